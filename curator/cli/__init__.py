@@ -1,0 +1,64 @@
+"""The headless face: `curator COMMAND ...`. Each command lives in `cli/commands/<name>.py` and
+exposes `NAME`, `HELP`, `add_arguments(parser)` and `run(args) -> int`; modules import their
+heavy dependencies inside `run` so `curator --help` stays instant."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from .. import __version__
+from . import commands as _commands_pkg
+from .common import EXIT_USAGE, UsageError, err_console
+
+
+def command_modules():
+    mods = []
+    for info in pkgutil.iter_modules(_commands_pkg.__path__):
+        if not info.name.startswith("_"):
+            mods.append(importlib.import_module(f"{_commands_pkg.__name__}.{info.name}"))
+    return sorted(mods, key=lambda m: getattr(m, "ORDER", 50))
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, no usage dump noise beyond the hint
+        err_console().print(f"[red]curator: error:[/] {message}")
+        err_console().print(f"[dim]try: {self.prog} --help[/]")
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict]:
+    parser = _Parser(
+        prog="curator",
+        description="A workbench for an AI coding agent's memory store. "
+        "With no command, opens the app on STORE.",
+    )
+    parser.add_argument("--version", action="version", version=f"curator {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    mods = {}
+    for mod in command_modules():
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
+        mod.add_arguments(p)
+        mods[mod.NAME] = mod
+    return parser, mods
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        parser, mods = build_parser()
+        if argv and (argv[0] in mods or argv[0] in ("-h", "--help", "--version")):
+            args = parser.parse_args(argv)
+            return int(mods[args.command].run(args) or 0)
+        from .app_entry import run_app
+
+        return run_app(argv)
+    except UsageError as exc:
+        err_console().print(f"[red]curator: error:[/] {exc}")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0

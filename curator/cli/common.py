@@ -1,0 +1,86 @@
+"""What every command shares: finding the store, loading it, printing, exiting."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A usage or config problem: one line on stderr, exit 2."""
+
+
+def add_store_args(parser: argparse.ArgumentParser, positional: bool = True) -> None:
+    if positional:
+        parser.add_argument(
+            "store_pos",
+            nargs="?",
+            metavar="STORE",
+            help="the memory store (default: .serena/memories found upward, else the sample store)",
+        )
+    parser.add_argument("--store", metavar="PATH", help="the memory store (same as STORE)")
+    parser.add_argument("--config", metavar="FILE", help="use this .curator.yaml instead of the store's")
+
+
+def add_format_arg(parser: argparse.ArgumentParser, choices=("text", "json")) -> None:
+    parser.add_argument("--format", choices=choices, default="text", help="output format (default: text)")
+
+
+def store_argument(args: argparse.Namespace) -> str | None:
+    pos = getattr(args, "store_pos", None)
+    opt = getattr(args, "store", None)
+    if pos and opt and Path(pos) != Path(opt):
+        raise UsageError(f"two stores given ({pos} and --store {opt}); give one")
+    return opt or pos
+
+
+def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: bool = False):
+    """Locate, configure and load the store the arguments name. Raises UsageError on failure."""
+    from ..config import ConfigError, load_config
+    from ..model import StoreError, load_store, locate_store
+
+    try:
+        located = locate_store(store_argument(args))
+        cfg_path = getattr(args, "config", None)
+        if cfg_path and not Path(cfg_path).is_file():
+            raise UsageError(f"config file not found: {cfg_path}")
+        config = load_config(located.root, Path(cfg_path) if cfg_path else None)
+        counter = None
+        if tokens:
+            from ..tokens import default_counter
+
+            counter = default_counter()
+        store = load_store(located.root, given=located.given, config=config, token_counter=counter)
+        if counter is not None:
+            counter.flush()
+            reason = getattr(counter, "fallback_reason", None)
+            if reason:
+                err_console().print(f"[yellow]note:[/] {reason}")
+    except (StoreError, ConfigError) as exc:
+        raise UsageError(str(exc)) from None
+    if located.notice and not quiet_notice:
+        err_console().print(f"[dim]{located.notice}[/]")
+    return store, located
+
+
+def console(file=None):
+    from rich.console import Console
+
+    width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS", "100"))
+    return Console(file=file, width=width, highlight=False, soft_wrap=False)
+
+
+def err_console():
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
+
+def print_json(data) -> None:
+    import json
+
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -1,0 +1,267 @@
+"""Store configuration: `.curator.yaml` at the store root or the repository root.
+
+Every field has a default that fits the layouts in the design (Serena tiered index, ADR-002
+four tiers, experience entries), so most stores need no config at all.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+CONFIG_NAME = ".curator.yaml"
+TIERS = ("session", "semantic", "reflexion", "transient")
+
+
+class ConfigError(Exception):
+    """A config file that cannot be used; the CLI reports it and exits 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class TierRule:
+    glob: str
+    tier: str
+
+
+DEFAULT_TIER_RULES: tuple[TierRule, ...] = (
+    TierRule("knowledge/**", "semantic"),
+    TierRule("reflexion/**", "reflexion"),
+    TierRule("validation/**", "transient"),
+    TierRule("reflection/**", "transient"),
+    TierRule("reflect/**", "transient"),
+    TierRule("**/error-experience/**", "reflexion"),
+    TierRule("**/good-experience/**", "semantic"),
+    TierRule("**", "semantic"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    uniqueness: float = 0.40  # keywords.uniqueness: unique share of a row's keywords
+    min_keywords: int = 5  # keywords.too-few
+    collision_row: float = 0.60  # keywords.collision: share of the smaller row's keywords
+    collision_rate: float = 0.30  # keywords.collision: a domain's collision rate (ADR-017 abort)
+    size_warn_chars: int = 8000
+    size_error_chars: int = 10000
+    max_h2: int = 15
+    max_h1: int = 5
+    near_jaccard: float = 0.5
+    near_containment: float = 0.8
+    shingle: int = 8
+    max_file_bytes: int = 2_000_000  # larger files are reported as parse.error, not read
+
+
+@dataclass(frozen=True, slots=True)
+class Budgets:
+    startup: int = 5000  # what the agent loads at start-up
+    l0: int = 1500  # memory-index.md (ADR-017 aims at ~400)
+    domain_index: int = 600  # one *-index.md (ADR-017 aims at ~100)
+    memory: int = 2000  # one atomic memory (ADR-017 aims at ~150; real stores have a long tail)
+    tiers: dict[str, int] = field(default_factory=dict)  # optional per-tier totals
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalConfig:
+    k: int = 5
+    rrf_k: int = 60
+    relevance_weight: float = 0.5
+    recency_weight: float = 0.3
+    frequency_weight: float = 0.2
+    half_life_days: float = 30.0
+    loadable_tiers: tuple[str, ...] = ("semantic", "reflexion")
+    source_weights: dict[str, float] = field(
+        default_factory=lambda: {"route": 1.0, "bm25": 1.0, "prior": 1.0}
+    )
+    fuzzy_cutoff: int = 88  # rapidfuzz ratio for near-forms of query words
+    eval_threshold: float = 0.8  # hit@5 below this fails `curator eval`
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    tier_rules: tuple[TierRule, ...] = DEFAULT_TIER_RULES
+    strict_indexes: tuple[str, ...] = ("skills-*-index.md",)
+    # Extra folders (relative to the store) read as part of it; missing ones are skipped.
+    # Defaults accept the ADR-002 tier folders directly under `.serena/`.
+    include: tuple[str, ...] = (
+        "../knowledge",
+        "../reflexion",
+        "../validation",
+        "../reflection",
+        "../reflect",
+    )
+    exclude: tuple[str, ...] = (".git/**", "**/.git/**", ".curator/**", "**/node_modules/**")
+    startup_load: tuple[str, ...] = ("memory-index.md",)  # files or globs loaded at start-up
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    budgets: Budgets = field(default_factory=Budgets)
+    ttl_days: dict[str, int] = field(default_factory=lambda: {"transient": 30})
+    orphan_allow: tuple[str, ...] = ("README.md", "CLAUDE.md", "AGENTS.md")
+    severity: dict[str, str] = field(default_factory=dict)  # check id -> error|warning|info|off
+    retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
+    golden: str = "golden-queries.yaml"  # relative to the store, for `curator eval`
+    source: Path | None = None  # the file this came from, if any
+
+    def tier_for(self, logical_path: str) -> str:
+        for rule in self.tier_rules:
+            if glob_match(logical_path, rule.glob):
+                return rule.tier
+        return "semantic"
+
+    def is_strict_index(self, name: str) -> bool:
+        return any(fnmatch.fnmatchcase(name, g) for g in self.strict_indexes)
+
+    def is_orphan_allowed(self, rel: str) -> bool:
+        base = rel.rsplit("/", 1)[-1]
+        return any(glob_match(rel, g) or fnmatch.fnmatchcase(base, g) for g in self.orphan_allow)
+
+    def is_excluded(self, rel: str) -> bool:
+        return any(glob_match(rel, g) for g in self.exclude)
+
+
+@lru_cache(maxsize=512)
+def _glob_regex(glob: str) -> re.Pattern[str]:
+    """`**` crosses folders, `*` and `?` stay within one; `dir/**` also matches `dir` itself."""
+    out, i = [], 0
+    while i < len(glob):
+        c = glob[i]
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif glob.startswith("/**", i) and i + 3 == len(glob):
+            out.append("(?:/.*)?")
+            i += 3
+        elif glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif c == "*":
+            out.append("[^/]*")
+            i += 1
+        elif c == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(c))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def glob_match(path: str, glob: str) -> bool:
+    return _glob_regex(glob).match(path) is not None
+
+
+# ---------------------------------------------------------------- loading
+
+
+def find_config(store_root: Path) -> Path | None:
+    """`.curator.yaml` in the store, else in the repository root above it (the folder with .git)."""
+    candidate = store_root / CONFIG_NAME
+    if candidate.is_file():
+        return candidate
+    for parent in store_root.resolve().parents:
+        if (parent / CONFIG_NAME).is_file():
+            return parent / CONFIG_NAME
+        if (parent / ".git").exists():
+            break
+    return None
+
+
+def load_config(store_root: Path, explicit: Path | None = None) -> Config:
+    path = explicit or find_config(store_root)
+    if path is None:
+        return Config()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read config ({exc})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark else ""
+        raise ConfigError(f"{path}:{where} is not valid YAML") from None
+    if data is None:
+        return Config(source=path)
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: the config must be a mapping of settings")
+    return config_from_mapping(data, source=path)
+
+
+def _expect(cond: bool, path: Path | None, message: str) -> None:
+    if not cond:
+        raise ConfigError(f"{path or CONFIG_NAME}: {message}")
+
+
+def _dataclass_from(cls, data: Any, path: Path | None, section: str):
+    _expect(isinstance(data, dict), path, f"'{section}' must be a mapping")
+    known = {f.name: f for f in fields(cls)}
+    kwargs = {}
+    for key, value in data.items():
+        name = str(key).replace("-", "_")
+        _expect(name in known, path, f"unknown setting '{section}.{key}'")
+        default = getattr(cls(), name)
+        if isinstance(default, bool):
+            _expect(isinstance(value, bool), path, f"'{section}.{key}' must be true or false")
+        elif isinstance(default, (int, float)):
+            _expect(
+                isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0,
+                path,
+                f"'{section}.{key}' must be a non-negative number",
+            )
+            value = type(default)(value) if isinstance(default, float) else value
+        elif isinstance(default, tuple):
+            _expect(isinstance(value, list), path, f"'{section}.{key}' must be a list")
+            value = tuple(str(v) for v in value)
+        elif isinstance(default, dict):
+            _expect(isinstance(value, dict), path, f"'{section}.{key}' must be a mapping")
+        kwargs[name] = value
+    return cls(**kwargs)
+
+
+def config_from_mapping(data: dict, source: Path | None = None) -> Config:
+    cfg = Config(source=source)
+    changes: dict[str, Any] = {}
+    for key, value in data.items():
+        name = str(key).replace("-", "_")
+        if name == "tiers":
+            _expect(isinstance(value, list), source, "'tiers' must be a list of {glob, tier} rules")
+            rules = []
+            for item in value:
+                _expect(
+                    isinstance(item, dict) and "glob" in item and "tier" in item,
+                    source,
+                    "each 'tiers' rule needs 'glob' and 'tier'",
+                )
+                _expect(item["tier"] in TIERS, source, f"unknown tier {item['tier']!r}")
+                rules.append(TierRule(str(item["glob"]), str(item["tier"])))
+            changes["tier_rules"] = tuple(rules) + DEFAULT_TIER_RULES[-1:]
+        elif name in ("strict_indexes", "include", "exclude", "startup_load", "orphan_allow"):
+            if isinstance(value, str):
+                value = [value]
+            _expect(isinstance(value, list), source, f"'{key}' must be a list")
+            changes[name] = tuple(str(v) for v in value)
+        elif name == "thresholds":
+            changes[name] = _dataclass_from(Thresholds, value, source, "thresholds")
+        elif name == "budgets":
+            changes[name] = _dataclass_from(Budgets, value, source, "budgets")
+        elif name == "retrieval":
+            changes[name] = _dataclass_from(RetrievalConfig, value, source, "retrieval")
+        elif name in ("ttl_days", "severity"):
+            _expect(isinstance(value, dict), source, f"'{key}' must be a mapping")
+            if name == "severity":
+                for check, level in value.items():
+                    _expect(
+                        str(level) in ("error", "warning", "info", "off"),
+                        source,
+                        f"severity of {check} must be error, warning, info or off",
+                    )
+            changes[name] = {str(k): v for k, v in value.items()}
+        elif name == "golden":
+            changes[name] = str(value)
+        else:
+            raise ConfigError(f"{source or CONFIG_NAME}: unknown setting '{key}'")
+    return replace(cfg, **changes)

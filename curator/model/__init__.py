@@ -1,0 +1,25 @@
+"""The pure domain model: store, records, indexes, findings. No Textual, no Rich."""
+
+from .findings import Finding, Fix, Severity
+from .indexes import DomainIndex, IndexLink, IndexRow, L0Index, parse_domain_index, parse_l0
+from .records import Record
+from .store import Located, Route, Store, StoreError, load_store, locate_store
+
+__all__ = [
+    "DomainIndex",
+    "Finding",
+    "Fix",
+    "IndexLink",
+    "IndexRow",
+    "L0Index",
+    "Located",
+    "Record",
+    "Route",
+    "Severity",
+    "Store",
+    "StoreError",
+    "load_store",
+    "locate_store",
+    "parse_domain_index",
+    "parse_l0",
+]

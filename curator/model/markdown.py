@@ -1,0 +1,99 @@
+"""Small, fast readers for the markdown shapes memories use. No full markdown parser needed."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+KEY_VALUE = re.compile(r"^\*\*([^*\n]{1,60})\*\*\s*:\s*(.*)$")
+PLAIN_KEY = re.compile(r"^(Error|Summary|Remediation|Practice|Impact|Cause|Context)\s*:\s*(.+)$")
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+LINK = re.compile(r"(?<!!)\[([^\]\n]*)\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+FENCE_OPEN = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+DATE_IN_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    text: str
+    target: str
+    line: int  # 1-based, in the whole file
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    level: int
+    text: str
+    line: int
+
+
+def iter_unfenced(lines: list[str], first_line: int = 1):
+    """Yield (line_no, line) for lines outside fenced code blocks."""
+    fence: str | None = None
+    for offset, line in enumerate(lines):
+        m = FENCE_OPEN.match(line)
+        if fence is None:
+            if m:
+                fence = m.group(1)[0] * len(m.group(1))
+                continue
+            yield first_line + offset, line
+        elif m and m.group(1).startswith(fence[0]) and len(m.group(1)) >= len(fence):
+            fence = None
+
+
+def headings(lines: list[str], first_line: int = 1) -> list[Heading]:
+    out = []
+    for no, line in iter_unfenced(lines, first_line):
+        if line.startswith("#"):
+            m = HEADING.match(line)
+            if m:
+                out.append(Heading(len(m.group(1)), m.group(2), no))
+    return out
+
+
+def links(lines: list[str], first_line: int = 1) -> list[Link]:
+    out = []
+    for no, line in iter_unfenced(lines, first_line):
+        if "](" in line:
+            for m in LINK.finditer(line):
+                out.append(Link(m.group(1), m.group(2), no))
+    return out
+
+
+def key_values(lines: list[str]) -> dict[str, str]:
+    """`**Key**: value` lines and the experience-entry `Error:` / `Summary:` lines."""
+    out: dict[str, str] = {}
+    for line in lines:
+        m = KEY_VALUE.match(line) or PLAIN_KEY.match(line)
+        if m:
+            out.setdefault(m.group(1).strip(), m.group(2).strip())
+    return out
+
+
+def sections(lines: list[str]) -> dict[str, str]:
+    """`## Heading` -> the text under it (experience entries and reflexion records)."""
+    out: dict[str, str] = {}
+    current: str | None = None
+    buf: list[str] = []
+    for line in lines:
+        if line.startswith("## "):
+            if current is not None:
+                out.setdefault(current, "\n".join(buf).strip())
+            current, buf = line[3:].strip(), []
+        elif current is not None:
+            buf.append(line)
+    if current is not None:
+        out.setdefault(current, "\n".join(buf).strip())
+    return out
+
+
+def title(lines: list[str]) -> str | None:
+    for line in lines[:40]:
+        if line.startswith("# "):
+            return line[2:].strip() or None
+    return None
+
+
+def date_in_name(name: str) -> str | None:
+    m = DATE_IN_NAME.search(name)
+    return "-".join(m.groups()) if m else None

