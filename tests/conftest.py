@@ -1,0 +1,56 @@
+"""Shared fixtures. Tests never read the developer's config or cache: XDG folders go to tmp."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from curator.locations import sample_store
+
+SAMPLE = sample_store()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_user_dirs(tmp_path_factory, monkeypatch):
+    home = tmp_path_factory.mktemp("home")
+    for var, sub in (
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_CACHE_HOME", "cache"),
+        ("XDG_DATA_HOME", "data"),
+        ("XDG_STATE_HOME", "state"),
+    ):
+        monkeypatch.setenv(var, str(home / sub))
+    monkeypatch.setenv("CURATOR_CACHE_DIR", str(home / "cache" / "curator"))
+    monkeypatch.delenv("CURATOR_CONFIG", raising=False)
+    monkeypatch.delenv("CURATOR_TOKENS", raising=False)
+    monkeypatch.setenv("CURATOR_TODAY", "2026-11-20")  # fixed clock for TTLs and recency
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+@pytest.fixture
+def sample_copy(tmp_path) -> Path:
+    """A private, writable copy of the bundled sample store."""
+    dest = tmp_path / "memories"
+    shutil.copytree(SAMPLE, dest, symlinks=True)
+    return dest
+
+
+@pytest.fixture
+def make_store(tmp_path):
+    """Build a small store from {relative path: text or bytes}; returns its root."""
+
+    def build(files: dict[str, str | bytes], name: str = "store") -> Path:
+        root = tmp_path / name
+        root.mkdir(parents=True, exist_ok=True)
+        for rel, content in files.items():
+            p = root / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                p.write_bytes(content)
+            else:
+                p.write_text(content, encoding="utf-8")
+        return root
+
+    return build
