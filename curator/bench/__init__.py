@@ -1,0 +1,1 @@
+"""Benchmarks: deterministic synthetic stores and commands that print timings (never timed tests)."""
