@@ -99,6 +99,7 @@ class Store:
     load_findings: list[Finding] = field(default_factory=list)
     today: date = field(default_factory=date.today)
     encoding: str = "none"  # the token encoding used: cl100k_base | estimate | none
+    counter: object | None = None  # the TokenCounter that filled record.tokens
 
     # -- views ---------------------------------------------------------
 
@@ -164,6 +165,7 @@ class Store:
         for r, n in zip(todo, counts, strict=True):
             r.tokens = n
         self.encoding = counter.encoding
+        self.counter = counter
 
     # -- reloading one file (the app's re-check after an edit) ----------
 

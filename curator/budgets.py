@@ -1,0 +1,204 @@
+"""Token views of a store: per tier, domain and file; the start-up load against its budget;
+ADR-017's cost model per domain (tiered retrieval vs one consolidated file)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .config import glob_match
+from .model.store import Store
+from .tokens import estimate
+
+
+@dataclass(slots=True)
+class CapLine:
+    path: str
+    line: int
+    text: str
+    cumulative: int
+
+
+@dataclass(slots=True)
+class StartupLoad:
+    budget: int
+    tokens: int
+    files: list[tuple[str, int]]
+    past_cap: list[CapLine]
+
+    @property
+    def over(self) -> bool:
+        return self.tokens > self.budget
+
+
+@dataclass(slots=True)
+class DomainCost:
+    index: str
+    domain: str
+    entries: int  # memories the index routes to (that exist)
+    index_tokens: int  # L1
+    memory_tokens: int  # all its memories = the consolidated file
+    avg_entry: float
+    tiered_cached: float  # L1 + one average L2
+    tiered_uncached: float  # L0 + L1 + one average L2
+    savings_cached: float  # % against consolidated
+    savings_uncached: float
+    break_even: int | None  # entries retrieved at which tiered (cached) stops paying
+
+
+@dataclass(slots=True)
+class BudgetReport:
+    encoding: str
+    total: int
+    tiers: dict[str, int]
+    domains: list[DomainCost]
+    files: list[tuple[str, str, int]]  # (path, tier, tokens), largest first
+    startup: StartupLoad
+    l0_tokens: int
+    over_budget: list[tuple[str, int, int, str]] = field(default_factory=list)  # path, tokens, budget, what
+
+    @property
+    def estimated(self) -> bool:
+        return self.encoding == "estimate"
+
+
+def line_tokens(store: Store, text: str) -> list[int]:
+    """Tokens of each line (with its newline), through the store's cached counter."""
+    lines = text.splitlines(keepends=True)
+    counter = store.counter
+    if counter is None:
+        return [estimate(ln) for ln in lines]
+    return counter.count_many([("", ln) for ln in lines])
+
+
+def startup_files(store: Store) -> list[str]:
+    out: list[str] = []
+    for glob in store.config.startup_load:
+        for path, rec in store.records.items():
+            if rec.readable and path not in out and glob_match(path, glob):
+                out.append(path)
+    return out
+
+
+def startup_load(store: Store) -> StartupLoad:
+    budget = store.config.budgets.startup
+    files = [(p, store.records[p].tokens or 0) for p in startup_files(store)]
+    past: list[CapLine] = []
+    running = 0
+    for path, tokens in files:
+        if running + tokens <= budget:
+            running += tokens
+            continue
+        text = store.records[path].text
+        for no, (line, n) in enumerate(zip(text.splitlines(), line_tokens(store, text), strict=False), 1):
+            running += n
+            if running > budget and line.strip():
+                past.append(CapLine(path, no, line, running))
+    return StartupLoad(budget, sum(t for _, t in files), files, past)
+
+
+def lines_past(store: Store, path: str, cap: int) -> list[CapLine]:
+    """Lines of one file that fall past `cap` tokens read from its top."""
+    rec = store.records[path]
+    out, running = [], 0
+    for no, (line, n) in enumerate(zip(rec.text.splitlines(), line_tokens(store, rec.text), strict=False), 1):
+        running += n
+        if running > cap and line.strip():
+            out.append(CapLine(path, no, line, running))
+    return out
+
+
+def domain_costs(store: Store) -> list[DomainCost]:
+    l0 = store.records.get(store.l0.path).tokens if store.l0 else 0
+    l0 = l0 or 0
+    out = []
+    for path, idx in sorted(store.domain_indexes.items()):
+        targets = []
+        for row in idx.rows:
+            for link in row.links:
+                rec = store.records.get(link.target)
+                if rec is not None and rec.level == 2 and link.target not in targets:
+                    targets.append(link.target)
+        index_tokens = store.records[path].tokens or 0
+        mem = sum(store.records[t].tokens or 0 for t in targets)
+        n = len(targets)
+        avg = mem / n if n else 0.0
+        cached = index_tokens + avg
+        uncached = l0 + cached
+        out.append(
+            DomainCost(
+                index=path,
+                domain=idx.domain,
+                entries=n,
+                index_tokens=index_tokens,
+                memory_tokens=mem,
+                avg_entry=avg,
+                tiered_cached=cached,
+                tiered_uncached=uncached,
+                savings_cached=_savings(cached, mem),
+                savings_uncached=_savings(uncached, mem),
+                break_even=_break_even(index_tokens, avg, mem, n),
+            )
+        )
+    return out
+
+
+def _savings(tiered: float, consolidated: float) -> float:
+    return 0.0 if consolidated <= 0 else (1 - tiered / consolidated) * 100
+
+
+def _break_even(index_tokens: int, avg: float, consolidated: int, n: int) -> int | None:
+    """Smallest k with L1 + k·avg ≥ consolidated; None if even all n entries stay cheaper."""
+    if avg <= 0:
+        return None
+    k = max(1, math.ceil((consolidated - index_tokens) / avg))
+    return k if k <= n else None
+
+
+def size_histogram(store: Store, edges=(0, 100, 250, 500, 1000, 2000, 4000, 8000)) -> list[tuple[str, int]]:
+    """Memory sizes in token buckets, for a plot."""
+    counts = [0] * len(edges)
+    for rec in store.memories():
+        t = rec.tokens or 0
+        i = max(j for j, e in enumerate(edges) if t >= e)
+        counts[i] += 1
+    labels = [f"{a}–{b}" for a, b in zip(edges, edges[1:], strict=False)] + [f"{edges[-1]}+"]
+    return list(zip(labels, counts, strict=True))
+
+
+def over_budget(store: Store) -> list[tuple[str, int, int, str]]:
+    b = store.config.budgets
+    out = []
+    for path, rec in store.records.items():
+        if not rec.readable or rec.tokens is None:
+            continue
+        if rec.level == 0:
+            limit, what = b.l0, "L0 index"
+        elif rec.level == 1:
+            limit, what = b.domain_index, "domain index"
+        else:
+            limit, what = b.memory, "memory"
+        if rec.tokens > limit:
+            out.append((path, rec.tokens, limit, what))
+    return out
+
+
+def build_report(store: Store) -> BudgetReport:
+    tiers: dict[str, int] = {}
+    files = []
+    for path, rec in store.records.items():
+        if rec.readable:
+            tiers[rec.tier] = tiers.get(rec.tier, 0) + (rec.tokens or 0)
+            files.append((path, rec.tier, rec.tokens or 0))
+    files.sort(key=lambda f: (-f[2], f[0]))
+    l0 = store.records[store.l0.path].tokens or 0 if store.l0 else 0
+    return BudgetReport(
+        encoding=store.encoding,
+        total=store.total_tokens,
+        tiers=tiers,
+        domains=domain_costs(store),
+        files=files,
+        startup=startup_load(store),
+        l0_tokens=l0,
+        over_budget=over_budget(store),
+    )

@@ -1,0 +1,48 @@
+"""Every check of design.md's table. `run_checks(store)` returns findings sorted by path, line, check."""
+
+from __future__ import annotations
+
+from ..model.findings import Finding
+from ..model.store import Store
+from . import (
+    budget_checks,
+    content_checks,
+    duplicate_checks,
+    index_checks,
+    keyword_checks,
+    naming_checks,
+    orphan_checks,
+    transient_checks,
+)
+from .context import Context
+from .registry import CHECKS, CheckSpec
+
+# family module -> the check ids it can emit (lets --only skip whole families)
+FAMILIES = [
+    (index_checks, {"index.missing-target", "index.unsafe-target", "index.format", "index.duplicate-entry", "index.unrouted"}),
+    (naming_checks, {"naming.skill-prefix", "naming.case"}),
+    (keyword_checks, {"keywords.uniqueness", "keywords.too-few", "keywords.collision"}),
+    (orphan_checks, {"orphan.unindexed"}),
+    (content_checks, {"size.chars", "size.headings", "frontmatter.invalid", "links.broken"}),
+    (budget_checks, {"tokens.stale-count", "budget.over"}),
+    (duplicate_checks, {"duplicate.near"}),
+    (transient_checks, {"transient.expired"}),
+]
+
+
+def run_checks(store: Store, only: set[str] | list[str] | None = None) -> list[Finding]:
+    wanted = set(only) if only else None
+    unknown = (wanted or set()) - set(CHECKS)
+    if unknown:
+        raise ValueError(f"unknown check id(s): {', '.join(sorted(unknown))}")
+    ctx = Context(store, wanted)
+    for module, ids in FAMILIES:
+        if any(ctx.wants(i) for i in ids):
+            module.run(ctx)
+    for f in store.load_findings:
+        if ctx.wants(f.check):
+            ctx.findings.append(f)
+    return sorted(ctx.findings, key=Finding.sort_key)
+
+
+__all__ = ["CHECKS", "CheckSpec", "run_checks"]

@@ -1,0 +1,66 @@
+"""tokens.stale-count and budget.over: the numbers an agent pays for."""
+
+from __future__ import annotations
+
+from .. import budgets
+from ..model.findings import Fix
+from .context import Context
+
+
+def run(ctx: Context) -> None:
+    store = ctx.store
+    if ctx.wants("tokens.stale-count") and store.l0 is not None and store.encoding != "none":
+        for row, link in store.l0.links():
+            rec = store.records.get(link.target)
+            if rec is None or rec.tokens is None:
+                continue
+            real = rec.tokens
+            if link.count == real:
+                continue
+            if link.count is None:
+                message = f"{link.target} has no token count (it is {real})"
+            elif link.count == 0:
+                message = f"{link.target} count is the (0) placeholder (it is {real})"
+            else:
+                message = f"{link.target} is counted ({link.count}) but is {real} tokens"
+            ctx.add(
+                "tokens.stale-count",
+                store.l0.path,
+                message,
+                line=row.line,
+                target=link.target,
+                fix=Fix(
+                    "refresh-count",
+                    f"set the count to {real}",
+                    {"index": store.l0.path, "line": row.line, "target": link.target, "count": real},
+                ),
+            )
+    if not ctx.wants("budget.over") or store.encoding == "none":
+        return
+    approx = " (estimated)" if store.encoding == "estimate" else ""
+    for path, tokens, limit, what in budgets.over_budget(store):
+        line = None
+        if store.records[path].level == 0:
+            past = budgets.lines_past(store, path, limit)
+            line = past[0].line if past else None
+        ctx.add(
+            "budget.over",
+            path,
+            f"{what} is {tokens:,} tokens{approx}, over its {limit:,} budget"
+            + (f"; lines from {line} on fall past it" if line else ""),
+            line=line,
+        )
+    for tier, limit in store.config.budgets.tiers.items():
+        total = sum(r.tokens or 0 for r in store.records.values() if r.tier == tier)
+        if total > limit:
+            ctx.add("budget.over", ".", f"{tier} tier is {total:,} tokens{approx}, over its {limit:,} budget")
+    load = budgets.startup_load(store)
+    if load.over:
+        first = load.past_cap[0] if load.past_cap else None
+        ctx.add(
+            "budget.over",
+            first.path if first else (store.l0.path if store.l0 else "."),
+            f"start-up load is {load.tokens:,} tokens{approx}, over its {load.budget:,} budget"
+            + (f"; {len(load.past_cap)} line(s) fall past the cap" if load.past_cap else ""),
+            line=first.line if first else None,
+        )

@@ -1,0 +1,67 @@
+"""size.*, frontmatter.invalid and links.broken: what a single file says about itself."""
+
+from __future__ import annotations
+
+import posixpath
+from urllib.parse import unquote
+
+from ..model import markdown as md
+from ..model.findings import Severity
+from .context import Context
+
+SKIP_SCHEMES = ("http://", "https://", "mailto:", "ftp://", "data:", "tel:")
+
+
+def run(ctx: Context) -> None:
+    store, th = ctx.store, ctx.config.thresholds
+    for path, rec in store.records.items():
+        if not rec.readable:
+            continue
+        if rec.frontmatter_error:
+            ctx.add("frontmatter.invalid", path, rec.frontmatter_error, line=rec.frontmatter_error_line)
+        n = len(rec.text)
+        if n > th.size_error_chars:
+            ctx.add(
+                "size.chars",
+                path,
+                f"{n:,} characters (limit {th.size_error_chars:,}): split it into atomic memories",
+                severity=Severity.ERROR,
+            )
+        elif n >= th.size_warn_chars:
+            ctx.add("size.chars", path, f"{n:,} characters (warning from {th.size_warn_chars:,})")
+        lines = rec.text.splitlines()
+        if "#" in rec.text:
+            heads = md.headings(lines)
+            h1 = sum(1 for h in heads if h.level == 1)
+            h2 = sum(1 for h in heads if h.level == 2)
+            if h2 > th.max_h2:
+                ctx.add("size.headings", path, f"{h2} `##` headings (at most {th.max_h2})")
+            if h1 > th.max_h1:
+                ctx.add("size.headings", path, f"{h1} `#` headings (at most {th.max_h1})")
+        if rec.level == 2 and "](" in rec.text:
+            _links(ctx, rec, lines)
+
+
+def _links(ctx: Context, rec, lines: list[str]) -> None:
+    store = ctx.store
+    for link in md.links(lines):
+        raw = link.target
+        if raw.startswith(SKIP_SCHEMES) or raw.startswith("#") or "://" in raw:
+            continue
+        target = unquote(raw.split("#", 1)[0].split("?", 1)[0])
+        if not target:
+            continue
+        if target.startswith("/"):
+            exists = (store.root / target.lstrip("/")).exists()
+            resolved = target
+        else:
+            resolved = posixpath.normpath(posixpath.join(rec.folder, target)) if rec.folder else posixpath.normpath(target)
+            exists = resolved in store.records or (rec.abspath.parent / target).exists()
+        if not exists:
+            ctx.add(
+                "links.broken",
+                rec.path,
+                f"link to {raw} reaches nothing",
+                line=link.line,
+                target=resolved,
+            )

@@ -1,0 +1,39 @@
+"""What every check family gets: the store and a way to report findings."""
+
+from __future__ import annotations
+
+from ..model.findings import Finding, Fix, Severity
+from ..model.store import Store
+from .registry import CHECKS
+
+
+class Context:
+    def __init__(self, store: Store, only: set[str] | None = None) -> None:
+        self.store = store
+        self.config = store.config
+        self.only = only
+        self.findings: list[Finding] = []
+        self._overrides = {k: v for k, v in store.config.severity.items()}
+
+    def wants(self, check: str) -> bool:
+        if self._overrides.get(check) == "off":
+            return False
+        return self.only is None or check in self.only
+
+    def add(
+        self,
+        check: str,
+        path: str,
+        message: str,
+        *,
+        line: int | None = None,
+        target: str | None = None,
+        suggestion: str | None = None,
+        fix: Fix | None = None,
+        severity: Severity | None = None,
+    ) -> None:
+        if not self.wants(check):
+            return
+        override = self._overrides.get(check)
+        sev = Severity.parse(override) if override else (severity or CHECKS[check].severity)
+        self.findings.append(Finding(check, sev, path, message, line, target, suggestion, fix))

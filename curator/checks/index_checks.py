@@ -1,0 +1,141 @@
+"""index.*: targets that are missing or unsafe, impure domain indexes, duplicates, unrouted."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rapidfuzz import fuzz, process
+
+from ..model.findings import Fix
+from ..model.indexes import IndexRow
+from .context import Context
+
+
+def closest_path(ctx: Context, target: str) -> str | None:
+    """The existing file whose name is closest to a missing target (a rename, usually)."""
+    candidates = [p for p, r in ctx.store.records.items() if r.level == 2]
+    if not candidates:
+        return None
+    stem = target.rsplit("/", 1)[-1].removesuffix(".md")
+    stems = [p.rsplit("/", 1)[-1].removesuffix(".md") for p in candidates]
+    best = process.extractOne(stem, stems, scorer=fuzz.WRatio, score_cutoff=72)
+    if best is None:
+        return None
+    # among equally named files prefer the one in the same folder as the target
+    folder = target.rsplit("/", 1)[0] if "/" in target else ""
+    hits = [c for c, s in zip(candidates, stems, strict=True) if s == best[0]]
+    hits.sort(key=lambda p: (not p.startswith(folder + "/") if folder else False, p))
+    return hits[0]
+
+
+def run(ctx: Context) -> None:
+    store = ctx.store
+    for index_path, rows in store.all_indexes():
+        _targets(ctx, index_path, rows)
+        _duplicates(ctx, index_path, rows)
+    for path, idx in store.domain_indexes.items():
+        for line, text in idx.extras:
+            ctx.add(
+                "index.format",
+                path,
+                f"domain index holds non-table content: {_short(text)!r}",
+                line=line,
+            )
+        for line, message in idx.anomalies:
+            ctx.add("index.format", path, message, line=line)
+        if not idx.rows and not idx.extras:
+            ctx.add("index.format", path, "domain index has no `| Keywords | File |` rows", line=1)
+    _unrouted(ctx)
+    if store.l0 is not None:
+        for line, message in store.l0.anomalies:
+            ctx.add("index.format", store.l0.path, f"memory-index: {message}", line=line)
+
+
+def _short(text: str, n: int = 60) -> str:
+    text = text.strip()
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _targets(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
+    store = ctx.store
+    for row in rows:
+        for link in row.links:
+            if link.unsafe:
+                ctx.add(
+                    "index.unsafe-target",
+                    index_path,
+                    f"target {link.raw!r} {link.unsafe}",
+                    line=row.line,
+                    target=link.raw,
+                    fix=Fix("drop-row", "drop this row", {"index": index_path, "line": row.line, "target": link.raw}),
+                )
+                continue
+            if link.target in store.records:
+                continue
+            on_disk = store.root / link.target
+            if on_disk.is_symlink():
+                ctx.add(
+                    "index.unsafe-target",
+                    index_path,
+                    f"target {link.target!r} is a symbolic link that leaves the store",
+                    line=row.line,
+                    target=link.target,
+                )
+                continue
+            suggestion = closest_path(ctx, link.target)
+            if suggestion:
+                fix = Fix(
+                    "repoint-row",
+                    f"re-point to {suggestion}",
+                    {"index": index_path, "line": row.line, "old": link.target, "new": suggestion},
+                )
+                message = f"{link.target} does not exist (renamed to {suggestion}?)"
+            else:
+                fix = Fix("drop-row", "drop the dead row", {"index": index_path, "line": row.line, "target": link.target})
+                message = f"{link.target} does not exist"
+            ctx.add(
+                "index.missing-target",
+                index_path,
+                message,
+                line=row.line,
+                target=link.target,
+                suggestion=suggestion,
+                fix=fix,
+            )
+
+
+def _duplicates(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
+    seen: dict[str, int] = {}
+    for row in rows:
+        for link in row.links:
+            if not link.target:
+                continue
+            if link.target in seen:
+                ctx.add(
+                    "index.duplicate-entry",
+                    index_path,
+                    f"{link.target} is listed again (first on line {seen[link.target]})",
+                    line=row.line,
+                    target=link.target,
+                    fix=Fix("drop-row", "drop the repeated row", {"index": index_path, "line": row.line, "target": link.target}),
+                )
+            else:
+                seen[link.target] = row.line
+
+
+def _unrouted(ctx: Context) -> None:
+    store = ctx.store
+    routed = {link.target for _, link in store.l0.links()} if store.l0 else set()
+    for path, idx in store.domain_indexes.items():
+        if path in routed:
+            continue
+        counts = Counter(k.lower() for row in idx.rows for k in row.keywords)
+        keywords = [k for k, _ in counts.most_common(8)] or [idx.domain]
+        why = "memory-index.md does not link it" if store.l0 else "there is no memory-index.md"
+        ctx.add(
+            "index.unrouted",
+            path,
+            f"domain index is unreachable: {why}",
+            line=1,
+            fix=Fix("route-index", "add a route to memory-index.md", {"index": path, "keywords": keywords}),
+        )

@@ -1,0 +1,58 @@
+"""orphan.unindexed: semantic memories no index reaches, with the index they likely belong in."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..config import glob_match
+from ..model.findings import Fix
+from ..model.vocabulary import content_words, suggest_keywords
+from .context import Context
+
+
+def likely_index(ctx: Context, path: str, text: str) -> str | None:
+    """The domain index whose targets share the memory's folder; else the best keyword overlap."""
+    store = ctx.store
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    if folder:
+        votes = Counter()
+        for ipath, idx in store.domain_indexes.items():
+            for row in idx.rows:
+                for link in row.links:
+                    if link.target.startswith(folder + "/"):
+                        votes[ipath] += 1
+        if votes:
+            return votes.most_common(1)[0][0]
+    words = set(content_words(text))
+    best, best_score = None, 0
+    for ipath, idx in store.domain_indexes.items():
+        kws = {k for row in idx.rows for k in row.keyword_set}
+        score = len(words & kws)
+        if score > best_score:
+            best, best_score = ipath, score
+    return best
+
+
+def run(ctx: Context) -> None:
+    store, cfg = ctx.store, ctx.config
+    routed = store.routes_to
+    for path, rec in store.records.items():
+        if rec.level != 2 or rec.kind != "memory" or rec.tier != "semantic" or not rec.readable:
+            continue
+        if path in routed or cfg.is_orphan_allowed(path):
+            continue
+        if any(glob_match(path, g) for g in cfg.startup_load):
+            continue  # auto-loaded at start-up: no index needed
+        index = likely_index(ctx, path, rec.text)
+        fix = None
+        if index:
+            taken = Counter(k for row in store.domain_indexes[index].rows for k in row.keyword_set)
+            keywords = suggest_keywords(rec.text, taken)
+            fix = Fix("index-orphan", f"add a row to {index}", {"path": path, "index": index, "keywords": keywords})
+        ctx.add(
+            "orphan.unindexed",
+            path,
+            "no index routes to this memory" + (f"; it likely belongs in {index}" if index else ""),
+            suggestion=index,
+            fix=fix,
+        )

@@ -1,0 +1,47 @@
+"""The check ids, their default severities and what they mean (design.md's table)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model.findings import Severity
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+
+@dataclass(frozen=True, slots=True)
+class CheckSpec:
+    id: str
+    severity: Severity
+    summary: str
+
+
+CHECKS: dict[str, CheckSpec] = {
+    c.id: c
+    for c in (
+        CheckSpec("index.missing-target", E, "an L0 link or L1 row points at no file"),
+        CheckSpec("index.unsafe-target", E, "a target is absolute, escapes the store, or is a symlink leaving it"),
+        CheckSpec("index.format", E, "a domain index holds anything but its keyword table"),
+        CheckSpec("index.duplicate-entry", E, "the same target twice in one index"),
+        CheckSpec("index.unrouted", E, "a domain index that memory-index.md does not link"),
+        CheckSpec("naming.skill-prefix", E, "a file basename starting with the deprecated `skill-` prefix"),
+        CheckSpec("naming.case", W, "a basename that is not kebab-case"),
+        CheckSpec("keywords.uniqueness", E, "in a strict index, under 40% of a row's keywords are its own"),
+        CheckSpec("keywords.too-few", W, "a domain-index row with fewer than 5 keywords"),
+        CheckSpec("keywords.collision", W, "rows in different indexes share most keywords, or a domain's collision rate is over 30%"),
+        CheckSpec("orphan.unindexed", W, "a memory that no index reaches"),
+        CheckSpec("size.chars", W, "a file of 8,000 characters or more (error over 10,000)"),
+        CheckSpec("size.headings", W, "more than 15 `##` or 5 `#` headings outside code"),
+        CheckSpec("frontmatter.invalid", E, "frontmatter unclosed, not a mapping, or behind a BOM"),
+        CheckSpec("tokens.stale-count", W, "an L0 (N) token count that differs from the real count"),
+        CheckSpec("budget.over", W, "a file, index, tier or the start-up load over its budget"),
+        CheckSpec("duplicate.near", W, "near-duplicate memories"),
+        CheckSpec("links.broken", W, "a markdown link inside a memory that reaches nothing"),
+        CheckSpec("transient.expired", I, "a transient record older than its tier's TTL"),
+        CheckSpec("parse.error", E, "a file curator could not read"),
+    )
+}
+
+
+def family(check_id: str) -> str:
+    return check_id.split(".", 1)[0]

@@ -1,0 +1,28 @@
+"""transient.expired: records older than their tier's TTL (prunable)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from ..model.findings import Fix
+from .context import Context
+
+
+def run(ctx: Context) -> None:
+    store = ctx.store
+    ttl = ctx.config.ttl_days
+    for path, rec in store.records.items():
+        days = ttl.get(rec.tier)
+        if days is None or rec.level != 2 or not rec.date:
+            continue
+        try:
+            age = (store.today - date.fromisoformat(rec.date)).days
+        except ValueError:
+            continue
+        if age > days:
+            ctx.add(
+                "transient.expired",
+                path,
+                f"{age} days old; the {rec.tier} tier keeps records {days} days",
+                fix=Fix("prune", "prune (archive) this record", {"path": path}),
+            )

@@ -1,0 +1,161 @@
+"""Findings as text for people, JSON for machines, GitHub annotations and SARIF for CI."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from .. import __version__
+from ..checks.registry import CHECKS
+from ..model.findings import Finding, Severity
+from ..model.store import Store
+
+STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+ICON = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "●"}
+
+
+def summary(store: Store, findings: list[Finding]) -> dict:
+    return {
+        "files": len(store.records),
+        "records": sum(1 for r in store.records.values() if r.level == 2),
+        "indexes": sum(1 for r in store.records.values() if r.level < 2),
+        "tokens": store.total_tokens,
+        "encoding": "estimate" if store.encoding == "estimate" else "cl100k_base",
+        "errors": sum(1 for f in findings if f.severity == Severity.ERROR),
+        "warnings": sum(1 for f in findings if f.severity == Severity.WARNING),
+        "infos": sum(1 for f in findings if f.severity == Severity.INFO),
+    }
+
+
+def render_json(store: Store, findings: list[Finding]) -> dict:
+    return {
+        "version": 1,
+        "store": store.given,
+        "summary": summary(store, findings),
+        "findings": [f.to_json() for f in findings],
+    }
+
+
+def render_text(console, store: Store, findings: list[Finding]) -> None:
+    """Grouped by severity, then check; each finding as `path:line  message`."""
+    from rich.text import Text
+
+    s = summary(store, findings)
+    est = " (estimated)" if s["encoding"] == "estimate" else ""
+    console.print(
+        Text.assemble(
+            ("curator check ", "bold"),
+            (store.given, "bold underline"),
+            f"  {s['files']} files · {s['records']} memories · {s['indexes']} indexes · "
+            f"{s['tokens']:,} tokens{est}",
+        )
+    )
+    if not findings:
+        console.print(Text("✔ no findings", style="bold green"))
+        return
+    groups: dict[tuple[Severity, str], list[Finding]] = defaultdict(list)
+    for f in findings:
+        groups[(f.severity, f.check)].append(f)
+    width = max(len(_where(f)) for f in findings)
+    width = min(width, 48)
+    for (sev, check), items in sorted(groups.items(), key=lambda kv: (-kv[0][0], kv[0][1])):
+        spec = CHECKS.get(check)
+        console.print()
+        console.print(
+            Text.assemble(
+                (f"{ICON[sev]} {check}", STYLE[sev]),
+                (f"  {len(items)}", "bold"),
+                (f"  {spec.summary}" if spec else "", "dim"),
+            )
+        )
+        for f in items:
+            line = Text("  ")
+            line.append(_where(f).ljust(width), style="bold")
+            line.append("  ")
+            line.append(f.message)
+            if f.fix is not None:
+                line.append(f"  → {f.fix.description}", style="green")
+            elif f.suggestion and f.suggestion not in f.message:
+                line.append(f"  → {f.suggestion}", style="green")
+            console.print(line, overflow="fold")
+    console.print()
+    parts = []
+    for sev, key, word in (
+        (Severity.ERROR, "errors", "error"),
+        (Severity.WARNING, "warnings", "warning"),
+        (Severity.INFO, "infos", "info"),
+    ):
+        n = s[key]
+        parts.append((f"{n} {word}{'' if n == 1 else 's'}", STYLE[sev] if n else "dim"))
+    checks = len({f.check for f in findings})
+    out = Text("Found ")
+    for i, (txt, style) in enumerate(parts):
+        if i:
+            out.append(", ")
+        out.append(txt, style=style)
+    out.append(f" from {checks} check{'s' if checks != 1 else ''}.")
+    console.print(out)
+
+
+def _where(f: Finding) -> str:
+    return f"{f.path}:{f.line}" if f.line else f.path
+
+
+def _join(store: Store, path: str) -> str:
+    base = store.given.rstrip("/")
+    return path if base in ("", ".") else f"{base}/{path}"
+
+
+def render_github(store: Store, findings: list[Finding]) -> str:
+    level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+    out = []
+    for f in findings:
+        props = [f"file={_join(store, f.path)}"]
+        if f.line:
+            props.append(f"line={f.line}")
+        props.append(f"title={f.check}")
+        msg = f.message + (f" (suggestion: {f.suggestion})" if f.suggestion else "")
+        msg = msg.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        out.append(f"::{level[f.severity]} {','.join(props)}::{msg}")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def render_sarif(store: Store, findings: list[Finding]) -> dict:
+    level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+    rule_ids = list(CHECKS)
+    results = []
+    for f in findings:
+        loc: dict = {"artifactLocation": {"uri": _join(store, f.path)}}
+        if f.line:
+            loc["region"] = {"startLine": f.line}
+        results.append(
+            {
+                "ruleId": f.check,
+                "ruleIndex": rule_ids.index(f.check) if f.check in CHECKS else -1,
+                "level": level[f.severity],
+                "message": {"text": f.message},
+                "locations": [{"physicalLocation": loc}],
+            }
+        )
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "curator",
+                        "version": __version__,
+                        "rules": [
+                            {
+                                "id": c.id,
+                                "shortDescription": {"text": c.summary},
+                                "defaultConfiguration": {"level": level[c.severity]},
+                            }
+                            for c in CHECKS.values()
+                        ],
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
