@@ -59,7 +59,7 @@ class Thresholds:
 
 @dataclass(frozen=True, slots=True)
 class Budgets:
-    startup: int = 5000  # what the agent loads at start-up
+    startup: int = 4000  # what the agent loads at start-up (L0 + auto-loaded knowledge)
     l0: int = 1500  # memory-index.md (ADR-017 aims at ~400)
     domain_index: int = 600  # one *-index.md (ADR-017 aims at ~100)
     memory: int = 2000  # one atomic memory (ADR-017 aims at ~150; real stores have a long tail)
@@ -96,7 +96,8 @@ class Config:
         "../reflect",
     )
     exclude: tuple[str, ...] = (".git/**", "**/.git/**", ".curator/**", "**/node_modules/**")
-    startup_load: tuple[str, ...] = ("memory-index.md",)  # files or globs loaded at start-up
+    # What the agent loads at start-up: L0 plus ADR-002's auto-loaded semantic knowledge.
+    startup_load: tuple[str, ...] = ("memory-index.md", "knowledge/**")
     thresholds: Thresholds = field(default_factory=Thresholds)
     budgets: Budgets = field(default_factory=Budgets)
     ttl_days: dict[str, int] = field(default_factory=lambda: {"transient": 30})

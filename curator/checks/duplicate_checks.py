@@ -77,7 +77,7 @@ def run(ctx: Context) -> None:
                 for b in range(a + 1, len(plist)):
                     shared[(plist[a], plist[b])] += 1
     full: dict[str, set[int]] = {}
-    for (a, b), count in shared.items():
+    for (a, b), _count in shared.items():
         pa, pb = paths[a], paths[b]
         if (pa, pb) in reported or (pb, pa) in reported:
             continue

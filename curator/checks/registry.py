@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..model.findings import Severity
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +37,7 @@ CHECKS: dict[str, CheckSpec] = {
         CheckSpec("budget.over", W, "a file, index, tier or the start-up load over its budget"),
         CheckSpec("duplicate.near", W, "near-duplicate memories"),
         CheckSpec("links.broken", W, "a markdown link inside a memory that reaches nothing"),
-        CheckSpec("transient.expired", I, "a transient record older than its tier's TTL"),
+        CheckSpec("transient.expired", INFO, "a transient record older than its tier's TTL"),
         CheckSpec("parse.error", E, "a file curator could not read"),
     )
 }
