@@ -105,22 +105,36 @@ def _targets(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
 
 
 def _duplicates(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
+    # In L0 several keyword rows routing to one domain index is the design, not a duplicate;
+    # a memory listed twice (or any target twice in one row) is.
+    is_l0 = ctx.store.l0 is not None and index_path == ctx.store.l0.path
     seen: dict[str, int] = {}
     for row in rows:
+        in_row: set[str] = set()
         for link in row.links:
-            if not link.target:
+            target = link.target
+            if not target:
                 continue
-            if link.target in seen:
+            rec = ctx.store.records.get(target)
+            repeated = target in in_row or (
+                target in seen and not (is_l0 and rec is not None and rec.level == 1)
+            )
+            in_row.add(target)
+            if repeated:
+                first = seen.get(target, row.line)
+                fix = None
+                if len(row.links) == 1:
+                    fix = Fix("drop-row", "drop the repeated row", {"index": index_path, "line": row.line, "target": target})
                 ctx.add(
                     "index.duplicate-entry",
                     index_path,
-                    f"{link.target} is listed again (first on line {seen[link.target]})",
+                    f"{target} is listed again (first on line {first})",
                     line=row.line,
-                    target=link.target,
-                    fix=Fix("drop-row", "drop the repeated row", {"index": index_path, "line": row.line, "target": link.target}),
+                    target=target,
+                    fix=fix,
                 )
             else:
-                seen[link.target] = row.line
+                seen.setdefault(target, row.line)
 
 
 def _unrouted(ctx: Context) -> None:

@@ -8,6 +8,7 @@ from ..config import glob_match
 from ..model.findings import Fix
 from ..model.vocabulary import content_words, suggest_keywords
 from .context import Context
+from .naming_checks import EXEMPT
 
 
 def likely_index(ctx: Context, path: str, text: str) -> str | None:
@@ -39,7 +40,7 @@ def run(ctx: Context) -> None:
     for path, rec in store.records.items():
         if rec.level != 2 or rec.kind != "memory" or rec.tier != "semantic" or not rec.readable:
             continue
-        if path in routed or cfg.is_orphan_allowed(path):
+        if path in routed or cfg.is_orphan_allowed(path) or _stem(path) in EXEMPT:
             continue
         if any(glob_match(path, g) for g in cfg.startup_load):
             continue  # auto-loaded at start-up: no index needed
@@ -56,3 +57,7 @@ def run(ctx: Context) -> None:
             suggestion=index,
             fix=fix,
         )
+
+
+def _stem(path: str) -> str:
+    return path.rsplit("/", 1)[-1].removesuffix(".md")
