@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import fuzz
 
 from ..model.findings import Fix
 from ..model.indexes import IndexRow
@@ -12,20 +12,29 @@ from .context import Context
 
 
 def closest_path(ctx: Context, target: str) -> str | None:
-    """The existing file whose name is closest to a missing target (a rename, usually)."""
+    """The existing file whose name is closest to a missing target (a rename, usually).
+
+    Renames keep most of their words (`ci-release-pipeline` → `ci-release-workflow`), so a
+    candidate scores the better of its character similarity and its share of the target's words.
+    """
     candidates = [p for p, r in ctx.store.records.items() if r.level == 2]
     if not candidates:
         return None
-    stem = target.rsplit("/", 1)[-1].removesuffix(".md")
-    stems = [p.rsplit("/", 1)[-1].removesuffix(".md") for p in candidates]
-    best = process.extractOne(stem, stems, scorer=fuzz.WRatio, score_cutoff=72)
-    if best is None:
-        return None
-    # among equally named files prefer the one in the same folder as the target
+    stem = target.rsplit("/", 1)[-1].removesuffix(".md").lower()
+    words = set(stem.split("-"))
     folder = target.rsplit("/", 1)[0] if "/" in target else ""
-    hits = [c for c, s in zip(candidates, stems, strict=True) if s == best[0]]
-    hits.sort(key=lambda p: (not p.startswith(folder + "/") if folder else False, p))
-    return hits[0]
+    best, best_score = None, 0.0
+    for path in candidates:
+        other = path.rsplit("/", 1)[-1].removesuffix(".md").lower()
+        score = fuzz.WRatio(stem, other)
+        shared = words & set(other.split("-"))
+        if len(shared) >= 2:
+            score = max(score, 100 * len(shared) / max(len(words), len(other.split("-"))) + 5)
+        if folder and path.startswith(folder + "/"):
+            score += 3  # among equals prefer the target's own folder
+        if score > best_score or (score == best_score and best is not None and path < best):
+            best, best_score = path, score
+    return best if best_score >= 72 else None
 
 
 def run(ctx: Context) -> None:

@@ -37,6 +37,7 @@ def render_json(store: Store, findings: list[Finding]) -> dict:
 
 def render_text(console, store: Store, findings: list[Finding]) -> None:
     """Grouped by severity, then check; each finding as `path:line  message`."""
+    from rich.table import Table
     from rich.text import Text
 
     s = summary(store, findings)
@@ -67,16 +68,18 @@ def render_text(console, store: Store, findings: list[Finding]) -> None:
                 (f"  {spec.summary}" if spec else "", "dim"),
             )
         )
+        # A grid keeps wrapped messages aligned under their own column on narrow terminals.
+        grid = Table.grid(padding=(0, 2), expand=True)
+        grid.add_column(style="bold", width=min(width + 2, max(console.width * 3 // 5, 20)), overflow="fold")
+        grid.add_column(ratio=1, overflow="fold")
         for f in items:
-            line = Text("  ")
-            line.append(_where(f).ljust(width), style="bold")
-            line.append("  ")
-            line.append(f.message)
+            msg = Text(f.message)
             if f.fix is not None:
-                line.append(f"  → {f.fix.description}", style="green")
+                msg.append(f"  → {f.fix.description}", style="green")
             elif f.suggestion and f.suggestion not in f.message:
-                line.append(f"  → {f.suggestion}", style="green")
-            console.print(line, overflow="fold")
+                msg.append(f"  → {f.suggestion}", style="green")
+            grid.add_row(Text("  " + _where(f)), msg)
+        console.print(grid)
     console.print()
     parts = []
     for sev, key, word in (
