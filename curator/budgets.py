@@ -51,6 +51,7 @@ class BudgetReport:
     encoding: str
     total: int
     tiers: dict[str, int]
+    domain_tokens: dict[str, int]  # domain → its index plus the memories it routes to
     domains: list[DomainCost]
     files: list[tuple[str, str, int]]  # (path, tier, tokens), largest first
     startup: StartupLoad
@@ -106,6 +107,22 @@ def lines_past(store: Store, path: str, cap: int) -> list[CapLine]:
         if running > cap and line.strip():
             out.append(CapLine(path, no, line, running))
     return out
+
+
+def domain_tokens(store: Store) -> dict[str, int]:
+    """Tokens per domain: each memory counted once, under the domain index that routes to it,
+    else under its folder (so orphans and unindexed tiers still show up somewhere)."""
+    out: dict[str, int] = {}
+    for path, idx in store.domain_indexes.items():
+        out[idx.domain] = out.get(idx.domain, 0) + (store.records[path].tokens or 0)
+    for rec in store.memories():
+        index = store.domain_of(rec.path)
+        if index is not None:
+            name = store.domain_indexes[index].domain
+        else:
+            name = rec.path.split("/", 1)[0] + "/" if "/" in rec.path else "(top level)"
+        out[name] = out.get(name, 0) + (rec.tokens or 0)
+    return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def domain_costs(store: Store) -> list[DomainCost]:
@@ -196,6 +213,7 @@ def build_report(store: Store) -> BudgetReport:
         encoding=store.encoding,
         total=store.total_tokens,
         tiers=tiers,
+        domain_tokens=domain_tokens(store),
         domains=domain_costs(store),
         files=files,
         startup=startup_load(store),

@@ -1,0 +1,140 @@
+"""`curator tokens` output: the budget report as JSON or as Rich text."""
+
+from __future__ import annotations
+
+from ..budgets import BudgetReport
+from ..model.store import Store
+
+
+def tokens_json(store: Store, report: BudgetReport, top: int | None = None) -> dict:
+    files = report.files if top is None else report.files[:top]
+    st = report.startup
+    return {
+        "store": store.given,
+        "encoding": report.encoding,
+        "total": report.total,
+        "tiers": report.tiers,
+        "domains": [
+            {"domain": name, "tokens": tokens} for name, tokens in report.domain_tokens.items()
+        ],
+        "files": [{"path": p, "tier": t, "tokens": n} for p, t, n in files],
+        "startup": {
+            "budget": st.budget,
+            "tokens": st.tokens,
+            "over": st.over,
+            "files": [{"path": p, "tokens": n} for p, n in st.files],
+            "past_cap": [
+                {"path": c.path, "line": c.line, "text": c.text, "cumulative": c.cumulative}
+                for c in st.past_cap
+            ],
+        },
+        "cost_model": [
+            {
+                "index": d.index,
+                "domain": d.domain,
+                "entries": d.entries,
+                "l0_tokens": report.l0_tokens,
+                "index_tokens": d.index_tokens,
+                "consolidated_tokens": d.memory_tokens,
+                "avg_entry_tokens": round(d.avg_entry, 1),
+                "tiered_cached": round(d.tiered_cached, 1),
+                "tiered_uncached": round(d.tiered_uncached, 1),
+                "savings_cached_pct": round(d.savings_cached, 1),
+                "savings_uncached_pct": round(d.savings_uncached, 1),
+                "break_even_entries": d.break_even,
+            }
+            for d in report.domains
+        ],
+        "over_budget": [
+            {"path": p, "tokens": n, "budget": b, "what": w} for p, n, b, w in report.over_budget
+        ],
+    }
+
+
+def bar(value: int, total: int, width: int = 24) -> str:
+    if total <= 0:
+        return ""
+    filled = round(width * min(value, total) / total)
+    return "█" * filled + "░" * (width - filled)
+
+
+def render_tokens(console, store: Store, report: BudgetReport, top: int = 15) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    est = " (estimated: no tokenizer could load)" if report.estimated else ""
+    console.print(
+        Text.assemble(
+            ("curator tokens ", "bold"),
+            (store.given, "bold underline"),
+            f"  {report.total:,} tokens · {report.encoding}{est}",
+        )
+    )
+    st = report.startup
+    style = "bold red" if st.over else "bold green"
+    console.print()
+    console.print(Text("Start-up load", style="bold"))
+    console.print(
+        Text.assemble(
+            "  ", (bar(st.tokens, max(st.budget, st.tokens)), style),
+            f"  {st.tokens:,} / {st.budget:,} tokens",
+            (" — over budget" if st.over else " — within budget", style),
+        )
+    )
+    for path, n in st.files:
+        console.print(f"    {path:<40} {n:>7,}")
+    if st.past_cap:
+        console.print(Text(f"  {len(st.past_cap)} line(s) fall past the cap:", style="yellow"))
+        for c in st.past_cap[:12]:
+            console.print(
+                Text(f"    {c.path}:{c.line}  ", style="bold") + Text(c.text.strip(), style="dim"),
+                no_wrap=True,
+                overflow="ellipsis",
+            )
+        if len(st.past_cap) > 12:
+            console.print(Text(f"    … and {len(st.past_cap) - 12} more", style="dim"))
+
+    def table(title: str, *cols: str) -> Table:
+        t = Table(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False)
+        for i, c in enumerate(cols):
+            t.add_column(c, justify="left" if i == 0 else "right", no_wrap=i == 0, overflow="fold")
+        return t
+
+    tiers = table("Tiers", "tier", "tokens", "")
+    for tier, n in sorted(report.tiers.items(), key=lambda kv: -kv[1]):
+        tiers.add_row(tier, f"{n:,}", bar(n, report.total, 20))
+    console.print()
+    console.print(tiers)
+
+    domains = table("Domains", "domain", "tokens", "")
+    for name, n in report.domain_tokens.items():
+        domains.add_row(name, f"{n:,}", bar(n, report.total, 20))
+    console.print()
+    console.print(domains)
+
+    files = table(f"Largest files (top {min(top, len(report.files))} of {len(report.files)})", "file", "tier", "tokens")
+    over = {p for p, *_ in report.over_budget}
+    for path, tier, n in report.files[:top]:
+        files.add_row(Text(path, style="red" if path in over else ""), tier, f"{n:,}")
+    console.print()
+    console.print(files)
+
+    cost = table(
+        f"ADR-017 cost model per domain (L0 = {report.l0_tokens:,} tokens)",
+        "index", "entries", "tiered L0 cached", "uncached", "consolidated", "savings", "break-even",
+    )
+    for d in report.domains:
+        cost.add_row(
+            d.index, str(d.entries), f"{d.tiered_cached:,.0f}", f"{d.tiered_uncached:,.0f}",
+            f"{d.memory_tokens:,}", f"{d.savings_cached:.0f}% / {d.savings_uncached:.0f}%",
+            f"{d.break_even} entries" if d.break_even else "never",
+        )
+    console.print()
+    console.print(cost)
+    console.print(
+        Text(
+            "  tiered = L1 index + one average entry (+ L0 when not cached); savings against loading the "
+            "whole domain as one file; break-even = entries retrieved at which tiered stops paying.",
+            style="dim",
+        )
+    )

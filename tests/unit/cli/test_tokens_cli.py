@@ -1,0 +1,54 @@
+"""`curator tokens`: JSON contract, start-up load past the cap, cost model numbers."""
+
+from __future__ import annotations
+
+import json
+
+from curator.cli import main
+
+
+def test_tokens_json_on_sample(capsys, sample_copy):
+    assert main(["tokens", str(sample_copy), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["encoding"] == "cl100k_base"
+    assert data["total"] == sum(data["tiers"].values())
+    sizes = [f["tokens"] for f in data["files"]]
+    assert sizes == sorted(sizes, reverse=True)
+    st = data["startup"]
+    assert st["budget"] == 2500 and st["over"] is True  # the sample's .curator.yaml
+    assert [f["path"] for f in st["files"]][0] == "memory-index.md"
+    assert st["tokens"] == sum(f["tokens"] for f in st["files"])
+    assert st["past_cap"] and all(c["cumulative"] > 2500 for c in st["past_cap"])
+    costs = {c["index"]: c for c in data["cost_model"]}
+    assert set(costs) == {"database-index.md", "frontend-index.md", "skills-ci-index.md",
+                          "skills-git-index.md", "skills-review-index.md"}
+
+
+def test_cost_model_by_hand(capsys, make_store):
+    # L0 "x" and index/memory texts sized by the estimate counter (chars / 4).
+    root = make_store({
+        "memory-index.md": "[A]\n|alpha: [skills-a-index](skills-a-index.md)\n",
+        "skills-a-index.md": "| Keywords | File |\n|---|---|\n| a b c d e | [a/a-one](a/a-one.md) |\n| f g h i j | [a/a-two](a/a-two.md) |\n",
+        "a/a-one.md": "w" * 400,
+        "a/a-two.md": "w" * 800,
+    })
+    import os
+    os.environ["CURATOR_TOKENS"] = "estimate"
+    try:
+        assert main(["tokens", str(root), "--format", "json"]) == 0
+    finally:
+        del os.environ["CURATOR_TOKENS"]
+    data = json.loads(capsys.readouterr().out)
+    assert data["encoding"] == "estimate"
+    c = data["cost_model"][0]
+    assert c["entries"] == 2 and c["consolidated_tokens"] == c["avg_entry_tokens"] * 2
+    assert c["tiered_cached"] == c["index_tokens"] + c["avg_entry_tokens"]
+    assert c["tiered_uncached"] == c["tiered_cached"] + c["l0_tokens"]
+    expected = round((1 - c["tiered_cached"] / c["consolidated_tokens"]) * 100, 1)
+    assert c["savings_cached_pct"] == expected
+
+
+def test_tokens_text_names_lines_past_cap(capsys, sample_copy):
+    assert main(["tokens", str(sample_copy)]) == 0
+    out = capsys.readouterr().out
+    assert "over budget" in out and "fall past the cap" in out and "ADR-017 cost model" in out
