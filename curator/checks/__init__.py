@@ -30,12 +30,12 @@ FAMILIES = [
 ]
 
 
-def run_checks(store: Store, only: set[str] | list[str] | None = None) -> list[Finding]:
+def run_checks(store: Store, only: set[str] | list[str] | None = None, facts_cache=None) -> list[Finding]:
     wanted = set(only) if only else None
     unknown = (wanted or set()) - set(CHECKS)
     if unknown:
         raise ValueError(f"unknown check id(s): {', '.join(sorted(unknown))}")
-    ctx = Context(store, wanted)
+    ctx = Context(store, wanted, facts_cache)
     for module, ids in FAMILIES:
         if any(ctx.wants(i) for i in ids):
             module.run(ctx)

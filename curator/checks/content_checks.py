@@ -5,15 +5,16 @@ from __future__ import annotations
 import posixpath
 from urllib.parse import unquote
 
-from ..model import markdown as md
 from ..model.findings import Severity
 from .context import Context
+from .facts import facts_for
 
 SKIP_SCHEMES = ("http://", "https://", "mailto:", "ftp://", "data:", "tel:")
 
 
 def run(ctx: Context) -> None:
     store, th = ctx.store, ctx.config.thresholds
+    all_facts = facts_for(ctx)
     for path, rec in store.records.items():
         if not rec.readable:
             continue
@@ -29,23 +30,20 @@ def run(ctx: Context) -> None:
             )
         elif n >= th.size_warn_chars:
             ctx.add("size.chars", path, f"{n:,} characters (warning from {th.size_warn_chars:,})")
-        lines = rec.text.splitlines()
-        if "#" in rec.text:
-            heads = md.headings(lines)
-            h1 = sum(1 for h in heads if h.level == 1)
-            h2 = sum(1 for h in heads if h.level == 2)
+        facts = all_facts[path]
+        h1, h2 = facts.h1, facts.h2
+        if True:
             if h2 > th.max_h2:
                 ctx.add("size.headings", path, f"{h2} `##` headings (at most {th.max_h2})")
             if h1 > th.max_h1:
                 ctx.add("size.headings", path, f"{h1} `#` headings (at most {th.max_h1})")
-        if rec.level == 2 and "](" in rec.text:
-            _links(ctx, rec, lines)
+        if rec.level == 2 and facts.links:
+            _links(ctx, rec, facts.links)
 
 
-def _links(ctx: Context, rec, lines: list[str]) -> None:
+def _links(ctx: Context, rec, links) -> None:
     store = ctx.store
-    for link in md.links(lines):
-        raw = link.target
+    for raw, line in links:
         if raw.startswith(SKIP_SCHEMES) or raw.startswith("#") or "://" in raw:
             continue
         target = unquote(raw.split("#", 1)[0].split("?", 1)[0])
@@ -62,6 +60,6 @@ def _links(ctx: Context, rec, lines: list[str]) -> None:
                 "links.broken",
                 rec.path,
                 f"link to {raw} reaches nothing",
-                line=link.line,
+                line=line,
                 target=resolved,
             )

@@ -8,12 +8,22 @@ from .registry import CHECKS
 
 
 class Context:
-    def __init__(self, store: Store, only: set[str] | None = None) -> None:
+    def __init__(self, store: Store, only: set[str] | None = None, facts_cache=None) -> None:
+        from .facts import FactsCache, default_cache
+
         self.store = store
+        self.facts_cache: FactsCache = facts_cache if facts_cache is not None else default_cache()
         self.config = store.config
         self.only = only
         self.findings: list[Finding] = []
         self._overrides = {k: v for k, v in store.config.severity.items()}
+        self._memo: dict[str, object] = {}
+
+    def memo(self, key: str, build):
+        """Derived data shared by several checks in one run (built once, on first use)."""
+        if key not in self._memo:
+            self._memo[key] = build()
+        return self._memo[key]
 
     def wants(self, check: str) -> bool:
         if self._overrides.get(check) == "off":

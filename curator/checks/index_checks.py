@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from ..model.findings import Fix
 from ..model.indexes import IndexRow
@@ -17,24 +17,51 @@ def closest_path(ctx: Context, target: str) -> str | None:
     Renames keep most of their words (`ci-release-pipeline` → `ci-release-workflow`), so a
     candidate scores the better of its character similarity and its share of the target's words.
     """
-    candidates = [p for p, r in ctx.store.records.items() if r.level == 2]
-    if not candidates:
+    names = ctx.memo("closest_path.names", lambda: _name_table(ctx))
+    if not names.paths:
         return None
     stem = target.rsplit("/", 1)[-1].removesuffix(".md").lower()
-    words = set(stem.split("-"))
+    words = stem.split("-")
     folder = target.rsplit("/", 1)[0] if "/" in target else ""
+    scores: dict[int, float] = {}
+    # renames usually stay in their folder: look there first, the whole store only if empty
+    pool = names.by_folder.get(folder) or range(len(names.paths))
+    best_char = process.extractOne(stem, {i: names.stems[i] for i in pool}, scorer=fuzz.WRatio)
+    if best_char is not None:
+        scores[best_char[2]] = best_char[1]
+    shared: dict[int, int] = {}
+    for w in set(words):
+        for i in names.by_word.get(w, ()):
+            shared[i] = shared.get(i, 0) + 1
+    for i, n in shared.items():
+        if n >= 2:
+            share = 100 * n / max(len(set(words)), len(names.stems[i].split("-"))) + 5
+            scores[i] = max(scores.get(i, 0.0), share, fuzz.WRatio(stem, names.stems[i]))
     best, best_score = None, 0.0
-    for path in candidates:
-        other = path.rsplit("/", 1)[-1].removesuffix(".md").lower()
-        score = fuzz.WRatio(stem, other)
-        shared = words & set(other.split("-"))
-        if len(shared) >= 2:
-            score = max(score, 100 * len(shared) / max(len(words), len(other.split("-"))) + 5)
+    for i, score in scores.items():
+        path = names.paths[i]
         if folder and path.startswith(folder + "/"):
             score += 3  # among equals prefer the target's own folder
         if score > best_score or (score == best_score and best is not None and path < best):
             best, best_score = path, score
     return best if best_score >= 72 else None
+
+
+class _Names:
+    def __init__(self, paths: list[str]) -> None:
+        self.paths = paths
+        self.stems = [p.rsplit("/", 1)[-1].removesuffix(".md").lower() for p in paths]
+        self.by_word: dict[str, list[int]] = {}
+        self.by_folder: dict[str, list[int]] = {}
+        for i, path in enumerate(paths):
+            self.by_folder.setdefault(path.rsplit("/", 1)[0] if "/" in path else "", []).append(i)
+        for i, stem in enumerate(self.stems):
+            for w in set(stem.split("-")):
+                self.by_word.setdefault(w, []).append(i)
+
+
+def _name_table(ctx: Context) -> _Names:
+    return _Names([p for p, r in ctx.store.records.items() if r.level == 2])
 
 
 def run(ctx: Context) -> None:

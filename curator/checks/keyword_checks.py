@@ -63,33 +63,54 @@ def run(ctx: Context) -> None:
     _cross_index(ctx)
 
 
+MAX_ROWS_PER_KEYWORD = 150  # a keyword on more rows than this says nothing about one pair
+
+
 def _cross_index(ctx: Context) -> None:
-    """Pairs of rows in different domain indexes sharing most of the smaller row's keywords."""
+    """Pairs of rows in different domain indexes sharing most of the smaller row's keywords.
+
+    Overlaps are counted for every pair that shares a keyword at once, with numpy: each keyword
+    contributes all pairs of its rows; equal pair codes are then counted by sorting. Keywords on
+    very many rows say nothing about a pair and are skipped.
+    """
+    import numpy as np
+
     store, limit = ctx.store, ctx.config.thresholds.collision_row
     rows: list[tuple[str, IndexRow]] = [
         (path, row) for path, idx in store.domain_indexes.items() for row in idx.rows if row.keyword_set
     ]
+    if len(rows) < 2:
+        return
     postings: dict[str, list[int]] = defaultdict(list)
     for i, (_, row) in enumerate(rows):
         for k in row.keyword_set:
             postings[k].append(i)
-    for i, (path, row) in enumerate(rows):
-        shared: dict[int, int] = defaultdict(int)
-        for k in row.keyword_set:
-            plist = postings[k]
-            if len(plist) > 400:  # a keyword on hundreds of rows says nothing about a pair
-                continue
-            for j in plist:
-                if j > i and rows[j][0] != path:
-                    shared[j] += 1
-        for j, n in shared.items():
-            other_path, other = rows[j]
-            smaller = min(len(row.keyword_set), len(other.keyword_set))
-            if n >= 2 and n / smaller >= limit:
-                ctx.add(
-                    "keywords.collision",
-                    path,
-                    f"shares {n} of {smaller} keywords ({n / smaller:.0%}) with {other_path}:{other.line}",
-                    line=row.line,
-                    target=other_path,
-                )
+    lists = [plist for plist in postings.values() if 1 < len(plist) <= MAX_ROWS_PER_KEYWORD]
+    total = sum(len(p) * (len(p) - 1) // 2 for p in lists)
+    if not total:
+        return
+    n_rows = len(rows)
+    codes = np.empty(total, dtype=np.int64)  # one preallocated array: pair code = i·n + j
+    at = 0
+    for plist in lists:
+        arr = np.asarray(plist, dtype=np.int64)
+        i, j = np.triu_indices(len(arr), 1)
+        codes[at : at + len(i)] = arr[i] * n_rows + arr[j]
+        at += len(i)
+    pair_codes, shared = np.unique(codes, return_counts=True)
+    del codes
+    a, b = pair_codes // n_rows, pair_codes % n_rows
+    sizes = np.asarray([len(row.keyword_set) for _, row in rows])
+    index_of = {path: k for k, path in enumerate(store.domain_indexes)}
+    owner = np.asarray([index_of[path] for path, _ in rows])
+    smaller = np.minimum(sizes[a], sizes[b])
+    hit = (shared >= 2) & (shared >= limit * smaller - 1e-9) & (owner[a] != owner[b])
+    for x, y, n, m in zip(a[hit].tolist(), b[hit].tolist(), shared[hit].tolist(), smaller[hit].tolist(), strict=True):
+        (path, row), (other_path, other) = rows[x], rows[y]
+        ctx.add(
+            "keywords.collision",
+            path,
+            f"shares {n} of {m} keywords ({n / m:.0%}) with {other_path}:{other.line}",
+            line=row.line,
+            target=other_path,
+        )

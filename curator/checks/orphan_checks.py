@@ -13,25 +13,29 @@ from .naming_checks import EXEMPT
 
 def likely_index(ctx: Context, path: str, text: str) -> str | None:
     """The domain index whose targets share the memory's folder; else the best keyword overlap."""
-    store = ctx.store
+    by_folder, keywords = ctx.memo("orphan.index_tables", lambda: _index_tables(ctx))
     folder = path.rsplit("/", 1)[0] if "/" in path else ""
-    if folder:
-        votes = Counter()
-        for ipath, idx in store.domain_indexes.items():
-            for row in idx.rows:
-                for link in row.links:
-                    if link.target.startswith(folder + "/"):
-                        votes[ipath] += 1
-        if votes:
-            return votes.most_common(1)[0][0]
+    if folder and by_folder.get(folder):
+        return by_folder[folder].most_common(1)[0][0]
     words = set(content_words(text))
     best, best_score = None, 0
-    for ipath, idx in store.domain_indexes.items():
-        kws = {k for row in idx.rows for k in row.keyword_set}
+    for ipath, kws in keywords.items():
         score = len(words & kws)
         if score > best_score:
             best, best_score = ipath, score
     return best
+
+
+def _index_tables(ctx: Context):
+    by_folder: dict[str, Counter] = {}
+    keywords: dict[str, set[str]] = {}
+    for ipath, idx in ctx.store.domain_indexes.items():
+        keywords[ipath] = {k for row in idx.rows for k in row.keyword_set}
+        for row in idx.rows:
+            for link in row.links:
+                if "/" in link.target:
+                    by_folder.setdefault(link.target.rsplit("/", 1)[0], Counter())[ipath] += 1
+    return by_folder, keywords
 
 
 def run(ctx: Context) -> None:

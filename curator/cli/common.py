@@ -57,6 +57,9 @@ def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: b
         store = load_store(located.root, given=located.given, config=config, token_counter=counter)
         if counter is not None:
             counter.flush()
+            import atexit
+
+            atexit.register(counter.flush)  # counts made later (line budgets) are kept too
             reason = getattr(counter, "fallback_reason", None)
             if reason:
                 err_console().print(f"[yellow]note:[/] {reason}")

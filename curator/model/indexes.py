@@ -34,10 +34,14 @@ class IndexRow:
     links: list[IndexLink]
     raw: str
     section: str | None = None
+    _kwset: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def keyword_set(self) -> frozenset[str]:
-        return frozenset(k.lower() for k in self.keywords)
+        # cached: checks ask for it inside pair loops; rows are replaced, never edited in place
+        if self._kwset is None:
+            self._kwset = frozenset(k.lower() for k in self.keywords)
+        return self._kwset
 
 
 @dataclass(slots=True)

@@ -64,6 +64,8 @@ def key_values(lines: list[str]) -> dict[str, str]:
     """`**Key**: value` lines and the experience-entry `Error:` / `Summary:` lines."""
     out: dict[str, str] = {}
     for line in lines:
+        if ":" not in line[:72]:
+            continue  # cheap test first: most lines are prose
         m = KEY_VALUE.match(line) or PLAIN_KEY.match(line)
         if m:
             out.setdefault(m.group(1).strip(), m.group(2).strip())
