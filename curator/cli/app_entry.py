@@ -1,28 +1,56 @@
-"""`curator [STORE]` with no command: open the app (until it exists, print a store summary)."""
+"""`curator [STORE]` with no command: open the app on the store."""
 
 from __future__ import annotations
 
-import argparse
-
-from .common import add_store_args, console, open_store
+from .common import EXIT_OK, UsageError, add_store_args, console, err_console
 
 
 def run_app(argv: list[str]) -> int:
     from . import _Parser
 
-    parser = _Parser(prog="curator", description="Open the curator app on STORE.")
+    parser = _Parser(
+        prog="curator",
+        description="Open the curator app on STORE (default: .serena/memories found upward, else the bundled sample).",
+    )
     add_store_args(parser)
-    parser.add_argument("--theme", help="theme name ('?' lists themes)")
+    parser.add_argument("--theme", help="theme name ('?' lists the themes)")
     args = parser.parse_args(argv)
-    store, located = open_store(args)
-    out = console()
-    tiers: dict[str, int] = {}
-    for r in store.records.values():
-        tiers[r.tier] = tiers.get(r.tier, 0) + 1
-    out.print(f"[bold]{located.given}[/]: {len(store.records)} files, {store.total_tokens:,} tokens ({store.encoding})")
-    for tier, n in sorted(tiers.items()):
-        out.print(f"  {tier:<10} {n}")
-    return 0
+    if args.theme == "?":
+        from ..themes import available_themes
 
+        themes, failures = available_themes()
+        out = console()
+        for t in sorted(themes, key=lambda t: t.name):
+            out.print(f"{t.name:<28} {'dark' if t.dark else 'light'}  {t.source}")
+        for path, why in failures:
+            err_console().print(f"[yellow]skipped[/] {path}: {why}")
+        return EXIT_OK
+    from pathlib import Path
 
-__all__ = ["run_app", "argparse"]
+    from ..config import ConfigError, load_config
+    from ..model import StoreError, locate_store
+    from .common import store_argument
+
+    try:
+        located = locate_store(store_argument(args))
+        cfg_path = getattr(args, "config", None)
+        if cfg_path and not Path(cfg_path).is_file():
+            raise UsageError(f"config file not found: {cfg_path}")
+        config = load_config(located.root, Path(cfg_path) if cfg_path else None)
+    except (StoreError, ConfigError) as exc:
+        raise UsageError(str(exc)) from None
+    if not located.root.is_dir():
+        raise UsageError(f"store not found: {located.given}")
+    from ..app import make_app
+    from ..tokens import default_counter
+
+    app = make_app(
+        located.root,
+        given=located.given,
+        config=config,
+        token_counter=default_counter(),
+        theme=args.theme,
+        notice=located.notice,
+    )
+    app.run()
+    return EXIT_OK

@@ -1,0 +1,192 @@
+"""CuratorApp: registration, global bindings and the workers that load and re-check the store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.signal import Signal
+
+from .commands import CuratorCommands
+from .config import Config
+from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, RetrievalLabScreen
+from .settings import Settings, load_settings, save_settings
+from .themes import DEFAULT_THEME, available_themes
+
+
+class CuratorApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "curator"
+    COMMANDS = App.COMMANDS | {CuratorCommands}
+    MODES = {
+        "store": MainScreen,
+        "problems": ProblemsScreen,
+        "budgets": BudgetsScreen,
+        "lab": RetrievalLabScreen,
+    }
+    DEFAULT_MODE = "store"
+    BINDINGS = [
+        Binding("1", "switch_mode('store')", "Store", id="show-store", tooltip="The store tree and the selected file"),
+        Binding("2", "switch_mode('problems')", "Problems", id="show-problems", tooltip="Every finding"),
+        Binding("3", "switch_mode('budgets')", "Budgets", id="show-budgets", tooltip="Tokens, budgets and the cost model"),
+        Binding("4", "switch_mode('lab')", "Lab", id="show-lab", tooltip="What would the agent retrieve?"),
+        Binding("f1,question_mark", "help", "Help", id="help", tooltip="Keys and what this screen is for"),
+        Binding("ctrl+r", "reload_store", "Reload", id="reload-store", tooltip="Re-read the store and re-run the checks", show=False),
+        Binding("ctrl+t", "next_theme", "Theme", id="next-theme", tooltip="Cycle through the themes", show=False),
+        Binding("q", "quit", "Quit", id="quit", tooltip="Leave curator"),
+    ]
+
+    def __init__(
+        self,
+        store_root: Path,
+        *,
+        given: str | None = None,
+        config: Config | None = None,
+        token_counter=None,
+        theme: str | None = None,
+        notice: str | None = None,
+        remember_theme: bool = True,
+    ) -> None:
+        super().__init__()
+        self.store_root = Path(store_root)
+        self.given = given or str(store_root)
+        self.store_config = config
+        self.token_counter = token_counter
+        self.requested_theme = theme
+        self.notice = notice
+        self.remember_theme = remember_theme
+        self.workspace = None
+        self.workspace_signal: Signal = Signal(self, "workspace")
+        self.load_error: str | None = None
+        self._themes_ready = False
+
+    # -- start-up ------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        themes, failures = available_themes()
+        for t in themes:
+            self.register_theme(t.to_textual())
+        if failures:
+            lines = "\n".join(f"{p.name}: {why}" for p, why in failures)
+            self.notify(f"Some theme files could not be loaded:\n{lines}", severity="warning", timeout=8)
+        wanted = self.requested_theme or load_settings().theme or DEFAULT_THEME
+        if wanted not in self.available_themes:
+            self.notify(f"Unknown theme {wanted!r}; using {DEFAULT_THEME}", severity="warning")
+            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
+        self.theme = wanted
+        self._themes_ready = True
+        if self.notice:
+            self.notify(self.notice, timeout=6)
+        self.load_store()
+
+    def watch_theme(self, theme: str) -> None:
+        if self._themes_ready and self.remember_theme:
+            save_settings(Settings(theme=theme))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="load")
+    def load_store(self) -> None:
+        from .workspace import open_workspace
+
+        def progress(what: str, fraction: float) -> None:
+            self.call_from_thread(self._progress, what, fraction)
+
+        try:
+            ws = open_workspace(
+                self.store_root,
+                given=self.given,
+                config=self.store_config,
+                token_counter=self.token_counter,
+                progress=progress,
+            )
+        except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
+            self.call_from_thread(self._load_failed, str(exc))
+            return
+        self.call_from_thread(self._loaded, ws)
+
+    def _progress(self, what: str, fraction: float) -> None:
+        progress = getattr(self.screen, "progress", None)
+        if progress:
+            progress(what, fraction)
+
+    def _loaded(self, ws) -> None:
+        self.workspace = ws
+        self.workspace_signal.publish(ws)
+
+    def _load_failed(self, message: str) -> None:
+        self.load_error = message
+        self.notify(f"Could not open the store: {message}", severity="error", timeout=15)
+        self._progress(f"could not open the store: {message}", 0)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="load")
+    def recheck(self, path: str) -> None:
+        ws = self.workspace
+        if ws is None:
+            return
+        ws.recheck(path)
+        self.call_from_thread(self._loaded, ws)
+        self.call_from_thread(self.notify, f"re-checked {path}", timeout=2)
+
+    # -- actions ---------------------------------------------------------------
+
+    def action_reload_store(self) -> None:
+        self.notify("re-reading the store…", timeout=2)
+        self.load_store()
+
+    def action_next_theme(self) -> None:
+        names = sorted(self.available_themes)
+        ours = [n for n in names if n.startswith("curator-")] or names
+        i = ours.index(self.theme) if self.theme in ours else -1
+        self.theme = ours[(i + 1) % len(ours)]
+        self.notify(f"theme: {self.theme}", timeout=2)
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        screen = self.screen
+        focused = screen.focused
+        text = getattr(screen, "HELP", "") or ""
+        if focused is not None and getattr(focused, "HELP", None):
+            text += "\n\n" + focused.HELP
+        rows, seen = [], set()
+        for key, active in screen.active_bindings.items():
+            b = active.binding
+            if b.action in seen or not b.description:
+                continue
+            seen.add(b.action)
+            rows.append((b.key_display or self.get_key_display(b), b.tooltip or b.description))
+        self.push_screen(HelpScreen(text, rows))
+
+    def open_path(self, path: str, line: int | None = None) -> None:
+        """Show a file on the store screen (from problems, budgets, the lab or the palette)."""
+
+        async def go() -> None:
+            await self.switch_mode("store")
+            screen = self.screen
+            if isinstance(screen, MainScreen):
+                screen.open_path(path, line)
+
+        self.run_worker(go(), group="navigate", exclusive=True)
+
+
+def make_app(
+    store_root: Path | str,
+    *,
+    given: str | None = None,
+    config: Config | None = None,
+    token_counter=None,
+    theme: str | None = None,
+    notice: str | None = None,
+    remember_theme: bool = True,
+) -> CuratorApp:
+    """Build the app (used by the CLI and by tests, which pass a fake token counter)."""
+    return CuratorApp(
+        Path(store_root),
+        given=given,
+        config=config,
+        token_counter=token_counter,
+        theme=theme,
+        notice=notice,
+        remember_theme=remember_theme,
+    )

@@ -1,0 +1,44 @@
+"""Command-palette entries for every app action ("area: action")."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+ACTIONS = [
+    ("store: show the store tree", "switch_mode('store')"),
+    ("problems: show every finding", "switch_mode('problems')"),
+    ("budgets: show token budgets and the cost model", "switch_mode('budgets')"),
+    ("retrieval: open the retrieval lab", "switch_mode('lab')"),
+    ("store: re-check the whole store", "reload_store"),
+    ("help: show keys for this screen", "help"),
+    ("theme: next theme", "next_theme"),
+    ("app: quit", "quit"),
+]
+
+
+class CuratorCommands(Provider):
+    """Screens, reload, help, themes, and 'open: <file>' for every file in the store."""
+
+    def _commands(self):
+        app = self.app
+        out = [(title, partial(app.run_action, action)) for title, action in ACTIONS]
+        for name in sorted(app.available_themes):
+            out.append((f"theme: use {name}", partial(setattr, app, "theme", name)))
+        ws = getattr(app, "workspace", None)
+        if ws is not None:
+            for path in ws.store.records:
+                out.append((f"open: {path}", partial(app.open_path, path)))
+        return out
+
+    async def discover(self) -> Hits:
+        for title, callback in self._commands()[: len(ACTIONS)]:
+            yield DiscoveryHit(title, callback)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, callback in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), callback)

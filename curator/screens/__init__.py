@@ -1,0 +1,9 @@
+"""One screen per module. Screens own state, bind it into widgets and call services in workers."""
+
+from .budgets import BudgetsScreen
+from .help import HelpScreen
+from .main import MainScreen
+from .problems import ProblemsScreen
+from .retrieval_lab import RetrievalLabScreen
+
+__all__ = ["BudgetsScreen", "HelpScreen", "MainScreen", "ProblemsScreen", "RetrievalLabScreen"]

@@ -1,0 +1,56 @@
+"""What every curator screen shares: the header, the footer and re-rendering on load."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Label, ProgressBar
+
+from ..widgets import StatusHeader
+
+
+class LoadingPane(Vertical):
+    DEFAULT_CSS = """
+    LoadingPane { align: center middle; height: 1fr; }
+    LoadingPane > Label { width: auto; margin-bottom: 1; color: $text-muted; }
+    LoadingPane > ProgressBar { width: auto; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Label("opening the store…", id="loading-what")
+        yield ProgressBar(total=100, show_eta=False, id="loading-bar")
+
+    def progress(self, what: str, fraction: float) -> None:
+        self.query_one("#loading-what", Label).update(what)
+        self.query_one(ProgressBar).update(progress=round(fraction * 100))
+
+
+class CuratorScreen(Screen):
+    """Subclasses implement `compose_body()` and `show(workspace)`."""
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield from self.compose_body()
+        yield Footer()
+
+    def compose_body(self) -> ComposeResult:  # pragma: no cover - overridden
+        yield from ()
+
+    def on_mount(self) -> None:
+        self.app.workspace_signal.subscribe(self, self._on_workspace)
+        if self.app.workspace is not None:
+            self._on_workspace(self.app.workspace)
+
+    def _on_workspace(self, workspace) -> None:
+        self.query_one(StatusHeader).show(workspace)
+        for pane in self.query(LoadingPane):
+            pane.display = False
+        self.show(workspace)
+
+    def show(self, workspace) -> None:  # pragma: no cover - overridden
+        pass
+
+    def progress(self, what: str, fraction: float) -> None:
+        for pane in self.query(LoadingPane):
+            pane.progress(what, fraction)

@@ -1,0 +1,135 @@
+"""Budgets: start-up load and the lines past its cap, tiers and domains as bars, a size
+histogram, the largest files and ADR-017's cost model per domain."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import DataTable, Static
+
+from ..budgets import size_histogram
+from .base import CuratorScreen, LoadingPane
+
+
+def compact(n: int) -> str:
+    return f"{n / 1000:.1f}k" if n >= 10_000 else f"{n:,}"
+
+
+def bars(items: list[tuple[str, int]], room: int, colour: str) -> Table:
+    """Horizontal bars sized to `room` columns: label, bar, number (bars relative to the largest)."""
+    label_w = min(max((len(label) for label, _ in items), default=4), 18, max(9, room // 3))
+    num_w = max((len(compact(n)) for _, n in items), default=1)
+    width = max(3, room - label_w - num_w - 2)
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True, overflow="ellipsis", width=label_w)
+    grid.add_column(no_wrap=True, width=width)
+    grid.add_column(justify="right", no_wrap=True, width=num_w)
+    top = max((n for _, n in items), default=0) or 1
+    for label, n in items:
+        filled = max(1 if n else 0, round(width * n / top))
+        grid.add_row(label, Text("█" * filled, style=colour), compact(n))
+    return grid
+
+
+class BudgetsScreen(CuratorScreen):
+    BINDINGS = [
+        Binding("f", "focus_files", "Files", id="focus-largest", tooltip="Focus the largest files table"),
+        Binding("enter", "open_file", "Open", id="open-largest", tooltip="Open the highlighted file", show=False),
+    ]
+    HELP = "Where the tokens go. Bars are relative to the largest item; red means over budget."
+
+    def compose_body(self) -> ComposeResult:
+        with VerticalScroll(id="budgets-body"):
+            yield LoadingPane()
+            yield Static(id="startup")
+            with Horizontal(id="budget-bars"):
+                yield Static(id="tier-bars", classes="budget-panel")
+                yield Static(id="domain-bars", classes="budget-panel")
+                yield Static(id="histogram", classes="budget-panel")
+            with Horizontal(id="budget-tables"):
+                with Vertical(classes="budget-table"):
+                    yield Static("[b]Largest files[/b]")
+                    files = DataTable(id="largest", cursor_type="row", zebra_stripes=True)
+                    files.add_columns("file", "tier", "tokens")
+                    yield files
+                with Vertical(classes="budget-table"):
+                    yield Static("[b]ADR-017 cost model[/b] (one entry: L1 + L2, L0 cached / not)")
+                    cost = DataTable(id="cost", cursor_type="row", zebra_stripes=True)
+                    cost.add_columns("index", "n", "tiered", "+L0", "whole", "saves", "break-even")
+                    yield cost
+
+    def show(self, workspace) -> None:
+        store, report = workspace.store, workspace.report
+        theme = self.app.current_theme
+        st = report.startup
+        over = st.over
+        head = Text(no_wrap=True, overflow="ellipsis")
+        colour = (theme.error if over else theme.success) or "red"
+        head.append("Start-up load  ", style="bold")
+        head.append(f"{st.tokens:,} / {st.budget:,} tokens", style=f"bold {colour}")
+        head.append("  over budget" if over else "  within budget", style=colour)
+        width = 40
+        filled = round(width * min(st.tokens, st.budget) / max(st.budget, 1))
+        head.append("\n" + "█" * filled, style=colour)
+        head.append("░" * (width - filled), style="dim")
+        if st.tokens > st.budget:
+            head.append("▶" * min(10, round(10 * (st.tokens - st.budget) / max(st.budget, 1)) or 1), style="bold " + colour)
+        for path, n in st.files:
+            head.append(f"\n  {path}  ", style="")
+            head.append(f"{n:,}", style="dim")
+        if st.past_cap:
+            head.append(f"\n{len(st.past_cap)} line(s) fall past the cap:", style="bold " + ((theme.warning or "yellow")))
+            for c in st.past_cap[:8]:
+                head.append(f"\n  {c.path}:{c.line}  ", style="bold")
+                head.append(c.text.strip()[:90], style="dim")
+            if len(st.past_cap) > 8:
+                head.append(f"\n  … and {len(st.past_cap) - 8} more", style="dim")
+        self.query_one("#startup", Static).update(head)
+        primary = theme.primary or "cyan"
+        room = max(20, (self.size.width - 6) // 3 - 2)
+        tiers = sorted(report.tiers.items(), key=lambda kv: -kv[1])
+        self.query_one("#tier-bars", Static).update(self._panel("Tokens per tier", bars(tiers, room, primary)))
+        domains = list(report.domain_tokens.items())[:12]
+        self.query_one("#domain-bars", Static).update(self._panel("Tokens per domain", bars(domains, room, theme.accent or "magenta")))
+        hist = size_histogram(store)
+        self.query_one("#histogram", Static).update(
+            self._panel("Memory sizes (tokens)", bars(hist, room, theme.secondary or "blue"))
+        )
+        files = self.query_one("#largest", DataTable)
+        files.clear()
+        over_paths = {p for p, *_ in report.over_budget}
+        self._files = report.files[:200]
+        for path, tier, n in self._files:
+            files.add_row(Text(path, style="bold red" if path in over_paths else ""), tier, f"{n:,}", key=path)
+        cost = self.query_one("#cost", DataTable)
+        cost.clear()
+        for d in report.domains:
+            cost.add_row(
+                d.index, str(d.entries), f"{d.tiered_cached:,.0f}", f"{d.tiered_uncached:,.0f}",
+                f"{d.memory_tokens:,}", f"{d.savings_cached:.0f}%",
+                str(d.break_even) if d.break_even else "never", key=d.index,
+            )
+
+    @staticmethod
+    def _panel(title: str, body) -> Table:
+        t = Table.grid()
+        t.add_row(Text(title, style="bold"))
+        t.add_row(body)
+        return t
+
+    def action_focus_files(self) -> None:
+        self.query_one("#largest", DataTable).focus()
+
+    def action_open_file(self) -> None:
+        table = self.focused
+        if isinstance(table, DataTable) and table.row_count:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            if key:
+                self.app.open_path(key)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.row_key.value:
+            self.app.open_path(event.row_key.value)

@@ -1,0 +1,54 @@
+"""F1 help: what the current screen is for, and its live key bindings."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+GLOBAL = """\
+curator shows an agent's memory store: tiers, indexes, findings, token budgets, and what
+retrieval would load. Everything here has a CLI twin (`curator check`, `tokens`, `retrieve`, ...).
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll {
+        width: 80%; max-width: 100; height: 80%; border: thick $primary; background: $surface; padding: 1 2;
+    }
+    """
+    BINDINGS = [
+        Binding("escape,f1,q,question_mark", "dismiss", "Close", id="close-help", tooltip="Close help"),
+    ]
+
+    def __init__(self, screen_help: str, bindings: list[tuple[str, str]], **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.screen_help = screen_help
+        self.binding_rows = bindings
+
+    def compose(self) -> ComposeResult:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        for keys, what in self.binding_rows:
+            table.add_row(keys, what)
+        body = Table.grid()
+        body.add_row(Text("curator help", style="bold underline"))
+        body.add_row(Text(GLOBAL, style="dim"))
+        body.add_row(Text(self.screen_help))
+        body.add_row("")
+        body.add_row(Text("Keys", style="bold"))
+        body.add_row(table)
+        body.add_row("")
+        body.add_row(Text("Press Escape to close. Mouse works too: click rows, scroll panes.", style="dim"))
+        with VerticalScroll():
+            yield Static(body)
+
+    def action_dismiss(self) -> None:  # type: ignore[override]
+        self.dismiss(None)

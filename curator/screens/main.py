@@ -1,0 +1,88 @@
+"""The store screen: the tier tree on the left, the selected record or index on the right."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import ContentSwitcher, Static, Tree
+
+from ..widgets import IndexView, RecordView, StoreTree
+from .base import CuratorScreen, LoadingPane
+
+WELCOME = """\
+[b]Welcome to curator.[/b]
+
+Pick a file on the left ([b]↑↓[/b] or [b]j k[/b], [b]Enter[/b] opens a folder).
+[b]2[/b] problems · [b]3[/b] budgets · [b]4[/b] retrieval lab · [b]ctrl+p[/b] every command · [b]f1[/b] help
+"""
+
+
+class MainScreen(CuratorScreen):
+    BINDINGS = [
+        Binding("ctrl+f", "focus_tree", "Tree", id="focus-tree", tooltip="Move focus to the store tree", show=False),
+        Binding("f5", "reload_selected", "Re-check", id="recheck", tooltip="Re-read the selected file and re-run the checks"),
+    ]
+    HELP = "The store: every tier and folder with token and finding badges. Select a record or index to inspect it."
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.selected: str | None = None
+        self._pending: tuple[str, int | None] | None = None
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="main-body"):
+            yield StoreTree(id="tree")
+            with ContentSwitcher(initial="loading", id="detail"):
+                yield LoadingPane(id="loading")
+                yield Static(WELCOME, id="welcome")
+                yield RecordView(id="record")
+                yield IndexView(id="index")
+
+    def show(self, workspace) -> None:
+        tree = self.query_one(StoreTree)
+        tree.show(workspace)
+        switcher = self.query_one(ContentSwitcher)
+        if self._pending:
+            path, line = self._pending
+            self._pending = None
+            self.open_path(path, line)
+        elif self.selected and self.selected in workspace.store.records:
+            self._show_path(self.selected)
+        else:
+            switcher.current = "welcome"
+        tree.focus()
+
+    def open_path(self, path: str, line: int | None = None) -> None:
+        """Select a file in the tree and show it (used by problems and the retrieval lab)."""
+        if self.app.workspace is None:
+            self._pending = (path, line)
+            return
+        self.query_one(StoreTree).select_path(path)
+        self._show_path(path, line)
+
+    def _show_path(self, path: str, line: int | None = None) -> None:
+        ws = self.app.workspace
+        self.selected = path
+        switcher = self.query_one(ContentSwitcher)
+        rec = ws.store.records.get(path)
+        if rec is not None and rec.level < 2 and rec.readable:
+            switcher.current = "index"
+            self.query_one(IndexView).show(ws, path, line)
+        else:
+            switcher.current = "record"
+            self.query_one(RecordView).show(ws, path)
+
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
+        if self.app.workspace is None:
+            return
+        path = event.node.data
+        if path and path != self.selected:
+            self._show_path(path)
+
+    def action_focus_tree(self) -> None:
+        self.query_one(StoreTree).focus()
+
+    def action_reload_selected(self) -> None:
+        if self.selected:
+            self.app.recheck(self.selected)

@@ -1,0 +1,120 @@
+"""Every finding, grouped by severity and check, filterable; Enter jumps to the place."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Input, Static
+
+from ..checks import CHECKS
+from ..model.findings import Severity
+from .base import CuratorScreen, LoadingPane
+
+SEV = {Severity.ERROR: ("✖ error", "bold red"), Severity.WARNING: ("▲ warning", "yellow"), Severity.INFO: ("● info", "cyan")}
+
+
+class ProblemsScreen(CuratorScreen):
+    BINDINGS = [
+        Binding("slash", "focus_filter", "Filter", id="filter-problems", tooltip="Filter findings by text"),
+        Binding("e", "toggle('error')", "Errors", id="toggle-errors", tooltip="Show or hide errors"),
+        Binding("w", "toggle('warning')", "Warnings", id="toggle-warnings", tooltip="Show or hide warnings"),
+        Binding("i", "toggle('info')", "Infos", id="toggle-infos", tooltip="Show or hide infos"),
+        Binding("enter", "jump", "Jump", id="jump-to-problem", tooltip="Open the file at this finding", show=False),
+    ]
+    HELP = "Every finding. Type to filter (check id, path or words); e / w / i toggle severities; Enter jumps to the file."
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.hidden: set[str] = set()
+        self.shown = []
+
+    def compose_body(self) -> ComposeResult:
+        with Vertical(id="problems-body"):
+            yield LoadingPane()
+            with Horizontal(id="problems-bar"):
+                yield Input(placeholder="filter: check id, path or words   (e w i toggle severities)", id="problem-filter")
+                yield Static("", id="problem-counts")
+            table = DataTable(id="problems", cursor_type="row", zebra_stripes=True)
+            table.add_columns("severity", "check", "where", "message")
+            yield table
+            yield Static("", id="problem-detail")
+
+    def show(self, workspace) -> None:
+        self.refilter()
+        self.query_one(DataTable).focus()
+
+    @on(Input.Changed, "#problem-filter")
+    def _filter_changed(self) -> None:
+        self.refilter()
+
+    @on(Input.Submitted, "#problem-filter")
+    def _filter_done(self) -> None:
+        self.query_one(DataTable).focus()
+
+    def refilter(self) -> None:
+        ws = self.app.workspace
+        if ws is None:
+            return
+        words = self.query_one("#problem-filter", Input).value.lower().split()
+        items = []
+        for f in sorted(ws.findings, key=lambda f: (-f.severity, f.check, f.path, f.line or 0)):
+            if f.severity.label in self.hidden:
+                continue
+            hay = f"{f.check} {f.path} {f.message} {f.target or ''}".lower()
+            if all(w in hay for w in words):
+                items.append(f)
+        self.shown = items
+        table = self.query_one(DataTable)
+        table.clear()
+        for i, f in enumerate(items):
+            label, style = SEV[f.severity]
+            where = f"{f.path}:{f.line}" if f.line else f.path
+            table.add_row(Text(label, style=style), f.check, where, Text(f.message, no_wrap=True, overflow="ellipsis"), key=str(i))
+        total = len(ws.findings)
+        hidden = f" · hidden: {', '.join(sorted(self.hidden))}" if self.hidden else ""
+        self.query_one("#problem-counts", Static).update(f"{len(items)} of {total}{hidden}")
+        self._detail(0 if items else None)
+
+    def _detail(self, index: int | None) -> None:
+        detail = self.query_one("#problem-detail", Static)
+        if index is None or index >= len(self.shown):
+            detail.update(Text("no findings match", style="dim"))
+            return
+        f = self.shown[index]
+        label, style = SEV[f.severity]
+        text = Text()
+        text.append(f"{label}  {f.check}", style=style)
+        spec = CHECKS.get(f.check)
+        if spec:
+            text.append(f" — {spec.summary}", style="dim")
+        text.append(f"\n{f.path}" + (f":{f.line}" if f.line else ""), style="bold")
+        text.append(f"  {f.message}")
+        if f.suggestion:
+            text.append(f"\nsuggestion: {f.suggestion}", style="green")
+        if f.fix is not None:
+            text.append(f"\nfix: {f.fix.description}", style="bold green")
+            text.append(f"  ({f.fix.kind}; apply with `curator fix --check {f.check}`)", style="dim")
+        detail.update(text)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._detail(event.cursor_row)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_jump()
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#problem-filter", Input).focus()
+
+    def action_toggle(self, severity: str) -> None:
+        self.hidden ^= {severity}
+        self.refilter()
+
+    def action_jump(self) -> None:
+        table = self.query_one(DataTable)
+        if not self.shown or table.cursor_row >= len(self.shown):
+            return
+        f = self.shown[table.cursor_row]
+        self.app.open_path(f.path, f.line)

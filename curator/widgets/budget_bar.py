@@ -1,0 +1,41 @@
+"""A one-line budget bar: used / budget, turning to the error colour when over."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+
+class BudgetBar(Widget):
+    DEFAULT_CSS = """
+    BudgetBar { height: 1; width: 1fr; }
+    """
+
+    used: reactive[int] = reactive(0)
+    budget: reactive[int] = reactive(0)
+    label: reactive[str] = reactive("")
+
+    def __init__(self, label: str = "", used: int = 0, budget: int = 0, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.set_reactive(BudgetBar.label, label)
+        self.set_reactive(BudgetBar.used, used)
+        self.set_reactive(BudgetBar.budget, budget)
+
+    def render(self) -> Text:
+        over = self.budget and self.used > self.budget
+        styles = self.app.current_theme
+        colour = (styles.error if over else styles.success) or "red"
+        tail = f" {self.used:,}/{self.budget:,}" + (" over" if over else "")
+        label = self.label + " " if self.label else ""
+        room = self.size.width
+        if room < len(label) + len(tail) + 6:
+            label = ""  # narrow terminal: the numbers matter more than the label and the bar
+        width = max(0, room - len(label) - len(tail))
+        frac = 0 if not self.budget else min(1.0, self.used / self.budget)
+        filled = round(width * frac)
+        text = Text(label, no_wrap=True, overflow="ellipsis")
+        text.append("━" * filled, style=colour)
+        text.append("━" * (width - filled), style="dim")
+        text.append(tail.strip() if not width else tail, style=f"bold {colour}" if over else "")
+        return text

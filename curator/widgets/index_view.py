@@ -1,0 +1,115 @@
+"""A domain index (or L0) as a table: keywords, uniqueness, collisions; the row's overlaps below."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import DataTable, Static
+
+from ..checks.keyword_checks import collision_rate, row_uniqueness
+
+
+def overlaps(store, index_path: str, row) -> list[tuple[str, int, list[str]]]:
+    """Other rows (any index) sharing two or more of this row's keywords, most shared first."""
+    out = []
+    mine = row.keyword_set
+    for path, rows in store.all_indexes():
+        for other in rows:
+            if other is row:
+                continue
+            shared = mine & other.keyword_set
+            if len(shared) >= 2 or (len(shared) == 1 and path == index_path and len(mine) <= 3):
+                out.append((path, other.line, sorted(shared)))
+    out.sort(key=lambda o: (-len(o[2]), o[0], o[1]))
+    return out
+
+
+class IndexView(Vertical):
+    DEFAULT_CSS = """
+    IndexView > #index-facts { height: auto; padding: 0 1; }
+    IndexView > DataTable { height: 1fr; }
+    IndexView > #overlaps { height: auto; max-height: 8; padding: 0 1; border-top: solid $panel; }
+    """
+    HELP = "Rows of an index. Uniqueness = share of a row's keywords no other row uses (strict indexes need 40%)."
+
+    class RowHighlighted(Message):
+        def __init__(self, index: str, line: int, target: str | None) -> None:
+            super().__init__()
+            self.index, self.line, self.target = index, line, target
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._rows = []
+        self._path = ""
+        self._workspace = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="index-facts")
+        table = DataTable(id="index-rows", cursor_type="row", zebra_stripes=True)
+        table.add_columns("line", "keywords", "#", "unique", "target")
+        yield table
+        yield Static(id="overlaps")
+
+    def show(self, workspace, path: str, line: int | None = None) -> None:
+        store = workspace.store
+        self._workspace, self._path = workspace, path
+        rows = store.l0.rows if store.l0 is not None and path == store.l0.path else (
+            store.domain_indexes[path].rows if path in store.domain_indexes else []
+        )
+        self._rows = rows
+        strict = path in store.domain_indexes and store.config.is_strict_index(path.rsplit("/", 1)[-1])
+        sets = [r.keyword_set for r in rows]
+        rec = store.records.get(path)
+        rate = collision_rate(rows) if path in store.domain_indexes else 0.0
+        facts = Text()
+        facts.append(path, style="bold")
+        facts.append(f"  {len(rows)} rows · {rec.tokens or 0 if rec else 0:,} tokens")
+        if path in store.domain_indexes:
+            facts.append(" · strict" if strict else " · not strict", style="dim")
+            facts.append(f" · collision rate {rate:.0%}", style="bold red" if rate > store.config.thresholds.collision_rate else "")
+        table = self.query_one(DataTable)
+        table.clear()
+        missing = {f.line for f in workspace.by_path.get(path, []) if f.check in ("index.missing-target", "index.unsafe-target")}
+        for i, row in enumerate(rows):
+            u = row_uniqueness(row.keyword_set, sets[:i] + sets[i + 1 :]) if len(rows) > 1 else 1.0
+            low = strict and u < store.config.thresholds.uniqueness
+            target = ", ".join(lk.target or lk.raw for lk in row.links) or "—"
+            table.add_row(
+                str(row.line),
+                Text(" ".join(row.keywords), overflow="ellipsis", no_wrap=True),
+                Text(str(len(row.keyword_set)), style="yellow" if len(row.keyword_set) < store.config.thresholds.min_keywords else ""),
+                Text(f"{u:.0%}", style="bold red" if low else ("green" if u >= 0.6 else "")),
+                Text(target, style="bold red" if row.line in missing else ""),
+                key=str(row.line),
+            )
+        self.query_one("#index-facts", Static).update(facts)
+        self.query_one("#overlaps", Static).update(Text("highlight a row to see which rows share its words", style="dim"))
+        if line is not None:
+            for i, row in enumerate(rows):
+                if row.line == line:
+                    table.move_cursor(row=i)
+                    break
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        if self._workspace is None or event.cursor_row >= len(self._rows):
+            return
+        row = self._rows[event.cursor_row]
+        found = overlaps(self._workspace.store, self._path, row)
+        text = Text()
+        if not found:
+            text.append("no other row shares two or more of these keywords", style="green")
+        for i, (path, line, shared) in enumerate(found[:6]):
+            if i:
+                text.append("\n")
+            same = path == self._path
+            text.append(f"{path}:{line}", style="bold" if same else "bold magenta")
+            text.append(f"  shares {len(shared)}: ", style="dim")
+            text.append(" ".join(shared), style="yellow")
+        if len(found) > 6:
+            text.append(f"\n… {len(found) - 6} more rows", style="dim")
+        self.query_one("#overlaps", Static).update(text)
+        target = row.links[0].target if row.links else None
+        self.post_message(self.RowHighlighted(self._path, row.line, target))

@@ -1,0 +1,38 @@
+"""The header line: store, totals, findings and the start-up load as a budget bar."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Static
+
+from .budget_bar import BudgetBar
+
+
+class StatusHeader(Horizontal):
+    DEFAULT_CSS = """
+    StatusHeader { height: 1; background: $panel; padding: 0 1; }
+    StatusHeader > #title { width: auto; text-style: bold; color: $primary; }
+    StatusHeader > #totals { width: auto; padding: 0 1; color: $text-muted; }
+    StatusHeader > BudgetBar { min-width: 16; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("curator", id="title")
+        yield Static("loading…", id="totals")
+        yield BudgetBar("start-up", id="header-startup")
+
+    def show(self, workspace) -> None:
+        from ..model.findings import Severity
+
+        store, report = workspace.store, workspace.report
+        c = workspace.counts()
+        est = "~" if report.estimated else ""
+        self.query_one("#title", Static).update(store.given if self.size.width < 100 else f"curator · {store.given}")
+        total = f"{report.total / 1000:.1f}k" if report.total >= 10_000 else f"{report.total:,}"
+        self.query_one("#totals", Static).update(
+            f"{len(store.records):,} files · {est}{total} tok · "
+            f"✖{c[Severity.ERROR]} ▲{c[Severity.WARNING]} ●{c[Severity.INFO]}"
+        )
+        bar = self.query_one(BudgetBar)
+        bar.used, bar.budget = report.startup.tokens, report.startup.budget

@@ -1,0 +1,101 @@
+"""Tiers → folders/domains → records, with token and finding badges."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.widgets import Tree
+
+TIER_ORDER = ("semantic", "reflexion", "transient", "session")
+
+
+def _tokens(n: int) -> str:
+    return f"{n / 1000:.1f}k" if n >= 10_000 else f"{n:,}"
+
+
+class StoreTree(Tree[str]):
+    """Node data is the record path (or None for a group)."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False, id="tree-down", tooltip="Next item"),
+        Binding("k", "cursor_up", "Up", show=False, id="tree-up", tooltip="Previous item"),
+    ]
+    HELP = "The store by tier and folder. Badges: tokens, ✖ errors, ▲ warnings. Enter opens a folder."
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("store", **kwargs)
+        self.show_root = False
+        self.guide_depth = 3
+        self._path_nodes: dict[str, object] = {}
+
+    def label_for(self, name: str, tokens: int, badge: str, style: str = "") -> Text:
+        # the badge before the count: on a narrow terminal the count is what gets cut
+        text = Text(name, style=style)
+        if badge:
+            text.append(f" {badge}", style="bold red" if "✖" in badge else "yellow")
+        text.append(f" {_tokens(tokens)}", style="dim")
+        return text
+
+    def show(self, workspace) -> None:
+        """(Re)build from a workspace, keeping the cursor on the same path when it still exists."""
+        current = self.cursor_node.data if self.cursor_node else None
+        store = workspace.store
+        self.clear()
+        self._path_nodes = {}
+        records = list(store.records.values())
+        indexes = [r for r in records if r.level < 2]
+        if indexes:
+            paths = [r.path for r in indexes]
+            group = self.root.add(
+                self.label_for("Indexes", sum(r.tokens or 0 for r in indexes), workspace.badge(paths), "bold"),
+                expand=True,
+            )
+            for r in sorted(indexes, key=lambda r: (r.level, r.path)):
+                self._leaf(group, r, workspace)
+        by_tier: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+        for r in records:
+            if r.level == 2 or not r.readable:
+                folder = r.folder or "(top level)"
+                by_tier[r.tier][folder].append(r)
+        for tier in sorted(by_tier, key=lambda t: (TIER_ORDER.index(t) if t in TIER_ORDER else 9, t)):
+            folders = by_tier[tier]
+            all_recs = [r for rs in folders.values() for r in rs]
+            tier_node = self.root.add(
+                self.label_for(tier, sum(r.tokens or 0 for r in all_recs), workspace.badge([r.path for r in all_recs]), "bold"),
+                expand=True,
+            )
+            for folder in sorted(folders):
+                recs = folders[folder]
+                node = tier_node.add(
+                    self.label_for(f"{folder}/" if folder != "(top level)" else folder,
+                                   sum(r.tokens or 0 for r in recs), workspace.badge([r.path for r in recs])),
+                    expand=len(folders) <= 8,
+                )
+                for r in sorted(recs, key=lambda r: r.path):
+                    self._leaf(node, r, workspace)
+        if current and current in self._path_nodes:
+            self.select_path(current)
+        else:
+            self.cursor_line = 0
+
+    def _leaf(self, parent, rec, workspace) -> None:
+        style = "" if rec.readable else "red"
+        node = parent.add_leaf(self.label_for(rec.name, rec.tokens or 0, workspace.badge([rec.path]), style), data=rec.path)
+        self._path_nodes[rec.path] = node
+
+    def select_path(self, path: str) -> bool:
+        node = self._path_nodes.get(path)
+        if node is None:
+            return False
+        parent = node.parent
+        while parent is not None:
+            parent.expand()
+            parent = parent.parent
+        self.call_after_refresh(self._move_to, node)
+        return True
+
+    def _move_to(self, node) -> None:
+        self.move_cursor(node)
+        self.scroll_to_node(node)

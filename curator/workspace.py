@@ -1,0 +1,103 @@
+"""The app's façade over the services: one loaded store with its findings and budget report.
+
+Pure (no Textual): the app builds a Workspace in a worker thread, with progress callbacks, and
+asks it to re-check after an edit. Tests and the CLI can use it the same way.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .budgets import BudgetReport, build_report
+from .checks import run_checks
+from .checks.facts import FactsCache, default_cache
+from .config import Config, load_config
+from .model.findings import Finding, Severity
+from .model.store import Store, load_store
+
+Progress = Callable[[str, float], None]  # (what is happening, fraction done 0..1)
+
+
+@dataclass
+class Workspace:
+    store: Store
+    findings: list[Finding]
+    report: BudgetReport
+    facts_cache: FactsCache | None = None
+    by_path: dict[str, list[Finding]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._index_findings()
+
+    def _index_findings(self) -> None:
+        by_path: dict[str, list[Finding]] = defaultdict(list)
+        for f in self.findings:
+            by_path[f.path].append(f)
+        self.by_path = dict(by_path)
+
+    # -- views -------------------------------------------------------------
+
+    def counts(self, paths: list[str] | None = None) -> Counter:
+        """Findings by severity, for one path list (a folder) or the whole store."""
+        c: Counter = Counter()
+        for p in self.by_path if paths is None else paths:
+            for f in self.by_path.get(p, ()):
+                c[f.severity] += 1
+        return c
+
+    def badge(self, paths: list[str]) -> str:
+        c = self.counts(paths)
+        parts = []
+        if c[Severity.ERROR]:
+            parts.append(f"✖{c[Severity.ERROR]}")
+        if c[Severity.WARNING]:
+            parts.append(f"▲{c[Severity.WARNING]}")
+        return " ".join(parts)
+
+    # -- re-check after one file changed ------------------------------------
+
+    def recheck(self, path: str) -> None:
+        """Re-read one file and re-run the checks (per-file facts and token counts are cached,
+        so only the changed file is re-parsed and re-counted)."""
+        rec = self.store.reload(path)
+        if rec is not None and rec.readable and self.store.counter is not None:
+            rec.tokens = self.store.counter.count_many([(rec.content_hash, rec.text)])[0]
+        self.findings = run_checks(self.store, facts_cache=self.facts_cache)
+        self.report = build_report(self.store)
+        self._index_findings()
+
+
+def open_workspace(
+    root: Path | str,
+    *,
+    given: str | None = None,
+    config: Config | None = None,
+    token_counter=None,
+    progress: Progress | None = None,
+    facts_cache: FactsCache | None = None,
+) -> Workspace:
+    """Load, count, check and budget a store, reporting progress between the phases."""
+    say = progress or (lambda _what, _frac: None)
+    root = Path(root)
+    say("reading the store", 0.05)
+    cfg = config if config is not None else load_config(root)
+    store = load_store(root, given=given, config=cfg)
+    if token_counter is not None:
+        say(f"counting tokens in {len(store.records):,} files", 0.4)
+        store.count_tokens(token_counter)
+        flush = getattr(token_counter, "flush", None)
+        if flush:
+            flush()
+    say("running the checks", 0.65)
+    cache = facts_cache if facts_cache is not None else default_cache()
+    findings = run_checks(store, facts_cache=cache)
+    say("adding up budgets", 0.9)
+    report = build_report(store)
+    flush = getattr(token_counter, "flush", None)
+    if flush:
+        flush()
+    say("ready", 1.0)
+    return Workspace(store, findings, report, cache)
