@@ -150,7 +150,7 @@ class CuratorApp(App[None]):
         if focused is not None and getattr(focused, "HELP", None):
             text += "\n\n" + focused.HELP
         rows, seen = [], set()
-        for key, active in screen.active_bindings.items():
+        for active in screen.active_bindings.values():
             b = active.binding
             if b.action in seen or not b.description:
                 continue

@@ -81,7 +81,7 @@ class BudgetsScreen(CuratorScreen):
             head.append(f"\n  {path}  ", style="")
             head.append(f"{n:,}", style="dim")
         if st.past_cap:
-            head.append(f"\n{len(st.past_cap)} line(s) fall past the cap:", style="bold " + ((theme.warning or "yellow")))
+            head.append(f"\n{len(st.past_cap)} line(s) fall past the cap:", style="bold " + (theme.warning or "yellow"))
             for c in st.past_cap[:8]:
                 head.append(f"\n  {c.path}:{c.line}  ", style="bold")
                 head.append(c.text.strip()[:90], style="dim")
