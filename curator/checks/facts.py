@@ -8,14 +8,11 @@ reads them back instead (the same idea as the token cache).
 from __future__ import annotations
 
 import hashlib
-import os
-import pickle
 import re
-import tempfile
 import zlib
 from dataclasses import dataclass
-from pathlib import Path
 
+from ..cache import ContentCache, user_cache
 from ..model import markdown as md
 
 CACHE_VERSION = 2
@@ -59,54 +56,11 @@ def compute(text: str, body: str, shingle: int) -> Facts:
     return Facts(h1, h2, links, exact, tuple(sorted(shingle_prints(words, shingle, True))), len(words))
 
 
-class FactsCache:
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self._data: dict[str, Facts] | None = None
-        self._dirty = False
-
-    def _load(self) -> dict[str, Facts]:
-        if self._data is None:
-            self._data = {}
-            if self.path is not None:
-                try:
-                    with open(self.path, "rb") as fh:
-                        version, data = pickle.load(fh)  # our own file in the user cache folder
-                    if version == CACHE_VERSION and isinstance(data, dict):
-                        self._data = data
-                except Exception:  # noqa: BLE001 - a damaged cache only costs time
-                    self._data = {}
-        return self._data
-
-    def get(self, key: str, shingle: int, make) -> Facts:
-        data = self._load()
-        full = f"{shingle}:{key}"
-        facts = data.get(full)
-        if facts is None:
-            facts = data[full] = make()
-            self._dirty = True
-        return facts
-
-    def flush(self) -> None:
-        if not self._dirty or self.path is None or self._data is None:
-            return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".facts-", suffix=".tmp")
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump((CACHE_VERSION, self._data), fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.path)
-            self._dirty = False
-        except OSError:
-            pass
+FactsCache = ContentCache
 
 
-def default_cache() -> FactsCache:
-    if os.environ.get("CURATOR_TOKENS") == "estimate":
-        return FactsCache(None)
-    from ..locations import cache_dir
-
-    return FactsCache(cache_dir() / "facts.pickle")
+def default_cache() -> ContentCache:
+    return user_cache("facts.pickle", CACHE_VERSION)
 
 
 def facts_for(ctx) -> dict[str, Facts]:
@@ -119,7 +73,7 @@ def facts_for(ctx) -> dict[str, Facts]:
         for path, rec in ctx.store.records.items():
             if rec.readable:
                 key = rec.content_hash or hashlib.sha256(rec.text.encode()).hexdigest()
-                out[path] = cache.get(key, shingle, lambda rec=rec: compute(rec.text, rec.body(), shingle))
+                out[path] = cache.get(f"{shingle}:{key}", lambda rec=rec: compute(rec.text, rec.body(), shingle))
         cache.flush()
         return out
 

@@ -80,7 +80,7 @@ def console(file=None):
 def err_console():
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, soft_wrap=True)  # one-line messages stay one line
 
 
 def print_json(data) -> None:

@@ -1,0 +1,42 @@
+"""`curator eval`: score retrieval on golden queries; fail below the threshold."""
+
+from __future__ import annotations
+
+NAME = "eval"
+ORDER = 25
+HELP = "score retrieval on golden queries (hit@1, hit@5, MRR@10 per source); exit 1 below threshold"
+
+
+def add_arguments(parser) -> None:
+    from ..common import add_format_arg, add_store_args
+
+    add_store_args(parser)
+    add_format_arg(parser, ("text", "json"))
+    parser.add_argument("--queries", metavar="FILE", help="golden query YAML (default: the store's golden-queries.yaml)")
+    parser.add_argument("--threshold", type=float, default=None, help="minimum fused hit@5 (default 0.8)")
+
+
+def run(args) -> int:
+    from pathlib import Path
+
+    from ...reports.retrieval_report import render_eval
+    from ...retrieval import GoldenError, RetrievalEngine, load_golden, run_eval
+    from ..common import EXIT_FINDINGS, EXIT_OK, UsageError, console, open_store, print_json
+
+    store, _ = open_store(args, quiet_notice=args.format != "text")
+    if args.queries:
+        path = Path(args.queries)
+    else:
+        path = store.root / (store.config.golden or "golden-queries.yaml")
+    try:
+        golden = load_golden(path)
+    except GoldenError as exc:
+        raise UsageError(str(exc)) from None
+    if args.threshold is not None and not 0 <= args.threshold <= 1:
+        raise UsageError("--threshold must be between 0 and 1")
+    report = run_eval(RetrievalEngine(store), golden, args.threshold)
+    if args.format == "json":
+        print_json(report.to_json())
+    else:
+        render_eval(console(), report, store.given)
+    return EXIT_OK if report.passed else EXIT_FINDINGS

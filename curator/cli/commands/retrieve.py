@@ -1,0 +1,40 @@
+"""`curator retrieve QUERY`: what would the agent load for this query, and why."""
+
+from __future__ import annotations
+
+NAME = "retrieve"
+ORDER = 20
+HELP = "preview what the agent would retrieve for a query (route, bm25, prior, fused)"
+
+
+def add_arguments(parser) -> None:
+    from ..common import add_format_arg, add_store_args
+
+    parser.add_argument("query", help="the query, quoted")
+    add_store_args(parser)
+    add_format_arg(parser, ("text", "json"))
+    parser.add_argument("--k", type=int, default=None, metavar="N", help="results to return (default: config, 5)")
+    parser.add_argument("--source", choices=("route", "bm25", "prior", "fused"), default="fused")
+    parser.add_argument("--why", action="append", default=[], metavar="PATH",
+                        help="explain why this memory did not come back (repeatable)")
+
+
+def run(args) -> int:
+    from ...reports.retrieval_report import render_retrieve, retrieve_json
+    from ...retrieval import RetrievalEngine
+    from ..common import EXIT_OK, UsageError, console, open_store, print_json
+
+    if not args.query.strip():
+        raise UsageError("the query is empty")
+    if args.k is not None and args.k < 1:
+        raise UsageError("--k must be at least 1")
+    store, _ = open_store(args, quiet_notice=args.format != "text")
+    engine = RetrievalEngine(store)
+    result = engine.search(args.query, args.k, args.source)
+    misses = [(p.strip().lstrip("./") if p.startswith("./") else p.strip(), "") for p in args.why]
+    misses = [(p, engine.why(p, args.query, result)) for p, _ in misses]
+    if args.format == "json":
+        print_json(retrieve_json(result, misses))
+    else:
+        render_retrieve(console(), result, misses, store.encoding)
+    return EXIT_OK

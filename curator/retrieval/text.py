@@ -1,0 +1,74 @@
+"""Terms for retrieval: words, hyphenated compounds and their parts, a light stemmer."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..model.vocabulary import STOPWORDS, words
+
+SUFFIXES = (("ations", "ate"), ("ation", "ate"), ("ings", ""), ("ing", ""), ("ies", "y"), ("ied", "y"),
+            ("edly", ""), ("ed", ""), ("es", ""), ("s", ""))
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A deliberately small stemmer: plurals and -ing/-ed forms meet their base word."""
+    if len(word) <= 4 or not word.isalpha():
+        return word
+    base = _strip_suffix(word)
+    # a final silent e goes too, so "charge", "charged" and "charging" all meet at "charg"
+    return base[:-1] if base.endswith("e") and len(base) > 4 else base
+
+
+def _strip_suffix(word: str) -> str:
+    for suffix, repl in SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[: -len(suffix)] + repl
+            if suffix in ("es",) and not base.endswith(("s", "x", "z", "ch", "sh")):
+                return word[:-1]  # "caches" → "cache", "boxes" → "box"
+            if suffix in ("ing", "ed") and len(base) > 3 and base[-1] == base[-2] and base[-1] not in "lsz":
+                base = base[:-1]  # "committed" → "commit"
+            return base
+    return word
+
+
+def terms(text: str) -> list[str]:
+    """Stemmed content terms of a text; a compound adds its parts (`pnpm-lock` → pnpm, lock)."""
+    out: list[str] = []
+    for w in words(text):
+        w = w.strip("-_")
+        if not w or w in STOPWORDS:
+            continue
+        if "-" in w or "_" in w:
+            out.append(w)
+            for part in w.replace("_", "-").split("-"):
+                if part and part not in STOPWORDS and len(part) > 1:
+                    out.append(stem(part))
+        elif len(w) > 1:
+            out.append(stem(w))
+    return out
+
+
+def query_terms(text: str) -> list[str]:
+    """Query terms: as `terms`, plus the compound of every adjacent pair (`pnpm lock` → pnpm-lock)."""
+    base = terms(text)
+    plain = [w for w in words(text) if w not in STOPWORDS]
+    compounds = [f"{a}-{b}" for a, b in zip(plain, plain[1:], strict=False) if "-" not in a + b]
+    seen: set[str] = set()
+    out = []
+    for t in base + compounds:
+        if t not in seen:
+            seen.add(t)
+            out.append(t)
+    return out
+
+
+def keyword_forms(keyword: str) -> set[str]:
+    """The forms a keyword answers to: itself, its stem, its parts when hyphenated."""
+    k = keyword.lower().strip("`*_")
+    forms = {k, stem(k)}
+    if "-" in k or "_" in k:
+        for part in k.replace("_", "-").split("-"):
+            if len(part) > 2 and part not in STOPWORDS:
+                forms.add(stem(part))
+    return forms
