@@ -155,8 +155,10 @@ class CuratorApp(App[None]):
             if b.action in seen or not b.description:
                 continue
             seen.add(b.action)
-            rows.append((b.key_display or self.get_key_display(b), b.tooltip or b.description))
-        self.push_screen(HelpScreen(text, rows))
+            rows.append((bool(b.id), b.key_display or self.get_key_display(b), b.tooltip or b.description))
+        # curator's own bindings first (they carry ids), then the widgets' generic ones
+        rows.sort(key=lambda r: not r[0])
+        self.push_screen(HelpScreen(text, [(k, what) for _, k, what in rows]))
 
     def open_path(self, path: str, line: int | None = None) -> None:
         """Show a file on the store screen (from problems, budgets, the lab or the palette)."""

@@ -1,16 +1,192 @@
-"""Retrieval lab (placeholder until the retrieval engine lands)."""
+"""Retrieval lab: a query box that re-ranks as you type (debounced, off the UI thread), the
+fused list beside each source's list, the route trace with tokens, and "why not this one?"."""
 
 from __future__ import annotations
 
+import time
+
+from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
-from textual.widgets import Static
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.suggester import SuggestFromList
+from textual.widgets import DataTable, Input, Static
 
 from .base import CuratorScreen, LoadingPane
 
+DEBOUNCE = 0.15  # seconds of quiet typing before a search runs
+SOURCES = ("route", "bm25", "prior")
+
 
 class RetrievalLabScreen(CuratorScreen):
-    HELP = "Type a query; see what the agent would load."
+    BINDINGS = [
+        Binding("slash", "focus_query", "Query", id="focus-query", tooltip="Type a query"),
+        Binding("y", "focus_why", "Why not?", id="why-not", tooltip="Ask why a memory did not come back"),
+        Binding("enter", "open_result", "Open", id="open-result", tooltip="Open the highlighted memory", show=False),
+    ]
+    HELP = (
+        "Type a query: results update as you type. Fused = reciprocal rank fusion of route (the ADR-017 "
+        "keyword walk), bm25 (full text) and prior (relevance, recency, frequency). Matched words are "
+        "highlighted. Press y and give a path to ask why a memory did not come back."
+    )
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.engine = None
+        self.engine_store = None
+        self.result = None
+        self._timer = None
+        self.last_ms = 0.0
 
     def compose_body(self) -> ComposeResult:
-        yield LoadingPane()
-        yield Static("retrieval lab", id="lab-placeholder")
+        with Vertical(id="lab-body"):
+            yield LoadingPane()
+            yield Input(placeholder="query, e.g. “undo a botched history rewrite”", id="lab-query")
+            with Horizontal(id="lab-columns"):
+                with Vertical(id="lab-fused"):
+                    yield Static("fused", classes="lab-title", id="lab-fused-title")
+                    fused = DataTable(id="fused", cursor_type="row", zebra_stripes=True)
+                    fused.add_columns("#", "memory", "tokens", "route", "bm25", "prior", "matched")
+                    yield fused
+                with VerticalScroll(id="lab-side"):
+                    yield Static("route trace", classes="lab-title")
+                    yield Static(id="trace")
+                    yield Static("why not this one?", classes="lab-title")
+                    yield Input(placeholder="path of a memory (tab completes)", id="why-path")
+                    yield Static(id="why")
+            with Horizontal(id="lab-sources"):
+                for s in SOURCES:
+                    with Vertical(classes="lab-source"):
+                        yield Static(s, classes="lab-title")
+                        table = DataTable(id=f"src-{s}", cursor_type="row", show_header=False)
+                        table.add_columns("#", "memory", "score")
+                        yield table
+
+    def show(self, workspace) -> None:
+        paths = [p for p, r in workspace.store.records.items() if r.level == 2]
+        self.query_one("#why-path", Input).suggester = SuggestFromList(paths, case_sensitive=False)
+        if self.engine_store is not workspace.store or self.engine is None:
+            self.engine = None
+            self.build_engine(workspace.store)
+        self.query_one("#lab-query", Input).focus()
+
+    @work(thread=True, exclusive=True, group="lab-engine", exit_on_error=False)
+    def build_engine(self, store) -> None:
+        from ..retrieval import RetrievalEngine
+
+        self.app.call_from_thread(self._title, "building the retrieval index…")
+        engine = RetrievalEngine(store)
+        self.app.call_from_thread(self._engine_ready, engine, store)
+
+    def _engine_ready(self, engine, store) -> None:
+        self.engine, self.engine_store = engine, store
+        self._title(f"fused · {len(engine.docs):,} loadable memories")
+        if self.query_one("#lab-query", Input).value.strip():
+            self.run_search(self.query_one("#lab-query", Input).value)
+
+    def _title(self, text: str) -> None:
+        self.query_one("#lab-fused-title", Static).update(text)
+
+    # -- searching -------------------------------------------------------------
+
+    @on(Input.Changed, "#lab-query")
+    def _query_changed(self, event: Input.Changed) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(DEBOUNCE, lambda: self.run_search(event.value))
+
+    @on(Input.Submitted, "#lab-query")
+    def _query_submitted(self, event: Input.Submitted) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self.run_search(event.value)
+        self.query_one("#fused", DataTable).focus()
+
+    @work(thread=True, exclusive=True, group="lab-search", exit_on_error=False)
+    def run_search(self, query: str) -> None:
+        engine = self.engine
+        if engine is None or not query.strip():
+            return
+        start = time.perf_counter()
+        result = engine.search(query)
+        elapsed = (time.perf_counter() - start) * 1000
+        self.app.call_from_thread(self._show_result, result, elapsed)
+
+    def _show_result(self, result, elapsed_ms: float) -> None:
+        self.result, self.last_ms = result, elapsed_ms
+        qterms = set(result.terms)
+        fused = self.query_one("#fused", DataTable)
+        fused.clear()
+        for h in result.hits:
+            matched = Text()
+            words = list(dict.fromkeys(h.sources["route"].matched + h.sources["bm25"].matched))
+            for i, w in enumerate(words[:6]):
+                if i:
+                    matched.append(" ")
+                matched.append(w, style="bold reverse" if w in qterms else "bold")
+            fused.add_row(
+                str(h.rank), Text(h.path, style="bold"), f"{h.tokens:,}",
+                *[str(h.sources[s].rank) if h.sources[s].rank else "—" for s in SOURCES],
+                matched, key=h.path,
+            )
+        for s in SOURCES:
+            table = self.query_one(f"#src-{s}", DataTable)
+            table.clear()
+            for i, (path, score) in enumerate(result.per_source[s][:8], 1):
+                table.add_row(str(i), path, f"{score:.2f}", key=path)
+        trace = Text()
+        for st in result.route_steps:
+            trace.append(f"{st.path}", style="bold")
+            trace.append(f"  {st.tokens:,}")
+            if st.cached:
+                trace.append(" cached", style="green")
+            trace.append(f"\n  {st.why}\n", style="dim")
+        trace.append(f"{result.tokens_loaded:,} tokens in context", style="bold")
+        if not result.route.l0_matches:
+            trace.append("\nno L0 keyword matched: the agent's walk stops at memory-index.md", style="yellow")
+        self.query_one("#trace", Static).update(trace)
+        n = len(result.hits)
+        self._title(f"fused · {n} result(s) · terms: {' '.join(result.terms[:8])}")
+        why = self.query_one("#why-path", Input).value.strip()
+        if why:
+            self._explain(why)
+
+    # -- why not? ----------------------------------------------------------------
+
+    @on(Input.Submitted, "#why-path")
+    def _why_submitted(self, event: Input.Submitted) -> None:
+        self._explain(event.value.strip())
+
+    def _explain(self, path: str) -> None:
+        out = self.query_one("#why", Static)
+        if self.engine is None or self.result is None:
+            out.update(Text("type a query first", style="dim"))
+            return
+        reason = self.engine.why(path, self.result.query, self.result)
+        out.update(Text.assemble((path, "bold"), "\n", (reason, "yellow" if "retrieved" not in reason else "green")))
+
+    # -- actions -------------------------------------------------------------------
+
+    def action_focus_query(self) -> None:
+        self.query_one("#lab-query", Input).focus()
+
+    def action_focus_why(self) -> None:
+        table = self.focused
+        if isinstance(table, DataTable) and table.row_count:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            if key:
+                self.query_one("#why-path", Input).value = key
+                self._explain(key)
+        self.query_one("#why-path", Input).focus()
+
+    def action_open_result(self) -> None:
+        table = self.focused
+        if isinstance(table, DataTable) and table.row_count:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            if key:
+                self.app.open_path(key)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.row_key.value:
+            self.app.open_path(event.row_key.value)

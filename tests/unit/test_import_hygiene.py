@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-HEADLESS = ["curator.model", "curator.config", "curator.tokens", "curator.cli"]
+HEADLESS = ["curator.model", "curator.config", "curator.tokens", "curator.cli", "curator.workspace", "curator.reports", "curator.themes"]
 OPTIONAL = ["curator.checks", "curator.retrieval", "curator.curation", "curator.budgets", "curator.review"]
 
 

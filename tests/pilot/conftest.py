@@ -1,0 +1,32 @@
+"""Apps for pilot tests: a private copy of the sample store and the fake token counter."""
+
+from __future__ import annotations
+
+import pytest
+
+from curator.app import make_app
+from curator.tokens import FakeTokenCounter
+
+
+@pytest.fixture
+def app(sample_copy):
+    return make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(), theme="curator-dark")
+
+
+async def settle(app, pilot):
+    """Wait for workers (loading, searching) and for the screen to catch up."""
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def text_of(static) -> str:
+    """The plain text a Static shows (Rich tables and Text alike)."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    out = StringIO()
+    Console(file=out, width=200, color_system=None).print(static.content)
+    return out.getvalue()

@@ -1,0 +1,160 @@
+"""Drive the app with keys like a person would, and assert on what it shows and holds."""
+
+from __future__ import annotations
+
+from textual.widgets import ContentSwitcher, DataTable, Input, Static
+
+from curator.screens import (
+    BudgetsScreen,
+    HelpScreen,
+    MainScreen,
+    ProblemsScreen,
+    RetrievalLabScreen,
+)
+from curator.widgets import IndexView, StoreTree
+
+from .conftest import settle, text_of
+
+
+async def test_loads_in_a_worker_and_shows_the_tree(app):
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        assert app.workspace is not None
+        tree = app.screen.query_one(StoreTree)
+        labels = [str(n.label) for n in tree.root.children]
+        assert labels[0].startswith("Indexes") and any(label.startswith("semantic") for label in labels)
+        assert "✖" in labels[0]  # finding badges on the index group
+
+
+async def test_arrow_keys_select_an_index_then_a_record(app):
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("down")  # memory-index.md
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, MainScreen) and screen.selected == "memory-index.md"
+        assert screen.query_one(ContentSwitcher).current == "index"
+        rows = screen.query_one(IndexView).query_one(DataTable)
+        assert rows.row_count == len(app.workspace.store.l0.rows)
+        for _ in range(12):
+            await pilot.press("j")
+        await settle(app, pilot)
+        assert screen.selected is not None and screen.selected.endswith(".md")
+        assert screen.query_one(ContentSwitcher).current == "record"
+        facts = text_of(screen.query_one("#facts", Static))
+        assert screen.selected in facts
+
+
+async def test_index_row_shows_overlapping_rows(app):
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        app.screen.open_path("skills-review-index.md")
+        await settle(app, pilot)
+        view = app.screen.query_one(IndexView)
+        table = view.query_one(DataTable)
+        table.focus()
+        await pilot.press("down")
+        await settle(app, pilot)
+        overlaps = text_of(view.query_one("#overlaps", Static))
+        assert "skills-review-index.md:" in overlaps and "shares" in overlaps
+
+
+async def test_problems_filter_toggle_and_jump(app):
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, ProblemsScreen)
+        total = len(app.workspace.findings)
+        assert len(screen.shown) == total
+        await pilot.press("w")  # hide warnings
+        assert all(f.severity.label != "warning" for f in screen.shown)
+        await pilot.press("w")
+        await pilot.press("slash")
+        await pilot.press(*"missing-target")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert {f.check for f in screen.shown} == {"index.missing-target"}
+        first = screen.shown[0]
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen) and app.screen.selected == first.path
+
+
+async def test_budgets_screen_and_open_largest(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("3")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, BudgetsScreen)
+        head = text_of(screen.query_one("#startup", Static))
+        st = app.workspace.report.startup
+        assert f"{st.tokens:,} / {st.budget:,}" in head and "memory-index.md" in head
+        assert ("over budget" in head) == st.over
+        await pilot.press("f")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert app.screen.selected == app.workspace.report.files[0][0]
+
+
+async def test_lab_updates_as_you_type_and_explains_a_miss(app):
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("4")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, RetrievalLabScreen)
+        await pilot.press(*"interactive rebase")
+        await pilot.pause(0.3)
+        await settle(app, pilot)
+        fused = screen.query_one("#fused", DataTable)
+        assert fused.row_count >= 1
+        assert screen.result.hits[0].path == "git/git-interactive-rebase.md"
+        trace = text_of(screen.query_one("#trace", Static))
+        assert "memory-index.md" in trace and "skills-git-index.md" in trace
+        why = screen.query_one("#why-path", Input)
+        why.focus()
+        why.value = "frontend/frontend-bundle-size.md"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "not routed" in text_of(screen.query_one("#why", Static))
+
+
+async def test_help_palette_and_theme(app):
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen)
+        before = app.theme
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert app.theme != before and app.theme.startswith("curator-")
+
+
+async def test_palette_opens_a_file(app):
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"open: git/git-lfs")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen) and app.screen.selected == "git/git-lfs-fixtures.md"
+
+
+async def test_missing_store_is_a_message_not_a_crash(tmp_path):
+    from curator.app import make_app
+    from curator.tokens import FakeTokenCounter
+
+    app = make_app(tmp_path / "gone", token_counter=FakeTokenCounter())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        assert app.workspace is None and "not found" in (app.load_error or "")

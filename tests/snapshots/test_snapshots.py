@@ -1,0 +1,72 @@
+"""Each screen on the sample store at a fixed size. Review the SVGs before committing them."""
+
+from __future__ import annotations
+
+import pytest
+
+from curator.app import make_app
+from curator.tokens import FakeTokenCounter
+
+SIZE = (120, 36)
+
+
+@pytest.fixture
+def app(sample_copy):
+    return make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(),
+                    theme="curator-dark", remember_theme=False)
+
+
+async def _ready(pilot):
+    app = pilot.app
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    for inp in app.screen.query("Input"):
+        inp.cursor_blink = False
+
+
+def press(*keys):
+    async def run_before(pilot):
+        await _ready(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await _ready(pilot)
+        await pilot.pause(0.3)
+        await _ready(pilot)
+
+    return run_before
+
+
+def test_store_record(snap_compare, app):
+    assert snap_compare(app, terminal_size=SIZE, run_before=press(*["down"] * 12))
+
+
+def test_store_index(snap_compare, app):
+    assert snap_compare(app, terminal_size=SIZE, run_before=press("down", "down", "down", "down", "down", "down", "tab", "down"))
+
+
+def test_problems(snap_compare, app):
+    assert snap_compare(app, terminal_size=SIZE, run_before=press("2"))
+
+
+def test_budgets(snap_compare, app):
+    assert snap_compare(app, terminal_size=SIZE, run_before=press("3"))
+
+
+def test_retrieval_lab(snap_compare, app):
+    assert snap_compare(app, terminal_size=SIZE, run_before=press("4", *"schema change froze deploy"))
+
+
+def test_help(snap_compare, app):
+    assert snap_compare(app, terminal_size=SIZE, run_before=press("f1"))
+
+
+def test_light_theme_small_terminal(snap_compare, sample_copy):
+    app = make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(),
+                   theme="curator-light", remember_theme=False)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=press("2"))
+
+
+def test_high_contrast_theme(snap_compare, sample_copy):
+    app = make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(),
+                   theme="curator-high-contrast", remember_theme=False)
+    assert snap_compare(app, terminal_size=SIZE, run_before=press(*["down"] * 3))
