@@ -1,0 +1,33 @@
+"""`curator history`: the journal of curator operations on this store."""
+
+from __future__ import annotations
+
+NAME = "history"
+ORDER = 46
+HELP = "list curator operations on this store (applied, undone, rolled back)"
+
+
+def add_arguments(parser) -> None:
+    from ..common import add_format_arg, add_store_args
+
+    add_store_args(parser)
+    add_format_arg(parser, ("text", "json"))
+
+
+def run(args) -> int:
+    from ...curation import history
+    from ...model import locate_store
+    from ..common import EXIT_OK, console, print_json, store_argument
+
+    located = locate_store(store_argument(args))
+    items = history(located.root)
+    if args.format == "json":
+        print_json({"store": located.given, "operations": items})
+        return EXIT_OK
+    out = console()
+    if not items:
+        out.print("no curator operations yet")
+    for it in items:
+        style = {"applied": "green", "undone": "dim", "rolled-back": "yellow"}.get(it["state"], "")
+        out.print(f"[{style}]{it['id']:<18} {it['state']:<12}[/] {it['created']}  {it['title']}")
+    return EXIT_OK

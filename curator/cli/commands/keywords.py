@@ -1,0 +1,31 @@
+"""`curator keywords INDEX TARGET --set KW ...`: edit a row's keywords (shows uniqueness)."""
+
+from __future__ import annotations
+
+NAME = "keywords"
+ORDER = 43
+HELP = "edit the keywords of an index row; prints uniqueness and collisions"
+
+
+def add_arguments(parser) -> None:
+    from ..common import add_format_arg, add_store_args
+    from ..curate import add_write_args
+
+    parser.add_argument("index", metavar="INDEX", help="the domain index")
+    parser.add_argument("target", metavar="TARGET", help="the memory the row points at")
+    parser.add_argument("--set", dest="keywords", nargs="+", required=True, metavar="KW", help="the new keywords")
+    add_store_args(parser, positional=False)
+    add_format_arg(parser, ("text", "json"))
+    add_write_args(parser)
+
+
+def run(args) -> int:
+    from ...curation import plan_keywords
+    from ..common import open_store
+    from ..curate import finish, planning, recover_first
+
+    store, _ = open_store(args, quiet_notice=True)
+    recover_first(store.root)
+    kws = [k for item in args.keywords for k in item.replace(",", " ").split()]
+    plan = planning(plan_keywords, store, args.index, args.target, kws)
+    return finish(args, store, plan)

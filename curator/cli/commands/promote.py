@@ -1,0 +1,35 @@
+"""`curator promote SRC --to DEST --index INDEX`: a transient or reflexion record becomes knowledge."""
+
+from __future__ import annotations
+
+NAME = "promote"
+ORDER = 40
+HELP = "promote a transient/reflexion record to a semantic memory with an index row and L0 route"
+
+
+def add_arguments(parser) -> None:
+    from ..common import add_format_arg, add_store_args
+    from ..curate import add_write_args
+
+    parser.add_argument("src", metavar="SRC", help="the record to promote (path inside the store)")
+    parser.add_argument("--to", dest="dest", required=True, metavar="DEST", help="new memory path, e.g. api/api-webhook-signing.md")
+    parser.add_argument("--index", required=True, metavar="INDEX", help="the domain index that gets the row")
+    parser.add_argument("--keywords", nargs="+", metavar="KW", help="row keywords (default: suggested)")
+    parser.add_argument("--source", dest="source_action", choices=("archive", "remove", "keep"), default="archive",
+                        help="what happens to SRC (default: archive into .curator/archive)")
+    add_store_args(parser, positional=False)
+    add_format_arg(parser, ("text", "json"))
+    add_write_args(parser)
+
+
+def run(args) -> int:
+    from ...curation import plan_promote
+    from ..common import open_store
+    from ..curate import finish, planning, recover_first
+
+    store, _ = open_store(args, quiet_notice=True)
+    recover_first(store.root)
+    keywords = [k for item in (args.keywords or []) for k in item.replace(",", " ").split()] or None
+    plan = planning(plan_promote, store, args.src, args.dest, args.index, keywords, args.source_action,
+                    counter=store.counter)
+    return finish(args, store, plan)

@@ -1,0 +1,45 @@
+"""`curator prune`: archive (or delete) transient records past their TTL or beyond a count."""
+
+from __future__ import annotations
+
+NAME = "prune"
+ORDER = 42
+HELP = "prune or archive records past their tier's TTL (--older-than 14d) or beyond a count (--keep N)"
+
+
+def _days(text: str) -> int:
+    import argparse
+
+    t = text.strip().lower()
+    units = {"d": 1, "w": 7, "m": 30, "y": 365}
+    try:
+        if t[-1] in units:
+            return int(t[:-1]) * units[t[-1]]
+        return int(t)
+    except (ValueError, IndexError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not an age like 14d, 3w or 30") from None
+
+
+def add_arguments(parser) -> None:
+    from ..common import add_format_arg, add_store_args
+    from ..curate import add_write_args
+
+    add_store_args(parser)
+    parser.add_argument("--tier", default="transient", choices=("transient", "reflexion", "semantic"),
+                        help="tier to prune (default: transient)")
+    parser.add_argument("--older-than", type=_days, metavar="AGE", help="older than this (14d, 3w, 2m); default: the tier's TTL")
+    parser.add_argument("--keep", type=int, metavar="N", help="keep only the newest N records")
+    parser.add_argument("--delete", action="store_true", help="delete instead of archiving into .curator/archive")
+    add_format_arg(parser, ("text", "json"))
+    add_write_args(parser)
+
+
+def run(args) -> int:
+    from ...curation import plan_prune
+    from ..common import open_store
+    from ..curate import finish, planning, recover_first
+
+    store, _ = open_store(args, quiet_notice=True)
+    recover_first(store.root)
+    plan = planning(plan_prune, store, args.tier, args.older_than, args.keep, not args.delete)
+    return finish(args, store, plan)

@@ -1,0 +1,28 @@
+"""`curator refresh`: rewrite only the stale L0 `(N)` token counts."""
+
+from __future__ import annotations
+
+NAME = "refresh"
+ORDER = 44
+HELP = "refresh stale L0 token counts (only the stale rows change)"
+
+
+def add_arguments(parser) -> None:
+    from ..common import add_format_arg, add_store_args
+    from ..curate import add_write_args
+
+    add_store_args(parser)
+    add_format_arg(parser, ("text", "json"))
+    add_write_args(parser)
+
+
+def run(args) -> int:
+    from ...checks import run_checks
+    from ...curation import plan_refresh
+    from ..common import open_store
+    from ..curate import finish, planning, recover_first
+
+    store, _ = open_store(args, quiet_notice=True)
+    recover_first(store.root)
+    plan = planning(plan_refresh, store, run_checks(store, {"tokens.stale-count"}))
+    return finish(args, store, plan)

@@ -1,0 +1,36 @@
+"""`curator undo`: restore the store to before the last curator operation (repeatable)."""
+
+from __future__ import annotations
+
+NAME = "undo"
+ORDER = 45
+HELP = "undo the last curator operation (run again to go further back)"
+
+
+def add_arguments(parser) -> None:
+    from ..common import add_format_arg, add_store_args
+
+    add_store_args(parser)
+    add_format_arg(parser, ("text", "json"))
+
+
+def run(args) -> int:
+    from pathlib import Path
+
+    from ...curation import CurationError, undo
+    from ...model import locate_store
+    from ..common import EXIT_OK, UsageError, console, print_json, store_argument
+
+    located = locate_store(store_argument(args))
+    if not Path(located.root).is_dir():
+        raise UsageError(f"store not found: {located.given}")
+    try:
+        entry = undo(located.root)
+    except CurationError as exc:
+        raise UsageError(str(exc)) from None
+    files = [f["path"] for f in entry.meta["files"]]
+    if args.format == "json":
+        print_json({"undone": entry.id, "title": entry.meta.get("title"), "files": files})
+    else:
+        console().print(f"[green]undone[/] {entry.id}: {entry.meta.get('title')} ({len(files)} file(s) restored)")
+    return EXIT_OK

@@ -1,0 +1,18 @@
+"""The write path: plan → diff → apply (journal, atomic writes) → undo; and the operations."""
+
+from .apply import apply_plan, history, recover, undo
+from .operations import (
+    meter,
+    plan_fixes,
+    plan_keywords,
+    plan_promote,
+    plan_prune,
+    plan_refresh,
+    suggest,
+)
+from .plan import ChangedOnDisk, CurationError, FileEdit, Plan
+
+__all__ = [
+    "ChangedOnDisk", "CurationError", "FileEdit", "Plan", "apply_plan", "history", "meter", "plan_fixes",
+    "plan_keywords", "plan_promote", "plan_prune", "plan_refresh", "recover", "suggest", "undo",
+]

@@ -1,0 +1,135 @@
+"""A Draft collects an operation's edits per file and turns them into a Plan.
+
+Line edits refer to the file as it is on disk when planning, so several fixes to one index
+compose (each by its own line number) and every untouched line stays byte-identical.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .plan import CurationError, FileEdit, Plan
+from .textedit import edit_lines
+from .validate import inside_store
+
+
+class Draft:
+    def __init__(self, root: Path, operation: str, title: str) -> None:
+        self.root = Path(root)
+        self.operation, self.title = operation, title
+        self.notes: list[str] = []
+        self._before: dict[str, bytes | None] = {}
+        self._whole: dict[str, bytes | None] = {}
+        self._replace: dict[str, dict[int, str | None]] = {}
+        self._append: dict[str, list[str]] = {}
+        self._order: list[str] = []
+
+    def _touch(self, rel: str) -> None:
+        if rel not in self._before:
+            path = inside_store(self.root, rel)
+            try:
+                self._before[rel] = path.read_bytes()
+            except FileNotFoundError:
+                self._before[rel] = None
+            self._order.append(rel)
+
+    def text(self, rel: str) -> str:
+        self._touch(rel)
+        data = self._before[rel]
+        if data is None:
+            raise CurationError(f"{rel} does not exist")
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CurationError(f"{rel} is not valid UTF-8; fix it by hand first") from None
+
+    def line(self, rel: str, no: int) -> str:
+        lines = self.text(rel).splitlines()
+        if not 1 <= no <= len(lines):
+            raise CurationError(f"{rel} has no line {no}")
+        return lines[no - 1]
+
+    def current_line(self, rel: str, no: int) -> str | None:
+        """The line as this draft will leave it (None if dropped)."""
+        if no in self._replace.get(rel, {}):
+            return self._replace[rel][no]
+        return self.line(rel, no)
+
+    def after_text(self, rel: str) -> str | None:
+        """The file's text as the plan would leave it (None if deleted or absent)."""
+        for e in self.plan().edits:
+            if e.path == rel:
+                return None if e.after is None else e.after.decode("utf-8")
+        data = self._before.get(rel)
+        return None if data is None else data.decode("utf-8")
+
+    def touched(self) -> list[str]:
+        return [e.path for e in self.plan().edits]
+
+    def replace_line(self, rel: str, no: int, new: str | None) -> None:
+        self.text(rel)
+        self._replace.setdefault(rel, {})[no] = new
+
+    def appended(self, rel: str) -> list[str]:
+        return list(self._append.get(rel, []))
+
+    def set_appended(self, rel: str, i: int, line: str) -> None:
+        self._append[rel][i] = line
+
+    def append_line(self, rel: str, line: str) -> None:
+        self.text(rel)
+        self._append.setdefault(rel, []).append(line)
+
+    def create(self, rel: str, text: str) -> None:
+        self._touch(rel)
+        if self._before[rel] is not None:
+            raise CurationError(f"{rel} already exists; curator never overwrites")
+        self._whole[rel] = text.encode("utf-8")
+
+    def delete(self, rel: str) -> None:
+        self._touch(rel)
+        self._whole[rel] = None
+
+    def move(self, src: str, dest: str) -> None:
+        self._touch(src)
+        data = self._before[src]
+        if data is None:
+            raise CurationError(f"{src} does not exist")
+        self._touch(dest)
+        if self._before[dest] is not None:
+            raise CurationError(f"{dest} already exists; curator never overwrites")
+        self._whole[dest] = data
+        self._whole[src] = None
+
+    def plan(self) -> Plan:
+        edits = []
+        for rel in self._order:
+            before = self._before[rel]
+            if rel in self._whole:
+                after = self._whole[rel]
+            elif rel in self._replace or rel in self._append:
+                after = edit_lines(before.decode("utf-8"), self._replace.get(rel), self._append.get(rel)).encode("utf-8")
+            else:
+                continue
+            if after != before:
+                edits.append(FileEdit(rel, before, after))
+        return Plan(self.operation, self.title, edits, list(self.notes))
+
+
+LINK = r"(\[[^\]]*\]\(\s*<?{target}>?\s*\))(\s*\(\d+\))?"
+
+
+def set_count(line: str, raw_target: str, count: int) -> str:
+    """Set the `(N)` after the link to `raw_target` in an L0 line, touching nothing else."""
+    pattern = re.compile(LINK.format(target=re.escape(raw_target)))
+    return pattern.sub(lambda m: f"{m.group(1)} ({count})", line, count=1)
+
+
+def repoint(line: str, old: str, new: str) -> str:
+    """Point a row's link (and a link text or bare name that spells the old target) at `new`."""
+    old_stem, new_stem = old.removesuffix(".md"), new.removesuffix(".md")
+    out = line.replace(f"]({old})", f"]({new})").replace(f"[{old_stem}]", f"[{new_stem}]")
+    if out == line:
+        out = re.sub(rf"(?<![\w/.-]){re.escape(old_stem)}(\.md)?(?![\w/.-])", new_stem + r"\1", line)
+    return out

@@ -1,0 +1,80 @@
+"""A plan is the list of file edits an operation would make, shown as a diff before anything
+is written. Paths are store-relative with "/"; `before`/`after` are bytes, None = absent."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+
+class CurationError(Exception):
+    """A refused operation: bad name, target outside the store, nothing to do... (exit 2)."""
+
+
+class ChangedOnDisk(CurationError):
+    def __init__(self, path: str) -> None:
+        super().__init__(f"{path} changed on disk since you looked; re-open it and plan again")
+        self.path = path
+
+
+@dataclass(frozen=True, slots=True)
+class FileEdit:
+    path: str
+    before: bytes | None
+    after: bytes | None
+
+    @property
+    def action(self) -> str:
+        if self.before is None:
+            return "create"
+        if self.after is None:
+            return "delete"
+        return "modify"
+
+
+@dataclass
+class Plan:
+    operation: str  # promote | fix | keywords | refresh | prune
+    title: str
+    edits: list[FileEdit] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not any(e.before != e.after for e in self.edits)
+
+    def diff(self) -> str:
+        return "".join(diff_lines(self))
+
+    def to_json(self) -> dict:
+        return {
+            "operation": self.operation,
+            "title": self.title,
+            "files": [{"path": e.path, "action": e.action} for e in self.edits],
+            "notes": self.notes,
+            "diff": self.diff(),
+        }
+
+
+def _text(data: bytes | None) -> list[str]:
+    if data is None:
+        return []
+    return data.decode("utf-8", errors="replace").splitlines(keepends=True)
+
+
+def diff_lines(plan: Plan):
+    """Unified diff of every edit; a file moved unchanged (archiving) shows as one rename line."""
+    created = {e.after: e.path for e in plan.edits if e.before is None and e.after is not None}
+    moved = {e.path: created[e.before] for e in plan.edits if e.after is None and e.before in created}
+    targets = set(moved.values())
+    for e in plan.edits:
+        if e.path in moved:
+            yield f"rename {e.path} → {moved[e.path]}\n"
+            continue
+        if e.path in targets:
+            continue
+        a = f"a/{e.path}" if e.before is not None else "/dev/null"
+        b = f"b/{e.path}" if e.after is not None else "/dev/null"
+        lines = list(difflib.unified_diff(_text(e.before), _text(e.after), a, b, n=2))
+        for line in lines:
+            yield line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"

@@ -1,0 +1,47 @@
+"""Names and targets an operation may write: inside the store, kebab-case, no skill- prefix."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+
+from .plan import CurationError
+
+KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+def inside_store(root: Path, rel: str) -> Path:
+    """The absolute path of a store-relative path, refusing anything that leaves the store."""
+    if not rel or rel.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", rel) or "\\" in rel:
+        raise CurationError(f"{rel!r} must be a path inside the store, like folder/name.md")
+    norm = posixpath.normpath(rel)
+    if norm == ".." or norm.startswith("../") or norm == ".":
+        raise CurationError(f"{rel!r} leaves the store")
+    root_real = Path(root).resolve()
+    target = (root_real / norm)
+    parent = target.parent.resolve()
+    if parent != root_real and root_real not in parent.parents:
+        raise CurationError(f"{rel!r} leaves the store (through a symlink)")
+    if target.is_symlink():
+        raise CurationError(f"{rel!r} is a symlink; curator does not write through links")
+    return Path(root) / norm
+
+
+def memory_name(root: Path, rel: str, *, must_not_exist: bool = True) -> str:
+    """Validate the path of a new memory and return it normalised."""
+    rel = rel.strip()
+    if not rel.endswith(".md"):
+        rel += ".md"
+    inside_store(root, rel)
+    rel = posixpath.normpath(rel)
+    stem = rel.rsplit("/", 1)[-1][:-3]
+    if stem.startswith("skill-"):
+        raise CurationError(f"{stem}.md: the `skill-` prefix is deprecated; name it after its domain instead")
+    if not KEBAB.match(stem):
+        raise CurationError(f"{stem}.md is not kebab-case (lowercase words joined by hyphens)")
+    if rel.startswith(".curator/"):
+        raise CurationError("the .curator folder holds curator's journal, not memories")
+    if must_not_exist and (Path(root) / rel).exists():
+        raise CurationError(f"{rel} already exists; curator never overwrites a memory")
+    return rel
