@@ -35,6 +35,7 @@ class CuratorApp(App[None]):
         Binding("f1,question_mark", "help", "Help", id="help", tooltip="Keys and what this screen is for"),
         Binding("ctrl+r", "reload_store", "Reload", id="reload-store", tooltip="Re-read the store and re-run the checks", show=False),
         Binding("ctrl+t", "next_theme", "Theme", id="next-theme", tooltip="Cycle through the themes", show=False),
+        Binding("ctrl+z", "undo", "Undo", id="undo", tooltip="Undo the last curator operation (repeatable)"),
         Binding("q", "quit", "Quit", id="quit", tooltip="Leave curator"),
     ]
 
@@ -93,6 +94,12 @@ class CuratorApp(App[None]):
             self.call_from_thread(self._progress, what, fraction)
 
         try:
+            from .curation import recover
+
+            recovered = recover(self.store_root) if self.store_root.is_dir() else []
+            if recovered:
+                self.call_from_thread(self.notify, f"Recovered an interrupted operation ({', '.join(recovered)}): "
+                                      "the store is as it was before it.", severity="warning", timeout=10)
             ws = open_workspace(
                 self.store_root,
                 given=self.given,
@@ -159,6 +166,136 @@ class CuratorApp(App[None]):
         # curator's own bindings first (they carry ids), then the widgets' generic ones
         rows.sort(key=lambda r: not r[0])
         self.push_screen(HelpScreen(text, [(k, what) for _, k, what in rows]))
+
+    # -- the write path: every change is a previewed plan --------------------------
+
+    def propose(self, plan) -> None:
+        """Show a plan's diff; apply it (in a worker) only if the user confirms."""
+        from .dialogs import DiffDialog
+
+        if plan.empty:
+            self.notify("nothing to change", timeout=3)
+            return
+
+        def decided(ok: bool | None) -> None:
+            if ok:
+                self.apply_plan(plan)
+
+        self.push_screen(DiffDialog(plan), decided)
+
+    def plan_or_notify(self, fn, *args, **kwargs):
+        from .curation import CurationError
+
+        try:
+            return fn(*args, **kwargs)
+        except CurationError as exc:
+            self.notify(str(exc), severity="error", timeout=8)
+            return None
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="write")
+    def apply_plan(self, plan) -> None:
+        from .curation import CurationError, apply_plan
+
+        try:
+            jid = apply_plan(self.store_root, plan)
+        except (CurationError, OSError) as exc:
+            self.call_from_thread(self.notify, f"Nothing was written: {exc}", severity="error", timeout=10)
+            return
+        self.call_from_thread(self.notify, f"{plan.title} — applied as {jid}; ctrl+z undoes it", timeout=6)
+        self.call_from_thread(self.load_store)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="write")
+    def action_undo(self) -> None:
+        from .curation import CurationError, undo
+
+        try:
+            entry = undo(self.store_root)
+        except (CurationError, OSError) as exc:
+            self.call_from_thread(self.notify, str(exc), severity="warning", timeout=6)
+            return
+        self.call_from_thread(self.notify, f"undone: {entry.meta.get('title')}", timeout=5)
+        self.call_from_thread(self.load_store)
+
+    def action_history(self) -> None:
+        from .curation import history
+        from .dialogs import HistoryDialog
+
+        self.push_screen(HistoryDialog(history(self.store_root)))
+
+    def action_prune(self) -> None:
+        from .curation import plan_prune
+
+        if self.workspace is None:
+            return
+        plan = self.plan_or_notify(plan_prune, self.workspace.store)
+        if plan is not None:
+            self.propose(plan)
+
+    def action_refresh_counts(self) -> None:
+        from .curation import plan_refresh
+
+        if self.workspace is None:
+            return
+        ws = self.workspace
+        plan = self.plan_or_notify(plan_refresh, ws.store, ws.findings)
+        if plan is not None:
+            self.propose(plan)
+
+    def fix_findings(self, findings) -> None:
+        from .curation import plan_fixes
+
+        if self.workspace is None:
+            return
+        store = self.workspace.store
+        plan = self.plan_or_notify(plan_fixes, store, findings, counter=store.counter)
+        if plan is not None:
+            self.propose(plan)
+
+    def action_fix_all(self) -> None:
+        if self.workspace is not None:
+            self.fix_findings(self.workspace.findings)
+
+    def promote(self, path: str) -> None:
+        from .curation import plan_promote
+        from .dialogs import PromoteDialog
+
+        ws = self.workspace
+        if ws is None:
+            return
+        rec = ws.store.records.get(path)
+        if rec is None or rec.tier not in ("transient", "reflexion") or rec.level != 2:
+            self.notify("Pick a transient or reflexion record to promote", severity="warning")
+            return
+
+        def chosen(choice) -> None:
+            if choice is None:
+                return
+            plan = self.plan_or_notify(plan_promote, ws.store, path, choice.dest, choice.index, choice.keywords,
+                                       choice.source_action, counter=ws.store.counter)
+            if plan is not None:
+                self.propose(plan)
+
+        self.push_screen(PromoteDialog(ws.store, path), chosen)
+
+    def edit_keywords(self, index: str, line: int) -> None:
+        from .curation import plan_keywords
+        from .dialogs import KeywordDialog
+
+        ws = self.workspace
+        idx = ws.store.domain_indexes.get(index) if ws else None
+        row = next((r for r in idx.rows if r.line == line), None) if idx else None
+        if row is None or not row.links:
+            self.notify("Keywords are edited on a domain-index row", severity="warning")
+            return
+        target = row.links[0].target
+
+        def chosen(keywords) -> None:
+            if keywords:
+                plan = self.plan_or_notify(plan_keywords, ws.store, index, target, keywords)
+                if plan is not None:
+                    self.propose(plan)
+
+        self.push_screen(KeywordDialog(ws.store, index, line, target, row.keywords), chosen)
 
     def open_path(self, path: str, line: int | None = None) -> None:
         """Show a file on the store screen (from problems, budgets, the lab or the palette)."""

@@ -12,6 +12,11 @@ ACTIONS = [
     ("budgets: show token budgets and the cost model", "switch_mode('budgets')"),
     ("retrieval: open the retrieval lab", "switch_mode('lab')"),
     ("store: re-check the whole store", "reload_store"),
+    ("curate: fix every finding that has a fix (preview first)", "fix_all"),
+    ("curate: refresh stale L0 token counts (preview first)", "refresh_counts"),
+    ("curate: prune expired transient records (preview first)", "prune"),
+    ("curate: undo the last operation", "undo"),
+    ("curate: show the history of operations", "history"),
     ("help: show keys for this screen", "help"),
     ("theme: next theme", "next_theme"),
     ("app: quit", "quit"),
@@ -28,8 +33,10 @@ class CuratorCommands(Provider):
             out.append((f"theme: use {name}", partial(setattr, app, "theme", name)))
         ws = getattr(app, "workspace", None)
         if ws is not None:
-            for path in ws.store.records:
+            for path, rec in ws.store.records.items():
                 out.append((f"open: {path}", partial(app.open_path, path)))
+                if rec.level == 2 and rec.tier in ("transient", "reflexion"):
+                    out.append((f"curate: promote {path}", partial(app.promote, path)))
         return out
 
     async def discover(self) -> Hits:

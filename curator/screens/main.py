@@ -22,6 +22,8 @@ class MainScreen(CuratorScreen):
     BINDINGS = [
         Binding("ctrl+f", "focus_tree", "Tree", id="focus-tree", tooltip="Move focus to the store tree", show=False),
         Binding("f5", "reload_selected", "Re-check", id="recheck", tooltip="Re-read the selected file and re-run the checks"),
+        Binding("p", "promote", "Promote", id="promote-record", tooltip="Promote this transient or reflexion record"),
+        Binding("e", "edit_keywords", "Keywords", id="edit-keywords", tooltip="Edit the keywords of the highlighted index row"),
     ]
     HELP = "The store: every tier and folder with token and finding badges. Select a record or index to inspect it."
 
@@ -79,6 +81,26 @@ class MainScreen(CuratorScreen):
         path = event.node.data
         if path and path != self.selected:
             self._show_path(path)
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        ws = self.app.workspace
+        rec = ws.store.records.get(self.selected) if ws and self.selected else None
+        if action == "promote":
+            return rec is not None and rec.level == 2 and rec.tier in ("transient", "reflexion")
+        if action == "edit_keywords":
+            return rec is not None and self.selected in ws.store.domain_indexes
+        return True
+
+    def action_promote(self) -> None:
+        if self.selected:
+            self.app.promote(self.selected)
+
+    def action_edit_keywords(self) -> None:
+        view = self.query_one(IndexView)
+        line = view.highlighted_line()
+        if self.selected and line is not None:
+            self.app.edit_keywords(self.selected, line)
 
     def action_focus_tree(self) -> None:
         self.query_one(StoreTree).focus()

@@ -23,6 +23,8 @@ class ProblemsScreen(CuratorScreen):
         Binding("w", "toggle('warning')", "Warnings", id="toggle-warnings", tooltip="Show or hide warnings"),
         Binding("i", "toggle('info')", "Infos", id="toggle-infos", tooltip="Show or hide infos"),
         Binding("enter", "jump", "Jump", id="jump-to-problem", tooltip="Open the file at this finding", show=False),
+        Binding("x", "fix_one", "Fix", id="fix-problem", tooltip="Preview and apply this finding's fix"),
+        Binding("X", "fix_check", "Fix all of check", id="fix-check", tooltip="Preview and apply every fix of this check"),
     ]
     HELP = "Every finding. Type to filter (check id, path or words); e / w / i toggle severities; Enter jumps to the file."
 
@@ -38,7 +40,7 @@ class ProblemsScreen(CuratorScreen):
                 yield Input(placeholder="filter: check id, path or words   (e w i toggle severities)", id="problem-filter")
                 yield Static("", id="problem-counts")
             table = DataTable(id="problems", cursor_type="row", zebra_stripes=True)
-            table.add_columns("severity", "check", "where", "message")
+            table.add_columns("severity", "check", "fix", "where", "message")
             yield table
             yield Static("", id="problem-detail")
 
@@ -72,7 +74,9 @@ class ProblemsScreen(CuratorScreen):
         for i, f in enumerate(items):
             label, style = SEV[f.severity]
             where = f"{f.path}:{f.line}" if f.line else f.path
-            table.add_row(Text(label, style=style), f.check, where, Text(f.message, no_wrap=True, overflow="ellipsis"), key=str(i))
+            fix = Text("x", style="bold green") if f.fix is not None else Text("")
+            table.add_row(Text(label, style=style), f.check, fix, where,
+                          Text(f.message, no_wrap=True, overflow="ellipsis"), key=str(i))
         total = len(ws.findings)
         hidden = f" · hidden: {', '.join(sorted(self.hidden))}" if self.hidden else ""
         self.query_one("#problem-counts", Static).update(f"{len(items)} of {total}{hidden}")
@@ -96,7 +100,7 @@ class ProblemsScreen(CuratorScreen):
             text.append(f"\nsuggestion: {f.suggestion}", style="green")
         if f.fix is not None:
             text.append(f"\nfix: {f.fix.description}", style="bold green")
-            text.append(f"  ({f.fix.kind}; apply with `curator fix --check {f.check}`)", style="dim")
+            text.append(f"  (x applies it after a diff preview; `curator fix --check {f.check}`)", style="dim")
         detail.update(text)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -111,6 +115,29 @@ class ProblemsScreen(CuratorScreen):
     def action_toggle(self, severity: str) -> None:
         self.hidden ^= {severity}
         self.refilter()
+
+    def _current(self):
+        table = self.query_one(DataTable)
+        if not self.shown or table.cursor_row >= len(self.shown):
+            return None
+        return self.shown[table.cursor_row]
+
+    def action_fix_one(self) -> None:
+        f = self._current()
+        if f is None or f.fix is None:
+            self.notify("this finding has no automatic fix", severity="warning")
+            return
+        self.app.fix_findings([f])
+
+    def action_fix_check(self) -> None:
+        f = self._current()
+        if f is None:
+            return
+        same = [g for g in self.app.workspace.findings if g.check == f.check and g.fix is not None]
+        if not same:
+            self.notify(f"{f.check} findings have no automatic fix", severity="warning")
+            return
+        self.app.fix_findings(same)
 
     def action_jump(self) -> None:
         table = self.query_one(DataTable)

@@ -92,6 +92,12 @@ class IndexView(Vertical):
                     table.move_cursor(row=i)
                     break
 
+    def highlighted_line(self) -> int | None:
+        table = self.query_one(DataTable)
+        if not self._rows or table.cursor_row >= len(self._rows):
+            return None
+        return self._rows[table.cursor_row].line
+
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
         if self._workspace is None or event.cursor_row >= len(self._rows):

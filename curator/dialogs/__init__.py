@@ -1,0 +1,8 @@
+"""Modal dialogs: the diff preview before every write, the promote wizard, the keyword editor."""
+
+from .diff_dialog import DiffDialog
+from .history_dialog import HistoryDialog
+from .keyword_dialog import KeywordDialog
+from .promote_dialog import PromoteDialog
+
+__all__ = ["DiffDialog", "HistoryDialog", "KeywordDialog", "PromoteDialog"]

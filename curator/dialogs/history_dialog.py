@@ -1,0 +1,35 @@
+"""The journal, browsable: every curator operation on this store and its state."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+
+class HistoryDialog(ModalScreen[None]):
+    DEFAULT_CSS = """
+    HistoryDialog { align: center middle; }
+    HistoryDialog > Vertical { width: 90%; max-width: 130; height: 70%; border: thick $primary; background: $surface; }
+    HistoryDialog DataTable { height: 1fr; }
+    HistoryDialog Static { padding: 0 1; color: $text-muted; }
+    """
+    BINDINGS = [Binding("escape,q", "close", "Close", id="close-history", tooltip="Close the history")]
+
+    def __init__(self, items: list[dict], **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.items = items
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Operations on this store (newest last). ctrl+z undoes the last applied one.")
+            table = DataTable(cursor_type="row", zebra_stripes=True)
+            table.add_columns("id", "state", "when", "what", "files")
+            for it in self.items:
+                table.add_row(it["id"], it["state"], it["created"] or "", it["title"] or "", str(len(it["files"])))
+            yield table
+
+    def action_close(self) -> None:
+        self.dismiss(None)
