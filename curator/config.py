@@ -108,10 +108,9 @@ class Config:
     source: Path | None = None  # the file this came from, if any
 
     def tier_for(self, logical_path: str) -> str:
-        for rule in self.tier_rules:
-            if glob_match(logical_path, rule.glob):
-                return rule.tier
-        return "semantic"
+        # one combined regex: the first rule (leftmost alternative) that matches wins
+        m = _rules_regex(self.tier_rules).match(logical_path)
+        return self.tier_rules[int(m.lastgroup[1:])].tier if m else "semantic"
 
     def is_strict_index(self, name: str) -> bool:
         return any(fnmatch.fnmatchcase(name, g) for g in self.strict_indexes)
@@ -149,6 +148,12 @@ def _glob_regex(glob: str) -> re.Pattern[str]:
             out.append(re.escape(c))
             i += 1
     return re.compile("".join(out) + r"\Z")
+
+
+@lru_cache(maxsize=64)
+def _rules_regex(rules: tuple) -> re.Pattern:
+    parts = [f"(?P<r{i}>{_glob_regex(rule.glob).pattern})" for i, rule in enumerate(rules)]
+    return re.compile("|".join(parts) or r"(?!)")
 
 
 def glob_match(path: str, glob: str) -> bool:

@@ -54,10 +54,13 @@ def curator_argv(*args: str) -> list[str]:
 def fresh_cache_env() -> dict[str, str]:
     env = dict(os.environ)
     env["CURATOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="curator-bench-cache-")
+    # an installed package has its bytecode compiled (pip does it); a sandbox that sets
+    # PYTHONDONTWRITEBYTECODE would otherwise recompile every module on every run
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
 def median(runs: list[Run]) -> Run:
     walls = sorted(runs, key=lambda r: r.wall)
     mid = walls[len(walls) // 2]
-    return Run(statistics.median(r.wall for r in runs), max(r.peak_rss_mb for r in runs), mid.exit_code)
+    return Run(statistics.median(r.wall for r in runs), statistics.median(r.peak_rss_mb for r in runs), mid.exit_code)

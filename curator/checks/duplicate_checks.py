@@ -10,20 +10,19 @@ from __future__ import annotations
 
 from .context import Context
 from .facts import facts_for, shingle_prints, words_of
+from .pairs import shared_counts
 
 MAX_POSTING = 40
 
 def run(ctx: Context) -> None:
-    import numpy as np
-
     th = ctx.config.thresholds
     n = th.shingle
     all_facts = facts_for(ctx)
     docs = [r for r in ctx.store.memories() if r.kind in ("memory", "experience")]
     exact: dict[bytes, str] = {}
     reported: set[tuple[str, str]] = set()
-    prints: list[np.ndarray] = []
-    owners: list[np.ndarray] = []
+    owners: list[int] = []
+    prints: list[tuple[int, ...]] = []
     for i, r in enumerate(docs):
         facts = all_facts[r.path]
         if not facts.words:
@@ -35,23 +34,10 @@ def run(ctx: Context) -> None:
             continue
         exact[facts.exact] = r.path
         if facts.words >= n and facts.fingerprints:
-            prints.append(np.asarray(facts.fingerprints, dtype=np.int64))
-            owners.append(np.full(len(facts.fingerprints), i, dtype=np.int32))
-    if not prints:
-        return
-    # Candidate pairs: documents sharing a sampled shingle, found by sorting flat arrays.
-    h, o = np.concatenate(prints), np.concatenate(owners)
-    order = np.argsort(h, kind="stable")
-    h, o = h[order], o[order]
-    starts = np.flatnonzero(np.r_[True, h[1:] != h[:-1]])
-    lengths = np.diff(np.r_[starts, len(h)])
-    keep = (lengths > 1) & (lengths <= MAX_POSTING)
-    pairs: set[tuple[int, int]] = set()
-    for start, length in zip(starts[keep].tolist(), lengths[keep].tolist(), strict=True):
-        members = sorted(set(o[start : start + length].tolist()))
-        for a in range(len(members)):
-            for b in range(a + 1, len(members)):
-                pairs.add((members[a], members[b]))
+            owners.append(i)
+            prints.append(facts.fingerprints)
+    # candidates: documents sharing a sampled shingle; verified on their full shingle sets
+    candidates = shared_counts(_groups(owners, prints), len(docs), MAX_POSTING)
     full: dict[int, set[int]] = {}
 
     def shingles(i: int) -> set[int]:
@@ -59,7 +45,7 @@ def run(ctx: Context) -> None:
             full[i] = shingle_prints(words_of(docs[i].body()), n, False)
         return full[i]
 
-    for a, b in sorted(pairs):
+    for a, b, _shared in candidates:
         pa, pb = docs[a].path, docs[b].path
         if (pa, pb) in reported or (pb, pa) in reported:
             continue
@@ -76,3 +62,24 @@ def run(ctx: Context) -> None:
                 f"near-duplicate of {pa} (Jaccard {jac:.2f}, containment {cont:.2f})",
                 target=pa,
             )
+
+
+def _groups(owners: list[int], prints: list[tuple[int, ...]]):
+    """Documents grouped by shared fingerprint. A dict for small stores; for large ones numpy
+    sorts one flat array (a dict of ~700k fingerprints at 10k files costs ~1 s)."""
+    if len(owners) <= 3000:
+        groups: dict[int, list[int]] = {}
+        for i, fps in zip(owners, prints, strict=True):
+            for fp in fps:
+                groups.setdefault(fp, []).append(i)
+        return [g for g in groups.values() if len(g) > 1]
+    import numpy as np
+
+    h = np.fromiter((fp for fps in prints for fp in fps), dtype=np.int64)
+    o = np.repeat(np.asarray(owners, dtype=np.int64), [len(fps) for fps in prints])
+    order = np.argsort(h, kind="stable")
+    h, o = h[order], o[order]
+    starts = np.flatnonzero(np.r_[True, h[1:] != h[:-1]])
+    lengths = np.diff(np.r_[starts, len(h)])
+    keep = (lengths > 1) & (lengths <= MAX_POSTING)
+    return [o[a : a + n].tolist() for a, n in zip(starts[keep].tolist(), lengths[keep].tolist(), strict=True)]

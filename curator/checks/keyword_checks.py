@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 
 from ..model.indexes import IndexRow
 from .context import Context
+from .pairs import shared_counts
 
 
 def row_uniqueness(row_keywords: frozenset[str], others: list[frozenset[str]]) -> float:
@@ -67,14 +69,7 @@ MAX_ROWS_PER_KEYWORD = 150  # a keyword on more rows than this says nothing abou
 
 
 def _cross_index(ctx: Context) -> None:
-    """Pairs of rows in different domain indexes sharing most of the smaller row's keywords.
-
-    Overlaps are counted for every pair that shares a keyword at once, with numpy: each keyword
-    contributes all pairs of its rows; equal pair codes are then counted by sorting. Keywords on
-    very many rows say nothing about a pair and are skipped.
-    """
-    import numpy as np
-
+    """Pairs of rows in different domain indexes sharing most of the smaller row's keywords."""
     store, limit = ctx.store, ctx.config.thresholds.collision_row
     rows: list[tuple[str, IndexRow]] = [
         (path, row) for path, idx in store.domain_indexes.items() for row in idx.rows if row.keyword_set
@@ -85,32 +80,46 @@ def _cross_index(ctx: Context) -> None:
     for i, (_, row) in enumerate(rows):
         for k in row.keyword_set:
             postings[k].append(i)
-    lists = [plist for plist in postings.values() if 1 < len(plist) <= MAX_ROWS_PER_KEYWORD]
-    total = sum(len(p) * (len(p) - 1) // 2 for p in lists)
-    if not total:
-        return
-    n_rows = len(rows)
-    codes = np.empty(total, dtype=np.int64)  # one preallocated array: pair code = i·n + j
-    at = 0
-    for plist in lists:
-        arr = np.asarray(plist, dtype=np.int64)
-        i, j = np.triu_indices(len(arr), 1)
-        codes[at : at + len(i)] = arr[i] * n_rows + arr[j]
-        at += len(i)
-    pair_codes, shared = np.unique(codes, return_counts=True)
-    del codes
-    a, b = pair_codes // n_rows, pair_codes % n_rows
-    sizes = np.asarray([len(row.keyword_set) for _, row in rows])
-    index_of = {path: k for k, path in enumerate(store.domain_indexes)}
-    owner = np.asarray([index_of[path] for path, _ in rows])
-    smaller = np.minimum(sizes[a], sizes[b])
-    hit = (shared >= 2) & (shared >= limit * smaller - 1e-9) & (owner[a] != owner[b])
-    for x, y, n, m in zip(a[hit].tolist(), b[hit].tolist(), shared[hit].tolist(), smaller[hit].tolist(), strict=True):
-        (path, row), (other_path, other) = rows[x], rows[y]
-        ctx.add(
-            "keywords.collision",
-            path,
-            f"shares {n} of {m} keywords ({n / m:.0%}) with {other_path}:{other.line}",
-            line=row.line,
-            target=other_path,
-        )
+    pairs = _prefix_pairs(rows, postings, limit) if len(rows) <= PREFIX_UP_TO else (
+        (a, b, n) for a, b, n in shared_counts(postings.values(), len(rows), MAX_ROWS_PER_KEYWORD, min_shared=2)
+    )
+    for a, b, n in pairs:
+        (path, row), (other_path, other) = rows[a], rows[b]
+        if path == other_path or n < 2:
+            continue
+        m = min(len(row.keyword_set), len(other.keyword_set))
+        if n >= limit * m - 1e-9:
+            ctx.add(
+                "keywords.collision",
+                path,
+                f"shares {n} of {m} keywords ({n / m:.0%}) with {other_path}:{other.line}",
+                line=row.line,
+                target=other_path,
+            )
+
+
+PREFIX_UP_TO = 3000  # rows; above this, counting every pair with numpy is faster
+
+
+def _prefix_pairs(rows, postings, limit):
+    """Candidate pairs by prefix filtering (set-similarity joins): with keywords ordered rarest
+    first, a pair sharing ≥ ceil(limit·m) of the smaller row's m keywords shares one of that
+    row's first m − ceil(limit·m) + 1. Yields (a, b, shared) with a < b."""
+    freq = {k: len(v) for k, v in postings.items()}
+    sizes = [len(row.keyword_set) for _, row in rows]
+    for i, (_, row) in enumerate(rows):
+        kws, m = row.keyword_set, sizes[i]
+        need = max(2, math.ceil(limit * m - 1e-9))
+        seen: set[int] = set()
+        for k in sorted(kws, key=lambda k: (freq[k], k))[: max(0, m - need + 1)]:
+            plist = postings[k]
+            if len(plist) > MAX_ROWS_PER_KEYWORD:
+                continue
+            for j in plist:
+                # i is the smaller row of the pair (ties: the lower position probes)
+                if j == i or j in seen or sizes[j] < m or (sizes[j] == m and j < i):
+                    continue
+                seen.add(j)
+                n = len(kws & rows[j][1].keyword_set)
+                if n >= need:
+                    yield (min(i, j), max(i, j), n)

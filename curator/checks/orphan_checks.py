@@ -6,7 +6,7 @@ from collections import Counter
 
 from ..config import glob_match
 from ..model.findings import Fix
-from ..model.vocabulary import content_words, suggest_keywords
+from ..model.vocabulary import content_words
 from .context import Context
 from .naming_checks import EXEMPT
 
@@ -51,9 +51,9 @@ def run(ctx: Context) -> None:
         index = likely_index(ctx, path, rec.text)
         fix = None
         if index:
-            taken = Counter(k for row in store.domain_indexes[index].rows for k in row.keyword_set)
-            keywords = suggest_keywords(rec.text, taken)
-            fix = Fix("index-orphan", f"add a row to {index}", {"path": path, "index": index, "keywords": keywords})
+            # keywords are suggested when the fix is planned (curation.suggest), not for every
+            # orphan on every check run
+            fix = Fix("index-orphan", f"add a row to {index}", {"path": path, "index": index})
         ctx.add(
             "orphan.unindexed",
             path,

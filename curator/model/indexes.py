@@ -16,6 +16,9 @@ LINK_WITH_COUNT = re.compile(r"\[([^\]]*)\]\(\s*<?([^)\s>]*)>?\s*\)(?:\s*\((\d+)
 SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
 HTML_ONLY = re.compile(r"^\s*(<[^>]*>\s*)+$")
 KEYWORD_SPLIT = re.compile(r"[\s,;]+")
+CELL_SPLIT = re.compile(r"(?<!\\)\|")
+# a relative path of plain segments ending in .md: resolves to itself
+SIMPLE_TARGET = re.compile(r"^(?:[A-Za-z0-9_][A-Za-z0-9_.-]*/)*[A-Za-z0-9_][A-Za-z0-9_.-]*\.md$")
 
 
 @dataclass(slots=True)
@@ -84,6 +87,8 @@ def split_keywords(cell: str) -> list[str]:
 
 def resolve_target(raw: str, base: str = "") -> tuple[str, str | None]:
     """Resolve a link or bare name to a store-relative path; say why it is unsafe if it is."""
+    if not base and SIMPLE_TARGET.match(raw):
+        return raw, None  # the common case: dir/name.md, nothing to decode or normalise
     t = unquote(raw.strip()).split("#", 1)[0].split("?", 1)[0]
     if not t:
         return "", "empty target"
@@ -104,7 +109,7 @@ def _cells(line: str) -> list[str]:
         s = s[1:]
     if s.endswith("|") and not s.endswith("\\|"):
         s = s[:-1]
-    return [c.strip() for c in re.split(r"(?<!\\)\|", s)]
+    return [c.strip() for c in CELL_SPLIT.split(s)]
 
 
 def _is_separator(cells: list[str]) -> bool:
