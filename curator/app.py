@@ -309,23 +309,7 @@ class CuratorApp(App[None]):
         self.run_worker(go(), group="navigate", exclusive=True)
 
 
-def make_app(
-    store_root: Path | str,
-    *,
-    given: str | None = None,
-    config: Config | None = None,
-    token_counter=None,
-    theme: str | None = None,
-    notice: str | None = None,
-    remember_theme: bool = True,
-) -> CuratorApp:
-    """Build the app (used by the CLI and by tests, which pass a fake token counter)."""
-    return CuratorApp(
-        Path(store_root),
-        given=given,
-        config=config,
-        token_counter=token_counter,
-        theme=theme,
-        notice=notice,
-        remember_theme=remember_theme,
-    )
+def make_app(store_root: Path | str, **options) -> CuratorApp:
+    """Build the app (used by the CLI and by tests, which pass a fake token counter). Options are
+    CuratorApp's: given, config, token_counter, theme, notice, remember_theme."""
+    return CuratorApp(Path(store_root), **options)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import EXIT_OK, UsageError, add_store_args, console, err_console
+from .common import EXIT_OK, add_store_args, console, err_console, locate_and_configure
 
 
 def run_app(argv: list[str]) -> int:
@@ -25,22 +25,7 @@ def run_app(argv: list[str]) -> int:
         for path, why in failures:
             err_console().print(f"[yellow]skipped[/] {path}: {why}")
         return EXIT_OK
-    from pathlib import Path
-
-    from ..config import ConfigError, load_config
-    from ..model import StoreError, locate_store
-    from .common import store_argument
-
-    try:
-        located = locate_store(store_argument(args))
-        cfg_path = getattr(args, "config", None)
-        if cfg_path and not Path(cfg_path).is_file():
-            raise UsageError(f"config file not found: {cfg_path}")
-        config = load_config(located.root, Path(cfg_path) if cfg_path else None)
-    except (StoreError, ConfigError) as exc:
-        raise UsageError(str(exc)) from None
-    if not located.root.is_dir():
-        raise UsageError(f"store not found: {located.given}")
+    located, config = locate_and_configure(args)
     from ..app import make_app
     from ..tokens import default_counter
 

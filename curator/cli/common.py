@@ -38,10 +38,10 @@ def store_argument(args: argparse.Namespace) -> str | None:
     return opt or pos
 
 
-def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: bool = False):
-    """Locate, configure and load the store the arguments name. Raises UsageError on failure."""
+def locate_and_configure(args: argparse.Namespace):
+    """The store the arguments name (or discovery finds) and its config. Raises UsageError."""
     from ..config import ConfigError, load_config
-    from ..model import StoreError, load_store, locate_store
+    from ..model import StoreError, locate_store
 
     try:
         located = locate_store(store_argument(args))
@@ -49,22 +49,35 @@ def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: b
         if cfg_path and not Path(cfg_path).is_file():
             raise UsageError(f"config file not found: {cfg_path}")
         config = load_config(located.root, Path(cfg_path) if cfg_path else None)
-        counter = None
-        if tokens:
-            from ..tokens import default_counter
-
-            counter = default_counter()
-        store = load_store(located.root, given=located.given, config=config, token_counter=counter)
-        if counter is not None:
-            counter.flush()
-            import atexit
-
-            atexit.register(counter.flush)  # counts made later (line budgets) are kept too
-            reason = getattr(counter, "fallback_reason", None)
-            if reason:
-                err_console().print(f"[yellow]note:[/] {reason}")
     except (StoreError, ConfigError) as exc:
         raise UsageError(str(exc)) from None
+    if not Path(located.root).is_dir():
+        raise UsageError(f"store not found: {located.given}")
+    return located, config
+
+
+def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: bool = False):
+    """Locate, configure and load the store the arguments name. Raises UsageError on failure."""
+    from ..model import StoreError, load_store
+
+    located, config = locate_and_configure(args)
+    counter = None
+    if tokens:
+        from ..tokens import default_counter
+
+        counter = default_counter()
+    try:
+        store = load_store(located.root, given=located.given, config=config, token_counter=counter)
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    if counter is not None:
+        counter.flush()
+        import atexit
+
+        atexit.register(counter.flush)  # counts made later (line budgets) are kept too
+        reason = getattr(counter, "fallback_reason", None)
+        if reason:
+            err_console().print(f"[yellow]note:[/] {reason}")
     if located.notice and not quiet_notice:
         err_console().print(f"[dim]{located.notice}[/]")
     return store, located

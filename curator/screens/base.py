@@ -54,3 +54,24 @@ class CuratorScreen(Screen):
     def progress(self, what: str, fraction: float) -> None:
         for pane in self.query(LoadingPane):
             pane.progress(what, fraction)
+
+    def highlighted_key(self) -> str | None:
+        """The row key (a store path) under the cursor of the focused table, if any."""
+        from textual.widgets import DataTable
+
+        table = self.focused
+        if isinstance(table, DataTable) and table.row_count:
+            return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return None
+
+    def action_open_highlighted(self) -> None:
+        key = self.highlighted_key()
+        if key:
+            self.app.open_path(key)
+
+    def on_data_table_row_selected(self, event) -> None:
+        """Enter or a click on a row keyed by a store path opens that file (tables keyed
+        otherwise override this)."""
+        key = event.row_key.value
+        if key and self.app.workspace is not None and key in self.app.workspace.store.records:
+            self.app.open_path(key)

@@ -37,7 +37,7 @@ def bars(items: list[tuple[str, int]], room: int, colour: str) -> Table:
 class BudgetsScreen(CuratorScreen):
     BINDINGS = [
         Binding("f", "focus_files", "Files", id="focus-largest", tooltip="Focus the largest files table"),
-        Binding("enter", "open_file", "Open", id="open-largest", tooltip="Open the highlighted file", show=False),
+        Binding("enter", "open_highlighted", "Open", id="open-largest", tooltip="Open the highlighted file", show=False),
     ]
     HELP = "Where the tokens go. Bars are relative to the largest item; red means over budget."
 
@@ -122,14 +122,3 @@ class BudgetsScreen(CuratorScreen):
 
     def action_focus_files(self) -> None:
         self.query_one("#largest", DataTable).focus()
-
-    def action_open_file(self) -> None:
-        table = self.focused
-        if isinstance(table, DataTable) and table.row_count:
-            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-            if key:
-                self.app.open_path(key)
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        if event.row_key.value:
-            self.app.open_path(event.row_key.value)

@@ -23,7 +23,7 @@ class RetrievalLabScreen(CuratorScreen):
     BINDINGS = [
         Binding("slash", "focus_query", "Query", id="focus-query", tooltip="Type a query"),
         Binding("y", "focus_why", "Why not?", id="why-not", tooltip="Ask why a memory did not come back"),
-        Binding("enter", "open_result", "Open", id="open-result", tooltip="Open the highlighted memory", show=False),
+        Binding("enter", "open_highlighted", "Open", id="open-result", tooltip="Open the highlighted memory", show=False),
     ]
     HELP = (
         "Type a query: results update as you type. Fused = reciprocal rank fusion of route (the ADR-017 "
@@ -175,21 +175,8 @@ class RetrievalLabScreen(CuratorScreen):
         self.query_one("#lab-query", Input).focus()
 
     def action_focus_why(self) -> None:
-        table = self.focused
-        if isinstance(table, DataTable) and table.row_count:
-            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-            if key:
-                self.query_one("#why-path", Input).value = key
-                self._explain(key)
+        key = self.highlighted_key()
+        if key:
+            self.query_one("#why-path", Input).value = key
+            self._explain(key)
         self.query_one("#why-path", Input).focus()
-
-    def action_open_result(self) -> None:
-        table = self.focused
-        if isinstance(table, DataTable) and table.row_count:
-            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-            if key:
-                self.app.open_path(key)
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        if event.row_key.value:
-            self.app.open_path(event.row_key.value)

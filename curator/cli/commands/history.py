@@ -16,10 +16,9 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from ...curation import history
-    from ...model import locate_store
-    from ..common import EXIT_OK, console, print_json, store_argument
+    from ..common import EXIT_OK, console, locate_and_configure, print_json
 
-    located = locate_store(store_argument(args))
+    located, _ = locate_and_configure(args)
     items = history(located.root)
     if args.format == "json":
         print_json({"store": located.given, "operations": items})

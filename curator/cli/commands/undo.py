@@ -15,15 +15,10 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from pathlib import Path
-
     from ...curation import CurationError, undo
-    from ...model import locate_store
-    from ..common import EXIT_OK, UsageError, console, print_json, store_argument
+    from ..common import EXIT_OK, UsageError, console, locate_and_configure, print_json
 
-    located = locate_store(store_argument(args))
-    if not Path(located.root).is_dir():
-        raise UsageError(f"store not found: {located.given}")
+    located, _ = locate_and_configure(args)
     try:
         entry = undo(located.root)
     except CurationError as exc:
