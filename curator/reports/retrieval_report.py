@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from rich.table import Table
-from rich.text import Text
-
 SOURCES = ("route", "bm25", "prior")
 
 
@@ -41,6 +38,9 @@ def retrieve_json(result, misses: list[tuple[str, str]]) -> dict:
 
 
 def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: str) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     est = " (estimated)" if encoding == "estimate" else ""
     console.print(Text.assemble(("curator retrieve ", "bold"), (repr(result.query), "bold cyan"),
                                 f"  top {result.k} · {result.source}"))
@@ -85,6 +85,9 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
 
 
 def render_eval(console, report, store_given: str) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     console.print(Text.assemble(("curator eval ", "bold"), (store_given, "bold underline"),
                                 f"  {report.queries} golden queries"))
     table = Table(box=None, pad_edge=False)

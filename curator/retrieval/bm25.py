@@ -43,6 +43,16 @@ class BM25Index:
         df = Counter(t for tf in self._tf for t in tf)
         self._idf = {t: math.log(1 + (self.n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
 
+    def docs_with(self, term: str):
+        """Document numbers containing a term (an int array with bm25s, else a list)."""
+        if self._bm is not None:
+            tid = self._bm.vocab_dict.get(term)
+            if tid is None:
+                return []
+            sc = self._bm.scores
+            return sc["indices"][sc["indptr"][tid] : sc["indptr"][tid + 1]]
+        return [i for i, tf in enumerate(self._tf) if term in tf]
+
     def scores(self, terms: list[str]):
         """Score of every document (a list or array of length n; 0 where nothing matched)."""
         known = [t for t in terms if t in self.vocab]

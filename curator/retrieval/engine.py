@@ -80,15 +80,8 @@ class RetrievalEngine:
             for r in self.docs
         ]
         cache.flush()
-        self.term_sets = [set(t) for t in doc_terms]
-        # term → documents containing it, for the prior's overlap counts without a full scan
+        self._doc_terms = doc_terms
         import numpy as np
-
-        postings: dict[str, list[int]] = {}
-        for i, ts in enumerate(self.term_sets):
-            for t in ts:
-                postings.setdefault(t, []).append(i)
-        self.postings = {t: np.asarray(v, dtype=np.int32) for t, v in postings.items()}
         self.bm25 = BM25Index(doc_terms)
         self.keywords = KeywordIndex(store, self.config.fuzzy_cutoff)
         clusters: dict[str, int] = {}
@@ -114,7 +107,7 @@ class RetrievalEngine:
 
     def prior_parts(self, qterms: list[str], i: int) -> priors.PriorParts:
         qset = set(qterms)
-        rel = len(qset & self.term_sets[i]) / len(qset) if qset else 0.0
+        rel = len(qset & set(self._doc_terms[i])) / len(qset) if qset else 0.0
         c = self.config
         return priors.combine(rel, self.recency[i], self.frequency[i],
                               (c.relevance_weight, c.recency_weight, c.frequency_weight))
@@ -123,7 +116,8 @@ class RetrievalEngine:
         import numpy as np
 
         qset = [t for t in dict.fromkeys(qterms)]
-        hits = [self.postings[t] for t in qset if t in self.postings]
+        # documents containing each term come from the BM25 index itself (no second posting list)
+        hits = [np.asarray(d, dtype=np.int64) for d in (self.bm25.docs_with(t) for t in qset) if len(d)]
         if not qset or not hits:
             return []
         overlap = np.bincount(np.concatenate(hits), minlength=len(self.docs))
@@ -178,7 +172,7 @@ class RetrievalEngine:
                         self.prior_parts(base_terms, self.position[path]) if path in self.position else None
                     )
                 if s == "bm25" and path in self.position:
-                    sr.matched = sorted(set(qterms) & self.term_sets[self.position[path]])
+                    sr.matched = sorted(set(qterms) & set(self._doc_terms[self.position[path]]))
                 srcs[s] = sr
             hits.append(Hit(rank, path, rec.tier, rec.tokens or 0, float(score), srcs, rec.title))
         return SearchResult(query, k, source, qterms, hits, route, per_source, duplicates)

@@ -51,36 +51,40 @@ class RouteResult:
 
 
 class KeywordIndex:
-    """Every index row's keywords by the forms they answer to, with idf weights."""
+    """Index rows' keywords by the forms they answer to, with idf weights over every row.
+
+    The per-index form tables are built on first use: a query reads L0 and the few domain
+    indexes it routes to, so a store with hundreds of indexes builds only those.
+    """
 
     def __init__(self, store: Store, fuzzy_cutoff: int = 88) -> None:
         self.store = store
         self.fuzzy_cutoff = fuzzy_cutoff
         self.rows: list[tuple[str, IndexRow]] = [(p, r) for p, rows in store.all_indexes() for r in rows]
+        self.rows_of: dict[str, list[int]] = defaultdict(list)
         df: dict[str, int] = defaultdict(int)
-        # form -> [(row number, keyword, exact?)]
-        self.by_form: dict[str, list[tuple[int, str, bool]]] = defaultdict(list)
-        self.by_key: dict[tuple[str, str], list[tuple[int, str, bool]]] = defaultdict(list)  # (index, form)
-        for i, (_, row) in enumerate(self.rows):
+        for i, (path, row) in enumerate(self.rows):
+            self.rows_of[path].append(i)
             for kw in row.keyword_set:
                 df[kw] += 1
-                k = kw.strip("`*_")
-                exact_forms = {k, stem(k)}
-                for form in keyword_forms(kw):
-                    self.by_form[form].append((i, kw, form in exact_forms))
-                    self.by_key[(self.rows[i][0], form)].append((i, kw, form in exact_forms))
         n = max(1, len(self.rows))
         self.idf = {kw: math.log(1 + n / c) for kw, c in df.items()}
-        # fuzzy matching looks only at the forms of the index being read (as the agent would)
-        self.forms_of: dict[str, list[str]] = defaultdict(list)
-        seen: set[tuple[str, str]] = set()
-        for form, entries in self.by_form.items():
-            for i, _, _ in entries:
-                key = (self.rows[i][0], form)
-                if key not in seen:
-                    seen.add(key)
-                    self.forms_of[self.rows[i][0]].append(form)
+        self._tables: dict[str, dict[str, list[tuple[int, str, bool]]]] = {}
         self._fuzzy_cache: dict[tuple[str, str], list[str]] = {}
+
+    def table(self, index: str) -> dict[str, list[tuple[int, str, bool]]]:
+        """form → [(row number, keyword, exact?)] for the rows of one index."""
+        table = self._tables.get(index)
+        if table is None:
+            table = defaultdict(list)
+            for i in self.rows_of.get(index, ()):
+                for kw in self.rows[i][1].keyword_set:
+                    k = kw.strip("`*_")
+                    exact_forms = {k, stem(k)}
+                    for form in keyword_forms(kw):
+                        table[form].append((i, kw, form in exact_forms))
+            self._tables[index] = table = dict(table)
+        return table
 
     def near_forms(self, term: str, index: str) -> list[str]:
         if len(term) < 5:
@@ -88,7 +92,8 @@ class KeywordIndex:
         key = (index, term)
         hit = self._fuzzy_cache.get(key)
         if hit is None:
-            found = process.extract(term, self.forms_of.get(index, []), scorer=fuzz.ratio,
+            # fuzzy matching looks only at the forms of the index being read (as the agent would)
+            found = process.extract(term, list(self.table(index)), scorer=fuzz.ratio,
                                     score_cutoff=self.fuzzy_cutoff, limit=5)
             hit = self._fuzzy_cache[key] = [f for f, _, _ in found if f != term]
         return hit
@@ -96,11 +101,11 @@ class KeywordIndex:
     def match(self, terms: list[str], index: str) -> dict[int, tuple[float, list[str]]]:
         """Row number → (score, matched keywords) for the rows of one index."""
         best: dict[int, dict[str, float]] = defaultdict(dict)  # row → keyword → weight
+        table = self.table(index)
         for term in terms:
-            exact_hit = (index, term) in self.by_key
-            candidates = [(term, 1.0)] if exact_hit else [(f, FUZZY) for f in self.near_forms(term, index)]
+            candidates = [(term, 1.0)] if term in table else [(f, FUZZY) for f in self.near_forms(term, index)]
             for form, quality in candidates:
-                for i, kw, exact in self.by_key.get((index, form), ()):
+                for i, kw, exact in table.get(form, ()):
                     w = self.idf[kw] * quality * (EXACT if exact else PART)
                     if w > best[i].get(kw, 0.0):
                         best[i][kw] = w
