@@ -73,11 +73,18 @@ def line_tokens(store: Store, text: str) -> list[int]:
 
 
 def startup_files(store: Store) -> list[str]:
+    # memoised per set of paths: an edit re-check keeps the paths and asks again
+    key = (len(store.records), store.config.startup_load)
+    memo = store.__dict__.setdefault("_startup_files", {})
+    if key in memo:
+        return [p for p in memo[key] if p in store.records and store.records[p].readable]
     out: list[str] = []
     for glob in store.config.startup_load:
         for path, rec in store.records.items():
             if rec.readable and path not in out and glob_match(path, glob):
                 out.append(path)
+    memo.clear()
+    memo[key] = out
     return out
 
 

@@ -60,14 +60,69 @@ class Workspace:
     # -- re-check after one file changed ------------------------------------
 
     def recheck(self, path: str) -> None:
-        """Re-read one file and re-run the checks (per-file facts and token counts are cached,
-        so only the changed file is re-parsed and re-counted)."""
+        """Re-read one file and bring the findings up to date.
+
+        An edited memory (same name, still there) changes only what depends on its text: its
+        own content findings, near-duplicates involving it, token budgets and L0 counts. Those
+        are recomputed; everything else is kept. Anything else (a new, deleted or index file)
+        re-runs every check — per-file facts and token counts are cached, so that is still
+        only the changed file's work plus the store-wide checks.
+        """
+        before = self.store.records.get(path)
         rec = self.store.reload(path)
         if rec is not None and rec.readable and self.store.counter is not None:
             rec.tokens = self.store.counter.count_many([(rec.content_hash, rec.text)])[0]
-        self.findings = run_checks(self.store, facts_cache=self.facts_cache)
+        if before is None or rec is None or rec.level != 2 or before.level != 2 or not rec.readable:
+            self.findings = run_checks(self.store, facts_cache=self.facts_cache)
+            self._fp_index = None
+        else:
+            self.findings = self._incremental(path)
         self.report = build_report(self.store)
         self._index_findings()
+
+    _fp_index: dict | None = None
+    _fp_of: dict | None = None
+
+    def _fingerprints(self, ctx) -> dict[int, set[str]]:
+        from .checks.facts import facts_for
+
+        if self._fp_index is None:
+            index: dict[int, set[str]] = {}
+            fp_of: dict[str, tuple] = {}
+            for p, facts in facts_for(ctx).items():
+                if self.store.records[p].level == 2:
+                    fp_of[p] = facts.fingerprints
+                    for fp in facts.fingerprints:
+                        index.setdefault(fp, set()).add(p)
+            self._fp_index, self._fp_of = index, fp_of
+        return self._fp_index
+
+    def _incremental(self, path: str) -> list[Finding]:
+        from .checks import budget_checks, content_checks, duplicate_checks
+        from .checks.context import Context
+        from .checks.facts import facts_for
+
+        per_file = {"size.chars", "size.headings", "frontmatter.invalid", "links.broken", "parse.error"}
+        store_wide = {"budget.over", "tokens.stale-count"}
+        keep = [
+            f for f in self.findings
+            if f.check not in store_wide
+            and not (f.path == path and f.check in per_file)
+            and not (f.check == "duplicate.near" and path in (f.path, f.target))
+        ]
+        ctx = Context(self.store, None, self.facts_cache)
+        fp_index = self._fingerprints(ctx)
+        for fp in self._fp_of.get(path, ()):  # the file's old fingerprints leave the index
+            fp_index.get(fp, set()).discard(path)
+        new_fps = facts_for(ctx, [path])[path].fingerprints
+        for fp in new_fps:
+            fp_index.setdefault(fp, set()).add(path)
+        self._fp_of[path] = new_fps
+        content_checks.run(ctx, [path])
+        budget_checks.run(ctx)
+        duplicate_checks.near_duplicates_of(ctx, path, fp_index)
+        ctx.findings += [f for f in self.store.load_findings if f.path == path]
+        return sorted(keep + ctx.findings, key=Finding.sort_key)
 
 
 def open_workspace(

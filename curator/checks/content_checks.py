@@ -12,33 +12,36 @@ from .facts import facts_for
 SKIP_SCHEMES = ("http://", "https://", "mailto:", "ftp://", "data:", "tel:")
 
 
-def run(ctx: Context) -> None:
-    store, th = ctx.store, ctx.config.thresholds
-    all_facts = facts_for(ctx)
-    for path, rec in store.records.items():
-        if not rec.readable:
-            continue
-        if rec.frontmatter_error:
-            ctx.add("frontmatter.invalid", path, rec.frontmatter_error, line=rec.frontmatter_error_line)
-        n = len(rec.text)
-        if n > th.size_error_chars:
-            ctx.add(
-                "size.chars",
-                path,
-                f"{n:,} characters (limit {th.size_error_chars:,}): split it into atomic memories",
-                severity=Severity.ERROR,
-            )
-        elif n >= th.size_warn_chars:
-            ctx.add("size.chars", path, f"{n:,} characters (warning from {th.size_warn_chars:,})")
-        facts = all_facts[path]
-        h1, h2 = facts.h1, facts.h2
-        if True:
-            if h2 > th.max_h2:
-                ctx.add("size.headings", path, f"{h2} `##` headings (at most {th.max_h2})")
-            if h1 > th.max_h1:
-                ctx.add("size.headings", path, f"{h1} `#` headings (at most {th.max_h1})")
-        if rec.level == 2 and facts.links:
-            _links(ctx, rec, facts.links)
+def run(ctx: Context, paths: list[str] | None = None) -> None:
+    """Every file's own problems; `paths` limits the run to some files (re-check after an edit)."""
+    all_facts = facts_for(ctx, paths)
+    for path in paths if paths is not None else list(ctx.store.records):
+        rec = ctx.store.records.get(path)
+        if rec is not None and rec.readable:
+            check_record(ctx, path, rec, all_facts[path])
+
+
+def check_record(ctx: Context, path: str, rec, facts) -> None:
+    th = ctx.config.thresholds
+    if rec.frontmatter_error:
+        ctx.add("frontmatter.invalid", path, rec.frontmatter_error, line=rec.frontmatter_error_line)
+    n = len(rec.text)
+    if n > th.size_error_chars:
+        ctx.add(
+            "size.chars",
+            path,
+            f"{n:,} characters (limit {th.size_error_chars:,}): split it into atomic memories",
+            severity=Severity.ERROR,
+        )
+    elif n >= th.size_warn_chars:
+        ctx.add("size.chars", path, f"{n:,} characters (warning from {th.size_warn_chars:,})")
+    h1, h2 = facts.h1, facts.h2
+    if h2 > th.max_h2:
+        ctx.add("size.headings", path, f"{h2} `##` headings (at most {th.max_h2})")
+    if h1 > th.max_h1:
+        ctx.add("size.headings", path, f"{h1} `#` headings (at most {th.max_h1})")
+    if rec.level == 2 and facts.links:
+        _links(ctx, rec, facts.links)
 
 
 def _links(ctx: Context, rec, links) -> None:

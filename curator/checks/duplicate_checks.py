@@ -83,3 +83,42 @@ def _groups(owners: list[int], prints: list[tuple[int, ...]]):
     lengths = np.diff(np.r_[starts, len(h)])
     keep = (lengths > 1) & (lengths <= MAX_POSTING)
     return [o[a : a + n].tolist() for a, n in zip(starts[keep].tolist(), lengths[keep].tolist(), strict=True)]
+
+
+def near_duplicates_of(ctx: Context, path: str, fp_index: dict[int, set[str]]) -> None:
+    """duplicate.near for one (edited) memory against the rest, through a fingerprint index
+    {fingerprint: paths} kept by the caller, so a re-check does not rescan the store."""
+    th = ctx.config.thresholds
+    rec = ctx.store.records.get(path)
+    if rec is None or not rec.readable or rec.level != 2:
+        return
+    facts = facts_for(ctx, [path])[path]
+    if not facts.words:
+        return
+    # an exact copy is reported once, against the first copy by path, and compared no further
+    for other in sorted(fp_index.get(facts.fingerprints[0], ()) if facts.fingerprints else ()):
+        if other != path and facts_for(ctx, [other])[other].exact == facts.exact:
+            first, second = sorted((path, other))
+            ctx.add("duplicate.near", second, f"same text as {first} (after normalising)", target=first)
+            return
+    candidates: set[str] = set()
+    for fp in facts.fingerprints:
+        others = fp_index.get(fp, ())
+        if len(others) < MAX_POSTING:
+            candidates.update(others)
+    candidates.discard(path)
+    mine = shingle_prints(words_of(rec.body()), th.shingle, False)
+    for other in sorted(candidates):
+        orec = ctx.store.records.get(other)
+        if orec is None or not orec.readable:
+            continue
+        theirs = shingle_prints(words_of(orec.body()), th.shingle, False)
+        inter = len(mine & theirs)
+        if not inter:
+            continue
+        jac = inter / len(mine | theirs)
+        cont = inter / min(len(mine), len(theirs))
+        first, second = sorted((path, other))
+        if jac >= th.near_jaccard or cont >= th.near_containment:
+            ctx.add("duplicate.near", second,
+                    f"near-duplicate of {first} (Jaccard {jac:.2f}, containment {cont:.2f})", target=first)

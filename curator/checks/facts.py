@@ -63,18 +63,23 @@ def default_cache() -> ContentCache:
     return user_cache("facts.pickle", CACHE_VERSION)
 
 
-def facts_for(ctx) -> dict[str, Facts]:
-    """Facts of every readable file, memoised for the run and cached across runs."""
+def facts_for(ctx, paths: list[str] | None = None) -> dict[str, Facts]:
+    """Facts of every readable file (or of `paths`), memoised for the run, cached across runs."""
 
-    def build() -> dict[str, Facts]:
+    def build(wanted, flush: bool) -> dict[str, Facts]:
         cache = ctx.facts_cache
         shingle = ctx.config.thresholds.shingle
         out = {}
-        for path, rec in ctx.store.records.items():
-            if rec.readable:
+        for path in wanted:
+            rec = ctx.store.records.get(path)
+            if rec is not None and rec.readable:
                 key = rec.content_hash or hashlib.sha256(rec.text.encode()).hexdigest()
                 out[path] = cache.get(f"{shingle}:{key}", lambda rec=rec: compute(rec.text, rec.body(), shingle))
-        cache.flush()
+        if flush:
+            cache.flush()
         return out
 
-    return ctx.memo("facts", build)
+    if paths is not None:
+        # a few files (a re-check): the cache is written by the next full run, not per edit
+        return build(paths, False)
+    return ctx.memo("facts", lambda: build(list(ctx.store.records), True))

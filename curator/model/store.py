@@ -173,7 +173,8 @@ class Store:
         """Re-read one file (or drop it if gone) and refresh its parsed index and load findings."""
         rec = self.records.get(path)
         abspath = rec.abspath if rec else self.root / path
-        self.invalidate()
+        if path == L0_NAME or path.endswith("-index.md"):
+            self.invalidate()  # routes come from index rows only; a memory edit keeps them
         self.load_findings = [f for f in self.load_findings if f.path != path]
         self.records.pop(path, None)
         self.domain_indexes.pop(path, None)
