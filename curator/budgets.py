@@ -120,12 +120,13 @@ def domain_tokens(store: Store) -> dict[str, int]:
     """Tokens per domain: each memory counted once, under the domain index that routes to it,
     else under its folder (so orphans and unindexed tiers still show up somewhere)."""
     out: dict[str, int] = {}
-    for path, idx in store.domain_indexes.items():
-        out[idx.domain] = out.get(idx.domain, 0) + (store.records[path].tokens or 0)
+    names = {path: idx.domain for path, idx in store.domain_indexes.items()}
+    for path, name in names.items():
+        out[name] = out.get(name, 0) + (store.records[path].tokens or 0)
     for rec in store.memories():
         index = store.domain_of(rec.path)
         if index is not None:
-            name = store.domain_indexes[index].domain
+            name = names[index]
         else:
             name = rec.path.split("/", 1)[0] + "/" if "/" in rec.path else "(top level)"
         out[name] = out.get(name, 0) + (rec.tokens or 0)

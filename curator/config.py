@@ -120,7 +120,7 @@ class Config:
         return any(glob_match(rel, g) or fnmatch.fnmatchcase(base, g) for g in self.orphan_allow)
 
     def is_excluded(self, rel: str) -> bool:
-        return any(glob_match(rel, g) for g in self.exclude)
+        return _any_regex(self.exclude).match(rel) is not None
 
 
 @lru_cache(maxsize=512)
@@ -154,6 +154,11 @@ def _glob_regex(glob: str) -> re.Pattern[str]:
 def _rules_regex(rules: tuple) -> re.Pattern:
     parts = [f"(?P<r{i}>{_glob_regex(rule.glob).pattern})" for i, rule in enumerate(rules)]
     return re.compile("|".join(parts) or r"(?!)")
+
+
+@lru_cache(maxsize=64)
+def _any_regex(globs: tuple[str, ...]) -> re.Pattern:
+    return re.compile("|".join(f"(?:{_glob_regex(g).pattern})" for g in globs) or r"(?!)")
 
 
 def glob_match(path: str, glob: str) -> bool:

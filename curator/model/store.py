@@ -341,19 +341,30 @@ def _read_record(store: Store, rel: str, abspath: Path, findings: list[Finding])
         findings.append(Finding("parse.error", Severity.ERROR, rel, message))
         return rec
 
+    # one open + fstat + read: the size check and the read see the same file; O_NONBLOCK so a
+    # FIFO behind a symlink is reported, not waited on
     try:
-        st = abspath.stat()
+        fd = os.open(abspath, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except (OSError, RuntimeError) as exc:
         return fail(f"cannot read: {getattr(exc, 'strerror', None) or exc}")
-    rec.size, rec.mtime = st.st_size, st.st_mtime
-    if not stat.S_ISREG(st.st_mode):
-        return fail("not a regular file")
-    if st.st_size > limit:
-        return fail(f"file is too large to read ({_mb(st.st_size)}; the limit is {_mb(limit)})")
     try:
-        raw = abspath.read_bytes()
+        st = os.fstat(fd)
+        rec.size, rec.mtime = st.st_size, st.st_mtime
+        if not stat.S_ISREG(st.st_mode):
+            return fail("not a regular file")
+        if st.st_size > limit:
+            return fail(f"file is too large to read ({_mb(st.st_size)}; the limit is {_mb(limit)})")
+        chunks = []
+        while True:
+            chunk = os.read(fd, max(st.st_size + 1, 65536))
+            if not chunk:
+                break
+            chunks.append(chunk)
+        raw = b"".join(chunks)
     except OSError as exc:
         return fail(f"cannot read: {exc.strerror or exc}")
+    finally:
+        os.close(fd)
     rec.content_hash = hashlib.sha256(raw).hexdigest()
     if b"\x00" in raw[:8192]:
         return fail("binary file (contains NUL bytes), not markdown")

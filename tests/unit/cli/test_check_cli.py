@@ -101,3 +101,14 @@ def test_bad_bytes_never_traceback(capsys, make_store):
     assert ("bin.md", "parse.error") in checks and ("latin.md", "parse.error") in checks
     assert ("yaml.md", "frontmatter.invalid") in checks and ("bom.md", "frontmatter.invalid") in checks
     assert code == 1 and err == ""
+
+
+def test_fifo_behind_a_symlink_is_reported_not_waited_on(capsys, make_store):
+    import os
+
+    root = make_store({"a.md": "# a\n"})
+    os.mkfifo(root / "pipe")
+    os.symlink(root / "pipe", root / "pipe.md")
+    code, out, _ = run(capsys, "check", str(root), "--format", "json")
+    found = {(f["path"], f["check"]) for f in json.loads(out)["findings"]}
+    assert ("pipe.md", "parse.error") in found and code == 1
