@@ -223,13 +223,20 @@ class CuratorApp(App[None]):
         self.push_screen(HistoryDialog(history(self.store_root)))
 
     def action_prune(self) -> None:
-        from .curation import plan_prune
+        from .curation import plan_prune_paths
+        from .dialogs import PruneDialog
 
-        if self.workspace is None:
+        ws = self.workspace
+        if ws is None:
             return
-        plan = self.plan_or_notify(plan_prune, self.workspace.store)
-        if plan is not None:
-            self.propose(plan)
+
+        def chosen(choice) -> None:
+            if choice is not None:
+                plan = self.plan_or_notify(plan_prune_paths, ws.store, choice.paths, choice.archive)
+                if plan is not None:
+                    self.propose(plan)
+
+        self.push_screen(PruneDialog(ws.store), chosen)
 
     def action_refresh_counts(self) -> None:
         from .curation import plan_refresh

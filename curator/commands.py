@@ -14,7 +14,7 @@ ACTIONS = [
     ("store: re-check the whole store", "reload_store"),
     ("curate: fix every finding that has a fix (preview first)", "fix_all"),
     ("curate: refresh stale L0 token counts (preview first)", "refresh_counts"),
-    ("curate: prune expired transient records (preview first)", "prune"),
+    ("curate: prune or archive transient records (pick, then preview)", "prune"),
     ("curate: undo the last operation", "undo"),
     ("curate: show the history of operations", "history"),
     ("help: show keys for this screen", "help"),

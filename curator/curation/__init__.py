@@ -7,12 +7,15 @@ from .operations import (
     plan_keywords,
     plan_promote,
     plan_prune,
+    plan_prune_paths,
     plan_refresh,
+    prune_candidates,
     suggest,
 )
 from .plan import ChangedOnDisk, CurationError, FileEdit, Plan
 
 __all__ = [
     "ChangedOnDisk", "CurationError", "FileEdit", "Plan", "apply_plan", "history", "meter", "plan_fixes",
-    "plan_keywords", "plan_promote", "plan_prune", "plan_refresh", "recover", "suggest", "undo",
+    "plan_keywords", "plan_promote", "plan_prune", "plan_prune_paths", "plan_refresh", "prune_candidates",
+    "recover", "suggest", "undo",
 ]

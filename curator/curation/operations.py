@@ -290,14 +290,10 @@ def plan_refresh(store: Store, findings: list[Finding]) -> Plan:
     return plan
 
 
-def plan_prune(
-    store: Store,
-    tier: str | None = "transient",
-    older_than: int | None = None,
-    keep: int | None = None,
-    archive: bool = True,
-) -> Plan:
-    """Prune (archive, or delete) records of a tier past its TTL / an age, or beyond a count."""
+def prune_candidates(
+    store: Store, tier: str | None = "transient", older_than: int | None = None, keep: int | None = None
+) -> list[str]:
+    """Records of a tier past its TTL (or `older_than` days), or beyond the newest `keep`."""
     ttl = store.config.ttl_days.get(tier or "transient", 30)
     days = older_than if older_than is not None else (None if keep is not None else ttl)
     recs = [r for r in store.records.values() if r.level == 2 and (tier is None or r.tier == tier)]
@@ -315,12 +311,32 @@ def plan_prune(
     if keep is not None:
         dated = sorted(recs, key=lambda r: (r.date or "", r.path), reverse=True)
         chosen.update(r.path for r in dated[keep:])
-    if not chosen:
+    return sorted(chosen)
+
+
+def plan_prune_paths(store: Store, paths: list[str], archive: bool = True) -> Plan:
+    """Archive (into .curator/archive) or delete exactly these records."""
+    if not paths:
         raise CurationError("nothing to prune")
-    draft = Draft(store.root, "prune", f"{'archive' if archive else 'delete'} {len(chosen)} record(s)")
-    for path in sorted(chosen):
+    for path in paths:
+        rec = store.records.get(path)
+        if rec is None or rec.level != 2:
+            raise CurationError(f"{path} is not a memory of this store")
+    draft = Draft(store.root, "prune", f"{'archive' if archive else 'delete'} {len(paths)} record(s)")
+    for path in sorted(paths):
         if archive:
             draft.move(path, f"{ARCHIVE}/{path}")
         else:
             draft.delete(path)
     return draft.plan()
+
+
+def plan_prune(
+    store: Store,
+    tier: str | None = "transient",
+    older_than: int | None = None,
+    keep: int | None = None,
+    archive: bool = True,
+) -> Plan:
+    """Prune (archive, or delete) records of a tier past its TTL / an age, or beyond a count."""
+    return plan_prune_paths(store, prune_candidates(store, tier, older_than, keep), archive)

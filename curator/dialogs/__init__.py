@@ -4,5 +4,6 @@ from .diff_dialog import DiffDialog
 from .history_dialog import HistoryDialog
 from .keyword_dialog import KeywordDialog
 from .promote_dialog import PromoteDialog
+from .prune_dialog import PruneDialog
 
-__all__ = ["DiffDialog", "HistoryDialog", "KeywordDialog", "PromoteDialog"]
+__all__ = ["DiffDialog", "HistoryDialog", "KeywordDialog", "PromoteDialog", "PruneDialog"]

@@ -25,6 +25,7 @@ class ProblemsScreen(CuratorScreen):
         Binding("enter", "jump", "Jump", id="jump-to-problem", tooltip="Open the file at this finding", show=False),
         Binding("x", "fix_one", "Fix", id="fix-problem", tooltip="Preview and apply this finding's fix"),
         Binding("X", "fix_check", "Fix all of check", id="fix-check", tooltip="Preview and apply every fix of this check"),
+        Binding("P", "app.prune", "Prune", id="open-prune", tooltip="Pick transient records to archive or delete"),
     ]
     HELP = "Every finding. Type to filter (check id, path or words); e / w / i toggle severities; Enter jumps to the file."
 

@@ -95,3 +95,26 @@ async def test_keyword_editor_meter_updates_as_you_type(app, sample_copy):
         await pilot.press("y")
         await settle(app, pilot)
         assert "stacked" in (sample_copy / "skills-review-index.md").read_text()
+
+
+async def test_prune_screen_ticks_expired_records(app, sample_copy):
+    from textual.widgets import SelectionList
+
+    from curator.dialogs import PruneDialog
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        app.action_prune()
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, PruneDialog)
+        ticked = sorted(dialog.query_one(SelectionList).selected)
+        assert ticked == ["reflection/2026-09-22-session-review.md", "reflection/2026-10-15-review-bot-noise.md",
+                          "validation/2026-09-30-ci-cache-key.md", "validation/2026-10-08-pool-size.md"]
+        await pilot.click("#preview")
+        await settle(app, pilot)
+        assert isinstance(app.screen, DiffDialog)
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert (sample_copy / ".curator/archive/validation/2026-09-30-ci-cache-key.md").exists()
+        assert not (sample_copy / "validation/2026-09-30-ci-cache-key.md").exists()
