@@ -11,11 +11,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 from ..budgets import size_histogram
+from ..widgets.budget_bar import compact
 from .base import CuratorScreen, LoadingPane
-
-
-def compact(n: int) -> str:
-    return f"{n / 1000:.1f}k" if n >= 10_000 else f"{n:,}"
 
 
 def bars(items: list[tuple[str, int]], room: int, colour: str) -> Table:

@@ -23,6 +23,8 @@ class BudgetBar(Widget):
         self.set_reactive(BudgetBar.budget, budget)
 
     def render(self) -> Text:
+        if not self.budget:
+            return Text("")  # nothing loaded yet
         over = self.budget and self.used > self.budget
         styles = self.app.current_theme
         colour = (styles.error if over else styles.success) or "red"
@@ -39,3 +41,12 @@ class BudgetBar(Widget):
         text.append("━" * (width - filled), style="dim")
         text.append(tail.strip() if not width else tail, style=f"bold {colour}" if over else "")
         return text
+
+
+def compact(n: int) -> str:
+    """12,345 → 12.3k, 7,648,000 → 7.6M (short enough for a header or a tree badge)."""
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.1f}M"
+    if n >= 10_000:
+        return f"{n / 1000:.1f}k"
+    return f"{n:,}"

@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
 
-from .budget_bar import BudgetBar
+from .budget_bar import BudgetBar, compact
 
 
 class StatusHeader(Horizontal):
@@ -29,7 +29,7 @@ class StatusHeader(Horizontal):
         c = workspace.counts()
         est = "~" if report.estimated else ""
         self.query_one("#title", Static).update(store.given if self.size.width < 100 else f"curator · {store.given}")
-        total = f"{report.total / 1000:.1f}k" if report.total >= 10_000 else f"{report.total:,}"
+        total = compact(report.total)
         self.query_one("#totals", Static).update(
             f"{len(store.records):,} files · {est}{total} tok · "
             f"✖{c[Severity.ERROR]} ▲{c[Severity.WARNING]} ●{c[Severity.INFO]}"

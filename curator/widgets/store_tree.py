@@ -8,11 +8,11 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import Tree
 
+from .budget_bar import compact as _tokens
+
 TIER_ORDER = ("semantic", "reflexion", "transient", "session")
 
 
-def _tokens(n: int) -> str:
-    return f"{n / 1000:.1f}k" if n >= 10_000 else f"{n:,}"
 
 
 class StoreTree(Tree[str]):
