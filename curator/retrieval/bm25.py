@@ -3,7 +3,8 @@
 bm25s with Lucene's IDF, log(1 + (N - df + 0.5) / (df + 0.5)), which is never negative, so a
 term found in most files of a small store still scores above zero (k1 1.5, b 0.75). bm25s
 scores 10,000 documents in well under a millisecond; a small pure-Python scorer with the same
-formula stands in if it cannot be imported. (bm25s' BM25+ adds δ·idf to *every* document,
+formula serves stores of up to 2,000 memories (faster there than importing numpy and bm25s) and
+stands in if bm25s cannot be imported. (bm25s' BM25+ adds δ·idf to *every* document,
 matching or not, which would blur "matched" and "not matched", so it is not used.)
 """
 
@@ -12,9 +13,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+PYTHON_UP_TO = 2000  # documents; below this, scoring in Python beats importing numpy and bm25s
+
 
 class BM25Index:
-    def __init__(self, docs: list[list[str]], k1: float = 1.5, b: float = 0.75) -> None:
+    def __init__(self, docs: list[list[str]], k1: float = 1.5, b: float = 0.75, backend: str = "auto") -> None:
         self.n = len(docs)
         self.k1, self.b = k1, b
         self._bm = None
@@ -22,6 +25,9 @@ class BM25Index:
         for d in docs:
             self.vocab.update(d)
         if not docs:
+            return
+        if backend == "python" or (backend == "auto" and self.n <= PYTHON_UP_TO):
+            self._fallback(docs)
             return
         try:
             import bm25s
@@ -37,11 +43,13 @@ class BM25Index:
         return "bm25s" if self._bm is not None else "python"
 
     def _fallback(self, docs: list[list[str]]) -> None:
-        self._tf = [Counter(d) for d in docs]
         self._len = [len(d) for d in docs]
         self._avg = sum(self._len) / max(1, self.n)
-        df = Counter(t for tf in self._tf for t in tf)
-        self._idf = {t: math.log(1 + (self.n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
+        self._postings: dict[str, list[tuple[int, int]]] = {}
+        for i, d in enumerate(docs):
+            for t, f in Counter(d).items():
+                self._postings.setdefault(t, []).append((i, f))
+        self._idf = {t: math.log(1 + (self.n - len(p) + 0.5) / (len(p) + 0.5)) for t, p in self._postings.items()}
 
     def docs_with(self, term: str):
         """Document numbers containing a term (an int array with bm25s, else a list)."""
@@ -51,7 +59,7 @@ class BM25Index:
                 return []
             sc = self._bm.scores
             return sc["indices"][sc["indptr"][tid] : sc["indptr"][tid + 1]]
-        return [i for i, tf in enumerate(self._tf) if term in tf]
+        return [i for i, _ in self._postings.get(term, ())]
 
     def scores(self, terms: list[str]):
         """Score of every document (a list or array of length n; 0 where nothing matched)."""
@@ -61,13 +69,11 @@ class BM25Index:
         if self._bm is not None:
             return self._bm.get_scores(known)
         out = [0.0] * self.n
+        k1, b, avg = self.k1, self.b, self._avg or 1.0
         for t in known:
             idf = self._idf[t]
-            for i, tf in enumerate(self._tf):
-                f = tf.get(t)
-                if f:
-                    norm = f * (self.k1 + 1) / (f + self.k1 * (1 - self.b + self.b * self._len[i] / self._avg))
-                    out[i] += idf * norm
+            for i, f in self._postings[t]:
+                out[i] += idf * f / (f + k1 * (1 - b + b * self._len[i] / avg))  # Lucene: no (k1 + 1)
         return out
 
     def top(self, terms: list[str], k: int) -> list[tuple[int, float]]:

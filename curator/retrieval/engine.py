@@ -81,7 +81,6 @@ class RetrievalEngine:
         ]
         cache.flush()
         self._doc_terms = doc_terms
-        import numpy as np
         self.bm25 = BM25Index(doc_terms)
         self.keywords = KeywordIndex(store, self.config.fuzzy_cutoff)
         clusters: dict[str, int] = {}
@@ -94,8 +93,7 @@ class RetrievalEngine:
         self.recency = [
             priors.recency(priors.record_day(r), store.today, self.config.half_life_days) for r in self.docs
         ]
-        self._rec_arr = np.asarray(self.recency, dtype=float)
-        self._freq_arr = np.asarray(self.frequency, dtype=float)
+        self._rec_arr = self._freq_arr = None  # numpy copies, made when the numpy path first runs
 
     # -- sources -------------------------------------------------------------
 
@@ -113,18 +111,39 @@ class RetrievalEngine:
                               (c.relevance_weight, c.recency_weight, c.frequency_weight))
 
     def rank_prior(self, qterms: list[str], depth: int = DEPTH) -> list[tuple[str, float, priors.PriorParts]]:
+        qset = list(dict.fromkeys(qterms))
+        if not qset:
+            return []
+        c = self.config
+        weights = (c.relevance_weight, c.recency_weight, c.frequency_weight)
+        if self.bm25.backend == "python":
+            overlap: dict[int, int] = {}
+            for t in qset:
+                for i in self.bm25.docs_with(t):
+                    overlap[i] = overlap.get(i, 0) + 1
+            scored = []
+            for i, n in overlap.items():  # only memories the query touches at all
+                parts = priors.combine(n / len(qset), self.recency[i], self.frequency[i], weights)
+                scored.append((-parts.score, -parts.recency, -parts.frequency, i, parts))
+            scored.sort(key=lambda x: x[:4])
+            return [(self.docs[i].path, parts.score, parts) for *_, i, parts in scored[:depth]]
+        return self._rank_prior_numpy(qset, depth, weights)
+
+    def _rank_prior_numpy(self, qset: list[str], depth: int, weights) -> list[tuple[str, float, priors.PriorParts]]:
         import numpy as np
 
-        qset = [t for t in dict.fromkeys(qterms)]
+        if self._rec_arr is None:
+            self._rec_arr = np.asarray(self.recency, dtype=float)
+            self._freq_arr = np.asarray(self.frequency, dtype=float)
         # documents containing each term come from the BM25 index itself (no second posting list)
         hits = [np.asarray(d, dtype=np.int64) for d in (self.bm25.docs_with(t) for t in qset) if len(d)]
-        if not qset or not hits:
+        if not hits:
             return []
         overlap = np.bincount(np.concatenate(hits), minlength=len(self.docs))
         touched = np.flatnonzero(overlap)  # only memories the query touches at all
-        c = self.config
+        wr, wc, wf = weights
         rel = overlap[touched] / len(qset)
-        score = c.relevance_weight * rel + c.recency_weight * self._rec_arr[touched] + c.frequency_weight * self._freq_arr[touched]
+        score = wr * rel + wc * self._rec_arr[touched] + wf * self._freq_arr[touched]
         # ties: recency, then frequency, then path (lexsort's last key is the primary one)
         order = np.lexsort((np.arange(len(touched)), -self._freq_arr[touched], -self._rec_arr[touched], -score))[:depth]
         out = []

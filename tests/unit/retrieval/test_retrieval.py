@@ -156,3 +156,18 @@ def test_eval_cli_on_sample_and_bad_file(capsys, sample_copy, tmp_path):
     bad.write_text("nope: [")
     assert main(["eval", str(sample_copy), "--queries", str(bad)]) == 2
     assert "not valid YAML" in capsys.readouterr().err
+
+
+def test_bm25_backends_rank_alike(sample_copy):
+    from curator.retrieval.bm25 import BM25Index
+
+    store = load_store(sample_copy)
+    docs = [terms(r.body()) for r in store.memories()]
+    small, big = BM25Index(docs, backend="python"), BM25Index(docs, backend="bm25s")
+    assert small.backend == "python" and big.backend == "bm25s"
+    for q in ("rebase autosquash fixup", "pool postgres connection", "webhook signature rotation", "zzz"):
+        qt = terms(q)
+        a, b = small.top(qt, 8), big.top(qt, 8)
+        assert [i for i, _ in a] == [i for i, _ in b]
+        assert all(abs(x - y) < 1e-3 for (_, x), (_, y) in zip(a, b, strict=True))
+        assert sorted(small.docs_with(qt[0])) == sorted(int(i) for i in big.docs_with(qt[0]))
