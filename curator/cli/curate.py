@@ -36,6 +36,14 @@ def finish(args, store, plan) -> int:
     from ..curation import CurationError, apply_plan
 
     journal_id = None
+    if plan.empty:  # nothing to do is a clean result, not a usage error
+        if args.format == "json":
+            data = plan.to_json()
+            data.update({"dry_run": args.dry_run, "applied": False, "journal": None})
+            print_json(data)
+        else:
+            console().print(f"nothing to do: {plan.title}")
+        return EXIT_OK
     if not args.dry_run:
         try:
             journal_id = apply_plan(store.root, plan)
@@ -56,11 +64,14 @@ def finish(args, store, plan) -> int:
 
 
 def planning(fn, *a, **kw):
-    """Run a planner, turning refusals into one-line usage errors."""
-    from ..curation import CurationError
+    """Run a planner, turning refusals into one-line usage errors (and "nothing to do" into an
+    empty plan, which `finish` reports with exit 0)."""
+    from ..curation import CurationError, NothingToDo, Plan
 
     try:
         return fn(*a, **kw)
+    except NothingToDo as exc:
+        return Plan(exc.operation, str(exc))
     except CurationError as exc:
         raise UsageError(str(exc)) from None
 

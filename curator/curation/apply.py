@@ -33,21 +33,34 @@ def _restore(root: Path, rel: str, data: bytes | None) -> None:
         journal.atomic_write(target, data)
 
 
+def _roll_back(root: Path, entry: journal.Entry) -> list[str]:
+    """Put back every file's `before`. A file that holds neither the entry's before nor its
+    after was edited by someone after the crash: it is kept as it is (never overwritten) and
+    reported, so recovery loses nothing."""
+    kept = []
+    for rel, before, after in entry.files():
+        now = _current(root, rel)
+        if now == before:
+            continue
+        if now != after:
+            kept.append(rel)
+            continue
+        _restore(root, rel, before)
+    return kept
+
+
 def recover(root: Path) -> list[str]:
     """Finish interrupted operations: a pending apply or an unfinished undo is rolled back to
     the state before it. Returns the ids it recovered."""
     done = []
     for entry in journal.entries(root):
-        if entry.state == "pending":
-            for rel, before, _after in entry.files():
-                _restore(root, rel, before)
-            entry.set_state("rolled-back")
-            done.append(entry.id)
-        elif entry.state == "undoing":
-            for rel, before, _after in entry.files():
-                _restore(root, rel, before)
-            entry.set_state("undone")
-            done.append(entry.id)
+        if entry.state not in ("pending", "undoing"):
+            continue
+        kept = _roll_back(root, entry)
+        if kept:
+            entry.meta["kept_external_edits"] = kept
+        entry.set_state("rolled-back" if entry.state == "pending" else "undone")
+        done.append(entry.id)
     return done
 
 

@@ -6,6 +6,7 @@ compose (each by its own line number) and every untouched line stays byte-identi
 
 from __future__ import annotations
 
+import posixpath
 import re
 from pathlib import Path
 
@@ -133,3 +134,34 @@ def repoint(line: str, old: str, new: str) -> str:
     if out == line:
         out = re.sub(rf"(?<![\w/.-]){re.escape(old_stem)}(\.md)?(?![\w/.-])", new_stem + r"\1", line)
     return out
+
+
+MD_LINK = re.compile(r"(!?\[[^\]]*\]\()(\s*<?)([^)\s>]+)(>?\s*\))")
+
+
+def rebase_links(text: str, src: str, dest: str) -> str:
+    """Rewrite relative markdown links of a file moved from `src` to `dest` so each still
+    reaches the same file (links resolve from the file's own folder)."""
+    src_dir, dest_dir = posixpath.dirname(src), posixpath.dirname(dest)
+    if src_dir == dest_dir:
+        return text
+
+    def fix(m: re.Match) -> str:
+        target = m.group(3)
+        path, sep, frag = target.partition("#")
+        if not path or "://" in path or path.startswith(("/", "mailto:", "~")):
+            return m.group(0)
+        resolved = posixpath.normpath(posixpath.join(src_dir, path))
+        new = posixpath.relpath(resolved, dest_dir or ".")
+        return f"{m.group(1)}{m.group(2)}{new}{sep}{frag}{m.group(4)}"
+
+    return MD_LINK.sub(fix, text)
+
+
+def remove_link(line: str, raw_target: str) -> str:
+    """Drop one link (and its `(N)` count and separating comma) from a row holding several."""
+    link = rf"\[[^\]]*\]\(\s*<?{re.escape(raw_target)}>?\s*\)(?:\s*\(\d+\))?"
+    out, n = re.subn(rf"\s*,\s*{link}", "", line, count=1)
+    if n:
+        return out
+    return re.sub(rf"{link}\s*,\s*", "", line, count=1)

@@ -14,8 +14,8 @@ from ..model.findings import Finding
 from ..model.indexes import IndexLink, format_domain_row, format_l0_row
 from ..model.store import Store
 from ..model.vocabulary import STOPWORDS, content_words
-from .draft import Draft, repoint, set_count
-from .plan import CurationError, Plan
+from .draft import Draft, rebase_links, remove_link, repoint, set_count
+from .plan import CurationError, NothingToDo, Plan
 from .validate import memory_name
 
 TRANSIENT_ONLY = ("date", "session_id", "agent", "task", "target", "status", "project", "completion", "severity")
@@ -50,7 +50,7 @@ def suggest(store: Store, text: str, index: str | None = None, limit: int = 12) 
         for r in rows:
             for k in r.keyword_set:
                 taken[k] += 3 if path == index else 1
-    counts = Counter(w for w in content_words(text) if w not in STOPWORDS and not w.isdigit() and len(w) < 30)
+    counts = Counter(w for w in content_words(text) if w not in STOPWORDS and len(w) < 30 and not _id_like(w))
     df, n = _document_frequency(store)
 
     def score(kv):
@@ -60,6 +60,15 @@ def suggest(store: Store, text: str, index: str | None = None, limit: int = 12) 
 
     ranked = sorted(counts.items(), key=score)
     return [w for w, _ in ranked[:limit]]
+
+
+ID_LIKE = re.compile(r"^(?=.*\d)(?:[\d\-_.:/]+|[0-9a-f]{6,}|[0-9a-f]{8}-[0-9a-f\-]+)$")
+
+
+def _id_like(word: str) -> bool:
+    """Dates, numbers, hashes and session ids: unique, so they look distinctive, but no query
+    ever uses them."""
+    return bool(ID_LIKE.match(word))
 
 
 def _document_frequency(store: Store) -> tuple[Counter, int]:
@@ -98,6 +107,9 @@ def plan_promote(
     dest = memory_name(root, dest)
     if "/" not in dest:
         raise CurationError("give the memory a folder, like git/git-new-topic.md")
+    tier = store.config.tier_for(dest)
+    if tier != "semantic":
+        raise CurationError(f"{dest} would be in the {tier} tier; promote into a semantic folder (e.g. knowledge/ or a domain folder)")
     if index not in store.domain_indexes:
         raise CurationError(f"{index} is not a domain index of this store")
     if source_action not in ("archive", "remove", "keep"):
@@ -114,14 +126,14 @@ def plan_promote(
     meta = {"source": src, "source_date": source_date, "promoted": today, **meta}
     meta = {k: v for k, v in meta.items() if v not in (None, "")}
     front = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True).strip()
-    body = rec.body().lstrip("\n")
+    body = rebase_links(rec.body().lstrip("\n"), src, dest)
     # "# Validation: X" becomes "# X": the record is knowledge now, not a report
     body = re.sub(r"^(#\s+)(?:Validation|Reflection|Reflect|Session)\s*:\s*(\w)",
                   lambda m: m.group(1) + m.group(2).upper(), body, count=1, flags=re.I)
     content = f"---\n{front}\n---\n\n{body}" + ("" if body.endswith("\n") else "\n")
     draft.create(dest, content)
 
-    kws = [k.lower() for k in (keywords or suggest(store, rec.text, index))]
+    kws = [k.lower() for k in (keywords or suggest(store, rec.body(), index))]
     if not kws:
         raise CurationError("no keywords: give some with --keywords")
     draft.append_line(index, format_domain_row(kws, dest))
@@ -129,13 +141,36 @@ def plan_promote(
     draft.notes.append(f"row uniqueness {u:.0%}" + (f"; shares words with {collisions[0][0]}:{collisions[0][1]}" if collisions else ""))
 
     _route(store, draft, index, kws)
-    recount_routes(store, draft, counter)
 
     if source_action == "archive":
         draft.move(src, f"{ARCHIVE}/{src}")
     elif source_action == "remove":
         draft.delete(src)
+    if source_action != "keep":
+        drop_routes(store, draft, [src])
+    recount_routes(store, draft, counter)
     return draft.plan()
+
+
+def drop_routes(store: Store, draft: Draft, paths: list[str]) -> None:
+    """Index rows and L0 links that route to files this plan removes: a row with only such
+    links is dropped, a row with others loses just those links (no dead rows left behind)."""
+    gone = set(paths)
+    rows: dict[tuple[str, int], tuple] = {}
+    for path in paths:
+        for route in store.routes_to.get(path, []):
+            rows[(route.index, route.row.line)] = route.row
+    for (index, line_no), row in sorted(rows.items()):
+        dead = [lk for lk in row.links if lk.target in gone]
+        if len(dead) == len(row.links):
+            draft.replace_line(index, line_no, None)
+            continue
+        line = draft.current_line(index, line_no)
+        if line is None:
+            continue
+        for lk in dead:
+            line = remove_link(line, lk.raw)
+        draft.replace_line(index, line_no, line)
 
 
 def _route(store: Store, draft: Draft, index: str, kws: list[str]) -> None:
@@ -194,9 +229,10 @@ def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = 
     routed: set[str] = set()
     fixed_routes: set[str] = set()
     dropped: dict[str, set[int]] = {}
+    pruned: list[str] = []
     chosen = [f for f in findings if f.fix is not None and (not checks or f.check in checks)]
     if not chosen:
-        raise CurationError("no finding has a fix to apply" + (f" for {', '.join(sorted(checks))}" if checks else ""))
+        raise NothingToDo("no finding has a fix to apply" + (f" for {', '.join(sorted(checks))}" if checks else ""), "fix")
     # drops first, so a row that is dropped is not also re-pointed or re-counted
     for f in chosen:
         if f.fix.kind == "drop-row":
@@ -238,6 +274,8 @@ def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = 
             fixed_routes.add(p["index"])
         elif kind == "prune":
             draft.move(p["path"], f"{ARCHIVE}/{p['path']}")
+            pruned.append(p["path"])
+    drop_routes(store, draft, pruned)
     recount_routes(store, draft, counter)
     plan = draft.plan()
     plan.title = f"fix {len(chosen)} finding(s)"
@@ -284,7 +322,7 @@ def plan_keywords(store: Store, index: str, target: str, keywords: list[str]) ->
 def plan_refresh(store: Store, findings: list[Finding]) -> Plan:
     stale = [f for f in findings if f.check == "tokens.stale-count" and f.fix is not None]
     if not stale:
-        raise CurationError("every L0 token count is current")
+        raise NothingToDo("every L0 token count is current", "refresh")
     plan = plan_fixes(store, stale, {"tokens.stale-count"}, counter=store.counter)
     plan.operation, plan.title = "refresh", f"refresh {len(stale)} stale token count(s)"
     return plan
@@ -317,7 +355,7 @@ def prune_candidates(
 def plan_prune_paths(store: Store, paths: list[str], archive: bool = True) -> Plan:
     """Archive (into .curator/archive) or delete exactly these records."""
     if not paths:
-        raise CurationError("nothing to prune")
+        raise NothingToDo("nothing to prune", "prune")
     for path in paths:
         rec = store.records.get(path)
         if rec is None or rec.level != 2:
@@ -328,6 +366,8 @@ def plan_prune_paths(store: Store, paths: list[str], archive: bool = True) -> Pl
             draft.move(path, f"{ARCHIVE}/{path}")
         else:
             draft.delete(path)
+    drop_routes(store, draft, sorted(paths))
+    recount_routes(store, draft, store.counter)
     return draft.plan()
 
 

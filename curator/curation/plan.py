@@ -11,6 +11,14 @@ class CurationError(Exception):
     """A refused operation: bad name, target outside the store, nothing to do... (exit 2)."""
 
 
+class NothingToDo(CurationError):
+    """The store already is as the operation would leave it (the CLI exits 0, not 2)."""
+
+    def __init__(self, message: str, operation: str = "") -> None:
+        super().__init__(message)
+        self.operation = operation
+
+
 class ChangedOnDisk(CurationError):
     def __init__(self, path: str) -> None:
         super().__init__(f"{path} changed on disk since you looked; re-open it and plan again")

@@ -42,6 +42,8 @@ def memory_name(root: Path, rel: str, *, must_not_exist: bool = True) -> str:
         raise CurationError(f"{stem}.md is not kebab-case (lowercase words joined by hyphens)")
     if rel.startswith(".curator/"):
         raise CurationError("the .curator folder holds curator's journal, not memories")
+    if any(part.startswith(".") for part in rel.split("/")):
+        raise CurationError(f"{rel}: a hidden folder or file is never loaded; pick a visible folder")
     if must_not_exist and (Path(root) / rel).exists():
         raise CurationError(f"{rel} already exists; curator never overwrites a memory")
     return rel

@@ -1,0 +1,196 @@
+"""Write-path edge cases: recovery never overwrites a later edit, removed files leave no dead
+routes, promoted records keep working links and sensible keywords, "nothing to do" is exit 0,
+and the sample store's check → fix → promote → prune leaves fewer findings and no new ones."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from curator.checks import run_checks
+from curator.cli import main
+from curator.curation import (
+    CurationError,
+    NothingToDo,
+    apply_plan,
+    journal,
+    plan_fixes,
+    plan_promote,
+    plan_prune,
+    plan_refresh,
+    recover,
+)
+from curator.curation.draft import rebase_links, remove_link
+from curator.curation.operations import suggest
+from curator.model import load_store
+from curator.tokens import default_counter
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".curator" not in p.relative_to(root).parts
+    }
+
+
+def load(root):
+    return load_store(root, token_counter=default_counter())
+
+
+def counts(findings) -> Counter:
+    return Counter(f.check for f in findings)
+
+
+def keys(findings) -> set:
+    """What a finding is about; messages carry numbers (token totals) that legitimately move."""
+    return {(f.check, f.path) for f in findings}
+
+
+# -- recovery -----------------------------------------------------------------------
+
+
+def test_recovery_keeps_a_file_edited_after_the_crash(sample_copy, monkeypatch):
+    """Crash after the first file of a prune was written; the user then edits that file's
+    new home by hand. Recovery rolls back the rest and keeps the user's bytes."""
+    store = load(sample_copy)
+    plan = plan_prune(store)
+    real = journal.replace
+    calls = {"n": 0}
+
+    def flaky(src, dst):
+        if ".curator/journal" not in str(dst).replace("\\", "/"):
+            calls["n"] += 1
+            if calls["n"] == 2:
+                raise OSError("power cut (injected)")
+        real(src, dst)
+
+    monkeypatch.setattr(journal, "replace", flaky)
+    with pytest.raises(OSError):
+        apply_plan(sample_copy, plan)
+    monkeypatch.setattr(journal, "replace", real)
+    written = next(e for e in plan.edits if e.after is not None and (sample_copy / e.path).exists())
+    (sample_copy / written.path).write_bytes(b"edited by hand after the crash\n")
+    done = recover(sample_copy)
+    assert len(done) == 1
+    assert (sample_copy / written.path).read_bytes() == b"edited by hand after the crash\n"
+    entry = journal.entries(sample_copy)[-1]
+    assert entry.state == "rolled-back" and entry.meta["kept_external_edits"] == [written.path]
+    for e in plan.edits:  # every other file is back to its before state
+        if e.path != written.path:
+            p = sample_copy / e.path
+            assert (p.read_bytes() if p.exists() else None) == e.before
+
+
+# -- removed files leave no dead routes -----------------------------------------------
+
+
+def test_prune_of_a_routed_record_drops_its_link_and_adds_no_finding(sample_copy):
+    store = load(sample_copy)
+    before = run_checks(store)
+    plan = plan_prune(store, tier="reflexion", keep=3)
+    gone = sorted(e.path for e in plan.edits if e.after is None)
+    assert gone == ["reflexion/2026-09-14-migration-lock-timeout.md", "reflexion/2026-10-03-flaky-time-freeze.md"]
+    apply_plan(sample_copy, plan)
+    l0 = (sample_copy / "memory-index.md").read_text()
+    assert "2026-09-14-migration-lock-timeout" not in l0 and "flaky-time-freeze" not in l0
+    assert "lock timeout flaky midnight idempotency race worktree venv redis eviction: [2026-10-21-idem" in l0
+    after = run_checks(load(sample_copy))
+    assert keys(after) - keys(before) == set()
+
+
+def test_remove_link_keeps_the_other_links_and_commas():
+    line = "|kw a b: [x](d/x.md) (10), [y](d/y.md) (20), [z](d/z.md)"
+    assert remove_link(line, "d/x.md") == "|kw a b: [y](d/y.md) (20), [z](d/z.md)"
+    assert remove_link(line, "d/y.md") == "|kw a b: [x](d/x.md) (10), [z](d/z.md)"
+    assert remove_link(line, "d/z.md") == "|kw a b: [x](d/x.md) (10), [y](d/y.md) (20)"
+
+
+# -- promote ----------------------------------------------------------------------------
+
+
+def test_promote_rebases_relative_links_to_the_new_folder(make_store):
+    root = make_store({
+        "memory-index.md": "[Notes]\n|notes: [notes-index](notes-index.md) (0)\n",
+        "notes-index.md": "| Keywords | File |\n|---|---|\n| alpha beta | [notes/deep/alpha](notes/deep/alpha.md) |\n",
+        "notes/deep/alpha.md": "# Alpha\n",
+        "validation/2026-11-10-check.md": "---\ndate: 2026-11-10\nstatus: done\n---\n\n# Check\n\n"
+                                         "See [alpha](../notes/deep/alpha.md#usage) and [web](https://x.y/z).\n",
+    })
+    store = load(root)
+    plan = plan_promote(store, "validation/2026-11-10-check.md", "notes/check-alpha.md", "notes-index.md",
+                        keywords=["check", "alpha", "gamma", "delta", "epsilon"])
+    apply_plan(root, plan)
+    text = (root / "notes/check-alpha.md").read_text()
+    assert "[alpha](deep/alpha.md#usage)" in text and "[web](https://x.y/z)" in text
+    assert "status:" not in text and "source: validation/2026-11-10-check.md" in text
+    assert not [f for f in run_checks(load(root)) if f.check == "links.broken"]
+
+
+def test_rebase_links_is_identity_in_the_same_folder():
+    text = "[a](../x.md) [b](y.md)"
+    assert rebase_links(text, "git/one.md", "git/two.md") == text
+    assert rebase_links(text, "git/one.md", "knowledge/sub/two.md") == "[a](../../x.md) [b](../../git/y.md)"
+
+
+def test_suggested_keywords_skip_dates_hashes_and_frontmatter(sample_copy):
+    store = load(sample_copy)
+    rec = store.records["reflexion/2026-11-05-worktree-venv-confusion.md"]
+    words = suggest(store, rec.body(), "skills-git-index.md")
+    assert words and not [w for w in words if any(ch.isdigit() for ch in w)]
+    plan = plan_promote(store, rec.path, "git/git-worktree-venv.md", "skills-git-index.md", counter=store.counter)
+    row = next(e for e in plan.edits if e.path == "skills-git-index.md").after.decode().splitlines()[-1]
+    assert "2026" not in row and "c41d77e2" not in row
+
+
+@pytest.mark.parametrize(
+    "dest, message",
+    [
+        ("validation/still-transient.md", "transient tier"),
+        ("git/.hidden/topic.md", "hidden"),
+        ("git/../../escape.md", "leaves the store"),
+        ("git/sub/../../../escape.md", "leaves the store"),
+    ],
+)
+def test_promote_refuses_non_semantic_hidden_and_escaping_targets(sample_copy, dest, message):
+    store = load(sample_copy)
+    before = snapshot(sample_copy)
+    with pytest.raises(CurationError, match=message):
+        plan_promote(store, "validation/2026-11-18-c0ffee.md", dest, "skills-ci-index.md")
+    assert snapshot(sample_copy) == before
+
+
+# -- nothing to do ------------------------------------------------------------------------
+
+
+def test_nothing_to_do_is_exit_0_not_a_usage_error(capsys, sample_copy):
+    store = load(sample_copy)
+    apply_plan(sample_copy, plan_refresh(store, run_checks(store)))
+    with pytest.raises(NothingToDo):
+        plan_refresh(load(sample_copy), run_checks(load(sample_copy)))
+    assert main(["refresh", str(sample_copy), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["operation"] == "refresh" and data["files"] == [] and data["applied"] is False
+    assert main(["prune", str(sample_copy), "--older-than", "999d"]) == 0
+    assert "nothing to do" in capsys.readouterr().out
+
+
+# -- the whole session on the sample store -------------------------------------------------
+
+
+def test_sample_check_fix_promote_prune_leaves_fewer_findings_and_no_new_ones(sample_copy):
+    store = load(sample_copy)
+    before = run_checks(store)
+    apply_plan(sample_copy, plan_fixes(store, before, counter=store.counter))
+    store = load(sample_copy)
+    apply_plan(sample_copy, plan_promote(store, "reflexion/2026-11-05-worktree-venv-confusion.md",
+                                         "git/git-worktree-venv.md", "skills-git-index.md", counter=store.counter))
+    store = load(sample_copy)
+    apply_plan(sample_copy, plan_prune(store, tier="reflexion", keep=3))
+    after = run_checks(load(sample_copy))
+    assert len(after) < len(before)
+    assert keys(after) - keys(before) == set()
+    assert all(counts(after)[c] <= n for c, n in counts(before).items())
