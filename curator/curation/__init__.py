@@ -12,10 +12,10 @@ from .operations import (
     prune_candidates,
     suggest,
 )
-from .plan import ChangedOnDisk, CurationError, FileEdit, NothingToDo, Plan
+from .plan import Busy, ChangedOnDisk, CurationError, FileEdit, NothingToDo, Plan, WriteFailed
 
 __all__ = [
-    "ChangedOnDisk", "CurationError", "FileEdit", "NothingToDo", "Plan", "apply_plan", "history", "meter", "plan_fixes",
+    "Busy", "ChangedOnDisk", "CurationError", "FileEdit", "NothingToDo", "Plan", "WriteFailed", "apply_plan", "history", "meter", "plan_fixes",
     "plan_keywords", "plan_promote", "plan_prune", "plan_prune_paths", "plan_refresh", "prune_candidates",
     "recover", "suggest", "undo",
 ]

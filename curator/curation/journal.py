@@ -13,11 +13,13 @@ import hashlib
 import json
 import os
 import tempfile
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .plan import Plan
+from .plan import Busy, Plan
 
 DIR = ".curator"
 
@@ -34,6 +36,31 @@ def journal_dir(root: Path) -> Path:
     d = curator_dir(root) / "journal"
     d.mkdir(parents=True, exist_ok=True)
     return d
+
+
+@contextmanager
+def locked(root: Path, wait: float = 5.0):
+    """Hold the store's write lock (an flock on `.curator/lock`); where flock does not exist
+    (Windows) the journal alone has to do."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    fd = os.open(curator_dir(Path(root)) / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise Busy("another curator is writing to this store; try again in a moment") from None
+                time.sleep(0.05)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def fsync_dir(path: Path) -> None:

@@ -19,6 +19,14 @@ class NothingToDo(CurationError):
         self.operation = operation
 
 
+class WriteFailed(CurationError):
+    """The disk refused a write (full, read-only, permission); the operation was rolled back."""
+
+
+class Busy(CurationError):
+    """Another curator (the app, a CLI run) is writing to this store right now."""
+
+
 class ChangedOnDisk(CurationError):
     def __init__(self, path: str) -> None:
         super().__init__(f"{path} changed on disk since you looked; re-open it and plan again")

@@ -37,6 +37,10 @@ def snapshot(root: Path) -> dict[str, bytes]:
     }
 
 
+class PowerCut(BaseException):
+    """A crash: unlike an OSError, nothing in curator gets to react to it."""
+
+
 def load(root):
     return load_store(root, token_counter=default_counter())
 
@@ -65,11 +69,11 @@ def test_recovery_keeps_a_file_edited_after_the_crash(sample_copy, monkeypatch):
         if ".curator/journal" not in str(dst).replace("\\", "/"):
             calls["n"] += 1
             if calls["n"] == 2:
-                raise OSError("power cut (injected)")
+                raise PowerCut()
         real(src, dst)
 
     monkeypatch.setattr(journal, "replace", flaky)
-    with pytest.raises(OSError):
+    with pytest.raises(PowerCut):
         apply_plan(sample_copy, plan)
     monkeypatch.setattr(journal, "replace", real)
     written = next(e for e in plan.edits if e.after is not None and (sample_copy / e.path).exists())
@@ -194,3 +198,68 @@ def test_sample_check_fix_promote_prune_leaves_fewer_findings_and_no_new_ones(sa
     assert len(after) < len(before)
     assert keys(after) - keys(before) == set()
     assert all(counts(after)[c] <= n for c, n in counts(before).items())
+
+
+# -- write failures and concurrent writers --------------------------------------------------
+
+
+def test_a_failed_write_is_rolled_back_at_once(sample_copy, monkeypatch):
+    from curator.curation import WriteFailed
+
+    before = snapshot(sample_copy)
+    store = load(sample_copy)
+    plan = plan_promote(store, "validation/2026-11-18-c0ffee.md", "api/api-webhook-signing.md",
+                        "skills-ci-index.md", counter=store.counter)
+    real = journal.replace
+    calls = {"n": 0}
+
+    def full(src, dst):
+        if ".curator/journal" not in str(dst).replace("\\", "/"):
+            calls["n"] += 1
+            if calls["n"] == 2:
+                raise OSError(28, "No space left on device")
+        real(src, dst)
+
+    monkeypatch.setattr(journal, "replace", full)
+    with pytest.raises(WriteFailed, match="No space left on device.*rolled back"):
+        apply_plan(sample_copy, plan)
+    assert snapshot(sample_copy) == before  # no restart needed
+    assert journal.entries(sample_copy)[-1].state == "rolled-back"
+    assert not list(sample_copy.rglob("*.tmp"))
+
+
+def test_crash_leftover_temp_files_are_swept_on_recovery(sample_copy, monkeypatch):
+    store = load(sample_copy)
+    plan = plan_prune(store)
+    real = journal.replace
+
+    def crash_keeping_tmp(src, dst):
+        if ".curator/journal" not in str(dst).replace("\\", "/"):
+            raise PowerCut()
+        real(src, dst)
+
+    real_unlink = journal.os.unlink
+    monkeypatch.setattr(journal, "replace", crash_keeping_tmp)
+    monkeypatch.setattr(journal.os, "unlink", lambda p: None)  # the crash leaves the temp file
+    with pytest.raises(PowerCut):
+        apply_plan(sample_copy, plan)
+    monkeypatch.setattr(journal.os, "unlink", real_unlink)
+    monkeypatch.setattr(journal, "replace", real)
+    assert list(sample_copy.rglob(".*.tmp"))
+    recover(sample_copy)
+    assert not list(sample_copy.rglob(".*.tmp"))
+
+
+def test_a_second_writer_waits_then_is_told_the_store_is_busy(sample_copy):
+    from curator.curation import Busy
+
+    store = load(sample_copy)
+    plan = plan_prune(store)
+    before = snapshot(sample_copy)
+    with journal.locked(sample_copy):
+        with pytest.raises(Busy, match="another curator is writing"):
+            with journal.locked(sample_copy, wait=0.1):
+                pass
+        # apply_plan in this process would wait the same way; the store is untouched meanwhile
+    assert snapshot(sample_copy) == before
+    apply_plan(sample_copy, plan)  # the lock is free again
