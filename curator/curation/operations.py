@@ -11,6 +11,7 @@ import yaml
 
 from ..checks.keyword_checks import row_uniqueness
 from ..model.findings import Finding
+from ..model.frontmatter import split_frontmatter
 from ..model.indexes import IndexLink, format_domain_row, format_l0_row
 from ..model.store import Store
 from ..model.vocabulary import STOPWORDS, content_words
@@ -44,13 +45,22 @@ def meter(store: Store, index: str, keywords: list[str], replacing_line: int | N
 
 
 def suggest(store: Store, text: str, index: str | None = None, limit: int = 12) -> list[str]:
-    """Distinctive words of a text that collide least with keywords already in the indexes."""
+    """Distinctive words of a text that collide least with keywords already in the indexes.
+
+    Frontmatter is left out (session ids and dates are not search words); words of the `#`
+    title count three times, as they name what the memory is about."""
     taken: Counter = Counter()
     for path, rows in store.all_indexes():
         for r in rows:
             for k in r.keyword_set:
                 taken[k] += 3 if path == index else 1
-    counts = Counter(w for w in content_words(text) if w not in STOPWORDS and len(w) < 30 and not _id_like(w))
+    _fm, body, _line = split_frontmatter(text)
+    counts: Counter = Counter()
+    for line in body.splitlines():
+        weight = 3 if line.lstrip().startswith("# ") else 1
+        for w in content_words(line):
+            if w not in STOPWORDS and w not in TEMPLATE_WORDS and len(w) < 30 and not _id_like(w):
+                counts[w] += weight
     df, n = _document_frequency(store)
 
     def score(kv):
@@ -62,6 +72,12 @@ def suggest(store: Store, text: str, index: str | None = None, limit: int = 12) 
     return [w for w, _ in ranked[:limit]]
 
 
+# section names of the record templates (ADR-002 reflexion, experience entries): every record
+# has them, so they tell memories apart from nothing
+TEMPLATE_WORDS = frozenset(
+    "known issue symptoms root cause solution prevention related summary error remediation practice "
+    "impact validation reflection reflect notes context".split()
+)
 ID_LIKE = re.compile(r"^(?=.*\d)(?:[\d\-_.:/]+|[0-9a-f]{6,}|[0-9a-f]{8}-[0-9a-f\-]+)$")
 
 

@@ -15,7 +15,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--to", dest="dest", required=True, metavar="DEST", help="new memory path, e.g. api/api-webhook-signing.md")
     parser.add_argument("--index", required=True, metavar="INDEX", help="the domain index that gets the row")
     parser.add_argument("--keywords", nargs="+", metavar="KW", help="row keywords (default: suggested)")
-    parser.add_argument("--source", dest="source_action", choices=("archive", "remove", "keep"), default="archive",
+    parser.add_argument("--source", "--source-action", dest="source_action", choices=("archive", "remove", "keep"), default="archive",
                         help="what happens to SRC (default: archive into .curator/archive)")
     add_store_args(parser, positional=False)
     add_format_arg(parser, ("text", "json"))

@@ -29,7 +29,9 @@ def add_arguments(parser) -> None:
                         help="tier to prune (default: transient)")
     parser.add_argument("--older-than", type=_days, metavar="AGE", help="older than this (14d, 3w, 2m); default: the tier's TTL")
     parser.add_argument("--keep", type=int, metavar="N", help="keep only the newest N records")
-    parser.add_argument("--delete", action="store_true", help="delete instead of archiving into .curator/archive")
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument("--archive", action="store_true", help="archive into .curator/archive (the default)")
+    how.add_argument("--delete", action="store_true", help="delete instead of archiving (undo still restores them)")
     add_format_arg(parser, ("text", "json"))
     add_write_args(parser)
 

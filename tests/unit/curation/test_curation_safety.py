@@ -145,6 +145,8 @@ def test_suggested_keywords_skip_dates_hashes_and_frontmatter(sample_copy):
     rec = store.records["reflexion/2026-11-05-worktree-venv-confusion.md"]
     words = suggest(store, rec.body(), "skills-git-index.md")
     assert words and not [w for w in words if any(ch.isdigit() for ch in w)]
+    assert not {"symptoms", "solution", "prevention", "root", "cause", "issue"} & set(words)
+    assert {"editable", "imported"} <= set(words)  # what tells this record apart
     plan = plan_promote(store, rec.path, "git/git-worktree-venv.md", "skills-git-index.md", counter=store.counter)
     row = next(e for e in plan.edits if e.path == "skills-git-index.md").after.decode().splitlines()[-1]
     assert "2026" not in row and "c41d77e2" not in row
@@ -180,6 +182,21 @@ def test_nothing_to_do_is_exit_0_not_a_usage_error(capsys, sample_copy):
     assert data["operation"] == "refresh" and data["files"] == [] and data["applied"] is False
     assert main(["prune", str(sample_copy), "--older-than", "999d"]) == 0
     assert "nothing to do" in capsys.readouterr().out
+
+
+def test_cli_spellings_of_the_brief(capsys, sample_copy):
+    before = snapshot(sample_copy)
+    assert main(["promote", "validation/2026-11-14-lint-rollout.md", "--to", "ci/ci-dtz-rules.md", "--index",
+                 "skills-ci-index.md", "--source-action", "keep", "--store", str(sample_copy), "--dry-run",
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [f["action"] for f in data["files"] if f["path"] == "ci/ci-dtz-rules.md"] == ["create"]
+    assert "validation/2026-11-14-lint-rollout.md" not in {f["path"] for f in data["files"]}
+    assert main(["prune", str(sample_copy), "--archive", "--dry-run"]) == 0
+    with pytest.raises(SystemExit) as exc:
+        main(["prune", str(sample_copy), "--archive", "--delete"])
+    assert exc.value.code == 2
+    assert snapshot(sample_copy) == before
 
 
 # -- the whole session on the sample store -------------------------------------------------
