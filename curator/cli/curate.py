@@ -10,25 +10,9 @@ def add_write_args(parser) -> None:
 
 
 def render_diff(out, plan) -> None:
-    from rich.text import Text
+    from ..reports.diff_report import plan_renderable
 
-    out.print(Text(plan.title, style="bold"))
-    for line in plan.diff().splitlines():
-        if line.startswith(("+++", "---")):
-            style = "bold"
-        elif line.startswith("+"):
-            style = "green"
-        elif line.startswith("-"):
-            style = "red"
-        elif line.startswith("@@"):
-            style = "cyan"
-        elif line.startswith("rename "):
-            style = "yellow"
-        else:
-            style = "dim"
-        out.print(Text(line, style=style), overflow="fold")
-    for note in plan.notes:
-        out.print(Text(f"note: {note}", style="dim"))
+    out.print(plan_renderable(plan))
 
 
 def finish(args, store, plan) -> int:

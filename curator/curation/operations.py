@@ -23,6 +23,18 @@ TRANSIENT_ONLY = ("date", "session_id", "agent", "task", "target", "status", "pr
 ARCHIVE = ".curator/archive"
 
 
+def archive_path(root, path: str) -> str:
+    """Where an archived record goes: `.curator/archive/<path>`, or `<stem>~N.md` beside it when a
+    record of that name was archived before (an archive never overwrites)."""
+    first = f"{ARCHIVE}/{path}"
+    stem, dot, ext = first.rpartition(".")
+    candidate, n = first, 2
+    while (root / candidate).exists():
+        candidate = f"{stem}~{n}{dot}{ext}"
+        n += 1
+    return candidate
+
+
 # -- meters ------------------------------------------------------------------------
 
 
@@ -159,7 +171,7 @@ def plan_promote(
     _route(store, draft, index, kws)
 
     if source_action == "archive":
-        draft.move(src, f"{ARCHIVE}/{src}")
+        draft.move(src, archive_path(store.root, src))
     elif source_action == "remove":
         draft.delete(src)
     if source_action != "keep":
@@ -289,7 +301,7 @@ def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = 
             draft.append_line(store.l0.path, format_l0_row(kws, [IndexLink(name, p["index"], p["index"], idx_tokens)], store.l0.dialect))
             fixed_routes.add(p["index"])
         elif kind == "prune":
-            draft.move(p["path"], f"{ARCHIVE}/{p['path']}")
+            draft.move(p["path"], archive_path(store.root, p["path"]))
             pruned.append(p["path"])
     drop_routes(store, draft, pruned)
     recount_routes(store, draft, counter)
@@ -379,7 +391,7 @@ def plan_prune_paths(store: Store, paths: list[str], archive: bool = True) -> Pl
     draft = Draft(store.root, "prune", f"{'archive' if archive else 'delete'} {len(paths)} record(s)")
     for path in sorted(paths):
         if archive:
-            draft.move(path, f"{ARCHIVE}/{path}")
+            draft.move(path, archive_path(store.root, path))
         else:
             draft.delete(path)
     drop_routes(store, draft, sorted(paths))

@@ -280,3 +280,28 @@ def test_a_second_writer_waits_then_is_told_the_store_is_busy(sample_copy):
         # apply_plan in this process would wait the same way; the store is untouched meanwhile
     assert snapshot(sample_copy) == before
     apply_plan(sample_copy, plan)  # the lock is free again
+
+
+def test_diff_report_colours_by_line_kind(sample_copy):
+    from curator.reports.diff_report import diff_text
+
+    store = load(sample_copy)
+    text = diff_text(plan_prune(store))
+    styles = {str(span.style) for span in text.spans}
+    assert "yellow" in styles  # archiving shows as renames
+    refresh = diff_text(plan_refresh(store, run_checks(store)))
+    by_line = [(refresh.plain[s.start:s.end], str(s.style)) for s in refresh.spans]
+    assert all(style == "green" for line, style in by_line if line.startswith("+") and not line.startswith("+++"))
+    assert all(style == "red" for line, style in by_line if line.startswith("-") and not line.startswith("---"))
+    assert {"green", "red", "cyan", "bold"} <= {style for _, style in by_line}
+
+
+def test_archiving_a_name_archived_before_keeps_both(sample_copy):
+    path = "validation/2026-09-30-ci-cache-key.md"
+    old = (sample_copy / path).read_bytes()
+    apply_plan(sample_copy, plan_prune(load(sample_copy)))
+    (sample_copy / path).write_text("---\ndate: 2026-09-30\n---\n\n# A second record of that day\n")
+    apply_plan(sample_copy, plan_prune(load(sample_copy)))
+    archive = sample_copy / ".curator/archive/validation"
+    assert (archive / "2026-09-30-ci-cache-key.md").read_bytes() == old
+    assert "second record" in (archive / "2026-09-30-ci-cache-key~2.md").read_text()
