@@ -43,3 +43,23 @@ def user_themes() -> Path:
 
 def user_settings_file() -> Path:
     return Path(os.environ.get("CURATOR_CONFIG") or config_dir() / "settings.yaml")
+
+
+def demo_store() -> tuple[Path, bool]:
+    """A private copy of the sample store in the user data folder, made on first use, so the
+    demo can be curated without touching the installed package. (path, is_copy)."""
+    import shutil
+    import tempfile
+
+    dest = data_dir() / "sample_memories"
+    if dest.is_dir():
+        return dest, True
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".sample-", dir=dest.parent))
+        shutil.copytree(sample_store(), tmp / "s")
+        os.replace(tmp / "s", dest)
+        tmp.rmdir()
+        return dest, True
+    except OSError:
+        return sample_store(), False  # read-only home: read the bundled copy in place

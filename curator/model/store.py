@@ -49,7 +49,7 @@ class Located:
 
 def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None) -> Located:
     """The store argument, else `.serena/memories` found upward, else the bundled sample."""
-    from ..locations import sample_store
+    from ..locations import demo_store
 
     if arg is not None and str(arg) != "":
         path = Path(arg).expanduser()
@@ -67,11 +67,12 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None) -> Loca
             except ValueError:
                 shown = str(candidate)
             return Located(candidate, shown)
-    sample = sample_store()
+    sample, is_copy = demo_store()
+    where = f" (your copy: {sample}; delete it to start over)" if is_copy else ""
     return Located(
         sample,
         "sample_memories",
-        notice="No .serena/memories found here or above; opened the bundled sample store.",
+        notice=f"No .serena/memories found here or above; opened the bundled sample store{where}.",
         is_sample=True,
     )
 

@@ -100,6 +100,13 @@ def test_locate_store_searches_upward_then_falls_back_to_sample(tmp_path):
     found = locate_store(None, cwd=lonely)
     assert found.is_sample and found.notice
     assert Path(found.root).is_dir()
+    # the demo is a private copy: curating it never writes into the installed package
+    from curator.locations import sample_store
+
+    assert Path(found.root).resolve() != sample_store().resolve()
+    assert (Path(found.root) / "memory-index.md").read_bytes() == (sample_store() / "memory-index.md").read_bytes()
+    (Path(found.root) / "note.md").write_text("mine\n")
+    assert (Path(locate_store(None, cwd=lonely).root) / "note.md").exists()
 
 
 def test_reload_picks_up_an_edit_and_a_deletion(make_store):
