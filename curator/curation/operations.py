@@ -26,6 +26,8 @@ ARCHIVE = ".curator/archive"
 def archive_path(root, path: str) -> str:
     """Where an archived record goes: `.curator/archive/<path>`, or `<stem>~N.md` beside it when a
     record of that name was archived before (an archive never overwrites)."""
+    while path.startswith("../"):  # a record of an included folder beside the store
+        path = path[3:]
     first = f"{ARCHIVE}/{path}"
     stem, dot, ext = first.rpartition(".")
     candidate, n = first, 2
@@ -135,7 +137,7 @@ def plan_promote(
     dest = memory_name(root, dest)
     if "/" not in dest:
         raise CurationError("give the memory a folder, like git/git-new-topic.md")
-    tier = store.config.tier_for(dest)
+    tier = store.config.tier_for(re.sub(r"^(\.\./)+", "", dest))
     if tier != "semantic":
         raise CurationError(f"{dest} would be in the {tier} tier; promote into a semantic folder (e.g. knowledge/ or a domain folder)")
     if index not in store.domain_indexes:

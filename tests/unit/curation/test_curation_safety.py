@@ -305,3 +305,36 @@ def test_archiving_a_name_archived_before_keeps_both(sample_copy):
     archive = sample_copy / ".curator/archive/validation"
     assert (archive / "2026-09-30-ci-cache-key.md").read_bytes() == old
     assert "second record" in (archive / "2026-09-30-ci-cache-key~2.md").read_text()
+
+
+# -- ADR-002 folders beside the store (.serena/validation next to .serena/memories) -------------
+
+
+def test_records_of_included_folders_beside_the_store_can_be_pruned_and_promoted(make_store):
+    root = make_store({
+        "memory-index.md": "[Notes]\n|notes: [notes-index](notes-index.md) (0)\n",
+        "notes-index.md": "| Keywords | File |\n|---|---|\n| alpha beta | [notes/alpha](notes/alpha.md) |\n",
+        "notes/alpha.md": "# Alpha\n",
+        "../validation/2026-01-02-old-check.md": "---\ndate: 2026-01-02\nstatus: done\n---\n\n# Old check\n",
+        "../validation/2026-11-19-fresh-check.md": "---\ndate: 2026-11-19\nstatus: done\n---\n\n# Fresh check of gamma\n",
+        "../knowledge/.keep.md": "",
+    }, name=".serena/memories")
+    store = load(root)
+    assert "../validation/2026-01-02-old-check.md" in store.records
+    before = snapshot(root.parent)
+    prune = plan_prune(store)
+    assert [e.path for e in prune.edits] == ["../validation/2026-01-02-old-check.md",
+                                             ".curator/archive/validation/2026-01-02-old-check.md"]
+    apply_plan(root, prune)
+    assert not (root.parent / "validation/2026-01-02-old-check.md").exists()
+    promote = plan_promote(load(root), "../validation/2026-11-19-fresh-check.md", "../knowledge/gamma-check.md",
+                           "notes-index.md", keywords=["gamma", "check", "fresh", "delta", "omega"])
+    apply_plan(root, promote)
+    assert "# Fresh check of gamma" in (root.parent / "knowledge/gamma-check.md").read_text()
+    from curator.curation import undo
+
+    undo(root)
+    undo(root)
+    assert snapshot(root.parent) == before
+    with pytest.raises(CurationError, match="leaves the store"):
+        plan_promote(load(root), "../validation/2026-11-19-fresh-check.md", "../elsewhere/x-y.md", "notes-index.md")
