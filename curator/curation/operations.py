@@ -17,7 +17,7 @@ from ..model.store import Store
 from ..model.vocabulary import STOPWORDS, content_words
 from .draft import Draft, rebase_links, remove_link, repoint, set_count
 from .plan import CurationError, NothingToDo, Plan
-from .validate import memory_name
+from .validate import clean_keywords, memory_name
 
 TRANSIENT_ONLY = ("date", "session_id", "agent", "task", "target", "status", "project", "completion", "severity")
 ARCHIVE = ".curator/archive"
@@ -163,7 +163,7 @@ def plan_promote(
     content = f"---\n{front}\n---\n\n{body}" + ("" if body.endswith("\n") else "\n")
     draft.create(dest, content)
 
-    kws = [k.lower() for k in (keywords or suggest(store, rec.body(), index))]
+    kws = clean_keywords(keywords or suggest(store, rec.body(), index))
     if not kws:
         raise CurationError("no keywords: give some with --keywords")
     draft.append_line(index, format_domain_row(kws, dest))
@@ -331,7 +331,7 @@ def plan_keywords(store: Store, index: str, target: str, keywords: list[str]) ->
     rows = [r for r in idx.rows if any(lk.target == target for lk in r.links)]
     if not rows:
         raise CurationError(f"{index} has no row for {target}")
-    kws = [k.strip().lower() for k in keywords if k.strip()]
+    kws = clean_keywords(keywords)
     if not kws:
         raise CurationError("give at least one keyword")
     row = rows[0]

@@ -73,3 +73,22 @@ def memory_name(root: Path, rel: str, *, must_not_exist: bool = True) -> str:
     if must_not_exist and (Path(root) / rel).exists():
         raise CurationError(f"{rel} already exists; curator never overwrites a memory")
     return rel
+
+
+KEYWORD_BREAKERS = re.compile(r"[|:\[\]()`<>]")
+
+
+def clean_keywords(keywords: list[str]) -> list[str]:
+    """Lowercased keywords, split on spaces and commas, de-duplicated in order; refuses the
+    characters that would break a table row or an L0 `keywords: [link]` row."""
+    out: list[str] = []
+    for item in keywords:
+        for word in re.split(r"[\s,;]+", item.strip().lower()):
+            if not word:
+                continue
+            bad = KEYWORD_BREAKERS.search(word)
+            if bad:
+                raise CurationError(f"keyword {word!r} holds {bad.group(0)!r}, which would break the index row")
+            if word not in out:
+                out.append(word)
+    return out

@@ -338,3 +338,25 @@ def test_records_of_included_folders_beside_the_store_can_be_pruned_and_promoted
     assert snapshot(root.parent) == before
     with pytest.raises(CurationError, match="leaves the store"):
         plan_promote(load(root), "../validation/2026-11-19-fresh-check.md", "../elsewhere/x-y.md", "notes-index.md")
+
+
+@pytest.mark.parametrize("bad", ["a|b", "route:", "[link]", "x(1)"])
+def test_keywords_that_would_break_a_row_are_refused(sample_copy, bad):
+    from curator.curation import plan_keywords
+
+    store = load(sample_copy)
+    with pytest.raises(CurationError, match="break the index row"):
+        plan_keywords(store, "skills-review-index.md", "review/review-pr-size.md", ["pr", bad])
+    with pytest.raises(CurationError, match="break the index row"):
+        plan_promote(store, "validation/2026-11-18-c0ffee.md", "api/api-webhook-signing.md", "skills-ci-index.md",
+                     keywords=["webhook", bad])
+
+
+def test_keywords_are_split_lowercased_and_deduplicated(sample_copy):
+    from curator.curation import plan_keywords
+
+    store = load(sample_copy)
+    plan = plan_keywords(store, "skills-review-index.md", "review/review-pr-size.md",
+                         ["PR size, split", "pr stacked"])
+    line = next(ln for ln in plan.edits[0].after.decode().splitlines() if "review-pr-size" in ln)
+    assert line.startswith("| pr size split stacked |")
