@@ -12,7 +12,7 @@ import yaml
 from ..checks.keyword_checks import row_uniqueness
 from ..model.findings import Finding
 from ..model.frontmatter import split_frontmatter
-from ..model.indexes import IndexLink, format_domain_row, format_l0_row
+from ..model.indexes import IndexLink, format_domain_row, format_l0_link, format_l0_row
 from ..model.store import Store
 from ..model.vocabulary import STOPWORDS, content_words
 from .draft import Draft, rebase_links, remove_link, repoint, set_count
@@ -170,7 +170,7 @@ def plan_promote(
     u, collisions = meter(store, index, kws)
     draft.notes.append(f"row uniqueness {u:.0%}" + (f"; shares words with {collisions[0][0]}:{collisions[0][1]}" if collisions else ""))
 
-    _route(store, draft, index, kws)
+    _route(store, draft, index, kws, dest, content, counter)
 
     if source_action == "archive":
         draft.move(src, archive_path(store.root, src))
@@ -203,20 +203,32 @@ def drop_routes(store: Store, draft: Draft, paths: list[str]) -> None:
         draft.replace_line(index, line_no, line)
 
 
-def _route(store: Store, draft: Draft, index: str, kws: list[str]) -> None:
-    """Make sure L0 routes to the index; extend the route's keywords with the new row's words."""
+def _route(store: Store, draft: Draft, index: str, kws: list[str], dest: str | None = None,
+           content: str | None = None, counter=None) -> None:
+    """Make sure L0 routes to the index. Of the L0 rows that already do, the one whose words
+    overlap the new row's most is extended: its missing words (up to 3) and, when that row also
+    links memories directly (the store's own habit), a link to the new file with its count."""
     l0 = store.l0
     if l0 is None:
         draft.notes.append("no memory-index.md: add a route to the index by hand")
         return
     rows = [r for r in l0.rows if any(link.target == index for link in r.links)]
     if rows:
-        row = rows[0]
+        wanted = set(kws) | set(content_words(content or ""))
+        row = max(rows, key=lambda r: (len(wanted & r.keyword_set), -r.line))
         line = draft.current_line(l0.path, row.line)
+        if not line or l0.dialect != "sections" or ":" not in line:
+            return
         missing = [k for k in kws if k not in row.keyword_set][:3]
-        if line and missing and l0.dialect == "sections" and ":" in line:
+        if missing:
             head, rest = line.split(":", 1)
-            draft.replace_line(l0.path, row.line, f"{head} {' '.join(missing)}:{rest}")
+            line = f"{head} {' '.join(missing)}:{rest}"
+        direct = [lk for lk in row.links if lk.target in store.records and store.records[lk.target].level == 2]
+        if dest and direct:
+            count = counter.count(content) if counter is not None and content is not None else 0
+            name = dest.rsplit("/", 1)[-1].removesuffix(".md")
+            line = line.rstrip() + ", " + format_l0_link(IndexLink(name, dest, dest, count))
+        draft.replace_line(l0.path, row.line, line)
     else:
         name = index.rsplit("/", 1)[-1].removesuffix(".md")
         row_kws = [name.removeprefix("skills-").removesuffix("-index")] + kws[:6]

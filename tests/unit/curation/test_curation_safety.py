@@ -360,3 +360,16 @@ def test_keywords_are_split_lowercased_and_deduplicated(sample_copy):
                          ["PR size, split", "pr stacked"])
     line = next(ln for ln in plan.edits[0].after.decode().splitlines() if "review-pr-size" in ln)
     assert line.startswith("| pr size split stacked |")
+
+
+def test_promote_extends_the_l0_row_closest_in_words_with_a_counted_link(sample_copy):
+    store = load(sample_copy)
+    apply_plan(sample_copy, plan_promote(store, "reflexion/2026-11-05-worktree-venv-confusion.md",
+                                         "git/git-worktree-venv.md", "skills-git-index.md", counter=store.counter))
+    after = load(sample_copy)
+    row = next(r for r in after.l0.rows if any(lk.target == "git/git-worktree-venv.md" for lk in r.links))
+    assert "worktree" in row.keyword_set  # the worktree row, not the first git row
+    link = next(lk for lk in row.links if lk.target == "git/git-worktree-venv.md")
+    assert link.count == after.records["git/git-worktree-venv.md"].tokens
+    stale = [f for f in run_checks(after, {"tokens.stale-count"}) if f.target in ("git/git-worktree-venv.md", "skills-git-index.md")]
+    assert stale == []
