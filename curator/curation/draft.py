@@ -25,6 +25,7 @@ class Draft:
         self._replace: dict[str, dict[int, str | None]] = {}
         self._append: dict[str, list[str]] = {}
         self._order: list[str] = []
+        self._cached: Plan | None = None  # plan() is asked for often while drafting; edits reset it
 
     def _touch(self, rel: str) -> None:
         if rel not in self._before:
@@ -59,16 +60,25 @@ class Draft:
 
     def after_text(self, rel: str) -> str | None:
         """The file's text as the plan would leave it (None if deleted or absent)."""
-        for e in self.plan().edits:
-            if e.path == rel:
-                return None if e.after is None else e.after.decode("utf-8")
-        data = self._before.get(rel)
-        return None if data is None else data.decode("utf-8")
+        if rel not in self._before:
+            return None
+        after = self._after(rel)
+        return None if after is None else after.decode("utf-8")
 
     def touched(self) -> list[str]:
-        return [e.path for e in self.plan().edits]
+        """Files this draft edits (an edit that turns out to change nothing included)."""
+        return [rel for rel in self._order if rel in self._whole or rel in self._replace or rel in self._append]
+
+    def _after(self, rel: str) -> bytes | None:
+        before = self._before[rel]
+        if rel in self._whole:
+            return self._whole[rel]
+        if rel in self._replace or rel in self._append:
+            return edit_lines(before.decode("utf-8"), self._replace.get(rel), self._append.get(rel)).encode("utf-8")
+        return before
 
     def replace_line(self, rel: str, no: int, new: str | None) -> None:
+        self._cached = None
         self.text(rel)
         self._replace.setdefault(rel, {})[no] = new
 
@@ -76,23 +86,28 @@ class Draft:
         return list(self._append.get(rel, []))
 
     def set_appended(self, rel: str, i: int, line: str) -> None:
+        self._cached = None
         self._append[rel][i] = line
 
     def append_line(self, rel: str, line: str) -> None:
+        self._cached = None
         self.text(rel)
         self._append.setdefault(rel, []).append(line)
 
     def create(self, rel: str, text: str) -> None:
+        self._cached = None
         self._touch(rel)
         if self._before[rel] is not None:
             raise CurationError(f"{rel} already exists; curator never overwrites")
         self._whole[rel] = text.encode("utf-8")
 
     def delete(self, rel: str) -> None:
+        self._cached = None
         self._touch(rel)
         self._whole[rel] = None
 
     def move(self, src: str, dest: str) -> None:
+        self._cached = None
         self._touch(src)
         data = self._before[src]
         if data is None:
@@ -104,15 +119,15 @@ class Draft:
         self._whole[src] = None
 
     def plan(self) -> Plan:
+        if self._cached is None:
+            self._cached = self._build()
+        cached = self._cached
+        return Plan(cached.operation, cached.title, list(cached.edits), list(self.notes))
+
+    def _build(self) -> Plan:
         edits = []
-        for rel in self._order:
-            before = self._before[rel]
-            if rel in self._whole:
-                after = self._whole[rel]
-            elif rel in self._replace or rel in self._append:
-                after = edit_lines(before.decode("utf-8"), self._replace.get(rel), self._append.get(rel)).encode("utf-8")
-            else:
-                continue
+        for rel in self.touched():
+            before, after = self._before[rel], self._after(rel)
             if after != before:
                 edits.append(FileEdit(rel, before, after))
         return Plan(self.operation, self.title, edits, list(self.notes))

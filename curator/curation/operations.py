@@ -63,11 +63,8 @@ def suggest(store: Store, text: str, index: str | None = None, limit: int = 12) 
 
     Frontmatter is left out (session ids and dates are not search words); words of the `#`
     title count three times, as they name what the memory is about."""
-    taken: Counter = Counter()
-    for path, rows in store.all_indexes():
-        for r in rows:
-            for k in r.keyword_set:
-                taken[k] += 3 if path == index else 1
+    every, per_index = _keyword_use(store)
+    local = per_index.get(index, Counter())
     _fm, body, _line = split_frontmatter(text)
     counts: Counter = Counter()
     for line in body.splitlines():
@@ -80,7 +77,8 @@ def suggest(store: Store, text: str, index: str | None = None, limit: int = 12) 
     def score(kv):
         word, tf = kv
         idf = math.log(1 + n / (1 + df.get(word, 0)))  # words in every memory route nowhere
-        return -(tf * idf / (1 + 2 * taken.get(word, 0))), word
+        taken = every.get(word, 0) + 2 * local.get(word, 0)  # this index's own rows weigh 3
+        return -(tf * idf / (1 + 2 * taken)), word
 
     ranked = sorted(counts.items(), key=score)
     return [w for w, _ in ranked[:limit]]
@@ -101,15 +99,34 @@ def _id_like(word: str) -> bool:
     return bool(ID_LIKE.match(word))
 
 
+def _keyword_use(store: Store) -> tuple[Counter, dict[str, Counter]]:
+    """How many rows use each keyword, in every index and per index; derived once per state of
+    the indexes (a reloaded index is a new object, so the key changes)."""
+    key = tuple((path, id(rows)) for path, rows in store.all_indexes())
+    cached = getattr(store, "_cache_curation_kw", None)
+    if cached is None or cached[0] != key:
+        every: Counter = Counter()
+        per_index: dict[str, Counter] = {}
+        for path, rows in store.all_indexes():
+            mine = per_index.setdefault(path, Counter())
+            for r in rows:
+                kws = r.keyword_set
+                every.update(kws)
+                mine.update(kws)
+        cached = (key, every, per_index)
+        store._cache_curation_kw = cached
+    return cached[1], cached[2]
+
+
 def _document_frequency(store: Store) -> tuple[Counter, int]:
-    cached = getattr(store, "_curation_df", None)
+    cached = getattr(store, "_cache_curation_df", None)
     if cached is None:
         df: Counter = Counter()
         mems = store.memories()
         for r in mems:
             df.update(set(content_words(r.text)))
         cached = (df, max(1, len(mems)))
-        store._curation_df = cached  # derived once per loaded store
+        store._cache_curation_df = cached  # Store.invalidate (on reload) drops it
     return cached
 
 

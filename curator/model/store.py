@@ -154,8 +154,11 @@ class Store:
         return None
 
     def invalidate(self) -> None:
-        """Drop derived views after records or indexes change."""
+        """Drop derived views after records or indexes change (services keep theirs in
+        `_cache_*` attributes so they go too)."""
         self.__dict__.pop("routes_to", None)
+        for key in [k for k in self.__dict__ if k.startswith("_cache_")]:
+            del self.__dict__[key]
 
     # -- tokens ----------------------------------------------------------
 
