@@ -55,10 +55,11 @@ def main(argv: list[str] | None = None) -> int:
             undo_ms = (time.perf_counter() - t0) * 1000
             index = next(iter(store.domain_indexes))
             row = store.domain_indexes[index].rows[0]
-            meter_ms = _ms(lambda: meter(store, index, row.keywords + ["extra"], row.line), a.repeat)
+            kws = [*row.keywords, "extra"]
+            meter_ms = _ms(lambda s=store, i=index, k=kws, ln=row.line: meter(s, i, k, ln), a.repeat)
             text = store.memories()[0].text
             suggest(store, text, index)  # the document frequencies are derived once per store
-            suggest_ms = _ms(lambda: suggest(store, text, index), a.repeat)
+            suggest_ms = _ms(lambda s=store, t=text, i=index: suggest(s, t, i), a.repeat)
             print(f"{n:>7} {len(plan.edits):>6} {plan_ms:>8.1f} {apply_ms:>9.1f} {undo_ms:>8.1f} "
                   f"{meter_ms:>9.2f} {suggest_ms:>11.2f}")
         finally:

@@ -157,6 +157,9 @@ class Store:
         """Drop derived views after records or indexes change (services keep theirs in
         `_cache_*` attributes so they go too)."""
         self.__dict__.pop("routes_to", None)
+        self.drop_service_caches()
+
+    def drop_service_caches(self) -> None:
         for key in [k for k in self.__dict__ if k.startswith("_cache_")]:
             del self.__dict__[key]
 
@@ -179,6 +182,8 @@ class Store:
         abspath = rec.abspath if rec else self.root / path
         if path == L0_NAME or path.endswith("-index.md"):
             self.invalidate()  # routes come from index rows only; a memory edit keeps them
+        else:
+            self.drop_service_caches()  # e.g. word statistics over the memories
         self.load_findings = [f for f in self.load_findings if f.path != path]
         self.records.pop(path, None)
         self.domain_indexes.pop(path, None)
