@@ -24,7 +24,7 @@ from curator.curation import (
     recover,
 )
 from curator.curation.draft import rebase_links, remove_link
-from curator.curation.operations import suggest
+from curator.curation.meters import suggest
 from curator.model import load_store
 from curator.tokens import default_counter
 
