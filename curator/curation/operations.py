@@ -131,6 +131,16 @@ def plan_promote(
     _route(store, draft, index, kws)
     recount_routes(store, draft, counter)
 
+    if source_action in ("archive", "remove"):
+        # rows that pointed at the record now point at the memory it became
+        for route in store.routes_to.get(src, []):
+            line = draft.current_line(route.index, route.row.line)
+            if line is None:
+                continue
+            new = repoint(line, route.link.raw, dest)
+            if route.link.count is not None and counter is not None:
+                new = set_count(new, dest, counter.count(content))
+            draft.replace_line(route.index, route.row.line, new)
     if source_action == "archive":
         draft.move(src, f"{ARCHIVE}/{src}")
     elif source_action == "remove":
