@@ -21,16 +21,13 @@ def _days(text: str) -> int:
 
 
 def add_arguments(parser) -> None:
-    from ..common import add_format_arg, add_store_args
     from ..curate import add_write_args
 
-    add_store_args(parser)
     parser.add_argument("--tier", default="transient", choices=("transient", "reflexion", "semantic"),
                         help="tier to prune (default: transient)")
     parser.add_argument("--older-than", type=_days, metavar="AGE", help="older than this (14d, 3w, 2m); default: the tier's TTL")
     parser.add_argument("--keep", type=int, metavar="N", help="keep only the newest N records")
     parser.add_argument("--delete", action="store_true", help="delete instead of archiving into .curator/archive")
-    add_format_arg(parser, ("text", "json"))
     add_write_args(parser)
 
 
