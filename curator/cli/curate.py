@@ -31,7 +31,7 @@ def render_diff(out, plan) -> None:
             style = "yellow"
         else:
             style = "dim"
-        out.print(Text(line, style=style), overflow="fold")
+        out.print(Text(line, style=style), soft_wrap=True)  # like git diff: long lines are not re-flowed
     for note in plan.notes:
         out.print(Text(f"note: {note}", style="dim"))
 
