@@ -66,6 +66,11 @@ class CuratorApp(App[None]):
     # -- start-up ------------------------------------------------------------
 
     def on_mount(self) -> None:
+        import sys
+
+        # workers (loading, searching) and the UI share the GIL: hand it over sooner than the
+        # default 5 ms so a search finishes within a frame while the UI keeps drawing
+        sys.setswitchinterval(0.0005)
         themes, failures = available_themes()
         for t in themes:
             self.register_theme(t.to_textual())

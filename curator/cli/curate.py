@@ -5,14 +5,19 @@ from __future__ import annotations
 from .common import EXIT_OK, UsageError, console, print_json
 
 
-def add_write_args(parser) -> None:
+def add_write_args(parser, *, positional_store: bool = True) -> None:
+    """What every writing command takes: the store, --format text|json and --dry-run."""
+    from .common import add_format_arg, add_store_args
+
+    add_store_args(parser, positional=positional_store)
+    add_format_arg(parser, ("text", "json"))
     parser.add_argument("--dry-run", action="store_true", help="show the plan's diff and write nothing")
 
 
 def render_diff(out, plan) -> None:
     from ..reports.diff_report import plan_renderable
 
-    out.print(plan_renderable(plan))
+    out.print(plan_renderable(plan), soft_wrap=True)  # like git diff: long lines are not re-flowed
 
 
 def finish(args, store, plan) -> int:

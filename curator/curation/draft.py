@@ -145,7 +145,9 @@ def set_count(line: str, raw_target: str, count: int) -> str:
 def repoint(line: str, old: str, new: str) -> str:
     """Point a row's link (and a link text or bare name that spells the old target) at `new`."""
     old_stem, new_stem = old.removesuffix(".md"), new.removesuffix(".md")
+    old_base, new_base = old_stem.rsplit("/", 1)[-1], new_stem.rsplit("/", 1)[-1]
     out = line.replace(f"]({old})", f"]({new})").replace(f"[{old_stem}]", f"[{new_stem}]")
+    out = out.replace(f"[{old_base}]({new})", f"[{new_base}]({new})")
     if out == line:
         out = re.sub(rf"(?<![\w/.-]){re.escape(old_stem)}(\.md)?(?![\w/.-])", new_stem + r"\1", line)
     return out

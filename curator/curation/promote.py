@@ -9,10 +9,10 @@ import yaml
 
 from ..model.indexes import format_domain_row
 from ..model.store import Store
-from .draft import Draft, rebase_links
+from .draft import Draft, rebase_links, repoint, set_count
 from .meters import meter, suggest
 from .plan import CurationError, Plan
-from .routes import archive_path, drop_routes, recount_routes, route_new_row
+from .routes import archive_path, recount_routes, route_new_row
 from .validate import clean_keywords, memory_name
 
 TRANSIENT_ONLY = ("date", "session_id", "agent", "task", "target", "status", "project", "completion", "severity")
@@ -68,17 +68,37 @@ def plan_promote(
     kws = clean_keywords(keywords or suggest(store, rec.body(), index))
     if not kws:
         raise CurationError("no keywords: give some with --keywords")
-    draft.append_line(index, format_domain_row(kws, dest))
-    u, collisions = meter(store, index, kws)
-    draft.notes.append(f"row uniqueness {u:.0%}" + (f"; shares words with {collisions[0][0]}:{collisions[0][1]}" if collisions else ""))
-
-    route_new_row(store, draft, index, kws, dest, content, counter)
+    # rows that linked the record now link the memory it became (with its count), so its
+    # routing survives; a new row or L0 link is only added where none was re-pointed
+    repointed = _repoint_routes(store, draft, src, dest, content, counter) if source_action != "keep" else set()
+    if index in repointed:
+        draft.notes.append(f"the row of {index} that linked {src} now links {dest}")
+    else:
+        draft.append_line(index, format_domain_row(kws, dest))
+        u, collisions = meter(store, index, kws)
+        draft.notes.append(f"row uniqueness {u:.0%}"
+                           + (f"; shares words with {collisions[0][0]}:{collisions[0][1]}" if collisions else ""))
+    l0_links_it = store.l0 is not None and store.l0.path in repointed
+    route_new_row(store, draft, index, kws, None if l0_links_it else dest, content, counter)
 
     if source_action == "archive":
         draft.move(src, archive_path(store.root, src))
     elif source_action == "remove":
         draft.delete(src)
-    if source_action != "keep":
-        drop_routes(store, draft, [src])
     recount_routes(store, draft, counter)
     return draft.plan()
+
+
+def _repoint_routes(store: Store, draft: Draft, src: str, dest: str, content: str, counter) -> set[str]:
+    """Re-point every index row linking `src` at `dest`; the indexes touched."""
+    touched = set()
+    for route in store.routes_to.get(src, []):
+        line = draft.current_line(route.index, route.row.line)
+        if line is None:
+            continue
+        new = repoint(line, route.link.raw, dest)
+        if route.link.count is not None and counter is not None:
+            new = set_count(new, dest, counter.count(content))
+        draft.replace_line(route.index, route.row.line, new)
+        touched.add(route.index)
+    return touched

@@ -10,7 +10,7 @@ STYLES = (("+++", "bold"), ("---", "bold"), ("+", "green"), ("-", "red"), ("@@",
 
 def diff_text(plan) -> Text:
     """Every diff line, coloured by its prefix (NO_COLOR is honoured by the console)."""
-    out = Text(overflow="fold")
+    out = Text()
     for line in plan.diff().splitlines():
         out.append(line + "\n", style=next((s for prefix, s in STYLES if line.startswith(prefix)), "dim"))
     return out

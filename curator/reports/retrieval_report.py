@@ -49,12 +49,12 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
         console.print(Text("nothing retrieved", style="yellow"))
     table = Table(box=None, pad_edge=False)
     table.add_column("#", justify="right")
-    table.add_column("memory", overflow="fold")
+    table.add_column("memory", no_wrap=True, min_width=min(36, max(len(h.path) for h in result.hits) if result.hits else 10))
     table.add_column("tokens", justify="right")
     table.add_column("score", justify="right")
     for s in SOURCES:
         table.add_column(s, justify="right")
-    table.add_column("why", overflow="fold")
+    table.add_column("why", overflow="fold", ratio=1)
     for h in result.hits:
         why = []
         r = h.sources["route"]

@@ -21,6 +21,18 @@ async def settle(app, pilot):
     await pilot.pause()
 
 
+async def wait_until(pilot, condition, timeout: float = 10.0) -> None:
+    """Poll (letting timers and workers run) until condition() holds; fail after timeout."""
+    import time
+
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError("condition not met in time")
+        await pilot.pause(0.05)
+        await pilot.app.workers.wait_for_complete()
+
+
 def text_of(static) -> str:
     """The plain text a Static shows (Rich tables and Text alike)."""
     from io import StringIO

@@ -13,7 +13,7 @@ from curator.screens import (
 )
 from curator.widgets import IndexView, StoreTree
 
-from .conftest import settle, text_of
+from .conftest import settle, text_of, wait_until
 
 
 async def test_loads_in_a_worker_and_shows_the_tree(app):
@@ -107,9 +107,9 @@ async def test_lab_updates_as_you_type_and_explains_a_miss(app):
         await settle(app, pilot)
         screen = app.screen
         assert isinstance(screen, RetrievalLabScreen)
+        await wait_until(pilot, lambda: screen.engine is not None)
         await pilot.press(*"interactive rebase")
-        await pilot.pause(0.3)
-        await settle(app, pilot)
+        await wait_until(pilot, lambda: screen.result is not None and screen.result.query == "interactive rebase")
         fused = screen.query_one("#fused", DataTable)
         assert fused.row_count >= 1
         assert screen.result.hits[0].path == "git/git-interactive-rebase.md"

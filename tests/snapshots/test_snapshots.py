@@ -53,7 +53,19 @@ def test_budgets(snap_compare, app):
 
 
 def test_retrieval_lab(snap_compare, app):
-    assert snap_compare(app, terminal_size=SIZE, run_before=press("4", *"schema change froze deploy"))
+    query = "schema change froze deploy"
+
+    async def run_before(pilot):
+        await _ready(pilot)
+        await pilot.press("4")
+        while pilot.app.screen.engine is None:
+            await pilot.pause(0.05)
+        await pilot.press(*query)
+        while pilot.app.screen.result is None or pilot.app.screen.result.query != query:
+            await pilot.pause(0.05)
+        await _ready(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
 def test_help(snap_compare, app):

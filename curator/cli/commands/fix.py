@@ -8,12 +8,9 @@ HELP = "fix drift: re-point renamed rows, drop dead rows, index orphans, route i
 
 
 def add_arguments(parser) -> None:
-    from ..common import add_format_arg, add_store_args
     from ..curate import add_write_args
 
-    add_store_args(parser)
     parser.add_argument("--check", nargs="+", metavar="ID", help="only fixes of these check ids")
-    add_format_arg(parser, ("text", "json"))
     add_write_args(parser)
 
 

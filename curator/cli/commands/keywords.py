@@ -8,15 +8,12 @@ HELP = "edit the keywords of an index row; prints uniqueness and collisions"
 
 
 def add_arguments(parser) -> None:
-    from ..common import add_format_arg, add_store_args
     from ..curate import add_write_args
 
     parser.add_argument("index", metavar="INDEX", help="the domain index")
     parser.add_argument("target", metavar="TARGET", help="the memory the row points at")
     parser.add_argument("--set", dest="keywords", nargs="+", required=True, metavar="KW", help="the new keywords")
-    add_store_args(parser, positional=False)
-    add_format_arg(parser, ("text", "json"))
-    add_write_args(parser)
+    add_write_args(parser, positional_store=False)
 
 
 def run(args) -> int:

@@ -8,7 +8,6 @@ HELP = "promote a transient/reflexion record to a semantic memory with an index 
 
 
 def add_arguments(parser) -> None:
-    from ..common import add_format_arg, add_store_args
     from ..curate import add_write_args
 
     parser.add_argument("src", metavar="SRC", help="the record to promote (path inside the store)")
@@ -17,9 +16,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--keywords", nargs="+", metavar="KW", help="row keywords (default: suggested)")
     parser.add_argument("--source", "--source-action", dest="source_action", choices=("archive", "remove", "keep"), default="archive",
                         help="what happens to SRC (default: archive into .curator/archive)")
-    add_store_args(parser, positional=False)
-    add_format_arg(parser, ("text", "json"))
-    add_write_args(parser)
+    add_write_args(parser, positional_store=False)
 
 
 def run(args) -> int:

@@ -21,10 +21,8 @@ def _days(text: str) -> int:
 
 
 def add_arguments(parser) -> None:
-    from ..common import add_format_arg, add_store_args
     from ..curate import add_write_args
 
-    add_store_args(parser)
     parser.add_argument("--tier", default="transient", choices=("transient", "reflexion", "semantic"),
                         help="tier to prune (default: transient)")
     parser.add_argument("--older-than", type=_days, metavar="AGE", help="older than this (14d, 3w, 2m); default: the tier's TTL")
@@ -32,7 +30,6 @@ def add_arguments(parser) -> None:
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--archive", action="store_true", help="archive into .curator/archive (the default)")
     how.add_argument("--delete", action="store_true", help="delete instead of archiving (undo still restores them)")
-    add_format_arg(parser, ("text", "json"))
     add_write_args(parser)
 
 

@@ -8,11 +8,8 @@ HELP = "refresh stale L0 token counts (only the stale rows change)"
 
 
 def add_arguments(parser) -> None:
-    from ..common import add_format_arg, add_store_args
     from ..curate import add_write_args
 
-    add_store_args(parser)
-    add_format_arg(parser, ("text", "json"))
     add_write_args(parser)
 
 

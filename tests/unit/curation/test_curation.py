@@ -221,6 +221,9 @@ def test_promote_writes_memory_row_route_and_archives(sample_copy):
     assert "db/db-migration-lock-timeout.md" in after.routes_to
     found = {(f.check, f.path) for f in run_checks(after)}
     assert ("orphan.unindexed", "db/db-migration-lock-timeout.md") not in found
+    # the L0 row that linked the reflexion record now links the new memory (no dead link left)
+    assert ("index.missing-target", "memory-index.md") not in found
+    assert "[db-migration-lock-timeout](db/db-migration-lock-timeout.md)" in (sample_copy / "memory-index.md").read_text()
     assert not any(c == "tokens.stale-count" and "database-index" in (f or "") for c, f in found)
 
 
