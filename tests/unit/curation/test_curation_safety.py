@@ -373,3 +373,16 @@ def test_promote_extends_the_l0_row_closest_in_words_with_a_counted_link(sample_
     assert link.count == after.records["git/git-worktree-venv.md"].tokens
     stale = [f for f in run_checks(after, {"tokens.stale-count"}) if f.target in ("git/git-worktree-venv.md", "skills-git-index.md")]
     assert stale == []
+
+
+def test_promoting_a_routed_record_links_the_new_memory_once(sample_copy):
+    store = load(sample_copy)
+    before = run_checks(store)
+    plan = plan_promote(store, "reflexion/2026-09-14-migration-lock-timeout.md", "db/db-migration-lock-timeout.md",
+                        "database-index.md", counter=store.counter)
+    apply_plan(sample_copy, plan)
+    l0 = (sample_copy / "memory-index.md").read_text()
+    assert l0.count("](db/db-migration-lock-timeout.md)") == 1
+    assert (sample_copy / "database-index.md").read_text().count("db/db-migration-lock-timeout.md)") == 1
+    after = run_checks(load(sample_copy))
+    assert keys(after) - keys(before) == set()
