@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-STYLES = (("+++", "bold"), ("---", "bold"), ("+", "green"), ("-", "red"), ("@@", "cyan"), ("rename ", "yellow"))
-
-
-def diff_text(plan) -> Text:
-    out = Text()
-    for line in plan.diff().splitlines():
-        style = next((s for prefix, s in STYLES if line.startswith(prefix)), "dim")
-        out.append(line + "\n", style=style)
-    return out
+from ..reports.diff_report import diff_text
 
 
 class DiffDialog(ModalScreen[bool]):
