@@ -50,12 +50,16 @@ class BudgetsScreen(CuratorScreen):
                 with Vertical(classes="budget-table"):
                     yield Static("[b]Largest files[/b]")
                     files = DataTable(id="largest", cursor_type="row", zebra_stripes=True)
-                    files.add_columns("file", "tier", "tokens")
+                    # fixed widths: a long path must not push the numbers out of the pane
+                    files.add_column("file", width=34, key="file")
+                    files.add_column("tokens", width=7, key="tokens")
+                    files.add_column("tier", width=9, key="tier")
                     yield files
                 with Vertical(classes="budget-table"):
                     yield Static("[b]ADR-017 cost model[/b] (one entry: L1 + L2, L0 cached / not)")
                     cost = DataTable(id="cost", cursor_type="row", zebra_stripes=True)
-                    cost.add_columns("index", "n", "tiered", "+L0", "whole", "saves", "break-even")
+                    cost.add_column("index", width=22, key="index")
+                    cost.add_columns("n", "tiered", "+L0", "whole", "saves", "even at")
                     yield cost
 
     def show(self, workspace) -> None:
@@ -100,7 +104,8 @@ class BudgetsScreen(CuratorScreen):
         over_paths = {p for p, *_ in report.over_budget}
         self._files = report.files[:200]
         for path, tier, n in self._files:
-            files.add_row(Text(path, style="bold red" if path in over_paths else ""), tier, f"{n:,}", key=path)
+            shown = path if len(path) <= 34 else "…" + path[-33:]
+            files.add_row(Text(shown, style="bold red" if path in over_paths else ""), Text(f"{n:,}", justify="right"), tier, key=path)
         cost = self.query_one("#cost", DataTable)
         cost.clear()
         for d in report.domains:

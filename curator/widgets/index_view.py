@@ -48,7 +48,7 @@ class IndexView(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(id="index-facts")
         table = DataTable(id="index-rows", cursor_type="row", zebra_stripes=True)
-        table.add_columns("line", "keywords", "#", "unique", "target")
+        table.add_columns("line", "#", "unique", "target", "keywords")
         yield table
         yield Static(id="overlaps")
 
@@ -78,10 +78,10 @@ class IndexView(Vertical):
             target = ", ".join(lk.target or lk.raw for lk in row.links) or "—"
             table.add_row(
                 str(row.line),
-                Text(" ".join(row.keywords), overflow="ellipsis", no_wrap=True),
                 Text(str(len(row.keyword_set)), style="yellow" if len(row.keyword_set) < store.config.thresholds.min_keywords else ""),
                 Text(f"{u:.0%}", style="bold red" if low else ("green" if u >= 0.6 else "")),
                 Text(target, style="bold red" if row.line in missing else ""),
+                Text(" ".join(row.keywords), overflow="ellipsis", no_wrap=True),
                 key=str(row.line),
             )
         self.query_one("#index-facts", Static).update(facts)

@@ -10,6 +10,12 @@ from curator.tokens import FakeTokenCounter
 SIZE = (120, 36)
 
 
+@pytest.fixture(autouse=True)
+def _colour(monkeypatch):
+    # the shared fixtures set NO_COLOR for text assertions; snapshots show what a user sees
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
 @pytest.fixture
 def app(sample_copy):
     return make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(),
