@@ -92,23 +92,22 @@ def startup_load(store: Store) -> StartupLoad:
     budget = store.config.budgets.startup
     files = [(p, store.records[p].tokens or 0) for p in startup_files(store)]
     past: list[CapLine] = []
-    running = 0
+    running, crossed = 0, False
     for path, tokens in files:
-        if running + tokens <= budget:
+        if not crossed and running + tokens <= budget:
             running += tokens
             continue
-        text = store.records[path].text
-        for no, (line, n) in enumerate(zip(text.splitlines(), line_tokens(store, text), strict=False), 1):
-            running += n
-            if running > budget and line.strip():
-                past.append(CapLine(path, no, line, running))
+        # the cap falls inside (or before) this file: name its lines from where it is crossed
+        crossed = True
+        past += lines_past(store, path, budget, already=running)
+        running = past[-1].cumulative if past and past[-1].path == path else running + tokens
     return StartupLoad(budget, sum(t for _, t in files), files, past)
 
 
-def lines_past(store: Store, path: str, cap: int) -> list[CapLine]:
-    """Lines of one file that fall past `cap` tokens read from its top."""
+def lines_past(store: Store, path: str, cap: int, already: int = 0) -> list[CapLine]:
+    """Lines of one file that fall past `cap` tokens, `already` tokens being loaded before it."""
     rec = store.records[path]
-    out, running = [], 0
+    out, running = [], already
     for no, (line, n) in enumerate(zip(rec.text.splitlines(), line_tokens(store, rec.text), strict=False), 1):
         running += n
         if running > cap and line.strip():

@@ -1,9 +1,8 @@
-"""Words of memories and keywords: tokenising, stopwords, distinctive-keyword suggestions."""
+"""Words of memories and keywords: tokenising and stopwords."""
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 WORD = re.compile(r"[a-z0-9][a-z0-9_\-]*[a-z0-9]|[a-z0-9]")
 
@@ -27,19 +26,3 @@ def words(text: str) -> list[str]:
 
 def content_words(text: str) -> list[str]:
     return [w for w in words(text) if w not in STOPWORDS and len(w) > 2 and not w.isdigit()]
-
-
-def suggest_keywords(text: str, taken: Counter | None = None, limit: int = 12) -> list[str]:
-    """Distinctive words of a text, preferring words other rows of the index do not use.
-
-    `taken` counts how many rows of the target index already use each keyword.
-    """
-    counts = Counter(content_words(text))
-    taken = taken or Counter()
-
-    def score(item):
-        word, n = item
-        return (n / (1 + 2 * taken.get(word, 0)) + (0.5 if "-" in word else 0), word)
-
-    ranked = sorted(counts.items(), key=score, reverse=True)
-    return [w for w, _ in ranked[:limit]]
