@@ -8,6 +8,7 @@ from . import (
     budget_checks,
     content_checks,
     duplicate_checks,
+    format_checks,
     index_checks,
     keyword_checks,
     naming_checks,
@@ -27,6 +28,7 @@ FAMILIES = [
     (budget_checks, {"tokens.stale-count", "budget.over"}),
     (duplicate_checks, {"duplicate.near"}),
     (transient_checks, {"transient.expired"}),
+    (format_checks, {"frontmatter.missing", "budget.past-cap", "links.broken"}),
 ]
 
 

@@ -6,6 +6,7 @@ import posixpath
 from urllib.parse import unquote
 
 from ..model.findings import Severity
+from ..model.linkres import outside_verdict
 from .context import Context
 from .facts import facts_for
 
@@ -58,6 +59,8 @@ def _links(ctx: Context, rec, links) -> None:
         else:
             resolved = posixpath.normpath(posixpath.join(rec.folder, target)) if rec.folder else posixpath.normpath(target)
             exists = resolved in store.records or (rec.abspath.parent / target).exists()
+        if not exists and outside_verdict(store, rec.abspath.parent, target) != "missing":
+            continue  # a repository file, or outside a store copied without its repository
         if not exists:
             ctx.add(
                 "links.broken",

@@ -28,6 +28,9 @@ class Context:
     def wants(self, check: str) -> bool:
         if self._overrides.get(check) == "off":
             return False
+        spec = CHECKS.get(check)
+        if spec is not None and not spec.applies_to(self.store.format):
+            return False
         return self.only is None or check in self.only
 
     def add(
