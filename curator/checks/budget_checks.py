@@ -38,7 +38,10 @@ def run(ctx: Context) -> None:
     if not ctx.wants("budget.over") or store.encoding == "none":
         return
     approx = " (estimated)" if store.encoding == "estimate" else ""
+    tiered = store.adapter.is_tiered
     for path, tokens, limit, what in budgets.over_budget(store):
+        if not tiered and store.records[path].level < 2:
+            continue  # a list index's load is its format's cap (budget.past-cap), not L0's budget
         line = None
         if store.records[path].level == 0:
             past = budgets.lines_past(store, path, limit)
@@ -54,8 +57,8 @@ def run(ctx: Context) -> None:
         total = sum(r.tokens or 0 for r in store.records.values() if r.tier == tier)
         if total > limit:
             ctx.add("budget.over", ".", f"{tier} tier is {total:,} tokens{approx}, over its {limit:,} budget")
-    load = budgets.startup_load(store)
-    if load.over:
+    load = budgets.startup_load(store) if tiered else None
+    if load is not None and load.over:
         first = load.past_cap[0] if load.past_cap else None
         ctx.add(
             "budget.over",

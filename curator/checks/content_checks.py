@@ -27,6 +27,8 @@ def check_record(ctx: Context, path: str, rec, facts) -> None:
     if rec.frontmatter_error:
         ctx.add("frontmatter.invalid", path, rec.frontmatter_error, line=rec.frontmatter_error_line)
     n = len(rec.text)
+    if rec.level < 2 and not ctx.store.adapter.is_tiered:
+        n = 0  # a list index (MEMORY.md, a folder README) is judged by its format's load cap
     if n > th.size_error_chars:
         ctx.add(
             "size.chars",
@@ -36,7 +38,7 @@ def check_record(ctx: Context, path: str, rec, facts) -> None:
         )
     elif n >= th.size_warn_chars:
         ctx.add("size.chars", path, f"{n:,} characters (warning from {th.size_warn_chars:,})")
-    h1, h2 = facts.h1, facts.h2
+    h1, h2 = (facts.h1, facts.h2) if n else (0, 0)
     if h2 > th.max_h2:
         ctx.add("size.headings", path, f"{h2} `##` headings (at most {th.max_h2})")
     if h1 > th.max_h1:

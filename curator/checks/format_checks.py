@@ -5,6 +5,7 @@ and Serena's `mem:NAME` references."""
 from __future__ import annotations
 
 from ..model import formats as fmts
+from ..model.findings import Severity
 from ..model.linkres import outside_verdict
 from ..model.list_index import ListIndex, mem_references, name_resolver
 from .context import Context
@@ -19,6 +20,31 @@ def run(ctx: Context) -> None:
         _mem_refs(ctx)
     if ctx.wants("links.broken"):
         _index_external_links(ctx)
+    if store.format == fmts.EXPERIENCE and ctx.wants("experience.unpaired"):
+        _twins(ctx)
+
+
+def _twins(ctx: Context) -> None:
+    """An entry and its summary share a file name: `X/entries/N` ↔ `X/summary/entries/N`."""
+    records = ctx.store.records
+    for path, rec in records.items():
+        if rec.level != 2 or "/entries/" not in path or rec.stem == "README":
+            continue
+        if "/summary/entries/" in path:
+            entry = path.replace("/summary/entries/", "/entries/", 1)
+            if entry not in records:
+                ctx.add(
+                    "experience.unpaired",
+                    path,
+                    f"summary of {entry}, which is gone",
+                    severity=Severity.WARNING,
+                    target=entry,
+                )
+        else:
+            head, _, name = path.partition("/entries/")
+            summary = f"{head}/summary/entries/{name}"
+            if summary not in records and any(p.startswith(f"{head}/summary/entries/") for p in records):
+                ctx.add("experience.unpaired", path, f"no summary twin ({summary})", target=summary)
 
 
 def _claude_frontmatter(ctx: Context) -> None:

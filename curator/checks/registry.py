@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model.findings import Severity
-from ..model.formats import CLAUDE, FORMATS, SERENA_TIERED
+from ..model.formats import CLAUDE, EXPERIENCE, FORMATS, SERENA_TIERED
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 ALL = frozenset(FORMATS)
@@ -46,6 +46,7 @@ CHECKS: dict[str, CheckSpec] = {
         CheckSpec("budget.past-cap", W, "lines of the always-loaded index past the agent's load cap (never seen)", frozenset({CLAUDE})),
         CheckSpec("duplicate.near", W, "near-duplicate memories"),
         CheckSpec("links.broken", W, "a markdown link inside a memory that reaches nothing"),
+        CheckSpec("experience.unpaired", INFO, "an experience entry without its summary twin, or a summary whose entry is gone", frozenset({EXPERIENCE})),
         CheckSpec("transient.expired", INFO, "a transient record older than its tier's TTL"),
         CheckSpec("parse.error", E, "a file curator could not read"),
     )
