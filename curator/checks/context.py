@@ -48,5 +48,5 @@ class Context:
         if not self.wants(check):
             return
         override = self._overrides.get(check)
-        sev = Severity.parse(override) if override else (severity or CHECKS[check].severity)
+        sev = Severity.parse(override) if override else (severity if severity is not None else CHECKS[check].severity)
         self.findings.append(Finding(check, sev, path, message, line, target, suggestion, fix))
