@@ -98,6 +98,58 @@ def looks_like_memory_folder(p: Path) -> bool:
     return any(n.endswith(".md") for n in names)
 
 
+DEFAULT_PRECEDENCE = (SERENA, CLAUDE, EXPERIENCE)
+
+
+@dataclass(frozen=True, slots=True)
+class RepoSettings:
+    """`sources:` in the repository's `.curator.yaml`: exclude found sources, add others, and the
+    precedence that decides which copy of duplicated knowledge retrieval keeps."""
+
+    exclude: tuple[str, ...] = ()
+    add: tuple[tuple[str, str | None], ...] = ()  # (path relative to the repository, format)
+    precedence: tuple[str, ...] = DEFAULT_PRECEDENCE
+    notes: tuple[str, ...] = ()
+
+
+def repository_settings(root: Path) -> RepoSettings:
+    """Read `sources:` leniently: anything odd becomes a note, never an exception."""
+    path = root / ".curator.yaml"
+    try:
+        if not path.is_file() or path.stat().st_size > 1_000_000:
+            return RepoSettings()
+        import yaml
+
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except Exception as exc:  # noqa: BLE001 - YAML errors, odd tags, unreadable: one note
+        return RepoSettings(notes=(f"{path}: cannot read sources settings ({type(exc).__name__})",))
+    section = data.get("sources") if isinstance(data, dict) else None
+    if not isinstance(section, dict):
+        return RepoSettings()
+    notes: list[str] = []
+
+    def names(key: str) -> tuple[str, ...]:
+        value = section.get(key) or []
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list):
+            notes.append(f"sources.{key} must be a list")
+            return ()
+        return tuple(str(v).strip().rstrip("/") for v in value if str(v).strip())
+
+    add: list[tuple[str, str | None]] = []
+    for item in section.get("add") or []:
+        if isinstance(item, str):
+            add.append((item.rstrip("/"), None))
+        elif isinstance(item, dict) and item.get("path"):
+            fmt = item.get("format")
+            add.append((str(item["path"]).rstrip("/"), str(fmt) if fmt in fmts.FORMATS else None))
+        else:
+            notes.append(f"sources.add: cannot use {item!r}")
+    precedence = names("precedence") or DEFAULT_PRECEDENCE
+    return RepoSettings(names("exclude"), tuple(add), precedence, tuple(notes))
+
+
 def discover(path: Path | str, *, env: dict | None = None, home: Path | None = None,
              user_sources: bool = True) -> Layout:
     """Every memory system in a repository, or the one folder given. Never raises."""
@@ -119,7 +171,24 @@ def discover(path: Path | str, *, env: dict | None = None, home: Path | None = N
         found.append(SourceSpec(EXPERIENCE, docs, "docs", "repo", False, fmts.EXPERIENCE))
     if user_sources:
         found += _user_sources(root, env, home)
-    return Layout(root, tuple(found))
+    settings = repository_settings(root)
+    for rel, fmt in settings.add:
+        extra = (root / rel)
+        if _is_dir(extra) and _inside(extra, root) and all(s.root != extra for s in found):
+            fmt = fmt or fmts.detect_format(extra)
+            kind = {fmts.CLAUDE: CLAUDE, fmts.EXPERIENCE: EXPERIENCE}.get(fmt, SERENA)
+            found.append(SourceSpec(kind, extra, rel, "repo", False, fmt))
+    if settings.exclude:
+        found = [s for s in found if s.rel not in settings.exclude and s.kind not in settings.exclude]
+    return Layout(root, tuple(found), notes=settings.notes)
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+        return True
+    except (ValueError, OSError):
+        return False
 
 
 def _user_sources(root: Path, env, home: Path | None) -> list[SourceSpec]:

@@ -204,3 +204,60 @@ def test_tokens_cli_on_a_repository(capsys, make_store, tmp_path):
         ".serena/memories": "no cap",
         ".claude/memory": "first 200 lines or 25 KB",
     }
+
+
+def test_retrieve_across_sources_tags_and_deduplicates(capsys, make_store, tmp_path):
+    same = "# Ledger invariants\n\nEvery posting balances; amounts are integer minor units; a ledger entry is never edited.\n"
+    make_store(
+        {
+            "README.md": "# repo\n",
+            ".serena/memories/ledger_invariants.md": same,
+            ".serena/memories/other_note.md": "# Other\n\nnothing about the query here\n",
+            ".claude/memory/MEMORY.md": "- [Invariants](reference_invariants.md) — ledger postings balance\n",
+            ".claude/memory/reference_invariants.md": same,
+            ".claude/memory/feedback_posting.md": "---\nname: p\ndescription: d\ntype: feedback\n---\n"
+            "Ledger postings are append-only; correct with a reversing posting.\n",
+        },
+        name="repo",
+    )
+    code = main(["retrieve", "ledger posting invariants", str(tmp_path / "repo"), "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["sources"] == [".serena/memories", ".claude/memory"]
+    paths = [r["path"] for r in data["results"]]
+    # the same text in both systems comes back once, as the Serena copy (precedence)
+    assert ".serena/memories/ledger_invariants.md" in paths
+    assert ".claude/memory/reference_invariants.md" not in paths
+    assert all(r["source"] and r["path"].startswith(r["source"] + "/") for r in data["results"])
+    # --source picks one memory system
+    main(["retrieve", "ledger posting", str(tmp_path / "repo"), "--source", "claude", "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["sources"] == [".claude/memory"]
+    assert {r["source"] for r in data["results"]} == {".claude/memory"}
+    assert main(["retrieve", "x", str(tmp_path / "repo"), "--source", "nowhere"]) == 2
+
+
+def test_repository_settings_exclude_and_add(make_store, tmp_path):
+    from curator.model.sources import discover
+
+    make_store(
+        {
+            ".curator.yaml": "sources:\n  exclude: [.claude/memory]\n  add:\n    - path: notes/agent\n"
+            "      format: serena\n  precedence: [claude, serena]\n",
+            ".claude/memory/MEMORY.md": "# M\n",
+            ".serena/memories/a.md": "# A\n",
+            "notes/agent/b.md": "# B\n",
+        },
+        name="repo",
+    )
+    layout = discover(tmp_path / "repo")
+    assert [s.rel for s in layout.sources] == [".serena/memories", "notes/agent"]
+
+
+def test_odd_repository_settings_are_notes_not_errors(make_store, tmp_path):
+    from curator.model.sources import discover
+
+    make_store({".curator.yaml": "sources:\n  exclude: 3\n  add: [[1]]\n", ".serena/memories/a.md": "# A\n"}, name="r")
+    layout = discover(tmp_path / "r")
+    assert [s.rel for s in layout.sources] == [".serena/memories"] and layout.notes
+    make_store({".curator.yaml": "sources: !!python/object:os.system x\n", ".serena/memories/a.md": "# A\n"}, name="r2")
+    assert [s.rel for s in discover(tmp_path / "r2").sources] == [".serena/memories"]
