@@ -30,8 +30,11 @@ def run(args) -> int:
 
     if args.list:
         out = console()
+        from ...model.formats import FORMATS
+
         for c in CHECKS.values():
-            out.print(f"{c.id:<24} {c.severity.label:<8} {c.summary}")
+            fmts = "all formats" if set(c.formats) == set(FORMATS) else ", ".join(f for f in FORMATS if f in c.formats)
+            out.print(f"{c.id:<24} {c.severity.label:<8} {c.summary} [{fmts}]")
         return EXIT_OK
     only = None
     if args.only:
