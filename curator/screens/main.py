@@ -59,9 +59,14 @@ class MainScreen(CuratorScreen):
             tree.focus()
 
     def _title(self, repo) -> str:
+        from pathlib import Path
+
         n = len(repo.sources)
         what = f"{n} memory systems" if n != 1 else repo.sources[0].spec.label
-        return f"{self.app.given} — {what}"
+        name = self.app.given
+        if name in ("", ".", "./"):
+            name = Path.cwd().name or name
+        return f"{name} — {what}"
 
     def open_path(self, path: str, line: int | None = None) -> None:
         """Select a file in the tree and show it (used by problems and the retrieval lab)."""
