@@ -14,6 +14,7 @@ from . import (
     orphan_checks,
     transient_checks,
 )
+from .cached import run_cached
 from .context import Context
 from .registry import CHECKS, CheckSpec
 
@@ -35,14 +36,20 @@ def run_checks(store: Store, only: set[str] | list[str] | None = None, facts_cac
     unknown = (wanted or set()) - set(CHECKS)
     if unknown:
         raise ValueError(f"unknown check id(s): {', '.join(sorted(unknown))}")
-    ctx = Context(store, wanted, facts_cache)
-    for module, ids in FAMILIES:
-        if any(ctx.wants(i) for i in ids):
-            module.run(ctx)
-    for f in store.load_findings:
-        if ctx.wants(f.check):
-            ctx.findings.append(f)
-    return sorted(ctx.findings, key=Finding.sort_key)
+
+    def run() -> list[Finding]:
+        ctx = Context(store, wanted, facts_cache)
+        for module, ids in FAMILIES:
+            if any(ctx.wants(i) for i in ids):
+                module.run(ctx)
+        for f in store.load_findings:
+            if ctx.wants(f.check):
+                ctx.findings.append(f)
+        return sorted(ctx.findings, key=Finding.sort_key)
+
+    if facts_cache is not None:  # a caller with its own facts cache (the app, tests) runs them
+        return run()
+    return run_cached(store, wanted, run)  # unchanged store: the findings of the last run
 
 
 __all__ = ["CHECKS", "CheckSpec", "run_checks"]

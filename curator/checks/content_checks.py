@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import posixpath
-from urllib.parse import unquote
+import os
 
 from ..model.findings import Severity
 from .context import Context
-from .facts import facts_for
-
-SKIP_SCHEMES = ("http://", "https://", "mailto:", "ftp://", "data:", "tel:")
+from .facts import facts_for, link_probe, resolve_link
 
 
 def run(ctx: Context, paths: list[str] | None = None) -> None:
@@ -25,7 +22,7 @@ def check_record(ctx: Context, path: str, rec, facts) -> None:
     th = ctx.config.thresholds
     if rec.frontmatter_error:
         ctx.add("frontmatter.invalid", path, rec.frontmatter_error, line=rec.frontmatter_error_line)
-    n = len(rec.text)
+    n = rec.chars
     if n > th.size_error_chars:
         ctx.add(
             "size.chars",
@@ -47,17 +44,12 @@ def check_record(ctx: Context, path: str, rec, facts) -> None:
 def _links(ctx: Context, rec, links) -> None:
     store = ctx.store
     for raw, line in links:
-        if raw.startswith(SKIP_SCHEMES) or raw.startswith("#") or "://" in raw:
+        resolved = resolve_link(rec, raw)
+        if resolved is None:
             continue
-        target = unquote(raw.split("#", 1)[0].split("?", 1)[0])
-        if not target:
-            continue
-        if target.startswith("/"):
-            exists = (store.root / target.lstrip("/")).exists()
-            resolved = target
-        else:
-            resolved = posixpath.normpath(posixpath.join(rec.folder, target)) if rec.folder else posixpath.normpath(target)
-            exists = resolved in store.records or (rec.abspath.parent / target).exists()
+        resolved = resolved[1]
+        probe = link_probe(store, rec, raw)  # the cached findings depend on the same probes
+        exists = probe is None or os.path.exists(probe)
         if not exists:
             ctx.add(
                 "links.broken",

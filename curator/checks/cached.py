@@ -1,0 +1,93 @@
+"""The findings of a whole check run, kept in the store's cache under the signature of what
+they depend on: every file's path, content hash, token count and read error, the load findings,
+the config, the day (TTLs), the token encoding, the checks asked for and curator's own code —
+plus, stored with the result, whether each link that leaves the store's files reached something
+on disk. An unchanged store then skips every check; any change re-runs them all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+
+from ..cache import code_signature, store_cache
+from ..model.findings import Finding, Severity
+from .facts import CACHE_VERSION, Facts, link_probe
+
+RESULT = "findings"
+LINKS = Facts._fields.index("links")
+
+
+def signature(store, wanted: set[str] | None) -> str:
+    """What a check run of `store` depends on inside the store, as one digest."""
+    h = hashlib.sha256()
+    h.update(f"{code_signature()}\n{store.config!r}\n{store.today}\n{store.encoding}\n".encode())
+    h.update(repr(sorted(wanted) if wanted else None).encode())
+    lines = [
+        f"{path}\0{rec.content_hash}\0{rec.tokens}\0{rec.error}\0{rec.tier}\0{rec.kind}"
+        for path, rec in store.records.items()
+    ]
+    lines += [f"{f.check}\0{f.path}\0{f.message}\0{f.target}" for f in store.load_findings]
+    h.update("\n".join(lines).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def probes(store) -> tuple | None:
+    """(file, exists) for every link whose verdict depends on a file outside the records —
+    the part of a check run that the store's own files do not decide. None when a file's facts
+    are not in the cache."""
+    kept = store_cache(store.root)
+    variant = (CACHE_VERSION, store.config.thresholds.shingle)
+    out = []
+    for path, rec in store.records.items():
+        if rec.readable and rec.level == 2:
+            facts = kept.facts(path, rec.content_hash, variant)
+            if facts is None:
+                return None
+            for raw, _line in facts[LINKS]:
+                probe = link_probe(store, rec, raw)
+                if probe is not None:
+                    out.append((probe, os.path.exists(probe)))
+    return tuple(out)
+
+
+def _encode(findings: list[Finding]) -> tuple | None:
+    try:
+        return tuple(
+            (f.check, int(f.severity), f.path, f.message, f.line, f.target, f.suggestion,
+             pickle.dumps(f.fix, protocol=pickle.HIGHEST_PROTOCOL) if f.fix is not None else None)
+            for f in findings
+        )
+    except Exception:  # noqa: BLE001 - a value that does not serialise: the run is not cached
+        return None
+
+
+def _decode(rows: tuple) -> list[Finding]:
+    sev = {int(s): s for s in Severity}
+    return [
+        Finding(check, sev[s], path, message, line, target, suggestion,
+                pickle.loads(fix) if fix is not None else None)  # our own bytes, written above
+        for check, s, path, message, line, target, suggestion, fix in rows
+    ]
+
+
+def run_cached(store, wanted: set[str] | None, run) -> list[Finding]:
+    """The findings of `run()` from the store cache when nothing they depend on changed."""
+    kept = store_cache(store.root)
+    sig = signature(store, wanted)
+    hit = kept.result(RESULT, sig)
+    if hit is not None:
+        probed, rows = hit
+        if all(os.path.exists(p) == exists for p, exists in probed):
+            try:
+                return _decode(rows)
+            except Exception:  # noqa: BLE001 - a damaged entry: run the checks
+                pass
+    findings = run()
+    probed = probes(store)  # the run has filled the facts
+    rows = _encode(findings)
+    if probed is not None and rows is not None:
+        kept.set_result(RESULT, sig, (probed, rows))
+        kept.save()
+    return findings
