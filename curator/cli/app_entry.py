@@ -37,5 +37,8 @@ def run_app(argv: list[str]) -> int:
         theme=args.theme,
         notice=located.notice,
     )
+    import gc
+
+    gc.enable()  # a long session needs collections (commands run without them, see __main__)
     app.run()
     return EXIT_OK
