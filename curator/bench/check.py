@@ -125,33 +125,28 @@ def main(argv: list[str] | None = None) -> int:
     print(head)
     print("|---|" + "---|" * len(rows))
 
-    def line(label, cells):
+    def line(label, shown, value=None, targets=None, unit=""):
+        """One row: each size's figure, and ✓/✗ against the target where the design sets one."""
+        cells = []
+        for r in rows:
+            cell = shown(r)
+            if targets and r["n"] in targets:
+                goal = targets[r["n"]]
+                cell += f" {_mark(value(r) <= goal)} ≤ {goal}{unit}"
+            cells.append(cell)
         print(f"| {label} | " + " | ".join(cells) + " |")
 
-    line("read-and-hash (the yardstick)", [f"{r['yard']:.3f} s" for r in rows])
-    line("warm `curator check` ÷ read-and-hash", [
-        f"{r['warm_ratio']:.2f}× ({r['warm']:.3f} s)"
-        + (f" {_mark(r['warm_ratio'] <= WARM_TARGET[r['n']])} ≤ {WARM_TARGET[r['n']]}×" if r["n"] in WARM_TARGET else "")
-        for r in rows])
-    line("cold `curator check` ÷ read-and-hash", [
-        f"{r['cold_ratio']:.1f}× ({r['cold']:.2f} s)"
-        + (f" {_mark(r['cold_ratio'] <= COLD_TARGET[r['n']])} ≤ {COLD_TARGET[r['n']]}×" if r["n"] in COLD_TARGET else "")
-        for r in rows])
-    line("`curator retrieve` whole process, warm", [
-        f"{r['retrieve']:.2f} s"
-        + (f" {_mark(r['retrieve'] <= RETRIEVE_TARGET_S[r['n']])} ≤ {RETRIEVE_TARGET_S[r['n']]} s"
-           if r["n"] in RETRIEVE_TARGET_S else "")
-        for r in rows])
-    line("re-check after one edited memory", [
-        f"{r['recheck']:.1f} ms"
-        + (f" {_mark(r['recheck'] <= RECHECK_TARGET_MS[r['n']])} ≤ {RECHECK_TARGET_MS[r['n']]} ms"
-           if r["n"] in RECHECK_TARGET_MS else "")
-        for r in rows])
-    line("peak RSS, check warm / cold", [
-        f"{r['warm_mb']:.0f} / {r['cold_mb']:.0f} MB"
-        + (f" {_mark(max(r['warm_mb'], r['cold_mb']) <= RSS_TARGET[r['n']])} ≤ {RSS_TARGET[r['n']]} MB"
-           if r["n"] in RSS_TARGET else "")
-        for r in rows])
+    line("read-and-hash (the yardstick)", lambda r: f"{r['yard']:.3f} s")
+    line("warm `curator check` ÷ read-and-hash", lambda r: f"{r['warm_ratio']:.2f}× ({r['warm']:.3f} s)",
+         lambda r: r["warm_ratio"], WARM_TARGET, "×")
+    line("cold `curator check` ÷ read-and-hash", lambda r: f"{r['cold_ratio']:.1f}× ({r['cold']:.2f} s)",
+         lambda r: r["cold_ratio"], COLD_TARGET, "×")
+    line("`curator retrieve` whole process, warm", lambda r: f"{r['retrieve']:.2f} s",
+         lambda r: r["retrieve"], RETRIEVE_TARGET_S, " s")
+    line("re-check after one edited memory", lambda r: f"{r['recheck']:.1f} ms",
+         lambda r: r["recheck"], RECHECK_TARGET_MS, " ms")
+    line("peak RSS, check warm / cold", lambda r: f"{r['warm_mb']:.0f} / {r['cold_mb']:.0f} MB",
+         lambda r: max(r["warm_mb"], r["cold_mb"]), RSS_TARGET, " MB")
     return 0
 
 
