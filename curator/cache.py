@@ -170,12 +170,6 @@ class StoreCache:
             self.entries[rel] = (*entry[:slot], value, *entry[slot + 1 :])
             self.dirty = True
 
-    def tokens(self, rel: str, content_hash: str, encoding: str) -> int | None:
-        entry = self.entries.get(rel)
-        if entry is not None and entry[HASH] == content_hash and entry[TOKENS] and entry[TOKENS][0] == encoding:
-            return entry[TOKENS][1]
-        return None
-
     def set_tokens(self, rel: str, content_hash: str, encoding: str, n: int) -> None:
         self._update(rel, content_hash, TOKENS, (encoding, n))
 

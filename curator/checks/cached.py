@@ -8,11 +8,12 @@ on disk. An unchanged store then skips every check; any change re-runs them all.
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 import pickle
 
 from ..cache import code_signature, store_cache
-from ..model.findings import Finding, Severity
+from ..model.findings import Finding, Fix, Severity
 from .facts import CACHE_VERSION, Facts, link_probe
 
 RESULT = "findings"
@@ -52,11 +53,19 @@ def probes(store) -> tuple | None:
     return tuple(out)
 
 
+def _fix_row(fix):
+    if fix is None:
+        return None
+    if type(fix) is Fix:  # the common case as plain data: no pickled dataclasses to rebuild
+        marshal.dumps(fix.params)
+        return (fix.kind, fix.description, fix.params)
+    return pickle.dumps(fix, protocol=pickle.HIGHEST_PROTOCOL)
+
+
 def _encode(findings: list[Finding]) -> tuple | None:
     try:
         return tuple(
-            (f.check, int(f.severity), f.path, f.message, f.line, f.target, f.suggestion,
-             pickle.dumps(f.fix, protocol=pickle.HIGHEST_PROTOCOL) if f.fix is not None else None)
+            (f.check, int(f.severity), f.path, f.message, f.line, f.target, f.suggestion, _fix_row(f.fix))
             for f in findings
         )
     except Exception:  # noqa: BLE001 - a value that does not serialise: the run is not cached
@@ -65,11 +74,12 @@ def _encode(findings: list[Finding]) -> tuple | None:
 
 def _decode(rows: tuple) -> list[Finding]:
     sev = {int(s): s for s in Severity}
-    return [
-        Finding(check, sev[s], path, message, line, target, suggestion,
-                pickle.loads(fix) if fix is not None else None)  # our own bytes, written above
-        for check, s, path, message, line, target, suggestion, fix in rows
-    ]
+    out = []
+    for check, s, path, message, line, target, suggestion, fix in rows:
+        if fix is not None:
+            fix = Fix(*fix) if type(fix) is tuple else pickle.loads(fix)  # our own bytes
+        out.append(Finding(check, sev[s], path, message, line, target, suggestion, fix))
+    return out
 
 
 def run_cached(store, wanted: set[str] | None, run) -> list[Finding]:

@@ -172,14 +172,16 @@ class Store:
         """Fill `tokens` on every readable record (cached by content hash in the counter)."""
         encoding = counter.encoding
         known = _cache.store_cache(self.root)  # counts kept per file, under their encoding
+        entries, HASH, TOKENS = known.entries, _cache.HASH, _cache.TOKENS
         todo = []
         for r in self.records.values():
-            if r.readable:
-                n = known.tokens(r.path, r.content_hash, encoding) if r.content_hash else None
-                if n is None:
-                    todo.append(r)
+            if r.error is None:
+                e = entries.get(r.path)
+                t = e[TOKENS] if e is not None and e[HASH] == r.content_hash and r.content_hash else None
+                if t is not None and t[0] == encoding:
+                    r.tokens = t[1]
                 else:
-                    r.tokens = n
+                    todo.append(r)
         counts = counter.count_many([(r.content_hash, r.text) for r in todo]) if todo else []
         for r, n in zip(todo, counts, strict=True):
             r.tokens = n
@@ -618,6 +620,9 @@ def _attach_index(store: Store, rec: Record, cache=None) -> None:
 _INDEX_TYPES = {"L0Index": L0Index, "DomainIndex": DomainIndex}
 _ROW_FIELDS = tuple(f.name for f in fields(IndexRow) if not f.name.startswith("_"))
 _LINK_FIELDS = tuple(f.name for f in fields(IndexLink) if not f.name.startswith("_"))
+# rows and links are rebuilt positionally: their public fields must come first
+assert tuple(f.name for f in fields(IndexRow))[: len(_ROW_FIELDS)] == _ROW_FIELDS
+assert tuple(f.name for f in fields(IndexLink))[: len(_LINK_FIELDS)] == _LINK_FIELDS
 
 
 def _encode_index(idx) -> tuple | None:
@@ -649,10 +654,13 @@ def _decode_index(encoded):
         kind, values = encoded
         li = _ROW_FIELDS.index("links")
         rows = []
+        link = IndexLink
         for t in values["rows"]:
-            row = dict(zip(_ROW_FIELDS, t, strict=True))
-            row["links"] = [IndexLink(*link) for link in t[li]]
-            rows.append(IndexRow(**row))
+            if len(t) != len(_ROW_FIELDS):
+                return None
+            t = list(t)
+            t[li] = [link(*x) for x in t[li]]
+            rows.append(IndexRow(*t))  # public fields lead, in declaration order (checked below)
         return _INDEX_TYPES[kind](**{**values, "rows": rows})
     except (KeyError, TypeError, ValueError):
         return None
