@@ -84,7 +84,7 @@ def test_unchanged_store_is_loaded_without_reading_a_file(make_store):
         assert _plain(second.records[path]) == _plain(rec), path
 
 
-def test_cached_load_equals_an_uncached_load(make_store):
+def test_cached_load_equals_an_uncached_load(make_store, monkeypatch):
     root = make_store(FILES)
     _age(root)
     _load(root)
@@ -99,7 +99,8 @@ def test_cached_load_equals_an_uncached_load(make_store):
     assert [f.message for f in cached.load_findings] == [f.message for f in plain.load_findings]
     expected = run_checks(plain, facts_cache=default_cache())
     assert run_checks(cached) == expected
-    again = run_checks(_load(root))  # from the cached findings this time
+    monkeypatch.setattr("curator.checks.FAMILIES", [])  # no check can run now
+    again = run_checks(_load(root))  # so these are the cached findings
     assert again == expected
 
     def fixes(findings):
@@ -243,3 +244,25 @@ def test_cached_findings_follow_config_and_day(make_store, monkeypatch, change):
     assert second != first
     # the same as a run that uses no cache at all
     assert second == run_checks(_load(root, use_cache=False), facts_cache=default_cache())
+
+
+def test_an_unwritable_cache_folder_only_costs_time(make_store, monkeypatch, tmp_path):
+    root = make_store(FILES)
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("CURATOR_CACHE_DIR", str(blocker))
+    first = _load(root)
+    assert run_checks(first) == run_checks(_load(root))
+    assert blocker.read_text() == "a file where the cache folder should be"
+
+
+def test_a_cached_records_text_is_read_on_first_use(make_store):
+    root = make_store(FILES)
+    _age(root)
+    _load(root)
+    rec = _load(root).records["git/rebase.md"]
+    assert isinstance(rec, CachedRecord)
+    assert rec.chars == len(FILES["git/rebase.md"])
+    assert rec.text == FILES["git/rebase.md"]
+    assert rec.lines()[0] == "# Rebase"
+    assert rec.abspath == root / "git/rebase.md"
