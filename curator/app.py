@@ -172,6 +172,9 @@ class CuratorApp(App[None]):
     def _loaded(self, ws) -> None:
         self.workspace = ws
         self.workspace_signal.publish(ws)
+        import gc
+
+        gc.freeze()  # the loaded store lives on: later collections need not scan it again
 
     def _load_failed(self, message: str) -> None:
         self.load_error = message

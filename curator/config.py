@@ -13,8 +13,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 CONFIG_NAME = ".curator.yaml"
 TIERS = ("session", "semantic", "reflexion", "transient")
 
@@ -189,6 +187,8 @@ def load_config(store_root: Path, explicit: Path | None = None) -> Config:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read config ({exc})") from None
+    import yaml  # only when there is a config file (start-up time)
+
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

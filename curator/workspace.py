@@ -150,7 +150,8 @@ def open_workspace(
             flush()
     say("running the checks", 0.65)
     cache = facts_cache if facts_cache is not None else default_cache()
-    findings = run_checks(store, facts_cache=cache)
+    # the default path reuses the findings of the last run when the store is unchanged
+    findings = run_checks(store) if facts_cache is None else run_checks(store, facts_cache=cache)
     say("adding up budgets", 0.9)
     report = build_report(store)
     flush = getattr(token_counter, "flush", None)

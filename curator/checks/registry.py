@@ -51,7 +51,3 @@ CHECKS: dict[str, CheckSpec] = {
         CheckSpec("parse.error", E, "a file curator could not read"),
     )
 }
-
-
-def family(check_id: str) -> str:
-    return check_id.split(".", 1)[0]

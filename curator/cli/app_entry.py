@@ -38,5 +38,8 @@ def run_app(argv: list[str]) -> int:
         notice=located.notice,
         layout=located.layout,
     )
+    import gc
+
+    gc.enable()  # a long session needs collections (commands run without them, see __main__)
     app.run()
     return EXIT_OK

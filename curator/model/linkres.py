@@ -29,6 +29,13 @@ def repo_root_of(store) -> Path | None:
         return root.parent.parent
     if root.name == "docs" and getattr(store, "format", "") == "experience":
         return root.parent
+    try:
+        here = root.resolve()
+    except OSError:
+        return None
+    for folder in list(here.parents)[:12]:  # a store kept elsewhere in a git checkout
+        if _exists(folder / ".git"):
+            return folder
     return None
 
 

@@ -56,10 +56,6 @@ class Record:
         return self.error is None
 
     @property
-    def is_index(self) -> bool:
-        return self.level < LEVEL_L2
-
-    @property
     def chars(self) -> int:
         return len(self.text)
 

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 import re
 import stat
+import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date
 from functools import cached_property
 from pathlib import Path
 
+from .. import cache as _cache
 from ..config import Config, load_config
 from . import formats as fmts
 from . import markdown as md
@@ -200,10 +203,23 @@ class Store:
 
     def count_tokens(self, counter) -> None:
         """Fill `tokens` on every readable record (cached by content hash in the counter)."""
-        todo = [r for r in self.records.values() if r.readable]
-        counts = counter.count_many([(r.content_hash, r.text) for r in todo])
+        encoding = counter.encoding
+        known = _cache.store_cache(self.root)  # counts kept per file, under their encoding
+        entries, HASH, TOKENS = known.entries, _cache.HASH, _cache.TOKENS
+        todo = []
+        for r in self.records.values():
+            if r.error is None:
+                e = entries.get(r.path)
+                t = e[TOKENS] if e is not None and e[HASH] == r.content_hash and r.content_hash else None
+                if t is not None and t[0] == encoding:
+                    r.tokens = t[1]
+                else:
+                    todo.append(r)
+        counts = counter.count_many([(r.content_hash, r.text) for r in todo]) if todo else []
         for r, n in zip(todo, counts, strict=True):
             r.tokens = n
+            if counter.encoding == encoding and r.content_hash:
+                known.set_tokens(r.path, r.content_hash, encoding, n)
         self.encoding = counter.encoding
         self.counter = counter
 
@@ -225,14 +241,16 @@ class Store:
         self.list_indexes.pop(path, None)
         if self.l0 is not None and path == self.l0.path:
             self.l0 = None
+        cache = _cache.store_cache(self.root)
         if not abspath.exists():
+            cache.drop(path)
             if not self.adapter.is_tiered:
                 _attach_list_indexes(self)  # names resolve against the files there are
             return None
-        new = _read_record(self, path, abspath, self.load_findings)
+        new = _read_record(self, path, abspath, self.load_findings, cache)
         self.records[path] = new
         if self.adapter.is_tiered:
-            _attach_index(self, new)
+            _attach_index(self, new, cache)
         elif added or new.level < LEVEL_L2:
             _attach_list_indexes(self)
         return new
@@ -260,7 +278,11 @@ def load_store(
     token_counter=None,
     fmt: str | None = None,
     repo_root: Path | None = None,
+    use_cache: bool = True,
 ) -> Store:
+    """Walk and read the store. With `use_cache`, a file whose stat key matches its entry in the
+    store's cache (see `curator.cache`) is not read: its parsed fields come from the cache and
+    its text is read only if something asks for it."""
     root = Path(root)
     if not root.exists():
         raise StoreError(f"store not found: {given or root}")
@@ -288,18 +310,25 @@ def load_store(
             store.serena_index = fmts.serena_index_file({e.name for e in os.scandir(root) if e.is_file()})
         except OSError:
             store.serena_index = None
+    cache = _cache.store_cache(root) if use_cache else None
+    if cache is not None:
+        cache.begin_walk(f"{cfg!r}\0{fmt}")
     for base, prefix in roots:
         for rel, abspath in _walk(base, prefix, allowed, findings, cfg, only_top if not prefix else None):
-            rec = _read_record(store, rel, abspath, findings)
+            rec = _read_record(store, rel, abspath, findings, cache)
             store.records[rel] = rec
     store.records = dict(sorted(store.records.items()))
     if store.adapter.is_tiered:
         for rec in store.records.values():
-            _attach_index(store, rec)
+            if rec.level < LEVEL_L2:
+                _attach_index(store, rec, cache)
     else:
         _attach_list_indexes(store)
     if token_counter is not None:
         store.count_tokens(token_counter)
+    if cache is not None:
+        cache.end_walk()
+        cache.save()
     return store
 
 
@@ -383,12 +412,12 @@ def _walk(base: Path, prefix: str, allowed: list[Path], findings: list[Finding],
                         )
                         continue
                     if entry.name.endswith(".md"):
-                        yield rel, Path(entry.path)
+                        yield rel, entry.path
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     stack.append((Path(entry.path), rel))
                 elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
-                    yield rel, Path(entry.path)
+                    yield rel, entry.path
             except OSError as exc:
                 findings.append(Finding("parse.error", Severity.ERROR, rel, f"cannot read: {exc}"))
 
@@ -420,11 +449,17 @@ def _classify(rel: str, fmt: str = fmts.SERENA_TIERED, index_name: str | None = 
     return LEVEL_L2, MEMORY
 
 
-def _read_record(store: Store, rel: str, abspath: Path, findings: list[Finding]) -> Record:
+def _read_record(store: Store, rel: str, abspath, findings: list[Finding], cache=None) -> Record:
     level, kind = _classify(rel, store.format, store._index_name())
-    tier = "semantic" if level < LEVEL_L2 else store.config.tier_for(_logical(rel))
+    if cache is not None:
+        hit = _from_cache(cache, store.config, rel, abspath, level, kind, findings)
+        if hit is not None:
+            return hit
+    tier = _tier(store.config, rel, level)
+    abspath = Path(abspath)
     rec = Record(path=rel, abspath=abspath, tier=tier, level=level, kind=kind)
     limit = store.config.thresholds.max_file_bytes
+    verified_ns = time.time_ns()  # before the read: a later edit in the same tick is racy
 
     def fail(message: str) -> Record:
         rec.error = message
@@ -458,11 +493,17 @@ def _read_record(store: Store, rel: str, abspath: Path, findings: list[Finding])
         os.close(fd)
     rec.content_hash = hashlib.sha256(raw).hexdigest()
     if b"\x00" in raw[:8192]:
-        return fail("binary file (contains NUL bytes), not markdown")
+        fail("binary file (contains NUL bytes), not markdown")
+        if cache is not None:
+            cache.put(rel, _cache.stat_key(st), verified_ns, rec.content_hash, rec.error, None)
+        return rec
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return fail(f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})")
+        fail(f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})")
+        if cache is not None:
+            cache.put(rel, _cache.stat_key(st), verified_ns, rec.content_hash, rec.error, None)
+        return rec
     rec.text = text
     fm, body, body_line = split_frontmatter(text)
     rec.frontmatter = fm.data
@@ -473,7 +514,155 @@ def _read_record(store: Store, rel: str, abspath: Path, findings: list[Finding])
     if level == LEVEL_L2:
         rec.meta = md.key_values(body_lines[:80])
     rec.date = md.date_in_name(rec.name) or _fm_date(fm.data)
+    if cache is not None:
+        data, encoded = _plain_frontmatter(rec.frontmatter)
+        if data is not None:
+            fields = (rec.title, data, encoded, rec.frontmatter_error, rec.frontmatter_error_line,
+                      rec.body_line, rec.date, rec.meta, len(text))
+            cache.put(rel, _cache.stat_key(st), verified_ns, rec.content_hash, None, fields, tier)
     return rec
+
+
+def _tier(config: Config, rel: str, level: int) -> str:
+    return "semantic" if level < LEVEL_L2 else config.tier_for(_logical(rel))
+
+
+# ------------------------------------------------------------------ the cached read path
+
+_TEXT = Record.__dict__["text"]  # the slots under the lazy properties below
+_ABSPATH = Record.__dict__["abspath"]
+
+
+class CachedRecord(Record):
+    """A record whose parsed fields came from the store cache. Its text is read from disk the
+    first time something asks for it (most runs never do), and its `abspath` is a `Path` only
+    once used."""
+
+    __slots__ = ("_chars",)
+
+    @property
+    def text(self) -> str:
+        text = _TEXT.__get__(self)
+        if text is None:
+            try:
+                with open(_ABSPATH.__get__(self), "rb") as fh:
+                    text = fh.read().decode("utf-8", "replace")
+            except OSError:
+                text = ""
+            _TEXT.__set__(self, text)
+        return text
+
+    @text.setter
+    def text(self, value: str) -> None:
+        _TEXT.__set__(self, value)
+
+    @property
+    def abspath(self) -> Path:
+        path = _ABSPATH.__get__(self)
+        if not isinstance(path, Path):
+            path = Path(path)
+            _ABSPATH.__set__(self, path)
+        return path
+
+    @abspath.setter
+    def abspath(self, value) -> None:
+        _ABSPATH.__set__(self, value)
+
+    @property
+    def chars(self) -> int:
+        text = _TEXT.__get__(self)
+        return self._chars if text is None else len(text)
+
+
+def _from_cache(cache, config: Config, rel: str, abspath, level: int, kind: str, findings) -> Record | None:
+    """The record from its cache entry when the file's stat key matches (a racy entry is
+    trusted only after its bytes hash the same); None when the file must be read."""
+    try:
+        st = os.stat(abspath)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    key = _cache.stat_key(st)
+    entry, trusted = cache.lookup(rel, key)
+    if entry is None:
+        return None
+    if not trusted:
+        verified_ns = time.time_ns()
+        try:
+            with open(abspath, "rb") as fh:
+                raw = fh.read()
+        except OSError:
+            return None
+        if hashlib.sha256(raw).hexdigest() != entry[_cache.HASH]:
+            return None
+        entry = cache.confirm(rel, entry, key, verified_ns)
+    rec = CachedRecord.__new__(CachedRecord)
+    rec.path, rec.level, rec.kind = rel, level, kind
+    rec.tier = entry[_cache.TIER] or _tier(config, rel, level)
+    _ABSPATH.__set__(rec, abspath)
+    rec.content_hash = entry[_cache.HASH]
+    rec.size, rec.mtime = st.st_size, st.st_mtime
+    rec.tokens = None
+    error = entry[_cache.ERROR]
+    if error is not None:
+        _TEXT.__set__(rec, "")
+        rec._chars = 0
+        rec.title = rec.frontmatter_error = rec.frontmatter_error_line = rec.date = None
+        rec.frontmatter, rec.meta, rec.body_line = {}, {}, 1
+        rec.error, rec.kind = error, UNREADABLE
+        findings.append(Finding("parse.error", Severity.ERROR, rel, error))
+        return rec
+    (rec.title, data, encoded, rec.frontmatter_error, rec.frontmatter_error_line,
+     rec.body_line, rec.date, rec.meta, rec._chars) = entry[_cache.FIELDS]
+    rec.frontmatter = _unplain(data) if encoded else data
+    rec.error = None
+    _TEXT.__set__(rec, None)
+    return rec
+
+
+def _plain_frontmatter(data: dict) -> tuple[object, bool]:
+    """(what marshal can store, whether dates had to be tagged) — (None, False) when neither."""
+    try:
+        marshal.dumps(data)
+        return data, False
+    except ValueError:
+        pass
+    try:
+        plain = _plain(data)
+        marshal.dumps(plain)
+        return plain, True
+    except (ValueError, TypeError):
+        return None, False
+
+
+def _plain(value):
+    # YAML's safe loader never makes tuples, so a tuple marks a tagged value
+    from datetime import date, datetime
+
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, datetime):
+        return ("datetime", value.isoformat())
+    if isinstance(value, date):
+        return ("date", value.isoformat())
+    if value is None or isinstance(value, (str, int, float, bool, bytes, set, frozenset)):
+        return value
+    raise TypeError(type(value).__name__)
+
+
+def _unplain(value):
+    from datetime import date, datetime
+
+    if isinstance(value, dict):
+        return {_unplain(k): _unplain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unplain(v) for v in value]
+    if isinstance(value, tuple) and len(value) == 2:
+        return datetime.fromisoformat(value[1]) if value[0] == "datetime" else date.fromisoformat(value[1])
+    return value
 
 
 def _fm_date(data: dict) -> str | None:
@@ -505,10 +694,72 @@ def _attach_list_indexes(store: Store) -> None:
     store.invalidate()
 
 
-def _attach_index(store: Store, rec: Record) -> None:
-    if not rec.readable:
+def _attach_index(store: Store, rec: Record, cache=None) -> None:
+    if not rec.readable or rec.kind not in (L0_INDEX, DOMAIN_INDEX):
         return
+    parsed = None
+    if cache is not None and rec.content_hash:
+        parsed = _decode_index(cache.index(rec.path, rec.content_hash))
+    if parsed is None:
+        if rec.kind == L0_INDEX:
+            parsed = parse_l0(rec.path, rec.text)
+        else:
+            parsed = parse_domain_index(rec.path, rec.text)
+        if cache is not None and rec.content_hash:
+            encoded = _encode_index(parsed)
+            if encoded is not None:
+                cache.set_index(rec.path, rec.content_hash, encoded)
     if rec.kind == L0_INDEX:
-        store.l0 = parse_l0(rec.path, rec.text)
-    elif rec.kind == DOMAIN_INDEX:
-        store.domain_indexes[rec.path] = parse_domain_index(rec.path, rec.text)
+        store.l0 = parsed
+    else:
+        store.domain_indexes[rec.path] = parsed
+
+
+# a parsed index as plain tuples (field values in declaration order; private fields are derived)
+_INDEX_TYPES = {"L0Index": L0Index, "DomainIndex": DomainIndex}
+_ROW_FIELDS = tuple(f.name for f in fields(IndexRow) if not f.name.startswith("_"))
+_LINK_FIELDS = tuple(f.name for f in fields(IndexLink) if not f.name.startswith("_"))
+# rows and links are rebuilt positionally: their public fields must come first
+assert tuple(f.name for f in fields(IndexRow))[: len(_ROW_FIELDS)] == _ROW_FIELDS
+assert tuple(f.name for f in fields(IndexLink))[: len(_LINK_FIELDS)] == _LINK_FIELDS
+
+
+def _encode_index(idx) -> tuple | None:
+    try:
+        values = {}
+        for f in fields(idx):
+            value = getattr(idx, f.name)
+            if f.name == "rows":
+                value = tuple(
+                    tuple(
+                        tuple(tuple(getattr(link, n) for n in _LINK_FIELDS) for link in row.links)
+                        if n == "links" else getattr(row, n)
+                        for n in _ROW_FIELDS
+                    )
+                    for row in value
+                )
+            values[f.name] = value
+        encoded = (type(idx).__name__, values)
+        marshal.dumps(encoded)
+        return encoded
+    except (ValueError, TypeError, AttributeError):
+        return None  # a value marshal cannot store: parsed again next time
+
+
+def _decode_index(encoded):
+    if encoded is None:
+        return None
+    try:
+        kind, values = encoded
+        li = _ROW_FIELDS.index("links")
+        rows = []
+        link = IndexLink
+        for t in values["rows"]:
+            if len(t) != len(_ROW_FIELDS):
+                return None
+            t = list(t)
+            t[li] = [link(*x) for x in t[li]]
+            rows.append(IndexRow(*t))  # public fields lead, in declaration order (checked below)
+        return _INDEX_TYPES[kind](**{**values, "rows": rows})
+    except (KeyError, TypeError, ValueError):
+        return None
