@@ -62,3 +62,16 @@ def plan_prune(
 ) -> Plan:
     """Prune (archive, or delete) records of a tier past its TTL / an age, or beyond a count."""
     return plan_prune_paths(store, prune_candidates(store, tier, older_than, keep), archive)
+
+
+def unused_candidates(
+    store: Store, last_read: dict[str, str], days: int, tier: str = "transient", allow_semantic: bool = False
+) -> list[str]:
+    """Memories of a tier not read in the last `days` days, by the transcripts' evidence
+    (`last_read`: record path → ISO timestamp of its newest read). Semantic memories only with
+    `allow_semantic` — knowledge that is rarely read can still be the one that matters."""
+    if tier in (None, "semantic") and not allow_semantic:
+        raise CurationError("unused semantic memories are only pruned with an explicit --include-semantic")
+    cutoff = (store.today - timedelta(days=days)).isoformat()
+    recs = [r for r in store.records.values() if r.level == 2 and (tier is None or r.tier == tier)]
+    return sorted(r.path for r in recs if last_read.get(r.path, "")[:10] <= cutoff)
