@@ -27,6 +27,7 @@ def _isolated_user_dirs(tmp_path_factory, monkeypatch):
     monkeypatch.delenv("CURATOR_TOKENS", raising=False)
     monkeypatch.setenv("CURATOR_TODAY", "2026-11-20")  # fixed clock for TTLs and recency
     monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / "claude"))  # never the developer's transcripts
 
 
 @pytest.fixture

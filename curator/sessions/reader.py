@@ -122,8 +122,7 @@ def iter_objects(path: Path, stats: LineStats | None = None, limit_bytes: int | 
                     stats.invalid += 1
                     if not raw.endswith(b"\n"):
                         stats.truncated = True
-                    obj = None
-                if obj is not None:
+                else:
                     if isinstance(obj, dict):
                         yield no, obj
                     else:
