@@ -103,6 +103,9 @@ def plan_mine(store: Store, passage: Passage, kind: str = "reflexion", *, dest: 
         raise CurationError(f"mine as reflexion or transient, not {kind!r}")
     if not any(t.strip() for _, t in passage.turns):
         raise CurationError(f"message {passage.uuid} has no text to mine")
+    for rec in store.records.values():
+        if rec.frontmatter.get("uuid") == passage.uuid and rec.frontmatter.get("session_id") == passage.session_id:
+            raise CurationError(f"message {passage.uuid} was already mined into {rec.path}")
     today = today or store.today
     day = passage.day or today
     first = next(t for _, t in passage.turns if t.strip())
@@ -113,9 +116,6 @@ def plan_mine(store: Store, passage: Passage, kind: str = "reflexion", *, dest: 
     tier = store.config.tier_for(re.sub(r"^(\.\./)+", "", dest))
     if tier != kind:
         raise CurationError(f"{dest} would be in the {tier} tier, not {kind}; pick a {kind} folder")
-    for rec in store.records.values():
-        if rec.frontmatter.get("uuid") == passage.uuid and rec.frontmatter.get("session_id") == passage.session_id:
-            raise CurationError(f"message {passage.uuid} was already mined into {rec.path}")
     draft = Draft(store.root, "mine", f"mine {passage.uuid[:8]} of session {passage.session_id[:8]} → {dest}")
     draft.create(dest, record_text(passage, kind, title, day, today))
     draft.notes.append(f"a {kind} record with provenance; promote it once it is reviewed")
