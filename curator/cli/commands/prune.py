@@ -67,7 +67,4 @@ def _unused_plan(args, store):
                          "without transcripts nothing can be called unused")
     last = {p: u.last for p, u in usage.by_path.items()}
     paths = planning(unused_candidates, store, last, args.unused_for, args.tier, args.include_semantic)
-    if not isinstance(paths, list):
-        return paths
     return planning(plan_prune_paths, store, paths, not args.delete)
-    return finish(args, store, plan)
