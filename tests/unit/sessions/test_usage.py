@@ -72,3 +72,31 @@ def test_usage_for_store_discovers_by_repository(tmp_path):
     assert index.discovery.repo == repo and u.session_count == 1
     assert u.use("git/git-rebase.md").reads == 2 + 1  # the subagent's read counts
     assert u.use("git/git-rebase.md").last_day == "2026-11-16"
+
+
+def test_prior_frequency_uses_reads_when_given_and_says_so():
+    from curator.retrieval.prior import frequency_for
+
+    freq, source = frequency_for(["a.md", "b.md", "c.md"], [1, 1, 9], {"a.md": 7, "c.md": 0})
+    assert source == "reads" and freq[0] == 1.0 and freq[1] == 0.0 == freq[2]
+    freq, source = frequency_for(["a.md", "b.md"], [3, 1], {"zzz.md": 4})
+    assert source == "cluster" and freq[0] == 1.0 and 0 < freq[1] < 1
+    assert frequency_for(["a.md"], [2], None)[1] == "cluster"
+
+
+def test_engine_prior_ranks_the_read_memory_first(sample_copy):
+    from curator.model import load_store
+    from curator.retrieval import RetrievalEngine
+
+    from curator.retrieval.text import query_terms
+
+    store = load_store(sample_copy)
+    q = query_terms("git rebase")
+    plain = RetrievalEngine(store)
+    assert plain.frequency_source == "cluster"
+    hits = [p for p, _, _ in plain.rank_prior(q, 10)]
+    assert len(hits) >= 2
+    favourite = hits[-1]
+    read = RetrievalEngine(store, reads={favourite: 12})
+    assert read.frequency_source == "reads"
+    assert [p for p, _, _ in read.rank_prior(q, 10)].index(favourite) < hits.index(favourite)
