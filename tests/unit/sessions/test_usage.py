@@ -87,7 +87,6 @@ def test_prior_frequency_uses_reads_when_given_and_says_so():
 def test_engine_prior_ranks_the_read_memory_first(sample_copy):
     from curator.model import load_store
     from curator.retrieval import RetrievalEngine
-
     from curator.retrieval.text import query_terms
 
     store = load_store(sample_copy)
