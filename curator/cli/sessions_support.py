@@ -31,16 +31,6 @@ def index_for(repo: Path, args, *, match_all: bool = False):
     return SessionIndex.for_repo(repo, roots_of(args), match_all=match_all)
 
 
-def duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "-"
-    s = int(seconds)
-    if s < 60:
-        return f"{s}s"
-    if s < 3600:
-        return f"{s // 60}m"
-    return f"{s // 3600}h{(s % 3600) // 60:02d}"
-
 
 def store_usage(store, args, progress=None):
     """(UsageIndex, SessionIndex) for a loaded store."""

@@ -17,17 +17,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Static
 
+from ..sessions.index import format_duration
 from .base import CuratorScreen
 
 MAX_TURNS = 5000  # a conversation view keeps at most this many turns (the CLI shows them all)
 ROLE_STYLE = {"user": "bold", "assistant": "", "tool": "dim", "system": "dim italic"}
 
-
-def _duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "-"
-    s = int(seconds)
-    return f"{s}s" if s < 60 else f"{s // 60}m" if s < 3600 else f"{s // 3600}h{(s % 3600) // 60:02d}"
 
 
 class SessionsScreen(CuratorScreen):
@@ -118,7 +113,7 @@ class SessionsScreen(CuratorScreen):
             return
         for s in sessions:
             partial = "" if s.complete else "…"
-            table.add_row(s.started[:16].replace("T", " "), _duration(s.duration_s), f"{s.messages}{partial}",
+            table.add_row(s.started[:16].replace("T", " "), format_duration(s.duration_s), f"{s.messages}{partial}",
                           f"{s.tokens:,}{partial}", s.main.branch[:16],
                           Text(s.title, no_wrap=True, overflow="ellipsis"), key=s.session_id)
         table.move_cursor(row=min(keep, table.row_count - 1))

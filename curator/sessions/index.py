@@ -92,6 +92,14 @@ class Session:
         }
 
 
+def format_duration(seconds: float | None) -> str:
+    """42s, 17m, 2h05 (or - when unknown)."""
+    if seconds is None:
+        return "-"
+    s = int(seconds)
+    return f"{s}s" if s < 60 else f"{s // 60}m" if s < 3600 else f"{s // 3600}h{(s % 3600) // 60:02d}"
+
+
 def _merge(dicts) -> dict[str, int]:
     out: dict[str, int] = {}
     for d in dicts:

@@ -56,7 +56,7 @@ def run(args) -> int:
 def _table(out, sessions) -> None:
     from rich.table import Table
 
-    from ..sessions_support import duration
+    from ...sessions.index import format_duration as duration
 
     t = Table(box=None, pad_edge=False, header_style="bold")
     for col, just in (("started", "left"), ("dur", "right"), ("msgs", "right"), ("tokens", "right"),
