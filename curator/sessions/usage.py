@@ -135,16 +135,6 @@ class UsageIndex:
                 out[r.path] = out.get(r.path, 0) + 1
         return out
 
-    def unused_for(self, paths: Iterable[str], days: int) -> list[str]:
-        """Of these memories, those not read in the last `days` days."""
-        cutoff = self.today - timedelta(days=days)
-        out = []
-        for p in paths:
-            u = self.by_path.get(p)
-            last = _day(u.last) if u is not None else None
-            if last is None or last <= cutoff:
-                out.append(p)
-        return sorted(out)
 
 
 def _day(ts: str) -> date | None:

@@ -27,7 +27,12 @@ def run(args) -> int:
     usage, index = store_usage(store, args)
     memories = [p for p, r in store.records.items() if r.level == 2]
     uses = sorted((usage.use(p) for p in memories), key=lambda u: (-u.reads, u.path))
-    unused = usage.unused_for(memories, args.unused_for) if args.unused_for else None
+    unused = None
+    if args.unused_for:
+        from ...curation.prune import unused_candidates
+
+        last = {p: u.last for p, u in usage.by_path.items()}
+        unused = unused_candidates(store, last, args.unused_for, None, allow_semantic=True)
     if args.format == "json":
         data = {"repository": str(index.discovery.repo), "sessions": usage.session_count,
                 "today": store.today.isoformat(), "reads": len(usage.reads),
@@ -57,7 +62,7 @@ def run(args) -> int:
     if len(never) > args.top:
         out.print(f"  … {len(never) - args.top} more (--top, or --format json)")
     if unused is not None:
-        out.print(f"[bold]not read in {args.unused_for} days[/] ({len(unused)}) — "
+        out.print(f"[bold]not read in {args.unused_for} days[/] (of those at least as old; {len(unused)}) — "
                   f"[dim]curator prune --unused-for {args.unused_for}d offers the transient ones[/]")
         for p in unused[: args.top]:
             out.print(f"  {p}")

@@ -108,15 +108,23 @@ def test_mine_refuses_bad_input(repo):
 
 def test_unused_candidates_never_semantic_without_the_flag(repo):
     store = _store(repo)
-    last = {"validation/2026-11-14-lint-rollout.md": "2026-11-10T10:03:00Z"}
-    got = unused_candidates(store, last, 90)
-    transient = sorted(p for p, r in store.records.items() if r.tier == "transient" and r.level == 2)
-    assert got == [p for p in transient if p != "validation/2026-11-14-lint-rollout.md"]
-    assert unused_candidates(store, last, 5) == transient  # read 10 days ago: unused for 5
+    last = {"reflection/2026-09-22-session-review.md": "2026-11-10T10:03:00Z"}
+    # 30 days before 2026-11-20: transient records dated by 2026-10-21, not read since
+    assert unused_candidates(store, last, 30) == ["reflection/2026-10-15-review-bot-noise.md",
+                                                  "validation/2026-09-30-ci-cache-key.md",
+                                                  "validation/2026-10-08-pool-size.md"]
+    assert unused_candidates(store, {}, 90) == []  # nothing here is 90 days old yet
+    assert "reflection/2026-09-22-session-review.md" in unused_candidates(store, last, 5)  # read 10 days ago
+    assert "validation/2026-11-18-c0ffee.md" not in unused_candidates(store, {}, 5)  # 2 days old
     with pytest.raises(CurationError, match="include-semantic"):
         unused_candidates(store, last, 90, tier="semantic")
-    sem = unused_candidates(store, {"git/git-interactive-rebase.md": "2026-11-10T00:00:00Z"}, 90, "semantic", True)
-    assert "git/git-interactive-rebase.md" not in sem and "knowledge/" + "x" not in sem and len(sem) > 10
+    undated = store.records["git/git-interactive-rebase.md"]
+    os.utime(undated.abspath, (0, 0))  # undated: its file time says how old it is
+    sem = unused_candidates(store, {}, 90, "semantic", True)
+    assert "git/git-interactive-rebase.md" in sem
+    assert "git/git-interactive-rebase.md" not in unused_candidates(
+        store, {"git/git-interactive-rebase.md": "2026-11-10T00:00:00Z"}, 90, "semantic", True)
+    assert "git/git-lfs-fixtures.md" not in sem  # its file is new (the copy): not old enough to call unused
 
 
 def test_cli_sessions_json_and_text(repo, capsys):
@@ -139,17 +147,18 @@ def test_cli_sessions_json_and_text(repo, capsys):
 
 def test_cli_usage_and_prune_unused(repo, capsys):
     store = repo / ".serena" / "memories"
-    assert main(["usage", str(store), "--format", "json", "--unused-for", "90d"]) == 0
+    assert main(["usage", str(store), "--format", "json", "--unused-for", "30d"]) == 0
     data = json.loads(capsys.readouterr().out)
     uses = {m["path"]: m for m in data["memories"]}
     assert data["sessions"] == 1 and data["reads"] == 2
     assert uses["git/git-interactive-rebase.md"]["reads"] == 1 and uses["git/git-interactive-rebase.md"]["reads_30d"] == 1
     assert uses["validation/2026-11-14-lint-rollout.md"]["last_read"] == "2026-11-10T10:03:00.000Z"
-    assert "git/git-interactive-rebase.md" not in data["unused"]
-    assert main(["prune", str(store), "--unused-for", "90d", "--format", "json"]) == 0
+    assert "git/git-interactive-rebase.md" not in data["unused"] and "validation/2026-09-30-ci-cache-key.md" in data["unused"]
+    assert main(["prune", str(store), "--unused-for", "30d", "--format", "json"]) == 0
     plan = json.loads(capsys.readouterr().out)
-    moved = {e["path"] for e in plan["files"] if e["action"] == "delete" and e["path"].startswith("validation/") or e["path"].startswith("reflection/")}
-    assert "validation/2026-11-14-lint-rollout.md" not in moved and moved
+    moved = {e["path"] for e in plan["files"] if e["action"] == "delete"}
+    assert moved == {"reflection/2026-09-22-session-review.md", "reflection/2026-10-15-review-bot-noise.md",
+                     "validation/2026-09-30-ci-cache-key.md", "validation/2026-10-08-pool-size.md"}
     assert main(["undo", str(store)]) == 0
     assert main(["prune", str(store), "--unused-for", "90d", "--tier", "semantic"]) == 2
     assert "include-semantic" in capsys.readouterr().err
