@@ -92,6 +92,10 @@ class CuratorApp(App[None]):
         if self.notice:
             self.notify(self.notice, timeout=6)
         self.load_store()
+        from .sessions.service import SessionsService
+
+        self.sessions = SessionsService(self.store_root)
+        self.index_sessions()  # beside the store load: the sessions list never waits for it
 
     def watch_theme(self, theme: str) -> None:
         if self._themes_ready and self.remember_theme:
@@ -131,12 +135,7 @@ class CuratorApp(App[None]):
     def _loaded(self, ws) -> None:
         self.workspace = ws
         self.workspace_signal.publish(ws)
-        if self.sessions is None:
-            from .sessions.service import SessionsService
-
-            self.sessions = SessionsService(self.store_root)
-            self.index_sessions()
-        elif self.sessions.indexed:
+        if self.sessions is not None and self.sessions.indexed:
             self.sessions.usage_for(ws.store)  # records may have moved: map the reads again
             self.sessions_signal.publish(self.sessions)
 

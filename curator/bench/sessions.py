@@ -123,6 +123,53 @@ def _child(mode: str, root: str) -> None:
                       "tokens": sum(s.tokens for s in sessions), "skipped_other_cwd": index.discovery.skipped}))
 
 
+def _app(root: str) -> None:
+    """Headless app on a copy of the sample store whose repository is the generated one: seconds
+    from start until the sessions screen is up (5 pressed at once; the store loads meanwhile),
+    until it lists sessions, and until indexing is done."""
+    import asyncio
+    import shutil
+    import tempfile
+    import time
+
+    from curator.app import make_app
+    from curator.locations import sample_store
+    from curator.sessions.service import SessionsService
+    from curator.tokens import FakeTokenCounter
+
+    store = Path(tempfile.mkdtemp(prefix="curator-bench-store-")) / "memories"
+    shutil.copytree(sample_store(), store)
+
+    class Service(SessionsService):
+        def __init__(self, store_root, roots=None):
+            super().__init__(store_root, [Path(root) / "projects"])
+            self.repo = Path(REPO)
+
+    import curator.sessions.service as service
+
+    service.SessionsService = Service
+
+    async def run() -> dict:
+        app = make_app(store, token_counter=FakeTokenCounter(), remember_theme=False)
+        start = time.perf_counter()
+        out = {}
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("5")
+            out["screen_s"] = round(time.perf_counter() - start, 3)  # the sessions screen is up
+            while True:
+                await pilot.pause(0.01)
+                table = app.screen.query("#sessions")
+                if "listed_s" not in out and table and table.first().row_count:
+                    out["listed_s"] = round(time.perf_counter() - start, 3)
+                    out["rows"] = table.first().row_count
+                if app.sessions is not None and app.sessions.indexed:
+                    out["indexed_s"] = round(time.perf_counter() - start, 3)
+                    break
+        return out
+
+    print(json.dumps({"mode": "app", **asyncio.run(run())}))
+
+
 def main(argv: list[str] | None = None) -> int:
     import subprocess
     import tempfile
@@ -135,15 +182,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--child", nargs=2, metavar=("MODE", "ROOT"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
-        _child(*args.child)
+        (_app if args.child[0] == "app" else lambda r: _child(args.child[0], r))(args.child[1])
         return 0
     dest = bench_root() / f"transcripts-{args.mb}-{args.seed}"
     if not (dest / ".generated").exists():
         print(f"generating {args.mb} MB of transcripts in {dest} …", file=sys.stderr)
         generate(dest, args.mb, args.seed)
-    env = dict(os.environ, CURATOR_CACHE_DIR=tempfile.mkdtemp(prefix="curator-bench-cache-"))
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    for mode in ("quick", "build", "build", "quick"):  # cold, cold full, warm full, warm quick
+    def fresh_env() -> dict:
+        env = dict(os.environ, CURATOR_CACHE_DIR=tempfile.mkdtemp(prefix="curator-bench-cache-"))
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        return env
+
+    cli, app = fresh_env(), fresh_env()
+    # cold quick list, cold full index, warm full index, warm quick list; the app cold, then warm
+    for mode, env in (("quick", cli), ("build", cli), ("build", cli), ("quick", cli), ("app", app), ("app", app)):
         out = subprocess.run([sys.executable, "-m", "curator.bench.sessions", "--child", mode, str(dest)],
                              env=env, capture_output=True, text=True, check=False)
         sys.stdout.write(out.stdout or out.stderr)
