@@ -135,5 +135,5 @@ def passage_of(session, uuid: str, uuid_to: str | None = None) -> Passage:
         if uuid_to:
             raise CurationError(f"no passage from {uuid} through {uuid_to} in session {session.session_id}")
         raise CurationError(f"no message {uuid} in session {session.session_id}")
-    return Passage(session.session_id, uuid, turns[0].timestamp, [(t.role, turn_text(t)) for t in turns],
-                   uuid_to=uuid_to or "", task=session.title, branch=session.main.branch)
+    return Passage(session.session_id, turns[0].uuid, turns[0].timestamp, [(t.role, turn_text(t)) for t in turns],
+                   uuid_to=turns[-1].uuid if uuid_to else "", task=session.title, branch=session.main.branch)

@@ -115,8 +115,13 @@ def conversation(path: Path, limit: int | None = None, stats: LineStats | None =
     return out
 
 
+def same_uuid(full: str, given: str) -> bool:
+    """`given` names `full`: equal, or a prefix of at least 8 characters (as lists show them)."""
+    return full == given or (len(given) >= 8 and full.startswith(given))
+
+
 def find_turn(paths: Iterable[Path], uuid: str) -> Turn | None:
-    """The turn with this uuid (the line is matched as bytes before it is parsed)."""
+    """The turn with this uuid or uuid prefix (lines are matched as bytes before being parsed)."""
     needle = uuid.encode()
     for path in paths:
         try:
@@ -128,7 +133,7 @@ def find_turn(paths: Iterable[Path], uuid: str) -> Turn | None:
                         obj = json.loads(raw)
                     except (ValueError, RecursionError):
                         continue
-                    if isinstance(obj, dict) and obj.get("uuid") == uuid:
+                    if isinstance(obj, dict) and isinstance(obj.get("uuid"), str) and same_uuid(obj["uuid"], uuid):
                         return turn_of(no, obj) or Turn(uuid, str(obj.get("type", "?")), str(obj.get("timestamp", "")),
                                                         "", session_id=str(obj.get("sessionId", "")), line=no)
         except OSError:
@@ -204,7 +209,7 @@ def passage(paths: Iterable[Path], uuid: str, uuid_to: str | None = None) -> lis
             if t.line < found.line:
                 continue
             out.append(t)
-            if t.uuid == uuid_to:
+            if same_uuid(t.uuid, uuid_to):
                 return out
         return []  # uuid_to is not after uuid in this transcript
     return []

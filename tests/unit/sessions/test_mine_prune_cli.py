@@ -179,3 +179,12 @@ def test_cli_mine_then_undo(repo, capsys):
     assert not (store / data["files"][0]["path"]).exists()
     assert main(["mine", "nosuch", "u2", "--store", str(store)]) == 2
     assert main(["mine", SID, "missing-uuid", "--store", str(store)]) == 2
+
+
+def test_mine_by_uuid_prefix_keeps_the_full_uuid(tmp_path):
+    from curator.sessions import find_turn
+
+    full = "7d48cbd2-6615-4dd8-87f6-38f12b8167d6"
+    p = tx.write(tmp_path / "s.jsonl", [tx.prompt(full, "stop deleting the lockfile", "2026-11-10T10:00:00Z")])
+    assert find_turn([p], "7d48cbd2").uuid == full
+    assert find_turn([p], "7d48") is None  # too short to name a message
