@@ -96,7 +96,8 @@ class SessionsScreen(CuratorScreen):
             what, frac = svc.progress
             status.update(f"{len(sessions)} sessions · indexing {frac:.0%}")
         else:
-            status.update(f"{len(sessions)} session(s) · {sum(s.size for s in sessions) / 1e6:,.0f} MB")
+            size = sum(s.size for s in sessions)
+            status.update(f"{len(sessions)} session(s) · " + (f"{size / 1e6:,.0f} MB" if size >= 1e6 else f"{size / 1e3:,.0f} kB"))
         if self.hits:
             return
         self._fill_sessions(sessions)
@@ -177,7 +178,9 @@ class SessionsScreen(CuratorScreen):
                         style="red" if errs else "dim", no_wrap=True, overflow="ellipsis")
         text = Text(" ".join(t.text.split())[:200], no_wrap=True, overflow="ellipsis")
         if t.calls:
-            text.append(("  " if t.text else "") + "▸ " + ", ".join(c.name for c in t.calls), style="cyan")
+            first = t.calls[0]
+            more = f" +{len(t.calls) - 1}" if len(t.calls) > 1 else ""
+            text.append(f"{'  ' if t.text else ''}▸ {first.name} {first.summary}{more}", style="cyan")
         return text
 
     @on(DataTable.RowHighlighted, "#conversation")

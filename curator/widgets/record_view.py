@@ -57,7 +57,7 @@ class RecordView(VerticalScroll):
             grid.add_row("date", rec.date)
         used = _usage_line(getattr(self.app, "sessions", None), rec.path)
         if used is not None:
-            grid.add_row("read", used)
+            grid.add_row("last read", used)
         for key, value in list(rec.frontmatter.items())[:12]:
             grid.add_row(Text(f"{key}", style="dim"), Text(str(value)))
         for key, value in list(rec.meta.items())[:6]:
@@ -120,5 +120,4 @@ def _usage_line(svc, path: str) -> Text | None:
     u = usage.use(path)
     if not u.reads:
         return Text(f"never, in {usage.session_count} session(s)", style="yellow")
-    return Text(f"last read {u.last_day} · reads 30d {u.reads_30} · 90d {u.reads_90} · "
-                f"{u.reads} in {len(u.sessions)} session(s)")
+    return Text(f"{u.last_day} · reads 30d {u.reads_30} / 90d {u.reads_90} ({u.reads} in {len(u.sessions)} session(s))")

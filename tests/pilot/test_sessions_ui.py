@@ -4,6 +4,7 @@ record view's reads, from transcripts in the tests' Claude config folder."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -57,7 +58,7 @@ async def test_list_conversation_search_and_mine(repo_app):
         conv = screen.query_one("#conversation", DataTable)
         roles = [t.role for t in screen.turns]
         assert roles[:3] == ["user", "assistant", "tool"]
-        assert "▸ Bash" in str(conv.get_row_at(1)[2]) and "error" in str(conv.get_row_at(2)[2])
+        assert "▸ Bash make run" in str(conv.get_row_at(1)[2]) and "error" in str(conv.get_row_at(2)[2])
         # the user's correction, mined into a reflexion record through the diff preview
         await pilot.press("down", "down", "down", "down")
         await settle(app, pilot)
@@ -92,7 +93,7 @@ async def test_record_view_shows_reads(repo_app):
         screen.open_path("git/git-interactive-rebase.md")
         await settle(app, pilot)
         facts = text_of(screen.query_one("#facts", Static))
-        assert "last read 2026-11-10 · reads 30d 1 · 90d 1" in facts
+        assert re.search(r"last read +2026-11-10 · reads 30d 1 / 90d 1 \(1 in 1 session\(s\)\)", facts)
         screen.open_path("git/git-lfs-fixtures.md")
         await settle(app, pilot)
         assert "never, in 2 session(s)" in text_of(screen.query_one("#facts", Static))
