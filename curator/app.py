@@ -186,6 +186,8 @@ class CuratorApp(App[None]):
     def action_reload_store(self) -> None:
         self.notify("re-reading the store…", timeout=2)
         self.load_store()
+        if self.sessions is not None and self.sessions.indexed:
+            self.index_sessions()  # new or grown transcripts (unchanged ones come from the cache)
 
     def action_next_theme(self) -> None:
         names = sorted(self.available_themes)

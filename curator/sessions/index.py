@@ -16,7 +16,7 @@ from .discover import Discovery, TranscriptFile, discover
 from .reader import SessionScan, scan
 
 PEEK_BYTES = 64 * 1024
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 Progress = Callable[[str, float], None]
 
 
@@ -163,7 +163,7 @@ class SessionIndex:
                     progress(f"reading {f.path.name}", done / total)
                 cached = scan(f.path)
                 if cache is not None and cached.complete:
-                    cache._load()[_key(f)] = cached
+                    cache._load()[str(f.path)] = (f.size, f.mtime, cached)  # a grown file replaces its entry
                     cache._dirty = True
             scans[f.path] = cached
             done += f.size
@@ -183,10 +183,9 @@ class SessionIndex:
         return hits[0] if len(hits) == 1 else None
 
 
-def _key(f: TranscriptFile) -> str:
-    return f"{f.path}:{f.size}:{f.mtime}"
-
-
 def _cached(cache, f: TranscriptFile) -> SessionScan | None:
-    value = cache._load().get(_key(f))
-    return value if isinstance(value, SessionScan) else None
+    """The cached scan of this file if it has not changed since (same size and mtime)."""
+    value = cache._load().get(str(f.path))
+    if isinstance(value, tuple) and len(value) == 3 and value[:2] == (f.size, f.mtime) and isinstance(value[2], SessionScan):
+        return value[2]
+    return None

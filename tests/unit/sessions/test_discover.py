@@ -1,3 +1,4 @@
+import json
 from pathlib import Path
 
 from curator.sessions import SessionIndex, claude_roots, discover, repo_for, slug
@@ -78,3 +79,13 @@ def test_quick_list_then_cached_full_scan(tmp_path, monkeypatch):
     again = SessionIndex.for_repo("/w/r", [root])
     assert again.quick()[0].complete and again.build()[0].main.user_messages == 102
     assert calls == []  # both served from the cache
+
+
+def test_a_grown_transcript_is_read_again(tmp_path):
+    root = tmp_path / "projects"
+    p = tx.write(root / slug("/w/r") / "s1.jsonl", tx.well_formed(sid="s1", cwd="/w/r"))
+    assert SessionIndex.for_repo("/w/r", [root]).build()[0].main.user_messages == 2
+    with open(p, "a") as fh:  # the session goes on
+        fh.write(json.dumps(tx.prompt("u3", "and now the tests", "2026-11-10T11:00:00.000Z", sid="s1", cwd="/w/r")) + "\n")
+    again = SessionIndex.for_repo("/w/r", [root]).build()[0]
+    assert again.main.user_messages == 3 and again.ended == "2026-11-10T11:00:00.000Z"

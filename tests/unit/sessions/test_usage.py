@@ -1,5 +1,8 @@
 from datetime import date
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from curator.sessions import PathMapper, build_usage, scan, slug, usage_for_store
 
 from . import transcripts as tx
@@ -96,3 +99,14 @@ def test_engine_prior_ranks_the_read_memory_first(sample_copy):
     read = RetrievalEngine(store, reads={favourite: 12})
     assert read.frequency_source == "reads"
     assert [p for p, _, _ in read.rank_prior(q, 10)].index(favourite) < hits.index(favourite)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60), st.sampled_from(["serena-read", "read", "context", "serena-list"]))
+def test_mapper_only_ever_names_records_of_the_store(target, how):
+    from curator.sessions import Touch
+
+    m = PathMapper("/w/r/.serena/memories", RECORDS, repo="/w/r")
+    for t in (target, f"/w/r/.serena/memories/{target}", f"/x/.serena/memories/{target}"):
+        got = m.map(Touch(how, t, "", "", "s"))
+        assert got is None or got in RECORDS
