@@ -89,3 +89,13 @@ def test_a_grown_transcript_is_read_again(tmp_path):
         fh.write(json.dumps(tx.prompt("u3", "and now the tests", "2026-11-10T11:00:00.000Z", sid="s1", cwd="/w/r")) + "\n")
     again = SessionIndex.for_repo("/w/r", [root]).build()[0]
     assert again.main.user_messages == 3 and again.ended == "2026-11-10T11:00:00.000Z"
+
+
+def test_a_store_kept_by_claude_code_uses_its_own_project_folder(tmp_path):
+    root = tmp_path / "projects"
+    folder = root / "-some-lossy-slug"
+    (folder / "memory").mkdir(parents=True)
+    tx.write(folder / "s1.jsonl", tx.well_formed(sid="s1", cwd="/where/it/ran"))
+    tx.write(root / "-elsewhere" / "s2.jsonl", tx.well_formed(sid="s2", cwd="/elsewhere"))
+    d = discover(folder / "memory", [root])
+    assert [f.session_id for f in d.files] == ["s1"]
