@@ -33,7 +33,7 @@ def run(args) -> int:
         raise UsageError(f"not found: {args.path}")
     repo = repo_for(path)
     index = index_for(repo, args, match_all=args.all)
-    sessions = index.build()
+    sessions = _build(index)
     if args.show:
         return _show(args, index)
     if args.search is not None:
@@ -51,6 +51,18 @@ def run(args) -> int:
     more = len(sessions) - args.limit
     out.print(f"{len(sessions)} session(s) in {repo}" + (f"; {more} more (--limit)" if more > 0 else ""))
     return EXIT_OK
+
+
+def _build(index):
+    """Stream every transcript; on a terminal, say how far it got (cached files are instant)."""
+    import sys
+
+    if not sys.stderr.isatty():
+        return index.build()
+    from ..common import err_console
+
+    with err_console().status("reading transcripts…") as status:
+        return index.build(lambda what, frac: status.update(f"reading transcripts… {frac:.0%} ({what})"))
 
 
 def _table(out, sessions) -> None:
