@@ -107,3 +107,31 @@ async def test_no_transcripts_says_so(app):
         await wait_until(pilot, lambda: app.sessions is not None and app.sessions.indexed)
         await settle(app, pilot)
         assert "No Claude Code sessions" in text_of(app.screen.query_one("#turn-text", Static))
+
+
+async def test_search_hit_opens_at_its_turn_and_a_marked_range_is_mined(repo_app):
+    app, store = repo_app
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: app.sessions is not None and app.sessions.indexed)
+        await pilot.press("5")
+        await settle(app, pilot)
+        screen = app.screen
+        await pilot.press("slash", *"4000 in use", "enter")
+        await wait_until(pilot, lambda: len(screen.hits) > 0)
+        first = screen.hits[0]
+        assert (first.session_id, first.turn.uuid) == (SID, "r1")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.session is not None and len(screen.turns) > 0)
+        conv = screen.query_one("#conversation", DataTable)
+        assert screen.turns[conv.cursor_row].uuid == "r1"  # opened at the hit
+        await pilot.press("space", "down")  # the error, through the assistant's answer
+        await settle(app, pilot)
+        await pilot.press("M")
+        await settle(app, pilot)
+        assert isinstance(app.screen, DiffDialog)
+        await pilot.press("y")
+        await settle(app, pilot)
+        [mined] = list((store / "validation").glob("2026-11-10-*.md"))
+        text = mined.read_text()
+        assert "uuid: r1" in text and "uuid_to: a3" in text and "Port 4000 is taken" in text
