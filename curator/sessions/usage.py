@@ -5,12 +5,13 @@ surfaced into context) is mapped to a record of the store: Serena names resolve 
 (`name` → `name.md`, topic folders kept); paths resolve against the store's folder, also when the
 session ran in another worktree or checkout (the store's place inside the repository, e.g.
 `.serena/memories/`, is looked for in the path). `list_memories` reads no memory: it is counted
-per session. Pure: no store object is needed, only its root and its record paths.
+per session. Claude Code's own memory folder has its `MEMORY.md` loaded into every session
+(`startup`). Pure: no store object is needed, only its root and its record paths.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path, PurePosixPath
@@ -56,6 +57,10 @@ class PathMapper:
         self.by_stem: dict[str, list[str]] = {}
         for p in self.paths:
             self.by_stem.setdefault(PurePosixPath(p).stem, []).append(p)
+        # Claude Code's own memory folder (`~/.claude/projects/<slug>/memory`): its MEMORY.md is
+        # put into the context of every session of the project, so each session read it
+        self.always = ["MEMORY.md"] if (self.root.name == "memory" and self.root.parent.parent.name == "projects"
+                                        and "MEMORY.md" in self.paths) else []
         self.anchor = ""
         if repo is not None:
             try:
@@ -151,6 +156,8 @@ def build_usage(scans, mapper: PathMapper, today: date) -> UsageIndex:
     sessions = set()
     for s in scans:
         sessions.add(s.session_id)
+        if not s.sidechain and s.started:
+            reads.extend(Read(p, "startup", _day(s.started), s.started, s.session_id, "") for p in mapper.always)
         for t in s.touches:
             if t.how == "serena-list":
                 listings[t.session_id] = listings.get(t.session_id, 0) + 1
@@ -173,7 +180,3 @@ def usage_for_store(store_root: Path, record_paths: Iterable[str], today: date, 
     scans = [sc for s in sessions for sc in s.scans]
     return build_usage(scans, PathMapper(store_root, record_paths, repo), today), index
 
-
-def memory_paths(records: Mapping) -> list[str]:
-    """The memories (level 2 records) of a store's records mapping."""
-    return [p for p, r in records.items() if getattr(r, "level", 2) == 2]

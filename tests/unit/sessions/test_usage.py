@@ -110,3 +110,19 @@ def test_mapper_only_ever_names_records_of_the_store(target, how):
     for t in (target, f"/w/r/.serena/memories/{target}", f"/x/.serena/memories/{target}"):
         got = m.map(Touch(how, t, "", "", "s"))
         assert got is None or got in RECORDS
+
+
+def test_claude_codes_own_memory_index_is_read_by_every_session(tmp_path):
+    folder = tmp_path / "projects" / "-w-r"
+    store = folder / "memory"
+    store.mkdir(parents=True)
+    s1 = scan(tx.write(folder / "s1.jsonl", tx.well_formed(sid="s1", cwd="/w/r", day="2026-11-15")))
+    sub = scan(tx.write(folder / "s1" / "subagents" / "agent-a.jsonl",
+                        [{**o, "isSidechain": True} for o in tx.well_formed(sid="s1", cwd="/w/r", day="2026-11-15")]))
+    old = scan(tx.write(folder / "s2.jsonl", tx.well_formed(sid="s2", cwd="/w/r", day="2026-06-01")))
+    u = build_usage([s1, sub, old], PathMapper(store, ["MEMORY.md", "topic.md"]), TODAY)
+    m = u.use("MEMORY.md")
+    assert (m.reads, m.reads_30, m.reads_90, m.hows) == (2, 1, 1, {"startup": 2})  # not the subagent's
+    assert u.use("topic.md").reads == 0
+    # a committed .claude/memory is not loaded by itself: no startup reads
+    assert build_usage([s1], PathMapper(tmp_path / "r" / ".claude" / "memory", ["MEMORY.md"]), TODAY).reads == []
