@@ -8,7 +8,7 @@ HELP = "which memories the agent's sessions read, and when: most and least used,
 
 
 def add_arguments(parser) -> None:
-    from ...cli.commands.prune import _days
+    from .prune import _days
     from ..common import add_format_arg, add_store_args
     from ..sessions_support import add_projects_arg
 
@@ -28,7 +28,7 @@ def run(args) -> int:
     memories = [p for p, r in store.records.items() if r.level == 2]
     uses = sorted((usage.use(p) for p in memories), key=lambda u: (-u.reads, u.path))
     unused = None
-    if args.unused_for:
+    if args.unused_for and usage.has_evidence:  # without transcripts nothing can be called unused
         from ...curation.prune import unused_candidates
 
         last = {p: u.last for p, u in usage.by_path.items()}
@@ -38,9 +38,9 @@ def run(args) -> int:
                 "today": store.today.isoformat(), "reads": len(usage.reads),
                 "list_memories_calls": sum(usage.listings.values()),
                 "memories": [u.to_json() for u in uses]}
-        if unused is not None:
+        if args.unused_for:
             data["unused_for_days"] = args.unused_for
-            data["unused"] = unused
+            data["unused"] = unused  # null: no transcripts, so no evidence either way
         print_json(data)
         return EXIT_OK
     out = console()

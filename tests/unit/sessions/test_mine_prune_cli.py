@@ -188,3 +188,12 @@ def test_mine_by_uuid_prefix_keeps_the_full_uuid(tmp_path):
     p = tx.write(tmp_path / "s.jsonl", [tx.prompt(full, "stop deleting the lockfile", "2026-11-10T10:00:00Z")])
     assert find_turn([p], "7d48cbd2").uuid == full
     assert find_turn([p], "7d48") is None  # too short to name a message
+
+
+def test_cli_usage_without_transcripts_calls_nothing_unused(sample_copy, capsys):
+    assert main(["usage", str(sample_copy), "--format", "json", "--unused-for", "30d"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["sessions"] == 0 and data["unused"] is None
+    assert all(m["reads"] == 0 for m in data["memories"])
+    assert main(["usage", str(sample_copy)]) == 0
+    assert "no evidence of use" in capsys.readouterr().out
