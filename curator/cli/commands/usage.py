@@ -8,9 +8,9 @@ HELP = "which memories the agent's sessions read, and when: most and least used,
 
 
 def add_arguments(parser) -> None:
-    from .prune import _days
     from ..common import add_format_arg, add_store_args
     from ..sessions_support import add_projects_arg
+    from .prune import _days
 
     add_store_args(parser)
     add_format_arg(parser, ("text", "json"))
