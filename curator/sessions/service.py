@@ -29,7 +29,8 @@ class SessionsService:
         return list(self.index.sessions.values()) if self.index is not None else []
 
     def quick(self) -> list[Session]:
-        """Discover and peek: what the list shows at once."""
+        """Discover and peek: what the list shows at once (counts and usage wait for build)."""
+        self.indexed = False
         self.index = SessionIndex.for_repo(self.repo, self.roots)
         return self.index.quick()
 
