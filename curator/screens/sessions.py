@@ -43,13 +43,16 @@ class SessionsScreen(CuratorScreen):
                 tooltip="Turn the highlighted turn (or the marked passage) into a reflexion record"),
         Binding("M", "mine('transient')", "Mine → transient", id="mine-transient",
                 tooltip="Turn the highlighted turn (or the marked passage) into a transient record"),
+        Binding("U", "prune_unused", "Prune unread", id="prune-unread",
+                tooltip="Archive the transient records no session read in 90 days (diff first)"),
     ]
     HELP = (
         "The agent's sessions in this repository (Claude Code transcripts found by their working folder), "
         "newest first: title, branch, duration, messages and tokens. Enter opens a session's conversation: "
         "tool calls and results are folded into one row each, the highlighted turn is shown in full below. "
         "/ searches every session. Space marks the start of a passage; m mines the highlighted turn (or the "
-        "passage) into a reflexion record, M into a transient one — with its session id, message uuid and date."
+        "passage) into a reflexion record, M into a transient one — with its session id, message uuid and date. "
+        "U archives the transient records no session read in the last 90 days (after a diff preview)."
     )
 
     def __init__(self, **kwargs) -> None:
@@ -283,3 +286,24 @@ class SessionsScreen(CuratorScreen):
         if plan is not None:
             self.mark = None
             self.app.propose(plan)
+
+    def action_prune_unused(self, days: int = 90) -> None:
+        from ..curation import plan_prune_paths
+        from ..curation.prune import unused_candidates
+
+        svc, ws = self.app.sessions, self.app.workspace
+        usage = svc.usage if svc is not None else None
+        if ws is None or usage is None:
+            self.notify("The transcripts are still being read", severity="warning")
+            return
+        if not usage.has_evidence:
+            self.notify("No transcripts for this repository: nothing can be called unread", severity="warning")
+            return
+        last = {p: u.last for p, u in usage.by_path.items()}
+        paths = self.app.plan_or_notify(unused_candidates, ws.store, last, days)
+        if paths is not None and not paths:
+            self.notify(f"Every transient record at least {days} days old was read in the last {days} days", timeout=4)
+        elif paths:
+            plan = self.app.plan_or_notify(plan_prune_paths, ws.store, paths, True)
+            if plan is not None:
+                self.app.propose(plan)

@@ -135,3 +135,20 @@ async def test_search_hit_opens_at_its_turn_and_a_marked_range_is_mined(repo_app
         [mined] = list((store / "validation").glob("2026-11-10-*.md"))
         text = mined.read_text()
         assert "uuid: r1" in text and "uuid_to: a3" in text and "Port 4000 is taken" in text
+
+
+async def test_prune_unread_transient_records_from_the_sessions_screen(repo_app):
+    app, store = repo_app
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: app.sessions is not None and app.sessions.usage is not None)
+        await pilot.press("5")
+        await settle(app, pilot)
+        app.screen.action_prune_unused(30)  # 30 days: the sample's transient records are younger than 90
+        await settle(app, pilot)
+        assert isinstance(app.screen, DiffDialog)
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert not (store / "validation" / "2026-09-30-ci-cache-key.md").exists()
+        assert (store / ".curator" / "archive" / "validation" / "2026-09-30-ci-cache-key.md").exists()
+        assert (store / "validation" / "2026-11-18-c0ffee.md").exists()  # too young to be called unread
