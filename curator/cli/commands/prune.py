@@ -22,6 +22,7 @@ def _days(text: str) -> int:
 
 def add_arguments(parser) -> None:
     from ..curate import add_write_args
+    from ..sessions_support import add_projects_arg
 
     parser.add_argument("--tier", default="transient", choices=("transient", "reflexion", "semantic"),
                         help="tier to prune (default: transient)")
@@ -31,7 +32,7 @@ def add_arguments(parser) -> None:
                         help="records the agent's sessions have not read in this long (90d), by its transcripts")
     parser.add_argument("--include-semantic", action="store_true",
                         help="with --unused-for --tier semantic: allow pruning unread semantic memories")
-    parser.add_argument("--projects", action="append", metavar="DIR", help="a Claude Code projects folder (repeatable)")
+    add_projects_arg(parser)
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--archive", action="store_true", help="archive into .curator/archive (the default)")
     how.add_argument("--delete", action="store_true", help="delete instead of archiving (undo still restores them)")

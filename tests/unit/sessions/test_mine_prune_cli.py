@@ -197,3 +197,16 @@ def test_cli_usage_without_transcripts_calls_nothing_unused(sample_copy, capsys)
     assert all(m["reads"] == 0 for m in data["memories"])
     assert main(["usage", str(sample_copy)]) == 0
     assert "no evidence of use" in capsys.readouterr().out
+
+
+def test_cli_projects_folder_given_explicitly(tmp_path, capsys):
+    repo = tmp_path / "r"
+    repo.mkdir()
+    projects = tmp_path / "elsewhere" / "projects"
+    tx.write(projects / slug(repo) / "s9.jsonl", tx.well_formed(sid="s9", cwd=str(repo)))
+    assert main(["sessions", str(repo), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["sessions"] == []  # not in the default roots
+    assert main(["sessions", str(repo), "--projects", str(projects), "--format", "json"]) == 0
+    assert [s["session_id"] for s in json.loads(capsys.readouterr().out)["sessions"]] == ["s9"]
+    assert main(["sessions", str(repo), "--projects", str(tmp_path / "missing")]) == 2
+    assert "projects folder not found" in capsys.readouterr().err
