@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .discover import Discovery, TranscriptFile, discover
-from .reader import SessionScan, scan
+from .reader import SessionScan, resume, scan, scan_state
 
 PEEK_BYTES = 64 * 1024
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 Progress = Callable[[str, float], None]
 
 
@@ -161,9 +161,11 @@ class SessionIndex:
             if cached is None:
                 if progress:
                     progress(f"reading {f.path.name}", done / total)
-                cached = scan(f.path)
+                entry = cache._load().get(str(f.path)) if cache is not None else None
+                got = resume(f.path, entry[2], entry[3]) if _entry_ok(entry) else None  # only the new lines
+                cached, state = got or scan_state(f.path)
                 if cache is not None and cached.complete:
-                    cache._load()[str(f.path)] = (f.size, f.mtime, cached)  # a grown file replaces its entry
+                    cache._load()[str(f.path)] = (f.size, f.mtime, cached, state)  # a grown file replaces its entry
                     cache._dirty = True
             scans[f.path] = cached
             done += f.size
@@ -183,9 +185,11 @@ class SessionIndex:
         return hits[0] if len(hits) == 1 else None
 
 
+def _entry_ok(value) -> bool:
+    return isinstance(value, tuple) and len(value) == 4 and isinstance(value[2], SessionScan)
+
+
 def _cached(cache, f: TranscriptFile) -> SessionScan | None:
     """The cached scan of this file if it has not changed since (same size and mtime)."""
     value = cache._load().get(str(f.path))
-    if isinstance(value, tuple) and len(value) == 3 and value[:2] == (f.size, f.mtime) and isinstance(value[2], SessionScan):
-        return value[2]
-    return None
+    return value[2] if _entry_ok(value) and value[:2] == (f.size, f.mtime) else None

@@ -105,12 +105,16 @@ def parse_time(text: str) -> datetime | None:
         return None
 
 
-def iter_objects(path: Path, stats: LineStats | None = None, limit_bytes: int | None = None) -> Iterator[tuple[int, dict]]:
-    """(line number, object) for every JSON object line; the rest is counted in `stats`."""
+def iter_objects(path: Path, stats: LineStats | None = None, limit_bytes: int | None = None,
+                 start: int = 0, first_line: int = 1) -> Iterator[tuple[int, dict]]:
+    """(line number, object) for every JSON object line (from byte `start`, numbered from
+    `first_line`); the rest is counted in `stats`."""
     stats = stats if stats is not None else LineStats()
     read = 0
     with open(path, "rb") as fh:
-        for no, raw in enumerate(fh, 1):
+        if start:
+            fh.seek(start)
+        for no, raw in enumerate(fh, first_line):
             stats.lines = no
             read += len(raw)
             if not raw.strip():
@@ -294,8 +298,41 @@ def new_scan(path: Path) -> SessionScan:
     return SessionScan(str(path), size, mtime, session_id="")
 
 
-def scan(path: Path, limit_bytes: int | None = None) -> SessionScan:
-    """Stream a transcript (or only its first `limit_bytes`: a peek for the first list)."""
+TAIL = 256  # bytes before the end of what was read, to recognise a file that only grew
+
+
+@dataclass(slots=True)
+class ScanState:
+    """What resuming a scan needs besides the scan: usage already counted, the title's rank, and
+    the bytes the scanned part ended with."""
+
+    seen: set
+    title_rank: int
+    tail: bytes
+
+
+def _finish(path: Path, s: SessionScan) -> SessionScan:
+    if not s.session_id:
+        s.session_id = path.stem
+    if not s.title and s.first_prompt:
+        s.title, s.title_source = s.first_prompt, "prompt"
+    for t in s.touches:
+        if not t.session_id:
+            t.session_id = s.session_id
+    return s
+
+
+def _tail(path: Path, size: int) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(max(0, size - TAIL))
+            return fh.read(min(size, TAIL))
+    except OSError:
+        return b""
+
+
+def scan_state(path: Path, limit_bytes: int | None = None) -> tuple[SessionScan, ScanState]:
+    """A scan and the state to resume it from when the file grows."""
     path = Path(path)
     s = new_scan(path)
     sc = Scanner(s)
@@ -305,11 +342,40 @@ def scan(path: Path, limit_bytes: int | None = None) -> SessionScan:
         s.complete = limit_bytes is None or s.size <= limit_bytes
     except OSError as exc:
         s.stats.unknown[f"unreadable: {exc.strerror or exc}"] = 1
-    if not s.session_id:
-        s.session_id = path.stem
-    if not s.title and s.first_prompt:
-        s.title, s.title_source = s.first_prompt, "prompt"
-    for t in s.touches:
-        if not t.session_id:
-            t.session_id = s.session_id
-    return s
+    return _finish(path, s), ScanState(sc._seen_usage, sc._title_rank, _tail(path, s.size))
+
+
+def scan(path: Path, limit_bytes: int | None = None) -> SessionScan:
+    """Stream a transcript (or only its first `limit_bytes`: a peek for the first list)."""
+    return scan_state(path, limit_bytes)[0]
+
+
+def resume(path: Path, prev: SessionScan, state: ScanState) -> tuple[SessionScan, ScanState] | None:
+    """Read only what was appended since `prev` (a live session grows line by line); None when
+    the file did not just grow (shorter, its last bytes read changed, or `prev` ended mid-line).
+    Claude Code only appends to a transcript; an edit further back is not detected."""
+    import copy
+
+    path = Path(path)
+    fresh = new_scan(path)
+    if not prev.complete or prev.stats.truncated or fresh.size < prev.size or _tail(path, prev.size) != state.tail \
+            or (prev.size and not state.tail.endswith(b"\n")):
+        return None
+    s = copy.deepcopy(prev)
+    s.size, s.mtime = fresh.size, fresh.mtime
+    sc = Scanner(s)
+    sc._seen_usage, sc._title_rank = set(state.seen), state.title_rank
+    sc._versions = dict.fromkeys(s.versions)
+    if s.title_source == "prompt":  # a fallback, not a title: a real one may come
+        s.title, s.title_source = "", ""
+    if s.session_id == path.stem:  # maybe the file name standing in for an id not yet seen
+        s.session_id = ""
+        for t in s.touches:
+            if t.session_id == path.stem:
+                t.session_id = ""
+    try:
+        for _, obj in iter_objects(path, s.stats, start=prev.size, first_line=prev.stats.lines + 1):
+            sc.feed(obj)
+    except OSError:
+        return None
+    return _finish(path, s), ScanState(sc._seen_usage, sc._title_rank, _tail(path, s.size))

@@ -75,20 +75,26 @@ def test_quick_list_then_cached_full_scan(tmp_path, monkeypatch):
     calls = []
     import curator.sessions.index as ix
 
-    monkeypatch.setattr(ix, "scan", lambda *a, **k: calls.append(a))
+    for name in ("scan", "scan_state", "resume"):
+        monkeypatch.setattr(ix, name, lambda *a, **k: calls.append(a))
     again = SessionIndex.for_repo("/w/r", [root])
     assert again.quick()[0].complete and again.build()[0].main.user_messages == 102
     assert calls == []  # both served from the cache
 
 
-def test_a_grown_transcript_is_read_again(tmp_path):
+def test_a_grown_transcript_is_read_again(tmp_path, monkeypatch):
     root = tmp_path / "projects"
     p = tx.write(root / slug("/w/r") / "s1.jsonl", tx.well_formed(sid="s1", cwd="/w/r"))
     assert SessionIndex.for_repo("/w/r", [root]).build()[0].main.user_messages == 2
     with open(p, "a") as fh:  # the session goes on
         fh.write(json.dumps(tx.prompt("u3", "and now the tests", "2026-11-10T11:00:00.000Z", sid="s1", cwd="/w/r")) + "\n")
+    import curator.sessions.index as ix
+
+    full = []
+    monkeypatch.setattr(ix, "scan_state", lambda *a, **k: full.append(a))
     again = SessionIndex.for_repo("/w/r", [root]).build()[0]
     assert again.main.user_messages == 3 and again.ended == "2026-11-10T11:00:00.000Z"
+    assert full == []  # only the appended line was read
 
 
 def test_a_store_kept_by_claude_code_uses_its_own_project_folder(tmp_path):
