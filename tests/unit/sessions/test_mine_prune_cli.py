@@ -210,3 +210,12 @@ def test_cli_projects_folder_given_explicitly(tmp_path, capsys):
     assert [s["session_id"] for s in json.loads(capsys.readouterr().out)["sessions"]] == ["s9"]
     assert main(["sessions", str(repo), "--projects", str(tmp_path / "missing")]) == 2
     assert "projects folder not found" in capsys.readouterr().err
+
+
+def test_cli_retrieve_says_its_prior_used_real_reads(repo, capsys):
+    store = repo / ".serena" / "memories"
+    assert main(["retrieve", "interactive rebase", str(store), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["prior_frequency"] == {"source": "reads", "evidence": {"sessions": 1, "reads": 2}}
+    assert main(["retrieve", "interactive rebase", str(store)]) == 0
+    assert "prior frequency: real reads (2 in 1 session(s) of this repository)" in capsys.readouterr().out
