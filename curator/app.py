@@ -12,6 +12,7 @@ from textual.signal import Signal
 from .commands import CuratorCommands
 from .config import Config
 from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, RetrievalLabScreen
+from .screens.sessions import SessionsScreen
 from .settings import Settings, load_settings, save_settings
 from .themes import DEFAULT_THEME, available_themes
 
@@ -25,6 +26,7 @@ class CuratorApp(App[None]):
         "problems": ProblemsScreen,
         "budgets": BudgetsScreen,
         "lab": RetrievalLabScreen,
+        "sessions": SessionsScreen,
     }
     DEFAULT_MODE = "store"
     BINDINGS = [
@@ -32,6 +34,8 @@ class CuratorApp(App[None]):
         Binding("2", "switch_mode('problems')", "Problems", id="show-problems", tooltip="Every finding"),
         Binding("3", "switch_mode('budgets')", "Budgets", id="show-budgets", tooltip="Tokens, budgets and the cost model"),
         Binding("4", "switch_mode('lab')", "Lab", id="show-lab", tooltip="What would the agent retrieve?"),
+        Binding("5", "switch_mode('sessions')", "Sessions", id="show-sessions", tooltip="The agent's sessions: browse, search, mine",
+                show=False),
         Binding("f1,question_mark", "help", "Help", id="help", tooltip="Keys and what this screen is for"),
         Binding("ctrl+r", "reload_store", "Reload", id="reload-store", tooltip="Re-read the store and re-run the checks", show=False),
         Binding("ctrl+t", "next_theme", "Theme", id="next-theme", tooltip="Cycle through the themes", show=False),
@@ -65,6 +69,8 @@ class CuratorApp(App[None]):
         self.workspace_signal: Signal = Signal(self, "workspace")
         self.load_error: str | None = None
         self._themes_ready = False
+        self.sessions = None  # the session tier (curator.sessions.SessionsService), indexed in a worker
+        self.sessions_signal: Signal = Signal(self, "sessions")
 
     # -- start-up ------------------------------------------------------------
 
@@ -89,6 +95,10 @@ class CuratorApp(App[None]):
         if self.notice:
             self.notify(self.notice, timeout=6)
         self.load_store()
+        from .sessions.service import SessionsService
+
+        self.sessions = SessionsService(self.store_root)
+        self.index_sessions()  # beside the store load: the sessions list never waits for it
 
     def watch_theme(self, theme: str) -> None:
         if self._themes_ready and self.remember_theme:
@@ -175,6 +185,37 @@ class CuratorApp(App[None]):
         import gc
 
         gc.freeze()  # the loaded store lives on: later collections need not scan it again
+        if self.sessions is not None and self.sessions.indexed:
+            self.sessions.usage_for(ws.store)  # records may have moved: map the reads again
+            self.sessions_signal.publish(self.sessions)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="sessions")
+    def index_sessions(self) -> None:
+        """Transcripts: a quick list first (peeks), then every file streamed, with progress."""
+        import time
+
+        from textual.worker import get_current_worker
+
+        svc, worker, last = self.sessions, get_current_worker(), [0.0]
+
+        def progress(what: str, fraction: float) -> None:
+            if time.monotonic() - last[0] > 0.3:
+                last[0] = time.monotonic()
+                self.call_from_thread(self.sessions_signal.publish, svc)
+
+        try:
+            svc.quick()
+            self.call_from_thread(self.sessions_signal.publish, svc)
+            svc.build(progress, lambda: worker.is_cancelled)
+        except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
+            self.call_from_thread(self.notify, f"Could not read the agent's transcripts: {exc}", severity="warning")
+            return
+        self.call_from_thread(self._sessions_indexed)
+
+    def _sessions_indexed(self) -> None:
+        if self.workspace is not None:
+            self.sessions.usage_for(self.workspace.store)
+        self.sessions_signal.publish(self.sessions)
 
     def _load_failed(self, message: str) -> None:
         self.load_error = message
@@ -195,6 +236,8 @@ class CuratorApp(App[None]):
     def action_reload_store(self) -> None:
         self.notify("re-reading the store…", timeout=2)
         self.load_store()
+        if self.sessions is not None and self.sessions.indexed:
+            self.index_sessions()  # new or grown transcripts (unchanged ones come from the cache)
 
     def action_next_theme(self) -> None:
         names = sorted(self.available_themes)

@@ -35,18 +35,22 @@ def run(args) -> int:
     if args.k is not None and args.k < 1:
         raise UsageError("--k must be at least 1")
     ranker = args.source if args.source in RANKERS else "fused"
-    located = None
     if args.source not in RANKERS or _is_repository(args):
         return _run_repository(args, ranker)
-    store, located = open_store(args, quiet_notice=args.format != "text")
-    engine = RetrievalEngine(store)
+    store, _ = open_store(args, quiet_notice=args.format != "text")
+    reads, evidence = _reads(store)
+    engine = RetrievalEngine(store, reads=reads)
     result = engine.search(args.query, args.k, ranker)
     misses = [(p.strip().lstrip("./") if p.startswith("./") else p.strip(), "") for p in args.why]
     misses = [(p, engine.why(p, args.query, result)) for p, _ in misses]
     if args.format == "json":
-        print_json(retrieve_json(result, misses))
+        data = retrieve_json(result, misses)
+        data["prior_frequency"] = {"source": engine.frequency_source, "evidence": evidence}
+        print_json(data)
     else:
         render_retrieve(console(), result, misses, store.encoding)
+        if args.source in ("prior", "fused"):
+            console().print(f"[dim]prior frequency: {_said(engine.frequency_source, evidence)}[/]")
     return EXIT_OK
 
 
@@ -95,3 +99,22 @@ def _run_repository(args, ranker: str) -> int:
     else:
         render_retrieve(console(), result, misses, repo.loaded()[0].store.encoding)
     return EXIT_OK
+
+
+def _reads(store):
+    """Reads per memory from the agent's transcripts (None when there are none), and what was found."""
+    from ...sessions import repo_for, usage_for_store
+
+    try:
+        usage, _ = usage_for_store(store.root, list(store.records), store.today, repo_for(store.root))
+    except OSError:
+        return None, {"sessions": 0, "reads": 0}
+    return (usage.read_counts() or None), {"sessions": usage.session_count, "reads": len(usage.reads)}
+
+
+def _said(source: str, evidence: dict) -> str:
+    if source == "reads":
+        return f"real reads ({evidence['reads']} in {evidence['sessions']} session(s) of this repository)"
+    if evidence["sessions"]:
+        return f"cluster size (the {evidence['sessions']} session(s) found read no memory)"
+    return "cluster size (no agent transcripts found for this repository)"
