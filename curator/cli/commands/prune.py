@@ -35,10 +35,8 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from ...curation import plan_prune
-    from ..common import open_store
-    from ..curate import finish, planning, recover_first
+    from ..curate import finish, planning, writing_session
 
-    store, _ = open_store(args, quiet_notice=True)
-    recover_first(store.root)
-    plan = planning(plan_prune, store, args.tier, args.older_than, args.keep, not args.delete)
-    return finish(args, store, plan)
+    with writing_session(args) as store:  # locked from before the load to after the write
+        plan = planning(plan_prune, store, args.tier, args.older_than, args.keep, not args.delete)
+        return finish(args, store, plan)
