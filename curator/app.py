@@ -104,7 +104,9 @@ class CuratorApp(App[None]):
             recovered = recover(self.store_root) if self.store_root.is_dir() else []
             if recovered:
                 self.call_from_thread(self.notify, f"Recovered an interrupted operation ({', '.join(recovered)}): "
-                                      "the store is as it was before it.", severity="warning", timeout=10)
+                                      "the store is as it was before it.", severity="warning", timeout=10, markup=False)
+            for note in getattr(recovered, "notes", []):
+                self.call_from_thread(self.notify, note, severity="warning", timeout=10, markup=False)
             ws = open_workspace(
                 self.store_root,
                 given=self.given,
@@ -194,7 +196,7 @@ class CuratorApp(App[None]):
         try:
             return fn(*args, **kwargs)
         except CurationError as exc:
-            self.notify(str(exc), severity="error", timeout=8)
+            self.notify(str(exc), severity="error", timeout=8, markup=False)
             return None
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
@@ -204,9 +206,9 @@ class CuratorApp(App[None]):
         try:
             jid = apply_plan(self.store_root, plan)
         except (CurationError, OSError) as exc:
-            self.call_from_thread(self.notify, f"Nothing was written: {exc}", severity="error", timeout=10)
+            self.call_from_thread(self.notify, f"Nothing was written: {exc}", severity="error", timeout=10, markup=False)
             return
-        self.call_from_thread(self.notify, f"{plan.title} — applied as {jid}; ctrl+z undoes it", timeout=6)
+        self.call_from_thread(self.notify, f"{plan.title} — applied as {jid}; ctrl+z undoes it", timeout=6, markup=False)
         self.call_from_thread(self.load_store)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
@@ -216,9 +218,9 @@ class CuratorApp(App[None]):
         try:
             entry = undo(self.store_root)
         except (CurationError, OSError) as exc:
-            self.call_from_thread(self.notify, str(exc), severity="warning", timeout=6)
+            self.call_from_thread(self.notify, str(exc), severity="warning", timeout=6, markup=False)
             return
-        self.call_from_thread(self.notify, f"undone: {entry.meta.get('title')}", timeout=5)
+        self.call_from_thread(self.notify, f"undone: {entry.meta.get('title')}", timeout=5, markup=False)
         self.call_from_thread(self.load_store)
 
     def action_history(self) -> None:
