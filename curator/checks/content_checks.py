@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import posixpath
 from urllib.parse import unquote
 
@@ -44,6 +45,25 @@ def check_record(ctx: Context, path: str, rec, facts) -> None:
         _links(ctx, rec, facts.links)
 
 
+MAX_PART = 255  # bytes in one path component: longer cannot name a file anywhere
+
+
+def _exists(path) -> bool:
+    """Whether a path names something (a symlink counts, unfollowed), never raising."""
+    try:
+        return os.path.lexists(path)
+    except (OSError, ValueError):
+        return False
+
+
+def _usable(target: str) -> bool:
+    return "\x00" not in target and all(len(p.encode("utf-8", "surrogatepass")) <= MAX_PART for p in target.split("/"))
+
+
+def _included(ctx: Context, resolved: str) -> bool:
+    return any(resolved.startswith(posixpath.normpath(i.rstrip("/")) + "/") for i in ctx.config.include)
+
+
 def _links(ctx: Context, rec, links) -> None:
     store = ctx.store
     for raw, line in links:
@@ -53,12 +73,21 @@ def _links(ctx: Context, rec, links) -> None:
         if not target:
             continue
         if target.startswith("/"):
-            exists = (store.root / target.lstrip("/")).exists()
-            resolved = target
+            resolved = posixpath.normpath(target.lstrip("/"))
         else:
             resolved = posixpath.normpath(posixpath.join(rec.folder, target)) if rec.folder else posixpath.normpath(target)
-            exists = resolved in store.records or (rec.abspath.parent / target).exists()
-        if not exists:
+        if resolved in store.records:
+            continue
+        if not _usable(resolved):
+            ctx.add("links.broken", rec.path, f"link to {raw[:80]}… names no possible file (a part over {MAX_PART} bytes)",
+                    line=line, target=resolved[:200])
+            continue
+        if (resolved == ".." or resolved.startswith("../")) and not _included(ctx, resolved):
+            # outside the store: reported, never looked up (no existence oracle for outside files)
+            ctx.add("links.broken", rec.path, f"link to {raw} leaves the store; curator does not follow it",
+                    line=line, target=resolved, severity=Severity.INFO)
+            continue
+        if not _exists(store.root / resolved):
             ctx.add(
                 "links.broken",
                 rec.path,
