@@ -13,11 +13,27 @@ def _days(text: str) -> int:
     t = text.strip().lower()
     units = {"d": 1, "w": 7, "m": 30, "y": 365}
     try:
-        if t[-1] in units:
-            return int(t[:-1]) * units[t[-1]]
-        return int(t)
+        days = int(t[:-1]) * units[t[-1]] if t[-1] in units else int(t)
     except (ValueError, IndexError):
         raise argparse.ArgumentTypeError(f"{text!r} is not an age like 14d, 3w or 30") from None
+    if not 0 <= days <= MAX_DAYS:
+        raise argparse.ArgumentTypeError(f"{text!r}: an age is 0 to {MAX_DAYS:,} days")
+    return days
+
+
+MAX_DAYS = 36_500  # a century: older dates cannot be told apart from "no date" anyway
+
+
+def _count(text: str) -> int:
+    import argparse
+
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= n <= 10_000_000:
+        raise argparse.ArgumentTypeError(f"{text!r}: keep 0 or more records")
+    return n
 
 
 def add_arguments(parser) -> None:
@@ -26,7 +42,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--tier", default="transient", choices=("transient", "reflexion", "semantic"),
                         help="tier to prune (default: transient)")
     parser.add_argument("--older-than", type=_days, metavar="AGE", help="older than this (14d, 3w, 2m); default: the tier's TTL")
-    parser.add_argument("--keep", type=int, metavar="N", help="keep only the newest N records")
+    parser.add_argument("--keep", type=_count, metavar="N", help="keep only the newest N records")
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--archive", action="store_true", help="archive into .curator/archive (the default)")
     how.add_argument("--delete", action="store_true", help="delete instead of archiving (undo still restores them)")
