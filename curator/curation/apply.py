@@ -185,6 +185,8 @@ def _recover(root: Path) -> Recovered:
     notes = [journal.quarantine(root, p, why) for p, why in bad]
     done = []
     for entry in good:
+        for tmp in [*entry.path.glob(".*.tmp"), *(entry.path / "blobs").glob(".*.tmp")]:
+            journal.remove(tmp)  # a crash while journaling: curator's own temp files
         if entry.state not in ("pending", "undoing"):
             continue
         try:
