@@ -19,6 +19,8 @@ def read_small_file(path: Path, cap: int = SMALL_FILE_CAP, inside: tuple[Path, .
     absent, UnsafeFile when it is a symlink, not regular, too large or outside `inside`, and
     OSError for the rest. Opening never blocks (O_NONBLOCK: a FIFO cannot hang the reader)."""
     path = Path(path)
+    if "\x00" in str(path):
+        raise UnsafeFile(f"{ascii(str(path))[:80]} is not a usable file name")
     if inside:
         real = path.resolve()
         if not any(real == Path(d).resolve() or Path(d).resolve() in real.parents for d in inside):

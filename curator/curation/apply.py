@@ -183,10 +183,11 @@ def pending(root: Path) -> list[str]:
 def _recover(root: Path) -> Recovered:
     good, bad = journal.scan(root)
     notes = [journal.quarantine(root, p, why) for p, why in bad]
+    jdir = root / journal.DIR / "journal"
+    for tmp in [*jdir.glob("*/.*.tmp"), *jdir.glob("*/blobs/.*.tmp")]:
+        journal.remove(tmp)  # a crash while journaling left curator's own temp files
     done = []
     for entry in good:
-        for tmp in [*entry.path.glob(".*.tmp"), *(entry.path / "blobs").glob(".*.tmp")]:
-            journal.remove(tmp)  # a crash while journaling: curator's own temp files
         if entry.state not in ("pending", "undoing"):
             continue
         try:
