@@ -70,6 +70,7 @@ def _lock_key(root: Path) -> tuple:
 
 def _lock_file(root: Path) -> Path:
     d = curator_dir(root)
+    _refuse_link(d / "journal", f"{DIR}/journal")
     lock = d / "lock"
     if lock.is_symlink() or (lock.exists() and not lock.is_file()):
         quarantine(root, lock, "lock is not a regular file")
@@ -103,6 +104,8 @@ def locked(root: Path, wait: float = 5.0, shared: bool = False):
         return
     nofollow = getattr(os, "O_NOFOLLOW", 0)
     if shared:
+        _refuse_link(Path(root) / DIR, DIR)  # never open anything through a linked .curator
+        _refuse_link(Path(root) / DIR / "journal", f"{DIR}/journal")
         lock = Path(root) / DIR / "lock"
         if lock.is_symlink() or not lock.is_file():
             yield

@@ -97,9 +97,10 @@ def test_a_symlinked_curator_folder_is_refused_and_nothing_is_written_outside(sa
     if part == ".curator/journal":
         (sample_copy / ".curator").mkdir()
     (sample_copy / part).symlink_to(outside, target_is_directory=True)
-    code, _, err = run(capsys, "prune", str(sample_copy))
-    assert code == 2 and "symlink" in err and "Traceback" not in err
-    assert len(err.strip().splitlines()) == 1
+    for argv in (["prune", str(sample_copy)], ["fix", str(sample_copy), "--dry-run"], ["undo", str(sample_copy)]):
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and "symlink" in err and "Traceback" not in err, argv
+        assert len(err.strip().splitlines()) == 1
     assert list(outside.iterdir()) == []
 
 
