@@ -99,9 +99,13 @@ class CuratorApp(App[None]):
             self.call_from_thread(self._progress, what, fraction)
 
         try:
-            from .curation import recover
+            from .curation import CurationError, recover
 
-            recovered = recover(self.store_root) if self.store_root.is_dir() else []
+            try:
+                recovered = recover(self.store_root) if self.store_root.is_dir() else []
+            except (CurationError, OSError) as exc:  # e.g. a symlinked .curator: reading still works
+                recovered = []
+                self.call_from_thread(self.notify, f"Writing is off: {exc}", severity="warning", timeout=10, markup=False)
             if recovered:
                 self.call_from_thread(self.notify, f"Recovered an interrupted operation ({', '.join(recovered)}): "
                                       "the store is as it was before it.", severity="warning", timeout=10, markup=False)
