@@ -113,7 +113,7 @@ class CuratorApp(App[None]):
             self.call_from_thread(self._progress, what, fraction)
 
         try:
-            from .curation import recover
+            from .curation import CurationError, recover
 
             if self.layout is None and not self.store_root.is_dir():
                 raise RuntimeError(f"store not found: {self.given}")
@@ -123,11 +123,18 @@ class CuratorApp(App[None]):
             for spec in layout.memory_sources():
                 if spec.read_only or not Path(spec.root).is_dir():
                     continue
-                recovered = recover(Path(spec.root))
+                try:
+                    recovered = recover(Path(spec.root))
+                except (CurationError, OSError) as exc:  # e.g. a symlinked .curator: reading still works
+                    recovered = []
+                    self.call_from_thread(self.notify, f"Writing to {spec.rel} is off: {exc}",
+                                          severity="warning", timeout=10, markup=False)
                 if recovered:
                     self.call_from_thread(self.notify, f"Recovered an interrupted operation in {spec.rel} "
                                           f"({', '.join(recovered)}): it is as it was before it.",
-                                          severity="warning", timeout=10)
+                                          severity="warning", timeout=10, markup=False)
+                for note in getattr(recovered, "notes", []):
+                    self.call_from_thread(self.notify, note, severity="warning", timeout=10, markup=False)
             repo = open_repo_workspace(
                 layout,
                 given=self.given,
@@ -290,7 +297,7 @@ class CuratorApp(App[None]):
         try:
             return fn(*args, **kwargs)
         except CurationError as exc:
-            self.notify(str(exc), severity="error", timeout=8)
+            self.notify(str(exc), severity="error", timeout=8, markup=False)
             return None
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
@@ -300,9 +307,9 @@ class CuratorApp(App[None]):
         try:
             jid = apply_plan(self.store_root, plan)
         except (CurationError, OSError) as exc:
-            self.call_from_thread(self.notify, f"Nothing was written: {exc}", severity="error", timeout=10)
+            self.call_from_thread(self.notify, f"Nothing was written: {exc}", severity="error", timeout=10, markup=False)
             return
-        self.call_from_thread(self.notify, f"{plan.title} — applied as {jid}; ctrl+z undoes it", timeout=6)
+        self.call_from_thread(self.notify, f"{plan.title} — applied as {jid}; ctrl+z undoes it", timeout=6, markup=False)
         self.call_from_thread(self.load_store)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
@@ -312,9 +319,9 @@ class CuratorApp(App[None]):
         try:
             entry = undo(self.store_root)
         except (CurationError, OSError) as exc:
-            self.call_from_thread(self.notify, str(exc), severity="warning", timeout=6)
+            self.call_from_thread(self.notify, str(exc), severity="warning", timeout=6, markup=False)
             return
-        self.call_from_thread(self.notify, f"undone: {entry.meta.get('title')}", timeout=5)
+        self.call_from_thread(self.notify, f"undone: {entry.meta.get('title')}", timeout=5, markup=False)
         self.call_from_thread(self.load_store)
 
     def action_history(self) -> None:

@@ -14,7 +14,7 @@ import pickle
 
 from ..cache import code_signature, store_cache
 from ..model.findings import Finding, Fix, Severity
-from ..model.linkres import outside_verdict
+from ..model.linkres import outside_verdict, trusted_place
 from .facts import CACHE_VERSION, Facts, link_probe, resolve_link
 
 RESULT = "findings"
@@ -51,7 +51,7 @@ def probes(store) -> tuple | None:
             for raw, _line in facts[LINKS]:
                 probe = link_probe(store, rec, raw)
                 if probe is not None:
-                    exists = os.path.exists(probe)
+                    exists = os.path.exists(probe) if trusted_place(store, probe) else None
                     out.append((probe, exists))
                     if not exists:  # then the verdict looks in the repository (linkres)
                         both = resolve_link(rec, raw)

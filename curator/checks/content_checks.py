@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+import posixpath
 
 from ..model.findings import Severity
-from ..model.linkres import outside_verdict
+from ..model.linkres import outside_verdict, trusted_place
 from .context import Context
 from .facts import facts_for, link_probe, resolve_link
 
@@ -44,6 +45,25 @@ def check_record(ctx: Context, path: str, rec, facts) -> None:
         _links(ctx, rec, facts.links)
 
 
+MAX_PART = 255  # bytes in one path component: longer cannot name a file anywhere
+
+
+def _exists(path) -> bool:
+    """Whether a path names something (a symlink counts, unfollowed), never raising."""
+    try:
+        return os.path.lexists(path)
+    except (OSError, ValueError):
+        return False
+
+
+def _usable(target: str) -> bool:
+    return "\x00" not in target and all(len(p.encode("utf-8", "surrogatepass")) <= MAX_PART for p in target.split("/"))
+
+
+def _included(ctx: Context, resolved: str) -> bool:
+    return any(resolved.startswith(posixpath.normpath(i.rstrip("/")) + "/") for i in ctx.config.include)
+
+
 def _links(ctx: Context, rec, links) -> None:
     store = ctx.store
     for raw, line in links:
@@ -51,8 +71,17 @@ def _links(ctx: Context, rec, links) -> None:
         if both is None:
             continue
         written, resolved = both
+        if not _usable(resolved):
+            ctx.add("links.broken", rec.path, f"link to {raw[:80]}… names no possible file (a part over {MAX_PART} bytes)",
+                    line=line, target=resolved[:200])
+            continue
         probe = link_probe(store, rec, raw)  # the cached findings depend on the same probes
-        exists = probe is None or os.path.exists(probe)
+        if probe is not None and not trusted_place(store, probe) and not _included(ctx, resolved):
+            # outside the repository: reported, never looked up (no existence oracle for it)
+            ctx.add("links.broken", rec.path, f"link to {raw} leaves the store and its repository; curator does not follow it",
+                    line=line, target=resolved, severity=Severity.INFO)
+            continue
+        exists = probe is None or _exists(probe)
         if not exists and outside_verdict(store, rec.abspath.parent, written) != "missing":
             continue  # a repository file, or outside a store copied without its repository
         if not exists:

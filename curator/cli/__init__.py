@@ -9,6 +9,8 @@ import importlib
 import pkgutil
 import sys
 
+from rich.text import Text
+
 from .. import __version__
 from . import commands as _commands_pkg
 from .common import EXIT_USAGE, UsageError, err_console
@@ -24,8 +26,8 @@ def command_modules():
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, no usage dump noise beyond the hint
-        err_console().print(f"[red]curator: error:[/] {message}")
-        err_console().print(f"[dim]try: {self.prog} --help[/]")
+        err_console().print(Text.assemble(("curator: error:", "red"), f" {message}"))
+        err_console().print(Text(f"try: {self.prog} --help", style="dim"))
         raise SystemExit(EXIT_USAGE)
 
 
@@ -56,7 +58,12 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_app(argv)
     except UsageError as exc:
-        err_console().print(f"[red]curator: error:[/] {exc}")
+        err_console().print(Text.assemble(("curator: error:", "red"), f" {exc}"))
+        return EXIT_USAGE
+    except OSError as exc:  # read-only, full, forbidden: one line, exit 2, never a traceback
+        from ..safeio import one_line
+
+        err_console().print(Text.assemble(("curator: error:", "red"), f" {one_line(exc)}"))
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -16,6 +16,8 @@ def run_app(argv: list[str]) -> int:
     parser.add_argument("--theme", help="theme name ('?' lists the themes)")
     args = parser.parse_args(argv)
     if args.theme == "?":
+        from rich.text import Text
+
         from ..themes import available_themes
 
         themes, failures = available_themes()
@@ -23,7 +25,7 @@ def run_app(argv: list[str]) -> int:
         for t in sorted(themes, key=lambda t: t.name):
             out.print(f"{t.name:<28} {'dark' if t.dark else 'light'}  {t.source}")
         for path, why in failures:
-            err_console().print(f"[yellow]skipped[/] {path}: {why}")
+            err_console().print(Text.assemble(("skipped", "yellow"), f" {path}: {why}"))
         return EXIT_OK
     located, config = locate_and_configure(args)
     from ..app import make_app

@@ -58,6 +58,8 @@ def locate_and_configure(args: argparse.Namespace):
 
 def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: bool = False):
     """Locate, configure and load the store the arguments name. Raises UsageError on failure."""
+    from rich.text import Text
+
     from ..model import StoreError, load_store
 
     located, config = locate_and_configure(args)
@@ -77,9 +79,9 @@ def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: b
         atexit.register(counter.flush)  # counts made later (line budgets) are kept too
         reason = getattr(counter, "fallback_reason", None)
         if reason:
-            err_console().print(f"[yellow]note:[/] {reason}")
+            err_console().print(Text.assemble(("note:", "yellow"), f" {reason}"))
     if located.notice and not quiet_notice:
-        err_console().print(f"[dim]{located.notice}[/]")
+        err_console().print(Text(str(located.notice), style="dim"))
     return store, located
 
 
@@ -143,13 +145,15 @@ def console(file=None):
     from rich.console import Console
 
     width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS", "100"))
-    return Console(file=file, width=width, highlight=False, soft_wrap=False)
+    # markup=False: a path, check id or title holding `[/]` is printed as text, never parsed
+    return Console(file=file, width=width, highlight=False, soft_wrap=False, markup=False)
 
 
 def err_console():
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)  # one-line messages stay one line
+    # one-line messages stay one line; text, never markup
+    return Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
 
 
 def print_json(data) -> None:

@@ -42,7 +42,7 @@ def plan_prune_paths(store: Store, paths: list[str], archive: bool = True) -> Pl
         rec = store.records.get(path)
         if rec is None or rec.level != 2:
             raise CurationError(f"{path} is not a memory of this store")
-    draft = Draft(store.root, "prune", f"{'archive' if archive else 'delete'} {len(paths)} record(s)")
+    draft = Draft(store.root, "prune", f"{'archive' if archive else 'delete'} {len(paths)} record(s)", store)
     for path in sorted(paths):
         if archive:
             draft.move(path, archive_path(store.root, path))

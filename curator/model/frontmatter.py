@@ -70,6 +70,10 @@ def split_frontmatter(text: str) -> tuple[Frontmatter, str, int]:
     except RecursionError:
         fm.error, fm.error_line = "frontmatter is nested too deeply", 1
         return fm, body, close + 2
+    except Exception as exc:  # noqa: BLE001 - a bad value (2026-13-45, !!int 'abc') is a finding
+        fm.error = f"frontmatter holds a value YAML cannot read: {_one_line(exc)}"
+        fm.error_line = 1
+        return fm, body, close + 2
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -78,3 +82,8 @@ def split_frontmatter(text: str) -> tuple[Frontmatter, str, int]:
         return fm, body, close + 2
     fm.data = {str(k): v for k, v in data.items()}
     return fm, body, close + 2
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:120]

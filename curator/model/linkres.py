@@ -53,6 +53,19 @@ def _exists(p: Path) -> bool:
         return False
 
 
+def trusted_place(store, path) -> bool:
+    """Inside the store or its repository: the places curator may look a file up. Anything
+    else is never stat'ed (a link must not become an existence oracle for outside files)."""
+    where = os.path.abspath(path)
+    for base in (store.root, repo_root_of(store)):
+        if base is None:
+            continue
+        base = os.path.abspath(base)
+        if where == base or where.startswith(base.rstrip(os.sep) + os.sep):
+            return True
+    return False
+
+
 def outside_verdict(store, folder_abs: Path, target: str) -> str:
     """For a link that reaches no file of the store: `exists` (a repository file), `missing`,
     or `unknown` (it leaves the store and the repository is not here to look in)."""
@@ -63,7 +76,7 @@ def outside_verdict(store, folder_abs: Path, target: str) -> str:
     if repo is not None:
         cands.append(repo / target.lstrip("/"))
     for c in cands:
-        if _exists(c):
+        if trusted_place(store, c) and _exists(c):
             return "exists"
     if not repo_present(repo) and _maybe_repository_path(store, folder_abs, target):
         return "unknown"
