@@ -47,8 +47,9 @@ class Located:
     is_sample: bool = False
 
 
-def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None) -> Located:
-    """The store argument, else `.serena/memories` found upward, else the bundled sample."""
+def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: bool = True) -> Located:
+    """The store argument, else `.serena/memories` found upward, else the bundled sample (only
+    when `demo`: commands for machines raise StoreError instead of checking the demo)."""
     from ..locations import demo_store
 
     if arg is not None and str(arg) != "":
@@ -67,6 +68,8 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None) -> Loca
             except ValueError:
                 shown = str(candidate)
             return Located(candidate, shown)
+    if not demo:
+        raise StoreError(f"no memory store found in {here} or above (no .serena/memories); give the store's path")
     sample, is_copy = demo_store()
     where = f" (your copy: {sample}; delete it to start over)" if is_copy else ""
     return Located(
