@@ -102,6 +102,19 @@ class StoreReview:
     resolved: list[Finding] = field(default_factory=list)
     queries: list[QueryChange] = field(default_factory=list)
     files: list[str] = field(default_factory=list)  # store-relative paths whose bytes differ
+    # path now (old path when removed) → (text before, text now, old path) for every changed file
+    texts: dict[str, tuple[str | None, str | None, str]] = field(default_factory=dict, repr=False)
+
+    def file_diff(self, path: str) -> str:
+        """A unified diff of one changed file (a renamed one against its old name)."""
+        if path not in self.texts:
+            return ""
+        old, new, old_path = self.texts[path]
+        a = f"a/{old_path}" if old is not None else "/dev/null"
+        b = f"b/{path}" if new is not None else "/dev/null"
+        lines = difflib.unified_diff((old or "").splitlines(keepends=True), (new or "").splitlines(keepends=True),
+                                     a, b, n=3)
+        return "".join(ln if ln.endswith("\n") else ln + "\n" for ln in lines)
 
     @property
     def empty(self) -> bool:
@@ -435,6 +448,14 @@ def review_store(source: str, kind: str, before: Store | None, after: Store | No
         review.status = "unchanged"
         return review
     review.records, renames = diff_records(before, after)
+    moved_to = set(renames.values())
+    for p in review.files:
+        if p in renames or p in moved_to:
+            continue
+        o, n = old.get(p), new.get(p)
+        review.texts[p] = (o.text if o else None, n.text if n else None, p)
+    for o_path, n_path in renames.items():
+        review.texts[n_path] = (old[o_path].text, new[n_path].text, o_path)
     review.rows = diff_rows(before, after, renames)
     review.budgets = diff_budgets(before, after)
     review.introduced, review.resolved = diff_findings(before, after, renames)
