@@ -110,6 +110,8 @@ class StoreReview:
         if path not in self.texts:
             return ""
         old, new, old_path = self.texts[path]
+        if old == new and old_path != path:
+            return f"rename {old_path} → {path} (content unchanged)\n"
         a = f"a/{old_path}" if old is not None else "/dev/null"
         b = f"b/{path}" if new is not None else "/dev/null"
         lines = difflib.unified_diff((old or "").splitlines(keepends=True), (new or "").splitlines(keepends=True),

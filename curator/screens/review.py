@@ -44,6 +44,10 @@ def change_rows(store_review):
     return out
 
 
+def _n(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 STYLE = {"added": "green", "modified": "yellow", "renamed": "cyan", "moved": "magenta", "removed": "red",
          "re-pointed": "cyan", "re-keyworded": "yellow", "new": "bold red", "resolved": "green",
          "crossed": "bold red", "worse": "red", "better": "green"}
@@ -127,8 +131,8 @@ class ReviewScreen(CuratorScreen):
             return
         s = self.store_review
         bad = worse(s)
-        summary.append(f"{len(s.records)} records · {len(s.rows)} rows · {len(s.introduced)} new findings · "
-                       f"{len(s.resolved)} resolved  ")
+        summary.append(f"{_n(len(s.records), 'record')} · {_n(len(s.rows), 'row')} · "
+                       f"{_n(len(s.introduced), 'new finding')} · {len(s.resolved)} resolved  ")
         summary.append("worse: " + "; ".join(bad) if bad else "nothing got worse",
                        style="bold red" if bad else "green")
         self.query_one("#review-summary", Static).update(summary)
