@@ -34,7 +34,6 @@ class CuratorApp(App[None]):
         Binding("2", "switch_mode('problems')", "Problems", id="show-problems", tooltip="Every finding"),
         Binding("3", "switch_mode('budgets')", "Budgets", id="show-budgets", tooltip="Tokens, budgets and the cost model"),
         Binding("4", "switch_mode('lab')", "Lab", id="show-lab", tooltip="What would the agent retrieve?"),
-        Binding("5", "switch_mode('review')", "Review", id="show-review", tooltip="Changes against git HEAD", show=False),
         Binding("f1,question_mark", "help", "Help", id="help", tooltip="Keys and what this screen is for"),
         Binding("ctrl+r", "reload_store", "Reload", id="reload-store", tooltip="Re-read the store and re-run the checks", show=False),
         Binding("ctrl+t", "next_theme", "Theme", id="next-theme", tooltip="Cycle through the themes", show=False),

@@ -392,7 +392,16 @@ def diff_findings(before: Store | None, after: Store | None, renames: dict[str, 
     new = (run_checks(after) if after is not None else []) if new is None else new
     fo = fingerprints(before, old, renames) if before is not None else []
     fn = fingerprints(after, new) if after is not None else []
-    return _multiset_minus(new, fn, fo), _multiset_minus(old, fo, fn)
+    introduced, resolved = _multiset_minus(new, fn, fo), _multiset_minus(old, fo, fn)
+    if renames:  # a problem that follows its file to a new name (its message names the file)
+        came_from = {n: o for o, n in renames.items()}
+        for f in list(introduced):
+            match = next((g for g in resolved if g.path == came_from.get(f.path) and g.check == f.check
+                          and g.severity == f.severity and g.line == f.line), None)
+            if match is not None:
+                introduced.remove(f)
+                resolved.remove(match)
+    return introduced, resolved
 
 
 def _multiset_minus(items: list, keys: list[str], other: list[str]) -> list:

@@ -48,7 +48,7 @@ async def test_review_groups_changes_and_shows_each_diff(repo_store):
     app = make_app(repo_store, token_counter=FakeTokenCounter(), theme="curator-dark", remember_theme=False)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(app, pilot)
-        await pilot.press("5")
+        await app.run_action("switch_mode('review')")  # the palette's "review: ..." entry
         await settle(app, pilot)
         screen = app.screen
         table = screen.query_one("#review-changes", DataTable)
@@ -81,3 +81,15 @@ async def test_review_outside_git_says_so(sample_copy):
         await settle(app, pilot)
         await wait_until(pilot, lambda: "No review" in text_of(app.screen.query_one("#review-summary", Static)))
         assert "not in a git repository" in text_of(app.screen.query_one("#review-summary", Static))
+
+
+async def test_palette_opens_the_review(repo_store):
+    app = make_app(repo_store, token_counter=FakeTokenCounter(), theme="curator-dark", remember_theme=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"review: the store")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.current_mode == "review")

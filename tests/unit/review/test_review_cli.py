@@ -202,3 +202,14 @@ def test_repository_without_commits(capsys, tmp_path, monkeypatch):
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     code, _, err = run(capsys, "review", str(root))
     assert code == 2 and "unknown revision: HEAD" in err
+
+
+def test_a_problem_that_follows_its_file_is_neither_new_nor_resolved(capsys, repo, monkeypatch):
+    repo.write(f"{C}/feedback_old_name.md", "---\nname: n\ndescription: d\ntype: feedback\n---\nSome advice.\n")
+    repo.commit("snake case name")
+    repo.move(f"{C}/feedback_old_name.md", f"{C}/feedback_new_name.md")
+    monkeypatch.chdir(repo.root)
+    c = source(review_json(capsys), C)
+    assert [r["change"] for r in c["records"]] == ["renamed"]
+    assert not [f for f in c["findings"]["introduced"] if f["check"] == "naming.case"]
+    assert not [f for f in c["findings"]["resolved"] if f["check"] == "naming.case"]
