@@ -69,7 +69,11 @@ def extract(root: Path, ref: str, folder: str, dest: Path) -> Path:
     except GitError:
         return target  # the folder did not exist at the revision
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        tar.extractall(dest, filter="data")
+        for member in tar:
+            try:  # the "data" filter refuses links that leave the folder, devices, absolute paths
+                tar.extract(member, dest, filter="data")
+            except (tarfile.TarError, OSError):
+                continue  # such a file is not read on the other side either
     return target
 
 

@@ -213,3 +213,19 @@ def test_a_problem_that_follows_its_file_is_neither_new_nor_resolved(capsys, rep
     assert [r["change"] for r in c["records"]] == ["renamed"]
     assert not [f for f in c["findings"]["introduced"] if f["check"] == "naming.case"]
     assert not [f for f in c["findings"]["resolved"] if f["check"] == "naming.case"]
+
+
+def test_odd_files_at_the_base_revision_are_no_traceback(capsys, repo, monkeypatch):
+    import os
+
+    os.symlink("/etc/hostname", repo.root / S / "escape.md")
+    (repo.root / S / "binary.md").write_bytes(b"\x00\x01\x02 not markdown")
+    (repo.root / S / "latin1.md").write_bytes("caf\xe9 au lait\n".encode("latin-1"))
+    repo.commit("odd files")
+    (repo.root / S / "binary.md").unlink()
+    monkeypatch.chdir(repo.root)
+    code, out, err = run(capsys, "review", "--format", "json")
+    assert code == 0 and "Traceback" not in err
+    s = source(json.loads(out), S)
+    resolved = {(f["check"], f["path"]) for f in s["findings"]["resolved"]}
+    assert ("parse.error", "binary.md") in resolved
