@@ -365,7 +365,22 @@ def diff_budgets(before: Store | None, after: Store | None) -> list[Budget]:
             out.append(Budget(f"tier {tier}", tb[tier], ta[tier], tier_caps.get(tier)))
     (sb, cap_b), (sa, cap_a) = startup(before), startup(after)
     out.append(Budget("start-up load", sb, sa, cap_a or cap_b))
+    # Claude Code loads only the first 200 lines / 25 KB of MEMORY.md: what is past them is unseen
+    mb, ma = _claude_index(before), _claude_index(after)
+    if mb or ma:
+        out.append(Budget("MEMORY.md lines", mb[0] if mb else 0, ma[0] if ma else 0, CLAUDE_INDEX_LINES))
+        out.append(Budget("MEMORY.md bytes", mb[1] if mb else 0, ma[1] if ma else 0, CLAUDE_INDEX_BYTES))
     return out
+
+
+CLAUDE_INDEX_LINES, CLAUDE_INDEX_BYTES = 200, 25_000
+
+
+def _claude_index(store: Store | None) -> tuple[int, int] | None:
+    rec = store.records.get("MEMORY.md") if store is not None else None
+    if rec is None or rec.text is None:
+        return None
+    return len(rec.text.splitlines()), len(rec.text.encode("utf-8"))
 
 
 # ------------------------------------------------------------------ findings

@@ -229,3 +229,15 @@ def test_odd_files_at_the_base_revision_are_no_traceback(capsys, repo, monkeypat
     s = source(json.loads(out), S)
     resolved = {(f["check"], f["path"]) for f in s["findings"]["resolved"]}
     assert ("parse.error", "binary.md") in resolved
+
+
+def test_memory_md_growing_past_what_claude_loads(capsys, repo, monkeypatch):
+    lines = "".join(f"- [Note {i}](feedback-small-commits.md) — hook {i}\n" for i in range(200))
+    repo.write(f"{C}/MEMORY.md", repo.read(f"{C}/MEMORY.md") + lines)
+    monkeypatch.chdir(repo.root)
+    c = source(review_json(capsys), C)
+    budget = next(b for b in c["budgets"] if b["what"] == "MEMORY.md lines")
+    assert budget["cap"] == 200 and budget["before"] < 200 < budget["after"] and budget["crossed"]
+    code, out, _ = run(capsys, "review", "--format", "text")
+    assert "MEMORY.md lines" in out and "OVER THE CAP (was within)" in out
+    assert "MEMORY.md lines crossed its cap" in out
