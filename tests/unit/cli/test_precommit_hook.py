@@ -21,19 +21,26 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
 def test_hook_file_names_real_commands():
     hooks = {h["id"]: h for h in yaml.safe_load(HOOKS.read_text())}
-    assert hooks["curator-check"]["entry"] == "curator check --changed"
-    assert hooks["curator-check-all"]["entry"] == "curator check"
+    assert hooks["curator-check"]["entry"] == "curator check"
+    assert hooks["curator-check-changed"]["entry"] == "curator check --changed"
     for h in hooks.values():
         assert h["language"] == "python" and h["pass_filenames"] is False
 
 
-def test_pre_commit_try_repo_fails_on_a_new_error(tmp_path):
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory):
+    """One pre-commit environment for both hooks (installing curator into it is the slow part)."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+@pytest.mark.parametrize("hook", ["curator-check", "curator-check-changed"])
+def test_pre_commit_try_repo_fails_on_a_new_error(tmp_path, hook, pre_commit_home):
     if not (CHECKOUT / ".git").exists():
         pytest.skip("needs curator's own git checkout (try-repo clones it)")
     repo = tmp_path / "project"
     store = repo / ".serena" / "memories"
     store.mkdir(parents=True)
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
+    env = {**os.environ, "PRE_COMMIT_HOME": str(pre_commit_home),
            "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com", "NO_COLOR": "1"}
     env.pop("PRE_COMMIT", None)
@@ -49,7 +56,7 @@ def test_pre_commit_try_repo_fails_on_a_new_error(tmp_path):
     assert sh("git", "init", "-q").returncode == 0
     sh("git", "add", "-A")
     assert sh("git", "commit", "-q", "-m", "init").returncode == 0
-    try_repo = [sys.executable, "-m", "pre_commit", "try-repo", str(CHECKOUT), "curator-check"]
+    try_repo = [sys.executable, "-m", "pre_commit", "try-repo", str(CHECKOUT), hook]
 
     (store / "ops" / "ops-deploy.md").write_text("# Deploy\n\nCanary first, then everyone.\n")
     sh("git", "add", "-A")
