@@ -12,6 +12,7 @@ from textual.signal import Signal
 from .commands import CuratorCommands
 from .config import Config
 from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, RetrievalLabScreen
+from .screens.review import ReviewScreen
 from .screens.sessions import SessionsScreen
 from .settings import Settings, load_settings, save_settings
 from .themes import DEFAULT_THEME, available_themes
@@ -27,6 +28,7 @@ class CuratorApp(App[None]):
         "budgets": BudgetsScreen,
         "lab": RetrievalLabScreen,
         "sessions": SessionsScreen,
+        "review": ReviewScreen,
     }
     DEFAULT_MODE = "store"
     BINDINGS = [

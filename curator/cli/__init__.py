@@ -47,6 +47,19 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     return parser, mods
 
 
+def _unknown_command(word: str, mods: dict) -> None:
+    """A first word that is neither a command nor an existing path is a mistyped command."""
+    import difflib
+    from pathlib import Path
+
+    if Path(word).expanduser().exists():
+        return  # `curator STORE` opens the app
+    close = difflib.get_close_matches(word, list(mods), n=1, cutoff=0.6)
+    if close:
+        raise UsageError(f"unknown command '{word}'; did you mean '{close[0]}'? (curator --help lists them)")
+    raise UsageError(f"'{word}' is neither a command nor a folder (commands: {', '.join(mods)})")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -54,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         if argv and (argv[0] in mods or argv[0] in ("-h", "--help", "--version")):
             args = parser.parse_args(argv)
             return int(mods[args.command].run(args) or 0)
+        if argv and not argv[0].startswith("-"):
+            _unknown_command(argv[0], mods)
         from .app_entry import run_app
 
         return run_app(argv)

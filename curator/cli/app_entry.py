@@ -27,7 +27,7 @@ def run_app(argv: list[str]) -> int:
         for path, why in failures:
             err_console().print(Text.assemble(("skipped", "yellow"), f" {path}: {why}"))
         return EXIT_OK
-    located, config = locate_and_configure(args)
+    located, config = locate_and_configure(args, allow_demo=True)
     from ..app import make_app
     from ..tokens import default_counter
 

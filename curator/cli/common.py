@@ -38,13 +38,14 @@ def store_argument(args: argparse.Namespace) -> str | None:
     return opt or pos
 
 
-def locate_and_configure(args: argparse.Namespace):
-    """The store the arguments name (or discovery finds) and its config. Raises UsageError."""
+def locate_and_configure(args: argparse.Namespace, allow_demo: bool = False):
+    """The store the arguments name (or discovery finds) and its config. Raises UsageError; with
+    no store found, only the app (`allow_demo`) falls back to the bundled demo store."""
     from ..config import ConfigError, load_config
     from ..model import StoreError, locate_store
 
     try:
-        located = locate_store(store_argument(args))
+        located = locate_store(store_argument(args), demo=allow_demo)
         cfg_path = getattr(args, "config", None)
         if cfg_path and not Path(cfg_path).is_file():
             raise UsageError(f"config file not found: {cfg_path}")

@@ -56,9 +56,10 @@ class Located:
     layout: object | None = None  # its model.sources.Layout
 
 
-def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None) -> Located:
+def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: bool = True) -> Located:
     """The path given (a store, or a repository holding memory systems), else a repository
-    found upward from the current folder, else the bundled sample repository."""
+    found upward from the current folder, else the bundled sample repository (only when `demo`:
+    commands for machines raise StoreError instead of checking the demo)."""
     from ..locations import demo_store
     from .sources import discover, find_repository
 
@@ -77,6 +78,11 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None) -> Loca
         except ValueError:
             shown = str(found)
         return _from_layout(discover(found), shown)
+    if not demo:
+        raise StoreError(
+            f"no agent memory found in {here} or above (looked for .serena/memories, .claude/memory, "
+            "docs/*-experience); give the store's or the repository's path"
+        )
     sample, is_copy = demo_store()
     where = f" (your copy: {sample}; delete it to start over)" if is_copy else ""
     located = _from_layout(discover(sample), "sample_memories")
