@@ -273,6 +273,8 @@ def config_from_mapping(data: dict, source: Path | None = None) -> Config:
             changes[name] = {str(k): v for k, v in value.items()}
         elif name == "golden":
             changes[name] = str(value)
+        elif name == "sources":
+            pass  # the repository's memory systems: read by model.sources.repository_settings
         else:
             raise ConfigError(f"{source or CONFIG_NAME}: unknown setting '{key}'")
     return replace(cfg, **changes)

@@ -14,7 +14,8 @@ import pickle
 
 from ..cache import code_signature, store_cache
 from ..model.findings import Finding, Fix, Severity
-from .facts import CACHE_VERSION, Facts, link_probe
+from ..model.linkres import outside_verdict
+from .facts import CACHE_VERSION, Facts, link_probe, resolve_link
 
 RESULT = "findings"
 LINKS = Facts._fields.index("links")
@@ -24,6 +25,7 @@ def signature(store, wanted: set[str] | None) -> str:
     """What a check run of `store` depends on inside the store, as one digest."""
     h = hashlib.sha256()
     h.update(f"{code_signature()}\n{store.config!r}\n{store.today}\n{store.encoding}\n".encode())
+    h.update(f"{store.format}\n{store.repo_root}\n".encode())
     h.update(repr(sorted(wanted) if wanted else None).encode())
     lines = [
         f"{path}\0{rec.content_hash}\0{rec.tokens}\0{rec.error}\0{rec.tier}\0{rec.kind}"
@@ -49,8 +51,32 @@ def probes(store) -> tuple | None:
             for raw, _line in facts[LINKS]:
                 probe = link_probe(store, rec, raw)
                 if probe is not None:
-                    out.append((probe, os.path.exists(probe)))
-    return tuple(out)
+                    exists = os.path.exists(probe)
+                    out.append((probe, exists))
+                    if not exists:  # then the verdict looks in the repository (linkres)
+                        both = resolve_link(rec, raw)
+                        if both is not None:
+                            out.append((both[0], outside_verdict(store, rec.abspath.parent, both[0])))
+    out += external_probes(store)
+    return tuple(tuple(p) for p in out)
+
+
+def external_probes(store) -> list:
+    """The verdicts of links that list indexes make outside the store (MEMORY.md → CLAUDE.md)."""
+    from ..model.list_index import ListIndex
+
+    indexes = [store.l0] if isinstance(store.l0, ListIndex) else []
+    indexes += list(getattr(store, "list_indexes", {}).values())
+    out = []
+    for idx in indexes:
+        rec = store.records.get(idx.path)
+        if rec is None:
+            continue
+        for _line, raw in idx.external:
+            target = raw.split("#", 1)[0].split("?", 1)[0]
+            if target and "://" not in target:
+                out.append((idx.path, target, outside_verdict(store, rec.abspath.parent, target)))
+    return out
 
 
 def _fix_row(fix):
@@ -89,7 +115,8 @@ def run_cached(store, wanted: set[str] | None, run) -> list[Finding]:
     hit = kept.result(RESULT, sig)
     if hit is not None:
         probed, rows = hit
-        if all(os.path.exists(p) == exists for p, exists in probed):
+        now = probes(store)  # the same stats again: files outside the records still as they were
+        if now is not None and list(map(tuple, now)) == list(map(tuple, probed)):
             try:
                 return _decode(rows)
             except Exception:  # noqa: BLE001 - a damaged entry: run the checks

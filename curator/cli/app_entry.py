@@ -36,6 +36,7 @@ def run_app(argv: list[str]) -> int:
         token_counter=default_counter(),
         theme=args.theme,
         notice=located.notice,
+        layout=located.layout,
     )
     import gc
 

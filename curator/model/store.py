@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
+import re
 import stat
 import time
 from collections import defaultdict
@@ -15,10 +16,12 @@ from pathlib import Path
 
 from .. import cache as _cache
 from ..config import Config, load_config
+from . import formats as fmts
 from . import markdown as md
 from .findings import Finding, Severity
 from .frontmatter import split_frontmatter
 from .indexes import DomainIndex, IndexLink, IndexRow, L0Index, parse_domain_index, parse_l0
+from .list_index import ListIndex, name_resolver, parse_list_index
 from .records import (
     DOMAIN_INDEX,
     EXPERIENCE,
@@ -27,6 +30,7 @@ from .records import (
     LEVEL_L0,
     LEVEL_L1,
     LEVEL_L2,
+    LIST_INDEX,
     MEMORY,
     UNREADABLE,
     Record,
@@ -44,15 +48,19 @@ class StoreError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Located:
-    root: Path
+    root: Path  # the store a single-store command works on (the repository's first source)
     given: str  # as the user gave it (or how it was found), for reports
     notice: str | None = None  # e.g. "no store found; showing the bundled sample store"
     is_sample: bool = False
+    repo: Path | None = None  # the repository when the path held several memory systems
+    layout: object | None = None  # its model.sources.Layout
 
 
 def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None) -> Located:
-    """The store argument, else `.serena/memories` found upward, else the bundled sample."""
+    """The path given (a store, or a repository holding memory systems), else a repository
+    found upward from the current folder, else the bundled sample repository."""
     from ..locations import demo_store
+    from .sources import discover, find_repository
 
     if arg is not None and str(arg) != "":
         path = Path(arg).expanduser()
@@ -60,24 +68,39 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None) -> Loca
             raise StoreError(f"store not found: {arg}")
         if not path.is_dir():
             raise StoreError(f"store is not a folder: {arg}")
-        return Located(path, str(arg))
+        return _from_layout(discover(path), str(arg))
     here = (cwd or Path.cwd()).resolve()
-    for folder in (here, *here.parents):
-        candidate = folder / ".serena" / "memories"
-        if candidate.is_dir():
-            try:
-                shown = str(candidate.relative_to(here)) or "."
-            except ValueError:
-                shown = str(candidate)
-            return Located(candidate, shown)
+    found = find_repository(here)
+    if found is not None:
+        try:
+            shown = str(found.relative_to(here)) or "."
+        except ValueError:
+            shown = str(found)
+        return _from_layout(discover(found), shown)
     sample, is_copy = demo_store()
     where = f" (your copy: {sample}; delete it to start over)" if is_copy else ""
+    located = _from_layout(discover(sample), "sample_memories")
     return Located(
-        sample,
+        located.root,
         "sample_memories",
-        notice=f"No .serena/memories found here or above; opened the bundled sample store{where}.",
+        notice=f"No agent memory found here or above; opened the bundled sample repository{where}.",
         is_sample=True,
+        repo=located.repo,
+        layout=located.layout,
     )
+
+
+def _from_layout(layout, given: str) -> Located:
+    if layout.single:
+        return Located(layout.root, given, layout=layout)
+    memory = layout.memory_sources()
+    if not memory:
+        raise StoreError(
+            f"no agent memory found in {given} (looked for .serena/memories, .claude/memory, "
+            "docs/*-experience and ~/.claude/projects/<slug>/memory)"
+        )
+    writable = [s for s in memory if not s.read_only] or memory
+    return Located(writable[0].root, given, repo=layout.root, layout=layout)
 
 
 # ------------------------------------------------------------------ the store
@@ -104,6 +127,15 @@ class Store:
     today: date = field(default_factory=date.today)
     encoding: str = "none"  # the token encoding used: cl100k_base | estimate | none
     counter: object | None = None  # the TokenCounter that filled record.tokens
+    format: str = fmts.SERENA_TIERED  # the memory format (model/formats.py)
+    repo_root: Path | None = None  # the repository holding the store (links resolve against it)
+    # list-dialect indexes other than the always-loaded one (experience folder READMEs)
+    list_indexes: dict[str, ListIndex] = field(default_factory=dict)
+    serena_index: str | None = None  # a plain Serena store's hand-written index file
+
+    @property
+    def adapter(self) -> fmts.Format:
+        return fmts.adapter(self.format)
 
     # -- views ---------------------------------------------------------
 
@@ -132,6 +164,7 @@ class Store:
         if self.l0 is not None:
             out.append((self.l0.path, self.l0.rows))
         out += [(p, d.rows) for p, d in sorted(self.domain_indexes.items())]
+        out += [(p, d.rows) for p, d in sorted(self.list_indexes.items())]
         return out
 
     @cached_property
@@ -196,23 +229,41 @@ class Store:
         """Re-read one file (or drop it if gone) and refresh its parsed index and load findings."""
         rec = self.records.get(path)
         abspath = rec.abspath if rec else self.root / path
-        if path == L0_NAME or path.endswith("-index.md"):
+        level, _ = _classify(path, self.format, self._index_name())
+        if level < LEVEL_L2 or path not in self.records:
             self.invalidate()  # routes come from index rows only; a memory edit keeps them
         else:
             self.drop_service_caches()  # e.g. word statistics over the memories
         self.load_findings = [f for f in self.load_findings if f.path != path]
+        added = path not in self.records
         self.records.pop(path, None)
         self.domain_indexes.pop(path, None)
-        if path == L0_NAME:
+        self.list_indexes.pop(path, None)
+        if self.l0 is not None and path == self.l0.path:
             self.l0 = None
         cache = _cache.store_cache(self.root)
         if not abspath.exists():
             cache.drop(path)
+            if not self.adapter.is_tiered:
+                _attach_list_indexes(self)  # names resolve against the files there are
             return None
         new = _read_record(self, path, abspath, self.load_findings, cache)
         self.records[path] = new
-        _attach_index(self, new, cache)
+        if self.adapter.is_tiered:
+            _attach_index(self, new, cache)
+        elif added or new.level < LEVEL_L2:
+            _attach_list_indexes(self)
         return new
+
+    def _index_name(self) -> str | None:
+        """The always-loaded index of this store's format (None: it has none)."""
+        if self.format == fmts.SERENA_TIERED:
+            return L0_NAME
+        if self.format == fmts.CLAUDE:
+            return fmts.CLAUDE_INDEX
+        if self.format == fmts.SERENA:
+            return self.serena_index
+        return None
 
 
 # ------------------------------------------------------------------ loading
@@ -225,6 +276,8 @@ def load_store(
     config: Config | None = None,
     today: date | None = None,
     token_counter=None,
+    fmt: str | None = None,
+    repo_root: Path | None = None,
     use_cache: bool = True,
 ) -> Store:
     """Walk and read the store. With `use_cache`, a file whose stat key matches its entry in the
@@ -236,7 +289,9 @@ def load_store(
     if not root.is_dir():
         raise StoreError(f"store is not a folder: {given or root}")
     cfg = config if config is not None else load_config(root)
-    store = Store(root=root, given=given or str(root), config=cfg, today=today or _today())
+    fmt = fmt or cfg_format(cfg) or fmts.detect_format(root)
+    store = Store(root=root, given=given or str(root), config=cfg, today=today or _today(), format=fmt)
+    store.repo_root = repo_root
     findings = store.load_findings
     real_root = root.resolve()
     roots = [(root, "")]
@@ -249,17 +304,26 @@ def load_store(
         if resolved.is_dir() and not _is_within(resolved, real_root) and not _is_within(real_root, resolved):
             roots.append((inc_path, inc.rstrip("/")))
     allowed = [r.resolve() for r, _ in roots]
+    only_top = EXPERIENCE_TOP if fmt == fmts.EXPERIENCE and not root.name.endswith("-experience") else None
+    if fmt == fmts.SERENA:
+        try:
+            store.serena_index = fmts.serena_index_file({e.name for e in os.scandir(root) if e.is_file()})
+        except OSError:
+            store.serena_index = None
     cache = _cache.store_cache(root) if use_cache else None
     if cache is not None:
-        cache.begin_walk(repr(cfg))
+        cache.begin_walk(f"{cfg!r}\0{fmt}")
     for base, prefix in roots:
-        for rel, abspath in _walk(base, prefix, allowed, findings, cfg):
+        for rel, abspath in _walk(base, prefix, allowed, findings, cfg, only_top if not prefix else None):
             rec = _read_record(store, rel, abspath, findings, cache)
             store.records[rel] = rec
     store.records = dict(sorted(store.records.items()))
-    for rec in store.records.values():
-        if rec.level < LEVEL_L2:
-            _attach_index(store, rec, cache)
+    if store.adapter.is_tiered:
+        for rec in store.records.values():
+            if rec.level < LEVEL_L2:
+                _attach_index(store, rec, cache)
+    else:
+        _attach_list_indexes(store)
     if token_counter is not None:
         store.count_tokens(token_counter)
     if cache is not None:
@@ -286,7 +350,16 @@ def _is_within(path: Path, root: Path) -> bool:
         return False
 
 
-def _walk(base: Path, prefix: str, allowed: list[Path], findings: list[Finding], cfg: Config):
+# an experience source rooted at `docs/` reads only the experience folders and their indexes
+EXPERIENCE_TOP = re.compile(r"^[\w.-]*-experience(\.md)?$")
+
+
+def cfg_format(cfg: Config) -> str | None:
+    value = getattr(cfg, "format", None)
+    return value if value in fmts.FORMATS else None
+
+
+def _walk(base: Path, prefix: str, allowed: list[Path], findings: list[Finding], cfg: Config, only_top=None):
     """Yield (rel, abspath) for every markdown file below base; never follows folder symlinks."""
     stack = [(base, prefix)]
     while stack:
@@ -300,6 +373,8 @@ def _walk(base: Path, prefix: str, allowed: list[Path], findings: list[Finding],
             continue
         for entry in entries:
             rel = f"{rel_folder}/{entry.name}" if rel_folder else entry.name
+            if only_top is not None and folder == base and not only_top.match(entry.name):
+                continue
             if entry.name.startswith(".") and entry.name not in (".serena",):
                 continue  # hidden files and folders (.git, .curator, editor swap files)
             if cfg.is_excluded(rel):
@@ -353,12 +428,19 @@ def _logical(rel: str) -> str:
     return rel
 
 
-def _classify(rel: str) -> tuple[int, str]:
-    if "/" not in rel:
-        if rel == L0_NAME:
-            return LEVEL_L0, L0_INDEX
-        if rel.endswith("-index.md"):
-            return LEVEL_L1, DOMAIN_INDEX
+def _classify(rel: str, fmt: str = fmts.SERENA_TIERED, index_name: str | None = None) -> tuple[int, str]:
+    if fmt == fmts.SERENA_TIERED:
+        if "/" not in rel:
+            if rel == L0_NAME:
+                return LEVEL_L0, L0_INDEX
+            if rel.endswith("-index.md"):
+                return LEVEL_L1, DOMAIN_INDEX
+    elif fmt == fmts.EXPERIENCE:
+        name = rel.rsplit("/", 1)[-1]
+        if name in ("README.md", "summary.md") or ("/" not in rel and name.endswith("-experience.md")):
+            return LEVEL_L1, LIST_INDEX
+    elif index_name is not None and rel == index_name:
+        return LEVEL_L0, LIST_INDEX
     logical = _logical(rel)
     if "-experience/" in logical:
         if "/summary/" in logical:
@@ -368,7 +450,7 @@ def _classify(rel: str) -> tuple[int, str]:
 
 
 def _read_record(store: Store, rel: str, abspath, findings: list[Finding], cache=None) -> Record:
-    level, kind = _classify(rel)
+    level, kind = _classify(rel, store.format, store._index_name())
     if cache is not None:
         hit = _from_cache(cache, store.config, rel, abspath, level, kind, findings)
         if hit is not None:
@@ -593,6 +675,23 @@ def _fm_date(data: dict) -> str | None:
 
 def _mb(n: int) -> str:
     return f"{n / 1_000_000:.1f} MB"
+
+
+def _attach_list_indexes(store: Store) -> None:
+    """Parse every list-dialect index of a non-tiered store (names resolve against its files)."""
+    resolve = name_resolver([p for p, r in store.records.items() if r.level == LEVEL_L2])
+    store.l0 = None
+    store.list_indexes = {}
+    dialect = store.adapter.index_kind
+    for rec in store.records.values():
+        if rec.kind != LIST_INDEX or not rec.readable:
+            continue
+        idx = parse_list_index(rec.path, rec.text, resolve, dialect=dialect)
+        if rec.level == LEVEL_L0:
+            store.l0 = idx
+        else:
+            store.list_indexes[rec.path] = idx
+    store.invalidate()
 
 
 def _attach_index(store: Store, rec: Record, cache=None) -> None:

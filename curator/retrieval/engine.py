@@ -6,6 +6,7 @@ the score parts; `why(path, query)` says why a memory did not come back.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..cache import ContentCache, user_cache
@@ -63,7 +64,8 @@ class SearchResult:
 
 
 class RetrievalEngine:
-    def __init__(self, store: Store, config: RetrievalConfig | None = None, terms_cache: ContentCache | None = None) -> None:
+    def __init__(self, store: Store, config: RetrievalConfig | None = None, terms_cache: ContentCache | None = None,
+                 reads: Mapping[str, int] | None = None) -> None:
         self.store = store
         self.config = config or store.config.retrieval
         self.loadable = set(self.config.loadable_tiers)
@@ -88,7 +90,9 @@ class RetrievalEngine:
             key = store.domain_of(r.path) or (r.folder or ".")
             keys.append(key)
             clusters[key] = clusters.get(key, 0) + 1
-        self.frequency = priors.frequencies([clusters[k] for k in keys])
+        # `reads` (memory → reads in the agent's transcripts) replaces cluster size when given
+        self.frequency, self.frequency_source = priors.frequency_for(
+            [r.path for r in self.docs], [clusters[k] for k in keys], reads)
         self.recency = [
             priors.recency(priors.record_day(r), store.today, self.config.half_life_days) for r in self.docs
         ]

@@ -5,5 +5,6 @@ from .help import HelpScreen
 from .main import MainScreen
 from .problems import ProblemsScreen
 from .retrieval_lab import RetrievalLabScreen
+from .sessions import SessionsScreen
 
-__all__ = ["BudgetsScreen", "HelpScreen", "MainScreen", "ProblemsScreen", "RetrievalLabScreen"]
+__all__ = ["BudgetsScreen", "HelpScreen", "MainScreen", "ProblemsScreen", "RetrievalLabScreen", "SessionsScreen"]

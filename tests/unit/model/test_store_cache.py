@@ -215,6 +215,7 @@ def test_other_code_starts_a_new_cache(make_store, monkeypatch):
 
 def test_cached_findings_follow_a_link_target_outside_the_store(make_store):
     root = make_store(FILES)
+    (root.parent / ".git").mkdir()  # the store is in a repository: links leaving it are judged
     _age(root)
     broken = [f for f in run_checks(_load(root)) if f.check == "links.broken"]
     assert [f.path for f in broken] == ["git/worktree.md"]
@@ -237,7 +238,7 @@ def test_cached_findings_follow_config_and_day(make_store, monkeypatch, change):
     _age(root)
     first = run_checks(_load(root))
     if change == "config":
-        (root / ".curator.yaml").write_text("severity:\n  naming.case: 'off'\n  links.broken: 'off'\n")
+        (root / ".curator.yaml").write_text("severity:\n  transient.expired: 'off'\n  tokens.stale-count: 'off'\n")
     else:
         monkeypatch.setenv("CURATOR_TODAY", "2026-01-02")
     second = run_checks(_load(root))
