@@ -15,6 +15,7 @@ from typing import Protocol
 CACHE_VERSION = 1
 ENCODING = "cl100k_base"
 ESTIMATE = "estimate"
+BATCH = 256  # texts tokenized together (two threads)
 
 
 class TokenCounter(Protocol):
@@ -140,7 +141,11 @@ class TiktokenCounter:
         if enc is None:
             return [estimate(t) for t in texts]
         if len(texts) > 64:
-            return [len(t) for t in enc.encode_ordinary_batch(texts, num_threads=2)]
+            # in slices: the token lists of a whole large store at once would take ~1 GB at 50k files
+            out: list[int] = []
+            for i in range(0, len(texts), BATCH):
+                out += [len(t) for t in enc.encode_ordinary_batch(texts[i : i + BATCH], num_threads=2)]
+            return out
         return [len(enc.encode_ordinary(t)) for t in texts]
 
     def count(self, text: str) -> int:

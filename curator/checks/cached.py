@@ -11,6 +11,7 @@ import hashlib
 import marshal
 import os
 import pickle
+from pathlib import Path
 
 from ..cache import code_signature, store_cache
 from ..model.findings import Finding, Fix, Severity
@@ -37,9 +38,10 @@ def signature(store, wanted: set[str] | None) -> str:
 
 
 def probes(store) -> tuple | None:
-    """(file, exists) for every link whose verdict depends on a file outside the records —
-    the part of a check run that the store's own files do not decide. None when a file's facts
-    are not in the cache."""
+    """(kind, folder or file, target, verdict) for every link whose verdict depends on a file
+    outside the records — the part of a check run that the store's own files do not decide.
+    Which links these are follows from the files' content (in the signature), so a later run
+    only re-asks the disk (`still_true`). None when a file's facts are not in the cache."""
     kept = store_cache(store.root)
     variant = (CACHE_VERSION, store.config.thresholds.shingle)
     out = []
@@ -52,13 +54,14 @@ def probes(store) -> tuple | None:
                 probe = link_probe(store, rec, raw)
                 if probe is not None:
                     exists = os.path.exists(probe) if trusted_place(store, probe) else None
-                    out.append((probe, exists))
+                    out.append(("exists", probe, "", exists))
                     if not exists:  # then the verdict looks in the repository (linkres)
                         both = resolve_link(rec, raw)
                         if both is not None:
-                            out.append((both[0], outside_verdict(store, rec.abspath.parent, both[0])))
+                            folder = str(rec.abspath.parent)
+                            out.append(("outside", folder, both[0], outside_verdict(store, Path(folder), both[0])))
     out += external_probes(store)
-    return tuple(tuple(p) for p in out)
+    return tuple(out)
 
 
 def external_probes(store) -> list:
@@ -75,8 +78,27 @@ def external_probes(store) -> list:
         for _line, raw in idx.external:
             target = raw.split("#", 1)[0].split("?", 1)[0]
             if target and "://" not in target:
-                out.append((idx.path, target, outside_verdict(store, rec.abspath.parent, target)))
+                folder = str(rec.abspath.parent)
+                out.append(("outside", folder, target, outside_verdict(store, Path(folder), target)))
     return out
+
+
+def still_true(store, probed) -> bool:
+    """Does the disk still give every stored verdict? (Only the probes are asked again: no
+    facts are loaded and no record is visited.)"""
+    try:
+        for kind, where, target, verdict in probed:
+            if kind == "exists":
+                now = os.path.exists(where) if trusted_place(store, where) else None
+            elif kind == "outside":
+                now = outside_verdict(store, Path(where), target)
+            else:
+                return False
+            if now != verdict:
+                return False
+    except (TypeError, ValueError):
+        return False  # an entry of another layout
+    return True
 
 
 def _fix_row(fix):
@@ -115,8 +137,7 @@ def run_cached(store, wanted: set[str] | None, run) -> list[Finding]:
     hit = kept.result(RESULT, sig)
     if hit is not None:
         probed, rows = hit
-        now = probes(store)  # the same stats again: files outside the records still as they were
-        if now is not None and list(map(tuple, now)) == list(map(tuple, probed)):
+        if still_true(store, probed):  # files outside the records still as they were
             try:
                 return _decode(rows)
             except Exception:  # noqa: BLE001 - a damaged entry: run the checks

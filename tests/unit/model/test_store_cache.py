@@ -267,3 +267,22 @@ def test_a_cached_records_text_is_read_on_first_use(make_store):
     assert rec.text == FILES["git/rebase.md"]
     assert rec.lines()[0] == "# Rebase"
     assert rec.abspath == root / "git/rebase.md"
+
+
+def test_cached_findings_follow_a_repository_file_a_memory_links(tmp_path):
+    repo = tmp_path / "repo"
+    store = repo / ".serena" / "memories"
+    store.mkdir(parents=True)
+    (repo / "README.md").write_text("# the repository\n")
+    (store / "deploy_notes.md").write_text("# Deploy\n\nSee [the guide](docs/GUIDE.md) first.\n")
+    _age(store)
+
+    def broken():
+        return [f.target for f in run_checks(_load(store)) if f.check == "links.broken"]
+
+    first = broken()
+    assert first  # the guide is nowhere yet
+    assert broken() == first  # served from the cache
+    (repo / "docs").mkdir()
+    (repo / "docs" / "GUIDE.md").write_text("# Guide\n")
+    assert broken() == []  # the repository file now answers the link
