@@ -53,9 +53,12 @@ class CuratorApp(App[None]):
         theme: str | None = None,
         notice: str | None = None,
         remember_theme: bool = True,
+        layout=None,
     ) -> None:
         super().__init__()
         self.store_root = Path(store_root)
+        self.layout = layout  # model.sources.Layout: every memory system of the repository
+        self.repo = None  # workspace.RepoWorkspace once loaded
         self.given = given or str(store_root)
         self.store_config = config
         self.token_counter = token_counter
@@ -103,7 +106,8 @@ class CuratorApp(App[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load")
     def load_store(self) -> None:
-        from .workspace import open_workspace
+        from .model.sources import discover
+        from .workspace import open_repo_workspace
 
         def progress(what: str, fraction: float) -> None:
             self.call_from_thread(self._progress, what, fraction)
@@ -111,21 +115,64 @@ class CuratorApp(App[None]):
         try:
             from .curation import recover
 
-            recovered = recover(self.store_root) if self.store_root.is_dir() else []
-            if recovered:
-                self.call_from_thread(self.notify, f"Recovered an interrupted operation ({', '.join(recovered)}): "
-                                      "the store is as it was before it.", severity="warning", timeout=10)
-            ws = open_workspace(
-                self.store_root,
+            if self.layout is None and not self.store_root.is_dir():
+                raise RuntimeError(f"store not found: {self.given}")
+            layout = self.layout or discover(self.store_root)
+            if not layout.memory_sources():
+                raise RuntimeError(f"no agent memory found in {self.given}")
+            for spec in layout.memory_sources():
+                if spec.read_only or not Path(spec.root).is_dir():
+                    continue
+                recovered = recover(Path(spec.root))
+                if recovered:
+                    self.call_from_thread(self.notify, f"Recovered an interrupted operation in {spec.rel} "
+                                          f"({', '.join(recovered)}): it is as it was before it.",
+                                          severity="warning", timeout=10)
+            repo = open_repo_workspace(
+                layout,
                 given=self.given,
                 config=self.store_config,
                 token_counter=self.token_counter,
                 progress=progress,
+                prefer=self.store_root,
             )
+            if repo.workspace is None:
+                errors = "; ".join(f"{s.name}: {s.error}" for s in repo.sources if s.error)
+                raise RuntimeError(errors or "no memory store found")
         except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
             self.call_from_thread(self._load_failed, str(exc))
             return
-        self.call_from_thread(self._loaded, ws)
+        self.call_from_thread(self._loaded_repo, repo)
+
+    def _loaded_repo(self, repo) -> None:
+        self.repo = repo
+        self.store_root = Path(repo.sources[repo.current].spec.root)
+        self._loaded(repo.workspace)
+
+    def select_source(self, index: int) -> bool:
+        """Make another source current: the screens and the write path follow it."""
+        repo = self.repo
+        if repo is None or index == repo.current or not (0 <= index < len(repo.sources)):
+            return False
+        if repo.sources[index].workspace is None:
+            self.notify(f"{repo.sources[index].name} could not be loaded: {repo.sources[index].error}",
+                        severity="warning")
+            return False
+        repo.current = index
+        self.store_root = Path(repo.sources[index].spec.root)
+        self.switching_source = True  # screens re-render for it; the tree keeps its shape
+        try:
+            self._loaded(repo.workspace)
+        finally:
+            self.switching_source = False
+        return True
+
+    switching_source = False
+
+    @property
+    def read_only(self) -> bool:
+        repo = self.repo
+        return bool(repo is not None and repo.sources[repo.current].spec.read_only)
 
     def _progress(self, what: str, fraction: float) -> None:
         progress = getattr(self.screen, "progress", None)
@@ -135,6 +182,9 @@ class CuratorApp(App[None]):
     def _loaded(self, ws) -> None:
         self.workspace = ws
         self.workspace_signal.publish(ws)
+        import gc
+
+        gc.freeze()  # the loaded store lives on: later collections need not scan it again
         if self.sessions is not None and self.sessions.indexed:
             self.sessions.usage_for(ws.store)  # records may have moved: map the reads again
             self.sessions_signal.publish(self.sessions)
@@ -221,6 +271,9 @@ class CuratorApp(App[None]):
         """Show a plan's diff; apply it (in a worker) only if the user confirms."""
         from .dialogs import DiffDialog
 
+        if self.read_only:
+            self.notify("This source is read-only (it lives outside the repository)", severity="warning")
+            return
         if plan.empty:
             self.notify("nothing to change", timeout=3)
             return
@@ -366,5 +419,6 @@ class CuratorApp(App[None]):
 
 def make_app(store_root: Path | str, **options) -> CuratorApp:
     """Build the app (used by the CLI and by tests, which pass a fake token counter). Options are
-    CuratorApp's: given, config, token_counter, theme, notice, remember_theme."""
+    CuratorApp's: given, config, token_counter, theme, notice, remember_theme, layout (every
+    memory system of a repository; default: what `store_root` holds)."""
     return CuratorApp(Path(store_root), **options)

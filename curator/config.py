@@ -13,8 +13,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 CONFIG_NAME = ".curator.yaml"
 TIERS = ("session", "semantic", "reflexion", "transient")
 
@@ -189,6 +187,8 @@ def load_config(store_root: Path, explicit: Path | None = None) -> Config:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read config ({exc})") from None
+    import yaml  # only when there is a config file (start-up time)
+
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -273,6 +273,8 @@ def config_from_mapping(data: dict, source: Path | None = None) -> Config:
             changes[name] = {str(k): v for k, v in value.items()}
         elif name == "golden":
             changes[name] = str(value)
+        elif name == "sources":
+            pass  # the repository's memory systems: read by model.sources.repository_settings
         else:
             raise ConfigError(f"{source or CONFIG_NAME}: unknown setting '{key}'")
     return replace(cfg, **changes)

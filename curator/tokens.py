@@ -7,10 +7,8 @@ load, counts fall back to a labelled estimate ("estimate") and every report says
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import os
-import tempfile
 from pathlib import Path
 from typing import Protocol
 
@@ -99,6 +97,8 @@ class TiktokenCounter:
 
     def _load_cache(self) -> dict[str, int]:
         if self._cache is None:
+            import json
+
             self._cache = {}
             try:
                 data = json.loads(self.cache_path.read_text(encoding="utf-8"))
@@ -111,6 +111,9 @@ class TiktokenCounter:
     def flush(self) -> None:
         if not self._dirty or self._cache is None or self.encoding != ENCODING:
             return
+        import json
+        import tempfile
+
         try:
             self.cache_path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.cache_path.parent, prefix=".tokens-", suffix=".tmp")

@@ -36,6 +36,10 @@ def run_app(argv: list[str]) -> int:
         token_counter=default_counter(),
         theme=args.theme,
         notice=located.notice,
+        layout=located.layout,
     )
+    import gc
+
+    gc.enable()  # a long session needs collections (commands run without them, see __main__)
     app.run()
     return EXIT_OK

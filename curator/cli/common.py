@@ -83,6 +83,62 @@ def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: b
     return store, located
 
 
+def open_repository(args, *, only=None, check: bool = True, quiet_notice: bool = False):
+    """Locate the repository (or store) the arguments name and load every memory source in it,
+    checked. Returns (repository, located). Raises UsageError."""
+    from ..repository import load_repository
+
+    located, config = locate_and_configure(args)
+    counter = None
+    from ..tokens import default_counter
+
+    counter = default_counter()
+    target = located.repo if located.repo is not None else located.root
+    repo = load_repository(
+        target,
+        token_counter=counter,
+        config=config,
+        only=only,
+        check=check,
+        layout=located.layout,
+    )
+    counter.flush()
+    import atexit
+
+    atexit.register(counter.flush)
+    reason = getattr(counter, "fallback_reason", None)
+    if reason:
+        err_console().print(f"[yellow]note:[/] {reason}")
+    if located.notice and not quiet_notice:
+        err_console().print(f"[dim]{located.notice}[/]")
+    failed = [s for s in repo.sources if s.error]
+    if failed and not repo.loaded():
+        raise UsageError(failed[0].error)
+    return repo, located
+
+
+def render_sources(out, repo) -> None:
+    """The repository's memory systems, one line each (text reports)."""
+    from rich.text import Text
+
+    from ..repository import source_summaries
+
+    for row in source_summaries(repo):
+        line = Text("  ")
+        line.append(f"{row['name']:<22}", style="bold")
+        line.append(f" {row['label']:<34}")
+        if "error" in row:
+            line.append(f" cannot load: {row['error']}", style="red")
+        else:
+            st = row["startup"]
+            line.append(f" {row['records']:>4} records · {row['tokens']:>7,} tok · start-up {st['tokens']:,}")
+            if st["past_cap_lines"]:
+                line.append(f" ({st['past_cap_lines']} lines past the cap)", style="yellow")
+            elif st["cap_tokens"] is not None:
+                line.append(f"/{st['cap_tokens']:,}", style="red" if st["over"] else "")
+        out.print(line)
+
+
 def console(file=None):
     from rich.console import Console
 

@@ -6,7 +6,6 @@ the score parts; `why(path, query)` says why a memory did not come back.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -241,7 +240,3 @@ class RetrievalEngine:
             where = ", ".join(f"{s} #{n}" for s, n in placed.items())
             parts.append(f"below top-k (fused rank {fused_rank} with k={result.k}; {where})")
         return "; ".join(parts) or "no source ranked it"
-
-
-def idf_weight(n_docs: int, df: int) -> float:
-    return math.log(1 + n_docs / max(1, df))

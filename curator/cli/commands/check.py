@@ -23,15 +23,18 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from ...checks import CHECKS, run_checks
+    from ...checks import CHECKS
     from ...model.findings import Severity
     from ...reports import render_github, render_json, render_sarif, render_text
     from ..common import EXIT_FINDINGS, EXIT_OK, UsageError, console, print_json
 
     if args.list:
         out = console()
+        from ...model.formats import FORMATS
+
         for c in CHECKS.values():
-            out.print(f"{c.id:<24} {c.severity.label:<8} {c.summary}")
+            fmts = "all formats" if set(c.formats) == set(FORMATS) else ", ".join(f for f in FORMATS if f in c.formats)
+            out.print(f"{c.id:<24} {c.severity.label:<8} {c.summary} [{fmts}]")
         return EXIT_OK
     only = None
     if args.only:
@@ -39,12 +42,19 @@ def run(args) -> int:
         unknown = sorted(only - set(CHECKS))
         if unknown:
             raise UsageError(f"unknown check id: {', '.join(unknown)} (see `curator check --list`)")
-    from ..common import open_store
+    from ...repository import RepoView, source_summaries
+    from ..common import open_repository, render_sources
 
-    store, _ = open_store(args, quiet_notice=args.format != "text")
-    findings = run_checks(store, only)
+    repo, located = open_repository(args, only=only, quiet_notice=args.format != "text")
+    if repo.single:
+        store = repo.loaded()[0].store
+    else:
+        store = RepoView(repo, located.given)
+    findings = repo.findings()
     if args.format == "json":
-        print_json(render_json(store, findings))
+        data = render_json(store, findings)
+        data["sources"] = source_summaries(repo)
+        print_json(data)
     elif args.format == "sarif":
         print_json(render_sarif(store, findings))
     elif args.format == "github":
@@ -52,6 +62,13 @@ def run(args) -> int:
 
         sys.stdout.write(render_github(store, findings))
     else:
-        render_text(console(), store, findings)
+        out = console()
+        if not repo.single:
+            from rich.text import Text
+
+            n = len(repo.sources)
+            out.print(Text(f"{located.given}: {n} memory system{'s' if n != 1 else ''}", style="bold"))
+            render_sources(out, repo)
+        render_text(out, store, findings)
     fail = Severity.parse(args.fail_on)
     return EXIT_FINDINGS if any(f.severity >= fail for f in findings) else EXIT_OK

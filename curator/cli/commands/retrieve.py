@@ -14,7 +14,13 @@ def add_arguments(parser) -> None:
     add_store_args(parser)
     add_format_arg(parser, ("text", "json"))
     parser.add_argument("--k", type=int, default=None, metavar="N", help="results to return (default: config, 5)")
-    parser.add_argument("--source", choices=("route", "bm25", "prior", "fused"), default="fused")
+    parser.add_argument(
+        "--source",
+        default="fused",
+        metavar="NAME",
+        help="rank with one method (route, bm25, prior; default fused), or search one memory "
+        "system of the repository (e.g. .claude/memory, claude, serena, experience)",
+    )
     parser.add_argument("--why", action="append", default=[], metavar="PATH",
                         help="explain why this memory did not come back (repeatable)")
 
@@ -28,10 +34,14 @@ def run(args) -> int:
         raise UsageError("the query is empty")
     if args.k is not None and args.k < 1:
         raise UsageError("--k must be at least 1")
-    store, _ = open_store(args, quiet_notice=args.format != "text")
+    ranker = args.source if args.source in RANKERS else "fused"
+    located = None
+    if args.source not in RANKERS or _is_repository(args):
+        return _run_repository(args, ranker)
+    store, located = open_store(args, quiet_notice=args.format != "text")
     reads, evidence = _reads(store)
     engine = RetrievalEngine(store, reads=reads)
-    result = engine.search(args.query, args.k, args.source)
+    result = engine.search(args.query, args.k, ranker)
     misses = [(p.strip().lstrip("./") if p.startswith("./") else p.strip(), "") for p in args.why]
     misses = [(p, engine.why(p, args.query, result)) for p, _ in misses]
     if args.format == "json":
@@ -45,14 +55,82 @@ def run(args) -> int:
     return EXIT_OK
 
 
-def _reads(store):
-    """Reads per memory from the agent's transcripts (None when there are none), and what was found."""
-    from ...sessions import repo_for, usage_for_store
+RANKERS = ("route", "bm25", "prior", "fused")
+
+
+def _is_repository(args) -> bool:
+    from ..common import locate_and_configure
+
+    located, _ = locate_and_configure(args)
+    return located.repo is not None and len(located.layout.memory_sources()) > 1
+
+
+def _run_repository(args, ranker: str) -> int:
+    """Every memory system of the repository ranked on its own, fused, de-duplicated."""
+    from ...model.sources import repository_settings
+    from ...reports.retrieval_report import render_retrieve, retrieve_json
+    from ...retrieval import RetrievalEngine
+    from ...retrieval.multi import Engine, search_sources, source_of
+    from ..common import EXIT_OK, UsageError, console, open_repository, print_json
+
+    repo, located = open_repository(args, check=False, quiet_notice=args.format != "text")
+    sources = repo.loaded()
+    if args.source not in RANKERS:
+        wanted = args.source.strip().rstrip("/")
+        sources = [s for s in sources if wanted in (s.name, s.spec.kind, s.spec.fmt)]
+        if not sources:
+            names = ", ".join(s.name for s in repo.loaded())
+            raise UsageError(f"no memory system {args.source!r} here (there are: {names})")
+    sessions = _sessions(repo.root)
+    engines, evidence, used = [], {"sessions": 0, "reads": 0}, set()
+    for s in sources:
+        reads, seen = _reads(s.store, sessions)
+        engine = RetrievalEngine(s.store, reads=reads)
+        engines.append(Engine(s.name, s.spec.kind, s.prefix, engine))
+        evidence = {"sessions": seen["sessions"], "reads": evidence["reads"] + seen["reads"]}
+        used.add(engine.frequency_source)
+    frequency = "reads" if "reads" in used else "cluster"
+    settings = repository_settings(repo.root)
+    result = search_sources(engines, args.query, args.k or 5, ranker, settings.precedence)
+    misses = []
+    for p in args.why:
+        p = p.strip().removeprefix("./")
+        e = source_of(engines, p)
+        reason = e.engine.why(p[len(e.prefix):], args.query) if e else "not in any memory system here"
+        misses.append((p, reason))
+    if args.format == "json":
+        data = retrieve_json(result, misses)
+        for row in data["results"]:
+            e = source_of(engines, row["path"])
+            row["source"] = e.name if e else None
+        data["sources"] = [e.name for e in engines]
+        data["prior_frequency"] = {"source": frequency, "evidence": evidence}
+        print_json(data)
+    else:
+        render_retrieve(console(), result, misses, repo.loaded()[0].store.encoding)
+        if ranker in ("prior", "fused"):
+            console().print(f"[dim]prior frequency: {_said(frequency, evidence)}[/]")
+    return EXIT_OK
+
+
+def _sessions(path):
+    """The agent's sessions run in the repository of `path` (every transcript streamed, cached)."""
+    from ...sessions import SessionIndex, repo_for
 
     try:
-        usage, _ = usage_for_store(store.root, list(store.records), store.today, repo_for(store.root))
+        return SessionIndex.for_repo(repo_for(path)).build()
     except OSError:
-        return None, {"sessions": 0, "reads": 0}
+        return []
+
+
+def _reads(store, sessions=None):
+    """Reads per memory of `store` from the agent's transcripts (None when there are none), and
+    what was found."""
+    from ...sessions import PathMapper, build_usage, repo_for
+
+    sessions = _sessions(store.root) if sessions is None else sessions
+    scans = [sc for s in sessions for sc in s.scans]
+    usage = build_usage(scans, PathMapper(store.root, list(store.records), repo_for(store.root)), store.today)
     return (usage.read_counts() or None), {"sessions": usage.session_count, "reads": len(usage.reads)}
 
 

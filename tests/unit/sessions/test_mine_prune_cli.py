@@ -3,7 +3,6 @@
 import json
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 import yaml
@@ -22,13 +21,14 @@ SID = "22222222-bbbb-4ccc-8ddd-000000000002"
 
 
 @pytest.fixture
-def repo(tmp_path):
+def repo(tmp_path, monkeypatch):
     """A repository holding the sample store as .serena/memories, and one session run in it that
     reads two memories (one transient), in the Claude config folder the tests use."""
     repo = tmp_path / "repo"
     store = repo / ".serena" / "memories"
     shutil.copytree(SAMPLE, store)
-    projects = Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    projects = tmp_path / "claude" / "projects"
     objs = tx.well_formed(sid=SID, cwd=str(repo), day="2026-11-10") + [
         tx.assistant("r1", "2026-11-10T10:03:00.000Z",
                      [tx.tool("mcp__serena__read_memory", {"memory_file_name": "validation/2026-11-14-lint-rollout"})],
