@@ -35,10 +35,9 @@ def run(args) -> int:
     if args.k is not None and args.k < 1:
         raise UsageError("--k must be at least 1")
     ranker = args.source if args.source in RANKERS else "fused"
-    located = None
     if args.source not in RANKERS or _is_repository(args):
         return _run_repository(args, ranker)
-    store, located = open_store(args, quiet_notice=args.format != "text")
+    store, _ = open_store(args, quiet_notice=args.format != "text")
     reads, evidence = _reads(store)
     engine = RetrievalEngine(store, reads=reads)
     result = engine.search(args.query, args.k, ranker)

@@ -219,3 +219,15 @@ def test_cli_retrieve_says_its_prior_used_real_reads(repo, capsys):
     assert data["prior_frequency"] == {"source": "reads", "evidence": {"sessions": 1, "reads": 2}}
     assert main(["retrieve", "interactive rebase", str(store)]) == 0
     assert "prior frequency: real reads (2 in 1 session(s) of this repository)" in capsys.readouterr().out
+
+
+def test_cli_retrieve_over_a_repository_uses_real_reads_too(sample_repo_copy, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    store = sample_repo_copy / ".serena" / "memories"
+    tx.write(tmp_path / "claude" / "projects" / slug(sample_repo_copy) / f"{SID}.jsonl", [
+        tx.assistant("r1", "2026-11-10T10:03:00.000Z", [tx.tool("Read", {"file_path": f"{store}/git/git-interactive-rebase.md"})],
+                     "m1", sid=SID, cwd=str(sample_repo_copy))])
+    assert main(["retrieve", "interactive rebase", str(sample_repo_copy), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["sources"]) > 1  # the repository path: every memory system ranked, then fused
+    assert data["prior_frequency"] == {"source": "reads", "evidence": {"sessions": 1, "reads": 1}}
