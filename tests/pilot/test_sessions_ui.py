@@ -3,10 +3,8 @@ record view's reads, from transcripts in the tests' Claude config folder."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable, Static
@@ -25,11 +23,12 @@ SID = "33333333-cccc-4ddd-8eee-000000000003"
 
 
 @pytest.fixture
-def repo_app(tmp_path):
+def repo_app(tmp_path, monkeypatch):
     repo = tmp_path / "repo"
     store = repo / ".serena" / "memories"
     shutil.copytree(SAMPLE, store)
-    projects = Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    projects = tmp_path / "claude" / "projects"
     objs = tx.well_formed(sid=SID, cwd=str(repo), day="2026-11-10") + [
         tx.assistant("r1", "2026-11-10T10:03:00.000Z",
                      [tx.tool("mcp__serena__read_memory", {"memory_file_name": "git/git-interactive-rebase"})],

@@ -80,7 +80,15 @@ def _run_repository(args, ranker: str) -> int:
         if not sources:
             names = ", ".join(s.name for s in repo.loaded())
             raise UsageError(f"no memory system {args.source!r} here (there are: {names})")
-    engines = [Engine(s.name, s.spec.kind, s.prefix, RetrievalEngine(s.store)) for s in sources]
+    sessions = _sessions(repo.root)
+    engines, evidence, used = [], {"sessions": 0, "reads": 0}, set()
+    for s in sources:
+        reads, seen = _reads(s.store, sessions)
+        engine = RetrievalEngine(s.store, reads=reads)
+        engines.append(Engine(s.name, s.spec.kind, s.prefix, engine))
+        evidence = {"sessions": seen["sessions"], "reads": evidence["reads"] + seen["reads"]}
+        used.add(engine.frequency_source)
+    frequency = "reads" if "reads" in used else "cluster"
     settings = repository_settings(repo.root)
     result = search_sources(engines, args.query, args.k or 5, ranker, settings.precedence)
     misses = []
@@ -95,20 +103,33 @@ def _run_repository(args, ranker: str) -> int:
             e = source_of(engines, row["path"])
             row["source"] = e.name if e else None
         data["sources"] = [e.name for e in engines]
+        data["prior_frequency"] = {"source": frequency, "evidence": evidence}
         print_json(data)
     else:
         render_retrieve(console(), result, misses, repo.loaded()[0].store.encoding)
+        if ranker in ("prior", "fused"):
+            console().print(f"[dim]prior frequency: {_said(frequency, evidence)}[/]")
     return EXIT_OK
 
 
-def _reads(store):
-    """Reads per memory from the agent's transcripts (None when there are none), and what was found."""
-    from ...sessions import repo_for, usage_for_store
+def _sessions(path):
+    """The agent's sessions run in the repository of `path` (every transcript streamed, cached)."""
+    from ...sessions import SessionIndex, repo_for
 
     try:
-        usage, _ = usage_for_store(store.root, list(store.records), store.today, repo_for(store.root))
+        return SessionIndex.for_repo(repo_for(path)).build()
     except OSError:
-        return None, {"sessions": 0, "reads": 0}
+        return []
+
+
+def _reads(store, sessions=None):
+    """Reads per memory of `store` from the agent's transcripts (None when there are none), and
+    what was found."""
+    from ...sessions import PathMapper, build_usage, repo_for
+
+    sessions = _sessions(store.root) if sessions is None else sessions
+    scans = [sc for s in sessions for sc in s.scans]
+    usage = build_usage(scans, PathMapper(store.root, list(store.records), repo_for(store.root)), store.today)
     return (usage.read_counts() or None), {"sessions": usage.session_count, "reads": len(usage.reads)}
 
 

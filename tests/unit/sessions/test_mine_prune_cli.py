@@ -3,7 +3,6 @@
 import json
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 import yaml
@@ -22,13 +21,14 @@ SID = "22222222-bbbb-4ccc-8ddd-000000000002"
 
 
 @pytest.fixture
-def repo(tmp_path):
+def repo(tmp_path, monkeypatch):
     """A repository holding the sample store as .serena/memories, and one session run in it that
     reads two memories (one transient), in the Claude config folder the tests use."""
     repo = tmp_path / "repo"
     store = repo / ".serena" / "memories"
     shutil.copytree(SAMPLE, store)
-    projects = Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    projects = tmp_path / "claude" / "projects"
     objs = tx.well_formed(sid=SID, cwd=str(repo), day="2026-11-10") + [
         tx.assistant("r1", "2026-11-10T10:03:00.000Z",
                      [tx.tool("mcp__serena__read_memory", {"memory_file_name": "validation/2026-11-14-lint-rollout"})],
@@ -219,3 +219,15 @@ def test_cli_retrieve_says_its_prior_used_real_reads(repo, capsys):
     assert data["prior_frequency"] == {"source": "reads", "evidence": {"sessions": 1, "reads": 2}}
     assert main(["retrieve", "interactive rebase", str(store)]) == 0
     assert "prior frequency: real reads (2 in 1 session(s) of this repository)" in capsys.readouterr().out
+
+
+def test_cli_retrieve_over_a_repository_uses_real_reads_too(sample_repo_copy, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    store = sample_repo_copy / ".serena" / "memories"
+    tx.write(tmp_path / "claude" / "projects" / slug(sample_repo_copy) / f"{SID}.jsonl", [
+        tx.assistant("r1", "2026-11-10T10:03:00.000Z", [tx.tool("Read", {"file_path": f"{store}/git/git-interactive-rebase.md"})],
+                     "m1", sid=SID, cwd=str(sample_repo_copy))])
+    assert main(["retrieve", "interactive rebase", str(sample_repo_copy), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["sources"]) > 1  # the repository path: every memory system ranked, then fused
+    assert data["prior_frequency"] == {"source": "reads", "evidence": {"sessions": 1, "reads": 1}}
