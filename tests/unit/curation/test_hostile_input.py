@@ -93,7 +93,7 @@ def test_golden_file_is_read_only_as_a_small_regular_file_inside_the_store(sampl
         golden.mkdir()
     started = time.monotonic()
     code, out, err = run(capsys, "eval", str(sample_copy))
-    assert time.monotonic() - started < 10  # a FIFO never hangs, /dev/zero is never read through
+    assert time.monotonic() - started < 60  # a FIFO never hangs, /dev/zero is never read through
     one_line_error(code, err)
 
 
