@@ -93,7 +93,7 @@ def test_golden_file_is_read_only_as_a_small_regular_file_inside_the_store(sampl
         golden.mkdir()
     started = time.monotonic()
     code, out, err = run(capsys, "eval", str(sample_copy))
-    assert time.monotonic() - started < 10  # a FIFO never hangs, /dev/zero is never read through
+    assert time.monotonic() - started < 60  # a FIFO never hangs, /dev/zero is never read through
     one_line_error(code, err)
 
 
@@ -235,7 +235,7 @@ def test_uniqueness_on_a_strict_index_of_20000_rows_is_fast(make_store):
     rows = [f"| {' '.join(f'k{rng.randrange(40_000)}' for _ in range(6))} | [m{i}](m/m{i}.md) |" for i in range(20_000)]
     root = make_store({"skills-big-index.md": "| Keywords | File |\n|---|---|\n" + "\n".join(rows) + "\n"})
     store = load_store(root)
-    started = time.monotonic()
+    started = time.process_time()  # CPU, not wall: a busy machine must not fail it
     findings = run_checks(store, {"keywords.uniqueness"})
-    assert time.monotonic() - started < 5  # was 112 s (quadratic)
+    assert time.process_time() - started < 10  # about 1 s; quadratic it was 112 s
     assert findings  # 6 keywords drawn from 40k across 20k rows: some rows share most of theirs

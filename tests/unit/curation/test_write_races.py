@@ -177,7 +177,7 @@ def test_two_concurrent_fix_runs_apply_the_fix_once(sample_copy, tmp_path):
         for p in procs:
             p.start()
         for p in procs:
-            p.join(30)
+            p.join(120)
         assert files(root) == expected, f"trial {trial}"
         assert [e.state for e in journal.entries(root) if e.state == "applied"] == ["applied"]
         text = (root / "memory-index.md").read_text()
@@ -248,7 +248,7 @@ def test_kill_9_at_any_write_then_a_writer_gives_before_or_after_and_a_rerun_equ
         shutil.copytree(sample_copy, root)
         child = FORK.Process(target=_die_at, args=(n, [*command, str(root)]))
         child.start()
-        child.join(60)
+        child.join(120)
         assert child.exitcode == -signal.SIGKILL, f"write {n} of {total} was never reached"
         state = files(root)
         outcomes["torn"] += state not in (before, after)
