@@ -4,13 +4,16 @@ from __future__ import annotations
 
 NAME = "fix"
 ORDER = 41
-HELP = "fix drift: re-point renamed rows, drop dead rows, index orphans, route indexes, refresh counts"
+HELP = ("fix drift; unasked only the safe fixes (re-point a renamed row, refresh a count, merge a duplicate row); "
+        "name a check to opt in to others (orphans: one index at a time)")
 
 
 def add_arguments(parser) -> None:
     from ..curate import add_write_args
 
-    parser.add_argument("--check", nargs="+", metavar="ID", help="only fixes of these check ids")
+    parser.add_argument("--check", nargs="+", metavar="ID",
+                        help="fixes of these check ids (default: only the safe fixes of any check)")
+    parser.add_argument("--index", metavar="INDEX", help="with --check orphan.unindexed: the domain index to add rows to")
     add_write_args(parser)
 
 
@@ -26,5 +29,7 @@ def run(args) -> int:
         raise UsageError(f"unknown check id: {', '.join(unknown)}")
     store, _ = open_store(args, quiet_notice=True)
     recover_first(store.root)
-    plan = planning(plan_fixes, store, run_checks(store), checks, counter=store.counter)
+    if args.index and args.index not in store.domain_indexes:
+        raise UsageError(f"{args.index} is not a domain index of this store")
+    plan = planning(plan_fixes, store, run_checks(store), checks, counter=store.counter, index=args.index)
     return finish(args, store, plan)
