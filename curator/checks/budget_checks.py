@@ -38,7 +38,12 @@ def run(ctx: Context) -> None:
     if not ctx.wants("budget.over") or store.encoding == "none":
         return
     approx = " (estimated)" if store.encoding == "estimate" else ""
+    size_reported = ctx.config.severity.get("size.chars") != "off"
+    warn_chars = ctx.config.thresholds.size_warn_chars
     for path, tokens, limit, what in budgets.over_budget(store):
+        rec = store.records[path]
+        if size_reported and rec.level == 2 and len(rec.text) >= warn_chars:
+            continue  # size.chars already says this file is too big; one finding, not two
         line = None
         if store.records[path].level == 0:
             past = budgets.lines_past(store, path, limit)
