@@ -234,6 +234,9 @@ def load_store(
     store.records = dict(sorted(store.records.items()))
     for rec in store.records.values():
         _attach_index(store, rec)
+    from .tiering import apply as apply_tiering
+
+    apply_tiering(store)  # tiers and start-up load read from the store (.curator.yaml wins)
     if token_counter is not None:
         store.count_tokens(token_counter)
     return store
