@@ -8,8 +8,8 @@ start-up, each with the rule or evidence that decided it.
   `reflect/`) or by what its records look like: transient frontmatter (`date, task, target,
   status` or `date, session_id, project, completion`) or dated names (`YYYY-MM-DD`).
 - The start-up load is the always-loaded index (`memory-index.md`), plus ADR-002's
-  `knowledge/` only where the store follows ADR-002 (a `knowledge/` folder no index routes to,
-  beside ADR-002's other tier folders).
+  `knowledge/` only where the store follows ADR-002 (its `reflexion/`, `validation/` or
+  `reflection/` folders are there in their ADR-002 tiers).
 
 Pure: reads the loaded store, changes nothing; `apply` gives the loader an effective config.
 """
@@ -37,6 +37,7 @@ class FolderTier:
     tier: str
     reason: str
     records: int
+    decided: bool = False  # True: read from the store, overriding the default rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +47,7 @@ class Tiering:
     startup_reason: str
 
     def rules(self) -> tuple[TierRule, ...]:
-        return tuple(TierRule(f"{f.folder}/**", f.tier) for f in self.folders if f.folder)
+        return tuple(TierRule(f"{f.folder}/**", f.tier) for f in self.folders if f.folder and f.decided)
 
 
 def _logical(path: str) -> str:
@@ -100,11 +101,18 @@ def decide(store) -> Tiering:
         default = next((r for r in DEFAULT_TIER_RULES if glob_match(probe, r.glob)), DEFAULT_TIER_RULES[-1])
         if routed[folder] and default.tier == "transient":
             folders.append(FolderTier(folder, "semantic", f"indexes route to {routed[folder]} of its {n} record(s) "
-                                      f"(e.g. {example[folder]}), so it is knowledge, not transient", n))
+                                      f"(e.g. {example[folder]}), so it is knowledge, not transient", n, True))
             continue
-        if default.glob != "**":
-            why = "ADR-002 folder name" if folder in ADR002_FOLDERS else f"default rule {default.glob}"
-            folders.append(FolderTier(folder, default.tier, f"{why} → {default.tier}", n))
+        by_rule = Counter(config.tier_for(_logical(r.path)) for r in recs)
+        if default.glob != "**" or len(by_rule) > 1 or any(
+            r.glob != "**" and glob_match(_logical(recs[0].path), r.glob) for r in DEFAULT_TIER_RULES
+        ):
+            tier = by_rule.most_common(1)[0][0]
+            if folder in ADR002_FOLDERS:
+                why = f"ADR-002 folder name → {tier}"
+            else:
+                why = "default rules per path: " + ", ".join(f"{t} {k}" for t, k in by_rule.most_common())
+            folders.append(FolderTier(folder, tier, why, n))
             continue
         if not folder:
             folders.append(FolderTier(folder, "semantic", "top-level memories → semantic", n))
@@ -116,17 +124,17 @@ def decide(store) -> Tiering:
         dated = sum(1 for r in recs if DATED.search(r.stem))
         if n >= EVIDENCE_MIN and shaped >= EVIDENCE_SHARE * n:
             folders.append(FolderTier(folder, "transient", f"{shaped} of {n} records carry transient frontmatter "
-                                      "(date/task/target/status or date/session_id/project/completion), no index routes to it", n))
+                                      "(date/task/target/status or date/session_id/project/completion), no index routes to it", n, True))
         elif n >= EVIDENCE_MIN and dated >= EVIDENCE_SHARE * n and not KNOWLEDGE_NAMES.match(folder):
             folders.append(FolderTier(folder, "transient", f"{dated} of {n} records have dated names "
-                                      "and no index routes to it", n))
+                                      "and no index routes to it", n, True))
         else:
             folders.append(FolderTier(folder, "semantic", "no transient evidence (names, frontmatter) → semantic", n))
-    startup, why = _startup(store, routed, members)
+    startup, why = _startup(store, routed, members, folders)
     return Tiering(tuple(folders), startup, why)
 
 
-def _startup(store, routed: Counter, members: dict) -> tuple[tuple[str, ...], str]:
+def _startup(store, routed: Counter, members: dict, folders: list[FolderTier]) -> tuple[tuple[str, ...], str]:
     config = store.config
     if "startup_load" in config.explicit:
         return tuple(config.startup_load), ".curator.yaml startup_load"
@@ -138,16 +146,18 @@ def _startup(store, routed: Counter, members: dict) -> tuple[tuple[str, ...], st
     else:
         parts.append("no memory-index.md")
     if "knowledge" in members:
-        others = [f for f in ADR002_FOLDERS[1:] if f in members]
-        if routed["knowledge"]:
-            parts.append(f"knowledge/ is a topic folder here (indexes route to {routed['knowledge']} of its records), "
-                         "not ADR-002's auto-loaded tier")
-        elif not others:
-            parts.append("knowledge/ is not auto-loaded: the store has none of ADR-002's other tier folders")
+        # ADR-002 is followed when its other tier folders are there *in their ADR-002 role*
+        # (reflexion/ as reflexion, validation/ or reflection/ as transient records)
+        role = {f.folder: f.tier for f in folders}
+        others = [f for f in ADR002_FOLDERS[1:] if role.get(f) == ("reflexion" if f == "reflexion" else "transient")]
+        if not others:
+            where = (f"indexes route to {routed['knowledge']} of its records and " if routed["knowledge"] else "")
+            parts.append(f"knowledge/ is a topic folder here ({where}no ADR-002 reflexion/ or transient "
+                         "validation/, reflection/ folder beside it), not ADR-002's auto-loaded tier")
         else:
             load.append("knowledge/**")
             parts.append(f"knowledge/ auto-loads: the store follows ADR-002 ({', '.join(f + '/' for f in others)} "
-                         "beside it, no index routes into it)")
+                         "beside it in their ADR-002 tiers)")
     return tuple(load), "; ".join(parts)
 
 
