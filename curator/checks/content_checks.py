@@ -67,11 +67,15 @@ def _links(ctx: Context, rec, links) -> None:
             resolved = posixpath.normpath(posixpath.join(rec.folder, target)) if rec.folder else posixpath.normpath(target)
             exists = resolved in store.records or (rec.abspath.parent / target).exists()
         if not exists:
-            meant = likely_meant(ctx, resolved) if resolved.endswith(".md") else None
+            # a link leaving the store meant a file of the repository, not a memory
+            inside = resolved.endswith(".md") and not resolved.startswith("../") and not target.startswith("/")
+            meant = likely_meant(ctx, resolved) if inside else None
+            fix_as = posixpath.relpath(meant, rec.folder or ".") if meant else None
             ctx.add(
                 "links.broken",
                 rec.path,
-                f"link to {raw} reaches nothing" + (f" (it likely meant {meant})" if meant else ""),
+                f"link to {raw} reaches nothing"
+                + (f" (it likely meant {meant}: link it as {fix_as})" if meant else ""),
                 line=line,
                 target=resolved,
                 suggestion=meant,
