@@ -152,16 +152,26 @@ def _file_cell_links(cell: str) -> list[IndexLink]:
 
 def parse_domain_index(path: str, text: str) -> DomainIndex:
     idx = DomainIndex(path)
+    foreign = False  # inside a table that is not a keyword index (e.g. `| Skill ID | Name | … |`)
     for no, line in enumerate(text.splitlines(), 1):
         s = line.strip()
         if not s:
+            foreign = False
             continue
         if not s.startswith("|"):
+            foreign = False
             idx.extras.append((no, line))
             continue
         cells = _cells(s)
+        if foreign:
+            continue
         if idx.header_line is None and _is_header(cells):
             idx.header_line = no
+            continue
+        if idx.header_line is None and not idx.rows and len(cells) > 2 and _is_foreign_header(cells):
+            foreign = True  # one finding for the table, not one per row it cannot route
+            shown = " | ".join(cells[:4]) + (" | …" if len(cells) > 4 else "")
+            idx.anomalies.append((no, f"a {len(cells)}-column table (| {shown} |) is not a `| Keywords | File |` index"))
             continue
         if _is_separator(cells):
             continue
@@ -175,6 +185,11 @@ def parse_domain_index(path: str, text: str) -> DomainIndex:
     if idx.header_line is None and idx.rows:
         idx.anomalies.append((idx.rows[0].line, "table has no `| Keywords | File |` header"))
     return idx
+
+
+def _is_foreign_header(cells: list[str]) -> bool:
+    """A header row of some other table: words only, no link, no `.md` name."""
+    return all(c and "](" not in c and ".md" not in c.lower() for c in cells)
 
 
 def format_file_cell(target: str) -> str:

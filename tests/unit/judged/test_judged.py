@@ -276,3 +276,12 @@ def test_gate_scratch_leaves_the_store_untouched(sample_copy):
     store = load(sample_copy)
     plan_fixes(store, run_checks(store), ALL_FIXABLE, counter=store.counter)
     assert {p: p.read_bytes() for p in sample_copy.rglob("*.md")} == before
+
+
+def test_a_foreign_table_is_one_finding_not_one_per_row(make_store):
+    root = make_store({
+        "skills-x-index.md": "| Skill ID | Skill Name | Category | Impact |\n|---|---|---|---|\n"
+        + "".join(f"| skill-x-00{i} | Do thing {i} | Cat | High |\n" for i in range(6)),
+    })
+    found = [(f.check, f.line) for f in run_checks(load(root)) if f.path == "skills-x-index.md"]
+    assert found == [("index.format", 1), ("index.unrouted", 1)]  # no missing-target / too-few per row
