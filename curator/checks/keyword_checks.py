@@ -101,21 +101,27 @@ def collision_rows(store) -> list[tuple[str, IndexRow]]:
     return out
 
 
-def collision_pairs(rows: list[tuple[str, IndexRow]], limit: float, method: str | None = None):
+def collision_pairs(rows: list[tuple[str, IndexRow]], limit: float, method: str | None = None,
+                    max_rows: int | None = None):
     """(a, b, shared) for rows of different indexes sharing ≥ `limit` of the smaller row's
-    keywords and no target. Two exact methods give the same pairs: prefix filtering (small
-    stores) and counting every pair with numpy (large ones); `method` forces one."""
+    keywords and no target.
+
+    A keyword on more than `max_rows` rows (MAX_ROWS_PER_KEYWORD) says nothing about one pair
+    and is not counted as shared — by both methods, so answers do not depend on store size:
+    prefix filtering (small stores) and counting pairs per keyword with numpy (large ones) give
+    the same pairs; `method` forces one (the tests run both)."""
     if len(rows) < 2:
         return []
+    cap = MAX_ROWS_PER_KEYWORD if max_rows is None else max_rows
     postings: dict[str, list[int]] = defaultdict(list)
     for i, (_, row) in enumerate(rows):
         for k in row.keyword_set:
             postings[k].append(i)
     method = method or ("prefix" if len(rows) <= PREFIX_UP_TO else "count")
     if method == "prefix":
-        candidates = _prefix_pairs(rows, postings, limit)
+        candidates = _prefix_pairs(rows, postings, limit, cap)
     else:
-        candidates = shared_counts(postings.values(), len(rows), len(rows), min_shared=2)
+        candidates = shared_counts(postings.values(), len(rows), cap, min_shared=2)
     out = []
     for a, b, n in candidates:
         (path, row), (other_path, other) = rows[a], rows[b]
@@ -130,20 +136,26 @@ def collision_pairs(rows: list[tuple[str, IndexRow]], limit: float, method: str 
     return sorted(out)
 
 
-PREFIX_UP_TO = 3000  # rows; above this, counting every pair with numpy is faster
+MAX_ROWS_PER_KEYWORD = 150  # a keyword on more rows than this says nothing about one pair
+PREFIX_UP_TO = 3000  # rows; above this, counting pairs per keyword with numpy is faster
 
 
-def _prefix_pairs(rows, postings, limit):
-    """Candidate pairs by prefix filtering (set-similarity joins): with keywords ordered rarest
-    first, a pair sharing ≥ ceil(limit·m) of the smaller row's m keywords shares one of that
-    row's first m − ceil(limit·m) + 1. Yields (a, b, shared) with a < b."""
+def _prefix_pairs(rows, postings, limit, cap):
+    """Candidate pairs by prefix filtering (set-similarity joins): with the countable keywords
+    (on ≤ `cap` rows) ordered rarest first, a pair sharing ≥ need = ceil(limit·m) of them, m the
+    smaller row's size, shares one of that row's first m' − need + 1 (m' its countable ones).
+    Yields (a, b, shared countable keywords) with a < b."""
     freq = {k: len(v) for k, v in postings.items()}
+    common = frozenset(k for k, n in freq.items() if n > cap)
     sizes = [len(row.keyword_set) for _, row in rows]
     for i, (_, row) in enumerate(rows):
-        kws, m = row.keyword_set, sizes[i]
+        m = sizes[i]
+        kws = row.keyword_set - common if common else row.keyword_set
         need = max(2, math.ceil(limit * m - 1e-9))
+        if len(kws) < need:
+            continue
         seen: set[int] = set()
-        for k in sorted(kws, key=lambda k: (freq[k], k))[: max(0, m - need + 1)]:
+        for k in sorted(kws, key=lambda k: (freq[k], k))[: len(kws) - need + 1]:
             for j in postings[k]:
                 # i is the smaller row of the pair (ties: the lower position probes)
                 if j == i or j in seen or sizes[j] < m or (sizes[j] == m and j < i):

@@ -1,8 +1,6 @@
-"""Where an unindexed memory belongs and the keywords a person would give its row.
+"""The keywords a person would give an orphan's new row (where it goes: `model.homes`).
 
-An orphan goes only into an index whose rows point at memories — never an index of indexes,
-never a sidecar index of `*-observations` files — chosen by folder, name and content
-similarity to the memories already in it. Its keywords are words and compounds of its title,
+An orphan's keywords are words and compounds of its title,
 headings and body ranked by tf-idf against the store, never dates, hashes, numbers, YAML keys,
 stopwords, file names or offensive words; 10–15 of them, meeting the uniqueness rule in that
 index without taking a word another row owns. When no such set exists, nothing is suggested and
@@ -11,12 +9,11 @@ the reason says why.
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 
 from ..model.frontmatter import split_frontmatter
+from ..model.homes import Profiles, choose_index
 from ..model.markdown import iter_unfenced
 from ..model.store import Store
 from ..model.vocabulary import STOPWORDS, words
@@ -96,82 +93,6 @@ def weighted_terms(text: str) -> Counter:
     return Counter({w: n for w, n in counts.items() if n >= 2})
 
 
-@dataclass
-class Profiles:
-    """What the indexes hold, derived once per planning run (never stored on the Store)."""
-
-    store: Store
-    df: Counter = field(default_factory=Counter)
-    n_docs: int = 1
-    file_stems: set[str] = field(default_factory=set)
-    memory_indexes: dict[str, dict] = field(default_factory=dict)
-    keyword_rows: Counter = field(default_factory=Counter)  # keyword -> rows in any index
-
-    @classmethod
-    def of(cls, store: Store) -> Profiles:
-        p = cls(store)
-        mems = store.memories()
-        for r in mems:
-            p.df.update(set(words(r.text)))
-        p.n_docs = max(1, len(mems))
-        p.file_stems = {r.stem.lower() for r in store.records.values()}
-        for _path, rows in store.all_indexes():
-            for row in rows:
-                p.keyword_rows.update(row.keyword_set)
-        for path, idx in store.domain_indexes.items():
-            targets = [lk.target for row in idx.rows for lk in row.links if lk.target]
-            recs = [store.records.get(t) for t in targets]
-            memories = [r for r in recs if r is not None and r.level == 2]
-            if not targets or len(memories) < 0.8 * len(targets):
-                continue  # an index of indexes, or mostly dead rows
-            sidecars = sum(1 for r in memories if r.stem.endswith("-observations"))
-            if sidecars >= 0.5 * len(memories):
-                continue  # a sidecar (observations) index
-            folders = Counter(r.folder for r in memories)
-            vocab: Counter = Counter()
-            for row in idx.rows:
-                vocab.update(row.keyword_set)
-            name_words = {w for w in re.split(r"[^a-z0-9]+", idx.domain.lower()) if w}
-            for r in memories:
-                name_words |= set(re.split(r"[^a-z0-9]+", r.stem.lower()))
-            p.memory_indexes[path] = {"folders": folders, "size": len(memories), "vocab": vocab,
-                                      "names": name_words - {"", "md"}}
-        return p
-
-    def idf(self, word: str) -> float:
-        return math.log(1 + self.n_docs / (1 + self.df.get(word, 0)))
-
-
-def _routed(store: Store, index: str) -> bool:
-    return store.l0 is None or index in store.routes_to
-
-
-def choose_index(store: Store, path: str, profiles: Profiles | None = None) -> str | None:
-    """The index of memories an orphan most likely belongs in, or None when none fits: the
-    share of the index's memories in the orphan's folder weighs most, then shared name words,
-    then the orphan's words among the index's keywords."""
-    p = profiles or Profiles.of(store)
-    rec = store.records.get(path)
-    if rec is None or not rec.readable or rec.stem.endswith("-observations"):
-        return None  # an observations sidecar is no atomic memory
-    folder = rec.folder
-    stem_words = set(re.split(r"[^a-z0-9]+", rec.stem.lower())) - {""}
-    text_words = set(words(rec.text))
-    best, best_score = None, 0.0
-    for ipath, prof in sorted(p.memory_indexes.items()):
-        if not _routed(store, ipath):
-            continue
-        folder_share = prof["folders"].get(folder, 0) / prof["size"] if folder else 0.0
-        name = len(stem_words & prof["names"]) / max(1, len(stem_words))
-        vocab = prof["vocab"]
-        content = sum(1 for w in vocab if w in text_words) / max(1, len(vocab)) if vocab else 0.0
-        score = 3 * folder_share + name + 2 * content
-        evidence = folder_share > 0 or (name >= 0.5 and content >= 0.1)
-        if evidence and score > best_score:
-            best, best_score = ipath, score
-    return best
-
-
 def suggest_row_keywords(store: Store, path: str, index: str, planned: list[tuple[list[str], str]] | None = None,
                          profiles: Profiles | None = None) -> tuple[list[str] | None, str]:
     """10–15 keywords for a new row of `index` pointing at `path`, or (None, why)."""
@@ -220,3 +141,6 @@ def suggest_row_keywords(store: Store, path: str, index: str, planned: list[tupl
     if n_unique / len(chosen) < 0.4:
         return None, "no keyword set meets the 40% uniqueness rule in this index"
     return chosen, ""
+
+
+__all__ = ["Profiles", "choose_index", "suggest_row_keywords", "usable_word", "weighted_terms"]
