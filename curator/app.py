@@ -227,6 +227,16 @@ class CuratorApp(App[None]):
 
         self.push_screen(HistoryDialog(history(self.store_root)))
 
+    def action_tiers(self) -> None:
+        from .budgets import startup_load
+        from .dialogs import TiersDialog
+        from .model.tiering import decide
+        from .reports.tiers_report import tiers_json
+
+        if self.workspace is not None:
+            store = self.workspace.store
+            self.push_screen(TiersDialog(tiers_json(store, decide(store), startup_load(store))))
+
     def action_prune(self) -> None:
         from .curation import plan_prune_paths
         from .dialogs import PruneDialog

@@ -10,6 +10,7 @@ ACTIONS = [
     ("store: show the store tree", "switch_mode('store')"),
     ("problems: show every finding", "switch_mode('problems')"),
     ("budgets: show token budgets and the cost model", "switch_mode('budgets')"),
+    ("tiers: each folder's tier and the start-up load, with why", "tiers"),
     ("retrieval: open the retrieval lab", "switch_mode('lab')"),
     ("store: re-check the whole store", "reload_store"),
     ("curate: fix every finding that has a fix (preview first)", "fix_all"),

@@ -14,27 +14,10 @@ def add_arguments(parser) -> None:
     add_format_arg(parser, ("text", "json"))
 
 
-def tiers_json(store, tiering, load) -> dict:
-    tokens: dict[str, int] = {}
-    for rec in store.memories():
-        folder = rec.path.split("/", 1)[0] if "/" in rec.path.lstrip("./") else ""
-        tokens[folder] = tokens.get(folder, 0) + (rec.tokens or 0)
-    return {
-        "store": str(store.given),
-        "encoding": store.encoding,
-        "folders": [
-            {"folder": (f.folder + "/") if f.folder else "(top level)", "tier": f.tier, "records": f.records,
-             "tokens": tokens.get(f.folder, 0), "why": f.reason}
-            for f in tiering.folders
-        ],
-        "startup": {"load": list(tiering.startup), "files": [p for p, _ in load.files], "tokens": load.tokens,
-                    "budget": load.budget, "why": tiering.startup_reason},
-    }
-
-
 def run(args) -> int:
     from ...budgets import startup_load
     from ...model.tiering import decide
+    from ...reports.tiers_report import tiers_json
     from ..common import EXIT_OK, console, open_store, print_json
 
     store, _ = open_store(args, quiet_notice=args.format != "text")
