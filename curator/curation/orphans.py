@@ -34,7 +34,9 @@ GENERIC = frozenset(
     applies apply applied provides provide provided happened happens called calls call get gets
     high low number numbers lost keep kept correct wrong actually really simple simply common
     potential completed complete appears appear separate single two three four five six places
-    place point points read reads user users item items part parts set new old real main""".split()
+    place point points read reads user users item items part parts set new old real main ones stays
+    ids end early force load log incorrect benefits change changes statement states minutes round
+    body location creating mistakes fixing caught outcomes passing sample bugs codes parent""".split()
 )
 OFFENSIVE = frozenset(
     "fuck fucking fucked shit shitty bullshit crap damn damned bitch bastard asshole ass dick cunt piss wtf".split()
@@ -89,8 +91,8 @@ def weighted_terms(text: str) -> Counter:
     for a, b in zip(title_words, title_words[1:], strict=False):  # title compounds: `token-budget`
         if flat.count(f"{a} {b}") + flat.count(f"{a}-{b}") >= 2:
             counts[f"{a}-{b}"] += 2
-    # a word said once in passing is not what the memory is about (title/heading words are)
-    return Counter({w: n for w, n in counts.items() if n >= 2})
+    # a word said once or twice in passing is not what the memory is about (title words are)
+    return Counter({w: n for w, n in counts.items() if n >= 3})
 
 
 def suggest_row_keywords(store: Store, path: str, index: str, planned: list[tuple[list[str], str]] | None = None,
