@@ -249,7 +249,9 @@ def test_suggested_keywords_are_words_a_person_writes(make_store):
             "## Circuit breaker\n\nThe circuit breaker stops autonomous execution after repeated failures. "
             "Guardrails count failures; the breaker trips at three failures and waits for a human. "
             "Escalation goes to the operator. deadbeefcafe 2026-08-02 damn shit\n\n"
-            "```\nyaml_key: value\n```\nGuardrails, escalation, operator, breaker, trips, human, waits, autonomous, execution.\n")
+            "```\nyaml_key: value\n```\n"
+            + "Guardrails, escalation, operator, breaker, trips, human, waits, autonomous, execution, "
+              "threshold, cooldown, retries, watchdog, halt.\n" * 3)
     root = make_store({
         "skills-auto-index.md": "| Keywords | File |\n|---|---|\n| trust metric scoring | [auto/auto-trust](auto/auto-trust.md) |\n",
         "auto/auto-trust.md": "# Trust\n", "auto/auto-breaker.md": text,
