@@ -154,8 +154,8 @@ def _draft(store: Store, chosen: list[Finding], counter=None) -> Plan:
     for f in chosen:
         if f.fix.kind == "drop-row":
             p = f.fix.params
-            if f.check == "index.duplicate-entry":
-                _merge_into_first(store, draft, p["index"], p["line"], p["target"], dropped)
+            if f.check == "index.duplicate-entry" and not _merge_into_first(store, draft, p["index"], p["line"], p["target"], dropped):
+                continue  # its keywords could not be kept: the row stays
             dropped.setdefault(p["index"], set()).add(p["line"])
             draft.replace_line(p["index"], p["line"], None)
     for f in chosen:
@@ -204,25 +204,29 @@ def _draft(store: Store, chosen: list[Finding], counter=None) -> Plan:
     return draft.plan()
 
 
-def _merge_into_first(store: Store, draft: Draft, index: str, line: int, target: str, dropped) -> None:
+def _merge_into_first(store: Store, draft: Draft, index: str, line: int, target: str, dropped) -> bool:
     """Before a repeated row is dropped, the first row for the same target takes its keywords
-    (an exact duplicate row loses nothing)."""
+    (an exact duplicate row loses nothing). False when they cannot be kept there."""
     rows = dict(store.all_indexes()).get(index, [])
     dup = next((r for r in rows if r.line == line), None)
     first = next((r for r in rows if r.line != line and r.line not in dropped.get(index, set())
                   and any(lk.target == target for lk in r.links)), None)
     if dup is None or first is None or first.line > line:
-        return
+        return not (dup and dup.keywords)  # nowhere to keep its keywords
     have = {k.lower() for k in first.keywords}
     current = draft.current_line(index, first.line)
     if current is None:
-        return
+        return False
     # keywords the first row already took in this plan count as had
     have |= {w.lower() for w in re.split(r"[\s,;:|]+", current) if w}
     extra = [k for k in dup.keywords if k.lower() not in have]
     if not extra:
-        return
-    draft.replace_line(index, first.line, _add_keywords(current, extra, store.l0 is not None and index == store.l0.path))
+        return True
+    merged = _add_keywords(current, extra, store.l0 is not None and index == store.l0.path)
+    if merged == current:
+        return False
+    draft.replace_line(index, first.line, merged)
+    return True
 
 
 def _add_keywords(line: str, extra: list[str], is_l0: bool) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -288,3 +289,55 @@ def test_a_foreign_table_is_one_finding_not_one_per_row(make_store):
     })
     found = [(f.check, f.line) for f in run_checks(load(root)) if f.path == "skills-x-index.md"]
     assert found == [("index.format", 1), ("index.unrouted", 1)]  # no missing-target / too-few per row
+
+
+SHAPES = {
+    "plain-serena": {"project_overview.md": "# Overview\n", "bugfixes/fix_login_2025_01_08.md": "# Fix\n",
+                     "kb/2025-01-01-cache.md": "# Cache\n"},
+    "claude-memory": {"MEMORY.md": "## Project\n- [Stack](project_stack.md) — the stack\n- [Gone](gone.md) — x\n",
+                      "project_stack.md": "---\nname: stack\ntype: project\n---\nRails\n", "feedback_tests.md": "x\n"},
+    "tiered": {
+        "memory-index.md": "# Memory Index\n\n[Ops]\n|deploy release: [skills-ops-index](skills-ops-index.md) (3)\n"
+                           '|<a href="ops/ops-rollback.md">rollback</a> (0)\n'
+                           "|rollback: [ops/ops-rollback](ops/ops-rollback.md) (9), [ops/ops-canary](ops/ops-canary.md) (9)\n"
+                           "|rollback again: [ops/ops-rollback](ops/ops-rollback.md) (9)\n",
+        "skills-ops-index.md": "| Keywords | File |\n|---|---|\n| deploy release canary staged rollout | [ops/ops-canary](ops/ops-canary.md) |\n"
+                               "| rollback revert restore previous version | [ops/ops-rollbak](ops/ops-rollbak.md) |\n",
+        "skills-top-index.md": "| Keywords | File |\n|---|---|\n| ops deploy release canary staged | [skills-ops-index](skills-ops-index.md) |\n",
+        "skills-table-index.md": "| Skill ID | Name | Impact |\n|---|---|---|\n| s-1 | Thing | High |\n",
+        "ops/ops-canary.md": "# Canary\n\nSee [rollback](ops-rollback.md) and `[x](nowhere.md)`.\n",
+        "ops/ops-rollback.md": "# Rollback\n\n" + "rollback revert restore previous version pipeline " * 5,
+        "ops/ops-orphan-notes.md": "# Orphan notes\n\n" + "deploy freeze window approvals calendar " * 5,
+        "validation/validation-gates.md": "# Gates\n",
+    },
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+@pytest.mark.parametrize("opt_in", [False, True])
+def test_fix_then_check_adds_nothing_on_corpus_shapes(make_store, shape, opt_in):
+    root = make_store(SHAPES[shape], name=f"{shape}-{opt_in}")
+    store = load(root)
+    before = run_checks(store)
+    try:
+        plan = plan_fixes(store, before, ALL_FIXABLE if opt_in else None, counter=store.counter)
+    except NothingToDo:
+        return
+    if not plan.empty:
+        apply_plan(root, plan)
+    after = run_checks(load(root))
+    assert not (keys(after) - keys(before))
+
+
+def test_duplicate_row_stays_when_its_keywords_cannot_be_kept(make_store):
+    root = make_store({
+        "memory-index.md": '[S]\n|<a href="m/x.md">x</a> (1)\n|keep these words: [m/x](m/x.md) (1)\n',
+        "m/x.md": "x\n",
+    })
+    store = load(root)
+    try:
+        plan = plan_fixes(store, run_checks(store), {"index.duplicate-entry"}, counter=store.counter)
+    except NothingToDo:
+        return
+    after = next((e.after.decode() for e in plan.edits if e.path == "memory-index.md"), "")
+    assert "keep these words" in after or not plan.edits
