@@ -66,9 +66,15 @@ def _links(ctx: Context, rec, links) -> None:
         else:
             resolved = posixpath.normpath(posixpath.join(rec.folder, target)) if rec.folder else posixpath.normpath(target)
             exists = resolved in store.records or (rec.abspath.parent / target).exists()
+        inside = resolved.endswith(".md") and not resolved.startswith("../") and not target.startswith("/")
+        if not exists and not inside:
+            # a reference to a file of the repository (source, config, docs outside the store):
+            # checked against the repository when there is one (from the file or the repository
+            # root, as such references are often written), never guessed without it
+            repo = ctx.memo("links.repo_root", lambda: _repo_root(store.root))
+            if repo is None or (repo / target.lstrip("/")).exists():
+                continue
         if not exists:
-            # a link leaving the store meant a file of the repository, not a memory
-            inside = resolved.endswith(".md") and not resolved.startswith("../") and not target.startswith("/")
             meant = likely_meant(ctx, resolved) if inside else None
             fix_as = posixpath.relpath(meant, rec.folder or ".") if meant else None
             ctx.add(
@@ -80,6 +86,14 @@ def _links(ctx: Context, rec, links) -> None:
                 target=resolved,
                 suggestion=meant,
             )
+
+
+def _repo_root(root):
+    """The repository the store lives in (the nearest folder above it holding .git), or None."""
+    for folder in [root.resolve(), *root.resolve().parents]:
+        if (folder / ".git").exists():
+            return folder
+    return None
 
 
 def likely_meant(ctx: Context, resolved: str) -> str | None:

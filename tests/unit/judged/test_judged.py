@@ -341,3 +341,16 @@ def test_duplicate_row_stays_when_its_keywords_cannot_be_kept(make_store):
         return
     after = next((e.after.decode() for e in plan.edits if e.path == "memory-index.md"), "")
     assert "keep these words" in after or not plan.edits
+
+
+def test_references_to_repository_files_are_checked_against_the_repository(tmp_path):
+    repo = tmp_path / "repo"
+    store = repo / ".serena" / "memories"
+    (store / "kb").mkdir(parents=True)
+    (repo / "cmd").mkdir()
+    (repo / "cmd" / "main.go").write_text("package main\n")
+    (store / "kb" / "note.md").write_text("[main](cmd/main.go#L3) [gone](cmd/gone.go) [doc](../../../docs/x.md)\n")
+    assert not run_checks(load(store), {"links.broken"})  # no repository: nothing to check against
+    (repo / ".git").mkdir()
+    found = sorted(f.message for f in run_checks(load(store), {"links.broken"}))
+    assert found == ["link to ../../../docs/x.md reaches nothing", "link to cmd/gone.go reaches nothing"]
