@@ -46,7 +46,9 @@ def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = 
     plan.title = f"fix {kept} finding(s)" + (f", {len(chosen) - kept} dropped" if kept < len(chosen) else "")
     plan.notes = notes + plan.notes
     if plan.empty and notes:
-        raise NothingToDo("no fix applies without making the store worse: " + "; ".join(notes), "fix")
+        worse = gated and dropped
+        raise NothingToDo(("no fix applies without making the store worse: " if worse else "nothing to fix: ")
+                          + "; ".join(notes), "fix")
     return plan
 
 
