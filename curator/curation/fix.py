@@ -129,7 +129,7 @@ def _orphans_one_index(store: Store, chosen: list[Finding], index: str | None, n
         return rest
     target = index or max(sorted(homes), key=lambda k: len(homes[k]))
     others = sum(len(v) for k, v in homes.items() if k != target)
-    if others:
+    if others and index is None:
         notes.append(f"{others} orphan(s) belong in {len(homes) - 1} other index(es): "
                      f"plan them one index at a time with --index (e.g. {sorted(k for k in homes if k != target)[0]})")
     planned: list[tuple[list[str], str]] = []
