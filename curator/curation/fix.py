@@ -26,11 +26,12 @@ SAFE_CHECKS = frozenset({"index.missing-target", "tokens.stale-count", "index.du
 
 
 def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = None, counter=None,
-               *, index: str | None = None, gated: bool = True) -> Plan:
+               *, index: str | None = None, gated: bool = True, insist: bool = False) -> Plan:
     """The suggested fixes of these findings as one plan.
 
     `checks` None plans only the safe fixes (`is_safe`); naming checks opts in to their fixes.
-    Orphans go into one index per plan: `index`, else the one most of them belong in."""
+    Orphans go into one index per plan: `index`, else the one most of them belong in. Items that
+    would add a finding are dropped, or with `insist` kept and named as a trade-off."""
     chosen = [f for f in findings if f.fix is not None and (is_safe(store, f) if not checks else f.check in checks)]
     if not chosen:
         what = f" for {', '.join(sorted(checks))}" if checks else " that is safe to apply unasked (name the check with --check)"
@@ -39,7 +40,12 @@ def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = 
     chosen = _orphans_one_index(store, chosen, index, notes)
     if gated:
         plan, dropped = gate(store, chosen, lambda items: _draft(store, items, counter), _label)
-        notes += [d.text(_label(d.item)) for d in dropped]
+        if insist and dropped:  # the user takes the trade-off: every item, each cost said
+            plan = _draft(store, chosen, counter)
+            notes += ["trade-off: " + d.text(_label(d.item)).replace("dropped ", "kept ", 1) for d in dropped]
+            dropped = []
+        else:
+            notes += [d.text(_label(d.item)) for d in dropped]
     else:
         plan = _draft(store, chosen, counter)
     kept = len(chosen) - (len(dropped) if gated else 0)

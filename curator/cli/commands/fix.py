@@ -14,6 +14,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--check", nargs="+", metavar="ID",
                         help="fixes of these check ids (default: only the safe fixes of any check)")
     parser.add_argument("--index", metavar="INDEX", help="with --check orphan.unindexed: the domain index to add rows to")
+    parser.add_argument("--insist", action="store_true",
+                        help="keep fixes that would add a finding, each shown as a trade-off (default: drop them)")
     add_write_args(parser)
 
 
@@ -31,5 +33,6 @@ def run(args) -> int:
     recover_first(store.root)
     if args.index and args.index not in store.domain_indexes:
         raise UsageError(f"{args.index} is not a domain index of this store")
-    plan = planning(plan_fixes, store, run_checks(store), checks, counter=store.counter, index=args.index)
+    plan = planning(plan_fixes, store, run_checks(store), checks, counter=store.counter, index=args.index,
+                    insist=args.insist)
     return finish(args, store, plan)

@@ -354,3 +354,25 @@ def test_references_to_repository_files_are_checked_against_the_repository(tmp_p
     (repo / ".git").mkdir()
     found = sorted(f.message for f in run_checks(load(store), {"links.broken"}))
     assert found == ["link to ../../../docs/x.md reaches nothing", "link to cmd/gone.go reaches nothing"]
+
+
+def test_insist_keeps_a_worsening_fix_as_a_named_trade_off(capsys, make_store):
+    root = make_store({
+        "memory-index.md": "[S]\n|x: [skills-a-index](skills-a-index.md) (1)\n",
+        "skills-a-index.md": "| Keywords | File |\n|---|---|\n| alpha beta gamma delta epsilon | [m/x](m/x.md) |\n"
+        "| Read memories first | [Read memories first](Read memories first.md) |\n",
+        "m/x.md": "x\n", "README.md": "# Readme\n",
+    })
+    store = load(root)
+    findings = run_checks(store)
+    missing = [f for f in findings if f.check == "index.missing-target"]
+    assert missing
+    from curator.model.findings import Fix
+
+    forced = [type(missing[0])(m.check, m.severity, m.path, m.message, m.line, m.target, "README.md",
+                               Fix("repoint-row", "re-point", {**m.fix.params, "new": "m/x.md"})) for m in missing]
+    # re-pointing to m/x.md lists it twice (index.duplicate-entry): dropped unless insisted on
+    with pytest.raises(NothingToDo, match="worse.*index.duplicate-entry"):
+        plan_fixes(store, forced, {"index.missing-target"}, counter=store.counter)
+    kept = plan_fixes(store, forced, {"index.missing-target"}, counter=store.counter, insist=True)
+    assert not kept.empty and any(n.startswith("trade-off: kept") and "index.duplicate-entry" in n for n in kept.notes)
