@@ -332,6 +332,16 @@ class CuratorApp(App[None]):
 
         self.push_screen(HistoryDialog(history(self.store_root)))
 
+    def action_tiers(self) -> None:
+        from .budgets import startup_load
+        from .dialogs import TiersDialog
+        from .model.tiering import decide
+        from .reports.tiers_report import tiers_json
+
+        if self.workspace is not None:
+            store = self.workspace.store
+            self.push_screen(TiersDialog(tiers_json(store, decide(store), startup_load(store))))
+
     def action_prune(self) -> None:
         from .curation import plan_prune_paths
         from .dialogs import PruneDialog
@@ -358,19 +368,20 @@ class CuratorApp(App[None]):
         if plan is not None:
             self.propose(plan)
 
-    def fix_findings(self, findings) -> None:
+    def fix_findings(self, findings, safe_only: bool = False) -> None:
         from .curation import plan_fixes
 
         if self.workspace is None:
             return
         store = self.workspace.store
-        plan = self.plan_or_notify(plan_fixes, store, findings, counter=store.counter)
+        checks = None if safe_only else {f.check for f in findings}  # picked findings opt in to their fixes
+        plan = self.plan_or_notify(plan_fixes, store, findings, checks, counter=store.counter)
         if plan is not None:
             self.propose(plan)
 
     def action_fix_all(self) -> None:
         if self.workspace is not None:
-            self.fix_findings(self.workspace.findings)
+            self.fix_findings(self.workspace.findings, safe_only=True)
 
     def promote(self, path: str) -> None:
         from .curation import plan_promote

@@ -305,3 +305,13 @@ def user_cache(name: str, version: int) -> ContentCache:
     from .locations import cache_dir
 
     return ContentCache(cache_dir() / name, version)
+
+
+def forget_store(root: Path | str) -> None:
+    """Drop a store's cache, on disk and in this process (a scratch copy that is gone)."""
+    import shutil
+
+    real = os.path.realpath(root)
+    for key in [k for k in _OPEN if k[0] == real]:
+        _OPEN.pop(key, None)
+    shutil.rmtree(store_cache_path(real), ignore_errors=True)

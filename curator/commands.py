@@ -10,6 +10,7 @@ ACTIONS = [
     ("store: show the store tree", "switch_mode('store')"),
     ("problems: show every finding", "switch_mode('problems')"),
     ("budgets: show token budgets and the cost model", "switch_mode('budgets')"),
+    ("tiers: each folder's tier and the start-up load, with why", "tiers"),
     ("retrieval: open the retrieval lab", "switch_mode('lab')"),
     ("sessions: the agent's sessions — browse, search, mine; memory usage", "switch_mode('sessions')"),
     ("review: the store's changes against git HEAD", "switch_mode('review')"),

@@ -104,6 +104,7 @@ class Config:
     retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
     golden: str = "golden-queries.yaml"  # relative to the store, for `curator eval`
     source: Path | None = None  # the file this came from, if any
+    explicit: frozenset[str] = frozenset()  # settings the file gave (e.g. "tiers"): never re-decided
 
     def tier_for(self, logical_path: str) -> str:
         # one combined regex: the first rule (leftmost alternative) that matches wins
@@ -293,4 +294,5 @@ def config_from_mapping(data: dict, source: Path | None = None) -> Config:
             pass  # the repository's memory systems: read by model.sources.repository_settings
         else:
             raise ConfigError(f"{source or CONFIG_NAME}: unknown setting '{key}'")
+    changes["explicit"] = frozenset(str(k).replace("-", "_") for k in data)
     return replace(cfg, **changes)

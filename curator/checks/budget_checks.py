@@ -43,7 +43,12 @@ def run(ctx: Context) -> None:
     if not tiered:
         _over_in_one(ctx, [o for o in over if store.records[o[0]].level == 2], approx)
         over = []
+    size_reported = ctx.config.severity.get("size.chars") != "off"
+    warn_chars = ctx.config.thresholds.size_warn_chars
     for path, tokens, limit, what in over:
+        rec = store.records[path]
+        if size_reported and rec.level == 2 and rec.chars >= warn_chars:
+            continue  # size.chars already says this file is too big; one finding, not two
         line = None
         if store.records[path].level == 0:
             past = budgets.lines_past(store, path, limit)

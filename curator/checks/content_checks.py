@@ -31,7 +31,7 @@ def check_record(ctx: Context, path: str, rec, facts) -> None:
         ctx.add(
             "size.chars",
             path,
-            f"{n:,} characters (limit {th.size_error_chars:,}): split it into atomic memories",
+            f"{n:,} characters (limit {th.size_error_chars:,}): " + _split_advice(rec),
             severity=Severity.ERROR,
         )
     elif n >= th.size_warn_chars:
@@ -64,6 +64,14 @@ def _included(ctx: Context, resolved: str) -> bool:
     return any(resolved.startswith(posixpath.normpath(i.rstrip("/")) + "/") for i in ctx.config.include)
 
 
+def _split_advice(rec) -> str:
+    if rec.level == 0:
+        return "move rows into domain indexes (L0 should only route)"
+    if rec.level == 1:
+        return "split it into narrower domain indexes routed from memory-index.md"
+    return "split it into atomic memories"
+
+
 def _links(ctx: Context, rec, links) -> None:
     store = ctx.store
     for raw, line in links:
@@ -85,10 +93,58 @@ def _links(ctx: Context, rec, links) -> None:
         if not exists and outside_verdict(store, rec.abspath.parent, written) != "missing":
             continue  # a repository file, or outside a store copied without its repository
         if not exists:
+            inside = resolved.endswith(".md") and not resolved.startswith("../") and not written.startswith("/")
+            meant = likely_meant(ctx, resolved) if inside else None
+            fix_as = posixpath.relpath(meant, rec.folder or ".") if meant else None
             ctx.add(
                 "links.broken",
                 rec.path,
-                f"link to {raw} reaches nothing",
+                f"link to {raw} reaches nothing"
+                + (f" (it likely meant {meant}: link it as {fix_as})" if meant else ""),
                 line=line,
                 target=resolved,
+                suggestion=meant,
             )
+
+
+def likely_meant(ctx: Context, resolved: str) -> str | None:
+    """The existing file a broken link most likely meant: the one file of that name elsewhere
+    (moved; the nearest folder when several), else a close rename of it."""
+    by_name = ctx.memo("links.by_name", lambda: _by_name(ctx))
+    base = resolved.rsplit("/", 1)[-1].lower()
+    same = by_name.get(base, [])
+    if same:
+        folder = resolved.rsplit("/", 1)[0] if "/" in resolved else ""
+        return min(same, key=lambda p: (_distance(folder, p), p))
+    from .index_checks import closest_path
+
+    guess = closest_path(ctx, resolved)
+    if guess and _same_words(resolved, guess):
+        return guess
+    return None
+
+
+def _by_name(ctx: Context) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for path, rec in ctx.store.records.items():
+        if rec.readable:
+            out.setdefault(path.rsplit("/", 1)[-1].lower(), []).append(path)
+    return out
+
+
+def _distance(folder: str, path: str) -> int:
+    a = folder.split("/") if folder else []
+    b = path.split("/")[:-1]
+    common = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        common += 1
+    return len(a) + len(b) - 2 * common
+
+
+def _same_words(old: str, new: str) -> bool:
+    """A rename keeps most of the words of the name (`security-003-x` → `security-003-x-90`)."""
+    a = set(old.rsplit("/", 1)[-1].removesuffix(".md").lower().split("-"))
+    b = set(new.rsplit("/", 1)[-1].removesuffix(".md").lower().split("-"))
+    return len(a & b) >= max(2, 0.6 * min(len(a), len(b)))

@@ -9,7 +9,7 @@ first word hashes to 0 mod 8 — content-defined, so equal text samples equally)
 from __future__ import annotations
 
 from .context import Context
-from .facts import facts_for, shingle_prints, words_of
+from .facts import content_body, facts_for, shingle_prints, words_of
 from .pairs import shared_counts
 
 MAX_POSTING = 40
@@ -42,7 +42,7 @@ def run(ctx: Context) -> None:
 
     def shingles(i: int) -> set[int]:
         if i not in full:
-            full[i] = shingle_prints(words_of(docs[i].body()), n, False)
+            full[i] = shingle_prints(words_of(content_body(docs[i].body())), n, False)
         return full[i]
 
     for a, b, _shared in candidates:
@@ -107,12 +107,12 @@ def near_duplicates_of(ctx: Context, path: str, fp_index: dict[int, set[str]]) -
         if len(others) < MAX_POSTING:
             candidates.update(others)
     candidates.discard(path)
-    mine = shingle_prints(words_of(rec.body()), th.shingle, False)
+    mine = shingle_prints(words_of(content_body(rec.body())), th.shingle, False)
     for other in sorted(candidates):
         orec = ctx.store.records.get(other)
         if orec is None or not orec.readable:
             continue
-        theirs = shingle_prints(words_of(orec.body()), th.shingle, False)
+        theirs = shingle_prints(words_of(content_body(orec.body())), th.shingle, False)
         inter = len(mine & theirs)
         if not inter:
             continue

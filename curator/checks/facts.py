@@ -16,7 +16,7 @@ from typing import NamedTuple
 from ..cache import ContentCache, store_cache
 from ..model import markdown as md
 
-CACHE_VERSION = 3
+CACHE_VERSION = 4  # 3: links inside inline code are not links; 4: merged with the per-store cache
 WORD = re.compile(r"[a-z0-9]+")
 SAMPLE_MOD = 8  # keep shingles whose first word's crc32 is 0 mod 8 (content-defined sampling)
 
@@ -43,6 +43,34 @@ def shingle_prints(words: list[str], n: int, sampled: bool) -> set[int]:
     return {zlib.crc32(" ".join(words[j : j + n]).encode()) for j in keep}
 
 
+BOILERPLATE = re.compile(
+    r"^#{2,6}\s*(related|related memories|related files|related documents|see also|references|links|"
+    r"cross[- ]references|sources|tags|metadata)\b.*$",
+    re.IGNORECASE,
+)
+HEADING_LINE = re.compile(r"^#{1,6}\s")
+
+
+def content_body(body: str) -> str:
+    """The body without boilerplate sections (`## Related` lists, `## References`, tags):
+    two memories sharing only those are not near-duplicates, and a real pair is not hidden by
+    a long shared list."""
+    if "#" not in body:
+        return body
+    out, skipping, level = [], False, 0
+    for line in body.splitlines():
+        if HEADING_LINE.match(line):
+            depth = len(line) - len(line.lstrip("#"))
+            if BOILERPLATE.match(line):
+                skipping, level = True, depth
+                continue
+            if skipping and depth <= level:
+                skipping = False
+        if not skipping:
+            out.append(line)
+    return "\n".join(out)
+
+
 def compute(text: str, body: str, shingle: int) -> Facts:
     lines = text.splitlines()
     h1 = h2 = 0
@@ -51,7 +79,7 @@ def compute(text: str, body: str, shingle: int) -> Facts:
             h1 += h.level == 1
             h2 += h.level == 2
     links = tuple((lk.target, lk.line) for lk in md.links(lines)) if "](" in text else ()
-    words = words_of(body)
+    words = words_of(content_body(body))
     exact = hashlib.blake2b(" ".join(words).encode(), digest_size=16).digest()
     return Facts(h1, h2, links, exact, tuple(sorted(shingle_prints(words, shingle, True))), len(words))
 

@@ -83,7 +83,7 @@ def run(ctx: Context) -> None:
             )
         for line, message in idx.anomalies:
             ctx.add("index.format", path, message, line=line)
-        if not idx.rows and not idx.extras:
+        if not idx.rows and not idx.extras and not idx.anomalies:
             ctx.add("index.format", path, "domain index has no `| Keywords | File |` rows", line=1)
     _unrouted(ctx)
     if store.l0 is not None:

@@ -41,7 +41,7 @@ def collision_rate(rows: list[IndexRow]) -> float:
 
 def run(ctx: Context) -> None:
     store, th = ctx.store, ctx.config.thresholds
-    for path, idx in store.domain_indexes.items():
+    for path, idx in sorted(store.domain_indexes.items()):
         strict = ctx.config.is_strict_index(idx.name)
         rows_with = _rows_per_keyword(idx.rows) if strict else {}  # linear: one pass, then a lookup per keyword
         for row in idx.rows:
@@ -75,57 +75,98 @@ def run(ctx: Context) -> None:
     _cross_index(ctx)
 
 
-MAX_ROWS_PER_KEYWORD = 150  # a keyword on more rows than this says nothing about one pair
-
-
 def _cross_index(ctx: Context) -> None:
-    """Pairs of rows in different domain indexes sharing most of the smaller row's keywords."""
+    """Pairs of rows in different domain indexes sharing most of the smaller row's keywords.
+
+    Not a collision: two rows listing the same file (the file is in two indexes on purpose,
+    whichever row fires loads it), rows of an index of indexes (they route to indexes, which
+    is what a second-level router's rows look like) and rows of `*-observations` sidecars."""
     store, limit = ctx.store, ctx.config.thresholds.collision_row
-    rows: list[tuple[str, IndexRow]] = [
-        (path, row) for path, idx in store.domain_indexes.items() for row in idx.rows if row.keyword_set
-    ]
+    rows = collision_rows(store)
+    for a, b, n in collision_pairs(rows, limit):
+        (path, row), (other_path, other) = rows[a], rows[b]
+        m = min(len(row.keyword_set), len(other.keyword_set))
+        ctx.add(
+            "keywords.collision",
+            path,
+            f"shares {n} of {m} keywords ({n / m:.0%}) with {other_path}:{other.line}",
+            line=row.line,
+            target=other_path,
+        )
+
+
+def collision_rows(store) -> list[tuple[str, IndexRow]]:
+    """Rows that can collide: in a domain index, with keywords, routing to at least one memory."""
+    out = []
+    for path, idx in sorted(store.domain_indexes.items()):
+        for row in idx.rows:
+            if not row.keyword_set:
+                continue
+            recs = [store.records.get(lk.target) for lk in row.links]
+            if recs and all(r is not None and r.level < 2 for r in recs):
+                continue  # a row of an index of indexes
+            if row.links and all(lk.target.removesuffix(".md").endswith("-observations") for lk in row.links):
+                continue  # an observations sidecar shares its topic's words by design
+            out.append((path, row))
+    return out
+
+
+def collision_pairs(rows: list[tuple[str, IndexRow]], limit: float, method: str | None = None,
+                    max_rows: int | None = None):
+    """(a, b, shared) for rows of different indexes sharing ≥ `limit` of the smaller row's
+    keywords and no target.
+
+    A keyword on more than `max_rows` rows (MAX_ROWS_PER_KEYWORD) says nothing about one pair
+    and is not counted as shared — by both methods, so answers do not depend on store size:
+    prefix filtering (small stores) and counting pairs per keyword with numpy (large ones) give
+    the same pairs; `method` forces one (the tests run both)."""
     if len(rows) < 2:
-        return
+        return []
+    cap = MAX_ROWS_PER_KEYWORD if max_rows is None else max_rows
     postings: dict[str, list[int]] = defaultdict(list)
     for i, (_, row) in enumerate(rows):
         for k in row.keyword_set:
             postings[k].append(i)
-    pairs = _prefix_pairs(rows, postings, limit) if len(rows) <= PREFIX_UP_TO else (
-        (a, b, n) for a, b, n in shared_counts(postings.values(), len(rows), MAX_ROWS_PER_KEYWORD, min_shared=2)
-    )
-    for a, b, n in pairs:
+    method = method or ("prefix" if len(rows) <= PREFIX_UP_TO else "count")
+    if method == "prefix":
+        candidates = _prefix_pairs(rows, postings, limit, cap)
+    else:
+        candidates = shared_counts(postings.values(), len(rows), cap, min_shared=2)
+    out = []
+    for a, b, n in candidates:
         (path, row), (other_path, other) = rows[a], rows[b]
         if path == other_path or n < 2:
             continue
         m = min(len(row.keyword_set), len(other.keyword_set))
-        if n >= limit * m - 1e-9:
-            ctx.add(
-                "keywords.collision",
-                path,
-                f"shares {n} of {m} keywords ({n / m:.0%}) with {other_path}:{other.line}",
-                line=row.line,
-                target=other_path,
-            )
+        if n < limit * m - 1e-9:
+            continue
+        if {lk.target for lk in row.links} & {lk.target for lk in other.links}:
+            continue  # the same file listed in two indexes
+        out.append((a, b, n))
+    return sorted(out)
 
 
-PREFIX_UP_TO = 3000  # rows; above this, counting every pair with numpy is faster
+MAX_ROWS_PER_KEYWORD = 150  # a keyword on more rows than this says nothing about one pair
+PREFIX_UP_TO = 3000  # rows; above this, counting pairs per keyword with numpy is faster
 
 
-def _prefix_pairs(rows, postings, limit):
-    """Candidate pairs by prefix filtering (set-similarity joins): with keywords ordered rarest
-    first, a pair sharing ≥ ceil(limit·m) of the smaller row's m keywords shares one of that
-    row's first m − ceil(limit·m) + 1. Yields (a, b, shared) with a < b."""
+def _prefix_pairs(rows, postings, limit, cap):
+    """Candidate pairs by prefix filtering (set-similarity joins): with the countable keywords
+    (on ≤ `cap` rows) ordered rarest first, a pair sharing ≥ need = ceil(limit·m) of them, m the
+    smaller row's size, shares one of that row's first m' − need + 1 (m' its countable ones).
+    Yields (a, b, shared countable keywords) with a < b."""
     freq = {k: len(v) for k, v in postings.items()}
+    common = frozenset(k for k, n in freq.items() if n > cap)
     sizes = [len(row.keyword_set) for _, row in rows]
     for i, (_, row) in enumerate(rows):
-        kws, m = row.keyword_set, sizes[i]
+        m = sizes[i]
+        kws = row.keyword_set - common if common else row.keyword_set
         need = max(2, math.ceil(limit * m - 1e-9))
+        if len(kws) < need:
+            continue
         seen: set[int] = set()
-        for k in sorted(kws, key=lambda k: (freq[k], k))[: max(0, m - need + 1)]:
-            plist = postings[k]
-            if len(plist) > MAX_ROWS_PER_KEYWORD:
-                continue
-            for j in plist:
+        for k in sorted(kws, key=lambda k: (freq[k], k))[: len(kws) - need + 1]:
+            for j in postings[k]:
                 # i is the smaller row of the pair (ties: the lower position probes)
                 if j == i or j in seen or sizes[j] < m or (sizes[j] == m and j < i):
                     continue

@@ -2,41 +2,21 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from ..config import glob_match
 from ..model import formats as fmts
 from ..model.findings import Fix, Severity
-from ..model.vocabulary import content_words
 from .context import Context
 from .naming_checks import EXEMPT
 
 
 def likely_index(ctx: Context, path: str, text: str) -> str | None:
-    """The domain index whose targets share the memory's folder; else the best keyword overlap."""
-    by_folder, keywords = ctx.memo("orphan.index_tables", lambda: _index_tables(ctx))
-    folder = path.rsplit("/", 1)[0] if "/" in path else ""
-    if folder and by_folder.get(folder):
-        return by_folder[folder].most_common(1)[0][0]
-    words = set(content_words(text))
-    best, best_score = None, 0
-    for ipath, kws in keywords.items():
-        score = len(words & kws)
-        if score > best_score:
-            best, best_score = ipath, score
-    return best
+    """The index of memories the orphan most likely belongs in (`model.homes.choose_index`:
+    never an index of indexes or an observations sidecar; folder, name and content evidence),
+    the same index `curator fix` plans its row in."""
+    from ..model.homes import Profiles, choose_index
 
-
-def _index_tables(ctx: Context):
-    by_folder: dict[str, Counter] = {}
-    keywords: dict[str, set[str]] = {}
-    for ipath, idx in ctx.store.domain_indexes.items():
-        keywords[ipath] = {k for row in idx.rows for k in row.keyword_set}
-        for row in idx.rows:
-            for link in row.links:
-                if "/" in link.target:
-                    by_folder.setdefault(link.target.rsplit("/", 1)[0], Counter())[ipath] += 1
-    return by_folder, keywords
+    profiles = ctx.memo("orphan.homes", lambda: Profiles.of(ctx.store))
+    return choose_index(ctx.store, path, profiles)
 
 
 def run(ctx: Context) -> None:

@@ -1,31 +1,169 @@
-"""Turn the fixes that check findings suggest into one plan."""
+"""Turn the fixes that check findings suggest into one plan that never makes the store worse.
+
+With no check named, only the mechanical, safe fixes are planned: re-point a row at the file it
+was clearly renamed or moved to, refresh an L0 count, drop an exact duplicate row after merging
+its keywords into the first. Everything else (dead rows, routes, orphans, pruning) is planned
+only when asked for by check id; orphans are indexed one index at a time.
+Every plan goes through the gate (`gate.py`): an item that would add a finding is dropped and
+the plan's notes say which and why.
+"""
 
 from __future__ import annotations
+
+import re
+
+from rapidfuzz import fuzz
 
 from ..model.findings import Finding
 from ..model.indexes import IndexLink, format_domain_row, format_l0_row
 from ..model.store import Store
 from .draft import Draft, repoint, set_count
-from .meters import suggest
+from .gate import gate
 from .plan import NothingToDo, Plan
 from .routes import archive_path, drop_routes, recount_routes
 
+SAFE_CHECKS = frozenset({"index.missing-target", "tokens.stale-count", "index.duplicate-entry"})
 
-def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = None, counter=None) -> Plan:
-    """Every suggested fix of these findings (optionally only some checks) as one plan."""
+
+def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = None, counter=None,
+               *, index: str | None = None, gated: bool = True, insist: bool = False) -> Plan:
+    """The suggested fixes of these findings as one plan.
+
+    `checks` None plans only the safe fixes (`is_safe`); naming checks opts in to their fixes.
+    Orphans go into one index per plan: `index`, else the one most of them belong in. Items that
+    would add a finding are dropped, or with `insist` kept and named as a trade-off."""
+    chosen = [f for f in findings if f.fix is not None and (is_safe(store, f) if not checks else f.check in checks)]
+    if not chosen:
+        what = f" for {', '.join(sorted(checks))}" if checks else " that is safe to apply unasked (name the check with --check)"
+        raise NothingToDo("no finding has a fix to apply" + what, "fix")
+    notes: list[str] = []
+    chosen = _orphans_one_index(store, chosen, index, notes)
+    if gated:
+        plan, dropped = gate(store, chosen, lambda items: _draft(store, items, counter), _label)
+        if insist and dropped:  # the user takes the trade-off: every item, each cost said
+            plan = _draft(store, chosen, counter)
+            notes += ["trade-off: " + d.text(_label(d.item)).replace("dropped ", "kept ", 1) for d in dropped]
+            dropped = []
+        else:
+            notes += [d.text(_label(d.item)) for d in dropped]
+    else:
+        plan = _draft(store, chosen, counter)
+    kept = len(chosen) - (len(dropped) if gated else 0)
+    plan.title = f"fix {kept} finding(s)" + (f", {len(chosen) - kept} dropped" if kept < len(chosen) else "")
+    plan.notes = notes + plan.notes
+    if plan.empty and notes:
+        worse = gated and dropped
+        raise NothingToDo(("no fix applies without making the store worse: " if worse else "nothing to fix: ")
+                          + "; ".join(notes), "fix")
+    return plan
+
+
+def is_safe(store: Store, f: Finding) -> bool:
+    """A fix curator applies unasked: nothing is lost and nothing is guessed."""
+    kind = f.fix.kind
+    if kind == "refresh-count":
+        return True
+    if kind == "repoint-row":
+        return confident_rename(f.fix.params["old"], f.fix.params["new"])
+    if kind == "drop-row" and f.check == "index.duplicate-entry":
+        return _exact_duplicate(store, f.fix.params["index"], f.fix.params["line"], f.fix.params["target"])
+    return False
+
+
+def _exact_duplicate(store: Store, index: str, line: int, target: str) -> bool:
+    """The repeated row routes to exactly what an earlier row for the same target routes to
+    (merging its keywords there changes no route)."""
+    rows = dict(store.all_indexes()).get(index, [])
+    dup = next((r for r in rows if r.line == line), None)
+    if dup is None:
+        return False
+    mine = {lk.target for lk in dup.links}
+    return any(r.line < line and {lk.target for lk in r.links} == mine for r in rows)
+
+
+def _words(stem: str) -> set[str]:
+    return {w for w in re.split(r"[^a-z0-9]+", stem.lower()) if w}
+
+
+def confident_rename(old: str, new: str) -> bool:
+    """`new` is the same file moved (same name), or renamed keeping most of its words."""
+    old_stem = old.rsplit("/", 1)[-1].removesuffix(".md")
+    new_stem = new.rsplit("/", 1)[-1].removesuffix(".md")
+    if old_stem.lower() == new_stem.lower():
+        return True
+    a, b = _words(old_stem), _words(new_stem)
+    if len(a) >= 2 and len(b) >= 2 and len(a & b) / len(a | b) >= 0.5:
+        return True
+    return fuzz.ratio(old_stem.lower(), new_stem.lower()) >= 90
+
+
+def _label(f: Finding) -> str:
+    p = f.fix.params
+    if f.fix.kind == "index-orphan":
+        return f"row for {p['path']} in {p['index']}"
+    where = p.get("index", f.path)
+    line = p.get("line")
+    return f"{f.fix.description} ({where}{':' + str(line) if line else ''})"
+
+
+def _orphans_one_index(store: Store, chosen: list[Finding], index: str | None, notes: list[str]) -> list[Finding]:
+    """Orphan fixes re-aimed at the index each belongs in (`orphans.choose_index`), only those
+    of one index kept, each with its suggested keywords (or dropped, saying why)."""
+    from .orphans import Profiles, choose_index, suggest_row_keywords
+
+    orphans = [f for f in chosen if f.fix.kind == "index-orphan"]
+    if not orphans:
+        return chosen
+    rest = [f for f in chosen if f.fix.kind != "index-orphan"]
+    profiles = Profiles.of(store)
+    homes: dict[str, list[Finding]] = {}
+    homeless: list[str] = []
+    for f in orphans:
+        path = f.fix.params["path"]
+        home = choose_index(store, path, profiles)
+        if home is None:
+            homeless.append(path)
+            continue
+        homes.setdefault(home, []).append(f)
+    if homeless:
+        notes.append(f"left {len(homeless)} orphan(s) unindexed: no index of memories fits them by folder, "
+                     f"name and content (e.g. {homeless[0]}); give them an index by hand")
+    if index is not None and index not in homes:
+        notes.append(f"no orphan belongs in {index}")
+        return rest
+    if not homes:
+        return rest
+    target = index or max(sorted(homes), key=lambda k: len(homes[k]))
+    others = sum(len(v) for k, v in homes.items() if k != target)
+    if others and index is None:
+        notes.append(f"{others} orphan(s) belong in {len(homes) - 1} other index(es): "
+                     f"plan them one index at a time with --index (e.g. {sorted(k for k in homes if k != target)[0]})")
+    planned: list[tuple[list[str], str]] = []
+    for f in homes[target]:
+        path = f.fix.params["path"]
+        kws, why = suggest_row_keywords(store, path, target, planned, profiles)
+        if kws is None:
+            notes.append(f"left {path} unindexed: {why}")
+            continue
+        planned.append((kws, path))
+        rest.append(Finding(f.check, f.severity, f.path, f.message, f.line, f.target, target,
+                            type(f.fix)("index-orphan", f"add a row to {target}",
+                                        {"path": path, "index": target, "keywords": kws})))
+    return rest
+
+
+def _draft(store: Store, chosen: list[Finding], counter=None) -> Plan:
     draft = Draft(store.root, "fix", "fix drift", store)
     done: set[tuple] = set()
     routed: set[str] = set()
-    fixed_routes: set[str] = set()
     dropped: dict[str, set[int]] = {}
     pruned: list[str] = []
-    chosen = [f for f in findings if f.fix is not None and (not checks or f.check in checks)]
-    if not chosen:
-        raise NothingToDo("no finding has a fix to apply" + (f" for {', '.join(sorted(checks))}" if checks else ""), "fix")
     # drops first, so a row that is dropped is not also re-pointed or re-counted
     for f in chosen:
         if f.fix.kind == "drop-row":
             p = f.fix.params
+            if f.check == "index.duplicate-entry" and not _merge_into_first(store, draft, p["index"], p["line"], p["target"], dropped):
+                continue  # its keywords could not be kept: the row stays
             dropped.setdefault(p["index"], set()).add(p["line"])
             draft.replace_line(p["index"], p["line"], None)
     for f in chosen:
@@ -50,7 +188,13 @@ def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = 
                 new = _add_count(line, raw, p["count"])
             draft.replace_line(p["index"], p["line"], new)
         elif kind == "index-orphan":
-            kws = p.get("keywords") or suggest(store, store.records[p["path"]].text, p["index"])
+            kws = p.get("keywords")
+            if not kws:
+                from .orphans import suggest_row_keywords
+
+                kws, _why = suggest_row_keywords(store, p["path"], p["index"], [])
+                if not kws:
+                    continue
             draft.append_line(p["index"], format_domain_row(list(kws), p["path"]))
         elif kind == "route-index":
             if p["index"] in routed or store.l0 is None:
@@ -60,15 +204,49 @@ def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = 
             kws = list(p.get("keywords") or []) or [name.removeprefix("skills-").removesuffix("-index")]
             idx_tokens = store.records[p["index"]].tokens
             draft.append_line(store.l0.path, format_l0_row(kws, [IndexLink(name, p["index"], p["index"], idx_tokens)], store.l0.dialect))
-            fixed_routes.add(p["index"])
         elif kind == "prune":
             draft.move(p["path"], archive_path(store.root, p["path"]))
             pruned.append(p["path"])
     drop_routes(store, draft, pruned)
     recount_routes(store, draft, counter)
-    plan = draft.plan()
-    plan.title = f"fix {len(chosen)} finding(s)"
-    return plan
+    return draft.plan()
+
+
+def _merge_into_first(store: Store, draft: Draft, index: str, line: int, target: str, dropped) -> bool:
+    """Before a repeated row is dropped, the first row for the same target takes its keywords
+    (an exact duplicate row loses nothing). False when they cannot be kept there."""
+    rows = dict(store.all_indexes()).get(index, [])
+    dup = next((r for r in rows if r.line == line), None)
+    first = next((r for r in rows if r.line != line and r.line not in dropped.get(index, set())
+                  and any(lk.target == target for lk in r.links)), None)
+    if dup is None or first is None or first.line > line:
+        return not (dup and dup.keywords)  # nowhere to keep its keywords
+    have = {k.lower() for k in first.keywords}
+    current = draft.current_line(index, first.line)
+    if current is None:
+        return False
+    # keywords the first row already took in this plan count as had
+    have |= {w.lower() for w in re.split(r"[\s,;:|]+", current) if w}
+    extra = [k for k in dup.keywords if k.lower() not in have]
+    if not extra:
+        return True
+    merged = _add_keywords(current, extra, store.l0 is not None and index == store.l0.path)
+    if merged == current:
+        return False
+    draft.replace_line(index, first.line, merged)
+    return True
+
+
+def _add_keywords(line: str, extra: list[str], is_l0: bool) -> str:
+    add = " ".join(extra)
+    if is_l0 and ":" in line and not line.lstrip().startswith("| "):
+        kw, rest = line.split(":", 1)
+        return f"{kw.rstrip()} {add}:{rest}"
+    cells = line.split("|")
+    if len(cells) >= 4:
+        cells[1] = f" {cells[1].strip()} {add} "
+        return "|".join(cells)
+    return line
 
 
 def _add_count(line: str, raw: str, count: int) -> str:

@@ -116,7 +116,7 @@ def plan_mine(store: Store, passage: Passage, kind: str = "reflexion", *, dest: 
     tier = store.config.tier_for(re.sub(r"^(\.\./)+", "", dest))
     if tier != kind:
         raise CurationError(f"{dest} would be in the {tier} tier, not {kind}; pick a {kind} folder")
-    draft = Draft(store.root, "mine", f"mine {passage.uuid[:8]} of session {passage.session_id[:8]} → {dest}")
+    draft = Draft(store.root, "mine", f"mine {passage.uuid[:8]} of session {passage.session_id[:8]} → {dest}", store)
     draft.create(dest, record_text(passage, kind, title, day, today))
     draft.notes.append(f"a {kind} record with provenance; promote it once it is reviewed")
     return draft.plan()

@@ -5,5 +5,6 @@ from .history_dialog import HistoryDialog
 from .keyword_dialog import KeywordDialog
 from .promote_dialog import PromoteDialog
 from .prune_dialog import PruneDialog
+from .tiers_dialog import TiersDialog
 
-__all__ = ["DiffDialog", "HistoryDialog", "KeywordDialog", "PromoteDialog", "PruneDialog"]
+__all__ = ["DiffDialog", "HistoryDialog", "KeywordDialog", "PromoteDialog", "PruneDialog", "TiersDialog"]

@@ -126,7 +126,9 @@ def detect_format(root: Path) -> str:
             return SERENA_TIERED
     for n in names:
         if n.endswith("-index.md") and n != "memory-index.md":
-            if _KEYWORD_TABLE.search(_read_head(root / n, 8192)):
+            # ADR-017 domain indexes: a keyword table, or any table in a `skills-*-index.md`
+            head = _read_head(root / n, 8192)
+            if _KEYWORD_TABLE.search(head) or (n.startswith("skills-") and "|" in head):
                 return SERENA_TIERED
     return SERENA
 

@@ -15,6 +15,8 @@ SECTION = re.compile(r"^\s*\[([^\]]+)\]\s*$")
 LINK_WITH_COUNT = re.compile(r"\[([^\]]*)\]\(\s*<?([^)\s>]*)>?\s*\)(?:\s*\((\d+)\))?")
 SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
 HTML_ONLY = re.compile(r"^\s*(<[^>]*>\s*)+$")
+HTML_LINK = re.compile(r"<a\s[^>]*?href\s*=\s*[\"']([^\"']+)[\"'][^>]*>(.*?)</a\s*>", re.IGNORECASE | re.DOTALL)
+HTML_TAG = re.compile(r"<[^>]*>")
 KEYWORD_SPLIT = re.compile(r"[\s,;]+")
 CELL_SPLIT = re.compile(r"(?<!\\)\|")
 # a relative path of plain segments ending in .md: resolves to itself
@@ -150,16 +152,26 @@ def _file_cell_links(cell: str) -> list[IndexLink]:
 
 def parse_domain_index(path: str, text: str) -> DomainIndex:
     idx = DomainIndex(path)
+    foreign = False  # inside a table that is not a keyword index (e.g. `| Skill ID | Name | … |`)
     for no, line in enumerate(text.splitlines(), 1):
         s = line.strip()
         if not s:
+            foreign = False
             continue
         if not s.startswith("|"):
+            foreign = False
             idx.extras.append((no, line))
             continue
         cells = _cells(s)
+        if foreign:
+            continue
         if idx.header_line is None and _is_header(cells):
             idx.header_line = no
+            continue
+        if idx.header_line is None and not idx.rows and len(cells) > 2 and _is_foreign_header(cells):
+            foreign = True  # one finding for the table, not one per row it cannot route
+            shown = " | ".join(cells[:4]) + (" | …" if len(cells) > 4 else "")
+            idx.anomalies.append((no, f"a {len(cells)}-column table (| {shown} |) is not a `| Keywords | File |` index"))
             continue
         if _is_separator(cells):
             continue
@@ -173,6 +185,11 @@ def parse_domain_index(path: str, text: str) -> DomainIndex:
     if idx.header_line is None and idx.rows:
         idx.anomalies.append((idx.rows[0].line, "table has no `| Keywords | File |` header"))
     return idx
+
+
+def _is_foreign_header(cells: list[str]) -> bool:
+    """A header row of some other table: words only, no link, no `.md` name."""
+    return all(c and "](" not in c and ".md" not in c.lower() for c in cells)
 
 
 def format_file_cell(target: str) -> str:
@@ -201,6 +218,10 @@ def parse_l0(path: str, text: str) -> L0Index:
     section: str | None = None
     for no, line in enumerate(lines, 1):
         s = line.strip()
+        if "<a" in s.lower() and HTML_LINK.search(s):
+            s = _html_links_as_markdown(s)  # `<a href="x.md">x</a>` routes like `[x](x.md)`
+            if s.startswith("["):
+                s = "|" + s
         if not s or HTML_ONLY.match(s):
             continue
         m = SECTION.match(s)
@@ -218,6 +239,8 @@ def parse_l0(path: str, text: str) -> L0Index:
             continue
         if len(cells) == 1 or (len(cells) >= 2 and ":" in cells[0] and "](" in cells[0]):
             row = _parse_evolved_row(no, line, cells[0] if len(cells) == 1 else "|".join(cells))
+            if row is None and len(cells) == 1 and LINK_WITH_COUNT.match(cells[0]):
+                row = _parse_evolved_row(no, line, ":" + cells[0])  # links with no keywords
         else:
             links = _file_cell_links(cells[1])
             counts = [int(c) for c in cells[2:] if c.isdigit()]
@@ -234,6 +257,14 @@ def parse_l0(path: str, text: str) -> L0Index:
     if not idx.rows and not idx.sections:
         idx.dialect = "empty"
     return idx
+
+
+def _html_links_as_markdown(s: str) -> str:
+    def md(m: re.Match) -> str:
+        text = HTML_TAG.sub("", m.group(2)).strip() or m.group(1)
+        return f"[{text}]({m.group(1)})"
+
+    return HTML_LINK.sub(md, s).strip()
 
 
 def _parse_evolved_row(no: int, line: str, body: str) -> IndexRow | None:

@@ -51,10 +51,16 @@ def headings(lines: list[str], first_line: int = 1) -> list[Heading]:
     return out
 
 
+INLINE_CODE = re.compile(r"(`+)(.+?)\1")
+
+
 def links(lines: list[str], first_line: int = 1) -> list[Link]:
+    """Markdown links outside fenced code and inline code spans (`[a](b)` in backticks is text)."""
     out = []
     for no, line in iter_unfenced(lines, first_line):
         if "](" in line:
+            if "`" in line:
+                line = INLINE_CODE.sub(lambda m: " " * len(m.group(0)), line)
             for m in LINK.finditer(line):
                 out.append(Link(m.group(1), m.group(2), no))
     return out

@@ -330,6 +330,10 @@ def load_store(
                 _attach_index(store, rec, cache)
     else:
         _attach_list_indexes(store)
+    if store.format in (fmts.SERENA_TIERED, fmts.SERENA):
+        from .tiering import apply as apply_tiering
+
+        apply_tiering(store)  # tiers and start-up load read from the store (.curator.yaml wins)
     if token_counter is not None:
         store.count_tokens(token_counter)
     if cache is not None:

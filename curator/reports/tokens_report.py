@@ -15,7 +15,7 @@ def tokens_json(store: Store, report: BudgetReport, top: int | None = None) -> d
         "total": report.total,
         "tiers": report.tiers,
         "domains": [
-            {"domain": name, "tokens": tokens} for name, tokens in report.domain_tokens.items()
+            {"domain": name, "tokens": tokens, "kind": domain_kind(name)} for name, tokens in report.domain_tokens.items()
         ],
         "files": [{"path": p, "tier": t, "tokens": n} for p, t, n in files],
         "startup": {
@@ -106,9 +106,11 @@ def render_tokens(console, store: Store, report: BudgetReport, top: int = 15) ->
     console.print()
     console.print(tiers)
 
-    domains = table("Domains", "domain", "tokens", "")
+    domains = table("Domains", "domain", "from", "tokens", "")
     for name, n in report.domain_tokens.items():
-        domains.add_row(name, f"{n:,}", bar(n, report.total, 20))
+        kind = domain_kind(name)
+        label = "domain index" if kind == "index" else "folder, no index"
+        domains.add_row(name, label, f"{n:,}", bar(n, report.total, 20))
     console.print()
     console.print(domains)
 
@@ -138,3 +140,9 @@ def render_tokens(console, store: Store, report: BudgetReport, top: int = 15) ->
             style="dim",
         )
     )
+
+
+def domain_kind(name: str) -> str:
+    """`git` is a domain index's domain; `git/` and `(top level)` are folders of memories no
+    domain index routes to (budgets.domain_tokens names them so)."""
+    return "folder" if name.endswith("/") or name.startswith("(") else "index"

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 NAME = "fix"
 ORDER = 41
-HELP = "fix drift: re-point renamed rows, drop dead rows, index orphans, route indexes, refresh counts"
+HELP = ("fix drift; unasked only the safe fixes (re-point a renamed row, refresh a count, merge a duplicate row); "
+        "name a check to opt in to others (orphans: one index at a time)")
 
 
 def add_arguments(parser) -> None:
     from ..curate import add_write_args
 
-    parser.add_argument("--check", nargs="+", metavar="ID", help="only fixes of these check ids")
+    parser.add_argument("--check", nargs="+", metavar="ID",
+                        help="fixes of these check ids (default: only the safe fixes of any check)")
+    parser.add_argument("--index", metavar="INDEX", help="with --check orphan.unindexed: the domain index to add rows to")
+    parser.add_argument("--insist", action="store_true",
+                        help="keep fixes that would add a finding, each shown as a trade-off (default: drop them)")
     add_write_args(parser)
 
 
@@ -25,5 +30,8 @@ def run(args) -> int:
     if unknown:
         raise UsageError(f"unknown check id: {', '.join(unknown)}")
     with writing_session(args) as store:  # locked from before the load to after the write
-        plan = planning(plan_fixes, store, run_checks(store), checks, counter=store.counter)
+        if args.index and args.index not in store.domain_indexes:
+            raise UsageError(f"{args.index} is not a domain index of this store")
+        plan = planning(plan_fixes, store, run_checks(store), checks, counter=store.counter, index=args.index,
+                        insist=args.insist)
         return finish(args, store, plan)

@@ -240,12 +240,19 @@ def test_promote_writes_memory_row_route_and_archives(sample_copy):
 def test_fix_reduces_findings_and_adds_none(sample_copy):
     store = load(sample_copy)
     before = run_checks(store)
-    apply_plan(sample_copy, plan_fixes(store, before, counter=store.counter))
+    apply_plan(sample_copy, plan_fixes(store, before, counter=store.counter))  # the safe fixes only
     after = run_checks(load(sample_copy))
     assert len(after) < len(before)
     assert {(f.check, f.path) for f in after} <= {(f.check, f.path) for f in before}
-    for gone in ("index.missing-target", "index.unrouted", "orphan.unindexed", "tokens.stale-count"):
-        assert gone not in {f.check for f in after}
+    assert "tokens.stale-count" not in {f.check for f in after}
+    assert {f.check for f in after} >= {"index.unrouted", "orphan.unindexed"}  # opt-in fixes were not applied
+    store = load(sample_copy)
+    opt_in = {"index.missing-target", "index.unrouted", "orphan.unindexed"}
+    apply_plan(sample_copy, plan_fixes(store, run_checks(store), opt_in, counter=store.counter))
+    final = run_checks(load(sample_copy))
+    assert {(f.check, f.path) for f in final} <= {(f.check, f.path) for f in after}
+    for gone in ("index.missing-target", "index.unrouted"):
+        assert gone not in {f.check for f in final}
 
 
 def test_refresh_changes_only_stale_rows(sample_copy):

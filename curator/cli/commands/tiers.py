@@ -1,0 +1,43 @@
+"""`curator tiers`: each folder's tier, what loads at start-up, and why (rule or evidence)."""
+
+from __future__ import annotations
+
+NAME = "tiers"
+ORDER = 31
+HELP = "each folder's tier and what the agent loads at start-up, with the rule or evidence behind each"
+
+
+def add_arguments(parser) -> None:
+    from ..common import add_format_arg, add_store_args
+
+    add_store_args(parser)
+    add_format_arg(parser, ("text", "json"))
+
+
+def run(args) -> int:
+    from ...budgets import startup_load
+    from ...model.tiering import decide
+    from ...reports.tiers_report import tiers_json
+    from ..common import EXIT_OK, console, open_store, print_json
+
+    store, _ = open_store(args, quiet_notice=args.format != "text")
+    data = tiers_json(store, decide(store), startup_load(store))
+    if args.format == "json":
+        print_json(data)
+        return EXIT_OK
+    from rich.table import Table
+
+    out = console()
+    t = Table(title="Tiers", title_justify="left", show_edge=False)
+    for col in ("folder", "tier", "records", "tokens", "why"):
+        t.add_column(col, justify="right" if col in ("records", "tokens") else "left",
+                     no_wrap=col in ("folder", "tier"), overflow="fold")
+    for f in data["folders"]:
+        t.add_row(f["folder"], f["tier"], str(f["records"]), f"{f['tokens']:,}", f["why"])
+    out.print(t)
+    st = data["startup"]
+    approx = " (estimated)" if store.encoding == "estimate" else ""
+    out.print(f"\n[bold]Start-up load[/]: {st['tokens']:,} tokens{approx} (budget {st['budget']:,}) = "
+              + (", ".join(st["load"]) or "nothing"))
+    out.print(f"  why: {st['why']}", soft_wrap=True)
+    return EXIT_OK

@@ -1,0 +1,165 @@
+"""A plan never makes the store worse: run the checks on the store as the plan would leave it
+and keep only the items that add no finding.
+
+The planned result is a scratch copy of the store (in a temporary folder, never the store
+itself) with the plan's edits written into it; after a first full load each candidate is
+evaluated by re-reading only the files it changes. Findings are compared as multisets of
+(check, severity, path, target) — line numbers move when rows are added or dropped, and the
+numbers in messages change with every edit, so neither says whether a finding is new.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..model.findings import Finding
+from ..model.store import Store, load_store
+from .plan import Plan
+
+# checks whose findings an edit to index files alone cannot change
+INDEX_ONLY_SKIP = frozenset({"duplicate.near", "transient.expired"})
+
+
+def finding_key(f: Finding) -> tuple:
+    return (f.check, str(f.severity), f.path, f.target or "")
+
+
+def added_findings(before: Sequence[Finding], after: Sequence[Finding]) -> list[Finding]:
+    """The findings of `after` that `before` does not have (as a multiset of keys)."""
+    extra = Counter(finding_key(f) for f in after) - Counter(finding_key(f) for f in before)
+    out = []
+    for f in after:
+        k = finding_key(f)
+        if extra.get(k, 0) > 0:
+            extra[k] -= 1
+            out.append(f)
+    return out
+
+
+def describe(f: Finding) -> str:
+    where = f"{f.path}:{f.line}" if f.line else f.path
+    return f"{f.check} at {where} ({f.message})"
+
+
+@dataclass
+class Dropped:
+    item: object
+    reasons: list[Finding]
+
+    def text(self, label: str) -> str:
+        first = self.reasons[0]
+        more = f" and {len(self.reasons) - 1} more" if len(self.reasons) > 1 else ""
+        return f"dropped {label}: it would add {describe(first)}{more}"
+
+
+class Scratch:
+    """A copy of the store in a temporary folder on which plans are tried, one at a time."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._tmp = tempfile.TemporaryDirectory(prefix="curator-gate-")
+        base = Path(self._tmp.name)
+        self.root = base / "store"
+        shutil.copytree(store.root, self.root, ignore=shutil.ignore_patterns(".curator", ".git"), symlinks=True)
+        for inc in store.config.include:  # ADR-002 folders beside the store (`../knowledge`)
+            src = store.root / inc
+            if inc.startswith("../") and "/" not in inc[3:].rstrip("/") and src.is_dir():
+                shutil.copytree(src, base / inc[3:].rstrip("/"), symlinks=True, dirs_exist_ok=True)
+        self.result = load_store(self.root, config=store.config, today=store.today, token_counter=store.counter,
+                                 fmt=store.format, use_cache=False)
+
+    def close(self) -> None:
+        from ..cache import forget_store
+
+        forget_store(self.root)  # the checks may have cached a scratch run: it is never reused
+        self._tmp.cleanup()
+
+    def __enter__(self) -> Scratch:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _write(self, edits: list[tuple[str, bytes | None]]) -> None:
+        for rel, data in edits:
+            path = self.root / rel
+            if data is None:
+                path.unlink(missing_ok=True)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+            self.result.reload(rel)
+        # a reloaded index goes to the end of the dict: keep the loader's order
+        self.result.domain_indexes = dict(sorted(self.result.domain_indexes.items()))
+        self.result.records = dict(sorted(self.result.records.items()))
+        if self.store.counter is not None:
+            for rel, _ in edits:
+                rec = self.result.records.get(rel)
+                if rec is not None and rec.readable:
+                    rec.tokens = self.store.counter.count_many([(rec.content_hash, rec.text)])[0]
+
+    def findings_after(self, plan: Plan, run) -> list[Finding]:
+        """The findings of the store as `plan` would leave it (the scratch copy is put back)."""
+        self._write([(e.path, e.after) for e in plan.edits])
+        try:
+            return run(self.result)
+        finally:
+            self._write([(e.path, e.before) for e in plan.edits])
+
+
+def affected_checks(plan: Plan) -> set[str] | None:
+    """The checks worth re-running for a plan (None: all of them)."""
+    from ..checks import CHECKS
+
+    index_only = all(e.before is not None and e.after is not None and _is_index(e.path) for e in plan.edits)
+    return set(CHECKS) - INDEX_ONLY_SKIP if index_only else None
+
+
+def _is_index(path: str) -> bool:
+    return path == "memory-index.md" or ("/" not in path and path.endswith("-index.md"))
+
+
+def gate(store: Store, items: list, build: Callable[[list], Plan], label: Callable[[object], str]) -> tuple[Plan, list[Dropped]]:
+    """The plan of the largest set of `items` (greedy, in order) whose result adds no finding.
+
+    `build(items)` drafts a plan; an item whose plan adds a finding is dropped with the findings
+    it would add. Most plans pass whole, costing one evaluation."""
+    from ..checks import run_checks
+
+    plan = build(items)
+    if plan.empty or not items:
+        return plan, []
+    only = affected_checks(plan)
+
+    def run(s: Store) -> list[Finding]:
+        return run_checks(s, only)
+
+    with Scratch(store) as scratch:
+        before = run(scratch.result)
+        worse = added_findings(before, scratch.findings_after(plan, run))
+        if not worse:
+            return plan, []
+        if len(items) == 1:
+            return build([]), [Dropped(items[0], worse)]
+        kept: list = []
+        dropped: list[Dropped] = []
+        # each item alone first: most bad items are bad on their own
+        for item in items:
+            alone = build([item])
+            worse = added_findings(before, scratch.findings_after(alone, run)) if not alone.empty else []
+            (dropped.append(Dropped(item, worse)) if worse else kept.append(item))
+        plan = build(kept)
+        if not kept or not added_findings(before, scratch.findings_after(plan, run)):
+            return plan, dropped
+        # together they still add one (e.g. two rows that share words): grow the set greedily
+        accepted: list = []
+        for item in kept:
+            trial = build(accepted + [item])
+            worse = added_findings(before, scratch.findings_after(trial, run))
+            (dropped.append(Dropped(item, worse)) if worse else accepted.append(item))
+        return build(accepted), dropped

@@ -1,0 +1,174 @@
+"""Tier defaults read from the store itself: each folder's tier and what the agent loads at
+start-up, each with the rule or evidence that decided it.
+
+- `.curator.yaml` overrides everything: its `tiers` rules and `startup_load` are taken as given.
+- A folder that any index routes into is never transient (an indexed `validation/` topic
+  folder is knowledge the agent retrieves, not a prunable record).
+- Otherwise a folder is transient by its name (ADR-002's `validation/`, `reflection/`,
+  `reflect/`) or by what its records look like: transient frontmatter (`date, task, target,
+  status` or `date, session_id, project, completion`) or dated names (`YYYY-MM-DD`).
+- The start-up load is the always-loaded index (`memory-index.md`), plus ADR-002's
+  `knowledge/` only where the store follows ADR-002 (its `reflexion/`, `validation/` or
+  `reflection/` folders are there in their ADR-002 tiers).
+
+Pure: reads the loaded store, changes nothing; `apply` gives the loader an effective config.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from ..config import DEFAULT_TIER_RULES, TierRule, glob_match
+
+TRANSIENT_NAMES = ("validation", "reflection", "reflect")
+ADR002_FOLDERS = ("knowledge", "reflexion", "validation", "reflection", "reflect")
+KNOWLEDGE_NAMES = re.compile(r"^(knowledge|kb|docs?|wiki|references?|patterns?|guides?)$", re.IGNORECASE)
+DATED = re.compile(r"(?<!\d)\d{4}-?\d{2}-?\d{2}(?!\d)")
+TRANSIENT_SHAPES = ({"date", "task", "target", "status"}, {"date", "session_id", "project", "completion"})
+EVIDENCE_SHARE = 0.8  # of a folder's records
+EVIDENCE_MIN = 3  # records
+
+
+@dataclass(frozen=True, slots=True)
+class FolderTier:
+    folder: str  # logical folder (first segment), "" for the top level
+    tier: str
+    reason: str
+    records: int
+    decided: bool = False  # True: read from the store, overriding the default rules
+
+
+@dataclass(frozen=True, slots=True)
+class Tiering:
+    folders: tuple[FolderTier, ...]
+    startup: tuple[str, ...]  # globs of what loads at start-up
+    startup_reason: str
+
+    def rules(self) -> tuple[TierRule, ...]:
+        return tuple(TierRule(f"{f.folder}/**", f.tier) for f in self.folders if f.folder and f.decided)
+
+
+def _logical(path: str) -> str:
+    while path.startswith("../"):
+        path = path[3:]
+    return path
+
+
+def _folder(path: str) -> str:
+    p = _logical(path)
+    return p.split("/", 1)[0] if "/" in p else ""
+
+
+def _user_rules(config) -> tuple[TierRule, ...]:
+    if "tiers" not in config.explicit:
+        return ()
+    return tuple(r for r in config.tier_rules if r.glob != "**")
+
+
+def _transient_frontmatter(rec) -> bool:
+    fm = rec.frontmatter if isinstance(rec.frontmatter, dict) else None
+    if not fm:
+        return False
+    keys = {str(k).lower() for k in fm}
+    return any(shape <= keys for shape in TRANSIENT_SHAPES)
+
+
+def decide(store) -> Tiering:
+    """Each top-level folder's tier and why; the start-up load and why."""
+    config = store.config
+    user = _user_rules(config)
+    members: dict[str, list] = {}
+    for path, rec in store.records.items():
+        if rec.level == 2:
+            members.setdefault(_folder(path), []).append(rec)
+    routed: Counter = Counter()
+    example: dict[str, str] = {}
+    for target, routes in store.routes_to.items():
+        if target in store.records and store.records[target].level == 2:
+            f = _folder(target)
+            routed[f] += 1
+            example.setdefault(f, f"{routes[0].index} → {target}")
+    folders = []
+    for folder, recs in sorted(members.items()):
+        n = len(recs)
+        probe = f"{folder}/x.md" if folder else "x.md"
+        rule = next((r for r in user if glob_match(probe, r.glob)), None)
+        if rule is not None:
+            folders.append(FolderTier(folder, rule.tier, f".curator.yaml rule {rule.glob} → {rule.tier}", n))
+            continue
+        default = next((r for r in DEFAULT_TIER_RULES if glob_match(probe, r.glob)), DEFAULT_TIER_RULES[-1])
+        if routed[folder] and default.tier == "transient":
+            folders.append(FolderTier(folder, "semantic", f"indexes route to {routed[folder]} of its {n} record(s) "
+                                      f"(e.g. {example[folder]}), so it is knowledge, not transient", n, True))
+            continue
+        by_rule = Counter(config.tier_for(_logical(r.path)) for r in recs)
+        if default.glob != "**" or len(by_rule) > 1 or any(
+            r.glob != "**" and glob_match(_logical(recs[0].path), r.glob) for r in DEFAULT_TIER_RULES
+        ):
+            tier = by_rule.most_common(1)[0][0]
+            if folder in ADR002_FOLDERS:
+                why = f"ADR-002 folder name → {tier}"
+            else:
+                why = "default rules per path: " + ", ".join(f"{t} {k}" for t, k in by_rule.most_common())
+            folders.append(FolderTier(folder, tier, why, n))
+            continue
+        if not folder:
+            folders.append(FolderTier(folder, "semantic", "top-level memories → semantic", n))
+            continue
+        if routed[folder]:
+            folders.append(FolderTier(folder, "semantic", f"indexes route to {routed[folder]} of its {n} record(s)", n))
+            continue
+        shaped = sum(1 for r in recs if _transient_frontmatter(r))
+        dated = sum(1 for r in recs if DATED.search(r.stem))
+        if n >= EVIDENCE_MIN and shaped >= EVIDENCE_SHARE * n:
+            folders.append(FolderTier(folder, "transient", f"{shaped} of {n} records carry transient frontmatter "
+                                      "(date/task/target/status or date/session_id/project/completion), no index routes to it", n, True))
+        elif n >= EVIDENCE_MIN and dated >= EVIDENCE_SHARE * n and not KNOWLEDGE_NAMES.match(folder):
+            folders.append(FolderTier(folder, "transient", f"{dated} of {n} records have dated names "
+                                      "and no index routes to it", n, True))
+        else:
+            folders.append(FolderTier(folder, "semantic", "no transient evidence (names, frontmatter) → semantic", n))
+    startup, why = _startup(store, routed, members, folders)
+    return Tiering(tuple(folders), startup, why)
+
+
+def _startup(store, routed: Counter, members: dict, folders: list[FolderTier]) -> tuple[tuple[str, ...], str]:
+    config = store.config
+    if "startup_load" in config.explicit:
+        return tuple(config.startup_load), ".curator.yaml startup_load"
+    load: list[str] = []
+    parts: list[str] = []
+    if store.l0 is not None:
+        load.append(store.l0.path)
+        parts.append(f"{store.l0.path} is the always-loaded index")
+    else:
+        parts.append("no memory-index.md")
+    if "knowledge" in members:
+        # ADR-002 is followed when its other tier folders are there *in their ADR-002 role*
+        # (reflexion/ as reflexion, validation/ or reflection/ as transient records)
+        role = {f.folder: f.tier for f in folders}
+        others = [f for f in ADR002_FOLDERS[1:] if role.get(f) == ("reflexion" if f == "reflexion" else "transient")]
+        if not others:
+            where = (f"indexes route to {routed['knowledge']} of its records and " if routed["knowledge"] else "")
+            parts.append(f"knowledge/ is a topic folder here ({where}no ADR-002 reflexion/ or transient "
+                         "validation/, reflection/ folder beside it), not ADR-002's auto-loaded tier")
+        else:
+            load.append("knowledge/**")
+            parts.append(f"knowledge/ auto-loads: the store follows ADR-002 ({', '.join(f + '/' for f in others)} "
+                         "beside it in their ADR-002 tiers)")
+    return tuple(load), "; ".join(parts)
+
+
+def apply(store) -> Tiering:
+    """Re-tier the loaded records by `decide` and give the store the effective config (the
+    decided folder rules before the configured ones; the decided start-up load)."""
+    t = decide(store)
+    config = store.config
+    store.config = replace(config, tier_rules=_user_rules(config) + t.rules() + tuple(config.tier_rules),
+                           startup_load=t.startup)
+    for path, rec in store.records.items():
+        if rec.level == 2:
+            rec.tier = store.config.tier_for(_logical(path))
+    return t
