@@ -142,6 +142,12 @@ class CuratorApp(App[None]):
 
     # -- actions ---------------------------------------------------------------
 
+    def check_action(self, action: str, parameters) -> bool | None:
+        from .widgets.text_box import typing_hides
+
+        # in a text box, 1-4 and q are typed: don't show (or run) them as app keys
+        return not typing_hides(self, action)
+
     def action_reload_store(self) -> None:
         self.notify("re-reading the store…", timeout=2)
         self.load_store()

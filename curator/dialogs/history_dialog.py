@@ -6,7 +6,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
+
+from ..widgets import RowTable
 
 
 class HistoryDialog(ModalScreen[None]):
@@ -25,7 +27,7 @@ class HistoryDialog(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Operations on this store (newest last). ctrl+z undoes the last applied one.")
-            table = DataTable(cursor_type="row", zebra_stripes=True)
+            table = RowTable(cursor_type="row", zebra_stripes=True)
             table.add_columns("id", "state", "when", "what", "files")
             for it in self.items:
                 table.add_row(it["id"], it["state"], it["created"] or "", it["title"] or "", str(len(it["files"])))

@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from ..widgets import TextBox
 from .meter import meter_text
 
 
@@ -68,9 +69,9 @@ class PromoteDialog(ModalScreen[PromoteChoice | None]):
             yield Label("domain index that routes to it")
             yield Select([(p, p) for p in sorted(self.store.domain_indexes)], value=index, allow_blank=False, id="pr-index")
             yield Label("new memory (folder/kebab-case-name.md)")
-            yield Input(suggested_destination(self.store, self.rec, index), id="pr-dest")
+            yield TextBox(suggested_destination(self.store, self.rec, index), id="pr-dest")
             yield Label("keywords (distinctive words that collide least)")
-            yield Input(" ".join(suggest(self.store, self.rec.text, index)), id="pr-keywords")
+            yield TextBox(" ".join(suggest(self.store, self.rec.text, index)), id="pr-keywords")
             yield Static(id="pr-meter")
             yield Label("the original record")
             yield Select([("archive it into .curator/archive", "archive"), ("remove it", "remove"), ("keep it", "keep")],

@@ -55,6 +55,11 @@ class CuratorScreen(Screen):
         for pane in self.query(LoadingPane):
             pane.progress(what, fraction)
 
+    def check_action(self, action: str, parameters) -> bool | None:
+        from ..widgets.text_box import typing_hides
+
+        return not typing_hides(self, action)
+
     def highlighted_key(self) -> str | None:
         """The row key (a store path) under the cursor of the focused table, if any."""
         from textual.widgets import DataTable

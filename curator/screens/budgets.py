@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 from ..budgets import size_histogram
+from ..widgets import RowTable
 from ..widgets.budget_bar import compact
 from .base import CuratorScreen, LoadingPane
 
@@ -49,7 +50,7 @@ class BudgetsScreen(CuratorScreen):
             with Horizontal(id="budget-tables"):
                 with Vertical(classes="budget-table"):
                     yield Static("[b]Largest files[/b]")
-                    files = DataTable(id="largest", cursor_type="row", zebra_stripes=True)
+                    files = RowTable(id="largest", cursor_type="row", zebra_stripes=True)
                     # fixed widths: a long path must not push the numbers out of the pane
                     files.add_column("file", width=34, key="file")
                     files.add_column("tokens", width=7, key="tokens")
@@ -57,7 +58,7 @@ class BudgetsScreen(CuratorScreen):
                     yield files
                 with Vertical(classes="budget-table"):
                     yield Static("[b]ADR-017 cost model[/b] (one entry: L1 + L2, L0 cached / not)")
-                    cost = DataTable(id="cost", cursor_type="row", zebra_stripes=True)
+                    cost = RowTable(id="cost", cursor_type="row", zebra_stripes=True)
                     cost.add_column("index", width=22, key="index")
                     cost.add_columns("n", "tiered", "+L0", "whole", "saves", "even at")
                     yield cost

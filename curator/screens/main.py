@@ -84,6 +84,8 @@ class MainScreen(CuratorScreen):
             self.refresh_bindings()
 
     def check_action(self, action: str, parameters) -> bool | None:
+        if not super().check_action(action, parameters):
+            return False
         ws = self.app.workspace
         rec = ws.store.records.get(self.selected) if ws and self.selected else None
         if action == "promote":

@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Input, Static
 
 from ..checks import CHECKS
 from ..model.findings import Severity
+from ..widgets import RowTable, TextBox
 from .base import CuratorScreen, LoadingPane
 
 SEV = {Severity.ERROR: ("✖ error", "bold red"), Severity.WARNING: ("▲ warning", "yellow"), Severity.INFO: ("● info", "cyan")}
@@ -27,7 +28,8 @@ class ProblemsScreen(CuratorScreen):
         Binding("X", "fix_check", "Fix all of check", id="fix-check", tooltip="Preview and apply every fix of this check"),
         Binding("P", "app.prune", "Prune", id="open-prune", tooltip="Pick transient records to archive or delete"),
     ]
-    HELP = "Every finding. Type to filter (check id, path or words); e / w / i toggle severities; Enter jumps to the file."
+    HELP = ("Every finding. / filters (check id, path or words; Esc or ↓ goes back to the table); "
+            "e / w / i toggle severities; Enter jumps to the file.")
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -38,9 +40,10 @@ class ProblemsScreen(CuratorScreen):
         with Vertical(id="problems-body"):
             yield LoadingPane()
             with Horizontal(id="problems-bar"):
-                yield Input(placeholder="filter: check id, path or words   (e w i toggle severities)", id="problem-filter")
+                yield TextBox(placeholder="filter: check id, path or words (Esc or ↓ leaves)", id="problem-filter",
+                              leave_to="#problems")
                 yield Static("", id="problem-counts")
-            table = DataTable(id="problems", cursor_type="row", zebra_stripes=True)
+            table = RowTable(id="problems", cursor_type="row", zebra_stripes=True)
             table.add_columns("severity", "check", "fix", "where", "message")
             yield table
             yield Static("", id="problem-detail")

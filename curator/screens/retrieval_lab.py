@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Input, Static
 
+from ..widgets import RowTable, TextBox
 from .base import CuratorScreen, LoadingPane
 
 DEBOUNCE = 0.15  # seconds of quiet typing before a search runs
@@ -28,7 +29,8 @@ class RetrievalLabScreen(CuratorScreen):
     HELP = (
         "Type a query: results update as you type. Fused = reciprocal rank fusion of route (the ADR-017 "
         "keyword walk), bm25 (full text) and prior (relevance, recency, frequency). Matched words are "
-        "highlighted. Press y and give a path to ask why a memory did not come back."
+        "highlighted. Esc leaves a text box; then y asks why the highlighted memory (or a path you type) did "
+        "not come back."
     )
 
     def __init__(self, **kwargs) -> None:
@@ -43,24 +45,25 @@ class RetrievalLabScreen(CuratorScreen):
     def compose_body(self) -> ComposeResult:
         with Vertical(id="lab-body"):
             yield LoadingPane()
-            yield Input(placeholder="query, e.g. “undo a botched history rewrite”", id="lab-query")
+            yield TextBox(placeholder="query, e.g. “undo a botched history rewrite” (Esc leaves)", id="lab-query",
+                          leave_to="#fused")
             with Horizontal(id="lab-columns"):
                 with Vertical(id="lab-fused"):
                     yield Static("fused", classes="lab-title", id="lab-fused-title")
-                    fused = DataTable(id="fused", cursor_type="row", zebra_stripes=True)
+                    fused = RowTable(id="fused", cursor_type="row", zebra_stripes=True)
                     fused.add_columns("#", "memory", "tokens", "route", "bm25", "prior", "matched")
                     yield fused
                 with VerticalScroll(id="lab-side"):
+                    yield Static("why not this one?", classes="lab-title")
+                    yield TextBox(placeholder="path of a memory (tab completes)", id="why-path", leave_to="#fused")
+                    yield Static(id="why")
                     yield Static("route trace", classes="lab-title")
                     yield Static(id="trace")
-                    yield Static("why not this one?", classes="lab-title")
-                    yield Input(placeholder="path of a memory (tab completes)", id="why-path")
-                    yield Static(id="why")
             with Horizontal(id="lab-sources"):
                 for s in SOURCES:
                     with Vertical(classes="lab-source"):
                         yield Static(s, classes="lab-title")
-                        table = DataTable(id=f"src-{s}", cursor_type="row", show_header=False)
+                        table = RowTable(id=f"src-{s}", cursor_type="row", show_header=False)
                         table.add_columns("#", "memory", "score")
                         yield table
 

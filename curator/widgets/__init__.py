@@ -5,5 +5,7 @@ from .index_view import IndexView
 from .record_view import RecordView
 from .status_header import StatusHeader
 from .store_tree import StoreTree
+from .table import RowTable
+from .text_box import TextBox
 
-__all__ = ["BudgetBar", "IndexView", "RecordView", "StatusHeader", "StoreTree"]
+__all__ = ["BudgetBar", "IndexView", "RecordView", "StatusHeader", "StoreTree", "RowTable", "TextBox"]

@@ -9,6 +9,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from ..checks.keyword_checks import collision_rate, row_uniqueness
+from .table import RowTable
 
 
 def overlaps(store, index_path: str, row) -> list[tuple[str, int, list[str]]]:
@@ -47,7 +48,7 @@ class IndexView(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(id="index-facts")
-        table = DataTable(id="index-rows", cursor_type="row", zebra_stripes=True)
+        table = RowTable(id="index-rows", cursor_type="row", zebra_stripes=True)
         table.add_columns("line", "#", "unique", "target", "keywords")
         yield table
         yield Static(id="overlaps")

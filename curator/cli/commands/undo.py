@@ -15,10 +15,17 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from ...curation import CurationError, undo
+    from ...curation import CurationError, history, undo
     from ..common import EXIT_OK, UsageError, console, locate_and_configure, print_json
 
     located, _ = locate_and_configure(args)
+    if not any(item["state"] == "applied" for item in history(located.root)):
+        # nothing to undo is a clean answer, not a usage error
+        if args.format == "json":
+            print_json({"undone": None, "title": None, "files": []})
+        else:
+            console().print("nothing to undo: no curator operation is applied on this store")
+        return EXIT_OK
     try:
         entry = undo(located.root)
     except CurationError as exc:
