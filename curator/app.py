@@ -15,6 +15,8 @@ from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, Retr
 from .settings import Settings, load_settings, save_settings
 from .themes import DEFAULT_THEME, available_themes
 
+SCREENS_GROUP = Binding.Group("Screens", compact=True)  # "1234 Screens": the footer fits 80 columns
+
 
 class CuratorApp(App[None]):
     CSS_PATH = "app.tcss"
@@ -28,10 +30,10 @@ class CuratorApp(App[None]):
     }
     DEFAULT_MODE = "store"
     BINDINGS = [
-        Binding("1", "switch_mode('store')", "Store", id="show-store", tooltip="The store tree and the selected file"),
-        Binding("2", "switch_mode('problems')", "Problems", id="show-problems", tooltip="Every finding"),
-        Binding("3", "switch_mode('budgets')", "Budgets", id="show-budgets", tooltip="Tokens, budgets and the cost model"),
-        Binding("4", "switch_mode('lab')", "Lab", id="show-lab", tooltip="What would the agent retrieve?"),
+        Binding("1", "switch_mode('store')", "Store", id="show-store", group=SCREENS_GROUP, tooltip="The store tree and the selected file"),
+        Binding("2", "switch_mode('problems')", "Problems", id="show-problems", group=SCREENS_GROUP, tooltip="Every finding"),
+        Binding("3", "switch_mode('budgets')", "Budgets", id="show-budgets", group=SCREENS_GROUP, tooltip="Tokens, budgets and the cost model"),
+        Binding("4", "switch_mode('lab')", "Lab", id="show-lab", group=SCREENS_GROUP, tooltip="What would the agent retrieve?"),
         Binding("f1,question_mark", "help", "Help", id="help", tooltip="Keys and what this screen is for"),
         Binding("ctrl+r", "reload_store", "Reload", id="reload-store", tooltip="Re-read the store and re-run the checks", show=False),
         Binding("ctrl+t", "next_theme", "Theme", id="next-theme", tooltip="Cycle through the themes", show=False),

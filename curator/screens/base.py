@@ -32,7 +32,7 @@ class CuratorScreen(Screen):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield from self.compose_body()
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def compose_body(self) -> ComposeResult:  # pragma: no cover - overridden
         yield from ()

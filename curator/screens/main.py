@@ -44,6 +44,7 @@ class MainScreen(CuratorScreen):
     def show(self, workspace) -> None:
         tree = self.query_one(StoreTree)
         tree.show(workspace)
+        self.call_after_refresh(self.fit_tree)
         switcher = self.query_one(ContentSwitcher)
         if self._pending:
             path, line = self._pending
@@ -74,6 +75,28 @@ class MainScreen(CuratorScreen):
         else:
             switcher.current = "record"
             self.query_one(RecordView).show(ws, path)
+
+    TREE_SHARE = 0.5  # the tree never takes more than this share of the width
+
+    def fit_tree(self) -> None:
+        """The tree is as wide as its content, up to a share of the screen; the detail pane
+        takes the rest."""
+        tree = self.query_one(StoreTree)
+        room = self.size.width
+        if not room:
+            return
+        want = tree.natural_width() + 1  # + the border
+        tree.styles.width = max(20, min(want, int(room * self.TREE_SHARE)))
+
+    def on_resize(self) -> None:
+        if self.app.workspace is not None:
+            self.fit_tree()
+
+    def on_tree_node_expanded(self) -> None:
+        self.call_after_refresh(self.fit_tree)
+
+    def on_tree_node_collapsed(self) -> None:
+        self.call_after_refresh(self.fit_tree)
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
         if self.app.workspace is None:

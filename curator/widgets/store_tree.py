@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from rich.text import Text
@@ -9,6 +10,8 @@ from textual.binding import Binding
 from textual.widgets import Tree
 
 from .budget_bar import compact as _tokens
+
+TAIL = re.compile(r"(?: [✖▲●]\d+)* [\d,.]+[kM]?$")  # a label's badges and token count
 
 TIER_ORDER = ("semantic", "reflexion", "transient", "session")
 
@@ -29,6 +32,45 @@ class StoreTree(Tree[str]):
         self.show_root = False
         self.guide_depth = 3
         self._path_nodes: dict[str, object] = {}
+
+    _measuring = False
+
+    def natural_width(self) -> int:
+        """Cells the widest visible line needs (guides, name, badges, count) plus the scrollbar."""
+        lines = self._tree_lines
+        depth = self.guide_depth
+        widest = max((self.get_label_width(line.node) + line._get_guide_width(depth, self.show_root)
+                      for line in lines), default=20)
+        return widest + 1
+
+    def get_label_width(self, node) -> int:
+        self._measuring = True  # measure the whole label; only drawing shortens it
+        try:
+            return super().get_label_width(node)
+        finally:
+            self._measuring = False
+
+    def render_label(self, node, base_style, style) -> Text:
+        """Shorten a name that does not fit with an ellipsis, never the badges and token count
+        after it (a cut count looks like a real, smaller number)."""
+        text = super().render_label(node, base_style, style)
+        if self._measuring:
+            return text
+        depth, parent = 0, node.parent
+        while parent is not None and parent is not self.root:
+            depth, parent = depth + 1, parent.parent
+        room = self.scrollable_content_region.width - depth * self.guide_depth
+        if room <= 0 or text.cell_len <= room:
+            return text
+        tail = TAIL.search(text.plain)
+        keep = len(tail.group(0)) if tail else 0
+        cut = max(1, room - keep - 1)
+        if cut >= len(text.plain) - keep:
+            return text
+        return Text.assemble(text[:cut], "…", text[len(text.plain) - keep:])
+
+    def on_resize(self) -> None:
+        self._line_cache.clear()
 
     def label_for(self, name: str, tokens: int, badge: str, style: str = "") -> Text:
         # the badge before the count: on a narrow terminal the count is what gets cut
