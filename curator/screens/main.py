@@ -76,7 +76,7 @@ class MainScreen(CuratorScreen):
             switcher.current = "record"
             self.query_one(RecordView).show(ws, path)
 
-    TREE_SHARE = 0.5  # the tree never takes more than this share of the width
+    TREE_SHARE = 0.45  # the tree never takes more than this share of the width
 
     def fit_tree(self) -> None:
         """The tree is as wide as its content, up to a share of the screen; the detail pane
