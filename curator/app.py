@@ -124,9 +124,14 @@ class CuratorApp(App[None]):
         if progress:
             progress(what, fraction)
 
+    _open_after_load: str | None = None
+
     def _loaded(self, ws) -> None:
         self.workspace = ws
         self.workspace_signal.publish(ws)
+        path, self._open_after_load = self._open_after_load, None
+        if path and path in ws.store.records:
+            self.open_path(path)
 
     def _load_failed(self, message: str) -> None:
         self.load_error = message
@@ -182,8 +187,9 @@ class CuratorApp(App[None]):
 
     # -- the write path: every change is a previewed plan --------------------------
 
-    def propose(self, plan) -> None:
-        """Show a plan's diff; apply it (in a worker) only if the user confirms."""
+    def propose(self, plan, then_open: str | None = None) -> None:
+        """Show a plan's diff; apply it (in a worker) only if the user confirms; then show
+        `then_open` (e.g. the memory a promote made)."""
         from .dialogs import DiffDialog
 
         if plan.empty:
@@ -192,7 +198,7 @@ class CuratorApp(App[None]):
 
         def decided(ok: bool | None) -> None:
             if ok:
-                self.apply_plan(plan)
+                self.apply_plan(plan, then_open)
 
         self.push_screen(DiffDialog(plan), decided)
 
@@ -206,7 +212,7 @@ class CuratorApp(App[None]):
             return None
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
-    def apply_plan(self, plan) -> None:
+    def apply_plan(self, plan, then_open: str | None = None) -> None:
         from .curation import CurationError, apply_plan
 
         try:
@@ -215,6 +221,7 @@ class CuratorApp(App[None]):
             self.call_from_thread(self.notify, f"Nothing was written: {exc}", severity="error", timeout=10)
             return
         self.call_from_thread(self.notify, f"{plan.title} — applied as {jid}; ctrl+z undoes it", timeout=6)
+        self._open_after_load = then_open
         self.call_from_thread(self.load_store)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
@@ -287,15 +294,16 @@ class CuratorApp(App[None]):
             self.notify("Pick a transient or reflexion record to promote", severity="warning")
             return
 
-        def chosen(choice) -> None:
-            if choice is None:
-                return
-            plan = self.plan_or_notify(plan_promote, ws.store, path, choice.dest, choice.index, choice.keywords,
-                                       choice.source_action, counter=ws.store.counter)
-            if plan is not None:
-                self.propose(plan)
+        def planner(choice):
+            return plan_promote(ws.store, path, choice.dest, choice.index, choice.keywords,
+                                choice.source_action, counter=ws.store.counter)
 
-        self.push_screen(PromoteDialog(ws.store, path), chosen)
+        def chosen(choice) -> None:
+            if choice is not None and choice.plan is not None:
+                made = [e.path for e in choice.plan.edits if e.action == "create" and not e.path.startswith(".curator/")]
+                self.propose(choice.plan, then_open=made[0] if made else None)
+
+        self.push_screen(PromoteDialog(ws.store, path, planner), chosen)
 
     def edit_keywords(self, index: str, line: int) -> None:
         from .curation import plan_keywords

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from ..reports.keyword_advice import too_few
+
 
 def meter_text(store, index: str, keywords: list[str], replacing_line: int | None = None) -> Text:
     from ..curation import meter
@@ -20,6 +22,9 @@ def meter_text(store, index: str, keywords: list[str], replacing_line: int | Non
     out.append("░" * (20 - filled), style="dim")
     out.append(f" {u:.0%}", style=f"bold {colour}")
     out.append(f"  · {len(keywords)} keyword(s)", style="yellow" if len(keywords) < store.config.thresholds.min_keywords else "dim")
+    warning = too_few(store, keywords)
+    if warning:
+        out.append(f"\n▲ {warning}", style="bold yellow")
     if collisions:
         path, line, shared = collisions[0]
         out.append(f"\nshares {len(shared)} with {path}:{line}: ", style="dim")

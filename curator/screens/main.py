@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -16,6 +17,21 @@ WELCOME = """\
 Pick a file on the left ([b]↑↓[/b] or [b]j k[/b], [b]Enter[/b] opens a folder).
 [b]2[/b] problems · [b]3[/b] budgets · [b]4[/b] retrieval lab · [b]ctrl+p[/b] every command · [b]f1[/b] help
 """
+
+
+def changed_on_disk(rec) -> bool:
+    """Does the file hold other bytes than when it was read (or is it gone)?"""
+    import hashlib
+
+    if not rec.content_hash:
+        return False  # never read (unreadable): nothing to compare
+    try:
+        data = rec.abspath.read_bytes()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return hashlib.sha256(data).hexdigest() != rec.content_hash
 
 
 class MainScreen(CuratorScreen):
@@ -38,6 +54,7 @@ class MainScreen(CuratorScreen):
             with ContentSwitcher(initial="loading", id="detail"):
                 yield LoadingPane(id="loading")
                 yield Static(WELCOME, id="welcome")
+                yield Static(id="group")
                 yield RecordView(id="record")
                 yield IndexView(id="index")
 
@@ -76,6 +93,24 @@ class MainScreen(CuratorScreen):
             switcher.current = "record"
             self.query_one(RecordView).show(ws, path)
 
+    def _show_group(self, node) -> None:
+        """A tier or folder: what it holds, instead of the last file shown."""
+        self.selected = None
+        text = Text()
+        text.append_text(node.label.copy())
+        files = [n for n in node.children if n.data]
+        groups = [n for n in node.children if not n.data]
+        text.append(f"\n{len(groups)} folder(s) · {len(files)} file(s)\n" if groups else f"\n{len(files)} file(s)\n",
+                    style="dim")
+        for child in node.children[:30]:
+            text.append("\n  ")
+            text.append_text(child.label.copy())
+        if len(node.children) > 30:
+            text.append(f"\n  … {len(node.children) - 30} more", style="dim")
+        text.append("\n\nEnter opens or closes it; ↓ walks into it.", style="dim")
+        self.query_one("#group", Static).update(text)
+        self.query_one(ContentSwitcher).current = "group"
+
     TREE_SHARE = 0.45  # the tree never takes more than this share of the width
 
     def fit_tree(self) -> None:
@@ -104,7 +139,19 @@ class MainScreen(CuratorScreen):
         path = event.node.data
         if path and path != self.selected:
             self._show_path(path)
-            self.refresh_bindings()
+            rec = self.app.workspace.store.records.get(path)
+            if rec is not None and changed_on_disk(rec):
+                self.app.recheck(path)  # edited outside curator: show what is on disk now
+        elif not path:
+            self._show_group(event.node)
+        self.refresh_bindings()
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
+        """Enter on the file already shown: re-read it if it changed on disk."""
+        ws = self.app.workspace
+        rec = ws.store.records.get(event.node.data) if ws and event.node.data else None
+        if rec is not None and changed_on_disk(rec):
+            self.app.recheck(rec.path)
 
     def check_action(self, action: str, parameters) -> bool | None:
         if not super().check_action(action, parameters):

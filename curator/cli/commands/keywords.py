@@ -25,4 +25,11 @@ def run(args) -> int:
     recover_first(store.root)
     kws = [k for item in args.keywords for k in item.replace(",", " ").split()]
     plan = planning(plan_keywords, store, args.index, args.target, kws)
+    from ...reports.keyword_advice import too_few
+
+    warning = too_few(store, list(dict.fromkeys(k.lower() for k in kws)))
+    if warning:
+        from ..common import err_console
+
+        err_console().print(f"[yellow]warning[/]: {len(set(k.lower() for k in kws))} keyword(s), {warning}")
     return finish(args, store, plan)

@@ -1,0 +1,127 @@
+"""Views stay true: files edited outside, tier nodes, the memory a promote made, dialogs that
+keep what was typed, and layouts at 80×24."""
+
+from __future__ import annotations
+
+from textual.widgets import ContentSwitcher, Input, Select, Static
+
+from curator.dialogs import DiffDialog, KeywordDialog, PromoteDialog
+from curator.dialogs.promote_dialog import slug_words
+from curator.screens import MainScreen
+from curator.widgets import StoreTree
+
+from .conftest import settle, text_of, wait_until
+
+SRC = "validation/2026-11-18-c0ffee.md"
+
+
+async def test_reselecting_a_file_edited_outside_shows_new_tokens(app, sample_copy):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        path = "api/api-error-envelope.md"
+        screen.open_path(path)
+        await settle(app, pilot)
+        before = app.workspace.store.records[path].tokens
+        (sample_copy / path).write_text((sample_copy / path).read_text() + "\nmore words " * 200)
+        screen.open_path("api/api-idempotency-keys.md")
+        await settle(app, pilot)
+        tree = screen.query_one(StoreTree)
+        tree.focus()
+        await pilot.press("up")  # back onto the edited file
+        await wait_until(pilot, lambda: app.workspace.store.records[path].tokens != before)
+        assert app.workspace.store.records[path].tokens > before
+        assert f"{app.workspace.store.records[path].tokens:,}" in text_of(screen.query_one("#facts", Static))
+
+
+async def test_a_tier_node_replaces_the_file_in_the_detail_pane(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        await pilot.press("down")  # memory-index.md
+        await settle(app, pilot)
+        assert screen.query_one(ContentSwitcher).current == "index"
+        await pilot.press("up")  # the Indexes group
+        await settle(app, pilot)
+        assert screen.query_one(ContentSwitcher).current == "group"
+        shown = text_of(screen.query_one("#group", Static))
+        assert "Indexes" in shown and "memory-index.md" in shown and "file(s)" in shown
+        assert screen.selected is None
+
+
+async def test_promote_refusal_keeps_the_dialog_then_shows_the_new_memory(app, sample_copy):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        screen.open_path(SRC)
+        await settle(app, pilot)
+        await pilot.press("p")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, PromoteDialog)
+        # the whole dialog fits 80×24: the Preview button is on screen
+        assert dialog.query_one("#preview").region.bottom <= 24
+        dest = dialog.query_one("#pr-dest", Input)
+        dest.value = "../outside.md"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen is dialog and dest.value == "../outside.md"
+        assert "store" in text_of(dialog.query_one("#pr-error", Static))
+        dest.value = "ci/ci-webhook-signing-rotation.md"
+        dialog.query_one("#pr-index", Select).value = "skills-ci-index.md"
+        await settle(app, pilot)
+        assert dest.value == "ci/ci-webhook-signing-rotation.md"  # typed: kept on index change
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, DiffDialog)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, MainScreen)
+                         and app.screen.selected == "ci/ci-webhook-signing-rotation.md")
+        assert app.screen.query_one(ContentSwitcher).current == "record"
+
+
+async def test_promote_destination_follows_the_index_until_typed(app):
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        app.screen.open_path(SRC)
+        await settle(app, pilot)
+        await pilot.press("p")
+        await settle(app, pilot)
+        dialog = app.screen
+        dest = dialog.query_one("#pr-dest", Input)
+        select = dialog.query_one("#pr-index", Select)
+        other = next(i for i in sorted(app.workspace.store.domain_indexes) if i != select.value)
+        first = dest.value
+        select.value = other
+        await settle(app, pilot)
+        assert dest.value != first and dest.value.endswith(".md")
+
+
+def test_suggested_names_end_on_a_meaningful_word():
+    assert slug_words("How to rotate the webhook signing secret without downtime") == [
+        "rotate", "webhook", "signing", "secret", "downtime"]
+    assert slug_words("Cache keys for the ...", 5) == ["cache", "keys"]
+    assert slug_words("") == []
+
+
+async def test_keyword_editor_keeps_the_text_and_warns_below_five(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.screen.open_path("skills-review-index.md")
+        await settle(app, pilot)
+        view = app.screen.query_one("#index-rows")
+        view.focus()
+        await pilot.press("down", "e")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, KeywordDialog)
+        box = dialog.query_one(Input)
+        before = box.value
+        await pilot.press(*" zz")
+        assert box.value == before + " zz"  # typing adds; nothing was selected
+        box.value = "one two three"
+        await settle(app, pilot)
+        meter = text_of(dialog.query_one("#kw-meter", Static))
+        assert "3 keyword(s)" in meter and "fewer than 5" in meter
+        await pilot.press("escape")
+        assert not isinstance(app.screen, KeywordDialog)
