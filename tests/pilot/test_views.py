@@ -125,3 +125,23 @@ async def test_keyword_editor_keeps_the_text_and_warns_below_five(app):
         assert "3 keyword(s)" in meter and "fewer than 5" in meter
         await pilot.press("escape")
         assert not isinstance(app.screen, KeywordDialog)
+
+
+async def test_lab_shows_words_as_typed_never_stems(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("4")
+        screen = app.screen
+        await wait_until(pilot, lambda: screen.engine is not None)
+        await pilot.press(*"rebasing charges twice")
+        await wait_until(pilot, lambda: screen.result is not None and screen.result.query == "rebasing charges twice")
+        title = text_of(screen.query_one("#lab-fused-title", Static))
+        assert "rebasing charges twice" in title and "charg " not in title and "rebas " not in title
+        await pilot.press("escape")
+        why = screen.query_one("#why-path", Input)
+        why.value = "git/no-such-memory.md"
+        await pilot.press("y")  # y puts the highlighted memory in the box and explains it
+        assert why.value == screen.query_one("#fused").coordinate_to_cell_key((0, 0)).row_key.value
+        answer = screen.query_one("#why", Static)
+        assert answer.region.bottom <= 23  # visible at 80×24, above the footer
+        assert "charg" not in text_of(answer).replace("charges", "")
