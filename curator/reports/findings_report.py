@@ -37,7 +37,7 @@ def render_json(store: Store, findings: list[Finding]) -> dict:
 
 def render_text(console, store: Store, findings: list[Finding]) -> None:
     """Grouped by severity, then check; each finding as `path:line  message`."""
-    from rich.table import Table
+    from rich.padding import Padding
     from rich.text import Text
 
     s = summary(store, findings)
@@ -68,18 +68,23 @@ def render_text(console, store: Store, findings: list[Finding]) -> None:
                 (f"  {spec.summary}" if spec else "", "dim"),
             )
         )
-        # A grid keeps wrapped messages aligned under their own column on narrow terminals.
-        grid = Table.grid(padding=(0, 2), expand=True)
-        grid.add_column(style="bold", width=min(width + 2, max(console.width * 3 // 5, 20)), overflow="fold")
-        grid.add_column(ratio=1, overflow="fold")
+        # One line when the place and the message fit; else the message wraps on its own lines
+        # under its path, using the whole width (a narrow message column is many short lines).
         for f in items:
             msg = Text(f.message)
             if f.fix is not None:
                 msg.append(f"  → {f.fix.description}", style="green")
             elif f.suggestion and f.suggestion not in f.message:
                 msg.append(f"  → {f.suggestion}", style="green")
-            grid.add_row(Text("  " + _where(f)), msg)
-        console.print(grid)
+            where = _where(f)
+            if 2 + max(width, len(where)) + 2 + msg.cell_len <= console.width:
+                line = Text("  ")
+                line.append(f"{where:<{width}}" if len(where) <= width else where, style="bold")
+                line.append("  ")
+                console.print(line + msg, no_wrap=True, overflow="ellipsis")
+            else:
+                console.print(Text("  " + where, style="bold"), overflow="fold")
+                console.print(Padding(msg, (0, 0, 0, 6), expand=False))
     console.print()
     parts = []
     for sev, key, word in (
