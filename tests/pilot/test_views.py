@@ -145,3 +145,27 @@ async def test_lab_shows_words_as_typed_never_stems(app):
         answer = screen.query_one("#why", Static)
         assert answer.region.bottom <= 23  # visible at 80×24, above the footer
         assert "charg" not in text_of(answer).replace("charges", "")
+
+
+async def test_budgets_agree_with_the_tree_and_explain_themselves(app):
+    from curator.widgets.budget_bar import compact
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        tree = app.screen.query_one(StoreTree)
+        semantic = next(str(n.label) for n in tree.root.children if str(n.label).startswith("semantic"))
+        await pilot.press("3")
+        await settle(app, pilot)
+        screen = app.screen
+        tiers = text_of(screen.query_one("#tier-bars", Static))
+        assert semantic.split()[-1] in tiers  # the same semantic total as the tree
+        store = app.workspace.store
+        index_total = sum(r.tokens or 0 for r in store.records.values() if r.readable and r.level < 2)
+        assert "indexes" in tiers and compact(index_total) in tiers
+        key = text_of(screen.query_one("#budget-key", Static))
+        assert "name/" in key and "no index routes to" in key
+        assert "even at = entries" in " ".join(text_of(screen.query_one("#cost-key", Static)).split())
+        assert screen.has_class("-narrow")  # the two tables stack at 80 columns
+        await pilot.resize_terminal(140, 40)
+        await settle(app, pilot)
+        assert not screen.has_class("-narrow")
