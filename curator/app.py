@@ -89,6 +89,15 @@ class CuratorApp(App[None]):
             self.notify(self.notice, timeout=6)
         self.load_store()
 
+    def on_notify(self, event) -> None:
+        """One toast at a time: a new one replaces the last (an error stays until it times out,
+        unless another error replaces it), so toasts never pile up over the content."""
+        new = event.notification
+        for old in list(self._notifications):
+            if old is not new and (old.severity != "error" or new.severity == "error"):
+                self._unnotify(old, refresh=False)
+        self._refresh_notifications()
+
     def watch_theme(self, theme: str) -> None:
         if self._themes_ready and self.remember_theme:
             save_settings(Settings(theme=theme))
@@ -174,16 +183,21 @@ class CuratorApp(App[None]):
         text = getattr(screen, "HELP", "") or ""
         if focused is not None and getattr(focused, "HELP", None):
             text += "\n\n" + focused.HELP
-        rows, seen = [], set()
+        rows, seen, screens = [], set(), []
         for active in screen.active_bindings.values():
             b = active.binding
             if b.action in seen or not b.description:
                 continue
+            if not b.id or b.id.startswith("table-") or b.id.startswith("tree-") or b.id.startswith("leave-box"):
+                continue  # generic movement keys are one line of the help, not a page each
             seen.add(b.action)
-            rows.append((bool(b.id), b.key_display or self.get_key_display(b), b.tooltip or b.description))
-        # curator's own bindings first (they carry ids), then the widgets' generic ones
-        rows.sort(key=lambda r: not r[0])
-        self.push_screen(HelpScreen(text, [(k, what) for _, k, what in rows]))
+            if b.group is SCREENS_GROUP:  # 1 2 3 4: one line for the four screens
+                screens.append((b.key_display or self.get_key_display(b), b.description))
+                continue
+            rows.append((b.key_display or self.get_key_display(b), b.tooltip or b.description))
+        if screens:
+            rows.append((" ".join(k for k, _ in screens), " · ".join(d for _, d in screens)))
+        self.push_screen(HelpScreen(text, rows))
 
     # -- the write path: every change is a previewed plan --------------------------
 

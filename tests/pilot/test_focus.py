@@ -104,3 +104,30 @@ async def test_every_shown_key_has_a_working_action(app):
         assert isinstance(app.screen, RetrievalLabScreen)
         await pilot.press("escape", "1")
         assert isinstance(app.screen, MainScreen)
+
+
+async def test_help_fits_80x24_and_lists_only_curator_keys(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        for screen_key in ("1", "2"):
+            await pilot.press(screen_key)
+            await settle(app, pilot)
+            await pilot.press("f1")
+            await settle(app, pilot)
+            help_screen = app.screen
+            box = help_screen.query_one("VerticalScroll")
+            assert box.max_scroll_y == 0  # nothing below the fold
+            shown = str(help_screen.binding_rows)
+            assert "1 2 3 4" in shown and "Cursor" not in shown and "Scroll" not in shown
+            await pilot.press("escape")
+
+
+async def test_toasts_do_not_pile_up(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.notify("first", severity="error")
+        for i in range(4):
+            app.notify(f"info {i}")
+        await pilot.pause()
+        kept = [n.message for n in app._notifications]
+        assert kept == ["first", "info 3"]  # the error stays; infos replace each other
