@@ -169,3 +169,23 @@ async def test_budgets_agree_with_the_tree_and_explain_themselves(app):
         await pilot.resize_terminal(140, 40)
         await settle(app, pilot)
         assert not screen.has_class("-narrow")
+
+
+async def test_prune_ticks_differ_by_shape_not_only_colour(app):
+    from curator.dialogs import PruneDialog
+    from curator.dialogs.prune_dialog import TickList
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2", "P")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, PruneDialog)
+        ticks = dialog.query_one(TickList)
+        marks = []
+        for y in range(ticks.option_count):
+            value = ticks.get_option_at_index(y).value
+            marks.append((value in ticks.selected, ticks.render_line(y).text[0:3]))
+        assert {m for ticked, m in marks if ticked} == {"▐✔▌"}
+        assert {m for ticked, m in marks if not ticked} == {"▐ ▌"}
+        assert dialog.query_one("#preview").region.bottom <= 24
