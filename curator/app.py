@@ -64,6 +64,7 @@ class CuratorApp(App[None]):
         self.workspace_signal: Signal = Signal(self, "workspace")
         self.load_error: str | None = None
         self._themes_ready = False
+        self._role_theme_pushed = False
 
     # -- start-up ------------------------------------------------------------
 
@@ -84,6 +85,7 @@ class CuratorApp(App[None]):
             self.notify(f"Unknown theme {wanted!r}; using {DEFAULT_THEME}", severity="warning")
             wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
         self.theme = wanted
+        self.role_styles()
         self._themes_ready = True
         if self.notice:
             self.notify(self.notice, timeout=6)
@@ -98,7 +100,17 @@ class CuratorApp(App[None]):
                 self._unnotify(old, refresh=False)
         self._refresh_notifications()
 
+    def role_styles(self) -> None:
+        """Role styles ("bold error", "success", ...) follow the current theme's colours."""
+        from .widgets.palette import rich_theme
+
+        if self._role_theme_pushed:
+            self.console.pop_theme()
+        self.console.push_theme(rich_theme(self.current_theme))
+        self._role_theme_pushed = True
+
     def watch_theme(self, theme: str) -> None:
+        self.role_styles()
         if self._themes_ready and self.remember_theme:
             save_settings(Settings(theme=theme))
 

@@ -77,7 +77,7 @@ class BudgetsScreen(CuratorScreen):
         st = report.startup
         over = st.over
         head = Text(no_wrap=True, overflow="ellipsis")
-        colour = (theme.error if over else theme.success) or "red"
+        colour = (theme.error if over else theme.success) or "error"
         head.append("Start-up load  ", style="bold")
         head.append(f"{st.tokens:,} / {st.budget:,} tokens", style=f"bold {colour}")
         head.append("  over budget" if over else "  within budget", style=colour)
@@ -91,14 +91,14 @@ class BudgetsScreen(CuratorScreen):
             head.append(f"\n  {path}  ", style="")
             head.append(f"{n:,}", style="dim")
         if st.past_cap:
-            head.append(f"\n{len(st.past_cap)} line(s) fall past the cap:", style="bold " + (theme.warning or "yellow"))
+            head.append(f"\n{len(st.past_cap)} line(s) fall past the cap:", style="bold " + (theme.warning or "warning"))
             for c in st.past_cap[:8]:
                 head.append(f"\n  {c.path}:{c.line}  ", style="bold")
                 head.append(c.text.strip()[:90], style="dim")
             if len(st.past_cap) > 8:
                 head.append(f"\n  … and {len(st.past_cap) - 8} more", style="dim")
         self.query_one("#startup", Static).update(head)
-        primary = theme.primary or "cyan"
+        primary = theme.primary or "info"
         room = max(20, (self.size.width - 6) // 3 - 2)
         # as in the tree: indexes on their own line, each tier its memories
         index_tokens: dict[str, int] = {}
@@ -111,7 +111,7 @@ class BudgetsScreen(CuratorScreen):
         tiers = sorted(tier_items.items(), key=lambda kv: -kv[1])
         self.query_one("#tier-bars", Static).update(self._panel("Tokens per tier", bars(tiers, room, primary)))
         domains = list(report.domain_tokens.items())[:12]
-        self.query_one("#domain-bars", Static).update(self._panel("Tokens per domain", bars(domains, room, theme.accent or "magenta")))
+        self.query_one("#domain-bars", Static).update(self._panel("Tokens per domain", bars(domains, room, theme.accent or "accent")))
         hist = size_histogram(store)
         key = Text("Tiers count memories, indexes on their own line (as in the tree). Domains: ", style="dim")
         key.append("name", style="bold")
@@ -120,7 +120,7 @@ class BudgetsScreen(CuratorScreen):
         key.append(" = a folder no index routes to.", style="dim")
         self.query_one("#budget-key", Static).update(key)
         self.query_one("#histogram", Static).update(
-            self._panel("Memory sizes (tokens)", bars(hist, room, theme.secondary or "blue"))
+            self._panel("Memory sizes (tokens)", bars(hist, room, theme.secondary or "secondary"))
         )
         files = self.query_one("#largest", DataTable)
         files.clear()
@@ -128,7 +128,7 @@ class BudgetsScreen(CuratorScreen):
         self._files = report.files[:200]
         for path, tier, n in self._files:
             shown = path if len(path) <= 34 else "…" + path[-33:]
-            files.add_row(Text(shown, style="bold red" if path in over_paths else ""), Text(f"{n:,}", justify="right"), tier, key=path)
+            files.add_row(Text(shown, style="bold error" if path in over_paths else ""), Text(f"{n:,}", justify="right"), tier, key=path)
         cost = self.query_one("#cost", DataTable)
         cost.clear()
         for d in report.domains:

@@ -15,7 +15,7 @@ from ..widgets import RowTable, TextBox
 from ..widgets.table import clip
 from .base import CuratorScreen, LoadingPane
 
-SEV = {Severity.ERROR: ("✖ error", "bold red"), Severity.WARNING: ("▲ warning", "yellow"), Severity.INFO: ("● info", "cyan")}
+SEV = {Severity.ERROR: ("✖ error", "bold error"), Severity.WARNING: ("▲ warning", "warning"), Severity.INFO: ("● info", "info")}
 
 
 SEVERITIES = Binding.Group("Severities")
@@ -90,7 +90,7 @@ class ProblemsScreen(CuratorScreen):
         for i, (f, where) in enumerate(zip(items, wheres, strict=True)):
             label, style = SEV[f.severity]
             label = label.split()[0] if narrow else label
-            fix = Text("x", style="bold green") if f.fix is not None else Text("")
+            fix = Text("x", style="bold success") if f.fix is not None else Text("")
             table.add_row(clip(label, widths[0], style), clip(f.check, widths[1]), fix,
                           clip(where, widths[3]), clip(f.message, widths[4]), key=str(i))
         if items:
@@ -119,9 +119,9 @@ class ProblemsScreen(CuratorScreen):
         text.append(f"\n{f.path}" + (f":{f.line}" if f.line else ""), style="bold")
         text.append(f"  {f.message}")
         if f.suggestion:
-            text.append(f"\nsuggestion: {f.suggestion}", style="green")
+            text.append(f"\nsuggestion: {f.suggestion}", style="success")
         if f.fix is not None:
-            text.append(f"\nfix: {f.fix.description}", style="bold green")
+            text.append(f"\nfix: {f.fix.description}", style="bold success")
             text.append(f"  (x applies it after a diff preview; `curator fix --check {f.check}`)", style="dim")
         detail.update(text)
 

@@ -164,11 +164,11 @@ class RetrievalLabScreen(CuratorScreen):
             trace.append(st.path if len(st.path) <= side else "…" + st.path[-(side - 1):], style="bold")
             trace.append(f"  {st.tokens:,}")
             if st.cached:
-                trace.append(" cached", style="green")
+                trace.append(" cached", style="success")
             trace.append(f"\n  {st.why}\n", style="dim")
         trace.append(f"{result.tokens_loaded:,} tokens in context", style="bold")
         if not result.route.l0_matches:
-            trace.append("\nno L0 keyword matched: the agent's walk stops at memory-index.md", style="yellow")
+            trace.append("\nno L0 keyword matched: the agent's walk stops at memory-index.md", style="warning")
         self.query_one("#trace", Static).update(trace)
         n = len(result.hits)
         self._title(f"fused · {n} result(s) · words: {' '.join(readable_terms(result)[:8])}")
@@ -191,7 +191,7 @@ class RetrievalLabScreen(CuratorScreen):
         from ..reports.retrieval_report import readable
 
         reason = readable(self.engine.why(path, self.result.query, self.result), self.forms)
-        out.update(Text(reason, style="yellow" if "retrieved" not in reason else "green"))  # the path is in the box
+        out.update(Text(reason, style="warning" if "retrieved" not in reason else "success"))  # the path is in the box
 
     # -- actions -------------------------------------------------------------------
 

@@ -68,7 +68,7 @@ class IndexView(Vertical):
         facts.append(f"  {len(rows)} rows · {rec.tokens or 0 if rec else 0:,} tokens")
         if path in store.domain_indexes:
             facts.append(" · strict" if strict else " · not strict", style="dim")
-            facts.append(f" · collision rate {rate:.0%}", style="bold red" if rate > store.config.thresholds.collision_rate else "")
+            facts.append(f" · collision rate {rate:.0%}", style="bold error" if rate > store.config.thresholds.collision_rate else "")
         table = self.query_one(RowTable)
         targets = [", ".join(lk.target or lk.raw for lk in row.links) or "—" for row in rows]
         room = self.size.width or 80
@@ -87,9 +87,9 @@ class IndexView(Vertical):
             cells = [] if narrow else [str(row.line)]
             table.add_row(
                 *cells,
-                Text(str(len(row.keyword_set)), style="yellow" if len(row.keyword_set) < store.config.thresholds.min_keywords else ""),
-                Text(f"{u:.0%}", style="bold red" if low else ("green" if u >= 0.6 else "")),
-                clip(targets[i], widths[-2], "bold red" if row.line in missing else ""),
+                Text(str(len(row.keyword_set)), style="warning" if len(row.keyword_set) < store.config.thresholds.min_keywords else ""),
+                Text(f"{u:.0%}", style="bold error" if low else ("success" if u >= 0.6 else "")),
+                clip(targets[i], widths[-2], "bold error" if row.line in missing else ""),
                 clip(" ".join(row.keywords), widths[-1]),
                 key=str(row.line),
             )
@@ -126,14 +126,14 @@ class IndexView(Vertical):
         found = overlaps(self._workspace.store, self._path, row)
         text = Text()
         if not found:
-            text.append("no other row shares two or more of these keywords", style="green")
+            text.append("no other row shares two or more of these keywords", style="success")
         for i, (path, line, shared) in enumerate(found[:6]):
             if i:
                 text.append("\n")
             same = path == self._path
-            text.append(f"{path}:{line}", style="bold" if same else "bold magenta")
+            text.append(f"{path}:{line}", style="bold" if same else "bold accent")
             text.append(f"  shares {len(shared)}: ", style="dim")
-            text.append(" ".join(shared), style="yellow")
+            text.append(" ".join(shared), style="warning")
         if len(found) > 6:
             text.append(f"\n… {len(found) - 6} more rows", style="dim")
         self.query_one("#overlaps", Static).update(text)

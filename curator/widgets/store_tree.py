@@ -76,7 +76,7 @@ class StoreTree(Tree[str]):
         # the badge before the count: on a narrow terminal the count is what gets cut
         text = Text(name, style=style)
         if badge:
-            text.append(f" {badge}", style="bold red" if "✖" in badge else "yellow")
+            text.append(f" {badge}", style="bold error" if "✖" in badge else "warning")
         text.append(f" {_tokens(tokens)}", style="dim")
         return text
 
@@ -123,7 +123,7 @@ class StoreTree(Tree[str]):
             self.cursor_line = 0
 
     def _leaf(self, parent, rec, workspace) -> None:
-        style = "" if rec.readable else "red"
+        style = "" if rec.readable else "error"
         node = parent.add_leaf(self.label_for(rec.name, rec.tokens or 0, workspace.badge([rec.path]), style), data=rec.path)
         self._path_nodes[rec.path] = node
 
