@@ -55,7 +55,8 @@ class PromoteDialog(ModalScreen[PromoteChoice | None]):
         width: 90%; max-width: 110; height: auto; max-height: 100%;
         border: thick $primary; background: $surface; padding: 0 1;
     }
-    PromoteDialog Label { margin-top: 1; color: $text-muted; }
+    PromoteDialog Label { color: $text-muted; }
+    PromoteDialog #pr-title { margin-bottom: 1; }
     PromoteDialog #pr-meter { height: auto; }
     PromoteDialog #pr-error { height: auto; color: $error; text-style: bold; }
     PromoteDialog Horizontal { height: auto; align-horizontal: right; margin-top: 1; }
@@ -86,7 +87,7 @@ class PromoteDialog(ModalScreen[PromoteChoice | None]):
         self._dest_suggested = suggested_destination(self.store, self.rec, index)
         self._keywords_suggested = " ".join(suggest(self.store, self.rec.text, index))
         with VerticalScroll():
-            yield Static(f"[b]Promote[/b] {self.src} ({self.rec.tier}) to semantic knowledge")
+            yield Static(f"[b]Promote[/b] {self.src} ({self.rec.tier}) to semantic knowledge", id="pr-title")
             yield Label("domain index that routes to it")
             yield Select([(p, p) for p in sorted(self.store.domain_indexes)], value=index, allow_blank=False,
                          id="pr-index", compact=True)

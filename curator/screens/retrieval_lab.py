@@ -133,7 +133,7 @@ class RetrievalLabScreen(CuratorScreen):
         # words (`curator retrieve` lists them under each hit)
         narrow = room < 70
         ranks = [("r·b·p", 7)] if narrow else [("route", 5), ("bm25", 4), ("prior", 5)]
-        matched_col = [] if narrow else [("matched", None)]
+        matched_col = [] if narrow else [("matched", min(30, max(12, room // 4)))]
         widths = fused.set_columns([("#", 2), ("memory", None), ("tokens", 6), *ranks, *matched_col], room)
         for h in result.hits:
             matched = Text()

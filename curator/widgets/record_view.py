@@ -37,7 +37,7 @@ class RecordView(VerticalScroll):
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column()
         est = " (estimated)" if store.encoding == "estimate" else ""
-        grid.add_row("path", Text(rec.path, style="bold"))
+        grid.add_row("path", Text(rec.path, style="bold", overflow="fold"))
         if rec.title:
             grid.add_row("title", rec.title)
         grid.add_row("tier", f"{rec.tier} · L{rec.level} · {rec.kind}")

@@ -189,3 +189,26 @@ async def test_prune_ticks_differ_by_shape_not_only_colour(app):
         assert {m for ticked, m in marks if ticked} == {"▐✔▌"}
         assert {m for ticked, m in marks if not ticked} == {"▐ ▌"}
         assert dialog.query_one("#preview").region.bottom <= 24
+
+
+async def test_a_resized_terminal_refits_tree_and_tables(app):
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        tree = app.screen.query_one(StoreTree)
+        wide = tree.size.width
+        await pilot.resize_terminal(80, 24)
+        await settle(app, pilot)
+        assert tree.size.width <= 36 < wide  # at most 45% of 80 columns
+        # every visible line keeps its token count whole: the name gives way, not the number
+        for y in range(tree.size.height):
+            line = tree.render_line(y).text.rstrip(" ▕▇▆▅▄▃▂▁")
+            node = tree.get_node_at_line(tree.scroll_offset.y + y)
+            if node is not None and line:
+                assert line.split()[-1] == str(node.label).split()[-1], line
+        await pilot.press("2")
+        await settle(app, pilot)
+        table = app.screen.query_one("#problems")
+        assert sum(c.get_render_width(table) for c in table.columns.values()) <= 80
+        await pilot.resize_terminal(120, 36)
+        await settle(app, pilot)
+        assert [c.label.plain for c in table.columns.values()][0] == "severity"
