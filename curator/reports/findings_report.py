@@ -35,9 +35,13 @@ def render_json(store: Store, findings: list[Finding]) -> dict:
     }
 
 
+MIN_MESSAGE_COLUMN = 44  # narrower than this, a message goes under its path instead
+
+
 def render_text(console, store: Store, findings: list[Finding]) -> None:
     """Grouped by severity, then check; each finding as `path:line  message`."""
     from rich.padding import Padding
+    from rich.table import Table
     from rich.text import Text
 
     s = summary(store, findings)
@@ -68,23 +72,29 @@ def render_text(console, store: Store, findings: list[Finding]) -> None:
                 (f"  {spec.summary}" if spec else "", "dim"),
             )
         )
-        # One line when the place and the message fit; else the message wraps on its own lines
-        # under its path, using the whole width (a narrow message column is many short lines).
+        # The message beside its place when that leaves it a wide column (it wraps aligned under
+        # itself); else on its own lines under the path, at full width: a narrow message column
+        # is many short lines.
+        group_w = min(width, max(len(_where(f)) for f in items))
+        beside = console.width - 2 - group_w - 2 >= MIN_MESSAGE_COLUMN
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="bold", width=group_w + 2, overflow="fold")
+        grid.add_column(overflow="fold", max_width=max(10, console.width - group_w - 4))
         for f in items:
             msg = Text(f.message)
             if f.fix is not None:
                 msg.append(f"  → {f.fix.description}", style="green")
             elif f.suggestion and f.suggestion not in f.message:
                 msg.append(f"  → {f.suggestion}", style="green")
-            where = _where(f)
-            if 2 + max(width, len(where)) + 2 + msg.cell_len <= console.width:
-                line = Text("  ")
-                line.append(f"{where:<{width}}" if len(where) <= width else where, style="bold")
-                line.append("  ")
-                console.print(line + msg, no_wrap=True, overflow="ellipsis")
+            if beside:
+                grid.add_row(Text("  " + _where(f)), msg)
+            elif 2 + len(_where(f)) + 2 + msg.cell_len <= console.width:  # fits on one line
+                console.print(Text.assemble(("  " + _where(f), "bold"), "  ", msg), no_wrap=True)
             else:
-                console.print(Text("  " + where, style="bold"), overflow="fold")
+                console.print(Text("  " + _where(f), style="bold"), overflow="fold")
                 console.print(Padding(msg, (0, 0, 0, 6), expand=False))
+        if beside:
+            console.print(grid)
     console.print()
     parts = []
     for sev, key, word in (
