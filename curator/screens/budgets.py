@@ -87,9 +87,11 @@ class BudgetsScreen(CuratorScreen):
         head.append("░" * (width - filled), style="dim")
         if st.tokens > st.budget:
             head.append("▶" * min(10, round(10 * (st.tokens - st.budget) / max(st.budget, 1)) or 1), style="bold " + colour)
-        for path, n in st.files:
+        for path, n in st.files[:8]:  # the largest are in the table below; `curator tokens` lists all
             head.append(f"\n  {path}  ", style="")
             head.append(f"{n:,}", style="dim")
+        if len(st.files) > 8:
+            head.append(f"\n  … and {len(st.files) - 8} more files loaded at start-up", style="dim")
         if st.past_cap:
             head.append(f"\n{len(st.past_cap)} line(s) fall past the cap:", style="bold " + (theme.warning or "warning"))
             for c in st.past_cap[:8]:

@@ -96,7 +96,7 @@ class MainScreen(CuratorScreen):
     def _show_group(self, node) -> None:
         """A tier or folder: what it holds, instead of the last file shown."""
         self.selected = None
-        text = Text()
+        text = Text(no_wrap=True, overflow="ellipsis")  # one line per child, never wrapped
         text.append_text(node.label.copy())
         files = [n for n in node.children if n.data]
         groups = [n for n in node.children if not n.data]

@@ -84,7 +84,7 @@ class ProblemsScreen(CuratorScreen):
             ("" if narrow else "severity", 1 if narrow else 9),
             ("check", min(24, max((len(f.check) for f in items), default=5))),
             ("fix", 3),
-            ("where", min(max(16, room // 3), max((len(w) for w in wheres), default=5))),
+            ("where", min(max(16, room // (4 if narrow else 3)), max((len(w) for w in wheres), default=5))),
             ("message", None),
         ], room)
         for i, (f, where) in enumerate(zip(items, wheres, strict=True)):
