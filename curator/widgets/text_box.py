@@ -30,7 +30,15 @@ class TextBox(Input):
         self.leave_on_down = leave_on_down
 
     def on_mount(self) -> None:
-        self.cursor_position = len(self.value)
+        # the cursor at the end, once the box has a width to scroll in: typing adds to the text
+        self.call_after_refresh(self._to_end)
+
+    def _to_end(self) -> None:
+        from textual.geometry import Region
+
+        self.action_end()
+        # Input does not scroll for its initial value; show the end, where typing goes
+        self.scroll_to_region(Region(self._cursor_offset, 0, width=1, height=1), force=True, animate=False)
 
     def check_action(self, action: str, parameters) -> bool | None:
         if action == "leave":

@@ -117,6 +117,10 @@ async def test_keyword_editor_keeps_the_text_and_warns_below_five(app):
         assert isinstance(dialog, KeywordDialog)
         box = dialog.query_one(Input)
         before = box.value
+        # the cursor is at the end and the end is in view: what is typed is seen being added
+        assert box.cursor_position == len(before)
+        if len(before) >= box.size.width:
+            assert box.scroll_offset.x > 0
         await pilot.press(*" zz")
         assert box.value == before + " zz"  # typing adds; nothing was selected
         box.value = "one two three"
