@@ -17,6 +17,8 @@ from .screens.sessions import SessionsScreen
 from .settings import Settings, load_settings, save_settings
 from .themes import DEFAULT_THEME, available_themes
 
+SCREENS_GROUP = Binding.Group("Screens", compact=True)  # "1234 Screens": the footer fits 80 columns
+
 
 class CuratorApp(App[None]):
     CSS_PATH = "app.tcss"
@@ -32,12 +34,12 @@ class CuratorApp(App[None]):
     }
     DEFAULT_MODE = "store"
     BINDINGS = [
-        Binding("1", "switch_mode('store')", "Store", id="show-store", tooltip="The store tree and the selected file"),
-        Binding("2", "switch_mode('problems')", "Problems", id="show-problems", tooltip="Every finding"),
-        Binding("3", "switch_mode('budgets')", "Budgets", id="show-budgets", tooltip="Tokens, budgets and the cost model"),
-        Binding("4", "switch_mode('lab')", "Lab", id="show-lab", tooltip="What would the agent retrieve?"),
-        Binding("5", "switch_mode('sessions')", "Sessions", id="show-sessions", tooltip="The agent's sessions: browse, search, mine",
-                show=False),
+        Binding("1", "switch_mode('store')", "Store", id="show-store", group=SCREENS_GROUP, tooltip="The store tree and the selected file"),
+        Binding("2", "switch_mode('problems')", "Problems", id="show-problems", group=SCREENS_GROUP, tooltip="Every finding"),
+        Binding("3", "switch_mode('budgets')", "Budgets", id="show-budgets", group=SCREENS_GROUP, tooltip="Tokens, budgets and the cost model"),
+        Binding("4", "switch_mode('lab')", "Lab", id="show-lab", group=SCREENS_GROUP, tooltip="What would the agent retrieve?"),
+        Binding("5", "switch_mode('sessions')", "Sessions", id="show-sessions", group=SCREENS_GROUP,
+                tooltip="The agent's sessions: browse, search, mine", show=False),
         Binding("f1,question_mark", "help", "Help", id="help", tooltip="Keys and what this screen is for"),
         Binding("ctrl+r", "reload_store", "Reload", id="reload-store", tooltip="Re-read the store and re-run the checks", show=False),
         Binding("ctrl+t", "next_theme", "Theme", id="next-theme", tooltip="Cycle through the themes", show=False),
@@ -73,6 +75,7 @@ class CuratorApp(App[None]):
         self._themes_ready = False
         self.sessions = None  # the session tier (curator.sessions.SessionsService), indexed in a worker
         self.sessions_signal: Signal = Signal(self, "sessions")
+        self._role_theme_pushed = False
 
     # -- start-up ------------------------------------------------------------
 
@@ -93,6 +96,7 @@ class CuratorApp(App[None]):
             self.notify(f"Unknown theme {wanted!r}; using {DEFAULT_THEME}", severity="warning")
             wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
         self.theme = wanted
+        self.role_styles()
         self._themes_ready = True
         if self.notice:
             self.notify(self.notice, timeout=6)
@@ -102,7 +106,26 @@ class CuratorApp(App[None]):
         self.sessions = SessionsService(self.store_root)
         self.index_sessions()  # beside the store load: the sessions list never waits for it
 
+    def on_notify(self, event) -> None:
+        """One toast at a time: a new one replaces the last (an error stays until it times out,
+        unless another error replaces it), so toasts never pile up over the content."""
+        new = event.notification
+        for old in list(self._notifications):
+            if old is not new and (old.severity != "error" or new.severity == "error"):
+                self._unnotify(old, refresh=False)
+        self._refresh_notifications()
+
+    def role_styles(self) -> None:
+        """Role styles ("bold error", "success", ...) follow the current theme's colours."""
+        from .widgets.palette import rich_theme
+
+        if self._role_theme_pushed:
+            self.console.pop_theme()
+        self.console.push_theme(rich_theme(self.current_theme))
+        self._role_theme_pushed = True
+
     def watch_theme(self, theme: str) -> None:
+        self.role_styles()
         if self._themes_ready and self.remember_theme:
             save_settings(Settings(theme=theme))
 
@@ -188,9 +211,14 @@ class CuratorApp(App[None]):
         if progress:
             progress(what, fraction)
 
+    _open_after_load: str | None = None
+
     def _loaded(self, ws) -> None:
         self.workspace = ws
         self.workspace_signal.publish(ws)
+        path, self._open_after_load = self._open_after_load, None
+        if path and path in ws.store.records:
+            self.open_path(path)
         import gc
 
         gc.freeze()  # the loaded store lives on: later collections need not scan it again
@@ -242,6 +270,12 @@ class CuratorApp(App[None]):
 
     # -- actions ---------------------------------------------------------------
 
+    def check_action(self, action: str, parameters) -> bool | None:
+        from .widgets.text_box import typing_hides
+
+        # in a text box, 1-4 and q are typed: don't show (or run) them as app keys
+        return not typing_hides(self, action)
+
     def action_reload_store(self) -> None:
         self.notify("re-reading the store…", timeout=2)
         self.load_store()
@@ -263,21 +297,27 @@ class CuratorApp(App[None]):
         text = getattr(screen, "HELP", "") or ""
         if focused is not None and getattr(focused, "HELP", None):
             text += "\n\n" + focused.HELP
-        rows, seen = [], set()
+        rows, seen, screens = [], set(), []
         for active in screen.active_bindings.values():
             b = active.binding
             if b.action in seen or not b.description:
                 continue
+            if not b.id or b.id.startswith("table-") or b.id.startswith("tree-") or b.id.startswith("leave-box"):
+                continue  # generic movement keys are one line of the help, not a page each
             seen.add(b.action)
-            rows.append((bool(b.id), b.key_display or self.get_key_display(b), b.tooltip or b.description))
-        # curator's own bindings first (they carry ids), then the widgets' generic ones
-        rows.sort(key=lambda r: not r[0])
-        self.push_screen(HelpScreen(text, [(k, what) for _, k, what in rows]))
+            if b.group is SCREENS_GROUP:  # 1 2 3 4: one line for the four screens
+                screens.append((b.key_display or self.get_key_display(b), b.description))
+                continue
+            rows.append((b.key_display or self.get_key_display(b), b.tooltip or b.description))
+        if screens:
+            rows.append((" ".join(k for k, _ in screens), " · ".join(d for _, d in screens)))
+        self.push_screen(HelpScreen(text, rows))
 
     # -- the write path: every change is a previewed plan --------------------------
 
-    def propose(self, plan) -> None:
-        """Show a plan's diff; apply it (in a worker) only if the user confirms."""
+    def propose(self, plan, then_open: str | None = None) -> None:
+        """Show a plan's diff; apply it (in a worker) only if the user confirms; then show
+        `then_open` (e.g. the memory a promote made)."""
         from .dialogs import DiffDialog
 
         if self.read_only:
@@ -289,7 +329,7 @@ class CuratorApp(App[None]):
 
         def decided(ok: bool | None) -> None:
             if ok:
-                self.apply_plan(plan)
+                self.apply_plan(plan, then_open)
 
         self.push_screen(DiffDialog(plan), decided)
 
@@ -303,7 +343,7 @@ class CuratorApp(App[None]):
             return None
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
-    def apply_plan(self, plan) -> None:
+    def apply_plan(self, plan, then_open: str | None = None) -> None:
         from .curation import CurationError, apply_plan
 
         try:
@@ -312,6 +352,7 @@ class CuratorApp(App[None]):
             self.call_from_thread(self.notify, f"Nothing was written: {exc}", severity="error", timeout=10, markup=False)
             return
         self.call_from_thread(self.notify, f"{plan.title} — applied as {jid}; ctrl+z undoes it", timeout=6, markup=False)
+        self._open_after_load = then_open
         self.call_from_thread(self.load_store)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
@@ -395,15 +436,16 @@ class CuratorApp(App[None]):
             self.notify("Pick a transient or reflexion record to promote", severity="warning")
             return
 
-        def chosen(choice) -> None:
-            if choice is None:
-                return
-            plan = self.plan_or_notify(plan_promote, ws.store, path, choice.dest, choice.index, choice.keywords,
-                                       choice.source_action, counter=ws.store.counter)
-            if plan is not None:
-                self.propose(plan)
+        def planner(choice):
+            return plan_promote(ws.store, path, choice.dest, choice.index, choice.keywords,
+                                choice.source_action, counter=ws.store.counter)
 
-        self.push_screen(PromoteDialog(ws.store, path), chosen)
+        def chosen(choice) -> None:
+            if choice is not None and choice.plan is not None:
+                made = [e.path for e in choice.plan.edits if e.action == "create" and not e.path.startswith(".curator/")]
+                self.propose(choice.plan, then_open=made[0] if made else None)
+
+        self.push_screen(PromoteDialog(ws.store, path, planner), chosen)
 
     def edit_keywords(self, index: str, line: int) -> None:
         from .curation import plan_keywords

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import EXIT_OK, add_store_args, console, err_console, locate_and_configure
+from .common import EXIT_OK, EXIT_USAGE, add_store_args, console, err_console, locate_and_configure
 
 
 def run_app(argv: list[str]) -> int:
@@ -27,6 +27,13 @@ def run_app(argv: list[str]) -> int:
         for path, why in failures:
             err_console().print(Text.assemble(("skipped", "yellow"), f" {path}: {why}"))
         return EXIT_OK
+    import sys
+
+    if not (sys.stdout.isatty() and sys.stdin.isatty()):
+        # a full-screen app drawn into a pipe never ends: say what to run instead
+        err_console().print("curator: the app needs a terminal; try `curator check` or `curator --help`",
+                            soft_wrap=True, markup=False, highlight=False)
+        return EXIT_USAGE
     located, config = locate_and_configure(args, allow_demo=True)
     from ..app import make_app
     from ..tokens import default_counter

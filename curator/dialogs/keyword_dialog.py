@@ -9,6 +9,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from ..widgets import TextBox
 from .meter import meter_text
 
 
@@ -30,7 +31,7 @@ class KeywordDialog(ModalScreen[list[str] | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(f"[b]Keywords[/b] of {self.target} in {self.index}:{self.line}")
-            yield Input(" ".join(self.initial), id="kw-input", placeholder="space-separated keywords")
+            yield TextBox(" ".join(self.initial), id="kw-input", placeholder="space-separated keywords")
             yield Static(id="kw-meter")
             with Horizontal():
                 yield Button("Cancel", id="cancel")

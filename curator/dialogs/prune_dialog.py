@@ -5,14 +5,34 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from rich.segment import Segment
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
+from textual.strip import Strip
 from textual.widgets import Button, Label, Select, SelectionList, Static, Switch
+from textual.widgets._toggle_button import ToggleButton
+from textual.widgets.option_list import OptionDoesNotExist
 from textual.widgets.selection_list import Selection
+
+
+class TickList(SelectionList[str]):
+    """A selection list whose boxes differ by shape, not only colour: ✔ ticked, blank not."""
+
+    def render_line(self, y: int) -> Strip:
+        line = super().render_line(y)
+        try:
+            option = self.get_option_at_index(self.scroll_offset.y + y)
+        except OptionDoesNotExist:
+            return line
+        segments = list(line)
+        if len(segments) > 1 and segments[1].text == ToggleButton.BUTTON_INNER:
+            mark = "✔" if option.value in self._selected else " "
+            segments[1] = Segment(mark, segments[1].style)
+        return Strip(segments)
 
 
 @dataclass
@@ -24,10 +44,11 @@ class PruneChoice:
 class PruneDialog(ModalScreen[PruneChoice | None]):
     DEFAULT_CSS = """
     PruneDialog { align: center middle; }
-    PruneDialog > Vertical { width: 90%; max-width: 110; height: 85%; border: thick $primary; background: $surface; padding: 0 2; }
+    PruneDialog > Vertical { width: 100%; max-width: 110; height: 100%; max-height: 30; border: round $primary; background: $surface; padding: 0 1; }
     PruneDialog SelectionList { height: 1fr; }
-    PruneDialog #prune-options { height: auto; margin: 1 0; }
-    PruneDialog #prune-options Label { padding: 1 1 0 2; }
+    PruneDialog #prune-options { height: auto; margin: 1 0 0 0; }
+    PruneDialog #prune-options Select { width: 20; }
+    PruneDialog #prune-options Label { padding: 0 1 0 2; }
     PruneDialog #prune-buttons { height: auto; align-horizontal: right; }
     PruneDialog Button { margin-left: 2; }
     """
@@ -39,18 +60,19 @@ class PruneDialog(ModalScreen[PruneChoice | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("[b]Prune[/b] — ticked records are archived into .curator/archive (or deleted). "
-                         "Expired ones are ticked; space toggles.", id="prune-title")
+            yield Static("[b]Prune[/b] — ✔ records are archived into .curator/archive (or deleted); "
+                         "the expired ones (age in days, older than the tier's TTL) start ticked. "
+                         "Space toggles.", id="prune-title")
             with Horizontal(id="prune-options"):
                 yield Select([("transient", "transient"), ("reflexion", "reflexion")], value="transient",
-                             allow_blank=False, id="prune-tier")
+                             allow_blank=False, id="prune-tier", compact=True)
                 yield Label("archive (off: delete)")
                 yield Switch(value=True, id="prune-archive")
-            yield SelectionList[str](id="prune-list")
+            yield TickList(id="prune-list")
             yield Static(id="prune-count")
             with Horizontal(id="prune-buttons"):
-                yield Button("Cancel", id="cancel")
-                yield Button("Preview diff", id="preview", variant="primary")
+                yield Button("Cancel", id="cancel", compact=True)
+                yield Button("Preview diff", id="preview", variant="primary", compact=True)
 
     def on_mount(self) -> None:
         self._fill("transient")
@@ -72,10 +94,11 @@ class PruneDialog(ModalScreen[PruneChoice | None]):
                 age = (self.store.today - date.fromisoformat(r.date)).days if r.date else None
             except ValueError:
                 age = None
-            label = Text(r.path)
-            label.append(f"  {r.date or 'undated'}", style="dim")
-            if age is not None:
-                label.append(f"  {age} days", style="bold red" if age > ttl else "dim")
+            # the age first, so a narrow dialog cuts the path's end, never the number
+            label = Text(f"{age:>4}d " if age is not None else "   ? ", style="bold" if age is not None and age > ttl else "dim")
+            label.append(r.path)
+            if not r.date:
+                label.append("  undated", style="dim")
             items.append(Selection(label, r.path, r.path in expired))
         selection = self.query_one(SelectionList)
         selection.clear_options()

@@ -37,8 +37,12 @@ def render_json(store: Store, findings: list[Finding]) -> dict:
     }
 
 
+MIN_MESSAGE_COLUMN = 44  # narrower than this, a message goes under its path instead
+
+
 def render_text(console, store: Store, findings: list[Finding]) -> None:
     """Grouped by severity, then check; each finding as `path:line  message`."""
+    from rich.padding import Padding
     from rich.table import Table
     from rich.text import Text
 
@@ -70,18 +74,29 @@ def render_text(console, store: Store, findings: list[Finding]) -> None:
                 (f"  {spec.summary}" if spec else "", "dim"),
             )
         )
-        # A grid keeps wrapped messages aligned under their own column on narrow terminals.
-        grid = Table.grid(padding=(0, 2), expand=True)
-        grid.add_column(style="bold", width=min(width + 2, max(console.width * 3 // 5, 20)), overflow="fold")
-        grid.add_column(ratio=1, overflow="fold")
+        # The message beside its place when that leaves it a wide column (it wraps aligned under
+        # itself); else on its own lines under the path, at full width: a narrow message column
+        # is many short lines.
+        group_w = min(width, max(len(_where(f)) for f in items))
+        beside = console.width - 2 - group_w - 2 >= MIN_MESSAGE_COLUMN
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="bold", width=group_w + 2, overflow="fold")
+        grid.add_column(overflow="fold", max_width=max(10, console.width - group_w - 4))
         for f in items:
             msg = Text(f.message)
             if f.fix is not None:
                 msg.append(f"  → {f.fix.description}", style="green")
             elif f.suggestion and f.suggestion not in f.message:
                 msg.append(f"  → {f.suggestion}", style="green")
-            grid.add_row(Text("  " + _where(f)), msg)
-        console.print(grid)
+            if beside:
+                grid.add_row(Text("  " + _where(f)), msg)
+            elif 2 + len(_where(f)) + 2 + msg.cell_len <= console.width:  # fits on one line
+                console.print(Text.assemble(("  " + _where(f), "bold"), "  ", msg), no_wrap=True)
+            else:
+                console.print(Text("  " + _where(f), style="bold"), overflow="fold")
+                console.print(Padding(msg, (0, 0, 0, 6), expand=False))
+        if beside:
+            console.print(grid)
     console.print()
     parts = []
     for sev, key, word in (

@@ -5,6 +5,46 @@ from __future__ import annotations
 SOURCES = ("route", "bm25", "prior")
 
 
+def surface_forms(query: str) -> dict[str, str]:
+    """Each retrieval term of a query → the word the user typed (`charg` → `charges`), so that
+    people never see the stemmer's internals."""
+    import re
+
+    from ..model.vocabulary import words
+    from ..retrieval.text import terms
+
+    typed = words(query)
+    out: dict[str, str] = {}
+    for w in typed:
+        out.setdefault(w, w)
+        for t in terms(w):
+            out.setdefault(t, w)
+        for part in re.split(r"[-_]", w):
+            for t in terms(part):
+                out.setdefault(t, part)
+    for a, b in zip(typed, typed[1:], strict=False):
+        out.setdefault(f"{a}-{b}", f"{a} {b}")
+    return out
+
+
+def readable_terms(result) -> list[str]:
+    """The query's search words as typed (pairs the engine adds for compounds are left out)."""
+    forms = surface_forms(result.query)
+    seen: list[str] = []
+    for t in result.terms:
+        word = forms.get(t)
+        if word and " " not in word and word not in seen:
+            seen.append(word)
+    return seen
+
+
+def readable(text: str, forms: dict[str, str]) -> str:
+    """`text` with every stemmed term written as the user typed it."""
+    import re
+
+    return re.sub(r"[a-z0-9][a-z0-9_-]*", lambda m: forms.get(m.group(0), m.group(0)), text)
+
+
 def _round(x: float | None, n: int = 4):
     return None if x is None else round(float(x), n)
 
@@ -38,40 +78,39 @@ def retrieve_json(result, misses: list[tuple[str, str]]) -> dict:
 
 
 def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: str) -> None:
-    from rich.table import Table
     from rich.text import Text
 
     est = " (estimated)" if encoding == "estimate" else ""
     console.print(Text.assemble(("curator retrieve ", "bold"), (repr(result.query), "bold cyan"),
                                 f"  top {result.k} · {result.source}"))
-    console.print(Text("terms: " + " ".join(result.terms), style="dim"))
+    console.print(Text("terms: " + " ".join(readable_terms(result)), style="dim"))
     if not result.hits:
         console.print(Text("nothing retrieved", style="yellow"))
-    table = Table(box=None, pad_edge=False)
-    table.add_column("#", justify="right")
-    table.add_column("memory", no_wrap=True, min_width=min(36, max(len(h.path) for h in result.hits) if result.hits else 10))
-    table.add_column("tokens", justify="right")
-    table.add_column("score", justify="right")
-    for s in SOURCES:
-        table.add_column(s, justify="right")
-    table.add_column("why", overflow="fold", ratio=1)
+    forms = surface_forms(result.query)
+    width = console.width
+    path_w = min(max((len(h.path) for h in result.hits), default=10), max(20, width - 44))
+    # one line of numbers per hit, its reasons on the line(s) below: readable at 80 columns
+    head = Text(f"{'#':>2}  {'memory':<{path_w}} {'tokens':>6} {'score':>6}  " + "  ".join(SOURCES), style="bold")
+    console.print(head, no_wrap=True, overflow="ellipsis")
     for h in result.hits:
+        ranks = "  ".join(f"{str(h.sources[s].rank) if h.sources[s].rank else '—':>{len(s)}}" for s in SOURCES)
+        path = h.path if len(h.path) <= path_w else "…" + h.path[-(path_w - 1):]
+        line = Text(f"{h.rank:>2}  ")
+        line.append(f"{path:<{path_w}}", style="bold")
+        line.append(f" {h.tokens:>6,} {h.score:>6.4f}  {ranks}")
+        console.print(line, no_wrap=True, overflow="ellipsis")
         why = []
         r = h.sources["route"]
         if r.matched:
-            why.append("keywords: " + " ".join(r.matched[:5]))
+            why.append("keywords: " + " ".join(r.matched[:6]))
         b = h.sources["bm25"]
         if b.matched:
-            why.append("text: " + " ".join(b.matched[:5]))
+            why.append("text: " + " ".join(dict.fromkeys(forms.get(t, t) for t in b.matched[:6])))
         p = h.sources["prior"].parts
         if p is not None:
-            why.append(f"prior rel {p.relevance:.2f} rec {p.recency:.2f} freq {p.frequency:.2f}")
-        table.add_row(
-            str(h.rank), Text(h.path, style="bold"), f"{h.tokens:,}", f"{h.score:.4f}",
-            *[str(h.sources[s].rank) if h.sources[s].rank else "—" for s in SOURCES],
-            Text("; ".join(why), style="dim"),
-        )
-    console.print(table)
+            why.append(f"prior: relevance {p.relevance:.2f}, recency {p.recency:.2f}, frequency {p.frequency:.2f}")
+        for reason in why:
+            console.print(Text("    " + reason, style="dim"), overflow="fold")
     console.print()
     console.print(Text(f"route trace ({result.tokens_loaded:,} tokens{est} in context)", style="bold"))
     for st in result.route_steps:
@@ -81,7 +120,7 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
         line.append(f"  {st.why}", style="dim")
         console.print(line)
     for path, why in misses:
-        console.print(Text.assemble(("why not ", "bold yellow"), (path, "bold"), f": {why}"))
+        console.print(Text.assemble(("why not ", "bold yellow"), (path, "bold"), f": {readable(why, forms)}"))
 
 
 def render_eval(console, report, store_given: str) -> None:

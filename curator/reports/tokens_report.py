@@ -58,6 +58,23 @@ def bar(value: int, total: int, width: int = 24) -> str:
     return "█" * filled + "░" * (width - filled)
 
 
+# keys to the tables (shared with the app's budgets screen)
+COST_KEY = ("n = entries in the index · tiered = tokens to load one entry: the L1 index and an "
+            "average entry, L0 cached · +L0 = the same with L0 not cached · whole = the domain "
+            "loaded as one file · saves = tiered against whole (L0 cached/not) · even at = entries "
+            "retrieved at which tiered stops paying (ADR-017)")
+DOMAIN_KEY = ("name = a domain index and the memories it routes to · name/ = a folder whose "
+              "memories no index routes to")
+
+
+def legend(console, text: str) -> None:
+    """A dim key under a table, wrapped and indented to the console width."""
+    from rich.padding import Padding
+    from rich.text import Text
+
+    console.print(Padding(Text(text, style="dim"), (0, 0, 0, 2), expand=False))
+
+
 def render_tokens(console, store: Store, report: BudgetReport, top: int = 15) -> None:
     from rich.table import Table
     from rich.text import Text
@@ -95,9 +112,11 @@ def render_tokens(console, store: Store, report: BudgetReport, top: int = 15) ->
             console.print(Text(f"    … and {len(st.past_cap) - 12} more", style="dim"))
 
     def table(title: str, *cols: str) -> Table:
+        # headers are single words and never wrap: a header broken mid-word reads as two
         t = Table(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False)
         for i, c in enumerate(cols):
-            t.add_column(c, justify="left" if i == 0 else "right", no_wrap=i == 0, overflow="fold")
+            t.add_column(c, justify="left" if i == 0 else "right", no_wrap=True,
+                         overflow="ellipsis" if i == 0 else "fold", min_width=len(c))
         return t
 
     tiers = table("Tiers", "tier", "tokens", "")
@@ -113,6 +132,8 @@ def render_tokens(console, store: Store, report: BudgetReport, top: int = 15) ->
         domains.add_row(name, label, f"{n:,}", bar(n, report.total, 20))
     console.print()
     console.print(domains)
+    if any(name.endswith("/") for name in report.domain_tokens):
+        legend(console, DOMAIN_KEY)
 
     files = table(f"Largest files (top {min(top, len(report.files))} of {len(report.files)})", "file", "tier", "tokens")
     over = {p for p, *_ in report.over_budget}
@@ -123,23 +144,17 @@ def render_tokens(console, store: Store, report: BudgetReport, top: int = 15) ->
 
     cost = table(
         f"ADR-017 cost model per domain (L0 = {report.l0_tokens:,} tokens)",
-        "index", "entries", "tiered L0 cached", "uncached", "consolidated", "savings", "break-even",
+        "index", "n", "tiered", "+L0", "whole", "saves", "even at",
     )
     for d in report.domains:
         cost.add_row(
             d.index, str(d.entries), f"{d.tiered_cached:,.0f}", f"{d.tiered_uncached:,.0f}",
-            f"{d.memory_tokens:,}", f"{d.savings_cached:.0f}% / {d.savings_uncached:.0f}%",
-            f"{d.break_even} entries" if d.break_even else "never",
+            f"{d.memory_tokens:,}", f"{d.savings_cached:.0f}%/{d.savings_uncached:.0f}%",
+            str(d.break_even) if d.break_even else "never",
         )
     console.print()
     console.print(cost)
-    console.print(
-        Text(
-            "  tiered = L1 index + one average entry (+ L0 when not cached); savings against loading the "
-            "whole domain as one file; break-even = entries retrieved at which tiered stops paying.",
-            style="dim",
-        )
-    )
+    legend(console, COST_KEY)
 
 
 def domain_kind(name: str) -> str:

@@ -39,7 +39,7 @@ class CuratorScreen(Screen):
         if notice:  # e.g. no store found, so this is the bundled demo: say so on every screen
             yield Label(notice, id="notice-banner")
         yield from self.compose_body()
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def compose_body(self) -> ComposeResult:  # pragma: no cover - overridden
         yield from ()
@@ -61,6 +61,11 @@ class CuratorScreen(Screen):
     def progress(self, what: str, fraction: float) -> None:
         for pane in self.query(LoadingPane):
             pane.progress(what, fraction)
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        from ..widgets.text_box import typing_hides
+
+        return not typing_hides(self, action)
 
     def highlighted_key(self) -> str | None:
         """The row key (a store path) under the cursor of the focused table, if any."""

@@ -11,6 +11,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 from ..budgets import size_histogram
+from ..reports.adr_links import linked
+from ..reports.tokens_report import COST_KEY
+from ..widgets import RowTable
 from ..widgets.budget_bar import compact
 from .base import CuratorScreen, LoadingPane
 
@@ -46,21 +49,27 @@ class BudgetsScreen(CuratorScreen):
                 yield Static(id="tier-bars", classes="budget-panel")
                 yield Static(id="domain-bars", classes="budget-panel")
                 yield Static(id="histogram", classes="budget-panel")
+            yield Static(id="budget-key")
             with Horizontal(id="budget-tables"):
                 with Vertical(classes="budget-table"):
                     yield Static("[b]Largest files[/b]")
-                    files = DataTable(id="largest", cursor_type="row", zebra_stripes=True)
+                    files = RowTable(id="largest", cursor_type="row", zebra_stripes=True)
                     # fixed widths: a long path must not push the numbers out of the pane
                     files.add_column("file", width=34, key="file")
                     files.add_column("tokens", width=7, key="tokens")
                     files.add_column("tier", width=9, key="tier")
                     yield files
                 with Vertical(classes="budget-table"):
-                    yield Static("[b]ADR-017 cost model[/b] (one entry: L1 + L2, L0 cached / not)")
-                    cost = DataTable(id="cost", cursor_type="row", zebra_stripes=True)
+                    yield Static(linked("ADR-017 cost model: loading one entry", "bold"), id="cost-title")
+                    cost = RowTable(id="cost", cursor_type="row", zebra_stripes=True)
                     cost.add_column("index", width=22, key="index")
                     cost.add_columns("n", "tiered", "+L0", "whole", "saves", "even at")
                     yield cost
+                    yield Static(Text(COST_KEY, style="dim"), id="cost-key")
+
+    def on_resize(self) -> None:
+        # below 110 columns the two tables stack, each at full width, so no number is cut
+        self.set_class(self.size.width < 110, "-narrow")
 
     def show(self, workspace) -> None:
         store, report = workspace.store, workspace.report
@@ -68,7 +77,7 @@ class BudgetsScreen(CuratorScreen):
         st = report.startup
         over = st.over
         head = Text(no_wrap=True, overflow="ellipsis")
-        colour = (theme.error if over else theme.success) or "red"
+        colour = (theme.error if over else theme.success) or "error"
         head.append("Start-up load  ", style="bold")
         head.append(f"{st.tokens:,} / {st.budget:,} tokens", style=f"bold {colour}")
         head.append("  over budget" if over else "  within budget", style=colour)
@@ -78,26 +87,42 @@ class BudgetsScreen(CuratorScreen):
         head.append("░" * (width - filled), style="dim")
         if st.tokens > st.budget:
             head.append("▶" * min(10, round(10 * (st.tokens - st.budget) / max(st.budget, 1)) or 1), style="bold " + colour)
-        for path, n in st.files:
+        for path, n in st.files[:8]:  # the largest are in the table below; `curator tokens` lists all
             head.append(f"\n  {path}  ", style="")
             head.append(f"{n:,}", style="dim")
+        if len(st.files) > 8:
+            head.append(f"\n  … and {len(st.files) - 8} more files loaded at start-up", style="dim")
         if st.past_cap:
-            head.append(f"\n{len(st.past_cap)} line(s) fall past the cap:", style="bold " + (theme.warning or "yellow"))
+            head.append(f"\n{len(st.past_cap)} line(s) fall past the cap:", style="bold " + (theme.warning or "warning"))
             for c in st.past_cap[:8]:
                 head.append(f"\n  {c.path}:{c.line}  ", style="bold")
                 head.append(c.text.strip()[:90], style="dim")
             if len(st.past_cap) > 8:
                 head.append(f"\n  … and {len(st.past_cap) - 8} more", style="dim")
         self.query_one("#startup", Static).update(head)
-        primary = theme.primary or "cyan"
+        primary = theme.primary or "info"
         room = max(20, (self.size.width - 6) // 3 - 2)
-        tiers = sorted(report.tiers.items(), key=lambda kv: -kv[1])
+        # as in the tree: indexes on their own line, each tier its memories
+        index_tokens: dict[str, int] = {}
+        for rec in store.records.values():
+            if rec.readable and rec.level < 2:
+                index_tokens[rec.tier] = index_tokens.get(rec.tier, 0) + (rec.tokens or 0)
+        tier_items = {t: n - index_tokens.get(t, 0) for t, n in report.tiers.items()}
+        if index_tokens:
+            tier_items["indexes"] = sum(index_tokens.values())
+        tiers = sorted(tier_items.items(), key=lambda kv: -kv[1])
         self.query_one("#tier-bars", Static).update(self._panel("Tokens per tier", bars(tiers, room, primary)))
         domains = list(report.domain_tokens.items())[:12]
-        self.query_one("#domain-bars", Static).update(self._panel("Tokens per domain", bars(domains, room, theme.accent or "magenta")))
+        self.query_one("#domain-bars", Static).update(self._panel("Tokens per domain", bars(domains, room, theme.accent or "accent")))
         hist = size_histogram(store)
+        key = Text("Tiers count memories, indexes on their own line (as in the tree). Domains: ", style="dim")
+        key.append("name", style="bold")
+        key.append(" = a domain index and the memories it routes to; ", style="dim")
+        key.append("name/", style="bold")
+        key.append(" = a folder no index routes to.", style="dim")
+        self.query_one("#budget-key", Static).update(key)
         self.query_one("#histogram", Static).update(
-            self._panel("Memory sizes (tokens)", bars(hist, room, theme.secondary or "blue"))
+            self._panel("Memory sizes (tokens)", bars(hist, room, theme.secondary or "secondary"))
         )
         files = self.query_one("#largest", DataTable)
         files.clear()
@@ -105,13 +130,13 @@ class BudgetsScreen(CuratorScreen):
         self._files = report.files[:200]
         for path, tier, n in self._files:
             shown = path if len(path) <= 34 else "…" + path[-33:]
-            files.add_row(Text(shown, style="bold red" if path in over_paths else ""), Text(f"{n:,}", justify="right"), tier, key=path)
+            files.add_row(Text(shown, style="bold error" if path in over_paths else ""), Text(f"{n:,}", justify="right"), tier, key=path)
         cost = self.query_one("#cost", DataTable)
         cost.clear()
         for d in report.domains:
             cost.add_row(
                 d.index, str(d.entries), f"{d.tiered_cached:,.0f}", f"{d.tiered_uncached:,.0f}",
-                f"{d.memory_tokens:,}", f"{d.savings_cached:.0f}%",
+                f"{d.memory_tokens:,}", f"{d.savings_cached:.0f}%/{d.savings_uncached:.0f}%",
                 str(d.break_even) if d.break_even else "never", key=d.index,
             )
 

@@ -10,17 +10,22 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-GLOBAL = """\
-curator shows an agent's memory store: tiers, indexes, findings, token budgets, and what
-retrieval would load. Everything here has a CLI twin (`curator check`, `tokens`, `retrieve`, ...).
-"""
+GLOBAL = (
+    "curator shows an agent's memory store: tiers, indexes, findings, token budgets, and what "
+    "retrieval would load. Everything here has a CLI twin (`curator check`, `tokens`, `retrieve`, ...)."
+)
+MOVING = (
+    "Moving: ↑↓ or j k, PageUp/PageDown, Home/End (g G) in lists and tables; Tab to the next pane; "
+    "Esc or ↓ leaves a text box; ctrl+p finds any command."
+)
 
 
 class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > VerticalScroll {
-        width: 80%; max-width: 100; height: 80%; border: thick $primary; background: $surface; padding: 1 2;
+        width: 100%; max-width: 100; height: auto; max-height: 100%;
+        border: round $primary; background: $surface; padding: 0 1;
     }
     """
     BINDINGS = [
@@ -39,15 +44,14 @@ class HelpScreen(ModalScreen[None]):
         for keys, what in self.binding_rows:
             table.add_row(keys, what)
         body = Table.grid()
-        body.add_row(Text("curator help", style="bold underline"))
-        body.add_row(Text(GLOBAL, style="dim"))
         body.add_row(Text(self.screen_help))
-        body.add_row("")
         body.add_row(Text("Keys", style="bold"))
         body.add_row(table)
-        body.add_row("")
-        body.add_row(Text("Press Escape to close. Mouse works too: click rows, scroll panes.", style="dim"))
-        with VerticalScroll():
+        body.add_row(Text(MOVING, style="dim"))
+        body.add_row(Text("Escape closes this help. The mouse works too.", style="dim"))
+        body.add_row(Text(GLOBAL, style="dim"))
+        with VerticalScroll() as scroll:
+            scroll.border_title = "curator help"
             yield Static(body)
 
     def action_dismiss(self) -> None:  # type: ignore[override]

@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import ContentSwitcher, Tree
+from textual.widgets import ContentSwitcher, Static, Tree
 
 from ..widgets import IndexView, NodeRef, Overview, RecordView, StoreTree
 from .base import CuratorScreen, LoadingPane
+
+
+def changed_on_disk(rec) -> bool:
+    """Does the file hold other bytes than when it was read (or is it gone)?"""
+    import hashlib
+
+    if not rec.content_hash:
+        return False  # never read (unreadable): nothing to compare
+    try:
+        data = rec.abspath.read_bytes()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return hashlib.sha256(data).hexdigest() != rec.content_hash
 
 
 class MainScreen(CuratorScreen):
@@ -19,16 +35,15 @@ class MainScreen(CuratorScreen):
         Binding("e", "edit_keywords", "Keywords", id="edit-keywords", tooltip="Edit the keywords of the highlighted index row"),
     ]
     HELP = (
-        "Every memory system of the repository (Serena, Claude Code memory, experience entries): "
-        "its tiers and folders with token and finding badges. The overview on the right shows each "
-        "source's start-up load against its cap and the worst problems; select a record or an "
-        "index to inspect it."
+        "Every memory system of the repository, by tier and folder, with token and finding badges; "
+        "the overview shows each one's start-up load and the worst problems."
     )
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.selected: str | None = None
         self._pending: tuple[str, int | None] | None = None
+        self._keep_overview = False
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="main-body"):
@@ -36,6 +51,7 @@ class MainScreen(CuratorScreen):
             with ContentSwitcher(initial="loading", id="detail"):
                 yield LoadingPane(id="loading")
                 yield Overview(id="welcome")
+                yield Static(id="group")
                 yield RecordView(id="record")
                 yield IndexView(id="index")
 
@@ -46,6 +62,7 @@ class MainScreen(CuratorScreen):
             tree.show(workspace, repo)
         if repo is not None:
             self.query_one(Overview).show(repo, self._title(repo))
+        self.call_after_refresh(self.fit_tree)
         switcher = self.query_one(ContentSwitcher)
         if self._pending:
             path, line = self._pending
@@ -55,6 +72,8 @@ class MainScreen(CuratorScreen):
             self._show_path(self.selected)
         else:
             switcher.current = "welcome"
+            # the rebuilt tree highlights its first node: that is not the user asking for it
+            self._keep_overview = True
         if not getattr(self.app, "switching_source", False):
             tree.focus()
 
@@ -88,16 +107,63 @@ class MainScreen(CuratorScreen):
             switcher.current = "record"
             self.query_one(RecordView).show(ws, path)
 
+    def _show_group(self, node) -> None:
+        """A tier or folder: what it holds, instead of the last file shown."""
+        self.selected = None
+        text = Text(no_wrap=True, overflow="ellipsis")  # one line per child, never wrapped
+        text.append_text(node.label.copy())
+        files = [n for n in node.children if n.data]
+        groups = [n for n in node.children if not n.data]
+        text.append(f"\n{len(groups)} folder(s) · {len(files)} file(s)\n" if groups else f"\n{len(files)} file(s)\n",
+                    style="dim")
+        for child in node.children[:30]:
+            text.append("\n  ")
+            text.append_text(child.label.copy())
+        if len(node.children) > 30:
+            text.append(f"\n  … {len(node.children) - 30} more", style="dim")
+        text.append("\n\nEnter opens or closes it; ↓ walks into it.", style="dim")
+        self.query_one("#group", Static).update(text)
+        self.query_one(ContentSwitcher).current = "group"
+
+    TREE_SHARE = 0.45  # the tree never takes more than this share of the width
+
+    def fit_tree(self) -> None:
+        """The tree is as wide as its content, up to a share of the screen; the detail pane
+        takes the rest."""
+        tree = self.query_one(StoreTree)
+        room = self.size.width
+        if not room:
+            return
+        want = tree.natural_width() + 1  # + the border
+        tree.styles.width = max(20, min(want, int(room * self.TREE_SHARE)))
+
+    def on_resize(self) -> None:
+        if self.app.workspace is not None:
+            self.fit_tree()
+
+    def on_tree_node_expanded(self) -> None:
+        self.call_after_refresh(self.fit_tree)
+
+    def on_tree_node_collapsed(self) -> None:
+        self.call_after_refresh(self.fit_tree)
+
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
         if self.app.workspace is None:
             return
         ref = event.node.data
-        if not isinstance(ref, NodeRef) or ref.path is None:
-            # a source, tier or folder: the overview, never a stale record
-            if isinstance(ref, NodeRef):
-                self.app.select_source(ref.source)
+        if self._keep_overview:
+            self._keep_overview = False
+            if not (isinstance(ref, NodeRef) and ref.path):
+                return
+        if isinstance(ref, NodeRef) and ref.path is None:
+            # a source: it becomes current, and the overview shows every source
+            self.app.select_source(ref.source)
             self.selected = None
             self.query_one(ContentSwitcher).current = "welcome"
+            self.refresh_bindings()
+            return
+        if not isinstance(ref, NodeRef):
+            self._show_group(event.node)  # a tier or folder: what it holds, never a stale record
             self.refresh_bindings()
             return
         repo = getattr(self.app, "repo", None)
@@ -107,9 +173,23 @@ class MainScreen(CuratorScreen):
             return
         if ref.path != self.selected:
             self._show_path(ref.path)
-            self.refresh_bindings()
+            rec = self.app.workspace.store.records.get(ref.path)
+            if rec is not None and changed_on_disk(rec):
+                self.app.recheck(ref.path)  # edited outside curator: show what is on disk now
+        self.refresh_bindings()
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
+        """Enter on the file already shown: re-read it if it changed on disk."""
+        ws = self.app.workspace
+        ref = event.node.data
+        path = ref.path if isinstance(ref, NodeRef) else None
+        rec = ws.store.records.get(path) if ws and path else None
+        if rec is not None and changed_on_disk(rec):
+            self.app.recheck(rec.path)
 
     def check_action(self, action: str, parameters) -> bool | None:
+        if not super().check_action(action, parameters):
+            return False
         ws = self.app.workspace
         rec = ws.store.records.get(self.selected) if ws and self.selected else None
         if action == "promote":

@@ -11,23 +11,29 @@ from textual.widgets import DataTable, Input, Static
 
 from ..checks import CHECKS
 from ..model.findings import Severity
+from ..widgets import RowTable, TextBox
+from ..widgets.table import clip
 from .base import CuratorScreen, LoadingPane
 
-SEV = {Severity.ERROR: ("✖ error", "bold red"), Severity.WARNING: ("▲ warning", "yellow"), Severity.INFO: ("● info", "cyan")}
+SEV = {Severity.ERROR: ("✖ error", "bold error"), Severity.WARNING: ("▲ warning", "warning"), Severity.INFO: ("● info", "info")}
+
+
+SEVERITIES = Binding.Group("Severities")
 
 
 class ProblemsScreen(CuratorScreen):
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter", id="filter-problems", tooltip="Filter findings by text"),
-        Binding("e", "toggle('error')", "Errors", id="toggle-errors", tooltip="Show or hide errors"),
-        Binding("w", "toggle('warning')", "Warnings", id="toggle-warnings", tooltip="Show or hide warnings"),
-        Binding("i", "toggle('info')", "Infos", id="toggle-infos", tooltip="Show or hide infos"),
+        Binding("e", "toggle('error')", "Errors", id="toggle-errors", group=SEVERITIES, tooltip="Show or hide errors"),
+        Binding("w", "toggle('warning')", "Warnings", id="toggle-warnings", group=SEVERITIES, tooltip="Show or hide warnings"),
+        Binding("i", "toggle('info')", "Infos", id="toggle-infos", group=SEVERITIES, tooltip="Show or hide infos"),
         Binding("enter", "jump", "Jump", id="jump-to-problem", tooltip="Open the file at this finding", show=False),
         Binding("x", "fix_one", "Fix", id="fix-problem", tooltip="Preview and apply this finding's fix"),
-        Binding("X", "fix_check", "Fix all of check", id="fix-check", tooltip="Preview and apply every fix of this check"),
-        Binding("P", "app.prune", "Prune", id="open-prune", tooltip="Pick transient records to archive or delete"),
+        Binding("X", "fix_check", "Fix check", id="fix-check", tooltip="Preview and apply every fix of this check"),
+        Binding("P", "app.prune", "Prune", id="open-prune", show=False, tooltip="Pick transient records to archive or delete"),
     ]
-    HELP = "Every finding. Type to filter (check id, path or words); e / w / i toggle severities; Enter jumps to the file."
+    HELP = ("Every finding. / filters (check id, path or words; Esc or ↓ goes back to the table); "
+            "e / w / i toggle severities; Enter jumps to the file.")
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -38,11 +44,10 @@ class ProblemsScreen(CuratorScreen):
         with Vertical(id="problems-body"):
             yield LoadingPane()
             with Horizontal(id="problems-bar"):
-                yield Input(placeholder="filter: check id, path or words   (e w i toggle severities)", id="problem-filter")
+                yield TextBox(placeholder="filter: check id, path or words (Esc or ↓ leaves)", id="problem-filter",
+                              leave_to="#problems")
                 yield Static("", id="problem-counts")
-            table = DataTable(id="problems", cursor_type="row", zebra_stripes=True)
-            table.add_columns("severity", "check", "fix", "where", "message")
-            yield table
+            yield RowTable(id="problems", cursor_type="row", zebra_stripes=True)
             yield Static("", id="problem-detail")
 
     def show(self, workspace) -> None:
@@ -70,18 +75,34 @@ class ProblemsScreen(CuratorScreen):
             if all(w in hay for w in words):
                 items.append(f)
         self.shown = items
-        table = self.query_one(DataTable)
-        table.clear()
-        for i, f in enumerate(items):
+        table = self.query_one(RowTable)
+        row = table.cursor_row
+        room = table.size.width or self.size.width
+        narrow = room < 110  # the severity as its icon; the message keeps the room
+        wheres = [f"{f.path}:{f.line}" if f.line else f.path for f in items]
+        widths = table.set_columns([
+            ("" if narrow else "severity", 1 if narrow else 9),
+            ("check", min(24, max((len(f.check) for f in items), default=5))),
+            ("fix", 3),
+            ("where", min(max(16, room // (4 if narrow else 3)), max((len(w) for w in wheres), default=5))),
+            ("message", None),
+        ], room)
+        for i, (f, where) in enumerate(zip(items, wheres, strict=True)):
             label, style = SEV[f.severity]
-            where = f"{f.path}:{f.line}" if f.line else f.path
-            fix = Text("x", style="bold green") if f.fix is not None else Text("")
-            table.add_row(Text(label, style=style), f.check, fix, where,
-                          Text(f.message, no_wrap=True, overflow="ellipsis"), key=str(i))
+            label = label.split()[0] if narrow else label
+            fix = Text("x", style="bold success") if f.fix is not None else Text("")
+            table.add_row(clip(label, widths[0], style), clip(f.check, widths[1]), fix,
+                          clip(where, widths[3]), clip(f.message, widths[4]), key=str(i))
+        if items:
+            table.move_cursor(row=min(row, len(items) - 1))
         total = len(ws.findings)
         hidden = f" · hidden: {', '.join(sorted(self.hidden))}" if self.hidden else ""
         self.query_one("#problem-counts", Static).update(f"{len(items)} of {total}{hidden}")
-        self._detail(0 if items else None)
+        self._detail(table.cursor_row if items else None)
+
+    def on_resize(self) -> None:
+        if self.app.workspace is not None:
+            self.call_after_refresh(self.refilter)
 
     def _detail(self, index: int | None) -> None:
         detail = self.query_one("#problem-detail", Static)
@@ -98,9 +119,9 @@ class ProblemsScreen(CuratorScreen):
         text.append(f"\n{f.path}" + (f":{f.line}" if f.line else ""), style="bold")
         text.append(f"  {f.message}")
         if f.suggestion:
-            text.append(f"\nsuggestion: {f.suggestion}", style="green")
+            text.append(f"\nsuggestion: {f.suggestion}", style="success")
         if f.fix is not None:
-            text.append(f"\nfix: {f.fix.description}", style="bold green")
+            text.append(f"\nfix: {f.fix.description}", style="bold success")
             text.append(f"  (x applies it after a diff preview; `curator fix --check {f.check}`)", style="dim")
         detail.update(text)
 

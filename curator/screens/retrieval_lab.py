@@ -13,6 +13,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Input, Static
 
+from ..widgets import RowTable, TextBox
+from ..widgets.table import clip
 from .base import CuratorScreen, LoadingPane
 
 DEBOUNCE = 0.15  # seconds of quiet typing before a search runs
@@ -28,7 +30,8 @@ class RetrievalLabScreen(CuratorScreen):
     HELP = (
         "Type a query: results update as you type. Fused = reciprocal rank fusion of route (the ADR-017 "
         "keyword walk), bm25 (full text) and prior (relevance, recency, frequency). Matched words are "
-        "highlighted. Press y and give a path to ask why a memory did not come back."
+        "highlighted. Esc leaves a text box; then y asks why the highlighted memory (or a path you type) did "
+        "not come back."
     )
 
     def __init__(self, **kwargs) -> None:
@@ -39,30 +42,33 @@ class RetrievalLabScreen(CuratorScreen):
         self._timer = None
         self.last_ms = 0.0
         self.changed_at = self.shown_at = 0.0
+        self.forms: dict[str, str] = {}
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="lab-body"):
             yield LoadingPane()
-            yield Input(placeholder="query, e.g. “undo a botched history rewrite”", id="lab-query")
+            yield TextBox(placeholder="query, e.g. “undo a botched history rewrite” (Esc leaves)", id="lab-query",
+                          leave_to="#fused", compact=True)
             with Horizontal(id="lab-columns"):
                 with Vertical(id="lab-fused"):
                     yield Static("fused", classes="lab-title", id="lab-fused-title")
-                    fused = DataTable(id="fused", cursor_type="row", zebra_stripes=True)
-                    fused.add_columns("#", "memory", "tokens", "route", "bm25", "prior", "matched")
-                    yield fused
+                    yield RowTable(id="fused", cursor_type="row", zebra_stripes=True)
                 with VerticalScroll(id="lab-side"):
+                    yield Static("why not this one?", classes="lab-title")
+                    yield TextBox(placeholder="path (tab completes)", id="why-path", leave_to="#fused", compact=True)
+                    yield Static(id="why")
                     yield Static("route trace", classes="lab-title")
                     yield Static(id="trace")
-                    yield Static("why not this one?", classes="lab-title")
-                    yield Input(placeholder="path of a memory (tab completes)", id="why-path")
-                    yield Static(id="why")
             with Horizontal(id="lab-sources"):
                 for s in SOURCES:
                     with Vertical(classes="lab-source"):
                         yield Static(s, classes="lab-title")
-                        table = DataTable(id=f"src-{s}", cursor_type="row", show_header=False)
-                        table.add_columns("#", "memory", "score")
-                        yield table
+                        yield RowTable(id=f"src-{s}", cursor_type="row", show_header=False)
+
+    def on_resize(self) -> None:
+        # a short terminal keeps the fused list and the why-not answer; the per-source lists
+        # (their ranks are in the fused list too) come back when there is room
+        self.query_one("#lab-sources").display = self.size.height >= 30
 
     def show(self, workspace) -> None:
         paths = [p for p, r in workspace.store.records.items() if r.level == 2]
@@ -116,40 +122,56 @@ class RetrievalLabScreen(CuratorScreen):
         self.app.call_from_thread(self._show_result, result, elapsed)
 
     def _show_result(self, result, elapsed_ms: float) -> None:
+        from ..reports.retrieval_report import readable_terms, surface_forms
+
         self.result, self.last_ms = result, elapsed_ms
+        self.forms = forms = surface_forms(result.query)
         qterms = set(result.terms)
-        fused = self.query_one("#fused", DataTable)
-        fused.clear()
+        fused = self.query_one("#fused", RowTable)
+        room = self.query_one("#lab-fused").size.width
+        # narrow: one "route·bm25·prior" column, file names instead of paths, and no matched
+        # words (`curator retrieve` lists them under each hit)
+        narrow = room < 70
+        ranks = [("r·b·p", 7)] if narrow else [("route", 5), ("bm25", 4), ("prior", 5)]
+        matched_col = [] if narrow else [("matched", min(30, max(12, room // 4)))]
+        widths = fused.set_columns([("#", 2), ("memory", None), ("tokens", 6), *ranks, *matched_col], room)
         for h in result.hits:
             matched = Text()
             words = list(dict.fromkeys(h.sources["route"].matched + h.sources["bm25"].matched))
-            for i, w in enumerate(words[:6]):
+            shown = list(dict.fromkeys(forms.get(w, w) for w in words))  # as typed, never stems
+            for i, w in enumerate(shown[:6]):
                 if i:
                     matched.append(" ")
-                matched.append(w, style="bold reverse" if w in qterms else "bold")
+                matched.append(w, style="bold reverse" if w in qterms or w in forms.values() else "bold")
+            if matched.cell_len > widths[-1]:
+                matched.truncate(widths[-1], overflow="ellipsis")
+            matched_cell = [] if narrow else [matched]
+            rank_cells = [str(h.sources[s].rank) if h.sources[s].rank else "—" for s in SOURCES]
+            name = h.path.rsplit("/", 1)[-1] if narrow else h.path
             fused.add_row(
-                str(h.rank), Text(h.path, style="bold"), f"{h.tokens:,}",
-                *[str(h.sources[s].rank) if h.sources[s].rank else "—" for s in SOURCES],
-                matched, key=h.path,
+                str(h.rank), clip(name, widths[1], "bold"), f"{h.tokens:,}",
+                *(["·".join(rank_cells)] if narrow else rank_cells),
+                *matched_cell, key=h.path,
             )
         for s in SOURCES:
-            table = self.query_one(f"#src-{s}", DataTable)
-            table.clear()
+            table = self.query_one(f"#src-{s}", RowTable)
+            cols = table.set_columns([("#", 1), ("memory", None), ("score", 5)], table.parent.size.width)
             for i, (path, score) in enumerate(result.per_source[s][:8], 1):
-                table.add_row(str(i), path, f"{score:.2f}", key=path)
+                table.add_row(str(i), clip(path, cols[1]), f"{score:.2f}", key=path)
         trace = Text()
+        side = max(10, self.query_one("#trace").size.width - 8)
         for st in result.route_steps:
-            trace.append(f"{st.path}", style="bold")
+            trace.append(st.path if len(st.path) <= side else "…" + st.path[-(side - 1):], style="bold")
             trace.append(f"  {st.tokens:,}")
             if st.cached:
-                trace.append(" cached", style="green")
+                trace.append(" cached", style="success")
             trace.append(f"\n  {st.why}\n", style="dim")
         trace.append(f"{result.tokens_loaded:,} tokens in context", style="bold")
         if not result.route.l0_matches:
-            trace.append("\nno L0 keyword matched: the agent's walk stops at memory-index.md", style="yellow")
+            trace.append("\nno L0 keyword matched: the agent's walk stops at memory-index.md", style="warning")
         self.query_one("#trace", Static).update(trace)
         n = len(result.hits)
-        self._title(f"fused · {n} result(s) · terms: {' '.join(result.terms[:8])}")
+        self._title(f"fused · {n} result(s) · words: {' '.join(readable_terms(result)[:8])}")
         why = self.query_one("#why-path", Input).value.strip()
         if why:
             self._explain(why)
@@ -166,8 +188,10 @@ class RetrievalLabScreen(CuratorScreen):
         if self.engine is None or self.result is None:
             out.update(Text("type a query first", style="dim"))
             return
-        reason = self.engine.why(path, self.result.query, self.result)
-        out.update(Text.assemble((path, "bold"), "\n", (reason, "yellow" if "retrieved" not in reason else "green")))
+        from ..reports.retrieval_report import readable
+
+        reason = readable(self.engine.why(path, self.result.query, self.result), self.forms)
+        out.update(Text(reason, style="warning" if "retrieved" not in reason else "success"))  # the path is in the box
 
     # -- actions -------------------------------------------------------------------
 

@@ -6,5 +6,9 @@ from .overview import Overview
 from .record_view import RecordView
 from .status_header import StatusHeader
 from .store_tree import NodeRef, StoreTree
+from .table import RowTable
+from .text_box import TextBox
 
-__all__ = ["BudgetBar", "IndexView", "NodeRef", "Overview", "RecordView", "StatusHeader", "StoreTree"]
+__all__ = [
+    "BudgetBar", "IndexView", "NodeRef", "Overview", "RecordView", "RowTable", "StatusHeader", "StoreTree", "TextBox",
+]

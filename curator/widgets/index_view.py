@@ -9,6 +9,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from ..checks.keyword_checks import collision_rate, row_uniqueness
+from .table import RowTable, clip
 
 
 def overlaps(store, index_path: str, row) -> list[tuple[str, int, list[str]]]:
@@ -44,12 +45,11 @@ class IndexView(Vertical):
         self._rows = []
         self._path = ""
         self._workspace = None
+        self._room = 0
 
     def compose(self) -> ComposeResult:
         yield Static(id="index-facts")
-        table = DataTable(id="index-rows", cursor_type="row", zebra_stripes=True)
-        table.add_columns("line", "#", "unique", "target", "keywords")
-        yield table
+        yield RowTable(id="index-rows", cursor_type="row", zebra_stripes=True)
         yield Static(id="overlaps")
 
     def show(self, workspace, path: str, line: int | None = None) -> None:
@@ -68,29 +68,49 @@ class IndexView(Vertical):
         facts.append(f"  {len(rows)} rows · {rec.tokens or 0 if rec else 0:,} tokens")
         if path in store.domain_indexes:
             facts.append(" · strict" if strict else " · not strict", style="dim")
-            facts.append(f" · collision rate {rate:.0%}", style="bold red" if rate > store.config.thresholds.collision_rate else "")
-        table = self.query_one(DataTable)
-        table.clear()
+            facts.append(f" · collision rate {rate:.0%}", style="bold error" if rate > store.config.thresholds.collision_rate else "")
+        table = self.query_one(RowTable)
+        targets = [", ".join(lk.target or lk.raw for lk in row.links) or "—" for row in rows]
+        room = self.size.width or 80
+        self._room = room
+        # the target never takes more than a third: the keywords are what this view is about
+        narrow = room < 60  # a narrow pane drops the line column, shortens headers and targets
+        if narrow:  # the file name says more than the first letters of its folder
+            targets = [", ".join(t.rsplit("/", 1)[-1] for t in ts.split(", ")) for ts in targets]
+        target_w = min(max(8, room // (4 if narrow else 3)), max(map(len, targets), default=6))
+        columns = [("#", 2), ("uniq", 4)] if narrow else [("line", 4), ("#", 3), ("unique", 6)]
+        widths = table.set_columns([*columns, ("target", target_w), ("keywords", None)], room)
         missing = {f.line for f in workspace.by_path.get(path, []) if f.check in ("index.missing-target", "index.unsafe-target")}
         for i, row in enumerate(rows):
             u = row_uniqueness(row.keyword_set, sets[:i] + sets[i + 1 :]) if len(rows) > 1 else 1.0
             low = strict and u < store.config.thresholds.uniqueness
-            target = ", ".join(lk.target or lk.raw for lk in row.links) or "—"
+            cells = [] if narrow else [str(row.line)]
             table.add_row(
-                str(row.line),
-                Text(str(len(row.keyword_set)), style="yellow" if len(row.keyword_set) < store.config.thresholds.min_keywords else ""),
-                Text(f"{u:.0%}", style="bold red" if low else ("green" if u >= 0.6 else "")),
-                Text(target, style="bold red" if row.line in missing else ""),
-                Text(" ".join(row.keywords), overflow="ellipsis", no_wrap=True),
+                *cells,
+                Text(str(len(row.keyword_set)), style="warning" if len(row.keyword_set) < store.config.thresholds.min_keywords else ""),
+                Text(f"{u:.0%}", style="bold error" if low else ("success" if u >= 0.6 else "")),
+                clip(targets[i], widths[-2], "bold error" if row.line in missing else ""),
+                clip(" ".join(row.keywords), widths[-1]),
                 key=str(row.line),
             )
         self.query_one("#index-facts", Static).update(facts)
+        self.call_after_refresh(self._refit)
         self.query_one("#overlaps", Static).update(Text("highlight a row to see which rows share its words", style="dim"))
         if line is not None:
             for i, row in enumerate(rows):
                 if row.line == line:
                     table.move_cursor(row=i)
                     break
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._refit)
+
+    def _refit(self) -> None:
+        """Columns are sized for the width at the time; lay them out again if it changed (the
+        pane was hidden, the tree or the terminal changed width)."""
+        width = self.size.width
+        if self._workspace is not None and self._path and width and width != self._room:
+            self.show(self._workspace, self._path, self.highlighted_line())
 
     def highlighted_line(self) -> int | None:
         table = self.query_one(DataTable)
@@ -106,14 +126,14 @@ class IndexView(Vertical):
         found = overlaps(self._workspace.store, self._path, row)
         text = Text()
         if not found:
-            text.append("no other row shares two or more of these keywords", style="green")
+            text.append("no other row shares two or more of these keywords", style="success")
         for i, (path, line, shared) in enumerate(found[:6]):
             if i:
                 text.append("\n")
             same = path == self._path
-            text.append(f"{path}:{line}", style="bold" if same else "bold magenta")
+            text.append(f"{path}:{line}", style="bold" if same else "bold accent")
             text.append(f"  shares {len(shared)}: ", style="dim")
-            text.append(" ".join(shared), style="yellow")
+            text.append(" ".join(shared), style="warning")
         if len(found) > 6:
             text.append(f"\n… {len(found) - 6} more rows", style="dim")
         self.query_one("#overlaps", Static).update(text)

@@ -10,7 +10,7 @@ from textual.widgets import Markdown, Static
 
 from ..model.findings import Severity
 
-ICON = {Severity.ERROR: ("✖", "bold red"), Severity.WARNING: ("▲", "yellow"), Severity.INFO: ("●", "cyan")}
+ICON = {Severity.ERROR: ("✖", "bold error"), Severity.WARNING: ("▲", "warning"), Severity.INFO: ("●", "info")}
 
 
 class RecordView(VerticalScroll):
@@ -48,7 +48,7 @@ class RecordView(VerticalScroll):
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column()
         est = " (estimated)" if store.encoding == "estimate" else ""
-        grid.add_row("path", Text(rec.path, style="bold"))
+        grid.add_row("path", Text(rec.path, style="bold", overflow="fold"))
         if rec.title:
             grid.add_row("title", rec.title)
         grid.add_row("tier", f"{rec.tier} · L{rec.level} · {rec.kind}")
@@ -72,7 +72,7 @@ class RecordView(VerticalScroll):
                 routed.append("  " + " ".join(r.row.keywords[:12]), style="dim")
             grid.add_row("routed by", routed)
         elif rec.level == 2:
-            grid.add_row("routed by", Text("no index routes here", style="yellow"))
+            grid.add_row("routed by", Text("no index routes here", style="warning"))
         findings = workspace.by_path.get(rec.path, [])
         if findings:
             lines = Text()
@@ -85,10 +85,10 @@ class RecordView(VerticalScroll):
                     lines.append(f" :{f.line}", style="dim")
                 lines.append(f"  {f.message}")
                 if f.fix is not None:
-                    lines.append(f"  → {f.fix.description}", style="green")
+                    lines.append(f"  → {f.fix.description}", style="success")
             grid.add_row("findings", lines)
         if rec.error:
-            grid.add_row("error", Text(rec.error, style="bold red"))
+            grid.add_row("error", Text(rec.error, style="bold error"))
         facts.update(grid)
         text = "\n".join(rec.text.splitlines()[rec.body_line - 1 :])  # frontmatter is shown above
         self._set_body(text if rec.readable else "")

@@ -28,7 +28,12 @@ class StatusHeader(Horizontal):
         store, report = workspace.store, workspace.report
         c = workspace.counts()
         est = "~" if report.estimated else ""
-        self.query_one("#title", Static).update(store.given if self.size.width < 100 else f"curator · {store.given}")
+        given = store.given
+        width = self.app.size.width  # (this header may not be laid out yet)
+        room = max(12, width // 4)  # the totals and the start-up bar matter more
+        if len(given) > room:
+            given = "…" + given[-(room - 1):]
+        self.query_one("#title", Static).update(given if width < 100 else f"curator · {given}")
         total = compact(report.total)
         self.query_one("#totals", Static).update(
             f"{len(store.records):,} files · {est}{total} tok · "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -10,6 +11,8 @@ from textual.binding import Binding
 from textual.widgets import Tree
 
 from .budget_bar import compact as _tokens
+
+TAIL = re.compile(r"(?: [✖▲●]\d+)* [\d,.]+[kM]?$")  # a label's badges and token count
 
 TIER_ORDER = ("semantic", "reflexion", "transient", "session")
 
@@ -37,11 +40,50 @@ class StoreTree(Tree[str]):
         self.guide_depth = 3
         self._path_nodes: dict[str, object] = {}
 
+    _measuring = False
+
+    def natural_width(self) -> int:
+        """Cells the widest visible line needs (guides, name, badges, count) plus the scrollbar."""
+        lines = self._tree_lines
+        depth = self.guide_depth
+        widest = max((self.get_label_width(line.node) + line._get_guide_width(depth, self.show_root)
+                      for line in lines), default=20)
+        return widest + 1
+
+    def get_label_width(self, node) -> int:
+        self._measuring = True  # measure the whole label; only drawing shortens it
+        try:
+            return super().get_label_width(node)
+        finally:
+            self._measuring = False
+
+    def render_label(self, node, base_style, style) -> Text:
+        """Shorten a name that does not fit with an ellipsis, never the badges and token count
+        after it (a cut count looks like a real, smaller number)."""
+        text = super().render_label(node, base_style, style)
+        if self._measuring:
+            return text
+        depth, parent = 0, node.parent
+        while parent is not None and parent is not self.root:
+            depth, parent = depth + 1, parent.parent
+        room = self.scrollable_content_region.width - depth * self.guide_depth
+        if room <= 0 or text.cell_len <= room:
+            return text
+        tail = TAIL.search(text.plain)
+        keep = len(tail.group(0)) if tail else 0
+        cut = max(1, room - keep - 1)
+        if cut >= len(text.plain) - keep:
+            return text
+        return Text.assemble(text[:cut], "…", text[len(text.plain) - keep:])
+
+    def on_resize(self) -> None:
+        self._line_cache.clear()
+
     def label_for(self, name: str, tokens: int, badge: str, style: str = "") -> Text:
         # the badge before the count: on a narrow terminal the count is what gets cut
         text = Text(name, style=style)
         if badge:
-            text.append(f" {badge}", style="bold red" if "✖" in badge else "yellow")
+            text.append(f" {badge}", style="bold error" if "✖" in badge else "warning")
         text.append(f" {_tokens(tokens)}", style="dim")
         return text
 
@@ -56,7 +98,7 @@ class StoreTree(Tree[str]):
             for i, src in enumerate(repo.sources):
                 ws = src.workspace
                 if ws is None:
-                    self.root.add_leaf(Text(f"{src.name} — cannot load: {src.error}", style="red"),
+                    self.root.add_leaf(Text(f"{src.name} — cannot load: {src.error}", style="error"),
                                        data=NodeRef(i))
                     continue
                 label = self.label_for(f"{src.name}", ws.store.total_tokens, ws.badge(None), "bold")
@@ -92,9 +134,9 @@ class StoreTree(Tree[str]):
         for tier in sorted(by_tier, key=lambda t: (TIER_ORDER.index(t) if t in TIER_ORDER else 9, t)):
             folders = by_tier[tier]
             all_recs = [r for rs in folders.values() for r in rs]
-            label = self.label_for(tier, sum(r.tokens or 0 for r in all_recs),
+            # the record count beside the name: the last number of a label is always its tokens
+            label = self.label_for(f"{tier} ({len(all_recs)})", sum(r.tokens or 0 for r in all_recs),
                                    workspace.badge([r.path for r in all_recs]), "bold")
-            label.append(f" ({len(all_recs)})", style="dim")
             tier_node = parent.add(label, expand=False)
             for folder in sorted(folders):
                 recs = folders[folder]
@@ -107,7 +149,7 @@ class StoreTree(Tree[str]):
                     self._leaf(node, r, workspace, source)
 
     def _leaf(self, parent, rec, workspace, source: int = 0) -> None:
-        style = "" if rec.readable else "red"
+        style = "" if rec.readable else "error"
         ref = NodeRef(source, rec.path)
         node = parent.add_leaf(self.label_for(rec.name, rec.tokens or 0, workspace.badge([rec.path]), style), data=ref)
         self._path_nodes[ref] = node

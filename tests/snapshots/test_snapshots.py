@@ -1,4 +1,5 @@
-"""Each screen on the sample store at a fixed size. Review the SVGs before committing them."""
+"""Every screen and dialog on the sample store at 80×24 and at 120×36. Review the SVGs before
+committing them (render them: `rsvg-convert x.svg > x.png`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import pytest
 from curator.app import make_app
 from curator.tokens import FakeTokenCounter
 
-SIZE = (120, 36)
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
+PROMOTE_SRC = "validation/2026-11-18-c0ffee.md"
 
 
 @pytest.fixture(autouse=True)
@@ -30,9 +32,12 @@ async def _ready(pilot):
         inp.cursor_blink = False
 
 
-def press(*keys):
+def press(*keys, open_path: str | None = None):
     async def run_before(pilot):
         await _ready(pilot)
+        if open_path:
+            pilot.app.screen.open_path(open_path)
+            await _ready(pilot)
         for key in keys:
             await pilot.press(key)
             await _ready(pilot)
@@ -42,46 +47,46 @@ def press(*keys):
     return run_before
 
 
-def opened(path, *keys):
-    async def run_before(pilot):
-        await _ready(pilot)
-        pilot.app.screen.open_path(path)
-        await _ready(pilot)
-        for key in keys:
-            await pilot.press(key)
-            await _ready(pilot)
-        await pilot.pause(0.3)
-        await _ready(pilot)
-
-    return run_before
+# -- screens -------------------------------------------------------------------
 
 
-def test_first_screen_overview_of_every_source(snap_compare, sample_repo_copy):
+@pytest.mark.parametrize("size", SIZES)
+def test_first_screen_overview_of_every_source(snap_compare, sample_repo_copy, size):
     from curator.model.sources import discover
 
     app = make_app(sample_repo_copy / ".serena" / "memories", given="sample_memories",
                    token_counter=FakeTokenCounter(), theme="curator-dark", remember_theme=False,
                    layout=discover(sample_repo_copy))
-    assert snap_compare(app, terminal_size=(80, 24), run_before=press())
+    assert snap_compare(app, terminal_size=size, run_before=press())
 
 
-def test_store_record(snap_compare, app):
-    assert snap_compare(app, terminal_size=SIZE, run_before=opened("knowledge/architecture.md"))
+@pytest.mark.parametrize("size", SIZES)
+def test_store_record(snap_compare, app, size):
+    assert snap_compare(app, terminal_size=size, run_before=press(open_path="git/git-interactive-rebase.md"))
 
 
-def test_store_index(snap_compare, app):
-    assert snap_compare(app, terminal_size=SIZE, run_before=opened("skills-git-index.md", "tab", "down"))
+@pytest.mark.parametrize("size", SIZES)
+def test_store_index(snap_compare, app, size):
+    assert snap_compare(app, terminal_size=size, run_before=press("tab", "down", open_path="skills-review-index.md"))
 
 
-def test_problems(snap_compare, app):
-    assert snap_compare(app, terminal_size=SIZE, run_before=press("2"))
+@pytest.mark.parametrize("size", SIZES)
+def test_store_tier_node(snap_compare, app, size):
+    assert snap_compare(app, terminal_size=size, run_before=press("down", "up"))
 
 
-def test_budgets(snap_compare, app):
-    assert snap_compare(app, terminal_size=SIZE, run_before=press("3"))
+@pytest.mark.parametrize("size", SIZES)
+def test_problems(snap_compare, app, size):
+    assert snap_compare(app, terminal_size=size, run_before=press("2"))
 
 
-def test_retrieval_lab(snap_compare, app):
+@pytest.mark.parametrize("size", SIZES)
+def test_budgets(snap_compare, app, size):
+    assert snap_compare(app, terminal_size=size, run_before=press("3"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_retrieval_lab(snap_compare, app, size):
     query = "schema change froze deploy"
 
     async def run_before(pilot):
@@ -92,13 +97,53 @@ def test_retrieval_lab(snap_compare, app):
         await pilot.press(*query)
         while pilot.app.screen.result is None or pilot.app.screen.result.query != query:
             await pilot.pause(0.05)
+        await pilot.press("escape", "y")
+        await _ready(pilot)
+        await pilot.pause(0.3)
         await _ready(pilot)
 
-    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
-def test_help(snap_compare, app):
-    assert snap_compare(app, terminal_size=SIZE, run_before=press("f1"))
+@pytest.mark.parametrize("size", SIZES)
+def test_help(snap_compare, app, size):
+    assert snap_compare(app, terminal_size=size, run_before=press("f1"))
+
+
+# -- dialogs -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_diff_dialog(snap_compare, app, size):
+    assert snap_compare(app, terminal_size=size, run_before=press("2", "slash", *"missing-target", "enter", "x"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_history_dialog(snap_compare, app, size):
+    async def run_before(pilot):
+        await _ready(pilot)
+        pilot.app.action_history()
+        await _ready(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_keyword_dialog(snap_compare, app, size):
+    assert snap_compare(app, terminal_size=size, run_before=press("tab", "down", "e", open_path="skills-review-index.md"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_promote_dialog(snap_compare, app, size):
+    assert snap_compare(app, terminal_size=size, run_before=press("p", open_path=PROMOTE_SRC))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_prune_dialog(snap_compare, app, size):
+    assert snap_compare(app, terminal_size=size, run_before=press("2", "P"))
+
+
+# -- themes --------------------------------------------------------------------
 
 
 def test_light_theme_small_terminal(snap_compare, sample_copy):
@@ -110,4 +155,4 @@ def test_light_theme_small_terminal(snap_compare, sample_copy):
 def test_high_contrast_theme(snap_compare, sample_copy):
     app = make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(),
                    theme="curator-high-contrast", remember_theme=False)
-    assert snap_compare(app, terminal_size=SIZE, run_before=press(*["down"] * 3))
+    assert snap_compare(app, terminal_size=(120, 36), run_before=press(*["down"] * 3))

@@ -23,4 +23,13 @@ def run(args) -> int:
     with writing_session(args) as store:  # locked from before the load to after the write
         kws = [k for item in args.keywords for k in item.replace(",", " ").split()]
         plan = planning(plan_keywords, store, args.index, args.target, kws)
+        from ...reports.keyword_advice import too_few
+
+        warning = too_few(store, list(dict.fromkeys(k.lower() for k in kws)))
+        if warning:
+            from rich.text import Text
+
+            from ..common import err_console
+
+            err_console().print(Text.assemble(("warning", "yellow"), f": {len(set(k.lower() for k in kws))} keyword(s), {warning}"))
         return finish(args, store, plan)

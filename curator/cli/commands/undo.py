@@ -22,9 +22,16 @@ def run(args) -> int:
 
     located, _ = locate_and_configure(args)
     try:
-        entry = undo(located.root)
+        entry = undo(located.root)  # checks the journal is trusted before anything else
     except CurationError as exc:
-        raise UsageError(str(exc)) from None
+        if str(exc) != "nothing to undo":
+            raise UsageError(str(exc)) from None
+        # nothing to undo is a clean answer, not a usage error
+        if args.format == "json":
+            print_json({"undone": None, "title": None, "files": []})
+        else:
+            console().print("nothing to undo: no curator operation is applied on this store")
+        return EXIT_OK
     files = [f["path"] for f in entry.meta["files"]]
     if args.format == "json":
         print_json({"undone": entry.id, "title": entry.meta.get("title"), "files": files})

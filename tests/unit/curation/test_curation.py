@@ -316,8 +316,11 @@ def test_cli_refusals_are_exit_2(capsys, sample_copy):
     assert main(["promote", "validation/2026-11-18-c0ffee.md", "--to", "../x.md", "--index",
                  "skills-ci-index.md", "--store", str(sample_copy)]) == 2
     assert "leaves the store" in capsys.readouterr().err
-    assert main(["undo", str(sample_copy)]) == 2
-    assert "nothing to undo" in capsys.readouterr().err
+    # nothing to undo is an answer, not an error (issue 15)
+    assert main(["undo", str(sample_copy)]) == 0
+    assert "nothing to undo" in capsys.readouterr().out
+    assert main(["undo", str(sample_copy), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["undone"] is None
     with pytest.raises(SystemExit) as exc:
         main(["prune", str(sample_copy), "--older-than", "soon"])
     assert exc.value.code == 2 and "not an age" in capsys.readouterr().err

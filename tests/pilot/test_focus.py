@@ -1,0 +1,133 @@
+"""The focus model: text boxes take only what is typed, Escape and Down leave them, app keys
+work again once out, and the footer shows only keys that work where the focus is."""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Input
+
+from curator.screens import MainScreen, ProblemsScreen, RetrievalLabScreen
+
+from .conftest import settle, wait_until
+
+
+def shown_keys(screen) -> set[str]:
+    """Keys the footer would show right now (bindings enabled and meant to be shown)."""
+    return {key for key, active in screen.active_bindings.items() if active.binding.show and active.enabled}
+
+
+async def test_lab_query_takes_digits_and_escape_gives_the_keys_back(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("4")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, RetrievalLabScreen)
+        query = screen.query_one("#lab-query", Input)
+        assert app.focused is query
+        assert "1" not in shown_keys(screen) and "q" not in shown_keys(screen)  # typed, not keys
+        await pilot.press(*"undo 1 q")
+        assert query.value == "undo 1 q" and isinstance(app.screen, RetrievalLabScreen)
+        await pilot.press("escape")
+        assert app.focused is screen.query_one("#fused", DataTable)
+        assert "1" in shown_keys(app.screen)
+        await pilot.press("2")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ProblemsScreen)
+        assert query.value == "undo 1 q"  # nothing typed after leaving the box
+
+
+async def test_why_box_escape_leaves_and_y_comes_back(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("4")
+        screen = app.screen
+        await wait_until(pilot, lambda: screen.engine is not None)
+        await pilot.press(*"deploy")
+        await wait_until(pilot, lambda: screen.query_one("#fused", DataTable).row_count > 0)
+        await pilot.press("escape", "y")
+        why = screen.query_one("#why-path", Input)
+        assert app.focused is why and why.value  # y filled in the highlighted memory
+        await pilot.press("x")
+        assert why.value.endswith("x")  # typing adds; the box did not select all on focus
+        await pilot.press("escape")
+        assert app.focused is screen.query_one("#fused", DataTable)
+
+
+async def test_problem_filter_down_leaves_and_keys_work_again(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        screen = app.screen
+        await pilot.press("slash", *"e1q")
+        box = screen.query_one("#problem-filter", Input)
+        assert box.value == "e1q" and isinstance(app.screen, ProblemsScreen)
+        assert not screen.hidden  # e was typed, it did not hide the errors
+        for key in ("e", "w", "x", "1", "q", "question_mark"):
+            assert key not in shown_keys(screen), key
+        await pilot.press("backspace", "backspace", "backspace", "down")
+        table = screen.query_one("#problems", DataTable)
+        assert app.focused is table
+        await pilot.press("e")
+        assert screen.hidden == {"error"}
+
+
+async def test_tables_move_with_j_k_and_end_never_scrolls_sideways(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        table = app.screen.query_one("#problems", DataTable)
+        assert app.focused is table and table.cursor_row == 0
+        await pilot.press("j", "j", "k")
+        assert table.cursor_row == 1
+        await pilot.press("end")
+        await pilot.pause()
+        assert table.cursor_row == table.row_count - 1 and table.scroll_x == 0
+        await pilot.press("home")
+        assert table.cursor_row == 0
+
+
+async def test_every_shown_key_has_a_working_action(app):
+    """Bindings in the footer of every screen map to an action the screen or app implements."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        for key in ("1", "2", "3", "4"):
+            await pilot.press("escape", key)
+            await settle(app, pilot)
+            for active in app.screen.active_bindings.values():
+                if not (active.binding.show and active.enabled):
+                    continue
+                name = active.binding.action.split("(", 1)[0]
+                owner = app if name.startswith("app.") else active.node
+                assert hasattr(owner, f"action_{name.removeprefix('app.')}"), (key, active.binding.key)
+        assert isinstance(app.screen, RetrievalLabScreen)
+        await pilot.press("escape", "1")
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_help_fits_80x24_and_lists_only_curator_keys(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        for screen_key in ("1", "2"):
+            await pilot.press(screen_key)
+            await settle(app, pilot)
+            await pilot.press("f1")
+            await settle(app, pilot)
+            help_screen = app.screen
+            box = help_screen.query_one("VerticalScroll")
+            assert box.max_scroll_y == 0  # nothing below the fold
+            shown = str(help_screen.binding_rows)
+            assert "1 2 3 4" in shown and "Cursor" not in shown and "Scroll" not in shown
+            await pilot.press("escape")
+
+
+async def test_toasts_do_not_pile_up(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.notify("first", severity="error")
+        for i in range(4):
+            app.notify(f"info {i}")
+        await pilot.pause()
+        kept = [n.message for n in app._notifications]
+        assert kept == ["first", "info 3"]  # the error stays; infos replace each other

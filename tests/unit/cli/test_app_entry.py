@@ -1,0 +1,33 @@
+"""`curator` with no command: the app only in a terminal; packaging metadata stays clean."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from curator.cli import main
+
+
+def test_app_refuses_without_a_terminal(capsys, sample_copy):
+    # pytest captures stdout, so it is not a terminal: one line of advice, exit 2, no app
+    assert main([str(sample_copy)]) == 2
+    err = capsys.readouterr().err
+    assert "needs a terminal" in err and "curator check" in err
+    assert len(err.strip().splitlines()) == 1 and len(err.strip()) <= 80
+
+
+def test_licence_is_an_spdx_string():
+    meta = tomllib.loads((Path(__file__).parents[3] / "pyproject.toml").read_text())
+    assert meta["project"]["license"] == "MIT"
+
+
+def test_keywords_set_warns_below_five(capsys, sample_copy):
+    index = (sample_copy / "skills-review-index.md").read_text().splitlines()
+    target = next(line for line in index if "](" in line).split("](", 1)[1].split(")", 1)[0]
+    assert main(["keywords", "skills-review-index.md", target, "--set", "alpha", "beta", "gamma",
+                 "--store", str(sample_copy), "--dry-run"]) == 0
+    err = capsys.readouterr().err
+    assert "3 keyword(s)" in err and "fewer than 5" in err
+    assert main(["keywords", "skills-review-index.md", target, "--set", *"a1 b2 c3 d4 e5".split(),
+                 "--store", str(sample_copy), "--dry-run"]) == 0
+    assert "fewer than" not in capsys.readouterr().err
