@@ -59,7 +59,7 @@ class RetrievalLabScreen(CuratorScreen):
             with Horizontal(id="lab-sources"):
                 for s in SOURCES:
                     with Vertical(classes="lab-source"):
-                        yield Static(s, classes="lab-title")
+                        yield Static(s, classes="lab-title", id=f"src-{s}-title")
                         table = DataTable(id=f"src-{s}", cursor_type="row", show_header=False)
                         table.add_columns("#", "memory", "score")
                         yield table
@@ -83,6 +83,9 @@ class RetrievalLabScreen(CuratorScreen):
     def _engine_ready(self, engine, store) -> None:
         self.engine, self.engine_store = engine, store
         self._title(f"fused · {len(engine.docs):,} loadable memories")
+        weights = engine.weights()
+        for s in SOURCES:  # each source's weight in the fusion (0: shown, explained, not fused)
+            self.query_one(f"#src-{s}-title", Static).update(f"{s} · weight {weights.get(s, 1.0):g}")
         if self.query_one("#lab-query", Input).value.strip():
             self.run_search(self.query_one("#lab-query", Input).value)
 
@@ -166,8 +169,12 @@ class RetrievalLabScreen(CuratorScreen):
         if self.engine is None or self.result is None:
             out.update(Text("type a query first", style="dim"))
             return
-        reason = self.engine.why(path, self.result.query, self.result)
-        out.update(Text.assemble((path, "bold"), "\n", (reason, "yellow" if "retrieved" not in reason else "green")))
+        hops = self.engine.explain(path, self.result.query, self.result)
+        text = Text(path, style="bold")
+        for hop, reason in hops:
+            text.append(f"\n{hop}: ", style="bold")
+            text.append(reason, style="green" if "retrieved" in reason else "yellow")
+        out.update(text)
 
     # -- actions -------------------------------------------------------------------
 

@@ -14,7 +14,10 @@ def add_arguments(parser) -> None:
     add_store_args(parser)
     add_format_arg(parser, ("text", "json"))
     parser.add_argument("--k", type=int, default=None, metavar="N", help="results to return (default: config, 5)")
-    parser.add_argument("--source", choices=("route", "bm25", "prior", "fused"), default="fused")
+    parser.add_argument("--source", choices=("route", "bm25", "prior", "semantic", "fused", "fused-lexical"),
+                        default="fused")
+    parser.add_argument("--semantic", action="store_true",
+                        help='add the semantic source (needs the extra: pip install "curator[semantic]")')
     parser.add_argument("--why", action="append", default=[], metavar="PATH",
                         help="explain why this memory did not come back (repeatable)")
 
@@ -29,12 +32,14 @@ def run(args) -> int:
     if args.k is not None and args.k < 1:
         raise UsageError("--k must be at least 1")
     store, _ = open_store(args, quiet_notice=args.format != "text")
-    engine = RetrievalEngine(store)
+    engine = RetrievalEngine(store, semantic=args.semantic or args.source == "semantic")
+    if args.source == "semantic" and engine.semantic is None:
+        raise UsageError(f"the semantic source is unavailable: {engine.unavailable['semantic']}")
     result = engine.search(args.query, args.k, args.source)
     misses = [(p.strip().lstrip("./") if p.startswith("./") else p.strip(), "") for p in args.why]
     misses = [(p, engine.why(p, args.query, result)) for p, _ in misses]
     if args.format == "json":
-        print_json(retrieve_json(result, misses))
+        print_json(retrieve_json(result, misses, engine.unavailable))
     else:
-        render_retrieve(console(), result, misses, store.encoding)
+        render_retrieve(console(), result, misses, store.encoding, engine.unavailable)
     return EXIT_OK
