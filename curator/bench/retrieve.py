@@ -53,22 +53,26 @@ def main(argv: list[str] | None = None) -> int:
     t2 = time.perf_counter()
     engine = RetrievalEngine(store)
     t3 = time.perf_counter()
+    engine.prepare()  # route tables for every index, built once for a long-lived engine
+    t4 = time.perf_counter()
     rng = random.Random(1)
     vocab = sorted({k for _, rows in store.all_indexes() for r in rows for k in r.keyword_set})
     queries = [" ".join(rng.sample(vocab, rng.randint(2, 5))) for _ in range(a.queries)]
     engine.search(queries[0])  # first-query costs (lazy imports) are not per-query costs
-    times = []
+    times, cpu = [], []
     for q in queries:
-        s = time.perf_counter()
+        s, c = time.perf_counter(), time.process_time()
         engine.search(q)
         times.append((time.perf_counter() - s) * 1000)
+        cpu.append((time.process_time() - c) * 1000)
     times.sort()
     p95 = times[int(0.95 * (len(times) - 1))]
     print(f"store: {a.files:,} files ({len(engine.docs):,} loadable memories)")
-    print(f"load {t1 - t0:.2f} s · engine build cold {t2 - t1:.2f} s, warm {t3 - t2:.2f} s ({engine.bm25.backend})")
+    print(f"load {t1 - t0:.2f} s · engine build cold {t2 - t1:.2f} s, warm {t3 - t2:.2f} s ({engine.bm25.backend}),"
+          f" prepare {t4 - t3:.2f} s")
     med = statistics.median(times)
-    print(f"query (fused lexical: route, bm25, prior; in-process): median {med:.3f} ms · p95 {p95:.3f} ms "
-          f"· target ≤ 1 ms {'✓' if med <= 1 else '✗'}")
+    print(f"query (fused lexical: route, bm25, prior; in-process): median {med:.3f} ms wall, "
+          f"{statistics.median(cpu):.3f} ms CPU · p95 {p95:.3f} ms · target ≤ 1 ms {'✓' if med <= 1 else '✗'}")
 
     print(whole)
     for size in [int(x) for x in a.semantic.split(",") if x.strip()]:

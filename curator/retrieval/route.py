@@ -71,6 +71,18 @@ class KeywordIndex:
         self.idf = {kw: math.log(1 + n / c) for kw, c in df.items()}
         self._tables: dict[str, dict[str, list[tuple[int, str, bool]]]] = {}
         self._fuzzy_cache: dict[tuple[str, str], list[str]] = {}
+        self._forms: dict[str, list[str]] = {}
+
+    def prepare(self) -> None:
+        """Build every index's form table now (a long-lived engine: the lab, a benchmark)."""
+        for index in self.rows_of:
+            self.forms(index)
+
+    def forms(self, index: str) -> list[str]:
+        forms = self._forms.get(index)
+        if forms is None:
+            forms = self._forms[index] = list(self.table(index))
+        return forms
 
     def table(self, index: str) -> dict[str, list[tuple[int, str, bool]]]:
         """form → [(row number, keyword, exact?)] for the rows of one index."""
@@ -93,7 +105,7 @@ class KeywordIndex:
         hit = self._fuzzy_cache.get(key)
         if hit is None:
             # fuzzy matching looks only at the forms of the index being read (as the agent would)
-            found = process.extract(term, list(self.table(index)), scorer=fuzz.ratio,
+            found = process.extract(term, self.forms(index), scorer=fuzz.ratio,
                                     score_cutoff=self.fuzzy_cutoff, limit=5)
             hit = self._fuzzy_cache[key] = [f for f, _, _ in found if f != term]
         return hit

@@ -77,7 +77,7 @@ class RetrievalLabScreen(CuratorScreen):
         from ..retrieval import RetrievalEngine
 
         self.app.call_from_thread(self._title, "building the retrieval index…")
-        engine = RetrievalEngine(store)
+        engine = RetrievalEngine(store).prepare()
         self.app.call_from_thread(self._engine_ready, engine, store)
 
     def _engine_ready(self, engine, store) -> None:
