@@ -169,8 +169,8 @@ class RetrievalEngine:
 
     # -- sources -------------------------------------------------------------
 
-    def rank_route(self, qterms: list[str], k: int) -> RouteResult:
-        return walk(self.store, self.keywords, qterms, k, self.loadable)
+    def rank_route(self, qterms: list[str], k: int, fuzzy: set[str] | None = None) -> RouteResult:
+        return walk(self.store, self.keywords, qterms, k, self.loadable, fuzzy)
 
     def rank_bm25(self, qterms: list[str], depth: int = DEPTH) -> list[tuple[str, float]]:
         return [(self.docs[i].path, s) for i, s in self.bm25.top(qterms, depth)]
@@ -261,14 +261,14 @@ class RetrievalEngine:
     def search(self, query: str, k: int | None = None, source: str = "fused") -> SearchResult:
         k = k or self.config.k
         qterms = query_terms(query)
-        route = self.rank_route(qterms, k)
+        base_terms = terms(query)  # without the synthetic adjacent compounds
+        route = self.rank_route(qterms, k, set(base_terms))
         per_source: dict[str, list[tuple[str, float]]] = {
             "route": [(h.path, h.score) for h in route.hits[:DEPTH]],
             "bm25": self.rank_bm25(qterms),
         }
         if self.semantic is not None:
             per_source["semantic"] = self.rank_semantic(query)
-        base_terms = terms(query)  # the prior's overlap ignores the synthetic adjacent compounds
         # the prior re-ranks what the other sources found (a boost, not a list of its own)
         candidates = [p for lst in per_source.values() for p, _ in lst]
         prior_list = self.rank_prior(base_terms, candidates=candidates)
@@ -379,7 +379,7 @@ class RetrievalEngine:
                                 f"the query words ({words}), so {r.index} was never opened")
                 continue
             via = next((m for m in l0_matched.values() if any(lk.target == r.index for lk in m.row.links)), None)
-            matched = kindex.match(result.terms, r.index)
+            matched = kindex.match(result.terms, r.index, set(terms(result.query)))
             row_no = next((i for i in kindex.rows_of.get(r.index, ()) if kindex.rows[i][1] is r.row), None)
             if row_no is None or row_no not in matched:
                 opened_by = f" (opened via memory-index.md:{via.row.line}, matched {', '.join(via.matched[:4])})" if via else ""

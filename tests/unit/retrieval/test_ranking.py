@@ -205,3 +205,23 @@ def test_eval_exit_codes_and_threshold(make_store, tmp_path, capsys):
     assert "paraphrase" in out and "FAILED" in out and "gap" in out
     assert main(["eval", "--golden", str(g), str(root), "--threshold", "1.5"]) == 2
     assert main(["eval", "--golden", str(tmp_path / "none.yaml"), str(root)]) == 2
+
+
+def test_prior_only_reranks_what_the_other_sources_found(make_store):
+    eng = RetrievalEngine(load(make_store(TIERED))).prepare()
+    r = eng.search("rebase postgres", k=5)
+    found = {p for s in ("route", "bm25") for p, _ in r.per_source[s]}
+    prior = [p for p, _ in r.per_source["prior"]]
+    assert prior and set(prior) <= found
+    # the full scan (no candidates) ranks every memory the query touches, the boost only a subset
+    assert set(prior) <= {p for p, _, _ in eng.rank_prior(["rebas", "postgr"])}
+
+
+def test_equal_weights_from_config_still_win(make_store):
+    from dataclasses import replace
+
+    store = load(make_store(TIERED))
+    cfg = replace(store.config.retrieval, source_weights={"route": 2.0, "bm25": 1.0, "prior": 1.0})
+    eng = RetrievalEngine(store, config=cfg)
+    assert eng.weights()["route"] == 2.0
+    assert RetrievalEngine(store).weights()["route"] < 1.0  # the fitted default
