@@ -92,6 +92,16 @@ class Encoder:
 
     def encode(self, texts: list[str]):
         """Unit vectors, one row per text (float32, shape (len(texts), hidden))."""
+        # one BLAS thread: these matrices are small, and a multi-threaded BLAS on a busy machine
+        # spends more time waking its threads than multiplying (a query: 455 ms → 38 ms measured)
+        try:
+            from threadpoolctl import threadpool_limits
+        except ImportError:
+            return self._encode(texts)
+        with threadpool_limits(1, "blas"):
+            return self._encode(texts)
+
+    def _encode(self, texts: list[str]):
         np = self.np
         hidden = self.w["embeddings.word_embeddings.weight"].shape[1]
         out = np.zeros((len(texts), hidden), dtype=np.float32)
