@@ -298,7 +298,8 @@ class RetrievalEngine:
                         self.prior_parts(base_terms, self.position[path]) if path in self.position else None
                     )
                 if s == "bm25" and path in self.position:
-                    sr.matched = sorted(set(qterms) & set(self._doc_terms[self.position[path]]))
+                    i = self.position[path]
+                    sr.matched = sorted(t for t in set(qterms) if self.bm25.contains(t, i))
                 srcs[s] = sr
             hits.append(Hit(rank, path, rec.tier, rec.tokens or 0, float(score), srcs, rec.title))
         return SearchResult(query, k, source, qterms, hits, route, per_source, duplicates)

@@ -225,3 +225,16 @@ def test_equal_weights_from_config_still_win(make_store):
     eng = RetrievalEngine(store, config=cfg)
     assert eng.weights()["route"] == 2.0
     assert RetrievalEngine(store).weights()["route"] < 1.0  # the fitted default
+
+
+def test_bm25_contains_agrees_across_backends():
+    import random
+
+    from curator.retrieval.bm25 import BM25Index
+
+    rng = random.Random(0)
+    docs = [[rng.choice("abcdefghij") for _ in range(rng.randint(0, 12))] for _ in range(400)]
+    big, small = BM25Index(docs, backend="bm25s"), BM25Index(docs, backend="python")
+    for _ in range(400):
+        t, i = rng.choice("abcdefghijk"), rng.randrange(400)
+        assert big.contains(t, i) == small.contains(t, i) == (t in docs[i])
