@@ -37,9 +37,13 @@ def run(args) -> int:
         raise UsageError(f"the semantic source is unavailable: {engine.unavailable['semantic']}")
     result = engine.search(args.query, args.k, args.source)
     misses = [(p.strip().lstrip("./") if p.startswith("./") else p.strip(), "") for p in args.why]
-    misses = [(p, engine.why(p, args.query, result)) for p, _ in misses]
+    hops = {p: engine.explain(p, args.query, result) for p, _ in misses}
+    misses = [(p, "; ".join(text for _, text in hops[p])) for p, _ in misses]
     if args.format == "json":
-        print_json(retrieve_json(result, misses, engine.unavailable))
+        data = retrieve_json(result, misses, engine.unavailable)
+        for miss in data["misses"]:  # each hop walked, in order, with its evidence
+            miss["hops"] = [{"hop": hop, "evidence": text} for hop, text in hops[miss["path"]]]
+        print_json(data)
     else:
         render_retrieve(console(), result, misses, store.encoding, engine.unavailable)
     return EXIT_OK

@@ -238,3 +238,13 @@ def test_bm25_contains_agrees_across_backends():
     for _ in range(400):
         t, i = rng.choice("abcdefghijk"), rng.randrange(400)
         assert big.contains(t, i) == small.contains(t, i) == (t in docs[i])
+
+
+def test_retrieve_json_misses_list_each_hop(make_store, capsys):
+    root = make_store(TIERED)
+    assert main(["retrieve", "autosquash", str(root), "--format", "json", "--why", "git/git-rebase.md", "--k", "1",
+                 "--source", "route"]) == 0
+    miss = json.loads(capsys.readouterr().out)["misses"][0]
+    hops = [h["hop"] for h in miss["hops"]]
+    assert hops[0] == "route" and "never opened" in miss["hops"][0]["evidence"]
+    assert miss["reason"].startswith("L0 hop failed")
