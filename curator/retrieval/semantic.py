@@ -67,11 +67,13 @@ class Encoder:
         self.layers = int(cfg["num_hidden_layers"])
         self.eps = float(cfg.get("layer_norm_eps", 1e-12))
         self.max_tokens = min(MAX_TOKENS, int(cfg.get("max_position_embeddings", 512)))
-        self.w = {k.removeprefix("bert."): v.astype(np.float32) for k, v in weights.items() if v.dtype.kind == "f"}
-        # dense weights stored transposed and contiguous: numpy's matmul only reaches BLAS on
-        # contiguous operands (a strided one falls back to a loop ~100× slower)
-        self.wt = {k: np.ascontiguousarray(v.T) for k, v in self.w.items() if v.ndim == 2 and k.endswith(".weight")
-                   and not k.startswith("embeddings.")}
+        self.w = {k.removeprefix("bert."): v.astype(np.float32, copy=False)
+                  for k, v in weights.items() if v.dtype.kind == "f"}
+        del weights
+        # dense weights kept only transposed and contiguous: numpy's matmul reaches BLAS on
+        # contiguous operands (a strided one falls back to a much slower loop)
+        self.wt = {k: np.ascontiguousarray(self.w.pop(k).T) for k in list(self.w)
+                   if self.w[k].ndim == 2 and k.endswith(".weight") and not k.startswith("embeddings.")}
         self.tokenizer.no_padding()  # tokenizer.json may pad every text to a fixed length
         self.tokenizer.enable_truncation(self.max_tokens)
         self.name = cfg.get("_name_or_path") or model_dir.name
