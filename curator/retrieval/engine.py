@@ -19,7 +19,6 @@ from .hooks import frontmatter_text, index_keywords, memory_hooks
 from .route import KeywordIndex, RouteResult, Step, walk
 from .text import query_terms, terms
 
-DEFAULT_SOURCE_WEIGHTS = RetrievalConfig().source_weights
 SOURCES = ("route", "bm25", "prior")  # the lexical sources, always available
 EXTRA_SOURCES = ("semantic",)  # optional: the semantic extra
 DEPTH = 50  # how deep each source ranks before fusion
@@ -29,8 +28,9 @@ HEAD_WEIGHT = 2  # the head (name, title, description, index keywords, MEMORY.md
 # and checked on the held-out ones (curator/bench/golden/, `python -m curator.bench.golden.table
 # CORPORA --fit`). Equal weights let two weak lists outvote BM25 (fused hit@1 0.44 vs BM25 0.76 on
 # the tiered fork): route and prior only break near-ties now — the route's evidence (the index
-# keywords) is already in BM25's document head. A .curator.yaml `source_weights` wins.
-FUSION_WEIGHTS = {"route": 0.01, "bm25": 1.0, "prior": 0.01, "semantic": 1.5}
+# keywords) is already in BM25's document head. The defaults live in
+# RetrievalConfig.source_weights; a .curator.yaml `source_weights` overrides the ones it names.
+FUSION_WEIGHTS = RetrievalConfig().source_weights
 
 
 @dataclass(slots=True)
@@ -154,10 +154,7 @@ class RetrievalEngine:
         return (*SOURCES, *self.extra_sources)
 
     def weights(self) -> dict[str, float]:
-        w = dict(FUSION_WEIGHTS)
-        if self.config.source_weights != DEFAULT_SOURCE_WEIGHTS:
-            w.update(self.config.source_weights)
-        return w
+        return {**FUSION_WEIGHTS, **self.config.source_weights}
 
     def fuse(self, per_source: dict[str, list[tuple[str, float]]], sources: tuple[str, ...] | None = None,
              ) -> list[tuple[str, float]]:
