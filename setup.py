@@ -1,10 +1,29 @@
-# The sample store and the themes live at the top of the repository, where people look for them,
-# and ship inside the package as curator/_sample_memories and curator/_themes so that `curator`
-# works after a plain (non-editable) install. pyproject.toml cannot map folders like this alone.
+# The sample repository and the themes live at the top of the repository, where people look for
+# them, and ship inside the package as curator/_sample_memories and curator/_themes so that
+# `curator` works after a plain (non-editable) install. pyproject.toml cannot map folders like
+# this alone, and its globs skip hidden folders (.serena/, .claude/), so the sample's files are
+# listed here one by one.
+import os
+
 from setuptools import find_packages, setup
+
+
+def files_below(folder: str) -> list[str]:
+    out = []
+    for dirpath, _dirs, names in os.walk(folder):
+        for name in names:
+            out.append(os.path.relpath(os.path.join(dirpath, name), folder))
+    return sorted(out)
+
 
 setup(
     packages=find_packages(include=["curator", "curator.*"])
     + ["curator._sample_memories", "curator._themes"],
     package_dir={"curator._sample_memories": "sample_memories", "curator._themes": "themes"},
+    package_data={
+        "curator": ["*.tcss", "**/*.tcss"],
+        "curator._themes": ["*.yaml"],
+        "curator.bench.golden": ["*.yaml", "*.md"],
+        "curator._sample_memories": files_below("sample_memories"),
+    },
 )

@@ -12,6 +12,8 @@ from textual.signal import Signal
 from .commands import CuratorCommands
 from .config import Config
 from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, RetrievalLabScreen
+from .screens.review import ReviewScreen
+from .screens.sessions import SessionsScreen
 from .settings import Settings, load_settings, save_settings
 from .themes import DEFAULT_THEME, available_themes
 
@@ -25,6 +27,8 @@ class CuratorApp(App[None]):
         "problems": ProblemsScreen,
         "budgets": BudgetsScreen,
         "lab": RetrievalLabScreen,
+        "sessions": SessionsScreen,
+        "review": ReviewScreen,
     }
     DEFAULT_MODE = "store"
     BINDINGS = [
@@ -32,6 +36,8 @@ class CuratorApp(App[None]):
         Binding("2", "switch_mode('problems')", "Problems", id="show-problems", tooltip="Every finding"),
         Binding("3", "switch_mode('budgets')", "Budgets", id="show-budgets", tooltip="Tokens, budgets and the cost model"),
         Binding("4", "switch_mode('lab')", "Lab", id="show-lab", tooltip="What would the agent retrieve?"),
+        Binding("5", "switch_mode('sessions')", "Sessions", id="show-sessions", tooltip="The agent's sessions: browse, search, mine",
+                show=False),
         Binding("f1,question_mark", "help", "Help", id="help", tooltip="Keys and what this screen is for"),
         Binding("ctrl+r", "reload_store", "Reload", id="reload-store", tooltip="Re-read the store and re-run the checks", show=False),
         Binding("ctrl+t", "next_theme", "Theme", id="next-theme", tooltip="Cycle through the themes", show=False),
@@ -49,9 +55,12 @@ class CuratorApp(App[None]):
         theme: str | None = None,
         notice: str | None = None,
         remember_theme: bool = True,
+        layout=None,
     ) -> None:
         super().__init__()
         self.store_root = Path(store_root)
+        self.layout = layout  # model.sources.Layout: every memory system of the repository
+        self.repo = None  # workspace.RepoWorkspace once loaded
         self.given = given or str(store_root)
         self.store_config = config
         self.token_counter = token_counter
@@ -62,6 +71,8 @@ class CuratorApp(App[None]):
         self.workspace_signal: Signal = Signal(self, "workspace")
         self.load_error: str | None = None
         self._themes_ready = False
+        self.sessions = None  # the session tier (curator.sessions.SessionsService), indexed in a worker
+        self.sessions_signal: Signal = Signal(self, "sessions")
 
     # -- start-up ------------------------------------------------------------
 
@@ -86,6 +97,10 @@ class CuratorApp(App[None]):
         if self.notice:
             self.notify(self.notice, timeout=6)
         self.load_store()
+        from .sessions.service import SessionsService
+
+        self.sessions = SessionsService(self.store_root)
+        self.index_sessions()  # beside the store load: the sessions list never waits for it
 
     def watch_theme(self, theme: str) -> None:
         if self._themes_ready and self.remember_theme:
@@ -93,29 +108,80 @@ class CuratorApp(App[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load")
     def load_store(self) -> None:
-        from .workspace import open_workspace
+        from .model.sources import discover
+        from .workspace import open_repo_workspace
 
         def progress(what: str, fraction: float) -> None:
             self.call_from_thread(self._progress, what, fraction)
 
         try:
-            from .curation import recover
+            from .curation import CurationError, recover
 
-            recovered = recover(self.store_root) if self.store_root.is_dir() else []
-            if recovered:
-                self.call_from_thread(self.notify, f"Recovered an interrupted operation ({', '.join(recovered)}): "
-                                      "the store is as it was before it.", severity="warning", timeout=10)
-            ws = open_workspace(
-                self.store_root,
+            if self.layout is None and not self.store_root.is_dir():
+                raise RuntimeError(f"store not found: {self.given}")
+            layout = self.layout or discover(self.store_root)
+            if not layout.memory_sources():
+                raise RuntimeError(f"no agent memory found in {self.given}")
+            for spec in layout.memory_sources():
+                if spec.read_only or not Path(spec.root).is_dir():
+                    continue
+                try:
+                    recovered = recover(Path(spec.root))
+                except (CurationError, OSError) as exc:  # e.g. a symlinked .curator: reading still works
+                    recovered = []
+                    self.call_from_thread(self.notify, f"Writing to {spec.rel} is off: {exc}",
+                                          severity="warning", timeout=10, markup=False)
+                if recovered:
+                    self.call_from_thread(self.notify, f"Recovered an interrupted operation in {spec.rel} "
+                                          f"({', '.join(recovered)}): it is as it was before it.",
+                                          severity="warning", timeout=10, markup=False)
+                for note in getattr(recovered, "notes", []):
+                    self.call_from_thread(self.notify, note, severity="warning", timeout=10, markup=False)
+            repo = open_repo_workspace(
+                layout,
                 given=self.given,
                 config=self.store_config,
                 token_counter=self.token_counter,
                 progress=progress,
+                prefer=self.store_root,
             )
+            if repo.workspace is None:
+                errors = "; ".join(f"{s.name}: {s.error}" for s in repo.sources if s.error)
+                raise RuntimeError(errors or "no memory store found")
         except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
             self.call_from_thread(self._load_failed, str(exc))
             return
-        self.call_from_thread(self._loaded, ws)
+        self.call_from_thread(self._loaded_repo, repo)
+
+    def _loaded_repo(self, repo) -> None:
+        self.repo = repo
+        self.store_root = Path(repo.sources[repo.current].spec.root)
+        self._loaded(repo.workspace)
+
+    def select_source(self, index: int) -> bool:
+        """Make another source current: the screens and the write path follow it."""
+        repo = self.repo
+        if repo is None or index == repo.current or not (0 <= index < len(repo.sources)):
+            return False
+        if repo.sources[index].workspace is None:
+            self.notify(f"{repo.sources[index].name} could not be loaded: {repo.sources[index].error}",
+                        severity="warning")
+            return False
+        repo.current = index
+        self.store_root = Path(repo.sources[index].spec.root)
+        self.switching_source = True  # screens re-render for it; the tree keeps its shape
+        try:
+            self._loaded(repo.workspace)
+        finally:
+            self.switching_source = False
+        return True
+
+    switching_source = False
+
+    @property
+    def read_only(self) -> bool:
+        repo = self.repo
+        return bool(repo is not None and repo.sources[repo.current].spec.read_only)
 
     def _progress(self, what: str, fraction: float) -> None:
         progress = getattr(self.screen, "progress", None)
@@ -125,6 +191,40 @@ class CuratorApp(App[None]):
     def _loaded(self, ws) -> None:
         self.workspace = ws
         self.workspace_signal.publish(ws)
+        import gc
+
+        gc.freeze()  # the loaded store lives on: later collections need not scan it again
+        if self.sessions is not None and self.sessions.indexed:
+            self.sessions.usage_for(ws.store)  # records may have moved: map the reads again
+            self.sessions_signal.publish(self.sessions)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="sessions")
+    def index_sessions(self) -> None:
+        """Transcripts: a quick list first (peeks), then every file streamed, with progress."""
+        import time
+
+        from textual.worker import get_current_worker
+
+        svc, worker, last = self.sessions, get_current_worker(), [0.0]
+
+        def progress(what: str, fraction: float) -> None:
+            if time.monotonic() - last[0] > 0.3:
+                last[0] = time.monotonic()
+                self.call_from_thread(self.sessions_signal.publish, svc)
+
+        try:
+            svc.quick()
+            self.call_from_thread(self.sessions_signal.publish, svc)
+            svc.build(progress, lambda: worker.is_cancelled)
+        except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
+            self.call_from_thread(self.notify, f"Could not read the agent's transcripts: {exc}", severity="warning")
+            return
+        self.call_from_thread(self._sessions_indexed)
+
+    def _sessions_indexed(self) -> None:
+        if self.workspace is not None:
+            self.sessions.usage_for(self.workspace.store)
+        self.sessions_signal.publish(self.sessions)
 
     def _load_failed(self, message: str) -> None:
         self.load_error = message
@@ -145,6 +245,8 @@ class CuratorApp(App[None]):
     def action_reload_store(self) -> None:
         self.notify("re-reading the store…", timeout=2)
         self.load_store()
+        if self.sessions is not None and self.sessions.indexed:
+            self.index_sessions()  # new or grown transcripts (unchanged ones come from the cache)
 
     def action_next_theme(self) -> None:
         names = sorted(self.available_themes)
@@ -178,6 +280,9 @@ class CuratorApp(App[None]):
         """Show a plan's diff; apply it (in a worker) only if the user confirms."""
         from .dialogs import DiffDialog
 
+        if self.read_only:
+            self.notify("This source is read-only (it lives outside the repository)", severity="warning")
+            return
         if plan.empty:
             self.notify("nothing to change", timeout=3)
             return
@@ -194,7 +299,7 @@ class CuratorApp(App[None]):
         try:
             return fn(*args, **kwargs)
         except CurationError as exc:
-            self.notify(str(exc), severity="error", timeout=8)
+            self.notify(str(exc), severity="error", timeout=8, markup=False)
             return None
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
@@ -204,9 +309,9 @@ class CuratorApp(App[None]):
         try:
             jid = apply_plan(self.store_root, plan)
         except (CurationError, OSError) as exc:
-            self.call_from_thread(self.notify, f"Nothing was written: {exc}", severity="error", timeout=10)
+            self.call_from_thread(self.notify, f"Nothing was written: {exc}", severity="error", timeout=10, markup=False)
             return
-        self.call_from_thread(self.notify, f"{plan.title} — applied as {jid}; ctrl+z undoes it", timeout=6)
+        self.call_from_thread(self.notify, f"{plan.title} — applied as {jid}; ctrl+z undoes it", timeout=6, markup=False)
         self.call_from_thread(self.load_store)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
@@ -216,9 +321,9 @@ class CuratorApp(App[None]):
         try:
             entry = undo(self.store_root)
         except (CurationError, OSError) as exc:
-            self.call_from_thread(self.notify, str(exc), severity="warning", timeout=6)
+            self.call_from_thread(self.notify, str(exc), severity="warning", timeout=6, markup=False)
             return
-        self.call_from_thread(self.notify, f"undone: {entry.meta.get('title')}", timeout=5)
+        self.call_from_thread(self.notify, f"undone: {entry.meta.get('title')}", timeout=5, markup=False)
         self.call_from_thread(self.load_store)
 
     def action_history(self) -> None:
@@ -323,5 +428,6 @@ class CuratorApp(App[None]):
 
 def make_app(store_root: Path | str, **options) -> CuratorApp:
     """Build the app (used by the CLI and by tests, which pass a fake token counter). Options are
-    CuratorApp's: given, config, token_counter, theme, notice, remember_theme."""
+    CuratorApp's: given, config, token_counter, theme, notice, remember_theme, layout (every
+    memory system of a repository; default: what `store_root` holds)."""
     return CuratorApp(Path(store_root), **options)

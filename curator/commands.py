@@ -11,6 +11,8 @@ ACTIONS = [
     ("problems: show every finding", "switch_mode('problems')"),
     ("budgets: show token budgets and the cost model", "switch_mode('budgets')"),
     ("retrieval: open the retrieval lab", "switch_mode('lab')"),
+    ("sessions: the agent's sessions — browse, search, mine; memory usage", "switch_mode('sessions')"),
+    ("review: the store's changes against git HEAD", "switch_mode('review')"),
     ("store: re-check the whole store", "reload_store"),
     ("curate: fix every finding that has a fix (preview first)", "fix_all"),
     ("curate: refresh stale L0 token counts (preview first)", "refresh_counts"),

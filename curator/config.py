@@ -13,8 +13,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 CONFIG_NAME = ".curator.yaml"
 TIERS = ("session", "semantic", "reflexion", "transient")
 
@@ -169,13 +167,18 @@ def glob_match(path: str, glob: str) -> bool:
 # ---------------------------------------------------------------- loading
 
 
+def _regular(path: Path) -> bool:
+    return path.is_file() and not path.is_symlink()
+
+
 def find_config(store_root: Path) -> Path | None:
-    """`.curator.yaml` in the store, else in the repository root above it (the folder with .git)."""
+    """`.curator.yaml` in the store, else in the repository root above it (the folder with .git).
+    Only a regular file counts (a symlink, FIFO or device named .curator.yaml is not read)."""
     candidate = store_root / CONFIG_NAME
-    if candidate.is_file():
+    if _regular(candidate):
         return candidate
     for parent in store_root.resolve().parents:
-        if (parent / CONFIG_NAME).is_file():
+        if _regular(parent / CONFIG_NAME):
             return parent / CONFIG_NAME
         if (parent / ".git").exists():
             break
@@ -183,24 +186,37 @@ def find_config(store_root: Path) -> Path | None:
 
 
 def load_config(store_root: Path, explicit: Path | None = None) -> Config:
+    """The config; any problem (unreadable, too large, not a regular file, bad YAML, a value
+    YAML cannot build such as `2026-13-45`) is a one-line ConfigError, never a traceback."""
+    from .safeio import UnsafeFile, one_line, read_small_file
+
     path = explicit or find_config(store_root)
     if path is None:
         return Config()
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read config ({exc})") from None
+        text = read_small_file(path).decode("utf-8")
+    except (OSError, UnicodeDecodeError, UnsafeFile) as exc:
+        raise ConfigError(f"{path}: cannot read config ({one_line(exc)})") from None
+    import yaml  # only when there is a config file (start-up time)
+
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""
         raise ConfigError(f"{path}:{where} is not valid YAML") from None
+    except Exception as exc:  # noqa: BLE001 - a value YAML cannot build (bad date, !!int 'x')
+        raise ConfigError(f"{path}: holds a value YAML cannot read ({one_line(exc)})") from None
     if data is None:
         return Config(source=path)
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: the config must be a mapping of settings")
-    return config_from_mapping(data, source=path)
+    try:
+        return config_from_mapping(data, source=path)
+    except ConfigError:
+        raise
+    except (TypeError, ValueError, OverflowError, AttributeError, re.error) as exc:
+        raise ConfigError(f"{path}: a setting has a value curator cannot use ({one_line(exc)})") from None
 
 
 def _expect(cond: bool, path: Path | None, message: str) -> None:
@@ -255,6 +271,7 @@ def config_from_mapping(data: dict, source: Path | None = None) -> Config:
             if isinstance(value, str):
                 value = [value]
             _expect(isinstance(value, list), source, f"'{key}' must be a list")
+            _expect(all("\x00" not in str(v) for v in value), source, f"'{key}' holds a NUL byte")
             changes[name] = tuple(str(v) for v in value)
         elif name == "thresholds":
             changes[name] = _dataclass_from(Thresholds, value, source, "thresholds")
@@ -274,6 +291,8 @@ def config_from_mapping(data: dict, source: Path | None = None) -> Config:
             changes[name] = {str(k): v for k, v in value.items()}
         elif name == "golden":
             changes[name] = str(value)
+        elif name == "sources":
+            pass  # the repository's memory systems: read by model.sources.repository_settings
         else:
             raise ConfigError(f"{source or CONFIG_NAME}: unknown setting '{key}'")
     return replace(cfg, **changes)

@@ -17,8 +17,15 @@ def _bundled(installed: str, checkout: str) -> Path:
     return inside if inside.is_dir() else _PACKAGE.parent / checkout
 
 
-def sample_store() -> Path:
+def sample_repository() -> Path:
+    """The bundled sample repository: a Serena store, a Claude Code memory folder and
+    experience entries, side by side."""
     return _bundled("_sample_memories", "sample_memories")
+
+
+def sample_store() -> Path:
+    """The sample repository's tiered Serena store."""
+    return sample_repository() / ".serena" / "memories"
 
 
 def bundled_themes() -> Path:
@@ -46,20 +53,20 @@ def user_settings_file() -> Path:
 
 
 def demo_store() -> tuple[Path, bool]:
-    """A private copy of the sample store in the user data folder, made on first use, so the
+    """A private copy of the sample repository in the user data folder, made on first use, so the
     demo can be curated without touching the installed package. (path, is_copy)."""
     import shutil
     import tempfile
 
-    dest = data_dir() / "sample_memories"
+    dest = data_dir() / "sample-repository"
     if dest.is_dir():
         return dest, True
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=".sample-", dir=dest.parent))
-        shutil.copytree(sample_store(), tmp / "s")
+        shutil.copytree(sample_repository(), tmp / "s", symlinks=True)
         os.replace(tmp / "s", dest)
         tmp.rmdir()
         return dest, True
     except OSError:
-        return sample_store(), False  # read-only home: read the bundled copy in place
+        return sample_repository(), False  # read-only home: read the bundled copy in place

@@ -7,16 +7,15 @@ load, counts fall back to a labelled estimate ("estimate") and every report says
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import os
-import tempfile
 from pathlib import Path
 from typing import Protocol
 
 CACHE_VERSION = 1
 ENCODING = "cl100k_base"
 ESTIMATE = "estimate"
+BATCH = 256  # texts tokenized together (two threads)
 
 
 class TokenCounter(Protocol):
@@ -99,6 +98,8 @@ class TiktokenCounter:
 
     def _load_cache(self) -> dict[str, int]:
         if self._cache is None:
+            import json
+
             self._cache = {}
             try:
                 data = json.loads(self.cache_path.read_text(encoding="utf-8"))
@@ -111,6 +112,9 @@ class TiktokenCounter:
     def flush(self) -> None:
         if not self._dirty or self._cache is None or self.encoding != ENCODING:
             return
+        import json
+        import tempfile
+
         try:
             self.cache_path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.cache_path.parent, prefix=".tokens-", suffix=".tmp")
@@ -137,7 +141,11 @@ class TiktokenCounter:
         if enc is None:
             return [estimate(t) for t in texts]
         if len(texts) > 64:
-            return [len(t) for t in enc.encode_ordinary_batch(texts, num_threads=2)]
+            # in slices: the token lists of a whole large store at once would take ~1 GB at 50k files
+            out: list[int] = []
+            for i in range(0, len(texts), BATCH):
+                out += [len(t) for t in enc.encode_ordinary_batch(texts[i : i + BATCH], num_threads=2)]
+            return out
         return [len(enc.encode_ordinary(t)) for t in texts]
 
     def count(self, text: str) -> int:

@@ -133,13 +133,15 @@ def open_workspace(
     token_counter=None,
     progress: Progress | None = None,
     facts_cache: FactsCache | None = None,
+    fmt: str | None = None,
+    repo_root: Path | None = None,
 ) -> Workspace:
     """Load, count, check and budget a store, reporting progress between the phases."""
     say = progress or (lambda _what, _frac: None)
     root = Path(root)
     say("reading the store", 0.05)
     cfg = config if config is not None else load_config(root)
-    store = load_store(root, given=given, config=cfg)
+    store = load_store(root, given=given, config=cfg, fmt=fmt, repo_root=repo_root)
     if token_counter is not None:
         say(f"counting tokens in {len(store.records):,} files", 0.4)
         store.count_tokens(token_counter)
@@ -148,7 +150,8 @@ def open_workspace(
             flush()
     say("running the checks", 0.65)
     cache = facts_cache if facts_cache is not None else default_cache()
-    findings = run_checks(store, facts_cache=cache)
+    # the default path reuses the findings of the last run when the store is unchanged
+    findings = run_checks(store) if facts_cache is None else run_checks(store, facts_cache=cache)
     say("adding up budgets", 0.9)
     report = build_report(store)
     flush = getattr(token_counter, "flush", None)
@@ -156,3 +159,95 @@ def open_workspace(
         flush()
     say("ready", 1.0)
     return Workspace(store, findings, report, cache)
+
+
+# ------------------------------------------------------------------ a repository of sources
+
+
+@dataclass
+class SourceWorkspace:
+    spec: object  # model.sources.SourceSpec
+    workspace: Workspace | None = None
+    error: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.spec.rel
+
+
+@dataclass
+class RepoWorkspace:
+    """Every memory source of a repository, each with its own Workspace; one is current (the
+    one the screens and the write path work on)."""
+
+    layout: object  # model.sources.Layout
+    sources: list[SourceWorkspace]
+    cross: list[Finding] = field(default_factory=list)  # duplicate.near across sources
+    current: int = 0
+
+    @property
+    def workspace(self) -> Workspace | None:
+        if not self.sources:
+            return None
+        return self.sources[self.current].workspace
+
+    def loaded(self) -> list[tuple[int, SourceWorkspace]]:
+        return [(i, s) for i, s in enumerate(self.sources) if s.workspace is not None]
+
+    def index_of(self, root: Path) -> int | None:
+        for i, s in enumerate(self.sources):
+            if Path(s.spec.root) == Path(root):
+                return i
+        return None
+
+
+def open_repo_workspace(
+    layout,
+    *,
+    given: str | None = None,
+    config: Config | None = None,
+    token_counter=None,
+    progress: Progress | None = None,
+    prefer: Path | None = None,
+) -> RepoWorkspace:
+    """Open every memory source of a layout (sessions are browsed elsewhere)."""
+    from .model.sources import SESSIONS
+    from .model.store import StoreError
+    from .repository import Repository, Source, cross_source_duplicates
+
+    say = progress or (lambda _what, _frac: None)
+    specs = [s for s in layout.sources if s.kind != SESSIONS]
+    out: list[SourceWorkspace] = []
+    cache = default_cache()
+    for i, spec in enumerate(specs):
+        def sub(what: str, frac: float, i=i, spec=spec) -> None:
+            say(f"{spec.rel}: {what}", (i + frac) / max(1, len(specs)))
+
+        try:
+            ws = open_workspace(
+                spec.root,
+                given=given if layout.single else spec.rel,
+                config=config if layout.single else None,
+                token_counter=token_counter,
+                progress=sub,
+                facts_cache=cache,
+                fmt=spec.fmt,
+                repo_root=None if layout.single else layout.root,
+            )
+            out.append(SourceWorkspace(spec, ws))
+        except (StoreError, OSError, ValueError) as exc:
+            out.append(SourceWorkspace(spec, None, str(exc)))
+        except Exception as exc:  # noqa: BLE001 - a config error etc.: shown, never fatal
+            out.append(SourceWorkspace(spec, None, str(exc)))
+    repo = RepoWorkspace(layout, out)
+    loaded = [s for s in out if s.workspace is not None]
+    if len(loaded) > 1:
+        shadow = Repository(layout, [Source(s.spec, s.workspace.store) for s in loaded])
+        repo.cross = cross_source_duplicates(shadow)
+    if prefer is not None:
+        idx = repo.index_of(prefer)
+        if idx is not None:
+            repo.current = idx
+    if repo.sources[repo.current].workspace is None and loaded:
+        repo.current = next(i for i, s in repo.loaded())
+    return repo

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from curator.locations import sample_store
+from curator.locations import sample_repository, sample_store
 
 SAMPLE = sample_store()
+SAMPLE_REPO = sample_repository()
 
 
 @pytest.fixture(autouse=True)
@@ -27,6 +28,9 @@ def _isolated_user_dirs(tmp_path_factory, monkeypatch):
     monkeypatch.delenv("CURATOR_TOKENS", raising=False)
     monkeypatch.setenv("CURATOR_TODAY", "2026-11-20")  # fixed clock for TTLs and recency
     monkeypatch.setenv("NO_COLOR", "1")
+    # never pick up the developer's own Claude Code or Serena folders
+    monkeypatch.setenv("HOME", str(home / "user"))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / "claude"))  # never the developer's transcripts
 
 
 @pytest.fixture
@@ -34,6 +38,15 @@ def sample_copy(tmp_path) -> Path:
     """A private, writable copy of the bundled sample store."""
     dest = tmp_path / "memories"
     shutil.copytree(SAMPLE, dest, symlinks=True)
+    return dest
+
+
+@pytest.fixture
+def sample_repo_copy(tmp_path) -> Path:
+    """A private, writable copy of the bundled sample repository (Serena store, Claude Code
+    memory folder, experience entries)."""
+    dest = tmp_path / "sample_memories"
+    shutil.copytree(SAMPLE_REPO, dest, symlinks=True)
     return dest
 
 

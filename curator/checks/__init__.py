@@ -2,31 +2,26 @@
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from ..model.findings import Finding
 from ..model.store import Store
-from . import (
-    budget_checks,
-    content_checks,
-    duplicate_checks,
-    index_checks,
-    keyword_checks,
-    naming_checks,
-    orphan_checks,
-    transient_checks,
-)
+from .cached import run_cached
 from .context import Context
 from .registry import CHECKS, CheckSpec
 
-# family module -> the check ids it can emit (lets --only skip whole families)
+# family module -> the check ids it can emit (lets --only skip whole families); the modules are
+# imported when a run needs them (an unchanged store's findings come from the cache)
 FAMILIES = [
-    (index_checks, {"index.missing-target", "index.unsafe-target", "index.format", "index.duplicate-entry", "index.unrouted"}),
-    (naming_checks, {"naming.skill-prefix", "naming.case"}),
-    (keyword_checks, {"keywords.uniqueness", "keywords.too-few", "keywords.collision"}),
-    (orphan_checks, {"orphan.unindexed"}),
-    (content_checks, {"size.chars", "size.headings", "frontmatter.invalid", "links.broken"}),
-    (budget_checks, {"tokens.stale-count", "budget.over"}),
-    (duplicate_checks, {"duplicate.near"}),
-    (transient_checks, {"transient.expired"}),
+    ("index_checks", {"index.missing-target", "index.unsafe-target", "index.format", "index.duplicate-entry", "index.unrouted"}),
+    ("naming_checks", {"naming.skill-prefix", "naming.case"}),
+    ("keyword_checks", {"keywords.uniqueness", "keywords.too-few", "keywords.collision"}),
+    ("orphan_checks", {"orphan.unindexed"}),
+    ("content_checks", {"size.chars", "size.headings", "frontmatter.invalid", "links.broken"}),
+    ("budget_checks", {"tokens.stale-count", "budget.over"}),
+    ("duplicate_checks", {"duplicate.near"}),
+    ("transient_checks", {"transient.expired"}),
+    ("format_checks", {"frontmatter.missing", "budget.past-cap", "links.broken", "experience.unpaired"}),
 ]
 
 
@@ -35,14 +30,20 @@ def run_checks(store: Store, only: set[str] | list[str] | None = None, facts_cac
     unknown = (wanted or set()) - set(CHECKS)
     if unknown:
         raise ValueError(f"unknown check id(s): {', '.join(sorted(unknown))}")
-    ctx = Context(store, wanted, facts_cache)
-    for module, ids in FAMILIES:
-        if any(ctx.wants(i) for i in ids):
-            module.run(ctx)
-    for f in store.load_findings:
-        if ctx.wants(f.check):
-            ctx.findings.append(f)
-    return sorted(ctx.findings, key=Finding.sort_key)
+
+    def run() -> list[Finding]:
+        ctx = Context(store, wanted, facts_cache)
+        for name, ids in FAMILIES:
+            if any(ctx.wants(i) for i in ids):
+                import_module(f"{__name__}.{name}").run(ctx)
+        for f in store.load_findings:
+            if ctx.wants(f.check):
+                ctx.findings.append(f)
+        return sorted(ctx.findings, key=Finding.sort_key)
+
+    if facts_cache is not None:  # a caller with its own facts cache (the app, tests) runs them
+        return run()
+    return run_cached(store, wanted, run)  # unchanged store: the findings of the last run
 
 
 __all__ = ["CHECKS", "CheckSpec", "run_checks"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import budgets
-from ..model.findings import Fix
+from ..model.findings import Fix, Severity
 from .context import Context
 
 
@@ -38,7 +38,12 @@ def run(ctx: Context) -> None:
     if not ctx.wants("budget.over") or store.encoding == "none":
         return
     approx = " (estimated)" if store.encoding == "estimate" else ""
-    for path, tokens, limit, what in budgets.over_budget(store):
+    tiered = store.adapter.is_tiered
+    over = budgets.over_budget(store)
+    if not tiered:
+        _over_in_one(ctx, [o for o in over if store.records[o[0]].level == 2], approx)
+        over = []
+    for path, tokens, limit, what in over:
         line = None
         if store.records[path].level == 0:
             past = budgets.lines_past(store, path, limit)
@@ -54,8 +59,8 @@ def run(ctx: Context) -> None:
         total = sum(r.tokens or 0 for r in store.records.values() if r.tier == tier)
         if total > limit:
             ctx.add("budget.over", ".", f"{tier} tier is {total:,} tokens{approx}, over its {limit:,} budget")
-    load = budgets.startup_load(store)
-    if load.over:
+    load = budgets.startup_load(store) if tiered else None
+    if load is not None and load.over:
         first = load.past_cap[0] if load.past_cap else None
         ctx.add(
             "budget.over",
@@ -64,3 +69,21 @@ def run(ctx: Context) -> None:
             + (f"; {len(load.past_cap)} line(s) fall past the cap" if load.past_cap else ""),
             line=first.line if first else None,
         )
+
+
+def _over_in_one(ctx: Context, over, approx: str) -> None:
+    """Formats without ADR-017's atomic-memory rule: memories over the budget are one finding
+    for the store (how many, the largest), not a warning on every long note."""
+    if not over:
+        return
+    over = sorted(over, key=lambda o: -o[1])
+    limit = over[0][2]
+    largest = ", ".join(f"{p} ({t:,})" for p, t, _, _ in over[:3])
+    total = len([r for r in ctx.store.records.values() if r.level == 2])
+    ctx.add(
+        "budget.over",
+        ".",
+        f"{len(over)} of {total} memories are over the {limit:,}-token memory budget{approx} — each "
+        f"read loads it whole; largest: {largest}",
+        severity=Severity.INFO,
+    )

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import posixpath
-from urllib.parse import unquote
 
 from ..model.findings import Severity
+from ..model.linkres import outside_verdict, trusted_place
 from .context import Context
-from .facts import facts_for
-
-SKIP_SCHEMES = ("http://", "https://", "mailto:", "ftp://", "data:", "tel:")
+from .facts import facts_for, link_probe, resolve_link
 
 
 def run(ctx: Context, paths: list[str] | None = None) -> None:
@@ -25,7 +24,9 @@ def check_record(ctx: Context, path: str, rec, facts) -> None:
     th = ctx.config.thresholds
     if rec.frontmatter_error:
         ctx.add("frontmatter.invalid", path, rec.frontmatter_error, line=rec.frontmatter_error_line)
-    n = len(rec.text)
+    n = rec.chars
+    if rec.level < 2 and not ctx.store.adapter.is_tiered:
+        n = 0  # a list index (MEMORY.md, a folder README) is judged by its format's load cap
     if n > th.size_error_chars:
         ctx.add(
             "size.chars",
@@ -35,7 +36,7 @@ def check_record(ctx: Context, path: str, rec, facts) -> None:
         )
     elif n >= th.size_warn_chars:
         ctx.add("size.chars", path, f"{n:,} characters (warning from {th.size_warn_chars:,})")
-    h1, h2 = facts.h1, facts.h2
+    h1, h2 = (facts.h1, facts.h2) if n else (0, 0)
     if h2 > th.max_h2:
         ctx.add("size.headings", path, f"{h2} `##` headings (at most {th.max_h2})")
     if h1 > th.max_h1:
@@ -44,20 +45,45 @@ def check_record(ctx: Context, path: str, rec, facts) -> None:
         _links(ctx, rec, facts.links)
 
 
+MAX_PART = 255  # bytes in one path component: longer cannot name a file anywhere
+
+
+def _exists(path) -> bool:
+    """Whether a path names something (a symlink counts, unfollowed), never raising."""
+    try:
+        return os.path.lexists(path)
+    except (OSError, ValueError):
+        return False
+
+
+def _usable(target: str) -> bool:
+    return "\x00" not in target and all(len(p.encode("utf-8", "surrogatepass")) <= MAX_PART for p in target.split("/"))
+
+
+def _included(ctx: Context, resolved: str) -> bool:
+    return any(resolved.startswith(posixpath.normpath(i.rstrip("/")) + "/") for i in ctx.config.include)
+
+
 def _links(ctx: Context, rec, links) -> None:
     store = ctx.store
     for raw, line in links:
-        if raw.startswith(SKIP_SCHEMES) or raw.startswith("#") or "://" in raw:
+        both = resolve_link(rec, raw)
+        if both is None:
             continue
-        target = unquote(raw.split("#", 1)[0].split("?", 1)[0])
-        if not target:
+        written, resolved = both
+        if not _usable(resolved):
+            ctx.add("links.broken", rec.path, f"link to {raw[:80]}… names no possible file (a part over {MAX_PART} bytes)",
+                    line=line, target=resolved[:200])
             continue
-        if target.startswith("/"):
-            exists = (store.root / target.lstrip("/")).exists()
-            resolved = target
-        else:
-            resolved = posixpath.normpath(posixpath.join(rec.folder, target)) if rec.folder else posixpath.normpath(target)
-            exists = resolved in store.records or (rec.abspath.parent / target).exists()
+        probe = link_probe(store, rec, raw)  # the cached findings depend on the same probes
+        if probe is not None and not trusted_place(store, probe) and not _included(ctx, resolved):
+            # outside the repository: reported, never looked up (no existence oracle for it)
+            ctx.add("links.broken", rec.path, f"link to {raw} leaves the store and its repository; curator does not follow it",
+                    line=line, target=resolved, severity=Severity.INFO)
+            continue
+        exists = probe is None or _exists(probe)
+        if not exists and outside_verdict(store, rec.abspath.parent, written) != "missing":
+            continue  # a repository file, or outside a store copied without its repository
         if not exists:
             ctx.add(
                 "links.broken",

@@ -28,6 +28,9 @@ class Context:
     def wants(self, check: str) -> bool:
         if self._overrides.get(check) == "off":
             return False
+        spec = CHECKS.get(check)
+        if spec is not None and not spec.applies_to(self.store.format):
+            return False
         return self.only is None or check in self.only
 
     def add(
@@ -45,5 +48,5 @@ class Context:
         if not self.wants(check):
             return
         override = self._overrides.get(check)
-        sev = Severity.parse(override) if override else (severity or CHECKS[check].severity)
+        sev = Severity.parse(override) if override else (severity if severity is not None else CHECKS[check].severity)
         self.findings.append(Finding(check, sev, path, message, line, target, suggestion, fix))

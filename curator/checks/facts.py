@@ -1,27 +1,27 @@
-"""Per-file facts the checks derive from text, cached by content hash in the user cache folder.
+"""Per-file facts the checks derive from text, kept in the store's cache (`curator.cache`).
 
 Counting headings, collecting links and fingerprinting text for near-duplicates is most of a
 check run's time on a large store; a file that has not changed has the same facts, so a warm run
-reads them back instead (the same idea as the token cache).
+reads them back from its entry in the store cache (plain tuples, loaded by marshal in C).
 """
 
 from __future__ import annotations
 
 import hashlib
+import posixpath
 import re
 import zlib
-from dataclasses import dataclass
+from typing import NamedTuple
 
-from ..cache import ContentCache, user_cache
+from ..cache import ContentCache, store_cache
 from ..model import markdown as md
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 WORD = re.compile(r"[a-z0-9]+")
 SAMPLE_MOD = 8  # keep shingles whose first word's crc32 is 0 mod 8 (content-defined sampling)
 
 
-@dataclass(frozen=True, slots=True)
-class Facts:
+class Facts(NamedTuple):
     h1: int
     h2: int
     links: tuple[tuple[str, int], ...]  # (target as written, line)
@@ -60,7 +60,11 @@ FactsCache = ContentCache
 
 
 def default_cache() -> ContentCache:
-    return user_cache("facts.pickle", CACHE_VERSION)
+    """Facts of texts met in this process (the persistent copy is the store cache's)."""
+    return ContentCache(None, CACHE_VERSION)
+
+
+_as_facts = tuple.__new__
 
 
 def facts_for(ctx, paths: list[str] | None = None) -> dict[str, Facts]:
@@ -68,18 +72,64 @@ def facts_for(ctx, paths: list[str] | None = None) -> dict[str, Facts]:
 
     def build(wanted, flush: bool) -> dict[str, Facts]:
         cache = ctx.facts_cache
+        kept = store_cache(ctx.store.root)
         shingle = ctx.config.thresholds.shingle
+        variant = (CACHE_VERSION, shingle)
         out = {}
+        records = ctx.store.records
         for path in wanted:
-            rec = ctx.store.records.get(path)
+            rec = records.get(path)
             if rec is not None and rec.readable:
-                key = rec.content_hash or hashlib.sha256(rec.text.encode()).hexdigest()
-                out[path] = cache.get(f"{shingle}:{key}", lambda rec=rec: compute(rec.text, rec.body(), shingle))
+                digest = rec.content_hash
+                hit = kept.facts(path, digest, variant) if digest else None
+                if hit is not None:
+                    out[path] = _as_facts(Facts, hit)
+                    continue
+                key = digest or hashlib.sha256(rec.text.encode()).hexdigest()
+                facts = cache.get(f"{shingle}:{key}", lambda rec=rec: compute(rec.text, rec.body(), shingle))
+                out[path] = facts
+                if digest:
+                    kept.set_facts(path, digest, variant, tuple(facts))
         if flush:
             cache.flush()
+            kept.save()
         return out
 
     if paths is not None:
         # a few files (a re-check): the cache is written by the next full run, not per edit
         return build(paths, False)
     return ctx.memo("facts", lambda: build(list(ctx.store.records), True))
+
+
+SKIP_SCHEMES = ("http://", "https://", "mailto:", "ftp://", "data:", "tel:")
+
+
+def resolve_link(rec, raw: str) -> tuple[str, str] | None:
+    """(target as the store names it, target relative to the store or rooted at "/") of a link
+    written in `rec`, or None for links that are not files (web, anchors, other schemes)."""
+    if raw.startswith(SKIP_SCHEMES) or raw.startswith("#") or "://" in raw:
+        return None
+    from urllib.parse import unquote
+
+    target = unquote(raw.split("#", 1)[0].split("?", 1)[0])
+    if not target:
+        return None
+    if target.startswith("/"):
+        return target, target
+    if rec.folder:
+        return target, posixpath.normpath(posixpath.join(rec.folder, target))
+    return target, posixpath.normpath(target)
+
+
+def link_probe(store, rec, raw: str) -> str | None:
+    """The file on disk whose existence decides whether a link is broken; None when the link
+    is not a file or reaches a record of the store."""
+    resolved = resolve_link(rec, raw)
+    if resolved is None:
+        return None
+    target, name = resolved
+    if target.startswith("/"):
+        return str(store.root / target.lstrip("/"))
+    if name in store.records:
+        return None
+    return str(rec.abspath.parent / target)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from rapidfuzz import fuzz, process
 
-from ..model.findings import Fix
+from ..model import formats as fmts
+from ..model.findings import Fix, Severity
 from ..model.indexes import IndexRow
 from .context import Context
 
@@ -21,12 +23,14 @@ def closest_path(ctx: Context, target: str) -> str | None:
     if not names.paths:
         return None
     stem = target.rsplit("/", 1)[-1].removesuffix(".md").lower()
-    words = stem.split("-")
+    words = re.split(r"[-_]", stem)
     folder = target.rsplit("/", 1)[0] if "/" in target else ""
     scores: dict[int, float] = {}
     # renames usually stay in their folder: look there first, the whole store only if empty
     pool = names.by_folder.get(folder) or range(len(names.paths))
-    best_char = process.extractOne(stem, {i: names.stems[i] for i in pool}, scorer=fuzz.WRatio)
+    # plain character similarity: WRatio's partial matching pairs `project_pyright_gaps` with
+    # any long name that happens to contain `p…right`
+    best_char = process.extractOne(stem, {i: names.stems[i] for i in pool}, scorer=fuzz.ratio)
     if best_char is not None:
         scores[best_char[2]] = best_char[1]
     shared: dict[int, int] = {}
@@ -35,8 +39,8 @@ def closest_path(ctx: Context, target: str) -> str | None:
             shared[i] = shared.get(i, 0) + 1
     for i, n in shared.items():
         if n >= 2:
-            share = 100 * n / max(len(set(words)), len(names.stems[i].split("-"))) + 5
-            scores[i] = max(scores.get(i, 0.0), share, fuzz.WRatio(stem, names.stems[i]))
+            share = 100 * n / max(len(set(words)), len(re.split(r"[-_]", names.stems[i]))) + 5
+            scores[i] = max(scores.get(i, 0.0), share, fuzz.ratio(stem, names.stems[i]))
     best, best_score = None, 0.0
     for i, score in scores.items():
         path = names.paths[i]
@@ -56,7 +60,7 @@ class _Names:
         for i, path in enumerate(paths):
             self.by_folder.setdefault(path.rsplit("/", 1)[0] if "/" in path else "", []).append(i)
         for i, stem in enumerate(self.stems):
-            for w in set(stem.split("-")):
+            for w in set(re.split(r"[-_]", stem)):
                 self.by_word.setdefault(w, []).append(i)
 
 
@@ -144,6 +148,9 @@ def _duplicates(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
     # In L0 several keyword rows routing to one domain index is the design, not a duplicate;
     # a memory listed twice (or any target twice in one row) is.
     is_l0 = ctx.store.l0 is not None and index_path == ctx.store.l0.path
+    fmt = ctx.store.format
+    if fmt == fmts.SERENA:
+        return  # a navigation guide names a memory under every task it helps with, by design
     seen: dict[str, int] = {}
     for row in rows:
         in_row: set[str] = set()
@@ -159,6 +166,17 @@ def _duplicates(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
             if repeated:
                 first = seen.get(target, row.line)
                 fix = None
+                if fmt != fmts.SERENA_TIERED:
+                    ctx.add(
+                        "index.duplicate-entry",
+                        index_path,
+                        f"{target} is listed again (first on line {first}): merge the two hooks "
+                        "into one line — each costs always-loaded lines",
+                        line=row.line,
+                        target=target,
+                        severity=Severity.WARNING,
+                    )
+                    continue
                 if len(row.links) == 1:
                     fix = Fix("drop-row", "drop the repeated row", {"index": index_path, "line": row.line, "target": target})
                 ctx.add(

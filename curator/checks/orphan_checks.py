@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from ..config import glob_match
-from ..model.findings import Fix
+from ..model import formats as fmts
+from ..model.findings import Fix, Severity
 from ..model.vocabulary import content_words
 from .context import Context
 from .naming_checks import EXEMPT
@@ -39,6 +40,88 @@ def _index_tables(ctx: Context):
 
 
 def run(ctx: Context) -> None:
+    fmt = ctx.store.format
+    if fmt == fmts.SERENA_TIERED:
+        _tiered(ctx)
+    elif fmt == fmts.SERENA:
+        _names_only(ctx)
+    else:
+        _listed(ctx)
+
+
+def _candidates(ctx: Context) -> list[str]:
+    cfg = ctx.config
+    return [
+        path
+        for path, rec in ctx.store.records.items()
+        if rec.level == 2 and rec.readable and not cfg.is_orphan_allowed(path) and _stem(path) not in EXEMPT
+    ]
+
+
+def _names_only(ctx: Context) -> None:
+    """Plain Serena: `list_memories` shows the agent every name, so an unlisted memory is not
+    lost — one finding for the store, with advice, never one per file."""
+    store = ctx.store
+    memories = _candidates(ctx)
+    if not memories:
+        return
+    if store.l0 is None:
+        if len(memories) >= 20:
+            ctx.add(
+                "orphan.unindexed",
+                ".",
+                f"no index file: the agent chooses among {len(memories)} memories by name alone "
+                "(Serena's list_memories); a short memory_index.md of `- **name** — when to read it` "
+                "lines helps it pick",
+                severity=Severity.INFO,
+            )
+        return
+    listed = store.routes_to
+    missing = [p for p in memories if p not in listed]
+    if missing:
+        shown = ", ".join(_stem(p) for p in missing[:5]) + (", …" if len(missing) > 5 else "")
+        ctx.add(
+            "orphan.unindexed",
+            store.l0.path,
+            f"lists {len(memories) - len(missing)} of {len(memories)} memories; {len(missing)} are not "
+            f"listed ({shown}) — the agent still sees their names through list_memories",
+            severity=Severity.INFO,
+        )
+
+
+def _listed(ctx: Context) -> None:
+    """Claude Code memory and experience folders: the index is how the agent (or a person)
+    finds a file, so each file the index does not list is named."""
+    store = ctx.store
+    listed = store.routes_to
+    if store.format == fmts.CLAUDE:
+        if store.l0 is None:
+            ctx.add(
+                "orphan.unindexed",
+                ".",
+                "no MEMORY.md: Claude Code loads the index into every session and reaches topic "
+                "files only through it, so none of these memories is ever seen",
+                severity=Severity.ERROR,
+            )
+            return
+        for path in _candidates(ctx):
+            if path not in listed:
+                ctx.add(
+                    "orphan.unindexed",
+                    path,
+                    f"{store.l0.path} does not list this file: the agent never learns it exists",
+                    suggestion=store.l0.path,
+                )
+        return
+    readmes = {p.rsplit("/", 1)[0] if "/" in p else "": p for p in store.list_indexes}
+    for path in _candidates(ctx):
+        folder = path.rsplit("/", 1)[0] if "/" in path else ""
+        index = readmes.get(folder)
+        if index is not None and path not in listed:
+            ctx.add("orphan.unindexed", path, f"{index} does not list this entry", suggestion=index)
+
+
+def _tiered(ctx: Context) -> None:
     store, cfg = ctx.store, ctx.config
     routed = store.routes_to
     for path, rec in store.records.items():

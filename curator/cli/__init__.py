@@ -9,6 +9,8 @@ import importlib
 import pkgutil
 import sys
 
+from rich.text import Text
+
 from .. import __version__
 from . import commands as _commands_pkg
 from .common import EXIT_USAGE, UsageError, err_console
@@ -24,8 +26,8 @@ def command_modules():
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, no usage dump noise beyond the hint
-        err_console().print(f"[red]curator: error:[/] {message}")
-        err_console().print(f"[dim]try: {self.prog} --help[/]")
+        err_console().print(Text.assemble(("curator: error:", "red"), f" {message}"))
+        err_console().print(Text(f"try: {self.prog} --help", style="dim"))
         raise SystemExit(EXIT_USAGE)
 
 
@@ -45,6 +47,19 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     return parser, mods
 
 
+def _unknown_command(word: str, mods: dict) -> None:
+    """A first word that is neither a command nor an existing path is a mistyped command."""
+    import difflib
+    from pathlib import Path
+
+    if Path(word).expanduser().exists():
+        return  # `curator STORE` opens the app
+    close = difflib.get_close_matches(word, list(mods), n=1, cutoff=0.6)
+    if close:
+        raise UsageError(f"unknown command '{word}'; did you mean '{close[0]}'? (curator --help lists them)")
+    raise UsageError(f"'{word}' is neither a command nor a folder (commands: {', '.join(mods)})")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -52,11 +67,18 @@ def main(argv: list[str] | None = None) -> int:
         if argv and (argv[0] in mods or argv[0] in ("-h", "--help", "--version")):
             args = parser.parse_args(argv)
             return int(mods[args.command].run(args) or 0)
+        if argv and not argv[0].startswith("-"):
+            _unknown_command(argv[0], mods)
         from .app_entry import run_app
 
         return run_app(argv)
     except UsageError as exc:
-        err_console().print(f"[red]curator: error:[/] {exc}")
+        err_console().print(Text.assemble(("curator: error:", "red"), f" {exc}"))
+        return EXIT_USAGE
+    except OSError as exc:  # read-only, full, forbidden: one line, exit 2, never a traceback
+        from ..safeio import one_line
+
+        err_console().print(Text.assemble(("curator: error:", "red"), f" {one_line(exc)}"))
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -16,6 +16,8 @@ def run_app(argv: list[str]) -> int:
     parser.add_argument("--theme", help="theme name ('?' lists the themes)")
     args = parser.parse_args(argv)
     if args.theme == "?":
+        from rich.text import Text
+
         from ..themes import available_themes
 
         themes, failures = available_themes()
@@ -23,9 +25,9 @@ def run_app(argv: list[str]) -> int:
         for t in sorted(themes, key=lambda t: t.name):
             out.print(f"{t.name:<28} {'dark' if t.dark else 'light'}  {t.source}")
         for path, why in failures:
-            err_console().print(f"[yellow]skipped[/] {path}: {why}")
+            err_console().print(Text.assemble(("skipped", "yellow"), f" {path}: {why}"))
         return EXIT_OK
-    located, config = locate_and_configure(args)
+    located, config = locate_and_configure(args, allow_demo=True)
     from ..app import make_app
     from ..tokens import default_counter
 
@@ -36,6 +38,10 @@ def run_app(argv: list[str]) -> int:
         token_counter=default_counter(),
         theme=args.theme,
         notice=located.notice,
+        layout=located.layout,
     )
+    import gc
+
+    gc.enable()  # a long session needs collections (commands run without them, see __main__)
     app.run()
     return EXIT_OK

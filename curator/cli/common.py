@@ -38,13 +38,14 @@ def store_argument(args: argparse.Namespace) -> str | None:
     return opt or pos
 
 
-def locate_and_configure(args: argparse.Namespace):
-    """The store the arguments name (or discovery finds) and its config. Raises UsageError."""
+def locate_and_configure(args: argparse.Namespace, allow_demo: bool = False):
+    """The store the arguments name (or discovery finds) and its config. Raises UsageError; with
+    no store found, only the app (`allow_demo`) falls back to the bundled demo store."""
     from ..config import ConfigError, load_config
     from ..model import StoreError, locate_store
 
     try:
-        located = locate_store(store_argument(args))
+        located = locate_store(store_argument(args), demo=allow_demo)
         cfg_path = getattr(args, "config", None)
         if cfg_path and not Path(cfg_path).is_file():
             raise UsageError(f"config file not found: {cfg_path}")
@@ -58,6 +59,8 @@ def locate_and_configure(args: argparse.Namespace):
 
 def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: bool = False):
     """Locate, configure and load the store the arguments name. Raises UsageError on failure."""
+    from rich.text import Text
+
     from ..model import StoreError, load_store
 
     located, config = locate_and_configure(args)
@@ -77,23 +80,81 @@ def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: b
         atexit.register(counter.flush)  # counts made later (line budgets) are kept too
         reason = getattr(counter, "fallback_reason", None)
         if reason:
-            err_console().print(f"[yellow]note:[/] {reason}")
+            err_console().print(Text.assemble(("note:", "yellow"), f" {reason}"))
+    if located.notice and not quiet_notice:
+        err_console().print(Text(str(located.notice), style="dim"))
+    return store, located
+
+
+def open_repository(args, *, only=None, check: bool = True, quiet_notice: bool = False):
+    """Locate the repository (or store) the arguments name and load every memory source in it,
+    checked. Returns (repository, located). Raises UsageError."""
+    from ..repository import load_repository
+
+    located, config = locate_and_configure(args)
+    counter = None
+    from ..tokens import default_counter
+
+    counter = default_counter()
+    target = located.repo if located.repo is not None else located.root
+    repo = load_repository(
+        target,
+        token_counter=counter,
+        config=config,
+        only=only,
+        check=check,
+        layout=located.layout,
+    )
+    counter.flush()
+    import atexit
+
+    atexit.register(counter.flush)
+    reason = getattr(counter, "fallback_reason", None)
+    if reason:
+        err_console().print(f"[yellow]note:[/] {reason}")
     if located.notice and not quiet_notice:
         err_console().print(f"[dim]{located.notice}[/]")
-    return store, located
+    failed = [s for s in repo.sources if s.error]
+    if failed and not repo.loaded():
+        raise UsageError(failed[0].error)
+    return repo, located
+
+
+def render_sources(out, repo) -> None:
+    """The repository's memory systems, one line each (text reports)."""
+    from rich.text import Text
+
+    from ..repository import source_summaries
+
+    for row in source_summaries(repo):
+        line = Text("  ")
+        line.append(f"{row['name']:<22}", style="bold")
+        line.append(f" {row['label']:<34}")
+        if "error" in row:
+            line.append(f" cannot load: {row['error']}", style="red")
+        else:
+            st = row["startup"]
+            line.append(f" {row['records']:>4} records · {row['tokens']:>7,} tok · start-up {st['tokens']:,}")
+            if st["past_cap_lines"]:
+                line.append(f" ({st['past_cap_lines']} lines past the cap)", style="yellow")
+            elif st["cap_tokens"] is not None:
+                line.append(f"/{st['cap_tokens']:,}", style="red" if st["over"] else "")
+        out.print(line)
 
 
 def console(file=None):
     from rich.console import Console
 
     width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS", "100"))
-    return Console(file=file, width=width, highlight=False, soft_wrap=False)
+    # markup=False: a path, check id or title holding `[/]` is printed as text, never parsed
+    return Console(file=file, width=width, highlight=False, soft_wrap=False, markup=False)
 
 
 def err_console():
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)  # one-line messages stay one line
+    # one-line messages stay one line; text, never markup
+    return Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
 
 
 def print_json(data) -> None:

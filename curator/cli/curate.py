@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from .common import EXIT_OK, UsageError, console, print_json
 
 
@@ -22,6 +24,8 @@ def render_diff(out, plan) -> None:
 
 def finish(args, store, plan) -> int:
     """Print the plan, apply it unless --dry-run, report in text or JSON."""
+    from rich.text import Text
+
     from ..curation import CurationError, apply_plan
 
     journal_id = None
@@ -31,7 +35,7 @@ def finish(args, store, plan) -> int:
             data.update({"dry_run": args.dry_run, "applied": False, "journal": None})
             print_json(data)
         else:
-            console().print(f"nothing to do: {plan.title}")
+            console().print(f"nothing to do: {plan.title}", markup=False)
         return EXIT_OK
     if not args.dry_run:
         try:
@@ -46,9 +50,9 @@ def finish(args, store, plan) -> int:
         out = console()
         render_diff(out, plan)
         if journal_id:
-            out.print(f"[green]applied[/] as {journal_id} · undo with [bold]curator undo[/]")
+            out.print(Text.assemble(("applied", "green"), f" as {journal_id} · undo with ", ("curator undo", "bold")))
         else:
-            out.print("[yellow]dry run[/]: nothing was written")
+            out.print(Text.assemble(("dry run", "yellow"), ": nothing was written"))
     return EXIT_OK
 
 
@@ -66,10 +70,40 @@ def planning(fn, *a, **kw):
 
 
 def recover_first(root) -> None:
-    from ..curation import recover
+    """Recover interrupted operations (kept for callers that hold no session)."""
+    from ..curation import CurationError, recover
 
-    done = recover(root)
+    try:
+        report_recovery(recover(root))
+    except CurationError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def report_recovery(done) -> None:
+    from rich.text import Text
+
+    from .common import err_console
+
     if done:
-        from .common import err_console
+        err_console().print(Text.assemble(("recovered", "yellow"),
+                                          f" an interrupted operation ({', '.join(done)}): rolled back"))
+    for note in getattr(done, "notes", []):
+        err_console().print(Text.assemble(("journal", "yellow"), f": {note}"))
 
-        err_console().print(f"[yellow]recovered[/] an interrupted operation ({', '.join(done)}): rolled back")
+
+@contextmanager
+def writing_session(args):
+    """One writer from load to rename: take the store's lock, recover, then load the store the
+    caller plans and applies from, all under the lock (a --dry-run takes a shared lock and
+    writes nothing)."""
+    from ..curation import CurationError, writing
+    from .common import locate_and_configure, open_store
+
+    located, _ = locate_and_configure(args)
+    try:
+        with writing(located.root, dry_run=getattr(args, "dry_run", False)) as done:
+            report_recovery(done)
+            store, _ = open_store(args, quiet_notice=True)
+            yield store
+    except CurationError as exc:
+        raise UsageError(str(exc)) from None

@@ -6,18 +6,24 @@ compose (each by its own line number) and every untouched line stays byte-identi
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
 from pathlib import Path
 
-from .plan import CurationError, FileEdit, Plan
+from .plan import ChangedOnDisk, CurationError, FileEdit, Plan
 from .textedit import edit_lines
 from .validate import inside_store
 
 
 class Draft:
-    def __init__(self, root: Path, operation: str, title: str) -> None:
+    """`store`: the loaded store the edits were computed from. Each file's bytes are then
+    taken only if they are exactly the bytes that store was loaded from (its content hash), so
+    line numbers from the load are never applied to a file someone edited since."""
+
+    def __init__(self, root: Path, operation: str, title: str, store=None) -> None:
         self.root = Path(root)
+        self.store = store
         self.operation, self.title = operation, title
         self.notes: list[str] = []
         self._before: dict[str, bytes | None] = {}
@@ -31,9 +37,15 @@ class Draft:
         if rel not in self._before:
             path = inside_store(self.root, rel)
             try:
-                self._before[rel] = path.read_bytes()
+                data = path.read_bytes()
             except FileNotFoundError:
-                self._before[rel] = None
+                data = None
+            except IsADirectoryError:
+                raise CurationError(f"{rel} is a folder, not a file") from None
+            rec = self.store.records.get(rel) if self.store is not None else None
+            if rec is not None and rec.content_hash and (data is None or hashlib.sha256(data).hexdigest() != rec.content_hash):
+                raise ChangedOnDisk(rel)
+            self._before[rel] = data
             self._order.append(rel)
 
     def text(self, rel: str) -> str:

@@ -13,7 +13,7 @@ from .routes import archive_path, drop_routes, recount_routes
 
 def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = None, counter=None) -> Plan:
     """Every suggested fix of these findings (optionally only some checks) as one plan."""
-    draft = Draft(store.root, "fix", "fix drift")
+    draft = Draft(store.root, "fix", "fix drift", store)
     done: set[tuple] = set()
     routed: set[str] = set()
     fixed_routes: set[str] = set()

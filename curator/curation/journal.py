@@ -12,55 +12,145 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
+import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .plan import Busy, Plan
+from .plan import Busy, CurationError, Plan, WriteFailed
 
 DIR = ".curator"
+GITIGNORE = b"# curator's journal and archive: local undo history, not for commits\n*\n"
+
+
+def _refuse_link(path: Path, what: str) -> None:
+    """A `.curator` part that is a symlink (or not a folder) would send curator's writes
+    outside the store: refuse it in one line."""
+    if path.is_symlink():
+        raise CurationError(f"{what} is a symlink; curator writes its journal only inside the store (remove the link)")
+    if path.exists() and not path.is_dir():
+        raise CurationError(f"{what} is not a folder; move it away so curator can keep its journal there")
 
 
 def curator_dir(root: Path) -> Path:
-    d = root / DIR
-    if not d.exists():
+    d = Path(root) / DIR
+    _refuse_link(d, DIR)
+    try:
         d.mkdir(parents=True, exist_ok=True)
-        (d / ".gitignore").write_text("# curator's journal and archive: local undo history, not for commits\n*\n")
+        ignore = d / ".gitignore"
+        if ignore.is_symlink() or not ignore.is_file() or ignore.stat().st_size == 0:
+            if ignore.is_symlink():
+                ignore.unlink()
+            for stale in d.glob("..gitignore.*.tmp"):  # a crash while writing it
+                _unlink(stale)
+            atomic_write(ignore, GITIGNORE)  # never a 0-byte .gitignore on a full disk
+    except OSError as exc:
+        raise WriteFailed(f"cannot write to {root}: {exc.strerror or exc}; nothing was changed") from None
     return d
 
 
 def journal_dir(root: Path) -> Path:
     d = curator_dir(root) / "journal"
+    _refuse_link(d, f"{DIR}/journal")
     d.mkdir(parents=True, exist_ok=True)
     return d
 
 
+_held: dict[tuple, list] = {}  # (store, thread) -> [fd, depth]: the lock is re-entrant per thread
+_held_guard = threading.Lock()
+
+
+def _lock_key(root: Path) -> tuple:
+    return (str(Path(root).resolve()), threading.get_ident())
+
+
+def _lock_file(root: Path) -> Path:
+    d = curator_dir(root)
+    _refuse_link(d / "journal", f"{DIR}/journal")
+    lock = d / "lock"
+    if lock.is_symlink() or (lock.exists() and not lock.is_file()):
+        quarantine(root, lock, "lock is not a regular file")
+    return lock
+
+
 @contextmanager
-def locked(root: Path, wait: float = 5.0):
-    """Hold the store's write lock (an flock on `.curator/lock`); where flock does not exist
-    (Windows) the journal alone has to do."""
+def locked(root: Path, wait: float = 5.0, shared: bool = False):
+    """Hold the store's write lock (an flock on `.curator/lock`), re-entrant within a thread.
+    `shared` (a dry run) writes nothing: it takes a shared lock only if the lock file exists,
+    so it never reads a store half way through another curator's write. Where flock does not
+    exist (Windows) the journal alone has to do."""
     try:
         import fcntl
     except ImportError:
         yield
         return
-    fd = os.open(curator_dir(Path(root)) / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+    key = _lock_key(root)
+    with _held_guard:
+        if key in _held:
+            _held[key][1] += 1
+            reentered = True
+        else:
+            reentered = False
+    if reentered:
+        try:
+            yield
+        finally:
+            with _held_guard:
+                _held[key][1] -= 1
+        return
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    if shared:
+        _refuse_link(Path(root) / DIR, DIR)  # never open anything through a linked .curator
+        _refuse_link(Path(root) / DIR / "journal", f"{DIR}/journal")
+        lock = Path(root) / DIR / "lock"
+        if lock.is_symlink() or not lock.is_file():
+            yield
+            return
+        try:
+            fd = os.open(lock, os.O_RDONLY | nofollow)
+        except OSError:
+            yield
+            return
+    else:
+        try:
+            fd = os.open(_lock_file(root), os.O_RDWR | os.O_CREAT | nofollow, 0o644)
+        except OSError as exc:
+            raise WriteFailed(f"cannot write to {root}: {exc.strerror or exc}; nothing was changed") from None
     try:
         deadline = time.monotonic() + wait
+        mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
         while True:
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(fd, mode | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
                 if time.monotonic() > deadline:
                     raise Busy("another curator is writing to this store; try again in a moment") from None
                 time.sleep(0.05)
-        yield
+        with _held_guard:
+            _held[key] = [fd, 1]
+        try:
+            yield
+        finally:
+            with _held_guard:
+                _held.pop(key, None)
     finally:
         os.close(fd)  # closing releases the lock
+
+
+def quarantine(root: Path, path: Path, reason: str) -> str:
+    """Move a journal part curator cannot trust out of the way (into `.curator/quarantine/`),
+    never deleting it; returns a one-line message."""
+    qdir = Path(root) / DIR / "quarantine"
+    _refuse_link(qdir, f"{DIR}/quarantine")
+    qdir.mkdir(parents=True, exist_ok=True)
+    dest = qdir / f"{path.name}-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}"
+    os.replace(path, dest)
+    return f"journal entry {path.name} set aside in {DIR}/quarantine ({reason})"
 
 
 def fsync_dir(path: Path) -> None:
@@ -76,8 +166,8 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """temp file in the same folder + fsync + rename: readers see the old or the new file."""
+def write_temp(path: Path, data: bytes) -> str:
+    """A synced temp file beside `path` (`.name.XXXX.tmp`), holding `data`."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -85,12 +175,26 @@ def atomic_write(path: Path, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+    except BaseException:
+        _unlink(tmp)
+        raise
+    return tmp
+
+
+def _unlink(path) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """temp file in the same folder + fsync + rename: readers see the old or the new file."""
+    tmp = write_temp(path, data)
+    try:
         replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _unlink(tmp)
         raise
     fsync_dir(path.parent)
 
@@ -100,12 +204,37 @@ def replace(src, dst) -> None:
     os.replace(src, dst)
 
 
+def link_new(src, dst) -> None:
+    """Give `src` the name `dst` only if nothing holds that name (FileExistsError otherwise):
+    a hard link where the file system has them, else a checked rename."""
+    try:
+        os.link(src, dst)
+    except FileExistsError:
+        raise
+    except OSError:
+        if os.path.lexists(dst):
+            raise FileExistsError(dst) from None
+        os.replace(src, dst)
+        return
+    _unlink(src)
+
+
 def remove(path: Path) -> None:
     try:
         os.unlink(path)
     except FileNotFoundError:
         return
     fsync_dir(path.parent)
+
+
+STATES = ("pending", "applied", "undoing", "undone", "rolled-back")
+HEX64 = re.compile(r"[0-9a-f]{64}\Z")
+ID = re.compile(r"[0-9]{5,}-[a-z-]{1,40}\Z")
+META_CAP = 4_000_000
+
+
+class JournalCorrupt(CurationError):
+    """A journal entry that does not hold what it claims (a blob missing, altered or not a file)."""
 
 
 @dataclass
@@ -119,11 +248,30 @@ class Entry:
         return self.meta["state"]
 
     def blob(self, digest: str | None) -> bytes | None:
-        return None if digest is None else (self.path / "blobs" / digest).read_bytes()
+        """The bytes a digest names, verified: a blob is a regular file in this entry's
+        `blobs/` whose sha256 is its name; anything else is JournalCorrupt."""
+        if digest is None:
+            return None
+        if not isinstance(digest, str) or not HEX64.match(digest):
+            raise JournalCorrupt(f"journal entry {self.id} names a blob that is not a sha256 digest")
+        from ..safeio import UnsafeFile, read_small_file
+
+        try:
+            data = read_small_file(self.path / "blobs" / digest, cap=1 << 40)
+        except (OSError, UnsafeFile):
+            raise JournalCorrupt(f"journal entry {self.id} lost the saved copy of a file") from None
+        if _digest(data) != digest:
+            raise JournalCorrupt(f"journal entry {self.id} holds an altered copy of a file")
+        return data
 
     def files(self):
         for f in self.meta["files"]:
             yield f["path"], self.blob(f["before"]), self.blob(f["after"])
+
+    def check_blobs(self) -> None:
+        for f in self.meta["files"]:
+            self.blob(f["before"])
+            self.blob(f["after"])
 
     def set_state(self, state: str) -> None:
         self.meta["state"] = state
@@ -139,10 +287,18 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def _entry_numbers(jdir: Path) -> list[int]:
+    out = []
+    for p in jdir.iterdir():
+        head = p.name.split("-", 1)[0]
+        if head.isdigit():
+            out.append(int(head))
+    return out
+
+
 def write_entry(root: Path, plan: Plan) -> Entry:
     jdir = journal_dir(root)
-    existing = sorted(p.name for p in jdir.iterdir() if p.is_dir())
-    n = int(existing[-1].split("-", 1)[0]) + 1 if existing else 1
+    n = max(_entry_numbers(jdir), default=0) + 1
     entry_id = f"{n:05d}-{plan.operation}"
     path = jdir / entry_id
     (path / "blobs").mkdir(parents=True)
@@ -164,18 +320,69 @@ def write_entry(root: Path, plan: Plan) -> Entry:
     return Entry(entry_id, path, meta)
 
 
-def entries(root: Path) -> list[Entry]:
-    jdir = root / DIR / "journal"
-    if not jdir.is_dir():
-        return []
-    out = []
-    for p in sorted(jdir.iterdir()):
-        meta_path = p / "meta.json"
-        if not meta_path.is_file():
-            continue  # an entry whose meta never got written: nothing was applied from it
+def _problem(root: Path, p: Path) -> tuple[dict | None, str | None]:
+    """(meta, None) for an entry that is well formed, else (None, why not)."""
+    from ..safeio import UnsafeFile, read_small_file
+    from .validate import inside_store
+
+    if p.is_symlink() or not p.is_dir():
+        return None, "not a folder"
+    if not ID.match(p.name):
+        return None, "not an entry name"
+    meta_path = p / "meta.json"
+    try:
+        meta = json.loads(read_small_file(meta_path, META_CAP).decode("utf-8"))
+    except FileNotFoundError:
+        return None, "no meta.json"
+    except (OSError, UnsafeFile, ValueError):
+        return None, "meta.json is not readable JSON"
+    if not isinstance(meta, dict):
+        return None, "meta.json is not a mapping"
+    if meta.get("state") not in STATES:
+        return None, "unknown state"
+    files = meta.get("files")
+    if not isinstance(files, list):
+        return None, "no list of files"
+    for f in files:
+        if not isinstance(f, dict) or not isinstance(f.get("path"), str):
+            return None, "a file without a path"
+        for key in ("before", "after"):
+            d = f.get(key)
+            if d is not None and not (isinstance(d, str) and HEX64.match(d)):
+                return None, "a digest that is not sha256 hex"
         try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            inside_store(root, f["path"])
+        except CurationError:
+            return None, "a path outside the store"
+    if (p / "blobs").is_symlink():
+        return None, "blobs is a symlink"
+    for key in ("title", "operation", "created"):
+        if key in meta and not isinstance(meta[key], str):
+            meta[key] = str(meta[key])
+    return meta, None
+
+
+def scan(root: Path) -> tuple[list[Entry], list[tuple[Path, str]]]:
+    """Every well-formed entry in order, and every entry curator cannot trust (with why).
+    An entry folder without meta.json is a write that never started: neither."""
+    jdir = Path(root) / DIR / "journal"
+    if jdir.is_symlink() or (Path(root) / DIR).is_symlink() or not jdir.is_dir():
+        return [], []
+    good, bad = [], []
+    try:
+        children = sorted(jdir.iterdir())
+    except OSError:
+        return [], []
+    for p in children:
+        meta, why = _problem(Path(root), p)
+        if meta is not None:
+            good.append(Entry(p.name, p, meta))
+        elif why == "no meta.json" and p.is_dir() and not p.is_symlink():
             continue
-        out.append(Entry(p.name, p, meta))
-    return out
+        else:
+            bad.append((p, why))
+    return good, bad
+
+
+def entries(root: Path) -> list[Entry]:
+    return scan(root)[0]

@@ -22,7 +22,7 @@ def plan_keywords(store: Store, index: str, target: str, keywords: list[str]) ->
     if not kws:
         raise CurationError("give at least one keyword")
     row = rows[0]
-    draft = Draft(store.root, "keywords", f"keywords of {target} in {index}")
+    draft = Draft(store.root, "keywords", f"keywords of {target} in {index}", store)
     line = draft.line(index, row.line)
     cells = line.split("|")
     if len(cells) >= 4:  # "", keywords, file, ""

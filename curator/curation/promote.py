@@ -47,7 +47,7 @@ def plan_promote(
     if source_action not in ("archive", "remove", "keep"):
         raise CurationError("source action must be archive, remove or keep")
     today = today or store.today
-    draft = Draft(root, "promote", f"promote {src} → {dest}")
+    draft = Draft(root, "promote", f"promote {src} → {dest}", store)
 
     meta = {k: v for k, v in rec.frontmatter.items() if k not in TRANSIENT_ONLY}
     source_date = None

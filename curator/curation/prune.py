@@ -42,7 +42,7 @@ def plan_prune_paths(store: Store, paths: list[str], archive: bool = True) -> Pl
         rec = store.records.get(path)
         if rec is None or rec.level != 2:
             raise CurationError(f"{path} is not a memory of this store")
-    draft = Draft(store.root, "prune", f"{'archive' if archive else 'delete'} {len(paths)} record(s)")
+    draft = Draft(store.root, "prune", f"{'archive' if archive else 'delete'} {len(paths)} record(s)", store)
     for path in sorted(paths):
         if archive:
             draft.move(path, archive_path(store.root, path))
@@ -62,3 +62,31 @@ def plan_prune(
 ) -> Plan:
     """Prune (archive, or delete) records of a tier past its TTL / an age, or beyond a count."""
     return plan_prune_paths(store, prune_candidates(store, tier, older_than, keep), archive)
+
+
+def unused_candidates(
+    store: Store, last_read: dict[str, str], days: int, tier: str | None = "transient", allow_semantic: bool = False
+) -> list[str]:
+    """Memories of a tier (None: every tier) not read in the last `days` days, by the transcripts'
+    evidence (`last_read`: record path → ISO timestamp of its newest read), and at least that old
+    themselves (a record from last week was not "unused for 90 days"; its age is its date, else
+    its file time). Semantic memories only with `allow_semantic` — knowledge that is rarely read
+    can still be the one that matters."""
+    if tier in (None, "semantic") and not allow_semantic:
+        raise CurationError("unused semantic memories are only pruned with an explicit --include-semantic")
+    cutoff = store.today - timedelta(days=days)
+    recs = [r for r in store.records.values() if r.level == 2 and (tier is None or r.tier == tier)]
+    return sorted(r.path for r in recs
+                  if last_read.get(r.path, "")[:10] <= cutoff.isoformat() and _born_by(r, cutoff))
+
+
+def _born_by(rec, cutoff: date) -> bool:
+    try:
+        if rec.date:
+            return date.fromisoformat(rec.date) <= cutoff
+    except ValueError:
+        pass
+    try:
+        return date.fromtimestamp(rec.abspath.stat().st_mtime) <= cutoff
+    except OSError:
+        return False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -28,7 +29,8 @@ class HistoryDialog(ModalScreen[None]):
             table = DataTable(cursor_type="row", zebra_stripes=True)
             table.add_columns("id", "state", "when", "what", "files")
             for it in self.items:
-                table.add_row(it["id"], it["state"], it["created"] or "", it["title"] or "", str(len(it["files"])))
+                table.add_row(*(Text(str(v or "")) for v in (it["id"], it["state"], it["created"], it["title"])),
+                              str(len(it["files"])))  # Text: a title holding `[/]` is not markup
             yield table
 
     def action_close(self) -> None:

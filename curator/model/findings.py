@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -60,3 +61,24 @@ class Finding:
         if self.suggestion is not None:
             out["suggestion"] = self.suggestion
         return out
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def fingerprint(finding: Finding, line_text: str | None = None, path: str | None = None) -> str:
+    """A stable id for a finding that survives line moves: its check, path and target, its
+    message with every number masked (line numbers and counts drift), and the text of the line
+    it points at (whitespace collapsed) instead of the line number. `path` overrides the
+    finding's own (a renamed file keeps its findings' identity). 16 hex digits."""
+    import hashlib
+
+    anchor = " ".join(line_text.split()) if line_text else ""
+    parts = (
+        finding.check,
+        path if path is not None else finding.path,
+        finding.target or "",
+        _DIGITS.sub("#", finding.message),
+        _DIGITS.sub("#", anchor),
+    )
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]

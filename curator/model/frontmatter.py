@@ -5,12 +5,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-import yaml
+_loader = None
 
-try:  # libyaml is ~10x faster; the pure loader is the fallback
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - depends on the PyYAML build
-    _Loader = yaml.SafeLoader
+
+def _yaml():
+    """PyYAML and its fastest safe loader, imported on first use (start-up time)."""
+    global _loader
+    import yaml
+
+    if _loader is None:
+        # libyaml is ~10x faster; the pure loader is the fallback
+        _loader = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+    return yaml, _loader
 
 FENCE = re.compile(r"^-{3,}\s*$")
 
@@ -52,8 +58,9 @@ def split_frontmatter(text: str) -> tuple[Frontmatter, str, int]:
     fm = Frontmatter(present=True, end_line=close + 1)
     if bom:
         fm.error, fm.error_line = "a byte-order mark stands before the frontmatter", 1
+    yaml, loader = _yaml()
     try:
-        data = yaml.load(block, Loader=_Loader) if block.strip() else {}
+        data = yaml.load(block, Loader=loader) if block.strip() else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or "invalid YAML"
@@ -63,6 +70,10 @@ def split_frontmatter(text: str) -> tuple[Frontmatter, str, int]:
     except RecursionError:
         fm.error, fm.error_line = "frontmatter is nested too deeply", 1
         return fm, body, close + 2
+    except Exception as exc:  # noqa: BLE001 - a bad value (2026-13-45, !!int 'abc') is a finding
+        fm.error = f"frontmatter holds a value YAML cannot read: {_one_line(exc)}"
+        fm.error_line = 1
+        return fm, body, close + 2
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -71,3 +82,8 @@ def split_frontmatter(text: str) -> tuple[Frontmatter, str, int]:
         return fm, body, close + 2
     fm.data = {str(k): v for k, v in data.items()}
     return fm, body, close + 2
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:120]

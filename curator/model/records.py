@@ -10,6 +10,7 @@ LEVEL_L0, LEVEL_L1, LEVEL_L2 = 0, 1, 2
 # kinds
 L0_INDEX = "l0-index"
 DOMAIN_INDEX = "domain-index"
+LIST_INDEX = "list-index"  # MEMORY.md, a plain Serena index file, an experience folder README
 MEMORY = "memory"
 EXPERIENCE = "experience"
 EXPERIENCE_SUMMARY = "experience-summary"
@@ -53,10 +54,6 @@ class Record:
     @property
     def readable(self) -> bool:
         return self.error is None
-
-    @property
-    def is_index(self) -> bool:
-        return self.level < LEVEL_L2
 
     @property
     def chars(self) -> int:

@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
+import re
 import stat
+import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date
 from functools import cached_property
 from pathlib import Path
 
+from .. import cache as _cache
 from ..config import Config, load_config
+from . import formats as fmts
 from . import markdown as md
 from .findings import Finding, Severity
 from .frontmatter import split_frontmatter
 from .indexes import DomainIndex, IndexLink, IndexRow, L0Index, parse_domain_index, parse_l0
+from .list_index import ListIndex, name_resolver, parse_list_index
 from .records import (
     DOMAIN_INDEX,
     EXPERIENCE,
@@ -24,6 +30,7 @@ from .records import (
     LEVEL_L0,
     LEVEL_L1,
     LEVEL_L2,
+    LIST_INDEX,
     MEMORY,
     UNREADABLE,
     Record,
@@ -41,15 +48,20 @@ class StoreError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Located:
-    root: Path
+    root: Path  # the store a single-store command works on (the repository's first source)
     given: str  # as the user gave it (or how it was found), for reports
     notice: str | None = None  # e.g. "no store found; showing the bundled sample store"
     is_sample: bool = False
+    repo: Path | None = None  # the repository when the path held several memory systems
+    layout: object | None = None  # its model.sources.Layout
 
 
-def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None) -> Located:
-    """The store argument, else `.serena/memories` found upward, else the bundled sample."""
+def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: bool = True) -> Located:
+    """The path given (a store, or a repository holding memory systems), else a repository
+    found upward from the current folder, else the bundled sample repository (only when `demo`:
+    commands for machines raise StoreError instead of checking the demo)."""
     from ..locations import demo_store
+    from .sources import discover, find_repository
 
     if arg is not None and str(arg) != "":
         path = Path(arg).expanduser()
@@ -57,24 +69,44 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None) -> Loca
             raise StoreError(f"store not found: {arg}")
         if not path.is_dir():
             raise StoreError(f"store is not a folder: {arg}")
-        return Located(path, str(arg))
+        return _from_layout(discover(path), str(arg))
     here = (cwd or Path.cwd()).resolve()
-    for folder in (here, *here.parents):
-        candidate = folder / ".serena" / "memories"
-        if candidate.is_dir():
-            try:
-                shown = str(candidate.relative_to(here)) or "."
-            except ValueError:
-                shown = str(candidate)
-            return Located(candidate, shown)
+    found = find_repository(here)
+    if found is not None:
+        try:
+            shown = str(found.relative_to(here)) or "."
+        except ValueError:
+            shown = str(found)
+        return _from_layout(discover(found), shown)
+    if not demo:
+        raise StoreError(
+            f"no agent memory found in {here} or above (looked for .serena/memories, .claude/memory, "
+            "docs/*-experience); give the store's or the repository's path"
+        )
     sample, is_copy = demo_store()
     where = f" (your copy: {sample}; delete it to start over)" if is_copy else ""
+    located = _from_layout(discover(sample), "sample_memories")
     return Located(
-        sample,
+        located.root,
         "sample_memories",
-        notice=f"No .serena/memories found here or above; opened the bundled sample store{where}.",
+        notice=f"No agent memory found here or above; opened the bundled sample repository{where}.",
         is_sample=True,
+        repo=located.repo,
+        layout=located.layout,
     )
+
+
+def _from_layout(layout, given: str) -> Located:
+    if layout.single:
+        return Located(layout.root, given, layout=layout)
+    memory = layout.memory_sources()
+    if not memory:
+        raise StoreError(
+            f"no agent memory found in {given} (looked for .serena/memories, .claude/memory, "
+            "docs/*-experience and ~/.claude/projects/<slug>/memory)"
+        )
+    writable = [s for s in memory if not s.read_only] or memory
+    return Located(writable[0].root, given, repo=layout.root, layout=layout)
 
 
 # ------------------------------------------------------------------ the store
@@ -101,6 +133,15 @@ class Store:
     today: date = field(default_factory=date.today)
     encoding: str = "none"  # the token encoding used: cl100k_base | estimate | none
     counter: object | None = None  # the TokenCounter that filled record.tokens
+    format: str = fmts.SERENA_TIERED  # the memory format (model/formats.py)
+    repo_root: Path | None = None  # the repository holding the store (links resolve against it)
+    # list-dialect indexes other than the always-loaded one (experience folder READMEs)
+    list_indexes: dict[str, ListIndex] = field(default_factory=dict)
+    serena_index: str | None = None  # a plain Serena store's hand-written index file
+
+    @property
+    def adapter(self) -> fmts.Format:
+        return fmts.adapter(self.format)
 
     # -- views ---------------------------------------------------------
 
@@ -129,6 +170,7 @@ class Store:
         if self.l0 is not None:
             out.append((self.l0.path, self.l0.rows))
         out += [(p, d.rows) for p, d in sorted(self.domain_indexes.items())]
+        out += [(p, d.rows) for p, d in sorted(self.list_indexes.items())]
         return out
 
     @cached_property
@@ -167,10 +209,23 @@ class Store:
 
     def count_tokens(self, counter) -> None:
         """Fill `tokens` on every readable record (cached by content hash in the counter)."""
-        todo = [r for r in self.records.values() if r.readable]
-        counts = counter.count_many([(r.content_hash, r.text) for r in todo])
+        encoding = counter.encoding
+        known = _cache.store_cache(self.root)  # counts kept per file, under their encoding
+        entries, HASH, TOKENS = known.entries, _cache.HASH, _cache.TOKENS
+        todo = []
+        for r in self.records.values():
+            if r.error is None:
+                e = entries.get(r.path)
+                t = e[TOKENS] if e is not None and e[HASH] == r.content_hash and r.content_hash else None
+                if t is not None and t[0] == encoding:
+                    r.tokens = t[1]
+                else:
+                    todo.append(r)
+        counts = counter.count_many([(r.content_hash, r.text) for r in todo]) if todo else []
         for r, n in zip(todo, counts, strict=True):
             r.tokens = n
+            if counter.encoding == encoding and r.content_hash:
+                known.set_tokens(r.path, r.content_hash, encoding, n)
         self.encoding = counter.encoding
         self.counter = counter
 
@@ -180,21 +235,41 @@ class Store:
         """Re-read one file (or drop it if gone) and refresh its parsed index and load findings."""
         rec = self.records.get(path)
         abspath = rec.abspath if rec else self.root / path
-        if path == L0_NAME or path.endswith("-index.md"):
+        level, _ = _classify(path, self.format, self._index_name())
+        if level < LEVEL_L2 or path not in self.records:
             self.invalidate()  # routes come from index rows only; a memory edit keeps them
         else:
             self.drop_service_caches()  # e.g. word statistics over the memories
         self.load_findings = [f for f in self.load_findings if f.path != path]
+        added = path not in self.records
         self.records.pop(path, None)
         self.domain_indexes.pop(path, None)
-        if path == L0_NAME:
+        self.list_indexes.pop(path, None)
+        if self.l0 is not None and path == self.l0.path:
             self.l0 = None
+        cache = _cache.store_cache(self.root)
         if not abspath.exists():
+            cache.drop(path)
+            if not self.adapter.is_tiered:
+                _attach_list_indexes(self)  # names resolve against the files there are
             return None
-        new = _read_record(self, path, abspath, self.load_findings)
+        new = _read_record(self, path, abspath, self.load_findings, cache)
         self.records[path] = new
-        _attach_index(self, new)
+        if self.adapter.is_tiered:
+            _attach_index(self, new, cache)
+        elif added or new.level < LEVEL_L2:
+            _attach_list_indexes(self)
         return new
+
+    def _index_name(self) -> str | None:
+        """The always-loaded index of this store's format (None: it has none)."""
+        if self.format == fmts.SERENA_TIERED:
+            return L0_NAME
+        if self.format == fmts.CLAUDE:
+            return fmts.CLAUDE_INDEX
+        if self.format == fmts.SERENA:
+            return self.serena_index
+        return None
 
 
 # ------------------------------------------------------------------ loading
@@ -207,14 +282,22 @@ def load_store(
     config: Config | None = None,
     today: date | None = None,
     token_counter=None,
+    fmt: str | None = None,
+    repo_root: Path | None = None,
+    use_cache: bool = True,
 ) -> Store:
+    """Walk and read the store. With `use_cache`, a file whose stat key matches its entry in the
+    store's cache (see `curator.cache`) is not read: its parsed fields come from the cache and
+    its text is read only if something asks for it."""
     root = Path(root)
     if not root.exists():
         raise StoreError(f"store not found: {given or root}")
     if not root.is_dir():
         raise StoreError(f"store is not a folder: {given or root}")
     cfg = config if config is not None else load_config(root)
-    store = Store(root=root, given=given or str(root), config=cfg, today=today or _today())
+    fmt = fmt or cfg_format(cfg) or fmts.detect_format(root)
+    store = Store(root=root, given=given or str(root), config=cfg, today=today or _today(), format=fmt)
+    store.repo_root = repo_root
     findings = store.load_findings
     real_root = root.resolve()
     roots = [(root, "")]
@@ -227,15 +310,31 @@ def load_store(
         if resolved.is_dir() and not _is_within(resolved, real_root) and not _is_within(real_root, resolved):
             roots.append((inc_path, inc.rstrip("/")))
     allowed = [r.resolve() for r, _ in roots]
+    only_top = EXPERIENCE_TOP if fmt == fmts.EXPERIENCE and not root.name.endswith("-experience") else None
+    if fmt == fmts.SERENA:
+        try:
+            store.serena_index = fmts.serena_index_file({e.name for e in os.scandir(root) if e.is_file()})
+        except OSError:
+            store.serena_index = None
+    cache = _cache.store_cache(root) if use_cache else None
+    if cache is not None:
+        cache.begin_walk(f"{cfg!r}\0{fmt}")
     for base, prefix in roots:
-        for rel, abspath in _walk(base, prefix, allowed, findings, cfg):
-            rec = _read_record(store, rel, abspath, findings)
+        for rel, abspath in _walk(base, prefix, allowed, findings, cfg, only_top if not prefix else None):
+            rec = _read_record(store, rel, abspath, findings, cache)
             store.records[rel] = rec
     store.records = dict(sorted(store.records.items()))
-    for rec in store.records.values():
-        _attach_index(store, rec)
+    if store.adapter.is_tiered:
+        for rec in store.records.values():
+            if rec.level < LEVEL_L2:
+                _attach_index(store, rec, cache)
+    else:
+        _attach_list_indexes(store)
     if token_counter is not None:
         store.count_tokens(token_counter)
+    if cache is not None:
+        cache.end_walk()
+        cache.save()
     return store
 
 
@@ -257,7 +356,16 @@ def _is_within(path: Path, root: Path) -> bool:
         return False
 
 
-def _walk(base: Path, prefix: str, allowed: list[Path], findings: list[Finding], cfg: Config):
+# an experience source rooted at `docs/` reads only the experience folders and their indexes
+EXPERIENCE_TOP = re.compile(r"^[\w.-]*-experience(\.md)?$")
+
+
+def cfg_format(cfg: Config) -> str | None:
+    value = getattr(cfg, "format", None)
+    return value if value in fmts.FORMATS else None
+
+
+def _walk(base: Path, prefix: str, allowed: list[Path], findings: list[Finding], cfg: Config, only_top=None):
     """Yield (rel, abspath) for every markdown file below base; never follows folder symlinks."""
     stack = [(base, prefix)]
     while stack:
@@ -271,6 +379,8 @@ def _walk(base: Path, prefix: str, allowed: list[Path], findings: list[Finding],
             continue
         for entry in entries:
             rel = f"{rel_folder}/{entry.name}" if rel_folder else entry.name
+            if only_top is not None and folder == base and not only_top.match(entry.name):
+                continue
             if entry.name.startswith(".") and entry.name not in (".serena",):
                 continue  # hidden files and folders (.git, .curator, editor swap files)
             if cfg.is_excluded(rel):
@@ -308,12 +418,12 @@ def _walk(base: Path, prefix: str, allowed: list[Path], findings: list[Finding],
                         )
                         continue
                     if entry.name.endswith(".md"):
-                        yield rel, Path(entry.path)
+                        yield rel, entry.path
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     stack.append((Path(entry.path), rel))
                 elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
-                    yield rel, Path(entry.path)
+                    yield rel, entry.path
             except OSError as exc:
                 findings.append(Finding("parse.error", Severity.ERROR, rel, f"cannot read: {exc}"))
 
@@ -324,12 +434,19 @@ def _logical(rel: str) -> str:
     return rel
 
 
-def _classify(rel: str) -> tuple[int, str]:
-    if "/" not in rel:
-        if rel == L0_NAME:
-            return LEVEL_L0, L0_INDEX
-        if rel.endswith("-index.md"):
-            return LEVEL_L1, DOMAIN_INDEX
+def _classify(rel: str, fmt: str = fmts.SERENA_TIERED, index_name: str | None = None) -> tuple[int, str]:
+    if fmt == fmts.SERENA_TIERED:
+        if "/" not in rel:
+            if rel == L0_NAME:
+                return LEVEL_L0, L0_INDEX
+            if rel.endswith("-index.md"):
+                return LEVEL_L1, DOMAIN_INDEX
+    elif fmt == fmts.EXPERIENCE:
+        name = rel.rsplit("/", 1)[-1]
+        if name in ("README.md", "summary.md") or ("/" not in rel and name.endswith("-experience.md")):
+            return LEVEL_L1, LIST_INDEX
+    elif index_name is not None and rel == index_name:
+        return LEVEL_L0, LIST_INDEX
     logical = _logical(rel)
     if "-experience/" in logical:
         if "/summary/" in logical:
@@ -338,11 +455,17 @@ def _classify(rel: str) -> tuple[int, str]:
     return LEVEL_L2, MEMORY
 
 
-def _read_record(store: Store, rel: str, abspath: Path, findings: list[Finding]) -> Record:
-    level, kind = _classify(rel)
-    tier = "semantic" if level < LEVEL_L2 else store.config.tier_for(_logical(rel))
+def _read_record(store: Store, rel: str, abspath, findings: list[Finding], cache=None) -> Record:
+    level, kind = _classify(rel, store.format, store._index_name())
+    if cache is not None:
+        hit = _from_cache(cache, store.config, rel, abspath, level, kind, findings)
+        if hit is not None:
+            return hit
+    tier = _tier(store.config, rel, level)
+    abspath = Path(abspath)
     rec = Record(path=rel, abspath=abspath, tier=tier, level=level, kind=kind)
     limit = store.config.thresholds.max_file_bytes
+    verified_ns = time.time_ns()  # before the read: a later edit in the same tick is racy
 
     def fail(message: str) -> Record:
         rec.error = message
@@ -376,11 +499,17 @@ def _read_record(store: Store, rel: str, abspath: Path, findings: list[Finding])
         os.close(fd)
     rec.content_hash = hashlib.sha256(raw).hexdigest()
     if b"\x00" in raw[:8192]:
-        return fail("binary file (contains NUL bytes), not markdown")
+        fail("binary file (contains NUL bytes), not markdown")
+        if cache is not None:
+            cache.put(rel, _cache.stat_key(st), verified_ns, rec.content_hash, rec.error, None)
+        return rec
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return fail(f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})")
+        fail(f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})")
+        if cache is not None:
+            cache.put(rel, _cache.stat_key(st), verified_ns, rec.content_hash, rec.error, None)
+        return rec
     rec.text = text
     fm, body, body_line = split_frontmatter(text)
     rec.frontmatter = fm.data
@@ -391,7 +520,155 @@ def _read_record(store: Store, rel: str, abspath: Path, findings: list[Finding])
     if level == LEVEL_L2:
         rec.meta = md.key_values(body_lines[:80])
     rec.date = md.date_in_name(rec.name) or _fm_date(fm.data)
+    if cache is not None:
+        data, encoded = _plain_frontmatter(rec.frontmatter)
+        if data is not None:
+            fields = (rec.title, data, encoded, rec.frontmatter_error, rec.frontmatter_error_line,
+                      rec.body_line, rec.date, rec.meta, len(text))
+            cache.put(rel, _cache.stat_key(st), verified_ns, rec.content_hash, None, fields, tier)
     return rec
+
+
+def _tier(config: Config, rel: str, level: int) -> str:
+    return "semantic" if level < LEVEL_L2 else config.tier_for(_logical(rel))
+
+
+# ------------------------------------------------------------------ the cached read path
+
+_TEXT = Record.__dict__["text"]  # the slots under the lazy properties below
+_ABSPATH = Record.__dict__["abspath"]
+
+
+class CachedRecord(Record):
+    """A record whose parsed fields came from the store cache. Its text is read from disk the
+    first time something asks for it (most runs never do), and its `abspath` is a `Path` only
+    once used."""
+
+    __slots__ = ("_chars",)
+
+    @property
+    def text(self) -> str:
+        text = _TEXT.__get__(self)
+        if text is None:
+            try:
+                with open(_ABSPATH.__get__(self), "rb") as fh:
+                    text = fh.read().decode("utf-8", "replace")
+            except OSError:
+                text = ""
+            _TEXT.__set__(self, text)
+        return text
+
+    @text.setter
+    def text(self, value: str) -> None:
+        _TEXT.__set__(self, value)
+
+    @property
+    def abspath(self) -> Path:
+        path = _ABSPATH.__get__(self)
+        if not isinstance(path, Path):
+            path = Path(path)
+            _ABSPATH.__set__(self, path)
+        return path
+
+    @abspath.setter
+    def abspath(self, value) -> None:
+        _ABSPATH.__set__(self, value)
+
+    @property
+    def chars(self) -> int:
+        text = _TEXT.__get__(self)
+        return self._chars if text is None else len(text)
+
+
+def _from_cache(cache, config: Config, rel: str, abspath, level: int, kind: str, findings) -> Record | None:
+    """The record from its cache entry when the file's stat key matches (a racy entry is
+    trusted only after its bytes hash the same); None when the file must be read."""
+    try:
+        st = os.stat(abspath)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    key = _cache.stat_key(st)
+    entry, trusted = cache.lookup(rel, key)
+    if entry is None:
+        return None
+    if not trusted:
+        verified_ns = time.time_ns()
+        try:
+            with open(abspath, "rb") as fh:
+                raw = fh.read()
+        except OSError:
+            return None
+        if hashlib.sha256(raw).hexdigest() != entry[_cache.HASH]:
+            return None
+        entry = cache.confirm(rel, entry, key, verified_ns)
+    rec = CachedRecord.__new__(CachedRecord)
+    rec.path, rec.level, rec.kind = rel, level, kind
+    rec.tier = entry[_cache.TIER] or _tier(config, rel, level)
+    _ABSPATH.__set__(rec, abspath)
+    rec.content_hash = entry[_cache.HASH]
+    rec.size, rec.mtime = st.st_size, st.st_mtime
+    rec.tokens = None
+    error = entry[_cache.ERROR]
+    if error is not None:
+        _TEXT.__set__(rec, "")
+        rec._chars = 0
+        rec.title = rec.frontmatter_error = rec.frontmatter_error_line = rec.date = None
+        rec.frontmatter, rec.meta, rec.body_line = {}, {}, 1
+        rec.error, rec.kind = error, UNREADABLE
+        findings.append(Finding("parse.error", Severity.ERROR, rel, error))
+        return rec
+    (rec.title, data, encoded, rec.frontmatter_error, rec.frontmatter_error_line,
+     rec.body_line, rec.date, rec.meta, rec._chars) = entry[_cache.FIELDS]
+    rec.frontmatter = _unplain(data) if encoded else data
+    rec.error = None
+    _TEXT.__set__(rec, None)
+    return rec
+
+
+def _plain_frontmatter(data: dict) -> tuple[object, bool]:
+    """(what marshal can store, whether dates had to be tagged) — (None, False) when neither."""
+    try:
+        marshal.dumps(data)
+        return data, False
+    except ValueError:
+        pass
+    try:
+        plain = _plain(data)
+        marshal.dumps(plain)
+        return plain, True
+    except (ValueError, TypeError):
+        return None, False
+
+
+def _plain(value):
+    # YAML's safe loader never makes tuples, so a tuple marks a tagged value
+    from datetime import date, datetime
+
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, datetime):
+        return ("datetime", value.isoformat())
+    if isinstance(value, date):
+        return ("date", value.isoformat())
+    if value is None or isinstance(value, (str, int, float, bool, bytes, set, frozenset)):
+        return value
+    raise TypeError(type(value).__name__)
+
+
+def _unplain(value):
+    from datetime import date, datetime
+
+    if isinstance(value, dict):
+        return {_unplain(k): _unplain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unplain(v) for v in value]
+    if isinstance(value, tuple) and len(value) == 2:
+        return datetime.fromisoformat(value[1]) if value[0] == "datetime" else date.fromisoformat(value[1])
+    return value
 
 
 def _fm_date(data: dict) -> str | None:
@@ -406,10 +683,89 @@ def _mb(n: int) -> str:
     return f"{n / 1_000_000:.1f} MB"
 
 
-def _attach_index(store: Store, rec: Record) -> None:
-    if not rec.readable:
+def _attach_list_indexes(store: Store) -> None:
+    """Parse every list-dialect index of a non-tiered store (names resolve against its files)."""
+    resolve = name_resolver([p for p, r in store.records.items() if r.level == LEVEL_L2])
+    store.l0 = None
+    store.list_indexes = {}
+    dialect = store.adapter.index_kind
+    for rec in store.records.values():
+        if rec.kind != LIST_INDEX or not rec.readable:
+            continue
+        idx = parse_list_index(rec.path, rec.text, resolve, dialect=dialect)
+        if rec.level == LEVEL_L0:
+            store.l0 = idx
+        else:
+            store.list_indexes[rec.path] = idx
+    store.invalidate()
+
+
+def _attach_index(store: Store, rec: Record, cache=None) -> None:
+    if not rec.readable or rec.kind not in (L0_INDEX, DOMAIN_INDEX):
         return
+    parsed = None
+    if cache is not None and rec.content_hash:
+        parsed = _decode_index(cache.index(rec.path, rec.content_hash))
+    if parsed is None:
+        if rec.kind == L0_INDEX:
+            parsed = parse_l0(rec.path, rec.text)
+        else:
+            parsed = parse_domain_index(rec.path, rec.text)
+        if cache is not None and rec.content_hash:
+            encoded = _encode_index(parsed)
+            if encoded is not None:
+                cache.set_index(rec.path, rec.content_hash, encoded)
     if rec.kind == L0_INDEX:
-        store.l0 = parse_l0(rec.path, rec.text)
-    elif rec.kind == DOMAIN_INDEX:
-        store.domain_indexes[rec.path] = parse_domain_index(rec.path, rec.text)
+        store.l0 = parsed
+    else:
+        store.domain_indexes[rec.path] = parsed
+
+
+# a parsed index as plain tuples (field values in declaration order; private fields are derived)
+_INDEX_TYPES = {"L0Index": L0Index, "DomainIndex": DomainIndex}
+_ROW_FIELDS = tuple(f.name for f in fields(IndexRow) if not f.name.startswith("_"))
+_LINK_FIELDS = tuple(f.name for f in fields(IndexLink) if not f.name.startswith("_"))
+# rows and links are rebuilt positionally: their public fields must come first
+assert tuple(f.name for f in fields(IndexRow))[: len(_ROW_FIELDS)] == _ROW_FIELDS
+assert tuple(f.name for f in fields(IndexLink))[: len(_LINK_FIELDS)] == _LINK_FIELDS
+
+
+def _encode_index(idx) -> tuple | None:
+    try:
+        values = {}
+        for f in fields(idx):
+            value = getattr(idx, f.name)
+            if f.name == "rows":
+                value = tuple(
+                    tuple(
+                        tuple(tuple(getattr(link, n) for n in _LINK_FIELDS) for link in row.links)
+                        if n == "links" else getattr(row, n)
+                        for n in _ROW_FIELDS
+                    )
+                    for row in value
+                )
+            values[f.name] = value
+        encoded = (type(idx).__name__, values)
+        marshal.dumps(encoded)
+        return encoded
+    except (ValueError, TypeError, AttributeError):
+        return None  # a value marshal cannot store: parsed again next time
+
+
+def _decode_index(encoded):
+    if encoded is None:
+        return None
+    try:
+        kind, values = encoded
+        li = _ROW_FIELDS.index("links")
+        rows = []
+        link = IndexLink
+        for t in values["rows"]:
+            if len(t) != len(_ROW_FIELDS):
+                return None
+            t = list(t)
+            t[li] = [link(*x) for x in t[li]]
+            rows.append(IndexRow(*t))  # public fields lead, in declaration order (checked below)
+        return _INDEX_TYPES[kind](**{**values, "rows": rows})
+    except (KeyError, TypeError, ValueError):
+        return None

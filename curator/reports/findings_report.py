@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
+from pathlib import Path
 
 from .. import __version__
 from ..checks.registry import CHECKS
@@ -108,11 +110,34 @@ def _join(store: Store, path: str) -> str:
     return path if base in ("", ".") else f"{base}/{path}"
 
 
+def repo_root(start: Path) -> Path | None:
+    """The nearest folder at or above `start` holding `.git` (a folder, or a file in a worktree)."""
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def _repo_path(store: Store, path: str, repo: Path | None) -> str:
+    """A finding's file relative to the repository root (what CI annotations and code scanning
+    expect, whatever the working folder); the store-given path outside a repository."""
+    if repo is None:
+        return _join(store, path)
+    full = os.path.normpath(os.path.join(os.path.abspath(store.root), path))
+    rel = os.path.relpath(full, repo)
+    return _join(store, path) if rel.startswith("..") else Path(rel).as_posix()
+
+
+def _repo_of(store: Store) -> Path | None:
+    return repo_root(Path(os.path.abspath(store.root)))
+
+
 def render_github(store: Store, findings: list[Finding]) -> str:
     level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
     out = []
+    repo = _repo_of(store)
     for f in findings:
-        props = [f"file={_join(store, f.path)}"]
+        props = [f"file={_repo_path(store, f.path, repo)}"]
         if f.line:
             props.append(f"line={f.line}")
         props.append(f"title={f.check}")
@@ -126,8 +151,10 @@ def render_sarif(store: Store, findings: list[Finding]) -> dict:
     level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
     rule_ids = list(CHECKS)
     results = []
+    repo = _repo_of(store)
+    base = {"uriBaseId": "%SRCROOT%"} if repo is not None else {}
     for f in findings:
-        loc: dict = {"artifactLocation": {"uri": _join(store, f.path)}}
+        loc: dict = {"artifactLocation": {"uri": _repo_path(store, f.path, repo), **base}}
         if f.line:
             loc["region"] = {"startLine": f.line}
         results.append(
@@ -159,6 +186,7 @@ def render_sarif(store: Store, findings: list[Finding]) -> dict:
                     }
                 },
                 "results": results,
+                **({"originalUriBaseIds": {"%SRCROOT%": {"uri": repo.as_uri() + "/"}}} if repo is not None else {}),
             }
         ],
     }

@@ -24,7 +24,8 @@ class BM25Index:
         self.vocab: set[str] = set()
         for d in docs:
             self.vocab.update(d)
-        if not docs:
+        if not docs:  # a store with indexes but no memories: an empty index that answers nothing
+            self._fallback(docs)
             return
         if backend == "python" or (backend == "auto" and self.n <= PYTHON_UP_TO):
             self._fallback(docs)

@@ -6,7 +6,7 @@ the score parts; `why(path, query)` says why a memory did not come back.
 
 from __future__ import annotations
 
-import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..cache import ContentCache, user_cache
@@ -82,7 +82,7 @@ def document_head(store: Store, rec, hooks: dict[str, str]) -> str:
 
 class RetrievalEngine:
     def __init__(self, store: Store, config: RetrievalConfig | None = None, terms_cache: ContentCache | None = None,
-                 semantic: bool = False) -> None:
+                 reads: Mapping[str, int] | None = None, semantic: bool = False) -> None:
         self.store = store
         self.config = config or store.config.retrieval
         self.loadable = set(self.config.loadable_tiers)
@@ -110,7 +110,9 @@ class RetrievalEngine:
             key = store.domain_of(r.path) or (r.folder or ".")
             keys.append(key)
             clusters[key] = clusters.get(key, 0) + 1
-        self.frequency = priors.frequencies([clusters[k] for k in keys])
+        # `reads` (memory → reads in the agent's transcripts) replaces cluster size when given
+        self.frequency, self.frequency_source = priors.frequency_for(
+            [r.path for r in self.docs], [clusters[k] for k in keys], reads)
         self.recency = [
             priors.recency(priors.record_day(r), store.today, self.config.half_life_days) for r in self.docs
         ]
@@ -413,7 +415,3 @@ def hash_text(text: str) -> str:
     import hashlib
 
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def idf_weight(n_docs: int, df: int) -> float:
-    return math.log(1 + n_docs / max(1, df))

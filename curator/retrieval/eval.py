@@ -94,23 +94,38 @@ class EvalReport:
         }
 
 
-def load_golden(path: Path) -> list[GoldenQuery]:
+GOLDEN_CAP = 2_000_000
+
+
+def read_golden(path: Path, inside: tuple[Path, ...] = ()):
+    """The golden file's YAML: a regular file of at most GOLDEN_CAP bytes (inside `inside` when
+    given); every problem is a one-line GoldenError."""
+    from ..safeio import UnsafeFile, one_line, read_small_file
+
+    try:
+        text = read_small_file(Path(path), GOLDEN_CAP, inside).decode("utf-8")
+    except FileNotFoundError:
+        raise GoldenError(f"golden query file not found: {path}") from None
+    except (OSError, UnicodeDecodeError, UnsafeFile) as exc:
+        raise GoldenError(f"cannot read {path}: {one_line(exc)}") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark else ""
+        raise GoldenError(f"{path}: not valid YAML{where}") from None
+    except Exception as exc:  # noqa: BLE001 - a value YAML cannot build (bad date, !!int 'x')
+        raise GoldenError(f"{path}: holds a value YAML cannot read ({one_line(exc)})") from None
+
+
+def load_golden(path: Path, inside: tuple[Path, ...] = ()) -> list[GoldenQuery]:
     """Golden queries: a list (or `queries:` of a mapping) of {query, expect, kind?, split?}.
 
     `kind` is literal (default) or paraphrase; `split` is fit or held — without it every third
     query of each kind (its 3rd, 6th, … literal; its 3rd, 6th, … paraphrase) is held out, so a
     file written in sample order splits the same way each time and both splits hold both kinds.
     """
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise GoldenError(f"golden query file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GoldenError(f"cannot read {path}: {exc}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1})" if mark else ""
-        raise GoldenError(f"{path}: not valid YAML{where}") from None
+    data = read_golden(path, inside)
     if isinstance(data, dict) and "queries" in data:
         data = data["queries"]
     if not isinstance(data, list) or not data:

@@ -9,6 +9,7 @@ else its folder), normalised by the largest cluster. Ties: recency, then frequen
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
@@ -48,3 +49,12 @@ def frequencies(cluster_sizes: list[int]) -> list[float]:
 def combine(relevance: float, rec: float, freq: float, weights: tuple[float, float, float]) -> PriorParts:
     wr, wc, wf = weights
     return PriorParts(relevance, rec, freq, wr * relevance + wc * rec + wf * freq)
+
+
+def frequency_for(paths: list[str], cluster_sizes: list[int], reads: Mapping[str, int] | None = None) -> tuple[list[float], str]:
+    """Each memory's frequency and the evidence it came from: `reads` — how often the agent's
+    sessions really read it (from transcripts), log1p-normalised like cluster sizes — when a
+    reads mapping with any read is given, else `cluster` (the size of its domain or folder)."""
+    if reads and any(reads.get(p, 0) for p in paths):
+        return frequencies([reads.get(p, 0) for p in paths]), "reads"
+    return frequencies(cluster_sizes), "cluster"

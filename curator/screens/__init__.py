@@ -5,5 +5,15 @@ from .help import HelpScreen
 from .main import MainScreen
 from .problems import ProblemsScreen
 from .retrieval_lab import RetrievalLabScreen
+from .review import ReviewScreen
+from .sessions import SessionsScreen
 
-__all__ = ["BudgetsScreen", "HelpScreen", "MainScreen", "ProblemsScreen", "RetrievalLabScreen"]
+__all__ = [
+    "BudgetsScreen",
+    "HelpScreen",
+    "MainScreen",
+    "ProblemsScreen",
+    "RetrievalLabScreen",
+    "ReviewScreen",
+    "SessionsScreen",
+]

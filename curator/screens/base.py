@@ -29,8 +29,15 @@ class LoadingPane(Vertical):
 class CuratorScreen(Screen):
     """Subclasses implement `compose_body()` and `show(workspace)`."""
 
+    DEFAULT_CSS = """
+    CuratorScreen > #notice-banner { width: 1fr; height: auto; padding: 0 1; background: $warning 30%; color: $text; }
+    """
+
     def compose(self) -> ComposeResult:
         yield StatusHeader()
+        notice = getattr(self.app, "notice", None)
+        if notice:  # e.g. no store found, so this is the bundled demo: say so on every screen
+            yield Label(notice, id="notice-banner")
         yield from self.compose_body()
         yield Footer()
 

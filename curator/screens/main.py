@@ -5,17 +5,10 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import ContentSwitcher, Static, Tree
+from textual.widgets import ContentSwitcher, Tree
 
-from ..widgets import IndexView, RecordView, StoreTree
+from ..widgets import IndexView, NodeRef, Overview, RecordView, StoreTree
 from .base import CuratorScreen, LoadingPane
-
-WELCOME = """\
-[b]Welcome to curator.[/b]
-
-Pick a file on the left ([b]↑↓[/b] or [b]j k[/b], [b]Enter[/b] opens a folder).
-[b]2[/b] problems · [b]3[/b] budgets · [b]4[/b] retrieval lab · [b]ctrl+p[/b] every command · [b]f1[/b] help
-"""
 
 
 class MainScreen(CuratorScreen):
@@ -25,7 +18,12 @@ class MainScreen(CuratorScreen):
         Binding("p", "promote", "Promote", id="promote-record", tooltip="Promote this transient or reflexion record"),
         Binding("e", "edit_keywords", "Keywords", id="edit-keywords", tooltip="Edit the keywords of the highlighted index row"),
     ]
-    HELP = "The store: every tier and folder with token and finding badges. Select a record or index to inspect it."
+    HELP = (
+        "Every memory system of the repository (Serena, Claude Code memory, experience entries): "
+        "its tiers and folders with token and finding badges. The overview on the right shows each "
+        "source's start-up load against its cap and the worst problems; select a record or an "
+        "index to inspect it."
+    )
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -37,13 +35,17 @@ class MainScreen(CuratorScreen):
             yield StoreTree(id="tree")
             with ContentSwitcher(initial="loading", id="detail"):
                 yield LoadingPane(id="loading")
-                yield Static(WELCOME, id="welcome")
+                yield Overview(id="welcome")
                 yield RecordView(id="record")
                 yield IndexView(id="index")
 
     def show(self, workspace) -> None:
         tree = self.query_one(StoreTree)
-        tree.show(workspace)
+        repo = getattr(self.app, "repo", None)
+        if not getattr(self.app, "switching_source", False):
+            tree.show(workspace, repo)
+        if repo is not None:
+            self.query_one(Overview).show(repo, self._title(repo))
         switcher = self.query_one(ContentSwitcher)
         if self._pending:
             path, line = self._pending
@@ -53,7 +55,18 @@ class MainScreen(CuratorScreen):
             self._show_path(self.selected)
         else:
             switcher.current = "welcome"
-        tree.focus()
+        if not getattr(self.app, "switching_source", False):
+            tree.focus()
+
+    def _title(self, repo) -> str:
+        from pathlib import Path
+
+        n = len(repo.sources)
+        what = f"{n} memory systems" if n != 1 else repo.sources[0].spec.label
+        name = self.app.given
+        if name in ("", ".", "./"):
+            name = Path.cwd().name or name
+        return f"{name} — {what}"
 
     def open_path(self, path: str, line: int | None = None) -> None:
         """Select a file in the tree and show it (used by problems and the retrieval lab)."""
@@ -78,9 +91,22 @@ class MainScreen(CuratorScreen):
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
         if self.app.workspace is None:
             return
-        path = event.node.data
-        if path and path != self.selected:
-            self._show_path(path)
+        ref = event.node.data
+        if not isinstance(ref, NodeRef) or ref.path is None:
+            # a source, tier or folder: the overview, never a stale record
+            if isinstance(ref, NodeRef):
+                self.app.select_source(ref.source)
+            self.selected = None
+            self.query_one(ContentSwitcher).current = "welcome"
+            self.refresh_bindings()
+            return
+        repo = getattr(self.app, "repo", None)
+        if repo is not None and ref.source != repo.current:
+            self.selected = ref.path
+            self.app.select_source(ref.source)  # re-renders this screen on the new source
+            return
+        if ref.path != self.selected:
+            self._show_path(ref.path)
             self.refresh_bindings()
 
     def check_action(self, action: str, parameters) -> bool | None:

@@ -2,8 +2,9 @@
 
 from .budget_bar import BudgetBar
 from .index_view import IndexView
+from .overview import Overview
 from .record_view import RecordView
 from .status_header import StatusHeader
-from .store_tree import StoreTree
+from .store_tree import NodeRef, StoreTree
 
-__all__ = ["BudgetBar", "IndexView", "RecordView", "StatusHeader", "StoreTree"]
+__all__ = ["BudgetBar", "IndexView", "NodeRef", "Overview", "RecordView", "StatusHeader", "StoreTree"]

@@ -25,7 +25,18 @@ class RecordView(VerticalScroll):
         yield Static(id="facts")
         yield Markdown(id="body")
 
+    def on_mount(self) -> None:
+        signal = getattr(self.app, "sessions_signal", None)
+        if signal is not None:
+            signal.subscribe(self, self._sessions_changed)
+
+    def _sessions_changed(self, _svc) -> None:
+        shown = getattr(self, "_shown", None)
+        if shown is not None and getattr(_svc, "indexed", False):
+            self.show(*shown)
+
     def show(self, workspace, path: str) -> None:
+        self._shown = (workspace, path)
         store = workspace.store
         rec = store.records.get(path)
         facts = self.query_one("#facts", Static)
@@ -44,6 +55,9 @@ class RecordView(VerticalScroll):
         grid.add_row("tokens", f"{rec.tokens or 0:,}{est} · {len(rec.text):,} chars")
         if rec.date:
             grid.add_row("date", rec.date)
+        used = _usage_line(getattr(self.app, "sessions", None), rec.path)
+        if used is not None:
+            grid.add_row("last read", used)
         for key, value in list(rec.frontmatter.items())[:12]:
             grid.add_row(Text(f"{key}", style="dim"), Text(str(value)))
         for key, value in list(rec.meta.items())[:6]:
@@ -94,3 +108,16 @@ class RecordView(VerticalScroll):
         await self.query_one("#body", Markdown).update(text)
         if text != self._pending_body:  # changed while rendering: render the newest
             self._set_body(self._pending_body)
+
+
+def _usage_line(svc, path: str) -> Text | None:
+    """"last read … · reads 30d N · 90d N" from the agent's transcripts (the session tier)."""
+    if svc is None or svc.index is None or not svc.index.discovery.files:
+        return None  # no transcripts for this repository: nothing to say
+    usage = svc.usage
+    if usage is None:
+        return Text("reading the agent's transcripts…", style="dim")
+    u = usage.use(path)
+    if not u.reads:
+        return Text(f"never, in {usage.session_count} session(s)", style="yellow")
+    return Text(f"{u.last_day} · reads 30d {u.reads_30} / 90d {u.reads_90} ({u.reads} in {len(u.sessions)} session(s))")

@@ -35,4 +35,19 @@ class StatusHeader(Horizontal):
             f"✖{c[Severity.ERROR]} ▲{c[Severity.WARNING]} ●{c[Severity.INFO]}"
         )
         bar = self.query_one(BudgetBar)
-        bar.used, bar.budget = report.startup.tokens, report.startup.budget
+        fmt = getattr(store, "format", "serena-tiered")
+        if fmt == "serena-tiered":
+            bar.label = "start-up"
+            bar.used, bar.budget = report.startup.tokens, report.startup.budget
+        elif fmt == "claude" and store.l0 is not None and store.l0.path in store.records:
+            # Claude Code's loader cap is in lines (and 25 KB): show MEMORY.md's lines against it
+            from ..checks.format_checks import cap_line
+            from ..model.formats import CLAUDE_CAP_LINES
+
+            text = store.records[store.l0.path].text
+            first = cap_line(text)  # the byte cap can bind before the line cap
+            bar.label = "MEMORY.md lines"
+            bar.used = len(text.splitlines())
+            bar.budget = CLAUDE_CAP_LINES if first is None else min(CLAUDE_CAP_LINES, first - 1)
+        else:
+            bar.used, bar.budget = 0, 0  # no start-up cap in this format (the overview says why)

@@ -29,15 +29,24 @@ async def test_loads_in_a_worker_and_shows_the_tree(app):
 async def test_arrow_keys_select_an_index_then_a_record(app):
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(app, pilot)
-        await pilot.press("down")  # memory-index.md
-        await settle(app, pilot)
         screen = app.screen
+        # the first screen: the overview, tiers folded below their level
+        assert screen.query_one(ContentSwitcher).current == "welcome"
+        await pilot.press("enter", "down")  # unfold Indexes, then memory-index.md
+        await settle(app, pilot)
         assert isinstance(screen, MainScreen) and screen.selected == "memory-index.md"
         assert screen.query_one(ContentSwitcher).current == "index"
         rows = screen.query_one(IndexView).query_one(DataTable)
         assert rows.row_count == len(app.workspace.store.l0.rows)
-        for _ in range(12):
+        tree = screen.query_one(StoreTree)
+        for _ in range(40):  # walk on with j, unfolding tiers and folders on the way
             await pilot.press("j")
+            await settle(app, pilot)
+            node = tree.cursor_node
+            if screen.selected is None and node is not None and node.children and not node.is_expanded:
+                await pilot.press("enter")
+            if screen.selected is not None and screen.query_one(ContentSwitcher).current == "record":
+                break
         await settle(app, pilot)
         assert screen.selected is not None and screen.selected.endswith(".md")
         assert screen.query_one(ContentSwitcher).current == "record"

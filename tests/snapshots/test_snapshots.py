@@ -42,12 +42,35 @@ def press(*keys):
     return run_before
 
 
+def opened(path, *keys):
+    async def run_before(pilot):
+        await _ready(pilot)
+        pilot.app.screen.open_path(path)
+        await _ready(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await _ready(pilot)
+        await pilot.pause(0.3)
+        await _ready(pilot)
+
+    return run_before
+
+
+def test_first_screen_overview_of_every_source(snap_compare, sample_repo_copy):
+    from curator.model.sources import discover
+
+    app = make_app(sample_repo_copy / ".serena" / "memories", given="sample_memories",
+                   token_counter=FakeTokenCounter(), theme="curator-dark", remember_theme=False,
+                   layout=discover(sample_repo_copy))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=press())
+
+
 def test_store_record(snap_compare, app):
-    assert snap_compare(app, terminal_size=SIZE, run_before=press(*["down"] * 12))
+    assert snap_compare(app, terminal_size=SIZE, run_before=opened("knowledge/architecture.md"))
 
 
 def test_store_index(snap_compare, app):
-    assert snap_compare(app, terminal_size=SIZE, run_before=press("down", "down", "down", "down", "down", "down", "tab", "down"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=opened("skills-git-index.md", "tab", "down"))
 
 
 def test_problems(snap_compare, app):

@@ -20,18 +20,26 @@ def add_arguments(parser) -> None:
     )
     parser.add_argument("--only", nargs="+", metavar="CHECK_ID", help="run only these checks")
     parser.add_argument("--list", action="store_true", help="list the check ids and exit")
+    parser.add_argument("--baseline", metavar="FILE",
+                        help="fail only on findings not in this baseline (see `curator baseline`); report those gone")
+    parser.add_argument("--changed", action="store_true",
+                        help="only the findings the changes since --base introduced (needs git)")
+    parser.add_argument("--base", default="HEAD", metavar="REF", help="the revision --changed compares with (default: HEAD)")
 
 
 def run(args) -> int:
-    from ...checks import CHECKS, run_checks
+    from ...checks import CHECKS
     from ...model.findings import Severity
     from ...reports import render_github, render_json, render_sarif, render_text
     from ..common import EXIT_FINDINGS, EXIT_OK, UsageError, console, print_json
 
     if args.list:
         out = console()
+        from ...model.formats import FORMATS
+
         for c in CHECKS.values():
-            out.print(f"{c.id:<24} {c.severity.label:<8} {c.summary}")
+            fmts = "all formats" if set(c.formats) == set(FORMATS) else ", ".join(f for f in FORMATS if f in c.formats)
+            out.print(f"{c.id:<24} {c.severity.label:<8} {c.summary} [{fmts}]")
         return EXIT_OK
     only = None
     if args.only:
@@ -39,12 +47,25 @@ def run(args) -> int:
         unknown = sorted(only - set(CHECKS))
         if unknown:
             raise UsageError(f"unknown check id: {', '.join(unknown)} (see `curator check --list`)")
-    from ..common import open_store
+    from ...repository import RepoView, source_summaries
+    from ..common import open_repository, render_sources
 
-    store, _ = open_store(args, quiet_notice=args.format != "text")
-    findings = run_checks(store, only)
+    repo, located = open_repository(args, only=only, quiet_notice=args.format != "text")
+    if repo.single:
+        store = repo.loaded()[0].store
+    else:
+        store = RepoView(repo, located.given)
+    findings = repo.findings()
+    known, gone = _narrow(args, store, findings, repo)
+    findings = [f for f in findings if id(f) not in known]
     if args.format == "json":
-        print_json(render_json(store, findings))
+        data = render_json(store, findings)
+        data["sources"] = source_summaries(repo)
+        if args.baseline:
+            data["baseline"] = {"file": args.baseline, "known": len(known), "gone": gone}
+        if args.changed:
+            data["changed"] = {"base": args.base}
+        print_json(data)
     elif args.format == "sarif":
         print_json(render_sarif(store, findings))
     elif args.format == "github":
@@ -52,6 +73,67 @@ def run(args) -> int:
 
         sys.stdout.write(render_github(store, findings))
     else:
-        render_text(console(), store, findings)
+        out = console()
+        if not repo.single:
+            from rich.text import Text
+
+            n = len(repo.sources)
+            out.print(Text(f"{located.given}: {n} memory system{'s' if n != 1 else ''}", style="bold"))
+            render_sources(out, repo)
+        render_text(out, store, findings)
+        _print_narrowed(out, args, len(known), gone)
     fail = Severity.parse(args.fail_on)
     return EXIT_FINDINGS if any(f.severity >= fail for f in findings) else EXIT_OK
+
+
+def _narrow(args, store, findings, repo=None):
+    """(ids of findings to leave out, baseline entries gone) for --changed and --baseline."""
+    from ..common import UsageError
+
+    known: set[int] = set()
+    gone: list[dict] = []
+    if args.changed:
+        from ...review import GitError
+        from ...review.baseline import introduced_since
+
+        try:
+            if repo is None or repo.single:
+                new = {id(f) for f in introduced_since(store, findings, args.base)}
+            else:  # each source against its own state at the revision; paths as the report shows them
+                keys = set()
+                for src in repo.loaded():
+                    for f in introduced_since(src.store, src.findings, args.base):
+                        keys.add((src.shown(f.path), f.line, f.check, f.message))
+                cross = {id(f) for f in repo.cross}
+                new = {id(f) for f in findings if (f.path, f.line, f.check, f.message) in keys or id(f) in cross}
+        except GitError as exc:
+            raise UsageError(f"--changed: {exc}") from None
+        known |= {id(f) for f in findings if id(f) not in new}
+    if args.baseline:
+        from pathlib import Path
+
+        from ...review.baseline import BaselineError, compare, load_baseline
+
+        try:
+            result = compare(store, findings, load_baseline(Path(args.baseline)))
+        except BaselineError as exc:
+            raise UsageError(str(exc)) from None
+        known |= {id(f) for f in result.known}
+        gone = result.gone
+    return known, gone
+
+
+def _print_narrowed(out, args, known: int, gone: list[dict]) -> None:
+    from rich.text import Text
+
+    if args.changed:
+        out.print(Text(f"--changed: only findings new since {args.base}; {known if not args.baseline else 'others'} "
+                       "left out", style="dim"))
+    if args.baseline:
+        out.print(Text(f"baseline {args.baseline}: {known} known finding{'s' if known != 1 else ''} left out", style="dim"))
+        if gone:
+            out.print(Text(f"✔ {len(gone)} baseline finding{'s are' if len(gone) != 1 else ' is'} gone "
+                           "(fixed; run `curator baseline` to drop them):", style="green"))
+            for e in gone:
+                where = f"{e.get('path')}:{e['line']}" if e.get("line") else e.get("path")
+                out.print(f"  {e.get('check')}  {where}  {e.get('message', '')}")

@@ -27,12 +27,15 @@ def run(args) -> int:
     from ..common import EXIT_FINDINGS, EXIT_OK, UsageError, console, open_store, print_json
 
     store, _ = open_store(args, quiet_notice=args.format != "text")
+    inside: tuple = ()
     if args.queries:
         path = Path(args.queries)
-    else:
+    else:  # the configured file: only inside the store or the repository holding its config
         path = store.root / (store.config.golden or "golden-queries.yaml")
+        source = getattr(store.config, "source", None)
+        inside = (store.root, *((Path(source).parent,) if source else ()))
     try:
-        golden = load_golden(path)
+        golden = load_golden(path, inside)
     except GoldenError as exc:
         raise UsageError(str(exc)) from None
     if args.threshold is not None and not 0 <= args.threshold <= 1:

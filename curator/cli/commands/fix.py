@@ -17,14 +17,13 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from ...checks import CHECKS, run_checks
     from ...curation import plan_fixes
-    from ..common import UsageError, open_store
-    from ..curate import finish, planning, recover_first
+    from ..common import UsageError
+    from ..curate import finish, planning, writing_session
 
     checks = {c for item in (args.check or []) for c in item.split(",") if c} or None
     unknown = sorted((checks or set()) - set(CHECKS))
     if unknown:
         raise UsageError(f"unknown check id: {', '.join(unknown)}")
-    store, _ = open_store(args, quiet_notice=True)
-    recover_first(store.root)
-    plan = planning(plan_fixes, store, run_checks(store), checks, counter=store.counter)
-    return finish(args, store, plan)
+    with writing_session(args) as store:  # locked from before the load to after the write
+        plan = planning(plan_fixes, store, run_checks(store), checks, counter=store.counter)
+        return finish(args, store, plan)

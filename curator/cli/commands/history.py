@@ -15,6 +15,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from rich.text import Text
+
     from ...curation import history
     from ..common import EXIT_OK, console, locate_and_configure, print_json
 
@@ -28,5 +30,5 @@ def run(args) -> int:
         out.print("no curator operations yet")
     for it in items:
         style = {"applied": "green", "undone": "dim", "rolled-back": "yellow"}.get(it["state"], "")
-        out.print(f"[{style}]{it['id']:<18} {it['state']:<12}[/] {it['created']}  {it['title']}")
+        out.print(Text.assemble((f"{it['id']:<18} {it['state']:<12}", style), f" {it['created'] or ''}  {it['title'] or ''}"))
     return EXIT_OK

@@ -18,11 +18,9 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from ...curation import plan_keywords
-    from ..common import open_store
-    from ..curate import finish, planning, recover_first
+    from ..curate import finish, planning, writing_session
 
-    store, _ = open_store(args, quiet_notice=True)
-    recover_first(store.root)
-    kws = [k for item in args.keywords for k in item.replace(",", " ").split()]
-    plan = planning(plan_keywords, store, args.index, args.target, kws)
-    return finish(args, store, plan)
+    with writing_session(args) as store:  # locked from before the load to after the write
+        kws = [k for item in args.keywords for k in item.replace(",", " ").split()]
+        plan = planning(plan_keywords, store, args.index, args.target, kws)
+        return finish(args, store, plan)

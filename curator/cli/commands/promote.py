@@ -21,12 +21,10 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from ...curation import plan_promote
-    from ..common import open_store
-    from ..curate import finish, planning, recover_first
+    from ..curate import finish, planning, writing_session
 
-    store, _ = open_store(args, quiet_notice=True)
-    recover_first(store.root)
-    keywords = [k for item in (args.keywords or []) for k in item.replace(",", " ").split()] or None
-    plan = planning(plan_promote, store, args.src, args.dest, args.index, keywords, args.source_action,
-                    counter=store.counter)
-    return finish(args, store, plan)
+    with writing_session(args) as store:  # locked from before the load to after the write
+        keywords = [k for item in (args.keywords or []) for k in item.replace(",", " ").split()] or None
+        plan = planning(plan_promote, store, args.src, args.dest, args.index, keywords, args.source_action,
+                        counter=store.counter)
+        return finish(args, store, plan)

@@ -16,10 +16,8 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from ...checks import run_checks
     from ...curation import plan_refresh
-    from ..common import open_store
-    from ..curate import finish, planning, recover_first
+    from ..curate import finish, planning, writing_session
 
-    store, _ = open_store(args, quiet_notice=True)
-    recover_first(store.root)
-    plan = planning(plan_refresh, store, run_checks(store, {"tokens.stale-count"}))
-    return finish(args, store, plan)
+    with writing_session(args) as store:  # locked from before the load to after the write
+        plan = planning(plan_refresh, store, run_checks(store, {"tokens.stale-count"}))
+        return finish(args, store, plan)

@@ -14,8 +14,13 @@ def add_arguments(parser) -> None:
     add_store_args(parser)
     add_format_arg(parser, ("text", "json"))
     parser.add_argument("--k", type=int, default=None, metavar="N", help="results to return (default: config, 5)")
-    parser.add_argument("--source", choices=("route", "bm25", "prior", "semantic", "fused", "fused-lexical"),
-                        default="fused")
+    parser.add_argument(
+        "--source",
+        default="fused",
+        metavar="NAME",
+        help="rank with one method (route, bm25, prior, semantic, fused-lexical; default fused), or search "
+        "one memory system of the repository (e.g. .claude/memory, claude, serena, experience)",
+    )
     parser.add_argument("--semantic", action="store_true",
                         help='add the semantic source (needs the extra: pip install "curator[semantic]")')
     parser.add_argument("--why", action="append", default=[], metavar="PATH",
@@ -31,11 +36,15 @@ def run(args) -> int:
         raise UsageError("the query is empty")
     if args.k is not None and args.k < 1:
         raise UsageError("--k must be at least 1")
+    ranker = args.source if args.source in RANKERS else "fused"
+    if args.source not in RANKERS or _is_repository(args):
+        return _run_repository(args, ranker)
     store, _ = open_store(args, quiet_notice=args.format != "text")
-    engine = RetrievalEngine(store, semantic=args.semantic or args.source == "semantic")
-    if args.source == "semantic" and engine.semantic is None:
+    reads, evidence = _reads(store)
+    engine = RetrievalEngine(store, reads=reads, semantic=args.semantic or ranker == "semantic")
+    if ranker == "semantic" and engine.semantic is None:
         raise UsageError(f"the semantic source is unavailable: {engine.unavailable['semantic']}")
-    result = engine.search(args.query, args.k, args.source)
+    result = engine.search(args.query, args.k, ranker)
     misses = [(p.strip().lstrip("./") if p.startswith("./") else p.strip(), "") for p in args.why]
     hops = {p: engine.explain(p, args.query, result) for p, _ in misses}
     misses = [(p, "; ".join(text for _, text in hops[p])) for p, _ in misses]
@@ -43,7 +52,97 @@ def run(args) -> int:
         data = retrieve_json(result, misses, engine.unavailable)
         for miss in data["misses"]:  # each hop walked, in order, with its evidence
             miss["hops"] = [{"hop": hop, "evidence": text} for hop, text in hops[miss["path"]]]
+        data["prior_frequency"] = {"source": engine.frequency_source, "evidence": evidence}
         print_json(data)
     else:
         render_retrieve(console(), result, misses, store.encoding, engine.unavailable)
+        if args.source in ("prior", "fused"):
+            console().print(f"[dim]prior frequency: {_said(engine.frequency_source, evidence)}[/]")
     return EXIT_OK
+
+
+RANKERS = ("route", "bm25", "prior", "semantic", "fused", "fused-lexical")
+
+
+def _is_repository(args) -> bool:
+    from ..common import locate_and_configure
+
+    located, _ = locate_and_configure(args)
+    return located.repo is not None and len(located.layout.memory_sources()) > 1
+
+
+def _run_repository(args, ranker: str) -> int:
+    """Every memory system of the repository ranked on its own, fused, de-duplicated."""
+    from ...model.sources import repository_settings
+    from ...reports.retrieval_report import render_retrieve, retrieve_json
+    from ...retrieval import RetrievalEngine
+    from ...retrieval.multi import Engine, search_sources, source_of
+    from ..common import EXIT_OK, UsageError, console, open_repository, print_json
+
+    repo, located = open_repository(args, check=False, quiet_notice=args.format != "text")
+    sources = repo.loaded()
+    if args.source not in RANKERS:
+        wanted = args.source.strip().rstrip("/")
+        sources = [s for s in sources if wanted in (s.name, s.spec.kind, s.spec.fmt)]
+        if not sources:
+            names = ", ".join(s.name for s in repo.loaded())
+            raise UsageError(f"no memory system {args.source!r} here (there are: {names})")
+    sessions = _sessions(repo.root)
+    engines, evidence, used = [], {"sessions": 0, "reads": 0}, set()
+    for s in sources:
+        reads, seen = _reads(s.store, sessions)
+        engine = RetrievalEngine(s.store, reads=reads)
+        engines.append(Engine(s.name, s.spec.kind, s.prefix, engine))
+        evidence = {"sessions": seen["sessions"], "reads": evidence["reads"] + seen["reads"]}
+        used.add(engine.frequency_source)
+    frequency = "reads" if "reads" in used else "cluster"
+    settings = repository_settings(repo.root)
+    result = search_sources(engines, args.query, args.k or 5, ranker, settings.precedence)
+    misses = []
+    for p in args.why:
+        p = p.strip().removeprefix("./")
+        e = source_of(engines, p)
+        reason = e.engine.why(p[len(e.prefix):], args.query) if e else "not in any memory system here"
+        misses.append((p, reason))
+    if args.format == "json":
+        data = retrieve_json(result, misses)
+        for row in data["results"]:
+            e = source_of(engines, row["path"])
+            row["source"] = e.name if e else None
+        data["sources"] = [e.name for e in engines]
+        data["prior_frequency"] = {"source": frequency, "evidence": evidence}
+        print_json(data)
+    else:
+        render_retrieve(console(), result, misses, repo.loaded()[0].store.encoding)
+        if ranker in ("prior", "fused"):
+            console().print(f"[dim]prior frequency: {_said(frequency, evidence)}[/]")
+    return EXIT_OK
+
+
+def _sessions(path):
+    """The agent's sessions run in the repository of `path` (every transcript streamed, cached)."""
+    from ...sessions import SessionIndex, repo_for
+
+    try:
+        return SessionIndex.for_repo(repo_for(path)).build()
+    except OSError:
+        return []
+
+
+def _reads(store, sessions=None):
+    """Reads per memory of `store` from the agent's transcripts (None when there are none), and
+    what was found."""
+    from ...sessions import PathMapper, build_usage, repo_for
+
+    sessions = _sessions(store.root) if sessions is None else sessions
+    scans = [sc for s in sessions for sc in s.scans]
+    usage = build_usage(scans, PathMapper(store.root, list(store.records), repo_for(store.root)), store.today)
+    return (usage.read_counts() or None), {"sessions": usage.session_count, "reads": len(usage.reads)}
+
+
+def _said(source: str, evidence: dict) -> str:
+    if source == "reads":
+        return f"real reads ({evidence['reads']} in {evidence['sessions']} session(s) of this repository)"
+    if evidence["sessions"]:
+        return f"cluster size (the {evidence['sessions']} session(s) found read no memory)"
+    return "cluster size (no agent transcripts found for this repository)"

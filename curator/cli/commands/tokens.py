@@ -19,12 +19,37 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from ...budgets import build_report
     from ...reports.tokens_report import render_tokens, tokens_json
-    from ..common import EXIT_OK, console, open_store, print_json
+    from ...repository import source_summaries
+    from ..common import EXIT_OK, console, open_repository, print_json, render_sources
 
-    store, _ = open_store(args, quiet_notice=args.format != "text")
-    report = build_report(store)
+    repo, located = open_repository(args, check=False, quiet_notice=args.format != "text")
+    top = None
+    if repo.single:
+        store = repo.loaded()[0].store
+        report = build_report(store)
+        if args.format == "json":
+            print_json(tokens_json(store, report))
+        else:
+            render_tokens(console(), store, report, top=len(report.files) if args.all else max(args.top, 0))
+        return EXIT_OK
+    summaries = {row["name"]: row for row in source_summaries(repo)}
     if args.format == "json":
-        print_json(tokens_json(store, report))
-    else:
-        render_tokens(console(), store, report, top=len(report.files) if args.all else max(args.top, 0))
+        out = []
+        for s in repo.loaded():
+            row = dict(summaries[s.name])
+            row["tokens_report"] = tokens_json(s.store, build_report(s.store))
+            out.append(row)
+        print_json({"version": 1, "repository": located.given, "sources": out})
+        return EXIT_OK
+    from rich.rule import Rule
+    from rich.text import Text
+
+    out = console()
+    out.print(Text(f"{located.given}: {len(repo.sources)} memory systems", style="bold"))
+    render_sources(out, repo)
+    for s in repo.loaded():
+        out.print(Rule(Text(f"{s.name} · {s.spec.label}", style="bold"), align="left"))
+        report = build_report(s.store)
+        render_tokens(out, s.store, report, top=len(report.files) if args.all else max(args.top, 0))
+    del top
     return EXIT_OK

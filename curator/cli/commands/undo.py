@@ -15,6 +15,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from rich.text import Text
+
     from ...curation import CurationError, undo
     from ..common import EXIT_OK, UsageError, console, locate_and_configure, print_json
 
@@ -27,5 +29,5 @@ def run(args) -> int:
     if args.format == "json":
         print_json({"undone": entry.id, "title": entry.meta.get("title"), "files": files})
     else:
-        console().print(f"[green]undone[/] {entry.id}: {entry.meta.get('title')} ({len(files)} file(s) restored)")
+        console().print(Text.assemble(("undone", "green"), f" {entry.id}: {entry.meta.get('title')} ({len(files)} file(s) restored)"))
     return EXIT_OK

@@ -19,7 +19,7 @@ def test_json_shape_on_sample(capsys, sample_copy):
     code, out, _ = run(capsys, "check", str(sample_copy), "--format", "json")
     assert code == 1
     data = json.loads(out)
-    assert set(data) == {"version", "store", "summary", "findings"}
+    assert set(data) == {"version", "store", "summary", "findings", "sources"}
     assert data["version"] == 1 and data["store"] == str(sample_copy)
     assert set(data["summary"]) == {"files", "records", "indexes", "tokens", "encoding", "errors", "warnings", "infos"}
     assert data["summary"]["encoding"] == "cl100k_base"
@@ -37,7 +37,8 @@ def test_json_shape_on_sample(capsys, sample_copy):
 
 
 def test_warnings_pass_unless_fail_on_warning(capsys, make_store):
-    root = make_store({"git/git-x.md": "# X\n", "notes.md": "# notes\n"})
+    tiered_l0 = "| Keywords | File |\n|---|---|\n"
+    root = make_store({"memory-index.md": tiered_l0, "git/git-x.md": "# X\n", "notes.md": "# notes\n"})
     code, out, _ = run(capsys, "check", str(root))
     assert code == 0 and "orphan.unindexed" in out
     assert run(capsys, "check", str(root), "--fail-on", "warning")[0] == 1
@@ -84,9 +85,15 @@ def test_bad_config_is_exit_2(capsys, make_store):
 
 
 def test_empty_store_is_clean(capsys, tmp_path):
-    (tmp_path / "empty").mkdir()
-    code, out, _ = run(capsys, "check", str(tmp_path / "empty"), "--format", "json")
+    (tmp_path / "memories").mkdir()
+    code, out, _ = run(capsys, "check", str(tmp_path / "memories"), "--format", "json")
     assert code == 0 and json.loads(out)["summary"]["files"] == 0
+
+
+def test_folder_without_any_memory_is_a_usage_error(capsys, tmp_path):
+    (tmp_path / "src").mkdir()
+    code, _, err = run(capsys, "check", str(tmp_path / "src"))
+    assert code == 2 and "no agent memory found" in err
 
 
 def test_bad_bytes_never_traceback(capsys, make_store):

@@ -40,6 +40,23 @@ def snapshot(root: Path) -> dict[str, bytes]:
     }
 
 
+def on_every_rename(monkeypatch, before_each):
+    """Call `before_each(src, dst)` ahead of every rename and every no-overwrite link the write
+    path makes (the points where a crash or a full disk can strike)."""
+    real_replace, real_link = journal.replace, journal.link_new
+
+    def replace(src, dst):
+        before_each(src, dst)
+        real_replace(src, dst)
+
+    def link(src, dst):
+        before_each(src, dst)
+        real_link(src, dst)
+
+    monkeypatch.setattr(journal, "replace", replace)
+    monkeypatch.setattr(journal, "link_new", link)
+
+
 class PowerCut(BaseException):
     """A crash: unlike an OSError, nothing in curator gets to react to it."""
 
@@ -88,7 +105,7 @@ def test_crash_at_any_write_is_rolled_back_on_next_start(sample_copy, monkeypatc
     store = load(sample_copy)
     plan = plan_promote(store, "validation/2026-11-18-c0ffee.md", "api/api-webhook-signing.md",
                         "skills-ci-index.md", counter=store.counter)
-    real_replace, real_remove = journal.replace, journal.remove
+    real_remove = journal.remove
     calls = {"n": 0}
 
     def tick():
@@ -96,23 +113,18 @@ def test_crash_at_any_write_is_rolled_back_on_next_start(sample_copy, monkeypatc
         if calls["n"] == fail_at + 1:
             raise PowerCut()
 
-    def flaky_replace(src, dst):
-        tick()
-        real_replace(src, dst)
-
     def flaky_remove(path):
         tick()
         real_remove(path)
 
-    monkeypatch.setattr(journal, "replace", flaky_replace)
+    on_every_rename(monkeypatch, lambda src, dst: tick())
     monkeypatch.setattr(journal, "remove", flaky_remove)
     try:
         apply_plan(sample_copy, plan)
         crashed = False
     except PowerCut:
         crashed = True
-    monkeypatch.setattr(journal, "replace", real_replace)
-    monkeypatch.setattr(journal, "remove", real_remove)
+    monkeypatch.undo()
     recover(sample_copy)  # what the next start does
     now = snapshot(sample_copy)
     if crashed:
@@ -128,7 +140,6 @@ def test_crash_during_undo_is_finished_on_recovery(sample_copy, monkeypatch):
     before = snapshot(sample_copy)
     store = load(sample_copy)
     apply_plan(sample_copy, plan_prune(store))
-    real = journal.replace
     calls = {"n": 0}
 
     def flaky(src, dst):
@@ -136,12 +147,11 @@ def test_crash_during_undo_is_finished_on_recovery(sample_copy, monkeypatch):
             calls["n"] += 1
             if calls["n"] > 1:
                 raise PowerCut()
-        real(src, dst)
 
-    monkeypatch.setattr(journal, "replace", flaky)
+    on_every_rename(monkeypatch, flaky)
     with pytest.raises(PowerCut):
         undo(sample_copy)
-    monkeypatch.setattr(journal, "replace", real)
+    monkeypatch.undo()
     recover(sample_copy)
     assert snapshot(sample_copy) == before
 

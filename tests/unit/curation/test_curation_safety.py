@@ -37,6 +37,9 @@ def snapshot(root: Path) -> dict[str, bytes]:
     }
 
 
+from test_curation import on_every_rename  # noqa: E402
+
+
 class PowerCut(BaseException):
     """A crash: unlike an OSError, nothing in curator gets to react to it."""
 
@@ -62,20 +65,16 @@ def test_recovery_keeps_a_file_edited_after_the_crash(sample_copy, monkeypatch):
     new home by hand. Recovery rolls back the rest and keeps the user's bytes."""
     store = load(sample_copy)
     plan = plan_prune(store)
-    real = journal.replace
-    calls = {"n": 0}
+    created = [sample_copy / e.path for e in plan.edits if e.before is None]
 
-    def flaky(src, dst):
-        if ".curator/journal" not in str(dst).replace("\\", "/"):
-            calls["n"] += 1
-            if calls["n"] == 2:
-                raise PowerCut()
-        real(src, dst)
+    def flaky(src, dst):  # the power goes at the first rename after one file got its new home
+        if any(p.exists() for p in created):
+            raise PowerCut()
 
-    monkeypatch.setattr(journal, "replace", flaky)
+    on_every_rename(monkeypatch, flaky)
     with pytest.raises(PowerCut):
         apply_plan(sample_copy, plan)
-    monkeypatch.setattr(journal, "replace", real)
+    monkeypatch.undo()
     written = next(e for e in plan.edits if e.after is not None and (sample_copy / e.path).exists())
     (sample_copy / written.path).write_bytes(b"edited by hand after the crash\n")
     done = recover(sample_copy)
@@ -227,17 +226,15 @@ def test_a_failed_write_is_rolled_back_at_once(sample_copy, monkeypatch):
     store = load(sample_copy)
     plan = plan_promote(store, "validation/2026-11-18-c0ffee.md", "api/api-webhook-signing.md",
                         "skills-ci-index.md", counter=store.counter)
-    real = journal.replace
     calls = {"n": 0}
 
     def full(src, dst):
-        if ".curator/journal" not in str(dst).replace("\\", "/"):
+        if ".curator/" not in str(dst).replace("\\", "/"):
             calls["n"] += 1
             if calls["n"] == 2:
                 raise OSError(28, "No space left on device")
-        real(src, dst)
 
-    monkeypatch.setattr(journal, "replace", full)
+    on_every_rename(monkeypatch, full)
     with pytest.raises(WriteFailed, match="No space left on device.*rolled back"):
         apply_plan(sample_copy, plan)
     assert snapshot(sample_copy) == before  # no restart needed
@@ -246,25 +243,23 @@ def test_a_failed_write_is_rolled_back_at_once(sample_copy, monkeypatch):
 
 
 def test_crash_leftover_temp_files_are_swept_on_recovery(sample_copy, monkeypatch):
+    before = snapshot(sample_copy)
     store = load(sample_copy)
     plan = plan_prune(store)
-    real = journal.replace
-
     def crash_keeping_tmp(src, dst):
-        if ".curator/journal" not in str(dst).replace("\\", "/"):
+        if ".curator/journal" not in str(dst).replace("\\", "/") and not str(dst).endswith((".gitignore", ".aside")):
             raise PowerCut()
-        real(src, dst)
 
-    real_unlink = journal.os.unlink
-    monkeypatch.setattr(journal, "replace", crash_keeping_tmp)
+    on_every_rename(monkeypatch, crash_keeping_tmp)
     monkeypatch.setattr(journal.os, "unlink", lambda p: None)  # the crash leaves the temp file
     with pytest.raises(PowerCut):
         apply_plan(sample_copy, plan)
-    monkeypatch.setattr(journal.os, "unlink", real_unlink)
-    monkeypatch.setattr(journal, "replace", real)
+    monkeypatch.undo()
     assert list(sample_copy.rglob(".*.tmp"))
     recover(sample_copy)
     assert not list(sample_copy.rglob(".*.tmp"))
+    assert not list(sample_copy.rglob(".*.aside"))
+    assert snapshot(sample_copy) == before  # the file moved aside when the power went is back
 
 
 def test_a_second_writer_waits_then_is_told_the_store_is_busy(sample_copy):
@@ -273,11 +268,23 @@ def test_a_second_writer_waits_then_is_told_the_store_is_busy(sample_copy):
     store = load(sample_copy)
     plan = plan_prune(store)
     before = snapshot(sample_copy)
-    with journal.locked(sample_copy):
-        with pytest.raises(Busy, match="another curator is writing"):
+    import threading
+
+    seen = []
+
+    def second_writer():  # another thread (the app's worker) or process: it waits, then gives up
+        try:
             with journal.locked(sample_copy, wait=0.1):
-                pass
-        # apply_plan in this process would wait the same way; the store is untouched meanwhile
+                seen.append("entered")
+        except Busy as exc:
+            seen.append(str(exc))
+
+    with journal.locked(sample_copy):
+        with journal.locked(sample_copy):  # re-entrant in the thread that holds it
+            t = threading.Thread(target=second_writer)
+            t.start()
+            t.join()
+    assert len(seen) == 1 and "another curator is writing" in seen[0]
     assert snapshot(sample_copy) == before
     apply_plan(sample_copy, plan)  # the lock is free again
 

@@ -133,7 +133,7 @@ def test_a_broken_model_is_a_reason_not_a_traceback(tmp_path, monkeypatch):
 
 def test_retrieve_cli_says_the_source_is_unavailable(make_store, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CURATOR_EMBED_MODEL", str(tmp_path / "nowhere"))
-    root = make_store(FILES)
+    root = make_store({**FILES, "README.md": "# Notes\n"})  # a top-level .md: the CLI sees a store
     assert main(["retrieve", "postgres pool", str(root), "--semantic", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert "no model.safetensors" in data["unavailable"]["semantic"] and data["results"]

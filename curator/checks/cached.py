@@ -1,0 +1,151 @@
+"""The findings of a whole check run, kept in the store's cache under the signature of what
+they depend on: every file's path, content hash, token count and read error, the load findings,
+the config, the day (TTLs), the token encoding, the checks asked for and curator's own code —
+plus, stored with the result, whether each link that leaves the store's files reached something
+on disk. An unchanged store then skips every check; any change re-runs them all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import pickle
+from pathlib import Path
+
+from ..cache import code_signature, store_cache
+from ..model.findings import Finding, Fix, Severity
+from ..model.linkres import outside_verdict, trusted_place
+from .facts import CACHE_VERSION, Facts, link_probe, resolve_link
+
+RESULT = "findings"
+LINKS = Facts._fields.index("links")
+
+
+def signature(store, wanted: set[str] | None) -> str:
+    """What a check run of `store` depends on inside the store, as one digest."""
+    h = hashlib.sha256()
+    h.update(f"{code_signature()}\n{store.config!r}\n{store.today}\n{store.encoding}\n".encode())
+    h.update(f"{store.format}\n{store.repo_root}\n".encode())
+    h.update(repr(sorted(wanted) if wanted else None).encode())
+    lines = [
+        f"{path}\0{rec.content_hash}\0{rec.tokens}\0{rec.error}\0{rec.tier}\0{rec.kind}"
+        for path, rec in store.records.items()
+    ]
+    lines += [f"{f.check}\0{f.path}\0{f.message}\0{f.target}" for f in store.load_findings]
+    h.update("\n".join(lines).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def probes(store) -> tuple | None:
+    """(kind, folder or file, target, verdict) for every link whose verdict depends on a file
+    outside the records — the part of a check run that the store's own files do not decide.
+    Which links these are follows from the files' content (in the signature), so a later run
+    only re-asks the disk (`still_true`). None when a file's facts are not in the cache."""
+    kept = store_cache(store.root)
+    variant = (CACHE_VERSION, store.config.thresholds.shingle)
+    out = []
+    for path, rec in store.records.items():
+        if rec.readable and rec.level == 2:
+            facts = kept.facts(path, rec.content_hash, variant)
+            if facts is None:
+                return None
+            for raw, _line in facts[LINKS]:
+                probe = link_probe(store, rec, raw)
+                if probe is not None:
+                    exists = os.path.exists(probe) if trusted_place(store, probe) else None
+                    out.append(("exists", probe, "", exists))
+                    if not exists:  # then the verdict looks in the repository (linkres)
+                        both = resolve_link(rec, raw)
+                        if both is not None:
+                            folder = str(rec.abspath.parent)
+                            out.append(("outside", folder, both[0], outside_verdict(store, Path(folder), both[0])))
+    out += external_probes(store)
+    return tuple(out)
+
+
+def external_probes(store) -> list:
+    """The verdicts of links that list indexes make outside the store (MEMORY.md → CLAUDE.md)."""
+    from ..model.list_index import ListIndex
+
+    indexes = [store.l0] if isinstance(store.l0, ListIndex) else []
+    indexes += list(getattr(store, "list_indexes", {}).values())
+    out = []
+    for idx in indexes:
+        rec = store.records.get(idx.path)
+        if rec is None:
+            continue
+        for _line, raw in idx.external:
+            target = raw.split("#", 1)[0].split("?", 1)[0]
+            if target and "://" not in target:
+                folder = str(rec.abspath.parent)
+                out.append(("outside", folder, target, outside_verdict(store, Path(folder), target)))
+    return out
+
+
+def still_true(store, probed) -> bool:
+    """Does the disk still give every stored verdict? (Only the probes are asked again: no
+    facts are loaded and no record is visited.)"""
+    try:
+        for kind, where, target, verdict in probed:
+            if kind == "exists":
+                now = os.path.exists(where) if trusted_place(store, where) else None
+            elif kind == "outside":
+                now = outside_verdict(store, Path(where), target)
+            else:
+                return False
+            if now != verdict:
+                return False
+    except (TypeError, ValueError):
+        return False  # an entry of another layout
+    return True
+
+
+def _fix_row(fix):
+    if fix is None:
+        return None
+    if type(fix) is Fix:  # the common case as plain data: no pickled dataclasses to rebuild
+        marshal.dumps(fix.params)
+        return (fix.kind, fix.description, fix.params)
+    return pickle.dumps(fix, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _encode(findings: list[Finding]) -> tuple | None:
+    try:
+        return tuple(
+            (f.check, int(f.severity), f.path, f.message, f.line, f.target, f.suggestion, _fix_row(f.fix))
+            for f in findings
+        )
+    except Exception:  # noqa: BLE001 - a value that does not serialise: the run is not cached
+        return None
+
+
+def _decode(rows: tuple) -> list[Finding]:
+    sev = {int(s): s for s in Severity}
+    out = []
+    for check, s, path, message, line, target, suggestion, fix in rows:
+        if fix is not None:
+            fix = Fix(*fix) if type(fix) is tuple else pickle.loads(fix)  # our own bytes
+        out.append(Finding(check, sev[s], path, message, line, target, suggestion, fix))
+    return out
+
+
+def run_cached(store, wanted: set[str] | None, run) -> list[Finding]:
+    """The findings of `run()` from the store cache when nothing they depend on changed."""
+    kept = store_cache(store.root)
+    sig = signature(store, wanted)
+    hit = kept.result(RESULT, sig)
+    if hit is not None:
+        probed, rows = hit
+        if still_true(store, probed):  # files outside the records still as they were
+            try:
+                return _decode(rows)
+            except Exception:  # noqa: BLE001 - a damaged entry: run the checks
+                pass
+    findings = run()
+    probed = probes(store)  # the run has filled the facts
+    rows = _encode(findings)
+    if probed is not None and rows is not None:
+        kept.set_result(RESULT, sig, (probed, rows))
+        kept.save()
+    return findings

@@ -1,0 +1,162 @@
+"""Checks that depend on a memory format's own rules (model/formats.py): the frontmatter a
+format expects, the always-loaded index's load cap, links an index makes outside the store,
+and Serena's `mem:NAME` references."""
+
+from __future__ import annotations
+
+from ..model import formats as fmts
+from ..model.findings import Severity
+from ..model.linkres import outside_verdict
+from ..model.list_index import ListIndex, mem_references, name_resolver
+from .context import Context
+
+
+def run(ctx: Context) -> None:
+    store = ctx.store
+    if store.format == fmts.CLAUDE:
+        _claude_frontmatter(ctx)
+        _past_cap(ctx)
+    if store.format in (fmts.SERENA, fmts.SERENA_TIERED) and ctx.wants("links.broken"):
+        _mem_refs(ctx)
+    if ctx.wants("links.broken"):
+        _index_external_links(ctx)
+    if store.format == fmts.EXPERIENCE and ctx.wants("experience.unpaired"):
+        _twins(ctx)
+
+
+def _twins(ctx: Context) -> None:
+    """An entry and its summary share a file name: `X/entries/N` ↔ `X/summary/entries/N`."""
+    records = ctx.store.records
+    for path, rec in records.items():
+        if rec.level != 2 or "/entries/" not in path or rec.stem == "README":
+            continue
+        if "/summary/entries/" in path:
+            entry = path.replace("/summary/entries/", "/entries/", 1)
+            if entry not in records:
+                ctx.add(
+                    "experience.unpaired",
+                    path,
+                    f"summary of {entry}, which is gone",
+                    severity=Severity.WARNING,
+                    target=entry,
+                )
+        else:
+            head, _, name = path.partition("/entries/")
+            summary = f"{head}/summary/entries/{name}"
+            if summary not in records and any(p.startswith(f"{head}/summary/entries/") for p in records):
+                ctx.add("experience.unpaired", path, f"no summary twin ({summary})", target=summary)
+
+
+def _claude_frontmatter(ctx: Context) -> None:
+    if not ctx.wants("frontmatter.missing"):
+        return
+    for path, rec in ctx.store.records.items():
+        if rec.level != 2 or not rec.readable or rec.frontmatter_error:
+            continue
+        fm = rec.frontmatter or {}
+        meta = fm.get("metadata") if isinstance(fm.get("metadata"), dict) else {}
+        missing = [k for k in ("name", "description", "type") if _blank(fm.get(k)) and _blank(meta.get(k))]
+        if not fm:
+            ctx.add(
+                "frontmatter.missing",
+                path,
+                "no frontmatter: Claude Code expects `name`, `description` and `type` "
+                "(user|feedback|project|reference) to decide when a memory is relevant",
+                line=1,
+            )
+            continue
+        if missing:
+            ctx.add(
+                "frontmatter.missing",
+                path,
+                f"frontmatter lacks {', '.join(f'`{k}`' for k in missing)} (flat or under `metadata:`)",
+                line=1,
+            )
+        kind = fm.get("type") if not _blank(fm.get("type")) else meta.get("type")
+        if not _blank(kind) and str(kind).strip().lower() not in fmts.CLAUDE_TYPES:
+            ctx.add(
+                "frontmatter.missing",
+                path,
+                f"type {str(kind)!r} is not one of {', '.join(fmts.CLAUDE_TYPES)}",
+                line=1,
+            )
+
+
+def _blank(value) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _past_cap(ctx: Context) -> None:
+    """Claude Code reads only the first 200 lines or 25 KB of MEMORY.md: name what is past it."""
+    if not ctx.wants("budget.past-cap"):
+        return
+    store = ctx.store
+    if store.l0 is None or store.l0.path not in store.records:
+        return
+    rec = store.records[store.l0.path]
+    first = cap_line(rec.text)
+    if first is None:
+        return
+    lines = rec.text.splitlines()
+    lost = []
+    for row in store.l0.rows:
+        if row.line >= first:
+            lost += [lk.target for lk in row.links]
+    reached_earlier = {lk.target for row in store.l0.rows if row.line < first for lk in row.links}
+    lost = [t for t in dict.fromkeys(lost) if t not in reached_earlier]
+    why = (
+        f"the first {fmts.CLAUDE_CAP_LINES} lines"
+        if first == fmts.CLAUDE_CAP_LINES + 1
+        else f"the first {fmts.CLAUDE_CAP_BYTES // 1000} KB"
+    )
+    shown = ", ".join(lost[:5]) + (", …" if len(lost) > 5 else "")
+    ctx.add(
+        "budget.past-cap",
+        rec.path,
+        f"lines {first}–{len(lines)} are past the load cap (Claude Code reads only {why} of "
+        f"{rec.path}): the agent never sees them"
+        + (f"; {len(lost)} topic file(s) listed only there: {shown}" if lost else ""),
+        line=first,
+    )
+
+
+def cap_line(text: str) -> int | None:
+    """The first line (1-based) Claude Code does not load, or None when all of it loads."""
+    lines = text.splitlines(keepends=True)
+    used = 0
+    for no, line in enumerate(lines, 1):
+        if no > fmts.CLAUDE_CAP_LINES:
+            return no
+        used += len(line.encode("utf-8"))
+        if used > fmts.CLAUDE_CAP_BYTES:
+            return no
+    return None
+
+
+def _mem_refs(ctx: Context) -> None:
+    store = ctx.store
+    resolve = None
+    for path, rec in store.records.items():
+        if rec.level != 2 or not rec.readable or "mem:" not in rec.text:
+            continue
+        resolve = resolve or name_resolver([p for p, r in store.records.items() if r.level == 2])
+        for name, line in mem_references(rec.text):
+            if resolve(name) is None:
+                ctx.add("links.broken", path, f"mem:{name} names no memory of this store", line=line, target=name)
+
+
+def _index_external_links(ctx: Context) -> None:
+    """Links an index makes outside the memory folder (`../../CLAUDE.md`, repository docs)."""
+    store = ctx.store
+    indexes = [store.l0] if isinstance(store.l0, ListIndex) else []
+    indexes += list(store.list_indexes.values())
+    for idx in indexes:
+        rec = store.records.get(idx.path)
+        if rec is None:
+            continue
+        for line, raw in idx.external:
+            target = raw.split("#", 1)[0].split("?", 1)[0]
+            if not target or "://" in target:
+                continue
+            if outside_verdict(store, rec.abspath.parent, target) == "missing":
+                ctx.add("links.broken", idx.path, f"link to {raw} reaches nothing", line=line, target=target)

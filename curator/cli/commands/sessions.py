@@ -1,0 +1,136 @@
+"""`curator sessions [PATH]`: the Claude Code sessions run in a repository, newest first."""
+
+from __future__ import annotations
+
+NAME = "sessions"
+ORDER = 60
+HELP = "list the agent's sessions (Claude Code transcripts) run in a repository, newest first"
+
+
+def add_arguments(parser) -> None:
+    from ..common import add_format_arg
+    from ..sessions_support import add_projects_arg
+
+    parser.add_argument("path", nargs="?", default=".", metavar="PATH",
+                        help="the repository (or a store inside it; default: the current folder)")
+    add_format_arg(parser, ("text", "json"))
+    add_projects_arg(parser)
+    parser.add_argument("--all", action="store_true", help="every transcript in the projects folders, whatever its cwd")
+    parser.add_argument("--search", metavar="WORDS", help="turns containing every word, across the sessions")
+    parser.add_argument("--show", metavar="SESSION", help="print one session's conversation (tool calls folded)")
+    parser.add_argument("--limit", type=int, default=50, metavar="N", help="rows or hits to show (text; default 50)")
+
+
+def run(args) -> int:
+    from pathlib import Path
+
+    from ...sessions import repo_for
+    from ..common import EXIT_OK, UsageError, console, print_json
+    from ..sessions_support import index_for
+
+    path = Path(args.path).expanduser()
+    if not path.exists():
+        raise UsageError(f"not found: {args.path}")
+    repo = repo_for(path)
+    index = index_for(repo, args, match_all=args.all)
+    sessions = _build(index)
+    if args.show:
+        return _show(args, index)
+    if args.search is not None:
+        return _search(args, sessions)
+    if args.format == "json":
+        print_json({"repository": str(repo), "roots": [str(r) for r in index.discovery.roots],
+                    "sessions": [s.to_json() for s in sessions]})
+        return EXIT_OK
+    out = console()
+    if not sessions:
+        roots = ", ".join(str(r) for r in index.discovery.roots)
+        out.print(f"no Claude Code sessions ran in {repo} (searched {roots})")
+        return EXIT_OK
+    _table(out, sessions[: args.limit])
+    more = len(sessions) - args.limit
+    out.print(f"{len(sessions)} session(s) in {repo}" + (f"; {more} more (--limit)" if more > 0 else ""))
+    return EXIT_OK
+
+
+def _build(index):
+    """Stream every transcript; on a terminal, say how far it got (cached files are instant)."""
+    import sys
+
+    if not sys.stderr.isatty():
+        return index.build()
+    from ..common import err_console
+
+    with err_console().status("reading transcripts…") as status:
+        return index.build(lambda what, frac: status.update(f"reading transcripts… {frac:.0%} ({what})"))
+
+
+def _table(out, sessions) -> None:
+    from rich.table import Table
+
+    from ...sessions.index import format_duration as duration
+
+    t = Table(box=None, pad_edge=False, header_style="bold")
+    for col, just in (("started", "left"), ("dur", "right"), ("msgs", "right"), ("tokens", "right"),
+                      ("branch", "left"), ("session", "left"), ("title", "left")):
+        t.add_column(col, justify=just, no_wrap=col != "title", overflow="ellipsis")
+    for s in sessions:
+        flag = " ⚠" if s.problems else ""
+        t.add_row(s.started[:16].replace("T", " "), duration(s.duration_s), str(s.messages), f"{s.tokens:,}",
+                  s.main.branch[:20], s.session_id[:8], s.title[:80] + flag)
+    out.print(t)
+
+
+def _show(args, index) -> int:
+    from rich.text import Text
+
+    from ...sessions import conversation
+    from ..common import EXIT_OK, UsageError, console, print_json
+
+    s = index.find(args.show)
+    if s is None:
+        raise UsageError(f"no session {args.show!r} here (give its id, a unique prefix or its file name)")
+    turns = [t for sc in s.scans for t in conversation(sc.path)]
+    if args.format == "json":
+        print_json({"session": s.to_json(), "turns": [
+            {"uuid": t.uuid, "role": t.role, "timestamp": t.timestamp, "text": t.text, "sidechain": t.sidechain,
+             "calls": [{"name": c.name, "input": c.summary} for c in t.calls],
+             "results": [{"text": r.text, "is_error": r.is_error} for r in t.results]} for t in turns]})
+        return EXIT_OK
+    out = console()
+    out.print(Text(f"{s.title}  ({s.session_id}, {s.main.branch or 'no branch'})", style="bold"))
+    for t in turns:
+        head = Text(f"{t.timestamp[11:19]} {t.role:<9} {t.uuid[:8]} ", style="dim")
+        if t.role == "tool":
+            errs = sum(r.is_error for r in t.results)
+            head.append(f"▸ {len(t.results)} result(s)" + (f", {errs} error(s)" if errs else ""),
+                        style="red" if errs else "dim")
+        else:
+            head.append(" ".join(t.text.split())[:160])
+            for c in t.calls:
+                head.append(f"\n{'':>19}▸ {c.name} {c.summary[:100]}", style="cyan")
+        out.print(head)
+    return EXIT_OK
+
+
+def _search(args, sessions) -> int:
+    from pathlib import Path
+
+    from ...sessions import search
+    from ..common import EXIT_OK, UsageError, console, print_json
+
+    if not args.search.strip():
+        raise UsageError("--search needs words")
+    files = [(s.session_id, Path(sc.path)) for s in sessions for sc in s.scans]
+    hits = list(search(files, args.search, limit=args.limit))
+    if args.format == "json":
+        print_json({"query": args.search, "hits": [
+            {"session_id": h.session_id, "path": h.path, "uuid": h.turn.uuid, "role": h.turn.role,
+             "timestamp": h.turn.timestamp, "snippet": h.snippet} for h in hits]})
+        return EXIT_OK
+    out = console()
+    for h in hits:
+        out.print(f"{h.turn.timestamp[:16].replace('T', ' ')}  {h.session_id[:8]} {h.turn.uuid[:8]} "
+                  f"{h.turn.role:<9} {h.snippet}", soft_wrap=True)
+    out.print(f"{len(hits)} hit(s)")
+    return EXIT_OK

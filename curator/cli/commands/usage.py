@@ -1,0 +1,80 @@
+"""`curator usage`: which memories the agent really read (from its transcripts), most and least."""
+
+from __future__ import annotations
+
+NAME = "usage"
+ORDER = 61
+HELP = "which memories the agent's sessions read, and when: most and least used, never read"
+
+
+def add_arguments(parser) -> None:
+    from ..common import add_format_arg, add_store_args
+    from ..sessions_support import add_projects_arg
+    from .prune import _days
+
+    add_store_args(parser)
+    add_format_arg(parser, ("text", "json"))
+    add_projects_arg(parser)
+    parser.add_argument("--top", type=int, default=10, metavar="N", help="most and least used to list (text; default 10)")
+    parser.add_argument("--unused-for", type=_days, metavar="AGE", help="list the memories not read in this long (90d)")
+
+
+def run(args) -> int:
+    from ..common import EXIT_OK, console, open_store, print_json
+    from ..sessions_support import store_usage
+
+    store, _ = open_store(args, tokens=False, quiet_notice=args.format != "text")
+    usage, index = store_usage(store, args)
+    memories = [p for p, r in store.records.items() if r.level == 2]
+    uses = sorted((usage.use(p) for p in memories), key=lambda u: (-u.reads, u.path))
+    unused = None
+    if args.unused_for and usage.has_evidence:  # without transcripts nothing can be called unused
+        from ...curation.prune import unused_candidates
+
+        last = {p: u.last for p, u in usage.by_path.items()}
+        unused = unused_candidates(store, last, args.unused_for, None, allow_semantic=True)
+    if args.format == "json":
+        data = {"repository": str(index.discovery.repo), "sessions": usage.session_count,
+                "today": store.today.isoformat(), "reads": len(usage.reads),
+                "list_memories_calls": sum(usage.listings.values()),
+                "memories": [u.to_json() for u in uses]}
+        if args.unused_for:
+            data["unused_for_days"] = args.unused_for
+            data["unused"] = unused  # null: no transcripts, so no evidence either way
+        print_json(data)
+        return EXIT_OK
+    out = console()
+    if not usage.has_evidence:
+        out.print(f"no Claude Code sessions found for {index.discovery.repo}: no evidence of use "
+                  "(give --projects DIR if the transcripts are elsewhere)")
+        return EXIT_OK
+    read = [u for u in uses if u.reads]
+    never = [u.path for u in uses if not u.reads]
+    out.print(f"{usage.session_count} session(s), {len(usage.reads)} read(s) of {len(read)} of "
+              f"{len(memories)} memories; {sum(usage.listings.values())} list_memories call(s)")
+    if read:
+        _rows(out, "most read", read[: args.top])
+        least = sorted(read, key=lambda u: (u.reads, u.last, u.path))[: args.top]
+        _rows(out, "least read (of those read)", least)
+    out.print(f"[bold]never read[/] ({len(never)})")
+    for p in never[: args.top]:
+        out.print(f"  {p}")
+    if len(never) > args.top:
+        out.print(f"  … {len(never) - args.top} more (--top, or --format json)")
+    if unused is not None:
+        out.print(f"[bold]not read in {args.unused_for} days[/] (of those at least as old; {len(unused)}) — "
+                  f"[dim]curator prune --unused-for {args.unused_for}d offers the transient ones[/]")
+        for p in unused[: args.top]:
+            out.print(f"  {p}")
+    return EXIT_OK
+
+
+def _rows(out, heading, uses) -> None:
+    from rich.table import Table
+
+    t = Table(box=None, pad_edge=False, header_style="bold", title=heading, title_justify="left", title_style="bold")
+    for col in ("reads", "30d", "90d", "sessions", "last read", "memory"):
+        t.add_column(col, justify="left" if col in ("memory", "last read") else "right", no_wrap=True)
+    for u in uses:
+        t.add_row(str(u.reads), str(u.reads_30), str(u.reads_90), str(len(u.sessions)), u.last_day or "-", u.path)
+    out.print(t)

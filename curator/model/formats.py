@@ -1,0 +1,140 @@
+"""Memory formats: one adapter each, saying how a folder is recognised, which of its files are
+indexes, what the agent loads at start-up (and the cap on it), which names and frontmatter the
+format expects, and which checks mean something for it.
+
+Formats (ids are stable; reports and config use them):
+- `serena-tiered`: a Serena store routed through an ADR-017 keyword index (`memory-index.md`
+  in the table or `[Section]` dialect, `*-index.md` domain indexes).
+- `serena`: a plain Serena store (by far the most common): memories named by the agent in
+  snake_case or UPPER_SNAKE, topic subfolders, optionally a hand-written index file in one of
+  the dialects people use (`- **name** — description` bullets, backtick-name tables, links).
+- `claude`: a Claude Code memory folder: `MEMORY.md` (always loaded, first 200 lines or 25 KB)
+  listing topic files with frontmatter `name`, `description`, `type`.
+- `experience`: experience entries (`docs/{error,good}-experience/entries/` with
+  `summary/entries/` twins and a README index per folder).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+SERENA_TIERED = "serena-tiered"
+SERENA = "serena"
+CLAUDE = "claude"
+EXPERIENCE = "experience"
+FORMATS = (SERENA_TIERED, SERENA, CLAUDE, EXPERIENCE)
+
+# the index file of a plain Serena store, in the order they are looked for
+SERENA_INDEX_NAMES = (
+    "memory-index.md",
+    "memory_index.md",
+    "_index.md",
+    "INDEX.md",
+    "index.md",
+    "MEMORY_INDEX.md",
+    "00_index.md",
+)
+CLAUDE_INDEX = "MEMORY.md"
+CLAUDE_TYPES = ("user", "feedback", "project", "reference")
+
+_KEYWORD_TABLE = re.compile(r"^\s*\|\s*(keywords?|triggers)\s*\|", re.I | re.M)
+_EVOLVED_ROW = re.compile(r"^\s*\|[^|\n]*:\s*\[[^\]]*\]\([^)]*\)", re.M)
+_SECTION = re.compile(r"^\s*\[[^\]]+\]\s*$", re.M)
+
+
+@dataclass(frozen=True, slots=True)
+class StartupCap:
+    """What the agent loads at start-up from one file, and where its loader stops reading."""
+
+    path: str
+    max_lines: int | None = None
+    max_bytes: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    id: str
+    label: str
+    # which index dialect the always-loaded index is written in ("adr017" for tiered stores)
+    index_kind: str
+    # file names follow a rule (ADR-017 kebab-case) only where the format has one
+    kebab_names: bool
+    # a memory the index does not list is one finding per file (the agent cannot find it),
+    # else one finding for the store (the agent still sees every name, e.g. Serena list_memories)
+    orphans_per_file: bool
+    # keys every memory's frontmatter should have (empty: frontmatter is optional)
+    required_frontmatter: tuple[str, ...] = ()
+
+    @property
+    def is_tiered(self) -> bool:
+        return self.id == SERENA_TIERED
+
+
+ADAPTERS: dict[str, Format] = {
+    SERENA_TIERED: Format(SERENA_TIERED, "Serena, tiered index (ADR-017)", "adr017", True, True),
+    SERENA: Format(SERENA, "Serena", "names", False, False),
+    CLAUDE: Format(CLAUDE, "Claude Code memory", "memory-md", False, True, ("name", "description", "type")),
+    EXPERIENCE: Format(EXPERIENCE, "experience entries", "links", False, True),
+}
+
+# Claude Code reads only the start of MEMORY.md into every session
+CLAUDE_CAP_LINES = 200
+CLAUDE_CAP_BYTES = 25_000
+
+
+def adapter(fmt: str) -> Format:
+    return ADAPTERS.get(fmt, ADAPTERS[SERENA_TIERED])
+
+
+def _read_head(path: Path, limit: int = 65536) -> str:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return ""
+    try:
+        if not os.path.isfile(path):
+            return ""
+        return os.read(fd, limit).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+
+
+def detect_format(root: Path) -> str:
+    """The format of a memory folder, from what is in it (never raises)."""
+    root = Path(root)
+    name = root.name
+    try:
+        names = {e.name for e in os.scandir(root)}
+    except OSError:
+        names = set()
+    if CLAUDE_INDEX in names or (name == "memory" and root.parent.name in (".claude",)):
+        return CLAUDE
+    if name.endswith("-experience") or "entries" in names and any(
+        n.endswith("-experience") for n in (name, root.parent.name)
+    ):
+        return EXPERIENCE
+    if any(n.endswith("-experience") and (root / n).is_dir() for n in names) and "memory-index.md" not in names:
+        return EXPERIENCE
+    if "memory-index.md" in names:
+        head = _read_head(root / "memory-index.md")
+        if _KEYWORD_TABLE.search(head) or _EVOLVED_ROW.search(head) or _SECTION.search(head):
+            return SERENA_TIERED
+    for n in names:
+        if n.endswith("-index.md") and n != "memory-index.md":
+            if _KEYWORD_TABLE.search(_read_head(root / n, 8192)):
+                return SERENA_TIERED
+    return SERENA
+
+
+def serena_index_file(names: set[str] | list[str]) -> str | None:
+    """The hand-written index of a plain Serena store, if it has one."""
+    present = set(names)
+    for candidate in SERENA_INDEX_NAMES:
+        if candidate in present:
+            return candidate
+    return None

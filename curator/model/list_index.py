@@ -1,0 +1,171 @@
+"""Indexes people write as lists: Claude Code's `MEMORY.md`, a plain Serena store's index file
+(`- **name** — description` bullets, `- name — description`, backtick-name tables, links), and
+the README index of each experience-entries folder.
+
+Every line that names memories becomes an `IndexRow`: its links are the memories it names and
+its keywords are the words of the rest of the line (a MEMORY.md hook is the human-written
+summary the agent routes on). Lenient: lines that name nothing are skipped, never an error.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .indexes import IndexLink, IndexRow, L0Index, resolve_target
+from .vocabulary import content_words
+
+MD_LINK = re.compile(r"(?<!!)\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+# `- **name** — desc`, `1. **name**: desc`, `* **name** - desc`
+BOLD_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\*\*([^*]+?)\*\*")
+# `- name — description` (a bare name then a dash separator)
+PLAIN_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+([A-Za-z0-9_.\\/-]+)\s+[—–-]{1,2}\s+\S")
+BACKTICK = re.compile(r"`([A-Za-z0-9_./\\-]+)`")
+HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
+NAME_LIKE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-/]*$")
+BARE_NAME = re.compile(r"(?<![\w`/.-])([A-Za-z0-9]+(?:_[A-Za-z0-9]+)+)(?![\w`/-])")
+WIKI = re.compile(r"\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]")
+
+
+@dataclass(slots=True)
+class ListIndex(L0Index):
+    """A list-dialect index: rows as in L0, plus the links that leave the memory folder
+    (`../../CLAUDE.md`, repository docs), which are references, not memories."""
+
+    external: list[tuple[int, str]] = field(default_factory=list)
+
+
+Resolver = Callable[[str], "str | None"]
+
+
+def name_resolver(paths: list[str] | set[str]) -> Resolver:
+    """Serena names → store paths: `name` → `name.md`, `topic/name` → `topic/name.md`, else a
+    unique file of that stem in any topic folder. None when nothing matches."""
+    by_path = set(paths)
+    by_stem: dict[str, list[str]] = {}
+    for p in by_path:
+        stem = p.rsplit("/", 1)[-1]
+        stem = stem[:-3] if stem.endswith(".md") else stem
+        by_stem.setdefault(stem, []).append(p)
+        if stem.lower() != stem:
+            by_stem.setdefault(stem.lower(), []).append(p)
+
+    def resolve(name: str) -> str | None:
+        name = name.replace("\\_", "_").replace("\\", "").strip().strip("/")
+        if not name:
+            return None
+        cand = name if name.endswith(".md") else name + ".md"
+        if cand in by_path:
+            return cand
+        stem = cand.rsplit("/", 1)[-1][:-3]
+        hits = by_stem.get(stem) or by_stem.get(stem.lower())
+        if hits and len(set(hits)) == 1:
+            return hits[0]
+        return None
+
+    return resolve
+
+
+def _keywords(text: str) -> list[str]:
+    seen: dict[str, None] = {}
+    for w in content_words(text):
+        seen.setdefault(w, None)
+    return list(seen)
+
+
+def parse_list_index(path: str, text: str, resolve: Resolver, *, dialect: str) -> ListIndex:
+    """Parse a list index. `resolve` maps a bare memory name to a store path (None: no file)."""
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    idx = ListIndex(path, dialect)
+    section: str | None = None
+    in_fence = False
+    for no, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if s.startswith(("```", "~~~")):
+            in_fence = not in_fence
+            continue
+        if in_fence or not s:
+            continue
+        h = HEADING.match(line)
+        if h:
+            section = h.group(1).strip() or None
+            idx.sections.append((no, section or ""))
+            continue
+        links: list[IndexLink] = []
+        rest = line
+        for m in MD_LINK.finditer(line):
+            raw = m.group(2)
+            if raw.startswith(("#", "http://", "https://", "mailto:")) or "://" in raw:
+                continue
+            target, unsafe = resolve_target(raw, folder)
+            if unsafe == "escapes the store" or unsafe == "absolute path or URL":
+                idx.external.append((no, raw))
+                continue
+            if not target.endswith(".md"):
+                idx.external.append((no, raw))  # a link to an image or a code file
+                continue
+            links.append(IndexLink(m.group(1), raw, target, None, unsafe))
+            rest = rest.replace(m.group(0), m.group(1))
+        if not links and dialect == "names":
+            links = _named(line, resolve, folder)
+            for lk in links:
+                rest = rest.replace(f"**{lk.raw}**", " ").replace(f"`{lk.raw}`", " ")
+        if not links:
+            continue
+        row = IndexRow(no, _keywords(rest), links, line)
+        row.section = section
+        idx.rows.append(row)
+    if not idx.rows and not idx.sections:
+        idx.dialect = "empty"
+    return idx
+
+
+def _named(line: str, resolve: Resolver, folder: str) -> list[IndexLink]:
+    """Memory names written without a link: bold or bare at the start of a list item, or in
+    backticks (only those that name an existing memory — backticks also quote code)."""
+    out: list[IndexLink] = []
+    m = BOLD_ITEM.match(line)
+    if m:
+        name = m.group(1).strip().replace("\\_", "_")
+        if NAME_LIKE.match(name) and re.search(r"[A-Za-z]", name):
+            target = resolve(name)
+            if target is None and ("_" in name or "-" in name or "/" in name):
+                target, _ = resolve_target(name if name.endswith(".md") else name + ".md", folder)
+                out.append(IndexLink(name, m.group(1), target, None, None))
+                return out
+            if target is not None:
+                out.append(IndexLink(name, m.group(1), target, None, None))
+                return out
+    m = PLAIN_ITEM.match(line)
+    if m:
+        target = resolve(m.group(1))
+        if target is not None:
+            return [IndexLink(m.group(1), m.group(1), target, None, None)]
+    s = line.lstrip()
+    if s.startswith(("-", "*", "+", "|")) or s[:1].isdigit():
+        for b in BACKTICK.finditer(line):
+            target = resolve(b.group(1))
+            if target is not None and all(lk.target != target for lk in out):
+                out.append(IndexLink(b.group(1), b.group(1), target, None, None))
+        if not out:
+            # `1. **2025-11-03**: some_memory_name` — a bare snake_case name that is a memory
+            for b in BARE_NAME.finditer(line):
+                target = resolve(b.group(1))
+                if target is not None and all(lk.target != target for lk in out):
+                    out.append(IndexLink(b.group(1), b.group(1), target, None, None))
+    return out
+
+
+def mem_references(text: str) -> list[tuple[str, int]]:
+    """`mem:NAME` references (Serena ≥ 1.5) and `[[name]]` wiki links, with their line."""
+    out = []
+    for no, line in enumerate(text.splitlines(), 1):
+        for m in re.finditer(r"(?<![\w/])mem:([A-Za-z0-9_][A-Za-z0-9_./-]*[A-Za-z0-9_])", line):
+            out.append((m.group(1), no))
+    return out
+
+
+def relative_to_folder(folder: str, target: str) -> str:
+    return posixpath.relpath(target, folder) if folder else target

@@ -1,0 +1,238 @@
+"""A repository's memory systems: where each one lives and which format it is in.
+
+`discover(path)` answers for a repository (or any folder): Serena `.serena/memories/`, Claude
+Code memory (`.claude/memory/` in the repository and `~/.claude/projects/<slug>/memory/` for it,
+`$CLAUDE_CONFIG_DIR` honoured), experience entries under `docs/`, Serena's global memories
+(`~/.serena/memories/global/`, read-only) and the place the session transcripts are kept. A path
+that is itself a memory folder is a workspace of that one source, as before.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import formats as fmts
+
+SERENA, CLAUDE, EXPERIENCE, SESSIONS = "serena", "claude", "experience", "sessions"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSpec:
+    kind: str  # serena | claude | experience | sessions
+    root: Path  # the memory folder
+    rel: str  # how it is shown: relative to the repository, or ~/… for the user's own folders
+    origin: str = "repo"  # repo | user | global
+    read_only: bool = False
+    fmt: str | None = None  # the memory format (formats.py); None for sessions
+
+    @property
+    def name(self) -> str:
+        return self.rel
+
+    @property
+    def label(self) -> str:
+        fmt = fmts.adapter(self.fmt).label if self.fmt else "session transcripts"
+        extra = " (read-only)" if self.read_only else ""
+        return f"{fmt}{extra}"
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    root: Path  # the repository (or the folder given)
+    sources: tuple[SourceSpec, ...] = ()
+    single: bool = False  # the path given was itself one memory folder
+    notes: tuple[str, ...] = field(default=())
+
+    def memory_sources(self) -> list[SourceSpec]:
+        return [s for s in self.sources if s.kind != SESSIONS]
+
+
+def claude_slug(path: Path) -> str:
+    """Claude Code's project folder name: the absolute path, every non-alphanumeric → `-`."""
+    return re.sub(r"[^A-Za-z0-9]", "-", str(path))
+
+
+def claude_roots(env: dict | None = None, home: Path | None = None) -> list[Path]:
+    """Claude Code's configuration folders: `$CLAUDE_CONFIG_DIR` (comma-separated) else
+    `~/.claude` and `~/.config/claude`."""
+    env = os.environ if env is None else env
+    home = home or Path(env.get("HOME") or Path.home())
+    given = env.get("CLAUDE_CONFIG_DIR", "")
+    if given.strip():
+        return [Path(p.strip()).expanduser() for p in given.split(",") if p.strip()]
+    return [home / ".claude", home / ".config" / "claude"]
+
+
+def _is_dir(p: Path) -> bool:
+    try:
+        return p.is_dir()
+    except OSError:
+        return False
+
+
+def _has_md(p: Path) -> bool:
+    try:
+        return any(e.name.endswith(".md") for e in os.scandir(p))
+    except OSError:
+        return False
+
+
+def looks_like_memory_folder(p: Path) -> bool:
+    """A folder that is itself a store (given directly), not a repository holding stores."""
+    name = p.name
+    if name in ("memories", "memory") or name.endswith("-experience"):
+        return True
+    try:
+        names = {e.name for e in os.scandir(p)}
+    except OSError:
+        return False
+    if names & {"MEMORY.md", "memory-index.md", ".curator.yaml"}:
+        return True
+    if names & {".serena", ".claude", ".git"}:
+        return False
+    if _is_dir(p / "docs") and any(_is_dir(p / "docs" / f"{k}-experience") for k in ("error", "good")):
+        return False
+    return any(n.endswith(".md") for n in names)
+
+
+DEFAULT_PRECEDENCE = (SERENA, CLAUDE, EXPERIENCE)
+
+
+@dataclass(frozen=True, slots=True)
+class RepoSettings:
+    """`sources:` in the repository's `.curator.yaml`: exclude found sources, add others, and the
+    precedence that decides which copy of duplicated knowledge retrieval keeps."""
+
+    exclude: tuple[str, ...] = ()
+    add: tuple[tuple[str, str | None], ...] = ()  # (path relative to the repository, format)
+    precedence: tuple[str, ...] = DEFAULT_PRECEDENCE
+    notes: tuple[str, ...] = ()
+
+
+def repository_settings(root: Path) -> RepoSettings:
+    """Read `sources:` leniently: anything odd becomes a note, never an exception."""
+    path = root / ".curator.yaml"
+    try:
+        if not path.is_file() or path.stat().st_size > 1_000_000:
+            return RepoSettings()
+        import yaml
+
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except Exception as exc:  # noqa: BLE001 - YAML errors, odd tags, unreadable: one note
+        return RepoSettings(notes=(f"{path}: cannot read sources settings ({type(exc).__name__})",))
+    section = data.get("sources") if isinstance(data, dict) else None
+    if not isinstance(section, dict):
+        return RepoSettings()
+    notes: list[str] = []
+
+    def names(key: str) -> tuple[str, ...]:
+        value = section.get(key) or []
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list):
+            notes.append(f"sources.{key} must be a list")
+            return ()
+        return tuple(str(v).strip().rstrip("/") for v in value if str(v).strip())
+
+    add: list[tuple[str, str | None]] = []
+    for item in section.get("add") or []:
+        if isinstance(item, str):
+            add.append((item.rstrip("/"), None))
+        elif isinstance(item, dict) and item.get("path"):
+            fmt = item.get("format")
+            add.append((str(item["path"]).rstrip("/"), str(fmt) if fmt in fmts.FORMATS else None))
+        else:
+            notes.append(f"sources.add: cannot use {item!r}")
+    precedence = names("precedence") or DEFAULT_PRECEDENCE
+    return RepoSettings(names("exclude"), tuple(add), precedence, tuple(notes))
+
+
+def discover(path: Path | str, *, env: dict | None = None, home: Path | None = None,
+             user_sources: bool = True) -> Layout:
+    """Every memory system in a repository, or the one folder given. Never raises."""
+    env = os.environ if env is None else env
+    root = Path(path)
+    if looks_like_memory_folder(root) and not _is_dir(root / ".serena") and not _is_dir(root / ".claude"):
+        fmt = fmts.detect_format(root)
+        kind = {fmts.CLAUDE: CLAUDE, fmts.EXPERIENCE: EXPERIENCE}.get(fmt, SERENA)
+        return Layout(root, (SourceSpec(kind, root, ".", "repo", False, fmt),), single=True)
+    found: list[SourceSpec] = []
+    serena = root / ".serena" / "memories"
+    if _is_dir(serena):
+        found.append(SourceSpec(SERENA, serena, ".serena/memories", "repo", False, fmts.detect_format(serena)))
+    claude = root / ".claude" / "memory"
+    if _is_dir(claude):
+        found.append(SourceSpec(CLAUDE, claude, ".claude/memory", "repo", False, fmts.CLAUDE))
+    docs = root / "docs"
+    if _is_dir(docs) and any(_is_dir(docs / f"{k}-experience") for k in ("error", "good")):
+        found.append(SourceSpec(EXPERIENCE, docs, "docs", "repo", False, fmts.EXPERIENCE))
+    if user_sources:
+        found += _user_sources(root, env, home)
+    settings = repository_settings(root)
+    for rel, fmt in settings.add:
+        extra = (root / rel)
+        if _is_dir(extra) and _inside(extra, root) and all(s.root != extra for s in found):
+            fmt = fmt or fmts.detect_format(extra)
+            kind = {fmts.CLAUDE: CLAUDE, fmts.EXPERIENCE: EXPERIENCE}.get(fmt, SERENA)
+            found.append(SourceSpec(kind, extra, rel, "repo", False, fmt))
+    if settings.exclude:
+        found = [s for s in found if s.rel not in settings.exclude and s.kind not in settings.exclude]
+    return Layout(root, tuple(found), notes=settings.notes)
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+        return True
+    except (ValueError, OSError):
+        return False
+
+
+def _user_sources(root: Path, env, home: Path | None) -> list[SourceSpec]:
+    out: list[SourceSpec] = []
+    home = home or Path(env.get("HOME") or Path.home())
+    try:
+        absolute = root.resolve()
+    except OSError:
+        return out
+    slug = claude_slug(absolute)
+    for base in claude_roots(env, home):
+        project = base / "projects" / slug
+        mem = project / "memory"
+        if _is_dir(mem) and _has_md(mem):
+            out.append(SourceSpec(CLAUDE, mem, _shown(mem, home), "user", False, fmts.CLAUDE))
+        if _is_dir(project) and _has_transcripts(project):
+            out.append(SourceSpec(SESSIONS, project, _shown(project, home), "user", True, None))
+    glob = home / ".serena" / "memories" / "global"
+    if _is_dir(glob) and _has_md(glob):
+        out.append(SourceSpec(SERENA, glob, _shown(glob, home), "global", True, fmts.SERENA))
+    return out
+
+
+def _has_transcripts(p: Path) -> bool:
+    try:
+        return any(e.name.endswith(".jsonl") for e in os.scandir(p))
+    except OSError:
+        return False
+
+
+def _shown(p: Path, home: Path) -> str:
+    try:
+        return "~/" + str(p.relative_to(home))
+    except ValueError:
+        return str(p)
+
+
+def find_repository(start: Path) -> Path | None:
+    """The nearest folder at or above `start` that holds a memory system."""
+    here = start.resolve()
+    for folder in (here, *here.parents):
+        if _is_dir(folder / ".serena" / "memories") or _is_dir(folder / ".claude" / "memory"):
+            return folder
+        docs = folder / "docs"
+        if _is_dir(docs) and any(_is_dir(docs / f"{k}-experience") for k in ("error", "good")):
+            return folder
+    return None

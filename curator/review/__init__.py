@@ -1,0 +1,97 @@
+"""Review before commit: the memory in the work tree against a git revision, per source.
+
+`review_repository(path, base)` finds the repository holding `path`, the memory sources it
+holds (now or at `base`), loads each on both sides and compares them (`diff.review_store`)."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .diff import QueryChange, RecordChange, RowChange, StoreReview, review_store
+from .git import GitError
+from .sources import Source, find_sources, load_source, source_config
+
+
+@dataclass
+class Review:
+    repo: Path
+    base: str
+    commit: str
+    stores: list[StoreReview] = field(default_factory=list)
+    estimated: bool = False
+
+    @property
+    def changed(self) -> list[StoreReview]:
+        return [s for s in self.stores if s.status != "unchanged"]
+
+    def counts(self) -> dict:
+        out = {"records": 0, "rows": 0, "introduced": 0, "resolved": 0, "queries": 0}
+        for s in self.stores:
+            out["records"] += len(s.records)
+            out["rows"] += len(s.rows)
+            out["introduced"] += len(s.introduced)
+            out["resolved"] += len(s.resolved)
+            out["queries"] += len(s.queries)
+        return out
+
+    def to_json(self) -> dict:
+        return {
+            "version": 1,
+            "repository": str(self.repo),
+            "base": self.base,
+            "base_commit": self.commit,
+            "encoding": "estimate" if self.estimated else "cl100k_base",
+            "summary": {"sources": len(self.stores), "changed": len(self.changed), **self.counts()},
+            "sources": [s.to_json() for s in self.stores],
+        }
+
+
+def pick_sources(repo: Path, path: Path, paths: list[str]) -> list[Source]:
+    """The sources of the repository; only the one holding `path` when `path` is inside one (or
+    is a store folder of its own, e.g. one `.curator.yaml` points at)."""
+    sources = find_sources(paths)
+    rel = path.resolve().relative_to(repo.resolve()).as_posix() if path.resolve() != repo.resolve() else ""
+    if not rel:
+        return sources
+    inside = [s for s in sources if rel == s.path or rel.startswith(s.path + "/") or s.path.startswith(rel + "/")]
+    if inside:
+        return inside
+    return [Source(rel, "store")]
+
+
+def review_repository(path: Path | str = ".", base: str = "HEAD", token_counter=None) -> Review:
+    """Raises GitError (not a repository, unknown revision) — a usage error for the faces."""
+    from . import git
+
+    path = Path(path)
+    repo = git.repo_root(path)
+    commit = git.resolve(repo, base)
+    now = git.work_files(repo)
+    then = git.tracked_files(repo, commit)
+    review = Review(repo, base, commit)
+    with tempfile.TemporaryDirectory(prefix="curator-review-") as tmp:
+        for src in pick_sources(repo, path, now + then):
+            config = source_config(repo, src)
+            old_dir = git.extract(repo, commit, src.path, Path(tmp))
+            before = load_source(old_dir, src, config, token_counter)
+            after = load_source(repo / src.path, src, config, token_counter)
+            if before is None and after is None:
+                continue
+            review.stores.append(review_store(src.path, src.kind, before, after))
+            if any(s is not None and s.encoding == "estimate" for s in (before, after)):
+                review.estimated = True
+    return review
+
+
+__all__ = [
+    "GitError",
+    "QueryChange",
+    "RecordChange",
+    "Review",
+    "RowChange",
+    "Source",
+    "StoreReview",
+    "review_repository",
+]

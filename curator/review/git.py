@@ -1,0 +1,91 @@
+"""The few git operations review needs, through the real `git` executable.
+
+Every failure is a `GitError` with one line for the user (not a repository, unknown revision,
+git missing); nothing here raises anything else."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import tarfile
+from pathlib import Path
+
+
+class GitError(Exception):
+    """git is missing, the folder is not in a repository, or a revision is unknown."""
+
+
+def _git(cwd: Path, *args: str, binary: bool = False) -> bytes | str:
+    exe = shutil.which("git")
+    if exe is None:
+        raise GitError("git is not installed (review compares with a git revision)")
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+    try:
+        proc = subprocess.run([exe, *args], cwd=cwd, capture_output=True, env=env, check=False)
+    except OSError as exc:
+        raise GitError(f"cannot run git: {exc}") from None
+    if proc.returncode != 0:
+        msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(msg[-1] if msg else f"git {args[0]} failed")
+    return proc.stdout if binary else proc.stdout.decode("utf-8", "replace")
+
+
+def repo_root(path: Path | str) -> Path:
+    """The top folder of the work tree holding `path` (a file or folder)."""
+    p = Path(path).resolve()
+    start = p if p.is_dir() else p.parent
+    while not start.exists():
+        start = start.parent
+    try:
+        out = _git(start, "rev-parse", "--show-toplevel")
+    except GitError:
+        raise GitError(f"not in a git repository: {path}") from None
+    return Path(out.strip())
+
+
+def resolve(root: Path, ref: str) -> str:
+    """The commit id a revision names; GitError('unknown revision ...') otherwise."""
+    try:
+        return _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").strip()
+    except GitError:
+        raise GitError(f"unknown revision: {ref} (a repository with no commit yet has no HEAD)") from None
+
+
+def tracked_files(root: Path, ref: str) -> list[str]:
+    """Every file path at a revision, relative to the repository root."""
+    out = _git(root, "ls-tree", "-r", "-z", "--name-only", "--full-tree", ref)
+    return [p for p in out.split("\0") if p]
+
+
+def extract(root: Path, ref: str, folder: str, dest: Path) -> Path:
+    """Write the files of `folder` (repo-relative) at `ref` under `dest/folder`; returns that path.
+    A folder absent at the revision gives an empty folder."""
+    target = dest / folder
+    target.mkdir(parents=True, exist_ok=True)
+    try:
+        data = _git(root, "archive", "--format=tar", ref, "--", folder, binary=True)
+    except GitError:
+        return target  # the folder did not exist at the revision
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        for member in tar:
+            try:  # the "data" filter refuses links that leave the folder, devices, absolute paths
+                tar.extract(member, dest, filter="data")
+            except (tarfile.TarError, OSError):
+                continue  # such a file is not read on the other side either
+    return target
+
+
+def changed_paths(root: Path, ref: str) -> set[str]:
+    """Repo-relative paths that differ between `ref` and the work tree (staged, unstaged and
+    untracked-but-not-ignored), old and new names of renames both included."""
+    diff = _git(root, "diff", "--name-only", "-z", "--no-renames", ref, "--")
+    untracked = _git(root, "ls-files", "--others", "--exclude-standard", "-z")
+    return {p for p in (diff + untracked).split("\0") if p}
+
+
+def work_files(root: Path) -> list[str]:
+    """Files in the work tree git knows or would add (tracked, and untracked not ignored)."""
+    out = _git(root, "ls-files", "--cached", "--others", "--exclude-standard", "-z")
+    return [p for p in out.split("\0") if p]

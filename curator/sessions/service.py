@@ -1,0 +1,57 @@
+"""The app's session-tier service: one repository's sessions and the usage evidence they give.
+
+Pure (no Textual): the app runs `quick()` then `build()` in a worker and asks for `usage_for()`
+whenever the store is (re)loaded. State lives here — never on the Store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from .discover import repo_for
+from .index import Session, SessionIndex
+from .usage import PathMapper, UsageIndex, build_usage
+
+
+class SessionsService:
+    def __init__(self, store_root: Path, roots: list[Path] | None = None) -> None:
+        self.store_root = Path(store_root)
+        self.repo = repo_for(store_root)
+        self.roots = roots
+        self.index: SessionIndex | None = None
+        self.usage: UsageIndex | None = None
+        self.indexed = False  # every transcript streamed (counts and usage are final)
+        self.progress: tuple[str, float] = ("", 0.0)
+
+    @property
+    def sessions(self) -> list[Session]:
+        return list(self.index.sessions.values()) if self.index is not None else []
+
+    def quick(self) -> list[Session]:
+        """Discover and peek: what the list shows at once (counts and usage wait for build)."""
+        self.indexed = False
+        self.index = SessionIndex.for_repo(self.repo, self.roots)
+        return self.index.quick()
+
+    def build(self, progress: Callable[[str, float], None] | None = None,
+              should_stop: Callable[[], bool] | None = None) -> list[Session]:
+        if self.index is None:
+            self.quick()
+
+        def said(what: str, fraction: float) -> None:
+            self.progress = (what, fraction)
+            if progress is not None:
+                progress(what, fraction)
+
+        out = self.index.build(said, should_stop)
+        self.indexed = all(s.complete for s in out)
+        return out
+
+    def usage_for(self, store) -> UsageIndex | None:
+        """Usage evidence mapped onto this store's records (None until indexed)."""
+        if not self.indexed or self.index is None:
+            return None
+        scans = [sc for s in self.index.sessions.values() for sc in s.scans]
+        self.usage = build_usage(scans, PathMapper(store.root, list(store.records), self.repo), store.today)
+        return self.usage

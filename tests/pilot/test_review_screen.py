@@ -1,0 +1,95 @@
+"""The review screen in a real git repository: changes grouped, the diff of the highlighted
+change's file, Enter opens it; outside a repository it says so."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from curator.app import make_app
+from curator.tokens import FakeTokenCounter
+
+from .conftest import settle, text_of, wait_until
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+
+INDEX = "| Keywords | File |\n|---|---|\n"
+
+
+def _git(root, *args):
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True,
+                   env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t",
+                        "GIT_COMMITTER_EMAIL": "t@x", "PATH": __import__("os").environ["PATH"],
+                        "HOME": str(root)})
+
+
+@pytest.fixture
+def repo_store(tmp_path):
+    root = tmp_path / "repo"
+    store = root / ".serena" / "memories"
+    (store / "api").mkdir(parents=True)
+    (store / "memory-index.md").write_text("[Api]\n|api rest: [skills-api-index](skills-api-index.md) (0)\n")
+    (store / "skills-api-index.md").write_text(INDEX + "| pagination cursor limit offset page | [api/api-paging](api/api-paging.md) |\n")
+    (store / "api" / "api-paging.md").write_text("# Paging\n\nUse cursor pagination with a limit of 100.\n")
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "init")
+    (store / "api" / "api-paging.md").write_text("# Paging\n\nUse cursor pagination with a limit of 50.\n")
+    with (store / "skills-api-index.md").open("a") as fh:
+        fh.write("| retry backoff jitter idempotency keys | [api/api-retry](api/api-retry.md) |\n")
+    return store
+
+
+async def test_review_groups_changes_and_shows_each_diff(repo_store):
+    from textual.widgets import DataTable, Static
+
+    app = make_app(repo_store, token_counter=FakeTokenCounter(), theme="curator-dark", remember_theme=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await app.run_action("switch_mode('review')")  # the palette's "review: ..." entry
+        await settle(app, pilot)
+        screen = app.screen
+        table = screen.query_one("#review-changes", DataTable)
+        await wait_until(pilot, lambda: table.row_count > 0)
+        rows = [" ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count)]
+        assert any("records" in r and "modified" in r and "api/api-paging.md" in r for r in rows)
+        assert any("index rows" in r and "added" in r and "api/api-retry.md" in r for r in rows)
+        assert any("new" in r and "index.missing-target" in r for r in rows)
+        summary = text_of(screen.query_one("#review-summary", Static))
+        assert "against HEAD" in summary and "worse: 1 new finding (1 error)" in summary
+        diff = text_of(screen.query_one("#review-diff", Static))
+        assert "-Use cursor pagination with a limit of 100." in diff
+        assert "+Use cursor pagination with a limit of 50." in diff
+        await pilot.press("down")
+        await pilot.pause()
+        diff = text_of(screen.query_one("#review-diff", Static))
+        assert "+| retry backoff jitter idempotency keys" in diff
+        await pilot.press("up", "enter")
+        await wait_until(pilot, lambda: app.current_mode == "store")
+
+
+async def test_review_outside_git_says_so(sample_copy):
+    from textual.widgets import Static
+
+    app = make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(), theme="curator-dark",
+                   remember_theme=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await app.run_action("switch_mode('review')")
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: "No review" in text_of(app.screen.query_one("#review-summary", Static)))
+        assert "not in a git repository" in text_of(app.screen.query_one("#review-summary", Static))
+
+
+async def test_palette_opens_the_review(repo_store):
+    app = make_app(repo_store, token_counter=FakeTokenCounter(), theme="curator-dark", remember_theme=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"review: the store")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.current_mode == "review")

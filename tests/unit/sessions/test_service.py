@@ -1,0 +1,26 @@
+from curator.model import load_store
+from curator.sessions import slug
+from curator.sessions.service import SessionsService
+
+from . import transcripts as tx
+
+
+def test_service_gives_usage_only_once_every_transcript_is_read(tmp_path, make_store):
+    store_root = make_store({"git/git-rebase.md": "# Rebase\n", "ci/ci-cache.md": "# Cache\n"})
+    repo = store_root  # no .serena/.claude marker: the store's folder is the repository
+    root = tmp_path / "projects"
+    objs = tx.well_formed(sid="s1", cwd=str(repo)) + [
+        tx.assistant("r1", "2026-11-10T10:05:00.000Z", [tx.tool("Read", {"file_path": f"{store_root}/git/git-rebase.md"})],
+                     "m9", sid="s1", cwd=str(repo))]
+    tx.write(root / slug(repo) / "s1.jsonl", objs)
+    svc = SessionsService(store_root, [root])
+    store = load_store(store_root)
+    assert [s.session_id for s in svc.quick()] == ["s1"] and not svc.indexed
+    assert svc.usage_for(store) is None  # peeks are not evidence
+    seen = []
+    svc.build(lambda what, frac: seen.append(frac))
+    assert svc.indexed and seen[-1] == 1.0 and svc.progress[1] == 1.0
+    usage = svc.usage_for(store)
+    assert usage.use("git/git-rebase.md").reads == 1 and usage.use("ci/ci-cache.md").reads == 0
+    svc.quick()  # re-indexing (ctrl+r): not final again until built
+    assert not svc.indexed and svc.usage_for(store) is None
