@@ -49,23 +49,24 @@ def _round(x: float | None, n: int = 4):
     return None if x is None else round(float(x), n)
 
 
-def retrieve_json(result, misses: list[tuple[str, str]]) -> dict:
+def retrieve_json(result, misses: list[tuple[str, str]], unavailable: dict[str, str] | None = None) -> dict:
     results = []
     for h in result.hits:
-        r, b, p = h.sources["route"], h.sources["bm25"], h.sources["prior"]
+        r = h.sources["route"]
+        sources = {"route": {"rank": r.rank, "matched": r.matched, "via": r.via}}
+        for name, sr in h.sources.items():
+            if name != "route":
+                sources[name] = {"rank": sr.rank, "score": _round(sr.score, 3)}
         results.append({
             "rank": h.rank,
             "path": h.path,
             "tier": h.tier,
             "tokens": h.tokens,
             "score": _round(h.score),
-            "sources": {
-                "route": {"rank": r.rank, "matched": r.matched, "via": r.via},
-                "bm25": {"rank": b.rank, "score": _round(b.score, 3)},
-                "prior": {"rank": p.rank, "score": _round(p.score, 3)},
-            },
+            "sources": sources,
         })
-    return {
+    extra = {"unavailable": dict(unavailable)} if unavailable else {}
+    return {**extra,
         "query": result.query,
         "k": result.k,
         "results": results,
@@ -77,23 +78,27 @@ def retrieve_json(result, misses: list[tuple[str, str]]) -> dict:
     }
 
 
-def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: str) -> None:
+def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: str,
+                    unavailable: dict[str, str] | None = None) -> None:
     from rich.text import Text
 
     est = " (estimated)" if encoding == "estimate" else ""
     console.print(Text.assemble(("curator retrieve ", "bold"), (repr(result.query), "bold cyan"),
                                 f"  top {result.k} · {result.source}"))
     console.print(Text("terms: " + " ".join(readable_terms(result)), style="dim"))
+    for name, why in (unavailable or {}).items():
+        console.print(Text(f"{name} source unavailable: {why}", style="yellow"))
+    sources = list(result.hits[0].sources) if result.hits else list(SOURCES)
     if not result.hits:
         console.print(Text("nothing retrieved", style="yellow"))
     forms = surface_forms(result.query)
     width = console.width
     path_w = min(max((len(h.path) for h in result.hits), default=10), max(20, width - 44))
     # one line of numbers per hit, its reasons on the line(s) below: readable at 80 columns
-    head = Text(f"{'#':>2}  {'memory':<{path_w}} {'tokens':>6} {'score':>6}  " + "  ".join(SOURCES), style="bold")
+    head = Text(f"{'#':>2}  {'memory':<{path_w}} {'tokens':>6} {'score':>6}  " + "  ".join(sources), style="bold")
     console.print(head, no_wrap=True, overflow="ellipsis")
     for h in result.hits:
-        ranks = "  ".join(f"{str(h.sources[s].rank) if h.sources[s].rank else '—':>{len(s)}}" for s in SOURCES)
+        ranks = "  ".join(f"{str(h.sources[s].rank) if h.sources[s].rank else '—':>{len(s)}}" for s in sources)
         path = h.path if len(h.path) <= path_w else "…" + h.path[-(path_w - 1):]
         line = Text(f"{h.rank:>2}  ")
         line.append(f"{path:<{path_w}}", style="bold")
@@ -123,20 +128,30 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
         console.print(Text.assemble(("why not ", "bold yellow"), (path, "bold"), f": {readable(why, forms)}"))
 
 
+def _cell(v) -> str:
+    return f"{v.hit1:.2f} {v.hit5:.2f} {v.mrr10:.3f}"
+
+
 def render_eval(console, report, store_given: str) -> None:
     from rich.table import Table
     from rich.text import Text
 
     console.print(Text.assemble(("curator eval ", "bold"), (store_given, "bold underline"),
-                                f"  {report.queries} golden queries"))
+                                f"  {report.queries} golden queries · hit@1 hit@5 MRR@10 per source"))
+    for name, why in report.unavailable.items():
+        console.print(Text(f"{name} source unavailable: {why}", style="yellow"))
+    columns = [c for c in report.scores if c != "fused"] + ["fused"]
     table = Table(box=None, pad_edge=False)
-    table.add_column("source")
-    for col in ("hit@1", "hit@5", "MRR@10"):
-        table.add_column(col, justify="right")
-    best = max(report.scores[s].hit5 for s in SOURCES)
-    for s, v in report.scores.items():
-        style = "bold" if s == "fused" else ""
-        table.add_row(Text(s, style=style), f"{v.hit1:.2f}", Text(f"{v.hit5:.2f}", style="green" if v.hit5 >= best else ""), f"{v.mrr10:.3f}")
+    table.add_column("queries")
+    table.add_column("n", justify="right")
+    for c in columns:
+        table.add_column(c, justify="right", style="bold" if c == "fused" else "")
+    table.add_column("gap to best source", justify="right")
+    for cls, scores in [("all", report.scores), *report.by_class.items()]:
+        gap = report.gap(None if cls == "all" else cls)
+        worse = min(gap.hit1, gap.hit5, gap.mrr10) < -1e-9
+        table.add_row(cls, str(scores["fused"].n), *[_cell(scores[c]) for c in columns],
+                      Text(f"{gap.hit1:+.2f} {gap.hit5:+.2f} {gap.mrr10:+.3f}", style="red" if worse else "green"))
     console.print(table)
     for f in report.failures:
         console.print()

@@ -62,6 +62,18 @@ class BM25Index:
             return sc["indices"][sc["indptr"][tid] : sc["indptr"][tid + 1]]
         return [i for i, _ in self._postings.get(term, ())]
 
+    def contains(self, term: str, doc: int) -> bool:
+        """Whether document `doc` holds `term` (a lookup in the term's postings, not a scan of the doc)."""
+        if term not in self.vocab:
+            return False
+        if self._bm is not None:
+            import numpy as np
+
+            docs = self.docs_with(term)  # sorted document numbers (the index is column-compressed)
+            j = int(np.searchsorted(docs, doc))
+            return j < len(docs) and int(docs[j]) == doc
+        return any(i == doc for i, _ in self._postings.get(term, ()))
+
     def scores(self, terms: list[str]):
         """Score of every document (a list or array of length n; 0 where nothing matched)."""
         known = [t for t in terms if t in self.vocab]

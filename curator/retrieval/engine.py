@@ -15,12 +15,22 @@ from ..model.store import Store
 from . import prior as priors
 from .bm25 import BM25Index
 from .fusion import dedupe, rrf
+from .hooks import frontmatter_text, index_keywords, memory_hooks
 from .route import KeywordIndex, RouteResult, Step, walk
 from .text import query_terms, terms
 
-SOURCES = ("route", "bm25", "prior")
+SOURCES = ("route", "bm25", "prior")  # the lexical sources, always available
+EXTRA_SOURCES = ("semantic",)  # optional: the semantic extra
 DEPTH = 50  # how deep each source ranks before fusion
-TERMS_VERSION = 1  # bump when text.terms() changes
+TERMS_VERSION = 2  # bump when text.terms() or the document fields change
+HEAD_WEIGHT = 2  # the head (name, title, description, index keywords, MEMORY.md hook) counts this many times
+# Fusion weights (weighted RRF, k = 60), fitted on the "fit" golden queries of three corpus stores
+# and checked on the held-out ones (curator/bench/golden/, `python -m curator.bench.golden.table
+# CORPORA --fit`). Equal weights let two weak lists outvote BM25 (fused hit@1 0.44 vs BM25 0.76 on
+# the tiered fork): route and prior only break near-ties now — the route's evidence (the index
+# keywords) is already in BM25's document head. The defaults live in
+# RetrievalConfig.source_weights; a .curator.yaml `source_weights` overrides the ones it names.
+FUSION_WEIGHTS = RetrievalConfig().source_weights
 
 
 @dataclass(slots=True)
@@ -63,9 +73,16 @@ class SearchResult:
         return sum(s.tokens for s in self.route.steps)
 
 
+def document_head(store: Store, rec, hooks: dict[str, str]) -> str:
+    """The fields people wrote to say what a memory is about: weighed above its body."""
+    name = rec.stem.replace("-", " ").replace("_", " ")
+    return " ".join(x for x in (name, rec.title or "", frontmatter_text(rec), index_keywords(store, rec.path),
+                                hooks.get(rec.path, "")) if x)
+
+
 class RetrievalEngine:
     def __init__(self, store: Store, config: RetrievalConfig | None = None, terms_cache: ContentCache | None = None,
-                 reads: Mapping[str, int] | None = None) -> None:
+                 reads: Mapping[str, int] | None = None, semantic: bool = False) -> None:
         self.store = store
         self.config = config or store.config.retrieval
         self.loadable = set(self.config.loadable_tiers)
@@ -76,9 +93,12 @@ class RetrievalEngine:
         ]
         self.position = {r.path: i for i, r in enumerate(self.docs)}
         cache = terms_cache if terms_cache is not None else user_cache("terms.pickle", TERMS_VERSION)
+        hooks = memory_hooks(store)
+        self.heads = [document_head(store, r, hooks) for r in self.docs]
         doc_terms = [
-            cache.get(f"{r.path}:{r.content_hash}", lambda r=r: terms(f"{r.stem.replace('-', ' ')} {r.title or ''} {r.body()}"))
-            for r in self.docs
+            cache.get(f"{r.path}:{r.content_hash}:{head}",
+                      lambda r=r, head=head: terms(head) * HEAD_WEIGHT + terms(r.body()))
+            for r, head in zip(self.docs, self.heads, strict=True)
         ]
         cache.flush()
         self._doc_terms = doc_terms
@@ -97,14 +117,67 @@ class RetrievalEngine:
             priors.recency(priors.record_day(r), store.today, self.config.half_life_days) for r in self.docs
         ]
         self._rec_arr = self._freq_arr = None  # numpy copies, made when the numpy path first runs
+        self.unavailable: dict[str, str] = {}  # optional source → why it is not running
+        self.semantic = None
+        if semantic:
+            self._start_semantic()
+
+    def prepare(self) -> RetrievalEngine:
+        """Do now what the first queries would do lazily (route tables, numpy copies)."""
+        self.keywords.prepare()
+        if self.bm25.backend != "python" and self._rec_arr is None:
+            import numpy as np
+
+            self._rec_arr = np.asarray(self.recency, dtype=float)
+            self._freq_arr = np.asarray(self.frequency, dtype=float)
+        return self
+
+    def _start_semantic(self) -> None:
+        from .semantic import EmbeddingCache, SemanticIndex, load_encoder
+
+        encoder, why = load_encoder()
+        if encoder is None:
+            self.unavailable["semantic"] = why
+            return
+        texts = [f"{head}\n{r.body()}" for r, head in zip(self.docs, self.heads, strict=True)]
+        hashes = [f"{r.content_hash}:{hash_text(head)}" for r, head in zip(self.docs, self.heads, strict=True)]
+        self.semantic = SemanticIndex(encoder, texts, hashes, EmbeddingCache.open(self.store.root, encoder.digest))
+
+    @property
+    def extra_sources(self) -> tuple[str, ...]:
+        return ("semantic",) if self.semantic is not None else ()
+
+    @property
+    def lexical_sources(self) -> tuple[str, ...]:
+        return SOURCES
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        return (*SOURCES, *self.extra_sources)
+
+    def weights(self) -> dict[str, float]:
+        return {**FUSION_WEIGHTS, **self.config.source_weights}
+
+    def fuse(self, per_source: dict[str, list[tuple[str, float]]], sources: tuple[str, ...] | None = None,
+             ) -> list[tuple[str, float]]:
+        """Weighted RRF of the given sources' lists (default: every running source), de-duplicated."""
+        sources = sources or self.sources
+        fused = rrf({s: [p for p, _ in per_source[s]] for s in sources if s in per_source}, self.config.rrf_k,
+                    self.weights())
+        return dedupe(fused, lambda p: self.store.records[p].content_hash)[0]
 
     # -- sources -------------------------------------------------------------
 
-    def rank_route(self, qterms: list[str], k: int) -> RouteResult:
-        return walk(self.store, self.keywords, qterms, k, self.loadable)
+    def rank_route(self, qterms: list[str], k: int, fuzzy: set[str] | None = None) -> RouteResult:
+        return walk(self.store, self.keywords, qterms, k, self.loadable, fuzzy)
 
     def rank_bm25(self, qterms: list[str], depth: int = DEPTH) -> list[tuple[str, float]]:
         return [(self.docs[i].path, s) for i, s in self.bm25.top(qterms, depth)]
+
+    def rank_semantic(self, query: str, depth: int = DEPTH) -> list[tuple[str, float]]:
+        if self.semantic is None:
+            return []
+        return [(self.docs[i].path, s) for i, s in self.semantic.top(query, depth)]
 
     def prior_parts(self, qterms: list[str], i: int) -> priors.PriorParts:
         qset = set(qterms)
@@ -113,12 +186,17 @@ class RetrievalEngine:
         return priors.combine(rel, self.recency[i], self.frequency[i],
                               (c.relevance_weight, c.recency_weight, c.frequency_weight))
 
-    def rank_prior(self, qterms: list[str], depth: int = DEPTH) -> list[tuple[str, float, priors.PriorParts]]:
+    def rank_prior(self, qterms: list[str], depth: int = DEPTH, candidates: list[str] | None = None,
+                   ) -> list[tuple[str, float, priors.PriorParts]]:
+        """Memories ranked by the plan's prior: every memory the query touches, or — as a boost
+        inside search — only the candidates the other sources found (far cheaper at 10k)."""
         qset = list(dict.fromkeys(qterms))
         if not qset:
             return []
         c = self.config
         weights = (c.relevance_weight, c.recency_weight, c.frequency_weight)
+        if candidates is not None:
+            return self._rank_prior_among(qset, depth, weights, candidates)
         if self.bm25.backend == "python":
             overlap: dict[int, int] = {}
             for t in qset:
@@ -131,6 +209,27 @@ class RetrievalEngine:
             scored.sort(key=lambda x: x[:4])
             return [(self.docs[i].path, parts.score, parts) for *_, i, parts in scored[:depth]]
         return self._rank_prior_numpy(qset, depth, weights)
+
+    def _rank_prior_among(self, qset: list[str], depth: int, weights, candidates: list[str],
+                          ) -> list[tuple[str, float, priors.PriorParts]]:
+        idx = [self.position[p] for p in dict.fromkeys(candidates) if p in self.position]
+        postings = [d for d in (self.bm25.docs_with(t) for t in qset) if len(d)]
+        if self.bm25.backend == "python":
+            sets = [set(d) for d in postings]
+            overlap = {i: sum(i in d for d in sets) for i in idx}
+        else:
+            import numpy as np
+
+            counts = np.bincount(np.concatenate(postings), minlength=len(self.docs)) if postings else None
+            overlap = {i: int(counts[i]) if counts is not None else 0 for i in idx}
+        scored = []
+        for i, n in overlap.items():
+            if not n:
+                continue
+            parts = priors.combine(n / len(qset), self.recency[i], self.frequency[i], weights)
+            scored.append((-parts.score, -parts.recency, -parts.frequency, self.docs[i].path, parts))
+        scored.sort(key=lambda x: x[:4])
+        return [(path, parts.score, parts) for *_, path, parts in scored[:depth]]
 
     def _rank_prior_numpy(self, qset: list[str], depth: int, weights) -> list[tuple[str, float, priors.PriorParts]]:
         import numpy as np
@@ -161,30 +260,34 @@ class RetrievalEngine:
     def search(self, query: str, k: int | None = None, source: str = "fused") -> SearchResult:
         k = k or self.config.k
         qterms = query_terms(query)
-        route = self.rank_route(qterms, k)
+        base_terms = terms(query)  # without the synthetic adjacent compounds
+        route = self.rank_route(qterms, k, set(base_terms))
         per_source: dict[str, list[tuple[str, float]]] = {
             "route": [(h.path, h.score) for h in route.hits[:DEPTH]],
             "bm25": self.rank_bm25(qterms),
         }
-        base_terms = terms(query)  # the prior's overlap ignores the synthetic adjacent compounds
-        prior_list = self.rank_prior(base_terms)
+        if self.semantic is not None:
+            per_source["semantic"] = self.rank_semantic(query)
+        # the prior re-ranks what the other sources found (a boost, not a list of its own)
+        candidates = [p for lst in per_source.values() for p, _ in lst]
+        prior_list = self.rank_prior(base_terms, candidates=candidates)
         per_source["prior"] = [(p, s) for p, s, _ in prior_list]
         prior_parts = {p: parts for p, _, parts in prior_list}
         route_by_path = {h.path: h for h in route.hits}
         duplicates: dict[str, str] = {}
-        if source == "fused":
-            weights = self.config.source_weights
-            fused = rrf({s: [p for p, _ in per_source[s]] for s in SOURCES}, self.config.rrf_k, weights)
+        if source in ("fused", "fused-lexical"):
+            sources = self.sources if source == "fused" else SOURCES
+            fused = rrf({s: [p for p, _ in per_source[s]] for s in sources}, self.config.rrf_k, self.weights())
             ranked, duplicates = dedupe(fused, lambda p: self.store.records[p].content_hash)
         else:
-            ranked = list(per_source[source])
+            ranked = list(per_source.get(source, []))
         hits = []
-        ranks = {s: {p: i for i, (p, _) in enumerate(per_source[s], 1)} for s in SOURCES}
-        scores = {s: dict(per_source[s]) for s in SOURCES}
+        ranks = {s: {p: i for i, (p, _) in enumerate(per_source[s], 1)} for s in self.sources}
+        scores = {s: dict(per_source[s]) for s in self.sources}
         for rank, (path, score) in enumerate(ranked[:k], 1):
             rec = self.store.records[path]
             srcs = {}
-            for s in SOURCES:
+            for s in self.sources:
                 sr = SourceRank(ranks[s].get(path), scores[s].get(path))
                 if s == "route" and path in route_by_path:
                     sr.matched = route_by_path[path].matched
@@ -194,7 +297,8 @@ class RetrievalEngine:
                         self.prior_parts(base_terms, self.position[path]) if path in self.position else None
                     )
                 if s == "bm25" and path in self.position:
-                    sr.matched = sorted(set(qterms) & set(self._doc_terms[self.position[path]]))
+                    i = self.position[path]
+                    sr.matched = sorted(t for t in set(qterms) if self.bm25.contains(t, i))
                 srcs[s] = sr
             hits.append(Hit(rank, path, rec.tier, rec.tokens or 0, float(score), srcs, rec.title))
         return SearchResult(query, k, source, qterms, hits, route, per_source, duplicates)
@@ -202,41 +306,112 @@ class RetrievalEngine:
     # -- why not? -------------------------------------------------------------------
 
     def why(self, path: str, query: str, result: SearchResult | None = None) -> str:
-        """Why a memory did not come back for this query (or where it did)."""
+        """Why a memory did not come back for this query (or where it did): see `explain`."""
+        return "; ".join(text for _, text in self.explain(path, query, result))
+
+    def explain(self, path: str, query: str, result: SearchResult | None = None) -> list[tuple[str, str]]:
+        """(hop, evidence) pairs: the store's verdict, then each source walked as it ran.
+
+        The route is walked hop by hop as the agent would (L0 row → domain index → its row) and
+        names the first hop that failed, with the words, the row and the rank; the text sources
+        say how often the query words occur and where the memory ranked, even below the depth.
+        """
         store = self.store
         result = result or self.search(query)
         rec = store.records.get(path)
         if rec is None:
-            return "not in the store"
+            return [("store", "not in the store")]
         if not rec.readable:
-            return f"curator could not read it ({rec.error})"
+            return [("store", f"curator could not read it ({rec.error})")]
         if rec.level < 2:
-            return "an index, not a memory: indexes are read on the way, never returned"
+            return [("store", "an index, not a memory: indexes are read on the way, never returned")]
         if rec.tier not in self.loadable:
-            return f"tier not loaded by the agent ({rec.tier}; loadable: {', '.join(sorted(self.loadable))})"
+            return [("tier", f"tier not loaded by the agent ({rec.tier}; loadable: {', '.join(sorted(self.loadable))})")]
         for hit in result.hits:
             if hit.path == path:
-                return f"it was retrieved at rank {hit.rank}"
+                return [("fused", f"it was retrieved at rank {hit.rank}")]
         if path in result.duplicates:
-            return f"same content as {result.duplicates[path]}, which was kept (de-duplicated by SHA-256)"
-        ranks = {s: [p for p, _ in result.per_source[s]] for s in SOURCES}
-        placed = {s: ranks[s].index(path) + 1 for s in SOURCES if path in ranks[s]}
+            return [("fused", f"same content as {result.duplicates[path]}, which was kept (de-duplicated by SHA-256)")]
+        out = [("route", self._explain_route(path, result))]
+        out.append(("bm25", self._explain_bm25(path, result)))
+        if self.semantic is not None:
+            sem = [p for p, _ in result.per_source.get("semantic", [])]
+            out.append(("semantic", f"semantic #{sem.index(path) + 1}" if path in sem
+                        else f"semantic: not among its top {DEPTH}"))
+        ranks = {s: [p for p, _ in result.per_source[s]] for s in self.sources}
+        fused = self.fuse(result.per_source)
+        fused_rank = next((i for i, (p, _) in enumerate(fused, 1) if p == path), None)
+        if fused_rank is not None:
+            where = ", ".join(f"{s} #{ranks[s].index(path) + 1}" for s in self.sources if path in ranks[s])
+            out.append(("fused", f"below top-k (fused rank {fused_rank} with k={result.k}; {where})"))
+        else:
+            out.append(("fused", f"no source ranked it within its top {DEPTH}"))
+        return out
+
+    def _explain_route(self, path: str, result: SearchResult) -> str:
+        store, kindex = self.store, self.keywords
         routes = store.routes_to.get(path, [])
-        reachable = [r for r in routes if r.index == (store.l0.path if store.l0 else None)
-                     or any(link.target == r.index for _, link in (store.l0.links() if store.l0 else []))]
-        parts = []
         if not routes:
-            parts.append("not in any index")
-        elif not reachable:
-            parts.append(f"its index {routes[0].index} is not routed from memory-index.md")
-        elif "route" not in placed:
-            kws = sorted({k for r in routes for k in r.row.keyword_set})
-            parts.append(f"no keyword matched (its row has: {' '.join(kws[:12])}; the query has: {' '.join(result.terms)})")
-        if "bm25" not in placed:
-            parts.append("no query word appears in its text")
-        if placed:
-            fused = rrf(ranks, self.config.rrf_k, self.config.source_weights)
-            fused_rank = next((i for i, (p, _) in enumerate(fused, 1) if p == path), None)
-            where = ", ".join(f"{s} #{n}" for s, n in placed.items())
-            parts.append(f"below top-k (fused rank {fused_rank} with k={result.k}; {where})")
-        return "; ".join(parts) or "no source ranked it"
+            return "not in any index"
+        route_ranks = [h.path for h in result.route.hits]
+        if path in route_ranks:
+            hit = result.route.hits[route_ranks.index(path)]
+            return f"route #{route_ranks.index(path) + 1} (row matched {', '.join(hit.matched[:6])})"
+        l0 = store.l0
+        if l0 is None:
+            return "no memory-index.md: the route starts nowhere"
+        words = " ".join(result.terms)
+        l0_matched = {id(m.row): m for m in result.route.l0_matches}
+        opened = {st.path for st in result.route.steps}
+        failures = []
+        for r in routes:
+            if r.index == l0.path:  # a memory linked straight from L0
+                failures.append(f"its L0 row (memory-index.md:{r.row.line}, keywords: {_kw(r.row)}) "
+                                f"matched none of the query words ({words})")
+                continue
+            l0_rows = [row for row in l0.rows if any(link.target == r.index for link in row.links)]
+            if not l0_rows:
+                failures.append(f"its index {r.index} is not routed from memory-index.md, so the agent never opens it")
+                continue
+            if r.index not in opened:
+                row = l0_rows[0]
+                failures.append(f"L0 hop failed: memory-index.md:{row.line} (keywords: {_kw(row)}) matched none of "
+                                f"the query words ({words}), so {r.index} was never opened")
+                continue
+            via = next((m for m in l0_matched.values() if any(lk.target == r.index for lk in m.row.links)), None)
+            matched = kindex.match(result.terms, r.index, set(terms(result.query)))
+            row_no = next((i for i in kindex.rows_of.get(r.index, ()) if kindex.rows[i][1] is r.row), None)
+            if row_no is None or row_no not in matched:
+                opened_by = f" (opened via memory-index.md:{via.row.line}, matched {', '.join(via.matched[:4])})" if via else ""
+                failures.append(f"{r.index} was opened{opened_by}, but its row {r.index}:{r.row.line} "
+                                f"(keywords: {_kw(r.row)}) matched none of the query words ({words})")
+                continue
+            failures.append(f"its row {r.index}:{r.row.line} matched {', '.join(matched[row_no][1][:4])} but the "
+                            f"route ranked it below its top {len(result.route.hits)}")
+        return failures[0] if len(failures) == 1 else " | ".join(dict.fromkeys(failures))
+
+    def _explain_bm25(self, path: str, result: SearchResult) -> str:
+        i = self.position.get(path)
+        if i is None:
+            return "not searchable"
+        doc = self._doc_terms[i]
+        counts = {t: doc.count(t) for t in dict.fromkeys(result.terms) if t in doc}
+        if not counts:
+            return f"no query word appears in its text ({' '.join(result.terms)})"
+        scores = self.bm25.scores(result.terms)
+        mine = float(scores[i])
+        rank = 1 + sum(1 for j in range(len(scores)) if float(scores[j]) > mine)
+        found = ", ".join(f"{t}×{n}" for t, n in sorted(counts.items(), key=lambda kv: -kv[1])[:6])
+        depth = f" (below the depth of {DEPTH} each source passes to fusion)" if rank > DEPTH else ""
+        return f"bm25 #{rank} of {len(self.docs)}{depth}; its text has {found} (head words count {HEAD_WEIGHT}×)"
+
+
+def _kw(row) -> str:
+    kws = sorted(row.keyword_set)
+    return " ".join(kws[:10]) + (" …" if len(kws) > 10 else "")
+
+
+def hash_text(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]

@@ -1,6 +1,13 @@
-"""Reciprocal rank fusion (k = 60) and ADR-037's de-duplication by SHA-256 of content."""
+"""Reciprocal rank fusion (k = 60) and ADR-037's de-duplication by SHA-256 of content.
+
+`rrf`/`dedupe` fuse the sources of one store; `fuse_sources`/`fuse_engines` fuse several stores'
+engines (Serena + Claude memory + experience), tagging each result with its source name.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 
 def rrf(rankings: dict[str, list[str]], k: int = 60, weights: dict[str, float] | None = None) -> list[tuple[str, float]]:
@@ -28,3 +35,53 @@ def dedupe(items: list[tuple[str, float]], content_hash) -> tuple[list[tuple[str
             seen[h] = item
         kept.append((item, score))
     return kept, dropped
+
+
+@dataclass(frozen=True, slots=True)
+class SourcedHit:
+    """One memory of a multi-source result, tagged with the source (store) it came from."""
+
+    source: str
+    path: str
+    score: float
+    copies: tuple[tuple[str, str], ...] = ()  # identical content elsewhere: (source, path)
+
+
+def fuse_sources(ranked: Sequence[tuple[str, Sequence[tuple[str, str | None]]]], k: int = 60,
+                 weights: dict[str, float] | None = None) -> list[SourcedHit]:
+    """Fuse several sources' ranked lists — [(source name, [(path, sha256 of content), …])] given in
+    precedence order — by RRF. Identical content (same SHA-256) counts once: its RRF terms add up
+    and the copy from the source listed first is kept, the others named in `copies`. Ties go to
+    the earlier source, then the better rank, then the path.
+    """
+    score: dict[tuple, float] = {}
+    best: dict[tuple, tuple[int, int]] = {}  # key → (precedence, rank) of the kept copy
+    kept: dict[tuple, tuple[str, str]] = {}
+    copies: dict[tuple, list[tuple[str, str]]] = {}
+    for precedence, (source, items) in enumerate(ranked):
+        w = 1.0 if weights is None else weights.get(source, 1.0)
+        seen_here: set[tuple] = set()
+        for rank, (path, digest) in enumerate(items, 1):
+            key = ("sha", digest) if digest else ("path", source, path)
+            if key in seen_here:  # a source listing the same content twice counts it once
+                copies[key].append((source, path))
+                continue
+            seen_here.add(key)
+            score[key] = score.get(key, 0.0) + w / (k + rank)
+            if key not in kept:
+                kept[key], best[key], copies[key] = (source, path), (precedence, rank), []
+            else:
+                copies[key].append((source, path))
+    order = sorted(score, key=lambda key: (-score[key], best[key], kept[key][1]))
+    return [SourcedHit(kept[key][0], kept[key][1], score[key], tuple(copies[key])) for key in order]
+
+
+def fuse_engines(engines: Sequence[tuple[str, object]], query: str, k: int = 5, rrf_k: int = 60,
+                 weights: dict[str, float] | None = None) -> list[SourcedHit]:
+    """Run one query on each named RetrievalEngine (in precedence order) and fuse their fused lists."""
+    ranked = []
+    for name, engine in engines:
+        result = engine.search(query, k=50)
+        records = engine.store.records
+        ranked.append((name, [(h.path, records[h.path].content_hash) for h in result.hits]))
+    return fuse_sources(ranked, rrf_k, weights)[:k]

@@ -71,6 +71,18 @@ class KeywordIndex:
         self.idf = {kw: math.log(1 + n / c) for kw, c in df.items()}
         self._tables: dict[str, dict[str, list[tuple[int, str, bool]]]] = {}
         self._fuzzy_cache: dict[tuple[str, str], list[str]] = {}
+        self._forms: dict[str, list[str]] = {}
+
+    def prepare(self) -> None:
+        """Build every index's form table now (a long-lived engine: the lab, a benchmark)."""
+        for index in self.rows_of:
+            self.forms(index)
+
+    def forms(self, index: str) -> list[str]:
+        forms = self._forms.get(index)
+        if forms is None:
+            forms = self._forms[index] = list(self.table(index))
+        return forms
 
     def table(self, index: str) -> dict[str, list[tuple[int, str, bool]]]:
         """form → [(row number, keyword, exact?)] for the rows of one index."""
@@ -93,17 +105,26 @@ class KeywordIndex:
         hit = self._fuzzy_cache.get(key)
         if hit is None:
             # fuzzy matching looks only at the forms of the index being read (as the agent would)
-            found = process.extract(term, list(self.table(index)), scorer=fuzz.ratio,
+            found = process.extract(term, self.forms(index), scorer=fuzz.ratio,
                                     score_cutoff=self.fuzzy_cutoff, limit=5)
             hit = self._fuzzy_cache[key] = [f for f, _, _ in found if f != term]
         return hit
 
-    def match(self, terms: list[str], index: str) -> dict[int, tuple[float, list[str]]]:
-        """Row number → (score, matched keywords) for the rows of one index."""
+    def match(self, terms: list[str], index: str, fuzzy: set[str] | None = None) -> dict[int, tuple[float, list[str]]]:
+        """Row number → (score, matched keywords) for the rows of one index.
+
+        `fuzzy`: the terms that may match near-forms (default all); the query's synthetic
+        adjacent compounds match exactly or not at all.
+        """
         best: dict[int, dict[str, float]] = defaultdict(dict)  # row → keyword → weight
         table = self.table(index)
         for term in terms:
-            candidates = [(term, 1.0)] if term in table else [(f, FUZZY) for f in self.near_forms(term, index)]
+            if term in table:
+                candidates = [(term, 1.0)]
+            elif fuzzy is None or term in fuzzy:
+                candidates = [(f, FUZZY) for f in self.near_forms(term, index)]
+            else:
+                continue
             for form, quality in candidates:
                 for i, kw, exact in table.get(form, ()):
                     w = self.idf[kw] * quality * (EXACT if exact else PART)
@@ -112,7 +133,8 @@ class KeywordIndex:
         return {i: (sum(kws.values()), sorted(kws, key=lambda k: -kws[k])) for i, kws in best.items()}
 
 
-def walk(store: Store, kindex: KeywordIndex, terms: list[str], k: int, loadable: set[str]) -> RouteResult:
+def walk(store: Store, kindex: KeywordIndex, terms: list[str], k: int, loadable: set[str],
+         fuzzy: set[str] | None = None) -> RouteResult:
     """The agent's walk for these query terms; memories ranked by how well their rows matched."""
     l0 = store.l0
     l0_path = l0.path if l0 is not None else None
@@ -121,7 +143,7 @@ def walk(store: Store, kindex: KeywordIndex, terms: list[str], k: int, loadable:
         return RouteResult([], steps)
     l0_tokens = store.records[l0_path].tokens or 0
     steps.append(Step(l0_path, l0_tokens, True, "always loaded at start-up"))
-    l0_rows = kindex.match(terms, l0_path)
+    l0_rows = kindex.match(terms, l0_path, fuzzy)
     l0_matches = sorted(
         (RowMatch(l0_path, kindex.rows[i][1], s, m) for i, (s, m) in l0_rows.items()),
         key=lambda r: (-r.score, r.row.line),
@@ -149,7 +171,7 @@ def walk(store: Store, kindex: KeywordIndex, terms: list[str], k: int, loadable:
         rec = store.records.get(index)
         steps.append(Step(index, (rec.tokens or 0) if rec else 0, False,
                           f"{l0_path}:{via_row.row.line} matched {', '.join(via_row.matched[:6])}"))
-        rows = kindex.match(terms, index)
+        rows = kindex.match(terms, index, fuzzy)
         for i, (s, matched) in rows.items():
             row = kindex.rows[i][1]
             for link in row.links:

@@ -62,7 +62,7 @@ class RetrievalLabScreen(CuratorScreen):
             with Horizontal(id="lab-sources"):
                 for s in SOURCES:
                     with Vertical(classes="lab-source"):
-                        yield Static(s, classes="lab-title")
+                        yield Static(s, classes="lab-title", id=f"src-{s}-title")
                         yield RowTable(id=f"src-{s}", cursor_type="row", show_header=False)
 
     def on_resize(self) -> None:
@@ -83,12 +83,15 @@ class RetrievalLabScreen(CuratorScreen):
         from ..retrieval import RetrievalEngine
 
         self.app.call_from_thread(self._title, "building the retrieval index…")
-        engine = RetrievalEngine(store)
+        engine = RetrievalEngine(store).prepare()
         self.app.call_from_thread(self._engine_ready, engine, store)
 
     def _engine_ready(self, engine, store) -> None:
         self.engine, self.engine_store = engine, store
         self._title(f"fused · {len(engine.docs):,} loadable memories")
+        weights = engine.weights()
+        for s in SOURCES:  # each source's weight in the fusion (0: shown, explained, not fused)
+            self.query_one(f"#src-{s}-title", Static).update(f"{s} · weight {weights.get(s, 1.0):g}")
         if self.query_one("#lab-query", Input).value.strip():
             self.run_search(self.query_one("#lab-query", Input).value)
 
@@ -190,8 +193,13 @@ class RetrievalLabScreen(CuratorScreen):
             return
         from ..reports.retrieval_report import readable
 
-        reason = readable(self.engine.why(path, self.result.query, self.result), self.forms)
-        out.update(Text(reason, style="warning" if "retrieved" not in reason else "success"))  # the path is in the box
+        hops = self.engine.explain(path, self.result.query, self.result)
+        text = Text(path, style="bold")  # the path is in the box too: the hops say why
+        for hop, reason in hops:
+            reason = readable(reason, self.forms)
+            text.append(f"\n{hop}: ", style="bold")
+            text.append(reason, style="success" if "retrieved" in reason else "warning")
+        out.update(text)
 
     # -- actions -------------------------------------------------------------------
 

@@ -12,8 +12,11 @@ def add_arguments(parser) -> None:
 
     add_store_args(parser)
     add_format_arg(parser, ("text", "json"))
-    parser.add_argument("--queries", metavar="FILE", help="golden query YAML (default: the store's golden-queries.yaml)")
+    parser.add_argument("--queries", "--golden", dest="queries", metavar="FILE",
+                        help="golden query YAML (default: the store's golden-queries.yaml)")
     parser.add_argument("--threshold", type=float, default=None, help="minimum fused hit@5 (default 0.8)")
+    parser.add_argument("--semantic", action="store_true",
+                        help='add the semantic source (needs the extra: pip install "curator[semantic]")')
 
 
 def run(args) -> int:
@@ -37,7 +40,7 @@ def run(args) -> int:
         raise UsageError(str(exc)) from None
     if args.threshold is not None and not 0 <= args.threshold <= 1:
         raise UsageError("--threshold must be between 0 and 1")
-    report = run_eval(RetrievalEngine(store), golden, args.threshold)
+    report = run_eval(RetrievalEngine(store, semantic=args.semantic), golden, args.threshold)
     if args.format == "json":
         print_json(report.to_json())
     else:

@@ -18,9 +18,11 @@ def add_arguments(parser) -> None:
         "--source",
         default="fused",
         metavar="NAME",
-        help="rank with one method (route, bm25, prior; default fused), or search one memory "
-        "system of the repository (e.g. .claude/memory, claude, serena, experience)",
+        help="rank with one method (route, bm25, prior, semantic, fused-lexical; default fused), or search "
+        "one memory system of the repository (e.g. .claude/memory, claude, serena, experience)",
     )
+    parser.add_argument("--semantic", action="store_true",
+                        help='add the semantic source (needs the extra: pip install "curator[semantic]")')
     parser.add_argument("--why", action="append", default=[], metavar="PATH",
                         help="explain why this memory did not come back (repeatable)")
 
@@ -39,22 +41,27 @@ def run(args) -> int:
         return _run_repository(args, ranker)
     store, _ = open_store(args, quiet_notice=args.format != "text")
     reads, evidence = _reads(store)
-    engine = RetrievalEngine(store, reads=reads)
+    engine = RetrievalEngine(store, reads=reads, semantic=args.semantic or ranker == "semantic")
+    if ranker == "semantic" and engine.semantic is None:
+        raise UsageError(f"the semantic source is unavailable: {engine.unavailable['semantic']}")
     result = engine.search(args.query, args.k, ranker)
     misses = [(p.strip().lstrip("./") if p.startswith("./") else p.strip(), "") for p in args.why]
-    misses = [(p, engine.why(p, args.query, result)) for p, _ in misses]
+    hops = {p: engine.explain(p, args.query, result) for p, _ in misses}
+    misses = [(p, "; ".join(text for _, text in hops[p])) for p, _ in misses]
     if args.format == "json":
-        data = retrieve_json(result, misses)
+        data = retrieve_json(result, misses, engine.unavailable)
+        for miss in data["misses"]:  # each hop walked, in order, with its evidence
+            miss["hops"] = [{"hop": hop, "evidence": text} for hop, text in hops[miss["path"]]]
         data["prior_frequency"] = {"source": engine.frequency_source, "evidence": evidence}
         print_json(data)
     else:
-        render_retrieve(console(), result, misses, store.encoding)
+        render_retrieve(console(), result, misses, store.encoding, engine.unavailable)
         if args.source in ("prior", "fused"):
             console().print(f"[dim]prior frequency: {_said(engine.frequency_source, evidence)}[/]")
     return EXIT_OK
 
 
-RANKERS = ("route", "bm25", "prior", "fused")
+RANKERS = ("route", "bm25", "prior", "semantic", "fused", "fused-lexical")
 
 
 def _is_repository(args) -> bool:

@@ -36,6 +36,7 @@ def test_rules_thresholds_and_budgets_from_yaml(tmp_path):
         ("[1, 2", "not valid YAML"),
         ("- a\n- b\n", "must be a mapping"),
         ("severity: {naming.case: loud}", "must be error, warning, info or off"),
+        ('include: "\\x00"', "holds a NUL byte"),  # a path no file system accepts: not a traceback
     ],
 )
 def test_bad_config_is_a_clear_error(tmp_path, text, message):

@@ -102,7 +102,7 @@ def test_why_reasons(engine):
     assert engine.why("git/git-rebase.md", q).startswith("it was retrieved at rank")
     assert "tier not loaded" in engine.why("validation/2026-11-18-abc.md", q)
     assert "not in any index" in engine.why("git/git-unindexed.md", q, engine.search(q, k=1))
-    assert "no keyword matched" in engine.why("db/db-pool.md", "stash pop")
+    assert "its L0 row (memory-index.md:4" in engine.why("db/db-pool.md", "stash pop")
     r = engine.search("rebase", k=1)
     loser = next(p for p in ("git/git-worktree.md", "git/git-unindexed.md", "git/git-rebase.md") if p != r.hits[0].path)
     assert "below top-k" in engine.why(loser, "rebase", r)
