@@ -66,21 +66,10 @@ def probes(store) -> tuple | None:
 
 def external_probes(store) -> list:
     """The verdicts of links that list indexes make outside the store (MEMORY.md → CLAUDE.md)."""
-    from ..model.list_index import ListIndex
+    from .format_checks import external_links
 
-    indexes = [store.l0] if isinstance(store.l0, ListIndex) else []
-    indexes += list(getattr(store, "list_indexes", {}).values())
-    out = []
-    for idx in indexes:
-        rec = store.records.get(idx.path)
-        if rec is None:
-            continue
-        for _line, raw in idx.external:
-            target = raw.split("#", 1)[0].split("?", 1)[0]
-            if target and "://" not in target:
-                folder = str(rec.abspath.parent)
-                out.append(("outside", folder, target, outside_verdict(store, Path(folder), target)))
-    return out
+    return [("outside", str(folder), target, outside_verdict(store, folder, target))
+            for _path, folder, _line, _raw, target in external_links(store)]
 
 
 def still_true(store, probed) -> bool:

@@ -145,18 +145,23 @@ def _mem_refs(ctx: Context) -> None:
                 ctx.add("links.broken", path, f"mem:{name} names no memory of this store", line=line, target=name)
 
 
-def _index_external_links(ctx: Context) -> None:
-    """Links an index makes outside the memory folder (`../../CLAUDE.md`, repository docs)."""
-    store = ctx.store
+def external_links(store):
+    """(index path, its folder on disk, line, link as written, target) of every link a list index
+    makes outside the memory folder (`../../CLAUDE.md`, repository docs)."""
     indexes = [store.l0] if isinstance(store.l0, ListIndex) else []
-    indexes += list(store.list_indexes.values())
+    indexes += list(getattr(store, "list_indexes", {}).values())
     for idx in indexes:
         rec = store.records.get(idx.path)
         if rec is None:
             continue
         for line, raw in idx.external:
             target = raw.split("#", 1)[0].split("?", 1)[0]
-            if not target or "://" in target:
-                continue
-            if outside_verdict(store, rec.abspath.parent, target) == "missing":
-                ctx.add("links.broken", idx.path, f"link to {raw} reaches nothing", line=line, target=target)
+            if target and "://" not in target:
+                yield idx.path, rec.abspath.parent, line, raw, target
+
+
+def _index_external_links(ctx: Context) -> None:
+    store = ctx.store
+    for path, folder, line, raw, target in external_links(store):
+        if outside_verdict(store, folder, target) == "missing":
+            ctx.add("links.broken", path, f"link to {raw} reaches nothing", line=line, target=target)
