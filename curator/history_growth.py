@@ -69,7 +69,7 @@ class Growth:
 
     def title(self) -> str:
         if not self.points:
-            return "Growth"
+            return "Growth over git history"
         n = self.sampled
         of = f"{n} of {self.commits} commits" if self.commits > n else f"{n} commit{'s' if n != 1 else ''}"
         return f"Growth over git history ({of}, then the work tree)"
