@@ -60,12 +60,11 @@ class Growth:
         if not self.points:
             return f"no git history ({self.reason})" if self.reason else "no git history"
         first, last = self.points[0], self.points[-1]
-        files = last.files - first.files
         size = last.bytes - first.bytes
         tok = size // BYTES_PER_TOKEN
+        sign = "+" if size >= 0 else "−"
         return (f"{first.date} {first.files} files {kb(first.bytes)} → now {last.files} files "
-                f"{kb(last.bytes)} ({files:+d} files, {'+' if size >= 0 else '−'}{kb(abs(size))}, "
-                f"≈{'+' if tok >= 0 else '−'}{compact_count(abs(tok))} tokens)")
+                f"{kb(last.bytes)}: {sign}{kb(abs(size))} ≈{sign}{compact_count(abs(tok))} tokens")
 
     def title(self) -> str:
         if not self.points:

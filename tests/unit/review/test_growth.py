@@ -27,7 +27,7 @@ def test_single_commit_gives_that_commit_and_the_work_tree(repo):
     assert (first.files, first.bytes) == (SERENA_FILES, sum(p.stat().st_size for p in store.rglob("*.md")))
     assert now.commit is None and now.date == "2026-11-20"
     assert (now.files, now.bytes) == (first.files, first.bytes)
-    assert "+0 files" in g.legend() and "≈" in g.legend()
+    assert ": +0 B ≈+0 tokens" in g.legend()
 
 
 def test_growth_follows_the_history_oldest_first(repo):
@@ -119,3 +119,38 @@ def test_sample_keeps_the_ends():
     assert sample(list(range(100)), 5) == [0, 25, 50, 74, 99]
     assert sample([1, 2], 30) == [1, 2]
     assert sample(list(range(10)), 1) == [9]
+
+
+# -- `curator tokens` ------------------------------------------------------------
+
+
+def test_tokens_json_and_text_carry_the_growth(repo, capsys):
+    import json
+
+    from curator.cli import main
+
+    repo.write(f"{STORE}/db/db-one.md", "# One\n\n" + "word " * 200)
+    repo.commit("one")
+    assert main(["tokens", str(repo.root / STORE), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [p["files"] for p in data["growth"]] == [5, 6, 6]
+    assert data["growth"][-1]["commit"] is None and data["growth_commits"] == 2 and data["growth_note"] is None
+    assert all(p["approx_tokens"] == p["bytes"] // 4 for p in data["growth"])
+    assert main(["tokens", str(repo.root / STORE)]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("Growth"))
+    assert "5 files" in line and "→ now 6 files" in line and "≈+" in line
+
+
+def test_tokens_without_git_stays_valid(sample_copy, capsys, monkeypatch):
+    import json
+
+    from curator.cli import main
+
+    assert main(["tokens", str(sample_copy), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["growth"] == [] and data["growth_note"] == "not in a git repository"
+    monkeypatch.setenv("PATH", "")
+    assert main(["tokens", str(sample_copy), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["growth_note"] == "git is not installed"
+    assert main(["tokens", str(sample_copy)]) == 0
+    assert "Growth  no git history (git is not installed)" in capsys.readouterr().out
