@@ -58,7 +58,7 @@ class BudgetsScreen(CuratorScreen):
             with Vertical(id="growth"):
                 yield Static(Text("Growth over git history", style="bold"), id="growth-title")
                 yield Sparkline([], id="growth-line")
-                yield Static(Text("reading the git history…", style="dim"), id="growth-legend")
+                yield Static(id="growth-legend")
             with Horizontal(id="budget-tables"):
                 with Vertical(classes="budget-table"):
                     yield Static("[b]Largest files[/b]")
@@ -155,7 +155,9 @@ class BudgetsScreen(CuratorScreen):
         if root != self._growth_root:  # another store: what was shown is not its history
             self._growth_root = root
             self.query_one("#growth-line", Sparkline).display = False
-            self.query_one("#growth-legend", Static).update(Text("reading the git history…", style="dim"))
+            self.query_one("#growth-legend", Static).display = False
+            self.query_one("#growth-title", Static).update(
+                Text.assemble(("Growth over git history", "bold"), ("  reading the git history…", "dim")))
         self._read_growth(root, store.today)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="growth")
@@ -170,16 +172,15 @@ class BudgetsScreen(CuratorScreen):
         if root != self._growth_root or not self.is_mounted:
             return
         line = self.query_one("#growth-line", Sparkline)
+        legend = self.query_one("#growth-legend", Static)
         title = Text(growth.title(), style="bold")
         if growth:
             line.data = [p.bytes for p in growth.points]
-            line.display = True
-            legend = Text(growth.legend(), style="dim")
-        else:
-            line.display = False
-            legend = Text(growth.legend(), style="dim")
+            legend.update(Text(growth.legend(), style="dim"))
+        else:  # one line: the title and why there is nothing to draw
+            title.append("  " + growth.legend(), style="dim")
+        line.display = legend.display = bool(growth)
         self.query_one("#growth-title", Static).update(title)
-        self.query_one("#growth-legend", Static).update(legend)
 
     @staticmethod
     def _panel(title: str, body) -> Table:

@@ -66,5 +66,5 @@ async def test_budgets_says_when_there_is_no_git_history(app):
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_budgets(app, pilot)
         assert not screen.query_one("#growth-line", Sparkline).display
-        legend = text_of(screen.query_one("#growth-legend", Static))
-        assert "no git history" in legend and "not in a git repository" in legend
+        title = text_of(screen.query_one("#growth-title", Static))
+        assert "Growth over git history" in title and "no git history (not in a git repository)" in title
