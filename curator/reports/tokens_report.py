@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from ..budgets import BudgetReport
+from ..history_growth import Growth
 from ..model.store import Store
 
 
-def tokens_json(store: Store, report: BudgetReport, top: int | None = None) -> dict:
+def tokens_json(store: Store, report: BudgetReport, top: int | None = None, growth: Growth | None = None) -> dict:
     files = report.files if top is None else report.files[:top]
     st = report.startup
-    return {
+    out = {
         "store": store.given,
         "encoding": report.encoding,
         "total": report.total,
@@ -49,6 +50,26 @@ def tokens_json(store: Store, report: BudgetReport, top: int | None = None) -> d
             {"path": p, "tokens": n, "budget": b, "what": w} for p, n, b, w in report.over_budget
         ],
     }
+    if growth is not None:  # oldest first, the work tree last (commit null); [] with the reason
+        out["growth"] = growth.to_json()
+        out["growth_commits"] = growth.commits
+        out["growth_note"] = growth.reason or None
+    return out
+
+
+def growth_line(growth: Growth, width: int = 80):
+    """One line: the store's size then → now over its git history (or why there is none); the
+    number of commits when it fits."""
+    from rich.text import Text
+
+    line = Text("Growth  ", style="bold")
+    line.append(growth.legend(), style="" if growth else "dim")
+    if growth:
+        n = growth.sampled
+        more = f"  ({n} of {growth.commits} commits)" if growth.commits > n else f"  ({n} commit{'s' if n != 1 else ''})"
+        if line.cell_len + len(more) <= width:
+            line.append(more, style="dim")
+    return line
 
 
 def bar(value: int, total: int, width: int = 24) -> str:
@@ -75,7 +96,7 @@ def legend(console, text: str) -> None:
     console.print(Padding(Text(text, style="dim"), (0, 0, 0, 2), expand=False))
 
 
-def render_tokens(console, store: Store, report: BudgetReport, top: int = 15) -> None:
+def render_tokens(console, store: Store, report: BudgetReport, top: int = 15, growth: Growth | None = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
@@ -87,6 +108,8 @@ def render_tokens(console, store: Store, report: BudgetReport, top: int = 15) ->
             f"  {report.total:,} tokens · {report.encoding}{est}",
         )
     )
+    if growth is not None:
+        console.print(growth_line(growth, console.width))
     st = report.startup
     style = "bold red" if st.over else "bold green"
     console.print()

@@ -1,16 +1,19 @@
 """Budgets: start-up load and the lines past its cap, tiers and domains as bars, a size
-histogram, the largest files and ADR-017's cost model per domain."""
+histogram, the store's growth over its git history as a sparkline (read in a worker), the
+largest files and ADR-017's cost model per domain."""
 
 from __future__ import annotations
 
 from rich.table import Table
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Sparkline, Static
 
 from ..budgets import size_histogram
+from ..history_growth import Growth, store_growth
 from ..reports.adr_links import linked
 from ..reports.tokens_report import COST_KEY
 from ..widgets import RowTable
@@ -39,7 +42,9 @@ class BudgetsScreen(CuratorScreen):
         Binding("f", "focus_files", "Files", id="focus-largest", tooltip="Focus the largest files table"),
         Binding("enter", "open_highlighted", "Open", id="open-largest", tooltip="Open the highlighted file", show=False),
     ]
-    HELP = "Where the tokens go. Bars are relative to the largest item; red means over budget."
+    HELP = ("Where the tokens go. Bars are relative to the largest item; red means over budget. "
+            "Growth: the size of the memory files at commits of the store's git history, then now.")
+    _growth_root = None
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="budgets-body"):
@@ -50,6 +55,10 @@ class BudgetsScreen(CuratorScreen):
                 yield Static(id="domain-bars", classes="budget-panel")
                 yield Static(id="histogram", classes="budget-panel")
             yield Static(id="budget-key")
+            with Vertical(id="growth"):
+                yield Static(Text("Growth over git history", style="bold"), id="growth-title")
+                yield Sparkline([], id="growth-line")
+                yield Static(id="growth-legend")
             with Horizontal(id="budget-tables"):
                 with Vertical(classes="budget-table"):
                     yield Static("[b]Largest files[/b]")
@@ -121,6 +130,7 @@ class BudgetsScreen(CuratorScreen):
         key.append("name/", style="bold")
         key.append(" = a folder no index routes to.", style="dim")
         self.query_one("#budget-key", Static).update(key)
+        self._start_growth(store)
         self.query_one("#histogram", Static).update(
             self._panel("Memory sizes (tokens)", bars(hist, room, theme.secondary or "secondary"))
         )
@@ -139,6 +149,38 @@ class BudgetsScreen(CuratorScreen):
                 f"{d.memory_tokens:,}", f"{d.savings_cached:.0f}%/{d.savings_uncached:.0f}%",
                 str(d.break_even) if d.break_even else "never", key=d.index,
             )
+
+    def _start_growth(self, store) -> None:
+        root = store.root
+        if root != self._growth_root:  # another store: what was shown is not its history
+            self._growth_root = root
+            self.query_one("#growth-line", Sparkline).display = False
+            self.query_one("#growth-legend", Static).display = False
+            self.query_one("#growth-title", Static).update(
+                Text.assemble(("Growth over git history", "bold"), ("  reading the git history…", "dim")))
+        self._read_growth(root, store.today)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="growth")
+    def _read_growth(self, root, today) -> None:
+        from textual.worker import get_current_worker
+
+        growth = store_growth(root, today=today)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_growth, root, growth)
+
+    def _show_growth(self, root, growth: Growth) -> None:
+        if root != self._growth_root or not self.is_mounted:
+            return
+        line = self.query_one("#growth-line", Sparkline)
+        legend = self.query_one("#growth-legend", Static)
+        title = Text(growth.title(), style="bold")
+        if growth:
+            line.data = [p.bytes for p in growth.points]
+            legend.update(Text(growth.legend(), style="dim"))
+        else:  # one line: the title and why there is nothing to draw
+            title.append("  " + growth.legend(), style="dim")
+        line.display = legend.display = bool(growth)
+        self.query_one("#growth-title", Static).update(title)
 
     @staticmethod
     def _panel(title: str, body) -> Table:

@@ -18,6 +18,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from ...budgets import build_report
+    from ...history_growth import store_growth
     from ...reports.tokens_report import render_tokens, tokens_json
     from ...repository import source_summaries
     from ..common import EXIT_OK, console, open_repository, print_json, render_sources
@@ -27,17 +28,20 @@ def run(args) -> int:
     if repo.single:
         store = repo.loaded()[0].store
         report = build_report(store)
+        growth = store_growth(store.root, today=store.today)
         if args.format == "json":
-            print_json(tokens_json(store, report))
+            print_json(tokens_json(store, report, growth=growth))
         else:
-            render_tokens(console(), store, report, top=len(report.files) if args.all else max(args.top, 0))
+            render_tokens(console(), store, report, top=len(report.files) if args.all else max(args.top, 0),
+                          growth=growth)
         return EXIT_OK
     summaries = {row["name"]: row for row in source_summaries(repo)}
     if args.format == "json":
         out = []
         for s in repo.loaded():
             row = dict(summaries[s.name])
-            row["tokens_report"] = tokens_json(s.store, build_report(s.store))
+            row["tokens_report"] = tokens_json(s.store, build_report(s.store),
+                                               growth=store_growth(s.store.root, today=s.store.today))
             out.append(row)
         print_json({"version": 1, "repository": located.given, "sources": out})
         return EXIT_OK
@@ -50,6 +54,7 @@ def run(args) -> int:
     for s in repo.loaded():
         out.print(Rule(Text(f"{s.name} · {s.spec.label}", style="bold"), align="left"))
         report = build_report(s.store)
-        render_tokens(out, s.store, report, top=len(report.files) if args.all else max(args.top, 0))
+        render_tokens(out, s.store, report, top=len(report.files) if args.all else max(args.top, 0),
+                      growth=store_growth(s.store.root, today=s.store.today))
     del top
     return EXIT_OK

@@ -1,0 +1,226 @@
+"""The store's growth over its git history: memory files and their bytes at up to ~30 commits of
+the store's history (evenly spaced, oldest first) and in the work tree now.
+
+Cheap and bounded: one `git log` for the commits touching the store, one `git ls-tree -l` per
+sampled commit (sizes without reading a blob), a timeout on every git call and on the whole.
+Tokens are not counted here: `approx_tokens` estimates them from bytes (≈ 4 bytes a token), and
+every face that shows them says "≈". Never raises: no git, not a repository, a shallow clone or
+no history gives an empty `Growth` with the reason.
+
+Memory files are the markdown files below the store folder, hidden folders skipped (as the loader
+walks them); folders a `.curator.yaml` includes from outside the store are not followed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+SAMPLES = 30  # commits sampled at most (the work tree comes on top)
+CALL_TIMEOUT = 5.0  # seconds, each git call
+TOTAL_TIMEOUT = 15.0  # seconds, the whole history; past it the points gathered so far are kept
+BYTES_PER_TOKEN = 4
+
+
+@dataclass(frozen=True)
+class GrowthPoint:
+    date: str  # YYYY-MM-DD: the commit's date, or today for the work tree
+    files: int
+    bytes: int
+    commit: str | None = None  # None: the work tree now
+
+    @property
+    def approx_tokens(self) -> int:
+        return self.bytes // BYTES_PER_TOKEN
+
+    def to_json(self) -> dict:
+        return {"commit": self.commit, "date": self.date, "files": self.files, "bytes": self.bytes,
+                "approx_tokens": self.approx_tokens}
+
+
+@dataclass(frozen=True)
+class Growth:
+    points: tuple[GrowthPoint, ...] = ()  # oldest first; the last is the work tree
+    reason: str = ""  # why there are no points
+    commits: int = 0  # commits in the store's history (points sample them)
+
+    def __bool__(self) -> bool:
+        return bool(self.points)
+
+    @property
+    def sampled(self) -> int:
+        return sum(1 for p in self.points if p.commit is not None)
+
+    def legend(self) -> str:
+        """One short line: first date, files and size then → now, the change."""
+        if not self.points:
+            return f"no git history ({self.reason})" if self.reason else "no git history"
+        first, last = self.points[0], self.points[-1]
+        size = last.bytes - first.bytes
+        tok = size // BYTES_PER_TOKEN
+        sign = "+" if size >= 0 else "−"
+        return (f"{first.date} {first.files} files {kb(first.bytes)} → now {last.files} files "
+                f"{kb(last.bytes)}: {sign}{kb(abs(size))} ≈{sign}{compact_count(abs(tok))} tokens")
+
+    def title(self) -> str:
+        if not self.points:
+            return "Growth over git history"
+        n = self.sampled
+        of = f"{n} of {self.commits} commits" if self.commits > n else f"{n} commit{'s' if n != 1 else ''}"
+        return f"Growth over git history ({of}, then the work tree)"
+
+    def to_json(self) -> list[dict]:
+        return [p.to_json() for p in self.points]
+
+
+def kb(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.0f} KB" if n >= 10 * 1024 else f"{n / 1024:.1f} KB"
+    return f"{n / 1024 / 1024:.1f} MB"
+
+
+def compact_count(n: int) -> str:
+    if n < 1000:
+        return str(n)
+    if n < 1_000_000:
+        return f"{n / 1000:.1f}k" if n < 10_000 else f"{n / 1000:.0f}k"
+    return f"{n / 1_000_000:.1f}M"
+
+
+class _Fail(Exception):
+    pass
+
+
+def _git(cwd: Path, *args: str, timeout: float) -> str:
+    exe = shutil.which("git")
+    if exe is None:
+        raise _Fail("git is not installed")
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0"}
+    try:
+        proc = subprocess.run([exe, *args], cwd=cwd, capture_output=True, env=env, check=False,
+                              timeout=max(0.1, timeout), stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise _Fail(f"git {args[0]} took too long") from None
+    except OSError as exc:
+        raise _Fail(f"cannot run git: {exc}") from None
+    if proc.returncode != 0:
+        msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise _Fail(msg[-1] if msg else f"git {args[0]} failed")
+    return proc.stdout.decode("utf-8", "replace")
+
+
+def is_memory_file(rel: str) -> bool:
+    """A markdown file, no hidden folder on the way (`.serena` is the store's own)."""
+    parts = rel.split("/")
+    return parts[-1].endswith(".md") and not any(p.startswith(".") and p != ".serena" for p in parts)
+
+
+def sample(items: list, k: int) -> list:
+    """At most k items evenly spaced, the first and the last always among them."""
+    n = len(items)
+    if n <= k:
+        return list(items)
+    if k <= 1:
+        return items[-1:]
+    return [items[round(i * (n - 1) / (k - 1))] for i in range(k)]
+
+
+def work_tree_point(root: Path, today: date) -> GrowthPoint:
+    files = size = 0
+    for folder, dirs, names in os.walk(root):  # does not follow folder symlinks
+        dirs[:] = [d for d in dirs if not d.startswith(".") or d == ".serena"]
+        for name in names:
+            if not name.endswith(".md") or name.startswith("."):
+                continue
+            try:
+                st = os.lstat(os.path.join(folder, name))
+            except OSError:
+                continue
+            if not os.path.islink(os.path.join(folder, name)):
+                files += 1
+                size += st.st_size
+    return GrowthPoint(today.isoformat(), files, size)
+
+
+def _tree_point(top: Path, commit: str, day: str, rel: str, timeout: float) -> GrowthPoint:
+    spec = f"{commit}:{rel}" if rel else commit
+    try:
+        out = _git(top, "ls-tree", "-r", "-l", "-z", spec, timeout=timeout)
+    except _Fail as exc:
+        if "took too long" in str(exc):
+            raise
+        return GrowthPoint(day, 0, 0, commit)  # the store's folder did not exist at that commit
+    files = size = 0
+    for entry in out.split("\0"):
+        meta, _, path = entry.partition("\t")
+        fields = meta.split()
+        if len(fields) != 4 or fields[1] != "blob" or fields[0] == "120000" or not fields[3].isdigit():
+            continue
+        if is_memory_file(path):
+            files += 1
+            size += int(fields[3])
+    return GrowthPoint(day, files, size, commit)
+
+
+def store_growth(root: Path | str, *, samples: int = SAMPLES, today: date | None = None,
+                 call_timeout: float = CALL_TIMEOUT, total_timeout: float = TOTAL_TIMEOUT) -> Growth:
+    """The store's size at up to `samples` commits of its history and now; never raises."""
+    try:
+        return _growth(Path(root), samples, today or date.today(), call_timeout, total_timeout)
+    except Exception as exc:  # noqa: BLE001 - a picture is never worth a crash
+        return Growth(reason=f"git history unreadable: {exc}")
+
+
+def _growth(root: Path, samples: int, today: date, call_timeout: float, total_timeout: float) -> Growth:
+    deadline = time.monotonic() + total_timeout
+    try:
+        root = root.resolve()
+    except OSError:
+        return Growth(reason="the store folder cannot be read")
+    if not root.is_dir():
+        return Growth(reason="the store folder cannot be read")
+    if shutil.which("git") is None:
+        return Growth(reason="git is not installed")
+    try:
+        out = _git(root, "rev-parse", "--show-toplevel", "--is-shallow-repository", timeout=call_timeout)
+    except _Fail:
+        return Growth(reason="not in a git repository")
+    lines = out.strip().splitlines()
+    if len(lines) < 2:
+        return Growth(reason="not in a git repository")
+    top = Path(lines[0]).resolve()
+    if lines[1].strip() == "true":
+        return Growth(reason="a shallow clone: its history is cut short (git fetch --unshallow)")
+    try:
+        rel = root.relative_to(top).as_posix()
+    except ValueError:
+        return Growth(reason="the store is outside the repository's work tree")
+    rel = "" if rel == "." else rel
+    try:
+        log = _git(top, "--literal-pathspecs", "log", "--format=%H %cs", "--", rel or ".",
+                   timeout=min(call_timeout, deadline - time.monotonic()))
+    except _Fail as exc:
+        text = str(exc)
+        if "does not have any commits" in text or "bad default revision" in text:
+            return Growth(reason="the repository has no commits yet")
+        return Growth(reason=text)
+    commits = [ln.split(" ", 1) for ln in log.splitlines() if " " in ln]
+    if not commits:
+        return Growth(reason="the store has no commits yet")
+    points: list[GrowthPoint] = []
+    for commit, day in sample(commits[::-1], samples):  # oldest first
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        try:
+            points.append(_tree_point(top, commit, day.strip(), rel, min(call_timeout, left)))
+        except _Fail:
+            break
+    points.append(work_tree_point(root, today))
+    return Growth(tuple(points), commits=len(commits))

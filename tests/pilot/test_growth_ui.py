@@ -1,0 +1,70 @@
+"""The budgets screen draws the store's growth over its git history, read in a worker."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+from textual.widgets import Sparkline, Static
+
+from curator.app import make_app
+from curator.screens import BudgetsScreen
+from curator.tokens import FakeTokenCounter
+
+from .conftest import settle, text_of
+
+
+def git(cwd, *args):
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+@pytest.fixture
+def git_store(sample_copy, tmp_path, monkeypatch):
+    """The sample store committed twice in a temporary repository, then grown in the work tree."""
+    for var, value in (("GIT_AUTHOR_NAME", "t"), ("GIT_AUTHOR_EMAIL", "t@example.com"),
+                       ("GIT_COMMITTER_NAME", "t"), ("GIT_COMMITTER_EMAIL", "t@example.com"),
+                       ("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig")), ("GIT_CONFIG_NOSYSTEM", "1")):
+        monkeypatch.setenv(var, value)
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "add", "-A", "memories")
+    git(tmp_path, "commit", "-q", "-m", "store")
+    (sample_copy / "knowledge" / "growth-note.md").write_text("# Growth\n\n" + "word " * 300, encoding="utf-8")
+    git(tmp_path, "add", "-A", "memories")
+    git(tmp_path, "commit", "-q", "-m", "more")
+    (sample_copy / "knowledge" / "growth-draft.md").write_text("# Draft\n\n" + "word " * 100, encoding="utf-8")
+    return sample_copy
+
+
+async def open_budgets(app, pilot) -> BudgetsScreen:
+    await settle(app, pilot)
+    await pilot.press("3")
+    await settle(app, pilot)
+    screen = app.screen
+    assert isinstance(screen, BudgetsScreen)
+    return screen
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_budgets_draws_the_growth_of_a_store_in_git(git_store, size):
+    app = make_app(git_store, given="memories", token_counter=FakeTokenCounter(), theme="curator-dark")
+    async with app.run_test(size=size) as pilot:
+        screen = await open_budgets(app, pilot)
+        line = screen.query_one("#growth-line", Sparkline)
+        assert line.display and len(line.data) == 3  # two commits, then the work tree
+        assert list(line.data) == sorted(line.data) and line.data[0] < line.data[-1]
+        assert line.size.width <= size[0]
+        title = text_of(screen.query_one("#growth-title", Static))
+        legend = text_of(screen.query_one("#growth-legend", Static))
+        assert "2 commits" in title
+        assert "→ now" in legend and "≈+" in legend and legend.count("files") == 2
+        assert "no git history" not in legend
+
+
+async def test_budgets_says_when_there_is_no_git_history(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_budgets(app, pilot)
+        assert not screen.query_one("#growth-line", Sparkline).display
+        title = text_of(screen.query_one("#growth-title", Static))
+        assert "Growth over git history" in title and "no git history (not in a git repository)" in title
