@@ -33,8 +33,14 @@ class StoreTree(Tree[str]):
         Binding("j", "cursor_down", "Down", show=False, id="tree-down", tooltip="Next item"),
         Binding("k", "cursor_up", "Up", show=False, id="tree-up", tooltip="Previous item"),
     ]
-    HELP = ("The store by tier and folder. Badges: tokens, ✖ errors, ▲ warnings; where the agent's "
-            "transcripts exist, r12 = read 12 times in 90 days, unread = never read. Enter opens a folder.")
+    BASE_HELP = "The store by tier and folder. Badges: tokens, ✖ errors, ▲ warnings. Enter opens a folder."
+    MARKS_HELP = ("Reads, from the agent's transcripts: r12 = read 12 times in the last 90 days (r0: only "
+                  "before), unread = never read.")
+
+    @property
+    def HELP(self) -> str:  # noqa: N802 - the name every widget's help uses
+        """The marks are explained only where they show."""
+        return f"{self.BASE_HELP} {self.MARKS_HELP}" if any(self._marks.values()) else self.BASE_HELP
 
     def __init__(self, **kwargs) -> None:
         super().__init__("store", **kwargs)

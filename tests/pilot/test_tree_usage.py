@@ -62,6 +62,7 @@ async def test_read_memories_show_their_reads_and_unread_ones_are_marked(repo_ap
         assert re.fullmatch(r"git-lfs-fixtures\.md unread(?: [✖▲●]\d+)* [\d,.]+[kM]?", label(tree, UNREAD))
         assert all(MARK.search(str(n.label)) for ref, n in tree._path_nodes.items()
                    if ref.path and app.workspace.store.records[ref.path].readable)
+        assert "unread = never read" in tree.HELP  # f1 explains the marks where they show
         # groups carry no mark: their last number is still their tokens
         assert not any(MARK.search(str(n.label)) for ref, n in tree._path_nodes.items() if not ref.path)
 
@@ -104,6 +105,7 @@ async def test_no_transcripts_no_marks(app):
         tree = app.screen.query_one(StoreTree)
         labels = [str(n.label) for ref, n in tree._path_nodes.items() if ref.path]
         assert labels and not any(MARK.search(t) for t in labels)
+        assert tree.HELP == StoreTree.BASE_HELP
 
 
 class _Use:
