@@ -23,6 +23,13 @@ class SessionsService:
         self.usage: UsageIndex | None = None
         self.indexed = False  # every transcript streamed (counts and usage are final)
         self.progress: tuple[str, float] = ("", 0.0)
+        self._usage_store = None  # the store `usage` is mapped onto
+        self._others: dict[Path, tuple[object, object, UsageIndex]] = {}  # other sources' usage
+
+    @property
+    def has_transcripts(self) -> bool:
+        """Were transcripts found for this repository? (False until `quick()` has run.)"""
+        return self.index is not None and bool(self.index.discovery.files)
 
     @property
     def sessions(self) -> list[Session]:
@@ -54,4 +61,25 @@ class SessionsService:
             return None
         scans = [sc for s in self.index.sessions.values() for sc in s.scans]
         self.usage = build_usage(scans, PathMapper(store.root, list(store.records), self.repo), store.today)
+        self._usage_store = store
         return self.usage
+
+    def usage_of(self, store) -> UsageIndex | None:
+        """The same reads mapped onto any store of the repository — the current one (`usage`)
+        or another source of it — without changing `usage`. None until the first index is done;
+        the mapping is kept until `usage` is rebuilt."""
+        usage, index = self.usage, self.index
+        if usage is None or index is None:
+            return None
+        current = self._usage_store
+        if current is None or store is current or Path(store.root) == Path(current.root):
+            return usage  # a reload of the current store is mapped again by `usage_for`
+        kept = self._others.get(Path(store.root))
+        if kept is not None and kept[0] is store and kept[1] is usage:
+            return kept[2]
+        if not self.indexed:
+            return kept[2] if kept is not None else None  # re-indexing: scans are partial
+        scans = [sc for s in index.sessions.values() for sc in s.scans]
+        mapped = build_usage(scans, PathMapper(store.root, list(store.records), self.repo), store.today)
+        self._others[Path(store.root)] = (store, usage, mapped)
+        return mapped

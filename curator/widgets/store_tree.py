@@ -12,7 +12,8 @@ from textual.widgets import Tree
 
 from .budget_bar import compact as _tokens
 
-TAIL = re.compile(r"(?: [✖▲●]\d+)* [\d,.]+[kM]?$")  # a label's badges and token count
+# a label's tail, never shortened: its usage mark, badges and token count
+TAIL = re.compile(r"(?: (?:r\d+|unread))?(?: [✖▲●]\d+)* [\d,.]+[kM]?$")
 
 TIER_ORDER = ("semantic", "reflexion", "transient", "session")
 
@@ -32,13 +33,27 @@ class StoreTree(Tree[str]):
         Binding("j", "cursor_down", "Down", show=False, id="tree-down", tooltip="Next item"),
         Binding("k", "cursor_up", "Up", show=False, id="tree-up", tooltip="Previous item"),
     ]
-    HELP = "The store by tier and folder. Badges: tokens, ✖ errors, ▲ warnings. Enter opens a folder."
+    BASE_HELP = "The store by tier and folder. Badges: tokens, ✖ errors, ▲ warnings. Enter opens a folder."
+    MARKS_HELP = ("Reads, from the agent's transcripts: r12 = read 12 times in the last 90 days (r0: only "
+                  "before), unread = never read.")
+
+    @property
+    def HELP(self) -> str:  # noqa: N802 - the name every widget's help uses
+        """The marks are explained only where they show."""
+        return f"{self.BASE_HELP} {self.MARKS_HELP}" if any(self._marks.values()) else self.BASE_HELP
 
     def __init__(self, **kwargs) -> None:
         super().__init__("store", **kwargs)
         self.show_root = False
         self.guide_depth = 3
-        self._path_nodes: dict[str, object] = {}
+        self._path_nodes: dict[NodeRef, object] = {}
+        self._workspaces: dict[int, object] = {}  # source → the workspace its nodes were built from
+        self._marks: dict[NodeRef, str] = {}  # the usage mark each record's label shows
+
+    def on_mount(self) -> None:
+        signal = getattr(self.app, "sessions_signal", None)
+        if signal is not None:
+            signal.subscribe(self, self._sessions_changed)
 
     _measuring = False
 
@@ -79,9 +94,11 @@ class StoreTree(Tree[str]):
     def on_resize(self) -> None:
         self._line_cache.clear()
 
-    def label_for(self, name: str, tokens: int, badge: str, style: str = "") -> Text:
+    def label_for(self, name: str, tokens: int, badge: str, style: str = "", mark: str = "") -> Text:
         # the badge before the count: on a narrow terminal the count is what gets cut
         text = Text(name, style=style)
+        if mark:  # reads in 90 days, from the agent's transcripts
+            text.append(f" {mark}", style="dim italic" if mark == "unread" else "dim")
         if badge:
             text.append(f" {badge}", style="bold error" if "✖" in badge else "warning")
         text.append(f" {_tokens(tokens)}", style="dim")
@@ -93,6 +110,8 @@ class StoreTree(Tree[str]):
         current = self.cursor_node.data if self.cursor_node else None
         self.clear()
         self._path_nodes = {}
+        self._marks = {}
+        self._workspaces = {}
         loaded = repo.loaded() if repo is not None else []
         if len(repo.sources if repo is not None else []) > 1:
             for i, src in enumerate(repo.sources):
@@ -116,6 +135,8 @@ class StoreTree(Tree[str]):
 
     def _source(self, parent, workspace, source: int) -> None:
         store = workspace.store
+        self._workspaces[source] = workspace
+        usage = self._usage(workspace)
         records = list(store.records.values())
         indexes = [r for r in records if r.level < 2]
         if indexes:
@@ -125,7 +146,7 @@ class StoreTree(Tree[str]):
                 expand=False,
             )
             for r in sorted(indexes, key=lambda r: (r.level, r.path)):
-                self._leaf(group, r, workspace, source)
+                self._leaf(group, r, workspace, source, usage)
         by_tier: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
         for r in records:
             if r.level == 2 or not r.readable:
@@ -146,13 +167,49 @@ class StoreTree(Tree[str]):
                     expand=False,
                 )
                 for r in sorted(recs, key=lambda r: r.path):
-                    self._leaf(node, r, workspace, source)
+                    self._leaf(node, r, workspace, source, usage)
 
-    def _leaf(self, parent, rec, workspace, source: int = 0) -> None:
-        style = "" if rec.readable else "error"
+    def _leaf(self, parent, rec, workspace, source: int = 0, usage=None) -> None:
         ref = NodeRef(source, rec.path)
-        node = parent.add_leaf(self.label_for(rec.name, rec.tokens or 0, workspace.badge([rec.path]), style), data=ref)
+        mark = usage_mark(usage, rec)
+        node = parent.add_leaf(self._record_label(rec, workspace, mark), data=ref)
         self._path_nodes[ref] = node
+        self._marks[ref] = mark
+
+    def _record_label(self, rec, workspace, mark: str) -> Text:
+        style = "" if rec.readable else "error"
+        return self.label_for(rec.name, rec.tokens or 0, workspace.badge([rec.path]), style, mark)
+
+    # -- usage marks (the session tier) ------------------------------------------
+
+    def _usage(self, workspace):
+        """The reads mapped onto this workspace's store, or None: no transcripts for the
+        repository (no marks at all), or not indexed yet."""
+        svc = getattr(self.app, "sessions", None)
+        if svc is None or not svc.has_transcripts:
+            return None
+        return svc.usage_of(workspace.store)
+
+    def _sessions_changed(self, _svc) -> None:
+        """The sessions index moved on: relabel the records whose mark changed, in place (the
+        tree keeps its shape, cursor and folds); nothing while nothing changed."""
+        usages = {source: self._usage(ws) for source, ws in self._workspaces.items()}
+        changed = False
+        for ref, node in self._path_nodes.items():
+            ws = self._workspaces.get(ref.source)
+            rec = ws.store.records.get(ref.path) if ws is not None and ref.path is not None else None
+            if rec is None:
+                continue
+            mark = usage_mark(usages[ref.source], rec)
+            if mark != self._marks.get(ref, ""):
+                self._marks[ref] = mark
+                node.set_label(self._record_label(rec, ws, mark))
+                changed = True
+        if changed:
+            self._invalidate()  # label widths changed: lines and the virtual size are measured again
+            fit = getattr(self.screen, "fit_tree", None)
+            if fit is not None:
+                self.call_after_refresh(fit)
 
     def select_ref(self, ref: NodeRef) -> bool:
         node = self._path_nodes.get(ref)
@@ -175,3 +232,14 @@ class StoreTree(Tree[str]):
     def _move_to(self, node) -> None:
         self.move_cursor(node)
         self.scroll_to_node(node)
+
+
+def usage_mark(usage, rec) -> str:
+    """A record's usage mark: "r12" (reads in the last 90 days, r0 if only older ones), "unread"
+    (never read in any transcript), "" without usage evidence or for an unreadable file."""
+    if usage is None or not rec.readable:
+        return ""
+    use = usage.by_path.get(rec.path)
+    if use is None or not use.reads:
+        return "unread"
+    return f"r{use.reads_90}"
