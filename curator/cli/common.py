@@ -89,6 +89,8 @@ def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: b
 def open_repository(args, *, only=None, check: bool = True, quiet_notice: bool = False):
     """Locate the repository (or store) the arguments name and load every memory source in it,
     checked. Returns (repository, located). Raises UsageError."""
+    from rich.text import Text
+
     from ..repository import load_repository
 
     located, config = locate_and_configure(args)
@@ -111,9 +113,9 @@ def open_repository(args, *, only=None, check: bool = True, quiet_notice: bool =
     atexit.register(counter.flush)
     reason = getattr(counter, "fallback_reason", None)
     if reason:
-        err_console().print(f"[yellow]note:[/] {reason}")
+        err_console().print(Text.assemble(("note:", "yellow"), f" {reason}"))
     if located.notice and not quiet_notice:
-        err_console().print(f"[dim]{located.notice}[/]")
+        err_console().print(Text(str(located.notice), style="dim"))
     failed = [s for s in repo.sources if s.error]
     if failed and not repo.loaded():
         raise UsageError(failed[0].error)

@@ -28,6 +28,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from rich.text import Text
+
     from ...reports.retrieval_report import render_retrieve, retrieve_json
     from ...retrieval import RetrievalEngine
     from ..common import EXIT_OK, UsageError, console, open_store, print_json
@@ -57,7 +59,7 @@ def run(args) -> int:
     else:
         render_retrieve(console(), result, misses, store.encoding, engine.unavailable)
         if args.source in ("prior", "fused"):
-            console().print(f"[dim]prior frequency: {_said(engine.frequency_source, evidence)}[/]")
+            console().print(Text(f"prior frequency: {_said(engine.frequency_source, evidence)}", style="dim"))
     return EXIT_OK
 
 
@@ -73,6 +75,8 @@ def _is_repository(args) -> bool:
 
 def _run_repository(args, ranker: str) -> int:
     """Every memory system of the repository ranked on its own, fused, de-duplicated."""
+    from rich.text import Text
+
     from ...model.sources import repository_settings
     from ...reports.retrieval_report import render_retrieve, retrieve_json
     from ...retrieval import RetrievalEngine
@@ -115,7 +119,7 @@ def _run_repository(args, ranker: str) -> int:
     else:
         render_retrieve(console(), result, misses, repo.loaded()[0].store.encoding)
         if ranker in ("prior", "fused"):
-            console().print(f"[dim]prior frequency: {_said(frequency, evidence)}[/]")
+            console().print(Text(f"prior frequency: {_said(frequency, evidence)}", style="dim"))
     return EXIT_OK
 
 

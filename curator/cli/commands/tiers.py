@@ -37,7 +37,10 @@ def run(args) -> int:
     out.print(t)
     st = data["startup"]
     approx = " (estimated)" if store.encoding == "estimate" else ""
-    out.print(f"\n[bold]Start-up load[/]: {st['tokens']:,} tokens{approx} (budget {st['budget']:,}) = "
-              + (", ".join(st["load"]) or "nothing"))
+    from rich.text import Text
+
+    out.print(Text.assemble("\n", ("Start-up load", "bold"),
+                            f": {st['tokens']:,} tokens{approx} (budget {st['budget']:,}) = "
+                            + (", ".join(st["load"]) or "nothing")))
     out.print(f"  why: {st['why']}", soft_wrap=True)
     return EXIT_OK

@@ -20,6 +20,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from rich.text import Text
+
     from ..common import EXIT_OK, console, open_store, print_json
     from ..sessions_support import store_usage
 
@@ -56,14 +58,15 @@ def run(args) -> int:
         _rows(out, "most read", read[: args.top])
         least = sorted(read, key=lambda u: (u.reads, u.last, u.path))[: args.top]
         _rows(out, "least read (of those read)", least)
-    out.print(f"[bold]never read[/] ({len(never)})")
+    out.print(Text.assemble(("never read", "bold"), f" ({len(never)})"))
     for p in never[: args.top]:
         out.print(f"  {p}")
     if len(never) > args.top:
         out.print(f"  … {len(never) - args.top} more (--top, or --format json)")
     if unused is not None:
-        out.print(f"[bold]not read in {args.unused_for} days[/] (of those at least as old; {len(unused)}) — "
-                  f"[dim]curator prune --unused-for {args.unused_for}d offers the transient ones[/]")
+        out.print(Text.assemble((f"not read in {args.unused_for} days", "bold"),
+                                f" (of those at least as old; {len(unused)}) — ",
+                                (f"curator prune --unused-for {args.unused_for}d offers the transient ones", "dim")))
         for p in unused[: args.top]:
             out.print(f"  {p}")
     return EXIT_OK
