@@ -63,13 +63,11 @@ def startup_of(store: Store) -> Startup:
 
 
 def _claude(store: Store) -> Startup:
-    from .checks.format_checks import cap_line
-
     label = f"first {fmts.CLAUDE_CAP_LINES} lines or {fmts.CLAUDE_CAP_BYTES // 1000} KB"
     if store.l0 is None or store.l0.path not in store.records:
         return Startup("nothing (no MEMORY.md)", 0, None, label)
     rec = store.records[store.l0.path]
-    first = cap_line(rec.text)
+    first = fmts.claude_cap_line(rec.text)
     lines = rec.text.splitlines(keepends=True)
     loaded = lines if first is None else lines[: first - 1]
     tokens = rec.tokens or 0 if first is None else _count(store, "".join(loaded))

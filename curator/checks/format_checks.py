@@ -55,7 +55,7 @@ def _claude_frontmatter(ctx: Context) -> None:
             continue
         fm = rec.frontmatter or {}
         meta = fm.get("metadata") if isinstance(fm.get("metadata"), dict) else {}
-        missing = [k for k in ("name", "description", "type") if _blank(fm.get(k)) and _blank(meta.get(k))]
+        missing = [k for k in ctx.store.adapter.required_frontmatter if _blank(fm.get(k)) and _blank(meta.get(k))]
         if not fm:
             ctx.add(
                 "frontmatter.missing",
@@ -94,7 +94,7 @@ def _past_cap(ctx: Context) -> None:
     if store.l0 is None or store.l0.path not in store.records:
         return
     rec = store.records[store.l0.path]
-    first = cap_line(rec.text)
+    first = fmts.claude_cap_line(rec.text)
     if first is None:
         return
     lines = rec.text.splitlines()
@@ -118,19 +118,6 @@ def _past_cap(ctx: Context) -> None:
         + (f"; {len(lost)} topic file(s) listed only there: {shown}" if lost else ""),
         line=first,
     )
-
-
-def cap_line(text: str) -> int | None:
-    """The first line (1-based) Claude Code does not load, or None when all of it loads."""
-    lines = text.splitlines(keepends=True)
-    used = 0
-    for no, line in enumerate(lines, 1):
-        if no > fmts.CLAUDE_CAP_LINES:
-            return no
-        used += len(line.encode("utf-8"))
-        if used > fmts.CLAUDE_CAP_BYTES:
-            return no
-    return None
 
 
 def _mem_refs(ctx: Context) -> None:

@@ -57,13 +57,12 @@ def locate_and_configure(args: argparse.Namespace, allow_demo: bool = False):
     return located, config
 
 
-def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: bool = False):
-    """Locate, configure and load the store the arguments name. Raises UsageError on failure."""
-    from rich.text import Text
-
+def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: bool = False, where=None):
+    """Locate, configure and load the store the arguments name (or `where`, the (located, config)
+    a caller already has). Raises UsageError on failure."""
     from ..model import StoreError, load_store
 
-    located, config = locate_and_configure(args)
+    located, config = where if where is not None else locate_and_configure(args)
     counter = None
     if tokens:
         from ..tokens import default_counter
@@ -73,6 +72,33 @@ def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: b
         store = load_store(located.root, given=located.given, config=config, token_counter=counter)
     except StoreError as exc:
         raise UsageError(str(exc)) from None
+    _loaded(counter, located, quiet_notice)
+    return store, located
+
+
+def open_repository(args, *, only=None, check: bool = True, quiet_notice: bool = False, where=None):
+    """Load every memory source of the repository (or store) the arguments name — or `where`,
+    the (located, config) a caller already has — checked unless `check=False`. Returns
+    (repository, located). Raises UsageError."""
+    from ..repository import load_repository
+    from ..tokens import default_counter
+
+    located, config = where if where is not None else locate_and_configure(args)
+    counter = default_counter()
+    target = located.repo if located.repo is not None else located.root
+    repo = load_repository(target, token_counter=counter, config=config, only=only, check=check,
+                           layout=located.layout)
+    _loaded(counter, located, quiet_notice)
+    failed = [s for s in repo.sources if s.error]
+    if failed and not repo.loaded():
+        raise UsageError(failed[0].error)
+    return repo, located
+
+
+def _loaded(counter, located, quiet_notice: bool) -> None:
+    """After a load: keep the token counts (later ones too), and say what the user should know."""
+    from rich.text import Text
+
     if counter is not None:
         counter.flush()
         import atexit
@@ -83,43 +109,6 @@ def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: b
             err_console().print(Text.assemble(("note:", "yellow"), f" {reason}"))
     if located.notice and not quiet_notice:
         err_console().print(Text(str(located.notice), style="dim"))
-    return store, located
-
-
-def open_repository(args, *, only=None, check: bool = True, quiet_notice: bool = False):
-    """Locate the repository (or store) the arguments name and load every memory source in it,
-    checked. Returns (repository, located). Raises UsageError."""
-    from rich.text import Text
-
-    from ..repository import load_repository
-
-    located, config = locate_and_configure(args)
-    counter = None
-    from ..tokens import default_counter
-
-    counter = default_counter()
-    target = located.repo if located.repo is not None else located.root
-    repo = load_repository(
-        target,
-        token_counter=counter,
-        config=config,
-        only=only,
-        check=check,
-        layout=located.layout,
-    )
-    counter.flush()
-    import atexit
-
-    atexit.register(counter.flush)
-    reason = getattr(counter, "fallback_reason", None)
-    if reason:
-        err_console().print(Text.assemble(("note:", "yellow"), f" {reason}"))
-    if located.notice and not quiet_notice:
-        err_console().print(Text(str(located.notice), style="dim"))
-    failed = [s for s in repo.sources if s.error]
-    if failed and not repo.loaded():
-        raise UsageError(failed[0].error)
-    return repo, located
 
 
 def render_sources(out, repo) -> None:

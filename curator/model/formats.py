@@ -46,15 +46,6 @@ _SECTION = re.compile(r"^\s*\[[^\]]+\]\s*$", re.M)
 
 
 @dataclass(frozen=True, slots=True)
-class StartupCap:
-    """What the agent loads at start-up from one file, and where its loader stops reading."""
-
-    path: str
-    max_lines: int | None = None
-    max_bytes: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class Format:
     id: str
     label: str
@@ -83,6 +74,19 @@ ADAPTERS: dict[str, Format] = {
 # Claude Code reads only the start of MEMORY.md into every session
 CLAUDE_CAP_LINES = 200
 CLAUDE_CAP_BYTES = 25_000
+
+
+def claude_cap_line(text: str) -> int | None:
+    """The first line (1-based) of MEMORY.md that Claude Code does not load, or None when all of
+    it loads: the first 200 lines or 25 KB, whichever comes first."""
+    used = 0
+    for no, line in enumerate(text.splitlines(keepends=True), 1):
+        if no > CLAUDE_CAP_LINES:
+            return no
+        used += len(line.encode("utf-8"))
+        if used > CLAUDE_CAP_BYTES:
+            return no
+    return None
 
 
 def adapter(fmt: str) -> Format:

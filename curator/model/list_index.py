@@ -9,15 +9,14 @@ summary the agent routes on). Lenient: lines that name nothing are skipped, neve
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from . import markdown as md
 from .indexes import IndexLink, IndexRow, L0Index, resolve_target
 from .vocabulary import content_words
 
-MD_LINK = re.compile(r"(?<!!)\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 # `- **name** — desc`, `1. **name**: desc`, `* **name** - desc`
 BOLD_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\*\*([^*]+?)\*\*")
 # `- name — description` (a bare name then a dash separator)
@@ -26,7 +25,6 @@ BACKTICK = re.compile(r"`([A-Za-z0-9_./\\-]+)`")
 HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
 NAME_LIKE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-/]*$")
 BARE_NAME = re.compile(r"(?<![\w`/.-])([A-Za-z0-9]+(?:_[A-Za-z0-9]+)+)(?![\w`/-])")
-WIKI = re.compile(r"\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]")
 
 
 @dataclass(slots=True)
@@ -95,7 +93,7 @@ def parse_list_index(path: str, text: str, resolve: Resolver, *, dialect: str) -
             continue
         links: list[IndexLink] = []
         rest = line
-        for m in MD_LINK.finditer(line):
+        for m in md.LINK.finditer(line):
             raw = m.group(2)
             if raw.startswith(("#", "http://", "https://", "mailto:")) or "://" in raw:
                 continue
@@ -166,6 +164,3 @@ def mem_references(text: str) -> list[tuple[str, int]]:
             out.append((m.group(1), no))
     return out
 
-
-def relative_to_folder(folder: str, target: str) -> str:
-    return posixpath.relpath(target, folder) if folder else target

@@ -295,7 +295,7 @@ def load_store(
     if not root.is_dir():
         raise StoreError(f"store is not a folder: {given or root}")
     cfg = config if config is not None else load_config(root)
-    fmt = fmt or cfg_format(cfg) or fmts.detect_format(root)
+    fmt = fmt or fmts.detect_format(root)
     store = Store(root=root, given=given or str(root), config=cfg, today=today or _today(), format=fmt)
     store.repo_root = repo_root
     findings = store.load_findings
@@ -362,11 +362,6 @@ def _is_within(path: Path, root: Path) -> bool:
 
 # an experience source rooted at `docs/` reads only the experience folders and their indexes
 EXPERIENCE_TOP = re.compile(r"^[\w.-]*-experience(\.md)?$")
-
-
-def cfg_format(cfg: Config) -> str | None:
-    value = getattr(cfg, "format", None)
-    return value if value in fmts.FORMATS else None
 
 
 def _walk(base: Path, prefix: str, allowed: list[Path], findings: list[Finding], cfg: Config, only_top=None):

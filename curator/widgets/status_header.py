@@ -46,11 +46,10 @@ class StatusHeader(Horizontal):
             bar.used, bar.budget = report.startup.tokens, report.startup.budget
         elif fmt == "claude" and store.l0 is not None and store.l0.path in store.records:
             # Claude Code's loader cap is in lines (and 25 KB): show MEMORY.md's lines against it
-            from ..checks.format_checks import cap_line
-            from ..model.formats import CLAUDE_CAP_LINES
+            from ..model.formats import CLAUDE_CAP_LINES, claude_cap_line
 
             text = store.records[store.l0.path].text
-            first = cap_line(text)  # the byte cap can bind before the line cap
+            first = claude_cap_line(text)  # the byte cap can bind before the line cap
             bar.label = "MEMORY.md lines"
             bar.used = len(text.splitlines())
             bar.budget = CLAUDE_CAP_LINES if first is None else min(CLAUDE_CAP_LINES, first - 1)

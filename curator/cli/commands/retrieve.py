@@ -39,9 +39,13 @@ def run(args) -> int:
     if args.k is not None and args.k < 1:
         raise UsageError("--k must be at least 1")
     ranker = args.source if args.source in RANKERS else "fused"
-    if args.source not in RANKERS or _is_repository(args):
-        return _run_repository(args, ranker)
-    store, _ = open_store(args, quiet_notice=args.format != "text")
+    from ..common import locate_and_configure
+
+    where = locate_and_configure(args)  # once: the repository path and the single-store path share it
+    located = where[0]
+    if args.source not in RANKERS or (located.repo is not None and len(located.layout.memory_sources()) > 1):
+        return _run_repository(args, ranker, where)
+    store, _ = open_store(args, quiet_notice=args.format != "text", where=where)
     reads, evidence = _reads(store)
     engine = RetrievalEngine(store, reads=reads, semantic=args.semantic or ranker == "semantic")
     if ranker == "semantic" and engine.semantic is None:
@@ -66,14 +70,7 @@ def run(args) -> int:
 RANKERS = ("route", "bm25", "prior", "semantic", "fused", "fused-lexical")
 
 
-def _is_repository(args) -> bool:
-    from ..common import locate_and_configure
-
-    located, _ = locate_and_configure(args)
-    return located.repo is not None and len(located.layout.memory_sources()) > 1
-
-
-def _run_repository(args, ranker: str) -> int:
+def _run_repository(args, ranker: str, where) -> int:
     """Every memory system of the repository ranked on its own, fused, de-duplicated."""
     from rich.text import Text
 
@@ -83,7 +80,7 @@ def _run_repository(args, ranker: str) -> int:
     from ...retrieval.multi import Engine, search_sources, source_of
     from ..common import EXIT_OK, UsageError, console, open_repository, print_json
 
-    repo, located = open_repository(args, check=False, quiet_notice=args.format != "text")
+    repo, located = open_repository(args, check=False, quiet_notice=args.format != "text", where=where)
     sources = repo.loaded()
     if args.source not in RANKERS:
         wanted = args.source.strip().rstrip("/")
