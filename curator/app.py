@@ -62,7 +62,7 @@ class CuratorApp(App[None]):
         super().__init__()
         self.store_root = Path(store_root)
         self.layout = layout  # model.sources.Layout: every memory system of the repository
-        self.repo = None  # workspace.RepoWorkspace once loaded
+        self.repo = None  # the headless session (curator.session.Session) once loaded
         self.given = given or str(store_root)
         self.store_config = config
         self.token_counter = token_counter
@@ -76,6 +76,9 @@ class CuratorApp(App[None]):
         self.sessions = None  # the session tier (curator.sessions.SessionsService), indexed in a worker
         self.sessions_signal: Signal = Signal(self, "sessions")
         self._role_theme_pushed = False
+        self._watch_stop = None  # threading.Event of the running watcher
+        self._proposal = None  # (plan, dialog, replan, then_open) while a plan is previewed
+        self.live_swap = False  # True while screens re-render for a change seen on disk
 
     # -- start-up ------------------------------------------------------------
 
@@ -132,7 +135,7 @@ class CuratorApp(App[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="load")
     def load_store(self) -> None:
         from .model.sources import discover
-        from .workspace import open_repo_workspace
+        from .session import open_session
 
         def progress(what: str, fraction: float) -> None:
             self.call_from_thread(self._progress, what, fraction)
@@ -160,26 +163,83 @@ class CuratorApp(App[None]):
                                           severity="warning", timeout=10, markup=False)
                 for note in getattr(recovered, "notes", []):
                     self.call_from_thread(self.notify, note, severity="warning", timeout=10, markup=False)
-            repo = open_repo_workspace(
-                layout,
-                given=self.given,
-                config=self.store_config,
-                token_counter=self.token_counter,
-                progress=progress,
-                prefer=self.store_root,
-            )
-            if repo.workspace is None:
-                errors = "; ".join(f"{s.name}: {s.error}" for s in repo.sources if s.error)
+            session = open_session(layout, given=self.given, config=self.store_config,
+                                   token_counter=self.token_counter, progress=progress, prefer=self.store_root)
+            if session.workspace is None:
+                errors = "; ".join(f"{s.name}: {s.error}" for s in session.sources if s.error)
                 raise RuntimeError(errors or "no memory store found")
         except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
             self.call_from_thread(self._load_failed, str(exc))
             return
-        self.call_from_thread(self._loaded_repo, repo)
+        self.call_from_thread(self._loaded_repo, session)
 
-    def _loaded_repo(self, repo) -> None:
-        self.repo = repo
-        self.store_root = Path(repo.sources[repo.current].spec.root)
-        self._loaded(repo.workspace)
+    def _loaded_repo(self, session) -> None:
+        import gc
+
+        self.repo = session
+        self.store_root = Path(session.sources[session.current].spec.root)
+        self._loaded(session.workspace)
+        # the loaded snapshots live on: later collections need not scan them again (a change
+        # on disk makes a new snapshot sharing most records, so this is done once per load)
+        gc.freeze()
+        self.start_watching()
+
+    # -- the watcher: changes on disk become new snapshots ----------------------
+
+    watch_events = None  # tests: a callable(roots, stop) yielding batches of changed paths
+
+    def start_watching(self) -> None:
+        """Follow every source on disk (off with CURATOR_NO_WATCH=1 unless a test gives its own
+        event source in `watch_events`)."""
+        import os
+        import threading
+
+        self.stop_watching()
+        if self.repo is None or (os.environ.get("CURATOR_NO_WATCH") and self.watch_events is None):
+            return
+        stop = threading.Event()
+        self._watch_stop = stop
+        session = self.repo
+
+        def swaps(found) -> None:
+            if not stop.is_set():
+                self.call_from_thread(self._swapped, found)
+
+        def failed(exc: Exception) -> None:
+            if not stop.is_set():
+                self.call_from_thread(self.notify, f"Watching the store stopped working: {exc}",
+                                      severity="warning", timeout=10, markup=False)
+
+        thread = threading.Thread(target=session.watch, args=(swaps, stop, self.watch_events, failed),
+                                  name="curator-watch", daemon=True)
+        thread.start()
+
+    def stop_watching(self) -> None:
+        if self._watch_stop is not None:
+            self._watch_stop.set()
+            self._watch_stop = None
+
+    async def _on_exit_app(self) -> None:
+        self.stop_watching()
+        await super()._on_exit_app()
+
+    def _swapped(self, swaps) -> None:
+        """New snapshots (seen on disk, re-checked or written by us): the screens re-render from
+        the current one, keeping selection and scroll; an open plan over a changed file is made
+        again."""
+        session = self.repo
+        if session is None:
+            return
+        mine = [s for s in swaps if s.index == session.current]
+        if mine:
+            self.live_swap = True
+            try:
+                self._loaded(session.workspace)
+            finally:
+                self.live_swap = False
+        else:
+            self.workspace_signal.publish(self.workspace)  # badges of the other sources
+        self._replan_if_touched([p for s in mine for p in s.paths])
 
     def select_source(self, index: int) -> bool:
         """Make another source current: the screens and the write path follow it."""
@@ -219,9 +279,6 @@ class CuratorApp(App[None]):
         path, self._open_after_load = self._open_after_load, None
         if path and path in ws.store.records:
             self.open_path(path)
-        import gc
-
-        gc.freeze()  # the loaded store lives on: later collections need not scan it again
         if self.sessions is not None and self.sessions.indexed:
             self.sessions.usage_for(ws.store)  # records may have moved: map the reads again
             self.sessions_signal.publish(self.sessions)
@@ -259,14 +316,29 @@ class CuratorApp(App[None]):
         self.notify(f"Could not open the store: {message}", severity="error", timeout=15)
         self._progress(f"could not open the store: {message}", 0)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="load")
+    @work(thread=True, exclusive=False, exit_on_error=False, group="recheck")
     def recheck(self, path: str) -> None:
-        ws = self.workspace
-        if ws is None:
+        """Re-read one file of the current source (F5): a new snapshot if it changed."""
+        session = self.repo
+        if session is None or session.workspace is None:
             return
-        ws.recheck(path)
-        self.call_from_thread(self._loaded, ws)
+        swap = session.recheck(session.current, [path])
+        if swap is not None:
+            self.call_from_thread(self._swapped, [swap])
         self.call_from_thread(self.notify, f"re-checked {path}", timeout=2)
+
+    def on_worker_state_changed(self, event) -> None:
+        """Every worker's failure, in one place: a notice naming what failed (never a thread
+        that dies silently)."""
+        from textual.worker import WorkerState
+
+        if event.state != WorkerState.ERROR:
+            return
+        worker = event.worker
+        error = worker.error
+        what = worker.name or worker.group or "a background task"
+        self.notify(f"{what} failed: {type(error).__name__}: {error}", severity="error", timeout=10,
+                    markup=False, title="curator")
 
     # -- actions ---------------------------------------------------------------
 
@@ -315,23 +387,62 @@ class CuratorApp(App[None]):
 
     # -- the write path: every change is a previewed plan --------------------------
 
-    def propose(self, plan, then_open: str | None = None) -> None:
+    def propose(self, plan, then_open: str | None = None, replan=None) -> None:
         """Show a plan's diff; apply it (in a worker) only if the user confirms; then show
-        `then_open` (e.g. the memory a promote made)."""
+        `then_open` (e.g. the memory a promote made). `replan(workspace)` makes the plan again
+        from a newer snapshot: when a file it changes is modified on disk while the diff is
+        shown, the plan is made again (and the user told), never applied over the change."""
         from .dialogs import DiffDialog
 
         if self.read_only:
             self.notify("This source is read-only (it lives outside the repository)", severity="warning")
             return
+        if plan is None:
+            return
         if plan.empty:
             self.notify("nothing to change", timeout=3)
             return
+        dialog = DiffDialog(plan)
+        self._proposal = (plan, dialog, replan, then_open)
 
         def decided(ok: bool | None) -> None:
+            if self._proposal is not None and self._proposal[1] is dialog:
+                self._proposal = None
             if ok:
-                self.apply_plan(plan, then_open)
+                self.apply_plan(plan, then_open, replan)
 
-        self.push_screen(DiffDialog(plan), decided)
+        self.push_screen(dialog, decided)
+
+    def plan_from(self, make, then_open: str | None = None) -> None:
+        """Plan with `make(workspace)` on the current snapshot and propose it (made again by
+        the same function if a file it changes is modified outside while it is shown)."""
+        if self.workspace is None:
+            return
+        plan = self.plan_or_notify(make, self.workspace)
+        self.propose(plan, then_open, make)
+
+    def _replan_if_touched(self, paths, why: str = "changed on disk") -> None:
+        proposal = self._proposal
+        if proposal is None or not paths:
+            return
+        plan, dialog, replan, then_open = proposal
+        hit = sorted({e.path for e in plan.edits} & set(paths))
+        if not hit:
+            return
+        self._proposal = None
+        if dialog.is_attached and self.screen is dialog:
+            dialog.dismiss(None)
+        self._replan(hit, replan, then_open, why)
+
+    def _replan(self, hit, replan, then_open, why: str) -> None:
+        names = ", ".join(hit[:3]) + (f" and {len(hit) - 3} more" if len(hit) > 3 else "")
+        if replan is None or self.workspace is None:
+            self.notify(f"{names} {why}; nothing was written — make the change again", severity="warning",
+                        timeout=10, markup=False)
+            return
+        self.notify(f"{names} {why}; the plan was made again from what is on disk now", severity="warning",
+                    timeout=10, markup=False)
+        self.propose(self.plan_or_notify(replan, self.workspace), then_open, replan)
 
     def plan_or_notify(self, fn, *args, **kwargs):
         from .curation import CurationError
@@ -343,29 +454,50 @@ class CuratorApp(App[None]):
             return None
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
-    def apply_plan(self, plan, then_open: str | None = None) -> None:
-        from .curation import CurationError, apply_plan
+    def apply_plan(self, plan, then_open: str | None = None, replan=None) -> None:
+        from .curation import ChangedOnDisk, CurationError
 
+        session = self.repo
         try:
-            jid = apply_plan(self.store_root, plan)
+            jid, swap = session.apply(plan)
+        except ChangedOnDisk as exc:  # edited outside since the plan was made: never overwritten
+            changed = session.recheck(session.current, [e.path for e in plan.edits])
+            self.call_from_thread(self._after_refused, changed, [exc.args[0] if exc.args else str(exc)],
+                                  replan, then_open)
+            return
         except (CurationError, OSError) as exc:
             self.call_from_thread(self.notify, f"Nothing was written: {exc}", severity="error", timeout=10, markup=False)
             return
         self.call_from_thread(self.notify, f"{plan.title} — applied as {jid}; ctrl+z undoes it", timeout=6, markup=False)
         self._open_after_load = then_open
-        self.call_from_thread(self.load_store)
+        self.call_from_thread(self._swapped, [swap] if swap is not None else [])
+        self.call_from_thread(self._open_pending)
+
+    def _after_refused(self, swap, hit, replan, then_open) -> None:
+        if swap is not None:
+            self._swapped([swap])
+        self._replan([str(h) for h in hit], replan, then_open, "changed on disk after the plan was made")
+
+    def _open_pending(self) -> None:
+        path, self._open_after_load = self._open_after_load, None
+        if path and self.workspace is not None and path in self.workspace.store.records:
+            self.open_path(path)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
     def action_undo(self) -> None:
-        from .curation import CurationError, undo
+        from .curation import CurationError
 
+        session = self.repo
+        if session is None:
+            return
         try:
-            entry = undo(self.store_root)
+            entry, swap = session.undo()
         except (CurationError, OSError) as exc:
             self.call_from_thread(self.notify, str(exc), severity="warning", timeout=6, markup=False)
             return
         self.call_from_thread(self.notify, f"undone: {entry.meta.get('title')}", timeout=5, markup=False)
-        self.call_from_thread(self.load_store)
+        if swap is not None:
+            self.call_from_thread(self._swapped, [swap])
 
     def action_history(self) -> None:
         from .curation import history
@@ -393,32 +525,28 @@ class CuratorApp(App[None]):
 
         def chosen(choice) -> None:
             if choice is not None:
-                plan = self.plan_or_notify(plan_prune_paths, ws.store, choice.paths, choice.archive)
-                if plan is not None:
-                    self.propose(plan)
+                self.plan_from(lambda w: plan_prune_paths(w.store, choice.paths, choice.archive))
 
         self.push_screen(PruneDialog(ws.store), chosen)
 
     def action_refresh_counts(self) -> None:
         from .curation import plan_refresh
 
-        if self.workspace is None:
-            return
-        ws = self.workspace
-        plan = self.plan_or_notify(plan_refresh, ws.store, ws.findings)
-        if plan is not None:
-            self.propose(plan)
+        self.plan_from(lambda w: plan_refresh(w.store, w.findings))
 
     def fix_findings(self, findings, safe_only: bool = False) -> None:
         from .curation import plan_fixes
 
-        if self.workspace is None:
-            return
-        store = self.workspace.store
         checks = None if safe_only else {f.check for f in findings}  # picked findings opt in to their fixes
-        plan = self.plan_or_notify(plan_fixes, store, findings, checks, counter=store.counter)
-        if plan is not None:
-            self.propose(plan)
+        picked = {(f.check, f.path, f.target) for f in findings}
+
+        def make(w):
+            # made again on a newer snapshot: the same findings as they are there now
+            now = [f for f in w.findings if (f.check, f.path, f.target) in picked] if w is not first else findings
+            return plan_fixes(w.store, now, checks, counter=w.store.counter)
+
+        first = self.workspace
+        self.plan_from(make)
 
     def action_fix_all(self) -> None:
         if self.workspace is not None:
@@ -443,7 +571,12 @@ class CuratorApp(App[None]):
         def chosen(choice) -> None:
             if choice is not None and choice.plan is not None:
                 made = [e.path for e in choice.plan.edits if e.action == "create" and not e.path.startswith(".curator/")]
-                self.propose(choice.plan, then_open=made[0] if made else None)
+
+                def again(w):
+                    return plan_promote(w.store, path, choice.dest, choice.index, choice.keywords,
+                                        choice.source_action, counter=w.store.counter)
+
+                self.propose(choice.plan, then_open=made[0] if made else None, replan=again)
 
         self.push_screen(PromoteDialog(ws.store, path, planner), chosen)
 
@@ -461,9 +594,7 @@ class CuratorApp(App[None]):
 
         def chosen(keywords) -> None:
             if keywords:
-                plan = self.plan_or_notify(plan_keywords, ws.store, index, target, keywords)
-                if plan is not None:
-                    self.propose(plan)
+                self.plan_from(lambda w: plan_keywords(w.store, index, target, keywords))
 
         self.push_screen(KeywordDialog(ws.store, index, line, target, row.keywords), chosen)
 

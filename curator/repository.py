@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .model.findings import Finding
 from .model.sources import SESSIONS, Layout, SourceSpec, discover
-from .model.store import Store, StoreError, load_store
+from .model.store import Store
 
 Progress = Callable[[str, float], None]
 
@@ -98,37 +98,17 @@ def load_repository(
     env: dict | None = None,
     layout: Layout | None = None,
 ) -> Repository:
-    """Discover, load and (unless `check=False`) check every memory source under `path`."""
-    from .checks import run_checks
-    from .config import ConfigError, load_config
+    """Discover, load and (unless `check=False`) check every memory source under `path`
+    (through `curator.session.Session`, the app's loader too)."""
+    from .session import Session
 
     layout = layout or discover(Path(path), env=env)
-    sources = [Source(spec) for spec in layout.sources]
-    memory = [s for s in sources if s.spec.kind != SESSIONS]
-    for i, src in enumerate(memory):
-        if progress:
-            progress(f"loading {src.name}", i / max(1, len(memory)))
-        try:
-            cfg = config if config is not None and layout.single else load_config(src.spec.root)
-            src.store = load_store(
-                src.spec.root,
-                given=str(src.spec.root) if not layout.single else str(path),
-                config=cfg,
-                token_counter=token_counter,
-                fmt=src.spec.fmt,
-                repo_root=None if layout.single else layout.root,
-            )
-        except (StoreError, ConfigError, OSError) as exc:
-            src.error = str(exc)
-            continue
-        if check:
-            src.findings = run_checks(src.store, only)
-    repo = Repository(layout, sources)
-    if check and len(repo.loaded()) > 1 and (only is None or "duplicate.near" in only):
-        repo.cross = cross_source_duplicates(repo)
+    session = Session(layout, given=str(path), config=config, token_counter=token_counter,
+                      check=check, only=set(only) if only else None)
+    session.load(progress, name_by_root=True)
     if progress:
         progress("loaded", 1.0)
-    return repo
+    return session.repository()
 
 
 def cross_source_duplicates(repo: Repository) -> list[Finding]:

@@ -1,7 +1,8 @@
-"""The app's façade over the services: one loaded store with its findings and budget report.
+"""One source's state in a session: a store snapshot with its findings and budget report.
 
-Pure (no Textual): the app builds a Workspace in a worker thread, with progress callbacks, and
-asks it to re-check after an edit. Tests and the CLI can use it the same way.
+Pure (no Textual). A `Workspace` never changes: `recheck(paths)` returns the workspace of the
+snapshot after those files changed on disk, re-running only the checks the change touches (see
+`CheckSpec.scope` / `reads`). `curator.session.Session` holds one per memory source.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from .budgets import BudgetReport, build_report
 from .checks import run_checks
 from .checks.facts import FactsCache, default_cache
+from .checks.registry import CHECKS, INDEXES, NAMES, PER_FILE, STORE_WIDE, TEXT, TOKENS
 from .config import Config, load_config
 from .model.findings import Finding, Severity
 from .model.store import Store, load_store
@@ -21,22 +23,66 @@ from .model.store import Store, load_store
 Progress = Callable[[str, float], None]  # (what is happening, fraction done 0..1)
 
 
-@dataclass
+class _Fingerprints:
+    """The shingle fingerprints of every memory, and which memories hold each: what an edited
+    memory's near-duplicates are looked up in. Built on the first re-check and handed from each
+    workspace to the next (only the newest uses it; it follows the newest snapshot)."""
+
+    def __init__(self, index: dict[int, set[str]], of: dict[str, tuple]) -> None:
+        self.index, self.of = index, of
+
+    @classmethod
+    def build(cls, ctx) -> _Fingerprints:
+        from .checks.facts import facts_for
+
+        index: dict[int, set[str]] = {}
+        of: dict[str, tuple] = {}
+        for p, facts in facts_for(ctx).items():
+            if ctx.store.records[p].level == 2:
+                of[p] = facts.fingerprints
+                for fp in facts.fingerprints:
+                    index.setdefault(fp, set()).add(p)
+        return cls(index, of)
+
+    def replace(self, path: str, fingerprints) -> None:
+        for fp in self.of.get(path, ()):  # the file's old fingerprints leave the index
+            self.index.get(fp, set()).discard(path)
+        for fp in fingerprints:
+            self.index.setdefault(fp, set()).add(path)
+        self.of[path] = fingerprints
+
+
+def changed_inputs(before: Store, after: Store, paths) -> set[str]:
+    """What a change of `paths` touched, in the terms checks declare they read."""
+    out: set[str] = set()
+    for p in paths:
+        a, b = before.records.get(p), after.records.get(p)
+        if a is None and b is None:
+            continue
+        if a is None or b is None:
+            out.add(NAMES)
+        if (a is not None and a.level < 2) or (b is not None and b.level < 2):
+            out.add(INDEXES)
+        if a is not None and b is not None and (a.readable != b.readable):
+            out.add(NAMES)  # an unreadable file is no memory: orphans, links, budgets see it go
+        out |= {TEXT, TOKENS}
+    return out
+
+
+@dataclass(frozen=True, eq=False)
 class Workspace:
     store: Store
     findings: list[Finding]
-    report: BudgetReport
+    report: BudgetReport | None
     facts_cache: FactsCache | None = None
     by_path: dict[str, list[Finding]] = field(default_factory=dict)
+    _fingerprints: _Fingerprints | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        self._index_findings()
-
-    def _index_findings(self) -> None:
         by_path: dict[str, list[Finding]] = defaultdict(list)
         for f in self.findings:
             by_path[f.path].append(f)
-        self.by_path = dict(by_path)
+        object.__setattr__(self, "by_path", dict(by_path))
 
     # -- views -------------------------------------------------------------
 
@@ -57,72 +103,75 @@ class Workspace:
             parts.append(f"▲{c[Severity.WARNING]}")
         return " ".join(parts)
 
-    # -- re-check after one file changed ------------------------------------
+    # -- re-check after files changed ----------------------------------------
 
-    def recheck(self, path: str) -> None:
-        """Re-read one file and bring the findings up to date.
+    def recheck(self, paths) -> Workspace:
+        """The workspace after `paths` (store-relative) changed on disk: this one itself when
+        their bytes are what the snapshot holds.
 
-        An edited memory (same name, still there) changes only what depends on its text: its
-        own content findings, near-duplicates involving it, token budgets and L0 counts. Those
-        are recomputed; everything else is kept. Anything else (a new, deleted or index file)
-        re-runs every check — per-file facts and token counts are cached, so that is still
-        only the changed file's work plus the store-wide checks.
-        """
-        before = self.store.records.get(path)
-        rec = self.store.reload(path)
-        if rec is not None and rec.readable and self.store.counter is not None:
-            rec.tokens = self.store.counter.count_many([(rec.content_hash, rec.text)])[0]
-        if before is None or rec is None or rec.level != 2 or before.level != 2 or not rec.readable:
-            self.findings = run_checks(self.store, facts_cache=self.facts_cache)
-            self._fp_index = None
+        An edit of existing memories changes only what reads their text or tokens: the
+        per-file checks of those files, near-duplicates involving them (looked up in the
+        fingerprint index), the store-wide checks that read tokens, and the budgets. Anything
+        else (a file added, deleted or renamed, an index edited) runs every check again — the
+        per-file facts and token counts of the unchanged files are cached, so that is still
+        only the changed files' work plus the store-wide checks."""
+        if isinstance(paths, str):
+            paths = [paths]
+        paths = sorted(set(paths))
+        store = self.store.evolve(paths)
+        if store is self.store:
+            return self
+        touched = changed_inputs(self.store, store, paths)
+        fps = self._fingerprints
+        if touched <= {TEXT, TOKENS}:
+            findings, fps = self._incremental(store, paths)
         else:
-            self.findings = self._incremental(path)
-        self.report = build_report(self.store)
-        self._index_findings()
+            findings, fps = run_checks(store, facts_cache=self.facts_cache), None
+        return Workspace(store, findings, build_report(store), self.facts_cache, _fingerprints=fps)
 
-    _fp_index: dict | None = None
-    _fp_of: dict | None = None
+    def _incremental(self, store: Store, paths: list[str]) -> tuple[list[Finding], _Fingerprints]:
+        from importlib import import_module
 
-    def _fingerprints(self, ctx) -> dict[int, set[str]]:
-        from .checks.facts import facts_for
-
-        if self._fp_index is None:
-            index: dict[int, set[str]] = {}
-            fp_of: dict[str, tuple] = {}
-            for p, facts in facts_for(ctx).items():
-                if self.store.records[p].level == 2:
-                    fp_of[p] = facts.fingerprints
-                    for fp in facts.fingerprints:
-                        index.setdefault(fp, set()).add(p)
-            self._fp_index, self._fp_of = index, fp_of
-        return self._fp_index
-
-    def _incremental(self, path: str) -> list[Finding]:
-        from .checks import budget_checks, content_checks, duplicate_checks
+        from .checks import FAMILIES
         from .checks.context import Context
+        from .checks.duplicate_checks import near_duplicates_of
         from .checks.facts import facts_for
 
-        per_file = {"size.chars", "size.headings", "frontmatter.invalid", "links.broken", "parse.error"}
-        store_wide = {"budget.over", "tokens.stale-count"}
-        keep = [
-            f for f in self.findings
-            if f.check not in store_wide
-            and not (f.path == path and f.check in per_file)
-            and not (f.check == "duplicate.near" and path in (f.path, f.target))
-        ]
-        ctx = Context(self.store, None, self.facts_cache)
-        fp_index = self._fingerprints(ctx)
-        for fp in self._fp_of.get(path, ()):  # the file's old fingerprints leave the index
-            fp_index.get(fp, set()).discard(path)
-        new_fps = facts_for(ctx, [path])[path].fingerprints
-        for fp in new_fps:
-            fp_index.setdefault(fp, set()).add(path)
-        self._fp_of[path] = new_fps
-        content_checks.run(ctx, [path])
-        budget_checks.run(ctx)
-        duplicate_checks.near_duplicates_of(ctx, path, fp_index)
-        ctx.findings += [f for f in self.store.load_findings if f.path == path]
-        return sorted(keep + ctx.findings, key=Finding.sort_key)
+        changed = set(paths)
+        rerun = {c.id for c in CHECKS.values()
+                 if c.scope == STORE_WIDE and c.reads_any({TEXT, TOKENS}) and c.id != "duplicate.near"}
+        old_loads = {id(f) for f in self.store.load_findings if f.path in changed}
+
+        def stale(f: Finding) -> bool:
+            spec = CHECKS.get(f.check)
+            if id(f) in old_loads or f.check in rerun:
+                return True
+            if f.check == "duplicate.near":
+                return f.path in changed or f.target in changed
+            return spec is not None and spec.scope == PER_FILE and f.path in changed
+
+        keep = [f for f in self.findings if not stale(f)]
+        files = Context(store, None, self.facts_cache, paths=changed)
+        for name, ids in FAMILIES:
+            if any(CHECKS[i].scope == PER_FILE and files.wants(i) for i in ids):
+                import_module(f"curator.checks.{name}").run(files)
+        fresh = [f for f in files.findings if f.path in changed and CHECKS[f.check].scope == PER_FILE]
+        wide = Context(store, rerun, self.facts_cache)
+        for name, ids in FAMILIES:
+            if ids & rerun and any(wide.wants(i) for i in ids):
+                import_module(f"curator.checks.{name}").run(wide)
+        fresh += wide.findings
+        dupes = Context(store, None, self.facts_cache)
+        fps = self._fingerprints or _Fingerprints.build(dupes)
+        new_facts = facts_for(dupes, paths)
+        for p in paths:
+            fps.replace(p, new_facts[p].fingerprints if p in new_facts else ())
+        if dupes.wants("duplicate.near"):
+            for p in paths:
+                near_duplicates_of(dupes, p, fps.index)
+        fresh += dupes.findings
+        fresh += [f for f in store.load_findings if f.path in changed]
+        return sorted(keep + fresh, key=Finding.sort_key), fps
 
 
 def open_workspace(
@@ -135,119 +184,30 @@ def open_workspace(
     facts_cache: FactsCache | None = None,
     fmt: str | None = None,
     repo_root: Path | None = None,
+    check: bool = True,
+    only: set[str] | None = None,
+    budgets: bool = True,
 ) -> Workspace:
-    """Load, count, check and budget a store, reporting progress between the phases."""
+    """Load, count, check (unless `check=False`; `only` some checks) and budget (unless
+    `budgets=False`: `report` is None) one store, reporting progress between the phases."""
     say = progress or (lambda _what, _frac: None)
     root = Path(root)
     say("reading the store", 0.05)
     cfg = config if config is not None else load_config(root)
-    store = load_store(root, given=given, config=cfg, fmt=fmt, repo_root=repo_root)
-    if token_counter is not None:
-        say(f"counting tokens in {len(store.records):,} files", 0.4)
-        store.count_tokens(token_counter)
-        flush = getattr(token_counter, "flush", None)
-        if flush:
-            flush()
-    say("running the checks", 0.65)
-    cache = facts_cache if facts_cache is not None else default_cache()
-    # the default path reuses the findings of the last run when the store is unchanged
-    findings = run_checks(store) if facts_cache is None else run_checks(store, facts_cache=cache)
-    say("adding up budgets", 0.9)
-    report = build_report(store)
+    store = load_store(root, given=given, config=cfg, fmt=fmt, repo_root=repo_root, token_counter=token_counter)
     flush = getattr(token_counter, "flush", None)
     if flush:
         flush()
+    say("running the checks", 0.65)
+    cache = facts_cache if facts_cache is not None else default_cache()
+    # the default path reuses the findings of the last run when the store is unchanged
+    if not check:
+        findings = []
+    elif facts_cache is None:
+        findings = run_checks(store, only)
+    else:
+        findings = run_checks(store, only, facts_cache=cache)
+    say("adding up budgets", 0.9)
+    report = build_report(store) if budgets else None
     say("ready", 1.0)
     return Workspace(store, findings, report, cache)
-
-
-# ------------------------------------------------------------------ a repository of sources
-
-
-@dataclass
-class SourceWorkspace:
-    spec: object  # model.sources.SourceSpec
-    workspace: Workspace | None = None
-    error: str | None = None
-
-    @property
-    def name(self) -> str:
-        return self.spec.rel
-
-
-@dataclass
-class RepoWorkspace:
-    """Every memory source of a repository, each with its own Workspace; one is current (the
-    one the screens and the write path work on)."""
-
-    layout: object  # model.sources.Layout
-    sources: list[SourceWorkspace]
-    cross: list[Finding] = field(default_factory=list)  # duplicate.near across sources
-    current: int = 0
-
-    @property
-    def workspace(self) -> Workspace | None:
-        if not self.sources:
-            return None
-        return self.sources[self.current].workspace
-
-    def loaded(self) -> list[tuple[int, SourceWorkspace]]:
-        return [(i, s) for i, s in enumerate(self.sources) if s.workspace is not None]
-
-    def index_of(self, root: Path) -> int | None:
-        for i, s in enumerate(self.sources):
-            if Path(s.spec.root) == Path(root):
-                return i
-        return None
-
-
-def open_repo_workspace(
-    layout,
-    *,
-    given: str | None = None,
-    config: Config | None = None,
-    token_counter=None,
-    progress: Progress | None = None,
-    prefer: Path | None = None,
-) -> RepoWorkspace:
-    """Open every memory source of a layout (sessions are browsed elsewhere)."""
-    from .model.sources import SESSIONS
-    from .model.store import StoreError
-    from .repository import Repository, Source, cross_source_duplicates
-
-    say = progress or (lambda _what, _frac: None)
-    specs = [s for s in layout.sources if s.kind != SESSIONS]
-    out: list[SourceWorkspace] = []
-    cache = default_cache()
-    for i, spec in enumerate(specs):
-        def sub(what: str, frac: float, i=i, spec=spec) -> None:
-            say(f"{spec.rel}: {what}", (i + frac) / max(1, len(specs)))
-
-        try:
-            ws = open_workspace(
-                spec.root,
-                given=given if layout.single else spec.rel,
-                config=config if layout.single else None,
-                token_counter=token_counter,
-                progress=sub,
-                facts_cache=cache,
-                fmt=spec.fmt,
-                repo_root=None if layout.single else layout.root,
-            )
-            out.append(SourceWorkspace(spec, ws))
-        except (StoreError, OSError, ValueError) as exc:
-            out.append(SourceWorkspace(spec, None, str(exc)))
-        except Exception as exc:  # noqa: BLE001 - a config error etc.: shown, never fatal
-            out.append(SourceWorkspace(spec, None, str(exc)))
-    repo = RepoWorkspace(layout, out)
-    loaded = [s for s in out if s.workspace is not None]
-    if len(loaded) > 1:
-        shadow = Repository(layout, [Source(s.spec, s.workspace.store) for s in loaded])
-        repo.cross = cross_source_duplicates(shadow)
-    if prefer is not None:
-        idx = repo.index_of(prefer)
-        if idx is not None:
-            repo.current = idx
-    if repo.sources[repo.current].workspace is None and loaded:
-        repo.current = next(i for i, s in repo.loaded())
-    return repo

@@ -28,6 +28,9 @@ def _isolated_user_dirs(tmp_path_factory, monkeypatch):
     monkeypatch.delenv("CURATOR_TOKENS", raising=False)
     monkeypatch.setenv("CURATOR_TODAY", "2026-11-20")  # fixed clock for TTLs and recency
     monkeypatch.setenv("NO_COLOR", "1")
+    # the app's file watcher is off (snapshots stay deterministic); tests that drive it give the
+    # app their own event source (`app.watch_events`) or unset this
+    monkeypatch.setenv("CURATOR_NO_WATCH", "1")
     # never pick up the developer's own Claude Code or Serena folders
     monkeypatch.setenv("HOME", str(home / "user"))
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / "claude"))  # never the developer's transcripts

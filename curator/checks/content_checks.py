@@ -12,7 +12,10 @@ from .facts import facts_for, link_probe, resolve_link
 
 
 def run(ctx: Context, paths: list[str] | None = None) -> None:
-    """Every file's own problems; `paths` limits the run to some files (re-check after an edit)."""
+    """Every file's own problems; `paths` (or the context's) limits the run to some files (a
+    re-check after an edit)."""
+    if paths is None and ctx.paths is not None:
+        paths = ctx.file_paths()
     all_facts = facts_for(ctx, paths)
     for path in paths if paths is not None else list(ctx.store.records):
         rec = ctx.store.records.get(path)

@@ -8,7 +8,8 @@ from .registry import CHECKS
 
 
 class Context:
-    def __init__(self, store: Store, only: set[str] | None = None, facts_cache=None) -> None:
+    def __init__(self, store: Store, only: set[str] | None = None, facts_cache=None,
+                 paths: set[str] | None = None) -> None:
         from .facts import FactsCache, default_cache
 
         self.store = store
@@ -18,6 +19,15 @@ class Context:
         self.findings: list[Finding] = []
         self._overrides = {k: v for k, v in store.config.severity.items()}
         self._memo: dict[str, object] = {}
+        # a re-check of some files: per-file checks look at these only (None: every file)
+        self.paths = paths
+
+    def file_paths(self) -> list[str]:
+        """The files per-file checks look at: every record, or the re-checked ones."""
+        records = self.store.records
+        if self.paths is None:
+            return list(records)
+        return [p for p in sorted(self.paths) if p in records]
 
     def memo(self, key: str, build):
         """Derived data shared by several checks in one run (built once, on first use)."""

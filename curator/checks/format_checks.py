@@ -13,6 +13,12 @@ from .context import Context
 
 def run(ctx: Context) -> None:
     store = ctx.store
+    if ctx.paths is not None:  # a re-check of some memories: what each says about itself
+        if store.format == fmts.CLAUDE:
+            _claude_frontmatter(ctx)
+        if store.format in (fmts.SERENA, fmts.SERENA_TIERED) and ctx.wants("links.broken"):
+            _mem_refs(ctx)
+        return
     if store.format == fmts.CLAUDE:
         _claude_frontmatter(ctx)
         _past_cap(ctx)
@@ -50,7 +56,8 @@ def _twins(ctx: Context) -> None:
 def _claude_frontmatter(ctx: Context) -> None:
     if not ctx.wants("frontmatter.missing"):
         return
-    for path, rec in ctx.store.records.items():
+    for path in ctx.file_paths():
+        rec = ctx.store.records[path]
         if rec.level != 2 or not rec.readable or rec.frontmatter_error:
             continue
         fm = rec.frontmatter or {}
@@ -123,7 +130,8 @@ def _past_cap(ctx: Context) -> None:
 def _mem_refs(ctx: Context) -> None:
     store = ctx.store
     resolve = None
-    for path, rec in store.records.items():
+    for path in ctx.file_paths():
+        rec = store.records[path]
         if rec.level != 2 or not rec.readable or "mem:" not in rec.text:
             continue
         resolve = resolve or name_resolver([p for p, r in store.records.items() if r.level == 2])

@@ -16,7 +16,7 @@ def _stem(path: str) -> str:
 
 def run(ctx: Context) -> None:
     store = ctx.store
-    for path in store.records:
+    for path in ctx.file_paths():
         stem = _stem(path)
         if stem.startswith("skill-"):
             ctx.add(
@@ -27,7 +27,7 @@ def run(ctx: Context) -> None:
             )
         if stem not in EXEMPT and not KEBAB.match(stem):
             ctx.add("naming.case", path, f"file name {stem!r} is not kebab-case", suggestion=_kebab(path))
-    for index_path, rows in store.all_indexes():
+    for index_path, rows in store.all_indexes() if ctx.paths is None else ():
         for row in rows:
             for link in row.links:
                 if link.target and _stem(link.target).startswith("skill-"):

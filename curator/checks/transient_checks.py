@@ -11,7 +11,8 @@ from .context import Context
 def run(ctx: Context) -> None:
     store = ctx.store
     ttl = ctx.config.ttl_days
-    for path, rec in store.records.items():
+    for path in ctx.file_paths():
+        rec = store.records[path]
         days = ttl.get(rec.tier)
         if days is None or rec.level != 2 or not rec.date:
             continue

@@ -93,15 +93,7 @@ class Scratch:
             else:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(data)
-            self.result.reload(rel)
-        # a reloaded index goes to the end of the dict: keep the loader's order
-        self.result.domain_indexes = dict(sorted(self.result.domain_indexes.items()))
-        self.result.records = dict(sorted(self.result.records.items()))
-        if self.store.counter is not None:
-            for rel, _ in edits:
-                rec = self.result.records.get(rel)
-                if rec is not None and rec.readable:
-                    rec.tokens = self.store.counter.count_many([(rec.content_hash, rec.text)])[0]
+        self.result = self.result.evolve([rel for rel, _ in edits])  # counts the changed files too
 
     def findings_after(self, plan: Plan, run) -> list[Finding]:
         """The findings of the store as `plan` would leave it (the scratch copy is put back)."""

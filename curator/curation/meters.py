@@ -9,7 +9,7 @@ from collections import Counter
 
 from ..checks.keyword_checks import row_uniqueness
 from ..model.frontmatter import split_frontmatter
-from ..model.store import Store
+from ..model.store import INDEXES, NAMES, TEXT, Store
 from ..model.vocabulary import STOPWORDS, content_words
 
 
@@ -73,11 +73,10 @@ def _id_like(word: str) -> bool:
 
 
 def _keyword_use(store: Store) -> tuple[Counter, dict[str, Counter]]:
-    """How many rows use each keyword, in every index and per index; derived once per state of
-    the indexes (a reloaded index is a new object, so the key changes)."""
-    key = tuple((path, id(rows)) for path, rows in store.all_indexes())
-    cached = getattr(store, "_cache_curation_kw", None)
-    if cached is None or cached[0] != key:
+    """How many rows use each keyword, in every index and per index: a view of the snapshot
+    (it reads the indexes only, so an edited memory keeps it)."""
+
+    def build() -> tuple[Counter, dict[str, Counter]]:
         every: Counter = Counter()
         per_index: dict[str, Counter] = {}
         for path, rows in store.all_indexes():
@@ -86,18 +85,20 @@ def _keyword_use(store: Store) -> tuple[Counter, dict[str, Counter]]:
                 kws = r.keyword_set
                 every.update(kws)
                 mine.update(kws)
-        cached = (key, every, per_index)
-        store._cache_curation_kw = cached
-    return cached[1], cached[2]
+        return every, per_index
+
+    return store.view("curation.keyword_use", build, reads={INDEXES})
 
 
 def _document_frequency(store: Store) -> tuple[Counter, int]:
-    cached = getattr(store, "_cache_curation_df", None)
-    if cached is None:
+    """In how many memories each content word occurs: a view of the snapshot (it reads the
+    memories' text and which memories exist)."""
+
+    def build() -> tuple[Counter, int]:
         df: Counter = Counter()
         mems = store.memories()
         for r in mems:
             df.update(set(content_words(r.text)))
-        cached = (df, max(1, len(mems)))
-        store._cache_curation_df = cached  # Store.invalidate (on reload) drops it
-    return cached
+        return df, max(1, len(mems))
+
+    return store.view("curation.document_frequency", build, reads={TEXT, NAMES})

@@ -11,7 +11,6 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field, fields
 from datetime import date
-from functools import cached_property
 from pathlib import Path
 
 from .. import cache as _cache
@@ -121,8 +120,24 @@ class Route:
     link: IndexLink
 
 
-@dataclass
+class FrozenStore(AttributeError):
+    """A snapshot was asked to change; build a new one with `Store.evolve`."""
+
+
+# what a derived view reads: it is carried into an evolved snapshot when none of these changed
+TEXT = "text"  # the contents of memories (L2)
+INDEXES = "indexes"  # the index files (rows, routes)
+NAMES = "names"  # which files exist (an addition, a deletion or a rename)
+EVERYTHING = frozenset({TEXT, INDEXES, NAMES})
+
+
+@dataclass(eq=False)
 class Store:
+    """One immutable snapshot of a store. The loader (`load_store`) and `evolve` build it and
+    then `freeze()` it: from then on nothing assigns to it (`FrozenStore`) and its records are
+    never changed; a change on disk is a new snapshot from `evolve(paths)`, which shares every
+    unchanged record (and every derived view whose inputs did not change) with this one."""
+
     root: Path
     given: str
     config: Config
@@ -132,16 +147,51 @@ class Store:
     load_findings: list[Finding] = field(default_factory=list)
     today: date = field(default_factory=date.today)
     encoding: str = "none"  # the token encoding used: cl100k_base | estimate | none
-    counter: object | None = None  # the TokenCounter that filled record.tokens
+    # the TokenCounter that filled record.tokens: the session's (curator.session) — the snapshot
+    # only names it, so plans recount with the same encoding
+    counter: object | None = None
     format: str = fmts.SERENA_TIERED  # the memory format (model/formats.py)
     repo_root: Path | None = None  # the repository holding the store (links resolve against it)
     # list-dialect indexes other than the always-loaded one (experience folder READMEs)
     list_indexes: dict[str, ListIndex] = field(default_factory=dict)
     serena_index: str | None = None  # a plain Serena store's hand-written index file
+    # derived views of this snapshot: key -> (what it reads, value); see `view`
+    _views: dict = field(default_factory=dict, repr=False)
+    _frozen: bool = field(default=False, repr=False)
+
+    def __setattr__(self, name: str, value) -> None:
+        if self.__dict__.get("_frozen"):
+            raise FrozenStore(f"a store snapshot is immutable (set {name!r}); use evolve()")
+        object.__setattr__(self, name, value)
+
+    def freeze(self) -> Store:
+        """No more assignments (the loader calls this when the snapshot is complete)."""
+        object.__setattr__(self, "_frozen", True)
+        return self
+
+    @property
+    def frozen(self) -> bool:
+        return self._frozen
 
     @property
     def adapter(self) -> fmts.Format:
         return fmts.adapter(self.format)
+
+    # -- derived views (computed once per snapshot) -------------------------
+
+    def view(self, key: str, build, reads: frozenset[str] | set[str] = EVERYTHING):
+        """A view services derive from this snapshot (word statistics, the retrieval engine,
+        keyword use): built on first use, kept for the snapshot's life. `reads` says what it
+        depends on (TEXT, INDEXES, NAMES): `evolve` hands it to the next snapshot when none of
+        those changed. Views are thread-safe enough: two threads may build it twice, one wins."""
+        got = self._views.get(key)
+        if got is None:
+            got = (frozenset(reads), build())
+            self._views[key] = got
+        return got[1]
+
+    def has_view(self, key: str) -> bool:
+        return key in self._views
 
     # -- views ---------------------------------------------------------
 
@@ -173,9 +223,12 @@ class Store:
         out += [(p, d.rows) for p, d in sorted(self.list_indexes.items())]
         return out
 
-    @cached_property
+    @property
     def routes_to(self) -> dict[str, list[Route]]:
-        """target path -> the index rows that point at it."""
+        """target path -> the index rows that point at it (a view: it reads the indexes only)."""
+        return self.view("model.routes", self._routes, reads={INDEXES})
+
+    def _routes(self) -> dict[str, list[Route]]:
         out: dict[str, list[Route]] = defaultdict(list)
         for index_path, rows in self.all_indexes():
             for row in rows:
@@ -195,20 +248,13 @@ class Store:
                 return route.index
         return None
 
-    def invalidate(self) -> None:
-        """Drop derived views after records or indexes change (services keep theirs in
-        `_cache_*` attributes so they go too)."""
-        self.__dict__.pop("routes_to", None)
-        self.drop_service_caches()
-
-    def drop_service_caches(self) -> None:
-        for key in [k for k in self.__dict__ if k.startswith("_cache_")]:
-            del self.__dict__[key]
-
     # -- tokens ----------------------------------------------------------
 
     def count_tokens(self, counter) -> None:
-        """Fill `tokens` on every readable record (cached by content hash in the counter)."""
+        """Fill `tokens` on every readable record (cached by content hash in the counter).
+        Only while the snapshot is being built: `load_store(token_counter=)` calls it."""
+        if self._frozen:
+            raise FrozenStore("count tokens while loading: load_store(token_counter=...)")
         encoding = counter.encoding
         known = _cache.store_cache(self.root)  # counts kept per file, under their encoding
         entries, HASH, TOKENS = known.entries, _cache.HASH, _cache.TOKENS
@@ -221,45 +267,90 @@ class Store:
                     r.tokens = t[1]
                 else:
                     todo.append(r)
-        counts = counter.count_many([(r.content_hash, r.text) for r in todo]) if todo else []
-        for r, n in zip(todo, counts, strict=True):
-            r.tokens = n
-            if counter.encoding == encoding and r.content_hash:
-                known.set_tokens(r.path, r.content_hash, encoding, n)
+        _count(counter, todo, known)
         self.encoding = counter.encoding
         self.counter = counter
 
-    # -- reloading one file (the app's re-check after an edit) ----------
+    # -- a new snapshot after files changed on disk ------------------------
 
-    def reload(self, path: str) -> Record | None:
-        """Re-read one file (or drop it if gone) and refresh its parsed index and load findings."""
-        rec = self.records.get(path)
-        abspath = rec.abspath if rec else self.root / path
-        level, _ = _classify(path, self.format, self._index_name())
-        if level < LEVEL_L2 or path not in self.records:
-            self.invalidate()  # routes come from index rows only; a memory edit keeps them
-        else:
-            self.drop_service_caches()  # e.g. word statistics over the memories
-        self.load_findings = [f for f in self.load_findings if f.path != path]
-        added = path not in self.records
-        self.records.pop(path, None)
-        self.domain_indexes.pop(path, None)
-        self.list_indexes.pop(path, None)
-        if self.l0 is not None and path == self.l0.path:
-            self.l0 = None
+    def evolve(self, changed) -> Store:
+        """The snapshot after `changed` (store-relative paths: edited, added, deleted — a rename
+        is its old and its new path) were touched on disk. Only those files are read again;
+        every other record is this snapshot's own object, and so is every view whose inputs did
+        not change. When nothing really changed (the same bytes), this snapshot is returned."""
+        changed = sorted({p for p in changed if p})
+        if not changed:
+            return self
+        records = dict(self.records)
+        load_findings = [f for f in self.load_findings if f.path not in changed]
         cache = _cache.store_cache(self.root)
-        if not abspath.exists():
-            cache.drop(path)
-            if not self.adapter.is_tiered:
-                _attach_list_indexes(self)  # names resolve against the files there are
-            return None
-        new = _read_record(self, path, abspath, self.load_findings, cache)
-        self.records[path] = new
+        touched: set[str] = set()
+        new_recs: list[Record] = []
+        index_changed = False
+        new = Store(root=self.root, given=self.given, config=self.config, records=records, l0=self.l0,
+                    domain_indexes=dict(self.domain_indexes), load_findings=load_findings, today=self.today,
+                    encoding=self.encoding, counter=self.counter, format=self.format, repo_root=self.repo_root,
+                    list_indexes=dict(self.list_indexes), serena_index=self.serena_index)
+        for path in changed:
+            old = records.get(path)
+            abspath = old.abspath if old is not None else self.root / path
+            level, _ = _classify(path, self.format, self._index_name())
+            if not self._wanted(path) or not os.path.isfile(abspath):
+                if old is None:
+                    continue  # never was a record (and is not one now)
+                del records[path]
+                cache.drop(path)
+                touched.add(NAMES)
+                index_changed = index_changed or level < LEVEL_L2
+                continue
+            rec = _read_record(new, path, abspath, load_findings, cache)
+            if old is not None and rec.content_hash == old.content_hash and rec.error == old.error \
+                    and rec.content_hash is not None:
+                load_findings += [f for f in self.load_findings if f.path == path]
+                continue  # the same bytes (e.g. our own write, seen again by the watcher)
+            if old is None:
+                touched.add(NAMES)
+            touched.add(TEXT if rec.level == LEVEL_L2 else INDEXES)
+            index_changed = index_changed or rec.level < LEVEL_L2
+            records[path] = rec
+            new_recs.append(rec)
+        if not touched:
+            return self
+        if NAMES in touched:
+            new.records = dict(sorted(records.items()))
+        if self.counter is not None:
+            _count(self.counter, [r for r in new_recs if r.error is None], cache)
         if self.adapter.is_tiered:
-            _attach_index(self, new, cache)
-        elif added or new.level < LEVEL_L2:
-            _attach_list_indexes(self)
-        return new
+            if index_changed:
+                new.l0 = self.l0 if self.l0 is not None and self.l0.path in new.records else None
+                for p in changed:
+                    new.domain_indexes.pop(p, None)
+                    if new.l0 is not None and new.l0.path == p:
+                        new.l0 = None
+                for rec in new_recs:
+                    if rec.level < LEVEL_L2:
+                        _attach_index(new, rec, cache)
+                new.domain_indexes = dict(sorted(new.domain_indexes.items()))
+                touched.add(INDEXES)
+        elif index_changed or NAMES in touched:
+            _attach_list_indexes(new)  # names resolve against the files there are
+            touched.add(INDEXES)
+        new._views = {k: v for k, v in self._views.items() if not (v[0] & touched)}
+        cache.save()
+        return new.freeze()
+
+    def _wanted(self, rel: str) -> bool:
+        """Would the loader's walk read this path? (markdown; nothing hidden, so not `.curator/`
+        nor an editor's swap file; not excluded; an experience source's own folders only)"""
+        if not rel.endswith(".md"):
+            return False
+        parts = [p for p in rel.split("/") if p != ".."]
+        if not parts or any(p.startswith(".") and p != ".serena" for p in parts):
+            return False
+        if self.format == fmts.EXPERIENCE and not self.root.name.endswith("-experience") \
+                and not rel.startswith("../") and not EXPERIENCE_TOP.match(parts[0]):
+            return False
+        return not self.config.is_excluded(rel)
 
     def _index_name(self) -> str | None:
         """The always-loaded index of this store's format (None: it has none)."""
@@ -270,6 +361,16 @@ class Store:
         if self.format == fmts.SERENA:
             return self.serena_index
         return None
+
+
+def _count(counter, todo: list[Record], known) -> None:
+    """Token counts for records of a snapshot being built, kept in the store cache."""
+    encoding = counter.encoding
+    counts = counter.count_many([(r.content_hash, r.text) for r in todo]) if todo else []
+    for r, n in zip(todo, counts, strict=True):
+        r.tokens = n
+        if counter.encoding == encoding and r.content_hash:
+            known.set_tokens(r.path, r.content_hash, encoding, n)
 
 
 # ------------------------------------------------------------------ loading
@@ -339,7 +440,7 @@ def load_store(
     if cache is not None:
         cache.end_walk()
         cache.save()
-    return store
+    return store.freeze()
 
 
 def _today() -> date:
@@ -696,7 +797,6 @@ def _attach_list_indexes(store: Store) -> None:
             store.l0 = idx
         else:
             store.list_indexes[rec.path] = idx
-    store.invalidate()
 
 
 def _attach_index(store: Store, rec: Record, cache=None) -> None:

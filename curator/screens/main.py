@@ -74,8 +74,8 @@ class MainScreen(CuratorScreen):
             switcher.current = "welcome"
             # the rebuilt tree highlights its first node: that is not the user asking for it
             self._keep_overview = True
-        if not getattr(self.app, "switching_source", False):
-            tree.focus()
+        if not getattr(self.app, "switching_source", False) and not getattr(self.app, "live_swap", False):
+            tree.focus()  # (a change seen on disk never moves the focus)
 
     def _title(self, repo) -> str:
         from pathlib import Path

@@ -23,7 +23,7 @@ def test_incremental_recheck_matches_a_full_run(sample_copy):
     for path, edit in edits.items():
         p = sample_copy / path
         p.write_text(edit(p.read_text()))
-        ws.recheck(path)
+        ws = ws.recheck(path)
         full = run_checks(load_store(sample_copy, token_counter=default_counter()))
         assert keys(ws.findings) == keys(full), path
 
@@ -31,6 +31,6 @@ def test_incremental_recheck_matches_a_full_run(sample_copy):
 def test_recheck_of_a_deleted_file(sample_copy):
     ws = open_workspace(sample_copy, token_counter=default_counter())
     (sample_copy / "git/git-lfs-fixtures.md").unlink()
-    ws.recheck("git/git-lfs-fixtures.md")
+    ws = ws.recheck("git/git-lfs-fixtures.md")
     assert "git/git-lfs-fixtures.md" not in ws.store.records
     assert any(f.check == "index.missing-target" and f.target == "git/git-lfs-fixtures.md" for f in ws.findings)

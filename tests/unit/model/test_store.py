@@ -109,12 +109,13 @@ def test_locate_store_searches_upward_then_falls_back_to_sample(tmp_path):
     assert (Path(locate_store(None, cwd=lonely).root) / "note.md").exists()
 
 
-def test_reload_picks_up_an_edit_and_a_deletion(make_store):
+def test_evolve_picks_up_an_edit_and_a_deletion(make_store):
     root = make_store({"skills-a-index.md": "| Keywords | File |\n|---|---|\n| x | a |\n", "a.md": "a\n"})
     store = load_store(root, config=Config())
     (root / "skills-a-index.md").write_text("| Keywords | File |\n|---|---|\n| x y | b |\n")
-    store.reload("skills-a-index.md")
-    assert store.domain_indexes["skills-a-index.md"].rows[0].links[0].target == "b.md"
-    assert "b.md" in store.routes_to
+    new = store.evolve(["skills-a-index.md"])
+    assert new.domain_indexes["skills-a-index.md"].rows[0].links[0].target == "b.md"
+    assert "b.md" in new.routes_to and "b.md" not in store.routes_to  # the old snapshot is as it was
     (root / "a.md").unlink()
-    assert store.reload("a.md") is None and "a.md" not in store.records
+    newer = new.evolve(["a.md"])
+    assert "a.md" not in newer.records and "a.md" in new.records
