@@ -221,6 +221,8 @@ class CuratorApp(App[None]):
 
     async def _on_exit_app(self) -> None:
         self.stop_watching()
+        if self.repo is not None:
+            self.repo.flush()
         await super()._on_exit_app()
 
     def _swapped(self, swaps) -> None:

@@ -63,29 +63,39 @@ class BudgetReport:
         return self.encoding == "estimate"
 
 
-def line_tokens(store: Store, text: str) -> list[int]:
-    """Tokens of each line (with its newline), through the store's cached counter."""
-    lines = text.splitlines(keepends=True)
+_LINES: dict[tuple, list[int]] = {}  # (encoding, content hash) -> tokens of each line
+
+
+def line_tokens(store: Store, text: str, content_hash: str | None = None) -> list[int]:
+    """Tokens of each line (with its newline), through the store's cached counter; with the
+    text's `content_hash`, kept for the next snapshot (a file's lines are counted once)."""
     counter = store.counter
-    if counter is None:
-        return [estimate(ln) for ln in lines]
-    return counter.count_many([("", ln) for ln in lines])
+    key = (getattr(counter, "encoding", "estimate"), content_hash) if content_hash else None
+    if key is not None and key in _LINES:
+        return _LINES[key]
+    lines = text.splitlines(keepends=True)
+    out = [estimate(ln) for ln in lines] if counter is None else counter.count_many([("", ln) for ln in lines])
+    if key is not None:
+        if len(_LINES) > 64:
+            _LINES.pop(next(iter(_LINES)))
+        _LINES[key] = out
+    return out
 
 
 def startup_files(store: Store) -> list[str]:
-    # memoised per set of paths: an edit re-check keeps the paths and asks again
-    key = (len(store.records), store.config.startup_load)
-    memo = store.__dict__.setdefault("_startup_files", {})
-    if key in memo:
-        return [p for p in memo[key] if p in store.records and store.records[p].readable]
-    out: list[str] = []
-    for glob in store.config.startup_load:
-        for path, rec in store.records.items():
-            if rec.readable and path not in out and glob_match(path, glob):
-                out.append(path)
-    memo.clear()
-    memo[key] = out
-    return out
+    """The files the agent loads at start-up: a view of the snapshot (it reads which files
+    there are, so an edited memory keeps it)."""
+    from .model.store import NAMES
+
+    def build() -> list[str]:
+        out: list[str] = []
+        for glob in store.config.startup_load:
+            for path, rec in store.records.items():
+                if rec.readable and path not in out and glob_match(path, glob):
+                    out.append(path)
+        return out
+
+    return store.view("budgets.startup_files", build, reads={NAMES})
 
 
 def startup_load(store: Store) -> StartupLoad:
@@ -108,7 +118,8 @@ def lines_past(store: Store, path: str, cap: int, already: int = 0) -> list[CapL
     """Lines of one file that fall past `cap` tokens, `already` tokens being loaded before it."""
     rec = store.records[path]
     out, running = [], already
-    for no, (line, n) in enumerate(zip(rec.text.splitlines(), line_tokens(store, rec.text), strict=False), 1):
+    counts = line_tokens(store, rec.text, rec.content_hash)
+    for no, (line, n) in enumerate(zip(rec.text.splitlines(), counts, strict=False), 1):
         running += n
         if running > cap and line.strip():
             out.append(CapLine(path, no, line, running))
@@ -119,30 +130,38 @@ def domain_tokens(store: Store) -> dict[str, int]:
     """Tokens per domain: each memory counted once, under the domain index that routes to it,
     else under its folder (so orphans and unindexed tiers still show up somewhere)."""
     out: dict[str, int] = {}
-    names = {path: idx.domain for path, idx in store.domain_indexes.items()}
-    for path, name in names.items():
-        out[name] = out.get(name, 0) + (store.records[path].tokens or 0)
-    for rec in store.memories():
-        index = store.domain_of(rec.path)
-        if index is not None:
-            name = names[index]
-        else:
-            name = rec.path.split("/", 1)[0] + "/" if "/" in rec.path else "(top level)"
-        out[name] = out.get(name, 0) + (rec.tokens or 0)
+    records = store.records
+    for name, paths in _domain_members(store).items():
+        out[name] = sum(records[p].tokens or 0 for p in paths)
     return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _domain_members(store: Store) -> dict[str, list[str]]:
+    """Domain name -> its index and memories (a view: it reads the indexes and the names)."""
+    from .model.store import INDEXES, NAMES
+
+    def build() -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        names = {path: idx.domain for path, idx in store.domain_indexes.items()}
+        for path, name in names.items():
+            out.setdefault(name, []).append(path)
+        for rec in store.memories():
+            index = store.domain_of(rec.path)
+            if index is not None:
+                name = names[index]
+            else:
+                name = rec.path.split("/", 1)[0] + "/" if "/" in rec.path else "(top level)"
+            out.setdefault(name, []).append(rec.path)
+        return out
+
+    return store.view("budgets.domain_members", build, reads={INDEXES, NAMES})
 
 
 def domain_costs(store: Store) -> list[DomainCost]:
     l0 = store.records.get(store.l0.path).tokens if store.l0 else 0
     l0 = l0 or 0
     out = []
-    for path, idx in sorted(store.domain_indexes.items()):
-        targets = []
-        for row in idx.rows:
-            for link in row.links:
-                rec = store.records.get(link.target)
-                if rec is not None and rec.level == 2 and link.target not in targets:
-                    targets.append(link.target)
+    for path, idx, targets in _domain_targets(store):
         index_tokens = store.records[path].tokens or 0
         mem = sum(store.records[t].tokens or 0 for t in targets)
         n = len(targets)
@@ -165,6 +184,26 @@ def domain_costs(store: Store) -> list[DomainCost]:
             )
         )
     return out
+
+
+def _domain_targets(store: Store) -> list[tuple[str, object, list[str]]]:
+    """(index path, index, the memories its rows reach) per domain index: a view of the
+    snapshot (it reads the indexes and the names)."""
+    from .model.store import INDEXES, NAMES
+
+    def build():
+        out = []
+        for path, idx in sorted(store.domain_indexes.items()):
+            targets: dict[str, None] = {}
+            for row in idx.rows:
+                for link in row.links:
+                    rec = store.records.get(link.target)
+                    if rec is not None and rec.level == 2:
+                        targets[link.target] = None
+            out.append((path, idx, list(targets)))
+        return out
+
+    return store.view("budgets.domain_targets", build, reads={INDEXES, NAMES})
 
 
 def _savings(tiered: float, consolidated: float) -> float:
@@ -209,12 +248,13 @@ def over_budget(store: Store) -> list[tuple[str, int, int, str]]:
 
 def build_report(store: Store) -> BudgetReport:
     tiers: dict[str, int] = {}
-    files = []
+    ranked = []
     for path, rec in store.records.items():
         if rec.readable:
             tiers[rec.tier] = tiers.get(rec.tier, 0) + (rec.tokens or 0)
-            files.append((path, rec.tier, rec.tokens or 0))
-    files.sort(key=lambda f: (-f[2], f[0]))
+            ranked.append((-(rec.tokens or 0), path, rec.tier))
+    ranked.sort()  # most tokens first, then by path (tuples compare in C: no key function)
+    files = [(path, tier, -neg) for neg, path, tier in ranked]
     l0 = store.records[store.l0.path].tokens or 0 if store.l0 else 0
     return BudgetReport(
         encoding=store.encoding,

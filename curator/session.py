@@ -192,6 +192,8 @@ class Session:
             new = ws.recheck(paths)
             if new is ws:
                 return None
+            if self.check:
+                new.report  # noqa: B018 - the budgets too, before the screens ask (not on their thread)
             src.workspace = new
             if len(self.loaded()) > 1:
                 self._cross()
@@ -235,6 +237,20 @@ class Session:
         entry = undo(self.sources[index].root)
         paths = [f["path"] for f in entry.meta.get("files", []) if isinstance(f, dict) and "path" in f]
         return entry, self.recheck(index, paths)
+
+    def flush(self) -> None:
+        """Keep what the re-checks learnt (each store's cache; the token counts): evolving a
+        snapshot never writes, so the app calls this when it leaves."""
+        from .cache import store_cache
+
+        for _, s in self.loaded():
+            try:
+                store_cache(s.root).save()
+            except OSError:
+                pass  # a cache is only ever time
+        flush = getattr(self.token_counter, "flush", None)
+        if flush:
+            flush()
 
     # -- the watcher -------------------------------------------------------------
 

@@ -69,14 +69,25 @@ def changed_inputs(before: Store, after: Store, paths) -> set[str]:
     return out
 
 
+_LATER = object()  # a workspace's budget report, built when first asked for
+
+
 @dataclass(frozen=True, eq=False)
 class Workspace:
     store: Store
     findings: list[Finding]
-    report: BudgetReport | None
+    _report: BudgetReport | None | object = field(default=_LATER, repr=False)
     facts_cache: FactsCache | None = None
     by_path: dict[str, list[Finding]] = field(default_factory=dict)
     _fingerprints: _Fingerprints | None = field(default=None, repr=False)
+
+    @property
+    def report(self) -> BudgetReport | None:
+        """The budgets of this snapshot (built on first use: a re-check gives its findings
+        first; the app's worker builds it right after, before the screens ask)."""
+        if self._report is _LATER:
+            object.__setattr__(self, "_report", build_report(self.store))
+        return self._report
 
     def __post_init__(self) -> None:
         by_path: dict[str, list[Finding]] = defaultdict(list)
@@ -127,7 +138,7 @@ class Workspace:
             findings, fps = self._incremental(store, paths)
         else:
             findings, fps = run_checks(store, facts_cache=self.facts_cache), None
-        return Workspace(store, findings, build_report(store), self.facts_cache, _fingerprints=fps)
+        return Workspace(store, findings, _LATER, self.facts_cache, _fingerprints=fps)
 
     def _incremental(self, store: Store, paths: list[str]) -> tuple[list[Finding], _Fingerprints]:
         from importlib import import_module

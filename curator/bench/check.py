@@ -107,7 +107,7 @@ def _recheck_in_process(store_path: str) -> float:
             original = f.read_text(encoding="utf-8")
             f.write_text(original + "\nOne more line about cache retry.\n", encoding="utf-8")
             start = time.perf_counter()
-            ws.recheck(path)
+            ws = ws.recheck(path)
             times.append((time.perf_counter() - start) * 1000)
         return statistics.median(times[1:])
     finally:

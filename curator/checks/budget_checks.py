@@ -60,8 +60,14 @@ def run(ctx: Context) -> None:
             + (f"; lines from {line} on fall past it" if line else ""),
             line=line,
         )
-    for tier, limit in store.config.budgets.tiers.items():
-        total = sum(r.tokens or 0 for r in store.records.values() if r.tier == tier)
+    limits = store.config.budgets.tiers
+    totals = dict.fromkeys(limits, 0)
+    if limits:
+        for r in store.records.values():
+            if r.tier in totals:
+                totals[r.tier] += r.tokens or 0
+    for tier, limit in limits.items():
+        total = totals[tier]
         if total > limit:
             ctx.add("budget.over", ".", f"{tier} tier is {total:,} tokens{approx}, over its {limit:,} budget")
     load = budgets.startup_load(store) if tiered else None

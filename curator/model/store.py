@@ -336,8 +336,7 @@ class Store:
             _attach_list_indexes(new)  # names resolve against the files there are
             touched.add(INDEXES)
         new._views = {k: v for k, v in self._views.items() if not (v[0] & touched)}
-        cache.save()
-        return new.freeze()
+        return new.freeze()  # the store cache is saved by whoever owns it (Session.flush)
 
     def _wanted(self, rel: str) -> bool:
         """Would the loader's walk read this path? (markdown; nothing hidden, so not `.curator/`
