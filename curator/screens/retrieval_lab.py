@@ -74,19 +74,28 @@ class RetrievalLabScreen(CuratorScreen):
         paths = [p for p, r in workspace.store.records.items() if r.level == 2]
         self.query_one("#why-path", Input).suggester = SuggestFromList(paths, case_sensitive=False)
         if self.engine_store is not workspace.store or self.engine is None:
-            self.engine = None
+            # a new snapshot: its own engine (the old one keeps answering for the old snapshot,
+            # never for files that have gone, until the new one is ready)
             self.build_engine(workspace.store)
-        self.query_one("#lab-query", Input).focus()
+        if not getattr(self.app, "live_swap", False):
+            self.query_one("#lab-query", Input).focus()  # (a change seen on disk never moves it)
 
     @work(thread=True, exclusive=True, group="lab-engine", exit_on_error=False)
     def build_engine(self, store) -> None:
         from ..retrieval import RetrievalEngine
 
-        self.app.call_from_thread(self._title, "building the retrieval index…")
-        engine = RetrievalEngine(store).prepare()
+        if self.engine is None:
+            self.app.call_from_thread(self._title, "building the retrieval index…")
+        # a view of the snapshot: built once for it, whoever asks
+        engine = store.view("retrieval.engine", lambda: RetrievalEngine(store).prepare())
         self.app.call_from_thread(self._engine_ready, engine, store)
 
     def _engine_ready(self, engine, store) -> None:
+        ws = self.app.workspace
+        if ws is not None and ws.store is not store:
+            return  # a newer snapshot came while this one's engine was built
+        if engine is not self.engine:
+            self.result = None  # the last result was the old engine's: searched again below
         self.engine, self.engine_store = engine, store
         self._title(f"fused · {len(engine.docs):,} loadable memories")
         weights = engine.weights()

@@ -1,0 +1,193 @@
+"""A live store: changes on disk reach the app's snapshot, tree and findings without a restart,
+keeping the selection; worker failures surface; the lab follows a deletion; an open plan over a
+file changed outside is made again, never applied over the change."""
+
+from __future__ import annotations
+
+import queue
+
+import pytest
+
+from curator.app import make_app
+from curator.dialogs import DiffDialog
+from curator.screens import MainScreen, RetrievalLabScreen
+from curator.tokens import FakeTokenCounter
+from curator.widgets import NodeRef, StoreTree
+
+from .conftest import settle, wait_until
+
+
+class FakeEvents:
+    """The watcher's event source, driven by the test: `push(paths)` is one batch."""
+
+    def __init__(self) -> None:
+        self.batches: queue.Queue = queue.Queue()
+        self.roots = None
+
+    def __call__(self, roots, stop):
+        self.roots = roots
+        while not stop.is_set():
+            try:
+                batch = self.batches.get(timeout=0.02)
+            except queue.Empty:
+                continue
+            yield batch
+
+    def push(self, *paths) -> None:
+        self.batches.put(set(paths))
+
+
+@pytest.fixture
+def live(sample_copy):
+    events = FakeEvents()
+    app = make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(), theme="curator-dark")
+    app.watch_events = events
+    return app, events, sample_copy
+
+
+def tree_paths(app) -> set[str]:
+    tree = app.screen.query_one(StoreTree)
+    return {ref.path for ref in tree._path_nodes if isinstance(ref, NodeRef) and ref.path}
+
+
+def checks_at(app, path: str) -> set[str]:
+    return {f.check for f in app.workspace.findings if f.path == path}
+
+
+async def test_an_edit_on_disk_shows_keeping_the_selection(live):
+    app, events, root = live
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: events.roots is not None)
+        app.screen.open_path("git/git-lfs-fixtures.md")
+        await settle(app, pilot)
+        first = app.workspace
+        target = root / "git/git-lfs-fixtures.md"
+        target.write_text(target.read_text() + "## More\n" * 16)
+        events.push(target)
+        await wait_until(pilot, lambda: app.workspace is not first)
+        assert "size.headings" in checks_at(app, "git/git-lfs-fixtures.md")
+        assert isinstance(app.screen, MainScreen) and app.screen.selected == "git/git-lfs-fixtures.md"
+        cursor = app.screen.query_one(StoreTree).cursor_node
+        assert cursor is not None and cursor.data.path == "git/git-lfs-fixtures.md"
+
+
+async def test_an_addition_a_deletion_and_a_rename_show_in_the_tree(live):
+    app, events, root = live
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: events.roots is not None)
+        app.screen.open_path("git/git-signed-commits.md")
+        await settle(app, pilot)
+
+        (root / "git/git-new-note.md").write_text("# New\nsomething new about git\n")
+        events.push(root / "git/git-new-note.md")
+        await wait_until(pilot, lambda: "git/git-new-note.md" in tree_paths(app))
+        assert "orphan.unindexed" in checks_at(app, "git/git-new-note.md")
+
+        (root / "git/git-lfs-fixtures.md").unlink()
+        events.push(root / "git/git-lfs-fixtures.md")
+        await wait_until(pilot, lambda: "git/git-lfs-fixtures.md" not in tree_paths(app))
+        assert any(f.check == "index.missing-target" and f.target == "git/git-lfs-fixtures.md"
+                   for f in app.workspace.findings)
+
+        (root / "git/git-new-note.md").rename(root / "git/git-renamed-note.md")
+        events.push(root / "git/git-new-note.md", root / "git/git-renamed-note.md")
+        await wait_until(pilot, lambda: "git/git-renamed-note.md" in tree_paths(app))
+        assert "git/git-new-note.md" not in tree_paths(app)
+        assert app.screen.selected == "git/git-signed-commits.md"  # the selection stayed
+
+
+async def test_a_failing_worker_is_one_notification_naming_it(app):
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+
+        def boom() -> None:
+            raise ValueError("the disk said no")
+
+        app.run_worker(boom, name="re-reading the store", thread=True, exit_on_error=False)
+        await wait_until(pilot, lambda: any("the disk said no" in str(n.message) for n in app._notifications))
+        [note] = [n for n in app._notifications if "the disk said no" in str(n.message)]
+        assert "re-reading the store failed" in str(note.message) and note.severity == "error"
+
+
+async def test_the_lab_after_a_deletion_searches_the_new_snapshot(live):
+    app, events, root = live
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: events.roots is not None)
+        await pilot.press("4")
+        await settle(app, pilot)
+        lab = app.screen
+        assert isinstance(lab, RetrievalLabScreen)
+        await wait_until(pilot, lambda: lab.engine is not None)
+        await pilot.press(*"git lfs fixtures", "enter")
+        await wait_until(pilot, lambda: lab.result is not None and lab.result.hits)
+        gone = lab.result.hits[0].path
+        lab.query_one("#why-path").value = gone
+        (root / gone).unlink()
+        events.push(root / gone)
+        await wait_until(pilot, lambda: gone not in app.workspace.store.records)
+        await wait_until(pilot, lambda: lab.engine_store is app.workspace.store and lab.result is not None)
+        assert gone not in [h.path for h in lab.result.hits]
+        lab._explain(gone)  # asking about the deleted file answers, never raises
+        await settle(app, pilot)
+        assert not [n for n in app._notifications if n.severity == "error"]
+
+
+async def test_a_plan_over_a_file_changed_outside_is_made_again(live):
+    app, events, root = live
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: events.roots is not None)
+        app.action_refresh_counts()
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, DiffDialog)
+        index = root / "memory-index.md"
+        assert "memory-index.md" in {e.path for e in dialog.plan.edits}
+        edited = index.read_text() + "\nA line someone added.\n"
+        index.write_text(edited)
+        events.push(index)
+        await wait_until(pilot, lambda: isinstance(app.screen, DiffDialog) and app.screen is not dialog)
+        again = app.screen.plan
+        assert [e.before for e in again.edits if e.path == "memory-index.md"] == [edited.encode()]
+        notes = [str(n.message) for n in app._notifications]
+        assert any("memory-index.md" in m and "made again" in m for m in notes)
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert "A line someone added." in index.read_text()  # applied over the new bytes, kept
+
+
+async def test_an_apply_refused_as_changed_on_disk_is_named_and_planned_again(live):
+    app, events, root = live
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        app.action_refresh_counts()
+        await settle(app, pilot)
+        assert isinstance(app.screen, DiffDialog)
+        index = root / "memory-index.md"
+        index.write_text(index.read_text() + "\nEdited outside, no event yet.\n")
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, DiffDialog)
+                         and b"no event yet" in next(e.before for e in app.screen.plan.edits
+                                                    if e.path == "memory-index.md"))
+        assert "Edited outside, no event yet." in index.read_text()  # never overwritten
+        assert any("memory-index.md" in str(n.message) for n in app._notifications)
+
+
+async def test_the_real_watcher_updates_the_app(sample_copy, monkeypatch):
+    monkeypatch.delenv("CURATOR_NO_WATCH")
+    app = make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(), theme="curator-dark")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: app._watch_stop is not None)
+        new = sample_copy / "git/git-watched.md"
+        import time
+
+        deadline = time.monotonic() + 15
+        while "git/git-watched.md" not in app.workspace.store.records and time.monotonic() < deadline:
+            new.write_text(f"# Watched\nwritten at {time.monotonic()}\n")  # until the watcher is up
+            await pilot.pause(0.3)
+        assert "git/git-watched.md" in app.workspace.store.records
+        await wait_until(pilot, lambda: "git/git-watched.md" in tree_paths(app))
