@@ -110,7 +110,7 @@ class Session:
                 except ValueError:
                     continue
                 rel = f"{prefix}/{rel}" if prefix else rel
-                if len(base.parts) > depth and store._wanted(rel):
+                if len(base.parts) > depth and store.reads_path(rel):
                     best, depth = (i, rel), len(base.parts)
         return best
 

@@ -295,7 +295,7 @@ class Store:
             old = records.get(path)
             abspath = old.abspath if old is not None else self.root / path
             level, _ = _classify(path, self.format, self._index_name())
-            if not self._wanted(path) or not os.path.isfile(abspath):
+            if not self.reads_path(path) or not os.path.isfile(abspath) or self._escapes(abspath, load_findings, path):
                 if old is None:
                     continue  # never was a record (and is not one now)
                 del records[path]
@@ -314,7 +314,7 @@ class Store:
             index_changed = index_changed or rec.level < LEVEL_L2
             records[path] = rec
             new_recs.append(rec)
-        if not touched:
+        if not touched and sorted(load_findings, key=Finding.sort_key) == sorted(self.load_findings, key=Finding.sort_key):
             return self
         if NAMES in touched:
             new.records = dict(sorted(records.items()))
@@ -338,7 +338,23 @@ class Store:
         new._views = {k: v for k, v in self._views.items() if not (v[0] & touched)}
         return new.freeze()  # the store cache is saved by whoever owns it (Session.flush)
 
-    def _wanted(self, rel: str) -> bool:
+    def _escapes(self, abspath, findings: list[Finding], rel: str) -> bool:
+        """A symbolic link that leaves the store (as the walk reports it): never read."""
+        if not os.path.islink(abspath):
+            return False
+        try:
+            target = Path(abspath).resolve(strict=True)
+        except (OSError, RuntimeError):
+            findings.append(Finding("parse.error", Severity.ERROR, rel, "symbolic link is broken or loops"))
+            return True
+        allowed = [self.root.resolve()] + [(self.root / inc).resolve() for inc in self.config.include]
+        if any(_is_within(target, a) for a in allowed):
+            return False
+        findings.append(Finding("index.unsafe-target", Severity.ERROR, rel, "symbolic link leaves the store; not read",
+                                target=str(target)))
+        return True
+
+    def reads_path(self, rel: str) -> bool:
         """Would the loader's walk read this path? (markdown; nothing hidden, so not `.curator/`
         nor an editor's swap file; not excluded; an experience source's own folders only)"""
         if not rel.endswith(".md"):

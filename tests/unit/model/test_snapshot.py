@@ -118,3 +118,14 @@ def test_suggestions_follow_an_edited_memory(store_root):
     suggest(new, "zebra yak", "notes-index.md")
     assert new.view("curation.document_frequency", lambda: None)[0]["yak"] == 1
     assert df_old[0]["yak"] == 1 and df_old[0]["zebra"] == 2
+
+
+def test_a_new_symlink_leaving_the_store_is_reported_never_read(store_root, tmp_path):
+    secret = tmp_path / "secret.md"
+    secret.write_text("# not yours\n")
+    store = load(store_root)
+    (store_root / "notes/link.md").symlink_to(secret)
+    new = store.evolve(["notes/link.md"])
+    assert "notes/link.md" not in new.records
+    assert [(f.check, f.path) for f in new.load_findings if f.path == "notes/link.md"] == [
+        ("index.unsafe-target", "notes/link.md")]
