@@ -123,9 +123,10 @@ class Workspace:
         An edit of existing memories changes only what reads their text or tokens: the
         per-file checks of those files, near-duplicates involving them (looked up in the
         fingerprint index), the store-wide checks that read tokens, and the budgets. Anything
-        else (a file added, deleted or renamed, an index edited) runs every check again — the
-        per-file facts and token counts of the unchanged files are cached, so that is still
-        only the changed files' work plus the store-wide checks."""
+        else (a file added, deleted or renamed, an index edited) runs again every check that
+        reads what changed (`CheckSpec.reads`: an added memory leaves the keyword checks alone)
+        — the per-file facts and token counts of the unchanged files are cached, so that is
+        the changed files' work plus those checks."""
         if isinstance(paths, str):
             paths = [paths]
         paths = sorted(set(paths))
@@ -137,7 +138,11 @@ class Workspace:
         if touched <= {TEXT, TOKENS}:
             findings, fps = self._incremental(store, paths)
         else:
-            findings, fps = run_checks(store, facts_cache=self.facts_cache), None
+            # every check that reads what changed runs again; the others' findings stay
+            rerun = {c.id for c in CHECKS.values() if c.reads_any(touched)}
+            keep = [f for f in self.findings if f.check in CHECKS and f.check not in rerun]
+            fresh = run_checks(store, rerun, facts_cache=self.facts_cache)
+            findings, fps = sorted(keep + fresh, key=Finding.sort_key), None
         return Workspace(store, findings, _LATER, self.facts_cache, _fingerprints=fps)
 
     def _incremental(self, store: Store, paths: list[str]) -> tuple[list[Finding], _Fingerprints]:
