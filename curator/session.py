@@ -306,11 +306,10 @@ def watch_files(roots: list[Path], stop: threading.Event, debounce_ms: int = 150
 def open_session(layout, *, given: str | None = None, config=None, token_counter=None,
                  progress: Progress | None = None, prefer: Path | None = None,
                  facts_cache=None) -> Session:
-    """A loaded session for the app: the facts kept in memory for fast re-checks."""
-    from .checks.facts import default_cache
-
+    """A loaded session for the app. An unchanged store's findings come from the store cache
+    (as for `curator check`); each workspace keeps a facts cache for its re-checks."""
     session = Session(layout, given=given, config=config, token_counter=token_counter,
-                      facts_cache=facts_cache if facts_cache is not None else default_cache())
+                      facts_cache=facts_cache)
     session.load(progress)
     session.prefer(prefer)
     return session

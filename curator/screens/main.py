@@ -58,7 +58,8 @@ class MainScreen(CuratorScreen):
     def show(self, workspace) -> None:
         tree = self.query_one(StoreTree)
         repo = getattr(self.app, "repo", None)
-        if not getattr(self.app, "switching_source", False):
+        live = getattr(self.app, "live_swap", False)
+        if not getattr(self.app, "switching_source", False) and not (live and tree.update_in_place(repo, workspace)):
             tree.show(workspace, repo)
         if repo is not None:
             self.query_one(Overview).show(repo, self._title(repo))

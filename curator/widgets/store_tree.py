@@ -49,6 +49,9 @@ class StoreTree(Tree[str]):
         self._path_nodes: dict[NodeRef, object] = {}
         self._workspaces: dict[int, object] = {}  # source → the workspace its nodes were built from
         self._marks: dict[NodeRef, str] = {}  # the usage mark each record's label shows
+        # group nodes (sources, indexes, tiers, folders) with what their label adds up, for
+        # in-place updates: (node, source, title — a source's SourceState —, paths | None, style)
+        self._groups: list[tuple] = []
 
     def on_mount(self) -> None:
         signal = getattr(self.app, "sessions_signal", None)
@@ -112,6 +115,7 @@ class StoreTree(Tree[str]):
         self._path_nodes = {}
         self._marks = {}
         self._workspaces = {}
+        self._groups = []
         loaded = repo.loaded() if repo is not None else []
         if len(repo.sources if repo is not None else []) > 1:
             for i, src in enumerate(repo.sources):
@@ -120,9 +124,9 @@ class StoreTree(Tree[str]):
                     self.root.add_leaf(Text(f"{src.name} — cannot load: {src.error}", style="error"),
                                        data=NodeRef(i))
                     continue
-                label = self.label_for(f"{src.name}", ws.store.total_tokens, ws.badge(None), "bold")
-                label.append(f"  {src.spec.label}", style="dim italic")
+                label = self._source_label(src, ws)
                 node = self.root.add(label, data=NodeRef(i), expand=True)
+                self._groups.append((node, i, src, None, ""))
                 self._path_nodes[NodeRef(i)] = node
                 self._source(node, ws, i)
         else:
@@ -145,6 +149,7 @@ class StoreTree(Tree[str]):
                 self.label_for("Indexes", sum(r.tokens or 0 for r in indexes), workspace.badge(paths), "bold"),
                 expand=False,
             )
+            self._groups.append((group, source, "Indexes", paths, "bold"))
             for r in sorted(indexes, key=lambda r: (r.level, r.path)):
                 self._leaf(group, r, workspace, source, usage)
         by_tier: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
@@ -159,15 +164,64 @@ class StoreTree(Tree[str]):
             label = self.label_for(f"{tier} ({len(all_recs)})", sum(r.tokens or 0 for r in all_recs),
                                    workspace.badge([r.path for r in all_recs]), "bold")
             tier_node = parent.add(label, expand=False)
+            self._groups.append((tier_node, source, f"{tier} ({len(all_recs)})", [r.path for r in all_recs], "bold"))
             for folder in sorted(folders):
                 recs = folders[folder]
+                name = f"{folder}/" if folder != "(top level)" else folder
                 node = tier_node.add(
-                    self.label_for(f"{folder}/" if folder != "(top level)" else folder,
-                                   sum(r.tokens or 0 for r in recs), workspace.badge([r.path for r in recs])),
+                    self.label_for(name, sum(r.tokens or 0 for r in recs), workspace.badge([r.path for r in recs])),
                     expand=False,
                 )
+                self._groups.append((node, source, name, [r.path for r in recs], ""))
                 for r in sorted(recs, key=lambda r: r.path):
                     self._leaf(node, r, workspace, source, usage)
+
+    def _source_label(self, src, ws) -> Text:
+        label = self.label_for(f"{src.name}", ws.store.total_tokens, ws.badge(None), "bold")
+        label.append(f"  {src.spec.label}", style="dim italic")
+        return label
+
+    def update_in_place(self, repo, workspace) -> bool:
+        """A new snapshot of the same shape (the same files in the same tiers and folders: an
+        edit seen on disk): relabel the records whose record or findings changed and every
+        group, keeping nodes, folds, cursor and scroll. False when the shape changed (the
+        caller rebuilds)."""
+        sources = dict(repo.loaded()) if repo is not None else {}
+        fresh = {i: s.workspace for i, s in sources.items()} if sources else {0: workspace}
+        if set(fresh) != set(self._workspaces) or not self._groups:
+            return False
+        changed: list[tuple[int, str]] = []
+        for i, new in fresh.items():
+            old = self._workspaces[i]
+            if new is old:
+                continue
+            a, b = old.store.records, new.store.records
+            if a.keys() != b.keys():
+                return False
+            for path, rec in b.items():
+                before = a[path]
+                if rec is not before:
+                    if (rec.tier, rec.level, rec.readable, rec.folder) != \
+                            (before.tier, before.level, before.readable, before.folder):
+                        return False
+                    changed.append((i, path))
+                elif new.by_path.get(path) != old.by_path.get(path):
+                    changed.append((i, path))
+        for i, path in changed:
+            ref = NodeRef(i, path)
+            node = self._path_nodes.get(ref)
+            if node is not None:
+                node.set_label(self._record_label(fresh[i].store.records[path], fresh[i], self._marks.get(ref, "")))
+        self._workspaces = dict(fresh)
+        for node, i, title, paths, style in self._groups:
+            ws = fresh[i]
+            if paths is None:  # a source: `title` is its SourceState
+                node.set_label(self._source_label(title, ws))
+                continue
+            records = ws.store.records
+            node.set_label(self.label_for(title, sum(records[p].tokens or 0 for p in paths), ws.badge(paths), style))
+        self._invalidate()
+        return True
 
     def _leaf(self, parent, rec, workspace, source: int = 0, usage=None) -> None:
         ref = NodeRef(source, rec.path)

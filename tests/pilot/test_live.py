@@ -62,6 +62,9 @@ async def test_an_edit_on_disk_shows_keeping_the_selection(live):
         app.screen.open_path("git/git-lfs-fixtures.md")
         await settle(app, pilot)
         first = app.workspace
+        tree = app.screen.query_one(StoreTree)
+        node = tree._path_nodes[NodeRef(0, "git/git-lfs-fixtures.md")]
+        assert "▲" not in str(node.label)
         target = root / "git/git-lfs-fixtures.md"
         target.write_text(target.read_text() + "## More\n" * 16)
         events.push(target)
@@ -70,6 +73,8 @@ async def test_an_edit_on_disk_shows_keeping_the_selection(live):
         assert isinstance(app.screen, MainScreen) and app.screen.selected == "git/git-lfs-fixtures.md"
         cursor = app.screen.query_one(StoreTree).cursor_node
         assert cursor is not None and cursor.data.path == "git/git-lfs-fixtures.md"
+        # updated in place: the same node, relabelled with its new warning
+        assert tree._path_nodes[NodeRef(0, "git/git-lfs-fixtures.md")] is node and "▲" in str(node.label)
 
 
 async def test_an_addition_a_deletion_and_a_rename_show_in_the_tree(live):
