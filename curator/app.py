@@ -78,7 +78,7 @@ class CuratorApp(App[None]):
         self._role_theme_pushed = False
         self._watch_stop = None  # threading.Event of the running watcher
         self._proposal = None  # (plan, dialog, replan, then_open) while a plan is previewed
-        self.live_swap = False  # True while screens re-render for a change seen on disk
+        self.live_workspace = None  # the last workspace a change seen on disk (or a re-check) made
 
     # -- start-up ------------------------------------------------------------
 
@@ -234,11 +234,8 @@ class CuratorApp(App[None]):
             return
         mine = [s for s in swaps if s.index == session.current]
         if mine:
-            self.live_swap = True
-            try:
-                self._loaded(session.workspace)
-            finally:
-                self.live_swap = False
+            self.live_workspace = session.workspace  # screens update it in place (CuratorScreen.live)
+            self._loaded(session.workspace)
         else:
             self.workspace_signal.publish(self.workspace)  # badges of the other sources
         self._replan_if_touched([p for s in mine for p in s.paths])

@@ -49,11 +49,20 @@ class CuratorScreen(Screen):
         if self.app.workspace is not None:
             self._on_workspace(self.app.workspace)
 
+    # True while `show` draws a snapshot that came from a change seen on disk (or a re-check)
+    # on a screen that already showed one: update in place, never move the focus
+    live = False
+    _shown = False
+
     def _on_workspace(self, workspace) -> None:
+        self.live = self._shown and workspace is getattr(self.app, "live_workspace", None)
         self.query_one(StatusHeader).show(workspace)
         for pane in self.query(LoadingPane):
             pane.display = False
-        self.show(workspace)
+        try:
+            self.show(workspace)
+        finally:
+            self._shown, self.live = True, False
 
     def show(self, workspace) -> None:  # pragma: no cover - overridden
         pass

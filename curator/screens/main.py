@@ -58,8 +58,7 @@ class MainScreen(CuratorScreen):
     def show(self, workspace) -> None:
         tree = self.query_one(StoreTree)
         repo = getattr(self.app, "repo", None)
-        live = getattr(self.app, "live_swap", False)
-        if not getattr(self.app, "switching_source", False) and not (live and tree.update_in_place(repo, workspace)):
+        if not getattr(self.app, "switching_source", False) and not (self.live and tree.update_in_place(repo, workspace)):
             tree.show(workspace, repo)
         if repo is not None:
             self.query_one(Overview).show(repo, self._title(repo))
@@ -75,7 +74,7 @@ class MainScreen(CuratorScreen):
             switcher.current = "welcome"
             # the rebuilt tree highlights its first node: that is not the user asking for it
             self._keep_overview = True
-        if not getattr(self.app, "switching_source", False) and not getattr(self.app, "live_swap", False):
+        if not getattr(self.app, "switching_source", False) and not self.live:
             tree.focus()  # (a change seen on disk never moves the focus)
 
     def _title(self, repo) -> str:

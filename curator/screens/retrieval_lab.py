@@ -77,7 +77,7 @@ class RetrievalLabScreen(CuratorScreen):
             # a new snapshot: its own engine (the old one keeps answering for the old snapshot,
             # never for files that have gone, until the new one is ready)
             self.build_engine(workspace.store)
-        if not getattr(self.app, "live_swap", False):
+        if not self.live:
             self.query_one("#lab-query", Input).focus()  # (a change seen on disk never moves it)
 
     @work(thread=True, exclusive=True, group="lab-engine", exit_on_error=False)

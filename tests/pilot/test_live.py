@@ -157,8 +157,8 @@ async def test_a_plan_over_a_file_changed_outside_is_made_again(live):
         await wait_until(pilot, lambda: isinstance(app.screen, DiffDialog) and app.screen is not dialog)
         again = app.screen.plan
         assert [e.before for e in again.edits if e.path == "memory-index.md"] == [edited.encode()]
-        notes = [str(n.message) for n in app._notifications]
-        assert any("memory-index.md" in m and "made again" in m for m in notes)
+        await wait_until(pilot, lambda: any("memory-index.md" in str(n.message) and "made again" in str(n.message)
+                                            for n in app._notifications))
         await pilot.press("y")
         await settle(app, pilot)
         assert "A line someone added." in index.read_text()  # applied over the new bytes, kept
@@ -178,7 +178,7 @@ async def test_an_apply_refused_as_changed_on_disk_is_named_and_planned_again(li
                          and b"no event yet" in next(e.before for e in app.screen.plan.edits
                                                     if e.path == "memory-index.md"))
         assert "Edited outside, no event yet." in index.read_text()  # never overwritten
-        assert any("memory-index.md" in str(n.message) for n in app._notifications)
+        await wait_until(pilot, lambda: any("memory-index.md" in str(n.message) for n in app._notifications))
 
 
 async def test_the_real_watcher_updates_the_app(sample_copy, monkeypatch):
