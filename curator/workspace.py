@@ -26,30 +26,52 @@ Progress = Callable[[str, float], None]  # (what is happening, fraction done 0..
 class _Fingerprints:
     """The shingle fingerprints of every memory, and which memories hold each: what an edited
     memory's near-duplicates are looked up in. Built on the first re-check and handed from each
-    workspace to the next (only the newest uses it; it follows the newest snapshot)."""
+    workspace to the next (only the newest uses it; it follows the newest snapshot). Compact:
+    a fingerprint held by one memory maps to its path, only a shared one to a set."""
 
-    def __init__(self, index: dict[int, set[str]], of: dict[str, tuple]) -> None:
-        self.index, self.of = index, of
+    def __init__(self, postings: dict[int, str | set[str]], of: dict[str, tuple]) -> None:
+        self.postings, self.of = postings, of
+
+    @property
+    def index(self) -> _Fingerprints:
+        return self  # what near_duplicates_of reads: `.get(fingerprint, ())` → the paths
+
+    def get(self, fp: int, default=()):
+        got = self.postings.get(fp)
+        if got is None:
+            return default
+        return (got,) if isinstance(got, str) else got
 
     @classmethod
     def build(cls, ctx) -> _Fingerprints:
         from .checks.facts import facts_for
 
-        index: dict[int, set[str]] = {}
-        of: dict[str, tuple] = {}
+        made = cls({}, {})
         for p, facts in facts_for(ctx).items():
             if ctx.store.records[p].level == 2:
-                of[p] = facts.fingerprints
-                for fp in facts.fingerprints:
-                    index.setdefault(fp, set()).add(p)
-        return cls(index, of)
+                made.replace(p, facts.fingerprints)
+        return made
 
     def replace(self, path: str, fingerprints) -> None:
-        for fp in self.of.get(path, ()):  # the file's old fingerprints leave the index
-            self.index.get(fp, set()).discard(path)
+        postings = self.postings
+        for fp in self.of.pop(path, ()):  # the file's old fingerprints leave the index
+            got = postings.get(fp)
+            if got == path:
+                del postings[fp]
+            elif isinstance(got, set):
+                got.discard(path)
+                if len(got) == 1:
+                    postings[fp] = next(iter(got))
         for fp in fingerprints:
-            self.index.setdefault(fp, set()).add(path)
-        self.of[path] = fingerprints
+            got = postings.get(fp)
+            if got is None:
+                postings[fp] = path
+            elif isinstance(got, set):
+                got.add(path)
+            elif got != path:
+                postings[fp] = {got, path}
+        if fingerprints:
+            self.of[path] = tuple(fingerprints)
 
 
 def changed_inputs(before: Store, after: Store, paths) -> set[str]:

@@ -9,7 +9,7 @@ process: the session loads it, then
   re-check, a memory added/deleted ms (every check runs again; the facts of unchanged files are kept)
   watcher                          ms from a write on disk to the new snapshot (real watchfiles,
                                    its 150 ms debounce included)
-  resident memory                  MB, peak, after all of it
+  resident memory                  MB after the load and after the re-checks (and the run's peak)
 Targets (design.md, 2 cores): re-check after one edit ≤ 20 ms at 10k; a change on disk reaches
 the snapshot within a second; ≤ 300 MB at 10k.
 """
@@ -32,6 +32,17 @@ WATCH_TARGET_MS = 1000
 RSS_TARGET_MB = {10000: 300, 50000: 1000}
 
 
+def _rss_mb() -> float:
+    """Resident memory now (Linux /proc; else the peak so far)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def _edit(path: Path, n: int) -> None:
     path.write_text(path.read_text(encoding="utf-8") + f"\nOne more line about cache retry ({n}).\n",
                     encoding="utf-8")
@@ -46,9 +57,13 @@ def measure(n_files: int, edits: int) -> dict:
     shutil.copytree(synthetic_store(n_files), work)
     try:
         open_session(discover(work), given=str(work), token_counter=default_counter()).flush()  # warm
+        import gc
+
+        gc.collect()
         start = time.perf_counter()
         session = open_session(discover(work), given=str(work), token_counter=default_counter())
         load_s = time.perf_counter() - start
+        rss_loaded = _rss_mb()
         memories = [r.path for r in session.workspace.store.memories()]
         findings_ms, full_ms = [], []
         for i, path in enumerate(memories[: edits + 1]):  # the first builds the fingerprint index
@@ -74,12 +89,14 @@ def measure(n_files: int, edits: int) -> dict:
             t0 = time.perf_counter()
             session.recheck(session.current, [added.name])
             structural.append((time.perf_counter() - t0) * 1000)
+        rss_checked = _rss_mb()
         watch_ms = _watch_latency(session, work, memories[edits + 1: edits + 8])
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         return {
             "n": n_files, "load": load_s, "findings": statistics.median(findings_ms),
             "findings_max": max(findings_ms), "full": statistics.median(full_ms),
             "structural": statistics.median(structural), "watch": watch_ms, "rss": rss,
+            "rss_loaded": rss_loaded, "rss_checked": rss_checked,
         }
     finally:
         shutil.rmtree(work.parent, ignore_errors=True)
@@ -126,8 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     wok = "✓" if r["watch"] <= WATCH_TARGET_MS else "✗"
     print(f"  watcher, write on disk → new snapshot: {r['watch']:.0f} ms median {wok} ≤ {WATCH_TARGET_MS} ms")
     goal = RSS_TARGET_MB.get(r["n"])
-    mark = f" {'✓' if r['rss'] <= goal else '✗'} ≤ {goal} MB" if goal else ""
-    print(f"  peak resident memory: {r['rss']:.0f} MB{mark}")
+    mark = f" {'✓' if r['rss_checked'] <= goal else '✗'} ≤ {goal} MB" if goal else ""
+    print(f"  resident memory: {r['rss_loaded']:.0f} MB loaded, {r['rss_checked']:.0f} MB after the re-checks"
+          f"{mark}; peak of the whole run (a warm-up load included) {r['rss']:.0f} MB")
     return 0
 
 
