@@ -195,8 +195,10 @@ class Session:
             if self.check:
                 new.report  # noqa: B018 - the budgets too, before the screens ask (not on their thread)
             src.workspace = new
-            if len(self.loaded()) > 1:
-                self._cross()
+            memories = any((r is not None and r.level == 2)
+                           for p in paths for r in (ws.store.records.get(p), new.store.records.get(p)))
+            if memories and len(self.loaded()) > 1:
+                self._cross()  # the same knowledge kept in two sources: only memories count
             return Swap(index, new, paths)
 
     def changed(self, abspaths: Iterable[Path | str]) -> list[Swap]:
