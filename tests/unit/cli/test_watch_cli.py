@@ -1,0 +1,49 @@
+"""`curator watch`: the CLI face of the live store — each change on disk and what it did to the
+findings, through the same session and watcher as the app."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+from curator.cli import main
+
+INDEX = "| Keywords | File |\n|---|---|\n| alpha beta gamma delta epsilon | [notes/a](notes/a.md) |\n"
+
+
+def test_watch_prints_the_change_and_the_findings_it_adds(capsys, make_store):
+    root = make_store({
+        "memory-index.md": "| Keywords | File |\n|---|---|\n| notes | [notes-index](notes-index.md) |\n",
+        "notes-index.md": INDEX,
+        "notes/a.md": "# A\nalpha\n",
+    })
+    done = threading.Event()
+
+    def write_until_seen() -> None:
+        i = 0
+        while not done.is_set():  # a new file each time, until the watcher is up and saw one
+            (root / f"notes/new-{i}.md").write_text(f"# New\n{time.monotonic()}\n")
+            i += 1
+            done.wait(0.3)
+
+    writer = threading.Thread(target=write_until_seen, daemon=True)
+    writer.start()
+    try:
+        code = main(["watch", str(root), "--format", "json", "--count", "1", "--timeout", "15"])
+    finally:
+        done.set()
+        writer.join(2)
+    assert code == 0
+    lines = [json.loads(ln) for ln in capsys.readouterr().out.splitlines() if ln.startswith("{")]
+    assert lines, "no change reported within 15 s"
+    first = lines[0]
+    [path] = first["paths"]
+    assert path.startswith("notes/new-")
+    assert any(f["check"] == "orphan.unindexed" and f["path"] == path for f in first["added"])
+
+
+def test_watch_refuses_bad_numbers(capsys, make_store):
+    root = make_store({"notes/a.md": "# A\n"})
+    assert main(["watch", str(root), "--count", "-1"]) == 2
+    assert "--count" in capsys.readouterr().err
