@@ -69,7 +69,8 @@ class MainScreen(CuratorScreen):
             self._pending = None
             self.open_path(path, line)
         elif self.selected and self.selected in workspace.store.records:
-            self._show_path(self.selected)
+            if not (self.live and self._same_as_shown(workspace, self.selected)):
+                self._show_path(self.selected)  # (another file's change keeps this view and its scroll)
         else:
             switcher.current = "welcome"
             # the rebuilt tree highlights its first node: that is not the user asking for it
@@ -95,8 +96,15 @@ class MainScreen(CuratorScreen):
         self.query_one(StoreTree).select_path(path)
         self._show_path(path, line)
 
+    def _same_as_shown(self, workspace, path: str) -> bool:
+        """Is the file shown the same record, with the same findings, in this snapshot?"""
+        shown = getattr(self, "_shown_state", None)
+        return shown is not None and shown[0] == path and shown[1] is workspace.store.records.get(path) \
+            and shown[1].level == 2 and shown[2] == workspace.by_path.get(path)  # (an index's rows read the others)
+
     def _show_path(self, path: str, line: int | None = None) -> None:
         ws = self.app.workspace
+        self._shown_state = (path, ws.store.records.get(path), ws.by_path.get(path))
         self.selected = path
         switcher = self.query_one(ContentSwitcher)
         rec = ws.store.records.get(path)

@@ -77,6 +77,30 @@ async def test_an_edit_on_disk_shows_keeping_the_selection(live):
         assert tree._path_nodes[NodeRef(0, "git/git-lfs-fixtures.md")] is node and "▲" in str(node.label)
 
 
+async def test_another_files_change_keeps_the_open_record_as_it_is(live):
+    from curator.widgets import RecordView
+
+    app, events, root = live
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: events.roots is not None)
+        app.screen.open_path("git/git-signed-commits.md")
+        await settle(app, pilot)
+        view = app.screen.query_one(RecordView)
+        shown = view._shown[0]
+        other = root / "git/git-worktree-parallel.md"
+        other.write_text(other.read_text() + "\nmore\n")
+        events.push(other)
+        await wait_until(pilot, lambda: app.workspace is not shown)
+        await settle(app, pilot)
+        assert view._shown[0] is shown  # not re-rendered: its scroll stays where the reader left it
+        mine = root / "git/git-signed-commits.md"
+        mine.write_text(mine.read_text() + "\nmine changed\n")
+        events.push(mine)
+        await wait_until(pilot, lambda: view._shown[0] is app.workspace and view._shown[0] is not shown)
+        assert "mine changed" in app.workspace.store.records["git/git-signed-commits.md"].text
+
+
 async def test_an_addition_a_deletion_and_a_rename_show_in_the_tree(live):
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
