@@ -74,9 +74,10 @@ class ProblemsScreen(CuratorScreen):
             hay = f"{f.check} {f.path} {f.message} {f.target or ''}".lower()
             if all(w in hay for w in words):
                 items.append(f)
-        self.shown = items
         table = self.query_one(RowTable)
         row = table.cursor_row
+        before = self.shown[row] if 0 <= row < len(self.shown) else None
+        self.shown = items
         room = table.size.width or self.size.width
         narrow = room < 110  # the severity as its icon; the message keeps the room
         wheres = [f"{f.path}:{f.line}" if f.line else f.path for f in items]
@@ -94,7 +95,9 @@ class ProblemsScreen(CuratorScreen):
             table.add_row(clip(label, widths[0], style), clip(f.check, widths[1]), fix,
                           clip(where, widths[3]), clip(f.message, widths[4]), key=str(i))
         if items:
-            table.move_cursor(row=min(row, len(items) - 1))
+            # the same finding stays under the cursor when a new snapshot moves it (or keeps it)
+            same = next((i for i, f in enumerate(items) if f == before), None) if before is not None else None
+            table.move_cursor(row=same if same is not None else min(row, len(items) - 1))
         total = len(ws.findings)
         hidden = f" · hidden: {', '.join(sorted(self.hidden))}" if self.hidden else ""
         self.query_one("#problem-counts", Static).update(f"{len(items)} of {total}{hidden}")

@@ -220,3 +220,28 @@ async def test_the_real_watcher_updates_the_app(sample_copy, monkeypatch):
             await pilot.pause(0.3)
         assert "git/git-watched.md" in app.workspace.store.records
         await wait_until(pilot, lambda: "git/git-watched.md" in tree_paths(app))
+
+
+async def test_the_problems_cursor_stays_on_its_finding_when_a_new_one_comes_before_it(live):
+    from curator.widgets.table import RowTable
+
+    app, events, root = live
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: events.roots is not None)
+        await pilot.press("2")
+        await settle(app, pilot)
+        screen = app.screen
+        table = screen.query_one(RowTable)
+        table.focus()
+        table.move_cursor(row=5)
+        await settle(app, pilot)
+        picked = screen.shown[5]
+        new = root / "aaa-first" / "broken.md"
+        new.parent.mkdir()
+        new.write_text("---\nname: never closed\n")  # frontmatter.invalid: an error, sorted first
+        events.push(new)
+        await wait_until(pilot, lambda: any(f.path == "aaa-first/broken.md" for f in screen.shown))
+        await settle(app, pilot)
+        assert screen.shown.index(picked) == 6  # it moved down one row ...
+        assert table.cursor_row == 6  # ... and the cursor with it
