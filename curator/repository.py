@@ -104,7 +104,7 @@ def load_repository(
 
     layout = layout or discover(Path(path), env=env)
     session = Session(layout, given=str(path), config=config, token_counter=token_counter,
-                      check=check, only=set(only) if only else None)
+                      check=check, only=set(only) if only else None, budgets=False)
     session.load(progress, name_by_root=True)
     if progress:
         progress("loaded", 1.0)

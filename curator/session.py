@@ -58,6 +58,7 @@ class Session:
     facts_cache: object | None = None  # None: checks reuse a whole run's cached findings
     check: bool = True  # False: load only (no findings, no budgets)
     only: set[str] | None = None  # the checks to run (None: all)
+    budgets: bool = True  # False: budget reports only when asked for (the CLI's checks)
     sources: list[SourceState] = field(default_factory=list)
     cross: list[Finding] = field(default_factory=list)  # duplicate.near across sources
     current: int = 0
@@ -139,7 +140,7 @@ class Session:
                 ws = open_workspace(spec.root, given=given, config=cfg, token_counter=self.token_counter,
                                     progress=sub, facts_cache=self.facts_cache, fmt=spec.fmt,
                                     repo_root=None if layout.single else layout.root,
-                                    check=self.check, only=self.only, budgets=self.check)
+                                    check=self.check, only=self.only, budgets=self.budgets and self.check)
                 out.append(SourceState(spec, ws))
             except Exception as exc:  # noqa: BLE001 - a missing folder, a config error: shown, never fatal
                 out.append(SourceState(spec, None, str(exc)))
@@ -192,7 +193,7 @@ class Session:
             new = ws.recheck(paths)
             if new is ws:
                 return None
-            if self.check:
+            if self.check and self.budgets:
                 new.report  # noqa: B018 - the budgets too, before the screens ask (not on their thread)
             src.workspace = new
             memories = any((r is not None and r.level == 2)

@@ -227,7 +227,8 @@ def open_workspace(
     budgets: bool = True,
 ) -> Workspace:
     """Load, count, check (unless `check=False`; `only` some checks) and budget (unless
-    `budgets=False`: `report` is None) one store, reporting progress between the phases."""
+    `budgets=False`: the report is then built when first asked for) one store, reporting
+    progress between the phases."""
     say = progress or (lambda _what, _frac: None)
     root = Path(root)
     say("reading the store", 0.05)
@@ -246,6 +247,6 @@ def open_workspace(
     else:
         findings = run_checks(store, only, facts_cache=cache)
     say("adding up budgets", 0.9)
-    report = build_report(store) if budgets else None
+    report = build_report(store) if budgets else _LATER  # (else built if something asks)
     say("ready", 1.0)
     return Workspace(store, findings, report, cache)
