@@ -31,7 +31,7 @@ def run(args) -> int:
     from ...checks import CHECKS
     from ...model.findings import Severity
     from ...reports import render_github, render_json, render_sarif, render_text
-    from ..common import EXIT_FINDINGS, EXIT_OK, UsageError, console, print_json
+    from ..common import EXIT_FINDINGS, EXIT_OK, UsageError, console, print_json, store_argument
 
     if args.list:
         out = console()
@@ -58,6 +58,7 @@ def run(args) -> int:
     findings = repo.findings()
     known, gone = _narrow(args, store, findings, repo)
     findings = [f for f in findings if id(f) not in known]
+    printed = None
     if args.format == "json":
         data = render_json(store, findings)
         data["sources"] = source_summaries(repo)
@@ -65,13 +66,14 @@ def run(args) -> int:
             data["baseline"] = {"file": args.baseline, "known": len(known), "gone": gone}
         if args.changed:
             data["changed"] = {"base": args.base}
-        print_json(data)
+        printed = print_json(data)
     elif args.format == "sarif":
-        print_json(render_sarif(store, findings))
+        printed = print_json(render_sarif(store, findings))
     elif args.format == "github":
         import sys
 
-        sys.stdout.write(render_github(store, findings))
+        printed = render_github(store, findings)
+        sys.stdout.write(printed)
     else:
         out = console()
         if not repo.single:
@@ -83,7 +85,12 @@ def run(args) -> int:
         render_text(out, store, findings)
         _print_narrowed(out, args, len(known), gone)
     fail = Severity.parse(args.fail_on)
-    return EXIT_FINDINGS if any(f.severity >= fail for f in findings) else EXIT_OK
+    code = EXIT_FINDINGS if any(f.severity >= fail for f in findings) else EXIT_OK
+    if printed is not None and repo.single and store_argument(args) and not (args.changed or args.baseline):
+        from ...replay import keep
+
+        keep(store, only, printed, code)  # the next run of this command replays it if nothing changed
+    return code
 
 
 def _narrow(args, store, findings, repo=None):

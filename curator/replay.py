@@ -1,0 +1,250 @@
+"""A check's output replayed when nothing it read has changed — git's untracked cache, for a command.
+
+`curator check STORE --format json|sarif|github` on an unchanged store prints what the previous
+run printed, after a stat of every file and folder that run read or listed: no file is read, no
+record built, no check run, and nothing heavier than `os`, `marshal` and `hashlib` is imported.
+
+What a run depends on (kept with its output, in `<cache>/replay/`):
+- the command: its arguments, the current folder, curator's environment variables
+  (`CURATOR_*`, `CLAUDE_*`, `HOME`, `TZ`), the interpreter, curator's code and the day;
+- every memory file and every folder the loader listed (a folder's mtime changes when an entry
+  is added, removed or renamed), by stat key (mode, size, mtime_ns, inode, ctime_ns);
+- the places discovery and config lookup asked about (`.curator.yaml` up to the repository
+  root, `.git`, `docs/*-experience`, the `include` folders), present or absent;
+- the verdicts of links that leave the store (asked again through `checks.cached.still_true`).
+Git's racy rule: a run is kept only when everything it read is older than the run's start minus
+`RACY_SLACK_NS` — an edit during the run (or in the same timestamp tick) never hides behind it.
+Anything unusual (a symbolic link in the store, a store found by discovery rather than given,
+estimated token counts, `--changed`, `--baseline`) is simply not kept: the full run happens.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+import time
+import zlib
+
+from .cache import RACY_SLACK_NS, code_signature
+
+FORMAT = 1
+FORMATS = ("json", "sarif", "github")  # outputs that do not depend on the terminal
+KEEP = 64  # replay files kept (the newest); each names one command in one folder
+ENV_PREFIXES = ("CURATOR_", "CLAUDE_")
+ENV_NAMES = ("HOME", "TZ")
+EXPERIENCE = ("docs/error-experience", "docs/good-experience")
+
+# the command being run, set by the entry point (`begin`); a run started any other way is not kept
+_pending: tuple | None = None
+
+
+def _folder() -> str | None:
+    if os.environ.get("CURATOR_NO_CACHE"):
+        return None
+    base = os.environ.get("CURATOR_CACHE_DIR")
+    if not base:
+        from .locations import cache_dir
+
+        base = str(cache_dir())
+    return os.path.join(base, "replay")
+
+
+def command_key(argv: list[str]) -> tuple:
+    env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith(ENV_PREFIXES) or k in ENV_NAMES))
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        cwd = ""
+    return (FORMAT, tuple(argv), cwd, env, sys.executable, code_signature(), time.strftime("%Y-%m-%d"))
+
+
+def _file(folder: str, key: tuple) -> str:
+    return os.path.join(folder, f"{zlib.crc32(marshal.dumps(key)):08x}.marshal")
+
+
+def _stat_key(st: os.stat_result) -> tuple[int, int, int, int, int]:
+    return (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+def begin(argv: list[str]) -> int | None:
+    """At the entry point: the exit code after replaying a kept output of this command, or None
+    (then the command runs, and `keep` may record its output)."""
+    global _pending
+    if not argv or argv[0] != "check":
+        return None
+    folder = _folder()
+    if folder is None:
+        return None
+    key = command_key(argv)
+    _pending = (key, folder, time.time_ns())
+    try:
+        with open(_file(folder, key), "rb") as fh:
+            data = marshal.loads(fh.read())
+        kept_key, stats, presence, outside, out, code = data
+    except Exception:  # noqa: BLE001 - none kept, damaged, or of another layout
+        return None
+    if kept_key != key or not unchanged(stats, presence) or not _outside_unchanged(outside):
+        return None
+    try:
+        sys.stdout.write(out)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return 0
+    return code
+
+
+def unchanged(stats, presence) -> bool:
+    """Does every kept stat key still match, and every asked-about path still (not) exist?"""
+    lstat = os.lstat
+    try:
+        for path, key in stats:
+            st = lstat(path)
+            if (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns) != key:
+                return False
+    except (OSError, ValueError, TypeError):
+        return False
+    lexists = os.path.lexists
+    return all(lexists(path) == there for path, there in presence)
+
+
+def _outside_unchanged(outside) -> bool:
+    if not outside:
+        return True
+    root, fmt, probed = outside
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from .checks.cached import still_true
+
+    return still_true(SimpleNamespace(root=Path(root), repo_root=None, format=fmt), probed)
+
+
+# ------------------------------------------------------------------ recording a run
+
+
+def keep(store, only, out: str, code: int) -> bool:
+    """After a full `check` of one store given by path: keep its output with what it depended
+    on, unless the run is not one that can be replayed. True when kept."""
+    global _pending
+    if _pending is None:
+        return False
+    (key, folder, start_ns), _pending = _pending, None  # one run, one record
+    deps = dependencies(store, only, start_ns)
+    if deps is None:
+        return False
+    stats, presence, outside = deps
+    try:
+        os.makedirs(folder, exist_ok=True)
+        path = _file(folder, key)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(marshal.dumps((key, stats, presence, outside, out, code)))
+        os.replace(tmp, path)
+        _prune(folder)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _prune(folder: str) -> None:
+    """Keep the newest KEEP replay files."""
+    with os.scandir(folder) as it:
+        files = [(e.stat().st_mtime_ns, e.path) for e in it if e.name.endswith(".marshal")]
+    files.sort(reverse=True)
+    for _, path in files[KEEP:]:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def dependencies(store, only, start_ns: int):
+    """(stat keys, presence, outside-link probes) of a loaded and checked store, or None when
+    the run cannot be replayed (racy, a symbolic link, estimated tokens, no cached probes)."""
+    if store.encoding != "cl100k_base" and os.environ.get("CURATOR_TOKENS") != "estimate":
+        return None  # the tokenizer could not load: the next run should try again
+    probed = _probes(store, only)
+    if probed is None:
+        return None
+    limit = start_ns - RACY_SLACK_NS
+    stats: dict[str, tuple] = {}
+    presence: dict[str, bool] = {}
+
+    def note(path: str) -> bool:
+        try:
+            st = os.lstat(path)
+        except OSError:
+            return False
+        if st.st_mtime_ns >= limit or st.st_ctime_ns >= limit or (st.st_mode & 0o170000) == 0o120000:
+            return False  # changed during the run (or too recently to tell), or a symbolic link
+        stats[path] = _stat_key(st)
+        return True
+
+    root = os.path.abspath(store.root)
+    cfg = store.config
+    if not _walk(root, "", cfg, note):
+        return None
+    for inc in cfg.include:
+        path = os.path.normpath(os.path.join(root, inc))
+        if os.path.lexists(path):
+            if not (os.path.isdir(path) and _walk(path, inc.rstrip("/"), cfg, note)):
+                return None
+        else:
+            presence[path] = False
+    for rec in store.records.values():
+        if not note(os.path.abspath(rec.abspath)):
+            return None
+    source = getattr(cfg, "source", None)
+    if source is not None and not note(os.path.abspath(source)):
+        return None
+    # what discovery and the config lookup asked about
+    for name in (".serena", ".claude", ".curator.yaml", *EXPERIENCE):
+        presence.setdefault(os.path.join(root, name), os.path.lexists(os.path.join(root, name)))
+    parent = os.path.realpath(root)
+    while True:
+        up = os.path.dirname(parent)
+        if up == parent:
+            break
+        parent = up
+        for name in (".curator.yaml", ".git"):
+            path = os.path.join(parent, name)
+            presence[path] = os.path.lexists(path)
+        if presence[os.path.join(parent, ".git")]:
+            break
+    outside = (root, store.format, probed) if probed else None
+    return tuple(stats.items()), tuple(presence.items()), outside
+
+
+def _walk(base: str, prefix: str, cfg, note) -> bool:
+    """Note every folder the loader lists below `base` (its rules: hidden names but `.serena`
+    skipped, `exclude` honoured). False on a symbolic link or a folder that changed."""
+    stack = [(base, prefix)]
+    while stack:
+        folder, rel_folder = stack.pop()
+        if not note(folder):
+            return False
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            return False
+        for entry in entries:
+            if entry.name.startswith(".") and entry.name != ".serena":
+                continue
+            rel = f"{rel_folder}/{entry.name}" if rel_folder else entry.name
+            if cfg.is_excluded(rel):
+                continue
+            if entry.is_symlink():
+                return False
+            if entry.is_dir(follow_symlinks=False):
+                stack.append((entry.path, rel))
+    return True
+
+
+def _probes(store, only):
+    """The outside-link verdicts the cached check run stored (None: none stored)."""
+    from .cache import store_cache
+    from .checks.cached import RESULT, signature
+
+    hit = store_cache(store.root).result(RESULT, signature(store, only))
+    return None if hit is None else hit[0]

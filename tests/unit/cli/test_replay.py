@@ -1,0 +1,175 @@
+"""`curator check` replays its kept output only while nothing it read has changed: any edit
+(even one that keeps size and mtime), addition, deletion, rename, a new config up the tree or a
+link target appearing outside the store runs the checks again; a run during which files were
+recent is never kept."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from curator import replay
+from curator.cli import main
+
+FILES = {
+    "memory-index.md": "# Memory Index\n\n[Git]\n|git rebase worktree: [skills-git-index](skills-git-index.md) (12)\n",
+    "skills-git-index.md": (
+        "| Keywords | File |\n|---|---|\n"
+        "| rebase squash fixup reword onto | [git/rebase](git/rebase.md) |\n"
+        "| worktree hotfix checkout prune venv | [git/worktree](git/worktree.md) |\n"
+    ),
+    "git/rebase.md": "# Rebase\n\nSquash the fixups before review.\n",
+    "git/worktree.md": "# Worktree\n\nA second checkout for a hotfix.\n",
+}
+
+
+@pytest.fixture
+def trusting(monkeypatch):
+    """Files written by the test are seconds old; let the racy rule trust them."""
+    monkeypatch.setattr(replay, "RACY_SLACK_NS", -3600 * 10**9)
+
+
+def check(capsys, *argv) -> tuple[bool, int, str]:
+    """(replayed, exit code, stdout) of one `curator check` as the entry point runs it."""
+    argv = ["check", *argv]
+    code = replay.begin(argv)
+    replayed = code is not None
+    if not replayed:
+        code = main(argv)
+    return replayed, code, capsys.readouterr().out
+
+
+def paths(out: str) -> set[str]:
+    return {f["path"] for f in json.loads(out)["findings"]}
+
+
+def test_an_unchanged_store_replays_the_same_output(capsys, make_store, trusting):
+    root = make_store(FILES)
+    first = check(capsys, str(root), "--format", "json")
+    again = check(capsys, str(root), "--format", "json")
+    assert not first[0] and again[0]
+    assert again[1:] == first[1:]
+
+
+@pytest.mark.parametrize("fmt", ["sarif", "github"])
+def test_other_machine_formats_replay(capsys, make_store, trusting, fmt):
+    root = make_store(FILES)
+    first = check(capsys, str(root), "--format", fmt)
+    again = check(capsys, str(root), "--format", fmt)
+    assert again[0] and again[1:] == first[1:]
+
+
+def test_text_output_is_never_replayed(capsys, make_store, trusting):
+    root = make_store(FILES)
+    check(capsys, str(root))
+    assert not check(capsys, str(root))[0]
+
+
+def _same_size_same_mtime_edit(path: Path) -> None:
+    st = path.stat()
+    text = path.read_text()
+    path.write_text(text.replace("Squash", "SQUASH"))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))  # only the ctime tells
+
+
+def _add(root: Path) -> None:
+    (root / "git" / "bisect.md").write_text("# Bisect\n\nFind the commit that broke it.\n")
+
+
+def _delete(root: Path) -> None:
+    (root / "git" / "worktree.md").unlink()
+
+
+def _rename(root: Path) -> None:
+    (root / "git" / "worktree.md").rename(root / "git" / "worktrees.md")
+
+
+def _config_up_the_tree(root: Path) -> None:
+    (root.parent / ".curator.yaml").write_text("thresholds:\n  size_warn_chars: 10\n")
+
+
+@pytest.mark.parametrize("change", [_same_size_same_mtime_edit, _add, _delete, _rename, _config_up_the_tree],
+                         ids=["edit-same-tick", "add", "delete", "rename", "parent-config"])
+def test_any_change_runs_the_checks_again(capsys, make_store, trusting, change):
+    root = make_store(FILES)
+    check(capsys, str(root), "--format", "json")
+    assert check(capsys, str(root), "--format", "json")[0]
+    change(root if change is not _same_size_same_mtime_edit else root / "git" / "rebase.md")
+    replayed, _, out = check(capsys, str(root), "--format", "json")
+    assert not replayed
+    assert out == check(capsys, str(root), "--format", "json")[2]  # kept anew, and current
+    assert main(["check", str(root), "--format", "json"]) in (0, 1)
+    assert out == capsys.readouterr().out
+
+
+def test_a_change_shows_in_the_findings(capsys, make_store, trusting):
+    root = make_store(FILES)
+    _, _, before = check(capsys, str(root), "--format", "json")
+    _delete(root)
+    _, _, after = check(capsys, str(root), "--format", "json")
+    assert "skills-git-index.md" not in paths(before)
+    assert "skills-git-index.md" in paths(after)  # its row now points at nothing
+    _config_up_the_tree(root)
+    _, _, sized = check(capsys, str(root), "--format", "json")
+    assert any(f["check"] == "size.chars" for f in json.loads(sized)["findings"])
+
+
+def test_a_run_over_recent_files_is_not_kept(capsys, make_store):
+    root = make_store(FILES)  # written just now: within the racy window
+    check(capsys, str(root), "--format", "json")
+    assert not check(capsys, str(root), "--format", "json")[0]
+
+
+def test_a_symbolic_link_in_the_store_is_not_kept(capsys, make_store, trusting):
+    root = make_store(FILES)
+    (root / "alias.md").symlink_to(root / "git" / "rebase.md")
+    check(capsys, str(root), "--format", "json")
+    assert not check(capsys, str(root), "--format", "json")[0]
+
+
+def test_commands_and_stores_keep_their_own_output(capsys, make_store, trusting):
+    a = make_store(FILES, name="a")
+    b = make_store({**FILES, "git/extra.md": "# Extra\n\nUnindexed.\n"}, name="b")
+    outs = {}
+    for argv in ([str(a), "--format", "json"], [str(b), "--format", "json"],
+                 [str(a), "--format", "json", "--only", "orphan.unindexed"]):
+        outs[tuple(argv)] = check(capsys, *argv)[2]
+    for argv, out in outs.items():
+        replayed, _, again = check(capsys, *argv)
+        assert replayed and again == out
+    assert len(set(outs.values())) == 3
+
+
+def test_a_link_target_appearing_outside_the_store_runs_again(capsys, tmp_path, trusting):
+    repo = tmp_path / "repo"
+    store = repo / ".serena" / "memories"
+    store.mkdir(parents=True)
+    (repo / "README.md").write_text("# Repo\n")
+    (store / "setup.md").write_text("# Setup\n\nSee [the guide](docs/GUIDE.md) for the steps.\n")
+    _, _, before = check(capsys, str(store), "--format", "json")
+    assert check(capsys, str(store), "--format", "json")[0]
+    (repo / "docs").mkdir()
+    (repo / "docs" / "GUIDE.md").write_text("# Guide\n")
+    replayed, _, after = check(capsys, str(store), "--format", "json")
+    assert not replayed
+    assert any(f["check"] == "links.broken" for f in json.loads(before)["findings"])
+    assert not any(f["check"] == "links.broken" for f in json.loads(after)["findings"])
+
+
+def test_a_damaged_replay_file_only_costs_time(capsys, make_store, trusting):
+    root = make_store(FILES)
+    _, code, out = check(capsys, str(root), "--format", "json")
+    folder = Path(os.environ["CURATOR_CACHE_DIR"]) / "replay"
+    for f in folder.iterdir():
+        f.write_bytes(b"\x00garbage")
+    assert check(capsys, str(root), "--format", "json") == (False, code, out)
+
+
+def test_no_cache_means_no_replay(capsys, make_store, trusting, monkeypatch):
+    root = make_store(FILES)
+    monkeypatch.setenv("CURATOR_NO_CACHE", "1")
+    check(capsys, str(root), "--format", "json")
+    assert not check(capsys, str(root), "--format", "json")[0]
