@@ -16,6 +16,7 @@ Git's racy rule: a run is kept only when everything it read is older than the ru
 `RACY_SLACK_NS` — an edit during the run (or in the same timestamp tick) never hides behind it.
 Anything unusual (a symbolic link in the store, a store found by discovery rather than given,
 estimated token counts, `--changed`, `--baseline`) is simply not kept: the full run happens.
+`CURATOR_NO_REPLAY=1` always runs the checks (the store's cache still serves the loader).
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def begin(argv: list[str]) -> int | None:
     """At the entry point: the exit code after replaying a kept output of this command, or None
     (then the command runs, and `keep` may record its output)."""
     global _pending
-    if not argv or argv[0] != "check":
+    if not argv or argv[0] != "check" or os.environ.get("CURATOR_NO_REPLAY"):
         return None
     folder = _folder()
     if folder is None:

@@ -173,3 +173,10 @@ def test_no_cache_means_no_replay(capsys, make_store, trusting, monkeypatch):
     monkeypatch.setenv("CURATOR_NO_CACHE", "1")
     check(capsys, str(root), "--format", "json")
     assert not check(capsys, str(root), "--format", "json")[0]
+
+
+def test_no_replay_runs_the_checks_with_the_same_output(capsys, make_store, trusting, monkeypatch):
+    root = make_store(FILES)
+    first = check(capsys, str(root), "--format", "json")
+    monkeypatch.setenv("CURATOR_NO_REPLAY", "1")
+    assert check(capsys, str(root), "--format", "json") == first  # not replayed, same output
