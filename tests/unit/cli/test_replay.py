@@ -180,3 +180,37 @@ def test_no_replay_runs_the_checks_with_the_same_output(capsys, make_store, trus
     first = check(capsys, str(root), "--format", "json")
     monkeypatch.setenv("CURATOR_NO_REPLAY", "1")
     assert check(capsys, str(root), "--format", "json") == first  # not replayed, same output
+
+
+def test_only_the_newest_replay_files_are_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(replay, "KEEP", 3)
+    for i in range(6):
+        f = tmp_path / f"{i:08x}.marshal"
+        f.write_bytes(b"x")
+        os.utime(f, ns=(i * 10**9, i * 10**9))
+    (tmp_path / "notes.txt").write_text("not ours")
+    replay._prune(str(tmp_path))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["00000003.marshal", "00000004.marshal",
+                                                          "00000005.marshal", "notes.txt"]
+
+
+def test_the_entry_point_replays_without_loading_the_store(make_store, tmp_path):
+    """End to end through `python -m curator`: the second run prints the same output and exit
+    code without building the store's cache (it loaded nothing)."""
+    import shutil
+    import subprocess
+    import sys
+    import time
+
+    root = make_store(FILES)
+    time.sleep(2.1)  # older than the racy window, for real
+    argv = [sys.executable, "-m", "curator", "check", str(root), "--format", "json"]
+    env = {**os.environ, "CURATOR_TOKENS": "estimate"}
+    first = subprocess.run(argv, capture_output=True, text=True, env=env)
+    stores = Path(os.environ["CURATOR_CACHE_DIR"]) / "stores"
+    assert stores.is_dir() and (Path(os.environ["CURATOR_CACHE_DIR"]) / "replay").is_dir()
+    shutil.rmtree(stores)
+    again = subprocess.run(argv, capture_output=True, text=True, env=env)
+    assert (again.returncode, again.stdout) == (first.returncode, first.stdout)
+    assert json.loads(again.stdout)["summary"]["files"] == len(FILES)
+    assert not stores.exists()
