@@ -186,13 +186,18 @@ def dependencies(store, only, start_ns: int):
     cfg = store.config
     if not _walk(root, "", cfg, note):
         return None
+    real_root = os.path.realpath(root)
     for inc in cfg.include:
         path = os.path.normpath(os.path.join(root, inc))
-        if os.path.lexists(path):
-            if not (os.path.isdir(path) and _walk(path, inc.rstrip("/"), cfg, note)):
-                return None
-        else:
+        if not os.path.lexists(path):
             presence[path] = False
+            continue
+        real = os.path.realpath(path)
+        if os.path.isdir(real) and not _within(real, real_root) and not _within(real_root, real):
+            if not _walk(path, inc.rstrip("/"), cfg, note):  # the loader walks it too
+                return None
+        elif not note(path):  # overlapping the store, or not a folder: the loader skips it
+            return None
     for rec in store.records.values():
         if not note(os.path.abspath(rec.abspath)):
             return None
@@ -215,6 +220,10 @@ def dependencies(store, only, start_ns: int):
             break
     outside = (root, store.format, probed) if probed else None
     return tuple(stats.items()), tuple(presence.items()), outside
+
+
+def _within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _walk(base: str, prefix: str, cfg, note) -> bool:

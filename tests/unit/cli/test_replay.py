@@ -214,3 +214,20 @@ def test_the_entry_point_replays_without_loading_the_store(make_store, tmp_path)
     assert (again.returncode, again.stdout) == (first.returncode, first.stdout)
     assert json.loads(again.stdout)["summary"]["files"] == len(FILES)
     assert not stores.exists()
+
+
+def test_an_include_folder_beside_the_store_is_followed(capsys, tmp_path, trusting):
+    """ADR-002's `../knowledge` is read with the store: a file added there runs the checks again."""
+    root = tmp_path / "memories"
+    root.mkdir()
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    (tmp_path / "knowledge").mkdir()
+    (tmp_path / "knowledge" / "style.md").write_text("# Style\n\nShort lines.\n")
+    _, _, before = check(capsys, str(root), "--format", "json")
+    assert check(capsys, str(root), "--format", "json")[0]
+    (tmp_path / "knowledge" / "naming.md").write_text("# Naming\n\nsnake_case.\n")
+    replayed, _, after = check(capsys, str(root), "--format", "json")
+    assert not replayed
+    assert json.loads(after)["summary"]["files"] == json.loads(before)["summary"]["files"] + 1
