@@ -1,12 +1,12 @@
 """A check's output replayed when nothing it read has changed — git's untracked cache, for a command.
 
-`curator check STORE --format json|sarif|github` on an unchanged store prints what the previous
-run printed, after a stat of every file and folder that run read or listed: no file is read, no
+`curator check STORE` on an unchanged store prints what the previous run printed, after a stat of every file and folder that run read or listed: no file is read, no
 record built, no check run, and nothing heavier than `os`, `marshal` and `hashlib` is imported.
 
 What a run depends on (kept with its output, in `<cache>/replay/`):
 - the command: its arguments, the current folder, curator's environment variables
-  (`CURATOR_*`, `CLAUDE_*`, `HOME`, `TZ`), the interpreter, curator's code and the day;
+  (`CURATOR_*`, `CLAUDE_*`, `HOME`, `TZ`), the terminal (is it one, its size, the variables that
+  decide colours and width), the interpreter, curator's code and the day;
 - every memory file and every folder the loader listed (a folder's mtime changes when an entry
   is added, removed or renamed), by stat key (mode, size, mtime_ns, inode, ctime_ns);
 - the places discovery and config lookup asked about (`.curator.yaml` up to the repository
@@ -30,10 +30,11 @@ import zlib
 from .cache import RACY_SLACK_NS, code_signature
 
 FORMAT = 1
-FORMATS = ("json", "sarif", "github")  # outputs that do not depend on the terminal
 KEEP = 64  # replay files kept (the newest); each names one command in one folder
 ENV_PREFIXES = ("CURATOR_", "CLAUDE_")
-ENV_NAMES = ("HOME", "TZ")
+# and what decides how text is laid out and coloured (with the terminal's size, see `_terminal`)
+ENV_NAMES = ("HOME", "TZ", "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES",
+             "TTY_COMPATIBLE", "TTY_INTERACTIVE")
 EXPERIENCE = ("docs/error-experience", "docs/good-experience")
 
 # the command being run, set by the entry point (`begin`); a run started any other way is not kept
@@ -57,7 +58,17 @@ def command_key(argv: list[str]) -> tuple:
         cwd = os.getcwd()
     except OSError:
         cwd = ""
-    return (FORMAT, tuple(argv), cwd, env, sys.executable, code_signature(), time.strftime("%Y-%m-%d"))
+    return (FORMAT, tuple(argv), cwd, env, _terminal(), sys.executable, code_signature(), time.strftime("%Y-%m-%d"))
+
+
+def _terminal() -> tuple:
+    """Is the output a terminal, and of what size (text output is laid out for it)."""
+    try:
+        if not sys.stdout.isatty():
+            return (False, None)
+        return (True, tuple(os.get_terminal_size(sys.stdout.fileno())))
+    except (AttributeError, OSError, ValueError):
+        return (False, None)
 
 
 def _file(folder: str, key: tuple) -> str:
@@ -122,6 +133,40 @@ def _outside_unchanged(outside) -> bool:
 
 
 # ------------------------------------------------------------------ recording a run
+
+
+class _Tee:
+    """sys.stdout as it was (a terminal stays one), keeping a copy of what is written."""
+
+    def __init__(self, out) -> None:
+        self._out = out
+        self.parts: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.parts.append(text)
+        return self._out.write(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self._out, name)
+
+
+class capture:  # noqa: N801 - used as `with capture() as printed:`
+    """Keep what the command prints (`.text`, None unless the entry point may replay it and the
+    block ends normally)."""
+
+    text: str | None = None
+
+    def __enter__(self) -> capture:
+        self._tee = _Tee(sys.stdout) if _pending is not None else None
+        if self._tee is not None:
+            sys.stdout = self._tee
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        if self._tee is not None:
+            sys.stdout = self._tee._out
+            if kind is None:
+                self.text = "".join(self._tee.parts)
 
 
 def keep(store, only, out: str, code: int) -> bool:

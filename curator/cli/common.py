@@ -148,10 +148,7 @@ def err_console():
     return Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
 
 
-def print_json(data) -> str:
-    """Print `data` as JSON; returns the text printed."""
+def print_json(data) -> None:
     import json
 
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    sys.stdout.write(text)
-    return text
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -58,38 +58,37 @@ def run(args) -> int:
     findings = repo.findings()
     known, gone = _narrow(args, store, findings, repo)
     findings = [f for f in findings if id(f) not in known]
-    printed = None
-    if args.format == "json":
-        data = render_json(store, findings)
-        data["sources"] = source_summaries(repo)
-        if args.baseline:
-            data["baseline"] = {"file": args.baseline, "known": len(known), "gone": gone}
-        if args.changed:
-            data["changed"] = {"base": args.base}
-        printed = print_json(data)
-    elif args.format == "sarif":
-        printed = print_json(render_sarif(store, findings))
-    elif args.format == "github":
-        import sys
+    from ...replay import capture, keep
 
-        printed = render_github(store, findings)
-        sys.stdout.write(printed)
-    else:
-        out = console()
-        if not repo.single:
-            from rich.text import Text
+    with capture() as printed:  # what this run prints, when the entry point may replay it
+        if args.format == "json":
+            data = render_json(store, findings)
+            data["sources"] = source_summaries(repo)
+            if args.baseline:
+                data["baseline"] = {"file": args.baseline, "known": len(known), "gone": gone}
+            if args.changed:
+                data["changed"] = {"base": args.base}
+            print_json(data)
+        elif args.format == "sarif":
+            print_json(render_sarif(store, findings))
+        elif args.format == "github":
+            import sys
 
-            n = len(repo.sources)
-            out.print(Text(f"{located.given}: {n} memory system{'s' if n != 1 else ''}", style="bold"))
-            render_sources(out, repo)
-        render_text(out, store, findings)
-        _print_narrowed(out, args, len(known), gone)
+            sys.stdout.write(render_github(store, findings))
+        else:
+            out = console()
+            if not repo.single:
+                from rich.text import Text
+
+                n = len(repo.sources)
+                out.print(Text(f"{located.given}: {n} memory system{'s' if n != 1 else ''}", style="bold"))
+                render_sources(out, repo)
+            render_text(out, store, findings)
+            _print_narrowed(out, args, len(known), gone)
     fail = Severity.parse(args.fail_on)
     code = EXIT_FINDINGS if any(f.severity >= fail for f in findings) else EXIT_OK
-    if printed is not None and repo.single and store_argument(args) and not (args.changed or args.baseline):
-        from ...replay import keep
-
-        keep(store, only, printed, code)  # the next run of this command replays it if nothing changed
+    if printed.text is not None and repo.single and store_argument(args) and not (args.changed or args.baseline):
+        keep(store, only, printed.text, code)  # the next run of this command replays it if nothing changed
     return code
 
 

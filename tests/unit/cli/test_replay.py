@@ -62,10 +62,15 @@ def test_other_machine_formats_replay(capsys, make_store, trusting, fmt):
     assert again[0] and again[1:] == first[1:]
 
 
-def test_text_output_is_never_replayed(capsys, make_store, trusting):
-    root = make_store(FILES)
-    check(capsys, str(root))
-    assert not check(capsys, str(root))[0]
+def test_text_output_replays_for_the_same_terminal_only(capsys, make_store, trusting, monkeypatch):
+    root = make_store({**FILES, "git/rebase.md": "# Rebase\n\n" + "A long line of advice. " * 600})
+    monkeypatch.setenv("COLUMNS", "120")
+    first = check(capsys, str(root))
+    assert check(capsys, str(root)) == (True, *first[1:])
+    monkeypatch.setenv("COLUMNS", "80")
+    narrow = check(capsys, str(root))
+    assert not narrow[0] and narrow[2] != first[2]
+    assert max(len(line) for line in narrow[2].splitlines()) <= 80 < max(len(line) for line in first[2].splitlines())
 
 
 def _same_size_same_mtime_edit(path: Path) -> None:
