@@ -236,3 +236,44 @@ def test_an_include_folder_beside_the_store_is_followed(capsys, tmp_path, trusti
     replayed, _, after = check(capsys, str(root), "--format", "json")
     assert not replayed
     assert json.loads(after)["summary"]["files"] == json.loads(before)["summary"]["files"] + 1
+
+
+def test_replay_always_equals_a_fresh_run_over_random_changes(capsys, make_store, trusting):
+    """A run of random edits (same size and mtime too), additions, deletions, renames and new
+    folders: after each, what `check` prints equals what a full run prints."""
+    import random
+
+    rng = random.Random(7)
+    root = make_store(FILES)
+    argv = [str(root), "--format", "json"]
+    replays = 0
+    for step in range(24):
+        memories = sorted(p for p in root.rglob("*.md") if p.parent != root)
+        op = rng.choice(["edit", "add", "delete", "rename", "folder", "nothing", "nothing"])
+        if op == "edit" and memories:
+            _same_size_same_mtime_edit_text(rng.choice(memories), rng)
+        elif op == "add" or not memories:
+            folder = rng.choice([root / "git", root / "ops", root])
+            folder.mkdir(exist_ok=True)
+            (folder / f"note_{step}.md").write_text(f"# Note {step}\n\n" + "word " * rng.randint(1, 3000))
+        elif op == "delete":
+            rng.choice(memories).unlink()
+        elif op == "rename":
+            victim = rng.choice(memories)
+            victim.rename(victim.with_name(f"moved_{step}.md"))
+        elif op == "folder":
+            (root / f"topic_{step}").mkdir()
+            (root / f"topic_{step}" / "inside.md").write_text("# Inside\n")
+        replayed, code, out = check(capsys, *argv)
+        replays += replayed
+        assert main(["check", *argv]) == code
+        assert capsys.readouterr().out == out, (step, op)
+    assert replays >= 3  # the unchanged steps were replayed
+
+
+def _same_size_same_mtime_edit_text(path: Path, rng) -> None:
+    st = path.stat()
+    text = path.read_text()
+    i = rng.randrange(len(text))
+    path.write_text(text[:i] + ("X" if text[i] != "X" else "Y") + text[i + 1:])
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
