@@ -1,20 +1,23 @@
 """A check's output replayed when nothing it read has changed — git's untracked cache, for a command.
 
-`curator check STORE` on an unchanged store prints what the previous run printed, after a stat of every file and folder that run read or listed: no file is read, no
-record built, no check run, and nothing heavier than `os`, `marshal` and `hashlib` is imported.
+`curator check [PATH]` on unchanged memory prints what the previous run printed, after a stat of
+every file and folder that run read or listed: no file is read, no record built, no check run;
+for a store given by path nothing heavier than `os`, `marshal` and `hashlib` is imported (a
+repository, or a store found from the current folder, also runs discovery again).
 
 What a run depends on (kept with its output, in `<cache>/replay/`):
 - the command: its arguments, the current folder, curator's environment variables
   (`CURATOR_*`, `CLAUDE_*`, `HOME`, `TZ`), the terminal (is it one, its size, the variables that
   decide colours and width), the interpreter, curator's code and the day;
+- what discovery found (the memory sources of the repository), unless a store was given;
 - every memory file and every folder the loader listed (a folder's mtime changes when an entry
   is added, removed or renamed), by stat key (mode, size, mtime_ns, inode, ctime_ns);
-- the places discovery and config lookup asked about (`.curator.yaml` up to the repository
-  root, `.git`, `docs/*-experience`, the `include` folders), present or absent;
-- the verdicts of links that leave the store (asked again through `checks.cached.still_true`).
+- the places the config lookup and a given store's discovery asked about (`.curator.yaml` up to
+  the repository root, `.git`, `docs/*-experience`, the `include` folders), present or absent;
+- the verdicts of links that leave a store (asked again through `checks.cached.still_true`).
 Git's racy rule: a run is kept only when everything it read is older than the run's start minus
 `RACY_SLACK_NS` — an edit during the run (or in the same timestamp tick) never hides behind it.
-Anything unusual (a symbolic link in the store, a store found by discovery rather than given,
+Anything unusual (a symbolic link in a store, a source that could not load, the demo store,
 estimated token counts, `--changed`, `--baseline`) is simply not kept: the full run happens.
 `CURATOR_NO_REPLAY=1` always runs the checks (the store's cache still serves the loader).
 """
@@ -29,7 +32,7 @@ import zlib
 
 from .cache import RACY_SLACK_NS, code_signature
 
-FORMAT = 1
+FORMAT = 2
 KEEP = 64  # replay files kept (the newest); each names one command in one folder
 ENV_PREFIXES = ("CURATOR_", "CLAUDE_")
 # and what decides how text is laid out and coloured (with the terminal's size, see `_terminal`)
@@ -93,10 +96,12 @@ def begin(argv: list[str]) -> int | None:
     try:
         with open(_file(folder, key), "rb") as fh:
             data = marshal.loads(fh.read())
-        kept_key, stats, presence, outside, out, code = data
+        kept_key, found, stats, presence, outside, out, code = data
     except Exception:  # noqa: BLE001 - none kept, damaged, or of another layout
         return None
-    if kept_key != key or not unchanged(stats, presence) or not _outside_unchanged(outside):
+    if kept_key != key or not unchanged(stats, presence):
+        return None
+    if not _found_unchanged(found) or not _outside_unchanged(outside):
         return None
     try:
         sys.stdout.write(out)
@@ -121,15 +126,41 @@ def unchanged(stats, presence) -> bool:
 
 
 def _outside_unchanged(outside) -> bool:
+    """Does each store's link that leaves it still reach (or miss) what it did?"""
     if not outside:
         return True
-    root, fmt, probed = outside
     from pathlib import Path
     from types import SimpleNamespace
 
     from .checks.cached import still_true
 
-    return still_true(SimpleNamespace(root=Path(root), repo_root=None, format=fmt), probed)
+    for root, repo_root, fmt, probed in outside:
+        store = SimpleNamespace(root=Path(root), repo_root=Path(repo_root) if repo_root else None, format=fmt)
+        if not still_true(store, probed):
+            return False
+    return True
+
+
+def _found_unchanged(found) -> bool:
+    """A repository (or a store found from the current folder): does discovery still find the
+    same memory sources? (A store given by path needs no discovery: its folder's stat tells.)"""
+    if found is None:
+        return True
+    arg, layout = found
+    from .model.store import StoreError, locate_store
+
+    try:
+        return describe(locate_store(arg, demo=False)) == layout
+    except (StoreError, OSError, ValueError):
+        return False
+
+
+def describe(located) -> tuple:
+    """What discovery found, as plain data."""
+    lay = located.layout
+    sources = tuple((s.kind, str(s.root), s.rel, s.origin, s.read_only, s.fmt) for s in lay.sources) if lay else ()
+    return (str(located.root), located.given, str(located.repo), located.is_sample,
+            str(lay.root) if lay else None, lay.single if lay else None, tuple(lay.notes) if lay else (), sources)
 
 
 # ------------------------------------------------------------------ recording a run
@@ -169,23 +200,36 @@ class capture:  # noqa: N801 - used as `with capture() as printed:`
                 self.text = "".join(self._tee.parts)
 
 
-def keep(store, only, out: str, code: int) -> bool:
-    """After a full `check` of one store given by path: keep its output with what it depended
-    on, unless the run is not one that can be replayed. True when kept."""
+def keep(repo, located, arg: str | None, only, out: str, code: int) -> bool:
+    """After a full `check`: keep its output with what it depended on — every memory source of
+    the repository (`repo`, as `located` from the store argument `arg`) — unless the run is not
+    one that can be replayed. True when kept."""
     global _pending
     if _pending is None:
         return False
     (key, folder, start_ns), _pending = _pending, None  # one run, one record
-    deps = dependencies(store, only, start_ns)
-    if deps is None:
-        return False
-    stats, presence, outside = deps
+    memory = [s for s in repo.sources if s.spec.kind != "sessions"]
+    if located.is_sample or not memory or any(s.store is None for s in memory):
+        return False  # the demo, or a source that could not load: run again next time
+    given_store = arg is not None and repo.single
+    found = None if given_store else (arg, describe(located))
+    stats: list = []
+    presence: list = []
+    outside: list = []
+    for src in memory:
+        deps = dependencies(src.store, only, start_ns)
+        if deps is None:
+            return False
+        stats += deps[0]
+        presence += deps[1]
+        if deps[2] is not None:
+            outside.append(deps[2])
     try:
         os.makedirs(folder, exist_ok=True)
         path = _file(folder, key)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as fh:
-            fh.write(marshal.dumps((key, stats, presence, outside, out, code)))
+            fh.write(marshal.dumps((key, found, tuple(stats), tuple(presence), tuple(outside), out, code)))
         os.replace(tmp, path)
         _prune(folder)
     except (OSError, ValueError):
@@ -263,7 +307,8 @@ def dependencies(store, only, start_ns: int):
             presence[path] = os.path.lexists(path)
         if presence[os.path.join(parent, ".git")]:
             break
-    outside = (root, store.format, probed) if probed else None
+    repo_root = getattr(store, "repo_root", None)
+    outside = (root, str(repo_root) if repo_root else None, store.format, probed) if probed else None
     return tuple(stats.items()), tuple(presence.items()), outside
 
 

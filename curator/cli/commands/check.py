@@ -87,8 +87,8 @@ def run(args) -> int:
             _print_narrowed(out, args, len(known), gone)
     fail = Severity.parse(args.fail_on)
     code = EXIT_FINDINGS if any(f.severity >= fail for f in findings) else EXIT_OK
-    if printed.text is not None and repo.single and store_argument(args) and not (args.changed or args.baseline):
-        keep(store, only, printed.text, code)  # the next run of this command replays it if nothing changed
+    if printed.text is not None and not (args.changed or args.baseline):
+        keep(repo, located, store_argument(args), only, printed.text, code)  # replayed while nothing changes
     return code
 
 

@@ -277,3 +277,34 @@ def _same_size_same_mtime_edit_text(path: Path, rng) -> None:
     i = rng.randrange(len(text))
     path.write_text(text[:i] + ("X" if text[i] != "X" else "Y") + text[i + 1:])
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def test_a_repository_replays_until_a_source_changes_or_appears(capsys, sample_repo_copy, trusting):
+    repo = sample_repo_copy
+    first = check(capsys, str(repo), "--format", "json")
+    assert len(json.loads(first[2])["sources"]) >= 2
+    assert check(capsys, str(repo), "--format", "json") == (True, *first[1:])
+    claude = repo / ".claude" / "memory"
+    (claude / "new_topic.md").write_text("---\nname: new\ndescription: d\ntype: project\n---\n# New\n")
+    changed = check(capsys, str(repo), "--format", "json")
+    assert not changed[0] and changed[2] != first[2]
+    assert check(capsys, str(repo), "--format", "json")[0]
+    # a memory source that was not there: discovery finds it
+    from curator.model.sources import claude_slug
+
+    mem = Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects" / claude_slug(repo.resolve()) / "memory"
+    mem.mkdir(parents=True)
+    (mem / "MEMORY.md").write_text("# Memory\n\n- [Deploy](deploy.md) — how we ship\n")
+    (mem / "deploy.md").write_text("---\nname: deploy\ndescription: d\ntype: project\n---\n# Deploy\n")
+    grown = check(capsys, str(repo), "--format", "json")
+    assert not grown[0]
+    assert len(json.loads(grown[2])["sources"]) == len(json.loads(changed[2])["sources"]) + 1
+
+
+def test_a_store_found_from_the_current_folder_replays(capsys, sample_repo_copy, trusting, monkeypatch):
+    monkeypatch.chdir(sample_repo_copy / "docs")
+    first = check(capsys, "--format", "json")
+    assert check(capsys, "--format", "json") == (True, *first[1:])
+    (sample_repo_copy / ".serena" / "memories" / "extra_note.md").write_text("# Extra\n\nUnindexed.\n")
+    again = check(capsys, "--format", "json")
+    assert not again[0] and again[2] != first[2]
