@@ -32,12 +32,12 @@ import zlib
 
 from .cache import RACY_SLACK_NS, code_signature
 
-FORMAT = 2
+FORMAT = 3
 KEEP = 64  # replay files kept (the newest); each names one command in one folder
 ENV_PREFIXES = ("CURATOR_", "CLAUDE_")
 # and what decides how text is laid out and coloured (with the terminal's size, see `_terminal`)
 ENV_NAMES = ("HOME", "TZ", "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES",
-             "TTY_COMPATIBLE", "TTY_INTERACTIVE")
+             "TTY_COMPATIBLE", "TTY_INTERACTIVE", "JUPYTER_COLUMNS", "JUPYTER_LINES")
 EXPERIENCE = ("docs/error-experience", "docs/good-experience")
 
 # the command being run, set by the entry point (`begin`); a run started any other way is not kept
@@ -65,13 +65,15 @@ def command_key(argv: list[str]) -> tuple:
 
 
 def _terminal() -> tuple:
-    """Is the output a terminal, and of what size (text output is laid out for it)."""
+    """Is the output a terminal, of what size, in what encoding (text is laid out for them)."""
+    out = sys.stdout
+    encoding = (getattr(out, "encoding", None), getattr(out, "errors", None))
     try:
-        if not sys.stdout.isatty():
-            return (False, None)
-        return (True, tuple(os.get_terminal_size(sys.stdout.fileno())))
+        if not out.isatty():
+            return (False, None, encoding)
+        return (True, tuple(os.get_terminal_size(out.fileno())), encoding)
     except (AttributeError, OSError, ValueError):
-        return (False, None)
+        return (False, None, encoding)
 
 
 def _file(folder: str, key: tuple) -> str:
@@ -99,9 +101,12 @@ def begin(argv: list[str]) -> int | None:
         kept_key, found, stats, presence, outside, out, code = data
     except Exception:  # noqa: BLE001 - none kept, damaged, or of another layout
         return None
-    if kept_key != key or not unchanged(stats, presence):
-        return None
-    if not _found_unchanged(found) or not _outside_unchanged(outside):
+    try:
+        if kept_key != key or not unchanged(stats, presence):
+            return None
+        if not _found_unchanged(found) or not _outside_unchanged(outside):
+            return None
+    except Exception:  # noqa: BLE001 - anything odd while asking: the command runs as usual
         return None
     try:
         sys.stdout.write(out)

@@ -308,3 +308,23 @@ def test_a_store_found_from_the_current_folder_replays(capsys, sample_repo_copy,
     (sample_repo_copy / ".serena" / "memories" / "extra_note.md").write_text("# Extra\n\nUnindexed.\n")
     again = check(capsys, "--format", "json")
     assert not again[0] and again[2] != first[2]
+
+
+def test_an_error_while_asking_runs_the_command(capsys, sample_repo_copy, trusting, monkeypatch):
+    first = check(capsys, str(sample_repo_copy), "--format", "json")
+
+    def broken(*_a, **_k):
+        raise RuntimeError("discovery exploded")
+
+    with monkeypatch.context() as m:
+        m.setattr(replay, "_found_unchanged", broken)
+        assert replay.begin(["check", str(sample_repo_copy), "--format", "json"]) is None
+    assert check(capsys, str(sample_repo_copy), "--format", "json") == (True, *first[1:])
+
+
+def test_another_output_encoding_is_its_own_command(monkeypatch):
+    import io
+
+    utf8 = replay.command_key(["check", "x"])
+    monkeypatch.setattr("sys.stdout", io.TextIOWrapper(io.BytesIO(), encoding="ascii", errors="strict"))
+    assert replay.command_key(["check", "x"]) != utf8
