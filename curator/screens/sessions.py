@@ -178,12 +178,12 @@ class SessionsScreen(CuratorScreen):
             errs = sum(r.is_error for r in t.results)
             first = " ".join((t.results[0].text if t.results else "").split())[:80]
             return Text(f"▸ result{'s' if len(t.results) > 1 else ''}{' ✖ error' if errs else ''}: {first}",
-                        style="red" if errs else "dim", no_wrap=True, overflow="ellipsis")
+                        style="error" if errs else "dim", no_wrap=True, overflow="ellipsis")
         text = Text(" ".join(t.text.split())[:200], no_wrap=True, overflow="ellipsis")
         if t.calls:
             first = t.calls[0]
             more = f" +{len(t.calls) - 1}" if len(t.calls) > 1 else ""
-            text.append(f"{'  ' if t.text else ''}▸ {first.name} {first.summary}{more}", style="cyan")
+            text.append(f"{'  ' if t.text else ''}▸ {first.name} {first.summary}{more}", style="info")
         return text
 
     @on(DataTable.RowHighlighted, "#conversation")
@@ -198,14 +198,14 @@ class SessionsScreen(CuratorScreen):
         out = Text()
         out.append(f"{t.timestamp.replace('T', ' ')[:19]} · {t.role} · {t.uuid}", style="dim")
         if self.mark is not None:
-            out.append(f" · passage from turn {self.mark + 1}", style="yellow")
+            out.append(f" · passage from turn {self.mark + 1}", style="warning")
         out.append("\n")
         if t.text:
             out.append(t.text + "\n")
         for c in t.calls:
-            out.append(f"▸ {c.name} {c.summary}\n", style="cyan")
+            out.append(f"▸ {c.name} {c.summary}\n", style="info")
         for r in t.results:
-            out.append(r.text[:1200] + "\n", style="red" if r.is_error else "dim")
+            out.append(r.text[:1200] + "\n", style="error" if r.is_error else "dim")
         self.query_one("#turn-text", Static).update(out)
 
     # -- search ----------------------------------------------------------------

@@ -26,8 +26,7 @@ class BudgetBar(Widget):
         if not self.budget:
             return Text("")  # nothing loaded yet
         over = self.budget and self.used > self.budget
-        styles = self.app.current_theme
-        colour = (styles.error if over else styles.success) or "red"
+        colour = "error" if over else "success"  # role styles: the current theme's colours
         tail = f" {self.used:,}/{self.budget:,}" + (" over" if over else "")
         label = self.label + " " if self.label else ""
         room = self.size.width
