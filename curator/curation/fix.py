@@ -30,8 +30,6 @@ from .gate import gate
 from .plan import NothingToDo, Plan
 from .routes import archive_path, drop_routes, recount_routes
 
-SAFE_CHECKS = frozenset({"index.missing-target", "tokens.stale-count", "index.duplicate-entry"})
-
 
 def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = None, counter=None,
                *, index: str | None = None, gated: bool = True, insist: bool = False) -> Plan:
