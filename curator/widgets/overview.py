@@ -80,6 +80,7 @@ def render_overview(repo, title: str) -> Group:
         for name, f in bad:
             line = Text(f"{ICON[f.severity]} ", style=SEVERITY_STYLE[f.severity])
             where = f"{name}/{f.path}" if name and name != "." else f.path
+            where = where.removesuffix("/.") if where != "." else "the store"  # a store-wide finding
             line.append(f"{f.check} ", style="bold")
             line.append(f"{where}{':' + str(f.line) if f.line else ''}", style="dim")
             parts.append(line)
