@@ -50,7 +50,7 @@ def test_a_theme_of_one_colour_still_tells_severities_apart(tmp_path):
 
 
 def test_role_styles_are_each_bundled_themes_own_colours():
-    from curator.widgets.palette import ROLES, role_styles
+    from curator.reports.styles import ROLES, role_styles
 
     themes, _ = load_theme_files(bundled_themes())
     seen = set()
@@ -65,7 +65,7 @@ def test_role_styles_are_each_bundled_themes_own_colours():
 
 
 def test_screens_widgets_and_dialogs_name_roles_never_colours():
-    """Colours come from the theme: CSS uses $variables, Rich styles name a role (palette.py)."""
+    """Colours come from the theme: CSS uses $variables, Rich styles name a role (reports/styles.py)."""
     import re
     from pathlib import Path
 
@@ -77,8 +77,6 @@ def test_screens_widgets_and_dialogs_name_roles_never_colours():
     found = []
     files = [pkg / "app.tcss", *(p for d in ("screens", "widgets", "dialogs") for p in (pkg / d).glob("*.py"))]
     for path in files:
-        if path.name == "palette.py":
-            continue  # the fallback for a theme without a colour
         for n, line in enumerate(path.read_text().splitlines(), 1):
             if line.lstrip().startswith("#") and path.suffix == ".py":
                 continue
@@ -88,3 +86,26 @@ def test_screens_widgets_and_dialogs_name_roles_never_colours():
                     continue  # a widget id ("#tree"), not a colour
                 found.append(f"{path.name}:{n}: {m.group(0)}")
     assert found == []
+
+
+def test_the_diff_names_roles_and_the_cli_prints_them_in_the_terminals_colours(monkeypatch):
+    from io import StringIO
+
+    from rich.console import ColorSystem
+    from rich.text import Text
+
+    from curator.cli.common import console
+    from curator.reports.diff_report import STYLES
+    from curator.reports.styles import ROLES
+
+    assert {s for _, s in STYLES} - {"bold"} <= set(ROLES)  # the app's preview takes the theme's colours
+    for name in ("NO_COLOR", "COLORTERM", "TTY_COMPATIBLE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.setenv("TERM", "xterm")
+    out = StringIO()
+    con = console(file=out)
+    assert con.color_system == ColorSystem.STANDARD.name.lower()
+    con.print(Text.assemble(("added", "success"), " ", ("gone", "bold error"), " ", ("hunk", "info")))
+    printed = out.getvalue()
+    assert "\x1b[32madded" in printed and "\x1b[1;31mgone" in printed and "\x1b[36mhunk" in printed
