@@ -30,8 +30,8 @@ class BudgetBar(Widget):
         tail = f" {self.used:,}/{self.budget:,}" + (" over" if over else "")
         label = self.label + " " if self.label else ""
         room = self.size.width
-        if room < len(label) + len(tail) + 6:
-            label = ""  # narrow terminal: the numbers matter more than the label and the bar
+        if room < len(label) + len(tail) + 6:  # narrow: keep the label's last word (its unit), else drop it
+            label = label.split()[-1] + " " if label and room >= len(label.split()[-1]) + len(tail) + 7 else ""
         width = max(0, room - len(label) - len(tail))
         frac = 0 if not self.budget else min(1.0, self.used / self.budget)
         filled = round(width * frac)
