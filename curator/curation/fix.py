@@ -104,14 +104,16 @@ def confident_rename(old: str, new: str) -> bool:
 
 
 def _label(f: Finding) -> str:
-    match f.fix:
+    match fix := f.fix:
+        case None:
+            return f"{f.check} ({f.path})"
         case IndexOrphan(path=path, index=index):
             return f"row for {path} in {index}"
         case RepointRow(index=where, line=line) | DropRow(index=where, line=line) | RefreshCount(index=where, line=line):
-            return f"{f.fix.description} ({where}:{line})"
+            return f"{fix.description} ({where}:{line})"
         case RouteIndex(index=where):
-            return f"{f.fix.description} ({where})"
-    return f"{f.fix.description} ({f.path})"
+            return f"{fix.description} ({where})"
+    return f"{fix.description} ({f.path})"
 
 
 def _orphans_one_index(store: Store, chosen: list[Finding], index: str | None, notes: list[str]) -> list[Finding]:
@@ -119,20 +121,19 @@ def _orphans_one_index(store: Store, chosen: list[Finding], index: str | None, n
     of one index kept, each with its suggested keywords (or dropped, saying why)."""
     from .orphans import Profiles, choose_index, suggest_row_keywords
 
-    orphans = [f for f in chosen if isinstance(f.fix, IndexOrphan)]
+    orphans = [(f, f.fix) for f in chosen if isinstance(f.fix, IndexOrphan)]
     if not orphans:
         return chosen
     rest = [f for f in chosen if not isinstance(f.fix, IndexOrphan)]
     profiles = Profiles.of(store)
-    homes: dict[str, list[Finding]] = {}
+    homes: dict[str, list[tuple[Finding, IndexOrphan]]] = {}
     homeless: list[str] = []
-    for f in orphans:
-        path = f.fix.path
-        home = choose_index(store, path, profiles)
+    for f, fix in orphans:
+        home = choose_index(store, fix.path, profiles)
         if home is None:
-            homeless.append(path)
+            homeless.append(fix.path)
             continue
-        homes.setdefault(home, []).append(f)
+        homes.setdefault(home, []).append((f, fix))
     if homeless:
         notes.append(f"left {len(homeless)} orphan(s) unindexed: no index of memories fits them by folder, "
                      f"name and content (e.g. {homeless[0]}); give them an index by hand")
@@ -147,8 +148,8 @@ def _orphans_one_index(store: Store, chosen: list[Finding], index: str | None, n
         notes.append(f"{others} orphan(s) belong in {len(homes) - 1} other index(es): "
                      f"plan them one index at a time with --index (e.g. {sorted(k for k in homes if k != target)[0]})")
     planned: list[tuple[list[str], str]] = []
-    for f in homes[target]:
-        path = f.fix.path
+    for f, fix in homes[target]:
+        path = fix.path
         kws, why = suggest_row_keywords(store, path, target, planned, profiles)
         if kws is None:
             notes.append(f"left {path} unindexed: {why}")
@@ -183,31 +184,35 @@ def _draft(store: Store, chosen: list[Finding], counter=None) -> Plan:
             case RefreshCount(target=target) if counter is not None and target in draft.touched():
                 continue  # the target changes in this plan: recount_routes sets its new count
             case RepointRow(index=index, line=line, old=old, new=new):
-                draft.replace_line(index, line, repoint(draft.current_line(index, line), old, new))
+                if (current := draft.current_line(index, line)) is not None:
+                    draft.replace_line(index, line, repoint(current, old, new))
             case RefreshCount(index=index, line=line, target=target, count=count):
-                current = draft.current_line(index, line)
+                if (current := draft.current_line(index, line)) is None:
+                    continue
                 raw = next((lk.raw for r in (store.l0.rows if store.l0 else []) if r.line == line
                             for lk in r.links if lk.target == target), target)
                 new = set_count(current, raw, count)
                 if new == current:  # no "(N)" yet: add one after the link
                     new = _add_count(current, raw, count)
                 draft.replace_line(index, line, new)
-            case IndexOrphan(path=path, index=index, keywords=kws):
-                if not kws:
+            case IndexOrphan(path=path, index=index, keywords=suggested):
+                row_kws = list(suggested)
+                if not row_kws:
                     from .orphans import suggest_row_keywords
 
-                    kws, _why = suggest_row_keywords(store, path, index, [])
-                    if not kws:
+                    row_kws = suggest_row_keywords(store, path, index, [])[0] or []
+                    if not row_kws:
                         continue
-                draft.append_line(index, format_domain_row(list(kws), path))
-            case RouteIndex(index=index, keywords=kws):
+                draft.append_line(index, format_domain_row(row_kws, path))
+            case RouteIndex(index=index, keywords=given):
                 if index in routed or store.l0 is None:
                     continue
                 routed.add(index)
                 name = index.removesuffix(".md")
-                kws = list(kws) or [name.removeprefix("skills-").removesuffix("-index")]
+                route_kws = list(given) or [name.removeprefix("skills-").removesuffix("-index")]
                 idx_tokens = store.records[index].tokens
-                draft.append_line(store.l0.path, format_l0_row(kws, [IndexLink(name, index, index, idx_tokens)], store.l0.dialect))
+                draft.append_line(store.l0.path, format_l0_row(route_kws, [IndexLink(name, index, index, idx_tokens)],
+                                                               store.l0.dialect))
             case Prune(path=path):
                 draft.move(path, archive_path(store.root, path))
                 pruned.append(path)
