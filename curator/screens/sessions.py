@@ -34,6 +34,8 @@ class SessionsScreen(CuratorScreen):
     #sessions { height: 1fr; min-height: 4; }
     #conversation { height: 2fr; border-top: solid $panel; }
     #turn-detail { height: auto; max-height: 8; padding: 0 1; border-top: solid $panel; }
+    SessionsScreen.-empty #conversation { display: none; }
+    SessionsScreen.-empty #turn-detail { height: 1fr; max-height: 100%; }
     """
     BINDINGS = [
         Binding("slash", "focus_search", "Search", id="search-sessions", tooltip="Search every session's turns"),
@@ -112,6 +114,7 @@ class SessionsScreen(CuratorScreen):
         table = self.query_one("#sessions", DataTable)
         keep = table.cursor_row if table.row_count else 0
         table.clear()
+        self.set_class(not sessions, "-empty")  # no conversation to show: the explanation gets the room
         if not sessions:
             svc = self.app.sessions
             if svc.index is not None:

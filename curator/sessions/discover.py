@@ -179,11 +179,11 @@ def explain_none(d: Discovery) -> list[str]:
     pattern = f"{slug(d.repo)}*/" if d.repo is not None else "*/"
     for root in d.roots:
         if root.is_dir():
-            lines.append(f"Looked in {root}/{pattern}: no transcript (*.jsonl) whose working folder is in it.")
+            lines.append(f"Looked in {root}/{pattern}: no transcript (*.jsonl) ran in it.")
         else:
             lines.append(f"Looked in {root}: it does not exist.")
     if d.skipped:
-        lines.append(f"{d.skipped} transcript(s) there ran in other folders.")
-    lines.append("Claude Code writes them to ~/.claude/projects/<path-as-slug>/. To read another copy, start "
-                 "curator with CLAUDE_CONFIG_DIR set to the folder holding projects/ (comma-separated for several).")
+        lines.append(f"{d.skipped} transcript(s) there ran in other folders (`curator sessions --all` lists them).")
+    lines.append("Claude Code writes them to ~/.claude/projects/<path-as-slug>/; to read a copy elsewhere, set "
+                 "CLAUDE_CONFIG_DIR to the folder holding projects/ (several: comma-separated; CLI: --projects DIR).")
     return lines

@@ -110,6 +110,9 @@ async def test_no_transcripts_says_so(app):
         where = str(app.sessions.index.discovery.roots[0])
         assert f"Looked in {where}: it does not exist." in said and "CLAUDE_CONFIG_DIR" in said
         assert "no sessions found" in text_of(app.screen.query_one("#sessions-status", Static))
+        # the empty conversation table gives its room to the explanation, which fits without scrolling
+        assert not app.screen.query_one("#conversation", DataTable).display
+        assert app.screen.query_one("#turn-detail").max_scroll_y == 0
         # nothing to mark or mine yet: the footer does not offer it
         shown = {k for k, b in app.screen.active_bindings.items() if b.binding.show and b.enabled}
         assert "m" not in shown and "space" not in shown and "U" in shown

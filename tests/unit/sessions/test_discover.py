@@ -123,5 +123,5 @@ def test_no_sessions_says_where_it_looked_and_how_to_point_elsewhere(tmp_path):
     found = discover(repo, [projects])
     assert found.files == [] and found.skipped == 1
     lines = explain_none(found)
-    assert f"Looked in {projects}/{slug(repo)}*/: no transcript (*.jsonl) whose working folder is in it." in lines
-    assert "1 transcript(s) there ran in other folders." in lines
+    assert f"Looked in {projects}/{slug(repo)}*/: no transcript (*.jsonl) ran in it." in lines
+    assert "1 transcript(s) there ran in other folders (`curator sessions --all` lists them)." in lines
