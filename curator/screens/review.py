@@ -13,7 +13,6 @@ from textual.widgets import DataTable, Static
 from ..model.findings import Severity
 from .base import CuratorScreen, LoadingPane
 
-GROUPS = ("records", "index rows", "tokens", "findings", "golden queries")
 SEV = {Severity.ERROR: ("✖", "bold error"), Severity.WARNING: ("▲", "warning"), Severity.INFO: ("●", "info")}
 
 
