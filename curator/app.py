@@ -120,7 +120,7 @@ class CuratorApp(App[None]):
 
     def role_styles(self) -> None:
         """Role styles ("bold error", "success", ...) follow the current theme's colours."""
-        from .widgets.palette import rich_theme
+        from .reports.styles import rich_theme
 
         if self._role_theme_pushed:
             self.console.pop_theme()

@@ -21,8 +21,10 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
-import pickle
-from pathlib import Path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pathlib is not imported at run time: the replay path starts here
+    from pathlib import Path
 
 FORMAT = 2  # bump when an entry's layout changes (any change to curator's code drops it too)
 # an entry is "racy" unless its mtime is this much older than the moment its bytes were read:
@@ -41,7 +43,7 @@ def code_signature() -> str:
     the code that made them (an upgrade or an edited parser starts a new cache)."""
     global _code
     if _code is None:
-        package = Path(__file__).resolve().parent
+        package = os.path.dirname(os.path.realpath(__file__))
         parts = []
         for folder, dirs, files in os.walk(package):
             dirs[:] = [d for d in dirs if not d.startswith((".", "__"))]
@@ -266,6 +268,8 @@ class ContentCache:
             self._data = {}
             if self.path is not None:
                 try:
+                    import pickle
+
                     with open(self.path, "rb") as fh:
                         version, data = pickle.load(fh)  # our own file in the user cache folder
                     if version == self.version and isinstance(data, dict):
@@ -285,6 +289,7 @@ class ContentCache:
     def flush(self) -> None:
         if not self._dirty or self.path is None or self._data is None:
             return
+        import pickle
         import tempfile
 
         try:

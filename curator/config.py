@@ -109,7 +109,11 @@ class Config:
 
     def tier_for(self, logical_path: str) -> str:
         # one combined regex: the first rule (leftmost alternative) that matches wins
-        m = _rules_regex(self.tier_rules).match(logical_path)
+        rules = self.tier_rules
+        last = _LAST_RULES  # by identity: hashing the rule tuple cost more than the match
+        if last[0] is not rules:
+            last = _remember_rules(rules)
+        m = last[1].match(logical_path)
         return self.tier_rules[int(m.lastgroup[1:])].tier if m else "semantic"
 
     def is_strict_index(self, name: str) -> bool:
@@ -154,6 +158,15 @@ def _glob_regex(glob: str) -> re.Pattern[str]:
 def _rules_regex(rules: tuple) -> re.Pattern:
     parts = [f"(?P<r{i}>{_glob_regex(rule.glob).pattern})" for i, rule in enumerate(rules)]
     return re.compile("|".join(parts) or r"(?!)")
+
+
+_LAST_RULES: tuple = (None, None)  # (the tier rules last asked about, their regex)
+
+
+def _remember_rules(rules: tuple) -> tuple:
+    global _LAST_RULES
+    _LAST_RULES = (rules, _rules_regex(rules))  # one assignment: a reader sees a matching pair
+    return _LAST_RULES
 
 
 @lru_cache(maxsize=64)

@@ -14,6 +14,9 @@ import yaml
 
 COLOURS = ("primary", "secondary", "accent", "warning", "error", "success", "foreground", "background", "surface", "panel")
 DEFAULT_THEME = "curator-dark"
+# a theme file may give only `primary`; Textual would then draw errors, warnings and successes in
+# the primary colour, so severities and meters could not be told apart: these fill the gaps
+SIGNAL_DEFAULTS = {"warning": "#ffa62b", "error": "#ba3c5b", "success": "#4ebf71"}
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,7 @@ class ThemeFile:
             dark=self.dark,
             luminosity_spread=self.luminosity_spread,
             variables=dict(self.variables),
-            **self.colours,
+            **{**SIGNAL_DEFAULTS, **self.colours},
         )
 
 

@@ -4,7 +4,10 @@ same files, measured side by side in one run (A B A B ..., the ratio taken pair 
     python -m curator.bench.check [--sizes 1000 10000 50000] [--repeat 5] [--cold-repeat 3]
 
 Rows, per store size:
-  warm check ÷ read-and-hash   whole process, the store's cache and the token cache warm
+  warm check ÷ read-and-hash   whole process, the store's cache and the token cache warm (an
+                               unchanged store: the kept output replayed, see curator/replay.py)
+  warm, no replay              the same with CURATOR_NO_REPLAY=1: load from the store's cache,
+                               findings from the cached run, the report rendered
   cold check ÷ read-and-hash   whole process, an empty cache folder (every file read, parsed,
                                tokenized and checked)
   retrieve, warm               whole-process `curator retrieve` seconds
@@ -55,6 +58,8 @@ def measure(n: int, repeat: int, cold_repeat: int) -> dict:
     timed(check, env)  # fills the caches
     timed(yard, env)  # the page cache holds the files for both
     warm_ratio, warm, base = paired(check, yard, repeat, env, env)
+    full_env = dict(env, CURATOR_NO_REPLAY="1")  # the loader and the checks from the store's cache
+    full_ratio, full, _ = paired(check, yard, repeat, full_env, env)
     cold_ratio, cold, _ = paired(check, yard, cold_repeat, fresh_cache_env, env)
     retrieve = curator_argv("retrieve", "cache retry lock", str(store), "--format", "json")
     timed(retrieve, env)
@@ -64,9 +69,11 @@ def measure(n: int, repeat: int, cold_repeat: int) -> dict:
         "yard": statistics.median(r.wall for r in base),
         "warm": statistics.median(r.wall for r in warm),
         "warm_ratio": warm_ratio,
+        "full": statistics.median(r.wall for r in full),
+        "full_ratio": full_ratio,
         "cold": statistics.median(r.wall for r in cold),
         "cold_ratio": cold_ratio,
-        "warm_mb": max(r.peak_rss_mb for r in warm),
+        "warm_mb": max(r.peak_rss_mb for r in warm + full),
         "cold_mb": max(r.peak_rss_mb for r in cold),
         "retrieve": retrieve_s,
         "recheck": recheck_ms(store, env["CURATOR_CACHE_DIR"]),
@@ -139,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     line("read-and-hash (the yardstick)", lambda r: f"{r['yard']:.3f} s")
     line("warm `curator check` ÷ read-and-hash", lambda r: f"{r['warm_ratio']:.2f}× ({r['warm']:.3f} s)",
          lambda r: r["warm_ratio"], WARM_TARGET, "×")
+    line("warm, no replay (CURATOR_NO_REPLAY=1)", lambda r: f"{r['full_ratio']:.2f}× ({r['full']:.3f} s)")
     line("cold `curator check` ÷ read-and-hash", lambda r: f"{r['cold_ratio']:.1f}× ({r['cold']:.2f} s)",
          lambda r: r["cold_ratio"], COLD_TARGET, "×")
     line("`curator retrieve` whole process, warm", lambda r: f"{r['retrieve']:.2f} s",

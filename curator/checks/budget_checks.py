@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import budgets
-from ..model.findings import Fix, Severity
+from ..model.findings import RefreshCount, Severity
 from .context import Context
 
 
@@ -29,11 +29,7 @@ def run(ctx: Context) -> None:
                 message,
                 line=row.line,
                 target=link.target,
-                fix=Fix(
-                    "refresh-count",
-                    f"set the count to {real}",
-                    {"index": store.l0.path, "line": row.line, "target": link.target, "count": real},
-                ),
+                fix=RefreshCount(store.l0.path, row.line, link.target, real),
             )
     if not ctx.wants("budget.over") or store.encoding == "none":
         return

@@ -8,13 +8,11 @@ on disk. An unchanged store then skips every check; any change re-runs them all.
 from __future__ import annotations
 
 import hashlib
-import marshal
 import os
-import pickle
 from pathlib import Path
 
 from ..cache import code_signature, store_cache
-from ..model.findings import Finding, Fix, Severity
+from ..model.findings import Finding, Fix, Severity, fix_from_row
 from ..model.linkres import outside_verdict, trusted_place
 from .facts import CACHE_VERSION, Facts, link_probe, resolve_link
 
@@ -90,13 +88,8 @@ def still_true(store, probed) -> bool:
     return True
 
 
-def _fix_row(fix):
-    if fix is None:
-        return None
-    if type(fix) is Fix:  # the common case as plain data: no pickled dataclasses to rebuild
-        marshal.dumps(fix.params)
-        return (fix.kind, fix.description, fix.params)
-    return pickle.dumps(fix, protocol=pickle.HIGHEST_PROTOCOL)
+def _fix_row(fix: Fix | None) -> tuple | None:
+    return None if fix is None else fix.to_row()  # plain data: no pickled dataclasses to rebuild
 
 
 def _encode(findings: list[Finding]) -> tuple | None:
@@ -114,7 +107,7 @@ def _decode(rows: tuple) -> list[Finding]:
     out = []
     for check, s, path, message, line, target, suggestion, fix in rows:
         if fix is not None:
-            fix = Fix(*fix) if type(fix) is tuple else pickle.loads(fix)  # our own bytes
+            fix = fix_from_row(fix)
         out.append(Finding(check, sev[s], path, message, line, target, suggestion, fix))
     return out
 

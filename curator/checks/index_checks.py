@@ -8,7 +8,7 @@ from collections import Counter
 from rapidfuzz import fuzz, process
 
 from ..model import formats as fmts
-from ..model.findings import Fix, Severity
+from ..model.findings import DropRow, RepointRow, RouteIndex, Severity
 from ..model.indexes import IndexRow
 from .context import Context
 
@@ -107,7 +107,7 @@ def _targets(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
                     f"target {link.raw!r} {link.unsafe}",
                     line=row.line,
                     target=link.raw,
-                    fix=Fix("drop-row", "drop this row", {"index": index_path, "line": row.line, "target": link.raw}),
+                    fix=DropRow(index_path, row.line, link.raw, "unsafe"),
                 )
                 continue
             if link.target in store.records:
@@ -124,14 +124,10 @@ def _targets(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
                 continue
             suggestion = closest_path(ctx, link.target)
             if suggestion:
-                fix = Fix(
-                    "repoint-row",
-                    f"re-point to {suggestion}",
-                    {"index": index_path, "line": row.line, "old": link.target, "new": suggestion},
-                )
+                fix = RepointRow(index_path, row.line, link.target, suggestion)
                 message = f"{link.target} does not exist (renamed to {suggestion}?)"
             else:
-                fix = Fix("drop-row", "drop the dead row", {"index": index_path, "line": row.line, "target": link.target})
+                fix = DropRow(index_path, row.line, link.target, "dead")
                 message = f"{link.target} does not exist"
             ctx.add(
                 "index.missing-target",
@@ -178,7 +174,7 @@ def _duplicates(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
                     )
                     continue
                 if len(row.links) == 1:
-                    fix = Fix("drop-row", "drop the repeated row", {"index": index_path, "line": row.line, "target": target})
+                    fix = DropRow(index_path, row.line, target, "repeated")
                 ctx.add(
                     "index.duplicate-entry",
                     index_path,
@@ -205,5 +201,5 @@ def _unrouted(ctx: Context) -> None:
             path,
             f"domain index is unreachable: {why}",
             line=1,
-            fix=Fix("route-index", "add a route to memory-index.md", {"index": path, "keywords": keywords}),
+            fix=RouteIndex(path, tuple(keywords)),
         )

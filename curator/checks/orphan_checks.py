@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..config import glob_match
 from ..model import formats as fmts
-from ..model.findings import Fix, Severity
+from ..model.findings import IndexOrphan, Severity
 from .context import Context
 from .naming_checks import EXEMPT
 
@@ -116,7 +116,7 @@ def _tiered(ctx: Context) -> None:
         if index:
             # keywords are suggested when the fix is planned (curation.suggest), not for every
             # orphan on every check run
-            fix = Fix("index-orphan", f"add a row to {index}", {"path": path, "index": index})
+            fix = IndexOrphan(path, index)
         ctx.add(
             "orphan.unindexed",
             path,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from ..model.findings import Fix
+from ..model.findings import Prune
 from .context import Context
 
 
@@ -25,5 +25,5 @@ def run(ctx: Context) -> None:
                 "transient.expired",
                 path,
                 f"{age} days old; the {rec.tier} tier keeps records {days} days",
-                fix=Fix("prune", "prune (archive) this record", {"path": path}),
+                fix=Prune(path),
             )

@@ -136,16 +136,20 @@ def render_sources(out, repo) -> None:
 def console(file=None):
     from rich.console import Console
 
+    from ..reports.styles import rich_theme
+
     width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS", "100"))
     # markup=False: a path, check id or title holding `[/]` is printed as text, never parsed
-    return Console(file=file, width=width, highlight=False, soft_wrap=False, markup=False)
+    return Console(file=file, width=width, highlight=False, soft_wrap=False, markup=False, theme=rich_theme())
 
 
 def err_console():
     from rich.console import Console
 
+    from ..reports.styles import rich_theme
+
     # one-line messages stay one line; text, never markup
-    return Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
+    return Console(stderr=True, highlight=False, soft_wrap=True, markup=False, theme=rich_theme())
 
 
 def print_json(data) -> None:

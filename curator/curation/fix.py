@@ -14,15 +14,21 @@ import re
 
 from rapidfuzz import fuzz
 
-from ..model.findings import Finding
+from ..model.findings import (
+    DropRow,
+    Finding,
+    IndexOrphan,
+    Prune,
+    RefreshCount,
+    RepointRow,
+    RouteIndex,
+)
 from ..model.indexes import IndexLink, format_domain_row, format_l0_row
 from ..model.store import Store
 from .draft import Draft, repoint, set_count
 from .gate import gate
 from .plan import NothingToDo, Plan
 from .routes import archive_path, drop_routes, recount_routes
-
-SAFE_CHECKS = frozenset({"index.missing-target", "tokens.stale-count", "index.duplicate-entry"})
 
 
 def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = None, counter=None,
@@ -60,13 +66,13 @@ def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = 
 
 def is_safe(store: Store, f: Finding) -> bool:
     """A fix curator applies unasked: nothing is lost and nothing is guessed."""
-    kind = f.fix.kind
-    if kind == "refresh-count":
-        return True
-    if kind == "repoint-row":
-        return confident_rename(f.fix.params["old"], f.fix.params["new"])
-    if kind == "drop-row" and f.check == "index.duplicate-entry":
-        return _exact_duplicate(store, f.fix.params["index"], f.fix.params["line"], f.fix.params["target"])
+    match f.fix:
+        case RefreshCount():
+            return True
+        case RepointRow(old=old, new=new):
+            return confident_rename(old, new)
+        case DropRow(index=index, line=line, target=target, reason="repeated"):
+            return _exact_duplicate(store, index, line, target)
     return False
 
 
@@ -98,12 +104,16 @@ def confident_rename(old: str, new: str) -> bool:
 
 
 def _label(f: Finding) -> str:
-    p = f.fix.params
-    if f.fix.kind == "index-orphan":
-        return f"row for {p['path']} in {p['index']}"
-    where = p.get("index", f.path)
-    line = p.get("line")
-    return f"{f.fix.description} ({where}{':' + str(line) if line else ''})"
+    match fix := f.fix:
+        case None:
+            return f"{f.check} ({f.path})"
+        case IndexOrphan(path=path, index=index):
+            return f"row for {path} in {index}"
+        case RepointRow(index=where, line=line) | DropRow(index=where, line=line) | RefreshCount(index=where, line=line):
+            return f"{fix.description} ({where}:{line})"
+        case RouteIndex(index=where):
+            return f"{fix.description} ({where})"
+    return f"{fix.description} ({f.path})"
 
 
 def _orphans_one_index(store: Store, chosen: list[Finding], index: str | None, notes: list[str]) -> list[Finding]:
@@ -111,20 +121,19 @@ def _orphans_one_index(store: Store, chosen: list[Finding], index: str | None, n
     of one index kept, each with its suggested keywords (or dropped, saying why)."""
     from .orphans import Profiles, choose_index, suggest_row_keywords
 
-    orphans = [f for f in chosen if f.fix.kind == "index-orphan"]
+    orphans = [(f, f.fix) for f in chosen if isinstance(f.fix, IndexOrphan)]
     if not orphans:
         return chosen
-    rest = [f for f in chosen if f.fix.kind != "index-orphan"]
+    rest = [f for f in chosen if not isinstance(f.fix, IndexOrphan)]
     profiles = Profiles.of(store)
-    homes: dict[str, list[Finding]] = {}
+    homes: dict[str, list[tuple[Finding, IndexOrphan]]] = {}
     homeless: list[str] = []
-    for f in orphans:
-        path = f.fix.params["path"]
-        home = choose_index(store, path, profiles)
+    for f, fix in orphans:
+        home = choose_index(store, fix.path, profiles)
         if home is None:
-            homeless.append(path)
+            homeless.append(fix.path)
             continue
-        homes.setdefault(home, []).append(f)
+        homes.setdefault(home, []).append((f, fix))
     if homeless:
         notes.append(f"left {len(homeless)} orphan(s) unindexed: no index of memories fits them by folder, "
                      f"name and content (e.g. {homeless[0]}); give them an index by hand")
@@ -139,74 +148,74 @@ def _orphans_one_index(store: Store, chosen: list[Finding], index: str | None, n
         notes.append(f"{others} orphan(s) belong in {len(homes) - 1} other index(es): "
                      f"plan them one index at a time with --index (e.g. {sorted(k for k in homes if k != target)[0]})")
     planned: list[tuple[list[str], str]] = []
-    for f in homes[target]:
-        path = f.fix.params["path"]
+    for f, fix in homes[target]:
+        path = fix.path
         kws, why = suggest_row_keywords(store, path, target, planned, profiles)
         if kws is None:
             notes.append(f"left {path} unindexed: {why}")
             continue
         planned.append((kws, path))
         rest.append(Finding(f.check, f.severity, f.path, f.message, f.line, f.target, target,
-                            type(f.fix)("index-orphan", f"add a row to {target}",
-                                        {"path": path, "index": target, "keywords": kws})))
+                            IndexOrphan(path, target, tuple(kws))))
     return rest
 
 
 def _draft(store: Store, chosen: list[Finding], counter=None) -> Plan:
     draft = Draft(store.root, "fix", "fix drift", store)
-    done: set[tuple] = set()
+    done: set = set()
     routed: set[str] = set()
     dropped: dict[str, set[int]] = {}
     pruned: list[str] = []
     # drops first, so a row that is dropped is not also re-pointed or re-counted
     for f in chosen:
-        if f.fix.kind == "drop-row":
-            p = f.fix.params
-            if f.check == "index.duplicate-entry" and not _merge_into_first(store, draft, p["index"], p["line"], p["target"], dropped):
+        if isinstance(fix := f.fix, DropRow):
+            if fix.reason == "repeated" and not _merge_into_first(store, draft, fix.index, fix.line, fix.target, dropped):
                 continue  # its keywords could not be kept: the row stays
-            dropped.setdefault(p["index"], set()).add(p["line"])
-            draft.replace_line(p["index"], p["line"], None)
+            dropped.setdefault(fix.index, set()).add(fix.line)
+            draft.replace_line(fix.index, fix.line, None)
     for f in chosen:
-        kind, p = f.fix.kind, f.fix.params
-        key = (kind, tuple(sorted((k, str(v)) for k, v in p.items())))
-        if key in done or kind == "drop-row":
+        fix = f.fix
+        if fix in done or isinstance(fix, DropRow):
             continue
-        done.add(key)
-        if kind in ("repoint-row", "refresh-count") and p["line"] in dropped.get(p["index"], set()):
-            continue
-        if kind == "refresh-count" and counter is not None and p["target"] in draft.touched():
-            continue  # the target changes in this plan: recount_routes sets its new count
-        if kind == "repoint-row":
-            line = draft.current_line(p["index"], p["line"])
-            draft.replace_line(p["index"], p["line"], repoint(line, p["old"], p["new"]))
-        elif kind == "refresh-count":
-            line = draft.current_line(p["index"], p["line"])
-            raw = next((lk.raw for r in (store.l0.rows if store.l0 else []) if r.line == p["line"]
-                        for lk in r.links if lk.target == p["target"]), p["target"])
-            new = set_count(line, raw, p["count"])
-            if new == line:  # no "(N)" yet: add one after the link
-                new = _add_count(line, raw, p["count"])
-            draft.replace_line(p["index"], p["line"], new)
-        elif kind == "index-orphan":
-            kws = p.get("keywords")
-            if not kws:
-                from .orphans import suggest_row_keywords
-
-                kws, _why = suggest_row_keywords(store, p["path"], p["index"], [])
-                if not kws:
-                    continue
-            draft.append_line(p["index"], format_domain_row(list(kws), p["path"]))
-        elif kind == "route-index":
-            if p["index"] in routed or store.l0 is None:
+        done.add(fix)
+        match fix:
+            case RepointRow(index=index, line=line) | RefreshCount(index=index, line=line) if line in dropped.get(index, set()):
                 continue
-            routed.add(p["index"])
-            name = p["index"].removesuffix(".md")
-            kws = list(p.get("keywords") or []) or [name.removeprefix("skills-").removesuffix("-index")]
-            idx_tokens = store.records[p["index"]].tokens
-            draft.append_line(store.l0.path, format_l0_row(kws, [IndexLink(name, p["index"], p["index"], idx_tokens)], store.l0.dialect))
-        elif kind == "prune":
-            draft.move(p["path"], archive_path(store.root, p["path"]))
-            pruned.append(p["path"])
+            case RefreshCount(target=target) if counter is not None and target in draft.touched():
+                continue  # the target changes in this plan: recount_routes sets its new count
+            case RepointRow(index=index, line=line, old=old, new=new):
+                if (current := draft.current_line(index, line)) is not None:
+                    draft.replace_line(index, line, repoint(current, old, new))
+            case RefreshCount(index=index, line=line, target=target, count=count):
+                if (current := draft.current_line(index, line)) is None:
+                    continue
+                raw = next((lk.raw for r in (store.l0.rows if store.l0 else []) if r.line == line
+                            for lk in r.links if lk.target == target), target)
+                new = set_count(current, raw, count)
+                if new == current:  # no "(N)" yet: add one after the link
+                    new = _add_count(current, raw, count)
+                draft.replace_line(index, line, new)
+            case IndexOrphan(path=path, index=index, keywords=suggested):
+                row_kws = list(suggested)
+                if not row_kws:
+                    from .orphans import suggest_row_keywords
+
+                    row_kws = suggest_row_keywords(store, path, index, [])[0] or []
+                    if not row_kws:
+                        continue
+                draft.append_line(index, format_domain_row(row_kws, path))
+            case RouteIndex(index=index, keywords=given):
+                if index in routed or store.l0 is None:
+                    continue
+                routed.add(index)
+                name = index.removesuffix(".md")
+                route_kws = list(given) or [name.removeprefix("skills-").removesuffix("-index")]
+                idx_tokens = store.records[index].tokens
+                draft.append_line(store.l0.path, format_l0_row(route_kws, [IndexLink(name, index, index, idx_tokens)],
+                                                               store.l0.dialect))
+            case Prune(path=path):
+                draft.move(path, archive_path(store.root, path))
+                pruned.append(path)
     drop_routes(store, draft, pruned)
     recount_routes(store, draft, counter)
     return draft.plan()

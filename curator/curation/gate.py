@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..model.findings import Finding
 from ..model.store import Store, load_store
@@ -48,7 +49,7 @@ def describe(f: Finding) -> str:
 
 @dataclass
 class Dropped:
-    item: object
+    item: Any  # what the caller gated (a finding with its fix, a keyword edit, ...)
     reasons: list[Finding]
 
     def text(self, label: str) -> str:
@@ -116,7 +117,7 @@ def _is_index(path: str) -> bool:
     return path == "memory-index.md" or ("/" not in path and path.endswith("-index.md"))
 
 
-def gate(store: Store, items: list, build: Callable[[list], Plan], label: Callable[[object], str]) -> tuple[Plan, list[Dropped]]:
+def gate(store: Store, items: list, build: Callable[[list], Plan], label: Callable[[Any], str]) -> tuple[Plan, list[Dropped]]:
     """The plan of the largest set of `items` (greedy, in order) whose result adds no finding.
 
     `build(items)` drafts a plan; an item whose plan adds a finding is dropped with the findings

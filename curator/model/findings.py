@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import ClassVar, Literal
 
 
 class Severity(IntEnum):
@@ -24,13 +25,125 @@ class Severity(IntEnum):
             raise ValueError(f"unknown severity {text!r} (use error, warning or info)") from None
 
 
-@dataclass(frozen=True, slots=True)
 class Fix:
-    """A fix a finding suggests; curation turns it into a plan."""
+    """A fix a finding suggests; curation turns it into a plan (`curation.fix`).
 
-    kind: str  # e.g. "repoint-row", "drop-row", "index-orphan", "route-index", "refresh-count"
-    description: str
-    params: dict = field(default_factory=dict, hash=False, compare=False)
+    One frozen dataclass per kind, each with its own typed fields; code dispatches on the type
+    (`match fix: case RepointRow(): ...`). `kind` is the stable name of the variant (cache rows,
+    messages); `description` is what the faces print after the finding."""
+
+    __slots__ = ()
+    kind: ClassVar[str]
+
+    @property
+    def description(self) -> str:
+        raise NotImplementedError
+
+    def to_row(self) -> tuple:
+        """The fix as plain data (`kind` then every field in order), for marshal."""
+        return (self.kind, *(getattr(self, name) for name in self.__match_args__))  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, slots=True)
+class RepointRow(Fix):
+    """Re-point an index row's link `old` at `new` (the file it was renamed or moved to)."""
+
+    index: str
+    line: int
+    old: str
+    new: str
+    kind: ClassVar[str] = "repoint-row"
+
+    @property
+    def description(self) -> str:
+        return f"re-point to {self.new}"
+
+
+DropReason = Literal["unsafe", "dead", "repeated"]
+_DROP_TEXT: dict[str, str] = {"unsafe": "drop this row", "dead": "drop the dead row", "repeated": "drop the repeated row"}
+
+
+@dataclass(frozen=True, slots=True)
+class DropRow(Fix):
+    """Drop an index row: its target is unsafe, dead, or listed again (`repeated`: its keywords
+    are merged into the first row for the same target before it goes)."""
+
+    index: str
+    line: int
+    target: str
+    reason: DropReason
+    kind: ClassVar[str] = "drop-row"
+
+    @property
+    def description(self) -> str:
+        return _DROP_TEXT[self.reason]
+
+
+@dataclass(frozen=True, slots=True)
+class IndexOrphan(Fix):
+    """Add a row for the orphan memory `path` to the domain index `index`; `keywords` are
+    suggested when the fix is planned (empty until then)."""
+
+    path: str
+    index: str
+    keywords: tuple[str, ...] = ()
+    kind: ClassVar[str] = "index-orphan"
+
+    @property
+    def description(self) -> str:
+        return f"add a row to {self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class RouteIndex(Fix):
+    """Add a route to the domain index `index` in the L0 index, with these keywords."""
+
+    index: str
+    keywords: tuple[str, ...]
+    kind: ClassVar[str] = "route-index"
+
+    @property
+    def description(self) -> str:
+        return "add a route to memory-index.md"
+
+
+@dataclass(frozen=True, slots=True)
+class RefreshCount(Fix):
+    """Set the `(N)` token count of `target`'s link on an L0 line to `count`."""
+
+    index: str
+    line: int
+    target: str
+    count: int
+    kind: ClassVar[str] = "refresh-count"
+
+    @property
+    def description(self) -> str:
+        return f"set the count to {self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class Prune(Fix):
+    """Archive the record `path` (an expired transient record)."""
+
+    path: str
+    kind: ClassVar[str] = "prune"
+
+    @property
+    def description(self) -> str:
+        return "prune (archive) this record"
+
+
+FIX_KINDS: dict[str, type[Fix]] = {c.kind: c for c in (RepointRow, DropRow, IndexOrphan, RouteIndex, RefreshCount, Prune)}
+
+
+def fix_from_row(row: tuple) -> Fix:
+    """The inverse of `Fix.to_row`; ValueError for a row of no known kind or shape."""
+    kind, *values = row
+    cls = FIX_KINDS.get(kind)
+    if cls is None or len(values) != len(cls.__match_args__):  # type: ignore[attr-defined]
+        raise ValueError(f"not a fix row: {row!r}")
+    return cls(*(tuple(v) if type(v) is list else v for v in values))
 
 
 @dataclass(frozen=True, slots=True)

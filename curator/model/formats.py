@@ -51,11 +51,6 @@ class Format:
     label: str
     # which index dialect the always-loaded index is written in ("adr017" for tiered stores)
     index_kind: str
-    # file names follow a rule (ADR-017 kebab-case) only where the format has one
-    kebab_names: bool
-    # a memory the index does not list is one finding per file (the agent cannot find it),
-    # else one finding for the store (the agent still sees every name, e.g. Serena list_memories)
-    orphans_per_file: bool
     # keys every memory's frontmatter should have (empty: frontmatter is optional)
     required_frontmatter: tuple[str, ...] = ()
 
@@ -65,10 +60,10 @@ class Format:
 
 
 ADAPTERS: dict[str, Format] = {
-    SERENA_TIERED: Format(SERENA_TIERED, "Serena, tiered index (ADR-017)", "adr017", True, True),
-    SERENA: Format(SERENA, "Serena", "names", False, False),
-    CLAUDE: Format(CLAUDE, "Claude Code memory", "memory-md", False, True, ("name", "description", "type")),
-    EXPERIENCE: Format(EXPERIENCE, "experience entries", "links", False, True),
+    SERENA_TIERED: Format(SERENA_TIERED, "Serena, tiered index (ADR-017)", "adr017"),
+    SERENA: Format(SERENA, "Serena", "names"),
+    CLAUDE: Format(CLAUDE, "Claude Code memory", "memory-md", ("name", "description", "type")),
+    EXPERIENCE: Format(EXPERIENCE, "experience entries", "links"),
 }
 
 # Claude Code reads only the start of MEMORY.md into every session

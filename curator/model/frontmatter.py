@@ -25,7 +25,6 @@ FENCE = re.compile(r"^-{3,}\s*$")
 class Frontmatter:
     data: dict = field(default_factory=dict)
     present: bool = False
-    end_line: int = 0  # 1-based line of the closing fence (0 when absent)
     error: str | None = None  # why it is invalid, if it is
     error_line: int | None = None
 
@@ -55,7 +54,7 @@ def split_frontmatter(text: str) -> tuple[Frontmatter, str, int]:
         )
     block = "\n".join(lines[1:close])
     body = "\n".join(lines[close + 1 :])
-    fm = Frontmatter(present=True, end_line=close + 1)
+    fm = Frontmatter(present=True)
     if bom:
         fm.error, fm.error_line = "a byte-order mark stands before the frontmatter", 1
     yaml, loader = _yaml()

@@ -8,7 +8,6 @@ leaves the store cannot be judged: it is `unknown`, never reported as broken.
 from __future__ import annotations
 
 import os
-import posixpath
 from pathlib import Path
 
 # what a repository checkout has at its root (a store copied alone has none of them)
@@ -95,7 +94,3 @@ def _maybe_repository_path(store, folder_abs: Path, target: str) -> bool:
     if target.startswith("../"):
         return False  # it walks the store's own folders: a memory link
     return "/" in target or target in ROOT_FILES
-
-
-def normalise(folder: str, target: str) -> str:
-    return posixpath.normpath(posixpath.join(folder, target)) if folder else posixpath.normpath(target)

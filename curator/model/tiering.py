@@ -22,7 +22,6 @@ from dataclasses import dataclass, replace
 
 from ..config import DEFAULT_TIER_RULES, TierRule, glob_match
 
-TRANSIENT_NAMES = ("validation", "reflection", "reflect")
 ADR002_FOLDERS = ("knowledge", "reflexion", "validation", "reflection", "reflect")
 KNOWLEDGE_NAMES = re.compile(r"^(knowledge|kb|docs?|wiki|references?|patterns?|guides?)$", re.IGNORECASE)
 DATED = re.compile(r"(?<!\d)\d{4}-?\d{2}-?\d{2}(?!\d)")

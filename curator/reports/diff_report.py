@@ -5,7 +5,8 @@ from __future__ import annotations
 from rich.console import Group
 from rich.text import Text
 
-STYLES = (("+++", "bold"), ("---", "bold"), ("+", "green"), ("-", "red"), ("@@", "cyan"), ("rename ", "yellow"))
+# role styles (styles.py): the app's theme colours, the terminal's own in the CLI
+STYLES = (("+++", "bold"), ("---", "bold"), ("+", "success"), ("-", "error"), ("@@", "info"), ("rename ", "warning"))
 
 
 def diff_text(plan) -> Text:

@@ -77,14 +77,6 @@ def extract(root: Path, ref: str, folder: str, dest: Path) -> Path:
     return target
 
 
-def changed_paths(root: Path, ref: str) -> set[str]:
-    """Repo-relative paths that differ between `ref` and the work tree (staged, unstaged and
-    untracked-but-not-ignored), old and new names of renames both included."""
-    diff = _git(root, "diff", "--name-only", "-z", "--no-renames", ref, "--")
-    untracked = _git(root, "ls-files", "--others", "--exclude-standard", "-z")
-    return {p for p in (diff + untracked).split("\0") if p}
-
-
 def work_files(root: Path) -> list[str]:
     """Files in the work tree git knows or would add (tracked, and untracked not ignored)."""
     out = _git(root, "ls-files", "--cached", "--others", "--exclude-standard", "-z")

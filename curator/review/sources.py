@@ -30,9 +30,6 @@ class Source:
     def contains(self, repo_path: str) -> bool:
         return repo_path.startswith(self.path + "/")
 
-    def relative(self, repo_path: str) -> str:
-        return repo_path[len(self.path) + 1 :]
-
 
 def source_of(repo_path: str) -> Source | None:
     """The source a repo-relative markdown path belongs to, if any."""

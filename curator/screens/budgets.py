@@ -42,7 +42,7 @@ class BudgetsScreen(CuratorScreen):
         Binding("f", "focus_files", "Files", id="focus-largest", tooltip="Focus the largest files table"),
         Binding("enter", "open_highlighted", "Open", id="open-largest", tooltip="Open the highlighted file", show=False),
     ]
-    HELP = ("Where the tokens go. Bars are relative to the largest item; red means over budget. "
+    HELP = ("Where the tokens go. Bars are relative to the largest item; the error colour means over budget. "
             "Growth: the size of the memory files at commits of the store's git history, then now.")
     _growth_root = None
 
@@ -86,7 +86,7 @@ class BudgetsScreen(CuratorScreen):
         st = report.startup
         over = st.over
         head = Text(no_wrap=True, overflow="ellipsis")
-        colour = (theme.error if over else theme.success) or "error"
+        colour = "error" if over else "success"
         head.append("Start-up load  ", style="bold")
         head.append(f"{st.tokens:,} / {st.budget:,} tokens", style=f"bold {colour}")
         head.append("  over budget" if over else "  within budget", style=colour)

@@ -80,7 +80,7 @@ class ProblemsScreen(CuratorScreen):
         self.shown = items
         room = table.size.width or self.size.width
         narrow = room < 110  # the severity as its icon; the message keeps the room
-        wheres = [f"{f.path}:{f.line}" if f.line else f.path for f in items]
+        wheres = [f"{f.path}:{f.line}" if f.line else (f.path if f.path != "." else "(store)") for f in items]
         widths = table.set_columns([
             ("" if narrow else "severity", 1 if narrow else 9),
             ("check", min(24, max((len(f.check) for f in items), default=5))),
@@ -119,7 +119,7 @@ class ProblemsScreen(CuratorScreen):
         spec = CHECKS.get(f.check)
         if spec:
             text.append(f" — {spec.summary}", style="dim")
-        text.append(f"\n{f.path}" + (f":{f.line}" if f.line else ""), style="bold")
+        text.append(f"\n{f.path if f.path != '.' else 'the whole store:'}" + (f":{f.line}" if f.line else ""), style="bold")
         text.append(f"  {f.message}")
         if f.suggestion:
             text.append(f"\nsuggestion: {f.suggestion}", style="success")

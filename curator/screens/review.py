@@ -13,8 +13,7 @@ from textual.widgets import DataTable, Static
 from ..model.findings import Severity
 from .base import CuratorScreen, LoadingPane
 
-GROUPS = ("records", "index rows", "tokens", "findings", "golden queries")
-SEV = {Severity.ERROR: ("✖", "bold red"), Severity.WARNING: ("▲", "yellow"), Severity.INFO: ("●", "cyan")}
+SEV = {Severity.ERROR: ("✖", "bold error"), Severity.WARNING: ("▲", "warning"), Severity.INFO: ("●", "info")}
 
 
 def change_rows(store_review):
@@ -48,9 +47,9 @@ def _n(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-STYLE = {"added": "green", "modified": "yellow", "renamed": "cyan", "moved": "magenta", "removed": "red",
-         "re-pointed": "cyan", "re-keyworded": "yellow", "new": "bold red", "resolved": "green",
-         "crossed": "bold red", "worse": "red", "better": "green"}
+STYLE = {"added": "success", "modified": "warning", "renamed": "info", "moved": "accent", "removed": "error",
+         "re-pointed": "info", "re-keyworded": "warning", "new": "bold error", "resolved": "success",
+         "crossed": "bold error", "worse": "error", "better": "success"}
 
 
 class ReviewScreen(CuratorScreen):
@@ -111,7 +110,7 @@ class ReviewScreen(CuratorScreen):
         self.app.call_from_thread(self._reviewed, review)
 
     def _failed(self, message: str) -> None:
-        self.query_one("#review-summary", Static).update(Text(f"No review: {message}", style="yellow"))
+        self.query_one("#review-summary", Static).update(Text(f"No review: {message}", style="warning"))
         self.query_one(DataTable).clear()
 
     def _reviewed(self, review) -> None:
@@ -125,7 +124,7 @@ class ReviewScreen(CuratorScreen):
         table.clear()
         self.files = {}
         if self.store_review is None:
-            summary.append("✔ no changes to the store", style="bold green")
+            summary.append("✔ no changes to the store", style="bold success")
             self.query_one("#review-summary", Static).update(summary)
             self.query_one("#review-diff", Static).update("")
             return
@@ -134,7 +133,7 @@ class ReviewScreen(CuratorScreen):
         summary.append(f"{_n(len(s.records), 'record')} · {_n(len(s.rows), 'row')} · "
                        f"{_n(len(s.introduced), 'new finding')} · {len(s.resolved)} resolved  ")
         summary.append("worse: " + "; ".join(bad) if bad else "nothing got worse",
-                       style="bold red" if bad else "green")
+                       style="bold error" if bad else "success")
         self.query_one("#review-summary", Static).update(summary)
         last = None
         for key, group, (label, kind), what, path in change_rows(s):

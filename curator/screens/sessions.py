@@ -34,14 +34,16 @@ class SessionsScreen(CuratorScreen):
     #sessions { height: 1fr; min-height: 4; }
     #conversation { height: 2fr; border-top: solid $panel; }
     #turn-detail { height: auto; max-height: 8; padding: 0 1; border-top: solid $panel; }
+    SessionsScreen.-empty #conversation { display: none; }
+    SessionsScreen.-empty #turn-detail { height: 1fr; max-height: 100%; }
     """
     BINDINGS = [
         Binding("slash", "focus_search", "Search", id="search-sessions", tooltip="Search every session's turns"),
         Binding("escape", "back", "Back", id="sessions-back", tooltip="Back to the list of sessions", show=False),
         Binding("space", "mark", "Mark", id="mark-turn", tooltip="Mark the start of a passage to mine"),
-        Binding("m", "mine('reflexion')", "Mine → reflexion", id="mine-reflexion",
+        Binding("m", "mine('reflexion')", "Mine", id="mine-reflexion",
                 tooltip="Turn the highlighted turn (or the marked passage) into a reflexion record"),
-        Binding("M", "mine('transient')", "Mine → transient", id="mine-transient",
+        Binding("M", "mine('transient')", "Mine transient", id="mine-transient",
                 tooltip="Turn the highlighted turn (or the marked passage) into a transient record"),
         Binding("U", "prune_unused", "Prune unread", id="prune-unread",
                 tooltip="Archive the transient records no session read in 90 days (diff first)"),
@@ -52,7 +54,9 @@ class SessionsScreen(CuratorScreen):
         "tool calls and results are folded into one row each, the highlighted turn is shown in full below. "
         "/ searches every session. Space marks the start of a passage; m mines the highlighted turn (or the "
         "passage) into a reflexion record, M into a transient one — with its session id, message uuid and date. "
-        "U archives the transient records no session read in the last 90 days (after a diff preview)."
+        "U (from the list) archives the transient records no session read in the last 90 days (after a diff "
+        "preview). No sessions? The screen says where transcripts were looked for: set CLAUDE_CONFIG_DIR to "
+        "the folder holding Claude Code's projects/ to read them from elsewhere."
     )
 
     def __init__(self, **kwargs) -> None:
@@ -100,7 +104,8 @@ class SessionsScreen(CuratorScreen):
             status.update(f"{len(sessions)} sessions · indexing {frac:.0%}")
         else:
             size = sum(s.size for s in sessions)
-            status.update(f"{len(sessions)} session(s) · " + (f"{size / 1e6:,.0f} MB" if size >= 1e6 else f"{size / 1e3:,.0f} kB"))
+            status.update("no sessions found" if not sessions else
+                          f"{len(sessions)} session(s) · " + (f"{size / 1e6:,.0f} MB" if size >= 1e6 else f"{size / 1e3:,.0f} kB"))
         if self.hits:
             return
         self._fill_sessions(sessions)
@@ -109,11 +114,14 @@ class SessionsScreen(CuratorScreen):
         table = self.query_one("#sessions", DataTable)
         keep = table.cursor_row if table.row_count else 0
         table.clear()
+        self.set_class(not sessions, "-empty")  # no conversation to show: the explanation gets the room
         if not sessions:
             svc = self.app.sessions
-            roots = ", ".join(str(r) for r in svc.index.discovery.roots) if svc.index else ""
-            self.query_one("#turn-text", Static).update(
-                Text(f"No Claude Code sessions ran in {svc.repo} (searched {roots}).", style="dim"))
+            if svc.index is not None:
+                from ..sessions.discover import explain_none
+
+                head, *rest = explain_none(svc.index.discovery)
+                self.query_one("#turn-text", Static).update(Text.assemble((head, "bold"), "\n", "\n".join(rest)))
             return
         for s in sessions:
             partial = "" if s.complete else "…"
@@ -159,6 +167,7 @@ class SessionsScreen(CuratorScreen):
         if session is not self.session:
             return
         self.turns = turns
+        self.refresh_bindings()  # mark and mine apply now
         conv = self.query_one("#conversation", DataTable)
         conv.clear()
         for i, t in enumerate(turns):
@@ -178,12 +187,12 @@ class SessionsScreen(CuratorScreen):
             errs = sum(r.is_error for r in t.results)
             first = " ".join((t.results[0].text if t.results else "").split())[:80]
             return Text(f"▸ result{'s' if len(t.results) > 1 else ''}{' ✖ error' if errs else ''}: {first}",
-                        style="red" if errs else "dim", no_wrap=True, overflow="ellipsis")
+                        style="error" if errs else "dim", no_wrap=True, overflow="ellipsis")
         text = Text(" ".join(t.text.split())[:200], no_wrap=True, overflow="ellipsis")
         if t.calls:
             first = t.calls[0]
             more = f" +{len(t.calls) - 1}" if len(t.calls) > 1 else ""
-            text.append(f"{'  ' if t.text else ''}▸ {first.name} {first.summary}{more}", style="cyan")
+            text.append(f"{'  ' if t.text else ''}▸ {first.name} {first.summary}{more}", style="info")
         return text
 
     @on(DataTable.RowHighlighted, "#conversation")
@@ -198,14 +207,14 @@ class SessionsScreen(CuratorScreen):
         out = Text()
         out.append(f"{t.timestamp.replace('T', ' ')[:19]} · {t.role} · {t.uuid}", style="dim")
         if self.mark is not None:
-            out.append(f" · passage from turn {self.mark + 1}", style="yellow")
+            out.append(f" · passage from turn {self.mark + 1}", style="warning")
         out.append("\n")
         if t.text:
             out.append(t.text + "\n")
         for c in t.calls:
-            out.append(f"▸ {c.name} {c.summary}\n", style="cyan")
+            out.append(f"▸ {c.name} {c.summary}\n", style="info")
         for r in t.results:
-            out.append(r.text[:1200] + "\n", style="red" if r.is_error else "dim")
+            out.append(r.text[:1200] + "\n", style="error" if r.is_error else "dim")
         self.query_one("#turn-text", Static).update(out)
 
     # -- search ----------------------------------------------------------------
@@ -252,6 +261,17 @@ class SessionsScreen(CuratorScreen):
         self.query_one("#sessions", DataTable).focus()
 
     # -- mining ----------------------------------------------------------------
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        """Marking and mining need an open conversation; the footer shows them only then (and
+        then leaves out the list's prune, so it fits 80 columns)."""
+        if not super().check_action(action, parameters):
+            return False
+        if action in ("mark", "mine"):
+            return bool(self.turns)
+        if action == "prune_unused":
+            return not (self.turns and self.focused is self.query_one("#conversation", DataTable))
+        return True
 
     def _cursor_turn(self) -> int | None:
         conv = self.query_one("#conversation", DataTable)

@@ -169,3 +169,21 @@ def discover(repo: str | Path | None, roots: list[Path] | None = None, *, match_
                     continue
                 d.files.append(TranscriptFile(path, sid, cwd, sub, st.st_size, st.st_mtime))
     return d
+
+
+def explain_none(d: Discovery) -> list[str]:
+    """Why no session of the repository was found: where transcripts were looked for, and how to
+    point curator at them. The first line is the headline; both faces print every line."""
+    where = d.repo if d.repo is not None else "this repository"
+    lines = [f"No Claude Code sessions ran in {where}."]
+    pattern = f"{slug(d.repo)}*/" if d.repo is not None else "*/"
+    for root in d.roots:
+        if root.is_dir():
+            lines.append(f"Looked in {root}/{pattern}: no transcript (*.jsonl) ran in it.")
+        else:
+            lines.append(f"Looked in {root}: it does not exist.")
+    if d.skipped:
+        lines.append(f"{d.skipped} transcript(s) there ran in other folders (`curator sessions --all` lists them).")
+    lines.append("Claude Code writes them to ~/.claude/projects/<path-as-slug>/; to read a copy elsewhere, set "
+                 "CLAUDE_CONFIG_DIR to the folder holding projects/ (several: comma-separated; CLI: --projects DIR).")
+    return lines

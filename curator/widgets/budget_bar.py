@@ -26,13 +26,12 @@ class BudgetBar(Widget):
         if not self.budget:
             return Text("")  # nothing loaded yet
         over = self.budget and self.used > self.budget
-        styles = self.app.current_theme
-        colour = (styles.error if over else styles.success) or "red"
+        colour = "error" if over else "success"  # role styles: the current theme's colours
         tail = f" {self.used:,}/{self.budget:,}" + (" over" if over else "")
         label = self.label + " " if self.label else ""
         room = self.size.width
-        if room < len(label) + len(tail) + 6:
-            label = ""  # narrow terminal: the numbers matter more than the label and the bar
+        if room < len(label) + len(tail) + 6:  # narrow: keep the label's last word (its unit), else drop it
+            label = label.split()[-1] + " " if label and room >= len(label.split()[-1]) + len(tail) + 7 else ""
         width = max(0, room - len(label) - len(tail))
         frac = 0 if not self.budget else min(1.0, self.used / self.budget)
         filled = round(width * frac)

@@ -12,7 +12,7 @@ from textual.widgets import Static
 from ..model.findings import Severity
 from .budget_bar import compact
 
-SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+SEVERITY_STYLE = {Severity.ERROR: "bold error", Severity.WARNING: "warning", Severity.INFO: "info"}
 ICON = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "●"}
 
 
@@ -51,7 +51,7 @@ def render_overview(repo, title: str) -> Group:
         parts.append(head)
         ws = src.workspace
         if ws is None:
-            parts += [Text(f"  cannot load: {src.error}", style="red"), Text("")]
+            parts += [Text(f"  cannot load: {src.error}", style="error"), Text("")]
             continue
         store = ws.store
         st = startup_of(store)
@@ -64,15 +64,15 @@ def render_overview(repo, title: str) -> Group:
             for i, (mark, style) in enumerate(marks):
                 line.append(("" if i == 0 else " ") + mark, style=style)
         else:
-            line.append("✔ no findings", style="green")
+            line.append("✔ no findings", style="success")
         parts.append(line)
         start = Text("  start-up: ")
         start.append(f"{st.tokens:,} tokens", style="bold")
         if st.cap_tokens is not None:
-            start.append(f" of {st.cap_tokens:,}", style="red" if st.over else "")
+            start.append(f" of {st.cap_tokens:,}", style="error" if st.over else "")
         start.append(f" — {st.what}", style="dim")
         if st.past_cap_lines:
-            start.append(f"; {st.past_cap_lines} lines past its cap are never seen", style="yellow")
+            start.append(f"; {st.past_cap_lines} lines past its cap are never seen", style="warning")
         parts += [start, Text("")]
     bad = worst(repo)
     if bad:
@@ -80,6 +80,7 @@ def render_overview(repo, title: str) -> Group:
         for name, f in bad:
             line = Text(f"{ICON[f.severity]} ", style=SEVERITY_STYLE[f.severity])
             where = f"{name}/{f.path}" if name and name != "." else f.path
+            where = where.removesuffix("/.") if where != "." else "the store"  # a store-wide finding
             line.append(f"{f.check} ", style="bold")
             line.append(f"{where}{':' + str(f.line) if f.line else ''}", style="dim")
             parts.append(line)

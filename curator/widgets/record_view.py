@@ -119,5 +119,5 @@ def _usage_line(svc, path: str) -> Text | None:
         return Text("reading the agent's transcripts…", style="dim")
     u = usage.use(path)
     if not u.reads:
-        return Text(f"never, in {usage.session_count} session(s)", style="yellow")
+        return Text(f"never, in {usage.session_count} session(s)", style="warning")
     return Text(f"{u.last_day} · reads 30d {u.reads_30} / 90d {u.reads_90} ({u.reads} in {len(u.sessions)} session(s))")

@@ -39,7 +39,7 @@ def text_of(static) -> str:
 
     from rich.console import Console
 
-    from curator.widgets.palette import rich_theme
+    from curator.reports.styles import rich_theme
 
     out = StringIO()
     Console(file=out, width=200, color_system=None, theme=rich_theme()).print(static.content)

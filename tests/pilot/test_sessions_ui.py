@@ -105,7 +105,47 @@ async def test_no_transcripts_says_so(app):
         await settle(app, pilot)
         await wait_until(pilot, lambda: app.sessions is not None and app.sessions.indexed)
         await settle(app, pilot)
-        assert "No Claude Code sessions" in text_of(app.screen.query_one("#turn-text", Static))
+        said = " ".join(text_of(app.screen.query_one("#turn-text", Static)).split())
+        assert "No Claude Code sessions ran in" in said
+        where = str(app.sessions.index.discovery.roots[0])
+        assert f"Looked in {where}: it does not exist." in said and "CLAUDE_CONFIG_DIR" in said
+        assert "no sessions found" in text_of(app.screen.query_one("#sessions-status", Static))
+        # the empty conversation table gives its room to the explanation, which fits without scrolling
+        assert not app.screen.query_one("#conversation", DataTable).display
+        assert app.screen.query_one("#turn-detail").max_scroll_y == 0
+        # nothing to mark or mine yet: the footer does not offer it
+        shown = {k for k, b in app.screen.active_bindings.items() if b.binding.show and b.enabled}
+        assert "m" not in shown and "space" not in shown and "U" in shown
+
+
+def _footer_width(screen) -> int:
+    from textual.widgets import Footer
+
+    footer = screen.query_one(Footer)
+    return max(w.region.right for w in footer.children if w.display) - footer.region.x
+
+
+async def test_marking_and_mining_show_once_a_conversation_is_open_and_the_footer_fits_80(repo_app):
+    app, _ = repo_app
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: app.sessions is not None and app.sessions.indexed)
+        await pilot.press("5")
+        await settle(app, pilot)
+        screen = app.screen
+
+        def shown():
+            return {k for k, b in screen.active_bindings.items() if b.binding.show and b.enabled}
+
+        assert "m" not in shown() and "U" in shown()
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: len(screen.turns) > 0)
+        await settle(app, pilot)
+        assert {"m", "M", "space"} <= shown() and "U" not in shown()
+        assert 40 < _footer_width(screen) <= 80
+        await pilot.press("m")  # mining works from here
+        await settle(app, pilot)
+        assert isinstance(app.screen, DiffDialog)
 
 
 async def test_search_hit_opens_at_its_turn_and_a_marked_range_is_mined(repo_app):

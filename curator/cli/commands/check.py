@@ -31,7 +31,7 @@ def run(args) -> int:
     from ...checks import CHECKS
     from ...model.findings import Severity
     from ...reports import render_github, render_json, render_sarif, render_text
-    from ..common import EXIT_FINDINGS, EXIT_OK, UsageError, console, print_json
+    from ..common import EXIT_FINDINGS, EXIT_OK, UsageError, console, print_json, store_argument
 
     if args.list:
         out = console()
@@ -58,32 +58,38 @@ def run(args) -> int:
     findings = repo.findings()
     known, gone = _narrow(args, store, findings, repo)
     findings = [f for f in findings if id(f) not in known]
-    if args.format == "json":
-        data = render_json(store, findings)
-        data["sources"] = source_summaries(repo)
-        if args.baseline:
-            data["baseline"] = {"file": args.baseline, "known": len(known), "gone": gone}
-        if args.changed:
-            data["changed"] = {"base": args.base}
-        print_json(data)
-    elif args.format == "sarif":
-        print_json(render_sarif(store, findings))
-    elif args.format == "github":
-        import sys
+    from ...replay import capture, keep
 
-        sys.stdout.write(render_github(store, findings))
-    else:
-        out = console()
-        if not repo.single:
-            from rich.text import Text
+    with capture() as printed:  # what this run prints, when the entry point may replay it
+        if args.format == "json":
+            data = render_json(store, findings)
+            data["sources"] = source_summaries(repo)
+            if args.baseline:
+                data["baseline"] = {"file": args.baseline, "known": len(known), "gone": gone}
+            if args.changed:
+                data["changed"] = {"base": args.base}
+            print_json(data)
+        elif args.format == "sarif":
+            print_json(render_sarif(store, findings))
+        elif args.format == "github":
+            import sys
 
-            n = len(repo.sources)
-            out.print(Text(f"{located.given}: {n} memory system{'s' if n != 1 else ''}", style="bold"))
-            render_sources(out, repo)
-        render_text(out, store, findings)
-        _print_narrowed(out, args, len(known), gone)
+            sys.stdout.write(render_github(store, findings))
+        else:
+            out = console()
+            if not repo.single:
+                from rich.text import Text
+
+                n = len(repo.sources)
+                out.print(Text(f"{located.given}: {n} memory system{'s' if n != 1 else ''}", style="bold"))
+                render_sources(out, repo)
+            render_text(out, store, findings)
+            _print_narrowed(out, args, len(known), gone)
     fail = Severity.parse(args.fail_on)
-    return EXIT_FINDINGS if any(f.severity >= fail for f in findings) else EXIT_OK
+    code = EXIT_FINDINGS if any(f.severity >= fail for f in findings) else EXIT_OK
+    if printed.text is not None and not (args.changed or args.baseline):
+        keep(repo, located, store_argument(args), only, printed.text, code)  # replayed while nothing changes
+    return code
 
 
 def _narrow(args, store, findings, repo=None):

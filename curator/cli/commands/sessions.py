@@ -44,8 +44,11 @@ def run(args) -> int:
         return EXIT_OK
     out = console()
     if not sessions:
-        roots = ", ".join(str(r) for r in index.discovery.roots)
-        out.print(f"no Claude Code sessions ran in {repo} (searched {roots})")
+        from rich.text import Text
+
+        from ...sessions.discover import explain_none
+
+        out.print(Text("\n".join(explain_none(index.discovery))))
         return EXIT_OK
     _table(out, sessions[: args.limit])
     more = len(sessions) - args.limit

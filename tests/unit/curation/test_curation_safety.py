@@ -295,12 +295,12 @@ def test_diff_report_colours_by_line_kind(sample_copy):
     store = load(sample_copy)
     text = diff_text(plan_prune(store))
     styles = {str(span.style) for span in text.spans}
-    assert "yellow" in styles  # archiving shows as renames
+    assert "warning" in styles  # archiving shows as renames
     refresh = diff_text(plan_refresh(store, run_checks(store)))
     by_line = [(refresh.plain[s.start:s.end], str(s.style)) for s in refresh.spans]
-    assert all(style == "green" for line, style in by_line if line.startswith("+") and not line.startswith("+++"))
-    assert all(style == "red" for line, style in by_line if line.startswith("-") and not line.startswith("---"))
-    assert {"green", "red", "cyan", "bold"} <= {style for _, style in by_line}
+    assert all(style == "success" for line, style in by_line if line.startswith("+") and not line.startswith("+++"))
+    assert all(style == "error" for line, style in by_line if line.startswith("-") and not line.startswith("---"))
+    assert {"success", "error", "info", "bold"} <= {style for _, style in by_line}  # roles: the theme colours them
 
 
 def test_archiving_a_name_archived_before_keeps_both(sample_copy):

@@ -368,11 +368,10 @@ def test_insist_keeps_a_worsening_fix_as_a_named_trade_off(capsys, make_store):
     findings = run_checks(store)
     missing = [f for f in findings if f.check == "index.missing-target"]
     assert missing
-    from curator.model.findings import Fix
+    from curator.model.findings import RepointRow
 
     forced = [type(missing[0])(m.check, m.severity, m.path, m.message, m.line, m.target, "README.md",
-                               Fix("repoint-row", "re-point", {"index": m.path, "line": m.line, "old": m.target,
-                                                                   "new": "m/x.md"})) for m in missing]
+                               RepointRow(m.path, m.line, m.target, "m/x.md")) for m in missing]
     # re-pointing to m/x.md lists it twice (index.duplicate-entry): dropped unless insisted on
     with pytest.raises(NothingToDo, match="worse.*index.duplicate-entry"):
         plan_fixes(store, forced, {"index.missing-target"}, counter=store.counter)

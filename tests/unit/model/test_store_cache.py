@@ -104,7 +104,7 @@ def test_cached_load_equals_an_uncached_load(make_store, monkeypatch):
     assert again == expected
 
     def fixes(findings):
-        return [(f.fix.kind, f.fix.description, f.fix.params) for f in findings if f.fix is not None]
+        return [(type(f.fix), f.fix, f.fix.description) for f in findings if f.fix is not None]
 
     assert fixes(expected) and fixes(again) == fixes(expected)
 

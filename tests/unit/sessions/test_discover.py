@@ -105,3 +105,23 @@ def test_a_store_kept_by_claude_code_uses_its_own_project_folder(tmp_path):
     tx.write(root / "-elsewhere" / "s2.jsonl", tx.well_formed(sid="s2", cwd="/elsewhere"))
     d = discover(folder / "memory", [root])
     assert [f.session_id for f in d.files] == ["s1"]
+
+
+def test_no_sessions_says_where_it_looked_and_how_to_point_elsewhere(tmp_path):
+    from curator.sessions.discover import explain_none
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    gone = tmp_path / "nowhere" / "projects"
+    lines = explain_none(discover(repo, [gone]))
+    assert lines[0] == f"No Claude Code sessions ran in {repo}."
+    assert f"Looked in {gone}: it does not exist." in lines
+    assert "CLAUDE_CONFIG_DIR" in lines[-1] and not any("other folders" in line for line in lines)
+    # a projects folder with another repository's transcript: searched, and the stranger counted
+    projects = tmp_path / "claude" / "projects"
+    tx.write(projects / slug(repo) / "a.jsonl", tx.well_formed(sid="a", cwd=str(tmp_path / "elsewhere")))
+    found = discover(repo, [projects])
+    assert found.files == [] and found.skipped == 1
+    lines = explain_none(found)
+    assert f"Looked in {projects}/{slug(repo)}*/: no transcript (*.jsonl) ran in it." in lines
+    assert "1 transcript(s) there ran in other folders (`curator sessions --all` lists them)." in lines

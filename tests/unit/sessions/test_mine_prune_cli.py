@@ -231,3 +231,12 @@ def test_cli_retrieve_over_a_repository_uses_real_reads_too(sample_repo_copy, tm
     data = json.loads(capsys.readouterr().out)
     assert len(data["sources"]) > 1  # the repository path: every memory system ranked, then fused
     assert data["prior_frequency"] == {"source": "reads", "evidence": {"sessions": 1, "reads": 1}}
+
+
+def test_cli_sessions_without_transcripts_says_where_it_looked(sample_copy, capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "copied-claude"))
+    assert main(["sessions", str(sample_copy)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "No Claude Code sessions ran in" in out
+    assert f"Looked in {tmp_path / 'copied-claude' / 'projects'}: it does not exist." in out
+    assert "CLAUDE_CONFIG_DIR" in out

@@ -1,7 +1,8 @@
-"""Styles from the theme: screens and widgets name a role ("bold error", "warning", "success",
-"info", "accent", "secondary"), never a colour. The app registers the roles as named Rich styles
-drawn from the current theme (`role_styles`), so every theme, light or dark, colours them its own
-way."""
+"""Styles by role: screens, widgets and the renderers both faces share (the diff) name a role
+("bold error", "warning", "success", "info", "accent", "secondary"), never a colour. The app
+registers the roles as named Rich styles drawn from the current theme (`role_styles`), so every
+theme, light or dark, colours them its own way; the CLI's consoles register the terminal's own
+colours (`FALLBACK`). Rich only: no Textual here, so the CLI can use it."""
 
 from __future__ import annotations
 
