@@ -14,7 +14,7 @@ from ..config import RetrievalConfig
 from ..model.store import Store
 from . import prior as priors
 from .bm25 import BM25Index
-from .fusion import dedupe, rrf
+from .fusion import combine, dedupe, rrf
 from .hooks import frontmatter_text, index_keywords, memory_hooks
 from .route import KeywordIndex, RouteResult, Step, walk
 from .text import query_terms, terms
@@ -24,12 +24,13 @@ EXTRA_SOURCES = ("semantic",)  # optional: the semantic extra
 DEPTH = 50  # how deep each source ranks before fusion
 TERMS_VERSION = 2  # bump when text.terms() or the document fields change
 HEAD_WEIGHT = 2  # the head (name, title, description, index keywords, MEMORY.md hook) counts this many times
-# Fusion weights (weighted RRF, k = 60), fitted on the "fit" golden queries of three corpus stores
-# and checked on the held-out ones (curator/bench/golden/, `python -m curator.bench.golden.table
-# CORPORA --fit`). Equal weights let two weak lists outvote BM25 (fused hit@1 0.44 vs BM25 0.76 on
-# the tiered fork): route and prior only break near-ties now — the route's evidence (the index
-# keywords) is already in BM25's document head. The defaults live in
-# RetrievalConfig.source_weights; a .curator.yaml `source_weights` overrides the ones it names.
+# Fusion: a convex combination of each source's normalised scores (fusion.combine; `fusion: rrf`
+# in .curator.yaml restores weighted reciprocal rank fusion). Weights fitted on three corpus
+# stores' golden queries and checked leaving one store out (curator/bench/golden/, `python -m
+# curator.bench.golden.table CORPORA --fit`): BM25 1, semantic 0.75; route and prior only break
+# near-ties (0.01) — the route's evidence (the index keywords) is already in BM25's document head,
+# and either at 0.05 lowered hit@1. The defaults live in RetrievalConfig.source_weights; a
+# .curator.yaml `source_weights` overrides the ones it names.
 FUSION_WEIGHTS = RetrievalConfig().source_weights
 
 
@@ -160,11 +161,17 @@ class RetrievalEngine:
 
     def fuse(self, per_source: dict[str, list[tuple[str, float]]], sources: tuple[str, ...] | None = None,
              ) -> list[tuple[str, float]]:
-        """Weighted RRF of the given sources' lists (default: every running source), de-duplicated."""
-        sources = sources or self.sources
-        fused = rrf({s: [p for p, _ in per_source[s]] for s in sources if s in per_source}, self.config.rrf_k,
-                    self.weights())
-        return dedupe(fused, lambda p: self.store.records[p].content_hash)[0]
+        """The given sources' lists (default: every running source) fused, de-duplicated."""
+        return self._fuse(per_source, sources or self.sources)[0]
+
+    def _fuse(self, per_source: dict[str, list[tuple[str, float]]], sources: tuple[str, ...],
+              ) -> tuple[list[tuple[str, float]], dict[str, str]]:
+        lists = {s: per_source[s] for s in sources if s in per_source}
+        if self.config.fusion == "rrf":
+            fused = rrf({s: [p for p, _ in items] for s, items in lists.items()}, self.config.rrf_k, self.weights())
+        else:
+            fused = combine(lists, self.weights())
+        return dedupe(fused, lambda p: self.store.records[p].content_hash)
 
     # -- sources -------------------------------------------------------------
 
@@ -276,9 +283,7 @@ class RetrievalEngine:
         route_by_path = {h.path: h for h in route.hits}
         duplicates: dict[str, str] = {}
         if source in ("fused", "fused-lexical"):
-            sources = self.sources if source == "fused" else SOURCES
-            fused = rrf({s: [p for p, _ in per_source[s]] for s in sources}, self.config.rrf_k, self.weights())
-            ranked, duplicates = dedupe(fused, lambda p: self.store.records[p].content_hash)
+            ranked, duplicates = self._fuse(per_source, self.sources if source == "fused" else SOURCES)
         else:
             ranked = list(per_source.get(source, []))
         hits = []
