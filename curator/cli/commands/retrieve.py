@@ -25,6 +25,27 @@ def add_arguments(parser) -> None:
                         help='add the semantic source (needs the extra: pip install "curator[semantic]")')
     parser.add_argument("--why", action="append", default=[], metavar="PATH",
                         help="explain why this memory did not come back (repeatable)")
+    _intermixed(parser)
+
+
+def _intermixed(parser) -> None:
+    """Let options sit between QUERY and STORE (`retrieve QUERY --source bm25 STORE`): plain
+    argparse fills both positionals from the first run of words, leaving STORE unrecognised.
+    The subcommand's parser is asked through `parse_known_args`, so that call (on this parser
+    only) becomes argparse's intermixed parse, which itself calls the plain one."""
+    plain = parser.parse_known_args
+    busy: list[bool] = []
+
+    def parse_known_args(args=None, namespace=None):
+        if busy:
+            return plain(args, namespace)
+        busy.append(True)
+        try:
+            return parser.parse_known_intermixed_args(args, namespace)
+        finally:
+            busy.pop()
+
+    parser.parse_known_args = parse_known_args
 
 
 def run(args) -> int:

@@ -1,0 +1,82 @@
+"""Score fusion (a convex combination of normalised scores) and `retrieve`'s argument order."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from curator.cli import main
+from curator.model import load_store
+from curator.retrieval import RetrievalEngine
+from curator.retrieval.fusion import combine, normalise, rrf
+from curator.tokens import FakeTokenCounter
+
+
+def test_a_sure_source_is_not_outvoted_by_two_guessing_ones():
+    lists = {
+        "bm25": [("sure.md", 12.0), ("maybe.md", 1.0)],  # BM25's first hit scores 12× its second
+        "route": [("maybe.md", 1.0), ("sure.md", 0.9)],
+        "prior": [("maybe.md", 0.6), ("sure.md", 0.55)],
+    }
+    equal = {"bm25": 1.0, "route": 1.0, "prior": 1.0}
+    assert rrf({s: [p for p, _ in v] for s, v in lists.items()}, 60, equal)[0][0] == "maybe.md"  # ranks only
+    assert combine(lists, equal)[0][0] == "sure.md"  # the margin counts
+
+
+def test_normalise_scales_and_degenerate_lists():
+    assert normalise([("a", 4.0), ("b", 1.0)], "max") == {"a": 1.0, "b": 0.25}
+    assert normalise([("a", 0.8), ("b", 0.4), ("c", 0.2)], "minmax") == pytest.approx({"a": 1.0, "b": 1 / 3, "c": 0.0})
+    assert normalise([("a", 0.5), ("b", 0.5)], "minmax") == {"a": 1.0, "b": 1.0}  # no spread: all equal
+    assert normalise([("a", 0.0)], "max") == {"a": 0.0}  # never a division by zero
+    assert normalise([], "max") == {}
+
+
+def test_missing_from_a_list_counts_at_that_lists_lowest_value():
+    # "c" is absent from semantic's list: it gets semantic's floor (0 after min-max), not nothing
+    lists = {"bm25": [("a", 10.0), ("c", 9.0)], "semantic": [("b", 0.9), ("a", 0.5), ("d", 0.1)]}
+    fused = dict(combine(lists, {"bm25": 1.0, "semantic": 1.0}))
+    assert fused["a"] == 1.0 + 0.5
+    assert fused["c"] == 0.9 + 0.0
+    assert fused["b"] == 0.9 + 1.0  # absent from bm25: bm25's floor (0.9)
+    assert list(dict(combine(lists, {"bm25": 1.0, "semantic": 1.0}))) == ["b", "a", "c", "d"]
+
+
+def test_ties_break_by_best_rank_then_path():
+    lists = {"bm25": [("z.md", 1.0), ("a.md", 1.0)]}
+    assert [p for p, _ in combine(lists)] == ["z.md", "a.md"]
+
+
+def test_config_fusion_rrf_still_available(make_store):
+    files = {"notes/pool.md": "# Pool\n\npostgres pool sizing\n", "notes/other.md": "# Other\n\ndeploy steps\n"}
+    store = load_store(make_store(files), token_counter=FakeTokenCounter())
+    from dataclasses import replace
+
+    eng = RetrievalEngine(store, config=replace(store.config.retrieval, fusion="rrf"))
+    assert eng.search("postgres pool", k=1).hits[0].path == "notes/pool.md"
+
+
+def test_retrieve_accepts_options_between_query_and_store(capsys, make_store):
+    files = {"pool.md": "# Pool\n\npostgres pool sizing\n", "other.md": "# Other\n\ndeploy steps\n"}
+    root = str(make_store(files))
+    assert main(["retrieve", "postgres pool", "--source", "bm25", root, "--format", "json"]) == 0
+    between = json.loads(capsys.readouterr().out)
+    assert main(["retrieve", "postgres pool", root, "--source", "bm25", "--format", "json"]) == 0
+    after = json.loads(capsys.readouterr().out)
+    assert main(["retrieve", "--source", "bm25", "--format", "json", "postgres pool", root]) == 0
+    before = json.loads(capsys.readouterr().out)
+    assert between["results"][0]["path"] == "pool.md"
+    assert between["results"] == after["results"] == before["results"]
+
+
+def test_retrieve_argument_errors_stay_one_line(capsys, make_store):
+    root = str(make_store({"pool.md": "# Pool\n\npostgres\n"}))
+    with pytest.raises(SystemExit) as exc:
+        main(["retrieve", "--source", "bm25"])  # no query
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "required: query" in err and "Traceback" not in err
+    with pytest.raises(SystemExit) as exc:
+        main(["retrieve", "postgres", "--bogus", root])
+    assert exc.value.code == 2
+    assert "unrecognized arguments" in capsys.readouterr().err
