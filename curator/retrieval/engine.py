@@ -6,14 +6,15 @@ the score parts; `why(path, query)` says why a memory did not come back.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..cache import ContentCache, user_cache
+from ..cache import ContentCache
 from ..config import RetrievalConfig
 from ..model.store import Store
 from . import prior as priors
-from .bm25 import BM25Index
+from .bm25 import PYTHON_UP_TO, BM25Index
 from .fusion import combine, dedupe, rrf
 from .hooks import frontmatter_text, index_keywords, memory_hooks
 from .route import KeywordIndex, RouteResult, Step, walk
@@ -83,7 +84,11 @@ def document_head(store: Store, rec, hooks: dict[str, str]) -> str:
 
 class RetrievalEngine:
     def __init__(self, store: Store, config: RetrievalConfig | None = None, terms_cache: ContentCache | None = None,
-                 reads: Mapping[str, int] | None = None, semantic: bool = False) -> None:
+                 reads: Mapping[str, int] | None = None, semantic: bool = False, persist: bool | None = None) -> None:
+        """`persist`: keep the BM25 index in the user cache dir, one folder per store
+        (`retrieval.persist`), so the next process with the same store builds nothing. Default:
+        on, unless a `terms_cache` is given or token counts are only estimated in memory
+        (CURATOR_TOKENS=estimate, as in throwaway runs)."""
         self.store = store
         self.config = config or store.config.retrieval
         self.loadable = set(self.config.loadable_tiers)
@@ -93,18 +98,13 @@ class RetrievalEngine:
             and r.tier in self.loadable
         ]
         self.position = {r.path: i for i, r in enumerate(self.docs)}
-        cache = terms_cache if terms_cache is not None else user_cache("terms.pickle", TERMS_VERSION)
-        hooks = memory_hooks(store)
-        self.heads = [document_head(store, r, hooks) for r in self.docs]
-        doc_terms = [
-            cache.get(f"{r.path}:{r.content_hash}:{head}",
-                      lambda r=r, head=head: terms(head) * HEAD_WEIGHT + terms(r.body()))
-            for r, head in zip(self.docs, self.heads, strict=True)
-        ]
-        cache.flush()
-        self._doc_terms = doc_terms
-        self.bm25 = BM25Index(doc_terms)
-        self.keywords = KeywordIndex(store, self.config.fuzzy_cutoff)
+        if persist is None:
+            persist = terms_cache is None and os.environ.get("CURATOR_TOKENS") != "estimate"
+        self._heads: list[str] | None = None
+        self._doc_terms: list[list[str]] | None = None
+        self.index_state = "built"  # built | reused | updated: what this engine did with the saved index
+        self.keywords: KeywordIndex
+        self.bm25 = self._open_index(terms_cache, persist)  # and self.keywords
         clusters: dict[str, int] = {}
         keys = []
         for r in self.docs:
@@ -123,10 +123,85 @@ class RetrievalEngine:
         if semantic:
             self._start_semantic()
 
+    # -- the BM25 index: saved per store, reused when nothing it depends on changed -----------
+
+    @property
+    def heads(self) -> list[str]:
+        """Each memory's head (name, title, description, index keywords, MEMORY.md hook)."""
+        if self._heads is None:
+            hooks = memory_hooks(self.store)
+            self._heads = [document_head(self.store, r, hooks) for r in self.docs]
+        return self._heads
+
+    @property
+    def doc_terms(self) -> list[list[str]]:
+        """Each memory's terms (the head counted HEAD_WEIGHT times, then the body)."""
+        if self._doc_terms is None:
+            saved = self._saved.terms() if self._saved is not None else None
+            self._doc_terms = saved if saved is not None else self._make_terms(None, None)
+        return self._doc_terms
+
+    def _make_terms(self, reuse: dict[str, list[str]] | None, cache: ContentCache | None) -> list[list[str]]:
+        out = []
+        for r, head in zip(self.docs, self.heads, strict=True):
+            key = f"{r.path}:{r.content_hash}"
+            if reuse is not None and key in reuse:
+                out.append(reuse[key])
+            elif cache is not None:
+                out.append(cache.get(f"{key}:{head}", lambda r=r, head=head: terms(head) * HEAD_WEIGHT + terms(r.body())))
+            else:
+                out.append(terms(head) * HEAD_WEIGHT + terms(r.body()))
+        return out
+
+    def _open_index(self, terms_cache: ContentCache | None, persist: bool) -> BM25Index:
+        from . import persist as saved_index
+
+        self._saved = None
+        cutoff = self.config.fuzzy_cutoff
+        if not persist:
+            self.keywords = KeywordIndex(self.store, cutoff)
+            self._doc_terms = self._make_terms(None, terms_cache)
+            if terms_cache is not None:
+                terms_cache.flush()
+            return BM25Index(self._doc_terms)
+        keys = [(r.path, r.content_hash or "") for r in self.docs]
+        extra = f"{TERMS_VERSION}:{HEAD_WEIGHT}:{sorted(self.loadable)}"
+        context = saved_index.context_signature(self.store, self.docs, extra)
+        saved = saved_index.load(self.store.root)
+        same_context = saved is not None and saved.context == context
+        self.keywords = KeywordIndex(self.store, cutoff, saved.route_keywords if same_context else None)
+        if same_context and saved.keys == keys:
+            if len(keys) > PYTHON_UP_TO:
+                views = saved.views()
+                if views is not None:  # scored in Python until prepare(): a one-shot process never imports numpy
+                    self._saved, self.index_state = saved, "reused"
+                    return BM25Index.from_views(len(keys), saved.vocab, *views)
+            else:
+                doc_terms = saved.terms()
+                if doc_terms is not None:
+                    self._saved, self.index_state = saved, "reused"
+                    self._doc_terms = doc_terms
+                    return BM25Index(doc_terms)
+        reuse = None
+        if same_context:  # the same heads: memories whose bytes did not change keep their terms
+            old = saved.terms()
+            if old is not None:
+                reuse = {f"{p}:{h}": t for (p, h), t in zip(saved.keys, old, strict=True)}
+                self.index_state = "updated"
+        self._doc_terms = self._make_terms(reuse, None)
+        bm25 = BM25Index(self._doc_terms)
+        saved_index.save(self.store.root, context, keys, self._doc_terms, bm25, self.keywords.row_keywords)
+        self._saved = saved_index.load(self.store.root)
+        return bm25
+
     def prepare(self) -> RetrievalEngine:
         """Do now what the first queries would do lazily (route tables, numpy copies)."""
         self.keywords.prepare()
-        if self.bm25.backend != "python" and self._rec_arr is None:
+        if self.bm25.backend == "mmap" and self._saved is not None:
+            arrays = self._saved.arrays()
+            if arrays is not None:
+                self.bm25 = BM25Index.from_arrays(self.bm25.n, self.bm25.vocab, *arrays)
+        if self.bm25.uses_numpy and self._rec_arr is None:
             import numpy as np
 
             self._rec_arr = np.asarray(self.recency, dtype=float)
@@ -188,7 +263,7 @@ class RetrievalEngine:
 
     def prior_parts(self, qterms: list[str], i: int) -> priors.PriorParts:
         qset = set(qterms)
-        rel = len(qset & set(self._doc_terms[i])) / len(qset) if qset else 0.0
+        rel = len(qset & set(self.doc_terms[i])) / len(qset) if qset else 0.0
         c = self.config
         return priors.combine(rel, self.recency[i], self.frequency[i],
                               (c.relevance_weight, c.recency_weight, c.frequency_weight))
@@ -204,7 +279,7 @@ class RetrievalEngine:
         weights = (c.relevance_weight, c.recency_weight, c.frequency_weight)
         if candidates is not None:
             return self._rank_prior_among(qset, depth, weights, candidates)
-        if self.bm25.backend == "python":
+        if not self.bm25.uses_numpy:
             overlap: dict[int, int] = {}
             for t in qset:
                 for i in self.bm25.docs_with(t):
@@ -221,7 +296,7 @@ class RetrievalEngine:
                           ) -> list[tuple[str, float, priors.PriorParts]]:
         idx = [self.position[p] for p in dict.fromkeys(candidates) if p in self.position]
         postings = [d for d in (self.bm25.docs_with(t) for t in qset) if len(d)]
-        if self.bm25.backend == "python":
+        if not self.bm25.uses_numpy:
             sets = [set(d) for d in postings]
             overlap = {i: sum(i in d for d in sets) for i in idx}
         else:
@@ -399,7 +474,7 @@ class RetrievalEngine:
         i = self.position.get(path)
         if i is None:
             return "not searchable"
-        doc = self._doc_terms[i]
+        doc = self.doc_terms[i]
         counts = {t: doc.count(t) for t in dict.fromkeys(result.terms) if t in doc}
         if not counts:
             return f"no query word appears in its text ({' '.join(result.terms)})"
