@@ -296,14 +296,28 @@ class RetrievalEngine:
                           ) -> list[tuple[str, float, priors.PriorParts]]:
         idx = [self.position[p] for p in dict.fromkeys(candidates) if p in self.position]
         postings = [d for d in (self.bm25.docs_with(t) for t in qset) if len(d)]
-        if not self.bm25.uses_numpy:
-            sets = [set(d) for d in postings]
-            overlap = {i: sum(i in d for d in sets) for i in idx}
-        else:
+        # each candidate looked up in each term's sorted postings (a few hundred binary searches,
+        # never a pass over a common term's thousands of documents)
+        if self.bm25.uses_numpy and idx:
             import numpy as np
 
-            counts = np.bincount(np.concatenate(postings), minlength=len(self.docs)) if postings else None
-            overlap = {i: int(counts[i]) if counts is not None else 0 for i in idx}
+            want = np.asarray(idx, dtype=np.int64)
+            hits = np.zeros(len(idx), dtype=np.int64)
+            for d in postings:
+                pos = np.minimum(np.searchsorted(d, want), len(d) - 1)
+                hits += d[pos] == want
+            overlap = dict(zip(idx, hits.tolist(), strict=True))
+        elif self.bm25.backend == "mmap":
+            from bisect import bisect_left
+
+            def has(d, i: int) -> bool:
+                j = bisect_left(d, i)
+                return j < len(d) and d[j] == i
+
+            overlap = {i: sum(has(d, i) for d in postings) for i in idx}
+        else:  # python postings are in document order too, but short: a set is simpler
+            sets = [set(d) for d in postings]
+            overlap = {i: sum(i in d for d in sets) for i in idx}
         scored = []
         for i, n in overlap.items():
             if not n:

@@ -80,8 +80,9 @@ class Saved:
         try:
             import numpy as np
 
+            # plain ndarray views of the maps: slicing a np.memmap costs a Python hook per slice
             out = tuple(np.load(self.folder / f"{name}-{self.gen}.npy", mmap_mode="r", allow_pickle=False)
-                        for name in ARRAYS)
+                        .view(np.ndarray) for name in ARRAYS)
         except (OSError, ValueError, ImportError):
             return None
         data, indices, indptr = out

@@ -1,9 +1,9 @@
 """The retrieval table over the golden files: hit@1 / hit@5 / MRR@10 per file, class and source.
 
-    python -m curator.bench.golden.table CORPORA_DIR [--semantic] [--fit]
+    python -m curator.bench.golden.table CORPORA_DIR [--semantic] [--fit [--method score|rrf]]
 
-CORPORA_DIR holds the stores the golden files name (`store:`). `--fit` searches fusion weights
-on the fit queries only and prints how the best weights do on the held-out ones.
+CORPORA_DIR holds the stores the golden files name (`store:`). `--fit` fits fusion weights by
+cross-validation over the stores (each store's numbers come from weights fitted on the others).
 """
 
 from __future__ import annotations
@@ -41,38 +41,91 @@ def print_report(name: str, report) -> None:
         print(f"{cls:<11}{table['fused'].n:>3}  {cells}   {g.hit1:+.2f}/{g.hit5:+.2f}/{g.mrr10:+.2f}")
 
 
-def fit(engines) -> None:
-    """Grid-search weighted RRF on fit queries; report the held-out numbers of the best."""
-    from ...retrieval.eval import _score
-    from ...retrieval.fusion import rrf
-
-    cached = []  # (engine, golden query, per-source lists)
-    for eng, golden in engines:
+def _lists(engines):
+    """(file, golden query, {source: [(path, score)]}) for every query: the sources run once."""
+    out = []
+    for name, (eng, golden) in engines.items():
         for g in golden:
             res = eng.search(g.query, k=10)
-            cached.append((eng, g, {s: [p for p, _ in res.per_source[s]] for s in eng.sources}))
-    sources = sorted({s for _, _, lists in cached for s in lists})
-    grids = {"route": [0.0, 0.05, 0.1, 0.25], "prior": [0.0, 0.05, 0.1, 0.25],
-             "semantic": [0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0]}
+            out.append((name, g, {s: list(res.per_source[s]) for s in eng.sources}))
+    return out
+
+
+def _fused(lists, w, method: str, rrf_k: int = 60) -> list[str]:
+    from ...retrieval.fusion import combine, rrf
+
+    use = {s: v for s, v in lists.items() if w.get(s, 0) > 0}
+    if method == "rrf":
+        return [p for p, _ in rrf({s: [p for p, _ in v] for s, v in use.items()}, rrf_k, w)]
+    return [p for p, _ in combine(use, w)]
+
+
+def _total(rows, w, method) -> tuple[float, float, float, int]:
+    from ...retrieval.eval import _score
+
+    t = [0.0, 0.0, 0.0, 0]
+    for _name, g, lists in rows:
+        h1, h5, rr = _score(_fused(lists, w, method), g.expect)
+        t[0] += h1
+        t[1] += h5
+        t[2] += rr
+        t[3] += 1
+    n = max(1, t[3])
+    return t[0] / n, t[1] / n, t[2] / n, t[3]
+
+
+def fit(engines, method: str = "score") -> None:
+    """Fusion weights by cross-validation: for each store, the weights that score best (hit@1 +
+    hit@5 + MRR@10) on the other stores' queries are tried on its own — its numbers are held out.
+    Then the weights that score best on every query, for reference."""
+    rows = _lists(engines)
+    sources = sorted({s for _, _, lists in rows for s in lists})
+    grids = {"route": [0.0, 0.01, 0.05], "prior": [0.0, 0.01, 0.05], "semantic": [0.25, 0.5, 0.75, 1.0, 1.5, 2.0]}
     others = [s for s in sources if s != "bm25"]
-    results = []
+    combos = []
     for combo in itertools.product(*(grids.get(s, [0.0, 0.5, 1.0]) for s in others)):
-        w = dict(zip(others, combo, strict=True))
-        w["bm25"] = 1.0
-        agg = {"fit": [0.0, 0.0, 0.0, 0], "held": [0.0, 0.0, 0.0, 0]}
-        for eng, g, lists in cached:
-            fused = [p for p, _ in rrf({s: lists[s] for s in lists if w[s] > 0}, eng.config.rrf_k, w)]
-            h1, h5, rr = _score(fused, g.expect)
-            a = agg[g.split]
-            a[0] += h1
-            a[1] += h5
-            a[2] += rr
-            a[3] += 1
-        f, h = agg["fit"], agg["held"]
-        results.append(((f[2] / f[3] + f[1] / f[3] + f[0] / f[3]), w, [x / f[3] for x in f[:3]], [x / h[3] for x in h[:3]]))
-    results.sort(key=lambda r: -r[0])
-    for _total, w, f, h in results[:8]:
-        print(f"{w}  fit {f[0]:.2f}/{f[1]:.2f}/{f[2]:.2f}  held {h[0]:.2f}/{h[1]:.2f}/{h[2]:.2f}")
+        combos.append({"bm25": 1.0, **dict(zip(others, combo, strict=True))})
+    held = [0.0, 0.0, 0.0, 0]
+    for name in engines:
+        train = [r for r in rows if r[0] != name]
+        test = [r for r in rows if r[0] == name]
+        best = max(combos, key=lambda w: sum(_total(train, w, method)[:3]))
+        h = _total(test, best, method)
+        for i in range(3):
+            held[i] += h[i] * h[3]
+        held[3] += h[3]
+        print(f"held out {name:<18} weights fitted on the others {best}: {h[0]:.2f}/{h[1]:.2f}/{h[2]:.2f} (n={h[3]})")
+    n = max(1, held[3])
+    print(f"held out, all stores: {held[0] / n:.3f}/{held[1] / n:.3f}/{held[2] / n:.3f} (n={held[3]})")
+    ranked = sorted(combos, key=lambda w: -sum(_total(rows, w, method)[:3]))
+    for w in ranked[:5]:
+        a = _total(rows, w, method)
+        print(f"fitted on every query {w}: {a[0]:.3f}/{a[1]:.3f}/{a[2]:.3f}")
+
+
+def print_overall(reports) -> None:
+    """Every golden file together, per class: the issue's "overall" and "paraphrase" figures."""
+    classes = ["all", "literal", "paraphrase", "fit", "held"]
+    cols = []
+    for r in reports:
+        for c in (*r.sources, "fused-lexical", "fused"):
+            if c in r.scores and c not in cols:
+                cols.append(c)
+    print(f"\nall files  ({sum(r.queries for r in reports)} queries)")
+    print(f"{'class':<11}{'n':>4}  " + "  ".join(f"{c:>17}" for c in cols))
+    for cls in classes:
+        tables = [r.scores if cls == "all" else r.by_class.get(cls, {}) for r in reports]
+        cells, n_all = [], 0
+        for c in cols:
+            got = [t[c] for t in tables if c in t]
+            n = sum(v.n for v in got)
+            n_all = max(n_all, n)
+            if not n:
+                cells.append(" " * 17)
+                continue
+            cells.append(f"{sum(v.hit1 * v.n for v in got) / n:.2f}/{sum(v.hit5 * v.n for v in got) / n:.2f}/"
+                         f"{sum(v.mrr10 * v.n for v in got) / n:.2f}".rjust(17))
+        print(f"{cls:<11}{n_all:>4}  " + "  ".join(cells))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,17 +136,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--semantic", action="store_true")
     p.add_argument("--fit", action="store_true")
     p.add_argument("--failures", action="store_true")
+    p.add_argument("--method", choices=("score", "rrf"), default="score", help="the fusion --fit searches weights for")
     a = p.parse_args(argv)
-    engines = [load(a.corpora, f, a.semantic) for f in golden_files()]
+    engines = {f.stem: load(a.corpora, f, a.semantic) for f in golden_files()}
     if a.fit:
-        fit(engines)
+        fit(engines, a.method)
         return 0
-    for f, (eng, golden) in zip(golden_files(), engines, strict=True):
+    reports = []
+    for name, (eng, golden) in engines.items():
         report = run_eval(eng, golden)
-        print_report(f.stem, report)
+        reports.append(report)
+        print_report(name, report)
         if a.failures:
             for fl in report.failures:
                 print(f"   ✖ {fl.query!r} → {fl.got[:3]}")
+    print_overall(reports)
     return 0
 
 

@@ -136,10 +136,21 @@ def test_large_store_warm_index_is_memory_mapped_and_ranks_alike(make_store, lar
         assert [(h.path, round(h.score, 5)) for h in warm.search(q, source="bm25").hits] == expected[q]
         assert warm.bm25.contains("postgr", warm.position["pool-sizing.md"]) == cold.bm25.contains(
             "postgr", cold.position["pool-sizing.md"])
+    small = RetrievalEngine(load_store(root, token_counter=FakeTokenCounter()), persist=False)
+    small.bm25 = bm25.BM25Index(small.doc_terms, backend="python")
+
+    def every_list(eng, q):
+        r = eng.search(q)
+        return [h.path for h in r.hits], {s: [(p, round(x, 5)) for p, x in v] for s, v in r.per_source.items()}
+
+    reference = {q: every_list(small, q) for q in queries}
+    for q in queries:  # prior overlap and fusion agree across the python, mmap and numpy backends
+        assert every_list(cold, q) == every_list(warm, q) == reference[q]
     warm.prepare()  # a long-lived engine switches to numpy over the same mapped arrays
     assert warm.bm25.backend == "numpy"
     for q in queries:
         assert [(h.path, round(h.score, 5)) for h in warm.search(q, source="bm25").hits] == expected[q]
+        assert every_list(warm, q) == reference[q]
 
 
 def test_large_store_truncated_array_is_rebuilt(make_store, large):
