@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
@@ -183,7 +183,10 @@ def run_eval(engine: RetrievalEngine, golden: list[GoldenQuery], threshold: floa
                 t[2] += rr
                 t[3] += 1
         if not _score(lists["fused"], g.expect)[1]:
-            reasons = {p: engine.why(p, g.query, result) for p in g.expect}
+            # a miss is a miss of the top 5: explained against those, so a memory at rank 9 reads
+            # "below top-k (fused rank 9 with k=5 …)", never "it was retrieved"
+            top5 = replace(result, k=5, hits=result.hits[:5])
+            reasons = {p: engine.why(p, g.query, top5) for p in g.expect}
             failures.append(Failure(g.query, g.expect, lists["fused"][:5], reasons))
 
     def scores(c: str) -> dict[str, Scores]:

@@ -80,3 +80,18 @@ def test_retrieve_argument_errors_stay_one_line(capsys, make_store):
         main(["retrieve", "postgres", "--bogus", root])
     assert exc.value.code == 2
     assert "unrecognized arguments" in capsys.readouterr().err
+
+
+def test_eval_explains_a_miss_below_the_top_five_as_below_top_k(make_store, tmp_path):
+    from curator.retrieval import load_golden, run_eval
+
+    files = {f"widget-{i}.md": f"# Widget {i}\n\nwidget widget widget tuning notes {i}\n" for i in range(7)}
+    files["late.md"] = "# Late\n\nA long note about many other things, and once a widget.\n" + "filler words here. " * 40
+    root = make_store(files)
+    golden = tmp_path / "g.yaml"
+    golden.write_text("- query: widget\n  expect: [late.md]\n")
+    eng = RetrievalEngine(load_store(root, token_counter=FakeTokenCounter()))
+    report = run_eval(eng, load_golden(golden))
+    assert report.scores["fused"].hit5 == 0 and report.scores["fused"].mrr10 > 0  # ranked 6..10
+    why = report.failures[0].reasons["late.md"]
+    assert "below top-k" in why and "with k=5" in why and "retrieved at rank" not in why
