@@ -11,9 +11,10 @@ used.) Two backends with the same formula:
   (`data`, `indices`, `indptr`: the documents of term id t are `indices[indptr[t]:indptr[t+1]]`)
   — a query sums a few slices. The three arrays are what `persist` saves and memory-maps, so a
   warm process scores without rebuilding anything;
-- `mmap`: the same saved arrays read as memory views with no numpy at all, summed in Python.
-  A one-shot `curator retrieve` asks one query: importing numpy would cost more than the query,
-  so a warm process starts here and `numpy()` switches a long-lived engine to the numpy backend.
+- `mmap`: the same saved arrays (saved for stores of any size) read as memory views with no
+  numpy at all, summed in Python. A one-shot `curator retrieve` asks one query: importing numpy
+  would cost more than the query, so a warm process starts here, and the engine's `prepare()`
+  moves a long-lived engine over a large store to the numpy backend.
 """
 
 from __future__ import annotations
@@ -70,9 +71,26 @@ class BM25Index:
     def uses_numpy(self) -> bool:
         return self._csc is not None
 
-    def arrays(self):
-        """(vocab term → id, data, indices, indptr) of the numpy backend, else None."""
-        return None if self._csc is None else (self.vocab, *self._csc)
+    def csc(self):
+        """(vocab term → id, data, indices, indptr) of any backend, to save: numpy arrays, or
+        `array.array`s made from the Python postings (no numpy needed)."""
+        if self._csc is not None:
+            return (self.vocab, *self._csc)
+        if self._views is not None:
+            return (self.vocab, *self._views)
+        from array import array
+
+        vocab: dict[str, int] = {}
+        data, indices, indptr = array("f"), array("i"), array("q", [0])
+        k1, b, avg = self.k1, self.b, self._avg or 1.0
+        for t, postings in self._postings.items():  # each term's documents in document order
+            vocab[t] = len(vocab)
+            idf = self._idf[t]
+            for i, f in postings:
+                indices.append(i)
+                data.append(idf * f / (f + k1 * (1 - b + b * self._len[i] / avg)))
+            indptr.append(len(indices))
+        return vocab, data, indices, indptr
 
     def _fallback(self, docs: list[list[str]]) -> None:
         self._len = [len(d) for d in docs]

@@ -171,17 +171,10 @@ class RetrievalEngine:
         same_context = saved is not None and saved.context == context
         self.keywords = KeywordIndex(self.store, cutoff, saved.route_keywords if same_context else None)
         if same_context and saved.keys == keys:
-            if len(keys) > PYTHON_UP_TO:
-                views = saved.views()
-                if views is not None:  # scored in Python until prepare(): a one-shot process never imports numpy
-                    self._saved, self.index_state = saved, "reused"
-                    return BM25Index.from_views(len(keys), saved.vocab, *views)
-            else:
-                doc_terms = saved.terms()
-                if doc_terms is not None:
-                    self._saved, self.index_state = saved, "reused"
-                    self._doc_terms = doc_terms
-                    return BM25Index(doc_terms)
+            views = saved.views()
+            if views is not None:  # scored in Python until prepare(): a one-shot process never imports numpy
+                self._saved, self.index_state = saved, "reused"
+                return BM25Index.from_views(len(keys), saved.vocab, *views)
         reuse = None
         if same_context:  # the same heads: memories whose bytes did not change keep their terms
             old = saved.terms()
@@ -197,7 +190,7 @@ class RetrievalEngine:
     def prepare(self) -> RetrievalEngine:
         """Do now what the first queries would do lazily (route tables, numpy copies)."""
         self.keywords.prepare()
-        if self.bm25.backend == "mmap" and self._saved is not None:
+        if self.bm25.backend == "mmap" and self._saved is not None and self.bm25.n > PYTHON_UP_TO:
             arrays = self._saved.arrays()
             if arrays is not None:
                 self.bm25 = BM25Index.from_arrays(self.bm25.n, self.bm25.vocab, *arrays)

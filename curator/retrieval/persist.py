@@ -7,12 +7,13 @@ stores never share one, even with identical files):
 - `index.marshal` — version, the store's real path, the *context* signature (everything a
   memory's searchable head depends on besides its own bytes: the indexes and `MEMORY.md` hooks,
   the loadable tiers, the term rules), every searchable memory as (path, sha256 of content), and
-  for the numpy backend its vocabulary and the generation of its arrays, and each index row's
+  the BM25 vocabulary and the generation of its arrays, and each index row's
   keyword set for the route (in the store's row order);
 - `terms-<gen>.marshal` — each memory's terms (for a rebuild after a change, the Python backend,
   the prior's overlap and `why`), read only when needed;
-- `data-<gen>.npy`, `indices-<gen>.npy`, `indptr-<gen>.npy` — the BM25 weights of the numpy
-  backend, opened memory-mapped (the OS pages in what a query touches).
+- `data-<gen>.npy`, `indices-<gen>.npy`, `indptr-<gen>.npy` — the BM25 weights, column-compressed
+  (written without numpy for a small store), opened memory-mapped (the OS pages in what a query
+  touches): as memoryviews for a one-shot process, as numpy arrays for a long-lived engine.
 
 `index.marshal` is replaced last and atomically, so a reader sees an old or a new generation,
 never a mix; older generations' files are removed after. A memory that changed or went makes
@@ -32,7 +33,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-VERSION = 2
+VERSION = 3
 ARRAYS = ("data", "indices", "indptr")
 
 
@@ -108,6 +109,22 @@ class Saved:
 _NPY_TYPES = {"<f4": "f", "<i4": "i", "<i8": "q"}
 
 
+_ARRAY_DESCR = {"f": "<f4", "i": "<i4", "q": "<i8", "l": "<i8"}
+
+
+def _npy_bytes(arr) -> bytes:
+    """A 1-d array (numpy or `array.array`) as the bytes of a version 1.0 .npy file."""
+    import sys
+
+    if sys.byteorder != "little":
+        raise ValueError("the saved index is little-endian only")
+    descr = arr.dtype.str if hasattr(arr, "dtype") else _ARRAY_DESCR[arr.typecode]
+    header = f"{{'descr': '{descr}', 'fortran_order': False, 'shape': ({len(arr)},), }}"
+    pad = 64 - (10 + len(header) + 1) % 64
+    header = header + " " * (pad % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode("latin-1") + arr.tobytes()
+
+
 def _npy_view(path: Path) -> memoryview:
     """A 1-d little-endian .npy file as a typed memoryview over its memory-mapped bytes."""
     import ast
@@ -151,24 +168,15 @@ def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: lis
     """Write a new generation for this store; a cache that cannot be written is only slower next time."""
     folder = folder_for(root)
     gen = secrets.token_hex(6)
-    arrays = bm25.arrays()
+    vocab, *parts = bm25.csc()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         _atomic(folder / "root.txt", os.path.realpath(root).encode("utf-8", "surrogatepass"))
         _atomic(folder / f"terms-{gen}.marshal", marshal.dumps(terms))
-        vocab = None
-        if arrays is not None:
-            import numpy as np
-
-            vocab, *parts = arrays
-            for name, arr in zip(ARRAYS, parts, strict=True):
-                tmp = folder / f".{name}-{gen}.npy.tmp"
-                with open(tmp, "wb") as fh:
-                    np.save(fh, np.ascontiguousarray(arr), allow_pickle=False)
-                os.replace(tmp, folder / f"{name}-{gen}.npy")
-            vocab = dict(vocab)
+        for name, arr in zip(ARRAYS, parts, strict=True):
+            _atomic(folder / f"{name}-{gen}.npy", _npy_bytes(arr))
         meta = {"v": VERSION, "root": os.path.realpath(root), "context": context, "keys": keys, "gen": gen,
-                "vocab": vocab, "route": route_keywords}
+                "vocab": dict(vocab), "route": route_keywords}
         _atomic(folder / "index.marshal", marshal.dumps(meta))
     except (OSError, ValueError):
         return

@@ -103,6 +103,26 @@ def fit(engines, method: str = "score") -> None:
         print(f"fitted on every query {w}: {a[0]:.3f}/{a[1]:.3f}/{a[2]:.3f}")
 
 
+def _cell(v) -> str:
+    return f"{v.hit1:.2f}/{v.hit5:.2f}/{v.mrr10:.2f}"
+
+
+def print_markdown(named_reports) -> None:
+    """The README's table: per file and class, every single source, fused lexical, fused."""
+    cols = ["route", "bm25", "prior", "semantic", "fused-lexical", "fused"]
+    print("| file | class | n | " + " | ".join(cols) + " | fused − best single |")
+    print("|---|---|---|" + "---|" * (len(cols) + 1))
+    for name, r in named_reports:
+        for cls in ("all", "literal", "paraphrase", "held"):
+            t = r.scores if cls == "all" else r.by_class.get(cls)
+            if not t:
+                continue
+            g = r.gap(None if cls == "all" else cls)
+            cells = " | ".join(_cell(t[c]) if c in t else "" for c in cols)
+            print(f"| {name if cls == 'all' else ''} | {cls} | {t['fused'].n} | {cells} | "
+                  f"{g.hit1:+.2f}/{g.hit5:+.2f}/{g.mrr10:+.2f} |")
+
+
 def print_overall(reports) -> None:
     """Every golden file together, per class: the issue's "overall" and "paraphrase" figures."""
     classes = ["all", "literal", "paraphrase", "fit", "held"]
@@ -136,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--semantic", action="store_true")
     p.add_argument("--fit", action="store_true")
     p.add_argument("--failures", action="store_true")
+    p.add_argument("--markdown", action="store_true", help="print the README's table")
     p.add_argument("--method", choices=("score", "rrf"), default="score", help="the fusion --fit searches weights for")
     a = p.parse_args(argv)
     engines = {f.stem: load(a.corpora, f, a.semantic) for f in golden_files()}
@@ -146,10 +167,14 @@ def main(argv: list[str] | None = None) -> int:
     for name, (eng, golden) in engines.items():
         report = run_eval(eng, golden)
         reports.append(report)
+        if a.markdown:
+            continue
         print_report(name, report)
         if a.failures:
             for fl in report.failures:
                 print(f"   ✖ {fl.query!r} → {fl.got[:3]}")
+    if a.markdown:
+        print_markdown(list(zip(engines, reports, strict=True)))
     print_overall(reports)
     return 0
 

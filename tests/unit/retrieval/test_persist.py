@@ -171,3 +171,37 @@ def test_no_persistence_when_asked_or_estimating(make_store, monkeypatch):
     monkeypatch.setenv("CURATOR_TOKENS", "estimate")
     RetrievalEngine(load_store(root, token_counter=FakeTokenCounter()))
     assert not persist.folder_for(root).exists()
+
+
+def test_small_store_warm_index_is_mapped_and_written_as_real_npy_files(make_store):
+    import numpy as np
+
+    root = make_store(FILES)
+    cold = engine(root)
+    assert cold.bm25.backend == "python"  # a small store builds without numpy
+    warm = engine(root)
+    assert warm.index_state == "reused" and warm.bm25.backend == "mmap"
+    for q in ("postgres pool", "flaky clock ordering", "release migrations dashboards", "zzz"):
+        a, b = cold.search(q), warm.search(q)
+        assert [(h.path, round(h.score, 5)) for h in a.hits] == [(h.path, round(h.score, 5)) for h in b.hits]
+    folder = persist.folder_for(root)
+    saved = persist.load(root)
+    data = np.load(next(folder.glob("data-*.npy")))  # numpy reads what was written without it
+    assert data.dtype == np.float32 and list(data) == list(saved.views()[0])
+    warm.prepare()
+    assert warm.bm25.backend == "mmap"  # small: numpy is never worth importing
+
+
+def test_warm_retrieve_process_never_imports_numpy(make_store):
+    import subprocess
+    import sys
+
+    root = make_store(FILES)
+    engine(root)
+    code = ("import sys; from curator.model import load_store; from curator.retrieval import RetrievalEngine; "
+            "from curator.tokens import FakeTokenCounter; "
+            f"e = RetrievalEngine(load_store({str(root)!r}, token_counter=FakeTokenCounter()), persist=True); "
+            "r = e.search('postgres pool'); "
+            "print(e.index_state, e.bm25.backend, r.hits[0].path, 'numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["reused", "mmap", "pool-sizing.md", "False"]
