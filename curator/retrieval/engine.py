@@ -311,14 +311,15 @@ class RetrievalEngine:
         else:  # python postings are in document order too, but short: a set is simpler
             sets = [set(d) for d in postings]
             overlap = {i: sum(i in d for d in sets) for i in idx}
-        scored = []
-        for i, n in overlap.items():
-            if not n:
-                continue
-            parts = priors.combine(n / len(qset), self.recency[i], self.frequency[i], weights)
-            scored.append((-parts.score, -parts.recency, -parts.frequency, self.docs[i].path, parts))
-        scored.sort(key=lambda x: x[:4])
-        return [(path, parts.score, parts) for *_, path, parts in scored[:depth]]
+        wr, wc, wf = weights
+        rec, freq, nq = self.recency, self.frequency, len(qset)
+        scored = sorted((-(wr * (n / nq) + wc * rec[i] + wf * freq[i]), -rec[i], -freq[i], self.docs[i].path, i, n)
+                        for i, n in overlap.items() if n)
+        out = []
+        for _, _, _, path, i, n in scored[:depth]:  # parts only for what is returned
+            parts = priors.combine(n / nq, rec[i], freq[i], weights)
+            out.append((path, parts.score, parts))
+        return out
 
     def _rank_prior_numpy(self, qset: list[str], depth: int, weights) -> list[tuple[str, float, priors.PriorParts]]:
         import numpy as np
