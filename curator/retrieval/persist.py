@@ -68,8 +68,7 @@ class Saved:
 
     def terms(self) -> list[list[str]] | None:
         try:
-            with open(self.folder / f"terms-{self.gen}.marshal", "rb") as fh:
-                data = marshal.load(fh)
+            data = marshal.loads((self.folder / f"terms-{self.gen}.marshal").read_bytes())
         except (OSError, EOFError, ValueError, TypeError):
             return None
         return data if isinstance(data, list) and len(data) == len(self.keys) else None
@@ -149,9 +148,8 @@ def _npy_view(path: Path) -> memoryview:
 
 def load(root: Path | str) -> Saved | None:
     folder = folder_for(root)
-    try:
-        with open(folder / "index.marshal", "rb") as fh:
-            meta = marshal.load(fh)
+    try:  # one read, then loads: marshal.load on a file object reads it in many small pieces
+        meta = marshal.loads((folder / "index.marshal").read_bytes())
     except (OSError, EOFError, ValueError, TypeError):
         return None
     if not isinstance(meta, dict) or meta.get("v") != VERSION or meta.get("root") != os.path.realpath(root):
