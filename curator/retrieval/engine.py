@@ -233,13 +233,13 @@ class RetrievalEngine:
         return self._fuse(per_source, sources or self.sources)[0]
 
     def _fuse(self, per_source: dict[str, list[tuple[str, float]]], sources: tuple[str, ...],
-              ) -> tuple[list[tuple[str, float]], dict[str, str]]:
+              limit: int | None = None) -> tuple[list[tuple[str, float]], dict[str, str]]:
         lists = {s: per_source[s] for s in sources if s in per_source}
         if self.config.fusion == "rrf":
             fused = rrf({s: [p for p, _ in items] for s, items in lists.items()}, self.config.rrf_k, self.weights())
         else:
             fused = combine(lists, self.weights())
-        return dedupe(fused, lambda p: self.store.records[p].content_hash)
+        return dedupe(fused, lambda p: self.store.records[p].content_hash, limit)
 
     # -- sources -------------------------------------------------------------
 
@@ -366,7 +366,8 @@ class RetrievalEngine:
         route_by_path = {h.path: h for h in route.hits}
         duplicates: dict[str, str] = {}
         if source in ("fused", "fused-lexical"):
-            ranked, duplicates = self._fuse(per_source, self.sources if source == "fused" else SOURCES)
+            # de-duplicated as far as the k shown (`explain` fuses the whole list when asked)
+            ranked, duplicates = self._fuse(per_source, self.sources if source == "fused" else SOURCES, k)
         else:
             ranked = list(per_source.get(source, []))
         hits = []
@@ -418,8 +419,10 @@ class RetrievalEngine:
         for hit in result.hits:
             if hit.path == path:
                 return [("fused", f"it was retrieved at rank {hit.rank}")]
-        if path in result.duplicates:
-            return [("fused", f"same content as {result.duplicates[path]}, which was kept (de-duplicated by SHA-256)")]
+        fused, dropped = self._fuse(result.per_source, self.sources)  # the whole list (search stops at k)
+        dropped = {**dropped, **result.duplicates}
+        if path in dropped:
+            return [("fused", f"same content as {dropped[path]}, which was kept (de-duplicated by SHA-256)")]
         out = [("route", self._explain_route(path, result))]
         out.append(("bm25", self._explain_bm25(path, result)))
         if self.semantic is not None:
@@ -427,7 +430,6 @@ class RetrievalEngine:
             out.append(("semantic", f"semantic #{sem.index(path) + 1}" if path in sem
                         else f"semantic: not among its top {DEPTH}"))
         ranks = {s: [p for p, _ in result.per_source[s]] for s in self.sources}
-        fused = self.fuse(result.per_source)
         fused_rank = next((i for i, (p, _) in enumerate(fused, 1) if p == path), None)
         if fused_rank is not None:
             where = ", ".join(f"{s} #{ranks[s].index(path) + 1}" for s in self.sources if path in ranks[s])

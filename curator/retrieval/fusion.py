@@ -68,11 +68,15 @@ def combine(lists: dict[str, Sequence[tuple[str, float]]], weights: dict[str, fl
     return sorted(scores.items(), key=lambda kv: (-kv[1], best[kv[0]], kv[0]))
 
 
-def dedupe(items: list[tuple[str, float]], content_hash) -> tuple[list[tuple[str, float]], dict[str, str]]:
-    """Keep the first of items with equal content; returns (kept, dropped id → the id kept)."""
+def dedupe(items: list[tuple[str, float]], content_hash, limit: int | None = None,
+           ) -> tuple[list[tuple[str, float]], dict[str, str]]:
+    """Keep the first of items with equal content; returns (kept, dropped id → the id kept).
+    With `limit`, stop once that many are kept (the rest of the list is not looked at)."""
     seen: dict[str, str] = {}
     kept, dropped = [], {}
     for item, score in items:
+        if limit is not None and len(kept) >= limit:
+            break
         h = content_hash(item)
         if h and h in seen:
             dropped[item] = seen[h]

@@ -95,3 +95,17 @@ def test_eval_explains_a_miss_below_the_top_five_as_below_top_k(make_store, tmp_
     assert report.scores["fused"].hit5 == 0 and report.scores["fused"].mrr10 > 0  # ranked 6..10
     why = report.failures[0].reasons["late.md"]
     assert "below top-k" in why and "with k=5" in why and "retrieved at rank" not in why
+
+
+def test_a_copy_beyond_the_top_k_is_still_explained_as_a_copy(make_store):
+    same = "# Pool sizing\n\nSize the postgres pool to the worker count, pool pool.\n"
+    files = {f"pool-{i}.md": f"# Pool {i}\n\npostgres pool notes {i}, pool pool pool\n" for i in range(6)}
+    files.update({"zz-copy-a.md": same, "zz-copy-b.md": same})
+    eng = RetrievalEngine(load_store(make_store(files), token_counter=FakeTokenCounter()))
+    r = eng.search("postgres pool", k=1)
+    assert len(r.hits) == 1
+    full = [p for p, _ in eng.fuse(r.per_source)]
+    kept = next(p for p in ("zz-copy-a.md", "zz-copy-b.md") if p in full)
+    dropped = next(p for p in ("zz-copy-a.md", "zz-copy-b.md") if p != kept)
+    assert dropped not in full
+    assert f"same content as {kept}" in eng.why(dropped, "postgres pool", r)
