@@ -59,10 +59,11 @@ def combine(lists: dict[str, Sequence[tuple[str, float]]], weights: dict[str, fl
         for rank, (p, _) in enumerate(items, 1):
             best[p] = min(best.get(p, rank), rank)
     w = weights or {}
-    base = sum(w.get(s, 1.0) * floor[s] for s in norm)  # every memory starts at every list's floor
+    order = sorted(norm)  # sources summed in one order, so a float near-tie never depends on the caller's
+    base = sum(w.get(s, 1.0) * floor[s] for s in order)  # every memory starts at every list's floor
     scores = dict.fromkeys(best, base)
-    for s, v in norm.items():
-        ws, lo = w.get(s, 1.0), floor[s]
+    for s in order:
+        v, ws, lo = norm[s], w.get(s, 1.0), floor[s]
         for p, x in v.items():
             scores[p] += ws * (x - lo)
     return sorted(scores.items(), key=lambda kv: (-kv[1], best[kv[0]], kv[0]))

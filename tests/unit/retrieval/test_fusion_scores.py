@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from curator.cli import main
 from curator.model import load_store
@@ -109,3 +111,33 @@ def test_a_copy_beyond_the_top_k_is_still_explained_as_a_copy(make_store):
     dropped = next(p for p in ("zz-copy-a.md", "zz-copy-b.md") if p != kept)
     assert dropped not in full
     assert f"same content as {kept}" in eng.why(dropped, "postgres pool", r)
+
+
+_ID = st.sampled_from([f"m{i}.md" for i in range(12)])
+_LIST = st.lists(st.tuples(_ID, st.floats(0.01, 50, allow_nan=False)), min_size=1, max_size=10,
+                 unique_by=lambda t: t[0]).map(lambda xs: sorted(xs, key=lambda t: -t[1]))
+_WEIGHT = st.floats(0.01, 3, allow_nan=False)
+
+
+@given(lists=st.dictionaries(st.sampled_from(["bm25", "semantic", "route", "prior"]), _LIST, min_size=1),
+       weights=st.dictionaries(st.sampled_from(["bm25", "semantic", "route", "prior"]), _WEIGHT))
+def test_combine_properties(lists, weights):
+    fused = combine(lists, weights)
+    ids = [p for p, _ in fused]
+    assert sorted(ids) == sorted({p for v in lists.values() for p, _ in v})  # every candidate, once
+    assert all(a[1] >= b[1] for a, b in zip(fused, fused[1:], strict=False))  # best first
+    # the source order given does not matter
+    assert combine(dict(reversed(list(lists.items()))), weights) == fused
+    # a memory every source puts strictly first is first
+    tops = {v[0][0] for v in lists.values() if len(v) == 1 or v[0][1] > v[1][1]}
+    if len(tops) == 1 and all(v[0][0] in tops for v in lists.values()):
+        assert ids[0] in tops
+
+
+@given(items=_LIST, boost=st.floats(0.5, 20, allow_nan=False), other=_LIST)
+def test_combine_raising_a_score_never_lowers_the_memory(items, boost, other):
+    target = items[-1][0]
+    before = [p for p, _ in combine({"bm25": items, "semantic": other})].index(target)
+    raised = sorted([(p, s + boost if p == target else s) for p, s in items], key=lambda t: -t[1])
+    after = [p for p, _ in combine({"bm25": raised, "semantic": other})].index(target)
+    assert after <= before
