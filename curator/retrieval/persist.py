@@ -183,6 +183,8 @@ def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: lis
             with contextlib.suppress(OSError):
                 f.unlink()
     prune_gone_stores(folder.parent)
+    with contextlib.suppress(OSError):  # the terms cache every store used to share (before this index)
+        (folder.parent.parent / "terms.pickle").unlink()
 
 
 def _atomic(path: Path, data: bytes) -> None:

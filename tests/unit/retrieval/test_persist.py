@@ -205,3 +205,13 @@ def test_warm_retrieve_process_never_imports_numpy(make_store):
             "print(e.index_state, e.bm25.backend, r.hits[0].path, 'numpy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["reused", "mmap", "pool-sizing.md", "False"]
+
+
+def test_the_old_shared_terms_cache_is_removed(make_store):
+    from curator.locations import cache_dir
+
+    legacy = cache_dir() / "terms.pickle"
+    legacy.parent.mkdir(parents=True, exist_ok=True)
+    legacy.write_bytes(b"every store's terms, never pruned")
+    engine(make_store(FILES))
+    assert not legacy.exists()
