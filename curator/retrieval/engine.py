@@ -184,7 +184,8 @@ class RetrievalEngine:
         self._doc_terms = self._make_terms(reuse, None)
         bm25 = BM25Index(self._doc_terms)
         saved_index.save(self.store.root, context, keys, self._doc_terms, bm25, self.keywords.row_keywords)
-        self._saved = saved_index.load(self.store.root)
+        mine = saved_index.load(self.store.root)  # another process may have saved since: only ours is used
+        self._saved = mine if mine is not None and mine.context == context and mine.keys == keys else None
         return bm25
 
     def prepare(self) -> RetrievalEngine:
