@@ -215,3 +215,11 @@ def test_the_old_shared_terms_cache_is_removed(make_store):
     legacy.write_bytes(b"every store's terms, never pruned")
     engine(make_store(FILES))
     assert not legacy.exists()
+
+
+def test_a_store_without_memories_saves_and_maps_an_empty_index(make_store):
+    root = make_store({"memory-index.md": "| Keywords | File |\n|---|---|\n"})
+    assert engine(root).search("anything").hits == []
+    warm = engine(root)
+    assert warm.index_state == "reused" and warm.bm25.backend == "mmap"
+    assert warm.search("anything").hits == [] and warm.why("gone.md", "anything") == "not in the store"
