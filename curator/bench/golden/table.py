@@ -43,10 +43,15 @@ def print_report(name: str, report) -> None:
 
 def _lists(engines):
     """(file, golden query, {source: [(path, score)]}) for every query: the sources run once."""
+    from dataclasses import replace
+
+    from ...retrieval.eval import with_copies
+
     out = []
     for name, (eng, golden) in engines.items():
         for g in golden:
             res = eng.search(g.query, k=10)
+            g = replace(g, expect=with_copies(eng.store, g.expect))  # a copy kept by de-duplication is a hit
             out.append((name, g, {s: list(res.per_source[s]) for s in eng.sources}))
     return out
 
