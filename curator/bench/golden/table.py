@@ -108,6 +108,40 @@ def fit(engines, method: str = "score") -> None:
         print(f"fitted on every query {w}: {a[0]:.3f}/{a[1]:.3f}/{a[2]:.3f}")
 
 
+def _rank(ranked: list[str], expect) -> int | None:
+    return next((i for i, p in enumerate(ranked[:10], 1) if p in expect), None)
+
+
+def print_losses(name: str, report, eng, golden) -> None:
+    """Every cell (file, class, metric) where fused is below the best single source: the queries
+    that make the difference — the target, each source's rank of it, what fused put above it."""
+    from dataclasses import replace
+
+    from ...retrieval.eval import ranked_lists, with_copies
+
+    cut = {"hit1": 1, "hit5": 5, "mrr10": 10}
+    for cls in ("literal", "paraphrase"):
+        if cls not in report.by_class:
+            continue
+        table, gap = report.by_class[cls], report.gap(cls)
+        for metric, k in cut.items():
+            if getattr(gap, metric) >= -1e-9:
+                continue
+            best = max(report.sources, key=lambda s: getattr(table[s], metric))
+            print(f"\n{name} {cls} {metric}: fused {getattr(table['fused'], metric):.2f} < {best} "
+                  f"{getattr(table[best], metric):.2f}")
+            for g in (replace(q, expect=with_copies(eng.store, q.expect)) for q in golden if q.kind == cls):
+                _, lists = ranked_lists(eng, g.query)
+                mine, theirs = _rank(lists["fused"], g.expect), _rank(lists[best], g.expect)
+                worse = theirs is not None and (mine is None or mine > theirs)
+                if not worse or (metric != "mrr10" and (theirs > k or (mine is not None and mine <= k))):
+                    continue
+                ranks = ", ".join(f"{s} #{_rank(lists[s], g.expect) or '>10'}" for s in report.sources)
+                above = lists["fused"][: (mine or 11) - 1][:3]
+                print(f"  {g.query!r}\n    target {g.expect[0]}: fused #{mine or '>10'} ({ranks}); "
+                      f"above it: {', '.join(above)}")
+
+
 def _cell(v) -> str:
     return f"{v.hit1:.2f}/{v.hit5:.2f}/{v.mrr10:.2f}"
 
@@ -162,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--fit", action="store_true")
     p.add_argument("--failures", action="store_true")
     p.add_argument("--markdown", action="store_true", help="print the README's table")
+    p.add_argument("--losses", action="store_true", help="the queries behind every cell fused loses")
     p.add_argument("--method", choices=("score", "rrf"), default="score", help="the fusion --fit searches weights for")
     a = p.parse_args(argv)
     engines = {f.stem: load(a.corpora, f, a.semantic) for f in golden_files()}
@@ -172,7 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     for name, (eng, golden) in engines.items():
         report = run_eval(eng, golden)
         reports.append(report)
-        if a.markdown:
+        if a.losses:
+            print_losses(name, report, eng, golden)
+        if a.markdown or a.losses:
             continue
         print_report(name, report)
         if a.failures:
