@@ -52,7 +52,10 @@ def _lists(engines):
         for g in golden:
             res = eng.search(g.query, k=10)
             g = replace(g, expect=with_copies(eng.store, g.expect))  # a copy kept by de-duplication is a hit
-            out.append((name, g, {s: list(res.per_source[s]) for s in eng.sources}))
+            lists = {s: list(res.per_source[s]) for s in eng.sources}
+            if res.per_source.get("prf"):  # the semantic fusion's expansion list (engine.PRF_DOCS)
+                lists["prf"] = list(res.per_source["prf"])
+            out.append((name, g, lists))
     return out
 
 
@@ -90,11 +93,13 @@ def _total(rows, w, method) -> tuple[float, float, float, int]:
 
 
 GRIDS = {
-    "score": {"route": [0.0, 0.01, 0.05], "prior": [0.0, 0.01, 0.05], "semantic": [0.25, 0.5, 0.75, 1.0, 1.5, 2.0]},
-    "rrf": {"route": [0.0, 0.01, 0.05], "prior": [0.0, 0.01, 0.05], "semantic": [0.25, 0.5, 0.75, 1.0, 1.5, 2.0]},
+    "score": {"route": [0.0, 0.01, 0.05], "prior": [0.0, 0.01, 0.05], "semantic": [0.25, 0.5, 0.75, 1.0, 1.5, 2.0],
+              "prf": [0.0, 0.2, 0.3, 0.5]},
+    "rrf": {"route": [0.0, 0.01, 0.05], "prior": [0.0, 0.01, 0.05], "semantic": [0.25, 0.5, 0.75, 1.0, 1.5, 2.0],
+            "prf": [0.0]},
     # the confidence gates: bm25's second ÷ first at most `gate`, semantic's first − second cosine
     # at least `sgate`; 0 / 9 (never) come first, so a tie in training keeps the plain fusion
-    "gate": {"route": [0.01], "prior": [0.01], "semantic": [0.5, 0.75, 1.0, 1.5, 2.0],
+    "gate": {"route": [0.01], "prior": [0.01], "semantic": [0.5, 0.75, 1.0, 1.5, 2.0], "prf": [0.0],
              "gate": [0.0, 0.7, 0.8, 0.85, 0.9], "sgate": [9.0, 0.15, 0.1, 0.05]},
 }
 
