@@ -93,8 +93,8 @@ def _total(rows, w, method) -> tuple[float, float, float, int]:
 
 
 GRIDS = {
-    "score": {"route": [0.0, 0.01, 0.05], "prior": [0.0, 0.01, 0.05], "semantic": [0.25, 0.5, 0.75, 1.0, 1.5, 2.0],
-              "prf": [0.0, 0.2, 0.3, 0.5]},
+    "score": {"route": [0.0, 0.01, 0.05], "prior": [0.0, 0.01, 0.05],
+              "semantic": [0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0], "prf": [0.0, 0.2, 0.5, 1.0]},
     "rrf": {"route": [0.0, 0.01, 0.05], "prior": [0.0, 0.01, 0.05], "semantic": [0.25, 0.5, 0.75, 1.0, 1.5, 2.0],
             "prf": [0.0]},
     # the confidence gates: bm25's second ÷ first at most `gate`, semantic's first − second cosine
