@@ -474,10 +474,11 @@ class RetrievalEngine:
             sem = [p for p, _ in result.per_source.get("semantic", [])]
             out.append(("semantic", f"semantic #{sem.index(path) + 1}" if path in sem
                         else f"semantic: not among its top {DEPTH}"))
-        ranks = {s: [p for p, _ in result.per_source[s]] for s in self.sources}
+        named = [*self.sources, *(["prf"] if result.per_source.get("prf") else [])]  # prf: BM25's feedback list
+        ranks = {s: [p for p, _ in result.per_source[s]] for s in named}
         fused_rank = next((i for i, (p, _) in enumerate(fused, 1) if p == path), None)
         if fused_rank is not None:
-            where = ", ".join(f"{s} #{ranks[s].index(path) + 1}" for s in self.sources if path in ranks[s])
+            where = ", ".join(f"{s} #{ranks[s].index(path) + 1}" for s in named if path in ranks[s])
             out.append(("fused", f"below top-k (fused rank {fused_rank} with k={result.k}; {where})"))
         else:
             out.append(("fused", f"no source ranked it within its top {DEPTH}"))

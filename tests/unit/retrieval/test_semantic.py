@@ -187,3 +187,13 @@ def test_prf_runs_only_in_the_semantic_fusion(make_store, tmp_path, monkeypatch)
     assert lexical == [p for p, _ in plain.fuse(plain.search("deploy").per_source)]  # the expansion is not in it
     without = {s: v for s, v in r.per_source.items() if s != "prf"}
     assert eng.fuse(r.per_source) != eng.fuse(without)  # …but it is in the semantic fusion
+
+
+def test_a_memory_only_the_feedback_found_is_explained_by_it(make_store, tmp_path, monkeypatch):
+    monkeypatch.setenv("CURATOR_EMBED_MODEL", str(tiny_model(tmp_path)))
+    eng = RetrievalEngine(load_store(make_store(PRF_FILES), token_counter=FakeTokenCounter()), semantic=True)
+    r = eng.search("deploy", k=1)
+    r.per_source["semantic"] = []  # as if the semantic source had not found it either
+    assert "ops/rollout.md" not in [p for p, _ in r.per_source["bm25"]]
+    text = dict(eng.explain("ops/rollout.md", "deploy", r))["fused"]
+    assert "prf #" in text and "with k=1" in text
