@@ -73,9 +73,11 @@ class RetrievalConfig:
     frequency_weight: float = 0.2
     half_life_days: float = 30.0
     loadable_tiers: tuple[str, ...] = ("semantic", "reflexion")
-    # weighted RRF, fitted on held-in golden queries of three real stores (curator/bench/golden/)
+    # fusion: "score" (convex combination of normalised scores) or "rrf" (weighted, k = rrf_k);
+    # weights fitted on three real stores' golden queries (curator/bench/golden/)
+    fusion: str = "score"
     source_weights: dict[str, float] = field(
-        default_factory=lambda: {"route": 0.01, "bm25": 1.0, "prior": 0.01, "semantic": 1.5}
+        default_factory=lambda: {"route": 0.01, "bm25": 1.0, "prior": 0.01, "semantic": 2.0, "prf": 0.5}
     )
     fuzzy_cutoff: int = 88  # rapidfuzz ratio for near-forms of query words
     eval_threshold: float = 0.8  # hit@5 below this fails `curator eval`

@@ -1,11 +1,20 @@
 """Full-text BM25 over the memories an agent can load.
 
-bm25s with Lucene's IDF, log(1 + (N - df + 0.5) / (df + 0.5)), which is never negative, so a
-term found in most files of a small store still scores above zero (k1 1.5, b 0.75). bm25s
-scores 10,000 documents in well under a millisecond; a small pure-Python scorer with the same
-formula serves stores of up to 2,000 memories (faster there than importing numpy and bm25s) and
-stands in if bm25s cannot be imported. (bm25s' BM25+ adds δ·idf to *every* document,
-matching or not, which would blur "matched" and "not matched", so it is not used.)
+Lucene's IDF, log(1 + (N - df + 0.5) / (df + 0.5)), which is never negative, so a term found in
+most files of a small store still scores above zero (k1 1.5, b 0.75). (BM25+ adds δ·idf to
+*every* document, matching or not, which would blur "matched" and "not matched", so it is not
+used.) Two backends with the same formula:
+
+- `python`: postings in dicts, for stores of up to 2,000 memories (faster there than importing
+  numpy);
+- `numpy`: every (term, document) weight computed once into a column-compressed matrix
+  (`data`, `indices`, `indptr`: the documents of term id t are `indices[indptr[t]:indptr[t+1]]`)
+  — a query sums a few slices. The three arrays are what `persist` saves and memory-maps, so a
+  warm process scores without rebuilding anything;
+- `mmap`: the same saved arrays (saved for stores of any size) read as memory views with no
+  numpy at all, summed in Python. A one-shot `curator retrieve` asks one query: importing numpy
+  would cost more than the query, so a warm process starts here, and the engine's `prepare()`
+  moves a long-lived engine over a large store to the numpy backend.
 """
 
 from __future__ import annotations
@@ -13,35 +22,75 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-PYTHON_UP_TO = 2000  # documents; below this, scoring in Python beats importing numpy and bm25s
+PYTHON_UP_TO = 2000  # documents; below this, scoring in Python beats importing numpy
 
 
 class BM25Index:
     def __init__(self, docs: list[list[str]], k1: float = 1.5, b: float = 0.75, backend: str = "auto") -> None:
         self.n = len(docs)
         self.k1, self.b = k1, b
-        self._bm = None
-        self.vocab: set[str] = set()
-        for d in docs:
-            self.vocab.update(d)
-        if not docs:  # a store with indexes but no memories: an empty index that answers nothing
-            self._fallback(docs)
-            return
-        if backend == "python" or (backend == "auto" and self.n <= PYTHON_UP_TO):
+        self._csc = None  # (data, indices, indptr) of the numpy backend
+        if backend == "python" or (backend == "auto" and self.n <= PYTHON_UP_TO) or not docs:
             self._fallback(docs)
             return
         try:
-            import bm25s
-
-            bm = bm25s.BM25(k1=k1, b=b, method="lucene")
-            bm.index([d if d else [""] for d in docs], show_progress=False)
-            self._bm = bm
-        except Exception:  # noqa: BLE001 - any failure falls back to the pure-Python scorer
+            self._build_numpy(docs)
+        except ImportError:  # no numpy: the pure-Python scorer serves any size
             self._fallback(docs)
+
+    @classmethod
+    def from_arrays(cls, n: int, vocab: dict[str, int], data, indices, indptr, k1: float = 1.5,
+                    b: float = 0.75) -> BM25Index:
+        """The numpy backend over saved (possibly memory-mapped) arrays: nothing is rebuilt."""
+        self = cls.__new__(cls)
+        self.n, self.k1, self.b = n, k1, b
+        self.vocab = vocab
+        self._csc = (data, indices, indptr)
+        return self
+
+    @classmethod
+    def from_views(cls, n: int, vocab: dict[str, int], data, indices, indptr, k1: float = 1.5,
+                   b: float = 0.75) -> BM25Index:
+        """The `mmap` backend: the saved arrays as memoryviews (no numpy), scored in Python."""
+        self = cls.__new__(cls)
+        self.n, self.k1, self.b = n, k1, b
+        self.vocab = vocab
+        self._csc = None
+        self._views = (data, indices, indptr)
+        return self
+
+    _views = None
 
     @property
     def backend(self) -> str:
-        return "bm25s" if self._bm is not None else "python"
+        if self._csc is not None:
+            return "numpy"
+        return "mmap" if self._views is not None else "python"
+
+    @property
+    def uses_numpy(self) -> bool:
+        return self._csc is not None
+
+    def csc(self):
+        """(vocab term → id, data, indices, indptr) of any backend, to save: numpy arrays, or
+        `array.array`s made from the Python postings (no numpy needed)."""
+        if self._csc is not None:
+            return (self.vocab, *self._csc)
+        if self._views is not None:
+            return (self.vocab, *self._views)
+        from array import array
+
+        vocab: dict[str, int] = {}
+        data, indices, indptr = array("f"), array("i"), array("q", [0])
+        k1, b, avg = self.k1, self.b, self._avg or 1.0
+        for t, postings in self._postings.items():  # each term's documents in document order
+            vocab[t] = len(vocab)
+            idf = self._idf[t]
+            for i, f in postings:
+                indices.append(i)
+                data.append(idf * f / (f + k1 * (1 - b + b * self._len[i] / avg)))
+            indptr.append(len(indices))
+        return vocab, data, indices, indptr
 
     def _fallback(self, docs: list[list[str]]) -> None:
         self._len = [len(d) for d in docs]
@@ -50,28 +99,68 @@ class BM25Index:
         for i, d in enumerate(docs):
             for t, f in Counter(d).items():
                 self._postings.setdefault(t, []).append((i, f))
+        self.vocab = self._postings
         self._idf = {t: math.log(1 + (self.n - len(p) + 0.5) / (len(p) + 0.5)) for t, p in self._postings.items()}
 
+    def _build_numpy(self, docs: list[list[str]]) -> None:
+        import numpy as np
+
+        vocab: dict[str, int] = {}
+        tids: list[int] = []
+        dnos: list[int] = []
+        tfs: list[int] = []
+        for i, d in enumerate(docs):
+            for t, f in Counter(d).items():
+                tid = vocab.setdefault(t, len(vocab))
+                tids.append(tid)
+                dnos.append(i)
+                tfs.append(f)
+        tid_a = np.asarray(tids, dtype=np.int64)
+        doc_a = np.asarray(dnos, dtype=np.int32)
+        tf_a = np.asarray(tfs, dtype=np.float64)
+        lengths = np.asarray([len(d) for d in docs], dtype=np.float64)
+        avg = float(lengths.mean()) or 1.0
+        df = np.bincount(tid_a, minlength=len(vocab)).astype(np.float64)
+        idf = np.log(1 + (self.n - df + 0.5) / (df + 0.5))
+        weight = idf[tid_a] * tf_a / (tf_a + self.k1 * (1 - self.b + self.b * lengths[doc_a] / avg))  # Lucene: no (k1 + 1)
+        order = np.lexsort((doc_a, tid_a))  # by term, then document: each term's documents sorted
+        indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
+        np.cumsum(df.astype(np.int64), out=indptr[1:])
+        self.vocab = vocab
+        self._csc = (weight[order].astype(np.float32), doc_a[order], indptr)
+
     def docs_with(self, term: str):
-        """Document numbers containing a term (an int array with bm25s, else a list)."""
-        if self._bm is not None:
-            tid = self._bm.vocab_dict.get(term)
+        """Document numbers containing a term (a sorted int array with numpy, else a list)."""
+        if self._csc is not None:
+            tid = self.vocab.get(term)
             if tid is None:
                 return []
-            sc = self._bm.scores
-            return sc["indices"][sc["indptr"][tid] : sc["indptr"][tid + 1]]
+            _, indices, indptr = self._csc
+            return indices[indptr[tid] : indptr[tid + 1]]
+        if self._views is not None:
+            tid = self.vocab.get(term)
+            if tid is None:
+                return []
+            _, indices, indptr = self._views
+            return indices[indptr[tid] : indptr[tid + 1]]
         return [i for i, _ in self._postings.get(term, ())]
 
     def contains(self, term: str, doc: int) -> bool:
         """Whether document `doc` holds `term` (a lookup in the term's postings, not a scan of the doc)."""
         if term not in self.vocab:
             return False
-        if self._bm is not None:
+        if self._csc is not None:
             import numpy as np
 
             docs = self.docs_with(term)  # sorted document numbers (the index is column-compressed)
             j = int(np.searchsorted(docs, doc))
             return j < len(docs) and int(docs[j]) == doc
+        if self._views is not None:
+            import bisect
+
+            docs = self.docs_with(term)
+            j = bisect.bisect_left(docs, doc)
+            return j < len(docs) and docs[j] == doc
         return any(i == doc for i, _ in self._postings.get(term, ()))
 
     def scores(self, terms: list[str]):
@@ -79,8 +168,25 @@ class BM25Index:
         known = [t for t in terms if t in self.vocab]
         if not known or not self.n:
             return [0.0] * self.n
-        if self._bm is not None:
-            return self._bm.get_scores(known)
+        if self._csc is not None:
+            import numpy as np
+
+            data, indices, indptr = self._csc
+            out = np.zeros(self.n, dtype=np.float64)
+            for t in known:  # a repeated query word counts again, as in the Python scorer
+                tid = self.vocab[t]
+                s, e = int(indptr[tid]), int(indptr[tid + 1])
+                out[indices[s:e]] += data[s:e]  # a term's documents are distinct: no np.add.at needed
+            return out
+        if self._views is not None:
+            data, indices, indptr = self._views
+            out = [0.0] * self.n
+            for t in known:
+                tid = self.vocab[t]
+                s, e = indptr[tid], indptr[tid + 1]
+                for i, w in zip(indices[s:e], data[s:e], strict=True):
+                    out[i] += w
+            return out
         out = [0.0] * self.n
         k1, b, avg = self.k1, self.b, self._avg or 1.0
         for t in known:
@@ -92,7 +198,7 @@ class BM25Index:
     def top(self, terms: list[str], k: int) -> list[tuple[int, float]]:
         """(document number, score) of the best k documents with a positive score."""
         s = self.scores(terms)
-        if self._bm is not None:
+        if self._csc is not None:
             import numpy as np
 
             arr = np.asarray(s)

@@ -6,15 +6,17 @@ the score parts; `why(path, query)` says why a memory did not come back.
 
 from __future__ import annotations
 
+import os
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..cache import ContentCache, user_cache
+from ..cache import ContentCache
 from ..config import RetrievalConfig
 from ..model.store import Store
 from . import prior as priors
-from .bm25 import BM25Index
-from .fusion import dedupe, rrf
+from .bm25 import PYTHON_UP_TO, BM25Index
+from .fusion import combine, dedupe, rrf
 from .hooks import frontmatter_text, index_keywords, memory_hooks
 from .route import KeywordIndex, RouteResult, Step, walk
 from .text import query_terms, terms
@@ -24,13 +26,21 @@ EXTRA_SOURCES = ("semantic",)  # optional: the semantic extra
 DEPTH = 50  # how deep each source ranks before fusion
 TERMS_VERSION = 2  # bump when text.terms() or the document fields change
 HEAD_WEIGHT = 2  # the head (name, title, description, index keywords, MEMORY.md hook) counts this many times
-# Fusion weights (weighted RRF, k = 60), fitted on the "fit" golden queries of three corpus stores
-# and checked on the held-out ones (curator/bench/golden/, `python -m curator.bench.golden.table
-# CORPORA --fit`). Equal weights let two weak lists outvote BM25 (fused hit@1 0.44 vs BM25 0.76 on
-# the tiered fork): route and prior only break near-ties now — the route's evidence (the index
-# keywords) is already in BM25's document head. The defaults live in
-# RetrievalConfig.source_weights; a .curator.yaml `source_weights` overrides the ones it names.
+# Fusion: a convex combination of each source's normalised scores (fusion.combine; `fusion: rrf`
+# in .curator.yaml restores weighted reciprocal rank fusion). Weights fitted on three corpus
+# stores' golden queries and checked leaving one store out (curator/bench/golden/, `python -m
+# curator.bench.golden.table CORPORA --fit`): BM25 1, semantic 2, BM25's expansion (PRF below)
+# 0.5; route and prior only break near-ties (0.01) — the route's evidence (the index keywords) is
+# already in BM25's document head, and neither gains held out. The defaults live in RetrievalConfig.source_weights; a
+# .curator.yaml `source_weights` overrides the ones it names.
 FUSION_WEIGHTS = RetrievalConfig().source_weights
+# Pseudo-relevance feedback (RM3-style), run with the semantic source only: the PRF_TERMS words
+# that weigh most in BM25's first PRF_DOCS memories (term share × the memory's score ÷ the best)
+# make a second BM25 list, fused at weight `prf`. Held out (leave one store out and 5-fold over the
+# golden queries) it raised hit@5 and MRR@10 (5-fold: every metric); in the lexical fusion alone
+# it lowered hit@1, so there it does not run. The golden README has the numbers.
+PRF_DOCS = 3
+PRF_TERMS = 5
 
 
 @dataclass(slots=True)
@@ -82,7 +92,11 @@ def document_head(store: Store, rec, hooks: dict[str, str]) -> str:
 
 class RetrievalEngine:
     def __init__(self, store: Store, config: RetrievalConfig | None = None, terms_cache: ContentCache | None = None,
-                 reads: Mapping[str, int] | None = None, semantic: bool = False) -> None:
+                 reads: Mapping[str, int] | None = None, semantic: bool = False, persist: bool | None = None) -> None:
+        """`persist`: keep the BM25 index in the user cache dir, one folder per store
+        (`retrieval.persist`), so the next process with the same store builds nothing. Default:
+        on, unless a `terms_cache` is given or token counts are only estimated in memory
+        (CURATOR_TOKENS=estimate, as in throwaway runs)."""
         self.store = store
         self.config = config or store.config.retrieval
         self.loadable = set(self.config.loadable_tiers)
@@ -92,18 +106,13 @@ class RetrievalEngine:
             and r.tier in self.loadable
         ]
         self.position = {r.path: i for i, r in enumerate(self.docs)}
-        cache = terms_cache if terms_cache is not None else user_cache("terms.pickle", TERMS_VERSION)
-        hooks = memory_hooks(store)
-        self.heads = [document_head(store, r, hooks) for r in self.docs]
-        doc_terms = [
-            cache.get(f"{r.path}:{r.content_hash}:{head}",
-                      lambda r=r, head=head: terms(head) * HEAD_WEIGHT + terms(r.body()))
-            for r, head in zip(self.docs, self.heads, strict=True)
-        ]
-        cache.flush()
-        self._doc_terms = doc_terms
-        self.bm25 = BM25Index(doc_terms)
-        self.keywords = KeywordIndex(store, self.config.fuzzy_cutoff)
+        if persist is None:
+            persist = terms_cache is None and os.environ.get("CURATOR_TOKENS") != "estimate"
+        self._heads: list[str] | None = None
+        self._doc_terms: list[list[str]] | None = None
+        self.index_state = "built"  # built | reused | updated: what this engine did with the saved index
+        self.keywords: KeywordIndex
+        self.bm25 = self._open_index(terms_cache, persist)  # and self.keywords
         clusters: dict[str, int] = {}
         keys = []
         for r in self.docs:
@@ -122,10 +131,79 @@ class RetrievalEngine:
         if semantic:
             self._start_semantic()
 
+    # -- the BM25 index: saved per store, reused when nothing it depends on changed -----------
+
+    @property
+    def heads(self) -> list[str]:
+        """Each memory's head (name, title, description, index keywords, MEMORY.md hook)."""
+        if self._heads is None:
+            hooks = memory_hooks(self.store)
+            self._heads = [document_head(self.store, r, hooks) for r in self.docs]
+        return self._heads
+
+    @property
+    def doc_terms(self) -> list[list[str]]:
+        """Each memory's terms (the head counted HEAD_WEIGHT times, then the body)."""
+        if self._doc_terms is None:
+            saved = self._saved.terms() if self._saved is not None else None
+            self._doc_terms = saved if saved is not None else self._make_terms(None, None)
+        return self._doc_terms
+
+    def _make_terms(self, reuse: dict[str, list[str]] | None, cache: ContentCache | None) -> list[list[str]]:
+        out = []
+        for r, head in zip(self.docs, self.heads, strict=True):
+            key = f"{r.path}:{r.content_hash}"
+            if reuse is not None and key in reuse:
+                out.append(reuse[key])
+            elif cache is not None:
+                out.append(cache.get(f"{key}:{head}", lambda r=r, head=head: terms(head) * HEAD_WEIGHT + terms(r.body())))
+            else:
+                out.append(terms(head) * HEAD_WEIGHT + terms(r.body()))
+        return out
+
+    def _open_index(self, terms_cache: ContentCache | None, persist: bool) -> BM25Index:
+        from . import persist as saved_index
+
+        self._saved = None
+        cutoff = self.config.fuzzy_cutoff
+        if not persist:
+            self.keywords = KeywordIndex(self.store, cutoff)
+            self._doc_terms = self._make_terms(None, terms_cache)
+            if terms_cache is not None:
+                terms_cache.flush()
+            return BM25Index(self._doc_terms)
+        keys = [(r.path, r.content_hash or "") for r in self.docs]
+        extra = f"{TERMS_VERSION}:{HEAD_WEIGHT}:{sorted(self.loadable)}"
+        context = saved_index.context_signature(self.store, self.docs, extra)
+        saved = saved_index.load(self.store.root)
+        same_context = saved is not None and saved.context == context
+        self.keywords = KeywordIndex(self.store, cutoff, saved.route_keywords if same_context else None)
+        if same_context and saved.keys == keys:
+            views = saved.views()
+            if views is not None:  # scored in Python until prepare(): a one-shot process never imports numpy
+                self._saved, self.index_state = saved, "reused"
+                return BM25Index.from_views(len(keys), saved.vocab, *views)
+        reuse = None
+        if same_context:  # the same heads: memories whose bytes did not change keep their terms
+            old = saved.terms()
+            if old is not None:
+                reuse = {f"{p}:{h}": t for (p, h), t in zip(saved.keys, old, strict=True)}
+                self.index_state = "updated"
+        self._doc_terms = self._make_terms(reuse, None)
+        bm25 = BM25Index(self._doc_terms)
+        saved_index.save(self.store.root, context, keys, self._doc_terms, bm25, self.keywords.row_keywords)
+        mine = saved_index.load(self.store.root)  # another process may have saved since: only ours is used
+        self._saved = mine if mine is not None and mine.context == context and mine.keys == keys else None
+        return bm25
+
     def prepare(self) -> RetrievalEngine:
         """Do now what the first queries would do lazily (route tables, numpy copies)."""
         self.keywords.prepare()
-        if self.bm25.backend != "python" and self._rec_arr is None:
+        if self.bm25.backend == "mmap" and self._saved is not None and self.bm25.n > PYTHON_UP_TO:
+            arrays = self._saved.arrays()
+            if arrays is not None:
+                self.bm25 = BM25Index.from_arrays(self.bm25.n, self.bm25.vocab, *arrays)
+        if self.bm25.uses_numpy and self._rec_arr is None:
             import numpy as np
 
             self._rec_arr = np.asarray(self.recency, dtype=float)
@@ -160,11 +238,19 @@ class RetrievalEngine:
 
     def fuse(self, per_source: dict[str, list[tuple[str, float]]], sources: tuple[str, ...] | None = None,
              ) -> list[tuple[str, float]]:
-        """Weighted RRF of the given sources' lists (default: every running source), de-duplicated."""
-        sources = sources or self.sources
-        fused = rrf({s: [p for p, _ in per_source[s]] for s in sources if s in per_source}, self.config.rrf_k,
-                    self.weights())
-        return dedupe(fused, lambda p: self.store.records[p].content_hash)[0]
+        """The given sources' lists (default: every running source) fused, de-duplicated."""
+        return self._fuse(per_source, sources or self.sources)[0]
+
+    def _fuse(self, per_source: dict[str, list[tuple[str, float]]], sources: tuple[str, ...],
+              limit: int | None = None) -> tuple[list[tuple[str, float]], dict[str, str]]:
+        lists = {s: per_source[s] for s in sources if s in per_source}
+        if "semantic" in lists and per_source.get("prf"):  # the expansion joins the semantic fusion
+            lists["prf"] = per_source["prf"]
+        if self.config.fusion == "rrf":
+            fused = rrf({s: [p for p, _ in items] for s, items in lists.items()}, self.config.rrf_k, self.weights())
+        else:
+            fused = combine(lists, self.weights())
+        return dedupe(fused, lambda p: self.store.records[p].content_hash, limit)
 
     # -- sources -------------------------------------------------------------
 
@@ -174,6 +260,38 @@ class RetrievalEngine:
     def rank_bm25(self, qterms: list[str], depth: int = DEPTH) -> list[tuple[str, float]]:
         return [(self.docs[i].path, s) for i, s in self.bm25.top(qterms, depth)]
 
+    def prf_terms(self, qterms: list[str], bm25_list: list[tuple[str, float]]) -> list[tuple[str, float]]:
+        """(word, weight) of the expansion: the words that weigh most in BM25's first PRF_DOCS
+        memories, each memory's term shares weighted by its score ÷ the best; query words excluded."""
+        top = [(self.position[p], s) for p, s in bm25_list[:PRF_DOCS] if p in self.position]
+        if not top or top[0][1] <= 0:
+            return []
+        asked, best, weight = set(qterms), top[0][1], {}
+        for i, score in top:
+            doc = self.doc_terms[i]
+            for t, n in Counter(doc).items():
+                if t not in asked:
+                    weight[t] = weight.get(t, 0.0) + n / len(doc) * score / best
+        return sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:PRF_TERMS]
+
+    def rank_prf(self, qterms: list[str], bm25_list: list[tuple[str, float]], depth: int = DEPTH,
+                 ) -> list[tuple[str, float]]:
+        """BM25 of the expansion words (`prf_terms`), each weighted by its share of the expansion."""
+        import numpy as np
+
+        expansion = self.prf_terms(qterms, bm25_list)
+        total = sum(w for _, w in expansion)
+        if not expansion or total <= 0:
+            return []
+        scores = np.zeros(len(self.docs))
+        for t, w in expansion:
+            scores += (w / total) * np.asarray(self.bm25.scores([t]), dtype=float)
+        positive = np.flatnonzero(scores > 0)
+        if len(positive) > depth:
+            positive = positive[np.argpartition(-scores[positive], depth - 1)[:depth]]
+        order = sorted(positive.tolist(), key=lambda i: (-float(scores[i]), i))
+        return [(self.docs[i].path, float(scores[i])) for i in order]
+
     def rank_semantic(self, query: str, depth: int = DEPTH) -> list[tuple[str, float]]:
         if self.semantic is None:
             return []
@@ -181,7 +299,7 @@ class RetrievalEngine:
 
     def prior_parts(self, qterms: list[str], i: int) -> priors.PriorParts:
         qset = set(qterms)
-        rel = len(qset & set(self._doc_terms[i])) / len(qset) if qset else 0.0
+        rel = len(qset & set(self.doc_terms[i])) / len(qset) if qset else 0.0
         c = self.config
         return priors.combine(rel, self.recency[i], self.frequency[i],
                               (c.relevance_weight, c.recency_weight, c.frequency_weight))
@@ -197,7 +315,7 @@ class RetrievalEngine:
         weights = (c.relevance_weight, c.recency_weight, c.frequency_weight)
         if candidates is not None:
             return self._rank_prior_among(qset, depth, weights, candidates)
-        if self.bm25.backend == "python":
+        if not self.bm25.uses_numpy:
             overlap: dict[int, int] = {}
             for t in qset:
                 for i in self.bm25.docs_with(t):
@@ -214,22 +332,37 @@ class RetrievalEngine:
                           ) -> list[tuple[str, float, priors.PriorParts]]:
         idx = [self.position[p] for p in dict.fromkeys(candidates) if p in self.position]
         postings = [d for d in (self.bm25.docs_with(t) for t in qset) if len(d)]
-        if self.bm25.backend == "python":
-            sets = [set(d) for d in postings]
-            overlap = {i: sum(i in d for d in sets) for i in idx}
-        else:
+        # each candidate looked up in each term's sorted postings (a few hundred binary searches,
+        # never a pass over a common term's thousands of documents)
+        if self.bm25.uses_numpy and idx:
             import numpy as np
 
-            counts = np.bincount(np.concatenate(postings), minlength=len(self.docs)) if postings else None
-            overlap = {i: int(counts[i]) if counts is not None else 0 for i in idx}
-        scored = []
-        for i, n in overlap.items():
-            if not n:
-                continue
-            parts = priors.combine(n / len(qset), self.recency[i], self.frequency[i], weights)
-            scored.append((-parts.score, -parts.recency, -parts.frequency, self.docs[i].path, parts))
-        scored.sort(key=lambda x: x[:4])
-        return [(path, parts.score, parts) for *_, path, parts in scored[:depth]]
+            want = np.asarray(idx, dtype=np.int64)
+            hits = np.zeros(len(idx), dtype=np.int64)
+            for d in postings:
+                pos = np.minimum(np.searchsorted(d, want), len(d) - 1)
+                hits += d[pos] == want
+            overlap = dict(zip(idx, hits.tolist(), strict=True))
+        elif self.bm25.backend == "mmap":
+            from bisect import bisect_left
+
+            def has(d, i: int) -> bool:
+                j = bisect_left(d, i)
+                return j < len(d) and d[j] == i
+
+            overlap = {i: sum(has(d, i) for d in postings) for i in idx}
+        else:  # python postings are in document order too, but short: a set is simpler
+            sets = [set(d) for d in postings]
+            overlap = {i: sum(i in d for d in sets) for i in idx}
+        wr, wc, wf = weights
+        rec, freq, nq = self.recency, self.frequency, len(qset)
+        scored = sorted((-(wr * (n / nq) + wc * rec[i] + wf * freq[i]), -rec[i], -freq[i], self.docs[i].path, i, n)
+                        for i, n in overlap.items() if n)
+        out = []
+        for _, _, _, path, i, n in scored[:depth]:  # parts only for what is returned
+            parts = priors.combine(n / nq, rec[i], freq[i], weights)
+            out.append((path, parts.score, parts))
+        return out
 
     def _rank_prior_numpy(self, qset: list[str], depth: int, weights) -> list[tuple[str, float, priors.PriorParts]]:
         import numpy as np
@@ -272,13 +405,14 @@ class RetrievalEngine:
         candidates = [p for lst in per_source.values() for p, _ in lst]
         prior_list = self.rank_prior(base_terms, candidates=candidates)
         per_source["prior"] = [(p, s) for p, s, _ in prior_list]
+        if self.semantic is not None:  # fused with the semantic source only (see PRF_DOCS)
+            per_source["prf"] = self.rank_prf(qterms, per_source["bm25"])
         prior_parts = {p: parts for p, _, parts in prior_list}
         route_by_path = {h.path: h for h in route.hits}
         duplicates: dict[str, str] = {}
         if source in ("fused", "fused-lexical"):
-            sources = self.sources if source == "fused" else SOURCES
-            fused = rrf({s: [p for p, _ in per_source[s]] for s in sources}, self.config.rrf_k, self.weights())
-            ranked, duplicates = dedupe(fused, lambda p: self.store.records[p].content_hash)
+            # de-duplicated as far as the k shown (`explain` fuses the whole list when asked)
+            ranked, duplicates = self._fuse(per_source, self.sources if source == "fused" else SOURCES, k)
         else:
             ranked = list(per_source.get(source, []))
         hits = []
@@ -330,19 +464,21 @@ class RetrievalEngine:
         for hit in result.hits:
             if hit.path == path:
                 return [("fused", f"it was retrieved at rank {hit.rank}")]
-        if path in result.duplicates:
-            return [("fused", f"same content as {result.duplicates[path]}, which was kept (de-duplicated by SHA-256)")]
+        fused, dropped = self._fuse(result.per_source, self.sources)  # the whole list (search stops at k)
+        dropped = {**dropped, **result.duplicates}
+        if path in dropped:
+            return [("fused", f"same content as {dropped[path]}, which was kept (de-duplicated by SHA-256)")]
         out = [("route", self._explain_route(path, result))]
         out.append(("bm25", self._explain_bm25(path, result)))
         if self.semantic is not None:
             sem = [p for p, _ in result.per_source.get("semantic", [])]
             out.append(("semantic", f"semantic #{sem.index(path) + 1}" if path in sem
                         else f"semantic: not among its top {DEPTH}"))
-        ranks = {s: [p for p, _ in result.per_source[s]] for s in self.sources}
-        fused = self.fuse(result.per_source)
+        named = [*self.sources, *(["prf"] if result.per_source.get("prf") else [])]  # prf: BM25's feedback list
+        ranks = {s: [p for p, _ in result.per_source[s]] for s in named}
         fused_rank = next((i for i, (p, _) in enumerate(fused, 1) if p == path), None)
         if fused_rank is not None:
-            where = ", ".join(f"{s} #{ranks[s].index(path) + 1}" for s in self.sources if path in ranks[s])
+            where = ", ".join(f"{s} #{ranks[s].index(path) + 1}" for s in named if path in ranks[s])
             out.append(("fused", f"below top-k (fused rank {fused_rank} with k={result.k}; {where})"))
         else:
             out.append(("fused", f"no source ranked it within its top {DEPTH}"))
@@ -394,7 +530,7 @@ class RetrievalEngine:
         i = self.position.get(path)
         if i is None:
             return "not searchable"
-        doc = self._doc_terms[i]
+        doc = self.doc_terms[i]
         counts = {t: doc.count(t) for t in dict.fromkeys(result.terms) if t in doc}
         if not counts:
             return f"no query word appears in its text ({' '.join(result.terms)})"

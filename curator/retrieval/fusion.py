@@ -1,4 +1,13 @@
-"""Reciprocal rank fusion (k = 60) and ADR-037's de-duplication by SHA-256 of content.
+"""Fusion of one store's sources — a convex combination of normalised scores (default) or
+reciprocal rank fusion (k = 60) — and ADR-037's de-duplication by SHA-256 of content.
+
+Why scores and not ranks: RRF sees only ranks, so a source that is sure (BM25 on a query that
+names the memory: its first hit scores far above the second) counts the same as one that is
+guessing, and two weak lists can outvote it. A convex combination keeps each source's margin:
+BM25 is divided by its best score (1.0 = the best lexical match), the semantic source's cosines
+are min-max scaled over its list (cosines of unrelated texts do not start at 0), the prior is
+already in [0, 1]. A memory missing from a source's list gets that list's lowest value (it
+ranked no better than the last one shown).
 
 `rrf`/`dedupe` fuse the sources of one store; `fuse_sources`/`fuse_engines` fuse several stores'
 engines (Serena + Claude memory + experience), tagging each result with its source name.
@@ -22,11 +31,53 @@ def rrf(rankings: dict[str, list[str]], k: int = 60, weights: dict[str, float] |
     return sorted(scores.items(), key=lambda kv: (-kv[1], best[kv[0]], kv[0]))
 
 
-def dedupe(items: list[tuple[str, float]], content_hash) -> tuple[list[tuple[str, float]], dict[str, str]]:
-    """Keep the first of items with equal content; returns (kept, dropped id → the id kept)."""
+SCALES = {"bm25": "max", "route": "max", "semantic": "minmax", "prior": "raw"}
+
+
+def normalise(items: Sequence[tuple[str, float]], how: str) -> dict[str, float]:
+    """A source's scores on a common 0..1 scale: `max` (÷ best), `minmax`, or `raw`."""
+    if not items:
+        return {}
+    vals = [s for _, s in items]
+    hi, lo = max(vals), min(vals)
+    if how == "max":
+        return {p: (s / hi if hi > 0 else 0.0) for p, s in items}
+    if how == "minmax":
+        return {p: ((s - lo) / (hi - lo) if hi > lo else 1.0) for p, s in items}
+    return dict(items)
+
+
+def combine(lists: dict[str, Sequence[tuple[str, float]]], weights: dict[str, float] | None = None,
+            scales: dict[str, str] | None = None) -> list[tuple[str, float]]:
+    """Score fusion: Σ weight · normalised score over the sources, a memory missing from a list
+    counted at that list's lowest value. Ties: best rank in any list, then id."""
+    scales = {**SCALES, **(scales or {})}
+    norm = {s: normalise(items, scales.get(s, "max")) for s, items in lists.items() if items}
+    floor = {s: min(v.values()) for s, v in norm.items()}
+    best: dict[str, int] = {}
+    for items in lists.values():
+        for rank, (p, _) in enumerate(items, 1):
+            best[p] = min(best.get(p, rank), rank)
+    w = weights or {}
+    order = sorted(norm)  # sources summed in one order, so a float near-tie never depends on the caller's
+    base = sum(w.get(s, 1.0) * floor[s] for s in order)  # every memory starts at every list's floor
+    scores = dict.fromkeys(best, base)
+    for s in order:
+        v, ws, lo = norm[s], w.get(s, 1.0), floor[s]
+        for p, x in v.items():
+            scores[p] += ws * (x - lo)
+    return sorted(scores.items(), key=lambda kv: (-kv[1], best[kv[0]], kv[0]))
+
+
+def dedupe(items: list[tuple[str, float]], content_hash, limit: int | None = None,
+           ) -> tuple[list[tuple[str, float]], dict[str, str]]:
+    """Keep the first of items with equal content; returns (kept, dropped id → the id kept).
+    With `limit`, stop once that many are kept (the rest of the list is not looked at)."""
     seen: dict[str, str] = {}
     kept, dropped = [], {}
     for item, score in items:
+        if limit is not None and len(kept) >= limit:
+            break
         h = content_hash(item)
         if h and h in seen:
             dropped[item] = seen[h]

@@ -7,7 +7,7 @@ on a fuzzy near-form (rapidfuzz) counts less than an exact or same-stem match.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
@@ -57,16 +57,20 @@ class KeywordIndex:
     indexes it routes to, so a store with hundreds of indexes builds only those.
     """
 
-    def __init__(self, store: Store, fuzzy_cutoff: int = 88) -> None:
+    def __init__(self, store: Store, fuzzy_cutoff: int = 88,
+                 row_keywords: list[tuple[str, ...]] | None = None) -> None:
+        """`row_keywords`: each row's keyword set as saved with the retrieval index (same rows,
+        same order), which spares lower-casing every keyword of a large store again."""
         self.store = store
         self.fuzzy_cutoff = fuzzy_cutoff
         self.rows: list[tuple[str, IndexRow]] = [(p, r) for p, rows in store.all_indexes() for r in rows]
+        if row_keywords is None or len(row_keywords) != len(self.rows):
+            row_keywords = [tuple(row.keyword_set) for _, row in self.rows]
+        self.row_keywords = row_keywords
         self.rows_of: dict[str, list[int]] = defaultdict(list)
-        df: dict[str, int] = defaultdict(int)
-        for i, (path, row) in enumerate(self.rows):
+        for i, (path, _row) in enumerate(self.rows):
             self.rows_of[path].append(i)
-            for kw in row.keyword_set:
-                df[kw] += 1
+        df = Counter(kw for kws in row_keywords for kw in kws)
         n = max(1, len(self.rows))
         self.idf = {kw: math.log(1 + n / c) for kw, c in df.items()}
         self._tables: dict[str, dict[str, list[tuple[int, str, bool]]]] = {}
@@ -90,7 +94,7 @@ class KeywordIndex:
         if table is None:
             table = defaultdict(list)
             for i in self.rows_of.get(index, ()):
-                for kw in self.rows[i][1].keyword_set:
+                for kw in self.row_keywords[i]:
                     k = kw.strip("`*_")
                     exact_forms = {k, stem(k)}
                     for form in keyword_forms(kw):

@@ -21,6 +21,24 @@ DEBOUNCE = 0.15  # seconds of quiet typing before a search runs
 SOURCES = ("route", "bm25", "prior")
 
 
+def golden_report(engine, store):
+    """`curator eval`'s report on the store's golden queries, or None without a readable file."""
+    from ..retrieval import GoldenError, load_golden, run_eval
+
+    path = store.root / (store.config.golden or "golden-queries.yaml")
+    if not path.is_file():
+        return None
+    try:
+        return run_eval(engine, load_golden(path, (store.root,)))
+    except GoldenError:
+        return None
+
+
+def _scores(report, source: str) -> str:
+    s = report.scores[source]
+    return f"{s.hit1:.2f}/{s.hit5:.2f}/{s.mrr10:.2f}"
+
+
 class RetrievalLabScreen(CuratorScreen):
     BINDINGS = [
         Binding("slash", "focus_query", "Query", id="focus-query", tooltip="Type a query"),
@@ -28,9 +46,10 @@ class RetrievalLabScreen(CuratorScreen):
         Binding("enter", "open_highlighted", "Open", id="open-result", tooltip="Open the highlighted memory", show=False),
     ]
     HELP = (
-        "Type a query: results update as you type. Fused = reciprocal rank fusion of route (the ADR-017 "
-        "keyword walk), bm25 (full text) and prior (relevance, recency, frequency). Matched words are "
-        "highlighted. Esc leaves a text box; then y asks why the highlighted memory (or a path you type) did "
+        "Type a query: results update as you type. Fused = the weighted sum of each source's normalised "
+        "scores: bm25 (full text) leads; route (the ADR-017 keyword walk) and prior (relevance, recency, "
+        "frequency) break near-ties. With the store's golden-queries.yaml, each title shows what `curator "
+        "eval` reports for that list (hit@1/hit@5/MRR@10). Matched words are highlighted. Esc leaves a text box; then y asks why the highlighted memory (or a path you type) did "
         "not come back."
     )
 
@@ -38,6 +57,7 @@ class RetrievalLabScreen(CuratorScreen):
         super().__init__(**kwargs)
         self.engine = None
         self.engine_store = None
+        self.golden = None  # the eval report on the store's golden queries, if it has them
         self.result = None
         self._timer = None
         self.last_ms = 0.0
@@ -88,19 +108,26 @@ class RetrievalLabScreen(CuratorScreen):
             self.app.call_from_thread(self._title, "building the retrieval index…")
         # a view of the snapshot: built once for it, whoever asks
         engine = store.view("retrieval.engine", lambda: RetrievalEngine(store).prepare())
-        self.app.call_from_thread(self._engine_ready, engine, store)
+        report = golden_report(engine, store)
+        self.app.call_from_thread(self._engine_ready, engine, store, report)
 
-    def _engine_ready(self, engine, store) -> None:
+    def _engine_ready(self, engine, store, report=None) -> None:
         ws = self.app.workspace
         if ws is not None and ws.store is not store:
             return  # a newer snapshot came while this one's engine was built
         if engine is not self.engine:
             self.result = None  # the last result was the old engine's: searched again below
         self.engine, self.engine_store = engine, store
-        self._title(f"fused · {len(engine.docs):,} loadable memories")
+        self.golden = report
+        # with the store's golden queries, each list's title carries the numbers `curator eval` prints
+        title = f"fused · {len(engine.docs):,} loadable memories"
+        if report is not None:
+            title += f" · golden {_scores(report, 'fused')} (hit@1/hit@5/MRR@10, {report.queries} queries)"
+        self._title(title)
         weights = engine.weights()
         for s in SOURCES:  # each source's weight in the fusion (0: shown, explained, not fused)
-            self.query_one(f"#src-{s}-title", Static).update(f"{s} · weight {weights.get(s, 1.0):g}")
+            extra = f" · {_scores(report, s)}" if report is not None and s in report.scores else ""
+            self.query_one(f"#src-{s}-title", Static).update(f"{s} · weight {weights.get(s, 1.0):g}{extra}")
         if self.query_one("#lab-query", Input).value.strip():
             self.run_search(self.query_one("#lab-query", Input).value)
 

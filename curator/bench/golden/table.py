@@ -1,9 +1,9 @@
 """The retrieval table over the golden files: hit@1 / hit@5 / MRR@10 per file, class and source.
 
-    python -m curator.bench.golden.table CORPORA_DIR [--semantic] [--fit]
+    python -m curator.bench.golden.table CORPORA_DIR [--semantic] [--fit [--method score|rrf]]
 
-CORPORA_DIR holds the stores the golden files name (`store:`). `--fit` searches fusion weights
-on the fit queries only and prints how the best weights do on the held-out ones.
+CORPORA_DIR holds the stores the golden files name (`store:`). `--fit` fits fusion weights by
+cross-validation over the stores (each store's numbers come from weights fitted on the others).
 """
 
 from __future__ import annotations
@@ -41,38 +41,193 @@ def print_report(name: str, report) -> None:
         print(f"{cls:<11}{table['fused'].n:>3}  {cells}   {g.hit1:+.2f}/{g.hit5:+.2f}/{g.mrr10:+.2f}")
 
 
-def fit(engines) -> None:
-    """Grid-search weighted RRF on fit queries; report the held-out numbers of the best."""
-    from ...retrieval.eval import _score
-    from ...retrieval.fusion import rrf
+def _lists(engines):
+    """(file, golden query, {source: [(path, score)]}) for every query: the sources run once."""
+    from dataclasses import replace
 
-    cached = []  # (engine, golden query, per-source lists)
-    for eng, golden in engines:
+    from ...retrieval.eval import with_copies
+
+    out = []
+    for name, (eng, golden) in engines.items():
         for g in golden:
             res = eng.search(g.query, k=10)
-            cached.append((eng, g, {s: [p for p, _ in res.per_source[s]] for s in eng.sources}))
-    sources = sorted({s for _, _, lists in cached for s in lists})
-    grids = {"route": [0.0, 0.05, 0.1, 0.25], "prior": [0.0, 0.05, 0.1, 0.25],
-             "semantic": [0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0]}
-    others = [s for s in sources if s != "bm25"]
-    results = []
-    for combo in itertools.product(*(grids.get(s, [0.0, 0.5, 1.0]) for s in others)):
-        w = dict(zip(others, combo, strict=True))
-        w["bm25"] = 1.0
-        agg = {"fit": [0.0, 0.0, 0.0, 0], "held": [0.0, 0.0, 0.0, 0]}
-        for eng, g, lists in cached:
-            fused = [p for p, _ in rrf({s: lists[s] for s in lists if w[s] > 0}, eng.config.rrf_k, w)]
-            h1, h5, rr = _score(fused, g.expect)
-            a = agg[g.split]
-            a[0] += h1
-            a[1] += h5
-            a[2] += rr
-            a[3] += 1
-        f, h = agg["fit"], agg["held"]
-        results.append(((f[2] / f[3] + f[1] / f[3] + f[0] / f[3]), w, [x / f[3] for x in f[:3]], [x / h[3] for x in h[:3]]))
-    results.sort(key=lambda r: -r[0])
-    for _total, w, f, h in results[:8]:
-        print(f"{w}  fit {f[0]:.2f}/{f[1]:.2f}/{f[2]:.2f}  held {h[0]:.2f}/{h[1]:.2f}/{h[2]:.2f}")
+            g = replace(g, expect=with_copies(eng.store, g.expect))  # a copy kept by de-duplication is a hit
+            lists = {s: list(res.per_source[s]) for s in eng.sources}
+            if res.per_source.get("prf"):  # the semantic fusion's expansion list (engine.PRF_DOCS)
+                lists["prf"] = list(res.per_source["prf"])
+            out.append((name, g, lists))
+    return out
+
+
+def _fused(lists, w, method: str, rrf_k: int = 60) -> list[str]:
+    from ...retrieval.fusion import combine, rrf
+
+    use = {s: v for s, v in lists.items() if w.get(s, 0) > 0}
+    if method == "rrf":
+        return [p for p, _ in rrf({s: [p for p, _ in v] for s, v in use.items()}, rrf_k, w)]
+    fused = [p for p, _ in combine(use, w)]
+    if method == "gate":  # tried, not adopted: a source whose first is far ahead of its second keeps it first
+        fused = _gate(fused, use.get("bm25", []), lambda a, b: b / a <= w.get("gate", 0) if a > 0 else False)
+        fused = _gate(fused, use.get("semantic", []), lambda a, b: a - b >= w.get("sgate", 9))
+    return fused
+
+
+def _gate(fused: list[str], items, sure) -> list[str]:
+    if len(items) < 2 or not sure(items[0][1], items[1][1]):
+        return fused
+    return [items[0][0], *(p for p in fused if p != items[0][0])]
+
+
+def _total(rows, w, method) -> tuple[float, float, float, int]:
+    from ...retrieval.eval import _score
+
+    t = [0.0, 0.0, 0.0, 0]
+    for _name, g, lists in rows:
+        h1, h5, rr = _score(_fused(lists, w, method), g.expect)
+        t[0] += h1
+        t[1] += h5
+        t[2] += rr
+        t[3] += 1
+    n = max(1, t[3])
+    return t[0] / n, t[1] / n, t[2] / n, t[3]
+
+
+GRIDS = {
+    "score": {"route": [0.0, 0.01, 0.05], "prior": [0.0, 0.01, 0.05],
+              "semantic": [0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0], "prf": [0.0, 0.2, 0.5, 1.0]},
+    "rrf": {"route": [0.0, 0.01, 0.05], "prior": [0.0, 0.01, 0.05], "semantic": [0.25, 0.5, 0.75, 1.0, 1.5, 2.0],
+            "prf": [0.0]},
+    # the confidence gates: bm25's second ÷ first at most `gate`, semantic's first − second cosine
+    # at least `sgate`; 0 / 9 (never) come first, so a tie in training keeps the plain fusion
+    "gate": {"route": [0.01], "prior": [0.01], "semantic": [0.5, 0.75, 1.0, 1.5, 2.0], "prf": [0.0],
+             "gate": [0.0, 0.7, 0.8, 0.85, 0.9], "sgate": [9.0, 0.15, 0.1, 0.05]},
+}
+
+
+def _held_out(rows, combos, method, folds) -> tuple[list[float], list[tuple[str, dict]]]:
+    """Each fold scored with the weights that did best (hit@1 + hit@5 + MRR@10) on the others."""
+    held, chosen = [0.0, 0.0, 0.0, 0], []
+    for f in dict.fromkeys(folds):
+        train = [r for r, g in zip(rows, folds, strict=True) if g != f]
+        test = [r for r, g in zip(rows, folds, strict=True) if g == f]
+        best = max(combos, key=lambda w: sum(_total(train, w, method)[:3]))  # first of equals: the simplest
+        h = _total(test, best, method)
+        for i in range(3):
+            held[i] += h[i] * h[3]
+        held[3] += h[3]
+        chosen.append((str(f), best))
+    n = max(1, held[3])
+    return [held[0] / n, held[1] / n, held[2] / n, held[3]], chosen
+
+
+def fit(engines, method: str = "score") -> None:
+    """Fusion weights by cross-validation: for each store, the weights that score best (hit@1 +
+    hit@5 + MRR@10) on the other stores' queries are tried on its own — its numbers are held out;
+    then 5-fold over the queries (seeded). Then the weights that score best on every query, for
+    reference (in-sample)."""
+    import random
+
+    rows = _lists(engines)
+    sources = sorted({s for _, _, lists in rows for s in lists})
+    grid = GRIDS[method]
+    keys = [s for s in sources if s != "bm25"] + [k for k in grid if k not in sources]
+    combos = [{"bm25": 1.0, **dict(zip(keys, combo, strict=True))}
+              for combo in itertools.product(*(grid.get(k, [0.0, 0.5, 1.0]) for k in keys))]
+    held, chosen = _held_out(rows, combos, method, [r[0] for r in rows])
+    for name, best in chosen:
+        h = _total([r for r in rows if r[0] == name], best, method)
+        print(f"held out {name:<18} weights fitted on the others {best}: {h[0]:.2f}/{h[1]:.2f}/{h[2]:.2f} (n={h[3]})")
+    print(f"held out (leave one store out), all stores: {held[0]:.3f}/{held[1]:.3f}/{held[2]:.3f} (n={held[3]})")
+    order = list(range(len(rows)))
+    random.Random(7).shuffle(order)
+    folds = [0] * len(rows)
+    for j, i in enumerate(order):
+        folds[i] = j % 5
+    kf, _ = _held_out(rows, combos, method, folds)
+    print(f"held out (5-fold over the queries, seed 7): {kf[0]:.3f}/{kf[1]:.3f}/{kf[2]:.3f} (n={kf[3]})")
+    ranked = sorted(combos, key=lambda w: -sum(_total(rows, w, method)[:3]))
+    for w in ranked[:5]:
+        a = _total(rows, w, method)
+        print(f"fitted on every query (in-sample) {w}: {a[0]:.3f}/{a[1]:.3f}/{a[2]:.3f}")
+
+
+def _rank(ranked: list[str], expect) -> int | None:
+    return next((i for i, p in enumerate(ranked[:10], 1) if p in expect), None)
+
+
+def print_losses(name: str, report, eng, golden) -> None:
+    """Every cell (file, class, metric) where fused is below the best single source: the queries
+    that make the difference — the target, each source's rank of it, what fused put above it."""
+    from dataclasses import replace
+
+    from ...retrieval.eval import ranked_lists, with_copies
+
+    cut = {"hit1": 1, "hit5": 5, "mrr10": 10}
+    for cls in ("literal", "paraphrase"):
+        if cls not in report.by_class:
+            continue
+        table, gap = report.by_class[cls], report.gap(cls)
+        for metric, k in cut.items():
+            if getattr(gap, metric) >= -1e-9:
+                continue
+            best = max(report.sources, key=lambda s: getattr(table[s], metric))
+            print(f"\n{name} {cls} {metric}: fused {getattr(table['fused'], metric):.2f} < {best} "
+                  f"{getattr(table[best], metric):.2f}")
+            for g in (replace(q, expect=with_copies(eng.store, q.expect)) for q in golden if q.kind == cls):
+                _, lists = ranked_lists(eng, g.query)
+                mine, theirs = _rank(lists["fused"], g.expect), _rank(lists[best], g.expect)
+                worse = theirs is not None and (mine is None or mine > theirs)
+                if not worse or (metric != "mrr10" and (theirs > k or (mine is not None and mine <= k))):
+                    continue
+                ranks = ", ".join(f"{s} #{_rank(lists[s], g.expect) or '>10'}" for s in report.sources)
+                above = lists["fused"][: (mine or 11) - 1][:3]
+                print(f"  {g.query!r}\n    target {g.expect[0]}: fused #{mine or '>10'} ({ranks}); "
+                      f"above it: {', '.join(above)}")
+
+
+def _cell(v) -> str:
+    return f"{v.hit1:.2f}/{v.hit5:.2f}/{v.mrr10:.2f}"
+
+
+def print_markdown(named_reports) -> None:
+    """The README's table: per file and class, every single source, fused lexical, fused."""
+    cols = ["route", "bm25", "prior", "semantic", "fused-lexical", "fused"]
+    print("| file | class | n | " + " | ".join(cols) + " | fused − best single |")
+    print("|---|---|---|" + "---|" * (len(cols) + 1))
+    for name, r in named_reports:
+        for cls in ("all", "literal", "paraphrase", "held"):
+            t = r.scores if cls == "all" else r.by_class.get(cls)
+            if not t:
+                continue
+            g = r.gap(None if cls == "all" else cls)
+            cells = " | ".join(_cell(t[c]) if c in t else "" for c in cols)
+            print(f"| {name if cls == 'all' else ''} | {cls} | {t['fused'].n} | {cells} | "
+                  f"{g.hit1:+.2f}/{g.hit5:+.2f}/{g.mrr10:+.2f} |")
+
+
+def print_overall(reports) -> None:
+    """Every golden file together, per class: the issue's "overall" and "paraphrase" figures."""
+    classes = ["all", "literal", "paraphrase", "fit", "held"]
+    cols = []
+    for r in reports:
+        for c in (*r.sources, "fused-lexical", "fused"):
+            if c in r.scores and c not in cols:
+                cols.append(c)
+    print(f"\nall files  ({sum(r.queries for r in reports)} queries)")
+    print(f"{'class':<11}{'n':>4}  " + "  ".join(f"{c:>17}" for c in cols))
+    for cls in classes:
+        tables = [r.scores if cls == "all" else r.by_class.get(cls, {}) for r in reports]
+        cells, n_all = [], 0
+        for c in cols:
+            got = [t[c] for t in tables if c in t]
+            n = sum(v.n for v in got)
+            n_all = max(n_all, n)
+            if not n:
+                cells.append(" " * 17)
+                continue
+            cells.append(f"{sum(v.hit1 * v.n for v in got) / n:.2f}/{sum(v.hit5 * v.n for v in got) / n:.2f}/"
+                         f"{sum(v.mrr10 * v.n for v in got) / n:.2f}".rjust(17))
+        print(f"{cls:<11}{n_all:>4}  " + "  ".join(cells))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,17 +238,29 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--semantic", action="store_true")
     p.add_argument("--fit", action="store_true")
     p.add_argument("--failures", action="store_true")
+    p.add_argument("--markdown", action="store_true", help="print the README's table")
+    p.add_argument("--losses", action="store_true", help="the queries behind every cell fused loses")
+    p.add_argument("--method", choices=tuple(GRIDS), default="score", help="the fusion --fit searches weights for")
     a = p.parse_args(argv)
-    engines = [load(a.corpora, f, a.semantic) for f in golden_files()]
+    engines = {f.stem: load(a.corpora, f, a.semantic) for f in golden_files()}
     if a.fit:
-        fit(engines)
+        fit(engines, a.method)
         return 0
-    for f, (eng, golden) in zip(golden_files(), engines, strict=True):
+    reports = []
+    for name, (eng, golden) in engines.items():
         report = run_eval(eng, golden)
-        print_report(f.stem, report)
+        reports.append(report)
+        if a.losses:
+            print_losses(name, report, eng, golden)
+        if a.markdown or a.losses:
+            continue
+        print_report(name, report)
         if a.failures:
             for fl in report.failures:
                 print(f"   ✖ {fl.query!r} → {fl.got[:3]}")
+    if a.markdown:
+        print_markdown(list(zip(engines, reports, strict=True)))
+    print_overall(reports)
     return 0
 
 

@@ -25,6 +25,27 @@ def add_arguments(parser) -> None:
                         help='add the semantic source (needs the extra: pip install "curator[semantic]")')
     parser.add_argument("--why", action="append", default=[], metavar="PATH",
                         help="explain why this memory did not come back (repeatable)")
+    _intermixed(parser)
+
+
+def _intermixed(parser) -> None:
+    """Let options sit between QUERY and STORE (`retrieve QUERY --source bm25 STORE`): plain
+    argparse fills both positionals from the first run of words, leaving STORE unrecognised.
+    The subcommand's parser is asked through `parse_known_args`, so that call (on this parser
+    only) becomes argparse's intermixed parse, which itself calls the plain one."""
+    plain = parser.parse_known_args
+    busy: list[bool] = []
+
+    def parse_known_args(args=None, namespace=None):
+        if busy:
+            return plain(args, namespace)
+        busy.append(True)
+        try:
+            return parser.parse_known_intermixed_args(args, namespace)
+        finally:
+            busy.pop()
+
+    parser.parse_known_args = parse_known_args
 
 
 def run(args) -> int:
@@ -137,6 +158,8 @@ def _reads(store, sessions=None):
 
     sessions = _sessions(store.root) if sessions is None else sessions
     scans = [sc for s in sessions for sc in s.scans]
+    if not scans:  # no transcripts: nothing to map (mapping every memory's path costs 0.1 s at 10k)
+        return None, {"sessions": 0, "reads": 0}
     usage = build_usage(scans, PathMapper(store.root, list(store.records), repo_for(store.root)), store.today)
     return (usage.read_counts() or None), {"sessions": usage.session_count, "reads": len(usage.reads)}
 

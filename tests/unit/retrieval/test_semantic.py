@@ -151,3 +151,49 @@ def test_bundled_minilm_matches_its_reference_similarity(monkeypatch):
     v = encoder.encode(["A man is eating food.", "A man is eating a piece of bread.", "The girl is carrying a baby."])
     assert abs(float(v[0] @ v[1]) - 0.7553) < 0.01  # sentence-transformers' published value
     assert float(v[0] @ v[2]) < 0.1
+
+
+PRF_FILES = {
+    "ops/deploy.md": "# Deploy\n\nDeploy with the release train: canary, soak, promote. Canary first, soak an hour.\n",
+    "ops/rollout.md": "# Rollout\n\nEvery rollout goes canary then soak then promote.\n",
+    "db/pool.md": "# Pool\n\nSize the postgres pool to the worker count.\n",
+    "ci/flaky.md": "# Flaky\n\nQuarantine flaky tests and fix the clock.\n",
+}
+
+
+def test_prf_expands_with_the_top_memories_words_never_the_query_words(make_store):
+    pytest.importorskip("numpy")
+    eng = RetrievalEngine(load_store(make_store(PRF_FILES), token_counter=FakeTokenCounter()))
+    q = ["deploy"]
+    bm25 = eng.rank_bm25(q)
+    assert bm25[0][0] == "ops/deploy.md" and len(bm25) == 1  # no other memory says "deploy"
+    expansion = dict(eng.prf_terms(q, bm25))
+    assert "deploy" not in expansion and {"canary", "soak"} <= set(expansion)
+    assert expansion["canary"] > expansion.get("train", 0)  # said twice outweighs said once
+    prf = [p for p, _ in eng.rank_prf(q, bm25)]
+    assert "ops/rollout.md" in prf  # shares the expansion, not a word of the query
+    assert "db/pool.md" not in prf and "ci/flaky.md" not in prf
+    assert eng.prf_terms(q, []) == [] and eng.rank_prf(q, []) == []
+
+
+def test_prf_runs_only_in_the_semantic_fusion(make_store, tmp_path, monkeypatch):
+    plain = RetrievalEngine(load_store(make_store(PRF_FILES), token_counter=FakeTokenCounter()))
+    assert "prf" not in plain.search("deploy").per_source
+    monkeypatch.setenv("CURATOR_EMBED_MODEL", str(tiny_model(tmp_path)))
+    eng = RetrievalEngine(load_store(make_store(PRF_FILES), token_counter=FakeTokenCounter()), semantic=True)
+    r = eng.search("deploy", k=4)
+    assert "ops/rollout.md" in [p for p, _ in r.per_source["prf"]]
+    lexical = [p for p, _ in eng.fuse(r.per_source, eng.lexical_sources)]
+    assert lexical == [p for p, _ in plain.fuse(plain.search("deploy").per_source)]  # the expansion is not in it
+    without = {s: v for s, v in r.per_source.items() if s != "prf"}
+    assert eng.fuse(r.per_source) != eng.fuse(without)  # …but it is in the semantic fusion
+
+
+def test_a_memory_only_the_feedback_found_is_explained_by_it(make_store, tmp_path, monkeypatch):
+    monkeypatch.setenv("CURATOR_EMBED_MODEL", str(tiny_model(tmp_path)))
+    eng = RetrievalEngine(load_store(make_store(PRF_FILES), token_counter=FakeTokenCounter()), semantic=True)
+    r = eng.search("deploy", k=1)
+    r.per_source["semantic"] = []  # as if the semantic source had not found it either
+    assert "ops/rollout.md" not in [p for p, _ in r.per_source["bm25"]]
+    text = dict(eng.explain("ops/rollout.md", "deploy", r))["fused"]
+    assert "prf #" in text and "with k=1" in text

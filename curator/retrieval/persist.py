@@ -1,0 +1,221 @@
+"""The retrieval index saved per store, so a warm process builds nothing.
+
+One folder per store in `<user cache dir>/retrieval/<sha256 of the store's real path>/` (two
+stores never share one, even with identical files):
+
+- `root.txt` — the store's real path (to prune folders of stores that are gone);
+- `index.marshal` — version, the store's real path, the *context* signature (everything a
+  memory's searchable head depends on besides its own bytes: the indexes and `MEMORY.md` hooks,
+  the loadable tiers, the term rules), every searchable memory as (path, sha256 of content), and
+  the BM25 vocabulary and the generation of its arrays, and each index row's
+  keyword set for the route (in the store's row order);
+- `terms-<gen>.marshal` — each memory's terms (for a rebuild after a change, the Python backend,
+  the prior's overlap and `why`), read only when needed;
+- `data-<gen>.npy`, `indices-<gen>.npy`, `indptr-<gen>.npy` — the BM25 weights, column-compressed
+  (written without numpy for a small store), opened memory-mapped (the OS pages in what a query
+  touches): as memoryviews for a one-shot process, as numpy arrays for a long-lived engine.
+
+`index.marshal` is replaced last and atomically, so a reader sees an old or a new generation,
+never a mix; older generations' files are removed after. A memory that changed or went makes
+the next build reuse the saved terms of the others and save a new generation (entries of gone
+files are dropped with it); a changed index or config rebuilds every memory's terms. Folders of
+stores that no longer exist are pruned whenever an index is saved. Any damaged or missing file
+only means a rebuild.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import marshal
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+VERSION = 3
+ARRAYS = ("data", "indices", "indptr")
+
+
+def folder_for(root: Path | str) -> Path:
+    from ..locations import cache_dir
+
+    real = os.path.realpath(root)
+    return cache_dir() / "retrieval" / hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+def context_signature(store, docs, extra: str) -> str:
+    """What every memory's head depends on besides its own bytes: each other record (indexes,
+    MEMORY.md, …) by path and content hash, plus `extra` (tiers, term rules)."""
+    searchable = {r.path for r in docs}
+    h = hashlib.sha256(extra.encode())
+    for path, rec in store.records.items():
+        if path not in searchable:
+            h.update(f"{path}\0{rec.content_hash or ''}\0{rec.tier}\0{rec.level}\n".encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+@dataclass
+class Saved:
+    """What `load` found: the keys it was built for, and how to reach its parts."""
+
+    folder: Path
+    context: str
+    keys: list[tuple[str, str]]
+    gen: str
+    vocab: dict[str, int] | None
+    route_keywords: list[tuple[str, ...]] | None = None
+
+    def terms(self) -> list[list[str]] | None:
+        try:
+            data = marshal.loads((self.folder / f"terms-{self.gen}.marshal").read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            return None
+        return data if isinstance(data, list) and len(data) == len(self.keys) else None
+
+    def arrays(self):
+        """(data, indices, indptr) memory-mapped, or None if any is missing or damaged."""
+        if self.vocab is None:
+            return None
+        try:
+            import numpy as np
+
+            # plain ndarray views of the maps: slicing a np.memmap costs a Python hook per slice
+            out = tuple(np.load(self.folder / f"{name}-{self.gen}.npy", mmap_mode="r", allow_pickle=False)
+                        .view(np.ndarray) for name in ARRAYS)
+        except (OSError, ValueError, ImportError):
+            return None
+        data, indices, indptr = out
+        if len(indptr) != len(self.vocab) + 1 or len(data) != len(indices) or int(indptr[-1]) != len(data):
+            return None
+        return out
+
+
+    def views(self):
+        """(data, indices, indptr) as memoryviews over the mapped files — no numpy import — or None."""
+        if self.vocab is None:
+            return None
+        try:
+            out = tuple(_npy_view(self.folder / f"{name}-{self.gen}.npy") for name in ARRAYS)
+        except (OSError, ValueError, SyntaxError, TypeError, KeyError):
+            return None
+        data, indices, indptr = out
+        if len(indptr) != len(self.vocab) + 1 or len(data) != len(indices) or indptr[-1] != len(data):
+            return None
+        return out
+
+
+_NPY_TYPES = {"<f4": "f", "<i4": "i", "<i8": "q"}
+
+
+_ARRAY_DESCR = {"f": "<f4", "i": "<i4", "q": "<i8", "l": "<i8"}
+
+
+def _npy_bytes(arr) -> bytes:
+    """A 1-d array (numpy or `array.array`) as the bytes of a version 1.0 .npy file."""
+    import sys
+
+    if sys.byteorder != "little":
+        raise ValueError("the saved index is little-endian only")
+    descr = arr.dtype.str if hasattr(arr, "dtype") else _ARRAY_DESCR[arr.typecode]
+    header = f"{{'descr': '{descr}', 'fortran_order': False, 'shape': ({len(arr)},), }}"
+    pad = 64 - (10 + len(header) + 1) % 64
+    header = header + " " * (pad % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode("latin-1") + arr.tobytes()
+
+
+def _npy_view(path: Path) -> memoryview:
+    """A 1-d little-endian .npy file as a typed memoryview over its memory-mapped bytes."""
+    import ast
+    import mmap
+    import sys
+
+    with open(path, "rb") as fh:
+        mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    if mm[:6] != b"\x93NUMPY" or sys.byteorder != "little":
+        raise ValueError(f"{path.name}: not a .npy file this machine can map")
+    size = 2 if mm[6] == 1 else 4
+    start = 8 + size + int.from_bytes(mm[8 : 8 + size], "little")
+    header = ast.literal_eval(mm[8 + size : start].decode("latin-1"))
+    fmt = _NPY_TYPES.get(header["descr"])
+    if fmt is None or header["fortran_order"] or len(header["shape"]) != 1:
+        raise ValueError(f"{path.name}: unexpected array layout")
+    view = memoryview(mm)[start:]
+    if not header["shape"][0]:
+        return memoryview(b"").cast(fmt)
+    return view.cast(fmt)
+
+
+def load(root: Path | str) -> Saved | None:
+    folder = folder_for(root)
+    try:  # one read, then loads: marshal.load on a file object reads it in many small pieces
+        meta = marshal.loads((folder / "index.marshal").read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(meta, dict) or meta.get("v") != VERSION or meta.get("root") != os.path.realpath(root):
+        return None
+    try:
+        keys = [(str(p), str(h)) for p, h in meta["keys"]]
+        return Saved(folder, str(meta["context"]), keys, str(meta["gen"]), meta.get("vocab"), meta.get("route"))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: list[list[str]], bm25,
+         route_keywords: list[tuple[str, ...]] | None = None) -> None:
+    """Write a new generation for this store; a cache that cannot be written is only slower next time."""
+    folder = folder_for(root)
+    gen = secrets.token_hex(6)
+    vocab, *parts = bm25.csc()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        _atomic(folder / "root.txt", os.path.realpath(root).encode("utf-8", "surrogatepass"))
+        _atomic(folder / f"terms-{gen}.marshal", marshal.dumps(terms))
+        for name, arr in zip(ARRAYS, parts, strict=True):
+            _atomic(folder / f"{name}-{gen}.npy", _npy_bytes(arr))
+        meta = {"v": VERSION, "root": os.path.realpath(root), "context": context, "keys": keys, "gen": gen,
+                "vocab": dict(vocab), "route": route_keywords}
+        _atomic(folder / "index.marshal", marshal.dumps(meta))
+    except (OSError, ValueError):
+        return
+    for f in folder.iterdir():  # earlier generations (and leftovers of a crash)
+        if gen not in f.name and f.name not in ("index.marshal", "root.txt"):
+            with contextlib.suppress(OSError):
+                f.unlink()
+    prune_gone_stores(folder.parent)
+    with contextlib.suppress(OSError):  # the terms cache every store used to share (before this index)
+        (folder.parent.parent / "terms.pickle").unlink()
+
+
+def _atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+    os.replace(tmp, path)
+
+
+def prune_gone_stores(base: Path) -> int:
+    """Remove the saved index of every store whose folder no longer exists (scratch copies)."""
+    import shutil
+
+    gone = 0
+    try:
+        folders = list(base.iterdir())
+    except OSError:
+        return 0
+    for folder in folders:
+        try:
+            root = (folder / "root.txt").read_bytes().decode("utf-8", "surrogatepass")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if not os.path.isdir(root):
+            shutil.rmtree(folder, ignore_errors=True)
+            gone += 1
+    return gone
+
+
+def forget(root: Path | str) -> None:
+    """Drop a store's saved index (a scratch copy that is about to go)."""
+    import shutil
+
+    shutil.rmtree(folder_for(root), ignore_errors=True)
