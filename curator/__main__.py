@@ -17,6 +17,12 @@ def main() -> None:
         code = begin(sys.argv[1:])  # an unchanged store: the output kept from its last check
         if code is not None:
             sys.exit(code)
+    if sys.argv[1:2] == ["retrieve"]:
+        from .retrieval.fast import begin as answer
+
+        code = answer(sys.argv[1:])  # an unchanged store: searched without loading it
+        if code is not None:
+            sys.exit(code)
     from .cli import main as cli_main
 
     sys.exit(cli_main())

@@ -262,6 +262,19 @@ def dependencies(store, only, start_ns: int):
     probed = _probes(store, only)
     if probed is None:
         return None
+    found = store_signature(store, start_ns)
+    if found is None:
+        return None
+    root = os.path.abspath(store.root)
+    repo_root = getattr(store, "repo_root", None)
+    outside = (root, str(repo_root) if repo_root else None, store.format, probed) if probed else None
+    return found[0], found[1], outside
+
+
+def store_signature(store, start_ns: int, extra: tuple[str, ...] = ()):
+    """(stat keys, presence) of every memory file and folder a load of `store` read or listed,
+    and of what the config lookup and discovery asked about (plus the paths `extra`, stated too);
+    None when racy (anything changed after `start_ns` minus the slack) or a symbolic link."""
     limit = start_ns - RACY_SLACK_NS
     stats: dict[str, tuple] = {}
     presence: dict[str, bool] = {}
@@ -312,9 +325,10 @@ def dependencies(store, only, start_ns: int):
             presence[path] = os.path.lexists(path)
         if presence[os.path.join(parent, ".git")]:
             break
-    repo_root = getattr(store, "repo_root", None)
-    outside = (root, str(repo_root) if repo_root else None, store.format, probed) if probed else None
-    return tuple(stats.items()), tuple(presence.items()), outside
+    for path in extra:
+        if not note(os.path.abspath(path)):
+            return None
+    return tuple(stats.items()), tuple(presence.items())
 
 
 def _within(path: str, root: str) -> bool:

@@ -49,11 +49,8 @@ def _intermixed(parser) -> None:
 
 
 def run(args) -> int:
-    from rich.text import Text
-
-    from ...reports.retrieval_report import render_retrieve, retrieve_json
     from ...retrieval import RetrievalEngine
-    from ..common import EXIT_OK, UsageError, console, open_store, print_json
+    from ..common import EXIT_OK, UsageError, open_store
 
     if not args.query.strip():
         raise UsageError("the query is empty")
@@ -75,17 +72,31 @@ def run(args) -> int:
     misses = [(p.strip().lstrip("./") if p.startswith("./") else p.strip(), "") for p in args.why]
     hops = {p: engine.explain(p, args.query, result) for p, _ in misses}
     misses = [(p, "; ".join(text for _, text in hops[p])) for p, _ in misses]
-    if args.format == "json":
+    show(args.format, args.source, engine, result, misses, hops, store.encoding, evidence)
+    from ...retrieval import fast  # the next retrieve of this store, unchanged, needs no load
+
+    fast.keep(store, located, engine, reads, evidence,
+              not args.why and not args.semantic and not getattr(args, "config", None) and ranker == args.source)
+    return EXIT_OK
+
+
+def show(fmt: str, source: str, engine, result, misses, hops, encoding: str, evidence: dict) -> None:
+    """Print a search's result (the full path and the fast path, `retrieval.fast`, share this)."""
+    from ...reports.retrieval_report import render_retrieve, retrieve_json
+    from ..common import console, print_json
+
+    if fmt == "json":
         data = retrieve_json(result, misses, engine.unavailable)
         for miss in data["misses"]:  # each hop walked, in order, with its evidence
             miss["hops"] = [{"hop": hop, "evidence": text} for hop, text in hops[miss["path"]]]
         data["prior_frequency"] = {"source": engine.frequency_source, "evidence": evidence}
         print_json(data)
     else:
-        render_retrieve(console(), result, misses, store.encoding, engine.unavailable)
-        if args.source in ("prior", "fused"):
+        from rich.text import Text
+
+        render_retrieve(console(), result, misses, encoding, engine.unavailable)
+        if source in ("prior", "fused"):
             console().print(Text(f"prior frequency: {_said(engine.frequency_source, evidence)}", style="dim"))
-    return EXIT_OK
 
 
 RANKERS = ("route", "bm25", "prior", "semantic", "fused", "fused-lexical")

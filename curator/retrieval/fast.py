@@ -1,0 +1,362 @@
+"""`curator retrieve` on an unchanged store, answered without loading it.
+
+The saved BM25 index (`persist`) already spares a warm process the index build, but the store
+load around it (walk, stat, the store cache, record reconstruction, tiering) still cost most of
+a warm `retrieve`. After a full run of `curator retrieve QUERY STORE`, this module keeps what a
+query needs besides the index — each record's path, tier, tokens, title, content hash and date,
+the route's index rows and links, each memory's cluster, the retrieval config, the day — with
+the stat key of every memory file and folder that run's load read or listed (the helpers of
+`replay`, which does the same for `check`). The next `retrieve` of the same STORE states those
+paths; when every key still matches, it searches the saved index through a stand-in for the
+store (`LiteStore`) with the very same engine and prints with the very same code, so the output
+is byte-identical to the full path's. Anything else takes the full path, which keeps a new state:
+
+- a change, addition, deletion or rename of a memory file or folder (the folder's mtime), the
+  config, or the places discovery asks about; git's racy rule — a state is only kept when
+  everything it stated is older than the run's start minus `RACY_SLACK_NS`;
+- another saved index generation than the one the state was kept with;
+- options the state does not serve: `--why`, `--semantic`, `--source semantic` or a memory
+  system's name, `--config`, no STORE (discovery from the current folder), anything unparsed;
+- a repository with several memory sources (the repository path), the demo store, estimated
+  token counts (`CURATOR_TOKENS=estimate` keeps no index), a tokenizer that did not load;
+- agent transcripts: the state is kept only when no transcript was found (the `projects`
+  folders are stated, each folder of them, so a new transcript anywhere is seen);
+- a damaged or foreign state file (`CURATOR_NO_FAST=1` turns the whole thing off).
+
+The state files live in `<cache>/retrieval/fast/`, one per STORE argument, current folder,
+environment, interpreter, curator code and day; the newest `KEEP` are kept.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+import time
+import zlib
+
+FORMAT = 1
+KEEP = 64
+SERVED = ("route", "bm25", "prior", "fused", "fused-lexical")
+
+# the command being run, set by `begin`: (key, folder, start_ns); a run started otherwise keeps nothing
+_pending: tuple | None = None
+
+
+class Declined(Exception):
+    """The stand-in was asked for something only a loaded store has: take the full path."""
+
+
+# ------------------------------------------------------------------ the command line
+
+
+def parse(argv: list[str]) -> dict | None:
+    """The options of `retrieve` the fast path serves, or None (then the full parser runs)."""
+    if not argv or argv[0] != "retrieve":
+        return None
+    opts: dict = {"format": "text", "k": None, "source": "fused", "store": None}
+    positional: list[str] = []
+    args = argv[1:]
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a.startswith("-"):
+            name, eq, value = a.partition("=")
+            if name not in ("--format", "--k", "--source", "--store"):
+                return None  # --why, --semantic, --config, -h, abbreviations, `--`, a negative number …
+            if not eq:
+                i += 1
+                if i >= len(args) or args[i].startswith("-"):
+                    return None
+                value = args[i]
+            opts[name[2:]] = value
+        else:
+            positional.append(a)
+        i += 1
+    if len(positional) == 2 and opts["store"] is None:
+        opts["store"] = positional.pop()
+    if len(positional) != 1 or not opts["store"] or not positional[0].strip():
+        return None
+    opts["query"] = positional[0]
+    if opts["format"] not in ("text", "json") or opts["source"] not in SERVED:
+        return None
+    if opts["k"] is not None:
+        try:
+            opts["k"] = int(opts["k"])
+        except ValueError:
+            return None
+        if opts["k"] < 1:
+            return None
+    return opts
+
+
+def _folder() -> str | None:
+    if os.environ.get("CURATOR_NO_CACHE") or os.environ.get("CURATOR_NO_FAST"):
+        return None
+    base = os.environ.get("CURATOR_CACHE_DIR")
+    if not base:
+        from ..locations import cache_dir
+
+        base = str(cache_dir())
+    return os.path.join(base, "retrieval", "fast")
+
+
+def state_key(store_arg: str) -> tuple:
+    """What a kept state is valid for besides the files it stated."""
+    from ..cache import code_signature
+    from ..replay import ENV_NAMES, ENV_PREFIXES
+
+    env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith(ENV_PREFIXES) or k in ENV_NAMES))
+    return (FORMAT, os.path.abspath(store_arg), env, sys.executable, code_signature(), time.strftime("%Y-%m-%d"))
+
+
+def _file(folder: str, key: tuple) -> str:
+    return os.path.join(folder, f"{zlib.crc32(marshal.dumps(key)):08x}.marshal")
+
+
+# ------------------------------------------------------------------ answering
+
+
+def begin(argv: list[str]) -> int | None:
+    """At the entry point: the exit code after answering this `retrieve` from the kept state, or
+    None (then the command runs as usual, and `keep` may keep a state for the next one)."""
+    global _pending
+    opts = parse(argv)
+    folder = _folder() if opts is not None else None
+    if opts is None or folder is None:
+        return None
+    start_ns = time.time_ns()
+    try:
+        key = state_key(opts["store"])
+    except Exception:  # noqa: BLE001 - an odd environment: the full path decides
+        return None
+    _pending = (key, folder, start_ns)
+    try:
+        answered = answer(folder, key, opts)
+    except Exception:  # noqa: BLE001 - a damaged or foreign state: the full path runs
+        return None
+    if answered is None:
+        return None
+    engine, result, state = answered
+    from ..cli.commands.retrieve import show
+
+    try:
+        show(opts["format"], opts["source"], engine, result, [], {}, state["encoding"], state["evidence"])
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return 0
+    _pending = None
+    return 0
+
+
+def answer(folder: str, key: tuple, opts: dict):
+    """(engine, result, state) for the query from the kept state, or None when it is stale."""
+    from ..replay import unchanged
+
+    try:
+        with open(_file(folder, key), "rb") as fh:
+            state = marshal.loads(fh.read())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(state, dict) or state.get("v") != FORMAT or state.get("key") != key:
+        return None
+    if not unchanged(state["stats"], state["presence"]) or not _sessions_unchanged(state["sessions"]):
+        return None
+    from . import persist
+
+    saved = persist.load(state["root"])
+    if saved is None or saved.gen != state["gen"]:
+        return None
+    from .engine import RetrievalEngine
+
+    store = LiteStore(state)
+    try:
+        engine = RetrievalEngine(store, store.retrieval, reads=state["reads"], persist=True)
+    except Declined:
+        return None
+    if engine.index_state != "reused":
+        return None
+    result = engine.search(opts["query"], opts["k"], opts["source"])
+    return engine, result, state
+
+
+class _Link:
+    __slots__ = ("target",)
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+
+
+class _Row:
+    __slots__ = ("line", "links")
+
+    def __init__(self, line: int, targets) -> None:
+        self.line = line
+        self.links = [_Link(t) for t in targets]
+
+    @property
+    def keyword_set(self):  # the saved index carries each row's keywords; a mismatch is stale
+        raise Declined("keywords")
+
+
+class _Record:
+    __slots__ = ("path", "level", "readable", "kind", "tier", "folder", "date", "tokens", "title", "content_hash")
+
+    def __init__(self, fields) -> None:
+        (self.path, self.level, self.readable, self.kind, self.tier, self.folder, self.date, self.tokens,
+         self.title, self.content_hash) = fields
+
+    def body(self) -> str:
+        raise Declined("body")
+
+    @property
+    def stem(self) -> str:
+        raise Declined("stem")
+
+
+class _L0:
+    __slots__ = ("path",)
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+
+class LiteStore:
+    """What the retrieval engine, the route walk and the report read of a `Store`, from a kept
+    state. Anything else (a memory's text, `why`'s route explanation) raises `Declined`."""
+
+    def __init__(self, state: dict) -> None:
+        from datetime import date
+
+        from ..config import RetrievalConfig
+
+        self.root = state["root"]
+        self.encoding = state["encoding"]
+        self.today = date.fromisoformat(state["today"])
+        self.records = {f[0]: _Record(f) for f in state["records"]}
+        self._clusters = state["clusters"]
+        self._indexes = [(p, [_Row(line, targets) for line, targets in rows]) for p, rows in state["indexes"]]
+        self.l0 = _L0(state["l0"]) if state["l0"] is not None else None
+        self.domain_indexes = dict.fromkeys(state["domain_indexes"])
+        self.retrieval = RetrievalConfig(**state["config"])
+
+    def all_indexes(self):
+        return self._indexes
+
+    def domain_of(self, path: str) -> str | None:
+        return self._clusters.get(path)
+
+    def __getattr__(self, name: str):
+        raise Declined(name)
+
+
+def _sessions_unchanged(sessions) -> bool:
+    from ..replay import unchanged
+
+    roots, stats, presence = sessions
+    return tuple(_session_roots()) == tuple(roots) and unchanged(stats, presence)
+
+
+def _session_roots() -> list[str]:
+    from ..sessions.discover import claude_roots
+
+    return [str(r) for r in claude_roots()]
+
+
+# ------------------------------------------------------------------ keeping
+
+
+def keep(store, located, engine, reads, evidence, extra_ok: bool) -> bool:
+    """After a full single-store `retrieve`: keep what the next one needs, unless this run is not
+    one the fast path may serve. True when kept."""
+    global _pending
+    if _pending is None or not extra_ok:
+        return False
+    (key, folder, start_ns), _pending = _pending, None
+    if located.is_sample or reads is not None or evidence.get("sessions") or evidence.get("reads"):
+        return False
+    if store.encoding != "cl100k_base" or engine._saved is None or engine.semantic is not None:
+        return False
+    from ..replay import _prune, store_signature
+
+    # the folders between the STORE argument and the store (a repository given by its folder)
+    given = os.path.abspath(key[1])
+    root = os.path.abspath(str(store.root))
+    between = []
+    if root != given and root.startswith(given.rstrip(os.sep) + os.sep):
+        part = root
+        while part != given:
+            part = os.path.dirname(part)
+            between.append(part)
+    elif root != given:
+        return False
+    signature = store_signature(store, start_ns, tuple(between))
+    sessions = _sessions_signature(start_ns)
+    if signature is None or sessions is None:
+        return False
+    docs = {r.path for r in engine.docs}
+    state = {
+        "v": FORMAT, "key": key, "root": str(store.root), "gen": engine._saved.gen,
+        "stats": signature[0], "presence": signature[1], "sessions": sessions,
+        "records": [(r.path, r.level, r.readable, r.kind, r.tier, r.folder, r.date, r.tokens, r.title,
+                     r.content_hash) for r in store.records.values()],
+        "clusters": {p: store.domain_of(p) for p in docs if store.domain_of(p)},
+        "indexes": [(p, [(row.line, tuple(link.target for link in row.links)) for row in rows])
+                    for p, rows in store.all_indexes()],
+        "l0": store.l0.path if store.l0 is not None else None,
+        "domain_indexes": list(store.domain_indexes),
+        "config": _config_fields(engine.config),
+        "today": store.today.isoformat(), "encoding": store.encoding,
+        "reads": reads, "evidence": dict(evidence),
+    }
+    try:
+        data = marshal.dumps(state)
+        os.makedirs(folder, exist_ok=True)
+        path = _file(folder, key)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+        _prune(folder)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _config_fields(config) -> dict:
+    from dataclasses import fields
+
+    return {f.name: getattr(config, f.name) for f in fields(config)}
+
+
+def _sessions_signature(start_ns: int):
+    """(the transcript roots, the stat key of every folder below them), or None when racy."""
+    from ..cache import RACY_SLACK_NS
+    from ..replay import _stat_key
+
+    limit = start_ns - RACY_SLACK_NS
+    roots = _session_roots()
+    stats, presence = [], []
+    for root in roots:
+        stack = [root]
+        while stack:
+            folder = stack.pop()
+            try:
+                st = os.lstat(folder)
+            except FileNotFoundError:
+                if folder == root:
+                    presence.append((root, False))
+                    continue
+                return None
+            except OSError:
+                return None
+            if st.st_mtime_ns >= limit or st.st_ctime_ns >= limit:
+                return None
+            stats.append((folder, _stat_key(st)))
+            if len(stats) > 2000:
+                return None
+            try:
+                stack += [e.path for e in os.scandir(folder) if e.is_dir(follow_symlinks=False)]
+            except OSError:
+                return None
+    return tuple(roots), tuple(stats), tuple(presence)
