@@ -162,11 +162,6 @@ def answer(folder: str, key: tuple, opts: dict):
         return None
     if not unchanged(state["stats"], state["presence"]) or not _sessions_unchanged(state["sessions"]):
         return None
-    from . import persist
-
-    saved = persist.load(state["root"])
-    if saved is None or saved.gen != state["gen"]:
-        return None
     from .engine import RetrievalEngine
 
     store = LiteStore(state)
@@ -174,8 +169,8 @@ def answer(folder: str, key: tuple, opts: dict):
         engine = RetrievalEngine(store, store.retrieval, reads=state["reads"], persist=True)
     except Declined:
         return None
-    if engine.index_state != "reused":
-        return None
+    if engine.index_state != "reused" or engine._saved is None or engine._saved.gen != state["gen"]:
+        return None  # the index the state was kept with, and only it
     result = engine.search(opts["query"], opts["k"], opts["source"])
     return engine, result, state
 
@@ -188,11 +183,15 @@ class _Link:
 
 
 class _Row:
-    __slots__ = ("line", "links")
+    __slots__ = ("line", "targets")
 
     def __init__(self, line: int, targets) -> None:
         self.line = line
-        self.links = [_Link(t) for t in targets]
+        self.targets = targets
+
+    @property
+    def links(self) -> list[_Link]:  # read only for the rows a query matched
+        return [_Link(t) for t in self.targets]
 
     @property
     def keyword_set(self):  # the saved index carries each row's keywords; a mismatch is stale
@@ -253,8 +252,8 @@ class LiteStore:
 def _sessions_unchanged(sessions) -> bool:
     from ..replay import unchanged
 
-    roots, stats, presence = sessions
-    return tuple(_session_roots()) == tuple(roots) and unchanged(stats, presence)
+    _roots, stats, presence = sessions  # the roots follow HOME and CLAUDE_CONFIG_DIR, in the key
+    return unchanged(stats, presence)
 
 
 def _session_roots() -> list[str]:
