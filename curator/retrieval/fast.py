@@ -330,10 +330,9 @@ def _config_fields(config) -> dict:
 
 def _sessions_signature(start_ns: int):
     """(the transcript roots, the stat key of every folder below them), or None when racy."""
-    from ..cache import RACY_SLACK_NS
-    from ..replay import _stat_key
+    from .. import replay
 
-    limit = start_ns - RACY_SLACK_NS
+    limit = start_ns - replay.RACY_SLACK_NS
     roots = _session_roots()
     stats, presence = [], []
     for root in roots:
@@ -351,7 +350,7 @@ def _sessions_signature(start_ns: int):
                 return None
             if st.st_mtime_ns >= limit or st.st_ctime_ns >= limit:
                 return None
-            stats.append((folder, _stat_key(st)))
+            stats.append((folder, replay._stat_key(st)))
             if len(stats) > 2000:
                 return None
             try:
