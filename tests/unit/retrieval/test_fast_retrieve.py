@@ -137,6 +137,15 @@ def test_an_edit_in_the_run_s_timestamp_tick_is_never_kept(capsys, make_store):
     assert not retrieve(capsys, "retry lock", str(root))[0]
 
 
+def test_another_day_takes_the_full_path(capsys, make_store, trusting, monkeypatch):
+    root = make_store(FILES)
+    retrieve(capsys, "stale cache", str(root), "--source", "prior")
+    assert retrieve(capsys, "stale cache", str(root), "--source", "prior")[0]
+    monkeypatch.setenv("CURATOR_TODAY", "2027-03-01")  # the dated memory's recency changes
+    answered, code, out = retrieve(capsys, "stale cache", str(root), "--source", "prior")
+    assert not answered and (code, out) == full(capsys, "stale cache", str(root), "--source", "prior")
+
+
 def test_two_stores_never_share_a_state(capsys, make_store, trusting):
     a = make_store(FILES, name="a")
     b = make_store(FILES, name="b")
