@@ -248,3 +248,15 @@ def test_the_fast_path_imports_no_heavy_module(make_store, tmp_path):
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path) for _ in range(2)]
     assert "FAST False" in runs[0].stderr, runs[0].stderr
     assert "FAST True []" in runs[1].stderr, runs[1].stderr
+
+
+def test_a_state_kept_on_another_day_is_not_used(capsys, make_store, trusting):
+    import marshal
+
+    root = make_store(FILES)
+    first = retrieve(capsys, "stale cache", str(root), "--source", "prior")
+    [state] = _state_files()
+    data = marshal.loads(state.read_bytes())
+    data["today"] = "2026-01-01"  # kept just before midnight: same key, another day's recency
+    state.write_bytes(marshal.dumps(data))
+    assert retrieve(capsys, "stale cache", str(root), "--source", "prior") == (False, *first[1:])
