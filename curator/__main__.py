@@ -18,9 +18,9 @@ def main() -> None:
         if code is not None:
             sys.exit(code)
     if sys.argv[1:2] == ["retrieve"]:
-        from .retrieval.fast import begin as answer
+        from .cli.commands.retrieve import answer_fast
 
-        code = answer(sys.argv[1:])  # an unchanged store: searched without loading it
+        code = answer_fast(sys.argv[1:])  # an unchanged store: searched without loading it
         if code is not None:
             sys.exit(code)
     from .cli import main as cli_main

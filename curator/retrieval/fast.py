@@ -117,9 +117,10 @@ def _file(folder: str, key: tuple) -> str:
 # ------------------------------------------------------------------ answering
 
 
-def begin(argv: list[str]) -> int | None:
-    """At the entry point: the exit code after answering this `retrieve` from the kept state, or
-    None (then the command runs as usual, and `keep` may keep a state for the next one)."""
+def begin(argv: list[str]):
+    """At the entry point: (options, engine, result, state) of this `retrieve` answered from the
+    kept state — the face prints it (`cli.commands.retrieve.answer_fast`) — or None (then the
+    command runs as usual, and `keep` may keep a state for the next one)."""
     global _pending
     opts = parse(argv)
     folder = _folder() if opts is not None else None
@@ -137,16 +138,8 @@ def begin(argv: list[str]) -> int | None:
         return None
     if answered is None:
         return None
-    engine, result, state = answered
-    from ..cli.commands.retrieve import show
-
-    try:
-        show(opts["format"], opts["source"], engine, result, [], {}, state["encoding"], state["evidence"])
-        sys.stdout.flush()
-    except BrokenPipeError:
-        return 0
-    _pending = None
-    return 0
+    _pending = None  # answered: nothing to keep
+    return (opts, *answered)
 
 
 def answer(folder: str, key: tuple, opts: dict):

@@ -80,6 +80,26 @@ def run(args) -> int:
     return EXIT_OK
 
 
+def answer_fast(argv: list[str]) -> int | None:
+    """At the entry point: the exit code after answering from the saved index without loading
+    the store (`retrieval.fast`: the store is unchanged since), or None (the command runs)."""
+    import sys
+
+    from ...retrieval import fast
+    from ..common import EXIT_OK
+
+    found = fast.begin(argv)
+    if found is None:
+        return None
+    opts, engine, result, state = found
+    try:
+        show(opts["format"], opts["source"], engine, result, [], {}, state["encoding"], state["evidence"])
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    return EXIT_OK
+
+
 def show(fmt: str, source: str, engine, result, misses, hops, encoding: str, evidence: dict) -> None:
     """Print a search's result (the full path and the fast path, `retrieval.fast`, share this)."""
     from ...reports.retrieval_report import render_retrieve, retrieve_json

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from curator import replay
 from curator.cli import main
+from curator.cli.commands.retrieve import answer_fast
 from curator.retrieval import fast
 
 FILES = {
@@ -52,7 +53,7 @@ def trusting(monkeypatch):
 def retrieve(capsys, *argv: str) -> tuple[bool, int, str]:
     """(answered fast, exit code, stdout) of one `curator retrieve` as the entry point runs it."""
     argv = ["retrieve", *argv]
-    code = fast.begin(argv)
+    code = answer_fast(argv)
     answered = code is not None
     if not answered:
         code = main(argv)
@@ -237,9 +238,9 @@ def test_the_fast_path_imports_no_heavy_module(make_store, tmp_path):
     root = make_store(FILES)
     code = (
         "import sys; from curator import replay; replay.RACY_SLACK_NS = -3600 * 10**9\n"
-        "from curator.retrieval import fast\n"
+        "from curator.cli.commands.retrieve import answer_fast\n"
         f"argv = ['retrieve', 'retry lock', {str(root)!r}, '--format', 'json']\n"
-        "answered = fast.begin(argv) is not None\n"
+        "answered = answer_fast(argv) is not None\n"
         "if not answered:\n"
         "    from curator.cli import main; main(argv)\n"
         "heavy = [m for m in ('numpy', 'tiktoken', 'textual', 'rich.console', 'curator.tokens') if m in sys.modules]\n"
