@@ -118,6 +118,7 @@ class MainScreen(CuratorScreen):
     def _show_group(self, node) -> None:
         """A tier or folder: what it holds, instead of the last file shown."""
         self.selected = None
+        self.query_one(StoreTree).fill(node)  # a folder's leaves are built when first needed
         text = Text(no_wrap=True, overflow="ellipsis")  # one line per child, never wrapped
         text.append_text(node.label.copy())
         files = [n for n in node.children if n.data]

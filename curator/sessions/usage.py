@@ -48,6 +48,14 @@ class MemoryUse:
                 "reads_30d": self.reads_30, "reads_90d": self.reads_90, "by": dict(sorted(self.hows.items()))}
 
 
+def _stem(path: str) -> str:
+    """`PurePosixPath(path).stem` of a normalised record path, without building a path object
+    (10,000 of them cost the app 0.1–0.3 s each time a store loads)."""
+    name = path.rpartition("/")[2]
+    i = name.rfind(".")
+    return name[:i] if 0 < i < len(name) - 1 else name
+
+
 class PathMapper:
     """Touch target → record path (or None: not a memory of this store)."""
 
@@ -56,7 +64,7 @@ class PathMapper:
         self.paths = set(record_paths)
         self.by_stem: dict[str, list[str]] = {}
         for p in self.paths:
-            self.by_stem.setdefault(PurePosixPath(p).stem, []).append(p)
+            self.by_stem.setdefault(_stem(p), []).append(p)
         # Claude Code's own memory folder (`~/.claude/projects/<slug>/memory`): its MEMORY.md is
         # put into the context of every session of the project, so each session read it
         self.always = ["MEMORY.md"] if (self.root.name == "memory" and self.root.parent.parent.name == "projects"

@@ -40,13 +40,27 @@ class StoreTree(Tree[str]):
     @property
     def HELP(self) -> str:  # noqa: N802 - the name every widget's help uses
         """The marks are explained only where they show."""
-        return f"{self.BASE_HELP} {self.MARKS_HELP}" if any(self._marks.values()) else self.BASE_HELP
+        return f"{self.BASE_HELP} {self.MARKS_HELP}" if self._has_marks() else self.BASE_HELP
+
+    def _has_marks(self) -> bool:
+        """Does any record's label (built or not yet) show a usage mark?"""
+        if any(self._marks.values()):
+            return True
+        for ws in self._workspaces.values():
+            usage = self._usage(ws)
+            if usage is not None and any(usage_mark(usage, r) for r in ws.store.records.values()):
+                return True
+        return False
 
     def __init__(self, **kwargs) -> None:
         super().__init__("store", **kwargs)
         self.show_root = False
         self.guide_depth = 3
-        self._path_nodes: dict[NodeRef, object] = {}
+        self._path_nodes: dict[NodeRef, object] = {}  # the nodes built so far
+        # folders are filled when first opened, highlighted or asked for a record of theirs:
+        # folder node → (source, its records' paths, sorted); record → its folder node
+        self._unfilled: dict[object, tuple[int, list[str]]] = {}
+        self._folder_of: dict[NodeRef, object] = {}
         self._workspaces: dict[int, object] = {}  # source → the workspace its nodes were built from
         self._marks: dict[NodeRef, str] = {}  # the usage mark each record's label shows
         # group nodes (sources, indexes, tiers, folders) with what their label adds up, for
@@ -113,6 +127,8 @@ class StoreTree(Tree[str]):
         current = self.cursor_node.data if self.cursor_node else None
         self.clear()
         self._path_nodes = {}
+        self._unfilled = {}
+        self._folder_of = {}
         self._marks = {}
         self._workspaces = {}
         self._groups = []
@@ -132,7 +148,7 @@ class StoreTree(Tree[str]):
         else:
             index = loaded[0][0] if loaded else 0
             self._source(self.root, workspace, index)
-        if isinstance(current, NodeRef) and current in self._path_nodes:
+        if isinstance(current, NodeRef) and (current in self._path_nodes or current in self._folder_of):
             self.select_ref(current)
         else:
             self.cursor_line = 0
@@ -140,7 +156,6 @@ class StoreTree(Tree[str]):
     def _source(self, parent, workspace, source: int) -> None:
         store = workspace.store
         self._workspaces[source] = workspace
-        usage = self._usage(workspace)
         records = list(store.records.values())
         indexes = [r for r in records if r.level < 2]
         if indexes:
@@ -150,8 +165,7 @@ class StoreTree(Tree[str]):
                 expand=False,
             )
             self._groups.append((group, source, "Indexes", paths, "bold"))
-            for r in sorted(indexes, key=lambda r: (r.level, r.path)):
-                self._leaf(group, r, workspace, source, usage)
+            self._later(group, source, [r.path for r in sorted(indexes, key=lambda r: (r.level, r.path))])
         by_tier: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
         for r in records:
             if r.level == 2 or not r.readable:
@@ -173,8 +187,48 @@ class StoreTree(Tree[str]):
                     expand=False,
                 )
                 self._groups.append((node, source, name, [r.path for r in recs], ""))
-                for r in sorted(recs, key=lambda r: r.path):
-                    self._leaf(node, r, workspace, source, usage)
+                self._later(node, source, sorted(r.path for r in recs))
+
+    def _later(self, folder, source: int, paths: list[str]) -> None:
+        """A folder whose leaves are built when it is first needed (10,000 leaves cost a
+        quarter of a second; a person opens a few folders)."""
+        self._unfilled[folder] = (source, paths)
+        folder_of = self._folder_of
+        for path in paths:
+            folder_of[NodeRef(source, path)] = folder
+
+    def fill(self, folder) -> None:
+        """Build a folder's leaves now, if not built yet."""
+        pending = self._unfilled.pop(folder, None)
+        if pending is None:
+            return
+        source, paths = pending
+        ws = self._workspaces[source]
+        usage = self._usage(ws)
+        records = ws.store.records
+        for path in paths:
+            rec = records.get(path)
+            if rec is not None:
+                self._leaf(folder, rec, ws, source, usage)
+
+    def node_for(self, ref: NodeRef):
+        """The node of a source or record, built on demand (None: the tree does not show it)."""
+        node = self._path_nodes.get(ref)
+        if node is None and ref in self._folder_of:
+            self.fill(self._folder_of[ref])
+            node = self._path_nodes.get(ref)
+        return node
+
+    @property
+    def refs(self) -> set[NodeRef]:
+        """Every source and record the tree shows, its leaf built or not."""
+        return set(self._path_nodes) | set(self._folder_of)
+
+    def _build(self) -> None:
+        unfilled = getattr(self, "_unfilled", None) or {}  # (None while Tree.__init__ runs)
+        for folder in [f for f in unfilled if f._expanded]:  # opened: fill before drawing
+            self.fill(folder)
+        super()._build()
 
     def _source_label(self, src, ws) -> Text:
         label = self.label_for(f"{src.name}", ws.store.total_tokens, ws.badge(None), "bold")
@@ -209,7 +263,7 @@ class StoreTree(Tree[str]):
                     changed.append((i, path))
         for i, path in changed:
             ref = NodeRef(i, path)
-            node = self._path_nodes.get(ref)
+            node = self._path_nodes.get(ref)  # (a leaf not built yet is labelled when built)
             if node is not None:
                 node.set_label(self._record_label(fresh[i].store.records[path], fresh[i], self._marks.get(ref, "")))
         self._workspaces = dict(fresh)
@@ -266,7 +320,7 @@ class StoreTree(Tree[str]):
                 self.call_after_refresh(fit)
 
     def select_ref(self, ref: NodeRef) -> bool:
-        node = self._path_nodes.get(ref)
+        node = self.node_for(ref)
         if node is None:
             return False
         parent = node.parent

@@ -47,7 +47,7 @@ def live(sample_copy):
 
 def tree_paths(app) -> set[str]:
     tree = app.screen.query_one(StoreTree)
-    return {ref.path for ref in tree._path_nodes if isinstance(ref, NodeRef) and ref.path}
+    return {ref.path for ref in tree.refs if isinstance(ref, NodeRef) and ref.path}
 
 
 def checks_at(app, path: str) -> set[str]:

@@ -46,7 +46,12 @@ def repo_app(tmp_path, monkeypatch):
 
 
 def label(tree: StoreTree, path: str) -> str:
-    return str(tree._path_nodes[NodeRef(0, path)].label)
+    return str(tree.node_for(NodeRef(0, path)).label)
+
+
+def nodes(tree: StoreTree) -> dict:
+    """Every node the tree shows, folded folders' leaves built on demand."""
+    return {ref: tree.node_for(ref) for ref in tree.refs}
 
 
 async def test_read_memories_show_their_reads_and_unread_ones_are_marked(repo_app):
@@ -60,11 +65,11 @@ async def test_read_memories_show_their_reads_and_unread_ones_are_marked(repo_ap
         assert re.fullmatch(r"git-interactive-rebase\.md r2(?: [✖▲●]\d+)* [\d,.]+[kM]?", label(tree, READ))
         assert label(tree, READ).split()[-1] == str(rec.tokens)
         assert re.fullmatch(r"git-lfs-fixtures\.md unread(?: [✖▲●]\d+)* [\d,.]+[kM]?", label(tree, UNREAD))
-        assert all(MARK.search(str(n.label)) for ref, n in tree._path_nodes.items()
+        assert all(MARK.search(str(n.label)) for ref, n in nodes(tree).items()
                    if ref.path and app.workspace.store.records[ref.path].readable)
         assert "unread = never read" in tree.HELP  # f1 explains the marks where they show
         # groups carry no mark: their last number is still their tokens
-        assert not any(MARK.search(str(n.label)) for ref, n in tree._path_nodes.items() if not ref.path)
+        assert not any(MARK.search(str(n.label)) for ref, n in nodes(tree).items() if not ref.path)
 
         # at 80×24, every visible line keeps its mark and token count whole
         tree.root.expand_all()
@@ -83,7 +88,7 @@ async def test_read_memories_show_their_reads_and_unread_ones_are_marked(repo_ap
         await settle(app, pilot)
         node = tree.cursor_node
         assert node.data == NodeRef(0, UNREAD)
-        nodes = dict(tree._path_nodes)
+        before = nodes(tree)
         other = "55555555-eeee-4fff-8aaa-000000000005"
         tx.write(folder / f"{other}.jsonl", [
             tx.prompt("u1", "rebase with lfs", "2026-11-19T09:00:00.000Z", sid=other, cwd=str(repo)),
@@ -92,7 +97,8 @@ async def test_read_memories_show_their_reads_and_unread_ones_are_marked(repo_ap
         app.index_sessions()
         await wait_until(pilot, lambda: " r1 " in label(tree, UNREAD))
         await settle(app, pilot)
-        assert tree._path_nodes == nodes and all(tree._path_nodes[k] is v for k, v in nodes.items())
+        after = nodes(tree)
+        assert after.keys() == before.keys() and all(after[k] is v for k, v in before.items())
         assert tree.cursor_node is node
         assert " r2 " in label(tree, READ)
 
@@ -103,7 +109,7 @@ async def test_no_transcripts_no_marks(app):
         await wait_until(pilot, lambda: app.sessions is not None and app.sessions.indexed)
         await settle(app, pilot)
         tree = app.screen.query_one(StoreTree)
-        labels = [str(n.label) for ref, n in tree._path_nodes.items() if ref.path]
+        labels = [str(n.label) for ref, n in nodes(tree).items() if ref.path]
         assert labels and not any(MARK.search(t) for t in labels)
         assert tree.HELP == StoreTree.BASE_HELP
 

@@ -126,3 +126,14 @@ def test_claude_codes_own_memory_index_is_read_by_every_session(tmp_path):
     assert u.use("topic.md").reads == 0
     # a committed .claude/memory is not loaded by itself: no startup reads
     assert build_usage([s1], PathMapper(tmp_path / "r" / ".claude" / "memory", ["MEMORY.md"]), TODAY).reads == []
+
+
+@given(st.lists(st.text(alphabet="ab._-", min_size=1, max_size=6).filter(lambda s: s not in (".", "..")),
+                min_size=1, max_size=3))
+def test_stem_is_pathlibs(parts):
+    from pathlib import PurePosixPath
+
+    from curator.sessions.usage import _stem
+
+    path = "/".join(parts)
+    assert _stem(path) == PurePosixPath(path).stem
