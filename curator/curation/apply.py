@@ -5,11 +5,16 @@ loads the store, recovers any interrupted operation, then loads, plans and appli
 apply: every file must still hold the plan's `before` (else ChangedOnDisk) → journal the
 before/after bytes (state pending) → for each file `swap`: move it aside (atomic), compare the
 bytes moved aside with `before`, put the new file in place without overwriting anything that
-appeared meanwhile (a hard link), re-read the moved-aside bytes (a write through a handle opened
-earlier lands there) → mark applied. An edit by someone else at any moment is either refused
-with "changed on disk" (the operation rolls back whole) or left in place: never overwritten,
-never misplaced. A crash leaves a pending entry; `recover` rolls it back from the journal (which
-it verifies first: it trusts no path, digest or blob), so the store is all-before or all-after.
+appeared meanwhile (a hard link), then drain the moved-aside file (`journal.drain`: wait, with a
+read lease where the system has them, until no handle opened earlier is open for writing, unlink
+it, read it through our own descriptor) → mark applied. An edit by someone else at any moment is
+refused with "changed on disk" and the operation rolls back whole, keeping their edit: a file
+curator already wrote is put back with `_transplant` (their changes since, three-way merged onto
+`before` by `rebase`; appends always merge). Only edits to the very lines curator changed cannot
+merge: the file is then kept as it is, any bytes that would be lost go to a `.conflict` file,
+and the refusal is a `Conflict` naming them. A crash leaves a pending entry; `recover` rolls it
+back the same way from the journal (which it verifies first: it trusts no path, digest or blob),
+so the store is all-before or all-after, plus whatever others wrote.
 """
 
 from __future__ import annotations
