@@ -150,7 +150,7 @@ def swap(root: Path, rel: str, expect: bytes | None, new: bytes | None, tag: str
             except FileExistsError:  # a file appeared under the name meanwhile: it stays
                 mine, clash = expect, True
         late = journal.drain(aside)  # every byte written into it, even through a handle opened earlier
-        if late != expect:  # written through a handle opened before the move: their bytes, with
+        if late is not None and late != expect:  # (None: someone took curator's moved-aside file away)  # written through a handle opened before the move: their bytes, with
             _transplant(root, rel, mine, late, f"{tag}-l", keep=True)  # what else they wrote since
             raise ChangedOnDisk(rel)
         if clash:
