@@ -5,11 +5,16 @@ loads the store, recovers any interrupted operation, then loads, plans and appli
 apply: every file must still hold the plan's `before` (else ChangedOnDisk) → journal the
 before/after bytes (state pending) → for each file `swap`: move it aside (atomic), compare the
 bytes moved aside with `before`, put the new file in place without overwriting anything that
-appeared meanwhile (a hard link), re-read the moved-aside bytes (a write through a handle opened
-earlier lands there) → mark applied. An edit by someone else at any moment is either refused
-with "changed on disk" (the operation rolls back whole) or left in place: never overwritten,
-never misplaced. A crash leaves a pending entry; `recover` rolls it back from the journal (which
-it verifies first: it trusts no path, digest or blob), so the store is all-before or all-after.
+appeared meanwhile (a hard link), then drain the moved-aside file (`journal.drain`: wait, with a
+read lease where the system has them, until no handle opened earlier is open for writing, unlink
+it, read it through our own descriptor) → mark applied. An edit by someone else at any moment is
+refused with "changed on disk" and the operation rolls back whole, keeping their edit: a file
+curator already wrote is put back with `_transplant` (their changes since, three-way merged onto
+`before` by `rebase`; appends always merge). Only edits to the very lines curator changed cannot
+merge: the file is then kept as it is, any bytes that would be lost go to a `.conflict` file,
+and the refusal is a `Conflict` naming them. A crash leaves a pending entry; `recover` rolls it
+back the same way from the journal (which it verifies first: it trusts no path, digest or blob),
+so the store is all-before or all-after, plus whatever others wrote.
 """
 
 from __future__ import annotations
@@ -61,9 +66,57 @@ def _put_back(src: Path, path: Path, tag: str) -> bool:
         return False
 
 
+NO_MERGE = object()
+
+
+def rebase(base: bytes | None, changed: bytes | None, onto: bytes | None):
+    """The changes someone made from `base` to `changed`, applied onto `onto` — a clean three-way
+    merge by lines (None: the file is absent), or NO_MERGE when the two sides touch the same
+    lines or one side creates or deletes the file. Appends at the end never conflict with a
+    change elsewhere."""
+    if changed == base:
+        return onto
+    if onto == base:
+        return changed
+    if base is None or changed is None or onto is None:
+        return NO_MERGE
+    if changed.startswith(base) and (base.endswith(b"\n") or not base) and (onto.endswith(b"\n") or not onto):
+        return onto + changed[len(base):]  # the common case: lines appended at the end
+    from difflib import SequenceMatcher
+
+    b, c, o = (x.splitlines(keepends=True) for x in (base, changed, onto))
+
+    def hunks(other):
+        return [(i1, i2, other[j1:j2]) for tag, i1, i2, j1, j2
+                in SequenceMatcher(None, b, other, autojunk=False).get_opcodes() if tag != "equal"]
+
+    theirs, ours = hunks(c), hunks(o)
+    for ti1, ti2, _ in theirs:
+        for oi1, oi2, _ in ours:
+            if ti1 < oi2 and oi1 < ti2 or ti1 == oi1 or ti1 == ti2 == oi2 or oi1 == oi2 == ti2:
+                return NO_MERGE  # overlapping, or both at one spot: which goes first is not ours to say
+    out, at = [], 0
+    for i1, i2, lines in sorted(theirs + ours, key=lambda h: (h[0], h[1])):
+        out += b[at:i1]
+        out += lines
+        at = i2
+    out += b[at:]
+    return b"".join(out)
+
+
+class Conflict(ChangedOnDisk):
+    """Someone's edit and curator's own change touch the same lines: the file keeps what it
+    holds, never overwritten (bytes that would be lost go to `.name.<tag>.conflict` beside it)."""
+
+    def __init__(self, path: str, message: str) -> None:
+        CurationError.__init__(self, message)
+        self.path = path
+
+
 def swap(root: Path, rel: str, expect: bytes | None, new: bytes | None, tag: str) -> None:
-    """Turn `rel` from exactly `expect` into `new` (None = absent), or raise ChangedOnDisk and
-    leave whatever someone else wrote in place."""
+    """Turn `rel` from exactly `expect` into `new` (None = absent), or raise ChangedOnDisk with
+    the file back at `expect` plus every edit someone else made meanwhile (or, if their edits
+    cannot be put together, raise Conflict with theirs kept in a conflict file)."""
     path = inside_store(root, rel)
     if expect == new:
         return
@@ -87,45 +140,57 @@ def swap(root: Path, rel: str, expect: bytes | None, new: bytes | None, tag: str
         except FileNotFoundError:
             raise ChangedOnDisk(rel) from None
         if _read(aside) != expect:
-            _put_back(aside, path, tag)
+            _put_back(aside, path, tag)  # the same file: a write through an old handle still lands in it
             raise ChangedOnDisk(rel)
+        mine, clash = new, False
         if tmp is not None:
             try:
                 journal.link_new(tmp, path)
+                tmp = None
             except FileExistsError:  # a file appeared under the name meanwhile: it stays
-                journal.remove(aside)  # (aside holds `expect`, which the journal keeps too)
-                raise ChangedOnDisk(rel) from None
-            tmp = None
-        if _read(aside) != expect:  # written through a handle opened before the move
-            _late_edit(path, aside, new, tag)
+                mine, clash = expect, True
+        late = journal.drain(aside)  # every byte written into it, even through a handle opened earlier
+        if late is not None and late != expect:  # (None: someone took curator's moved-aside file away)  # written through a handle opened before the move: their bytes, with
+            _transplant(root, rel, mine, late, f"{tag}-l", keep=True)  # what else they wrote since
             raise ChangedOnDisk(rel)
-        journal.remove(aside)
+        if clash:
+            raise ChangedOnDisk(rel)
     finally:
         if tmp is not None:
             journal._unlink(tmp)
     journal.fsync_dir(path.parent)
 
 
-def _late_edit(path: Path, aside: Path, new: bytes | None, tag: str) -> None:
-    """Someone wrote into the file after it was moved aside: give their bytes the name back."""
-    mine = _aside(path, tag, "mine")
-    try:
-        journal.replace(path, mine)
-    except FileNotFoundError:
-        mine = None
-    if mine is not None and _read(mine) != new:  # not ours either: theirs stays, the late one is kept beside
-        journal.link_new(mine, path)
-        os.replace(aside, _aside(path, tag, "conflict"))
-        return
-    if mine is not None:
-        journal.remove(mine)
-    _put_back(aside, path, tag)
+def _transplant(root: Path, rel: str, base: bytes | None, target: bytes | None, tag: str,
+                keep: bool = False) -> None:
+    """Make `rel`, which curator last left holding `base`, hold `target` plus every change
+    someone made to it since. If their change and ours touch the same lines the file keeps what
+    it holds and Conflict says so; with `keep` (`target` holds someone's bytes, in no journal)
+    `target` is kept in a conflict file beside it."""
+    path = inside_store(root, rel)
+    for attempt in range(20):
+        now = _current(root, rel)
+        want = rebase(base, now, target)
+        if want is NO_MERGE or attempt == 19:
+            if not keep or target is None:
+                raise Conflict(rel, f"{rel} was edited by someone else where curator changed it: kept as it is")
+            conflict = _aside(path, tag, "conflict")
+            journal.atomic_write(conflict, target)
+            raise Conflict(rel, f"{rel} was edited by someone else twice at once: one version is in the file, "
+                                f"the other kept beside it in {conflict.name}")
+        try:
+            swap(root, rel, now, want, f"{tag}{attempt}")
+            return
+        except Conflict:
+            raise
+        except ChangedOnDisk:  # edited again meanwhile: it holds `now` plus that edit
+            base, target = now, want
 
 
 def _roll_back(root: Path, entry: journal.Entry, tag: str) -> list[str]:
-    """Put back every file's `before`. A file that holds neither the entry's before nor its
-    after was edited by someone after the crash: it is kept as it is (never overwritten) and
-    reported, so recovery loses nothing."""
+    """Put back every file's `before`, keeping any edit someone made to it after the crash
+    (merged when it touches other lines than the operation's). A file whose edit cannot be
+    merged is kept as it is (never overwritten) and reported, so recovery loses nothing."""
     kept = []
     for rel, before, after in entry.files():
         path = inside_store(root, rel)
@@ -137,11 +202,10 @@ def _roll_back(root: Path, entry: journal.Entry, tag: str) -> list[str]:
             continue
         if now != after:
             kept.append(rel)
-            continue
         try:
-            swap(root, rel, after, before, tag)
-        except ChangedOnDisk:
-            kept.append(rel)
+            _transplant(root, rel, after, before, tag)
+        except Conflict:
+            pass
     return kept
 
 
@@ -242,22 +306,37 @@ def apply_plan(root: Path, plan: Plan) -> str:
                     swap(root, e.path, e.before, e.after, entry.id)
                     done.append(e)
             entry.set_state("applied")
-        except ChangedOnDisk:
-            _take_back(root, [(e.path, e.after, e.before) for e in reversed(done)], entry.id)
+        except ChangedOnDisk as exc:
+            conflicts = _take_back(root, [(e.path, e.after, e.before) for e in reversed(done)], entry.id)
             entry.set_state("rolled-back")
-            raise
+            refusal = _refused(exc, conflicts)
+            if refusal is exc:
+                raise
+            raise refusal from exc
         except OSError as exc:
             _give_back(root, exc)
         return entry.id
 
 
 def _take_back(root: Path, moves, entry_id: str) -> None:
-    """Reverse the swaps already made (each only if the file still holds what curator wrote)."""
+    """Reverse the swaps already made, keeping any edit someone made to those files since
+    (a Conflict, when their edit and ours touch the same lines, is reported, never overwritten)."""
+    conflicts = []
     for rel, now, back in moves:
         try:
-            swap(root, rel, now, back, f"{entry_id}-r")
-        except ChangedOnDisk:
-            continue
+            _transplant(root, rel, now, back, f"{entry_id}-r")
+        except Conflict as exc:
+            conflicts.append(exc)
+    return conflicts
+
+
+def _refused(exc: ChangedOnDisk, conflicts: list) -> ChangedOnDisk:
+    """The refusal to raise once the operation is rolled back: a Conflict if a file could not be
+    put back whole (the operation is then not whole: say which file, never hide it)."""
+    if not conflicts:
+        return exc
+    first = conflicts[0]
+    return Conflict(first.path, f"{exc}; could not roll back cleanly: " + "; ".join(map(str, conflicts)))
 
 
 def _give_back(root: Path, exc: OSError):
@@ -293,10 +372,13 @@ def undo(root: Path) -> journal.Entry:
                 swap(root, rel, after, before, f"{entry.id}-u")
                 done.append((rel, before, after))
             entry.set_state("undone")
-        except ChangedOnDisk:
-            _take_back(root, reversed(done), entry.id)
+        except ChangedOnDisk as exc:
+            conflicts = _take_back(root, reversed(done), entry.id)
             entry.set_state("applied")
-            raise
+            refusal = _refused(exc, conflicts)
+            if refusal is exc:
+                raise
+            raise refusal from exc
         except OSError as exc:
             _give_back(root, exc)
         return entry

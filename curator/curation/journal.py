@@ -219,6 +219,62 @@ def link_new(src, dst) -> None:
     _unlink(src)
 
 
+def _no_writers(fd: int, wait: float) -> bool:
+    """Take a read lease on `fd` (Linux): it is granted only while no one holds the file open for
+    writing, so no handle opened earlier can add bytes until it is released. Waits up to `wait`
+    seconds for such a handle to close; False where leases do not exist or are not ours to take."""
+    try:
+        import fcntl
+
+        setlease, rdlck = fcntl.F_SETLEASE, fcntl.F_RDLCK
+    except (ImportError, AttributeError):
+        return False
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.fcntl(fd, setlease, rdlck)
+            return True
+        except BlockingIOError:  # someone still has it open for writing
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.001)
+        except OSError:  # not our file, or a file system without leases: best effort
+            return False
+
+
+def _drop_lease(fd: int) -> None:
+    import fcntl
+
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
+    except OSError:
+        pass
+
+
+def drain(path: Path, wait: float = 2.0) -> bytes | None:
+    """Remove `path` and return every byte it ends with, including bytes written through a handle
+    someone opened before: wait (a read lease, where the system has them) until no one has it open
+    for writing, unlink it, then read it through our own descriptor, so nothing written before
+    that read is lost. None if it is gone already."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return None
+    try:
+        leased = _no_writers(fd, wait)
+        try:
+            remove(path)
+            chunks = []
+            while chunk := os.pread(fd, 1 << 20, sum(map(len, chunks))):
+                chunks.append(chunk)
+            return b"".join(chunks)
+        finally:
+            if leased:
+                _drop_lease(fd)
+    finally:
+        os.close(fd)
+
+
 def remove(path: Path) -> None:
     try:
         os.unlink(path)

@@ -302,14 +302,23 @@ def _writer(root: str, name: str, iterations: int, log: str):
 
 def _editor(root: str, iterations: int, log: str):
     """Someone else's edits: append a unique line to one of the files, in place (O_APPEND), as
-    editors and agents do; they never take curator's lock."""
+    editors and agents do; they never take curator's lock. Every other edit holds the file open
+    a moment before writing, so its bytes may land in a file curator has just moved aside. While
+    curator swaps a file its name is briefly absent: the editor tries again, as a person would."""
     rng = random.Random(1)
     made = []
     for j in range(iterations):
         rel = EDITED[j % len(EDITED)]
         line = f"<!-- external edit {j} -->\n".encode()
-        fd = os.open(Path(root, rel), os.O_WRONLY | os.O_APPEND)
+        while True:
+            try:
+                fd = os.open(Path(root, rel), os.O_WRONLY | os.O_APPEND)
+                break
+            except FileNotFoundError:
+                time.sleep(0.0005)
         try:
+            if j % 2:
+                time.sleep(rng.random() * 0.002)
             os.write(fd, line)
         finally:
             os.close(fd)
