@@ -219,6 +219,20 @@ def link_new(src, dst) -> None:
     _unlink(src)
 
 
+def _quiet_lease_breaks() -> None:
+    """A lease-break notice is SIGIO to the holder, and SIGIO's default action ends the process:
+    ignore it (curator uses no SIGIO; the lease is held for microseconds and dropped anyway).
+    Only the main thread may set a handler; elsewhere the default stays (an open-for-writing of
+    a hidden `.aside` file within those microseconds is the only way to meet it)."""
+    import signal
+
+    try:
+        if signal.getsignal(signal.SIGIO) == signal.SIG_DFL:
+            signal.signal(signal.SIGIO, signal.SIG_IGN)
+    except (AttributeError, ValueError, OSError):
+        pass
+
+
 def _no_writers(fd: int, wait: float) -> bool:
     """Take a read lease on `fd` (Linux): it is granted only while no one holds the file open for
     writing, so no handle opened earlier can add bytes until it is released. Waits up to `wait`
@@ -229,6 +243,7 @@ def _no_writers(fd: int, wait: float) -> bool:
         setlease, rdlck = fcntl.F_SETLEASE, fcntl.F_RDLCK
     except (ImportError, AttributeError):
         return False
+    _quiet_lease_breaks()
     deadline = time.monotonic() + wait
     while True:
         try:

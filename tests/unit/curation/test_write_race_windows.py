@@ -289,3 +289,22 @@ def test_a_created_or_deleted_side_never_merges():
 
 def test_a_file_without_a_final_newline_is_not_glued_to_an_append():
     assert rebase(b"a", b"a\nb\n", b"c") is NO_MERGE or rebase(b"a", b"a\nb\n", b"c") == b"c\nb\n"
+
+
+def test_a_lease_break_notice_does_not_end_curator():
+    """SIGIO (how the kernel tells a lease holder someone wants to write) must not kill us."""
+    import signal
+    import threading
+
+    from curator.curation import journal
+
+    if not hasattr(signal, "SIGIO") or threading.current_thread() is not threading.main_thread():
+        pytest.skip("no SIGIO here")
+    before = signal.getsignal(signal.SIGIO)
+    try:
+        signal.signal(signal.SIGIO, signal.SIG_DFL)
+        journal._quiet_lease_breaks()
+        assert signal.getsignal(signal.SIGIO) == signal.SIG_IGN
+        os.kill(os.getpid(), signal.SIGIO)  # would end the test process with the default action
+    finally:
+        signal.signal(signal.SIGIO, before)
