@@ -22,8 +22,12 @@ class LoadingPane(Vertical):
         yield ProgressBar(total=100, show_eta=False, id="loading-bar")
 
     def progress(self, what: str, fraction: float) -> None:
-        self.query_one("#loading-what", Label).update(what)
-        self.query_one(ProgressBar).update(progress=round(fraction * 100))
+        # (a screen opened while the store loads may not have composed its pane yet: the next
+        # step shows; a progress report never fails the load)
+        for label in self.query("#loading-what").results(Label):
+            label.update(what)
+        for bar in self.query(ProgressBar):
+            bar.update(progress=round(fraction * 100))
 
 
 class CuratorScreen(Screen):

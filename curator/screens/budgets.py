@@ -166,7 +166,7 @@ class BudgetsScreen(CuratorScreen):
 
         growth = store_growth(root, today=today)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._show_growth, root, growth)
+            self.app.hand_off(self._show_growth, root, growth)
 
     def _show_growth(self, root, growth: Growth) -> None:
         if root != self._growth_root or not self.is_mounted:

@@ -105,11 +105,11 @@ class RetrievalLabScreen(CuratorScreen):
         from ..retrieval import RetrievalEngine
 
         if self.engine is None:
-            self.app.call_from_thread(self._title, "building the retrieval index…")
+            self.app.hand_off(self._title, "building the retrieval index…")
         # a view of the snapshot: built once for it, whoever asks
         engine = store.view("retrieval.engine", lambda: RetrievalEngine(store).prepare())
         report = golden_report(engine, store)
-        self.app.call_from_thread(self._engine_ready, engine, store, report)
+        self.app.hand_off(self._engine_ready, engine, store, report)
 
     def _engine_ready(self, engine, store, report=None) -> None:
         ws = self.app.workspace
@@ -158,7 +158,7 @@ class RetrievalLabScreen(CuratorScreen):
         start = time.perf_counter()
         result = engine.search(query)
         elapsed = (time.perf_counter() - start) * 1000
-        self.app.call_from_thread(self._show_result, result, elapsed)
+        self.app.hand_off(self._show_result, result, elapsed)
 
     def _show_result(self, result, elapsed_ms: float) -> None:
         from ..reports.retrieval_report import readable_terms, surface_forms
