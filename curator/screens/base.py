@@ -2,12 +2,32 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Label, ProgressBar
 
 from ..widgets import StatusHeader
+
+
+@contextmanager
+def cursor_kept(table):
+    """Refill a table keeping its cursor on the same row key (else the same row number): a
+    live swap re-renders a screen, never moves the reader back to the top."""
+    row = key = None
+    if table.row_count:
+        row = table.cursor_row
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+    yield
+    if row is None or not table.row_count:
+        return
+    try:
+        row = table.get_row_index(key)
+    except Exception:  # noqa: BLE001 - the row went: stay at the same height
+        row = min(row, table.row_count - 1)
+    table.move_cursor(row=row)
 
 
 class LoadingPane(Vertical):

@@ -88,3 +88,67 @@ async def test_an_edit_keeps_a_highlighted_tier_shown(live):  # noqa: F811
         await settle(app, pilot)
         current, text = pane(app)
         assert current == "group" and text.startswith(tier_title.split(" (")[0])
+
+
+async def edit_outside(app, pilot, events, root, rel: str = "git/git-signed-commits.md") -> None:
+    target = root / rel
+    target.write_text(target.read_text() + "\nchanged outside\n")
+    first = app.workspace
+    events.push(target)
+    await wait_until(pilot, lambda: app.workspace is not first)
+    await settle(app, pilot)
+
+
+async def test_problems_keep_the_focus_in_the_filter_on_a_live_swap(live):  # noqa: F811
+    from textual.widgets import Input
+
+    app, events, root = live
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: events.roots is not None)
+        await pilot.press("2")
+        await settle(app, pilot)
+        box = app.screen.query_one("#problem-filter", Input)
+        box.focus()
+        await pilot.press("g", "i")
+        await settle(app, pilot)
+        await edit_outside(app, pilot, events, root)
+        assert app.screen.focused is box and box.value == "gi"
+
+
+async def test_budgets_keep_the_cursor_of_the_largest_files_on_a_live_swap(live):  # noqa: F811
+    from textual.widgets import DataTable
+
+    app, events, root = live
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: events.roots is not None)
+        await pilot.press("3")
+        await settle(app, pilot)
+        table = app.screen.query_one("#largest", DataTable)
+        assert table.row_count > 3
+        table.move_cursor(row=3)
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        await edit_outside(app, pilot, events, root, "git/git-worktree-parallel.md")
+        assert table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value == key
+
+
+async def test_the_lab_keeps_the_cursor_on_its_results_on_a_live_swap(live):  # noqa: F811
+    from textual.widgets import DataTable
+
+    app, events, root = live
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: events.roots is not None)
+        await pilot.press("4")
+        await settle(app, pilot)
+        await pilot.press(*"git", "enter")
+        table = app.screen.query_one("#fused", DataTable)
+        await wait_until(pilot, lambda: table.row_count > 2)
+        table.move_cursor(row=2)
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        engine = app.screen.engine
+        await edit_outside(app, pilot, events, root, "git/git-worktree-parallel.md")
+        await wait_until(pilot, lambda: app.screen.engine is not engine and app.screen.result is not None)
+        await settle(app, pilot)
+        assert table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value == key
