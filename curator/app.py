@@ -88,6 +88,7 @@ class CuratorApp(App[None]):
         stopped or closed): a thread that finishes after quit never prints a traceback, nor
         waits forever on a loop that will not run its call."""
         import asyncio
+        from concurrent.futures import CancelledError
         from functools import partial
 
         from textual._callback import invoke
@@ -114,7 +115,7 @@ class CuratorApp(App[None]):
                 if loop.is_closed() or not loop.is_running() or self._closed:
                     future.cancel()
                     return None
-            except asyncio.CancelledError:
+            except CancelledError:  # the loop cancelled it while closing
                 return None
 
     # -- start-up ------------------------------------------------------------
