@@ -80,6 +80,44 @@ class CuratorApp(App[None]):
         self._proposal = None  # (plan, dialog, replan, then_open) while a plan is previewed
         self.live_workspace = None  # the last workspace a change seen on disk (or a re-check) made
 
+    # -- worker → UI hand-offs ---------------------------------------------------------
+
+    def hand_off(self, callback, *args, **kwargs):
+        """Run `callback(*args, **kwargs)` on the UI thread from a worker or the watcher and
+        return its result — or None, quietly, once the app is leaving or has left (the loop
+        stopped or closed): a thread that finishes after quit never prints a traceback, nor
+        waits forever on a loop that will not run its call."""
+        import asyncio
+        from concurrent.futures import CancelledError
+        from functools import partial
+
+        from textual._callback import invoke
+
+        loop = self._loop
+        if loop is None or loop.is_closed() or self._exit or self._closing or self._closed:
+            return None
+        call = partial(callback, *args, **kwargs)
+
+        async def run():
+            if self._exit:  # quit while this call waited: the screens are going
+                return None
+            with self._context():
+                return await invoke(call)
+
+        try:
+            future = asyncio.run_coroutine_threadsafe(run(), loop)
+        except RuntimeError:  # closed in between
+            return None
+        while True:
+            try:
+                return future.result(timeout=0.1)
+            except TimeoutError:
+                if loop.is_closed() or not loop.is_running() or self._closed:
+                    future.cancel()
+                    return None
+            except CancelledError:  # the loop cancelled it while closing
+                return None
+
     # -- start-up ------------------------------------------------------------
 
     def on_mount(self) -> None:
@@ -138,7 +176,7 @@ class CuratorApp(App[None]):
         from .session import open_session
 
         def progress(what: str, fraction: float) -> None:
-            self.call_from_thread(self._progress, what, fraction)
+            self.hand_off(self._progress, what, fraction)
 
         try:
             from .curation import CurationError, recover
@@ -155,23 +193,23 @@ class CuratorApp(App[None]):
                     recovered = recover(Path(spec.root))
                 except (CurationError, OSError) as exc:  # e.g. a symlinked .curator: reading still works
                     recovered = []
-                    self.call_from_thread(self.notify, f"Writing to {spec.rel} is off: {exc}",
+                    self.hand_off(self.notify, f"Writing to {spec.rel} is off: {exc}",
                                           severity="warning", timeout=10, markup=False)
                 if recovered:
-                    self.call_from_thread(self.notify, f"Recovered an interrupted operation in {spec.rel} "
+                    self.hand_off(self.notify, f"Recovered an interrupted operation in {spec.rel} "
                                           f"({', '.join(recovered)}): it is as it was before it.",
                                           severity="warning", timeout=10, markup=False)
                 for note in getattr(recovered, "notes", []):
-                    self.call_from_thread(self.notify, note, severity="warning", timeout=10, markup=False)
+                    self.hand_off(self.notify, note, severity="warning", timeout=10, markup=False)
             session = open_session(layout, given=self.given, config=self.store_config,
                                    token_counter=self.token_counter, progress=progress, prefer=self.store_root)
             if session.workspace is None:
                 errors = "; ".join(f"{s.name}: {s.error}" for s in session.sources if s.error)
                 raise RuntimeError(errors or "no memory store found")
         except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
-            self.call_from_thread(self._load_failed, str(exc))
+            self.hand_off(self._load_failed, str(exc))
             return
-        self.call_from_thread(self._loaded_repo, session)
+        self.hand_off(self._loaded_repo, session)
 
     def _loaded_repo(self, session) -> None:
         import gc
@@ -203,24 +241,35 @@ class CuratorApp(App[None]):
 
         def swaps(found) -> None:
             if not stop.is_set():
-                self.call_from_thread(self._swapped, found)
+                self.hand_off(self._swapped, found)
 
         def failed(exc: Exception) -> None:
             if not stop.is_set():
-                self.call_from_thread(self.notify, f"Watching the store stopped working: {exc}",
+                self.hand_off(self.notify, f"Watching the store stopped working: {exc}",
                                       severity="warning", timeout=10, markup=False)
 
         thread = threading.Thread(target=session.watch, args=(swaps, stop, self.watch_events, failed),
                                   name="curator-watch", daemon=True)
         thread.start()
+        self._watch_thread = thread
 
-    def stop_watching(self) -> None:
+    _watch_thread = None
+
+    def stop_watching(self):
+        """Stop the watcher; returns its thread (on quit it is joined before the loop closes,
+        so a batch being read is never handed to a closed loop)."""
         if self._watch_stop is not None:
             self._watch_stop.set()
             self._watch_stop = None
+        thread, self._watch_thread = self._watch_thread, None
+        return thread
 
     async def _on_exit_app(self) -> None:
-        self.stop_watching()
+        import asyncio
+
+        thread = self.stop_watching()
+        if thread is not None and thread.is_alive():  # the loop keeps running while it ends
+            await asyncio.to_thread(thread.join, 1.0)
         if self.repo is not None:
             self.repo.flush()
         await super()._on_exit_app()
@@ -294,16 +343,16 @@ class CuratorApp(App[None]):
         def progress(what: str, fraction: float) -> None:
             if time.monotonic() - last[0] > 0.3:
                 last[0] = time.monotonic()
-                self.call_from_thread(self.sessions_signal.publish, svc)
+                self.hand_off(self.sessions_signal.publish, svc)
 
         try:
             svc.quick()
-            self.call_from_thread(self.sessions_signal.publish, svc)
+            self.hand_off(self.sessions_signal.publish, svc)
             svc.build(progress, lambda: worker.is_cancelled)
         except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
-            self.call_from_thread(self.notify, f"Could not read the agent's transcripts: {exc}", severity="warning")
+            self.hand_off(self.notify, f"Could not read the agent's transcripts: {exc}", severity="warning")
             return
-        self.call_from_thread(self._sessions_indexed)
+        self.hand_off(self._sessions_indexed)
 
     def _sessions_indexed(self) -> None:
         if self.workspace is not None:
@@ -323,8 +372,8 @@ class CuratorApp(App[None]):
             return
         swap = session.recheck(session.current, [path])
         if swap is not None:
-            self.call_from_thread(self._swapped, [swap])
-        self.call_from_thread(self.notify, f"re-checked {path}", timeout=2)
+            self.hand_off(self._swapped, [swap])
+        self.hand_off(self.notify, f"re-checked {path}", timeout=2)
 
     def on_worker_state_changed(self, event) -> None:
         """Every worker's failure, in one place: a notice naming what failed (never a thread
@@ -461,16 +510,16 @@ class CuratorApp(App[None]):
             jid, swap = session.apply(plan)
         except ChangedOnDisk as exc:  # edited outside since the plan was made: never overwritten
             changed = session.recheck(session.current, [e.path for e in plan.edits])
-            self.call_from_thread(self._after_refused, changed, [exc.args[0] if exc.args else str(exc)],
+            self.hand_off(self._after_refused, changed, [exc.args[0] if exc.args else str(exc)],
                                   replan, then_open)
             return
         except (CurationError, OSError) as exc:
-            self.call_from_thread(self.notify, f"Nothing was written: {exc}", severity="error", timeout=10, markup=False)
+            self.hand_off(self.notify, f"Nothing was written: {exc}", severity="error", timeout=10, markup=False)
             return
-        self.call_from_thread(self.notify, f"{plan.title} — applied as {jid}; ctrl+z undoes it", timeout=6, markup=False)
+        self.hand_off(self.notify, f"{plan.title} — applied as {jid}; ctrl+z undoes it", timeout=6, markup=False)
         self._open_after_load = then_open
-        self.call_from_thread(self._swapped, [swap] if swap is not None else [])
-        self.call_from_thread(self._open_pending)
+        self.hand_off(self._swapped, [swap] if swap is not None else [])
+        self.hand_off(self._open_pending)
 
     def _after_refused(self, swap, hit, replan, then_open) -> None:
         if swap is not None:
@@ -492,11 +541,11 @@ class CuratorApp(App[None]):
         try:
             entry, swap = session.undo()
         except (CurationError, OSError) as exc:
-            self.call_from_thread(self.notify, str(exc), severity="warning", timeout=6, markup=False)
+            self.hand_off(self.notify, str(exc), severity="warning", timeout=6, markup=False)
             return
-        self.call_from_thread(self.notify, f"undone: {entry.meta.get('title')}", timeout=5, markup=False)
+        self.hand_off(self.notify, f"undone: {entry.meta.get('title')}", timeout=5, markup=False)
         if swap is not None:
-            self.call_from_thread(self._swapped, [swap])
+            self.hand_off(self._swapped, [swap])
 
     def action_history(self) -> None:
         from .curation import history

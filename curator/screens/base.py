@@ -2,12 +2,32 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Label, ProgressBar
 
 from ..widgets import StatusHeader
+
+
+@contextmanager
+def cursor_kept(table):
+    """Refill a table keeping its cursor on the same row key (else the same row number): a
+    live swap re-renders a screen, never moves the reader back to the top."""
+    row = key = None
+    if table.row_count:
+        row = table.cursor_row
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+    yield
+    if row is None or not table.row_count:
+        return
+    try:
+        row = table.get_row_index(key)
+    except Exception:  # noqa: BLE001 - the row went: stay at the same height
+        row = min(row, table.row_count - 1)
+    table.move_cursor(row=row)
 
 
 class LoadingPane(Vertical):
@@ -22,8 +42,12 @@ class LoadingPane(Vertical):
         yield ProgressBar(total=100, show_eta=False, id="loading-bar")
 
     def progress(self, what: str, fraction: float) -> None:
-        self.query_one("#loading-what", Label).update(what)
-        self.query_one(ProgressBar).update(progress=round(fraction * 100))
+        # (a screen opened while the store loads may not have composed its pane yet: the next
+        # step shows; a progress report never fails the load)
+        for label in self.query("#loading-what").results(Label):
+            label.update(what)
+        for bar in self.query(ProgressBar):
+            bar.update(progress=round(fraction * 100))
 
 
 class CuratorScreen(Screen):

@@ -18,7 +18,7 @@ from ..reports.adr_links import linked
 from ..reports.tokens_report import COST_KEY
 from ..widgets import RowTable
 from ..widgets.budget_bar import compact
-from .base import CuratorScreen, LoadingPane
+from .base import CuratorScreen, LoadingPane, cursor_kept
 
 
 def bars(items: list[tuple[str, int]], room: int, colour: str) -> Table:
@@ -135,20 +135,22 @@ class BudgetsScreen(CuratorScreen):
             self._panel("Memory sizes (tokens)", bars(hist, room, theme.secondary or "secondary"))
         )
         files = self.query_one("#largest", DataTable)
-        files.clear()
-        over_paths = {p for p, *_ in report.over_budget}
-        self._files = report.files[:200]
-        for path, tier, n in self._files:
-            shown = path if len(path) <= 34 else "…" + path[-33:]
-            files.add_row(Text(shown, style="bold error" if path in over_paths else ""), Text(f"{n:,}", justify="right"), tier, key=path)
+        with cursor_kept(files):
+            files.clear()
+            over_paths = {p for p, *_ in report.over_budget}
+            self._files = report.files[:200]
+            for path, tier, n in self._files:
+                shown = path if len(path) <= 34 else "…" + path[-33:]
+                files.add_row(Text(shown, style="bold error" if path in over_paths else ""), Text(f"{n:,}", justify="right"), tier, key=path)
         cost = self.query_one("#cost", DataTable)
-        cost.clear()
-        for d in report.domains:
-            cost.add_row(
-                d.index, str(d.entries), f"{d.tiered_cached:,.0f}", f"{d.tiered_uncached:,.0f}",
-                f"{d.memory_tokens:,}", f"{d.savings_cached:.0f}%/{d.savings_uncached:.0f}%",
-                str(d.break_even) if d.break_even else "never", key=d.index,
-            )
+        with cursor_kept(cost):
+            cost.clear()
+            for d in report.domains:
+                cost.add_row(
+                    d.index, str(d.entries), f"{d.tiered_cached:,.0f}", f"{d.tiered_uncached:,.0f}",
+                    f"{d.memory_tokens:,}", f"{d.savings_cached:.0f}%/{d.savings_uncached:.0f}%",
+                    str(d.break_even) if d.break_even else "never", key=d.index,
+                )
 
     def _start_growth(self, store) -> None:
         root = store.root
@@ -166,7 +168,7 @@ class BudgetsScreen(CuratorScreen):
 
         growth = store_growth(root, today=today)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._show_growth, root, growth)
+            self.app.hand_off(self._show_growth, root, growth)
 
     def _show_growth(self, root, growth: Growth) -> None:
         if root != self._growth_root or not self.is_mounted:

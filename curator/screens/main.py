@@ -27,6 +27,32 @@ def changed_on_disk(rec) -> bool:
     return hashlib.sha256(data).hexdigest() != rec.content_hash
 
 
+def _group_names(tree) -> dict[int, tuple[int, str]]:
+    import re
+
+    # a tier's name carries its record count: not part of what it stands for
+    return {id(n): (i, re.sub(r" \(\d+\)$", "", title)) for n, i, title, paths, _ in tree._groups
+            if paths is not None}
+
+
+def group_key(tree, node, names=None) -> tuple | None:
+    """A tier or folder node by what it stands for — (source, name) of it and of each group
+    above it — so the same group is found in a tree rebuilt for a new snapshot. None for a
+    record, a source or no node."""
+    names = _group_names(tree) if names is None else names
+    key = []
+    while node is not None and id(node) in names:
+        key.append(names[id(node)])
+        node = node.parent
+    return tuple(key) or None
+
+
+def group_node(tree, key: tuple):
+    """The tier or folder node of `key` (see `group_key`) in the tree as it is now, if any."""
+    names = _group_names(tree)
+    return next((g[0] for g in tree._groups if id(g[0]) in names and group_key(tree, g[0], names) == key), None)
+
+
 class MainScreen(CuratorScreen):
     BINDINGS = [
         Binding("ctrl+f", "focus_tree", "Tree", id="focus-tree", tooltip="Move focus to the store tree", show=False),
@@ -58,12 +84,14 @@ class MainScreen(CuratorScreen):
     def show(self, workspace) -> None:
         tree = self.query_one(StoreTree)
         repo = getattr(self.app, "repo", None)
+        switcher = self.query_one(ContentSwitcher)
+        # a tier or folder shown: the same group of the new snapshot is shown after the swap
+        group = group_key(tree, tree.cursor_node) if self.live and switcher.current == "group" else None
         if not getattr(self.app, "switching_source", False) and not (self.live and tree.update_in_place(repo, workspace)):
             tree.show(workspace, repo)
         if repo is not None:
             self.query_one(Overview).show(repo, self._title(repo))
         self.call_after_refresh(self.fit_tree)
-        switcher = self.query_one(ContentSwitcher)
         if self._pending:
             path, line = self._pending
             self._pending = None
@@ -71,6 +99,14 @@ class MainScreen(CuratorScreen):
         elif self.selected and self.selected in workspace.store.records:
             if not (self.live and self._same_as_shown(workspace, self.selected)):
                 self._show_path(self.selected)  # (another file's change keeps this view and its scroll)
+        elif group is not None and (node := group_node(tree, group)) is not None:
+            if node is not tree.cursor_node:  # the tree was rebuilt (a file came or went)
+                parent = node.parent
+                while parent is not None:
+                    parent.expand()
+                    parent = parent.parent
+                tree.call_after_refresh(tree.move_cursor, node)
+            self._show_group(node)
         else:
             switcher.current = "welcome"
             # the rebuilt tree highlights its first node: that is not the user asking for it

@@ -53,7 +53,8 @@ class ProblemsScreen(CuratorScreen):
 
     def show(self, workspace) -> None:
         self.refilter()
-        self.query_one(DataTable).focus()
+        if not self.live:  # (a change seen on disk never moves the focus, e.g. out of the filter)
+            self.query_one(DataTable).focus()
 
     @on(Input.Changed, "#problem-filter")
     def _filter_changed(self) -> None:

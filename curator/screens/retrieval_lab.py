@@ -4,6 +4,7 @@ fused list beside each source's list, the route trace with tokens, and "why not 
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 
 from rich.text import Text
 from textual import on, work
@@ -15,7 +16,7 @@ from textual.widgets import DataTable, Input, Static
 
 from ..widgets import RowTable, TextBox
 from ..widgets.table import clip
-from .base import CuratorScreen, LoadingPane
+from .base import CuratorScreen, LoadingPane, cursor_kept
 
 DEBOUNCE = 0.15  # seconds of quiet typing before a search runs
 SOURCES = ("route", "bm25", "prior")
@@ -59,6 +60,7 @@ class RetrievalLabScreen(CuratorScreen):
         self.engine_store = None
         self.golden = None  # the eval report on the store's golden queries, if it has them
         self.result = None
+        self._searched: str | None = None  # the words of the results shown
         self._timer = None
         self.last_ms = 0.0
         self.changed_at = self.shown_at = 0.0
@@ -105,11 +107,11 @@ class RetrievalLabScreen(CuratorScreen):
         from ..retrieval import RetrievalEngine
 
         if self.engine is None:
-            self.app.call_from_thread(self._title, "building the retrieval index…")
+            self.app.hand_off(self._title, "building the retrieval index…")
         # a view of the snapshot: built once for it, whoever asks
         engine = store.view("retrieval.engine", lambda: RetrievalEngine(store).prepare())
         report = golden_report(engine, store)
-        self.app.call_from_thread(self._engine_ready, engine, store, report)
+        self.app.hand_off(self._engine_ready, engine, store, report)
 
     def _engine_ready(self, engine, store, report=None) -> None:
         ws = self.app.workspace
@@ -158,11 +160,13 @@ class RetrievalLabScreen(CuratorScreen):
         start = time.perf_counter()
         result = engine.search(query)
         elapsed = (time.perf_counter() - start) * 1000
-        self.app.call_from_thread(self._show_result, result, elapsed)
+        self.app.hand_off(self._show_result, result, elapsed)
 
     def _show_result(self, result, elapsed_ms: float) -> None:
         from ..reports.retrieval_report import readable_terms, surface_forms
 
+        again = self._searched == result.query  # the same words on a newer snapshot: keep the cursor
+        self._searched = result.query
         self.result, self.last_ms = result, elapsed_ms
         self.forms = forms = surface_forms(result.query)
         qterms = set(result.terms)
@@ -173,25 +177,26 @@ class RetrievalLabScreen(CuratorScreen):
         narrow = room < 70
         ranks = [("r·b·p", 7)] if narrow else [("route", 5), ("bm25", 4), ("prior", 5)]
         matched_col = [] if narrow else [("matched", min(30, max(12, room // 4)))]
-        widths = fused.set_columns([("#", 2), ("memory", None), ("tokens", 6), *ranks, *matched_col], room)
-        for h in result.hits:
-            matched = Text()
-            words = list(dict.fromkeys(h.sources["route"].matched + h.sources["bm25"].matched))
-            shown = list(dict.fromkeys(forms.get(w, w) for w in words))  # as typed, never stems
-            for i, w in enumerate(shown[:6]):
-                if i:
-                    matched.append(" ")
-                matched.append(w, style="bold reverse" if w in qterms or w in forms.values() else "bold")
-            if matched.cell_len > widths[-1]:
-                matched.truncate(widths[-1], overflow="ellipsis")
-            matched_cell = [] if narrow else [matched]
-            rank_cells = [str(h.sources[s].rank) if h.sources[s].rank else "—" for s in SOURCES]
-            name = h.path.rsplit("/", 1)[-1] if narrow else h.path
-            fused.add_row(
-                str(h.rank), clip(name, widths[1], "bold"), f"{h.tokens:,}",
-                *(["·".join(rank_cells)] if narrow else rank_cells),
-                *matched_cell, key=h.path,
-            )
+        with cursor_kept(fused) if again else nullcontext():
+            widths = fused.set_columns([("#", 2), ("memory", None), ("tokens", 6), *ranks, *matched_col], room)
+            for h in result.hits:
+                matched = Text()
+                words = list(dict.fromkeys(h.sources["route"].matched + h.sources["bm25"].matched))
+                shown = list(dict.fromkeys(forms.get(w, w) for w in words))  # as typed, never stems
+                for i, w in enumerate(shown[:6]):
+                    if i:
+                        matched.append(" ")
+                    matched.append(w, style="bold reverse" if w in qterms or w in forms.values() else "bold")
+                if matched.cell_len > widths[-1]:
+                    matched.truncate(widths[-1], overflow="ellipsis")
+                matched_cell = [] if narrow else [matched]
+                rank_cells = [str(h.sources[s].rank) if h.sources[s].rank else "—" for s in SOURCES]
+                name = h.path.rsplit("/", 1)[-1] if narrow else h.path
+                fused.add_row(
+                    str(h.rank), clip(name, widths[1], "bold"), f"{h.tokens:,}",
+                    *(["·".join(rank_cells)] if narrow else rank_cells),
+                    *matched_cell, key=h.path,
+                )
         for s in SOURCES:
             table = self.query_one(f"#src-{s}", RowTable)
             cols = table.set_columns([("#", 1), ("memory", None), ("score", 5)], table.parent.size.width)

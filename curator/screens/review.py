@@ -102,12 +102,12 @@ class ReviewScreen(CuratorScreen):
         try:
             review = review_repository(root, "HEAD", token_counter=self.app.token_counter)
         except GitError as exc:
-            self.app.call_from_thread(self._failed, str(exc))
+            self.app.hand_off(self._failed, str(exc))
             return
         except Exception as exc:  # noqa: BLE001 - shown on the screen, never a traceback
-            self.app.call_from_thread(self._failed, f"review failed: {exc}")
+            self.app.hand_off(self._failed, f"review failed: {exc}")
             return
-        self.app.call_from_thread(self._reviewed, review)
+        self.app.hand_off(self._reviewed, review)
 
     def _failed(self, message: str) -> None:
         self.query_one("#review-summary", Static).update(Text(f"No review: {message}", style="warning"))

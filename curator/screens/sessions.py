@@ -161,7 +161,7 @@ class SessionsScreen(CuratorScreen):
             turns.extend(conversation(Path(sc.path), MAX_TURNS - len(turns)))
             if len(turns) >= MAX_TURNS:
                 break
-        self.app.call_from_thread(self._show_conversation, session, turns)
+        self.app.hand_off(self._show_conversation, session, turns)
 
     def _show_conversation(self, session, turns) -> None:
         if session is not self.session:
@@ -239,7 +239,7 @@ class SessionsScreen(CuratorScreen):
         svc = self.app.sessions
         files = [(s.session_id, Path(sc.path)) for s in svc.sessions for sc in s.scans]
         hits = list(search(files, query, limit=500))
-        self.app.call_from_thread(self._show_hits, query, hits)
+        self.app.hand_off(self._show_hits, query, hits)
 
     def _show_hits(self, query: str, hits) -> None:
         self.hits = hits
