@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import queue
+
 import pytest
 
 from curator.app import make_app
@@ -44,3 +46,33 @@ def text_of(static) -> str:
     out = StringIO()
     Console(file=out, width=200, color_system=None, theme=rich_theme()).print(static.content)
     return out.getvalue()
+
+
+# -- a live store: the app with a test-driven watcher -----------------------------------
+
+class FakeEvents:
+    """The watcher's event source, driven by the test: `push(paths)` is one batch."""
+
+    def __init__(self) -> None:
+        self.batches: queue.Queue = queue.Queue()
+        self.roots = None
+
+    def __call__(self, roots, stop):
+        self.roots = roots
+        while not stop.is_set():
+            try:
+                batch = self.batches.get(timeout=0.02)
+            except queue.Empty:
+                continue
+            yield batch
+
+    def push(self, *paths) -> None:
+        self.batches.put(set(paths))
+
+
+@pytest.fixture
+def live(sample_copy):
+    events = FakeEvents()
+    app = make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(), theme="curator-dark")
+    app.watch_events = events
+    return app, events, sample_copy

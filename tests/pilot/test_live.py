@@ -4,10 +4,6 @@ file changed outside is made again, never applied over the change."""
 
 from __future__ import annotations
 
-import queue
-
-import pytest
-
 from curator.app import make_app
 from curator.dialogs import DiffDialog
 from curator.screens import MainScreen, RetrievalLabScreen
@@ -15,34 +11,6 @@ from curator.tokens import FakeTokenCounter
 from curator.widgets import NodeRef, StoreTree
 
 from .conftest import settle, wait_until
-
-
-class FakeEvents:
-    """The watcher's event source, driven by the test: `push(paths)` is one batch."""
-
-    def __init__(self) -> None:
-        self.batches: queue.Queue = queue.Queue()
-        self.roots = None
-
-    def __call__(self, roots, stop):
-        self.roots = roots
-        while not stop.is_set():
-            try:
-                batch = self.batches.get(timeout=0.02)
-            except queue.Empty:
-                continue
-            yield batch
-
-    def push(self, *paths) -> None:
-        self.batches.put(set(paths))
-
-
-@pytest.fixture
-def live(sample_copy):
-    events = FakeEvents()
-    app = make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(), theme="curator-dark")
-    app.watch_events = events
-    return app, events, sample_copy
 
 
 def tree_paths(app) -> set[str]:

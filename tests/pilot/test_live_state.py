@@ -10,7 +10,6 @@ from curator.screens import MainScreen
 from curator.widgets import StoreTree
 
 from .conftest import settle, text_of, wait_until
-from .test_live import live  # noqa: F401 - the fixture: an app with a test-driven watcher
 
 
 def group_named(tree, title: str):
@@ -35,7 +34,7 @@ def pane(app) -> tuple[str, str]:
     return app.screen.query_one(ContentSwitcher).current, text_of(app.screen.query_one("#group", Static))
 
 
-async def test_an_edit_keeps_a_highlighted_folder_shown_and_refreshed(live):  # noqa: F811
+async def test_an_edit_keeps_a_highlighted_folder_shown_and_refreshed(live):
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(app, pilot)
@@ -54,7 +53,7 @@ async def test_an_edit_keeps_a_highlighted_folder_shown_and_refreshed(live):  # 
         assert app.screen.query_one(StoreTree).cursor_node is node
 
 
-async def test_an_addition_keeps_a_highlighted_folder_shown_in_the_rebuilt_tree(live):  # noqa: F811
+async def test_an_addition_keeps_a_highlighted_folder_shown_in_the_rebuilt_tree(live):
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(app, pilot)
@@ -71,7 +70,7 @@ async def test_an_addition_keeps_a_highlighted_folder_shown_in_the_rebuilt_tree(
         assert cursor is not None and str(cursor.label).startswith("git/")
 
 
-async def test_an_edit_keeps_a_highlighted_tier_shown(live):  # noqa: F811
+async def test_an_edit_keeps_a_highlighted_tier_shown(live):
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(app, pilot)
@@ -99,7 +98,7 @@ async def edit_outside(app, pilot, events, root, rel: str = "git/git-signed-comm
     await settle(app, pilot)
 
 
-async def test_problems_keep_the_focus_in_the_filter_on_a_live_swap(live):  # noqa: F811
+async def test_problems_keep_the_focus_in_the_filter_on_a_live_swap(live):
     from textual.widgets import Input
 
     app, events, root = live
@@ -116,7 +115,7 @@ async def test_problems_keep_the_focus_in_the_filter_on_a_live_swap(live):  # no
         assert app.screen.focused is box and box.value == "gi"
 
 
-async def test_budgets_keep_the_cursor_of_the_largest_files_on_a_live_swap(live):  # noqa: F811
+async def test_budgets_keep_the_cursor_of_the_largest_files_on_a_live_swap(live):
     from textual.widgets import DataTable
 
     app, events, root = live
@@ -133,7 +132,7 @@ async def test_budgets_keep_the_cursor_of_the_largest_files_on_a_live_swap(live)
         assert table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value == key
 
 
-async def test_the_lab_keeps_the_cursor_on_its_results_on_a_live_swap(live):  # noqa: F811
+async def test_the_lab_keeps_the_cursor_on_its_results_on_a_live_swap(live):
     from textual.widgets import DataTable
 
     app, events, root = live

@@ -11,7 +11,6 @@ from curator.app import make_app
 from curator.tokens import FakeTokenCounter
 
 from .conftest import settle, wait_until
-from .test_live import live  # noqa: F401 - the fixture: an app with a test-driven watcher
 
 
 @pytest.fixture
@@ -67,7 +66,7 @@ async def test_quitting_while_the_lab_builds_its_engine(sample_copy, monkeypatch
     assert "Traceback" not in capfd.readouterr().err
 
 
-async def test_quitting_while_the_watcher_reads_a_batch(live, thread_errors):  # noqa: F811
+async def test_quitting_while_the_watcher_reads_a_batch(live, thread_errors):
     app, events, root = live
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)

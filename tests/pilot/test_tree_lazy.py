@@ -4,15 +4,10 @@ they had been built up front, including after a change on disk seen while folded
 
 from __future__ import annotations
 
-import pytest
-
-from curator.app import make_app
 from curator.screens import MainScreen
-from curator.tokens import FakeTokenCounter
 from curator.widgets import NodeRef, StoreTree
 
 from .conftest import settle, text_of, wait_until
-from .test_live import FakeEvents
 
 FOLDED = "git/git-lfs-fixtures.md"
 
@@ -25,12 +20,6 @@ def folder_node(tree: StoreTree, path: str):
     return tree._folder_of[NodeRef(0, path)]
 
 
-@pytest.fixture
-def live(sample_copy):
-    events = FakeEvents()
-    app = make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(), theme="curator-dark")
-    app.watch_events = events
-    return app, events, sample_copy
 
 
 async def test_folded_folders_build_no_leaves_until_opened(app):
