@@ -69,6 +69,11 @@ class FakeEvents:
     def push(self, *paths) -> None:
         self.batches.put(set(paths))
 
+    async def ready(self, app, pilot) -> None:
+        """The app has loaded and its watcher listens to this event source."""
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: self.roots is not None)
+
 
 @pytest.fixture
 def live(sample_copy):

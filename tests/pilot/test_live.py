@@ -25,8 +25,7 @@ def checks_at(app, path: str) -> set[str]:
 async def test_an_edit_on_disk_shows_keeping_the_selection(live):
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: events.roots is not None)
+        await events.ready(app, pilot)
         app.screen.open_path("git/git-lfs-fixtures.md")
         await settle(app, pilot)
         first = app.workspace
@@ -50,8 +49,7 @@ async def test_another_files_change_keeps_the_open_record_as_it_is(live):
 
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: events.roots is not None)
+        await events.ready(app, pilot)
         app.screen.open_path("git/git-signed-commits.md")
         await settle(app, pilot)
         view = app.screen.query_one(RecordView)
@@ -72,8 +70,7 @@ async def test_another_files_change_keeps_the_open_record_as_it_is(live):
 async def test_an_addition_a_deletion_and_a_rename_show_in_the_tree(live):
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: events.roots is not None)
+        await events.ready(app, pilot)
         app.screen.open_path("git/git-signed-commits.md")
         await settle(app, pilot)
 
@@ -111,8 +108,7 @@ async def test_a_failing_worker_is_one_notification_naming_it(app):
 async def test_the_lab_after_a_deletion_searches_the_new_snapshot(live):
     app, events, root = live
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: events.roots is not None)
+        await events.ready(app, pilot)
         await pilot.press("4")
         await settle(app, pilot)
         lab = app.screen
@@ -135,8 +131,7 @@ async def test_the_lab_after_a_deletion_searches_the_new_snapshot(live):
 async def test_a_plan_over_a_file_changed_outside_is_made_again(live):
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: events.roots is not None)
+        await events.ready(app, pilot)
         app.action_refresh_counts()
         await settle(app, pilot)
         dialog = app.screen
@@ -195,8 +190,7 @@ async def test_the_problems_cursor_stays_on_its_finding_when_a_new_one_comes_bef
 
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: events.roots is not None)
+        await events.ready(app, pilot)
         await pilot.press("2")
         await settle(app, pilot)
         screen = app.screen

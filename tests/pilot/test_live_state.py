@@ -37,8 +37,7 @@ def pane(app) -> tuple[str, str]:
 async def test_an_edit_keeps_a_highlighted_folder_shown_and_refreshed(live):
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: events.roots is not None)
+        await events.ready(app, pilot)
         node = await highlight_group(app, pilot, "git/")
         before = pane(app)[1]
         target = root / "git/git-lfs-fixtures.md"
@@ -56,8 +55,7 @@ async def test_an_edit_keeps_a_highlighted_folder_shown_and_refreshed(live):
 async def test_an_addition_keeps_a_highlighted_folder_shown_in_the_rebuilt_tree(live):
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: events.roots is not None)
+        await events.ready(app, pilot)
         await highlight_group(app, pilot, "git/")
         (root / "git/git-new-note.md").write_text("# New\nsomething new about git\n")
         first = app.workspace
@@ -73,8 +71,7 @@ async def test_an_addition_keeps_a_highlighted_folder_shown_in_the_rebuilt_tree(
 async def test_an_edit_keeps_a_highlighted_tier_shown(live):
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: events.roots is not None)
+        await events.ready(app, pilot)
         tree = app.screen.query_one(StoreTree)
         git = group_named(tree, "git/")
         tier_title = next(t for n, _i, t, p, _s in tree._groups if n is git.parent)
@@ -103,8 +100,7 @@ async def test_problems_keep_the_focus_in_the_filter_on_a_live_swap(live):
 
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: events.roots is not None)
+        await events.ready(app, pilot)
         await pilot.press("2")
         await settle(app, pilot)
         box = app.screen.query_one("#problem-filter", Input)
@@ -120,8 +116,7 @@ async def test_budgets_keep_the_cursor_of_the_largest_files_on_a_live_swap(live)
 
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: events.roots is not None)
+        await events.ready(app, pilot)
         await pilot.press("3")
         await settle(app, pilot)
         table = app.screen.query_one("#largest", DataTable)
@@ -137,8 +132,7 @@ async def test_the_lab_keeps_the_cursor_on_its_results_on_a_live_swap(live):
 
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: events.roots is not None)
+        await events.ready(app, pilot)
         await pilot.press("4")
         await settle(app, pilot)
         await pilot.press(*"git", "enter")

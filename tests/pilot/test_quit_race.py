@@ -69,8 +69,7 @@ async def test_quitting_while_the_lab_builds_its_engine(sample_copy, monkeypatch
 async def test_quitting_while_the_watcher_reads_a_batch(live, thread_errors):
     app, events, root = live
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: events.roots is not None)
+        await events.ready(app, pilot)
         watcher = app._watch_thread
         session = app.repo
         entered, release = threading.Event(), threading.Event()

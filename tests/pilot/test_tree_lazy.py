@@ -81,8 +81,7 @@ async def test_a_highlighted_folder_lists_its_files(app):
 async def test_an_edit_while_folded_shows_when_unfolded(live):
     app, events, root = live
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: events.roots is not None)
+        await events.ready(app, pilot)
         tree = app.screen.query_one(StoreTree)
         folder = folder_node(tree, FOLDED)
         assert FOLDED not in built(tree)
