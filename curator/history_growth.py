@@ -24,6 +24,10 @@ SAMPLES = 30  # commits sampled at most (the work tree comes on top)
 CALL_TIMEOUT = 5.0  # seconds, each git call
 TOTAL_TIMEOUT = 15.0  # seconds, the whole history; past it the points gathered so far are kept
 BYTES_PER_TOKEN = 4
+# the sampled history of a (repository, store folder, HEAD): committed history never changes, so
+# the app's live updates and repeated `curator tokens` calls in one process read git once
+_HISTORY: dict[tuple[str, str, str, int], tuple[tuple[GrowthPoint, ...], int]] = {}
+_HISTORY_KEPT = 8
 
 
 @dataclass(frozen=True)
@@ -202,6 +206,14 @@ def _growth(root: Path, samples: int, today: date, call_timeout: float, total_ti
     except ValueError:
         return Growth(reason="the store is outside the repository's work tree")
     rel = "" if rel == "." else rel
+    try:  # the history's points depend on HEAD only: a live change re-walks the work tree alone
+        head = _git(top, "rev-parse", "-q", "--verify", "HEAD", timeout=call_timeout).strip()
+    except _Fail:
+        head = ""  # no commits yet: `git log` below says so
+    key = (str(top), rel, head, samples)
+    if head and key in _HISTORY:
+        past, count = _HISTORY[key]
+        return Growth((*past, work_tree_point(root, today)), commits=count)
     try:
         log = _git(top, "--literal-pathspecs", "log", "--format=%H %cs", "--", rel or ".",
                    timeout=min(call_timeout, deadline - time.monotonic()))
@@ -214,13 +226,20 @@ def _growth(root: Path, samples: int, today: date, call_timeout: float, total_ti
     if not commits:
         return Growth(reason="the store has no commits yet")
     points: list[GrowthPoint] = []
+    whole = True
     for commit, day in sample(commits[::-1], samples):  # oldest first
         left = deadline - time.monotonic()
         if left <= 0:
+            whole = False
             break
         try:
             points.append(_tree_point(top, commit, day.strip(), rel, min(call_timeout, left)))
         except _Fail:
+            whole = False
             break
+    if whole and head:  # a history cut short by a timeout is read again next time
+        while len(_HISTORY) >= _HISTORY_KEPT:
+            _HISTORY.pop(next(iter(_HISTORY)))
+        _HISTORY[key] = (tuple(points), len(commits))
     points.append(work_tree_point(root, today))
     return Growth(tuple(points), commits=len(commits))

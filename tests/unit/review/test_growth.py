@@ -154,3 +154,23 @@ def test_tokens_without_git_stays_valid(sample_copy, capsys, monkeypatch):
     assert json.loads(capsys.readouterr().out)["growth_note"] == "git is not installed"
     assert main(["tokens", str(sample_copy)]) == 0
     assert "Growth  no git history (git is not installed)" in capsys.readouterr().out
+
+
+def test_history_is_read_once_per_head_and_the_work_tree_every_time(repo, monkeypatch):
+    import curator.history_growth as hg
+
+    calls: list[str] = []
+    real = hg._git
+    monkeypatch.setattr(hg, "_git", lambda cwd, *a, timeout: calls.append(a[0] if a[0] != "--literal-pathspecs" else a[1]) or real(cwd, *a, timeout=timeout))
+    first = store_growth(repo.root / STORE, today=TODAY)
+    assert "log" in calls and "ls-tree" in calls
+    calls.clear()
+    repo.write(f"{STORE}/db/db-new.md", "# New\n\n" + "word " * 50)  # a live edit, not committed
+    again = store_growth(repo.root / STORE, today=TODAY)
+    assert "log" not in calls and "ls-tree" not in calls  # the committed history was kept
+    assert again.points[:-1] == first.points[:-1]
+    assert again.points[-1].files == first.points[-1].files + 1  # the work tree is read anew
+    repo.commit("new")  # a new HEAD: its history is read again
+    calls.clear()
+    third = store_growth(repo.root / STORE, today=TODAY)
+    assert "log" in calls and third.commits == first.commits + 1
