@@ -16,6 +16,7 @@ from ..config import RetrievalConfig
 from ..model.store import Store
 from . import prior as priors
 from .bm25 import PYTHON_UP_TO, BM25Index
+from .copies import copy_key, groups
 from .fusion import combine, dedupe, rrf
 from .hooks import frontmatter_text, index_keywords, memory_hooks
 from .route import KeywordIndex, RouteResult, Step, walk
@@ -61,6 +62,7 @@ class Hit:
     score: float
     sources: dict[str, SourceRank]
     title: str | None = None
+    copies: tuple[str, ...] = ()  # near-copies of it that search collapsed into this line (copies.py)
 
 
 @dataclass(slots=True)
@@ -111,6 +113,7 @@ class RetrievalEngine:
         self._heads: list[str] | None = None
         self._doc_terms: list[list[str]] | None = None
         self.index_state = "built"  # built | reused | updated: what this engine did with the saved index
+        self.copy_of: dict[str, str] = {}  # near-copies (copies.py): path → prose digest, groups of 2+ only
         self.keywords: KeywordIndex
         self.bm25 = self._open_index(terms_cache, persist)  # and self.keywords
         clusters: dict[str, int] = {}
@@ -161,6 +164,23 @@ class RetrievalEngine:
                 out.append(terms(head) * HEAD_WEIGHT + terms(r.body()))
         return out
 
+    def _copy_keys(self, reuse: dict[str, str] | None) -> list[str]:
+        """Each memory's prose digest (copies.copy_key); unchanged memories' come from `reuse`."""
+        out = []
+        for r in self.docs:
+            key = f"{r.path}:{r.content_hash}"
+            out.append(reuse[key] if reuse is not None and key in reuse else copy_key(r.body()))
+        return out
+
+    def copies(self, path: str) -> list[str]:
+        """The other memories with the same prose as `path` (near-copies; identical ones included)."""
+        key = self.copy_of.get(path)
+        return [p for p, k in self.copy_of.items() if k == key and p != path] if key else []
+
+    def _same(self, path: str) -> str | None:
+        """What de-duplication compares: the prose digest of a near-copy, else the content hash."""
+        return self.copy_of.get(path) or self.store.records[path].content_hash
+
     def _open_index(self, terms_cache: ContentCache | None, persist: bool) -> BM25Index:
         from . import persist as saved_index
 
@@ -168,6 +188,7 @@ class RetrievalEngine:
         cutoff = self.config.fuzzy_cutoff
         if not persist:
             self.keywords = KeywordIndex(self.store, cutoff)
+            self.copy_of = groups(self.position, self._copy_keys(None))
             self._doc_terms = self._make_terms(None, terms_cache)
             if terms_cache is not None:
                 terms_cache.flush()
@@ -180,18 +201,23 @@ class RetrievalEngine:
         self.keywords = KeywordIndex(self.store, cutoff, saved.route_keywords if same_context else None)
         if same_context and saved.keys == keys:
             views = saved.views()
-            if views is not None:  # scored in Python until prepare(): a one-shot process never imports numpy
+            if views is not None and saved.groups is not None:  # scored in Python until prepare()
                 self._saved, self.index_state = saved, "reused"
+                self.copy_of = saved.groups
                 return BM25Index.from_views(len(keys), saved.vocab, *views)
-        reuse = None
+        reuse = reuse_copies = None
         if same_context:  # the same heads: memories whose bytes did not change keep their terms
             old = saved.terms()
             if old is not None:
                 reuse = {f"{p}:{h}": t for (p, h), t in zip(saved.keys, old, strict=True)}
                 self.index_state = "updated"
+        if saved is not None and (old_copies := saved.copies()) is not None:  # a digest depends on the bytes alone
+            reuse_copies = {f"{p}:{h}": c for (p, h), c in zip(saved.keys, old_copies, strict=True)}
         self._doc_terms = self._make_terms(reuse, None)
+        copies = self._copy_keys(reuse_copies)
+        self.copy_of = groups(self.position, copies)
         bm25 = BM25Index(self._doc_terms)
-        saved_index.save(self.store.root, context, keys, self._doc_terms, bm25, self.keywords.row_keywords)
+        saved_index.save(self.store.root, context, keys, self._doc_terms, bm25, self.keywords.row_keywords, copies)
         mine = saved_index.load(self.store.root)  # another process may have saved since: only ours is used
         self._saved = mine if mine is not None and mine.context == context and mine.keys == keys else None
         return bm25
@@ -250,7 +276,7 @@ class RetrievalEngine:
             fused = rrf({s: [p for p, _ in items] for s, items in lists.items()}, self.config.rrf_k, self.weights())
         else:
             fused = combine(lists, self.weights())
-        return dedupe(fused, lambda p: self.store.records[p].content_hash, limit)
+        return dedupe(fused, self._same, limit)
 
     # -- sources -------------------------------------------------------------
 
@@ -434,7 +460,7 @@ class RetrievalEngine:
                     i = self.position[path]
                     sr.matched = sorted(t for t in set(qterms) if self.bm25.contains(t, i))
                 srcs[s] = sr
-            hits.append(Hit(rank, path, rec.tier, rec.tokens or 0, float(score), srcs, rec.title))
+            hits.append(Hit(rank, path, rec.tier, rec.tokens or 0, float(score), srcs, rec.title, tuple(self.copies(path))))
         return SearchResult(query, k, source, qterms, hits, route, per_source, duplicates)
 
     # -- why not? -------------------------------------------------------------------
@@ -467,7 +493,10 @@ class RetrievalEngine:
         fused, dropped = self._fuse(result.per_source, self.sources)  # the whole list (search stops at k)
         dropped = {**dropped, **result.duplicates}
         if path in dropped:
-            return [("fused", f"same content as {dropped[path]}, which was kept (de-duplicated by SHA-256)")]
+            kept = dropped[path]
+            if self.store.records[path].content_hash == self.store.records[kept].content_hash:
+                return [("fused", f"same content as {kept}, which was kept (de-duplicated by SHA-256)")]
+            return [("fused", f"a near-copy of {kept} (the same prose; headings and link lists aside), which was kept")]
         out = [("route", self._explain_route(path, result))]
         out.append(("bm25", self._explain_bm25(path, result)))
         if self.semantic is not None:

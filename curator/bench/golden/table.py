@@ -51,7 +51,7 @@ def _lists(engines):
     for name, (eng, golden) in engines.items():
         for g in golden:
             res = eng.search(g.query, k=10)
-            g = replace(g, expect=with_copies(eng.store, g.expect))  # a copy kept by de-duplication is a hit
+            g = replace(g, expect=with_copies(eng.store, g.expect, eng))  # a copy kept by de-duplication is a hit
             lists = {s: list(res.per_source[s]) for s in eng.sources}
             if res.per_source.get("prf"):  # the semantic fusion's expansion list (engine.PRF_DOCS)
                 lists["prf"] = list(res.per_source["prf"])
@@ -173,7 +173,7 @@ def print_losses(name: str, report, eng, golden) -> None:
             best = max(report.sources, key=lambda s: getattr(table[s], metric))
             print(f"\n{name} {cls} {metric}: fused {getattr(table['fused'], metric):.2f} < {best} "
                   f"{getattr(table[best], metric):.2f}")
-            for g in (replace(q, expect=with_copies(eng.store, q.expect)) for q in golden if q.kind == cls):
+            for g in (replace(q, expect=with_copies(eng.store, q.expect, eng)) for q in golden if q.kind == cls):
                 _, lists = ranked_lists(eng, g.query)
                 mine, theirs = _rank(lists["fused"], g.expect), _rank(lists[best], g.expect)
                 worse = theirs is not None and (mine is None or mine > theirs)
