@@ -267,11 +267,17 @@ class RetrievalEngine:
         """The given sources' lists (default: every running source) fused, de-duplicated."""
         return self._fuse(per_source, sources or self.sources)[0]
 
-    def _fuse(self, per_source: dict[str, list[tuple[str, float]]], sources: tuple[str, ...],
-              limit: int | None = None) -> tuple[list[tuple[str, float]], dict[str, str]]:
-        lists = {s: per_source[s] for s in sources if s in per_source}
+    def fusion_lists(self, per_source: dict[str, list[tuple[str, float]]], sources: tuple[str, ...] | None = None,
+                     ) -> dict[str, list[tuple[str, float]]]:
+        """The lists the fusion sums: the given sources', and with the semantic one BM25's feedback list."""
+        lists = {s: per_source[s] for s in sources or self.sources if s in per_source}
         if "semantic" in lists and per_source.get("prf"):  # the expansion joins the semantic fusion
             lists["prf"] = per_source["prf"]
+        return lists
+
+    def _fuse(self, per_source: dict[str, list[tuple[str, float]]], sources: tuple[str, ...],
+              limit: int | None = None) -> tuple[list[tuple[str, float]], dict[str, str]]:
+        lists = self.fusion_lists(per_source, sources)
         if self.config.fusion == "rrf":
             fused = rrf({s: [p for p, _ in items] for s, items in lists.items()}, self.config.rrf_k, self.weights())
         else:

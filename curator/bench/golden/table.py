@@ -93,13 +93,14 @@ def _total(rows, w, method) -> tuple[float, float, float, int]:
 
 
 GRIDS = {
+    # semantic weights for raw cosines above the list's lowest (fusion.SCALES): a spread of ~0.2–0.5
     "score": {"route": [0.0, 0.01, 0.05], "prior": [0.0, 0.01, 0.05],
-              "semantic": [0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0], "prf": [0.0, 0.2, 0.5, 1.0]},
+              "semantic": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0], "prf": [0.0, 0.2, 0.5, 1.0]},
     "rrf": {"route": [0.0, 0.01, 0.05], "prior": [0.0, 0.01, 0.05], "semantic": [0.25, 0.5, 0.75, 1.0, 1.5, 2.0],
             "prf": [0.0]},
     # the confidence gates: bm25's second ÷ first at most `gate`, semantic's first − second cosine
     # at least `sgate`; 0 / 9 (never) come first, so a tie in training keeps the plain fusion
-    "gate": {"route": [0.01], "prior": [0.01], "semantic": [0.5, 0.75, 1.0, 1.5, 2.0], "prf": [0.0],
+    "gate": {"route": [0.01], "prior": [0.01], "semantic": [2.0, 3.0, 5.0, 8.0], "prf": [0.0],
              "gate": [0.0, 0.7, 0.8, 0.85, 0.9], "sgate": [9.0, 0.15, 0.1, 0.05]},
 }
 
@@ -161,6 +162,7 @@ def print_losses(name: str, report, eng, golden) -> None:
     from dataclasses import replace
 
     from ...retrieval.eval import ranked_lists, with_copies
+    from ...retrieval.fusion import shares
 
     cut = {"hit1": 1, "hit5": 5, "mrr10": 10}
     for cls in ("literal", "paraphrase"):
@@ -174,15 +176,21 @@ def print_losses(name: str, report, eng, golden) -> None:
             print(f"\n{name} {cls} {metric}: fused {getattr(table['fused'], metric):.2f} < {best} "
                   f"{getattr(table[best], metric):.2f}")
             for g in (replace(q, expect=with_copies(eng.store, q.expect, eng)) for q in golden if q.kind == cls):
-                _, lists = ranked_lists(eng, g.query)
+                result, lists = ranked_lists(eng, g.query)
                 mine, theirs = _rank(lists["fused"], g.expect), _rank(lists[best], g.expect)
                 worse = theirs is not None and (mine is None or mine > theirs)
                 if not worse or (metric != "mrr10" and (theirs > k or (mine is not None and mine <= k))):
                     continue
                 ranks = ", ".join(f"{s} #{_rank(lists[s], g.expect) or '>10'}" for s in report.sources)
                 above = lists["fused"][: (mine or 11) - 1][:3]
-                print(f"  {g.query!r}\n    target {g.expect[0]}: fused #{mine or '>10'} ({ranks}); "
+                target = next((p for p in lists["fused"] if p in g.expect), g.expect[0])
+                print(f"  {g.query!r}\n    target {target}: fused #{mine or '>10'} ({ranks}); "
                       f"above it: {', '.join(above)}")
+                # why: what each source adds to each one's fused score (weight × normalised − floor)
+                parts = shares(eng.fusion_lists(result.per_source), [target, *above], eng.weights())
+                for p in (target, *above):
+                    why = " + ".join(f"{s} {v:.2f}" for s, v in parts[p].items() if v >= 0.005) or "nothing"
+                    print(f"      {sum(parts[p].values()):.2f} = {why}  {p}")
 
 
 def _cell(v) -> str:
