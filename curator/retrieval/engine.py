@@ -30,8 +30,9 @@ HEAD_WEIGHT = 2  # the head (name, title, description, index keywords, MEMORY.md
 # Fusion: a convex combination of each source's normalised scores (fusion.combine; `fusion: rrf`
 # in .curator.yaml restores weighted reciprocal rank fusion). Weights fitted on three corpus
 # stores' golden queries and checked leaving one store out (curator/bench/golden/, `python -m
-# curator.bench.golden.table CORPORA --fit`): BM25 1, semantic 2, BM25's expansion (PRF below)
-# 0.5; route and prior only break near-ties (0.01) — the route's evidence (the index keywords) is
+# curator.bench.golden.table CORPORA --fit`): BM25 1, semantic 5 (raw cosines above its list's
+# lowest: fusion.SCALES), BM25's expansion (PRF below) 1; route and prior only break near-ties
+# (0.01) — the route's evidence (the index keywords) is
 # already in BM25's document head, and neither gains held out. The defaults live in RetrievalConfig.source_weights; a
 # .curator.yaml `source_weights` overrides the ones it names.
 FUSION_WEIGHTS = RetrievalConfig().source_weights
