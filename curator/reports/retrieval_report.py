@@ -117,7 +117,7 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
             why.append(f"prior: relevance {p.relevance:.2f}, recency {p.recency:.2f}, frequency {p.frequency:.2f}")
         if h.copies:
             n = len(h.copies)
-            why.append(f"and {n} near-cop{'y' if n == 1 else 'ies'} (same prose, shown once): " + ", ".join(h.copies[:3])
+            why.append(f"and {n} cop{'y' if n == 1 else 'ies'} (the same prose, shown once): " + ", ".join(h.copies[:3])
                        + (" …" if n > 3 else ""))
         for reason in why:
             console.print(Text("    " + reason, style="dim"), overflow="fold")

@@ -4,7 +4,8 @@ Search keeps one of identical memories (same SHA-256). Stores that were migrated
 keep copies that differ only in their headings and link lists — `pr-002-x.md` and
 `pr-review-002-x.md`, one titled "# Pr: X" with "## Skill-PR-002: X" under it, the other
 "# Skill-PR-002: X", with other `## Related` links. A person previewing what the agent would
-load wants one line for the two ("X (and 1 near-copy: …)"), not the same text twice in a top 5.
+load wants one line for the two (under it: "and 1 copy (the same prose, shown once): …"), not
+the same text twice in a top 5.
 
 The test is exact, so it never merges two memories that merely overlap: two memories are copies
 when their *prose* — the body without heading lines and without boilerplate sections (`##

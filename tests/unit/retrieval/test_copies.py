@@ -112,4 +112,4 @@ def test_retrieve_prints_the_near_copy_under_the_kept_line(make_store, capsys):
     assert results[0]["copies"] and len(results[0]["copies"]) == 1
     assert all("copies" not in r for r in results[1:])
     assert main(["retrieve", QUERY, str(root)]) == 0
-    assert "and 1 near-copy (same prose, shown once): " + results[0]["copies"][0] in capsys.readouterr().out
+    assert "and 1 copy (the same prose, shown once): " + results[0]["copies"][0] in capsys.readouterr().out
