@@ -41,7 +41,7 @@ FUSION_WEIGHTS = RetrievalConfig().source_weights
 # make a second BM25 list, fused at weight `prf`. Held out (leave one store out and 5-fold over the
 # golden queries) it raised hit@5 and MRR@10 (5-fold: every metric); in the lexical fusion alone
 # it lowered hit@1, so there it does not run. The golden README has the numbers.
-PRF_DOCS = 3
+PRF_DOCS = 5
 PRF_TERMS = 5
 
 
@@ -293,10 +293,11 @@ class RetrievalEngine:
     def rank_bm25(self, qterms: list[str], depth: int = DEPTH) -> list[tuple[str, float]]:
         return [(self.docs[i].path, s) for i, s in self.bm25.top(qterms, depth)]
 
-    def prf_terms(self, qterms: list[str], bm25_list: list[tuple[str, float]]) -> list[tuple[str, float]]:
-        """(word, weight) of the expansion: the words that weigh most in BM25's first PRF_DOCS
+    def prf_terms(self, qterms: list[str], bm25_list: list[tuple[str, float]], docs: int = PRF_DOCS,
+                  n_terms: int = PRF_TERMS) -> list[tuple[str, float]]:
+        """(word, weight) of the expansion: the words that weigh most in BM25's first `docs`
         memories, each memory's term shares weighted by its score ÷ the best; query words excluded."""
-        top = [(self.position[p], s) for p, s in bm25_list[:PRF_DOCS] if p in self.position]
+        top = [(self.position[p], s) for p, s in bm25_list[:docs] if p in self.position]
         if not top or top[0][1] <= 0:
             return []
         asked, best, weight = set(qterms), top[0][1], {}
@@ -305,14 +306,14 @@ class RetrievalEngine:
             for t, n in Counter(doc).items():
                 if t not in asked:
                     weight[t] = weight.get(t, 0.0) + n / len(doc) * score / best
-        return sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:PRF_TERMS]
+        return sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:n_terms]
 
     def rank_prf(self, qterms: list[str], bm25_list: list[tuple[str, float]], depth: int = DEPTH,
-                 ) -> list[tuple[str, float]]:
+                 docs: int = PRF_DOCS, n_terms: int = PRF_TERMS) -> list[tuple[str, float]]:
         """BM25 of the expansion words (`prf_terms`), each weighted by its share of the expansion."""
         import numpy as np
 
-        expansion = self.prf_terms(qterms, bm25_list)
+        expansion = self.prf_terms(qterms, bm25_list, docs, n_terms)
         total = sum(w for _, w in expansion)
         if not expansion or total <= 0:
             return []

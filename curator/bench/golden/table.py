@@ -41,11 +41,16 @@ def print_report(name: str, report) -> None:
         print(f"{cls:<11}{table['fused'].n:>3}  {cells}   {g.hit1:+.2f}/{g.hit5:+.2f}/{g.mrr10:+.2f}")
 
 
-def _lists(engines):
+# (memories read, words kept) of the feedback expansion, fitted with `--fit --prf-shape`
+PRF_SHAPES = [(d, t) for d in (1, 2, 3, 5) for t in (3, 5, 10)]
+
+
+def _lists(engines, prf_shapes=()):
     """(file, golden query, {source: [(path, score)]}) for every query: the sources run once."""
     from dataclasses import replace
 
     from ...retrieval.eval import with_copies
+    from ...retrieval.text import query_terms
 
     out = []
     for name, (eng, golden) in engines.items():
@@ -55,6 +60,10 @@ def _lists(engines):
             lists = {s: list(res.per_source[s]) for s in eng.sources}
             if res.per_source.get("prf"):  # the semantic fusion's expansion list (engine.PRF_DOCS)
                 lists["prf"] = list(res.per_source["prf"])
+                if prf_shapes:  # the expansion's own shape (memories read, words kept) fitted too
+                    qterms = query_terms(g.query)
+                    for v, (docs, n_terms) in enumerate(prf_shapes):
+                        lists[f"prf{v}"] = eng.rank_prf(qterms, res.per_source["bm25"], docs=docs, n_terms=n_terms)
             out.append((name, g, lists))
     return out
 
@@ -62,7 +71,9 @@ def _lists(engines):
 def _fused(lists, w, method: str, rrf_k: int = 60) -> list[str]:
     from ...retrieval.fusion import combine, rrf
 
-    use = {s: v for s, v in lists.items() if w.get(s, 0) > 0}
+    if "shape" in w:  # the feedback list of the shape this combination tries
+        lists = {**lists, "prf": lists.get(f"prf{int(w['shape'])}", [])}
+    use = {s: v for s, v in lists.items() if w.get(s, 0) > 0 and not (s[:3] == "prf" and s[3:].isdigit())}
     if method == "rrf":
         return [p for p, _ in rrf({s: [p for p, _ in v] for s, v in use.items()}, rrf_k, w)]
     fused = [p for p, _ in combine(use, w)]
@@ -121,16 +132,19 @@ def _held_out(rows, combos, method, folds) -> tuple[list[float], list[tuple[str,
     return [held[0] / n, held[1] / n, held[2] / n, held[3]], chosen
 
 
-def fit(engines, method: str = "score") -> None:
+def fit(engines, method: str = "score", prf_shape: bool = False) -> None:
     """Fusion weights by cross-validation: for each store, the weights that score best (hit@1 +
     hit@5 + MRR@10) on the other stores' queries are tried on its own — its numbers are held out;
     then 5-fold over the queries (seeded). Then the weights that score best on every query, for
     reference (in-sample)."""
     import random
 
-    rows = _lists(engines)
-    sources = sorted({s for _, _, lists in rows for s in lists})
-    grid = GRIDS[method]
+    rows = _lists(engines, PRF_SHAPES if prf_shape else ())
+    sources = sorted({s for _, _, lists in rows for s in lists if not (s[:3] == "prf" and s[3:].isdigit())})
+    grid = dict(GRIDS[method])
+    if prf_shape:  # route and prior at their tie-breaking 0.01: the grid stays a few hundred
+        grid.update(route=[0.01], prior=[0.01], semantic=[3.0, 4.0, 5.0, 6.0, 8.0], prf=[0.0, 0.5, 1.0, 1.5],
+                    shape=[float(i) for i in range(len(PRF_SHAPES))])
     keys = [s for s in sources if s != "bm25"] + [k for k in grid if k not in sources]
     combos = [{"bm25": 1.0, **dict(zip(keys, combo, strict=True))}
               for combo in itertools.product(*(grid.get(k, [0.0, 0.5, 1.0]) for k in keys))]
@@ -245,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("corpora", type=Path)
     p.add_argument("--semantic", action="store_true")
     p.add_argument("--fit", action="store_true")
+    p.add_argument("--prf-shape", action="store_true", help="--fit also picks the feedback's memories and words")
     p.add_argument("--failures", action="store_true")
     p.add_argument("--markdown", action="store_true", help="print the README's table")
     p.add_argument("--losses", action="store_true", help="the queries behind every cell fused loses")
@@ -252,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     engines = {f.stem: load(a.corpora, f, a.semantic) for f in golden_files()}
     if a.fit:
-        fit(engines, a.method)
+        fit(engines, a.method, a.prf_shape)
         return 0
     reports = []
     for name, (eng, golden) in engines.items():
