@@ -77,7 +77,7 @@ class RetrievalConfig:
     # weights fitted on three real stores' golden queries (curator/bench/golden/)
     fusion: str = "score"
     source_weights: dict[str, float] = field(
-        default_factory=lambda: {"route": 0.01, "bm25": 1.0, "prior": 0.01, "semantic": 2.0, "prf": 0.5}
+        default_factory=lambda: {"route": 0.01, "bm25": 1.0, "prior": 0.01, "semantic": 5.0, "prf": 1.0}
     )
     fuzzy_cutoff: int = 88  # rapidfuzz ratio for near-forms of query words
     eval_threshold: float = 0.8  # hit@5 below this fails `curator eval`

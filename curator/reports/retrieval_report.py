@@ -64,6 +64,7 @@ def retrieve_json(result, misses: list[tuple[str, str]], unavailable: dict[str, 
             "tokens": h.tokens,
             "score": _round(h.score),
             "sources": sources,
+            **({"copies": list(h.copies)} if h.copies else {}),
         })
     extra = {"unavailable": dict(unavailable)} if unavailable else {}
     return {**extra,
@@ -114,6 +115,10 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
         p = h.sources["prior"].parts
         if p is not None:
             why.append(f"prior: relevance {p.relevance:.2f}, recency {p.recency:.2f}, frequency {p.frequency:.2f}")
+        if h.copies:
+            n = len(h.copies)
+            why.append(f"and {n} cop{'y' if n == 1 else 'ies'} (the same prose, shown once): " + ", ".join(h.copies[:3])
+                       + (" …" if n > 3 else ""))
         for reason in why:
             console.print(Text("    " + reason, style="dim"), overflow="fold")
     console.print()

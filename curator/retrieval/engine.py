@@ -16,6 +16,7 @@ from ..config import RetrievalConfig
 from ..model.store import Store
 from . import prior as priors
 from .bm25 import PYTHON_UP_TO, BM25Index
+from .copies import copy_key, groups
 from .fusion import combine, dedupe, rrf
 from .hooks import frontmatter_text, index_keywords, memory_hooks
 from .route import KeywordIndex, RouteResult, Step, walk
@@ -29,8 +30,9 @@ HEAD_WEIGHT = 2  # the head (name, title, description, index keywords, MEMORY.md
 # Fusion: a convex combination of each source's normalised scores (fusion.combine; `fusion: rrf`
 # in .curator.yaml restores weighted reciprocal rank fusion). Weights fitted on three corpus
 # stores' golden queries and checked leaving one store out (curator/bench/golden/, `python -m
-# curator.bench.golden.table CORPORA --fit`): BM25 1, semantic 2, BM25's expansion (PRF below)
-# 0.5; route and prior only break near-ties (0.01) — the route's evidence (the index keywords) is
+# curator.bench.golden.table CORPORA --fit`): BM25 1, semantic 5 (raw cosines above its list's
+# lowest: fusion.SCALES), BM25's expansion (PRF below) 1; route and prior only break near-ties
+# (0.01) — the route's evidence (the index keywords) is
 # already in BM25's document head, and neither gains held out. The defaults live in RetrievalConfig.source_weights; a
 # .curator.yaml `source_weights` overrides the ones it names.
 FUSION_WEIGHTS = RetrievalConfig().source_weights
@@ -39,7 +41,7 @@ FUSION_WEIGHTS = RetrievalConfig().source_weights
 # make a second BM25 list, fused at weight `prf`. Held out (leave one store out and 5-fold over the
 # golden queries) it raised hit@5 and MRR@10 (5-fold: every metric); in the lexical fusion alone
 # it lowered hit@1, so there it does not run. The golden README has the numbers.
-PRF_DOCS = 3
+PRF_DOCS = 5
 PRF_TERMS = 5
 
 
@@ -61,6 +63,7 @@ class Hit:
     score: float
     sources: dict[str, SourceRank]
     title: str | None = None
+    copies: tuple[str, ...] = ()  # near-copies of it that search collapsed into this line (copies.py)
 
 
 @dataclass(slots=True)
@@ -111,6 +114,7 @@ class RetrievalEngine:
         self._heads: list[str] | None = None
         self._doc_terms: list[list[str]] | None = None
         self.index_state = "built"  # built | reused | updated: what this engine did with the saved index
+        self.copy_of: dict[str, str] = {}  # near-copies (copies.py): path → prose digest, groups of 2+ only
         self.keywords: KeywordIndex
         self.bm25 = self._open_index(terms_cache, persist)  # and self.keywords
         clusters: dict[str, int] = {}
@@ -161,6 +165,23 @@ class RetrievalEngine:
                 out.append(terms(head) * HEAD_WEIGHT + terms(r.body()))
         return out
 
+    def _copy_keys(self, reuse: dict[str, str] | None) -> list[str]:
+        """Each memory's prose digest (copies.copy_key); unchanged memories' come from `reuse`."""
+        out = []
+        for r in self.docs:
+            key = f"{r.path}:{r.content_hash}"
+            out.append(reuse[key] if reuse is not None and key in reuse else copy_key(r.body()))
+        return out
+
+    def copies(self, path: str) -> list[str]:
+        """The other memories with the same prose as `path` (near-copies; identical ones included)."""
+        key = self.copy_of.get(path)
+        return [p for p, k in self.copy_of.items() if k == key and p != path] if key else []
+
+    def _same(self, path: str) -> str | None:
+        """What de-duplication compares: the prose digest of a near-copy, else the content hash."""
+        return self.copy_of.get(path) or self.store.records[path].content_hash
+
     def _open_index(self, terms_cache: ContentCache | None, persist: bool) -> BM25Index:
         from . import persist as saved_index
 
@@ -168,6 +189,7 @@ class RetrievalEngine:
         cutoff = self.config.fuzzy_cutoff
         if not persist:
             self.keywords = KeywordIndex(self.store, cutoff)
+            self.copy_of = groups(self.position, self._copy_keys(None))
             self._doc_terms = self._make_terms(None, terms_cache)
             if terms_cache is not None:
                 terms_cache.flush()
@@ -180,18 +202,23 @@ class RetrievalEngine:
         self.keywords = KeywordIndex(self.store, cutoff, saved.route_keywords if same_context else None)
         if same_context and saved.keys == keys:
             views = saved.views()
-            if views is not None:  # scored in Python until prepare(): a one-shot process never imports numpy
+            if views is not None and saved.groups is not None:  # scored in Python until prepare()
                 self._saved, self.index_state = saved, "reused"
+                self.copy_of = saved.groups
                 return BM25Index.from_views(len(keys), saved.vocab, *views)
-        reuse = None
+        reuse = reuse_copies = None
         if same_context:  # the same heads: memories whose bytes did not change keep their terms
             old = saved.terms()
             if old is not None:
                 reuse = {f"{p}:{h}": t for (p, h), t in zip(saved.keys, old, strict=True)}
                 self.index_state = "updated"
+        if saved is not None and (old_copies := saved.copies()) is not None:  # a digest depends on the bytes alone
+            reuse_copies = {f"{p}:{h}": c for (p, h), c in zip(saved.keys, old_copies, strict=True)}
         self._doc_terms = self._make_terms(reuse, None)
+        copies = self._copy_keys(reuse_copies)
+        self.copy_of = groups(self.position, copies)
         bm25 = BM25Index(self._doc_terms)
-        saved_index.save(self.store.root, context, keys, self._doc_terms, bm25, self.keywords.row_keywords)
+        saved_index.save(self.store.root, context, keys, self._doc_terms, bm25, self.keywords.row_keywords, copies)
         mine = saved_index.load(self.store.root)  # another process may have saved since: only ours is used
         self._saved = mine if mine is not None and mine.context == context and mine.keys == keys else None
         return bm25
@@ -241,16 +268,22 @@ class RetrievalEngine:
         """The given sources' lists (default: every running source) fused, de-duplicated."""
         return self._fuse(per_source, sources or self.sources)[0]
 
-    def _fuse(self, per_source: dict[str, list[tuple[str, float]]], sources: tuple[str, ...],
-              limit: int | None = None) -> tuple[list[tuple[str, float]], dict[str, str]]:
-        lists = {s: per_source[s] for s in sources if s in per_source}
+    def fusion_lists(self, per_source: dict[str, list[tuple[str, float]]], sources: tuple[str, ...] | None = None,
+                     ) -> dict[str, list[tuple[str, float]]]:
+        """The lists the fusion sums: the given sources', and with the semantic one BM25's feedback list."""
+        lists = {s: per_source[s] for s in sources or self.sources if s in per_source}
         if "semantic" in lists and per_source.get("prf"):  # the expansion joins the semantic fusion
             lists["prf"] = per_source["prf"]
+        return lists
+
+    def _fuse(self, per_source: dict[str, list[tuple[str, float]]], sources: tuple[str, ...],
+              limit: int | None = None) -> tuple[list[tuple[str, float]], dict[str, str]]:
+        lists = self.fusion_lists(per_source, sources)
         if self.config.fusion == "rrf":
             fused = rrf({s: [p for p, _ in items] for s, items in lists.items()}, self.config.rrf_k, self.weights())
         else:
             fused = combine(lists, self.weights())
-        return dedupe(fused, lambda p: self.store.records[p].content_hash, limit)
+        return dedupe(fused, self._same, limit)
 
     # -- sources -------------------------------------------------------------
 
@@ -260,10 +293,11 @@ class RetrievalEngine:
     def rank_bm25(self, qterms: list[str], depth: int = DEPTH) -> list[tuple[str, float]]:
         return [(self.docs[i].path, s) for i, s in self.bm25.top(qterms, depth)]
 
-    def prf_terms(self, qterms: list[str], bm25_list: list[tuple[str, float]]) -> list[tuple[str, float]]:
-        """(word, weight) of the expansion: the words that weigh most in BM25's first PRF_DOCS
+    def prf_terms(self, qterms: list[str], bm25_list: list[tuple[str, float]], docs: int = PRF_DOCS,
+                  n_terms: int = PRF_TERMS) -> list[tuple[str, float]]:
+        """(word, weight) of the expansion: the words that weigh most in BM25's first `docs`
         memories, each memory's term shares weighted by its score ÷ the best; query words excluded."""
-        top = [(self.position[p], s) for p, s in bm25_list[:PRF_DOCS] if p in self.position]
+        top = [(self.position[p], s) for p, s in bm25_list[:docs] if p in self.position]
         if not top or top[0][1] <= 0:
             return []
         asked, best, weight = set(qterms), top[0][1], {}
@@ -272,14 +306,14 @@ class RetrievalEngine:
             for t, n in Counter(doc).items():
                 if t not in asked:
                     weight[t] = weight.get(t, 0.0) + n / len(doc) * score / best
-        return sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:PRF_TERMS]
+        return sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:n_terms]
 
     def rank_prf(self, qterms: list[str], bm25_list: list[tuple[str, float]], depth: int = DEPTH,
-                 ) -> list[tuple[str, float]]:
+                 docs: int = PRF_DOCS, n_terms: int = PRF_TERMS) -> list[tuple[str, float]]:
         """BM25 of the expansion words (`prf_terms`), each weighted by its share of the expansion."""
         import numpy as np
 
-        expansion = self.prf_terms(qterms, bm25_list)
+        expansion = self.prf_terms(qterms, bm25_list, docs, n_terms)
         total = sum(w for _, w in expansion)
         if not expansion or total <= 0:
             return []
@@ -434,7 +468,7 @@ class RetrievalEngine:
                     i = self.position[path]
                     sr.matched = sorted(t for t in set(qterms) if self.bm25.contains(t, i))
                 srcs[s] = sr
-            hits.append(Hit(rank, path, rec.tier, rec.tokens or 0, float(score), srcs, rec.title))
+            hits.append(Hit(rank, path, rec.tier, rec.tokens or 0, float(score), srcs, rec.title, tuple(self.copies(path))))
         return SearchResult(query, k, source, qterms, hits, route, per_source, duplicates)
 
     # -- why not? -------------------------------------------------------------------
@@ -467,7 +501,10 @@ class RetrievalEngine:
         fused, dropped = self._fuse(result.per_source, self.sources)  # the whole list (search stops at k)
         dropped = {**dropped, **result.duplicates}
         if path in dropped:
-            return [("fused", f"same content as {dropped[path]}, which was kept (de-duplicated by SHA-256)")]
+            kept = dropped[path]
+            if self.store.records[path].content_hash == self.store.records[kept].content_hash:
+                return [("fused", f"same content as {kept}, which was kept (de-duplicated by SHA-256)")]
+            return [("fused", f"a near-copy of {kept} (the same prose; headings and link lists aside), which was kept")]
         out = [("route", self._explain_route(path, result))]
         out.append(("bm25", self._explain_bm25(path, result)))
         if self.semantic is not None:

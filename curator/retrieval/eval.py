@@ -156,14 +156,15 @@ def _score(ranked: list[str], expect: tuple[str, ...]) -> tuple[bool, bool, floa
     return (first == 1, first is not None and first <= 5, 1.0 / first if first else 0.0)
 
 
-def with_copies(store, expect: tuple[str, ...]) -> tuple[str, ...]:
-    """The expected memories and every memory with the same content (same SHA-256): search keeps
-    one of identical memories (ADR-037), and which copy it keeps is not a miss."""
+def with_copies(store, expect: tuple[str, ...], engine: RetrievalEngine | None = None) -> tuple[str, ...]:
+    """The expected memories and every memory with the same content (same SHA-256) — or, given
+    the engine, the same prose (its near-copies, `copies.py`): search shows one line for
+    copies (ADR-037), and which copy it keeps is not a miss."""
     hashes = {store.records[p].content_hash for p in expect if p in store.records} - {None, ""}
-    if not hashes:
-        return expect
-    copies = [p for p, r in store.records.items() if r.content_hash in hashes and p not in expect]
-    return (*expect, *sorted(copies))
+    copies = {p for p, r in store.records.items() if r.content_hash in hashes and p not in expect} if hashes else set()
+    if engine is not None:
+        copies.update(c for p in expect for c in engine.copies(p) if c not in expect)
+    return (*expect, *sorted(copies)) if copies else expect
 
 
 def ranked_lists(engine: RetrievalEngine, query: str):
@@ -184,7 +185,7 @@ def run_eval(engine: RetrievalEngine, golden: list[GoldenQuery], threshold: floa
     failures = []
     for g in golden:
         result, lists = ranked_lists(engine, g.query)
-        expect = with_copies(engine.store, g.expect)
+        expect = with_copies(engine.store, g.expect, engine)
         for s in columns:
             h1, h5, rr = _score(lists[s], expect)
             for c in ("all", g.kind, g.split):

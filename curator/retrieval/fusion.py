@@ -5,9 +5,14 @@ Why scores and not ranks: RRF sees only ranks, so a source that is sure (BM25 on
 names the memory: its first hit scores far above the second) counts the same as one that is
 guessing, and two weak lists can outvote it. A convex combination keeps each source's margin:
 BM25 is divided by its best score (1.0 = the best lexical match), the semantic source's cosines
-are min-max scaled over its list (cosines of unrelated texts do not start at 0), the prior is
-already in [0, 1]. A memory missing from a source's list gets that list's lowest value (it
-ranked no better than the last one shown).
+are taken as they are, above the lowest of its list (cosines of unrelated texts do not start at
+0), the prior is already in [0, 1]. A memory missing from a source's list gets that list's
+lowest value (it ranked no better than the last one shown).
+
+Why raw cosines and not min-max: min-max stretches every semantic list to a full 0..1, so a
+query the model does not understand (its best cosine 0.25, its 50th 0.10) weighs as much as one
+it does (0.75 over 0.20) and buries BM25's sure first. Raw, the spread itself is the semantic
+source's confidence: held out on the golden queries it raised every metric (golden README).
 
 `rrf`/`dedupe` fuse the sources of one store; `fuse_sources`/`fuse_engines` fuse several stores'
 engines (Serena + Claude memory + experience), tagging each result with its source name.
@@ -31,7 +36,7 @@ def rrf(rankings: dict[str, list[str]], k: int = 60, weights: dict[str, float] |
     return sorted(scores.items(), key=lambda kv: (-kv[1], best[kv[0]], kv[0]))
 
 
-SCALES = {"bm25": "max", "route": "max", "semantic": "minmax", "prior": "raw"}
+SCALES = {"bm25": "max", "route": "max", "semantic": "raw", "prior": "raw"}
 
 
 def normalise(items: Sequence[tuple[str, float]], how: str) -> dict[str, float]:
@@ -47,13 +52,18 @@ def normalise(items: Sequence[tuple[str, float]], how: str) -> dict[str, float]:
     return dict(items)
 
 
+def _normalised(lists: dict[str, Sequence[tuple[str, float]]], scales: dict[str, str] | None,
+                ) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
+    scales = {**SCALES, **(scales or {})}
+    norm = {s: normalise(items, scales.get(s, "max")) for s, items in lists.items() if items}
+    return norm, {s: min(v.values()) for s, v in norm.items()}
+
+
 def combine(lists: dict[str, Sequence[tuple[str, float]]], weights: dict[str, float] | None = None,
             scales: dict[str, str] | None = None) -> list[tuple[str, float]]:
     """Score fusion: Σ weight · normalised score over the sources, a memory missing from a list
     counted at that list's lowest value. Ties: best rank in any list, then id."""
-    scales = {**SCALES, **(scales or {})}
-    norm = {s: normalise(items, scales.get(s, "max")) for s, items in lists.items() if items}
-    floor = {s: min(v.values()) for s, v in norm.items()}
+    norm, floor = _normalised(lists, scales)
     best: dict[str, int] = {}
     for items in lists.values():
         for rank, (p, _) in enumerate(items, 1):
@@ -67,6 +77,17 @@ def combine(lists: dict[str, Sequence[tuple[str, float]]], weights: dict[str, fl
         for p, x in v.items():
             scores[p] += ws * (x - lo)
     return sorted(scores.items(), key=lambda kv: (-kv[1], best[kv[0]], kv[0]))
+
+
+def shares(lists: dict[str, Sequence[tuple[str, float]]], paths: Sequence[str],
+           weights: dict[str, float] | None = None, scales: dict[str, str] | None = None,
+           ) -> dict[str, dict[str, float]]:
+    """What each source adds to each memory's fused score above the common base (weight ×
+    (normalised score − the list's floor); 0 where the list does not hold it): why `combine`
+    put one memory above another."""
+    norm, floor = _normalised(lists, scales)
+    w = weights or {}
+    return {p: {s: w.get(s, 1.0) * (norm[s].get(p, floor[s]) - floor[s]) for s in sorted(norm)} for p in paths}
 
 
 def dedupe(items: list[tuple[str, float]], content_hash, limit: int | None = None,

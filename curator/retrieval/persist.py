@@ -9,6 +9,8 @@ stores never share one, even with identical files):
   the loadable tiers, the term rules), every searchable memory as (path, sha256 of content), and
   the BM25 vocabulary and the generation of its arrays, and each index row's
   keyword set for the route (in the store's row order);
+- `copies-<gen>.marshal` — each memory's prose digest (`copies.copy_key`; `index.marshal` keeps
+  only the groups of near-copies, which search collapses), read only for an update;
 - `terms-<gen>.marshal` — each memory's terms (for a rebuild after a change, the Python backend,
   the prior's overlap and `why`), read only when needed;
 - `data-<gen>.npy`, `indices-<gen>.npy`, `indptr-<gen>.npy` — the BM25 weights, column-compressed
@@ -33,7 +35,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-VERSION = 3
+VERSION = 4  # 4: near-copy groups (copies-<gen>.marshal, meta "copies")
 ARRAYS = ("data", "indices", "indptr")
 
 
@@ -65,6 +67,15 @@ class Saved:
     gen: str
     vocab: dict[str, int] | None
     route_keywords: list[tuple[str, ...]] | None = None
+    groups: dict[str, str] | None = None  # near-copies: path → prose digest (copies.groups)
+
+    def copies(self) -> list[str] | None:
+        """Each memory's prose digest (`copies.copy_key`), aligned with `keys`."""
+        try:
+            data = marshal.loads((self.folder / f"copies-{self.gen}.marshal").read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            return None
+        return data if isinstance(data, list) and len(data) == len(self.keys) else None
 
     def terms(self) -> list[list[str]] | None:
         try:
@@ -156,13 +167,15 @@ def load(root: Path | str) -> Saved | None:
         return None
     try:
         keys = [(str(p), str(h)) for p, h in meta["keys"]]
-        return Saved(folder, str(meta["context"]), keys, str(meta["gen"]), meta.get("vocab"), meta.get("route"))
+        groups = meta.get("copies")
+        return Saved(folder, str(meta["context"]), keys, str(meta["gen"]), meta.get("vocab"), meta.get("route"),
+                     groups if isinstance(groups, dict) else None)
     except (KeyError, TypeError, ValueError):
         return None
 
 
 def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: list[list[str]], bm25,
-         route_keywords: list[tuple[str, ...]] | None = None) -> None:
+         route_keywords: list[tuple[str, ...]] | None = None, copies: list[str] | None = None) -> None:
     """Write a new generation for this store; a cache that cannot be written is only slower next time."""
     folder = folder_for(root)
     gen = secrets.token_hex(6)
@@ -171,10 +184,16 @@ def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: lis
         folder.mkdir(parents=True, exist_ok=True)
         _atomic(folder / "root.txt", os.path.realpath(root).encode("utf-8", "surrogatepass"))
         _atomic(folder / f"terms-{gen}.marshal", marshal.dumps(terms))
+        if copies is not None:
+            _atomic(folder / f"copies-{gen}.marshal", marshal.dumps(copies))
         for name, arr in zip(ARRAYS, parts, strict=True):
             _atomic(folder / f"{name}-{gen}.npy", _npy_bytes(arr))
         meta = {"v": VERSION, "root": os.path.realpath(root), "context": context, "keys": keys, "gen": gen,
                 "vocab": dict(vocab), "route": route_keywords}
+        if copies is not None:
+            from .copies import groups
+
+            meta["copies"] = groups((p for p, _ in keys), copies)
         _atomic(folder / "index.marshal", marshal.dumps(meta))
     except (OSError, ValueError):
         return

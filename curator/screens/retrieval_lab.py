@@ -192,6 +192,8 @@ class RetrievalLabScreen(CuratorScreen):
                 matched_cell = [] if narrow else [matched]
                 rank_cells = [str(h.sources[s].rank) if h.sources[s].rank else "—" for s in SOURCES]
                 name = h.path.rsplit("/", 1)[-1] if narrow else h.path
+                if h.copies:  # near-copies shown once (retrieval/copies.py); `curator retrieve` names them
+                    name += f" +{len(h.copies)} cop{'y' if len(h.copies) == 1 else 'ies'}"
                 fused.add_row(
                     str(h.rank), clip(name, widths[1], "bold"), f"{h.tokens:,}",
                     *(["·".join(rank_cells)] if narrow else rank_cells),

@@ -41,20 +41,29 @@ def print_report(name: str, report) -> None:
         print(f"{cls:<11}{table['fused'].n:>3}  {cells}   {g.hit1:+.2f}/{g.hit5:+.2f}/{g.mrr10:+.2f}")
 
 
-def _lists(engines):
+# (memories read, words kept) of the feedback expansion, fitted with `--fit --prf-shape`
+PRF_SHAPES = [(d, t) for d in (1, 2, 3, 5) for t in (3, 5, 10)]
+
+
+def _lists(engines, prf_shapes=()):
     """(file, golden query, {source: [(path, score)]}) for every query: the sources run once."""
     from dataclasses import replace
 
     from ...retrieval.eval import with_copies
+    from ...retrieval.text import query_terms
 
     out = []
     for name, (eng, golden) in engines.items():
         for g in golden:
             res = eng.search(g.query, k=10)
-            g = replace(g, expect=with_copies(eng.store, g.expect))  # a copy kept by de-duplication is a hit
+            g = replace(g, expect=with_copies(eng.store, g.expect, eng))  # a copy kept by de-duplication is a hit
             lists = {s: list(res.per_source[s]) for s in eng.sources}
             if res.per_source.get("prf"):  # the semantic fusion's expansion list (engine.PRF_DOCS)
                 lists["prf"] = list(res.per_source["prf"])
+                if prf_shapes:  # the expansion's own shape (memories read, words kept) fitted too
+                    qterms = query_terms(g.query)
+                    for v, (docs, n_terms) in enumerate(prf_shapes):
+                        lists[f"prf{v}"] = eng.rank_prf(qterms, res.per_source["bm25"], docs=docs, n_terms=n_terms)
             out.append((name, g, lists))
     return out
 
@@ -62,7 +71,9 @@ def _lists(engines):
 def _fused(lists, w, method: str, rrf_k: int = 60) -> list[str]:
     from ...retrieval.fusion import combine, rrf
 
-    use = {s: v for s, v in lists.items() if w.get(s, 0) > 0}
+    if "shape" in w:  # the feedback list of the shape this combination tries
+        lists = {**lists, "prf": lists.get(f"prf{int(w['shape'])}", [])}
+    use = {s: v for s, v in lists.items() if w.get(s, 0) > 0 and not (s[:3] == "prf" and s[3:].isdigit())}
     if method == "rrf":
         return [p for p, _ in rrf({s: [p for p, _ in v] for s, v in use.items()}, rrf_k, w)]
     fused = [p for p, _ in combine(use, w)]
@@ -93,13 +104,14 @@ def _total(rows, w, method) -> tuple[float, float, float, int]:
 
 
 GRIDS = {
+    # semantic weights for raw cosines above the list's lowest (fusion.SCALES): a spread of ~0.2–0.5
     "score": {"route": [0.0, 0.01, 0.05], "prior": [0.0, 0.01, 0.05],
-              "semantic": [0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0], "prf": [0.0, 0.2, 0.5, 1.0]},
+              "semantic": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0], "prf": [0.0, 0.2, 0.5, 1.0]},
     "rrf": {"route": [0.0, 0.01, 0.05], "prior": [0.0, 0.01, 0.05], "semantic": [0.25, 0.5, 0.75, 1.0, 1.5, 2.0],
             "prf": [0.0]},
     # the confidence gates: bm25's second ÷ first at most `gate`, semantic's first − second cosine
     # at least `sgate`; 0 / 9 (never) come first, so a tie in training keeps the plain fusion
-    "gate": {"route": [0.01], "prior": [0.01], "semantic": [0.5, 0.75, 1.0, 1.5, 2.0], "prf": [0.0],
+    "gate": {"route": [0.01], "prior": [0.01], "semantic": [2.0, 3.0, 5.0, 8.0], "prf": [0.0],
              "gate": [0.0, 0.7, 0.8, 0.85, 0.9], "sgate": [9.0, 0.15, 0.1, 0.05]},
 }
 
@@ -120,16 +132,19 @@ def _held_out(rows, combos, method, folds) -> tuple[list[float], list[tuple[str,
     return [held[0] / n, held[1] / n, held[2] / n, held[3]], chosen
 
 
-def fit(engines, method: str = "score") -> None:
+def fit(engines, method: str = "score", prf_shape: bool = False) -> None:
     """Fusion weights by cross-validation: for each store, the weights that score best (hit@1 +
     hit@5 + MRR@10) on the other stores' queries are tried on its own — its numbers are held out;
     then 5-fold over the queries (seeded). Then the weights that score best on every query, for
     reference (in-sample)."""
     import random
 
-    rows = _lists(engines)
-    sources = sorted({s for _, _, lists in rows for s in lists})
-    grid = GRIDS[method]
+    rows = _lists(engines, PRF_SHAPES if prf_shape else ())
+    sources = sorted({s for _, _, lists in rows for s in lists if not (s[:3] == "prf" and s[3:].isdigit())})
+    grid = dict(GRIDS[method])
+    if prf_shape:  # route and prior at their tie-breaking 0.01: the grid stays a few hundred
+        grid.update(route=[0.01], prior=[0.01], semantic=[3.0, 4.0, 5.0, 6.0, 8.0], prf=[0.0, 0.5, 1.0, 1.5],
+                    shape=[float(i) for i in range(len(PRF_SHAPES))])
     keys = [s for s in sources if s != "bm25"] + [k for k in grid if k not in sources]
     combos = [{"bm25": 1.0, **dict(zip(keys, combo, strict=True))}
               for combo in itertools.product(*(grid.get(k, [0.0, 0.5, 1.0]) for k in keys))]
@@ -161,6 +176,7 @@ def print_losses(name: str, report, eng, golden) -> None:
     from dataclasses import replace
 
     from ...retrieval.eval import ranked_lists, with_copies
+    from ...retrieval.fusion import shares
 
     cut = {"hit1": 1, "hit5": 5, "mrr10": 10}
     for cls in ("literal", "paraphrase"):
@@ -173,16 +189,22 @@ def print_losses(name: str, report, eng, golden) -> None:
             best = max(report.sources, key=lambda s: getattr(table[s], metric))
             print(f"\n{name} {cls} {metric}: fused {getattr(table['fused'], metric):.2f} < {best} "
                   f"{getattr(table[best], metric):.2f}")
-            for g in (replace(q, expect=with_copies(eng.store, q.expect)) for q in golden if q.kind == cls):
-                _, lists = ranked_lists(eng, g.query)
+            for g in (replace(q, expect=with_copies(eng.store, q.expect, eng)) for q in golden if q.kind == cls):
+                result, lists = ranked_lists(eng, g.query)
                 mine, theirs = _rank(lists["fused"], g.expect), _rank(lists[best], g.expect)
                 worse = theirs is not None and (mine is None or mine > theirs)
                 if not worse or (metric != "mrr10" and (theirs > k or (mine is not None and mine <= k))):
                     continue
                 ranks = ", ".join(f"{s} #{_rank(lists[s], g.expect) or '>10'}" for s in report.sources)
                 above = lists["fused"][: (mine or 11) - 1][:3]
-                print(f"  {g.query!r}\n    target {g.expect[0]}: fused #{mine or '>10'} ({ranks}); "
+                target = next((p for p in lists["fused"] if p in g.expect), g.expect[0])
+                print(f"  {g.query!r}\n    target {target}: fused #{mine or '>10'} ({ranks}); "
                       f"above it: {', '.join(above)}")
+                # why: what each source adds to each one's fused score (weight × normalised − floor)
+                parts = shares(eng.fusion_lists(result.per_source), [target, *above], eng.weights())
+                for p in (target, *above):
+                    why = " + ".join(f"{s} {v:.2f}" for s, v in parts[p].items() if v >= 0.005) or "nothing"
+                    print(f"      {sum(parts[p].values()):.2f} = {why}  {p}")
 
 
 def _cell(v) -> str:
@@ -237,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("corpora", type=Path)
     p.add_argument("--semantic", action="store_true")
     p.add_argument("--fit", action="store_true")
+    p.add_argument("--prf-shape", action="store_true", help="--fit also picks the feedback's memories and words")
     p.add_argument("--failures", action="store_true")
     p.add_argument("--markdown", action="store_true", help="print the README's table")
     p.add_argument("--losses", action="store_true", help="the queries behind every cell fused loses")
@@ -244,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     engines = {f.stem: load(a.corpora, f, a.semantic) for f in golden_files()}
     if a.fit:
-        fit(engines, a.method)
+        fit(engines, a.method, a.prf_shape)
         return 0
     reports = []
     for name, (eng, golden) in engines.items():

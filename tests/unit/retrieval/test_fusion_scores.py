@@ -37,11 +37,28 @@ def test_normalise_scales_and_degenerate_lists():
 def test_missing_from_a_list_counts_at_that_lists_lowest_value():
     # "c" is absent from semantic's list: it gets semantic's floor (0 after min-max), not nothing
     lists = {"bm25": [("a", 10.0), ("c", 9.0)], "semantic": [("b", 0.9), ("a", 0.5), ("d", 0.1)]}
-    fused = dict(combine(lists, {"bm25": 1.0, "semantic": 1.0}))
+    minmax = {"semantic": "minmax"}
+    fused = dict(combine(lists, {"bm25": 1.0, "semantic": 1.0}, minmax))
     assert fused["a"] == 1.0 + 0.5
     assert fused["c"] == 0.9 + 0.0
     assert fused["b"] == 0.9 + 1.0  # absent from bm25: bm25's floor (0.9)
-    assert list(dict(combine(lists, {"bm25": 1.0, "semantic": 1.0}))) == ["b", "a", "c", "d"]
+    assert list(dict(combine(lists, {"bm25": 1.0, "semantic": 1.0}, minmax))) == ["b", "a", "c", "d"]
+    raw = dict(combine(lists, {"bm25": 1.0, "semantic": 1.0}))  # the default: cosines as they are
+    assert raw["c"] == pytest.approx(0.9 + 0.1) and raw["b"] == pytest.approx(0.9 + 0.9)
+
+
+def test_a_semantic_list_that_is_guessing_does_not_bury_bm25s_sure_first():
+    bm25 = [("sure.md", 10.0), ("near.md", 4.5)] + [(f"x{i}.md", 1.0) for i in range(8)]
+    # the model did not understand the query: every cosine low, its first barely above the rest
+    guessing = [("other.md", 0.25), ("near.md", 0.22)] + [(f"y{i}.md", 0.12) for i in range(8)]
+    # the model understood it: a clear first, far above the rest of its list
+    knowing = [("other.md", 0.75), ("near.md", 0.35)] + [(f"y{i}.md", 0.12) for i in range(8)]
+    w = {"bm25": 1.0, "semantic": 5.0}
+    assert combine({"bm25": bm25, "semantic": guessing}, w)[0][0] == "sure.md"
+    assert combine({"bm25": bm25, "semantic": knowing}, w)[0][0] == "other.md"
+    # min-max would stretch the guess to a full 0..1 and let it win
+    assert combine({"bm25": bm25, "semantic": guessing}, {"bm25": 1.0, "semantic": 2.0},
+                   {"semantic": "minmax"})[0][0] == "other.md"
 
 
 def test_ties_break_by_best_rank_then_path():
