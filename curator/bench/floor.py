@@ -119,16 +119,17 @@ def main(argv: list[str] | None = None) -> int:
         runs.append(parts)
     names = list(runs[0])
     med = {n: statistics.median(r[n] for r in runs) for n in names}
-    yard = med["read-and-hash"]
+    low = {n: min(r[n] for r in runs) for n in names}  # the least contended run of each part
     from ..checks import FAMILIES
 
     serial = [n for n in names if n in SERIAL or n in dict(FAMILIES)]
-    print(f"| part ({a.files:,} files, medians of {a.repeat}) | seconds | ÷ read-and-hash |")
-    print("|---|---|---|")
+    print(f"| part ({a.files:,} files, {a.repeat} runs) | median s | ÷ read-and-hash | fastest s | ÷ read-and-hash |")
+    print("|---|---|---|---|---|")
     for n in ["start-up"] + [n for n in names if n != "start-up"]:
-        print(f"| {n} | {med[n]:.3f} | {med[n] / yard:.2f}× |")
-    floor = sum(med[n] for n in serial)
-    print(f"| **one-process floor** (start-up, load, facts, families, save, report) | {floor:.3f} | {floor / yard:.1f}× |")
+        print(f"| {n} | {med[n]:.3f} | {med[n] / med['read-and-hash']:.2f}× | {low[n]:.3f} | {low[n] / low['read-and-hash']:.2f}× |")
+    f_med, f_low = sum(med[n] for n in serial), sum(low[n] for n in serial)
+    print(f"| **one-process floor** (start-up, load, facts, families, save, report) | {f_med:.3f} | "
+          f"{f_med / med['read-and-hash']:.1f}× | {f_low:.3f} | {f_low / low['read-and-hash']:.1f}× |")
     return 0
 
 
