@@ -128,3 +128,14 @@ fast = tokens._fast_counter()
 def test_the_fast_tokenizer_counts_exactly_what_tiktoken_counts(text):
     enc = tokens._load_encoding()
     assert fast(text) == len(enc.encode_ordinary(text))
+
+
+def test_a_kept_result_is_looked_up_only_once_the_counts_are_in(store_root, tmp_path):
+    open_workspace(store_root, token_counter=FakeTokenCounter())  # keeps a result under "fake" counts
+    _store, expected = _sync(store_root, tmp_path)
+    counted = open_workspace(store_root, token_counter=TiktokenCounter(tmp_path / "a.json"))  # counts pending
+    again = open_workspace(store_root, token_counter=TiktokenCounter(tmp_path / "b.json"))  # every count kept
+    for ws in (counted, again):
+        assert ws.store.encoding == "cl100k_base"
+        assert [f.to_json() for f in ws.findings] == [f.to_json() for f in expected]
+    assert _budget_paths(again.findings) == {"cache/over.md"}
