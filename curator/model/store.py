@@ -445,14 +445,17 @@ class Loading:
 
     def _fork(self, items) -> bool:
         """Count in a forked process (a thread would wait for the GIL after every file while
-        the checks hold it): where `fork` is safe — Linux, no other thread — and the counter
-        can hand its cache lookups and its results across (`lookup` / `learn`)."""
+        the checks hold it): where `fork` is safe — Linux, no other thread — and useful (two
+        processors or more), and the counter can hand its cache lookups and its results
+        across (`lookup` / `learn`)."""
         import sys
         import threading
 
         counter = self._counter
         if sys.platform != "linux" or threading.active_count() > 1 or not hasattr(counter, "learn"):
             return False
+        if len(os.sched_getaffinity(0)) < 2:
+            return False  # one processor: a second process only adds its start
         import multiprocessing
 
         from .. import tokens
