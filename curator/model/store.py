@@ -407,13 +407,13 @@ def _set_counts(counter, encoding: str, todo: list[Record], counts: list[int], k
 
 
 class Loading:
-    """A snapshot being built whose token counts are made on a worker thread (tokenizing is
-    most of a cold load, and the tokenizer releases the GIL): `store` has every record read and
-    parsed but no new counts yet, and is not frozen; `finish()` waits for the counts, fills
-    them in and freezes it. Between the two, whatever reads no token may run on `store` (the
-    checks that declare no TOKENS read: `checks.run_checks(loading=)`); nothing else sees it.
-    The worker only counts: the records and the store cache are touched on the caller's
-    thread, in `finish`."""
+    """A snapshot being built whose token counts are made elsewhere — a forked process, else a
+    thread (see `_fork`) — while the caller goes on (counting is most of a cold load):
+    `store` has every record read and parsed but no new counts yet, and is not frozen;
+    `finish()` waits for the counts, fills them in and freezes it. Between the two, whatever
+    reads no token may run on `store` (the checks that declare no TOKENS read:
+    `checks.run_checks(loading=)`); nothing else sees it. The worker only counts: the records
+    and the store cache are touched on the caller's thread, in `finish`."""
 
     def __init__(self, store: Store, counter, cache, background: bool = True) -> None:
         import threading
@@ -501,13 +501,6 @@ class Loading:
         else:
             self._counts = self._counter.learn(items, out, missing, counts, encoding, reason)
 
-    @property
-    def counting(self) -> bool:
-        """Are counts still being made? (False: `finish` returns at once.)"""
-        if self._process is not None:
-            return self._process[0].is_alive()
-        return self._thread is not None and self._thread.is_alive()
-
     def finish(self) -> Store:
         store = self.store
         if store.frozen:
@@ -562,8 +555,8 @@ def begin_load(
     use_cache: bool = True,
     background: bool = True,
 ) -> Loading:
-    """`load_store` whose token counts are made on a worker thread (`background`) while the
-    caller goes on with the store: see `Loading`."""
+    """`load_store` whose token counts are made elsewhere (`background`) while the caller goes
+    on with the store: see `Loading`."""
     root = Path(root)
     if not root.exists():
         raise StoreError(f"store not found: {given or root}")
