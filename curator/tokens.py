@@ -81,6 +81,27 @@ def _load_encoding():
     raise RuntimeError("; ".join(errors))
 
 
+_FAST: list = []  # [rs_bpe's cl100k_base count, or None], loaded once
+
+
+def _fast_counter():
+    """The `count` of rs_bpe's cl100k_base when that optional package is installed (the extra
+    `curator[fast]`): the same counts as tiktoken's `encode_ordinary` (the same vocabulary and
+    pre-tokenizer; tests compare them), about twice as fast, loaded in milliseconds instead of
+    ~0.2 s. None without it, or with CURATOR_TOKENIZER=tiktoken."""
+    if not _FAST:
+        count = None
+        if os.environ.get("CURATOR_TOKENIZER") != "tiktoken":
+            try:
+                from rs_bpe.bpe import openai
+
+                count = openai.cl100k_base().count
+            except Exception:  # noqa: BLE001 - not installed, or it cannot load: tiktoken counts
+                count = None
+        _FAST.append(count)
+    return _FAST[0]
+
+
 class TiktokenCounter:
     """cl100k_base counts with a persistent content-hash cache in the user cache folder."""
 
@@ -137,6 +158,16 @@ class TiktokenCounter:
         return self._enc
 
     def _encode_len(self, texts: list[str]) -> list[int]:
+        fast = _fast_counter() if self.encoding == ENCODING else None
+        if fast is not None:
+            out = []
+            for t in texts:
+                try:
+                    out.append(fast(t))
+                except Exception:  # noqa: BLE001 - e.g. a lone surrogate: tiktoken's count instead
+                    enc = self._encoder()
+                    out.append(len(enc.encode_ordinary(t)) if enc is not None else estimate(t))
+            return out
         enc = self._encoder()
         if enc is None:
             return [estimate(t) for t in texts]
@@ -152,6 +183,15 @@ class TiktokenCounter:
         return self.count_many([(text_key(text), text)])[0]
 
     def count_many(self, items: list[tuple[str, str]]) -> list[int]:
+        out, missing = self.lookup(items)
+        if missing:
+            return self.learn(items, out, missing, self._encode_len([items[i][1] for i in missing]))
+        return [int(n or 0) for n in out]
+
+    # count_many in two halves, for a worker that counts elsewhere (model.store.Loading)
+
+    def lookup(self, items: list[tuple[str, str]]) -> tuple[list[int | None], list[int]]:
+        """(the cached count of each item or None, the indexes of the items to count)."""
         cache = self._load_cache() if self.encoding == ENCODING else {}
         out: list[int | None] = []
         missing: list[int] = []
@@ -161,15 +201,30 @@ class TiktokenCounter:
             out.append(hit)
             if hit is None:
                 missing.append(i)
-        if missing:
-            counts = self._encode_len([items[i][1] for i in missing])
-            for i, n in zip(missing, counts, strict=True):
-                out[i] = n
-                if self.encoding == ENCODING:
-                    key = items[i][0][:32] if items[i][0] else text_key(items[i][1])[:32]
-                    cache[key] = n
-                    self._dirty = True
+        return out, missing
+
+    def learn(self, items, out: list[int | None], missing: list[int], counts: list[int],
+              encoding: str = ENCODING, reason: str | None = None) -> list[int]:
+        """Every item's count, the `missing` ones' being `counts` (made with `encoding`, which
+        is "estimate" when the worker's tokenizer could not load: this counter falls back too)."""
+        if encoding != ENCODING and self.encoding == ENCODING:
+            self.encoding, self.fallback_reason = ESTIMATE, reason
+        cache = self._load_cache() if self.encoding == ENCODING else {}
+        for i, n in zip(missing, counts, strict=True):
+            out[i] = n
+            if self.encoding == ENCODING:
+                key = items[i][0][:32] if items[i][0] else text_key(items[i][1])[:32]
+                cache[key] = n
+                self._dirty = True
         return [int(n or 0) for n in out]
+
+
+def lengths(texts: list[str]) -> tuple[str, list[int], str | None]:
+    """(encoding, count of each text, why it fell back): what a counting worker process sends
+    back to `TiktokenCounter.learn`."""
+    counter = TiktokenCounter()
+    counts = counter._encode_len(texts)
+    return counter.encoding, counts, counter.fallback_reason
 
 
 def default_counter() -> TokenCounter:

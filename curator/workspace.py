@@ -18,7 +18,7 @@ from .checks.facts import FactsCache, default_cache
 from .checks.registry import CHECKS, INDEXES, NAMES, PER_FILE, STORE_WIDE, TEXT, TOKENS
 from .config import Config, load_config
 from .model.findings import Finding, Severity
-from .model.store import Store, load_store
+from .model.store import Store, begin_load
 
 Progress = Callable[[str, float], None]  # (what is happening, fraction done 0..1)
 
@@ -233,19 +233,22 @@ def open_workspace(
     root = Path(root)
     say("reading the store", 0.05)
     cfg = config if config is not None else load_config(root)
-    store = load_store(root, given=given, config=cfg, fmt=fmt, repo_root=repo_root, token_counter=token_counter)
-    flush = getattr(token_counter, "flush", None)
-    if flush:
-        flush()
+    # tokens are counted on a worker thread while the checks that read none run (a cold load)
+    loading = begin_load(root, given=given, config=cfg, fmt=fmt, repo_root=repo_root, token_counter=token_counter,
+                         background=check)
     say("running the checks", 0.65)
     cache = facts_cache if facts_cache is not None else default_cache()
     # the default path reuses the findings of the last run when the store is unchanged
     if not check:
         findings = []
     elif facts_cache is None:
-        findings = run_checks(store, only)
+        findings = run_checks(loading.store, only, loading=loading)
     else:
-        findings = run_checks(store, only, facts_cache=cache)
+        findings = run_checks(loading.store, only, facts_cache=cache, loading=loading)
+    store = loading.finish()
+    flush = getattr(token_counter, "flush", None)
+    if flush:
+        flush()
     say("adding up budgets", 0.9)
     report = build_report(store) if budgets else _LATER  # (else built if something asks)
     say("ready", 1.0)

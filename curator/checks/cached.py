@@ -112,19 +112,28 @@ def _decode(rows: tuple) -> list[Finding]:
     return out
 
 
-def run_cached(store, wanted: set[str] | None, run) -> list[Finding]:
-    """The findings of `run()` from the store cache when nothing they depend on changed."""
+def run_cached(store, wanted: set[str] | None, run, loading=None) -> list[Finding]:
+    """The findings of `run()` from the store cache when nothing they depend on changed.
+    With `loading` (the store's counts still being made): when the cache holds a result, the
+    counts are waited for (the signature covers them); when it holds none (a cold run), `run`
+    goes ahead at once and the signature is taken after it."""
     kept = store_cache(store.root)
-    sig = signature(store, wanted)
-    hit = kept.result(RESULT, sig)
-    if hit is not None:
-        probed, rows = hit
-        if still_true(store, probed):  # files outside the records still as they were
-            try:
-                return _decode(rows)
-            except Exception:  # noqa: BLE001 - a damaged entry: run the checks
-                pass
+    sig = None
+    if loading is None or kept.derived.get(RESULT) is not None:
+        if loading is not None:
+            loading.finish()
+        sig = signature(store, wanted)
+        hit = kept.result(RESULT, sig)
+        if hit is not None:
+            probed, rows = hit
+            if still_true(store, probed):  # files outside the records still as they were
+                try:
+                    return _decode(rows)
+                except Exception:  # noqa: BLE001 - a damaged entry: run the checks
+                    pass
     findings = run()
+    if sig is None:
+        sig = signature(store, wanted)  # the run finished the loading: every count is in
     probed = probes(store)  # the run has filled the facts
     rows = _encode(findings)
     if probed is not None and rows is not None:

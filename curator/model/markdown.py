@@ -28,7 +28,14 @@ class Heading:
 
 
 def iter_unfenced(lines: list[str], first_line: int = 1):
-    """Yield (line_no, line) for lines outside fenced code blocks."""
+    """(line_no, line) for lines outside fenced code blocks."""
+    blob = "\n".join(lines)
+    if "```" not in blob and "~~~" not in blob:
+        return enumerate(lines, first_line)  # no line can open a fence (most memories)
+    return _unfenced(lines, first_line)
+
+
+def _unfenced(lines: list[str], first_line: int):
     fence: str | None = None
     for offset, line in enumerate(lines):
         m = FENCE_OPEN.match(line)

@@ -255,8 +255,15 @@ class Store:
         Only while the snapshot is being built: `load_store(token_counter=)` calls it."""
         if self._frozen:
             raise FrozenStore("count tokens while loading: load_store(token_counter=...)")
-        encoding = counter.encoding
         known = _cache.store_cache(self.root)  # counts kept per file, under their encoding
+        _count(counter, self._uncounted(counter, known), known)
+        self.encoding = counter.encoding
+        self.counter = counter
+
+    def _uncounted(self, counter, known) -> list[Record]:
+        """The readable records whose count the store cache does not hold (the others get
+        theirs from it now)."""
+        encoding = counter.encoding
         entries, HASH, TOKENS = known.entries, _cache.HASH, _cache.TOKENS
         todo = []
         for r in self.records.values():
@@ -267,9 +274,7 @@ class Store:
                     r.tokens = t[1]
                 else:
                     todo.append(r)
-        _count(counter, todo, known)
-        self.encoding = counter.encoding
-        self.counter = counter
+        return todo
 
     # -- a new snapshot after files changed on disk ------------------------
 
@@ -382,10 +387,139 @@ def _count(counter, todo: list[Record], known) -> None:
     """Token counts for records of a snapshot being built, kept in the store cache."""
     encoding = counter.encoding
     counts = counter.count_many([(r.content_hash, r.text) for r in todo]) if todo else []
+    _set_counts(counter, encoding, todo, counts, known)
+
+
+def _count_in_child(send, lengths, texts) -> None:
+    try:
+        send.send(lengths(texts))
+    except BaseException:  # noqa: BLE001 - the parent sees no result and counts itself
+        pass
+    finally:
+        send.close()
+
+
+def _set_counts(counter, encoding: str, todo: list[Record], counts: list[int], known) -> None:
     for r, n in zip(todo, counts, strict=True):
         r.tokens = n
         if counter.encoding == encoding and r.content_hash:
             known.set_tokens(r.path, r.content_hash, encoding, n)
+
+
+class Loading:
+    """A snapshot being built whose token counts are made elsewhere — a forked process, else a
+    thread (see `_fork`) — while the caller goes on (counting is most of a cold load):
+    `store` has every record read and parsed but no new counts yet, and is not frozen;
+    `finish()` waits for the counts, fills them in and freezes it. Between the two, whatever
+    reads no token may run on `store` (the checks that declare no TOKENS read:
+    `checks.run_checks(loading=)`); nothing else sees it. The worker only counts: the records
+    and the store cache are touched on the caller's thread, in `finish`."""
+
+    def __init__(self, store: Store, counter, cache, background: bool = True) -> None:
+        import threading
+
+        self.store = store
+        self._counter = counter
+        self._cache = cache
+        self._counts: list[int] | None = None
+        self._error: BaseException | None = None
+        self._thread = None
+        self._process = None
+        self._todo: list[Record] = []
+        self._encoding = counter.encoding if counter is not None else None
+        if counter is None:
+            return
+        known = cache if cache is not None else _cache.store_cache(store.root)
+        self._todo = store._uncounted(counter, known)
+        if not self._todo:
+            self._counts = []
+            return
+        items = [(r.content_hash, r.text) for r in self._todo]  # texts read here, not there
+        if background and self._fork(items):
+            return
+        if background:
+            self._thread = threading.Thread(target=self._work, args=(items,), name="curator-count", daemon=True)
+            self._thread.start()
+        else:
+            self._work(items)
+
+    def _fork(self, items) -> bool:
+        """Count in a forked process (a thread would wait for the GIL after every file while
+        the checks hold it): where `fork` is safe — Linux, no other thread — and useful (two
+        processors or more), and the counter can hand its cache lookups and its results
+        across (`lookup` / `learn`)."""
+        import sys
+        import threading
+
+        counter = self._counter
+        if sys.platform != "linux" or threading.active_count() > 1 or not hasattr(counter, "learn"):
+            return False
+        if len(os.sched_getaffinity(0)) < 2:
+            return False  # one processor: a second process only adds its start
+        import multiprocessing
+
+        from .. import tokens
+
+        out, missing = counter.lookup(items)
+        texts = [items[i][1] for i in missing]
+        if not texts:
+            self._counts = [int(n or 0) for n in out]
+            return True
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()  # the child must not write the parent's buffered output again
+        ctx = multiprocessing.get_context("fork")
+        receive, send = ctx.Pipe(duplex=False)
+        try:
+            proc = ctx.Process(target=_count_in_child, args=(send, tokens.lengths, texts), daemon=True,
+                               name="curator-count")
+            proc.start()
+        except OSError:
+            return False  # no process to spare: a thread counts
+        send.close()
+        self._process = (proc, receive, items, out, missing)
+        return True
+
+    def _work(self, items) -> None:
+        try:
+            self._counts = self._counter.count_many(items)
+        except BaseException as exc:  # noqa: BLE001 - raised again by finish, on the caller's thread
+            self._error = exc
+
+    def _collect(self) -> None:
+        """The forked counter's results (counted here instead when it failed)."""
+        proc, receive, items, out, missing = self._process
+        self._process = None
+        try:
+            encoding, counts, reason = receive.recv()
+        except (EOFError, OSError, ValueError, TypeError):
+            encoding = None
+        finally:
+            receive.close()
+            proc.join()
+        if encoding is None or len(counts) != len(missing):
+            self._work(items)  # the child died: count here
+        else:
+            self._counts = self._counter.learn(items, out, missing, counts, encoding, reason)
+
+    def finish(self) -> Store:
+        store = self.store
+        if store.frozen:
+            return store
+        if self._process is not None:
+            self._collect()
+        if self._thread is not None:
+            self._thread.join()
+        if self._error is not None:
+            raise self._error
+        counter = self._counter
+        known = self._cache if self._cache is not None else _cache.store_cache(store.root)
+        if counter is not None:
+            _set_counts(counter, self._encoding, self._todo, self._counts or [], known)
+            store.encoding = counter.encoding
+            store.counter = counter
+        if self._cache is not None:
+            self._cache.save()
+        return store.freeze()
 
 
 # ------------------------------------------------------------------ loading
@@ -405,6 +539,24 @@ def load_store(
     """Walk and read the store. With `use_cache`, a file whose stat key matches its entry in the
     store's cache (see `curator.cache`) is not read: its parsed fields come from the cache and
     its text is read only if something asks for it."""
+    return begin_load(root, given=given, config=config, today=today, token_counter=token_counter, fmt=fmt,
+                      repo_root=repo_root, use_cache=use_cache, background=False).finish()
+
+
+def begin_load(
+    root: Path | str,
+    *,
+    given: str | None = None,
+    config: Config | None = None,
+    today: date | None = None,
+    token_counter=None,
+    fmt: str | None = None,
+    repo_root: Path | None = None,
+    use_cache: bool = True,
+    background: bool = True,
+) -> Loading:
+    """`load_store` whose token counts are made elsewhere (`background`) while the caller goes
+    on with the store: see `Loading`."""
     root = Path(root)
     if not root.exists():
         raise StoreError(f"store not found: {given or root}")
@@ -450,12 +602,9 @@ def load_store(
         from .tiering import apply as apply_tiering
 
         apply_tiering(store)  # tiers and start-up load read from the store (.curator.yaml wins)
-    if token_counter is not None:
-        store.count_tokens(token_counter)
     if cache is not None:
         cache.end_walk()
-        cache.save()
-    return store.freeze()
+    return Loading(store, token_counter, cache, background)
 
 
 def _today() -> date:
