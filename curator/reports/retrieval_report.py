@@ -27,6 +27,14 @@ def surface_forms(query: str) -> dict[str, str]:
     return out
 
 
+def shown_words(matched: list[str], forms: dict[str, str]) -> list[str]:
+    """Matched terms as the user typed them, once each. A pair the engine made of two typed
+    words (`pr-review` from "pr review") stays hyphenated: written "pr review" it would read as
+    the two words again ("pr pr review review")."""
+    out = (forms.get(t, t) for t in matched)
+    return list(dict.fromkeys(t if " " in w else w for t, w in zip(matched, out, strict=True)))
+
+
 def readable_terms(result) -> list[str]:
     """The query's search words as typed (pairs the engine adds for compounds are left out)."""
     forms = surface_forms(result.query)
@@ -111,7 +119,7 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
             why.append("keywords: " + " ".join(r.matched[:6]))
         b = h.sources["bm25"]
         if b.matched:
-            why.append("text: " + " ".join(dict.fromkeys(forms.get(t, t) for t in b.matched[:6])))
+            why.append("text: " + " ".join(shown_words(b.matched[:6], forms)))
         p = h.sources["prior"].parts
         if p is not None:
             why.append(f"prior: relevance {p.relevance:.2f}, recency {p.recency:.2f}, frequency {p.frequency:.2f}")

@@ -163,7 +163,7 @@ class RetrievalLabScreen(CuratorScreen):
         self.app.hand_off(self._show_result, result, elapsed)
 
     def _show_result(self, result, elapsed_ms: float) -> None:
-        from ..reports.retrieval_report import readable_terms, surface_forms
+        from ..reports.retrieval_report import readable_terms, shown_words, surface_forms
 
         again = self._searched == result.query  # the same words on a newer snapshot: keep the cursor
         self._searched = result.query
@@ -182,7 +182,7 @@ class RetrievalLabScreen(CuratorScreen):
             for h in result.hits:
                 matched = Text()
                 words = list(dict.fromkeys(h.sources["route"].matched + h.sources["bm25"].matched))
-                shown = list(dict.fromkeys(forms.get(w, w) for w in words))  # as typed, never stems
+                shown = shown_words(words, forms)  # as typed, never stems
                 for i, w in enumerate(shown[:6]):
                     if i:
                         matched.append(" ")
