@@ -233,7 +233,7 @@ def open_workspace(
     root = Path(root)
     say("reading the store", 0.05)
     cfg = config if config is not None else load_config(root)
-    # tokens are counted on a worker thread while the checks that read none run (a cold load)
+    # a cold load counts tokens elsewhere (a forked process, else a thread) while the checks that read none run
     loading = begin_load(root, given=given, config=cfg, fmt=fmt, repo_root=repo_root, token_counter=token_counter,
                          background=check)
     say("running the checks", 0.65)

@@ -429,8 +429,7 @@ class Loading:
         self._encoding = counter.encoding if counter is not None else None
         if counter is None:
             return
-        known = cache if cache is not None else _cache.store_cache(store.root)
-        self._todo = store._uncounted(counter, known)
+        self._todo = store._uncounted(counter, self._known())
         if not self._todo:
             self._counts = []
             return
@@ -442,6 +441,10 @@ class Loading:
             self._thread.start()
         else:
             self._work(items)
+
+    def _known(self):
+        """Where the counts are kept: the load's own store cache, else the store's."""
+        return self._cache if self._cache is not None else _cache.store_cache(self.store.root)
 
     def _fork(self, items) -> bool:
         """Count in a forked process (a thread would wait for the GIL after every file while
@@ -512,9 +515,8 @@ class Loading:
         if self._error is not None:
             raise self._error
         counter = self._counter
-        known = self._cache if self._cache is not None else _cache.store_cache(store.root)
         if counter is not None:
-            _set_counts(counter, self._encoding, self._todo, self._counts or [], known)
+            _set_counts(counter, self._encoding, self._todo, self._counts or [], self._known())
             store.encoding = counter.encoding
             store.counter = counter
         if self._cache is not None:

@@ -45,6 +45,11 @@ def print_report(name: str, report) -> None:
 PRF_SHAPES = [(d, t) for d in (1, 2, 3, 5) for t in (3, 5, 10)]
 
 
+def _is_shape(source: str) -> bool:
+    """`prf3`: the feedback list of PRF_SHAPES[3], an alternative to "prf", not a source."""
+    return source[:3] == "prf" and source[3:].isdigit()
+
+
 def _lists(engines, prf_shapes=()):
     """(file, golden query, {source: [(path, score)]}) for every query: the sources run once."""
     from dataclasses import replace
@@ -73,7 +78,7 @@ def _fused(lists, w, method: str, rrf_k: int = 60) -> list[str]:
 
     if "shape" in w:  # the feedback list of the shape this combination tries
         lists = {**lists, "prf": lists.get(f"prf{int(w['shape'])}", [])}
-    use = {s: v for s, v in lists.items() if w.get(s, 0) > 0 and not (s[:3] == "prf" and s[3:].isdigit())}
+    use = {s: v for s, v in lists.items() if w.get(s, 0) > 0 and not _is_shape(s)}
     if method == "rrf":
         return [p for p, _ in rrf({s: [p for p, _ in v] for s, v in use.items()}, rrf_k, w)]
     fused = [p for p, _ in combine(use, w)]
@@ -140,7 +145,7 @@ def fit(engines, method: str = "score", prf_shape: bool = False) -> None:
     import random
 
     rows = _lists(engines, PRF_SHAPES if prf_shape else ())
-    sources = sorted({s for _, _, lists in rows for s in lists if not (s[:3] == "prf" and s[3:].isdigit())})
+    sources = sorted({s for _, _, lists in rows for s in lists if not _is_shape(s)})
     grid = dict(GRIDS[method])
     if prf_shape:  # route and prior at their tie-breaking 0.01: the grid stays a few hundred
         grid.update(route=[0.01], prior=[0.01], semantic=[3.0, 4.0, 5.0, 6.0, 8.0], prf=[0.0, 0.5, 1.0, 1.5],
