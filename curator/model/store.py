@@ -82,13 +82,16 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: b
             f"no agent memory found in {here} or above (looked for .serena/memories, .claude/memory, "
             "docs/*-experience); give the store's or the repository's path"
         )
+    from ..locations import DEMO_NOTES
+
     sample, is_copy = demo_store()
     where = f" (your copy: {sample}; delete it to start over)" if is_copy else ""
+    lacks = "".join(f" Note: {n}." for n in DEMO_NOTES)
     located = _from_layout(discover(sample), "sample_memories")
     return Located(
         located.root,
         "sample_memories",
-        notice=f"No agent memory found here or above; opened the bundled sample repository{where}.",
+        notice=f"No agent memory found here or above; opened the bundled sample repository{where}.{lacks}",
         is_sample=True,
         repo=located.repo,
         layout=located.layout,
