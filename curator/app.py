@@ -12,12 +12,13 @@ from textual.signal import Signal
 from .commands import CuratorCommands
 from .config import Config
 from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, RetrievalLabScreen
+from .screens.drift import DriftScreen
 from .screens.review import ReviewScreen
 from .screens.sessions import SessionsScreen
 from .settings import Settings, load_settings, save_settings
 from .themes import DEFAULT_THEME, available_themes
 
-SCREENS_GROUP = Binding.Group("Screens", compact=True)  # "1234 Screens": the footer fits 80 columns
+SCREENS_GROUP = Binding.Group("Screens", compact=True)  # one "1-6 Screens" entry: the footer fits 80 columns
 
 
 class CuratorApp(App[None]):
@@ -31,20 +32,27 @@ class CuratorApp(App[None]):
         "lab": RetrievalLabScreen,
         "sessions": SessionsScreen,
         "review": ReviewScreen,
+        "drift": DriftScreen,
     }
     DEFAULT_MODE = "store"
     BINDINGS = [
-        Binding("1", "switch_mode('store')", "Store", id="show-store", group=SCREENS_GROUP, tooltip="The store tree and the selected file"),
-        Binding("2", "switch_mode('problems')", "Problems", id="show-problems", group=SCREENS_GROUP, tooltip="Every finding"),
-        Binding("3", "switch_mode('budgets')", "Budgets", id="show-budgets", group=SCREENS_GROUP, tooltip="Tokens, budgets and the cost model"),
-        Binding("4", "switch_mode('lab')", "Lab", id="show-lab", group=SCREENS_GROUP, tooltip="What would the agent retrieve?"),
+        # one footer entry for the screens ("1-6 Screens"); each key is in F1's list
+        Binding("1", "switch_mode('store')", "Screens", id="show-store", group=SCREENS_GROUP, key_display="1-6",
+                tooltip="1 Store · 2 Problems · 3 Budgets · 4 Lab · 5 Sessions · 6 Drift"),
+        Binding("2", "switch_mode('problems')", "Problems", id="show-problems", group=SCREENS_GROUP, tooltip="Every finding", show=False),
+        Binding("3", "switch_mode('budgets')", "Budgets", id="show-budgets", group=SCREENS_GROUP,
+                tooltip="Tokens, budgets and the cost model", show=False),
+        Binding("4", "switch_mode('lab')", "Lab", id="show-lab", group=SCREENS_GROUP, tooltip="What would the agent retrieve?",
+                show=False),
         Binding("5", "switch_mode('sessions')", "Sessions", id="show-sessions", group=SCREENS_GROUP,
                 tooltip="The agent's sessions: browse, search, mine", show=False),
+        Binding("6", "switch_mode('drift')", "Drift", id="show-drift", group=SCREENS_GROUP,
+                tooltip="What is out of step, and each memory system's start-up load over git history", show=False),
         Binding("f1,question_mark", "help", "Help", id="help", tooltip="Keys and what this screen is for"),
         Binding("ctrl+r", "reload_store", "Reload", id="reload-store", tooltip="Re-read the store and re-run the checks", show=False),
         Binding("ctrl+t", "next_theme", "Theme", id="next-theme", tooltip="Cycle through the themes", show=False),
         Binding("ctrl+z", "undo", "Undo", id="undo", tooltip="Undo the last curator operation (repeatable)"),
-        Binding("q", "quit", "Quit", id="quit", tooltip="Leave curator"),
+        Binding("q", "quit", "Quit", id="quit", tooltip="Leave curator", show=False),  # (F1 lists it: the footer keeps 80 columns for this screen's keys)
     ]
 
     def __init__(
@@ -139,8 +147,7 @@ class CuratorApp(App[None]):
         self.theme = wanted
         self.role_styles()
         self._themes_ready = True
-        if self.notice:
-            self.notify(self.notice, timeout=6)
+        # (the notice is the first screen's one-line banner, never also a toast)
         self.load_store()
         from .sessions.service import SessionsService
 
@@ -308,6 +315,21 @@ class CuratorApp(App[None]):
         return True
 
     switching_source = False
+    scope: int | None = None  # what Problems, Budgets and the header show: None the whole repository
+
+    def action_cycle_scope(self) -> None:
+        """s: the whole repository → each memory system → the whole repository."""
+        from .scope import next_scope
+
+        if self.repo is not None:
+            self.set_scope(next_scope(self.repo, self.scope))
+
+    def set_scope(self, scope: int | None) -> None:
+        """Narrow the screens to one source (it becomes current) or widen them to all; each
+        screen writes the scope it shows."""
+        self.scope = scope
+        if scope is None or not self.select_source(scope):
+            self.workspace_signal.publish(self.workspace)  # the screens re-render for the scope
 
     @property
     def read_only(self) -> bool:
@@ -415,6 +437,8 @@ class CuratorApp(App[None]):
         screen = self.screen
         focused = screen.focused
         text = getattr(screen, "HELP", "") or ""
+        if self.notice:
+            text = f"{self.notice}\n\n{text}"
         if focused is not None and getattr(focused, "HELP", None):
             text += "\n\n" + focused.HELP
         rows, seen, screens = [], set(), []
@@ -425,8 +449,8 @@ class CuratorApp(App[None]):
             if not b.id or b.id.startswith("table-") or b.id.startswith("tree-") or b.id.startswith("leave-box"):
                 continue  # generic movement keys are one line of the help, not a page each
             seen.add(b.action)
-            if b.group is SCREENS_GROUP:  # 1 2 3 4: one line for the four screens
-                screens.append((b.key_display or self.get_key_display(b), b.description))
+            if b.group is SCREENS_GROUP:  # 1 2 3 4 5 6: one line for the screens
+                screens.append((b.key, "Store" if b.id == "show-store" else b.description))
                 continue
             rows.append((b.key_display or self.get_key_display(b), b.tooltip or b.description))
         if screens:

@@ -14,6 +14,7 @@ ACTIONS = [
     ("retrieval: open the retrieval lab", "switch_mode('lab')"),
     ("sessions: the agent's sessions — browse, search, mine; memory usage", "switch_mode('sessions')"),
     ("review: the store's changes against git HEAD", "switch_mode('review')"),
+    ("drift: what is out of step; start-up load over git history", "switch_mode('drift')"),
     ("store: re-check the whole store", "reload_store"),
     ("curate: fix every finding that has a fix (preview first)", "fix_all"),
     ("curate: refresh stale L0 token counts (preview first)", "refresh_counts"),
@@ -34,6 +35,11 @@ class CuratorCommands(Provider):
         out = [(title, partial(app.run_action, action)) for title, action in ACTIONS]
         for name in sorted(app.available_themes):
             out.append((f"theme: use {name}", partial(setattr, app, "theme", name)))
+        repo = getattr(app, "repo", None)
+        if repo is not None and len(repo.loaded()) > 1:
+            out.append(("scope: the whole repository (every memory system)", partial(app.set_scope, None)))
+            for i, src in repo.loaded():
+                out.append((f"scope: only {src.name}", partial(app.set_scope, i)))
         ws = getattr(app, "workspace", None)
         if ws is not None:
             for path, rec in ws.store.records.items():

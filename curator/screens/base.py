@@ -5,11 +5,16 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Label, ProgressBar
 
 from ..widgets import StatusHeader
+
+# the screens that honour the scope (the whole repository or one memory system) bind it to s
+SCOPE_BINDING = Binding("s", "app.cycle_scope", "Scope", id="cycle-scope",
+                        tooltip="Whole repository → each memory system in turn → whole repository")
 
 
 @contextmanager
@@ -54,19 +59,27 @@ class CuratorScreen(Screen):
     """Subclasses implement `compose_body()` and `show(workspace)`."""
 
     DEFAULT_CSS = """
-    CuratorScreen > #notice-banner { width: 1fr; height: auto; padding: 0 1; background: $warning 30%; color: $text; }
+    CuratorScreen > #notice-banner { width: 1fr; height: 1; padding: 0 1; background: $warning 30%; color: $text;
+                                     text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         notice = getattr(self.app, "notice", None)
-        if notice:  # e.g. no store found, so this is the bundled demo: say so on every screen
+        if notice and not getattr(self.app, "notice_seen", False):
+            # e.g. no store found, so this is the bundled demo: one line, on the first screen only
+            # (gone when another screen opens; F1 keeps the whole sentence)
+            self.app.notice_seen = True
             yield Label(notice, id="notice-banner")
         yield from self.compose_body()
         yield Footer(compact=True, show_command_palette=False)
 
     def compose_body(self) -> ComposeResult:  # pragma: no cover - overridden
         yield from ()
+
+    def on_screen_suspend(self) -> None:
+        for banner in self.query("#notice-banner"):
+            banner.remove()  # shown once: leaving the first screen dismisses it
 
     def on_mount(self) -> None:
         self.app.workspace_signal.subscribe(self, self._on_workspace)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -12,8 +14,8 @@ from textual.widgets import DataTable, Input, Static
 from ..checks import CHECKS
 from ..model.findings import Severity
 from ..widgets import RowTable, TextBox
-from ..widgets.table import clip
-from .base import CuratorScreen, LoadingPane
+from ..widgets.table import clip, clip_middle
+from .base import SCOPE_BINDING, CuratorScreen, LoadingPane
 
 SEV = {Severity.ERROR: ("✖ error", "bold error"), Severity.WARNING: ("▲ warning", "warning"), Severity.INFO: ("● info", "info")}
 
@@ -23,6 +25,7 @@ SEVERITIES = Binding.Group("Severities")
 
 class ProblemsScreen(CuratorScreen):
     BINDINGS = [
+        SCOPE_BINDING,
         Binding("slash", "focus_filter", "Filter", id="filter-problems", tooltip="Filter findings by text"),
         Binding("e", "toggle('error')", "Errors", id="toggle-errors", group=SEVERITIES, tooltip="Show or hide errors"),
         Binding("w", "toggle('warning')", "Warnings", id="toggle-warnings", group=SEVERITIES, tooltip="Show or hide warnings"),
@@ -32,8 +35,10 @@ class ProblemsScreen(CuratorScreen):
         Binding("X", "fix_check", "Fix check", id="fix-check", tooltip="Preview and apply every fix of this check"),
         Binding("P", "app.prune", "Prune", id="open-prune", show=False, tooltip="Pick transient records to archive or delete"),
     ]
-    HELP = ("Every finding. / filters (check id, path or words; Esc or ↓ goes back to the table); "
-            "e / w / i toggle severities; Enter jumps to the file.")
+    HELP = ("Every finding of the scope written above the table (the whole repository unless s narrowed "
+            "it to one memory system). / filters (check id, path or words; Esc or ↓ goes back to the "
+            "table); e / w / i toggle severities; Enter jumps to the file; x fixes the finding, X its check.")
+    AUTO_FOCUS = "#problems"  # the table, never the filter: j/k/1-5 are keys here, not text
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -45,7 +50,7 @@ class ProblemsScreen(CuratorScreen):
         with Vertical(id="problems-body"):
             yield LoadingPane()
             with Horizontal(id="problems-bar"):
-                yield TextBox(placeholder="filter: check id, path or words (Esc or ↓ leaves)", id="problem-filter",
+                yield TextBox(placeholder="/ filter: check id, path or words", id="problem-filter",
                               leave_to="#problems")
                 yield Static("", id="problem-counts")
             yield RowTable(id="problems", cursor_type="row", zebra_stripes=True)
@@ -65,44 +70,61 @@ class ProblemsScreen(CuratorScreen):
         self.query_one(DataTable).focus()
 
     def refilter(self) -> None:
-        ws = self.app.workspace
-        if ws is None:
+        from ..scope import scope_name, scoped_findings, short_name
+
+        ws, repo = self.app.workspace, self.app.repo
+        if ws is None or repo is None:
             return
+        scope = self.app.scope
+        everything = scoped_findings(repo, scope)
         words = self.query_one("#problem-filter", Input).value.lower().split()
         items = []
-        for f in sorted(ws.findings, key=lambda f: (-f.severity, f.check, f.path, f.line or 0)):
+        for x in everything:
+            f = x.finding
             if f.severity.label in self.hidden:
                 continue
-            hay = f"{f.check} {f.path} {f.message} {f.target or ''}".lower()
+            hay = f"{f.check} {x.where} {f.message} {f.target or ''}".lower()
             if all(w in hay for w in words):
-                items.append(f)
+                items.append(x)
         table = self.query_one(RowTable)
         row = table.cursor_row
         before = self.shown[row] if 0 <= row < len(self.shown) else None
         self.shown = items
         room = self._room = table.size.width or self.size.width
-        narrow = room < 110  # the severity as its icon; the message keeps the room
-        wheres = [f"{f.path}:{f.line}" if f.line else (f.path if f.path != "." else "(store)") for f in items]
-        widths = table.set_columns([
-            ("" if narrow else "severity", 1 if narrow else 9),
-            ("check", min(24, max((len(f.check) for f in items), default=5))),
-            ("fix", 3),
-            ("where", min(max(16, room // (4 if narrow else 3)), max((len(w) for w in wheres), default=5))),
-            ("message", None),
-        ], room)
-        for i, (f, where) in enumerate(zip(items, wheres, strict=True)):
+        narrow = room < 110  # the severity as its icon, the check id in the detail: the message keeps the room
+        many = scope is None and len(repo.loaded()) > 1
+        names = {i: short_name(src.spec) for i, src in repo.loaded()}
+        # the source column labels a row: its path is the one inside that source (as the tree shows it)
+        wheres = [(x.where if x.source is None else x.finding.path if x.finding.path != "." else "(store)")
+                  + (f":{x.finding.line}" if x.finding.line else "") for x in items]
+        columns = [("" if narrow else "severity", 1 if narrow else 9)]
+        if many:
+            columns.append(("source", min(8, max((len(n) for n in names.values()), default=6))))
+        if not narrow:
+            columns.append(("check", min(24, max((len(x.finding.check) for x in items), default=5))))
+        columns += [("x", 1), ("where", min(max(22, room * 3 // 10), max((len(w) for w in wheres), default=5))),
+                    ("message", None)]
+        widths = table.set_columns(columns, room)
+        for i, (x, where) in enumerate(zip(items, wheres, strict=True)):
+            f = x.finding
             label, style = SEV[f.severity]
-            label = label.split()[0] if narrow else label
-            fix = Text("x", style="bold success") if f.fix is not None else Text("")
-            table.add_row(clip(label, widths[0], style), clip(f.check, widths[1]), fix,
-                          clip(where, widths[3]), clip(f.message, widths[4]), key=str(i))
+            cells = [clip(label.split()[0] if narrow else label, widths[0], style)]
+            if many:
+                cells.append(clip(names.get(x.source, "across"), widths[1], "dim"))
+            if not narrow:
+                cells.append(clip(f.check, widths[len(cells)]))
+            cells.append(Text("x", style="bold success") if f.fix is not None else Text(""))
+            cells.append(clip_middle(where, widths[len(cells)]))
+            cells.append(clip(f.message, widths[len(cells)]))
+            table.add_row(*cells, key=str(i))
         if items:
             # the same finding stays under the cursor when a new snapshot moves it (or keeps it)
-            same = next((i for i, f in enumerate(items) if f == before), None) if before is not None else None
+            same = next((i for i, x in enumerate(items) if x == before), None) if before is not None else None
             table.move_cursor(row=same if same is not None else min(row, len(items) - 1))
-        total = len(ws.findings)
         hidden = f" · hidden: {', '.join(sorted(self.hidden))}" if self.hidden else ""
-        self.query_one("#problem-counts", Static).update(f"{len(items)} of {total}{hidden}")
+        self.query_one("#problem-counts", Static).update(
+            Text.assemble(f"{len(items)} of {len(everything)}{hidden} · ", (scope_name(repo, scope), "bold"),
+                          (" · s scope" if len(repo.loaded()) > 1 else "", "dim")))
         self._detail(table.cursor_row if items else None)
 
     def on_resize(self) -> None:
@@ -121,14 +143,16 @@ class ProblemsScreen(CuratorScreen):
         if index is None or index >= len(self.shown):
             detail.update(Text("no findings match", style="dim"))
             return
-        f = self.shown[index]
+        x = self.shown[index]
+        f = x.finding
         label, style = SEV[f.severity]
         text = Text()
         text.append(f"{label}  {f.check}", style=style)
         spec = CHECKS.get(f.check)
         if spec:
             text.append(f" — {spec.summary}", style="dim")
-        text.append(f"\n{f.path if f.path != '.' else 'the whole store:'}" + (f":{f.line}" if f.line else ""), style="bold")
+        text.append(f"\n{x.where if f.path != '.' else x.where + ' (the whole store):'}" + (f":{f.line}" if f.line else ""),
+                    style="bold")
         text.append(f"  {f.message}")
         if f.suggestion:
             text.append(f"\nsuggestion: {f.suggestion}", style="success")
@@ -151,10 +175,21 @@ class ProblemsScreen(CuratorScreen):
         self.refilter()
 
     def _current(self):
+        """The finding under the cursor, its source made current (so a fix or a jump acts there)."""
         table = self.query_one(DataTable)
         if not self.shown or table.cursor_row >= len(self.shown):
             return None
-        return self.shown[table.cursor_row]
+        x = self.shown[table.cursor_row]
+        source = x.source
+        if source is None:  # found across sources: the source holding its path
+            hit = self.app.repo.repository().source_of(x.where)
+            source = self.app.repo.index_of(hit[0].spec.root) if hit else None
+            f = replace(x.finding, path=hit[1]) if hit else x.finding
+        else:
+            f = x.finding
+        if source is not None and source != self.app.repo.current:
+            self.app.select_source(source)
+        return f
 
     def action_fix_one(self) -> None:
         f = self._current()
@@ -174,8 +209,6 @@ class ProblemsScreen(CuratorScreen):
         self.app.fix_findings(same)
 
     def action_jump(self) -> None:
-        table = self.query_one(DataTable)
-        if not self.shown or table.cursor_row >= len(self.shown):
-            return
-        f = self.shown[table.cursor_row]
-        self.app.open_path(f.path, f.line)
+        f = self._current()
+        if f is not None:
+            self.app.open_path(f.path, f.line)

@@ -15,6 +15,7 @@ class BudgetBar(Widget):
     used: reactive[int] = reactive(0)
     budget: reactive[int] = reactive(0)
     label: reactive[str] = reactive("")
+    note: reactive[str] = reactive("")  # words instead of a bar (e.g. several caps at once)
 
     def __init__(self, label: str = "", used: int = 0, budget: int = 0, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -23,6 +24,9 @@ class BudgetBar(Widget):
         self.set_reactive(BudgetBar.budget, budget)
 
     def render(self) -> Text:
+        if self.note:
+            over = "over" in self.note
+            return Text(self.note, style="bold error" if over else "success", no_wrap=True, overflow="ellipsis")
         if not self.budget:
             return Text("")  # nothing loaded yet
         over = self.budget and self.used > self.budget

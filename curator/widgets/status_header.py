@@ -23,23 +23,39 @@ class StatusHeader(Horizontal):
         yield BudgetBar("start-up", id="header-startup")
 
     def show(self, workspace) -> None:
+        """The scope's health: the whole repository (every source, as `curator check` counts
+        it) unless the user narrowed it to one source (the app's `scope`)."""
         from ..model.findings import Severity
+        from ..scope import scope_name, scope_totals, startup_overs
 
         store, report = workspace.store, workspace.report
-        c = workspace.counts()
-        est = "~" if report.estimated else ""
-        given = store.given
+        repo = getattr(self.app, "repo", None)
+        scope = getattr(self.app, "scope", None)
+        whole = repo is not None and scope is None and len(repo.loaded()) > 1
+        if repo is not None:
+            t = scope_totals(repo, scope if scope is not None or whole else repo.current)
+            given = "repository" if whole else scope_name(repo, scope if scope is not None else repo.current)
+            files, tokens, est = t["files"], t["tokens"], t["estimated"]
+            counts = (t["errors"], t["warnings"], t["infos"])
+        else:
+            c = workspace.counts()
+            given, files, tokens, est = store.given, len(store.records), report.total, report.estimated
+            counts = (c[Severity.ERROR], c[Severity.WARNING], c[Severity.INFO])
         width = self.app.size.width  # (this header may not be laid out yet)
         room = max(12, width // 4)  # the totals and the start-up bar matter more
         if len(given) > room:
             given = "…" + given[-(room - 1):]
         self.query_one("#title", Static).update(given if width < 100 else f"curator · {given}")
-        total = compact(report.total)
         self.query_one("#totals", Static).update(
-            f"{len(store.records):,} files · {est}{total} tok · "
-            f"✖{c[Severity.ERROR]} ▲{c[Severity.WARNING]} ●{c[Severity.INFO]}"
+            f"{files:,} files · {'~' if est else ''}{compact(tokens)} tok · ✖{counts[0]} ▲{counts[1]} ●{counts[2]}"
         )
         bar = self.query_one(BudgetBar)
+        if whole:  # one bar cannot hold caps in tokens, lines and records: say how many are over
+            over, n = startup_overs(repo, None)
+            bar.label, bar.used, bar.budget = "", 0, 0
+            bar.note = f"start-up over cap: {over} of {n}" if over else f"start-up within cap: {n} of {n}"
+            return
+        bar.note = ""
         fmt = getattr(store, "format", "serena-tiered")
         if fmt == "serena-tiered":
             bar.label = "start-up"

@@ -43,6 +43,16 @@ def clip(value: str, width: int, style: str = "") -> Text:
     return Text(value, style=style, no_wrap=True, overflow="ellipsis")
 
 
+def clip_middle(value: str, width: int, style: str = "") -> Text:
+    """A path cut in the middle, so its start and its end (the file name and the `:line`)
+    stay readable: `.serena/memories/…/db-index.md:12`."""
+    if width > 0 and len(value) > width:
+        tail = max(1, (width - 1) * 2 // 3)  # the end says more than the start
+        head = max(0, width - 1 - tail)
+        value = value[:head] + "…" + value[len(value) - tail:]
+    return Text(value, style=style, no_wrap=True, overflow="ellipsis")
+
+
 def fit_widths(room: int, wants: list[int | None], floor: int = 8) -> list[int]:
     """Column widths for `room` cells: fixed wants as given, the None ones share what is left
     (never below `floor`). DataTable pads each cell by one cell on either side."""
