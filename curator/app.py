@@ -437,11 +437,11 @@ class CuratorApp(App[None]):
         screen = self.screen
         focused = screen.focused
         text = getattr(screen, "HELP", "") or ""
-        if self.notice:
-            text = f"{self.notice}\n\n{text}"
         if focused is not None and getattr(focused, "HELP", None):
             text += "\n\n" + focused.HELP
-        rows, seen, screens = [], set(), []
+        if self.notice:
+            text += f"\n\n{self.notice}"
+        rows, seen, screens, groups = [], set(), [], {}
         for active in screen.active_bindings.values():
             b = active.binding
             if b.action in seen or not b.description:
@@ -452,7 +452,17 @@ class CuratorApp(App[None]):
             if b.group is SCREENS_GROUP:  # 1 2 3 4 5 6: one line for the screens
                 screens.append((b.key, "Store" if b.id == "show-store" else b.description))
                 continue
-            rows.append((b.key_display or self.get_key_display(b), b.tooltip or b.description))
+            key = b.key_display or self.get_key_display(b)
+            if b.group is not None:  # e w i: one line for the group ("Severities: ...")
+                if b.group.description not in groups:
+                    groups[b.group.description] = len(rows)
+                    rows.append(([], b.group.description, []))
+                keys, _, whats = rows[groups[b.group.description]]
+                keys.append(key)
+                whats.append(b.description)
+                continue
+            rows.append((key, b.tooltip or b.description))
+        rows = [(" ".join(r[0]), f"{r[1]}: {' / '.join(r[2])}") if isinstance(r[0], list) else r for r in rows]
         if screens:
             rows.append((" ".join(k for k, _ in screens), " · ".join(d for _, d in screens)))
         self.push_screen(HelpScreen(text, rows))

@@ -14,7 +14,7 @@ from ..widgets import StatusHeader
 
 # the screens that honour the scope (the whole repository or one memory system) bind it to s
 SCOPE_BINDING = Binding("s", "app.cycle_scope", "Scope", id="cycle-scope",
-                        tooltip="Whole repository → each memory system in turn → whole repository")
+                        tooltip="Scope: whole repository → each memory system → whole")
 
 
 @contextmanager

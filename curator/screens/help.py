@@ -10,13 +10,10 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-GLOBAL = (
-    "curator shows an agent's memory store: tiers, indexes, findings, token budgets, and what "
-    "retrieval would load. Everything here has a CLI twin (`curator check`, `tokens`, `retrieve`, ...)."
-)
+GLOBAL = "Every action here has a CLI twin (`curator --help`). The mouse works too."
 MOVING = (
-    "Moving: ↑↓ or j k, PageUp/PageDown, Home/End (g G) in lists and tables; Tab to the next pane; "
-    "Esc or ↓ leaves a text box; ctrl+p finds any command."
+    "Moving: ↑↓ or j k, PgUp/PgDn, Home/End (g G); Tab: the next pane; Esc or ↓ leaves a text box; "
+    "ctrl+p: any command. Escape closes this help."
 )
 
 
@@ -48,7 +45,6 @@ class HelpScreen(ModalScreen[None]):
         body.add_row(Text("Keys", style="bold"))
         body.add_row(table)
         body.add_row(Text(MOVING, style="dim"))
-        body.add_row(Text("Escape closes this help. The mouse works too.", style="dim"))
         body.add_row(Text(GLOBAL, style="dim"))
         with VerticalScroll() as scroll:
             scroll.border_title = "curator help"

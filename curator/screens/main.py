@@ -53,17 +53,21 @@ def group_node(tree, key: tuple):
     return next((g[0] for g in tree._groups if id(g[0]) in names and group_key(tree, g[0], names) == key), None)
 
 
+TREE_WIDTH = Binding.Group("Tree width", compact=True)
+
+
 class MainScreen(CuratorScreen):
     BINDINGS = [
         Binding("ctrl+f", "focus_tree", "Tree", id="focus-tree", tooltip="Move focus to the store tree", show=False),
         Binding("f5", "reload_selected", "Re-check", id="recheck", tooltip="Re-read the selected file and re-run the checks"),
         Binding("p", "promote", "Promote", id="promote-record", tooltip="Promote this transient or reflexion record"),
         Binding("e", "edit_keywords", "Keywords", id="edit-keywords", tooltip="Edit the keywords of the highlighted index row"),
+        Binding("less_than_sign", "tree_width(-4)", "Narrower", id="narrow-tree", key_display="<", group=TREE_WIDTH,
+                tooltip="Narrow the tree pane"),
+        Binding("greater_than_sign", "tree_width(4)", "Wider", id="widen-tree", key_display=">", group=TREE_WIDTH,
+                tooltip="Widen the tree pane"),
     ]
-    HELP = (
-        "Every memory system of the repository, by tier and folder, with token and finding badges; "
-        "the overview shows each one's start-up load and the worst problems."
-    )
+    HELP = "Every memory system of the repository by tier and folder; the overview: the worst problems first."
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -171,16 +175,22 @@ class MainScreen(CuratorScreen):
         self.query_one(ContentSwitcher).current = "group"
 
     TREE_SHARE = 0.45  # the tree never takes more than this share of the width
+    tree_extra = 0  # columns the user added (>) or took away (<)
 
     def fit_tree(self) -> None:
-        """The tree is as wide as its content, up to a share of the screen; the detail pane
-        takes the rest."""
+        """The tree is as wide as its content, up to a share of the screen, widened or narrowed
+        by < and >; the detail pane takes the rest."""
         tree = self.query_one(StoreTree)
         room = self.size.width
         if not room:
             return
         want = tree.natural_width() + 1  # + the border
-        tree.styles.width = max(20, min(want, int(room * self.TREE_SHARE)))
+        width = min(want, int(room * self.TREE_SHARE)) + self.tree_extra
+        tree.styles.width = max(16, min(width, room - 20))
+
+    def action_tree_width(self, delta: int) -> None:
+        self.tree_extra += delta
+        self.fit_tree()
 
     def on_resize(self) -> None:
         if self.app.workspace is not None:
@@ -237,10 +247,11 @@ class MainScreen(CuratorScreen):
             return False
         ws = self.app.workspace
         rec = ws.store.records.get(self.selected) if ws and self.selected else None
+        # shown dimmed where they do not apply (None), so the keys are always there to be found
         if action == "promote":
-            return rec is not None and rec.level == 2 and rec.tier in ("transient", "reflexion")
+            return (rec is not None and rec.level == 2 and rec.tier in ("transient", "reflexion")) or None
         if action == "edit_keywords":
-            return rec is not None and self.selected in ws.store.domain_indexes
+            return (rec is not None and self.selected in ws.store.domain_indexes) or None
         return True
 
     def action_promote(self) -> None:

@@ -35,9 +35,8 @@ class ProblemsScreen(CuratorScreen):
         Binding("X", "fix_check", "Fix check", id="fix-check", tooltip="Preview and apply every fix of this check"),
         Binding("P", "app.prune", "Prune", id="open-prune", show=False, tooltip="Pick transient records to archive or delete"),
     ]
-    HELP = ("Every finding of the scope written above the table (the whole repository unless s narrowed "
-            "it to one memory system). / filters (check id, path or words; Esc or ↓ goes back to the "
-            "table); e / w / i toggle severities; Enter jumps to the file; x fixes the finding, X its check.")
+    HELP = ("Every finding in the scope written at the top (the whole repository, or the memory system s "
+            "narrowed it to). / filters (Esc or ↓ goes back); e / w / i toggle severities; Enter jumps.")
     AUTO_FOCUS = "#problems"  # the table, never the filter: j/k/1-5 are keys here, not text
 
     def __init__(self, **kwargs) -> None:
@@ -151,8 +150,8 @@ class ProblemsScreen(CuratorScreen):
         spec = CHECKS.get(f.check)
         if spec:
             text.append(f" — {spec.summary}", style="dim")
-        text.append(f"\n{x.where if f.path != '.' else x.where + ' (the whole store):'}" + (f":{f.line}" if f.line else ""),
-                    style="bold")
+        where = x.where if f.path != "." else "the whole store:" if x.where == "." else f"{x.where} — the whole store:"
+        text.append(f"\n{where}" + (f":{f.line}" if f.line else ""), style="bold")
         text.append(f"  {f.message}")
         if f.suggestion:
             text.append(f"\nsuggestion: {f.suggestion}", style="success")

@@ -40,11 +40,39 @@ def worst(repo, n: int = 5) -> list[tuple[str, object]]:
     return out
 
 
+def _marks(line: Text, counts) -> None:
+    marks = [(f"{ICON[s]}{counts[s]}", SEVERITY_STYLE[s]) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)
+             if counts[s]]
+    for i, (mark, style) in enumerate(marks):
+        line.append(("" if i == 0 else " ") + mark, style=style)
+    if not marks:
+        line.append("✔ no findings", style="success")
+
+
 def render_overview(repo, title: str) -> Group:
-    """One block per source (wraps well at 80 columns, where a table would cut numbers)."""
+    """The repository's health and its worst problems first (above the fold at 80×24), then one
+    block per source (wraps well at 80 columns, where a table would cut numbers)."""
+    from ..scope import scope_counts, scope_totals
     from ..startup import startup_of
 
-    parts: list = [Text(title, style="bold"), Text("")]
+    parts: list = [Text(title, style="bold")]
+    if len(repo.loaded()) > 1:  # counted as `curator check` sums the sources
+        t = scope_totals(repo, None)
+        line = Text(f"{t['records']:,} records · {compact(t['tokens'])} tokens · ")
+        _marks(line, scope_counts(repo, None))
+        parts.append(line)
+    bad = worst(repo)
+    if bad:
+        parts += [Text(""), Text("Worst problems · 2 lists all", style="bold")]
+        for name, f in bad:
+            line = Text(f"{ICON[f.severity]} ", style=SEVERITY_STYLE[f.severity], no_wrap=True, overflow="ellipsis")
+            where = f"{name}/{f.path}" if name and name != "." else f.path
+            where = where.removesuffix("/.") if where != "." else "the store"  # a store-wide finding
+            line.append(f"{f.check} ", style="bold")
+            line.append(f"{where}{':' + str(f.line) if f.line else ''}", style="dim")
+            parts.append(line)
+            parts.append(Text(f"    {f.message}", no_wrap=True, overflow="ellipsis"))
+    parts.append(Text(""))
     for src in repo.sources:
         head = Text(src.name, style="bold")
         head.append(f"  {src.spec.label}", style="dim")
@@ -58,13 +86,7 @@ def render_overview(repo, title: str) -> Group:
         line = Text("  ")
         line.append(f"{sum(1 for r in store.records.values() if r.level == 2):,} records · ")
         line.append(f"{compact(store.total_tokens)} tokens · ")
-        counts = ws.counts()
-        marks = [(f"{ICON[s]}{counts[s]}", SEVERITY_STYLE[s]) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO) if counts[s]]
-        if marks:
-            for i, (mark, style) in enumerate(marks):
-                line.append(("" if i == 0 else " ") + mark, style=style)
-        else:
-            line.append("✔ no findings", style="success")
+        _marks(line, ws.counts())
         parts.append(line)
         start = Text("  start-up: ")
         start.append(f"{st.tokens:,} tokens", style="bold")
@@ -74,22 +96,10 @@ def render_overview(repo, title: str) -> Group:
         if st.past_cap_lines:
             start.append(f"; {st.past_cap_lines} lines past its cap are never seen", style="warning")
         parts += [start, Text("")]
-    bad = worst(repo)
-    if bad:
-        parts.append(Text("Worst problems", style="bold"))
-        for name, f in bad:
-            line = Text(f"{ICON[f.severity]} ", style=SEVERITY_STYLE[f.severity])
-            where = f"{name}/{f.path}" if name and name != "." else f.path
-            where = where.removesuffix("/.") if where != "." else "the store"  # a store-wide finding
-            line.append(f"{f.check} ", style="bold")
-            line.append(f"{where}{':' + str(f.line) if f.line else ''}", style="dim")
-            parts.append(line)
-            parts.append(Text(f"    {f.message}"))
-    parts += [
-        Text(""),
+    parts.append(
         Text.from_markup("[b]↑↓[/b] walk the tree · [b]Enter[/b] unfolds · [b]2[/b] problems · "
-                         "[b]3[/b] budgets · [b]4[/b] lab · [b]ctrl+p[/b] commands · [b]f1[/b] help"),
-    ]
+                         "[b]3[/b] budgets · [b]4[/b] lab · [b]5[/b] sessions · [b]6[/b] drift · "
+                         "[b]ctrl+p[/b] commands · [b]f1[/b] help"))
     return Group(*parts)
 
 

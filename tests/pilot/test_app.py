@@ -78,14 +78,14 @@ async def test_problems_filter_toggle_and_jump(app):
         total = len(app.workspace.findings)
         assert len(screen.shown) == total
         await pilot.press("w")  # hide warnings
-        assert all(f.severity.label != "warning" for f in screen.shown)
+        assert all(x.finding.severity.label != "warning" for x in screen.shown)
         await pilot.press("w")
         await pilot.press("slash")
         await pilot.press(*"missing-target")
         await pilot.press("enter")
         await settle(app, pilot)
-        assert {f.check for f in screen.shown} == {"index.missing-target"}
-        first = screen.shown[0]
+        assert {x.finding.check for x in screen.shown} == {"index.missing-target"}
+        first = screen.shown[0].finding
         await pilot.press("enter")
         await settle(app, pilot)
         assert isinstance(app.screen, MainScreen) and app.screen.selected == first.path

@@ -20,7 +20,7 @@ async def test_fix_from_problems_then_undo(app, sample_copy):
         assert isinstance(screen, ProblemsScreen)
         await pilot.press("slash", *"release-pipeline", "enter")
         await settle(app, pilot)
-        assert screen.shown[0].check == "index.missing-target"
+        assert screen.shown[0].finding.check == "index.missing-target"
         await pilot.press("x")
         await settle(app, pilot)
         assert isinstance(app.screen, DiffDialog)

@@ -203,7 +203,7 @@ async def test_the_problems_cursor_stays_on_its_finding_when_a_new_one_comes_bef
         new.parent.mkdir()
         new.write_text("---\nname: never closed\n")  # frontmatter.invalid: an error, sorted first
         events.push(new)
-        await wait_until(pilot, lambda: any(f.path == "aaa-first/broken.md" for f in screen.shown))
+        await wait_until(pilot, lambda: any(x.finding.path == "aaa-first/broken.md" for x in screen.shown))
         await settle(app, pilot)
         assert screen.shown.index(picked) == 6  # it moved down one row ...
         assert table.cursor_row == 6  # ... and the cursor with it

@@ -1,0 +1,71 @@
+"""`curator drift`: what is out of step, and each memory system's start-up load over git history
+(the app's drift screen, 6)."""
+
+from __future__ import annotations
+
+NAME = "drift"
+ORDER = 32
+HELP = "what is out of step (index rows and files, stale counts, MEMORY.md and topic files); start-up load over git history"
+
+
+def add_arguments(parser) -> None:
+    from ..common import add_format_arg, add_store_args
+
+    add_store_args(parser)
+    add_format_arg(parser, ("text", "json"))
+    parser.add_argument("--source", metavar="NAME", help="one memory system (e.g. .claude/memory); default: all")
+
+
+def run(args) -> int:
+    from rich.text import Text
+
+    from ...drift import drift_findings, startup_history
+    from ...session import Session
+    from ...tokens import default_counter
+    from ..common import EXIT_OK, UsageError, console, locate_and_configure, print_json
+
+    located, config = locate_and_configure(args)
+    target = located.repo if located.repo is not None else located.root
+    session = Session(located.layout, given=str(target), config=config, token_counter=default_counter(),
+                      budgets=False).load(name_by_root=True)
+    scope = None
+    if args.source:
+        scope = next((i for i, s in session.loaded() if s.name.strip("/") == args.source.strip("/")), None)
+        if scope is None:
+            names = ", ".join(s.name for _, s in session.loaded())
+            raise UsageError(f"no memory system {args.source!r} here (there are: {names})")
+    items = drift_findings(session, scope)
+    histories = [(s.name, startup_history(s.workspace.store)) for i, s in session.loaded()
+                 if scope is None or i == scope]
+    if args.format == "json":
+        print_json({
+            "version": 1,
+            "drift": [{"kind": k, "check": x.finding.check, "severity": x.finding.severity.label,
+                       "path": x.where, "line": x.finding.line, "message": x.finding.message} for k, x in items],
+            "startup_history": [{"source": n, "what": h.what, "reason": h.reason or None,
+                                 "points": [{"date": p.date, "commit": p.commit, "subject": p.subject,
+                                             "bytes": p.bytes, "approx_tokens": p.approx_tokens} for p in h.points]}
+                                for n, h in histories],
+        })
+        return EXIT_OK
+    out = console()
+    out.print(Text(f"{len(items)} out of step", style="bold"))
+    for kind, x in items:
+        f = x.finding
+        line = Text(f"  {kind:<24} ", style="bold")
+        line.append(f"{x.where}{':' + str(f.line) if f.line else ''}", style="dim")
+        out.print(line)
+        out.print(Text(f"      {f.message}"))
+    for name, h in histories:
+        out.print()
+        head = Text(f"{name}: start-up load over git history", style="bold")
+        if not h.points:
+            head.append(f" — none ({h.reason})", style="dim")
+            out.print(head)
+            continue
+        out.print(head, Text(f" ({h.what}, ≈ tokens)", style="dim"))
+        out.print(Text("  " + " → ".join(f"{p.date} {p.approx_tokens:,}" for p in h.points)))
+        for p, grew in h.grew_most():
+            out.print(Text(f"  +{grew // 4:,} tok  {p.date} {p.commit[:7] if p.commit else 'work tree'}  {p.subject}",
+                       no_wrap=True, overflow="ellipsis"))
+    return EXIT_OK

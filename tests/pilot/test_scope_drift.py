@@ -1,0 +1,110 @@
+"""The app's scope (whole repository by default, s narrows to one memory system) counts as
+`curator check` does; the drift screen charts the start-up load over git history."""
+
+from __future__ import annotations
+
+import json
+
+from curator.app import make_app
+from curator.cli import main
+from curator.demo_repository import build_history
+from curator.tokens import FakeTokenCounter, default_counter
+
+from .conftest import settle, text_of, wait_until
+
+
+def _cli_summary(capsys, repo, source=None) -> dict:
+    main(["check", "--format", "json", str(repo)])
+    data = json.loads(capsys.readouterr().out)
+    if source is None:
+        return data["summary"]
+    return next(s for s in data["sources"] if s["name"] == source)
+
+
+def _header(app) -> str:
+    return str(app.screen.query_one("#totals").render())
+
+
+def _app(repo, counter=None):
+    return make_app(repo, given="sample_memories", token_counter=counter or FakeTokenCounter(), theme="curator-dark")
+
+
+async def test_header_problems_and_overview_count_as_the_cli_does(capsys, sample_repo_copy, monkeypatch):
+    monkeypatch.setenv("CURATOR_TOKENS", "estimate")  # the same counts in both faces
+    whole = _cli_summary(capsys, sample_repo_copy)
+    claude = _cli_summary(capsys, sample_repo_copy, ".claude/memory")
+    app = _app(sample_repo_copy, default_counter())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert app.scope is None
+        header = _header(app)
+        assert f"✖{whole['errors']} ▲{whole['warnings']} ●{whole['infos']}" in header
+        assert f"{whole['files']} files" in header
+        overview = text_of(app.screen.query_one("#overview-body"))
+        assert f"✖{whole['errors']} ▲{whole['warnings']} ●{whole['infos']}" in overview
+        await pilot.press("2")
+        await settle(app, pilot)
+        total = whole["errors"] + whole["warnings"] + whole["infos"]
+        counts = str(app.screen.query_one("#problem-counts").render())
+        assert f"{total} of {total}" in counts and "whole repository" in counts
+        sources = {str(app.screen.query_one("#problems").get_cell_at((r, 1)))
+                   for r in range(app.screen.query_one("#problems").row_count)}
+        assert {"serena", "claude"} <= sources  # every source's findings, each row labelled
+        # s narrows: the scope is written, and the counts are that source's (as the CLI's)
+        while app.scope is None or app.repo.sources[app.scope].name != ".claude/memory":
+            await pilot.press("s")
+            await settle(app, pilot)
+        n = claude["errors"] + claude["warnings"] + claude["infos"]
+        counts = str(app.screen.query_one("#problem-counts").render())
+        assert f"{n} of {n}" in counts and ".claude/memory" in counts
+        assert f"✖{claude['errors']} ▲{claude['warnings']} ●{claude['infos']}" in _header(app)
+        assert app.workspace is app.repo.sources[app.scope].workspace  # fixes go to that source
+
+
+async def test_fixing_a_finding_of_another_source_from_the_whole_repository(sample_repo_copy):
+    app = _app(sample_repo_copy)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        screen = app.screen
+        row = next(i for i, x in enumerate(screen.shown)
+                   if app.repo.sources[x.source].name == ".claude/memory" and x.finding.fix is not None)
+        screen.query_one("#problems").move_cursor(row=row)
+        before = app.repo.sources[screen.shown[row].source].workspace.findings
+        await pilot.press("x")
+        await settle(app, pilot)
+        assert app.screen.__class__.__name__ == "DiffDialog"
+        await pilot.press("y")
+        await settle(app, pilot)
+        claude = next(s for s in app.repo.sources if s.name == ".claude/memory")
+        assert len(claude.workspace.findings) < len(before)
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert len(claude.workspace.findings) == len(before)
+
+
+async def test_drift_charts_the_start_up_load_and_names_the_commits(sample_repo_copy):
+    assert build_history(sample_repo_copy) is None
+    app = _app(sample_repo_copy)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("6")
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: "grew most" in text_of(app.screen.query_one("#drift-grew")))
+        grew = text_of(app.screen.query_one("#drift-grew"))
+        assert "Claude Code memory: MEMORY.md" in grew or "Experience entries" in grew
+        table = app.screen.query_one("#drift-table")
+        kinds = {str(table.get_cell_at((r, 1))) for r in range(table.row_count)}
+        assert {"index row → no file", "MEMORY.md ↔ topic file"} <= kinds
+        assert app.focused is table  # keys act on the table; nothing typed anywhere
+
+
+async def test_problems_never_start_in_the_filter(sample_repo_copy):
+    app = _app(sample_repo_copy)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("2")  # before the load ends too
+        await settle(app, pilot)
+        assert app.focused is app.screen.query_one("#problems")
+        await pilot.press("j", "3")
+        assert app.screen.__class__.__name__ == "BudgetsScreen"
