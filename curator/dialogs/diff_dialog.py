@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button, Footer, Static
 
 from ..reports.diff_report import diff_text
 
@@ -22,7 +22,7 @@ class DiffDialog(ModalScreen[bool]):
     DiffDialog Button { margin-left: 2; }
     """
     BINDINGS = [
-        Binding("y", "apply", "Apply", id="apply-plan", tooltip="Write these changes (undo with ctrl+z)"),
+        Binding("y,ctrl+s", "apply", "Apply", id="apply-plan", tooltip="Write these changes (undo with ctrl+z)"),
         Binding("n,escape", "cancel", "Cancel", id="cancel-plan", tooltip="Write nothing"),
     ]
 
@@ -41,6 +41,7 @@ class DiffDialog(ModalScreen[bool]):
             with Horizontal(id="diff-buttons"):
                 yield Button("Cancel (n)", id="cancel")
                 yield Button("Apply (y)", id="apply", variant="primary")
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#apply", Button).focus()

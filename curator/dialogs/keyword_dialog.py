@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Footer, Input, Static
 
 from ..widgets import TextBox
 from .meter import meter_text
@@ -21,7 +21,10 @@ class KeywordDialog(ModalScreen[list[str] | None]):
     KeywordDialog Horizontal { height: auto; align-horizontal: right; }
     KeywordDialog Button { margin-left: 2; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="cancel-keywords", tooltip="Keep the keywords as they are")]
+    BINDINGS = [
+        Binding("ctrl+s", "preview", "Preview diff", id="preview-keywords", tooltip="Show the plan as a diff (Enter too)"),
+        Binding("escape", "cancel", "Cancel", id="cancel-keywords", tooltip="Keep the keywords as they are"),
+    ]
 
     def __init__(self, store, index: str, line: int, target: str, keywords: list[str], **kwargs) -> None:
         super().__init__(**kwargs)
@@ -35,7 +38,8 @@ class KeywordDialog(ModalScreen[list[str] | None]):
             yield Static(id="kw-meter")
             with Horizontal():
                 yield Button("Cancel", id="cancel")
-                yield Button("Preview diff", id="preview", variant="primary")
+                yield Button("Preview diff (^s)", id="preview", variant="primary")
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self._update(self.query_one(Input).value)
@@ -60,6 +64,9 @@ class KeywordDialog(ModalScreen[list[str] | None]):
             self.dismiss(self._words(self.query_one(Input).value) or None)
         else:
             self.dismiss(None)
+
+    def action_preview(self) -> None:
+        self.dismiss(self._words(self.query_one(Input).value) or None)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ..widgets import TextBox
 from .meter import meter_text
@@ -62,7 +62,10 @@ class PromoteDialog(ModalScreen[PromoteChoice | None]):
     PromoteDialog Horizontal { height: auto; align-horizontal: right; margin-top: 1; }
     PromoteDialog Button { margin-left: 2; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="cancel-promote", tooltip="Promote nothing")]
+    BINDINGS = [
+        Binding("ctrl+s", "preview", "Preview diff", id="preview-promote", tooltip="Show the plan as a diff (Enter in a box too)"),
+        Binding("escape", "cancel", "Cancel", id="cancel-promote", tooltip="Promote nothing"),
+    ]
 
     def __init__(self, store, src: str, planner=None, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -102,7 +105,8 @@ class PromoteDialog(ModalScreen[PromoteChoice | None]):
             yield Static(id="pr-error")
             with Horizontal():
                 yield Button("Cancel", id="cancel", compact=True)
-                yield Button("Preview diff", id="preview", variant="primary", compact=True)
+                yield Button("Preview diff (^s)", id="preview", variant="primary", compact=True)
+        yield Footer(compact=True, show_command_palette=False)  # Enter / ctrl+s previews, Esc cancels
 
     def on_mount(self) -> None:
         self._meter()

@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.strip import Strip
-from textual.widgets import Button, Label, Select, SelectionList, Static, Switch
+from textual.widgets import Button, Footer, Label, Select, SelectionList, Static, Switch
 from textual.widgets._toggle_button import ToggleButton
 from textual.widgets.option_list import OptionDoesNotExist
 from textual.widgets.selection_list import Selection
@@ -52,7 +52,10 @@ class PruneDialog(ModalScreen[PruneChoice | None]):
     PruneDialog #prune-buttons { height: auto; align-horizontal: right; }
     PruneDialog Button { margin-left: 2; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="cancel-prune", tooltip="Prune nothing")]
+    BINDINGS = [
+        Binding("ctrl+s", "preview", "Preview diff", id="preview-prune", tooltip="Show the plan as a diff"),
+        Binding("escape", "cancel", "Cancel", id="cancel-prune", tooltip="Prune nothing"),
+    ]
 
     def __init__(self, store, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -72,7 +75,8 @@ class PruneDialog(ModalScreen[PruneChoice | None]):
             yield Static(id="prune-count")
             with Horizontal(id="prune-buttons"):
                 yield Button("Cancel", id="cancel", compact=True)
-                yield Button("Preview diff", id="preview", variant="primary", compact=True)
+                yield Button("Preview diff (^s)", id="preview", variant="primary", compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self._fill("transient")
@@ -121,6 +125,9 @@ class PruneDialog(ModalScreen[PruneChoice | None]):
         if event.button.id != "preview":
             self.dismiss(None)
             return
+        self.action_preview()
+
+    def action_preview(self) -> None:
         paths = list(self.query_one(SelectionList).selected)
         self.dismiss(PruneChoice(paths, self.query_one(Switch).value) if paths else None)
 

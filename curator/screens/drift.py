@@ -47,6 +47,7 @@ class DriftScreen(CuratorScreen):
             yield PlotextPlot(id="drift-chart")
             yield Static(id="drift-grew")
             yield RowTable(id="drift-table", cursor_type="row", zebra_stripes=True)
+            yield Static(id="drift-detail")
 
     def show(self, workspace) -> None:
         from ..scope import scope_name, short_name
@@ -68,14 +69,17 @@ class DriftScreen(CuratorScreen):
         for i, (kind, x) in enumerate(items):
             f = x.finding
             icon, style = ICON.get(int(f.severity), ("·", ""))
-            # the source's short name, then the path inside it (as the tree and Problems show it)
-            where = (f"{names[x.source]} {f.path}" if many and x.source is not None
-                     else x.where if x.source is None else f.path) + (f":{f.line}" if f.line else "")
-            table.add_row(clip(icon, 1, style), clip(kind, widths[1]), clip_middle(where, widths[2]),
+            # the source's short name, then the path inside it (as the tree and Problems show it),
+            # cut in the middle so the name and the line number stay
+            name = f"{names[x.source]} " if many and x.source is not None else ""
+            path = (x.where if x.source is None else f.path) + (f":{f.line}" if f.line else "")
+            where = Text(name, style="dim").append_text(clip_middle(path, widths[2] - len(name)))
+            table.add_row(clip(icon, 1, style), clip(kind, widths[1]), where,
                           Text("x", style="bold success") if f.fix is not None else Text(""),
                           clip(f.message, widths[4]), key=str(i))
         if items:
             table.move_cursor(row=min(max(row, 0), len(items) - 1))
+        self._detail(table.cursor_row if items else None)
         head = Text.assemble((f"{len(items)} out of step", "bold"), " in ", (scope_name(repo, scope), "bold"))
         if len(repo.loaded()) > 1:
             head.append("  s scope", style="dim")
@@ -126,6 +130,21 @@ class DriftScreen(CuratorScreen):
         if missing:
             lines.append(("\n" if grew else "") + "no chart for " + "; ".join(missing), style="dim")
         self.query_one("#drift-grew", Static).update(lines)
+
+    def _detail(self, index: int | None) -> None:
+        """The highlighted finding whole: the table cuts its message."""
+        text = Text(no_wrap=False)
+        if index is not None and index < len(self.shown):
+            kind, x = self.shown[index]
+            f = x.finding
+            text.append(f"{x.where}{':' + str(f.line) if f.line else ''}  ", style="bold")
+            text.append(f.message)
+            if f.fix is not None:
+                text.append(f"  x: {f.fix.description}", style="success")
+        self.query_one("#drift-detail", Static).update(text)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._detail(event.cursor_row)
 
     def _current(self):
         table = self.query_one(DataTable)

@@ -11,12 +11,11 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Input, Static
 
-from ..widgets import RowTable, TextBox
+from ..widgets import PathBox, RowTable, TextBox
 from ..widgets.table import clip
-from .base import CuratorScreen, LoadingPane, cursor_kept
+from .base import SCOPE_BINDING, CuratorScreen, LoadingPane, cursor_kept
 
 DEBOUNCE = 0.15  # seconds of quiet typing before a search runs
 SOURCES = ("route", "bm25", "prior")
@@ -42,6 +41,7 @@ def _scores(report, source: str) -> str:
 
 class RetrievalLabScreen(CuratorScreen):
     BINDINGS = [
+        SCOPE_BINDING,
         Binding("slash", "focus_query", "Query", id="focus-query", tooltip="Type a query"),
         Binding("y", "focus_why", "Why not?", id="why-not", tooltip="Ask why a memory did not come back"),
         Binding("enter", "open_highlighted", "Open", id="open-result", tooltip="Open the highlighted memory", show=False),
@@ -75,9 +75,12 @@ class RetrievalLabScreen(CuratorScreen):
                 with Vertical(id="lab-fused"):
                     yield Static("fused", classes="lab-title", id="lab-fused-title")
                     yield RowTable(id="fused", cursor_type="row", zebra_stripes=True)
-                with VerticalScroll(id="lab-side"):
+                side = VerticalScroll(id="lab-side")
+                side.can_focus = False  # Tab goes from the results straight to the why-not box
+                with side:
                     yield Static("why not this one?", classes="lab-title")
-                    yield TextBox(placeholder="path (tab completes)", id="why-path", leave_to="#fused", compact=True)
+                    yield PathBox(placeholder="a path (Tab completes, Enter asks)", id="why-path", leave_to="#fused",
+                                  compact=True)
                     yield Static(id="why")
                     yield Static("route trace", classes="lab-title")
                     yield Static(id="trace")
@@ -94,7 +97,7 @@ class RetrievalLabScreen(CuratorScreen):
 
     def show(self, workspace) -> None:
         paths = [p for p, r in workspace.store.records.items() if r.level == 2]
-        self.query_one("#why-path", Input).suggester = SuggestFromList(paths, case_sensitive=False)
+        self.query_one("#why-path", PathBox).choices = paths
         if self.engine_store is not workspace.store or self.engine is None:
             # a new snapshot: its own engine (the old one keeps answering for the old snapshot,
             # never for files that have gone, until the new one is ready)
@@ -134,6 +137,12 @@ class RetrievalLabScreen(CuratorScreen):
             self.run_search(self.query_one("#lab-query", Input).value)
 
     def _title(self, text: str) -> None:
+        # the lab searches one memory system (s picks it): say which, first
+        repo = getattr(self.app, "repo", None)
+        if repo is not None and len(repo.loaded()) > 1:
+            from ..scope import short_name
+
+            text = f"{short_name(repo.sources[repo.current].spec)} · {text}"
         self.query_one("#lab-fused-title", Static).update(text)
 
     # -- searching -------------------------------------------------------------
@@ -217,7 +226,9 @@ class RetrievalLabScreen(CuratorScreen):
             trace.append("\nno L0 keyword matched: the agent's walk stops at memory-index.md", style="warning")
         self.query_one("#trace", Static).update(trace)
         n = len(result.hits)
-        self._title(f"fused · {n} result(s) · words: {' '.join(readable_terms(result)[:8])}")
+        words = f"words: {' '.join(readable_terms(result)[:8])}"
+        # narrow: the rank column's header spelled out first (the words are in the query box too)
+        self._title(f"{n} result(s) · r·b·p = route·bm25·prior · {words}" if narrow else f"fused · {n} result(s) · {words}")
         why = self.query_one("#why-path", Input).value.strip()
         if why:
             self._explain(why)
@@ -232,7 +243,8 @@ class RetrievalLabScreen(CuratorScreen):
     def _explain(self, path: str) -> None:
         out = self.query_one("#why", Static)
         if self.engine is None or self.result is None:
-            out.update(Text("type a query first", style="dim"))
+            out.update(Text("type a query first (/): the answer says why this memory is not among its results",
+                            style="warning"))
             return
         from ..reports.retrieval_report import readable
 

@@ -7,8 +7,8 @@ from .record_view import RecordView
 from .status_header import StatusHeader
 from .store_tree import NodeRef, StoreTree
 from .table import RowTable
-from .text_box import TextBox
+from .text_box import PathBox, TextBox
 
 __all__ = [
-    "BudgetBar", "IndexView", "NodeRef", "Overview", "RecordView", "RowTable", "StatusHeader", "StoreTree", "TextBox",
+    "BudgetBar", "IndexView", "NodeRef", "Overview", "RecordView", "RowTable", "StatusHeader", "PathBox", "StoreTree", "TextBox",
 ]

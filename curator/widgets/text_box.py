@@ -18,7 +18,7 @@ PRINTABLE_NAMES = {_character_to_key(c) for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`
 
 class TextBox(Input):
     BINDINGS = [
-        Binding("escape", "leave", "Leave", show=False, id="leave-box", tooltip="Leave the text box"),
+        Binding("escape", "leave", "Leave", id="leave-box", tooltip="Leave the text box"),
         Binding("down", "leave_down", "Leave", show=False, id="leave-box-down", tooltip="Go to the results"),
     ]
 
@@ -56,6 +56,40 @@ class TextBox(Input):
 
     def action_leave_down(self) -> None:
         self.action_leave()
+
+
+class PathBox(TextBox):
+    """A text box for a path: Tab completes it from `choices` (the first that starts with what is
+    typed, else the first that contains it) and moves on only when there is nothing to complete;
+    Enter asks."""
+
+    BINDINGS = [
+        Binding("tab", "complete", "Complete", id="complete-path", tooltip="Complete the path"),
+        Binding("enter", "submit", "Ask", id="ask-path", tooltip="Ask about this path"),
+    ]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.choices: list[str] = []
+
+    def completion(self) -> str | None:
+        typed = self.value.strip().lower()
+        if not typed:
+            return None
+        starts = [c for c in self.choices if c.lower().startswith(typed)]
+        found = starts or [c for c in self.choices if typed in c.lower()]
+        return found[0] if found and found[0] != self.value else None
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        if action == "complete":
+            return self.completion() is not None  # else Tab moves the focus on, as everywhere
+        return super().check_action(action, parameters)
+
+    def action_complete(self) -> None:
+        done = self.completion()
+        if done is not None:
+            self.value = done
+            self.action_end()
 
 
 def is_printable(key: str) -> bool:

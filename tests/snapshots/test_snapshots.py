@@ -156,3 +156,84 @@ def test_high_contrast_theme(snap_compare, sample_copy):
     app = make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(),
                    theme="curator-high-contrast", remember_theme=False)
     assert snap_compare(app, terminal_size=(120, 36), run_before=press(*["down"] * 3))
+
+
+# -- the whole repository: scope, drift, review and sessions on the demo's history ------------
+
+
+def _repo_app(repo):
+    from curator.model.sources import discover
+
+    return make_app(repo, given="sample_memories", token_counter=FakeTokenCounter(), theme="curator-dark",
+                    remember_theme=False, layout=discover(repo))
+
+
+@pytest.fixture
+def demo_repo(sample_repo_copy, monkeypatch):
+    """The sample repository as the app's demo copy is: git history and two sessions run in it."""
+    import os
+    from pathlib import Path
+
+    from curator.demo_repository import build_history, write_transcripts
+
+    if build_history(sample_repo_copy) is not None:
+        pytest.skip("git is not installed")
+    write_transcripts(sample_repo_copy, Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects")
+    return sample_repo_copy
+
+
+def test_problems_whole_repository(snap_compare, sample_repo_copy):
+    assert snap_compare(_repo_app(sample_repo_copy), terminal_size=(80, 24), run_before=press("2"))
+
+
+def test_problems_narrowed_to_one_source(snap_compare, sample_repo_copy):
+    assert snap_compare(_repo_app(sample_repo_copy), terminal_size=(80, 24), run_before=press("2", "s", "s"))
+
+
+def test_drift(snap_compare, demo_repo):
+    async def run_before(pilot):
+        await _ready(pilot)
+        await pilot.press("6")
+        while "grew most" not in str(pilot.app.screen.query_one("#drift-grew").render()):
+            await pilot.pause(0.05)
+        await _ready(pilot)
+
+    assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_review(snap_compare, demo_repo):
+    async def run_before(pilot):
+        await _ready(pilot)
+        await pilot.app.switch_mode("review")
+        for _ in range(100):
+            await _ready(pilot)
+            if "comparing" not in str(pilot.app.screen.query_one("#review-summary").render()):
+                break
+            await pilot.pause(0.05)
+        await _ready(pilot)
+
+    assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_sessions(snap_compare, demo_repo):
+    async def run_before(pilot):
+        await _ready(pilot)
+        await pilot.press("5")
+        for _ in range(100):
+            await _ready(pilot)
+            if pilot.app.sessions is not None and pilot.app.sessions.indexed:
+                break
+            await pilot.pause(0.05)
+        await pilot.pause(0.3)
+        await _ready(pilot)
+
+    assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_tiers_dialog(snap_compare, app):
+    async def run_before(pilot):
+        await _ready(pilot)
+        pilot.app.action_tiers()
+        await _ready(pilot)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
