@@ -34,8 +34,11 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     parser = _Parser(
         prog="curator",
-        description="A workbench for an AI coding agent's memory store. "
-        "With no command, opens the app on STORE.",
+        # the main use first: `curator` alone opens the app
+        usage="curator [STORE]        open the app on a repository or a memory folder\n"
+              "       curator COMMAND ...    run one command (curator COMMAND --help)",
+        description="A workbench for an AI coding agent's memory. With no command, opens the app on STORE "
+        "(default: the repository found from here upward, else the bundled sample).",
     )
     parser.add_argument("--version", action="version", version=f"curator {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

@@ -10,9 +10,10 @@ def run_app(argv: list[str]) -> int:
 
     parser = _Parser(
         prog="curator",
-        description="Open the curator app on STORE (default: .serena/memories found upward, else the bundled sample).",
+        description="Open the curator app on STORE (default: the repository found from here upward, else the "
+        "bundled sample).",
     )
-    add_store_args(parser)
+    add_store_args(parser, demo=True)
     parser.add_argument("--theme", help="theme name ('?' lists the themes)")
     args = parser.parse_args(argv)
     if args.theme == "?":

@@ -14,13 +14,15 @@ class UsageError(Exception):
     """A usage or config problem: one line on stderr, exit 2."""
 
 
-def add_store_args(parser: argparse.ArgumentParser, positional: bool = True) -> None:
+def add_store_args(parser: argparse.ArgumentParser, positional: bool = True, demo: bool = False) -> None:
+    """STORE and --store; only the app (`demo`) falls back to the bundled sample repository."""
     if positional:
+        where = "a repository or one memory folder (default: the repository found from here upward"
         parser.add_argument(
             "store_pos",
             nargs="?",
             metavar="STORE",
-            help="the memory store (default: .serena/memories found upward, else the sample store)",
+            help=where + (", else the bundled sample)" if demo else "; none found is an error)"),
         )
     parser.add_argument("--store", metavar="PATH", help="the memory store (same as STORE)")
     parser.add_argument("--config", metavar="FILE", help="use this .curator.yaml instead of the store's")
@@ -118,19 +120,24 @@ def render_sources(out, repo) -> None:
     from ..repository import source_summaries
 
     for row in source_summaries(repo):
-        line = Text("  ")
-        line.append(f"{row['name']:<22}", style="bold")
-        line.append(f" {row['label']:<34}")
+        head = Text("  ")
+        head.append(f"{row['name']:<22}", style="bold")
+        head.append(f" {row['label']}")
+        facts = Text()
         if "error" in row:
-            line.append(f" cannot load: {row['error']}", style="red")
+            facts.append(f"cannot load: {row['error']}", style="red")
         else:
             st = row["startup"]
-            line.append(f" {row['records']:>4} records · {row['tokens']:>7,} tok · start-up {st['tokens']:,}")
+            facts.append(f"{row['records']:>4} records · {row['tokens']:>7,} tok · start-up {st['tokens']:,}")
             if st["past_cap_lines"]:
-                line.append(f" ({st['past_cap_lines']} lines past the cap)", style="yellow")
+                facts.append(f" ({st['past_cap_lines']} lines past the cap)", style="yellow")
             elif st["cap_tokens"] is not None:
-                line.append(f"/{st['cap_tokens']:,}", style="red" if st["over"] else "")
-        out.print(line)
+                facts.append(f"/{st['cap_tokens']:,}", style="red" if st["over"] else "")
+        if head.cell_len + 2 + facts.cell_len <= out.width:  # one line when it fits, else two whole ones
+            out.print(head + Text("  ") + facts, no_wrap=True)
+        else:
+            out.print(head, no_wrap=True, overflow="ellipsis")
+            out.print(Text("    ") + facts, no_wrap=True, overflow="ellipsis")
 
 
 def console(file=None):

@@ -40,22 +40,39 @@ def render_json(store: Store, findings: list[Finding]) -> dict:
 MIN_MESSAGE_COLUMN = 44  # narrower than this, a message goes under its path instead
 
 
-def render_text(console, store: Store, findings: list[Finding]) -> None:
-    """Grouped by severity, then check; each finding as `path:line  message`."""
-    from rich.padding import Padding
-    from rich.table import Table
+def print_indented(console, text, indent: int) -> None:
+    """`text` wrapped at word boundaries to the console's width less `indent`, each line
+    indented and never padded with trailing spaces."""
+    from rich.text import Text
+
+    for line in text.wrap(console, max(20, console.width - indent)):
+        line.rstrip()
+        console.print(Text(" " * indent) + line, no_wrap=True, crop=False)
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """`1 index`, `2 indexes`: a count with its noun agreeing."""
+    return f"{n:,} {word if n == 1 else words or word + 's'}"
+
+
+def render_text(console, store: Store, findings: list[Finding], ran: int | None = None) -> None:
+    """Grouped by severity, then check; each finding as `path:line  message`; `ran` is how many
+    checks ran (the summary says how many of them found something)."""
     from rich.text import Text
 
     s = summary(store, findings)
     est = " (estimated)" if s["encoding"] == "estimate" else ""
-    console.print(
-        Text.assemble(
-            ("curator check ", "bold"),
-            (store.given, "bold underline"),
-            f"  {s['files']} files · {s['records']} memories · {s['indexes']} indexes · "
-            f"{s['tokens']:,} tokens{est}",
-        )
-    )
+    head = Text.assemble(("curator check ", "bold"), (store.given, "bold underline"))
+    facts = Text(f"{plural(s['files'], 'file')} · {plural(s['records'], 'memory', 'memories')} · "
+                 f"{plural(s['indexes'], 'index', 'indexes')} · {plural(s['tokens'], 'token')}{est}")
+    if head.cell_len + 2 + facts.cell_len <= console.width:
+        console.print(head + Text("  ") + facts, no_wrap=True)
+    else:  # the totals on their own line: never cut between a number and its noun
+        if head.cell_len > console.width:  # a long path on a line of its own, folded, no padded break
+            console.print(Text("curator check", style="bold"))
+            head = Text(str(store.given), style="bold underline")
+        console.print(head, overflow="fold")
+        console.print(Text("  ") + facts, no_wrap=True, overflow="ellipsis")
     if not findings:
         console.print(Text("✔ no findings", style="bold green"))
         return
@@ -67,36 +84,35 @@ def render_text(console, store: Store, findings: list[Finding]) -> None:
     for (sev, check), items in sorted(groups.items(), key=lambda kv: (-kv[0][0], kv[0][1])):
         spec = CHECKS.get(check)
         console.print()
-        console.print(
-            Text.assemble(
-                (f"{ICON[sev]} {check}", STYLE[sev]),
-                (f"  {len(items)}", "bold"),
-                (f"  {spec.summary}" if spec else "", "dim"),
-            )
-        )
+        head = Text.assemble((f"{ICON[sev]} {check}", STYLE[sev]), (f"  {len(items)}", "bold"))
+        about = Text(spec.summary if spec else "", style="dim")
+        if head.cell_len + 2 + about.cell_len <= console.width:
+            console.print(head + Text("  ") + about, no_wrap=True)
+        else:  # the summary whole under its check id, never cut mid-phrase on the id's line
+            console.print(head, no_wrap=True)
+            print_indented(console, about, 4)
         # The message beside its place when that leaves it a wide column (it wraps aligned under
         # itself); else on its own lines under the path, at full width: a narrow message column
         # is many short lines.
         group_w = min(width, max(len(_where(f)) for f in items))
         beside = console.width - 2 - group_w - 2 >= MIN_MESSAGE_COLUMN
-        grid = Table.grid(padding=(0, 2))
-        grid.add_column(style="bold", width=group_w + 2, overflow="fold")
-        grid.add_column(overflow="fold", max_width=max(10, console.width - group_w - 4))
         for f in items:
             msg = Text(f.message)
             if f.fix is not None:
                 msg.append(f"  → {f.fix.description}", style="green")
             elif f.suggestion and f.suggestion not in f.message:
                 msg.append(f"  → {f.suggestion}", style="green")
-            if beside:
-                grid.add_row(Text("  " + _where(f)), msg)
+            if beside:  # the message wraps aligned under itself, no line padded
+                where = Text(f"  {_where(f)}".ljust(group_w + 4), style="bold")
+                lines = msg.wrap(console, max(10, console.width - group_w - 4))
+                for i, line in enumerate(lines):
+                    line.rstrip()
+                    console.print((where if i == 0 else Text(" " * (group_w + 4))) + line, no_wrap=True, crop=False)
             elif 2 + len(_where(f)) + 2 + msg.cell_len <= console.width:  # fits on one line
                 console.print(Text.assemble(("  " + _where(f), "bold"), "  ", msg), no_wrap=True)
             else:
                 console.print(Text("  " + _where(f), style="bold"), overflow="fold")
-                console.print(Padding(msg, (0, 0, 0, 6), expand=False))
-        if beside:
-            console.print(grid)
+                print_indented(console, msg, 6)
     console.print()
     parts = []
     for sev, key, word in (
@@ -112,7 +128,8 @@ def render_text(console, store: Store, findings: list[Finding]) -> None:
         if i:
             out.append(", ")
         out.append(txt, style=style)
-    out.append(f" from {checks} check{'s' if checks != 1 else ''}.")
+    of = f" of the {ran} run" if ran is not None and ran > checks else ""
+    out.append(f" from {plural(checks, 'check')}{of}.")
     console.print(out)
 
 

@@ -80,10 +80,19 @@ def run(args) -> int:
             if not repo.single:
                 from rich.text import Text
 
-                n = len(repo.sources)
-                out.print(Text(f"{located.given}: {n} memory system{'s' if n != 1 else ''}", style="bold"))
+                from ...reports.findings_report import plural
+
+                given, n = f"{located.given}:", plural(len(repo.sources), "memory system")
+                if len(given) + 1 + len(n) <= out.width:
+                    out.print(Text(f"{given} {n}", style="bold"), no_wrap=True)
+                else:  # a long path folded on its own line, the count under it (no padded break)
+                    out.print(Text(given, style="bold"), overflow="fold")
+                    out.print(Text(n, style="bold"))
                 render_sources(out, repo)
-            render_text(out, store, findings)
+            formats = {s.store.format for s in repo.loaded()}
+            ran = sum(1 for c in CHECKS.values()
+                      if (only is None or c.id in only) and any(c.applies_to(f) for f in formats))
+            render_text(out, store, findings, ran)
             _print_narrowed(out, args, len(known), gone)
     fail = Severity.parse(args.fail_on)
     code = EXIT_FINDINGS if any(f.severity >= fail for f in findings) else EXIT_OK

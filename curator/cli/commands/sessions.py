@@ -50,9 +50,12 @@ def run(args) -> int:
 
         out.print(Text("\n".join(explain_none(index.discovery))))
         return EXIT_OK
-    _table(out, sessions[: args.limit])
+    _table(out, sessions[: args.limit], where=args.all)
     more = len(sessions) - args.limit
-    out.print(f"{len(sessions)} session(s) in {repo}" + (f"; {more} more (--limit)" if more > 0 else ""))
+    where = (f"run anywhere (--all; {sum(1 for x in sessions if not _inside(x, repo))} outside {repo})" if args.all
+             else f"run in {repo}")
+    out.print(f"{len(sessions)} session(s) {where}" + (f"; {more} more (--limit)" if more > 0 else ""),
+              overflow="fold")
     return EXIT_OK
 
 
@@ -68,19 +71,34 @@ def _build(index):
         return index.build(lambda what, frac: status.update(f"reading transcripts… {frac:.0%} ({what})"))
 
 
-def _table(out, sessions) -> None:
+def _inside(session, repo) -> bool:
+    from ...sessions.discover import inside
+
+    return inside(getattr(session.main, "cwd", "") or "", repo)
+
+
+def _table(out, sessions, where: bool = False) -> None:
     from rich.table import Table
 
     from ...sessions.index import format_duration as duration
 
     t = Table(box=None, pad_edge=False, header_style="bold")
-    for col, just in (("started", "left"), ("dur", "right"), ("msgs", "right"), ("tokens", "right"),
-                      ("branch", "left"), ("session", "left"), ("title", "left")):
-        t.add_column(col, justify=just, no_wrap=col != "title", overflow="ellipsis")
+    # with --all, where each ran takes the place of its length and message count
+    cols = [("started", "left")] + ([] if where else [("dur", "right"), ("msgs", "right")]) + [
+        ("tokens", "right"), ("branch", "left"), ("session", "left")] + ([("ran in", "left")] if where else []) + [
+        ("title", "left")]
+    widths = {"started": 16, "dur": 4, "msgs": 4, "tokens": 7, "branch": 12, "session": 8, "ran in": 16}
+    # one line a session: the title gets what is left, cut with an ellipsis
+    widths["title"] = max(12, out.width - sum(widths[c] for c, _ in cols if c != "title") - 2 * (len(cols) - 1))
+    for col, just in cols:
+        t.add_column(col, justify=just, no_wrap=True, overflow="ellipsis", width=widths[col])
     for s in sessions:
         flag = " ⚠" if s.problems else ""
-        t.add_row(s.started[:16].replace("T", " "), duration(s.duration_s), str(s.messages), f"{s.tokens:,}",
-                  s.main.branch[:20], s.session_id[:8], s.title[:80] + flag)
+        cwd = getattr(s.main, "cwd", "") or "?"
+        ran = [cwd if len(cwd) <= 16 else "…" + cwd[-15:]] if where else []  # its end names the folder
+        size = [] if where else [duration(s.duration_s), str(s.messages)]
+        t.add_row(s.started[:16].replace("T", " "), *size, f"{s.tokens:,}",
+                  s.main.branch[:20], s.session_id[:8], *ran, s.title[:80] + flag)
     out.print(t)
 
 

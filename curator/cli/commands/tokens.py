@@ -49,7 +49,9 @@ def run(args) -> int:
     from rich.text import Text
 
     out = console()
-    out.print(Text(f"{located.given}: {len(repo.sources)} memory systems", style="bold"))
+    from ...reports.findings_report import plural
+
+    out.print(Text(f"{located.given}: {plural(len(repo.sources), 'memory system')}", style="bold"))
     render_sources(out, repo)
     for s in repo.loaded():
         out.print(Rule(Text(f"{s.name} · {s.spec.label}", style="bold"), align="left"))
