@@ -18,7 +18,8 @@ from ..reports.adr_links import linked
 from ..reports.tokens_report import COST_KEY
 from ..widgets import RowTable
 from ..widgets.budget_bar import compact
-from .base import CuratorScreen, LoadingPane, cursor_kept
+from ..widgets.table import clip_middle
+from .base import SCOPE_BINDING, CuratorScreen, LoadingPane, cursor_kept
 
 
 def bars(items: list[tuple[str, int]], room: int, colour: str) -> Table:
@@ -39,6 +40,7 @@ def bars(items: list[tuple[str, int]], room: int, colour: str) -> Table:
 
 class BudgetsScreen(CuratorScreen):
     BINDINGS = [
+        SCOPE_BINDING,
         Binding("f", "focus_files", "Files", id="focus-largest", tooltip="Focus the largest files table"),
         Binding("enter", "open_highlighted", "Open", id="open-largest", tooltip="Open the highlighted file", show=False),
     ]
@@ -108,7 +110,7 @@ class BudgetsScreen(CuratorScreen):
                 head.append(c.text.strip()[:90], style="dim")
             if len(st.past_cap) > 8:
                 head.append(f"\n  … and {len(st.past_cap) - 8} more", style="dim")
-        self.query_one("#startup", Static).update(head)
+        self.query_one("#startup", Static).update(self._every_source() + head)
         primary = theme.primary or "info"
         room = max(20, (self.size.width - 6) // 3 - 2)
         # as in the tree: indexes on their own line, each tier its memories
@@ -137,11 +139,11 @@ class BudgetsScreen(CuratorScreen):
         files = self.query_one("#largest", DataTable)
         with cursor_kept(files):
             files.clear()
-            over_paths = {p for p, *_ in report.over_budget}
-            self._files = report.files[:200]
-            for path, tier, n in self._files:
-                shown = path if len(path) <= 34 else "…" + path[-33:]
-                files.add_row(Text(shown, style="bold error" if path in over_paths else ""), Text(f"{n:,}", justify="right"), tier, key=path)
+            rows = self._largest()
+            self._files = rows
+            for key, shown, tier, n, over in rows:
+                files.add_row(clip_middle(shown, 34, "bold error" if over else ""), Text(f"{n:,}", justify="right"), tier,
+                              key=key)
         cost = self.query_one("#cost", DataTable)
         with cursor_kept(cost):
             cost.clear()
@@ -151,6 +153,68 @@ class BudgetsScreen(CuratorScreen):
                     f"{d.memory_tokens:,}", f"{d.savings_cached:.0f}%/{d.savings_uncached:.0f}%",
                     str(d.break_even) if d.break_even else "never", key=d.index,
                 )
+
+    def _sources(self):
+        """(index, source) of the scope: every loaded source in the whole repository, else one."""
+        repo = self.app.repo
+        if repo is None:
+            return []
+        scope = self.app.scope
+        return [(i, src) for i, src in repo.loaded() if scope is None or i == scope]
+
+    def _every_source(self) -> Text:
+        """In the whole repository: each memory system's start-up load first (the details below
+        are the current one's: s walks through them)."""
+        from ..startup import startup_of
+
+        out = Text(no_wrap=True, overflow="ellipsis")
+        sources = self._sources()
+        repo = self.app.repo
+        if len(sources) < 2:
+            return out
+        out.append("Start-up load of every memory system", style="bold")
+        for _, src in sources:
+            st = startup_of(src.workspace.store)
+            out.append(f"\n  {src.name}  ", style="bold")
+            out.append(f"{st.tokens:,} tokens" + (f" of {st.cap_tokens:,}" if st.cap_tokens else ""),
+                       style="bold error" if st.over else "success")
+            cap = "" if st.cap_tokens else f"  cap: {st.cap_label}"
+            out.append(cap + (f"; {st.past_cap_lines} lines past it" if st.past_cap_lines else ""), style="dim")
+        out.append(f"\n\nBelow: {repo.sources[repo.current].name}", style="bold")
+        out.append("  (s: one memory system at a time; Largest files: all of them)\n\n", style="dim")
+        return out
+
+    def _largest(self) -> list[tuple[str, str, str, int, bool]]:
+        """(row key, path shown, tier, tokens, over budget): the scope's largest files; in the
+        whole repository every source's, each path with its source's folder."""
+        repo = self.app.repo
+        sources = self._sources()
+        many = len(sources) > 1
+        rows = []
+        for i, src in sources:
+            report = src.workspace.report
+            over = {p for p, *_ in report.over_budget}
+            pre = src.name.rstrip("/") + "/" if many else ""
+            rows += [(f"{i}\t{p}", pre + p, tier, n, p in over) for p, tier, n in report.files[:200]]
+        if repo is None:
+            report = self.app.workspace.report
+            rows = [(f"{0}\t{p}", p, t, n, False) for p, t, n in report.files[:200]]
+        return sorted(rows, key=lambda r: -r[3])[:200]
+
+    def _open_key(self, key: str | None) -> None:
+        if not key or "\t" not in key:
+            return
+        i, path = key.split("\t", 1)
+        repo = self.app.repo
+        if repo is not None and int(i) != repo.current:
+            self.app.select_source(int(i))
+        self.app.open_path(path)
+
+    def action_open_highlighted(self) -> None:
+        self._open_key(self.highlighted_key())
+
+    def on_data_table_row_selected(self, event) -> None:
+        self._open_key(event.row_key.value)
 
     def _start_growth(self, store) -> None:
         root = store.root

@@ -185,7 +185,8 @@ class MainScreen(CuratorScreen):
         if not room:
             return
         want = tree.natural_width() + 1  # + the border
-        width = min(want, int(room * self.TREE_SHARE)) + self.tree_extra
+        share = self.TREE_SHARE if room >= 100 else 0.38  # at 80 columns the detail needs the room
+        width = min(want, int(room * share)) + self.tree_extra
         tree.styles.width = max(16, min(width, room - 20))
 
     def action_tree_width(self, delta: int) -> None:

@@ -9,7 +9,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from ..checks.keyword_checks import collision_rate, row_uniqueness
-from .table import RowTable, clip
+from .table import RowTable, clip, clip_middle
 
 
 def overlaps(store, index_path: str, row) -> list[tuple[str, int, list[str]]]:
@@ -74,22 +74,24 @@ class IndexView(Vertical):
         room = self.size.width or 80
         self._room = room
         # the target never takes more than a third: the keywords are what this view is about
-        narrow = room < 60  # a narrow pane drops the line column, shortens headers and targets
+        narrow = room < 60  # a narrow pane shortens headers and targets (file names, no .md)
         if narrow:  # the file name says more than the first letters of its folder
-            targets = [", ".join(t.rsplit("/", 1)[-1] for t in ts.split(", ")) for ts in targets]
-        target_w = min(max(8, room // (4 if narrow else 3)), max(map(len, targets), default=6))
-        columns = [("#", 2), ("uniq", 4)] if narrow else [("line", 4), ("#", 3), ("unique", 6)]
+            targets = [", ".join(t.rsplit("/", 1)[-1].removesuffix(".md") for t in ts.split(", ")) for ts in targets]
+        # targets are cut in the middle (two rows for one memory never look the same); the line
+        # number stays, it is where an edit or a finding points
+        target_w = min(max(12, room * 2 // (7 if narrow else 6)), max(map(len, targets), default=6))
+        columns = [("ln", 3), ("#", 2), ("uniq", 4)] if narrow else [("line", 4), ("#", 3), ("unique", 6)]
         widths = table.set_columns([*columns, ("target", target_w), ("keywords", None)], room)
         missing = {f.line for f in workspace.by_path.get(path, []) if f.check in ("index.missing-target", "index.unsafe-target")}
         for i, row in enumerate(rows):
             u = row_uniqueness(row.keyword_set, sets[:i] + sets[i + 1 :]) if len(rows) > 1 else 1.0
             low = strict and u < store.config.thresholds.uniqueness
-            cells = [] if narrow else [str(row.line)]
+            cells = [str(row.line)]
             table.add_row(
                 *cells,
                 Text(str(len(row.keyword_set)), style="warning" if len(row.keyword_set) < store.config.thresholds.min_keywords else ""),
                 Text(f"{u:.0%}", style="bold error" if low else ("success" if u >= 0.6 else "")),
-                clip(targets[i], widths[-2], "bold error" if row.line in missing else ""),
+                clip_middle(targets[i], widths[-2], "bold error" if row.line in missing else ""),
                 clip(" ".join(row.keywords), widths[-1]),
                 key=str(row.line),
             )
