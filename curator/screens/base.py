@@ -17,6 +17,23 @@ SCOPE_BINDING = Binding("s", "app.cycle_scope", "Scope", id="cycle-scope",
                         tooltip="Scope: whole repository → each memory system → whole")
 
 
+def act_in_source(app, scoped):
+    """The finding of a `scope.Scoped` row, with its source made current so a fix or a jump
+    acts there; a finding across sources goes to the source holding its path (None: none)."""
+    from dataclasses import replace
+
+    repo = app.repo
+    source, f = scoped.source, scoped.finding
+    if source is None:
+        hit = repo.repository().source_of(scoped.where)
+        if hit is None:
+            return None
+        source, f = repo.index_of(hit[0].spec.root), replace(f, path=hit[1])
+    if source is not None and source != repo.current:
+        app.select_source(source)
+    return f
+
+
 @contextmanager
 def cursor_kept(table):
     """Refill a table keeping its cursor on the same row key (else the same row number): a

@@ -16,7 +16,7 @@ from textual_plotext import PlotextPlot
 from ..drift import drift_findings, startup_history
 from ..widgets import RowTable
 from ..widgets.table import clip, clip_middle
-from .base import SCOPE_BINDING, CuratorScreen, LoadingPane
+from .base import SCOPE_BINDING, CuratorScreen, LoadingPane, act_in_source
 
 ICON = {2: ("✖", "bold error"), 1: ("▲", "warning"), 0: ("●", "info")}  # by Severity
 
@@ -150,10 +150,7 @@ class DriftScreen(CuratorScreen):
         table = self.query_one(DataTable)
         if not self.shown or table.cursor_row >= len(self.shown):
             return None
-        _, x = self.shown[table.cursor_row]
-        if x.source is not None and x.source != self.app.repo.current:
-            self.app.select_source(x.source)
-        return x.finding if x.source is not None else None
+        return act_in_source(self.app, self.shown[table.cursor_row][1])
 
     def action_fix_one(self) -> None:
         f = self._current()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -15,7 +13,7 @@ from ..checks import CHECKS
 from ..model.findings import Severity
 from ..widgets import RowTable, TextBox
 from ..widgets.table import clip, clip_middle
-from .base import SCOPE_BINDING, CuratorScreen, LoadingPane
+from .base import SCOPE_BINDING, CuratorScreen, LoadingPane, act_in_source
 
 SEV = {Severity.ERROR: ("✖ error", "bold error"), Severity.WARNING: ("▲ warning", "warning"), Severity.INFO: ("● info", "info")}
 
@@ -178,17 +176,7 @@ class ProblemsScreen(CuratorScreen):
         table = self.query_one(DataTable)
         if not self.shown or table.cursor_row >= len(self.shown):
             return None
-        x = self.shown[table.cursor_row]
-        source = x.source
-        if source is None:  # found across sources: the source holding its path
-            hit = self.app.repo.repository().source_of(x.where)
-            source = self.app.repo.index_of(hit[0].spec.root) if hit else None
-            f = replace(x.finding, path=hit[1]) if hit else x.finding
-        else:
-            f = x.finding
-        if source is not None and source != self.app.repo.current:
-            self.app.select_source(source)
-        return f
+        return act_in_source(self.app, self.shown[table.cursor_row])
 
     def action_fix_one(self) -> None:
         f = self._current()

@@ -16,6 +16,7 @@ class BudgetBar(Widget):
     budget: reactive[int] = reactive(0)
     label: reactive[str] = reactive("")
     note: reactive[str] = reactive("")  # words instead of a bar (e.g. several caps at once)
+    unit: reactive[str] = reactive("")  # after the numbers: "108/104 lines over"
 
     def __init__(self, label: str = "", used: int = 0, budget: int = 0, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -31,11 +32,12 @@ class BudgetBar(Widget):
             return Text("")  # nothing loaded yet
         over = self.budget and self.used > self.budget
         colour = "error" if over else "success"  # role styles: the current theme's colours
-        tail = f" {self.used:,}/{self.budget:,}" + (" over" if over else "")
+        tail = f" {self.used:,}/{self.budget:,}" + (f" {self.unit}" if self.unit else "") + (" over" if over else "")
         label = self.label + " " if self.label else ""
         room = self.size.width
-        if room < len(label) + len(tail) + 6:  # narrow: keep the label's last word (its unit), else drop it
-            label = label.split()[-1] + " " if label and room >= len(label.split()[-1]) + len(tail) + 7 else ""
+        if room < len(label) + len(tail) + 6:  # narrow: the words before the bar (its label's last word, else none)
+            if len(label) + len(tail) > room:
+                label = label.split()[-1] + " " if label and room >= len(label.split()[-1]) + len(tail) + 1 else ""
         width = max(0, room - len(label) - len(tail))
         frac = 0 if not self.budget else min(1.0, self.used / self.budget)
         filled = round(width * frac)

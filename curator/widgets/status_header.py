@@ -55,7 +55,7 @@ class StatusHeader(Horizontal):
             bar.label, bar.used, bar.budget = "", 0, 0
             bar.note = f"start-up over cap: {over} of {n}" if over else f"start-up within cap: {n} of {n}"
             return
-        bar.note = ""
+        bar.note, bar.unit = "", ""
         fmt = getattr(store, "format", "serena-tiered")
         if fmt == "serena-tiered":
             bar.label = "start-up"
@@ -66,7 +66,7 @@ class StatusHeader(Horizontal):
 
             text = store.records[store.l0.path].text
             first = claude_cap_line(text)  # the byte cap can bind before the line cap
-            bar.label = "MEMORY.md lines"
+            bar.label, bar.unit = "MEMORY.md", "lines"  # "MEMORY.md 108/104 lines over": lines past the cap
             bar.used = len(text.splitlines())
             bar.budget = CLAUDE_CAP_LINES if first is None else min(CLAUDE_CAP_LINES, first - 1)
         else:

@@ -11,7 +11,7 @@ from curator.widgets import BudgetBar
 from .conftest import settle
 
 
-@pytest.mark.parametrize(("size", "label"), [((80, 24), "lines "), ((160, 30), "MEMORY.md lines ")])
+@pytest.mark.parametrize(("size", "label"), [((80, 24), "MEMORY.md "), ((160, 30), "MEMORY.md ")])
 async def test_the_claude_line_bar_says_lines_at_any_width(tmp_path, size, label):
     memory = tmp_path / "repo" / ".claude" / "memory"
     memory.mkdir(parents=True)
@@ -25,4 +25,4 @@ async def test_the_claude_line_bar_says_lines_at_any_width(tmp_path, size, label
         bar = app.screen.query_one(BudgetBar)
         shown = bar.render().plain
         assert bar.budget == 200 and bar.used == 211
-        assert shown.startswith(label) and shown.endswith(" 211/200 over")
+        assert shown.startswith(label) and shown.endswith(" 211/200 lines over")
