@@ -37,9 +37,18 @@ def run(args) -> int:
         out = console()
         from ...model.formats import FORMATS
 
+        from rich.text import Text
+
+        from ...reports.findings_report import print_indented
+
         for c in CHECKS.values():
             fmts = "all formats" if set(c.formats) == set(FORMATS) else ", ".join(f for f in FORMATS if f in c.formats)
-            out.print(f"{c.id:<24} {c.severity.label:<8} {c.summary} [{fmts}]")
+            line = f"{c.id:<24} {c.severity.label:<8} {c.summary} [{fmts}]"
+            if len(line) <= out.width:
+                out.print(line, no_wrap=True, highlight=False)
+            else:  # the summary whole, wrapped under itself (never a phrase cut at the edge)
+                out.print(f"{c.id:<24} {c.severity.label}", no_wrap=True, highlight=False)
+                print_indented(out, Text(f"{c.summary} [{fmts}]"), 4)
         return EXIT_OK
     only = None
     if args.only:

@@ -65,3 +65,10 @@ def test_sessions_all_says_they_ran_anywhere(capsys, sample_repo_copy, tmp_path,
     assert all(len(line) <= 80 for line in lines), max(lines, key=len)
     text = " ".join(" ".join(lines).split())
     assert "ran in" in lines[0] and "2 session(s) run anywhere (--all; 2 outside" in text
+
+
+def test_check_list_wraps_summaries_under_their_id(capsys):
+    main(["check", "--list"])
+    lines = _out(capsys)
+    assert all(len(line) <= 80 and line == line.rstrip() for line in lines)
+    assert not any(line.strip() in ("[all formats]", "it [all formats]") for line in lines)  # no phrase cut at the edge
