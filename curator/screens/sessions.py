@@ -39,6 +39,8 @@ class SessionsScreen(CuratorScreen):
     """
     BINDINGS = [
         Binding("slash", "focus_search", "Search", id="search-sessions", tooltip="Search every session's turns"),
+        Binding("a", "run_anywhere", "All", id="sessions-anywhere",
+                tooltip="Sessions run anywhere (like `curator sessions --all`), or only in this repository"),
         Binding("escape", "back", "Back", id="sessions-back", tooltip="Back to the list of sessions", show=False),
         Binding("space", "mark", "Mark", id="mark-turn", tooltip="Mark the start of a passage to mine"),
         Binding("m", "mine('reflexion')", "Mine", id="mine-reflexion",
@@ -104,8 +106,10 @@ class SessionsScreen(CuratorScreen):
             status.update(f"{len(sessions)} sessions · indexing {frac:.0%}")
         else:
             size = sum(s.size for s in sessions)
+            where = "run anywhere (a: only here)" if svc.match_all else "run here (a: anywhere)"
             status.update("no sessions found" if not sessions else
-                          f"{len(sessions)} session(s) · " + (f"{size / 1e6:,.0f} MB" if size >= 1e6 else f"{size / 1e3:,.0f} kB"))
+                          f"{len(sessions)} session(s) {where} · "
+                          + (f"{size / 1e6:,.0f} MB" if size >= 1e6 else f"{size / 1e3:,.0f} kB"))
         if self.hits:
             return
         self._fill_sessions(sessions)
@@ -218,6 +222,15 @@ class SessionsScreen(CuratorScreen):
         self.query_one("#turn-text", Static).update(out)
 
     # -- search ----------------------------------------------------------------
+
+    def action_run_anywhere(self) -> None:
+        """Every transcript of the projects folders, whatever folder it ran in, or only this
+        repository's (the CLI's `sessions --all`)."""
+        svc = getattr(self.app, "sessions", None)
+        if svc is None:
+            return
+        svc.match_all = not svc.match_all
+        self.app.index_sessions()
 
     def action_focus_search(self) -> None:
         self.query_one("#session-search", Input).focus()

@@ -22,6 +22,7 @@ class SessionsService:
         self.index: SessionIndex | None = None
         self.usage: UsageIndex | None = None
         self.indexed = False  # every transcript streamed (counts and usage are final)
+        self.match_all = False  # True: every transcript of the projects folders, run anywhere (--all)
         self.progress: tuple[str, float] = ("", 0.0)
         self._usage_store = None  # the store `usage` is mapped onto
         self._others: dict[Path, tuple[object, object, UsageIndex]] = {}  # other sources' usage
@@ -38,7 +39,7 @@ class SessionsService:
     def quick(self) -> list[Session]:
         """Discover and peek: what the list shows at once (counts and usage wait for build)."""
         self.indexed = False
-        self.index = SessionIndex.for_repo(self.repo, self.roots)
+        self.index = SessionIndex.for_repo(self.repo, self.roots, match_all=self.match_all)
         return self.index.quick()
 
     def build(self, progress: Callable[[str, float], None] | None = None,

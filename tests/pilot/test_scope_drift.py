@@ -108,3 +108,23 @@ async def test_problems_never_start_in_the_filter(sample_repo_copy):
         assert app.focused is app.screen.query_one("#problems")
         await pilot.press("j", "3")
         assert app.screen.__class__.__name__ == "BudgetsScreen"
+
+
+async def test_sessions_run_elsewhere_are_one_key_away(sample_repo_copy, tmp_path, monkeypatch):
+    import os
+    from pathlib import Path
+
+    from curator.demo_repository import write_transcripts
+
+    elsewhere = tmp_path / "another-checkout"
+    elsewhere.mkdir()
+    write_transcripts(elsewhere, Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects")
+    app = _app(sample_repo_copy)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("5")
+        await wait_until(pilot, lambda: app.sessions is not None and app.sessions.indexed)
+        assert app.sessions.sessions == []
+        await pilot.press("a")  # like `curator sessions --all`
+        await wait_until(pilot, lambda: app.sessions.indexed and len(app.sessions.sessions) == 2)
+        assert "run anywhere" in str(app.screen.query_one("#sessions-status").render())

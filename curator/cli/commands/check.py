@@ -35,10 +35,9 @@ def run(args) -> int:
 
     if args.list:
         out = console()
-        from ...model.formats import FORMATS
-
         from rich.text import Text
 
+        from ...model.formats import FORMATS
         from ...reports.findings_report import print_indented
 
         for c in CHECKS.values():
