@@ -28,9 +28,10 @@ ROLE_STYLE = {"user": "bold", "assistant": "", "tool": "dim", "system": "dim ita
 class SessionsScreen(CuratorScreen):
     DEFAULT_CSS = """
     #sessions-body { height: 1fr; }
-    #sessions-bar { height: 3; }
-    #session-search { width: 1fr; }
-    #sessions-status { width: auto; max-width: 40; padding: 1 1; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
+    #sessions-bar { height: 1; }
+    #session-search { width: 1fr; height: 1; border: none; padding: 0 1; background: $boost; }
+    #session-search:focus { background: $primary 25%; }
+    #sessions-status { width: auto; max-width: 50; padding: 0 1; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
     #sessions { height: 1fr; min-height: 4; }
     #conversation { height: 2fr; border-top: solid $panel; }
     #turn-detail { height: auto; max-height: 8; padding: 0 1; border-top: solid $panel; }
@@ -72,7 +73,7 @@ class SessionsScreen(CuratorScreen):
     def compose_body(self) -> ComposeResult:
         with Vertical(id="sessions-body"):
             with Horizontal(id="sessions-bar"):
-                yield Input(placeholder="search every session (words; Enter)", id="session-search")
+                yield Input(placeholder="/ search every session (words; Enter)", id="session-search")
                 yield Static("", id="sessions-status")
             table = DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
             table.add_columns("started", "dur", "msgs", "tokens", "branch", "title")
