@@ -34,6 +34,30 @@ def act_in_source(app, scoped):
     return f
 
 
+class FindingRows:
+    """Screens listing findings as `scope.Scoped` rows (Problems, Drift): `scoped_row()` gives
+    the one under the cursor; x fixes it and Enter jumps to it, in its own source."""
+
+    def scoped_row(self):  # pragma: no cover - overridden
+        return None
+
+    def _current(self):
+        row = self.scoped_row()
+        return act_in_source(self.app, row) if row is not None else None
+
+    def action_fix_one(self) -> None:
+        f = self._current()
+        if f is None or f.fix is None:
+            self.notify("this finding has no automatic fix", severity="warning")
+            return
+        self.app.fix_findings([f])
+
+    def action_jump(self) -> None:
+        f = self._current()
+        if f is not None:
+            self.app.open_path(f.path, f.line)
+
+
 @contextmanager
 def cursor_kept(table):
     """Refill a table keeping its cursor on the same row key (else the same row number): a

@@ -16,12 +16,12 @@ from textual_plotext import PlotextPlot
 from ..drift import drift_findings, startup_history
 from ..widgets import RowTable
 from ..widgets.table import clip, clip_middle
-from .base import SCOPE_BINDING, CuratorScreen, LoadingPane, act_in_source
+from .base import SCOPE_BINDING, CuratorScreen, FindingRows, LoadingPane
 
 ICON = {2: ("✖", "bold error"), 1: ("▲", "warning"), 0: ("●", "info")}  # by Severity
 
 
-class DriftScreen(CuratorScreen):
+class DriftScreen(FindingRows, CuratorScreen):
     BINDINGS = [
         SCOPE_BINDING,
         Binding("x", "fix_one", "Fix", id="fix-drift", tooltip="Preview and apply this finding's fix"),
@@ -146,23 +146,11 @@ class DriftScreen(CuratorScreen):
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._detail(event.cursor_row)
 
-    def _current(self):
+    def scoped_row(self):
         table = self.query_one(DataTable)
         if not self.shown or table.cursor_row >= len(self.shown):
             return None
-        return act_in_source(self.app, self.shown[table.cursor_row][1])
-
-    def action_fix_one(self) -> None:
-        f = self._current()
-        if f is None or f.fix is None:
-            self.notify("this finding has no automatic fix", severity="warning")
-            return
-        self.app.fix_findings([f])
-
-    def action_jump(self) -> None:
-        f = self._current()
-        if f is not None:
-            self.app.open_path(f.path, f.line)
+        return self.shown[table.cursor_row][1]
 
     def on_data_table_row_selected(self, event) -> None:
         self.action_jump()

@@ -13,7 +13,7 @@ from ..checks import CHECKS
 from ..model.findings import Severity
 from ..widgets import RowTable, TextBox
 from ..widgets.table import clip, clip_middle
-from .base import SCOPE_BINDING, CuratorScreen, LoadingPane, act_in_source
+from .base import SCOPE_BINDING, CuratorScreen, FindingRows, LoadingPane
 
 SEV = {Severity.ERROR: ("✖ error", "bold error"), Severity.WARNING: ("▲ warning", "warning"), Severity.INFO: ("● info", "info")}
 
@@ -21,7 +21,7 @@ SEV = {Severity.ERROR: ("✖ error", "bold error"), Severity.WARNING: ("▲ warn
 SEVERITIES = Binding.Group("Severities")
 
 
-class ProblemsScreen(CuratorScreen):
+class ProblemsScreen(FindingRows, CuratorScreen):
     BINDINGS = [
         SCOPE_BINDING,
         Binding("slash", "focus_filter", "Filter", id="filter-problems", tooltip="Filter findings by text"),
@@ -171,19 +171,11 @@ class ProblemsScreen(CuratorScreen):
         self.hidden ^= {severity}
         self.refilter()
 
-    def _current(self):
-        """The finding under the cursor, its source made current (so a fix or a jump acts there)."""
+    def scoped_row(self):
         table = self.query_one(DataTable)
         if not self.shown or table.cursor_row >= len(self.shown):
             return None
-        return act_in_source(self.app, self.shown[table.cursor_row])
-
-    def action_fix_one(self) -> None:
-        f = self._current()
-        if f is None or f.fix is None:
-            self.notify("this finding has no automatic fix", severity="warning")
-            return
-        self.app.fix_findings([f])
+        return self.shown[table.cursor_row]
 
     def action_fix_check(self) -> None:
         f = self._current()
@@ -194,8 +186,3 @@ class ProblemsScreen(CuratorScreen):
             self.notify(f"{f.check} findings have no automatic fix", severity="warning")
             return
         self.app.fix_findings(same)
-
-    def action_jump(self) -> None:
-        f = self._current()
-        if f is not None:
-            self.app.open_path(f.path, f.line)

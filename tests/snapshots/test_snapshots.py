@@ -190,43 +190,37 @@ def test_problems_narrowed_to_one_source(snap_compare, sample_repo_copy):
     assert snap_compare(_repo_app(sample_repo_copy), terminal_size=(80, 24), run_before=press("2", "s", "s"))
 
 
-def test_drift(snap_compare, demo_repo):
+def open_then_wait(key: str, ready):
+    """Press `key` (a screen), then wait until `ready(app)` holds (a worker's result shown)."""
     async def run_before(pilot):
         await _ready(pilot)
-        await pilot.press("6")
-        while "grew most" not in str(pilot.app.screen.query_one("#drift-grew").render()):
-            await pilot.pause(0.05)
-        await _ready(pilot)
-
-    assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)
-
-
-def test_review(snap_compare, demo_repo):
-    async def run_before(pilot):
-        await _ready(pilot)
-        await pilot.app.switch_mode("review")
-        for _ in range(100):
+        await pilot.press(key)
+        for _ in range(200):
             await _ready(pilot)
-            if "comparing" not in str(pilot.app.screen.query_one("#review-summary").render()):
-                break
-            await pilot.pause(0.05)
-        await _ready(pilot)
-
-    assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)
-
-
-def test_sessions(snap_compare, demo_repo):
-    async def run_before(pilot):
-        await _ready(pilot)
-        await pilot.press("5")
-        for _ in range(100):
-            await _ready(pilot)
-            if pilot.app.sessions is not None and pilot.app.sessions.indexed:
+            if ready(pilot.app):
                 break
             await pilot.pause(0.05)
         await pilot.pause(0.3)
         await _ready(pilot)
 
+    return run_before
+
+
+def test_drift(snap_compare, demo_repo):
+    run_before = open_then_wait("6", lambda app: "grew most" in str(app.screen.query_one("#drift-grew").render()))
+    assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_review(snap_compare, demo_repo):
+    app = _repo_app(demo_repo)
+    app.bind("ctrl+o", "switch_mode('review')")  # (review has no number key: the palette opens it)
+    run_before = open_then_wait(
+        "ctrl+o", lambda app: "comparing" not in str(app.screen.query_one("#review-summary").render()))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_sessions(snap_compare, demo_repo):
+    run_before = open_then_wait("5", lambda app: app.sessions is not None and app.sessions.indexed)
     assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)
 
 
