@@ -18,7 +18,8 @@ from .checks.facts import FactsCache, default_cache
 from .checks.registry import CHECKS, INDEXES, NAMES, PER_FILE, STORE_WIDE, TEXT, TOKENS
 from .config import Config, load_config
 from .model.findings import Finding, Severity
-from .model.store import Store, begin_load
+from .model.loader import begin_load
+from .model.store import Store
 
 Progress = Callable[[str, float], None]  # (what is happening, fraction done 0..1)
 

@@ -43,7 +43,7 @@ def _parts(store_path: str) -> dict[str, float]:
     from ..checks.context import Context
     from ..checks.facts import facts_for
     from ..model.findings import Finding
-    from ..model.store import load_store
+    from ..model.loader import load_store
     from ..reports import render_json
     from ..tokens import TiktokenCounter
 

@@ -26,14 +26,14 @@ FAMILIES = [
 
 
 # the families whose checks read token counts run last: a store still being counted
-# (`model.store.Loading`) is finished only when they need it
+# (`model.counting.Loading`) is finished only when they need it
 _TOKEN_FAMILIES = [(n, ids) for n, ids in FAMILIES if any(TOKENS in CHECKS[i].reads for i in ids)]
 _ORDER = [f for f in FAMILIES if f not in _TOKEN_FAMILIES] + _TOKEN_FAMILIES
 
 
 def run_checks(store: Store, only: set[str] | list[str] | None = None, facts_cache=None,
                loading=None) -> list[Finding]:
-    """The findings of `store`. With `loading` (a `model.store.Loading` of this store, its
+    """The findings of `store`. With `loading` (a `model.counting.Loading` of this store, its
     counts still being made), the checks that read no token run first, then the loading is
     finished (the store frozen with every count) and the rest run: the caller's store is then
     `loading.finish()` — the same, complete snapshot."""

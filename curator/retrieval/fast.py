@@ -155,10 +155,10 @@ def answer(folder: str, key: tuple, opts: dict):
         return None
     if not unchanged(state["stats"], state["presence"]) or not _sessions_unchanged(state["sessions"]):
         return None
-    from ..model.store import _today
+    from ..model.loader import current_day
     from .engine import RetrievalEngine
 
-    if state["today"] != _today().isoformat():  # recency is counted from the day a load would use
+    if state["today"] != current_day().isoformat():  # recency is counted from the day a load would use
         return None
     store = LiteStore(state)
     try:
