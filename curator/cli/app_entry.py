@@ -18,7 +18,7 @@ def run_app(argv: list[str]) -> int:
     if args.theme == "?":
         from rich.text import Text
 
-        from ..themes import available_themes
+        from ..tui.themes import available_themes
 
         themes, failures = available_themes()
         out = console()
@@ -35,8 +35,8 @@ def run_app(argv: list[str]) -> int:
                             soft_wrap=True, markup=False, highlight=False)
         return EXIT_USAGE
     located, config = locate_and_configure(args, allow_demo=True)
-    from ..app import make_app
     from ..tokens import default_counter
+    from ..tui.app import make_app
 
     app = make_app(
         located.root,

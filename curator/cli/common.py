@@ -80,7 +80,7 @@ def open_repository(args, *, only=None, check: bool = True, quiet_notice: bool =
     """Load every memory source of the repository (or store) the arguments name — or `where`,
     the (located, config) a caller already has — checked unless `check=False`. Returns
     (repository, located). Raises UsageError."""
-    from ..repository import load_repository
+    from ..live.session import load_repository
     from ..tokens import default_counter
 
     located, config = where if where is not None else locate_and_configure(args)
@@ -115,7 +115,7 @@ def render_sources(out, repo) -> None:
     """The repository's memory systems, one line each (text reports)."""
     from rich.text import Text
 
-    from ..repository import source_summaries
+    from ..live.repository import source_summaries
 
     for row in source_summaries(repo):
         line = Text("  ")

@@ -64,7 +64,7 @@ class Store:
     load_findings: list[Finding] = field(default_factory=list)
     today: date = field(default_factory=date.today)
     encoding: str = "none"  # the token encoding used: cl100k_base | estimate | none
-    # the TokenCounter that filled record.tokens: the session's (curator.session) — the snapshot
+    # the TokenCounter that filled record.tokens: the session's (curator.live.session) — the snapshot
     # only names it, so plans recount with the same encoding
     counter: object | None = None
     format: str = fmts.SERENA_TIERED  # the memory format (model/formats.py)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..budgets import BudgetReport
-from ..history_growth import Growth
+from ..budgets.growth import Growth
 from ..model.store import Store
 
 

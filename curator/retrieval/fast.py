@@ -253,7 +253,7 @@ def _sessions_unchanged(sessions) -> bool:
 
 
 def _session_roots() -> list[str]:
-    from ..sessions.discover import claude_roots
+    from ..transcripts.discover import claude_roots
 
     return [str(r) for r in claude_roots()]
 

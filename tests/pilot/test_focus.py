@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Input
 
-from curator.screens import MainScreen, ProblemsScreen, RetrievalLabScreen
-
-from .conftest import settle, wait_until
+from curator.tui.screens import MainScreen, ProblemsScreen, RetrievalLabScreen
+from tests.pilot.conftest import settle, wait_until
 
 
 def shown_keys(screen) -> set[str]:

@@ -4,13 +4,12 @@ file changed outside is made again, never applied over the change."""
 
 from __future__ import annotations
 
-from curator.app import make_app
-from curator.dialogs import DiffDialog
-from curator.screens import MainScreen, RetrievalLabScreen
 from curator.tokens import FakeTokenCounter
-from curator.widgets import NodeRef, StoreTree
-
-from .conftest import settle, wait_until
+from curator.tui.app import make_app
+from curator.tui.dialogs import DiffDialog
+from curator.tui.screens import MainScreen, RetrievalLabScreen
+from curator.tui.widgets import NodeRef, StoreTree
+from tests.pilot.conftest import settle, wait_until
 
 
 def tree_paths(app) -> set[str]:
@@ -45,7 +44,7 @@ async def test_an_edit_on_disk_shows_keeping_the_selection(live):
 
 
 async def test_another_files_change_keeps_the_open_record_as_it_is(live):
-    from curator.widgets import RecordView
+    from curator.tui.widgets import RecordView
 
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
@@ -186,7 +185,7 @@ async def test_the_real_watcher_updates_the_app(sample_copy, monkeypatch):
 
 
 async def test_the_problems_cursor_stays_on_its_finding_when_a_new_one_comes_before_it(live):
-    from curator.widgets.table import RowTable
+    from curator.tui.widgets.table import RowTable
 
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:

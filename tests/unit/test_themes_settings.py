@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from curator.locations import bundled_themes
-from curator.settings import Settings, load_settings, save_settings
-from curator.themes import load_theme_files
+from curator.tui.settings import Settings, load_settings, save_settings
+from curator.tui.themes import load_theme_files
 
 
 def test_bundled_themes_load():
@@ -71,7 +71,7 @@ def test_screens_widgets_and_dialogs_name_roles_never_colours():
 
     import curator
 
-    pkg = Path(curator.__file__).parent
+    pkg = Path(curator.__file__).parent / "tui"
     literal = re.compile(r"#[0-9a-fA-F]{3,8}\b(?![-\w])|\b(red|green|yellow|blue|magenta|cyan|white|black)\b")
     code = re.compile(r"""["'][^"']*["']""")  # only inside string literals: comments and names may say "red"
     found = []

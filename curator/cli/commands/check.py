@@ -47,7 +47,7 @@ def run(args) -> int:
         unknown = sorted(only - set(CHECKS))
         if unknown:
             raise UsageError(f"unknown check id: {', '.join(unknown)} (see `curator check --list`)")
-    from ...repository import RepoView, source_summaries
+    from ...live.repository import RepoView, source_summaries
     from ..common import open_repository, render_sources
 
     repo, located = open_repository(args, only=only, quiet_notice=args.format != "text")

@@ -43,8 +43,8 @@ def run(args) -> int:
 
     from rich.text import Text
 
+    from ...live.session import open_session
     from ...model.sources import discover
-    from ...session import open_session
     from ...tokens import default_counter
     from ..common import EXIT_OK, UsageError, console, locate_and_configure
 

@@ -51,8 +51,8 @@ def test_only_the_app_falls_back_to_the_demo(tmp_path, monkeypatch):
 async def test_demo_banner_on_every_screen(sample_copy):
     from textual.widgets import Label
 
-    from curator.app import make_app
     from curator.tokens import FakeTokenCounter
+    from curator.tui.app import make_app
 
     app = make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(),
                    notice="No .serena/memories found here or above; opened the bundled sample store.",

@@ -8,10 +8,10 @@ import time
 
 from textual.widgets import Static
 
-from curator.app import make_app
 from curator.cli import main
-from curator.screens import RetrievalLabScreen
 from curator.tokens import FakeTokenCounter
+from curator.tui.app import make_app
+from curator.tui.screens import RetrievalLabScreen
 
 
 async def _lab(app, pilot) -> RetrievalLabScreen:
