@@ -71,7 +71,7 @@ def render_text(console, store: Store, findings: list[Finding]) -> None:
             Text.assemble(
                 (f"{ICON[sev]} {check}", STYLE[sev]),
                 (f"  {len(items)}", "bold"),
-                (f"  {spec.summary}" if spec else "", "dim"),
+                (f"  {spec.text(config=getattr(store, 'config', None))}" if spec else "", "dim"),
             )
         )
         # The message beside its place when that leaves it a wide column (it wraps aligned under
@@ -193,7 +193,8 @@ def render_sarif(store: Store, findings: list[Finding]) -> dict:
                         "rules": [
                             {
                                 "id": c.id,
-                                "shortDescription": {"text": c.summary},
+                                "shortDescription": {"text": c.text(config=getattr(store, "config", None))},
+                                "fullDescription": {"text": c.text("why", getattr(store, "config", None))},
                                 "defaultConfiguration": {"level": level[c.severity]},
                             }
                             for c in CHECKS.values()

@@ -1,26 +1,31 @@
-"""CuratorApp: registration, global bindings and the workers that load and re-check the store."""
+"""CuratorApp: registration, global bindings, themes, toasts and what the screens show. The
+background work is `workers.AppWorkers`, the curation flow `curation_flow.CurationFlow`; both
+report back through `messages`."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from textual import work
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import Notify
 from textual.signal import Signal
 
 from ..config import Config
+from . import messages as msg
+from .curation_flow import CurationFlow
 from .palette import CuratorCommands
 from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, RetrievalLabScreen
 from .screens.review import ReviewScreen
 from .screens.sessions import SessionsScreen
 from .settings import Settings, load_settings, save_settings
 from .themes import DEFAULT_THEME, available_themes
+from .workers import AppWorkers
 
 SCREENS_GROUP = Binding.Group("Screens", compact=True)  # "1234 Screens": the footer fits 80 columns
 
 
-class CuratorApp(App[None]):
+class CuratorApp(CurationFlow, AppWorkers, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "curator"
     COMMANDS = App.COMMANDS | {CuratorCommands}
@@ -62,7 +67,7 @@ class CuratorApp(App[None]):
         super().__init__()
         self.store_root = Path(store_root)
         self.layout = layout  # model.sources.Layout: every memory system of the repository
-        self.repo = None  # the headless session (curator.live.session.Session) once loaded
+        self.session = None  # the live session (curator.live.session.Session) once loaded
         self.given = given or str(store_root)
         self.store_config = config
         self.token_counter = token_counter
@@ -76,49 +81,10 @@ class CuratorApp(App[None]):
         self.sessions = None  # the session tier (curator.transcripts.SessionsService), indexed in a worker
         self.sessions_signal: Signal = Signal(self, "sessions")
         self._role_theme_pushed = False
-        self._watch_stop = None  # threading.Event of the running watcher
-        self._proposal = None  # (plan, dialog, replan, then_open) while a plan is previewed
+        self._toasts: list = []  # the notifications shown (see on_notify)
+        self._in_flight: set[int] = set()  # toasts posted again, not yet back
         self.live_workspace = None  # the last workspace a change seen on disk (or a re-check) made
 
-    # -- worker → UI hand-offs ---------------------------------------------------------
-
-    def hand_off(self, callback, *args, **kwargs):
-        """Run `callback(*args, **kwargs)` on the UI thread from a worker or the watcher and
-        return its result — or None, quietly, once the app is leaving or has left (the loop
-        stopped or closed): a thread that finishes after quit never prints a traceback, nor
-        waits forever on a loop that will not run its call."""
-        import asyncio
-        from concurrent.futures import CancelledError
-        from functools import partial
-
-        from textual._callback import invoke
-
-        loop = self._loop
-        if loop is None or loop.is_closed() or self._exit or self._closing or self._closed:
-            return None
-        call = partial(callback, *args, **kwargs)
-
-        async def run():
-            if self._exit:  # quit while this call waited: the screens are going
-                return None
-            with self._context():
-                return await invoke(call)
-
-        try:
-            future = asyncio.run_coroutine_threadsafe(run(), loop)
-        except RuntimeError:  # closed in between
-            return None
-        while True:
-            try:
-                return future.result(timeout=0.1)
-            except TimeoutError:
-                if loop.is_closed() or not loop.is_running() or self._closed:
-                    future.cancel()
-                    return None
-            except CancelledError:  # the loop cancelled it while closing
-                return None
-
-    # -- start-up ------------------------------------------------------------
 
     def on_mount(self) -> None:
         import sys
@@ -147,14 +113,33 @@ class CuratorApp(App[None]):
         self.sessions = SessionsService(self.store_root)
         self.index_sessions()  # beside the store load: the sessions list never waits for it
 
-    def on_notify(self, event) -> None:
+    def on_notify(self, event: Notify) -> None:
         """One toast at a time: a new one replaces the last (an error stays until it times out,
-        unless another error replaces it), so toasts never pile up over the content."""
+        unless another error replaces it), so toasts never pile up over the content. Textual
+        removes toasts only all at once (`clear_notifications`): the ones kept are shown again."""
         new = event.notification
-        for old in list(self._notifications):
-            if old is not new and (old.severity != "error" or new.severity == "error"):
-                self._unnotify(old, refresh=False)
-        self._refresh_notifications()
+        if id(new) in self._in_flight:  # one of ours, shown again by _settle_toasts
+            self._in_flight.discard(id(new))
+            if not any(t is new for t in self._toasts):
+                self._settle_toasts()  # replaced while it was on its way back
+            return
+        live = [t for t in self._toasts if not t.has_expired]
+        keep = [t for t in live if t.severity == "error" and new.severity != "error"]
+        self._toasts = keep + [new]
+        if live:
+            self._settle_toasts()
+
+    def _settle_toasts(self) -> None:
+        self.clear_notifications()
+        for toast in self._toasts:
+            if id(toast) not in self._in_flight:
+                self._in_flight.add(id(toast))
+                self.post_message(Notify(toast))
+
+    @property
+    def toasts(self) -> list:
+        """The notifications on screen now (tests read them)."""
+        return [t for t in self._toasts if not t.has_expired]
 
     def role_styles(self) -> None:
         """Role styles ("bold error", "success", ...) follow the current theme's colours."""
@@ -170,115 +155,12 @@ class CuratorApp(App[None]):
         if self._themes_ready and self.remember_theme:
             save_settings(Settings(theme=theme))
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="load")
-    def load_store(self) -> None:
-        from ..live.session import open_session
-        from ..model.sources import discover
-
-        def progress(what: str, fraction: float) -> None:
-            self.hand_off(self._progress, what, fraction)
-
-        try:
-            from ..curation import CurationError, recover
-
-            if self.layout is None and not self.store_root.is_dir():
-                raise RuntimeError(f"store not found: {self.given}")
-            layout = self.layout or discover(self.store_root)
-            if not layout.memory_sources():
-                raise RuntimeError(f"no agent memory found in {self.given}")
-            for spec in layout.memory_sources():
-                if spec.read_only or not Path(spec.root).is_dir():
-                    continue
-                try:
-                    recovered = recover(Path(spec.root))
-                except (CurationError, OSError) as exc:  # e.g. a symlinked .curator: reading still works
-                    recovered = []
-                    self.hand_off(self.notify, f"Writing to {spec.rel} is off: {exc}",
-                                          severity="warning", timeout=10, markup=False)
-                if recovered:
-                    self.hand_off(self.notify, f"Recovered an interrupted operation in {spec.rel} "
-                                          f"({', '.join(recovered)}): it is as it was before it.",
-                                          severity="warning", timeout=10, markup=False)
-                for note in getattr(recovered, "notes", []):
-                    self.hand_off(self.notify, note, severity="warning", timeout=10, markup=False)
-            session = open_session(layout, given=self.given, config=self.store_config,
-                                   token_counter=self.token_counter, progress=progress, prefer=self.store_root)
-            if session.workspace is None:
-                errors = "; ".join(f"{s.name}: {s.error}" for s in session.sources if s.error)
-                raise RuntimeError(errors or "no memory store found")
-        except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
-            self.hand_off(self._load_failed, str(exc))
-            return
-        self.hand_off(self._loaded_repo, session)
-
-    def _loaded_repo(self, session) -> None:
-        import gc
-
-        self.repo = session
-        self.store_root = Path(session.sources[session.current].spec.root)
-        self._loaded(session.workspace)
-        # the loaded snapshots live on: later collections need not scan them again (a change
-        # on disk makes a new snapshot sharing most records, so this is done once per load)
-        gc.freeze()
-        self.start_watching()
-
-    # -- the watcher: changes on disk become new snapshots ----------------------
-
-    watch_events = None  # tests: a callable(roots, stop) yielding batches of changed paths
-
-    def start_watching(self) -> None:
-        """Follow every source on disk (off with CURATOR_NO_WATCH=1 unless a test gives its own
-        event source in `watch_events`)."""
-        import os
-        import threading
-
-        self.stop_watching()
-        if self.repo is None or (os.environ.get("CURATOR_NO_WATCH") and self.watch_events is None):
-            return
-        stop = threading.Event()
-        self._watch_stop = stop
-        session = self.repo
-
-        def swaps(found) -> None:
-            if not stop.is_set():
-                self.hand_off(self._swapped, found)
-
-        def failed(exc: Exception) -> None:
-            if not stop.is_set():
-                self.hand_off(self.notify, f"Watching the store stopped working: {exc}",
-                                      severity="warning", timeout=10, markup=False)
-
-        thread = threading.Thread(target=session.watch, args=(swaps, stop, self.watch_events, failed),
-                                  name="curator-watch", daemon=True)
-        thread.start()
-        self._watch_thread = thread
-
-    _watch_thread = None
-
-    def stop_watching(self):
-        """Stop the watcher; returns its thread (on quit it is joined before the loop closes,
-        so a batch being read is never handed to a closed loop)."""
-        if self._watch_stop is not None:
-            self._watch_stop.set()
-            self._watch_stop = None
-        thread, self._watch_thread = self._watch_thread, None
-        return thread
-
-    async def _on_exit_app(self) -> None:
-        import asyncio
-
-        thread = self.stop_watching()
-        if thread is not None and thread.is_alive():  # the loop keeps running while it ends
-            await asyncio.to_thread(thread.join, 1.0)
-        if self.repo is not None:
-            self.repo.flush()
-        await super()._on_exit_app()
 
     def _swapped(self, swaps) -> None:
         """New snapshots (seen on disk, re-checked or written by us): the screens re-render from
         the current one, keeping selection and scroll; an open plan over a changed file is made
         again."""
-        session = self.repo
+        session = self.session
         if session is None:
             return
         mine = [s for s in swaps if s.index == session.current]
@@ -291,18 +173,18 @@ class CuratorApp(App[None]):
 
     def select_source(self, index: int) -> bool:
         """Make another source current: the screens and the write path follow it."""
-        repo = self.repo
-        if repo is None or index == repo.current or not (0 <= index < len(repo.sources)):
+        session = self.session
+        if session is None or index == session.current or not (0 <= index < len(session.sources)):
             return False
-        if repo.sources[index].workspace is None:
-            self.notify(f"{repo.sources[index].name} could not be loaded: {repo.sources[index].error}",
+        if session.sources[index].workspace is None:
+            self.notify(f"{session.sources[index].name} could not be loaded: {session.sources[index].error}",
                         severity="warning")
             return False
-        repo.current = index
-        self.store_root = Path(repo.sources[index].spec.root)
+        session.current = index
+        self.store_root = Path(session.sources[index].spec.root)
         self.switching_source = True  # screens re-render for it; the tree keeps its shape
         try:
-            self._loaded(repo.workspace)
+            self._loaded(session.workspace)
         finally:
             self.switching_source = False
         return True
@@ -311,15 +193,13 @@ class CuratorApp(App[None]):
 
     @property
     def read_only(self) -> bool:
-        repo = self.repo
-        return bool(repo is not None and repo.sources[repo.current].spec.read_only)
+        session = self.session
+        return bool(session is not None and session.sources[session.current].spec.read_only)
 
     def _progress(self, what: str, fraction: float) -> None:
         progress = getattr(self.screen, "progress", None)
         if progress:
             progress(what, fraction)
-
-    _open_after_load: str | None = None
 
     def _loaded(self, ws) -> None:
         self.workspace = ws
@@ -331,62 +211,6 @@ class CuratorApp(App[None]):
             self.sessions.usage_for(ws.store)  # records may have moved: map the reads again
             self.sessions_signal.publish(self.sessions)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="sessions")
-    def index_sessions(self) -> None:
-        """Transcripts: a quick list first (peeks), then every file streamed, with progress."""
-        import time
-
-        from textual.worker import get_current_worker
-
-        svc, worker, last = self.sessions, get_current_worker(), [0.0]
-
-        def progress(what: str, fraction: float) -> None:
-            if time.monotonic() - last[0] > 0.3:
-                last[0] = time.monotonic()
-                self.hand_off(self.sessions_signal.publish, svc)
-
-        try:
-            svc.quick()
-            self.hand_off(self.sessions_signal.publish, svc)
-            svc.build(progress, lambda: worker.is_cancelled)
-        except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
-            self.hand_off(self.notify, f"Could not read the agent's transcripts: {exc}", severity="warning")
-            return
-        self.hand_off(self._sessions_indexed)
-
-    def _sessions_indexed(self) -> None:
-        if self.workspace is not None:
-            self.sessions.usage_for(self.workspace.store)
-        self.sessions_signal.publish(self.sessions)
-
-    def _load_failed(self, message: str) -> None:
-        self.load_error = message
-        self.notify(f"Could not open the store: {message}", severity="error", timeout=15)
-        self._progress(f"could not open the store: {message}", 0)
-
-    @work(thread=True, exclusive=False, exit_on_error=False, group="recheck")
-    def recheck(self, path: str) -> None:
-        """Re-read one file of the current source (F5): a new snapshot if it changed."""
-        session = self.repo
-        if session is None or session.workspace is None:
-            return
-        swap = session.recheck(session.current, [path])
-        if swap is not None:
-            self.hand_off(self._swapped, [swap])
-        self.hand_off(self.notify, f"re-checked {path}", timeout=2)
-
-    def on_worker_state_changed(self, event) -> None:
-        """Every worker's failure, in one place: a notice naming what failed (never a thread
-        that dies silently)."""
-        from textual.worker import WorkerState
-
-        if event.state != WorkerState.ERROR:
-            return
-        worker = event.worker
-        error = worker.error
-        what = worker.name or worker.group or "a background task"
-        self.notify(f"{what} failed: {type(error).__name__}: {error}", severity="error", timeout=10,
-                    markup=False, title="curator")
 
     # -- actions ---------------------------------------------------------------
 
@@ -433,218 +257,6 @@ class CuratorApp(App[None]):
             rows.append((" ".join(k for k, _ in screens), " · ".join(d for _, d in screens)))
         self.push_screen(HelpScreen(text, rows))
 
-    # -- the write path: every change is a previewed plan --------------------------
-
-    def propose(self, plan, then_open: str | None = None, replan=None) -> None:
-        """Show a plan's diff; apply it (in a worker) only if the user confirms; then show
-        `then_open` (e.g. the memory a promote made). `replan(workspace)` makes the plan again
-        from a newer snapshot: when a file it changes is modified on disk while the diff is
-        shown, the plan is made again (and the user told), never applied over the change."""
-        from .dialogs import DiffDialog
-
-        if self.read_only:
-            self.notify("This source is read-only (it lives outside the repository)", severity="warning")
-            return
-        if plan is None:
-            return
-        if plan.empty:
-            self.notify("nothing to change", timeout=3)
-            return
-        dialog = DiffDialog(plan)
-        self._proposal = (plan, dialog, replan, then_open)
-
-        def decided(ok: bool | None) -> None:
-            if self._proposal is not None and self._proposal[1] is dialog:
-                self._proposal = None
-            if ok:
-                self.apply_plan(plan, then_open, replan)
-
-        self.push_screen(dialog, decided)
-
-    def plan_from(self, make, then_open: str | None = None) -> None:
-        """Plan with `make(workspace)` on the current snapshot and propose it (made again by
-        the same function if a file it changes is modified outside while it is shown)."""
-        if self.workspace is None:
-            return
-        plan = self.plan_or_notify(make, self.workspace)
-        self.propose(plan, then_open, make)
-
-    def _replan_if_touched(self, paths, why: str = "changed on disk") -> None:
-        proposal = self._proposal
-        if proposal is None or not paths:
-            return
-        plan, dialog, replan, then_open = proposal
-        hit = sorted({e.path for e in plan.edits} & set(paths))
-        if not hit:
-            return
-        self._proposal = None
-        if dialog.is_attached and self.screen is dialog:
-            dialog.dismiss(None)
-        self._replan(hit, replan, then_open, why)
-
-    def _replan(self, hit, replan, then_open, why: str) -> None:
-        names = ", ".join(hit[:3]) + (f" and {len(hit) - 3} more" if len(hit) > 3 else "")
-        if replan is None or self.workspace is None:
-            self.notify(f"{names} {why}; nothing was written — make the change again", severity="warning",
-                        timeout=10, markup=False)
-            return
-        self.notify(f"{names} {why}; the plan was made again from what is on disk now", severity="warning",
-                    timeout=10, markup=False)
-        self.propose(self.plan_or_notify(replan, self.workspace), then_open, replan)
-
-    def plan_or_notify(self, fn, *args, **kwargs):
-        from ..curation import CurationError
-
-        try:
-            return fn(*args, **kwargs)
-        except CurationError as exc:
-            self.notify(str(exc), severity="error", timeout=8, markup=False)
-            return None
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="write")
-    def apply_plan(self, plan, then_open: str | None = None, replan=None) -> None:
-        from ..curation import ChangedOnDisk, CurationError
-
-        session = self.repo
-        try:
-            jid, swap = session.apply(plan)
-        except ChangedOnDisk as exc:  # edited outside since the plan was made: never overwritten
-            changed = session.recheck(session.current, [e.path for e in plan.edits])
-            self.hand_off(self._after_refused, changed, [exc.args[0] if exc.args else str(exc)],
-                                  replan, then_open)
-            return
-        except (CurationError, OSError) as exc:
-            self.hand_off(self.notify, f"Nothing was written: {exc}", severity="error", timeout=10, markup=False)
-            return
-        self.hand_off(self.notify, f"{plan.title} — applied as {jid}; ctrl+z undoes it", timeout=6, markup=False)
-        self._open_after_load = then_open
-        self.hand_off(self._swapped, [swap] if swap is not None else [])
-        self.hand_off(self._open_pending)
-
-    def _after_refused(self, swap, hit, replan, then_open) -> None:
-        if swap is not None:
-            self._swapped([swap])
-        self._replan([str(h) for h in hit], replan, then_open, "changed on disk after the plan was made")
-
-    def _open_pending(self) -> None:
-        path, self._open_after_load = self._open_after_load, None
-        if path and self.workspace is not None and path in self.workspace.store.records:
-            self.open_path(path)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="write")
-    def action_undo(self) -> None:
-        from ..curation import CurationError
-
-        session = self.repo
-        if session is None:
-            return
-        try:
-            entry, swap = session.undo()
-        except (CurationError, OSError) as exc:
-            self.hand_off(self.notify, str(exc), severity="warning", timeout=6, markup=False)
-            return
-        self.hand_off(self.notify, f"undone: {entry.meta.get('title')}", timeout=5, markup=False)
-        if swap is not None:
-            self.hand_off(self._swapped, [swap])
-
-    def action_history(self) -> None:
-        from ..curation import history
-        from .dialogs import HistoryDialog
-
-        self.push_screen(HistoryDialog(history(self.store_root)))
-
-    def action_tiers(self) -> None:
-        from ..budgets import startup_load
-        from ..model.tiering import decide
-        from ..reports.tiers_report import tiers_json
-        from .dialogs import TiersDialog
-
-        if self.workspace is not None:
-            store = self.workspace.store
-            self.push_screen(TiersDialog(tiers_json(store, decide(store), startup_load(store))))
-
-    def action_prune(self) -> None:
-        from ..curation import plan_prune_paths
-        from .dialogs import PruneDialog
-
-        ws = self.workspace
-        if ws is None:
-            return
-
-        def chosen(choice) -> None:
-            if choice is not None:
-                self.plan_from(lambda w: plan_prune_paths(w.store, choice.paths, choice.archive))
-
-        self.push_screen(PruneDialog(ws.store), chosen)
-
-    def action_refresh_counts(self) -> None:
-        from ..curation import plan_refresh
-
-        self.plan_from(lambda w: plan_refresh(w.store, w.findings))
-
-    def fix_findings(self, findings, safe_only: bool = False) -> None:
-        from ..curation import plan_fixes
-
-        checks = None if safe_only else {f.check for f in findings}  # picked findings opt in to their fixes
-        picked = {(f.check, f.path, f.target) for f in findings}
-
-        def make(w):
-            # made again on a newer snapshot: the same findings as they are there now
-            now = [f for f in w.findings if (f.check, f.path, f.target) in picked] if w is not first else findings
-            return plan_fixes(w.store, now, checks, counter=w.store.counter)
-
-        first = self.workspace
-        self.plan_from(make)
-
-    def action_fix_all(self) -> None:
-        if self.workspace is not None:
-            self.fix_findings(self.workspace.findings, safe_only=True)
-
-    def promote(self, path: str) -> None:
-        from ..curation import plan_promote
-        from .dialogs import PromoteDialog
-
-        ws = self.workspace
-        if ws is None:
-            return
-        rec = ws.store.records.get(path)
-        if rec is None or rec.tier not in ("transient", "reflexion") or rec.level != 2:
-            self.notify("Pick a transient or reflexion record to promote", severity="warning")
-            return
-
-        def planner(choice):
-            return plan_promote(ws.store, path, choice.dest, choice.index, choice.keywords,
-                                choice.source_action, counter=ws.store.counter)
-
-        def chosen(choice) -> None:
-            if choice is not None and choice.plan is not None:
-                made = [e.path for e in choice.plan.edits if e.action == "create" and not e.path.startswith(".curator/")]
-
-                def again(w):
-                    return plan_promote(w.store, path, choice.dest, choice.index, choice.keywords,
-                                        choice.source_action, counter=w.store.counter)
-
-                self.propose(choice.plan, then_open=made[0] if made else None, replan=again)
-
-        self.push_screen(PromoteDialog(ws.store, path, planner), chosen)
-
-    def edit_keywords(self, index: str, line: int) -> None:
-        from ..curation import plan_keywords
-        from .dialogs import KeywordDialog
-
-        ws = self.workspace
-        idx = ws.store.domain_indexes.get(index) if ws else None
-        row = next((r for r in idx.rows if r.line == line), None) if idx else None
-        if row is None or not row.links:
-            self.notify("Keywords are edited on a domain-index row", severity="warning")
-            return
-        target = row.links[0].target
-
-        def chosen(keywords) -> None:
-            if keywords:
-                self.plan_from(lambda w: plan_keywords(w.store, index, target, keywords))
-
-        self.push_screen(KeywordDialog(ws.store, index, line, target, row.keywords), chosen)
 
     def open_path(self, path: str, line: int | None = None) -> None:
         """Show a file on the store screen (from problems, budgets, the lab or the palette)."""
@@ -656,6 +268,14 @@ class CuratorApp(App[None]):
                 screen.open_path(path, line)
 
         self.run_worker(go(), group="navigate", exclusive=True)
+
+    # -- what the screens ask for ------------------------------------------------------------
+
+    def on_open_path(self, message: msg.OpenPath) -> None:
+        self.open_path(message.path, message.line)
+
+    def on_select_source(self, message: msg.SelectSource) -> None:
+        self.select_source(message.index)
 
 
 def make_app(store_root: Path | str, **options) -> CuratorApp:

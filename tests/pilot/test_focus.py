@@ -128,5 +128,5 @@ async def test_toasts_do_not_pile_up(app):
         for i in range(4):
             app.notify(f"info {i}")
         await pilot.pause()
-        kept = [n.message for n in app._notifications]
+        kept = [n.message for n in app.toasts]
         assert kept == ["first", "info 3"]  # the error stays; infos replace each other

@@ -99,8 +99,8 @@ async def test_a_failing_worker_is_one_notification_naming_it(app):
             raise ValueError("the disk said no")
 
         app.run_worker(boom, name="re-reading the store", thread=True, exit_on_error=False)
-        await wait_until(pilot, lambda: any("the disk said no" in str(n.message) for n in app._notifications))
-        [note] = [n for n in app._notifications if "the disk said no" in str(n.message)]
+        await wait_until(pilot, lambda: any("the disk said no" in str(n.message) for n in app.toasts))
+        [note] = [n for n in app.toasts if "the disk said no" in str(n.message)]
         assert "re-reading the store failed" in str(note.message) and note.severity == "error"
 
 
@@ -124,7 +124,7 @@ async def test_the_lab_after_a_deletion_searches_the_new_snapshot(live):
         assert gone not in [h.path for h in lab.result.hits]
         lab._explain(gone)  # asking about the deleted file answers, never raises
         await settle(app, pilot)
-        assert not [n for n in app._notifications if n.severity == "error"]
+        assert not [n for n in app.toasts if n.severity == "error"]
 
 
 async def test_a_plan_over_a_file_changed_outside_is_made_again(live):
@@ -144,7 +144,7 @@ async def test_a_plan_over_a_file_changed_outside_is_made_again(live):
         again = app.screen.plan
         assert [e.before for e in again.edits if e.path == "memory-index.md"] == [edited.encode()]
         await wait_until(pilot, lambda: any("memory-index.md" in str(n.message) and "made again" in str(n.message)
-                                            for n in app._notifications))
+                                            for n in app.toasts))
         await pilot.press("y")
         await settle(app, pilot)
         assert "A line someone added." in index.read_text()  # applied over the new bytes, kept
@@ -164,7 +164,7 @@ async def test_an_apply_refused_as_changed_on_disk_is_named_and_planned_again(li
                          and b"no event yet" in next(e.before for e in app.screen.plan.edits
                                                     if e.path == "memory-index.md"))
         assert "Edited outside, no event yet." in index.read_text()  # never overwritten
-        await wait_until(pilot, lambda: any("memory-index.md" in str(n.message) for n in app._notifications))
+        await wait_until(pilot, lambda: any("memory-index.md" in str(n.message) for n in app.toasts))
 
 
 async def test_the_real_watcher_updates_the_app(sample_copy, monkeypatch):

@@ -70,7 +70,7 @@ async def test_quitting_while_the_watcher_reads_a_batch(live, thread_errors):
     async with app.run_test(size=(80, 24)) as pilot:
         await events.ready(app, pilot)
         watcher = app._watch_thread
-        session = app.repo
+        session = app.session
         entered, release = threading.Event(), threading.Event()
         changed = session.changed
 

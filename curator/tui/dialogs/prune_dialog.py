@@ -13,8 +13,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.strip import Strip
-from textual.widgets import Button, Label, Select, SelectionList, Static, Switch
-from textual.widgets._toggle_button import ToggleButton
+from textual.widgets import Button, Checkbox, Label, Select, SelectionList, Static, Switch
 from textual.widgets.option_list import OptionDoesNotExist
 from textual.widgets.selection_list import Selection
 
@@ -29,8 +28,8 @@ class TickList(SelectionList[str]):
         except OptionDoesNotExist:
             return line
         segments = list(line)
-        if len(segments) > 1 and segments[1].text == ToggleButton.BUTTON_INNER:
-            mark = "✔" if option.value in self._selected else " "
+        if len(segments) > 1 and segments[1].text == Checkbox.BUTTON_INNER:
+            mark = "✔" if option.value in self.selected else " "
             segments[1] = Segment(mark, segments[1].style)
         return Strip(segments)
 

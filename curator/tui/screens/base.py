@@ -9,6 +9,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Label, ProgressBar
 
+from ..messages import OpenPath
 from ..widgets import StatusHeader
 
 
@@ -112,11 +113,11 @@ class CuratorScreen(Screen):
     def action_open_highlighted(self) -> None:
         key = self.highlighted_key()
         if key:
-            self.app.open_path(key)
+            self.post_message(OpenPath(key))
 
     def on_data_table_row_selected(self, event) -> None:
         """Enter or a click on a row keyed by a store path opens that file (tables keyed
         otherwise override this)."""
         key = event.row_key.value
         if key and self.app.workspace is not None and key in self.app.workspace.store.records:
-            self.app.open_path(key)
+            self.post_message(OpenPath(key))

@@ -8,6 +8,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import ContentSwitcher, Static, Tree
 
+from ..messages import EditKeywords, Promote, Recheck
 from ..widgets import IndexView, NodeRef, Overview, RecordView, StoreTree
 from .base import CuratorScreen, LoadingPane
 
@@ -83,7 +84,7 @@ class MainScreen(CuratorScreen):
 
     def show(self, workspace) -> None:
         tree = self.query_one(StoreTree)
-        repo = getattr(self.app, "repo", None)
+        repo = getattr(self.app, "session", None)
         switcher = self.query_one(ContentSwitcher)
         # a tier or folder shown: the same group of the new snapshot is shown after the swap
         group = group_key(tree, tree.cursor_node) if self.live and switcher.current == "group" else None
@@ -211,7 +212,7 @@ class MainScreen(CuratorScreen):
             self._show_group(event.node)  # a tier or folder: what it holds, never a stale record
             self.refresh_bindings()
             return
-        repo = getattr(self.app, "repo", None)
+        repo = getattr(self.app, "session", None)
         if repo is not None and ref.source != repo.current:
             self.selected = ref.path
             self.app.select_source(ref.source)  # re-renders this screen on the new source
@@ -220,7 +221,7 @@ class MainScreen(CuratorScreen):
             self._show_path(ref.path)
             rec = self.app.workspace.store.records.get(ref.path)
             if rec is not None and changed_on_disk(rec):
-                self.app.recheck(ref.path)  # edited outside curator: show what is on disk now
+                self.post_message(Recheck(ref.path))  # edited outside curator: show what is on disk now
         self.refresh_bindings()
 
     def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
@@ -230,7 +231,7 @@ class MainScreen(CuratorScreen):
         path = ref.path if isinstance(ref, NodeRef) else None
         rec = ws.store.records.get(path) if ws and path else None
         if rec is not None and changed_on_disk(rec):
-            self.app.recheck(rec.path)
+            self.post_message(Recheck(rec.path))
 
     def check_action(self, action: str, parameters) -> bool | None:
         if not super().check_action(action, parameters):
@@ -245,17 +246,17 @@ class MainScreen(CuratorScreen):
 
     def action_promote(self) -> None:
         if self.selected:
-            self.app.promote(self.selected)
+            self.post_message(Promote(self.selected))
 
     def action_edit_keywords(self) -> None:
         view = self.query_one(IndexView)
         line = view.highlighted_line()
         if self.selected and line is not None:
-            self.app.edit_keywords(self.selected, line)
+            self.post_message(EditKeywords(self.selected, line))
 
     def action_focus_tree(self) -> None:
         self.query_one(StoreTree).focus()
 
     def action_reload_selected(self) -> None:
         if self.selected:
-            self.app.recheck(self.selected)
+            self.post_message(Recheck(self.selected))

@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Input, Static
 
 from ...checks import CHECKS
 from ...model.findings import Severity
+from ..messages import FixFindings, OpenPath
 from ..widgets import RowTable, TextBox
 from ..widgets.table import clip
 from .base import CuratorScreen, LoadingPane
@@ -127,7 +128,8 @@ class ProblemsScreen(CuratorScreen):
         text.append(f"{label}  {f.check}", style=style)
         spec = CHECKS.get(f.check)
         if spec:
-            text.append(f" — {spec.summary}", style="dim")
+            ws = self.app.workspace
+            text.append(f" — {spec.text(config=ws.store.config if ws else None)}", style="dim")
         text.append(f"\n{f.path if f.path != '.' else 'the whole store:'}" + (f":{f.line}" if f.line else ""), style="bold")
         text.append(f"  {f.message}")
         if f.suggestion:
@@ -161,7 +163,7 @@ class ProblemsScreen(CuratorScreen):
         if f is None or f.fix is None:
             self.notify("this finding has no automatic fix", severity="warning")
             return
-        self.app.fix_findings([f])
+        self.post_message(FixFindings([f]))
 
     def action_fix_check(self) -> None:
         f = self._current()
@@ -171,11 +173,11 @@ class ProblemsScreen(CuratorScreen):
         if not same:
             self.notify(f"{f.check} findings have no automatic fix", severity="warning")
             return
-        self.app.fix_findings(same)
+        self.post_message(FixFindings(same))
 
     def action_jump(self) -> None:
         table = self.query_one(DataTable)
         if not self.shown or table.cursor_row >= len(self.shown):
             return
         f = self.shown[table.cursor_row]
-        self.app.open_path(f.path, f.line)
+        self.post_message(OpenPath(f.path, f.line))

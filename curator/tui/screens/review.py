@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 from ...model.findings import Severity
+from ..messages import OpenPath
 from .base import CuratorScreen, LoadingPane
 
 SEV = {Severity.ERROR: ("✖", "bold error"), Severity.WARNING: ("▲", "warning"), Severity.INFO: ("●", "info")}
@@ -167,7 +168,7 @@ class ReviewScreen(CuratorScreen):
         path = self.files.get(self.highlighted_key())
         ws = self.app.workspace
         if path and ws is not None and path in ws.store.records:
-            self.app.open_path(path)
+            self.post_message(OpenPath(path))
         elif path:
             self.notify(f"{path} is not in the store now (removed)", severity="warning")
 

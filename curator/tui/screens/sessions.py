@@ -18,6 +18,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Static
 
 from ...transcripts.index import format_duration
+from ..curation_flow import planned
+from ..messages import Propose
 from .base import CuratorScreen
 
 MAX_TURNS = 5000  # a conversation view keeps at most this many turns (the CLI shows them all)
@@ -302,10 +304,10 @@ class SessionsScreen(CuratorScreen):
         s = self.session
         passage = Passage(s.session_id, chosen[0].uuid, chosen[0].timestamp, [(t.role, turn_text(t)) for t in chosen],
                           uuid_to=chosen[-1].uuid if b > a else "", task=s.title, branch=s.main.branch)
-        plan = self.app.plan_or_notify(plan_mine, ws.store, passage, kind)
+        plan = planned(self, plan_mine, ws.store, passage, kind)
         if plan is not None:
             self.mark = None
-            self.app.propose(plan)
+            self.post_message(Propose(plan))
 
     def action_prune_unused(self, days: int = 90) -> None:
         from ...curation import plan_prune_paths
@@ -320,10 +322,10 @@ class SessionsScreen(CuratorScreen):
             self.notify("No transcripts for this repository: nothing can be called unread", severity="warning")
             return
         last = {p: u.last for p, u in usage.by_path.items()}
-        paths = self.app.plan_or_notify(unused_candidates, ws.store, last, days)
+        paths = planned(self, unused_candidates, ws.store, last, days)
         if paths is not None and not paths:
             self.notify(f"Every transient record at least {days} days old was read in the last {days} days", timeout=4)
         elif paths:
-            plan = self.app.plan_or_notify(plan_prune_paths, ws.store, paths, True)
+            plan = planned(self, plan_prune_paths, ws.store, paths, True)
             if plan is not None:
-                self.app.propose(plan)
+                self.post_message(Propose(plan))

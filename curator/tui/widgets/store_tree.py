@@ -226,7 +226,7 @@ class StoreTree(Tree[str]):
 
     def _build(self) -> None:
         unfilled = getattr(self, "_unfilled", None) or {}  # (None while Tree.__init__ runs)
-        for folder in [f for f in unfilled if f._expanded]:  # opened: fill before drawing
+        for folder in [f for f in unfilled if f.is_expanded]:  # opened: fill before drawing
             self.fill(folder)
         super()._build()
 
@@ -333,7 +333,7 @@ class StoreTree(Tree[str]):
     def select_path(self, path: str, source: int | None = None) -> bool:
         """Select a record of a source (default: the current one)."""
         if source is None:
-            repo = getattr(self.app, "repo", None)
+            repo = getattr(self.app, "session", None)
             source = repo.current if repo is not None else 0
         return self.select_ref(NodeRef(source, path))
 

@@ -9,11 +9,10 @@ those keys are typed into the box, so showing them would advertise keys that do 
 
 from __future__ import annotations
 
-from textual.binding import Binding
-from textual.keys import _character_to_key
+from rich.cells import cell_len
+from textual.binding import Binding, BindingsMap
+from textual.keys import REPLACED_KEYS, key_to_character
 from textual.widgets import Input
-
-PRINTABLE_NAMES = {_character_to_key(c) for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~ "}
 
 
 class TextBox(Input):
@@ -38,7 +37,8 @@ class TextBox(Input):
 
         self.action_end()
         # Input does not scroll for its initial value; show the end, where typing goes
-        self.scroll_to_region(Region(self._cursor_offset, 0, width=1, height=1), force=True, animate=False)
+        offset = cell_len(self.value[: self.cursor_position])
+        self.scroll_to_region(Region(offset, 0, width=1, height=1), force=True, animate=False)
 
     def check_action(self, action: str, parameters) -> bool | None:
         if action == "leave":
@@ -59,7 +59,10 @@ class TextBox(Input):
 
 
 def is_printable(key: str) -> bool:
-    return len(key) == 1 or key in PRINTABLE_NAMES
+    """Would a text box take this key as text? ('q', 'question_mark', 'space': yes)"""
+    # key_to_character misses the keys Textual renamed ('slash' for 'solidus'): ask for both
+    char = key_to_character(key) or key_to_character(REPLACED_KEYS.get(key, key))
+    return char is not None and len(char) == 1 and char.isprintable()
 
 
 def typing_hides(node, action: str) -> bool:
@@ -73,6 +76,7 @@ def typing_hides(node, action: str) -> bool:
         return False
     if not isinstance(focused, Input):
         return False
-    keys = [key for key, bindings in node._bindings.key_to_bindings.items()
+    keys = [key for cls in type(node).__mro__ if "BINDINGS" in cls.__dict__
+            for key, bindings in BindingsMap(cls.__dict__["BINDINGS"]).key_to_bindings.items()
             for b in bindings if b.action.split("(", 1)[0] == action]
     return bool(keys) and all(is_printable(k) for k in keys)
