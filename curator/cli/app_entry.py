@@ -25,7 +25,7 @@ def run_app(argv: list[str]) -> int:
         for t in sorted(themes, key=lambda t: t.name):
             out.print(f"{t.name:<28} {'dark' if t.dark else 'light'}  {t.source}")
         for path, why in failures:
-            err_console().print(Text.assemble(("skipped", "yellow"), f" {path}: {why}"))
+            err_console().print(Text.assemble(("skipped", "warning"), f" {path}: {why}"))
         return EXIT_OK
     import sys
 

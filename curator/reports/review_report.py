@@ -8,9 +8,9 @@ from ..review.diff import Budget, RecordChange, RowChange, StoreReview
 
 MARK = {"added": "+", "modified": "~", "renamed": "→", "moved": "⇄", "removed": "−",
         "re-pointed": "→", "re-keyworded": "~"}
-STYLE = {"added": "green", "modified": "yellow", "renamed": "cyan", "moved": "magenta", "removed": "red",
-         "re-pointed": "cyan", "re-keyworded": "yellow"}
-SEV = {Severity.ERROR: ("✖", "bold red"), Severity.WARNING: ("▲", "yellow"), Severity.INFO: ("●", "cyan")}
+STYLE = {"added": "success", "modified": "warning", "renamed": "info", "moved": "accent", "removed": "error",
+         "re-pointed": "info", "re-keyworded": "warning"}
+SEV = {Severity.ERROR: ("✖", "bold error"), Severity.WARNING: ("▲", "warning"), Severity.INFO: ("●", "info")}
 
 
 def _signed(n: int) -> str:
@@ -111,7 +111,7 @@ def render_text(console, review: Review) -> None:
                            "docs/*-experience)", style="dim"))
         return
     if not changed:
-        console.print(Text("✔ no memory changes against " + review.base, style="bold green"))
+        console.print(Text("✔ no memory changes against " + review.base, style="bold success"))
         return
     for s in changed:
         console.print()
@@ -130,24 +130,24 @@ def render_text(console, review: Review) -> None:
         if moved:
             console.print(Text("  Tokens", style="bold"))
             for b in moved:
-                console.print(Text("    " + budget_line(b), style="bold red" if b.crossed else ""))
+                console.print(Text("    " + budget_line(b), style="bold error" if b.crossed else ""))
         if s.introduced or s.resolved:
             console.print(Text(f"  Findings  {len(s.introduced)} new · {len(s.resolved)} resolved", style="bold"))
             for f in s.introduced:
                 icon, style = SEV[f.severity]
                 console.print(Text.assemble("    ", (f"{icon} new      ", style), finding_line(f)))
             for f in s.resolved:
-                console.print(Text.assemble("    ", ("✔ resolved ", "green"), finding_line(f)))
+                console.print(Text.assemble("    ", ("✔ resolved ", "success"), finding_line(f)))
         if s.queries:
             console.print(Text("  Golden queries", style="bold"))
             for q in s.queries:
-                style = {"worse": "red", "better": "green"}.get(q.verdict, "dim")
+                style = {"worse": "error", "better": "success"}.get(q.verdict, "dim")
                 rank = f"rank {q.rank_before or '–'} → {q.rank_after or '–'}"
                 console.print(Text.assemble("    ", (f"{q.verdict:<9}", style), f" “{q.query}”  {rank}  ",
                                             (f"now: {', '.join(q.after[:3]) or 'nothing'}", "dim")))
         bad = worse(s)
-        console.print(Text("  worse: " + "; ".join(bad), style="bold red") if bad
-                      else Text("  nothing got worse", style="green"))
+        console.print(Text("  worse: " + "; ".join(bad), style="bold error") if bad
+                      else Text("  nothing got worse", style="success"))
 
 
 # ------------------------------------------------------------------ markdown

@@ -135,7 +135,7 @@ def _print_narrowed(out, args, known: int, gone: list[dict]) -> None:
         out.print(Text(f"baseline {args.baseline}: {known} known finding{'s' if known != 1 else ''} left out", style="dim"))
         if gone:
             out.print(Text(f"✔ {len(gone)} baseline finding{'s are' if len(gone) != 1 else ' is'} gone "
-                           "(fixed; run `curator baseline` to drop them):", style="green"))
+                           "(fixed; run `curator baseline` to drop them):", style="success"))
             for e in gone:
                 where = f"{e.get('path')}:{e['line']}" if e.get("line") else e.get("path")
                 out.print(f"  {e.get('check')}  {where}  {e.get('message', '')}")

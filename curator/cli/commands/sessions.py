@@ -107,11 +107,11 @@ def _show(args, index) -> int:
         if t.role == "tool":
             errs = sum(r.is_error for r in t.results)
             head.append(f"▸ {len(t.results)} result(s)" + (f", {errs} error(s)" if errs else ""),
-                        style="red" if errs else "dim")
+                        style="error" if errs else "dim")
         else:
             head.append(" ".join(t.text.split())[:160])
             for c in t.calls:
-                head.append(f"\n{'':>19}▸ {c.name} {c.summary[:100]}", style="cyan")
+                head.append(f"\n{'':>19}▸ {c.name} {c.summary[:100]}", style="info")
         out.print(head)
     return EXIT_OK
 
