@@ -18,11 +18,6 @@ import curator.tui
 CURATOR = Path(curator.__file__).parent
 TEXTUAL = Path(textual.__file__).parent
 
-# The store tree fills folders lazily and measures its own width on Tree's internals; it needs a
-# public hook in Textual's Tree (or its own line cache) before these can go. Nothing else may.
-KNOWN = {"_tree_lines", "_get_guide_width", "_build", "_invalidate", "_line_cache"}
-KNOWN_FILE = CURATOR / "tui" / "widgets" / "store_tree.py"
-
 PRIVATE_DEF = re.compile(r"\bdef (_[a-z]\w*)|self\.(_[a-z]\w*)\s*[:=]|^\s+(_[a-z]\w*)\s*[:=]", re.M)
 PRIVATE_USE = re.compile(r"\.(_[a-z]\w*)\b")
 
@@ -50,15 +45,13 @@ def test_no_private_textual_attribute_is_used():
     """In the Textual face, a `._name` that Textual defines and curator does not is Textual's
     private state."""
     textual_private = _defined(TEXTUAL)
-    ours = _defined(CURATOR / "tui") - KNOWN
+    ours = _defined(CURATOR / "tui")
     bad = []
     for path, text in _sources(CURATOR / "tui"):
         for n, line in enumerate(text.splitlines(), 1):
             for m in PRIVATE_USE.finditer(line):
                 name = m.group(1)
                 if name in textual_private and name not in ours:
-                    if name in KNOWN and path == KNOWN_FILE:
-                        continue
                     bad.append(f"{path.relative_to(CURATOR)}:{n}: {name}")
     assert not bad, bad
 
@@ -75,7 +68,7 @@ def test_no_private_textual_method_is_overridden():
                 if name.startswith("_") and not name.startswith("__") and inspect.isfunction(value) \
                         and any(name in vars(b) for b in bases):
                     overrides.append(f"{cls.__module__}.{cls.__name__}.{name}")
-    assert overrides == ["curator.tui.widgets.store_tree.StoreTree._build"], overrides
+    assert overrides == [], overrides
 
 
 def test_the_check_finds_a_private_use(tmp_path):

@@ -76,11 +76,16 @@ class StoreTree(Tree[str]):
 
     def natural_width(self) -> int:
         """Cells the widest visible line needs (guides, name, badges, count) plus the scrollbar."""
-        lines = self._tree_lines
         depth = self.guide_depth
-        widest = max((self.get_label_width(line.node) + line._get_guide_width(depth, self.show_root)
-                      for line in lines), default=20)
-        return widest + 1
+        widths = []
+        nodes = [(node, 0) for node in self.root.children]  # the root is hidden: no guide at level 0
+        while nodes:
+            node, level = nodes.pop()
+            widths.append(self.get_label_width(node) + level * depth)
+            if node.is_expanded:
+                self.fill(node)
+                nodes.extend((child, level + 1) for child in node.children)
+        return max(widths, default=20) + 1
 
     def get_label_width(self, node) -> int:
         self._measuring = True  # measure the whole label; only drawing shortens it
@@ -107,9 +112,6 @@ class StoreTree(Tree[str]):
         if cut >= len(text.plain) - keep:
             return text
         return Text.assemble(text[:cut], "…", text[len(text.plain) - keep:])
-
-    def on_resize(self) -> None:
-        self._line_cache.clear()
 
     def label_for(self, name: str, tokens: int, badge: str, style: str = "", mark: str = "") -> Text:
         # the badge before the count: on a narrow terminal the count is what gets cut
@@ -224,11 +226,8 @@ class StoreTree(Tree[str]):
         """Every source and record the tree shows, its leaf built or not."""
         return set(self._path_nodes) | set(self._folder_of)
 
-    def _build(self) -> None:
-        unfilled = getattr(self, "_unfilled", None) or {}  # (None while Tree.__init__ runs)
-        for folder in [f for f in unfilled if f.is_expanded]:  # opened: fill before drawing
-            self.fill(folder)
-        super()._build()
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded) -> None:
+        self.fill(event.node)  # opened: its leaves are built now
 
     def _source_label(self, src, ws) -> Text:
         label = self.label_for(f"{src.name}", ws.store.total_tokens, ws.badge(None), "bold")
@@ -274,7 +273,7 @@ class StoreTree(Tree[str]):
                 continue
             records = ws.store.records
             node.set_label(self.label_for(title, sum(records[p].tokens or 0 for p in paths), ws.badge(paths), style))
-        self._invalidate()
+        self.notify_style_update()  # labels changed width: Tree measures its lines again
         return True
 
     def _leaf(self, parent, rec, workspace, source: int = 0, usage=None) -> None:
@@ -314,7 +313,7 @@ class StoreTree(Tree[str]):
                 node.set_label(self._record_label(rec, ws, mark))
                 changed = True
         if changed:
-            self._invalidate()  # label widths changed: lines and the virtual size are measured again
+            self.notify_style_update()  # label widths changed: Tree measures its lines again
             fit = getattr(self.screen, "fit_tree", None)
             if fit is not None:
                 self.call_after_refresh(fit)
