@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import ContentSwitcher, Static, Tree
 
-from ..messages import EditKeywords, Promote, Recheck
+from ..messages import EditKeywords, Promote, Recheck, SelectSource
 from ..widgets import IndexView, NodeRef, Overview, RecordView, StoreTree
 from .base import CuratorScreen, LoadingPane
 
@@ -84,14 +84,14 @@ class MainScreen(CuratorScreen):
 
     def show(self, workspace) -> None:
         tree = self.query_one(StoreTree)
-        repo = getattr(self.app, "session", None)
+        session = getattr(self.app, "session", None)
         switcher = self.query_one(ContentSwitcher)
         # a tier or folder shown: the same group of the new snapshot is shown after the swap
         group = group_key(tree, tree.cursor_node) if self.live and switcher.current == "group" else None
-        if not getattr(self.app, "switching_source", False) and not (self.live and tree.update_in_place(repo, workspace)):
-            tree.show(workspace, repo)
-        if repo is not None:
-            self.query_one(Overview).show(repo, self._title(repo))
+        if not getattr(self.app, "switching_source", False) and not (self.live and tree.update_in_place(session, workspace)):
+            tree.show(workspace, session)
+        if session is not None:
+            self.query_one(Overview).show(session, self._title(session))
         self.call_after_refresh(self.fit_tree)
         if self._pending:
             path, line = self._pending
@@ -115,11 +115,11 @@ class MainScreen(CuratorScreen):
         if not getattr(self.app, "switching_source", False) and not self.live:
             tree.focus()  # (a change seen on disk never moves the focus)
 
-    def _title(self, repo) -> str:
+    def _title(self, session) -> str:
         from pathlib import Path
 
-        n = len(repo.sources)
-        what = f"{n} memory systems" if n != 1 else repo.sources[0].spec.label
+        n = len(session.sources)
+        what = f"{n} memory systems" if n != 1 else session.sources[0].spec.label
         name = self.app.given
         if name in ("", ".", "./"):
             name = Path.cwd().name or name
@@ -203,7 +203,7 @@ class MainScreen(CuratorScreen):
                 return
         if isinstance(ref, NodeRef) and ref.path is None:
             # a source: it becomes current, and the overview shows every source
-            self.app.select_source(ref.source)
+            self.post_message(SelectSource(ref.source))
             self.selected = None
             self.query_one(ContentSwitcher).current = "welcome"
             self.refresh_bindings()
@@ -212,10 +212,10 @@ class MainScreen(CuratorScreen):
             self._show_group(event.node)  # a tier or folder: what it holds, never a stale record
             self.refresh_bindings()
             return
-        repo = getattr(self.app, "session", None)
-        if repo is not None and ref.source != repo.current:
+        session = getattr(self.app, "session", None)
+        if session is not None and ref.source != session.current:
             self.selected = ref.path
-            self.app.select_source(ref.source)  # re-renders this screen on the new source
+            self.post_message(SelectSource(ref.source))  # the app re-renders this screen on it
             return
         if ref.path != self.selected:
             self._show_path(ref.path)

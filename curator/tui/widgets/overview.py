@@ -16,14 +16,14 @@ SEVERITY_STYLE = {Severity.ERROR: "bold error", Severity.WARNING: "warning", Sev
 ICON = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "●"}
 
 
-def worst(repo, n: int = 5) -> list[tuple[str, object]]:
+def worst(session, n: int = 5) -> list[tuple[str, object]]:
     """(source name, finding) of the most severe findings, errors first, one per check where
     possible so the list shows different kinds of trouble."""
     pool = []
-    for _, src in repo.loaded():
+    for _, src in session.loaded():
         for f in src.workspace.findings:
             pool.append((src.name, f))
-    pool += [("", f) for f in repo.cross]
+    pool += [("", f) for f in session.cross]
     pool.sort(key=lambda p: (-int(p[1].severity), p[1].check, p[1].path))
     out, seen = [], set()
     for name, f in pool:
@@ -40,12 +40,12 @@ def worst(repo, n: int = 5) -> list[tuple[str, object]]:
     return out
 
 
-def render_overview(repo, title: str) -> Group:
+def render_overview(session, title: str) -> Group:
     """One block per source (wraps well at 80 columns, where a table would cut numbers)."""
     from ...budgets.startup import startup_of
 
     parts: list = [Text(title, style="bold"), Text("")]
-    for src in repo.sources:
+    for src in session.sources:
         head = Text(src.name, style="bold")
         head.append(f"  {src.spec.label}", style="dim")
         parts.append(head)
@@ -74,7 +74,7 @@ def render_overview(repo, title: str) -> Group:
         if st.past_cap_lines:
             start.append(f"; {st.past_cap_lines} lines past its cap are never seen", style="warning")
         parts += [start, Text("")]
-    bad = worst(repo)
+    bad = worst(session)
     if bad:
         parts.append(Text("Worst problems", style="bold"))
         for name, f in bad:
@@ -101,5 +101,5 @@ class Overview(VerticalScroll):
     def compose(self):
         yield Static(id="overview-body")
 
-    def show(self, repo, title: str) -> None:
-        self.query_one("#overview-body", Static).update(render_overview(repo, title))
+    def show(self, session, title: str) -> None:
+        self.query_one("#overview-body", Static).update(render_overview(session, title))
