@@ -13,6 +13,12 @@ SAMPLE = sample_store()
 SAMPLE_REPO = sample_repository()
 
 
+def pytest_collection_modifyitems(config, items):
+    """Slow tests first: with xdist one worker takes each while the others run the rest, so the
+    suite does not end waiting on a minute-long test started last."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: the rest keep their order
+
+
 @pytest.fixture(autouse=True)
 def _isolated_user_dirs(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("home")
