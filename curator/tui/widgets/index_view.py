@@ -9,6 +9,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from ...checks.keyword_checks import collision_rate, row_uniqueness
+from ...config import Thresholds
 from .table import RowTable, clip
 
 
@@ -33,7 +34,12 @@ class IndexView(Vertical):
     IndexView > DataTable { height: 1fr; }
     IndexView > #overlaps { height: auto; max-height: 8; padding: 0 1; border-top: solid $panel; }
     """
-    HELP = "Rows of an index. Uniqueness = share of a row's keywords no other row uses (strict indexes need 40%)."
+    @property
+    def HELP(self) -> str:  # noqa: N802 - the name every widget's help uses
+        """The threshold is the store's (`.curator.yaml` can change it)."""
+        ws = getattr(self.app, "workspace", None)
+        need = ws.store.config.thresholds.uniqueness if ws is not None else Thresholds().uniqueness
+        return f"Rows of an index. Uniqueness = share of a row's keywords no other row uses (strict indexes need {need:.0%})."
 
     class RowHighlighted(Message):
         def __init__(self, index: str, line: int, target: str | None) -> None:
