@@ -103,9 +103,8 @@ def build_history(repo: Path) -> str | None:
 def write_transcripts(repo: Path, projects: Path) -> str | None:
     """The demo's two Claude Code sessions, run (as their `cwd` says) in `repo`."""
     from .demo_transcripts import transcripts
-    from .model.sources import claude_slug
 
-    folder = projects / claude_slug(repo)
+    folder = projects / re.sub(r"[^A-Za-z0-9]", "-", str(repo))  # Claude Code's slug of the cwd
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for name, lines in transcripts(str(repo)).items():

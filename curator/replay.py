@@ -152,7 +152,7 @@ def _found_unchanged(found) -> bool:
     if found is None:
         return True
     arg, layout = found
-    from .model.store import StoreError, locate_store
+    from .model.discovery import StoreError, locate_store
 
     try:
         return describe(locate_store(arg, demo=False)) == layout

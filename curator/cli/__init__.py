@@ -26,7 +26,7 @@ def command_modules():
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, no usage dump noise beyond the hint
-        err_console().print(Text.assemble(("curator: error:", "red"), f" {message}"))
+        err_console().print(Text.assemble(("curator: error:", "error"), f" {message}"))
         err_console().print(Text(f"try: {self.prog} --help", style="dim"))
         raise SystemExit(EXIT_USAGE)
 
@@ -41,7 +41,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
         "(default: the repository found from here upward, else the bundled sample).",
     )
     parser.add_argument("--version", action="version", version=f"curator {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    # prog: a command's own usage is `curator COMMAND`, not the two-line usage above
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, prog="curator")
     mods = {}
     for mod in command_modules():
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
@@ -76,12 +77,12 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_app(argv)
     except UsageError as exc:
-        err_console().print(Text.assemble(("curator: error:", "red"), f" {exc}"))
+        err_console().print(Text.assemble(("curator: error:", "error"), f" {exc}"))
         return EXIT_USAGE
     except OSError as exc:  # read-only, full, forbidden: one line, exit 2, never a traceback
         from ..safeio import one_line
 
-        err_console().print(Text.assemble(("curator: error:", "red"), f" {one_line(exc)}"))
+        err_console().print(Text.assemble(("curator: error:", "error"), f" {one_line(exc)}"))
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -50,9 +50,9 @@ def finish(args, store, plan) -> int:
         out = console()
         render_diff(out, plan)
         if journal_id:
-            out.print(Text.assemble(("applied", "green"), f" as {journal_id} · undo with ", ("curator undo", "bold")))
+            out.print(Text.assemble(("applied", "success"), f" as {journal_id} · undo with ", ("curator undo", "bold")))
         else:
-            out.print(Text.assemble(("dry run", "yellow"), ": nothing was written"))
+            out.print(Text.assemble(("dry run", "warning"), ": nothing was written"))
     return EXIT_OK
 
 
@@ -85,10 +85,10 @@ def report_recovery(done) -> None:
     from .common import err_console
 
     if done:
-        err_console().print(Text.assemble(("recovered", "yellow"),
+        err_console().print(Text.assemble(("recovered", "warning"),
                                           f" an interrupted operation ({', '.join(done)}): rolled back"))
     for note in getattr(done, "notes", []):
-        err_console().print(Text.assemble(("journal", "yellow"), f": {note}"))
+        err_console().print(Text.assemble(("journal", "warning"), f": {note}"))
 
 
 @contextmanager

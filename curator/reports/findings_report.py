@@ -11,7 +11,7 @@ from ..checks.registry import CHECKS
 from ..model.findings import Finding, Severity
 from ..model.store import Store
 
-STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+STYLE = {Severity.ERROR: "bold error", Severity.WARNING: "warning", Severity.INFO: "info"}
 ICON = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "●"}
 
 
@@ -74,7 +74,7 @@ def render_text(console, store: Store, findings: list[Finding], ran: int | None 
         console.print(head, overflow="fold")
         console.print(Text("  ") + facts, no_wrap=True, overflow="ellipsis")
     if not findings:
-        console.print(Text("✔ no findings", style="bold green"))
+        console.print(Text("✔ no findings", style="bold success"))
         return
     groups: dict[tuple[Severity, str], list[Finding]] = defaultdict(list)
     for f in findings:
@@ -85,7 +85,7 @@ def render_text(console, store: Store, findings: list[Finding], ran: int | None 
         spec = CHECKS.get(check)
         console.print()
         head = Text.assemble((f"{ICON[sev]} {check}", STYLE[sev]), (f"  {len(items)}", "bold"))
-        about = Text(spec.summary if spec else "", style="dim")
+        about = Text(spec.text(config=getattr(store, "config", None)) if spec else "", style="dim")
         if head.cell_len + 2 + about.cell_len <= console.width:
             console.print(head + Text("  ") + about, no_wrap=True)
         else:  # the summary whole under its check id, never cut mid-phrase on the id's line
@@ -99,9 +99,9 @@ def render_text(console, store: Store, findings: list[Finding], ran: int | None 
         for f in items:
             msg = Text(f.message)
             if f.fix is not None:
-                msg.append(f"  → {f.fix.description}", style="green")
+                msg.append(f"  → {f.fix.description}", style="success")
             elif f.suggestion and f.suggestion not in f.message:
-                msg.append(f"  → {f.suggestion}", style="green")
+                msg.append(f"  → {f.suggestion}", style="success")
             if beside:  # the message wraps aligned under itself, no line padded
                 where = Text(f"  {_where(f)}".ljust(group_w + 4), style="bold")
                 lines = msg.wrap(console, max(10, console.width - group_w - 4))
@@ -210,7 +210,8 @@ def render_sarif(store: Store, findings: list[Finding]) -> dict:
                         "rules": [
                             {
                                 "id": c.id,
-                                "shortDescription": {"text": c.summary},
+                                "shortDescription": {"text": c.text(config=getattr(store, "config", None))},
+                                "fullDescription": {"text": c.text("why", getattr(store, "config", None))},
                                 "defaultConfiguration": {"level": level[c.severity]},
                             }
                             for c in CHECKS.values()

@@ -9,15 +9,14 @@ import shutil
 import pytest
 from textual.widgets import DataTable, Static
 
-from curator.app import make_app
-from curator.dialogs import DiffDialog
-from curator.screens import MainScreen, SessionsScreen
-from curator.sessions import slug
 from curator.tokens import FakeTokenCounter
+from curator.transcripts import slug
+from curator.tui.app import make_app
+from curator.tui.dialogs import DiffDialog
+from curator.tui.screens import MainScreen, SessionsScreen
 from tests.conftest import SAMPLE
-from tests.unit.sessions import transcripts as tx
-
-from .conftest import settle, text_of, wait_until
+from tests.pilot.conftest import settle, text_of, wait_until
+from tests.unit.transcripts import transcripts as tx
 
 SID = "33333333-cccc-4ddd-8eee-000000000003"
 

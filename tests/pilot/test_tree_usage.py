@@ -9,15 +9,14 @@ import shutil
 
 import pytest
 
-from curator.app import make_app
-from curator.sessions import slug
 from curator.tokens import FakeTokenCounter
-from curator.widgets import NodeRef, StoreTree
-from curator.widgets.store_tree import usage_mark
+from curator.transcripts import slug
+from curator.tui.app import make_app
+from curator.tui.widgets import NodeRef, StoreTree
+from curator.tui.widgets.store_tree import usage_mark
 from tests.conftest import SAMPLE
-from tests.unit.sessions import transcripts as tx
-
-from .conftest import settle, wait_until
+from tests.pilot.conftest import settle, wait_until
+from tests.unit.transcripts import transcripts as tx
 
 SID = "44444444-dddd-4eee-8fff-000000000004"
 READ = "git/git-interactive-rebase.md"

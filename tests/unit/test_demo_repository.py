@@ -10,7 +10,7 @@ import pytest
 from curator import demo_repository
 from curator.demo_repository import build_history, write_transcripts
 from curator.locations import sample_repository
-from curator.sessions.discover import discover
+from curator.transcripts.discover import discover
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

@@ -19,8 +19,8 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from rich.text import Text
 
-    from ...drift import drift_findings, startup_history
-    from ...session import Session
+    from ...live.drift import drift_findings, startup_history
+    from ...live.session import Session
     from ...tokens import default_counter
     from ..common import EXIT_OK, UsageError, console, locate_and_configure, print_json
 

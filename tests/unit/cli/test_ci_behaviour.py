@@ -48,29 +48,6 @@ def test_only_the_app_falls_back_to_the_demo(tmp_path, monkeypatch):
         common.locate_and_configure(Args())
 
 
-async def test_demo_banner_is_one_line_shown_once(sample_copy):
-    from textual.widgets import Label
-
-    from curator.app import make_app
-    from curator.tokens import FakeTokenCounter
-
-    app = make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(),
-                   notice="No .serena/memories found here or above; opened the bundled sample store.",
-                   remember_theme=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        banner = app.screen.query_one("#notice-banner", Label)
-        assert "bundled sample store" in str(banner.render()) and banner.size.height == 1
-        assert not app._notifications  # never also a toast
-        for mode in ("problems", "store"):  # leaving the first screen dismisses it
-            await app.switch_mode(mode)
-            await pilot.pause()
-            assert not app.screen.query("#notice-banner")
-        await pilot.press("f1")
-        await pilot.pause()
-        assert "bundled sample store" in app.screen.screen_help  # the whole sentence stays in F1
-
-
 def _git_repo(root: Path) -> None:
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
 

@@ -1,0 +1,162 @@
+"""Drift: what is out of step in a repository's memory, and how each memory system's start-up
+load grew over its git history. Pure (no Textual, no Rich); the app's drift screen and
+`curator drift` show it.
+
+- `drift_findings(session, scope)`: the findings that say two things disagree — an index row and
+  the files (`index.*` targets, orphans), a stale `(N)` token count, `MEMORY.md` and its topic
+  files, an experience entry and its summary, a link, and instruction files that were copies and
+  diverged (any check whose id starts with one of `COPY_PREFIXES`, when such checks exist).
+- `startup_history(store)`: the start-up load at each commit of the store's history (≈ tokens
+  from the size of what is loaded: the always-loaded index, Claude Code's capped `MEMORY.md`,
+  Serena's memory names) and the commits that grew it most. Cheap like `budgets.growth`: one
+  `git log`, one `git ls-tree` per sampled commit; never raises.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..budgets.growth import (
+    BYTES_PER_TOKEN,
+    CALL_TIMEOUT,
+    SAMPLES,
+    TOTAL_TIMEOUT,
+    _Fail,
+    _git,
+    is_memory_file,
+    sample,
+)
+from ..model import formats as fmts
+
+# check id → what is out of step with what, in a few words
+KINDS = {
+    "index.missing-target": "index row → no file",
+    "index.unrouted": "index → not routed",
+    "index.duplicate-entry": "index row twice",
+    "orphan.unindexed": "file → no index row",
+    "tokens.stale-count": "stale token count",
+    "budget.past-cap": "past the load cap",
+    "experience.unpaired": "entry ↔ summary",
+    "links.broken": "link → nothing",
+}
+COPY_PREFIXES = ("instructions.", "context.")  # instruction files that were copies and diverged
+COPY_KIND = "copies diverged"
+
+
+def drift_kind(check: str, fmt: str | None = None) -> str | None:
+    """What a finding of `check` says is out of step (None: not drift)."""
+    if check.startswith(COPY_PREFIXES) and ("diverg" in check or "copy" in check or "drift" in check):
+        return COPY_KIND
+    kind = KINDS.get(check)
+    if kind and fmt == fmts.CLAUDE and check in ("index.missing-target", "orphan.unindexed"):
+        return "MEMORY.md ↔ topic file"
+    return kind
+
+
+def drift_findings(session, scope: int | None):
+    """The scope's findings that are drift, as `scope.Scoped`, with their kind."""
+    from .scope import scoped_findings
+
+    out = []
+    for x in scoped_findings(session, scope):
+        fmt = session.sources[x.source].spec.fmt if x.source is not None else None
+        kind = drift_kind(x.finding.check, fmt)
+        if kind:
+            out.append((kind, x))
+    return out
+
+
+@dataclass(frozen=True)
+class LoadPoint:
+    date: str
+    commit: str | None  # None: the work tree
+    subject: str
+    bytes: int
+
+    @property
+    def approx_tokens(self) -> int:
+        return self.bytes // BYTES_PER_TOKEN
+
+
+@dataclass(frozen=True)
+class LoadHistory:
+    what: str  # what the agent loads, in words
+    points: tuple[LoadPoint, ...] = ()  # oldest first; the last is the work tree
+    reason: str = ""  # why there are no points
+
+    def grew_most(self, n: int = 3) -> list[tuple[LoadPoint, int]]:
+        """The commits whose start-up load grew most (bytes added), largest first."""
+        steps = [(b, b.bytes - a.bytes) for a, b in zip(self.points, self.points[1:], strict=False)]
+        return sorted((s for s in steps if s[1] > 0), key=lambda s: -s[1])[:n]
+
+
+def _loaded_bytes(fmt: str, l0: str | None, listing: list[tuple[str, int]]) -> int:
+    """What the agent loads at start-up, in bytes, from a tree listing (path, size)."""
+    if fmt == fmts.SERENA:  # list_memories: the names
+        return sum(len(p.rsplit(".", 1)[0]) + 1 for p, _ in listing if is_memory_file(p))
+    size = next((n for p, n in listing if p == l0), 0)
+    return min(size, fmts.CLAUDE_CAP_BYTES) if fmt == fmts.CLAUDE else size
+
+
+def _what(fmt: str, l0: str | None) -> str | None:
+    if fmt == fmts.SERENA:
+        return "the memory names (list_memories)"
+    if l0 and fmt == fmts.CLAUDE:
+        return f"{l0} (up to {fmts.CLAUDE_CAP_BYTES // 1000} KB)"
+    if l0:
+        return l0
+    return None
+
+
+def startup_history(store, *, samples: int = SAMPLES) -> LoadHistory:
+    """The store's start-up load over its git history; never raises."""
+    fmt = store.format
+    l0 = store.l0.path if store.l0 is not None else None
+    what = _what(fmt, l0)
+    if what is None:
+        return LoadHistory("", reason="no single always-loaded file in this format")
+    try:
+        return _history(Path(store.root), fmt, l0, what, samples, str(store.today))
+    except Exception as exc:  # noqa: BLE001 - a picture is never worth a crash
+        return LoadHistory(what, reason=f"git history unreadable: {exc}")
+
+
+def _history(root: Path, fmt: str, l0: str | None, what: str, samples: int, today: str) -> LoadHistory:
+    deadline = time.monotonic() + TOTAL_TIMEOUT
+    try:
+        top = Path(_git(root, "rev-parse", "--show-toplevel", timeout=CALL_TIMEOUT).strip()).resolve()
+        rel = root.resolve().relative_to(top).as_posix()
+        log = _git(top, "--literal-pathspecs", "log", "--format=%H %cs %s", "--", rel, timeout=CALL_TIMEOUT)
+    except (_Fail, ValueError) as exc:
+        return LoadHistory(what, reason=str(exc) if "git is not" in str(exc) else "not in a git repository")
+    commits = [ln.split(" ", 2) for ln in log.splitlines() if ln.count(" ") >= 1]
+    if not commits:
+        return LoadHistory(what, reason="the store has no commits yet")
+    rel = "" if rel == "." else rel
+    points = []
+    for parts in sample(commits[::-1], samples):
+        commit, day, subject = parts[0], parts[1], parts[2] if len(parts) > 2 else ""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        try:
+            out = _git(top, "ls-tree", "-r", "-l", "-z", f"{commit}:{rel}" if rel else commit,
+                       timeout=min(CALL_TIMEOUT, left))
+        except _Fail:
+            points.append(LoadPoint(day, commit, subject, 0))
+            continue
+        listing = []
+        for entry in out.split("\0"):
+            meta, _, path = entry.partition("\t")
+            fields = meta.split()
+            if len(fields) == 4 and fields[1] == "blob" and fields[3].isdigit():
+                listing.append((path, int(fields[3])))
+        points.append(LoadPoint(day, commit, subject, _loaded_bytes(fmt, l0, listing)))
+    if fmt == fmts.SERENA:
+        now = [(p.relative_to(root).as_posix(), 0) for p in root.rglob("*.md") if p.is_file()]
+    else:
+        now = [(l0, (root / l0).stat().st_size)] if l0 and (root / l0).is_file() else []
+    points.append(LoadPoint(today, None, "the work tree now", _loaded_bytes(fmt, l0, now)))
+    return LoadHistory(what, tuple(points))

@@ -1,0 +1,60 @@
+"""Command-palette entries for every app action ("area: action")."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+ACTIONS = [
+    ("store: show the store tree", "switch_mode('store')"),
+    ("problems: show every finding", "switch_mode('problems')"),
+    ("budgets: show token budgets and the cost model", "switch_mode('budgets')"),
+    ("tiers: each folder's tier and the start-up load, with why", "tiers"),
+    ("retrieval: open the retrieval lab", "switch_mode('lab')"),
+    ("sessions: the agent's sessions — browse, search, mine; memory usage", "switch_mode('sessions')"),
+    ("review: the store's changes against git HEAD", "switch_mode('review')"),
+    ("drift: what is out of step; start-up load over git history", "switch_mode('drift')"),
+    ("store: re-check the whole store", "reload_store"),
+    ("curate: fix every finding that has a fix (preview first)", "fix_all"),
+    ("curate: refresh stale L0 token counts (preview first)", "refresh_counts"),
+    ("curate: prune or archive transient records (pick, then preview)", "prune"),
+    ("curate: undo the last operation", "undo"),
+    ("curate: show the history of operations", "history"),
+    ("help: show keys for this screen", "help"),
+    ("theme: next theme", "next_theme"),
+    ("app: quit", "quit"),
+]
+
+
+class CuratorCommands(Provider):
+    """Screens, reload, help, themes, and 'open: <file>' for every file in the store."""
+
+    def _commands(self):
+        app = self.app
+        out = [(title, partial(app.run_action, action)) for title, action in ACTIONS]
+        for name in sorted(app.available_themes):
+            out.append((f"theme: use {name}", partial(setattr, app, "theme", name)))
+        repo = getattr(app, "session", None)
+        if repo is not None and len(repo.loaded()) > 1:
+            out.append(("scope: the whole repository (every memory system)", partial(app.set_scope, None)))
+            for i, src in repo.loaded():
+                out.append((f"scope: only {src.name}", partial(app.set_scope, i)))
+        ws = getattr(app, "workspace", None)
+        if ws is not None:
+            for path, rec in ws.store.records.items():
+                out.append((f"open: {path}", partial(app.open_path, path)))
+                if rec.level == 2 and rec.tier in ("transient", "reflexion"):
+                    out.append((f"curate: promote {path}", partial(app.promote, path)))
+        return out
+
+    async def discover(self) -> Hits:
+        for title, callback in self._commands()[: len(ACTIONS)]:
+            yield DiscoveryHit(title, callback)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, callback in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), callback)

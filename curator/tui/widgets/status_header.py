@@ -1,0 +1,73 @@
+"""The header line: store, totals, findings and the start-up load as a budget bar."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Static
+
+from .budget_bar import BudgetBar, compact
+
+
+class StatusHeader(Horizontal):
+    DEFAULT_CSS = """
+    StatusHeader { height: 1; background: $panel; padding: 0 1; }
+    StatusHeader > #title { width: auto; text-style: bold; color: $primary; }
+    StatusHeader > #totals { width: auto; padding: 0 1; color: $text-muted; }
+    StatusHeader > BudgetBar { min-width: 16; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("curator", id="title")
+        yield Static("loading…", id="totals")
+        yield BudgetBar("start-up", id="header-startup")
+
+    def show(self, workspace) -> None:
+        """The scope's health: the whole repository (every source, as `curator check` counts
+        it) unless the user narrowed it to one source (the app's `scope`)."""
+        from ...live.scope import scope_name, scope_totals, startup_overs
+        from ...model.findings import Severity
+
+        store, report = workspace.store, workspace.report
+        repo = getattr(self.app, "session", None)
+        scope = getattr(self.app, "scope", None)
+        whole = repo is not None and scope is None and len(repo.loaded()) > 1
+        if repo is not None:
+            t = scope_totals(repo, scope if scope is not None or whole else repo.current)
+            given = "repository" if whole else scope_name(repo, scope if scope is not None else repo.current)
+            files, tokens, est = t["files"], t["tokens"], t["estimated"]
+            counts = (t["errors"], t["warnings"], t["infos"])
+        else:
+            c = workspace.counts()
+            given, files, tokens, est = store.given, len(store.records), report.total, report.estimated
+            counts = (c[Severity.ERROR], c[Severity.WARNING], c[Severity.INFO])
+        width = self.app.size.width  # (this header may not be laid out yet)
+        room = max(12, width // 4)  # the totals and the start-up bar matter more
+        if len(given) > room:
+            given = "…" + given[-(room - 1):]
+        self.query_one("#title", Static).update(given if width < 100 else f"curator · {given}")
+        self.query_one("#totals", Static).update(
+            f"{files:,} files · {'~' if est else ''}{compact(tokens)} tok · ✖{counts[0]} ▲{counts[1]} ●{counts[2]}"
+        )
+        bar = self.query_one(BudgetBar)
+        if whole:  # one bar cannot hold caps in tokens, lines and records: say how many are over
+            over, n = startup_overs(repo, None)
+            bar.label, bar.used, bar.budget = "", 0, 0
+            bar.note = f"start-up over cap: {over} of {n}" if over else f"start-up within cap: {n} of {n}"
+            return
+        bar.note, bar.unit = "", ""
+        fmt = getattr(store, "format", "serena-tiered")
+        if fmt == "serena-tiered":
+            bar.label = "start-up"
+            bar.used, bar.budget = report.startup.tokens, report.startup.budget
+        elif fmt == "claude" and store.l0 is not None and store.l0.path in store.records:
+            # Claude Code's loader cap is in lines (and 25 KB): show MEMORY.md's lines against it
+            from ...model.formats import CLAUDE_CAP_LINES, claude_cap_line
+
+            text = store.records[store.l0.path].text
+            first = claude_cap_line(text)  # the byte cap can bind before the line cap
+            bar.label, bar.unit = "MEMORY.md", "lines"  # "MEMORY.md 108/104 lines over": lines past the cap
+            bar.used = len(text.splitlines())
+            bar.budget = CLAUDE_CAP_LINES if first is None else min(CLAUDE_CAP_LINES, first - 1)
+        else:
+            bar.used, bar.budget = 0, 0  # no start-up cap in this format (the overview says why)
