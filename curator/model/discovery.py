@@ -53,13 +53,14 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: b
     from ..locations import DEMO_NOTES
 
     sample, is_copy = demo_store()
-    where = f" (your copy: {sample}; delete it to start over)" if is_copy else ""
+    where = f" Your copy: {sample}; delete it to start over." if is_copy else ""
     located = _from_layout(discover(sample), "sample_memories")
     return Located(
         located.root,
         "sample_memories",
-        notice=f"No agent memory found here or above; opened the bundled sample repository{where}."
-        + "".join(f" Note: {n}." for n in DEMO_NOTES),
+        # what the demo lacks before where it lives: the banner is one line (F1 has it whole)
+        notice="No agent memory found here or above; opened the bundled sample repository."
+        + "".join(f" Note: {n}." for n in DEMO_NOTES) + where,
         is_sample=True,
         repo=located.repo,
         layout=located.layout,
