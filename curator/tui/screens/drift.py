@@ -106,6 +106,7 @@ class DriftScreen(FindingRows, CuratorScreen):
         plt.clear_data()
         plt.clear_figure()
         drawn = [(n, h) for n, h in histories if h.points]
+        chart.display = bool(drawn)  # no history anywhere: the line below says why, the table gets the rows
         dates = sorted({p.date for _, h in drawn for p in h.points})
         for name, h in drawn:
             xs = [dates.index(p.date) for p in h.points]
