@@ -1,0 +1,59 @@
+"""Drift's kinds and start-up history, and the scope's counts (pure, no app)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from curator.demo_repository import build_history
+from curator.live.drift import COPY_KIND, LoadHistory, LoadPoint, drift_kind, startup_history
+from curator.live.scope import next_scope, scope_name, scope_totals, scoped_findings
+from curator.live.session import open_session
+from curator.model.sources import discover
+from curator.tokens import FakeTokenCounter
+
+
+def test_what_is_out_of_step_is_named_by_what_disagrees():
+    assert drift_kind("index.missing-target", "claude") == "MEMORY.md ↔ topic file"
+    assert drift_kind("index.missing-target", "serena-tiered") == "index row → no file"
+    assert drift_kind("orphan.unindexed", "serena") == "file → no index row"
+    assert drift_kind("instructions.copy-diverged") == COPY_KIND  # the instruction-file checks, by prefix
+    assert drift_kind("keywords.collision") is None and drift_kind("size.chars") is None
+
+
+def test_the_commits_that_grew_it_most_come_first():
+    pts = [LoadPoint("d1", "a", "first", 100), LoadPoint("d2", "b", "small", 140),
+           LoadPoint("d3", "c", "big", 900), LoadPoint("d4", "d", "shrink", 500), LoadPoint("d5", None, "now", 500)]
+    grew = LoadHistory("x", tuple(pts)).grew_most()
+    assert [(p.subject, d) for p, d in grew] == [("big", 760), ("small", 40)]  # a shrink is never growth
+
+
+def test_no_git_history_is_a_reason_never_an_error(sample_repo_copy):
+    session = open_session(discover(sample_repo_copy), token_counter=FakeTokenCounter())
+    for _, src in session.loaded():
+        h = startup_history(src.workspace.store)
+        assert not h.points and h.reason
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_the_start_up_load_grows_over_the_demo_history(sample_repo_copy):
+    build_history(sample_repo_copy)
+    session = open_session(discover(sample_repo_copy), token_counter=FakeTokenCounter())
+    serena = next(s for _, s in session.loaded() if s.name == ".serena/memories")
+    h = startup_history(serena.workspace.store)
+    sizes = [p.bytes for p in h.points]
+    assert len(sizes) >= 5 and sizes == sorted(sizes) and sizes[0] < sizes[-1]
+
+
+def test_the_whole_repository_is_every_source_plus_what_is_across_them(sample_repo_copy):
+    session = open_session(discover(sample_repo_copy), token_counter=FakeTokenCounter())
+    whole = scoped_findings(session, None)
+    per_source = sum(len(s.workspace.findings) for _, s in session.loaded())
+    assert len(whole) == per_source + len(session.cross)
+    assert scope_totals(session, None)["files"] == sum(len(s.workspace.store.records) for _, s in session.loaded())
+    order = [None]
+    while (nxt := next_scope(session, order[-1])) is not None:
+        order.append(nxt)
+    assert len(order) == len(session.loaded()) + 1  # whole → each source → whole
+    assert scope_name(session, None).startswith("whole repository") and scope_name(session, order[1]) == ".serena/memories"
