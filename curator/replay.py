@@ -229,6 +229,12 @@ def keep(repo, located, arg: str | None, only, out: str, code: int) -> bool:
         presence += deps[1]
         if deps[2] is not None:
             outside.append(deps[2])
+    from .context.for_check import replay_stats
+
+    extra = replay_stats(getattr(repo, "instructions", None), start_ns, RACY_SLACK_NS)  # CLAUDE.md, rules, ...
+    if extra is None:
+        return False
+    stats += extra
     try:
         os.makedirs(folder, exist_ok=True)
         path = _file(folder, key)

@@ -43,6 +43,7 @@ class Repository:
     layout: Layout
     sources: list[Source]
     cross: list[Finding] = field(default_factory=list)  # paths relative to the repository
+    instructions: object = None  # the context model (curator.context) whose findings are in `cross`
 
     @property
     def root(self) -> Path:
@@ -108,7 +109,13 @@ def load_repository(
     session.load(progress, name_by_root=True)
     if progress:
         progress("loaded", 1.0)
-    return session.repository()
+    repo = session.repository()
+    if check and not layout.single:  # the instruction files beside the memory (CLAUDE.md, rules, ...)
+        from .context.for_check import findings_of, instruction_model
+
+        repo.instructions = instruction_model(layout.root, only, token_counter)
+        repo.cross += findings_of(repo.instructions)
+    return repo
 
 
 def cross_source_duplicates(repo: Repository) -> list[Finding]:

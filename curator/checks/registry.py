@@ -68,3 +68,9 @@ CHECKS: dict[str, CheckSpec] = {
 }
 assert all(c.scope in SCOPES for c in CHECKS.values())
 
+
+# instruction files (curator/context/): repository-wide, run by `repository.load_repository`
+from ..context.check_ids import INSTRUCTION_CHECKS  # noqa: E402
+
+INSTRUCTION_IDS = frozenset(i for i, _, _ in INSTRUCTION_CHECKS)
+CHECKS.update({i: CheckSpec(i, sev, summary, reads=frozenset({TEXT, NAMES})) for i, sev, summary in INSTRUCTION_CHECKS})

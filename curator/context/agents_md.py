@@ -84,7 +84,8 @@ def codex(b: Builder) -> AgentContext:
         ctx.on_demand.append(OnDemand(rel, f"when Codex starts in {folder}/ (chain of {len(chain)} file"
                                       f"{'s' if len(chain) != 1 else ''}, {total:,} bytes)", 0, size, "folder",
                                       (folder + "/**",), text=mine.text if mine else ""))
-        if past:
+        if past and not any(part.startswith(".") for part in folder.split("/")):
+            # (a folder under a dot folder, e.g. vendored skills, is no place anyone starts Codex)
             _cap_finding(b, ctx, chain, past, f"started in {folder}/", rel)
     return ctx
 

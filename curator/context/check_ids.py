@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from ..model.findings import Severity
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+W, INFO = Severity.WARNING, Severity.INFO
 
 INSTRUCTION_CHECKS: tuple[tuple[str, Severity, str], ...] = (
     ("instructions.import-broken", W, "an @import or #[[file:]] reference that reaches no file (the agent skips it silently)"),
     ("instructions.import-cycle", W, "imports that lead back to a file already being imported"),
     ("instructions.import-depth", W, "an import deeper than the agent follows (5 hops): it never loads"),
-    ("instructions.import-outside", I, "an import of a file outside the repository: needs approval, never loads in `claude -p`"),
+    ("instructions.import-outside", INFO, "an import of a file outside the repository: needs approval, never loads in `claude -p`"),
     ("instructions.cap", W, "a file or a combined chain past an agent's cap: the part cut never reaches the agent"),
     ("instructions.dead-glob", W, "a rule's globs (paths, globs, applyTo, fileMatchPattern) match no file in the repository"),
     ("instructions.foreign-keys", W, "another agent's keys in a rule (globs:/alwaysApply: in .claude/rules do nothing)"),

@@ -117,13 +117,15 @@ def missing_paths(b: Builder, built: dict[str, AgentContext]) -> None:
 def _paths_in(b: Builder, rel: str, text: str) -> None:
     fs = b.fs
     folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
+    markdown = rel.endswith((".md", ".mdc")) or "/" not in rel and rel.startswith(".")
     fence_free = dict(code_free_lines(text))
     raw_lines = text.splitlines()
     for no, line in enumerate(raw_lines, 1):
         if no not in fence_free or _HYPOTHETICAL.search(line):
             continue
         cands = [(m.group(1), "code") for m in _SPAN.finditer(line)]
-        cands += [(m.group(1), "link") for m in _LINK.finditer(fence_free[no])]
+        if markdown:  # a link in an XML or text template is rendered elsewhere (a PR body)
+            cands += [(m.group(1), "link") for m in _LINK.finditer(fence_free[no])]
         for token, kind in cands:
             token = token.rstrip(".,:;")
             if kind == "link" and (token.startswith(("http:", "https:", "mailto:", "/", "#")) or ":" in token):
@@ -134,7 +136,7 @@ def _paths_in(b: Builder, rel: str, text: str) -> None:
             name = path.rsplit("/", 1)[-1]
             if not _FILE_EXT.search(name) or name.startswith(".") or any(p in _GENERATED for p in path.split("/")):
                 continue
-            if ".." in path.split("/") and kind == "code":
+            if ".." in path.split("/") and kind == "code" or _personal(path):
                 continue
             if _found(fs, path, folder, kind):
                 continue
@@ -143,6 +145,18 @@ def _paths_in(b: Builder, rel: str, text: str) -> None:
                 continue
             b.add("instructions.missing-path", rel, f"`{token}` does not exist ({parent}/ does; renamed or deleted?)",
                   no, token)
+
+
+_DATA_EXT = (".csv", ".tsv", ".db", ".sqlite", ".log", ".env", ".pem", ".key", ".lock")
+_CONFIG_EXT = (".json", ".yaml", ".yml", ".toml", ".ini")
+
+
+def _personal(path: str) -> bool:
+    """Files people keep out of git: local overrides, data, editor/tool config in dot folders."""
+    name = path.rsplit("/", 1)[-1]
+    if ".local." in name or name.endswith(_DATA_EXT):
+        return True
+    return name.endswith(_CONFIG_EXT) and any(p.startswith(".") for p in path.split("/")[:-1])
 
 
 def _bases(folder: str, kind: str) -> list[str]:

@@ -1,0 +1,86 @@
+"""`curator check` and the instruction files: the findings of the context model, and what a
+kept (replayed) check output depends on, so an edited CLAUDE.md is never answered from a stale run."""
+
+from __future__ import annotations
+
+import os
+
+from ..model.findings import Finding
+from .model import ContextModel
+
+INSTRUCTION_IDS_PREFIX = ("instructions.", "skills.")
+
+
+def wanted(only: set[str] | None) -> set[str] | None:
+    """The instruction check ids `only` asks for (None: all; empty: none)."""
+    if only is None:
+        return None
+    return {c for c in only if c.startswith(INSTRUCTION_IDS_PREFIX)}
+
+
+def instruction_model(root, only: set[str] | None = None, token_counter=None) -> ContextModel | None:
+    """The repository's context model for its findings (None when no instruction check is wanted)."""
+    from .build import build_context
+
+    ids = wanted(only)
+    if ids is not None and not ids:
+        return None
+    return build_context(root, only=ids, token_counter=token_counter)
+
+
+def findings_of(model: ContextModel | None) -> list[Finding]:
+    return list(model.findings) if model is not None else []
+
+
+def replay_stats(model: ContextModel | None, start_ns: int, slack_ns: int) -> list | None:
+    """(path, stat key) of every folder the model's walk listed and file it read; None when
+    one changed too recently to trust (git's racy rule) or the walk was cut short."""
+    if model is None or model.fs is None:
+        return []
+    fs = model.fs
+    if fs.truncated:
+        return None
+    limit = start_ns - slack_ns
+    out = []
+    for path in (*fs.listed, *sorted(fs.read_paths)):
+        try:
+            st = os.lstat(path)
+        except OSError:
+            return None
+        if st.st_mtime_ns >= limit or st.st_ctime_ns >= limit:
+            return None
+        out.append((path, (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)))
+    return out
+
+
+def instructions_only(arg: str | None, only: set[str] | None = None, token_counter=None):
+    """(Repository, Located) for `curator check` on a repository that holds instruction files but
+    no memory store (most repositories): its findings are the instruction checks'. None when
+    the folder holds no agent file at all (the usual "no agent memory found" then stands)."""
+    from pathlib import Path
+
+    from ..model.sources import Layout
+    from ..model.store import Located
+    from ..repository import Repository
+    from .build import present_agents
+    from .fs import RepoFS
+
+    root = Path(arg) if arg else _git_root(Path.cwd())
+    if root is None or not root.is_dir():
+        return None
+    fs = RepoFS.scan(root)
+    if not present_agents(fs):
+        return None
+    from .build import build_context
+
+    ids = wanted(only)
+    model = build_context(root, only=ids, token_counter=token_counter, fs=fs) if ids is None or ids else None
+    repo = Repository(Layout(root, ()), [], findings_of(model), model)
+    return repo, Located(root, arg or str(root), repo=root, layout=repo.layout)
+
+
+def _git_root(here):
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
