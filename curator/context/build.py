@@ -165,9 +165,11 @@ def _serena(b: Builder) -> AgentContext:
     names = "\n".join(sorted(r.path[:-3] if r.path.endswith(".md") else r.path for r in store.memories()))
     entry = Loaded(".serena/memories", len(names.encode("utf-8")), st.tokens, st.what, None, None, "")
     ctx.startup.append(entry)
-    for r in store.memories():
-        ctx.on_demand.append(OnDemand(f".serena/memories/{r.path}", "when the agent reads the memory by name",
-                                      r.tokens or 0, r.size or 0, "invoked"))
+    mems = list(store.memories())
+    if mems:  # one line: the bodies are read by name, none is attached by path
+        ctx.on_demand.append(OnDemand(".serena/memories/", f"{len(mems)} memory bodies, each when the agent reads "
+                                      "it by name", sum(r.tokens or 0 for r in mems),
+                                      sum(r.size or 0 for r in mems), "invoked"))
     return ctx
 
 
