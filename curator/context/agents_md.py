@@ -102,7 +102,7 @@ def _cap_finding(b: Builder, ctx: AgentContext, chain: list[Loaded], past: int, 
 
 def nearest(b: Builder, ctx: AgentContext) -> None:
     """The open AGENTS.md spec: root file at start-up, the nearest one wins below."""
-    docs = {f: r for f, r in _docs(b).items() if r.endswith("/AGENTS.md") or r == "AGENTS.md"}
+    docs = {_folder(r): r for r in b.fs.files if r.rsplit("/", 1)[-1] == "AGENTS.md"}
     loaded = {getattr(b.fs.read(e.path), "real", e.path) for e in ctx.startup}
     for folder, rel in sorted(docs.items()):
         t = b.text(rel)

@@ -55,10 +55,11 @@ def drifted_copies(b: Builder) -> None:
             if rel == cand or (("/" not in cand) and name == cand and not folder.startswith(".")):
                 folders.setdefault(folder if rel != cand or "/" not in cand else "", []).append(rel)
     for group in folders.values():
-        texts = []
+        texts, reals = [], set()
         for rel in sorted(set(group)):
             t = fs.read(rel)
-            if hasattr(t, "text"):
+            if hasattr(t, "text") and t.real not in reals:  # a symbolic link is the file it names
+                reals.add(t.real)
                 texts.append((rel, t))
         for (ra, ta), (rb, tb) in combinations(texts, 2):
             if ta.real == tb.real:

@@ -48,16 +48,18 @@ def _rules(b: Builder, ctx: AgentContext, loaded: set[str]) -> None:
         if t is None:
             continue
         meta = read_meta(t.text)
+        if meta.lenient:  # Claude Code reads YAML: what only a line-by-line reading finds is lost
+            meta.data, meta.lenient = {}, False
         keys = [k for k in ("globs", "alwaysApply") if k in meta.data]
-        if keys and not meta.lenient:
+        if keys:
             said = " and ".join(f"`{k}:`" for k in keys)
             effect = "it loads at start-up" if "paths" not in meta.data else "only `paths:` counts"
             b.add("instructions.foreign-keys", rel, f"{said} {'is' if len(keys) == 1 else 'are'} Cursor's; Claude Code "
                   f"ignores {'it' if len(keys) == 1 else 'them'} ({effect}; use `paths:`)", 1)
-        if meta.error and not meta.lenient:
+        if meta.error:
             b.add("instructions.frontmatter", rel, f"{meta.error}: Claude Code cannot read its settings "
                   "(a `paths:` there is lost; the rule loads at start-up)", meta.line)
-        paths = glob_list(meta.data.get("paths")) if not meta.error or meta.lenient else []
+        paths = glob_list(meta.data.get("paths")) if not meta.error else []
         if paths:
             ctx.on_demand.append(OnDemand(rel, "reading a file matching " + ", ".join(paths), 0, t.size, "path",
                                           tuple(paths), text=t.text))
