@@ -88,11 +88,18 @@ def _listing(b: Builder, ctx: AgentContext) -> None:
         if t is None:
             continue
         meta = read_meta(t.text)
-        if meta.error and not meta.lenient:
-            b.add("instructions.frontmatter", rel, f"{meta.error}: its name and description are lost", meta.line)
-        name = str(meta.data.get("name") or default_name).strip()
-        desc = meta.data.get("description")
+        data = meta.data
+        if meta.error:  # Claude Code drops every field of frontmatter YAML cannot read
+            data = {}
+            effect = ("lists the skill by its folder's name and its body's first line" if kind == "skill"
+                      else f"the {kind} loses its description")
+            b.add("instructions.frontmatter", rel, f"{meta.error}: Claude Code drops every field (name, description, "
+                  f"allowed-tools) and {effect}", meta.line)
+        name = str(data.get("name") or default_name).strip()
+        desc = data.get("description")
         desc = " ".join(str(desc).split()) if desc not in (None, "") else ""
+        if not desc and kind == "skill":
+            desc = _first_line(meta.body if meta.present and not meta.error else _after_frontmatter(t.text))
         if kind == "skill":
             if len(name) > SKILL_NAME_MAX:
                 b.add("skills.name-length", rel, f"skill name is {len(name)} characters (at most {SKILL_NAME_MAX})", 1)
@@ -114,6 +121,24 @@ def _listing(b: Builder, ctx: AgentContext) -> None:
         b.add("skills.budget", ".claude/skills",
               f"the skills listing is {total:,} characters, over its ~{LISTING_BUDGET_CHARS:,} budget (about 1% of "
               "the context window): the least-used skills collapse to bare names")
+
+
+def _after_frontmatter(text: str) -> str:
+    lines = text.split("\n")
+    if lines and lines[0].strip().startswith("---"):
+        for i in range(1, len(lines)):
+            if lines[i].strip().startswith("---"):
+                return "\n".join(lines[i + 1:])
+    return text
+
+
+def _first_line(body: str) -> str:
+    """A skill without a readable description is listed by its body's first line."""
+    for line in body.splitlines():
+        s = line.strip().lstrip("#").strip()
+        if s:
+            return s
+    return ""
 
 
 def _nested(b: Builder, ctx: AgentContext) -> None:
