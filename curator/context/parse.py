@@ -204,7 +204,7 @@ def glob_regex(glob: str) -> re.Pattern:
         elif c == "[":
             j = g.find("]", i + 1)
             if j > i + 1:
-                body = g[i + 1:j].replace("\\", "\\\\").replace("[", "\\[")
+                body = re.sub(r"([\\\[&~|])", r"\\\1", g[i + 1:j]).replace("--", "\\-\\-")
                 if body.startswith("!"):
                     body = "^" + body[1:]
                 out.append(f"[{body}]")
