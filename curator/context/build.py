@@ -89,7 +89,7 @@ def build_context(root: str | os.PathLike, *, agents: Iterable[str] | None = Non
     makers = {"claude-code": claude.build, "codex": agents_md.codex, "gemini": agents_md.gemini,
               "cursor": rules.cursor, "copilot": rules.copilot, "cline": rules.cline, "windsurf": rules.windsurf,
               "kiro": rules.kiro, "roo": rules.roo, "serena": _serena}
-    model = ContextModel(fs.root)
+    model = ContextModel(fs.root, home=home, env=env)
     built: dict[str, AgentContext] = {}
     present = set(present_agents(fs))
     for name in AGENTS:  # every present agent is built: the findings are the repository's

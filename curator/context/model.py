@@ -122,6 +122,8 @@ class ContextModel:
     encoding: str = "cl100k_base"
     files: int = 0  # instruction files found (every agent's)
     fs: object = field(default=None, repr=False, compare=False)  # the RepoFS read (what a cache keys on)
+    home: str = ""  # the home folder whose user-level files were looked at
+    env: dict = field(default_factory=dict, repr=False, compare=False)
 
     def startup_tokens(self, agent: str) -> int:
         """THE start-up number of `agent` in this repository (0 when it loads nothing)."""

@@ -38,3 +38,18 @@ def read_user(home: str, files: list[str], folders: list[str]) -> list[tuple[str
             if text is not None:
                 out.append(("~/" + os.path.relpath(full, home).replace(os.sep, "/"), text))
     return out
+
+
+def probes(home: str, root: str, env: dict) -> list[str]:
+    """Every user-level path the context model may read (files, and the files of the folders):
+    what a kept `curator context` output depends on outside the repository."""
+    from ..model.sources import claude_slug
+
+    out = [os.path.join(home, ".claude", "CLAUDE.md"), os.path.join(home, ".claude", "rules"),
+           os.path.join(home, ".claude", "projects", claude_slug(root), "memory", "MEMORY.md")]
+    codex = env.get("CODEX_HOME") or os.path.join(home, ".codex")
+    out += [os.path.join(codex, "AGENTS.override.md"), os.path.join(codex, "AGENTS.md")]
+    rules = os.path.join(home, ".claude", "rules")
+    for dirpath, dirnames, filenames in os.walk(rules):
+        out += [os.path.join(dirpath, d) for d in dirnames] + [os.path.join(dirpath, n) for n in filenames]
+    return out

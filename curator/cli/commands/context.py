@@ -50,11 +50,16 @@ def run(args) -> int:
         if rel.startswith(".."):
             raise UsageError(f"--for {p}: not inside {root}")
         fors.append(rel.replace(os.sep, "/"))
+    from ...replay import capture, keep_context
+
     model = build_context(root, agents=args.agent, for_paths=fors)
-    if args.format == "json":
-        print_json(context_json(model))
-    elif args.format == "markdown":
-        sys.stdout.write(render_markdown(model))
-    else:
-        sys.stdout.write(render_text(model))
+    with capture() as printed:  # kept: an unchanged repository prints it again without a build
+        if args.format == "json":
+            print_json(context_json(model))
+        elif args.format == "markdown":
+            sys.stdout.write(render_markdown(model))
+        else:
+            sys.stdout.write(render_text(model))
+    if printed.text is not None:
+        keep_context(model, printed.text, EXIT_OK)
     return EXIT_OK
