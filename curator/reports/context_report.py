@@ -34,7 +34,8 @@ def render_text(model: ContextModel, show_findings: bool = True) -> str:
         out.append(f"findings ({len(model.findings)})")
         for f in model.findings:
             where = f"{f.path}:{f.line}" if f.line else f.path
-            out.append(f"  {f.severity.label:<7} {f.check}  {where}")
+            head = f"  {f.severity.label:<7} {f.check}  {where}"
+            out += [head] if len(head) <= WIDTH else [f"  {f.severity.label:<7} {f.check}", f"          {_short(where, WIDTH - 10)}"]
             out += _wrap(f.message, "          ")
     return "\n".join(out) + "\n"
 
@@ -71,7 +72,8 @@ def _agent_text(ctx: AgentContext, encoding: str) -> list[str]:
             out.append(f"  … and {len(ctx.on_demand) - 40} more (--format json lists every one)")
     for path, items in ctx.for_path.items():
         extra = sum(o.tokens for o in items)
-        out.append(f"  reading {path}: +{_n(extra)} tokens")
+        tail = f": +{_n(extra)} tokens"
+        out.append(f"  reading {_short(path, WIDTH - 10 - len(tail))}{tail}")
         for o in items:
             out.append(f"  {_n(o.tokens):>7}          {_short(o.path, WIDTH - 20)}")
         if not items:

@@ -183,3 +183,21 @@ def test_bad_input_is_one_finding_never_a_traceback(tmp_path, kind):
     assert found == expected
     if kind == "symlink-out":
         assert all("secret" not in e.text for e in m.agents["claude-code"].startup)
+
+
+def test_text_fits_80_columns_and_every_format_renders(tmp_path):
+    from curator.reports.context_report import context_json, render_markdown, render_text
+
+    deep = "packages/" + "very-long-folder-name/" * 5
+    root = repo(tmp_path, {"CLAUDE.md": f"@{deep}notes.md\n@{deep}gone-and-long-name.md\n", f"{deep}notes.md": "n\n",
+                           f"{deep}CLAUDE.md": "nested\n", "AGENTS.md": "a\n"})
+    m = build(root, tmp_path, for_paths=[f"{deep}x.ts"])
+    text = render_text(m)
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "claude-code (Claude Code): start-up" in text and "reading packages/" in text
+    assert f"`{deep}notes.md`" in render_markdown(m)
+    data = context_json(m)
+    agent = data["agents"][0]
+    assert set(agent) >= {"agent", "startup", "on_demand"} and set(agent["startup"]) >= {"tokens", "bytes", "files"}
+    assert set(agent["startup"]["files"][0]) >= {"path", "bytes", "tokens", "why", "via", "cut"}
+    assert set(agent["on_demand"][0]) >= {"path", "when", "tokens"}
