@@ -194,7 +194,7 @@ def test_text_fits_80_columns_and_every_format_renders(tmp_path):
     m = build(root, tmp_path, for_paths=[f"{deep}x.ts"])
     text = render_text(m)
     assert max(len(line) for line in text.splitlines()) <= 80
-    assert "claude-code (Claude Code): start-up" in text and "reading packages/" in text
+    assert "claude-code (Claude Code): start-up" in text and "x.ts: +" in text
     assert f"`{deep}notes.md`" in render_markdown(m)
     data = context_json(m)
     agent = data["agents"][0]
