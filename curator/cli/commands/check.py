@@ -38,7 +38,10 @@ def run(args) -> int:
         from ...model.formats import FORMATS
 
         for c in CHECKS.values():
+            from ...checks.registry import INSTRUCTION_IDS
+
             fmts = "all formats" if set(c.formats) == set(FORMATS) else ", ".join(f for f in FORMATS if f in c.formats)
+            fmts = "the repository's instruction files" if c.id in INSTRUCTION_IDS else fmts
             out.print(f"{c.id:<24} {c.severity.label:<8} {c.summary} [{fmts}]")
         return EXIT_OK
     only = None

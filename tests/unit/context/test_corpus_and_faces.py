@@ -89,3 +89,14 @@ def test_check_covers_a_repository_with_only_instruction_files(tmp_path, capsys)
     empty = tmp_path / "nothing"
     empty.mkdir()
     assert main(["check", str(empty)]) == 2  # no agent file, no memory: the usual usage error
+
+
+def test_baseline_covers_the_instruction_findings(tmp_path, capsys, sample_repo_copy, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    bl = tmp_path / "bl.json"
+    assert main(["baseline", str(sample_repo_copy), "-o", str(bl)]) == 0
+    capsys.readouterr()
+    main(["check", str(sample_repo_copy), "--baseline", str(bl), "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["findings"] == [] and data["baseline"]["gone"] == []
+    assert "instructions.drifted-copy" in {e["check"] for e in json.loads(bl.read_text())["findings"]}
