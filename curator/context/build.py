@@ -69,17 +69,18 @@ def _configured(root: str) -> list[str]:
 
 def build_context(root: str | os.PathLike, *, agents: Iterable[str] | None = None, for_paths: Iterable[str] = (),
                   token_counter=None, env: dict | None = None, home: str | None = None,
-                  only: set[str] | None = None, fs: RepoFS | None = None) -> ContextModel:
+                  only: set[str] | None = None, fs: RepoFS | None = None, count: bool = True) -> ContextModel:
     """The context model of the repository at `root`. `agents` limits it (default: the agents
     whose files are present or that .curator.yaml names); `for_paths` adds what loads when each
-    of those repository-relative files is read; `only` limits the findings to those check ids."""
+    of those repository-relative files is read; `only` limits the findings to those check ids;
+    `count=False` leaves every token count at 0 (`curator check` needs only the findings)."""
     from . import agents_md, claude, rules
     from .checks import repository_checks
 
     env = dict(os.environ) if env is None else env
     home = home or env.get("HOME") or str(Path.home())
     fs = fs or RepoFS.scan(root)
-    if token_counter is None:
+    if token_counter is None and count:
         from ..tokens import default_counter
 
         token_counter = default_counter()
@@ -93,8 +94,8 @@ def build_context(root: str | os.PathLike, *, agents: Iterable[str] | None = Non
     built: dict[str, AgentContext] = {}
     present = set(present_agents(fs))
     for name in AGENTS:  # every present agent is built: the findings are the repository's
-        if name not in present and name not in names:
-            continue
+        if name not in present and name not in names or (name == "serena" and not count):
+            continue  # (Serena's entry makes no finding: a check does not load its store twice)
         ctx = built[name] = makers[name](b)
         if name in NEAREST_AGENTS:
             agents_md.nearest(b, ctx)
@@ -106,7 +107,8 @@ def build_context(root: str | os.PathLike, *, agents: Iterable[str] | None = Non
             model.agents[name] = ctx
     repository_checks(b, built)
     model.files = len(instruction_files(model))
-    model.encoding = _count(model, token_counter)
+    if count:
+        model.encoding = _count(model, token_counter)
     for p in for_paths:
         rel = p.strip("/")
         for ctx in model.agents.values():

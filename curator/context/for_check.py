@@ -25,7 +25,7 @@ def instruction_model(root, only: set[str] | None = None, token_counter=None) ->
     ids = wanted(only)
     if ids is not None and not ids:
         return None
-    return build_context(root, only=ids, token_counter=token_counter)
+    return build_context(root, only=ids, token_counter=token_counter, count=False)
 
 
 def findings_of(model: ContextModel | None) -> list[Finding]:
@@ -74,7 +74,7 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
     from .build import build_context
 
     ids = wanted(only)
-    model = build_context(root, only=ids, token_counter=token_counter, fs=fs) if ids is None or ids else None
+    model = build_context(root, only=ids, token_counter=token_counter, fs=fs, count=False) if ids is None or ids else None
     repo = Repository(Layout(root, ()), [], findings_of(model), model)
     return repo, Located(root, arg or str(root), repo=root, layout=repo.layout)
 
