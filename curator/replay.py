@@ -258,23 +258,16 @@ def keep_context(model, out: str, code: int) -> bool:
     from .context.for_check import replay_stats
     from .context.user import probes
 
-    stats = replay_stats(model, start_ns, RACY_SLACK_NS)
-    if stats is None or model.encoding not in ("cl100k_base", "estimate"):
-        return False
     fs = model.fs
+    if fs is None or model.encoding not in ("cl100k_base", "estimate"):
+        return False
+    user = probes(model.home, fs.root, model.env)
     extra = [os.path.join(fs.root, f) for f in fs.files if f.startswith(".serena/")]
-    extra += [p for p in probes(model.home, fs.root, model.env) if os.path.lexists(p)]
-    presence = [(p, False) for p in probes(model.home, fs.root, model.env) if not os.path.lexists(p)]
-    presence.append((os.path.join(fs.root, ".curator.yaml"), os.path.lexists(os.path.join(fs.root, ".curator.yaml"))))
-    limit = start_ns - RACY_SLACK_NS
-    for path in extra:
-        try:
-            st = os.lstat(path)
-        except OSError:
-            return False
-        if st.st_mtime_ns >= limit or st.st_ctime_ns >= limit:
-            return False
-        stats.append((path, _stat_key(st)))
+    stats = replay_stats(model, start_ns, RACY_SLACK_NS, extra + [p for p in user if os.path.lexists(p)])
+    if stats is None:
+        return False
+    config = os.path.join(fs.root, ".curator.yaml")
+    presence = [(p, False) for p in user if not os.path.lexists(p)] + [(config, os.path.lexists(config))]
     try:
         os.makedirs(folder, exist_ok=True)
         path = _file(folder, key)

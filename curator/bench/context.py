@@ -14,7 +14,6 @@ Targets (issue 22): warm ≤ 1.5×, cold ≤ 10×.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import random
 import statistics
@@ -87,20 +86,9 @@ def synthetic_repo(n: int) -> str:
 
 def read_and_hash(root: str) -> int:
     """The yardstick: the same walk, every instruction and memory file read and hashed."""
-    n = 0
-    stack = [root]
-    while stack:
-        folder = stack.pop()
-        with os.scandir(folder) as entries:
-            for e in entries:
-                if e.is_dir(follow_symlinks=False):
-                    if e.name != ".git":
-                        stack.append(e.path)
-                elif e.name.endswith(INSTRUCTION_EXT):
-                    with open(e.path, "rb") as fh:
-                        hashlib.sha256(fh.read()).hexdigest()
-                    n += 1
-    return n
+    from .readhash import read_and_hash as walk
+
+    return walk(root, INSTRUCTION_EXT, hidden=True)
 
 
 def measure(n: int, repeat: int, cold_repeat: int) -> dict:

@@ -32,9 +32,9 @@ def findings_of(model: ContextModel | None) -> list[Finding]:
     return list(model.findings) if model is not None else []
 
 
-def replay_stats(model: ContextModel | None, start_ns: int, slack_ns: int) -> list | None:
-    """(path, stat key) of every folder the model's walk listed and file it read; None when
-    one changed too recently to trust (git's racy rule) or the walk was cut short."""
+def replay_stats(model: ContextModel | None, start_ns: int, slack_ns: int, extra=()) -> list | None:
+    """(path, stat key) of every folder the model's walk listed, file it read and of `extra`;
+    None when one changed too recently to trust (git's racy rule) or the walk was cut short."""
     if model is None or model.fs is None:
         return []
     fs = model.fs
@@ -42,7 +42,7 @@ def replay_stats(model: ContextModel | None, start_ns: int, slack_ns: int) -> li
         return None
     limit = start_ns - slack_ns
     out = []
-    for path in (*fs.listed, *sorted(fs.read_paths)):
+    for path in (*fs.listed, *sorted(fs.read_paths), *extra):
         try:
             st = os.lstat(path)
         except OSError:

@@ -32,6 +32,15 @@ def _meta(b: Builder, rel: str, text: str, agent: str):
     return meta
 
 
+def _rule_files(b: Builder, folder: str, suffixes: tuple[str, ...], agent: str):
+    """(path, text, frontmatter) of every readable rule file under `folder`."""
+    for rel in b.fs.under(folder):
+        if rel.endswith(suffixes):
+            t = b.text(rel)
+            if t is not None:
+                yield rel, t, _meta(b, rel, t.text, agent)
+
+
 def _always(ctx: AgentContext, rel: str, t, why: str) -> Loaded:
     entry = Loaded(rel, t.size, 0, why, None, None, t.text)
     ctx.startup.append(entry)
@@ -55,13 +64,7 @@ def _manual(ctx: AgentContext, rel: str, t, how: str) -> None:
 
 def cursor(b: Builder) -> AgentContext:
     ctx = AgentContext("cursor")
-    for rel in b.fs.under(".cursor/rules"):
-        if not rel.endswith((".mdc", ".md")):
-            continue
-        t = b.text(rel)
-        if t is None:
-            continue
-        meta = _meta(b, rel, t.text, "Cursor")
+    for rel, t, meta in _rule_files(b, ".cursor/rules", (".mdc", ".md"), "Cursor"):
         always = meta.data.get("alwaysApply")
         if isinstance(always, str) and always.strip().lower() in ("true", "false", "yes", "no") and not meta.lenient:
             b.add("instructions.string-bool", rel, f'alwaysApply: "{always}" is a string, not a boolean: Cursor does '
@@ -92,13 +95,7 @@ def copilot(b: Builder) -> AgentContext:
             _always(ctx, main, t, "repository custom instructions (always)")
             if len(t.text) > 4000:
                 ctx.notes.append(f"{main}: Copilot code review reads only its first 4,000 characters")
-    for rel in b.fs.under(".github/instructions"):
-        if not rel.endswith(".instructions.md"):
-            continue
-        t = b.text(rel)
-        if t is None:
-            continue
-        meta = _meta(b, rel, t.text, "Copilot")
+    for rel, t, meta in _rule_files(b, ".github/instructions", (".instructions.md",), "Copilot"):
         globs = glob_list(meta.data.get("applyTo"))
         excluded = meta.data.get("excludeAgent")
         extra = f"; not for {excluded}" if excluded else ""
@@ -144,13 +141,7 @@ def cline(b: Builder) -> AgentContext:
 
 def windsurf(b: Builder) -> AgentContext:
     ctx = AgentContext("windsurf")
-    for rel in b.fs.under(".windsurf/rules"):
-        if not rel.endswith(".md"):
-            continue
-        t = b.text(rel)
-        if t is None:
-            continue
-        meta = _meta(b, rel, t.text, "Windsurf")
+    for rel, t, meta in _rule_files(b, ".windsurf/rules", (".md",), "Windsurf"):
         trigger = str(meta.data.get("trigger") or "").strip()
         globs = glob_list(meta.data.get("globs"))
         if trigger == "always_on":
@@ -180,13 +171,7 @@ def _windsurf_cap(b: Builder, ctx: AgentContext, entry: Loaded) -> None:
 
 def kiro(b: Builder) -> AgentContext:
     ctx = AgentContext("kiro")
-    for rel in b.fs.under(".kiro/steering"):
-        if not rel.endswith(".md"):
-            continue
-        t = b.text(rel)
-        if t is None:
-            continue
-        meta = _meta(b, rel, t.text, "Kiro")
+    for rel, t, meta in _rule_files(b, ".kiro/steering", (".md",), "Kiro"):
         inclusion = str(meta.data.get("inclusion") or "always").strip()
         if inclusion == "fileMatch":
             globs = glob_list(meta.data.get("fileMatchPattern"))
