@@ -86,6 +86,14 @@ class Builder:
             return None, "outside"
         return rel, None
 
+    def _from_root_hint(self, path: str, importer: str) -> str:
+        """When the path exists from the repository root: imports resolve from the importing file."""
+        if "/" not in importer or path.startswith(("./", "../")):
+            return ""
+        if path in self.fs.fileset:
+            return f"; {path} exists, but imports resolve from the importing file's folder: write @{_hint_path(importer, path)}"
+        return ""
+
     def expand(self, ctx: AgentContext, rel: str, why: str, refs_of, *, via: str | None = None, depth: int = 0,
                chain: tuple[str, ...] = (), loaded: set[str], hops: int = MAX_HOPS, agent_note: str = "") -> None:
         """Load `rel` into `ctx.startup` and, after it, what it imports (depth first, each file
@@ -113,8 +121,8 @@ class Builder:
             if isinstance(got, Problem):
                 if got.kind == "missing":
                     if ref.pathlike:
-                        self.add("instructions.import-broken", rel, f"@{ref.path} reaches no file ({target} does not exist)",
-                                 ref.line, target)
+                        self.add("instructions.import-broken", rel, f"@{ref.path} reaches no file ({target} does not exist)"
+                                 + self._from_root_hint(ref.path, rel), ref.line, target)
                 else:
                     self.problem(got)
                 continue
@@ -129,6 +137,13 @@ class Builder:
                 continue
             self.expand(ctx, target, f"imported by {rel}", refs_of, via=at, depth=depth + 1, chain=chain,
                         loaded=loaded, hops=hops, agent_note=agent_note)
+
+
+def _hint_path(importer: str, path: str) -> str:
+    """`path` (repository-relative) as written from `importer`'s folder."""
+    import posixpath
+
+    return posixpath.relpath(path, posixpath.dirname(importer) or ".")
 
 
 def cap_chars(entry: Loaded, limit: int, reason: str) -> int:

@@ -201,3 +201,12 @@ def test_text_fits_80_columns_and_every_format_renders(tmp_path):
     assert set(agent) >= {"agent", "startup", "on_demand"} and set(agent["startup"]) >= {"tokens", "bytes", "files"}
     assert set(agent["startup"]["files"][0]) >= {"path", "bytes", "tokens", "why", "via", "cut"}
     assert set(agent["on_demand"][0]) >= {"path", "when", "tokens"}
+
+
+def test_a_root_relative_import_in_a_nested_file_says_how_to_write_it(tmp_path):
+    root = repo(tmp_path, {"CLAUDE.md": "@.agents/main.md\n", ".agents/main.md": "@.agents/rules/a.md\n",
+                           ".agents/rules/a.md": "a\n"})
+    m = build(root, tmp_path)
+    [f] = m.findings
+    assert f.check == "instructions.import-broken" and f.target == ".agents/.agents/rules/a.md"
+    assert "write @rules/a.md" in f.message
