@@ -118,19 +118,45 @@ def nearest(b: Builder, ctx: AgentContext) -> None:
                                           t.size, "folder", (folder + "/**",), text=t.text))
 
 
+def gemini_names(b: Builder) -> list[str]:
+    """The context file names Gemini CLI reads: `.gemini/settings.json` `context.fileName` (or the
+    older `contextFileName`), a name or a list; else GEMINI.md."""
+    import json
+
+    got = b.fs.read(".gemini/settings.json")
+    try:
+        data = json.loads(got.text) if hasattr(got, "text") else {}
+    except ValueError:
+        data = {}
+    named = None
+    if isinstance(data, dict):
+        ctx = data.get("context")
+        named = ctx.get("fileName") if isinstance(ctx, dict) else None
+        named = named if named is not None else data.get("contextFileName")
+    if isinstance(named, str):
+        named = [named]
+    names = [n for n in named if isinstance(n, str) and n and "/" not in n] if isinstance(named, list) else []
+    return names or ["GEMINI.md"]
+
+
 def gemini(b: Builder) -> AgentContext:
     ctx = AgentContext("gemini")
     loaded: set[str] = set()
-    if "GEMINI.md" in b.fs.fileset:
-        b.expand(ctx, "GEMINI.md", "project context (GEMINI.md)", find_imports, loaded=loaded)
+    names = gemini_names(b)
+    if names != ["GEMINI.md"]:
+        ctx.notes.append(f".gemini/settings.json names the context files: {', '.join(names)}")
+    for name in names:
+        if name in b.fs.fileset:
+            b.expand(ctx, name, f"project context ({name})", find_imports, loaded=loaded)
     for rel in b.fs.files:
-        if rel.rsplit("/", 1)[-1] != "GEMINI.md" or rel == "GEMINI.md":
+        name = rel.rsplit("/", 1)[-1]
+        if name not in names or "/" not in rel:
             continue
         folder = _folder(rel)
         if folder == ".gemini" or folder.endswith("/.gemini"):
             t = b.fs.read(rel)
-            ctx.never.append(Unseen(rel, "Gemini CLI looks for GEMINI.md in the working folder, its parents and "
-                                    "subfolders, not in .gemini/ (unless settings name it)", getattr(t, "size", 0)))
+            ctx.never.append(Unseen(rel, f"Gemini CLI looks for {name} in the working folder, its parents and "
+                                    "subfolders, not in .gemini/", getattr(t, "size", 0)))
             continue
         t = b.text(rel)
         if t is None:

@@ -28,7 +28,7 @@ def present_agents(fs: RepoFS) -> list[str]:
         found.add("claude-code")
     if names & {"AGENTS.md", "AGENTS.override.md"}:
         found.add("codex")
-    if "GEMINI.md" in names:
+    if "GEMINI.md" in names or ".gemini/settings.json" in files:
         found.add("gemini")
     if fs.under(".cursor/rules") or ".cursorrules" in files:
         found.add("cursor")

@@ -210,3 +210,13 @@ def test_a_root_relative_import_in_a_nested_file_says_how_to_write_it(tmp_path):
     [f] = m.findings
     assert f.check == "instructions.import-broken" and f.target == ".agents/.agents/rules/a.md"
     assert "write @rules/a.md" in f.message
+
+
+def test_gemini_reads_the_context_files_its_settings_name(tmp_path):
+    root = repo(tmp_path, {".gemini/settings.json": '{"context": {"fileName": ["AGENTS.md", "GEMINI.md"]}}',
+                           "AGENTS.md": "agents\n", "pkg/AGENTS.md": "nested\n", ".gemini/GEMINI.md": "misplaced\n"})
+    m = build(root, tmp_path)
+    gem = m.agents["gemini"]
+    assert [e.path for e in gem.startup] == ["AGENTS.md"]
+    assert [o.path for o in gem.on_demand] == ["pkg/AGENTS.md"]
+    assert [u.path for u in gem.never] == [".gemini/GEMINI.md"]
