@@ -220,3 +220,18 @@ def test_gemini_reads_the_context_files_its_settings_name(tmp_path):
     assert [e.path for e in gem.startup] == ["AGENTS.md"]
     assert [o.path for o in gem.on_demand] == ["pkg/AGENTS.md"]
     assert [u.path for u in gem.never] == [".gemini/GEMINI.md"]
+
+
+def test_special_files_and_link_loops_are_never_opened(tmp_path):
+    root = repo(tmp_path, {"CLAUDE.md": "@docs/pipe.md\n@docs/loop.md\n", "docs/ok.md": "ok\n"})
+    os.mkfifo(root / "docs" / "pipe.md")  # opening it for reading would block forever
+    os.symlink("loop.md", root / "docs" / "loop.md")
+    os.symlink("..", root / "docs" / "up")  # a folder link back up: listed, never walked
+    rules = root / ".claude" / "rules"
+    rules.mkdir(parents=True)
+    os.mkfifo(rules / "fifo.md")
+    m = build(root, tmp_path)
+    assert [e.path for e in m.agents["claude-code"].startup] == ["CLAUDE.md"]
+    assert sorted((f.check, f.path) for f in m.findings) == [
+        ("instructions.unreadable", ".claude/rules/fifo.md"), ("instructions.unreadable", "docs/loop.md"),
+        ("instructions.unreadable", "docs/pipe.md")]
