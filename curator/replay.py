@@ -262,12 +262,13 @@ def keep_context(model, out: str, code: int) -> bool:
     if fs is None or model.encoding not in ("cl100k_base", "estimate"):
         return False
     user = probes(model.home, fs.root, model.env)
+    config = os.path.join(fs.root, ".curator.yaml")  # (its `agents:`)
     extra = [os.path.join(fs.root, f) for f in fs.files if f.startswith(".serena/")]
-    stats = replay_stats(model, start_ns, RACY_SLACK_NS, extra + [p for p in user if os.path.lexists(p)])
+    extra += [p for p in (*user, config) if os.path.lexists(p)]
+    stats = replay_stats(model, start_ns, RACY_SLACK_NS, extra)
     if stats is None:
         return False
-    config = os.path.join(fs.root, ".curator.yaml")
-    presence = [(p, False) for p in user if not os.path.lexists(p)] + [(config, os.path.lexists(config))]
+    presence = [(p, False) for p in (*user, config) if not os.path.lexists(p)]
     try:
         os.makedirs(folder, exist_ok=True)
         path = _file(folder, key)

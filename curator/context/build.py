@@ -52,7 +52,7 @@ def _configured(root: str) -> list[str]:
     from ..safeio import read_small_file
 
     try:
-        text = read_small_file(Path(root) / ".curator.yaml")
+        text = read_small_file(Path(root) / ".curator.yaml").decode("utf-8", "replace")
     except Exception:  # noqa: BLE001 - absent or odd config: nothing named
         return []
     if not text or "agents" not in text:
