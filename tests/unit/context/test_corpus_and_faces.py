@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -28,26 +26,12 @@ EXPECTED = {
 }
 
 
-def materialize(name: str, dest: Path) -> Path:
-    """The corpus's skeleton repository, with the symbolic links its .files.txt records."""
-    src = CORPUS / name
-    subprocess.run([sys.executable, str(CORPUS / "materialize.py"), str(src), str(dest), "--no-git"], check=True,
-                   stdout=subprocess.DEVNULL)
-    for line in (src / ".files.txt").read_text(encoding="utf-8").splitlines():
-        parts = line.split("\t")
-        if len(parts) >= 2 and parts[1].startswith("symlink -> "):
-            p = dest / parts[0]
-            if p.exists() or p.is_symlink():
-                p.unlink()
-            p.parent.mkdir(parents=True, exist_ok=True)
-            os.symlink(parts[1][len("symlink -> "):], p)
-    return dest
-
-
 @pytest.mark.skipif(not (CORPUS / "materialize.py").exists(), reason="the instruction corpus is not here")
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_start_up_files_match_the_hand_count(tmp_path, name):
-    root = materialize(name, tmp_path / name)
+    from curator.bench.context_corpus import hand_count, materialize
+
+    root = materialize(str(CORPUS), name, str(tmp_path / name))
     model = build_context(root, token_counter=FakeTokenCounter(), env={"HOME": str(tmp_path / "home")})
     for agent, want in EXPECTED[name].items():
         got = {e.path: e.loaded_bytes for e in model.agents[agent].startup}
@@ -55,6 +39,9 @@ def test_start_up_files_match_the_hand_count(tmp_path, name):
         for path, size in want.items():
             if size is not None:
                 assert abs(got[path] - size) <= size / 100, (agent, path)
+    hand = hand_count(root)  # the bench's own reading of the agents' docs agrees too
+    assert {a: set(files) for a, files in hand.items() if a in EXPECTED[name]} == \
+        {a: set(files) for a, files in EXPECTED[name].items()}
     if name == "pydantic__pydantic-ai":  # root + tests/AGENTS.md = 36,428 bytes: 3,660 cut
         cap = [f for f in model.findings if f.check == "instructions.cap"]
         assert [f.path for f in cap] == ["tests/AGENTS.md"] and "3,660 bytes never seen" in cap[0].message
