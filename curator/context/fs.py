@@ -67,6 +67,8 @@ class RepoFS:
             except OSError:
                 continue
             listed.append(full)
+            if rel and any(e.name == "CACHEDIR.TAG" for e in entries):
+                continue  # a build cache (cargo's target/, ...): never instructions, often huge
             for e in entries:
                 name = e.name
                 path = f"{rel}/{name}" if rel else name

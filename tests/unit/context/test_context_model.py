@@ -235,3 +235,11 @@ def test_special_files_and_link_loops_are_never_opened(tmp_path):
     assert sorted((f.check, f.path) for f in m.findings) == [
         ("instructions.unreadable", ".claude/rules/fifo.md"), ("instructions.unreadable", "docs/loop.md"),
         ("instructions.unreadable", "docs/pipe.md")]
+
+
+def test_build_caches_are_not_walked(tmp_path):
+    files = {"AGENTS.md": "a\n", "target/CACHEDIR.TAG": "Signature: 8a477f597d28d172789f06886806bc55\n"}
+    files.update({f"target/debug/f{i}.rs": "" for i in range(50)})
+    root = repo(tmp_path, files)
+    m = build(root, tmp_path)
+    assert not any(f.startswith("target/debug") for f in m.fs.files)
