@@ -223,6 +223,14 @@ def families() -> list[tuple[str, set[str]]]:
     out: dict[str, set[str]] = {}
     for c in CHECKS.values():
         for name in c.family:
-            if name != "loader":
+            if name not in ("loader", "context"):
                 out.setdefault(name, set()).add(c.id)
     return list(out.items())
+
+
+# instruction files (curator/context/): repository-wide, run by `repository.load_repository`
+from .instruction_ids import INSTRUCTION_CHECKS  # noqa: E402
+
+INSTRUCTION_IDS = frozenset(i for i, _, _ in INSTRUCTION_CHECKS)
+CHECKS.update({i: CheckSpec(i, sev, summary, ("context",), reads=frozenset({TEXT, NAMES}))
+               for i, sev, summary in INSTRUCTION_CHECKS})

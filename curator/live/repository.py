@@ -42,6 +42,7 @@ class Repository:
     layout: Layout
     sources: list[Source]
     cross: list[Finding] = field(default_factory=list)  # paths relative to the repository
+    instructions: object = None  # the context model (curator.context) whose findings are in `cross`
 
     @property
     def root(self) -> Path:

@@ -337,4 +337,10 @@ def load_repository(
     session.load(progress, name_by_root=True)
     if progress:
         progress("loaded", 1.0)
-    return session.repository()
+    repo = session.repository()
+    if check and not layout.single:  # the instruction files beside the memory (CLAUDE.md, rules, ...)
+        from ..context.for_check import findings_of, instruction_model
+
+        repo.instructions = instruction_model(layout.root, only, token_counter)
+        repo.cross += findings_of(repo.instructions)
+    return repo

@@ -86,8 +86,8 @@ class CuratorApp(CurationFlow, AppWorkers, App[None]):
         self.workspace_signal: Signal = Signal(self, "workspace")
         self.load_error: str | None = None
         self._themes_ready = False
-        self.sessions = None  # the session tier (curator.transcripts.SessionsService), indexed in a worker
-        self.sessions_signal: Signal = Signal(self, "sessions")
+        self.transcripts = None  # the session tier (curator.transcripts.SessionsService), indexed in a worker
+        self.transcripts_signal: Signal = Signal(self, "transcripts")
         self._role_theme_pushed = False
         self._toasts: list = []  # the notifications shown (see on_notify)
         self._in_flight: set[int] = set()  # toasts posted again, not yet back
@@ -117,8 +117,8 @@ class CuratorApp(CurationFlow, AppWorkers, App[None]):
         self.load_store()
         from ..transcripts.service import SessionsService
 
-        self.sessions = SessionsService(self.store_root)
-        self.index_sessions()  # beside the store load: the sessions list never waits for it
+        self.transcripts = SessionsService(self.store_root)
+        self.index_transcripts()  # beside the store load: the sessions list never waits for it
 
     def on_notify(self, event: Notify) -> None:
         """One toast at a time: a new one replaces the last (an error stays until it times out,
@@ -229,9 +229,9 @@ class CuratorApp(CurationFlow, AppWorkers, App[None]):
         path, self._open_after_load = self._open_after_load, None
         if path and path in ws.store.records:
             self.open_path(path)
-        if self.sessions is not None and self.sessions.indexed:
-            self.sessions.usage_for(ws.store)  # records may have moved: map the reads again
-            self.sessions_signal.publish(self.sessions)
+        if self.transcripts is not None and self.transcripts.indexed:
+            self.transcripts.usage_for(ws.store)  # records may have moved: map the reads again
+            self.transcripts_signal.publish(self.transcripts)
 
 
     # -- actions ---------------------------------------------------------------
@@ -245,8 +245,8 @@ class CuratorApp(CurationFlow, AppWorkers, App[None]):
     def action_reload_store(self) -> None:
         self.notify("re-reading the store…", timeout=2)
         self.load_store()
-        if self.sessions is not None and self.sessions.indexed:
-            self.index_sessions()  # new or grown transcripts (unchanged ones come from the cache)
+        if self.transcripts is not None and self.transcripts.indexed:
+            self.index_transcripts()  # new or grown transcripts (unchanged ones come from the cache)
 
     def action_next_theme(self) -> None:
         names = sorted(self.available_themes)

@@ -45,7 +45,7 @@ class Notice(Message):
         self.text, self.options = text, options
 
 
-class SessionsChanged(Message):
+class TranscriptsChanged(Message):
     """The transcripts' index grew (`done`: every file is read)."""
 
     def __init__(self, done: bool = False) -> None:

@@ -171,31 +171,31 @@ class AppWorkers:
 
     # -- the agent's transcripts, one-file re-checks ------------------------------------
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="sessions")
-    def index_sessions(self) -> None:
+    @work(thread=True, exclusive=True, exit_on_error=False, group="transcripts")
+    def index_transcripts(self) -> None:
         """Transcripts: a quick list first (peeks), then every file streamed, with progress."""
         from textual.worker import get_current_worker
 
-        svc, worker, last = self.sessions, get_current_worker(), [0.0]
+        svc, worker, last = self.transcripts, get_current_worker(), [0.0]
 
         def progress(what: str, fraction: float) -> None:
             if time.monotonic() - last[0] > 0.3:
                 last[0] = time.monotonic()
-                self.tell(msg.SessionsChanged())
+                self.tell(msg.TranscriptsChanged())
 
         try:
             svc.quick()
-            self.tell(msg.SessionsChanged())
+            self.tell(msg.TranscriptsChanged())
             svc.build(progress, lambda: worker.is_cancelled)
         except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
             self.tell(msg.Notice(f"Could not read the agent's transcripts: {exc}", severity="warning"))
             return
-        self.tell(msg.SessionsChanged(done=True))
+        self.tell(msg.TranscriptsChanged(done=True))
 
-    def on_sessions_changed(self, message: msg.SessionsChanged) -> None:
+    def on_transcripts_changed(self, message: msg.TranscriptsChanged) -> None:
         if message.done and self.workspace is not None:
-            self.sessions.usage_for(self.workspace.store)
-        self.sessions_signal.publish(self.sessions)
+            self.transcripts.usage_for(self.workspace.store)
+        self.transcripts_signal.publish(self.transcripts)
 
     @work(thread=True, exclusive=False, exit_on_error=False, group="recheck")
     def recheck(self, path: str) -> None:

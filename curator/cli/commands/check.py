@@ -46,7 +46,15 @@ def run(args) -> int:
     from ...live.repository import RepoView, source_summaries
     from ..common import open_repository, render_sources
 
-    repo, located = open_repository(args, only=only, quiet_notice=args.format != "text")
+    try:
+        repo, located = open_repository(args, only=only, quiet_notice=args.format != "text")
+    except UsageError:  # no memory store: a repository with only instruction files is checked still
+        from ...live.instructions import instructions_only
+
+        got = instructions_only(store_argument(args), only)
+        if got is None:
+            raise
+        repo, located = got
     if repo.single:
         store = repo.loaded()[0].store
     else:

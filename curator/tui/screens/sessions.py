@@ -88,7 +88,7 @@ class SessionsScreen(CuratorScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.app.sessions_signal.subscribe(self, self._on_sessions)
+        self.app.transcripts_signal.subscribe(self, self._on_sessions)
         self._on_sessions(None)
         self.query_one("#sessions", DataTable).focus()
 
@@ -98,7 +98,7 @@ class SessionsScreen(CuratorScreen):
     # -- the list --------------------------------------------------------------
 
     def _on_sessions(self, _svc) -> None:
-        svc = getattr(self.app, "sessions", None)
+        svc = getattr(self.app, "transcripts", None)
         status = self.query_one("#sessions-status", Static)
         if svc is None or svc.index is None:
             status.update("finding transcripts…")
@@ -123,7 +123,7 @@ class SessionsScreen(CuratorScreen):
         table.clear()
         self.set_class(not sessions, "-empty")  # no conversation to show: the explanation gets the room
         if not sessions:
-            svc = self.app.sessions
+            svc = self.app.transcripts
             if svc.index is not None:
                 from ...transcripts.discover import explain_none
 
@@ -151,7 +151,7 @@ class SessionsScreen(CuratorScreen):
         pass
 
     def _open(self, session_id: str, uuid: str | None) -> None:
-        svc = self.app.sessions
+        svc = self.app.transcripts
         s = svc.index.sessions.get(session_id) if svc and svc.index else None
         if s is None:
             return
@@ -252,7 +252,7 @@ class SessionsScreen(CuratorScreen):
     def run_search(self, query: str) -> None:
         from ...transcripts import search
 
-        svc = self.app.sessions
+        svc = self.app.transcripts
         files = [(s.session_id, Path(sc.path)) for s in svc.sessions for sc in s.scans]
         hits = list(search(files, query, limit=500))
         self.app.hand_off(self._show_hits, query, hits)
@@ -261,7 +261,7 @@ class SessionsScreen(CuratorScreen):
         self.hits = hits
         table = self.query_one("#sessions", DataTable)
         table.clear()
-        titles = {s.session_id: s.title for s in self.app.sessions.sessions}
+        titles = {s.session_id: s.title for s in self.app.transcripts.sessions}
         for i, h in enumerate(hits):
             table.add_row(h.turn.timestamp[:16].replace("T", " "), h.turn.role, "", "", h.session_id[:8],
                           Text(f"{titles.get(h.session_id, '')[:30]} │ {h.snippet}", no_wrap=True, overflow="ellipsis"),
@@ -327,7 +327,7 @@ class SessionsScreen(CuratorScreen):
         from ...curation import plan_prune_paths
         from ...curation.prune import unused_candidates
 
-        svc, ws = self.app.sessions, self.app.workspace
+        svc, ws = self.app.transcripts, self.app.workspace
         usage = svc.usage if svc is not None else None
         if ws is None or usage is None:
             self.notify("The transcripts are still being read", severity="warning")

@@ -26,7 +26,7 @@ class RecordView(VerticalScroll):
         yield Markdown(id="body")
 
     def on_mount(self) -> None:
-        signal = getattr(self.app, "sessions_signal", None)
+        signal = getattr(self.app, "transcripts_signal", None)
         if signal is not None:
             signal.subscribe(self, self._sessions_changed)
 
@@ -55,7 +55,7 @@ class RecordView(VerticalScroll):
         grid.add_row("tokens", f"{rec.tokens or 0:,}{est} · {len(rec.text):,} chars")
         if rec.date:
             grid.add_row("date", rec.date)
-        used = _usage_line(getattr(self.app, "sessions", None), rec.path)
+        used = _usage_line(getattr(self.app, "transcripts", None), rec.path)
         if used is not None:
             grid.add_row("last read", used)
         for key, value in list(rec.frontmatter.items())[:12]:

@@ -68,7 +68,7 @@ class StoreTree(Tree[str]):
         self._groups: list[tuple] = []
 
     def on_mount(self) -> None:
-        signal = getattr(self.app, "sessions_signal", None)
+        signal = getattr(self.app, "transcripts_signal", None)
         if signal is not None:
             signal.subscribe(self, self._sessions_changed)
 
@@ -292,7 +292,7 @@ class StoreTree(Tree[str]):
     def _usage(self, workspace):
         """The reads mapped onto this workspace's store, or None: no transcripts for the
         repository (no marks at all), or not indexed yet."""
-        svc = getattr(self.app, "sessions", None)
+        svc = getattr(self.app, "transcripts", None)
         if svc is None or not svc.has_transcripts:
             return None
         return svc.usage_of(workspace.store)

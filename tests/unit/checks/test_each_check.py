@@ -6,12 +6,14 @@ from __future__ import annotations
 import os
 
 from curator.checks import CHECKS, run_checks
+from curator.checks.registry import INSTRUCTION_IDS
 from curator.model import load_store
 from curator.model.formats import SERENA_TIERED
 from curator.tokens import FakeTokenCounter, default_counter
 
 # this file breaks a tiered Serena store; format-specific checks are in test_format_checks.py
-TIERED_CHECKS = sorted(c for c, spec in CHECKS.items() if spec.applies_to(SERENA_TIERED))
+# (the instruction-file checks are the repository's, not a store's: tests/unit/context/)
+TIERED_CHECKS = sorted(c for c, spec in CHECKS.items() if spec.applies_to(SERENA_TIERED) and c not in INSTRUCTION_IDS)
 KW = "rebase interactive autosquash fixup squash reword reflog onto"
 KW2 = "worktree parallel checkout hotfix branch prune remove venv"
 
