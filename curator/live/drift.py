@@ -40,6 +40,10 @@ KINDS = {
     "budget.past-cap": "past the load cap",
     "experience.unpaired": "entry ↔ summary",
     "links.broken": "link → nothing",
+    # instruction files (the context model's checks): what they name and what is there disagree
+    "instructions.missing-path": "path named → none",
+    "instructions.import-broken": "import → no file",
+    "instructions.dead-glob": "glob → no file",
 }
 COPY_PREFIXES = ("instructions.", "context.")  # instruction files that were copies and diverged
 COPY_KIND = "copies diverged"

@@ -64,8 +64,8 @@ def scoped_findings(session, scope: int | None) -> list[Scoped]:
         pre = prefix_of(s.spec, single)
         for f in s.workspace.findings:
             out.append(Scoped(i, f, pre + f.path if f.path != "." else (pre.rstrip("/") or ".")))
-    if scope is None:
-        out += [Scoped(None, f, f.path) for f in session.cross]
+    if scope is None:  # what only shows across sources, and the instruction files beside them
+        out += [Scoped(None, f, f.path) for f in (*session.cross, *getattr(session, "instruction_findings", ()))]
     out.sort(key=lambda x: (-x.finding.severity, x.finding.check, x.where, x.finding.line or 0))
     return out
 

@@ -66,6 +66,8 @@ class Session:
     budgets: bool = True  # False: budget reports only when asked for (the CLI's checks)
     sources: list[SourceState] = field(default_factory=list)
     cross: list[Finding] = field(default_factory=list)  # duplicate.near across sources
+    instructions: object = None  # the context model of the instruction files beside the memory
+    instruction_findings: list[Finding] = field(default_factory=list)  # its findings (repository paths)
     current: int = 0
 
     def __post_init__(self) -> None:
@@ -146,6 +148,11 @@ class Session:
                 out.append(SourceState(spec, ws))
             except Exception as exc:  # noqa: BLE001 - a missing folder, a config error: shown, never fatal
                 out.append(SourceState(spec, None, str(exc)))
+        if self.check and not layout.single:  # the instruction files beside the memory (CLAUDE.md, rules, ...)
+            from ..context.for_check import findings_of, instruction_model
+
+            self.instructions = instruction_model(layout.root, self.only, self.token_counter)
+            self.instruction_findings = findings_of(self.instructions)
         with self._lock:
             self.sources = out
             self._cross()
@@ -338,9 +345,7 @@ def load_repository(
     if progress:
         progress("loaded", 1.0)
     repo = session.repository()
-    if check and not layout.single:  # the instruction files beside the memory (CLAUDE.md, rules, ...)
-        from ..context.for_check import findings_of, instruction_model
-
-        repo.instructions = instruction_model(layout.root, only, token_counter)
-        repo.cross += findings_of(repo.instructions)
+    if session.instructions is not None:  # the instruction files' findings count with the cross-source ones
+        repo.instructions = session.instructions
+        repo.cross += session.instruction_findings
     return repo

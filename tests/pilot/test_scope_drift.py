@@ -123,8 +123,8 @@ async def test_sessions_run_elsewhere_are_one_key_away(sample_repo_copy, tmp_pat
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         await pilot.press("5")
-        await wait_until(pilot, lambda: app.sessions is not None and app.sessions.indexed)
-        assert app.sessions.sessions == []
+        await wait_until(pilot, lambda: app.transcripts is not None and app.transcripts.indexed)
+        assert app.transcripts.sessions == []
         await pilot.press("a")  # like `curator sessions --all`
-        await wait_until(pilot, lambda: app.sessions.indexed and len(app.sessions.sessions) == 2)
+        await wait_until(pilot, lambda: app.transcripts.indexed and len(app.transcripts.sessions) == 2)
         assert "run anywhere" in str(app.screen.query_one("#sessions-status").render())

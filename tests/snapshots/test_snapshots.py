@@ -220,7 +220,7 @@ def test_review(snap_compare, demo_repo):
 
 
 def test_sessions(snap_compare, demo_repo):
-    run_before = open_then_wait("5", lambda app: app.sessions is not None and app.sessions.indexed)
+    run_before = open_then_wait("5", lambda app: app.transcripts is not None and app.transcripts.indexed)
     assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)
 
 

@@ -50,7 +50,8 @@ def test_the_whole_repository_is_every_source_plus_what_is_across_them(sample_re
     session = open_session(discover(sample_repo_copy), token_counter=FakeTokenCounter())
     whole = scoped_findings(session, None)
     per_source = sum(len(s.workspace.findings) for _, s in session.loaded())
-    assert len(whole) == per_source + len(session.cross)
+    assert len(whole) == per_source + len(session.cross) + len(session.instruction_findings)
+    assert any(x.finding.check == "instructions.drifted-copy" for x in whole)  # CLAUDE.md and AGENTS.md beside the memory
     assert scope_totals(session, None)["files"] == sum(len(s.workspace.store.records) for _, s in session.loaded())
     order = [None]
     while (nxt := next_scope(session, order[-1])) is not None:

@@ -229,11 +229,11 @@ class SessionsScreen(CuratorScreen):
     def action_run_anywhere(self) -> None:
         """Every transcript of the projects folders, whatever folder it ran in, or only this
         repository's (the CLI's `sessions --all`)."""
-        svc = getattr(self.app, "sessions", None)
+        svc = getattr(self.app, "transcripts", None)
         if svc is None:
             return
         svc.match_all = not svc.match_all
-        self.app.index_sessions()
+        self.app.index_transcripts()
 
     def action_focus_search(self) -> None:
         self.query_one("#session-search", Input).focus()
