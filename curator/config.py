@@ -80,6 +80,7 @@ class RetrievalConfig:
         default_factory=lambda: {"route": 0.01, "bm25": 1.0, "prior": 0.01, "semantic": 5.0, "prf": 1.0}
     )
     fuzzy_cutoff: int = 88  # rapidfuzz ratio for near-forms of query words
+    semantic: bool = True  # the bundled sentence encoder joins the fusion (CURATOR_NO_SEMANTIC=1 also turns it off)
     eval_threshold: float = 0.8  # hit@5 below this fails `curator eval`
 
 

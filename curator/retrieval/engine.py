@@ -95,8 +95,11 @@ def document_head(store: Store, rec, hooks: dict[str, str]) -> str:
 
 class RetrievalEngine:
     def __init__(self, store: Store, config: RetrievalConfig | None = None, terms_cache: ContentCache | None = None,
-                 reads: Mapping[str, int] | None = None, semantic: bool = False, persist: bool | None = None) -> None:
-        """`persist`: keep the BM25 index in the user cache dir, one folder per store
+                 reads: Mapping[str, int] | None = None, semantic: bool | None = False, persist: bool | None = None,
+                 progress=None) -> None:
+        """`semantic`: True runs the semantic source, None runs it unless the config or
+        CURATOR_NO_SEMANTIC turns it off (what the faces do), False never. `progress(done,
+        total)` is told how the first embedding of new memories goes. `persist`: keep the BM25 index in the user cache dir, one folder per store
         (`retrieval.persist`), so the next process with the same store builds nothing. Default:
         on, unless a `terms_cache` is given or token counts are only estimated in memory
         (CURATOR_TOKENS=estimate, as in throwaway runs)."""
@@ -132,8 +135,15 @@ class RetrievalEngine:
         self._rec_arr = self._freq_arr = None  # numpy copies, made when the numpy path first runs
         self.unavailable: dict[str, str] = {}  # optional source → why it is not running
         self.semantic = None
+        if semantic is None:
+            from .semantic import disabled
+
+            off = disabled(self.config)
+            semantic = not off
+            if off:
+                self.unavailable["semantic"] = off
         if semantic:
-            self._start_semantic()
+            self._start_semantic(progress)
 
     # -- the BM25 index: saved per store, reused when nothing it depends on changed -----------
 
@@ -237,16 +247,26 @@ class RetrievalEngine:
             self._freq_arr = np.asarray(self.frequency, dtype=float)
         return self
 
-    def _start_semantic(self) -> None:
+    def semantic_keys(self) -> list[str]:
+        """What each memory's vector depends on: its bytes and its head (index rows, hooks)."""
+        saved = getattr(self.store, "semantic_keys", None)  # a kept fast-path state has them
+        if saved is not None:
+            return saved
+        return [f"{r.content_hash}:{hash_text(head)}" for r, head in zip(self.docs, self.heads, strict=True)]
+
+    def _start_semantic(self, progress=None) -> None:
         from .semantic import EmbeddingCache, SemanticIndex, load_encoder
 
         encoder, why = load_encoder()
         if encoder is None:
             self.unavailable["semantic"] = why
             return
-        texts = [f"{head}\n{r.body()}" for r, head in zip(self.docs, self.heads, strict=True)]
-        hashes = [f"{r.content_hash}:{hash_text(head)}" for r, head in zip(self.docs, self.heads, strict=True)]
-        self.semantic = SemanticIndex(encoder, texts, hashes, EmbeddingCache.open(self.store.root, encoder.digest))
+
+        def texts(idx: list[int]) -> list[str]:  # read only for memories not embedded yet
+            return [f"{self.heads[i]}\n{self.docs[i].body()}" for i in idx]
+
+        self.semantic = SemanticIndex(encoder, texts, self.semantic_keys(),
+                                      EmbeddingCache.open(self.store.root, encoder.digest), progress)
 
     @property
     def extra_sources(self) -> tuple[str, ...]:
