@@ -25,7 +25,7 @@ from .text import query_terms, terms
 SOURCES = ("route", "bm25", "prior")  # the lexical sources, always available
 EXTRA_SOURCES = ("semantic",)  # optional: the semantic extra
 DEPTH = 50  # how deep each source ranks before fusion
-TERMS_VERSION = 2  # bump when text.terms() or the document fields change
+TERMS_VERSION = 3  # bump when text.terms() or the document fields change
 HEAD_WEIGHT = 2  # the head (name, title, description, index keywords, MEMORY.md hook) counts this many times
 # Fusion: a convex combination of each source's normalised scores (fusion.combine; `fusion: rrf`
 # in .curator.yaml restores weighted reciprocal rank fusion). Weights fitted on three corpus
