@@ -17,7 +17,7 @@ from ..model.store import Store
 from . import prior as priors
 from .bm25 import PYTHON_UP_TO, BM25Index
 from .copies import copy_key, groups
-from .fusion import combine, dedupe, rrf
+from .fusion import combine, dedupe, rrf, sure_first
 from .hooks import frontmatter_text, index_keywords, memory_hooks
 from .route import KeywordIndex, RouteResult, Step, walk
 from .text import query_terms, terms
@@ -303,6 +303,11 @@ class RetrievalEngine:
             fused = rrf({s: [p for p, _ in items] for s, items in lists.items()}, self.config.rrf_k, self.weights())
         else:
             fused = combine(lists, self.weights())
+            if self.config.sure_margin > 0 and "semantic" in lists:  # a sure BM25 first survives the fusion
+                order = sure_first([p for p, _ in fused], lists, self.config.sure_margin)
+                if order[0] != fused[0][0]:
+                    score = dict(fused)
+                    fused = [(p, score[p]) for p in order]
         return dedupe(fused, self._same, limit)
 
     # -- sources -------------------------------------------------------------
