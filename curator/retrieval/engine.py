@@ -64,6 +64,7 @@ class Hit:
     sources: dict[str, SourceRank]
     title: str | None = None
     copies: tuple[str, ...] = ()  # near-copies of it that search collapsed into this line (copies.py)
+    sure: str = ""  # why it was kept first although its fused score is not the highest (fusion.sure_first)
 
 
 @dataclass(slots=True)
@@ -76,6 +77,7 @@ class SearchResult:
     route: RouteResult
     per_source: dict[str, list[tuple[str, float]]]
     duplicates: dict[str, str] = field(default_factory=dict)
+    linked_from: dict[str, list[str]] = field(default_factory=dict)  # graph source: memory → the hits linking it
 
     @property
     def route_steps(self) -> list[Step]:
@@ -133,6 +135,7 @@ class RetrievalEngine:
             priors.recency(priors.record_day(r), store.today, self.config.half_life_days) for r in self.docs
         ]
         self._rec_arr = self._freq_arr = None  # numpy copies, made when the numpy path first runs
+        self._graph: dict[str, list[str]] | None = None  # graph.edges, made on first use
         self.unavailable: dict[str, str] = {}  # optional source → why it is not running
         self.semantic = None
         if semantic is None:
@@ -269,6 +272,19 @@ class RetrievalEngine:
                                       EmbeddingCache.open(self.store.root, encoder.digest), progress)
 
     @property
+    def graph_edges(self) -> dict[str, list[str]]:
+        """Each memory's neighbours (links, mem: refs, shared index rows): graph.py."""
+        if self._graph is None:
+            saved = getattr(self.store, "graph_edges", None)  # a kept fast-path state has them
+            if saved is not None:
+                self._graph = saved
+            else:
+                from .graph import edges
+
+                self._graph = edges(self.store, self.docs)
+        return self._graph
+
+    @property
     def extra_sources(self) -> tuple[str, ...]:
         return ("semantic",) if self.semantic is not None else ()
 
@@ -292,8 +308,10 @@ class RetrievalEngine:
                      ) -> dict[str, list[tuple[str, float]]]:
         """The lists the fusion sums: the given sources', and with the semantic one BM25's feedback list."""
         lists = {s: per_source[s] for s in sources or self.sources if s in per_source}
-        if "semantic" in lists and per_source.get("prf"):  # the expansion joins the semantic fusion
-            lists["prf"] = per_source["prf"]
+        if "semantic" in lists:  # the expansion and the graph join the semantic fusion
+            for extra in ("prf", "graph"):
+                if per_source.get(extra) and self.weights().get(extra, 0) > 0:
+                    lists[extra] = per_source[extra]
         return lists
 
     def _fuse(self, per_source: dict[str, list[tuple[str, float]]], sources: tuple[str, ...],
@@ -454,6 +472,7 @@ class RetrievalEngine:
         qterms = query_terms(query)
         base_terms = terms(query)  # without the synthetic adjacent compounds
         route = self.rank_route(qterms, k, set(base_terms))
+        linked_from: dict[str, list[str]] = {}
         per_source: dict[str, list[tuple[str, float]]] = {
             "route": [(h.path, h.score) for h in route.hits[:DEPTH]],
             "bm25": self.rank_bm25(qterms),
@@ -466,6 +485,10 @@ class RetrievalEngine:
         per_source["prior"] = [(p, s) for p, s, _ in prior_list]
         if self.semantic is not None:  # fused with the semantic source only (see PRF_DOCS)
             per_source["prf"] = self.rank_prf(qterms, per_source["bm25"])
+            if self.weights().get("graph", 0) > 0 and self.graph_edges:
+                from .graph import spread
+
+                per_source["graph"], linked_from = spread(self.graph_edges, [per_source["bm25"], per_source["semantic"]])
         prior_parts = {p: parts for p, _, parts in prior_list}
         route_by_path = {h.path: h for h in route.hits}
         duplicates: dict[str, str] = {}
@@ -493,8 +516,14 @@ class RetrievalEngine:
                     i = self.position[path]
                     sr.matched = sorted(t for t in set(qterms) if self.bm25.contains(t, i))
                 srcs[s] = sr
-            hits.append(Hit(rank, path, rec.tier, rec.tokens or 0, float(score), srcs, rec.title, tuple(self.copies(path))))
-        return SearchResult(query, k, source, qterms, hits, route, per_source, duplicates)
+            sure = ""
+            if rank == 1 and len(ranked) > 1 and score < ranked[1][1]:
+                b = per_source["bm25"]
+                ratio = b[1][1] / b[0][1] if len(b) > 1 and b[0][1] > 0 else 0.0
+                sure = f"kept first: BM25 is sure of it (its second scores {ratio:.2f} of it)"
+            hits.append(Hit(rank, path, rec.tier, rec.tokens or 0, float(score), srcs, rec.title, tuple(self.copies(path)),
+                            sure))
+        return SearchResult(query, k, source, qterms, hits, route, per_source, duplicates, linked_from)
 
     # -- why not? -------------------------------------------------------------------
 
