@@ -243,6 +243,8 @@ class RetrievalEngine:
             arrays = self._saved.arrays()
             if arrays is not None:
                 self.bm25 = BM25Index.from_arrays(self.bm25.n, self.bm25.vocab, *arrays)
+        if self.semantic is not None:
+            self.semantic.encoder.prepare()
         if self.bm25.uses_numpy and self._rec_arr is None:
             import numpy as np
 
@@ -344,8 +346,11 @@ class RetrievalEngine:
         if not top or top[0][1] <= 0:
             return []
         asked, best, weight = set(qterms), top[0][1], {}
+        some = None
+        if self._doc_terms is None and self._saved is not None:  # five memories, not every one
+            some = self._saved.terms_of([i for i, _ in top])
         for i, score in top:
-            doc = self.doc_terms[i]
+            doc = some[i] if some is not None else self.doc_terms[i]
             for t, n in Counter(doc).items():
                 if t not in asked:
                     weight[t] = weight.get(t, 0.0) + n / len(doc) * score / best
@@ -376,7 +381,8 @@ class RetrievalEngine:
 
     def prior_parts(self, qterms: list[str], i: int) -> priors.PriorParts:
         qset = set(qterms)
-        rel = len(qset & set(self.doc_terms[i])) / len(qset) if qset else 0.0
+        # the index says which query words the memory holds (its terms are not loaded for this)
+        rel = sum(1 for t in qset if self.bm25.contains(t, i)) / len(qset) if qset else 0.0
         c = self.config
         return priors.combine(rel, self.recency[i], self.frequency[i],
                               (c.relevance_weight, c.recency_weight, c.frequency_weight))

