@@ -110,7 +110,7 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
     # one line of numbers per hit, its own reasons on the line(s) below
     head = Text(f"{'#':>2}  {'memory':<{path_w}} {'tokens':>6} {'score':>6}  {cols}", style="bold")
     console.print(head, no_wrap=True, overflow="ellipsis")
-    priors = {_prior_line(h) for h in result.hits}
+    shared = shared_prior(result.hits)
     ranks_shown = {h.path: h.rank for h in result.hits}
     for h in result.hits:
         ranks = "  ".join(f"{str(h.sources[s].rank) if h.sources[s].rank else '—':>{len(s)}}" for s in sources)
@@ -118,10 +118,11 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
         line.append(f"{middle_cut(h.path, path_w):<{path_w}}", style="bold")
         line.append(f" {h.tokens:>6,} {h.score:>6.4f}  {ranks}")
         console.print(line, no_wrap=True, overflow="ellipsis")
-        for reason in hit_reasons(h, result, forms, ranks_shown, show_prior=len(priors) > 1):
+        for reason in hit_reasons(h, result, forms, ranks_shown, shared):
             console.print(Text("    " + reason, style="dim"), overflow="fold")
-    if len(priors) == 1 and result.hits and next(iter(priors)):
-        console.print(Text(f"    (every result) {next(iter(priors))}", style="dim"), overflow="fold")
+    if shared:
+        said = ", ".join(f"{k} {v}" for k, v in shared.items())
+        console.print(Text(f"    every result: prior {said}", style="dim"), overflow="fold")
     console.print()
     console.print(Text(f"route trace ({result.tokens_loaded:,} tokens{est} in context)", style="bold"))
     for st in result.route_steps:
@@ -144,14 +145,29 @@ def middle_cut(name: str, width: int) -> str:
     return name[:head] + "…" + name[len(name) - (keep - head):]
 
 
-def _prior_line(h) -> str:
+PRIOR_PARTS = ("relevance", "recency", "frequency")
+
+
+def _prior_parts(h) -> dict[str, str]:
     p = h.sources["prior"].parts if "prior" in h.sources else None
-    if p is None:
-        return ""
-    return f"prior: relevance {p.relevance:.2f}, recency {p.recency:.2f}, frequency {p.frequency:.2f}"
+    return {} if p is None else {k: f"{getattr(p, k):.2f}" for k in PRIOR_PARTS}
 
 
-def hit_reasons(h, result, forms: dict[str, str], ranks_shown: dict[str, int], show_prior: bool = True) -> list[str]:
+def _prior_line(h, skip=()) -> str:
+    parts = {k: v for k, v in _prior_parts(h).items() if k not in skip}
+    return "prior: " + ", ".join(f"{k} {v}" for k, v in parts.items()) if parts else ""
+
+
+def shared_prior(hits) -> dict[str, str]:
+    """The prior's parts every hit shares (printed once, not on every hit's lines)."""
+    all_parts = [_prior_parts(h) for h in hits]
+    if len(hits) < 2 or not all(all_parts):
+        return {}
+    return {k: v for k, v in all_parts[0].items() if all(p[k] == v for p in all_parts)}
+
+
+def hit_reasons(h, result, forms: dict[str, str], ranks_shown: dict[str, int], shared: dict[str, str] | None = None,
+                ) -> list[str]:
     """Why this memory came back, in its own words: the words that matched where, how the
     semantic source ranked it, what links it to the hits above, a sure first kept first."""
     why = []
@@ -171,8 +187,8 @@ def hit_reasons(h, result, forms: dict[str, str], ranks_shown: dict[str, int], s
                                               for p in linked[:3]))
     if h.sure:
         why.append(h.sure)
-    if show_prior and _prior_line(h):
-        why.append(_prior_line(h))
+    if _prior_line(h, shared or {}):
+        why.append(_prior_line(h, shared or {}))
     if h.copies:
         n = len(h.copies)
         why.append(f"and {n} cop{'y' if n == 1 else 'ies'} (the same prose, shown once): " + ", ".join(h.copies[:3])
