@@ -138,13 +138,10 @@ class RetrievalEngine:
         self._graph: dict[str, list[str]] | None = None  # graph.edges, made on first use
         self.unavailable: dict[str, str] = {}  # optional source → why it is not running
         self.semantic = None
-        if semantic is None:
+        if semantic is None:  # turned off by choice is not "unavailable": nothing to warn about
             from .semantic import disabled
 
-            off = disabled(self.config)
-            semantic = not off
-            if off:
-                self.unavailable["semantic"] = off
+            semantic = not disabled(self.config)
         if semantic:
             self._start_semantic(progress)
 

@@ -63,6 +63,7 @@ def test_names_are_cut_from_the_middle():
 
 def test_text_output_fits_80_columns_and_says_each_hits_own_reasons(make_store, capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.delenv("CURATOR_NO_SEMANTIC")
     files = {**LINKED, "README.md": "# Notes\n", "deeply/nested/folder/with-a-long-name-about-deploying-canaries.md":
              "# Deploying canaries\n\nDeploy one canary host first, then the rest.\n"}
     root = make_store(files)

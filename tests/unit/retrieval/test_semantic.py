@@ -113,12 +113,13 @@ def test_a_model_file_that_is_not_the_pinned_one_is_refused(tmp_path, monkeypatc
 def test_turned_off_by_environment_or_config(make_store, monkeypatch):
     monkeypatch.setenv("CURATOR_NO_SEMANTIC", "1")
     eng = engine(make_store, semantic=None)
-    assert eng.semantic is None and "CURATOR_NO_SEMANTIC" in eng.unavailable["semantic"]
+    assert eng.semantic is None and "semantic" not in eng.unavailable  # off by choice: no warning
+    assert "CURATOR_NO_SEMANTIC" in sem.disabled()
     monkeypatch.delenv("CURATOR_NO_SEMANTIC")
     on = engine(make_store, semantic=None)
     assert on.semantic is not None
     off = engine(make_store, {**FILES, ".curator.yaml": "retrieval:\n  semantic: false\n"}, semantic=None)
-    assert off.semantic is None and "semantic: false" in off.unavailable["semantic"]
+    assert off.semantic is None and "semantic: false" in sem.disabled(off.config)
 
 
 def test_retrieve_cli_ranks_by_meaning_by_default(make_store, capsys, monkeypatch):
