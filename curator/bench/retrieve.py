@@ -64,6 +64,11 @@ def main(argv: list[str] | None = None) -> int:
     # whole-process first: a child forked from a process that holds a 10k store reports that
     # memory as its own peak (Linux ru_maxrss), so measure it before loading anything
     wholes = [whole_process(int(x)) for x in a.whole.split(",") if x.strip()]
+    targets = []
+    if a.targets:  # also before this process loads a store (its children would inherit the peak)
+        from .semantic import report
+
+        targets = report(a.files)
 
     from ..model import load_store
     from ..retrieval import RetrievalEngine, persist
@@ -101,11 +106,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{statistics.median(cpu):.3f} ms CPU · p95 {p95:.3f} ms · target ≤ 1 ms {'✓' if med <= 1 else '✗'}")
     for line in wholes:
         print(line)
-    if a.targets:
-        from .semantic import report
-
+    if targets:
         print("semantic source (issue 24 targets):")
-        for line in report(a.files):
+        for line in targets:
             print("  " + line)
     return 0
 

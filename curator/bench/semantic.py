@@ -27,6 +27,7 @@ TARGETS = {"embed_ms": 40.0, "query_ms": 10.0, "whole_semantic_s": 0.5, "whole_l
 
 
 def _child(mode: str, size: int, env: dict, queries: int = 50) -> dict:
+    env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", **env}  # as `curator` itself sets it
     out = subprocess.run([sys.executable, "-m", "curator.bench.semantic", mode, str(size), str(queries)],
                          env=env, capture_output=True, text=True, check=False)
     try:

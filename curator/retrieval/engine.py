@@ -196,8 +196,9 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining):
             arrays = self._saved.arrays()
             if arrays is not None:
                 self.bm25 = BM25Index.from_arrays(self.bm25.n, self.bm25.vocab, *arrays)
-        if self.semantic is not None:
+        if self.semantic is not None:  # the session, and the vectors in memory (no page faults)
             self.semantic.encoder.prepare()
+            self.semantic.matrix = self.semantic.encoder.np.ascontiguousarray(self.semantic.matrix)
         if self.bm25.uses_numpy and self._rec_arr is None:
             import numpy as np
 
