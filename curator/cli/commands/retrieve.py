@@ -197,6 +197,10 @@ def _run_repository(args, ranker: str, where) -> int:
     for p in args.why:
         p = p.strip().removeprefix("./")
         e = source_of(engines, p)
+        if e is None or p[len(e.prefix):] not in e.engine.store.records:
+            # as the app completes it: relative to one memory system's folder
+            e = next((x for x in engines if p in x.engine.store.records), e)
+            p = e.prefix + p if e is not None and not p.startswith(e.prefix) else p
         reason = e.engine.why(p[len(e.prefix):], args.query) if e else "not in any memory system here"
         misses.append((p, reason))
     if args.format == "json":

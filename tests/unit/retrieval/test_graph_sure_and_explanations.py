@@ -86,3 +86,12 @@ def test_why_takes_store_relative_and_repository_relative_paths(make_store, caps
         assert main(["retrieve", "deploy", str(root), "--why", given, "--format", "json"]) == 0
         miss = json.loads(capsys.readouterr().out)["misses"][0]
         assert miss["path"] == "alone.md" and "not in the store" not in miss["reason"], given
+
+
+def test_why_in_a_repository_takes_a_path_relative_to_its_memory_system(sample_repo_copy, capsys):
+    name = "feedback_fixup_not_force_push.md"  # in the sample's .claude/memory
+    for given in (name, f".claude/memory/{name}"):
+        assert main(["retrieve", "postgres pool size", str(sample_repo_copy), "--why", given, "--format", "json"]) == 0
+        miss = json.loads(capsys.readouterr().out)["misses"][0]
+        assert miss["path"] == f".claude/memory/{name}", given
+        assert "not in any memory system" not in miss["reason"], given
