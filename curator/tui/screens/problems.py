@@ -108,7 +108,9 @@ class ProblemsScreen(FindingRows, CuratorScreen):
             label, style = SEV[f.severity]
             cells = [clip(label.split()[0] if narrow else label, widths[0], style)]
             if many:
-                cells.append(clip(names.get(x.source, "across"), widths[1], "dim"))
+                # no source: found across sources, or in the instruction files (`curator context`)
+                beside = "context" if f.check.startswith(("instructions.", "skills.")) else "across"
+                cells.append(clip(names.get(x.source, beside), widths[1], "dim"))
             if not narrow:
                 cells.append(clip(f.check, widths[len(cells)]))
             cells.append(Text("x", style="bold success") if f.fix is not None else Text(""))
