@@ -48,24 +48,30 @@ def run(args) -> int:
                                 for n, h in histories],
         })
         return EXIT_OK
+    from ...reports.findings_report import print_indented
+
     out = console()
     out.print(Text(f"{len(items)} out of step", style="bold"))
-    for kind, x in items:
+    for kind, x in items:  # the place on its line, the message wrapped under it (never padded)
         f = x.finding
-        line = Text(f"  {kind:<24} ", style="bold")
-        line.append(f"{x.where}{':' + str(f.line) if f.line else ''}", style="dim")
-        out.print(line)
-        out.print(Text(f"      {f.message}"))
+        where = Text(f"{x.where}{':' + str(f.line) if f.line else ''}", style="dim")
+        line = Text(f"  {kind:<24} ", style="bold") + where
+        if line.cell_len > out.width:  # a long path on a line of its own, folded, no padded break
+            out.print(Text(f"  {kind}", style="bold"))
+            out.print(Text("    ") + where, overflow="fold")
+        else:
+            line.rstrip()  # a store-wide finding has no place after its kind
+            out.print(line, no_wrap=True)
+        print_indented(out, Text(f.message), 6)
     for name, h in histories:
         out.print()
-        head = Text(f"{name}: start-up load over git history", style="bold")
         if not h.points:
-            head.append(f" — none ({h.reason})", style="dim")
-            out.print(head)
+            print_indented(out, Text(f"{name}: no start-up load history ({h.reason})", style="bold"), 0)
             continue
-        out.print(head, Text(f" ({h.what}, ≈ tokens)", style="dim"))
-        out.print(Text("  " + " → ".join(f"{p.date} {p.approx_tokens:,}" for p in h.points)))
-        for p, grew in h.grew_most():
-            out.print(Text(f"  +{grew // 4:,} tok  {p.date} {p.commit[:7] if p.commit else 'work tree'}  {p.subject}",
-                       no_wrap=True, overflow="ellipsis"))
+        print_indented(out, Text.assemble((f"{name}: start-up load over git history", "bold"),
+                                          (f" ({h.what}, ≈ tokens)", "dim")), 0)
+        print_indented(out, Text(" → ".join(f"{p.date} {p.approx_tokens:,}" for p in h.points)), 2)
+        for p, grew in h.grew_most():  # one line a commit: its subject cut at the edge
+            out.print(Text(f"  +{grew // 4:,} tok  {p.date} {p.commit[:7] if p.commit else 'work tree'}  {p.subject}"),
+                      no_wrap=True, overflow="ellipsis")
     return EXIT_OK

@@ -72,3 +72,11 @@ def test_check_list_wraps_summaries_under_their_id(capsys):
     lines = _out(capsys)
     assert all(len(line) <= 80 and line == line.rstrip() for line in lines)
     assert not any(line.strip() in ("[all formats]", "it [all formats]") for line in lines)  # no phrase cut at the edge
+
+
+def test_drift_reads_at_80_columns(capsys, sample_repo_copy):
+    main(["drift", str(sample_repo_copy)])
+    lines = _out(capsys)
+    assert lines[0].endswith("out of step")
+    assert all(len(line) <= 80 and line == line.rstrip() for line in lines), [ln for ln in lines if ln != ln.rstrip()]
+    assert any("copies diverged" in line for line in lines)  # CLAUDE.md and AGENTS.md beside the memory
