@@ -77,6 +77,34 @@ def extract(root: Path, ref: str, folder: str, dest: Path) -> Path:
     return target
 
 
+PLACEHOLDER_LIMIT = 200_000  # past it a base revision's other files are not stood in for
+
+
+def stand_in(dest: Path, files: list[str], skip: tuple[str, ...] = ()) -> None:
+    """Empty stand-ins under `dest` for the repository's other files at a revision (not those
+    under the `skip` folders, which are extracted for real), and a `.git` marker: a store
+    extracted there resolves a link that leaves it against the repository as it was at that
+    revision — the same root and the same resolution as the work tree, so a link broken on both
+    sides is the same finding on both."""
+    if len(files) > PLACEHOLDER_LIMIT:
+        return
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / ".git").mkdir(exist_ok=True)
+    prefixes = tuple(s.rstrip("/") + "/" for s in skip)
+    made: set[str] = set()
+    for rel in files:
+        if rel.startswith(prefixes) or rel.startswith("/") or ".." in rel.split("/"):
+            continue
+        parent = rel.rpartition("/")[0]
+        try:
+            if parent and parent not in made:
+                (dest / parent).mkdir(parents=True, exist_ok=True)
+                made.add(parent)
+            (dest / rel).touch(exist_ok=True)
+        except OSError:
+            continue  # a name this file system cannot hold: that link stays unresolved
+
+
 def work_files(root: Path) -> list[str]:
     """Files in the work tree git knows or would add (tracked, and untracked not ignored)."""
     out = _git(root, "ls-files", "--cached", "--others", "--exclude-standard", "-z")
