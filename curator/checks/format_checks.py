@@ -5,7 +5,7 @@ and Serena's `mem:NAME` references."""
 from __future__ import annotations
 
 from ..model import formats as fmts
-from ..model.findings import Severity
+from ..model.findings import Frontmatter, Severity
 from ..model.linkres import outside_verdict
 from ..model.list_index import ListIndex, mem_references, name_resolver
 from .context import Context
@@ -70,6 +70,7 @@ def _claude_frontmatter(ctx: Context) -> None:
                 "no frontmatter: Claude Code expects `name`, `description` and `type` "
                 "(user|feedback|project|reference) to decide when a memory is relevant",
                 line=1,
+                fix=Frontmatter(path, "draft"),
             )
             continue
         if missing:
@@ -78,6 +79,7 @@ def _claude_frontmatter(ctx: Context) -> None:
                 path,
                 f"frontmatter lacks {', '.join(f'`{k}`' for k in missing)} (flat or under `metadata:`)",
                 line=1,
+                fix=Frontmatter(path, "draft"),
             )
         kind = fm.get("type") if not _blank(fm.get("type")) else meta.get("type")
         if not _blank(kind) and str(kind).strip().lower() not in fmts.CLAUDE_TYPES:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..config import glob_match
 from ..model import formats as fmts
-from ..model.findings import IndexOrphan, Severity
+from ..model.findings import IndexOrphan, ListEntry, Severity
 from .context import Context
 from .naming_checks import EXEMPT
 
@@ -91,6 +91,7 @@ def _listed(ctx: Context) -> None:
                     path,
                     f"{store.l0.path} does not list this file: the agent never learns it exists",
                     suggestion=store.l0.path,
+                    fix=ListEntry(path, store.l0.path),
                 )
         return
     readmes = {p.rsplit("/", 1)[0] if "/" in p else "": p for p in store.list_indexes}

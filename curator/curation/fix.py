@@ -17,9 +17,12 @@ from rapidfuzz import fuzz
 from ..model.findings import (
     DropRow,
     Finding,
+    Frontmatter,
     IndexOrphan,
+    ListEntry,
     Prune,
     RefreshCount,
+    Relink,
     RepointRow,
     RouteIndex,
 )
@@ -69,8 +72,10 @@ def is_safe(store: Store, f: Finding) -> bool:
     match f.fix:
         case RefreshCount():
             return True
-        case RepointRow(old=old, new=new):
-            return confident_rename(old, new)
+        case RepointRow(old=old, new=new) | Relink(old=old, new=new):
+            return confident_rename(old.split("#", 1)[0], new.split("#", 1)[0])
+        case ListEntry() | Frontmatter(mode="quote"):
+            return True  # a line drafted from the file's own frontmatter; quoting keeps every value
         case DropRow(index=index, line=line, target=target, reason="repeated"):
             return _exact_duplicate(store, index, line, target)
     return False
@@ -113,6 +118,8 @@ def _label(f: Finding) -> str:
             return f"{fix.description} ({where}:{line})"
         case RouteIndex(index=where):
             return f"{fix.description} ({where})"
+        case Relink(path=where, line=line):
+            return f"{fix.description} ({where}:{line})"
     return f"{fix.description} ({f.path})"
 
 
@@ -213,12 +220,26 @@ def _draft(store: Store, chosen: list[Finding], counter=None) -> Plan:
                 idx_tokens = store.records[index].tokens
                 draft.append_line(store.l0.path, format_l0_row(route_kws, [IndexLink(name, index, index, idx_tokens)],
                                                                store.l0.dialect))
+            case Relink(path=path, line=line, old=old, new=new):
+                if (current := draft.current_line(path, line)) is not None:
+                    draft.replace_line(path, line, relink(current, old, new))
+            case ListEntry() | Frontmatter():
+                from .drafts import draft_fix
+
+                draft_fix(store, draft, fix)
             case Prune(path=path):
                 draft.move(path, archive_path(store.root, path))
                 pruned.append(path)
     drop_routes(store, draft, pruned)
     recount_routes(store, draft, counter)
     return draft.plan()
+
+
+def relink(line: str, old: str, new: str) -> str:
+    """The line with its markdown links to `old` pointing at `new` (`](old)`, `](<old>)`,
+    `](old "title")`)."""
+    return re.sub(r"(\]\(\s*<?)" + re.escape(old) + r"(?=>?(?:\s+[\"'(][^)]*)?\s*\))",
+                  lambda m: m.group(1) + new, line)
 
 
 def _merge_into_first(store: Store, draft: Draft, index: str, line: int, target: str, dropped) -> bool:

@@ -134,7 +134,52 @@ class Prune(Fix):
         return "prune (archive) this record"
 
 
-FIX_KINDS: dict[str, type[Fix]] = {c.kind: c for c in (RepointRow, DropRow, IndexOrphan, RouteIndex, RefreshCount, Prune)}
+@dataclass(frozen=True, slots=True)
+class Relink(Fix):
+    """Re-point a markdown link inside `path` (on `line`) from `old` to `new`, both as written
+    in that file (the file it meant was moved or renamed)."""
+
+    path: str
+    line: int
+    old: str
+    new: str
+    kind: ClassVar[str] = "relink"
+
+    @property
+    def description(self) -> str:
+        return f"link it as {self.new}"
+
+
+@dataclass(frozen=True, slots=True)
+class ListEntry(Fix):
+    """Add a `- [Title](file.md) — hook` line for the unlisted `path` to the list index `index`
+    (drafted when planned: title and hook from its frontmatter, in its type's section)."""
+
+    path: str
+    index: str
+    kind: ClassVar[str] = "list-entry"
+
+    @property
+    def description(self) -> str:
+        return f"add a line to {self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class Frontmatter(Fix):
+    """Replace the frontmatter of `path`: `quote` — the minimal quoting that makes invalid YAML
+    parse (the values as written); `draft` — a name/description/type block drafted from the file."""
+
+    path: str
+    mode: Literal["quote", "draft"]
+    kind: ClassVar[str] = "frontmatter"
+
+    @property
+    def description(self) -> str:
+        return "quote the values that break the YAML" if self.mode == "quote" else "add a drafted name/description/type block"
+
+
+FIX_KINDS: dict[str, type[Fix]] = {c.kind: c for c in (RepointRow, DropRow, IndexOrphan, RouteIndex, RefreshCount, Prune,
+                                                       Relink, ListEntry, Frontmatter)}
 
 
 def fix_from_row(row: tuple) -> Fix:

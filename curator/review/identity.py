@@ -51,7 +51,9 @@ def line_text(store: Store, f: Finding) -> str | None:
     return lines[f.line - 1] if 0 < f.line <= len(lines) else None
 
 
-_HEAD = re.compile(r"[:;(]| — ")
+# what a message says after these is advice (which index, which file it likely meant, the
+# examples of a note): it changes with the rest of the store, the finding does not
+_ADVICE = re.compile(r"; | \(| — ")
 
 
 def is_note(store: Store, f: Finding) -> bool:
@@ -74,10 +76,8 @@ def fingerprints(store: Store, findings: list[Finding], renames: dict[str, str] 
     r = Renamer(renames) if renames else None
     out = []
     for f in findings:
-        anchor = _anchor(store, f)
-        if is_note(store, f):
-            head = _HEAD.split(f.message, 1)[0]
-            f, anchor = Finding(f.check, f.severity, f.path, head), None
+        anchor = None if is_note(store, f) else _anchor(store, f)
+        f = Finding(f.check, f.severity, f.path, _ADVICE.split(f.message, 1)[0], None, f.target)
         if r is not None:
             f = Finding(f.check, f.severity, r.path(f.path), r.text(f.message), f.line, r.text(f.target))
             anchor = r.text(anchor)
