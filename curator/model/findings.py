@@ -143,6 +143,7 @@ class Relink(Fix):
     line: int
     old: str
     new: str
+    source: Literal["name", "git"] = "name"  # the one file of that name, or git's rename record
     kind: ClassVar[str] = "relink"
 
     @property

@@ -109,3 +109,26 @@ def work_files(root: Path) -> list[str]:
     """Files in the work tree git knows or would add (tracked, and untracked not ignored)."""
     out = _git(root, "ls-files", "--cached", "--others", "--exclude-standard", "-z")
     return [p for p in out.split("\0") if p]
+
+
+def rename_history(path: Path, limit: int = 2000) -> dict[str, str]:
+    """Old path → the path it has now, for every file git recorded as renamed or moved under
+    `path` (repository-relative, chains followed); {} outside a repository or on any failure."""
+    try:
+        root = repo_root(path)
+        out = _git(root, "log", f"-n{limit}", "-M", "--diff-filter=R", "--name-status", "--format=", "--", str(path))
+    except GitError:
+        return {}
+    newer: dict[str, str] = {}
+    for line in out.splitlines():  # newest first: the first rename of a path is its latest
+        parts = line.split("\t")
+        if len(parts) == 3 and parts[0].startswith("R"):
+            newer.setdefault(parts[1], parts[2])
+    final: dict[str, str] = {}
+    for old in newer:
+        seen, now = {old}, newer[old]
+        while now in newer and now not in seen:
+            seen.add(now)
+            now = newer[now]
+        final[old] = now
+    return final

@@ -89,3 +89,29 @@ def test_an_ambiguous_broken_link_lists_its_candidates_and_has_no_fix(make_store
     found = [f for f in run_checks(load(root)) if f.check == "links.broken"]
     assert len(found) == 1 and found[0].fix is None
     assert "2 files have that name: a/notes.md, b/notes.md" in found[0].message
+
+
+def test_git_rename_history_comes_before_a_guess_by_name(make_store, monkeypatch, tmp_path):
+    import subprocess
+
+    for var, value in (("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig")), ("GIT_CONFIG_NOSYSTEM", "1"),
+                       ("GIT_AUTHOR_NAME", "t"), ("GIT_AUTHOR_EMAIL", "t@e"), ("GIT_COMMITTER_NAME", "t"),
+                       ("GIT_COMMITTER_EMAIL", "t@e")):
+        monkeypatch.setenv(var, value)
+    body = FM.format(n="Deploy", d="deploy steps", t="project") + "Deploy with the pipeline, never by hand.\n"
+    root = make_store({**CLAUDE, "project_deploy.md": body,
+                       "project_release.md": CLAUDE["project_release.md"] + "See [deploy](project_deploy.md).\n"})
+    (root / "MEMORY.md").write_text(CLAUDE["MEMORY.md"] + "- [Deploy](project_deploy.md) — deploy steps\n")
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-qm", "a")
+    git("mv", "project_deploy.md", "project_shipping.md")  # no name in common: no guess by name
+    git("commit", "-qm", "rename")
+    (root / "MEMORY.md").write_text(CLAUDE["MEMORY.md"] + "- [Deploy](project_shipping.md) — deploy steps\n")
+    git("commit", "-qam", "index")
+    _, after = fix(root)
+    assert after == [] and "See [deploy](project_shipping.md)." in (root / "project_release.md").read_text()
