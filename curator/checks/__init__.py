@@ -21,6 +21,7 @@ FAMILIES = [
     ("budget_checks", {"tokens.stale-count", "budget.over"}),
     ("duplicate_checks", {"duplicate.near"}),
     ("transient_checks", {"transient.expired"}),
+    ("transient_share", {"transient.unpruned"}),
     ("format_checks", {"frontmatter.missing", "budget.past-cap", "links.broken", "experience.unpaired"}),
 ]
 

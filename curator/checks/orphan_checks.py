@@ -42,7 +42,8 @@ def _names_only(ctx: Context) -> None:
     """Plain Serena: `list_memories` shows the agent every name, so an unlisted memory is not
     lost — one finding for the store, with advice, never one per file."""
     store = ctx.store
-    memories = _candidates(ctx)
+    # transient records (session logs) are not meant to be listed: they are pruned
+    memories = [p for p in _candidates(ctx) if store.records[p].tier != "transient"]
     if not memories:
         return
     if store.l0 is None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model.findings import Severity
-from ..model.formats import CLAUDE, EXPERIENCE, FORMATS, SERENA_TIERED
+from ..model.formats import CLAUDE, EXPERIENCE, FORMATS, SERENA, SERENA_TIERED
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 ALL = frozenset(FORMATS)
 TIERED = frozenset({SERENA_TIERED})
+PLAIN = frozenset({SERENA, CLAUDE})  # stores with no tier folders of their own
 
 
 # a check's scope: what one of its findings is about
@@ -63,6 +64,8 @@ CHECKS: dict[str, CheckSpec] = {
         CheckSpec("links.broken", W, "a markdown link inside a memory that reaches nothing", scope=PER_FILE, reads=frozenset({TEXT, NAMES})),
         CheckSpec("experience.unpaired", INFO, "an experience entry without its summary twin, or a summary whose entry is gone", frozenset({EXPERIENCE}), scope=STORE_WIDE, reads=frozenset({NAMES})),
         CheckSpec("transient.expired", INFO, "a transient record older than its tier's TTL", scope=PER_FILE, reads=frozenset({TEXT, NAMES})),
+        CheckSpec("transient.unpruned", INFO, "most of the store is transient records (dated session and hand-off logs)", PLAIN, scope=STORE_WIDE, reads=frozenset({NAMES, TOKENS})),
+        CheckSpec("store.foreign-file", W, "a file in a memory folder that is not a memory (not markdown, or a tool's config)", PLAIN, scope=PER_FILE, reads=frozenset({NAMES})),
         CheckSpec("parse.error", E, "a file curator could not read", scope=PER_FILE, reads=frozenset({TEXT})),
     )
 }

@@ -18,6 +18,7 @@ from ..config import Config, load_config
 from . import formats as fmts
 from . import markdown as md
 from .findings import Finding, Severity
+from .foreign import TOOL_CONFIG, foreign_file, is_attachment
 from .frontmatter import split_frontmatter
 from .indexes import DomainIndex, IndexLink, IndexRow, L0Index, parse_domain_index, parse_l0
 from .list_index import ListIndex, name_resolver, parse_list_index
@@ -648,6 +649,8 @@ def _walk(base: Path, prefix: str, allowed: list[Path], findings: list[Finding],
             if only_top is not None and folder == base and not only_top.match(entry.name):
                 continue
             if entry.name.startswith(".") and entry.name not in (".serena",):
+                if TOOL_CONFIG.match(entry.name) and entry.is_file(follow_symlinks=False):
+                    findings.append(foreign_file(rel, True))
                 continue  # hidden files and folders (.git, .curator, editor swap files)
             if cfg.is_excluded(rel):
                 continue
@@ -690,6 +693,8 @@ def _walk(base: Path, prefix: str, allowed: list[Path], findings: list[Finding],
                     stack.append((Path(entry.path), rel))
                 elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
                     yield rel, entry.path
+                elif not is_attachment(entry.name) and entry.is_file(follow_symlinks=False):
+                    findings.append(foreign_file(rel, False))
             except OSError as exc:
                 findings.append(Finding("parse.error", Severity.ERROR, rel, f"cannot read: {exc}"))
 
