@@ -10,6 +10,7 @@ from ..model.frontmatter import quoted_frontmatter
 from ..model.linkres import outside_verdict, trusted_place
 from .context import Context
 from .facts import facts_for, link_probe, resolve_link
+from .home_links import report_home_link
 
 
 def run(ctx: Context, paths: list[str] | None = None) -> None:
@@ -88,6 +89,8 @@ def _links(ctx: Context, rec, links) -> None:
         if not _usable(resolved):
             ctx.add("links.broken", rec.path, f"link to {raw[:80]}… names no possible file (a part over {MAX_PART} bytes)",
                     line=line, target=resolved[:200])
+            continue
+        if report_home_link(ctx, rec.path, raw, line):
             continue
         probe = link_probe(store, rec, raw)  # the cached findings depend on the same probes
         if probe is not None and not trusted_place(store, probe) and not _included(ctx, resolved):

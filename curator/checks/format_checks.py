@@ -9,6 +9,7 @@ from ..model.findings import Frontmatter, Severity
 from ..model.linkres import outside_verdict
 from ..model.list_index import ListIndex, mem_references, name_resolver
 from .context import Context
+from .home_links import report_home_link
 
 
 def run(ctx: Context) -> None:
@@ -160,5 +161,7 @@ def external_links(store):
 def _index_external_links(ctx: Context) -> None:
     store = ctx.store
     for path, folder, line, raw, target in external_links(store):
+        if report_home_link(ctx, path, raw, line):
+            continue
         if outside_verdict(store, folder, target) == "missing":
             ctx.add("links.broken", path, f"link to {raw} reaches nothing", line=line, target=target)

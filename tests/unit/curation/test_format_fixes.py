@@ -115,3 +115,16 @@ def test_git_rename_history_comes_before_a_guess_by_name(make_store, monkeypatch
     git("commit", "-qam", "index")
     _, after = fix(root)
     assert after == [] and "See [deploy](project_shipping.md)." in (root / "project_release.md").read_text()
+
+
+def test_a_memory_md_entry_into_another_machines_home_folder_is_said_so_and_relinked(make_store):
+    far = "/Users/alice/.claude/projects/-Users-alice-app/memory/project_release.md"
+    index = CLAUDE["MEMORY.md"].replace("](project_release.md)", f"]({far})") + "- [Old](/home/bob/old.md) — old\n"
+    root = make_store({**CLAUDE, "MEMORY.md": index})
+    found = [f for f in run_checks(load(root)) if f.check == "links.broken"]
+    assert [f.message.split(":")[0] for f in found] == [
+        f"link to {far} points into another machine's home folder (/Users/alice)",
+        "link to /home/bob/old.md points into another machine's home folder (/home/bob)"]
+    assert found[0].fix is not None and found[1].fix is None  # only the first has a file here
+    fix(root)
+    assert "- [Release](project_release.md) — how releases go" in (root / "MEMORY.md").read_text()
