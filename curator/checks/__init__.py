@@ -20,6 +20,7 @@ FAMILIES = [
     ("content_checks", {"size.chars", "size.headings", "frontmatter.invalid", "links.broken"}),
     ("budget_checks", {"tokens.stale-count", "budget.over"}),
     ("duplicate_checks", {"duplicate.near"}),
+    ("topical_checks", {"duplicate.topic"}),
     ("transient_checks", {"transient.expired"}),
     ("transient_share", {"transient.unpruned"}),
     ("format_checks", {"frontmatter.missing", "budget.past-cap", "links.broken", "experience.unpaired"}),

@@ -61,6 +61,7 @@ CHECKS: dict[str, CheckSpec] = {
         CheckSpec("budget.over", W, "a file, index, tier or the start-up load over its budget", scope=STORE_WIDE, reads=frozenset({TOKENS, NAMES})),
         CheckSpec("budget.past-cap", W, "lines of the always-loaded index past the agent's load cap (never seen)", frozenset({CLAUDE}), scope=STORE_WIDE, reads=frozenset({INDEXES})),
         CheckSpec("duplicate.near", W, "near-duplicate memories", scope=STORE_WIDE, reads=frozenset({TEXT, NAMES})),
+        CheckSpec("duplicate.topic", INFO, "memories on the same topic with little shared text (with the semantic source)", scope=STORE_WIDE, reads=frozenset({TEXT, NAMES})),
         CheckSpec("links.broken", W, "a markdown link inside a memory that reaches nothing", scope=PER_FILE, reads=frozenset({TEXT, NAMES})),
         CheckSpec("experience.unpaired", INFO, "an experience entry without its summary twin, or a summary whose entry is gone", frozenset({EXPERIENCE}), scope=STORE_WIDE, reads=frozenset({NAMES})),
         CheckSpec("transient.expired", INFO, "a transient record older than its tier's TTL", scope=PER_FILE, reads=frozenset({TEXT, NAMES})),

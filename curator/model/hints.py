@@ -20,6 +20,7 @@ class Hint:
 
 _BY_HAND = {
     "duplicate.near": "merge the two memories into one (or delete the weaker)",
+    "duplicate.topic": "merge the two memories into one, or say in each how they differ",
     "size.chars": "split it into atomic memories, one topic each",
     "size.headings": "split it into atomic memories, one topic each",
     "budget.over": "shorten or split what is over its budget",

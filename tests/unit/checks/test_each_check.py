@@ -12,7 +12,8 @@ from curator.model.formats import SERENA_TIERED
 from curator.tokens import FakeTokenCounter, default_counter
 
 # this file breaks a tiered Serena store; format-specific checks are in test_format_checks.py
-TIERED_CHECKS = sorted(c for c, spec in CHECKS.items() if spec.applies_to(SERENA_TIERED))
+# duplicate.topic needs the semantic source (an encoder): test_topical_checks.py gives it one
+TIERED_CHECKS = sorted(c for c, spec in CHECKS.items() if spec.applies_to(SERENA_TIERED) and c != "duplicate.topic")
 KW = "rebase interactive autosquash fixup squash reword reflog onto"
 KW2 = "worktree parallel checkout hotfix branch prune remove venv"
 
