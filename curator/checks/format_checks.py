@@ -5,7 +5,8 @@ and Serena's `mem:NAME` references."""
 from __future__ import annotations
 
 from ..model import formats as fmts
-from ..model.findings import Frontmatter, Severity
+from ..model.claude_index import inline_sections
+from ..model.findings import Frontmatter, Severity, SplitIndex
 from ..model.linkres import outside_verdict
 from ..model.list_index import ListIndex, mem_references, name_resolver
 from .context import Context
@@ -127,6 +128,7 @@ def _past_cap(ctx: Context) -> None:
         f"{rec.path}): the agent never sees them"
         + (f"; {len(lost)} topic file(s) listed only there: {shown}" if lost else ""),
         line=first,
+        fix=SplitIndex(rec.path) if inline_sections(rec.text) else None,
     )
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import posixpath
 import re
 
-from ..model.findings import Frontmatter, ListEntry
+from ..model.claude_index import inline_sections
+from ..model.findings import Frontmatter, ListEntry, SplitIndex
 from ..model.formats import CLAUDE_TYPES, claude_cap_line
 from ..model.frontmatter import quoted_frontmatter
 from ..model.store import Store
@@ -20,8 +21,10 @@ _ENTRY = re.compile(r"^\s*[-*]\s+\[[^\]]*\]\([^)]+\)")
 _SENTENCE = re.compile(r"(?<=[.!?])\s")
 
 
-def draft_fix(store: Store, draft: Draft, fix: ListEntry | Frontmatter) -> None:
+def draft_fix(store: Store, draft: Draft, fix: ListEntry | Frontmatter | SplitIndex) -> None:
     match fix:
+        case SplitIndex(index=index):
+            _split_index(store, draft, index)
         case ListEntry(path=path, index=index):
             _list_entry(store, draft, path, index)
         case Frontmatter(path=path, mode="quote"):
@@ -129,3 +132,41 @@ def _yaml_scalar(value: str) -> str:
 
     dumped = yaml.safe_dump(value, default_flow_style=True, width=10_000, allow_unicode=True).strip()
     return dumped.removesuffix("\n...").removesuffix("...").strip()
+
+
+def _split_index(store: Store, draft: Draft, index: str) -> None:
+    """The inline sections past the cap (then the largest others, until the index fits) each
+    into a `reference_<title>.md` topic file, replaced by its line in the index."""
+    text = draft.text(index)
+    lines = text.splitlines()
+    cap = claude_cap_line(text)
+    if cap is None:
+        return
+    sections = inline_sections(text)
+    order = [s for s in sections if s.end >= cap] + sorted((s for s in sections if s.end < cap),
+                                                           key=lambda s: -len(s.body))
+    folder = posixpath.dirname(index)
+    taken = set(store.records)
+    gone: dict[int, str | None] = {}
+    for sec in order:
+        if claude_cap_line("\n".join(gone.get(i, ln) for i, ln in enumerate(lines, 1) if gone.get(i, ln) is not None)) is None:
+            break
+        slug = re.sub(r"[^a-z0-9]+", "_", sec.title.lower()).strip("_")[:60] or "section"
+        name, n = f"reference_{slug}.md", 2
+        while posixpath.join(folder, name) in taken:
+            name, n = f"reference_{slug}_{n}.md", n + 1
+        path = posixpath.join(folder, name) if folder else name
+        taken.add(path)
+        first = next((ln.strip(" -*#>") for ln in sec.body if ln.strip()), sec.title)
+        hook = re.sub(r"[`*_]", "", first)[:150].strip()
+        draft.create(path, "---\n" f"name: {_yaml_scalar(sec.title)}\n" f"description: {_yaml_scalar(hook)}\n"
+                     "type: reference\n---\n" f"# {sec.title}\n\n" + "\n".join(sec.body) + "\n")
+        title = sec.title.replace("[", "(").replace("]", ")")
+        gone[sec.start] = f"- [{title}]({name}) — {hook}"
+        for i in range(sec.start + 1, sec.end + 1):
+            gone[i] = None
+    for no, line in gone.items():
+        draft.replace_line(index, no, line)
+    if gone:
+        draft.notes.append(f"drafted {sum(1 for v in gone.values() if v)} topic file(s) from {index}'s inline sections: "
+                           "read them before applying (type: reference; names from the headings)")

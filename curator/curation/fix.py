@@ -25,6 +25,7 @@ from ..model.findings import (
     Relink,
     RepointRow,
     RouteIndex,
+    SplitIndex,
 )
 from ..model.indexes import IndexLink, format_domain_row, format_l0_row
 from ..model.store import Store
@@ -272,7 +273,7 @@ def _draft(store: Store, chosen: list[Finding], counter=None) -> Plan:
             case Relink(path=path, line=line, old=old, new=new):
                 if (current := draft.current_line(path, line)) is not None:
                     draft.replace_line(path, line, relink(current, old, new))
-            case ListEntry() | Frontmatter():
+            case ListEntry() | Frontmatter() | SplitIndex():
                 from .drafts import draft_fix
 
                 draft_fix(store, draft, fix)

@@ -179,8 +179,21 @@ class Frontmatter(Fix):
         return "quote the values that break the YAML" if self.mode == "quote" else "add a drafted name/description/type block"
 
 
+@dataclass(frozen=True, slots=True)
+class SplitIndex(Fix):
+    """Move the inline sections of an always-loaded index past its load cap into topic files,
+    each replaced by one `- [Title](file.md) — hook` line (a draft to approve)."""
+
+    index: str
+    kind: ClassVar[str] = "split-index"
+
+    @property
+    def description(self) -> str:
+        return "move its inline sections into topic files (a draft)"
+
+
 FIX_KINDS: dict[str, type[Fix]] = {c.kind: c for c in (RepointRow, DropRow, IndexOrphan, RouteIndex, RefreshCount, Prune,
-                                                       Relink, ListEntry, Frontmatter)}
+                                                       Relink, ListEntry, Frontmatter, SplitIndex)}
 
 
 def fix_from_row(row: tuple) -> Fix:

@@ -128,3 +128,26 @@ def test_a_memory_md_entry_into_another_machines_home_folder_is_said_so_and_reli
     assert found[0].fix is not None and found[1].fix is None  # only the first has a file here
     fix(root)
     assert "- [Release](project_release.md) — how releases go" in (root / "MEMORY.md").read_text()
+
+
+def test_memory_md_past_its_cap_moves_inline_sections_into_topic_files_when_asked(make_store):
+    inline = "## Browser commands\n" + "".join(f"- `cmd{i}` — does thing {i}\n" for i in range(150))
+    tools = "## Tools\n" + "".join(f"- tool {i} is used for {i}\n" for i in range(80))
+    index = CLAUDE["MEMORY.md"] + "\n" + inline + "\n" + tools + "\n## More\n- [Small commits](feedback_small.md) — again\n"
+    root = make_store({**CLAUDE, "MEMORY.md": index})
+    original = snapshot(root)
+    store = load(root)
+    past = [f for f in run_checks(store) if f.check == "budget.past-cap"]
+    assert past and past[0].fix is not None
+    with pytest.raises(NothingToDo):  # a draft: never applied unasked
+        plan_fixes(store, run_checks(store))
+    before, after = fix(root, {"budget.past-cap"})
+    assert not [f for f in after if f.check == "budget.past-cap"]
+    # the section past the cap moves; the one before it stays (the index fits again)
+    topic = (root / "reference_tools.md").read_text()
+    assert topic.startswith("---\nname: Tools\ndescription: tool 0 is used for 0\ntype: reference\n---\n# Tools\n\n- tool 0")
+    text = (root / "MEMORY.md").read_text()
+    assert "- [Tools](reference_tools.md) — tool 0 is used for 0" in text and "## Browser commands" in text
+    assert not (root / "reference_browser_commands.md").exists()
+    undo(root)
+    assert snapshot(root) == original

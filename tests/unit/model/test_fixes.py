@@ -77,7 +77,7 @@ def test_each_variant_says_what_it_does():
     assert Relink("a.md", 3, "b.md", "c/b.md").description == "link it as c/b.md"
     assert ListEntry("x.md", "MEMORY.md").description == "add a line to MEMORY.md"
     assert Frontmatter("x.md", "quote").description.startswith("quote")
-    assert all(issubclass(c, Fix) for c in FIX_KINDS.values()) and len(FIX_KINDS) == 9
+    assert all(issubclass(c, Fix) for c in FIX_KINDS.values()) and len(FIX_KINDS) == 10
 
 
 def test_the_checks_build_typed_fixes_and_the_plan_dispatches_on_them(sample_copy):
