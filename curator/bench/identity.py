@@ -1,7 +1,8 @@
 """Review identity on real stores: each corpus store copied into a fresh git repository and
 committed, then changed the ways a maintainer does — a rename (every reference updated), a move
 into a new folder (every link re-pointed), a reordered index — and `review` asked what is new.
-Each must be 0 new findings; a real regression (one new broken link) exactly 1.
+Each must be 0 new findings; a real regression (one new broken link, one row given another
+index's keywords: a new collision) exactly 1.
 
     python -m curator.bench.identity CORPORA_DIR [--seeds N] [--only NAME]
 """
@@ -27,7 +28,7 @@ STORES = {
     "serena/blakemckinniss__confident-claude": ".serena/memories", "serena/fizic37__Delcampe": ".serena/memories",
     "serena/ChrisRoyse__Pheromind-RAG": ".serena/memories", "experience/cklxx__elephant.ai": "docs/error-experience",
 }
-KINDS = ("rename", "move", "reorder", "broken")
+KINDS = ("rename", "move", "reorder", "broken", "collision")
 _INDEX_NAMES = ("MEMORY.md", "memory-index.md", "_index.md", "INDEX.md", "README.md", "memory_index.md")
 _LINK = re.compile(r"(\]\()([^)\s#]+\.md)\)")
 _TABLE_RULE = re.compile(r"^\|[\s:|-]*-[\s:|-]*$")
@@ -122,11 +123,46 @@ def change(store: Path, kind: str, rnd: random.Random) -> str | None:
             lines[i] = v
         p.write_text("".join(lines), errors="surrogateescape")
         return p.relative_to(store).as_posix()
+    if kind == "collision":  # a real regression: one row takes the keywords of a row in another index
+        return _collide(store, rnd)
     f = rnd.choice(files)  # broken: a real regression, one new broken link
     p = store / f
     p.write_text(p.read_text(errors="surrogateescape") + "\n\nSee [gone](no_such_memory_xyz.md).\n",
                  errors="surrogateescape")
     return f
+
+
+def _collide(store: Path, rnd: random.Random) -> str | None:
+    """Give a row of one domain index the keywords of a row in another (tiered stores only)."""
+    from ..checks.keyword_checks import collision_rows
+    from ..model import load_store
+    from ..tokens import EstimateCounter
+
+    loaded = load_store(store, token_counter=EstimateCounter(), use_cache=False)
+    can: dict[str, list] = {}
+    for p, r in collision_rows(loaded):  # rows the check compares (memories, not sidecars)
+        can.setdefault(p, []).append(r)
+    indexes = sorted((p, rows) for p, rows in can.items() if len(rows) >= 2)
+    if len(indexes) < 2:
+        return None
+    (pa, a), (pb, b) = rnd.sample(indexes, 2)
+    row = rnd.choice(a)
+    # a donor that already shares most of its keywords with no other row (else the change
+    # collides with that row too: two real new collisions, not one)
+    others = [(p, r.keyword_set) for p, rows in indexes for r in rows if p not in (pa, pb)]
+    donors = [d for d in b if d.keyword_set and all(
+        len(d.keyword_set & k) < 0.5 * min(len(d.keyword_set), len(k) or 1) for _, k in others)]
+    if not donors:
+        return None
+    donor = rnd.choice(donors)
+    lines = (store / pa).read_text(errors="surrogateescape").splitlines(keepends=True)
+    cells = lines[row.line - 1].split("|")
+    if len(cells) < 4:
+        return None
+    cells[1] = " " + " ".join(donor.keywords) + " "
+    lines[row.line - 1] = "|".join(cells)
+    (store / pa).write_text("".join(lines), errors="surrogateescape")
+    return f"{pa}:{row.line}"
 
 
 def run_one(corpora: Path, name: str, kind: str, seed: int, work: Path):
@@ -161,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
                     if out is None:
                         continue
                     what, new, gone = out
-                    ok = len(new) == (1 if kind == "broken" else 0)
+                    ok = len(new) == (1 if kind in ("broken", "collision") else 0)
                     bad += not ok
                     total += 1
                     print(f"{'ok ' if ok else 'BAD'} {name:42} {kind:8} {what[:48]:48} new={len(new)} resolved={len(gone)}")
