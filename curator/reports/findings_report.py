@@ -97,6 +97,9 @@ def render_text(console, store: Store, findings: list[Finding]) -> None:
                 console.print(Padding(msg, (0, 0, 0, 6), expand=False))
         if beside:
             console.print(grid)
+        how = _how_to_fix(store, items)
+        if how is not None:
+            console.print(how, overflow="fold")
     console.print()
     parts = []
     for sev, key, word in (
@@ -114,6 +117,25 @@ def render_text(console, store: Store, findings: list[Finding]) -> None:
         out.append(txt, style=style)
     out.append(f" from {checks} check{'s' if checks != 1 else ''}.")
     console.print(out)
+
+
+def _how_to_fix(store: Store, items: list[Finding]):  # -> Text | None
+    """One line under a check's findings: how to fix them (the command, or what to do by hand)."""
+    from rich.text import Text
+
+    from ..model.hints import hint
+
+    fixable = [f for f in items if f.fix is not None]
+    h = hint(fixable[0] if fixable else items[0], store.given)
+    if not h.command:
+        return None  # done by hand: the message says how
+    out = Text("  fix: $ ", style="dim")
+    out.append(h.command, style="bold")
+    if not fixable:
+        out.append(f"  ({h.text})", style="dim")
+    elif len(fixable) < len(items):
+        out.append(f"  ({len(fixable)} of {len(items)} have a fix)", style="dim")
+    return out
 
 
 def _where(f: Finding) -> str:
@@ -177,7 +199,7 @@ def render_sarif(store: Store, findings: list[Finding]) -> dict:
                 "ruleId": f.check,
                 "ruleIndex": rule_ids.index(f.check) if f.check in CHECKS else -1,
                 "level": level[f.severity],
-                "message": {"text": f.message},
+                "message": {"text": f"{f.message}\nFix: {f.fix_hint.line()}"},
                 "locations": [{"physicalLocation": loc}],
             }
         )
