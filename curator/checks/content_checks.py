@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import posixpath
 
-from ..model.findings import Severity
+from ..model.findings import Frontmatter, Relink, Severity
+from ..model.frontmatter import quoted_frontmatter
 from ..model.linkres import outside_verdict, trusted_place
 from .context import Context
 from .facts import facts_for, link_probe, resolve_link
+from .home_links import report_home_link
 
 
 def run(ctx: Context, paths: list[str] | None = None) -> None:
@@ -26,7 +28,9 @@ def run(ctx: Context, paths: list[str] | None = None) -> None:
 def check_record(ctx: Context, path: str, rec, facts) -> None:
     th = ctx.config.thresholds
     if rec.frontmatter_error:
-        ctx.add("frontmatter.invalid", path, rec.frontmatter_error, line=rec.frontmatter_error_line)
+        quotable = rec.frontmatter_error.startswith("frontmatter is not valid YAML") and quoted_frontmatter(rec.text)
+        ctx.add("frontmatter.invalid", path, rec.frontmatter_error, line=rec.frontmatter_error_line,
+                fix=Frontmatter(path, "quote") if quotable else None)
     n = rec.chars
     if rec.level < 2 and not ctx.store.adapter.is_tiered:
         n = 0  # a list index (MEMORY.md, a folder README) is judged by its format's load cap
@@ -86,6 +90,8 @@ def _links(ctx: Context, rec, links) -> None:
             ctx.add("links.broken", rec.path, f"link to {raw[:80]}… names no possible file (a part over {MAX_PART} bytes)",
                     line=line, target=resolved[:200])
             continue
+        if report_home_link(ctx, rec.path, raw, line):
+            continue
         probe = link_probe(store, rec, raw)  # the cached findings depend on the same probes
         if probe is not None and not trusted_place(store, probe) and not _included(ctx, resolved):
             # outside the repository: reported, never looked up (no existence oracle for it)
@@ -97,34 +103,43 @@ def _links(ctx: Context, rec, links) -> None:
             continue  # a repository file, or outside a store copied without its repository
         if not exists:
             inside = resolved.endswith(".md") and not resolved.startswith("../") and not written.startswith("/")
-            meant = likely_meant(ctx, resolved) if inside else None
+            cands = likely_meant(ctx, resolved) if inside else []
+            meant = cands[0] if len(cands) == 1 else None
             fix_as = posixpath.relpath(meant, rec.folder or ".") if meant else None
+            if meant:
+                why = f" (it likely meant {meant}: link it as {fix_as})"
+            elif cands:  # ambiguous: never guessed, the candidates named
+                shown = ", ".join(cands[:4]) + (", …" if len(cands) > 4 else "")
+                why = f" ({len(cands)} files have that name: {shown} — link the one it meant)"
+            else:
+                why = ""
+            fragment = raw[len(raw.split("#", 1)[0]):]
             ctx.add(
                 "links.broken",
                 rec.path,
-                f"link to {raw} reaches nothing"
-                + (f" (it likely meant {meant}: link it as {fix_as})" if meant else ""),
+                f"link to {raw} reaches nothing{why}",
                 line=line,
                 target=resolved,
                 suggestion=meant,
+                fix=Relink(rec.path, line, raw, fix_as + fragment) if fix_as else None,
             )
 
 
-def likely_meant(ctx: Context, resolved: str) -> str | None:
-    """The existing file a broken link most likely meant: the one file of that name elsewhere
-    (moved; the nearest folder when several), else a close rename of it."""
+def likely_meant(ctx: Context, resolved: str) -> list[str]:
+    """The existing files a broken link may have meant: every file of that name elsewhere
+    (moved), else a close rename of it. One is a fix; several are for the author to choose."""
     by_name = ctx.memo("links.by_name", lambda: _by_name(ctx))
     base = resolved.rsplit("/", 1)[-1].lower()
     same = by_name.get(base, [])
     if same:
         folder = resolved.rsplit("/", 1)[0] if "/" in resolved else ""
-        return min(same, key=lambda p: (_distance(folder, p), p))
+        return sorted(same, key=lambda p: (_distance(folder, p), p))
     from .index_checks import closest_path
 
     guess = closest_path(ctx, resolved)
     if guess and _same_words(resolved, guess):
-        return guess
-    return None
+        return [guess]
+    return []
 
 
 def _by_name(ctx: Context) -> dict[str, list[str]]:

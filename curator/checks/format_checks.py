@@ -5,10 +5,12 @@ and Serena's `mem:NAME` references."""
 from __future__ import annotations
 
 from ..model import formats as fmts
-from ..model.findings import Severity
+from ..model.claude_index import inline_sections
+from ..model.findings import Frontmatter, Severity, SplitIndex
 from ..model.linkres import outside_verdict
 from ..model.list_index import ListIndex, mem_references, name_resolver
 from .context import Context
+from .home_links import report_home_link
 
 
 def run(ctx: Context) -> None:
@@ -70,6 +72,7 @@ def _claude_frontmatter(ctx: Context) -> None:
                 "no frontmatter: Claude Code expects `name`, `description` and `type` "
                 "(user|feedback|project|reference) to decide when a memory is relevant",
                 line=1,
+                fix=Frontmatter(path, "draft"),
             )
             continue
         if missing:
@@ -78,6 +81,7 @@ def _claude_frontmatter(ctx: Context) -> None:
                 path,
                 f"frontmatter lacks {', '.join(f'`{k}`' for k in missing)} (flat or under `metadata:`)",
                 line=1,
+                fix=Frontmatter(path, "draft"),
             )
         kind = fm.get("type") if not _blank(fm.get("type")) else meta.get("type")
         if not _blank(kind) and str(kind).strip().lower() not in fmts.CLAUDE_TYPES:
@@ -124,6 +128,7 @@ def _past_cap(ctx: Context) -> None:
         f"{rec.path}): the agent never sees them"
         + (f"; {len(lost)} topic file(s) listed only there: {shown}" if lost else ""),
         line=first,
+        fix=SplitIndex(rec.path) if inline_sections(rec.text) else None,
     )
 
 
@@ -158,5 +163,7 @@ def external_links(store):
 def _index_external_links(ctx: Context) -> None:
     store = ctx.store
     for path, folder, line, raw, target in external_links(store):
+        if report_home_link(ctx, path, raw, line):
+            continue
         if outside_verdict(store, folder, target) == "missing":
             ctx.add("links.broken", path, f"link to {raw} reaches nothing", line=line, target=target)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..config import glob_match
 from ..model import formats as fmts
-from ..model.findings import IndexOrphan, Severity
+from ..model.findings import IndexOrphan, ListEntry, Severity
 from .context import Context
 from .naming_checks import EXEMPT
 
@@ -42,7 +42,8 @@ def _names_only(ctx: Context) -> None:
     """Plain Serena: `list_memories` shows the agent every name, so an unlisted memory is not
     lost — one finding for the store, with advice, never one per file."""
     store = ctx.store
-    memories = _candidates(ctx)
+    # transient records (session logs) are not meant to be listed: they are pruned
+    memories = [p for p in _candidates(ctx) if store.records[p].tier != "transient"]
     if not memories:
         return
     if store.l0 is None:
@@ -91,6 +92,7 @@ def _listed(ctx: Context) -> None:
                     path,
                     f"{store.l0.path} does not list this file: the agent never learns it exists",
                     suggestion=store.l0.path,
+                    fix=ListEntry(path, store.l0.path),
                 )
         return
     readmes = {p.rsplit("/", 1)[0] if "/" in p else "": p for p in store.list_indexes}

@@ -9,11 +9,13 @@ from dataclasses import dataclass
 
 from ..config import Config
 from ..model.findings import Severity
-from ..model.formats import CLAUDE, EXPERIENCE, FORMATS, SERENA_TIERED
+from ..model.formats import CLAUDE, EXPERIENCE, FORMATS, SERENA, SERENA_TIERED
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 ALL = frozenset(FORMATS)
 TIERED = frozenset({SERENA_TIERED})
+PLAIN = frozenset({SERENA, CLAUDE})  # stores with no tier folders of their own
+PLAIN = frozenset({SERENA, CLAUDE})  # stores with no tier folders of their own
 
 
 # a check's scope: what one of its findings is about
@@ -192,6 +194,11 @@ CHECKS: dict[str, CheckSpec] = {c.id: c for c in (
           example="git/rebase.md and workflow/rebasing.md share {near_jaccard} of their {shingle}-word shingles "
                   "(or one holds {near_containment} of the other)",
           fix="Merge them into one memory and drop or re-point the other's rows."),
+    _spec("duplicate.topic", INFO, "memories on the same topic with little shared text (with the semantic source)", "topical_checks",
+          scope=STORE_WIDE, reads={TEXT, NAMES},
+          why="Two memories about one topic in other words split what the agent knows: it loads one and misses the other.",
+          example="docs/BEST_PRACTICES.md and docs/CONSOLIDATED_BEST_PRACTICES.md: meaning 0.91 alike, few shared sentences",
+          fix="Merge the two into one memory (keep the newer facts) and drop or re-point the other."),
     _spec("links.broken", W, "a markdown link inside a memory that reaches nothing", "content_checks format_checks",
           scope=PER_FILE, reads={TEXT, NAMES},
           why="A link the agent follows to nothing wastes a tool call and hides the knowledge it meant.",
@@ -207,6 +214,16 @@ CHECKS: dict[str, CheckSpec] = {c.id: c for c in (
           why="Transient notes (validation, reflection) are meant to be read soon and dropped; old ones crowd retrieval.",
           example="validation/2026-01-05-run.md, 320 days old (transient 30 days)",
           fix="Prune it (archived under .curator/archive/) or promote it if it still holds.", safety=ASKED),
+    _spec("transient.unpruned", INFO, "most of the store is transient records (dated session and hand-off logs)", "transient_share", PLAIN,
+          scope=STORE_WIDE, reads={NAMES, TOKENS},
+          why="Session hand-offs are read once; a store made mostly of them buries the lasting knowledge under them.",
+          example=".serena/memories: 41 of 52 files are dated session logs (session_2026-03-02.md, handoff-…)",
+          fix="Prune the old logs (`curator prune`: archived, undoable) and promote what still holds."),
+    _spec("store.foreign-file", W, "a file in a memory folder that is not a memory (not markdown, or a tool's config)", "loader", PLAIN,
+          scope=PER_FILE, reads={NAMES},
+          why="Agents list every file of a memory folder; a config or data file there is noise, and a sign it was written to the wrong folder.",
+          example=".serena/memories/.eslintrc.cjs",
+          fix="Move the file to where its tool reads it, or delete it."),
     _spec("parse.error", E, "a file curator could not read (binary, not UTF-8, over {max_file_bytes})", "loader",
           scope=PER_FILE, reads={TEXT},
           why="The agent cannot use what cannot be read; curator reports it rather than stop.",

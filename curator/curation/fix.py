@@ -17,11 +17,15 @@ from rapidfuzz import fuzz
 from ..model.findings import (
     DropRow,
     Finding,
+    Frontmatter,
     IndexOrphan,
+    ListEntry,
     Prune,
     RefreshCount,
+    Relink,
     RepointRow,
     RouteIndex,
+    SplitIndex,
 )
 from ..model.indexes import IndexLink, format_domain_row, format_l0_row
 from ..model.store import Store
@@ -38,6 +42,8 @@ def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = 
     `checks` None plans only the safe fixes (`is_safe`); naming checks opts in to their fixes.
     Orphans go into one index per plan: `index`, else the one most of them belong in. Items that
     would add a finding are dropped, or with `insist` kept and named as a trade-off."""
+    if not checks or "links.broken" in checks:
+        findings = git_relinks(store, findings)
     chosen = [f for f in findings if f.fix is not None and (is_safe(store, f) if not checks else f.check in checks)]
     if not chosen:
         what = f" for {', '.join(sorted(checks))}" if checks else " that is safe to apply unasked (name the check with --check)"
@@ -64,13 +70,62 @@ def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = 
     return plan
 
 
+def git_relinks(store: Store, findings: list[Finding]) -> list[Finding]:
+    """Broken links to a file git recorded as renamed or moved re-link to where it went —
+    before any guess by name (the store's git history, read once)."""
+    broken = {id(f) for f in findings if f.check == "links.broken" and f.target and f.line}
+    if not broken:
+        return findings
+    from ..review.git import rename_history
+
+    history = rename_history(store.root)
+    if not history:
+        return findings
+    import posixpath
+
+    try:
+        prefix = store.root.resolve().relative_to(_repo_of(store.root)).as_posix()
+    except ValueError:
+        return findings
+    prefix = "" if prefix == "." else prefix + "/"
+    out = []
+    for f in findings:
+        now = history.get(prefix + f.target) if id(f) in broken else None
+        rel = now[len(prefix):] if now and now.startswith(prefix) else None
+        if rel and rel in store.records:
+            folder = posixpath.dirname(f.path) or "."
+            raw = f.fix.old if isinstance(f.fix, Relink) else _raw_link(store, f)
+            if raw:
+                fragment = raw[len(raw.split("#", 1)[0]):]
+                f = Finding(f.check, f.severity, f.path, f.message, f.line, f.target, rel,
+                            Relink(f.path, f.line, raw, posixpath.relpath(rel, folder) + fragment, "git"))
+        out.append(f)
+    return out
+
+
+def _repo_of(root):
+    from ..review.git import repo_root
+
+    return repo_root(root).resolve()
+
+
+def _raw_link(store: Store, f: Finding) -> str | None:
+    """The link as written on the finding's line (`link to RAW reaches nothing`)."""
+    m = re.match(r"link to (\S+) reaches nothing", f.message)
+    return m.group(1) if m else None
+
+
 def is_safe(store: Store, f: Finding) -> bool:
     """A fix curator applies unasked: nothing is lost and nothing is guessed."""
     match f.fix:
         case RefreshCount():
             return True
-        case RepointRow(old=old, new=new):
-            return confident_rename(old, new)
+        case Relink(source="git"):
+            return True  # git recorded the rename
+        case RepointRow(old=old, new=new) | Relink(old=old, new=new):
+            return confident_rename(old.split("#", 1)[0], new.split("#", 1)[0])
+        case ListEntry() | Frontmatter(mode="quote"):
+            return True  # a line drafted from the file's own frontmatter; quoting keeps every value
         case DropRow(index=index, line=line, target=target, reason="repeated"):
             return _exact_duplicate(store, index, line, target)
     return False
@@ -113,6 +168,8 @@ def _label(f: Finding) -> str:
             return f"{fix.description} ({where}:{line})"
         case RouteIndex(index=where):
             return f"{fix.description} ({where})"
+        case Relink(path=where, line=line):
+            return f"{fix.description} ({where}:{line})"
     return f"{fix.description} ({f.path})"
 
 
@@ -213,12 +270,26 @@ def _draft(store: Store, chosen: list[Finding], counter=None) -> Plan:
                 idx_tokens = store.records[index].tokens
                 draft.append_line(store.l0.path, format_l0_row(route_kws, [IndexLink(name, index, index, idx_tokens)],
                                                                store.l0.dialect))
+            case Relink(path=path, line=line, old=old, new=new):
+                if (current := draft.current_line(path, line)) is not None:
+                    draft.replace_line(path, line, relink(current, old, new))
+            case ListEntry() | Frontmatter() | SplitIndex():
+                from .drafts import draft_fix
+
+                draft_fix(store, draft, fix)
             case Prune(path=path):
                 draft.move(path, archive_path(store.root, path))
                 pruned.append(path)
     drop_routes(store, draft, pruned)
     recount_routes(store, draft, counter)
     return draft.plan()
+
+
+def relink(line: str, old: str, new: str) -> str:
+    """The line with its markdown links to `old` pointing at `new` (`](old)`, `](<old>)`,
+    `](old "title")`)."""
+    return re.sub(r"(\]\(\s*<?)" + re.escape(old) + r"(?=>?(?:\s+[\"'(][^)]*)?\s*\))",
+                  lambda m: m.group(1) + new, line)
 
 
 def _merge_into_first(store: Store, draft: Draft, index: str, line: int, target: str, dropped) -> bool:

@@ -1,3 +1,21 @@
 """The live state both faces share: the session (every memory source's current snapshot and the
 one way it changes), one source's workspace (snapshot + findings + budgets), and the repository
 view the CLI reports from. Pure: no Textual, no Rich."""
+
+
+def _semantic_embedder():
+    """duplicate.topic's encoder: the retrieval source's, imported only when a check asks."""
+    try:
+        from ..retrieval import semantic
+    except ImportError:
+        return None
+    return getattr(semantic, "embed_records", None)
+
+
+def _provide() -> None:
+    from ..checks.topical_checks import provide_embedder
+
+    provide_embedder(_semantic_embedder)
+
+
+_provide()

@@ -134,7 +134,66 @@ class Prune(Fix):
         return "prune (archive) this record"
 
 
-FIX_KINDS: dict[str, type[Fix]] = {c.kind: c for c in (RepointRow, DropRow, IndexOrphan, RouteIndex, RefreshCount, Prune)}
+@dataclass(frozen=True, slots=True)
+class Relink(Fix):
+    """Re-point a markdown link inside `path` (on `line`) from `old` to `new`, both as written
+    in that file (the file it meant was moved or renamed)."""
+
+    path: str
+    line: int
+    old: str
+    new: str
+    source: Literal["name", "git"] = "name"  # the one file of that name, or git's rename record
+    kind: ClassVar[str] = "relink"
+
+    @property
+    def description(self) -> str:
+        return f"link it as {self.new}"
+
+
+@dataclass(frozen=True, slots=True)
+class ListEntry(Fix):
+    """Add a `- [Title](file.md) — hook` line for the unlisted `path` to the list index `index`
+    (drafted when planned: title and hook from its frontmatter, in its type's section)."""
+
+    path: str
+    index: str
+    kind: ClassVar[str] = "list-entry"
+
+    @property
+    def description(self) -> str:
+        return f"add a line to {self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class Frontmatter(Fix):
+    """Replace the frontmatter of `path`: `quote` — the minimal quoting that makes invalid YAML
+    parse (the values as written); `draft` — a name/description/type block drafted from the file."""
+
+    path: str
+    mode: Literal["quote", "draft"]
+    kind: ClassVar[str] = "frontmatter"
+
+    @property
+    def description(self) -> str:
+        return "quote the values that break the YAML" if self.mode == "quote" else "add a drafted name/description/type block"
+
+
+@dataclass(frozen=True, slots=True)
+class SplitIndex(Fix):
+    """Move the inline sections of an always-loaded index past its load cap into topic files,
+    each replaced by one `- [Title](file.md) — hook` line (a draft to approve)."""
+
+    index: str
+    kind: ClassVar[str] = "split-index"
+
+    @property
+    def description(self) -> str:
+        return "move its inline sections into topic files (a draft)"
+
+
+FIX_KINDS: dict[str, type[Fix]] = {c.kind: c for c in (RepointRow, DropRow, IndexOrphan, RouteIndex, RefreshCount, Prune,
+                                                       Relink, ListEntry, Frontmatter, SplitIndex)}
 
 
 def fix_from_row(row: tuple) -> Fix:
@@ -159,6 +218,13 @@ class Finding:
 
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.check, self.message)
+
+    @property
+    def fix_hint(self):
+        """How to fix it (`model.hints.Hint`: a line, the CLI command, the app key)."""
+        from .hints import hint
+
+        return hint(self)
 
     def to_json(self) -> dict:
         out: dict = {

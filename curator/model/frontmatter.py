@@ -86,3 +86,43 @@ def split_frontmatter(text: str) -> tuple[Frontmatter, str, int]:
 def _one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split()) or type(exc).__name__
     return text[:120]
+
+
+_KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*):[ \t]+(\S.*?)\s*$")
+_PLAIN_START = tuple("'\"[{|>&*!%@`#")
+
+
+def quoted_frontmatter(text: str) -> dict[int, str] | None:
+    """The minimal quoting that makes a file's invalid YAML frontmatter parse to what its author
+    wrote: each top-level `key: value` line that YAML cannot read alone gets its value in double
+    quotes (a `: ` inside a description, a leading `-`). {1-based line: new line}, or None when
+    quoting such lines does not make the whole block a mapping."""
+    lines = text.split("\n")
+    if not lines or not FENCE.match(lines[0].rstrip("\r")):
+        return None
+    close = next((i for i in range(1, len(lines)) if FENCE.match(lines[i].rstrip("\r"))), None)
+    if close is None:
+        return None
+    yaml, loader = _yaml()
+    new: dict[int, str] = {}
+    block = lines[1:close]
+    for i, line in enumerate(block):
+        m = _KEY_LINE.match(line.rstrip("\r"))
+        continued = i + 1 < len(block) and block[i + 1][:1] in (" ", "\t")
+        if m is None or continued or m.group(2).startswith(_PLAIN_START):
+            continue
+        try:
+            yaml.load(line, Loader=loader)
+            continue
+        except yaml.YAMLError:
+            pass
+        value = m.group(2).replace("\\", "\\\\").replace('"', '\\"')
+        new[i + 2] = f'{m.group(1)}: "{value}"' + ("\r" if line.endswith("\r") else "")
+    if not new:
+        return None
+    fixed = [new.get(i + 2, line) for i, line in enumerate(block)]
+    try:
+        data = yaml.load("\n".join(fixed), Loader=loader)
+    except yaml.YAMLError:
+        return None
+    return new if isinstance(data, dict) else None

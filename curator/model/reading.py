@@ -17,6 +17,7 @@ from . import formats as fmts
 from . import markdown as md
 from .cache_encoding import decode_index, encode_index, plain_frontmatter, unplain
 from .findings import Finding, Severity
+from .foreign import TOOL_CONFIG, foreign_file, is_attachment
 from .frontmatter import split_frontmatter
 from .indexes import parse_domain_index, parse_l0
 from .list_index import name_resolver, parse_list_index
@@ -69,6 +70,8 @@ def walk(base: Path, prefix: str, allowed: list[Path], findings: list[Finding], 
             if only_top is not None and folder == base and not only_top.match(entry.name):
                 continue
             if entry.name.startswith(".") and entry.name not in (".serena",):
+                if TOOL_CONFIG.match(entry.name) and entry.is_file(follow_symlinks=False):
+                    findings.append(foreign_file(rel, True))
                 continue  # hidden files and folders (.git, .curator, editor swap files)
             if cfg.is_excluded(rel):
                 continue
@@ -111,6 +114,8 @@ def walk(base: Path, prefix: str, allowed: list[Path], findings: list[Finding], 
                     stack.append((Path(entry.path), rel))
                 elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
                     yield rel, entry.path
+                elif not is_attachment(entry.name) and entry.is_file(follow_symlinks=False):
+                    findings.append(foreign_file(rel, False))
             except OSError as exc:
                 findings.append(Finding("parse.error", Severity.ERROR, rel, f"cannot read: {exc}"))
 

@@ -37,6 +37,7 @@ class FolderTier:
     reason: str
     records: int
     decided: bool = False  # True: read from the store, overriding the default rules
+    glob: str = ""  # files, not a folder: top-level dated session logs (`session_*`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +47,7 @@ class Tiering:
     startup_reason: str
 
     def rules(self) -> tuple[TierRule, ...]:
-        return tuple(TierRule(f"{f.folder}/**", f.tier) for f in self.folders if f.folder and f.decided)
+        return tuple(TierRule(f.glob or f"{f.folder}/**", f.tier) for f in self.folders if f.folder and f.decided)
 
 
 def _logical(path: str) -> str:
@@ -102,6 +103,13 @@ def decide(store) -> Tiering:
             folders.append(FolderTier(folder, "semantic", f"indexes route to {routed[folder]} of its {n} record(s) "
                                       f"(e.g. {example[folder]}), so it is knowledge, not transient", n, True))
             continue
+        if not folder:
+            logs = session_log_rules(recs, store.routes_to)
+            folders += logs
+            n -= sum(f.records for f in logs)
+            if n:
+                folders.append(FolderTier(folder, "semantic", "top-level memories → semantic", n))
+            continue
         by_rule = Counter(config.tier_for(_logical(r.path)) for r in recs)
         if default.glob != "**" or len(by_rule) > 1 or any(
             r.glob != "**" and glob_match(_logical(recs[0].path), r.glob) for r in DEFAULT_TIER_RULES
@@ -113,9 +121,7 @@ def decide(store) -> Tiering:
                 why = "default rules per path: " + ", ".join(f"{t} {k}" for t, k in by_rule.most_common())
             folders.append(FolderTier(folder, tier, why, n))
             continue
-        if not folder:
-            folders.append(FolderTier(folder, "semantic", "top-level memories → semantic", n))
-            continue
+
         if routed[folder]:
             folders.append(FolderTier(folder, "semantic", f"indexes route to {routed[folder]} of its {n} record(s)", n))
             continue
@@ -131,6 +137,37 @@ def decide(store) -> Tiering:
             folders.append(FolderTier(folder, "semantic", "no transient evidence (names, frontmatter) → semantic", n))
     startup, why = _startup(store, routed, members, folders)
     return Tiering(tuple(folders), startup, why)
+
+
+# hand-off and session logs by name: `session_2025-12-19_08-31`, `SESSION_SUMMARY_20251009`,
+# `handoff-2026-01-02`; only with a date in the name (a `session_management` guide is knowledge)
+SESSION_LOG = re.compile(r"^(session|sessions|handoff|hand[-_]off|session[-_](summary|log|notes)|daily[-_]log)"
+                         r"(?=[-_]|\d)", re.IGNORECASE)
+
+
+def session_log_rules(recs, routes_to) -> list[FolderTier]:
+    """Top-level dated session/hand-off logs no index lists, as transient rules: one glob per
+    name prefix when every top-level file it matches is such a log."""
+    logs = [r for r in recs if SESSION_LOG.match(r.stem) and DATED.search(r.stem) and r.path not in routes_to]
+    if len(logs) < EVIDENCE_MIN:
+        return []
+    by_prefix: dict[str, list] = {}
+    for r in logs:
+        by_prefix.setdefault(SESSION_LOG.match(r.stem).group(0), []).append(r)
+    out = []
+    log_paths = {r.path for r in logs}
+    for prefix, group in sorted(by_prefix.items()):
+        glob = f"{prefix}*.md"
+        if all(r.path in log_paths for r in recs if glob_match(r.path, glob)):
+            globs = [glob]
+        else:
+            globs = [r.path for r in group]
+        example = min(r.stem for r in group)
+        for g in globs:
+            n = len(group) if len(globs) == 1 else 1
+            out.append(FolderTier(g.removesuffix(".md"), "transient", f"{len(group)} dated session/hand-off log(s) "
+                                  f"by name (e.g. {example}), no index lists them", n, True, g))
+    return out
 
 
 def _startup(store, routed: Counter, members: dict, folders: list[FolderTier]) -> tuple[tuple[str, ...], str]:

@@ -113,6 +113,9 @@ def render_text(console, store: Store, findings: list[Finding], ran: int | None 
             else:
                 console.print(Text("  " + _where(f), style="bold"), overflow="fold")
                 print_indented(console, msg, 6)
+        how = _how_to_fix(store, items)
+        if how is not None:  # the command whole, wrapped under itself
+            print_indented(console, how, 0)
     console.print()
     parts = []
     for sev, key, word in (
@@ -131,6 +134,25 @@ def render_text(console, store: Store, findings: list[Finding], ran: int | None 
     of = f" of the {ran} run" if ran is not None and ran > checks else ""
     out.append(f" from {plural(checks, 'check')}{of}.")
     console.print(out)
+
+
+def _how_to_fix(store: Store, items: list[Finding]):  # -> Text | None
+    """One line under a check's findings: how to fix them (the command, or what to do by hand)."""
+    from rich.text import Text
+
+    from ..model.hints import hint
+
+    fixable = [f for f in items if f.fix is not None]
+    h = hint(fixable[0] if fixable else items[0], store.given)
+    if not h.command:
+        return None  # done by hand: the message says how
+    out = Text("  fix: $ ", style="dim")
+    out.append(h.command, style="bold")
+    if not fixable:
+        out.append(f"  ({h.text})", style="dim")
+    elif len(fixable) < len(items):
+        out.append(f"  ({len(fixable)} of {len(items)} have a fix)", style="dim")
+    return out
 
 
 def _where(f: Finding) -> str:
@@ -194,7 +216,7 @@ def render_sarif(store: Store, findings: list[Finding]) -> dict:
                 "ruleId": f.check,
                 "ruleIndex": rule_ids.index(f.check) if f.check in CHECKS else -1,
                 "level": level[f.severity],
-                "message": {"text": f.message},
+                "message": {"text": f"{f.message}\nFix: {f.fix_hint.line()}"},
                 "locations": [{"physicalLocation": loc}],
             }
         )

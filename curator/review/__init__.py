@@ -72,7 +72,9 @@ def review_repository(path: Path | str = ".", base: str = "HEAD", token_counter=
     then = git.tracked_files(repo, commit)
     review = Review(repo, base, commit)
     with tempfile.TemporaryDirectory(prefix="curator-review-") as tmp:
-        for src in pick_sources(repo, path, now + then):
+        sources = pick_sources(repo, path, now + then)
+        git.stand_in(Path(tmp), then, skip=tuple(s.path for s in sources))
+        for src in sources:
             config = source_config(repo, src)
             old_dir = git.extract(repo, commit, src.path, Path(tmp))
             before = load_source(old_dir, src, config, token_counter)

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from ..model.findings import Finding
 from ..model.store import Store
-from .diff import diff_findings, diff_records, fingerprints
+from .diff import diff_findings, diff_records
+from .identity import fingerprints, renames_by_content
 
 BASELINE_NAME = ".curator-baseline.json"
 VERSION = 1
@@ -32,6 +33,9 @@ def make_baseline(store: Store, findings: list[Finding]) -> dict:
     entries = []
     for f, fp in zip(findings, fingerprints(store, findings), strict=True):
         entry = {"fingerprint": fp, "check": f.check, "severity": f.severity.label, "path": f.path}
+        rec = store.records.get(f.path)
+        if rec is not None and rec.content_hash:
+            entry["sha"] = rec.content_hash[:16]  # finds the file again after a rename or move
         if f.line is not None:
             entry["line"] = f.line  # for people reading the file; matching ignores it
         entry["message"] = f.message
@@ -77,7 +81,9 @@ def load_baseline(path: Path) -> list[dict]:
 def compare(store: Store, findings: list[Finding], baseline: list[dict]) -> BaselineResult:
     left = Counter(e["fingerprint"] for e in baseline)
     result = BaselineResult()
-    for f, fp in zip(findings, fingerprints(store, findings), strict=True):
+    # a file renamed since the baseline: today's findings read with the names it had then
+    back = {new: old for old, new in renames_by_content(store, baseline).items()}
+    for f, fp in zip(findings, fingerprints(store, findings, back), strict=True):
         if left[fp]:
             left[fp] -= 1
             result.known.append(f)
@@ -105,6 +111,7 @@ def introduced_since(store: Store, findings: list[Finding], base: str = "HEAD", 
     except ValueError:
         raise git.GitError(f"the store is not inside the repository {repo}") from None
     with tempfile.TemporaryDirectory(prefix="curator-changed-") as tmp:
+        git.stand_in(Path(tmp), git.tracked_files(repo, commit), skip=(rel,))
         folder = git.extract(repo, commit, rel, Path(tmp))
         before = load_source(folder, Source(rel, "store"), store.config, token_counter or store.counter)
         if before is None:

@@ -12,9 +12,10 @@ from pathlib import Path
 from ..budgets import startup_load
 from ..checks import run_checks
 from ..checks.keyword_checks import row_uniqueness
-from ..model.findings import Finding, fingerprint
+from ..model.findings import Finding
 from ..model.records import LEVEL_L2
 from ..model.store import Store
+from .identity import fingerprints, multiset_minus
 
 RENAME_SIMILARITY = 0.5  # a removed and an added record at least this alike are one record renamed
 _PAIR_LIMIT = 40_000  # removed × added pairs compared by content; past it only exact/same-name
@@ -386,20 +387,6 @@ def _claude_index(store: Store | None) -> tuple[int, int] | None:
 # ------------------------------------------------------------------ findings
 
 
-def line_text(store: Store, f: Finding) -> str | None:
-    rec = store.records.get(f.path)
-    if not f.line or rec is None or not rec.text:
-        return None
-    lines = rec.text.splitlines()
-    return lines[f.line - 1] if 0 < f.line <= len(lines) else None
-
-
-def fingerprints(store: Store, findings: list[Finding], renames: dict[str, str] | None = None) -> list[str]:
-    """The stable fingerprint of each finding (paths mapped through `renames`)."""
-    renames = renames or {}
-    return [fingerprint(f, line_text(store, f), renames.get(f.path, f.path)) for f in findings]
-
-
 def diff_findings(before: Store | None, after: Store | None, renames: dict[str, str],
                   old: list[Finding] | None = None, new: list[Finding] | None = None):
     """(introduced, resolved): findings whose fingerprints are new, and those gone (as multisets)."""
@@ -407,7 +394,7 @@ def diff_findings(before: Store | None, after: Store | None, renames: dict[str, 
     new = (run_checks(after) if after is not None else []) if new is None else new
     fo = fingerprints(before, old, renames) if before is not None else []
     fn = fingerprints(after, new) if after is not None else []
-    introduced, resolved = _multiset_minus(new, fn, fo), _multiset_minus(old, fo, fn)
+    introduced, resolved = multiset_minus(new, fn, fo), multiset_minus(old, fo, fn)
     if renames:  # a problem that follows its file to a new name (its message names the file)
         came_from = {n: o for o, n in renames.items()}
         for f in list(introduced):
@@ -417,17 +404,6 @@ def diff_findings(before: Store | None, after: Store | None, renames: dict[str, 
                 introduced.remove(f)
                 resolved.remove(match)
     return introduced, resolved
-
-
-def _multiset_minus(items: list, keys: list[str], other: list[str]) -> list:
-    left = Counter(other)
-    out = []
-    for item, key in zip(items, keys, strict=True):
-        if left[key]:
-            left[key] -= 1
-        else:
-            out.append(item)
-    return out
 
 
 # ------------------------------------------------------------------ golden queries

@@ -77,7 +77,58 @@ def extract(root: Path, ref: str, folder: str, dest: Path) -> Path:
     return target
 
 
+PLACEHOLDER_LIMIT = 200_000  # past it a base revision's other files are not stood in for
+
+
+def stand_in(dest: Path, files: list[str], skip: tuple[str, ...] = ()) -> None:
+    """Empty stand-ins under `dest` for the repository's other files at a revision (not those
+    under the `skip` folders, which are extracted for real), and a `.git` marker: a store
+    extracted there resolves a link that leaves it against the repository as it was at that
+    revision — the same root and the same resolution as the work tree, so a link broken on both
+    sides is the same finding on both."""
+    if len(files) > PLACEHOLDER_LIMIT:
+        return
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / ".git").mkdir(exist_ok=True)
+    prefixes = tuple(s.rstrip("/") + "/" for s in skip)
+    made: set[str] = set()
+    for rel in files:
+        if rel.startswith(prefixes) or rel.startswith("/") or ".." in rel.split("/"):
+            continue
+        parent = rel.rpartition("/")[0]
+        try:
+            if parent and parent not in made:
+                (dest / parent).mkdir(parents=True, exist_ok=True)
+                made.add(parent)
+            (dest / rel).touch(exist_ok=True)
+        except OSError:
+            continue  # a name this file system cannot hold: that link stays unresolved
+
+
 def work_files(root: Path) -> list[str]:
     """Files in the work tree git knows or would add (tracked, and untracked not ignored)."""
     out = _git(root, "ls-files", "--cached", "--others", "--exclude-standard", "-z")
     return [p for p in out.split("\0") if p]
+
+
+def rename_history(path: Path, limit: int = 2000) -> dict[str, str]:
+    """Old path → the path it has now, for every file git recorded as renamed or moved under
+    `path` (repository-relative, chains followed); {} outside a repository or on any failure."""
+    try:
+        root = repo_root(path)
+        out = _git(root, "log", f"-n{limit}", "-M", "--diff-filter=R", "--name-status", "--format=", "--", str(path))
+    except GitError:
+        return {}
+    newer: dict[str, str] = {}
+    for line in out.splitlines():  # newest first: the first rename of a path is its latest
+        parts = line.split("\t")
+        if len(parts) == 3 and parts[0].startswith("R"):
+            newer.setdefault(parts[1], parts[2])
+    final: dict[str, str] = {}
+    for old in newer:
+        seen, now = {old}, newer[old]
+        while now in newer and now not in seen:
+            seen.add(now)
+            now = newer[now]
+        final[old] = now
+    return final

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 NAME = "fix"
 ORDER = 41
-HELP = ("fix drift; unasked only the safe fixes (re-point a renamed row, refresh a count, merge a duplicate row); "
-        "name a check to opt in to others (orphans: one index at a time)")
+HELP = ("fix drift; unasked only the safe fixes (re-point a renamed row or link, refresh a count, merge a duplicate "
+        "row, list a Claude Code topic file, quote frontmatter); name a check to opt in to others (orphans: one index "
+        "at a time; drafted frontmatter; MEMORY.md sections past the cap into topic files)")
 
 
 def add_arguments(parser) -> None:

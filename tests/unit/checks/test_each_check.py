@@ -12,8 +12,10 @@ from curator.model.formats import SERENA_TIERED
 from curator.tokens import FakeTokenCounter, default_counter
 
 # this file breaks a tiered Serena store; format-specific checks are in test_format_checks.py
-# (the instruction-file checks are the repository's, not a store's: tests/unit/context/)
-TIERED_CHECKS = sorted(c for c, spec in CHECKS.items() if spec.applies_to(SERENA_TIERED) and c not in INSTRUCTION_IDS)
+# (the instruction-file checks are the repository's, not a store's: tests/unit/context/);
+# duplicate.topic needs the semantic source (an encoder): test_topical_checks.py gives it one
+TIERED_CHECKS = sorted(c for c, spec in CHECKS.items()
+                       if spec.applies_to(SERENA_TIERED) and c not in INSTRUCTION_IDS and c != "duplicate.topic")
 KW = "rebase interactive autosquash fixup squash reword reflog onto"
 KW2 = "worktree parallel checkout hotfix branch prune remove venv"
 

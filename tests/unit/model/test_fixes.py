@@ -15,9 +15,12 @@ from curator.model.findings import (
     FIX_KINDS,
     DropRow,
     Fix,
+    Frontmatter,
     IndexOrphan,
+    ListEntry,
     Prune,
     RefreshCount,
+    Relink,
     RepointRow,
     RouteIndex,
     fix_from_row,
@@ -71,7 +74,10 @@ def test_each_variant_says_what_it_does():
     assert RefreshCount("memory-index.md", 4, "x.md", 120).description == "set the count to 120"
     assert Prune("reflection/old.md").description.startswith("prune")
     assert RouteIndex("x-index.md", ("x",)).description == "add a route to memory-index.md"
-    assert all(issubclass(c, Fix) for c in FIX_KINDS.values()) and len(FIX_KINDS) == 6
+    assert Relink("a.md", 3, "b.md", "c/b.md").description == "link it as c/b.md"
+    assert ListEntry("x.md", "MEMORY.md").description == "add a line to MEMORY.md"
+    assert Frontmatter("x.md", "quote").description.startswith("quote")
+    assert all(issubclass(c, Fix) for c in FIX_KINDS.values()) and len(FIX_KINDS) == 10
 
 
 def test_the_checks_build_typed_fixes_and_the_plan_dispatches_on_them(sample_copy):

@@ -1,0 +1,57 @@
+"""How to fix a finding, said where it is shown: the command (CLI), the key (app), one line
+(SARIF). Pure text from the finding's check and fix; the faces choose which part to show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .findings import Finding, IndexOrphan, ListEntry
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    text: str  # one line for a person
+    command: str | None = None  # the CLI command that does it
+    key: str | None = None  # the app key: `x` (apply the fix) or `e` (edit the row's keywords)
+
+    def line(self) -> str:
+        return self.text + (f": `{self.command}`" if self.command else "")
+
+
+_BY_HAND = {
+    "duplicate.near": "merge the two memories into one (or delete the weaker)",
+    "duplicate.topic": "merge the two memories into one, or say in each how they differ",
+    "size.chars": "split it into atomic memories, one topic each",
+    "size.headings": "split it into atomic memories, one topic each",
+    "budget.over": "shorten or split what is over its budget",
+    "budget.past-cap": "move the inline sections past the cap into topic files and link them",
+    "index.duplicate-entry": "merge the two lines into one",
+    "index.format": "keep only the `| Keywords | File |` table in a domain index",
+    "naming.case": "rename it in kebab-case (and its index rows)",
+    "naming.skill-prefix": "rename it without the `skill-` prefix (and its index rows)",
+    "parse.error": "fix or remove the file (it is not read)",
+    "frontmatter.invalid": "fix the frontmatter by hand",
+    "frontmatter.missing": "add `name`, `description` and `type` frontmatter",
+    "links.broken": "re-point or remove the link",
+    "experience.unpaired": "add the missing twin, or remove the orphaned one",
+    "store.foreign-file": "move it out of the memory folder (or rename it to .md)",
+    "orphan.unindexed": "list it in the index",
+    "index.missing-target": "re-point or remove the row",
+}
+
+
+def hint(f: Finding, store_arg: str = "") -> Hint:
+    """How to fix `f`; `store_arg` is the store as the user named it (for the command)."""
+    where = f" --store {store_arg}" if store_arg else ""
+    if f.check.startswith("keywords."):
+        index, line = f.path, f.line
+        target = f.target if f.check != "keywords.collision" else None
+        cmd = f"curator keywords {index} {target or 'TARGET'} --set …{where}"
+        return Hint(f"edit the row's keywords (`e` on {index}:{line} in the app)", cmd, "e")
+    if f.check in ("transient.expired", "transient.unpruned"):
+        return Hint("archive the records past their tier's TTL", f"curator prune{where}", "x" if f.fix else None)
+    if f.fix is not None:
+        opt = f" --index {f.fix.index}" if isinstance(f.fix, IndexOrphan) else ""
+        what = f.fix.description if not isinstance(f.fix, ListEntry) else f"add its line to {f.fix.index}"
+        return Hint(what, f"curator fix{where} --check {f.check}{opt}", "x")
+    return Hint(_BY_HAND.get(f.check, "edit it by hand"))

@@ -1,0 +1,39 @@
+"""Plain stores (issue 23): files that are not memories are flagged; dated session and hand-off
+logs are transient (tiers, prune) and a store made mostly of them gets one note."""
+
+from __future__ import annotations
+
+from curator.checks import run_checks
+from curator.model import load_store
+from curator.model.tiering import decide
+from curator.tokens import FakeTokenCounter
+
+
+def load(root):
+    return load_store(root, token_counter=FakeTokenCounter(), use_cache=False)
+
+
+def test_non_markdown_and_tool_config_files_are_flagged(make_store):
+    root = make_store({"memory_index.md": "- **notes** — notes\n", "notes.md": "# Notes\n",
+                       "BUILD_SUMMARY.txt": "built\n", ".prettierrc": "{}\n", ".gitkeep": "",
+                       "diagram.png": b"\x89PNG", ".obsidian/app.json": "{}"})
+    found = [(f.check, f.path) for f in run_checks(load(root))]
+    assert ("store.foreign-file", "BUILD_SUMMARY.txt") in found and ("store.foreign-file", ".prettierrc") in found
+    assert not any(p in (".gitkeep", "diagram.png", ".obsidian/app.json") for _, p in found)
+
+
+def test_dated_session_logs_are_transient_and_most_of_the_store_is_one_note(make_store):
+    files = {f"session_2025-12-{d:02d}_10-00.md": f"# Session {d}\n\nDid things.\n" for d in range(1, 13)}
+    files |= {"architecture.md": "# Architecture\n", "session_management.md": "# How sessions work\n",
+              "memory_index.md": "- **architecture** — how it fits\n- **session_management** — sessions\n"}
+    store = load(make_store(files))
+    assert store.records["session_2025-12-01_10-00.md"].tier == "transient"
+    assert store.records["session_management.md"].tier == "semantic"  # no date: knowledge
+    # `session_*.md` would take the guide too: each log is named on its own
+    logs = [f for f in decide(store).folders if f.glob]
+    assert len(logs) == 12 and {f.tier for f in logs} == {"transient"} and "session_management.md" not in {f.glob for f in logs}
+    found = run_checks(store)
+    notes = [f for f in found if f.check == "transient.unpruned"]
+    assert len(notes) == 1 and notes[0].message.startswith("12 of 14 memories are transient records")
+    assert not [f for f in found if f.check == "orphan.unindexed"]  # logs are pruned, not listed
+    assert sum(f.check == "transient.expired" for f in found) == 12  # each one prunable

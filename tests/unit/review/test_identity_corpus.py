@@ -1,0 +1,33 @@
+"""Review identity on the shared corpus stores (skipped where the corpus is not checked out):
+renames, moves and reordered indexes are 0 new findings, one new broken link exactly 1."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from curator.bench import identity
+
+HERE = Path(__file__).resolve()
+CORPORA = next((p / "shared" / "corpora" for p in HERE.parents if (p / "shared" / "corpora").is_dir()), None)
+pytestmark = [pytest.mark.skipif(CORPORA is None, reason="no shared corpus here"),
+              pytest.mark.skipif(shutil.which("git") is None, reason="needs git")]
+
+# one store of each shape: the 1,000-file tiered store, a Claude Code folder linking out of the
+# store, a plain Serena store with an index, experience entries
+CASES = ["tiered/skogai__ai-agents", "claude/Aleslammer__deathwatch_foundryvtt", "claude/abl030__cratedigger",
+         "serena/kynesyslabs__node", "experience/cklxx__elephant.ai"]
+
+
+@pytest.mark.parametrize("name", CASES)
+@pytest.mark.parametrize("kind", identity.KINDS)
+def test_corpus_changes_give_only_real_new_findings(name, kind, tmp_path, monkeypatch):
+    for var, value in (("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig")), ("GIT_CONFIG_NOSYSTEM", "1")):
+        monkeypatch.setenv(var, value)
+    out = identity.run_one(CORPORA, name, kind, 0, tmp_path)
+    if out is None:
+        pytest.skip("nothing of that kind in this store")
+    what, new, _ = out
+    assert len(new) == (1 if kind in ("broken", "collision") else 0), (what, [(f.check, f.path, f.message) for f in new])
