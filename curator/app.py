@@ -544,6 +544,8 @@ class CuratorApp(App[None]):
             self.hand_off(self.notify, str(exc), severity="warning", timeout=6, markup=False)
             return
         self.hand_off(self.notify, f"undone: {entry.meta.get('title')}", timeout=5, markup=False)
+        for note in entry.notes:  # untrusted journal entries set aside first: never silent
+            self.hand_off(self.notify, note, severity="warning", timeout=10, markup=False)
         if swap is not None:
             self.hand_off(self._swapped, [swap])
 

@@ -79,7 +79,7 @@ def recover_first(root) -> None:
         raise UsageError(str(exc)) from None
 
 
-def report_recovery(done) -> None:
+def report_recovery(done, notes=None) -> None:
     from rich.text import Text
 
     from .common import err_console
@@ -87,7 +87,7 @@ def report_recovery(done) -> None:
     if done:
         err_console().print(Text.assemble(("recovered", "yellow"),
                                           f" an interrupted operation ({', '.join(done)}): rolled back"))
-    for note in getattr(done, "notes", []):
+    for note in getattr(done, "notes", []) if notes is None else notes:
         err_console().print(Text.assemble(("journal", "yellow"), f": {note}"))
 
 

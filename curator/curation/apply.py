@@ -350,17 +350,29 @@ def _give_back(root: Path, exc: OSError):
     raise WriteFailed(f"write failed ({reason}); rolled back, nothing was changed") from None
 
 
+class NothingToUndo(CurationError):
+    """No applied operation to undo; `notes` names journal entries set aside as untrusted."""
+
+    def __init__(self, notes=()) -> None:
+        self.notes = list(notes)
+        more = f" ({len(self.notes)} journal entr{'y' if len(self.notes) == 1 else 'ies'} set aside as untrusted: " \
+               f"see curator history)" if self.notes else ""
+        super().__init__("nothing to undo" + more)
+
+
 def undo(root: Path) -> journal.Entry:
     """Restore the state before the last applied operation (call again to go further back)."""
     root = Path(root)
     if not (root / journal.DIR).is_symlink() and not (root / journal.DIR / "journal").is_dir():
-        raise CurationError("nothing to undo")
+        raise NothingToUndo()
     with journal.locked(root):
-        _recover(root)
+        notes = _recover(root).notes  # an untrusted entry is set aside before any byte is read
         applied = [e for e in journal.entries(root) if e.state == "applied"]
         if not applied:
-            raise CurationError("nothing to undo")
+            raise NothingToUndo([f"journal entry {name} is in {journal.DIR}/quarantine ({why})"
+                                 for name, why in journal.quarantined(root)])
         entry = applied[-1]
+        entry.notes = notes
         files = list(entry.files())  # verified: a blob that is not what its digest says is refused
         for rel, _before, after in files:
             if _current(root, rel) != after:
@@ -385,9 +397,16 @@ def undo(root: Path) -> journal.Entry:
 
 
 def history(root: Path) -> list[dict]:
-    return [
+    """Every operation in the journal, then every entry curator does not trust: `untrusted`
+    (still in the journal: the next write sets it aside) and `quarantined` (set aside), with why."""
+    good, bad = journal.scan(Path(root))
+    items = [
         {"id": e.id, "operation": e.meta.get("operation"), "title": e.meta.get("title"),
          "state": e.state, "created": e.meta.get("created"),
          "files": [f["path"] for f in e.meta.get("files", [])]}
-        for e in journal.entries(Path(root))
+        for e in good
     ]
+    for state, found in (("untrusted", [(p.name, why) for p, why in bad]), ("quarantined", journal.quarantined(root))):
+        items += [{"id": name, "operation": None, "title": f"not trusted: {why}", "state": state,
+                   "created": None, "files": []} for name, why in found]
+    return items

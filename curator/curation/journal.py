@@ -17,7 +17,7 @@ import tempfile
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -150,7 +150,35 @@ def quarantine(root: Path, path: Path, reason: str) -> str:
     qdir.mkdir(parents=True, exist_ok=True)
     dest = qdir / f"{path.name}-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}"
     os.replace(path, dest)
+    try:  # why, for `history`, `undo` and the app (the entry itself is never trusted again)
+        atomic_write(qdir / f"{dest.name}{WHY}", reason.encode("utf-8", "replace")[:500])
+    except OSError:
+        pass
     return f"journal entry {path.name} set aside in {DIR}/quarantine ({reason})"
+
+
+WHY = ".why"
+
+
+def quarantined(root: Path) -> list[tuple[str, str]]:
+    """(name, reason) of every journal part set aside in `.curator/quarantine/` (read only)."""
+    qdir = Path(root) / DIR / "quarantine"
+    if (Path(root) / DIR).is_symlink() or qdir.is_symlink() or not qdir.is_dir():
+        return []
+    from ..safeio import UnsafeFile, read_small_file
+
+    out = []
+    try:
+        names = sorted(p.name for p in qdir.iterdir() if not p.name.endswith(WHY))
+    except OSError:
+        return []
+    for name in names:
+        try:
+            why = read_small_file(qdir / f"{name}{WHY}", 1000).decode("utf-8", "replace").strip()
+        except (OSError, UnsafeFile):
+            why = "no reason kept"
+        out.append((name, " ".join(why.split())))
+    return out
 
 
 def fsync_dir(path: Path) -> None:
@@ -313,6 +341,7 @@ class Entry:
     id: str
     path: Path
     meta: dict
+    notes: list = field(default_factory=list)  # what recovery set aside before this entry was read
 
     @property
     def state(self) -> str:
@@ -424,7 +453,7 @@ def _problem(root: Path, p: Path) -> tuple[dict | None, str | None]:
         try:
             inside_store(root, f["path"])
         except CurationError:
-            return None, "a path outside the store"
+            return None, f"a path outside the store: {ascii(f['path'])[1:-1][:70]}"
     if (p / "blobs").is_symlink():
         return None, "blobs is a symlink"
     for key in ("title", "operation", "created"):

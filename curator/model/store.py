@@ -569,6 +569,7 @@ def begin_load(
     store = Store(root=root, given=given or str(root), config=cfg, today=today or _today(), format=fmt)
     store.repo_root = repo_root
     findings = store.load_findings
+    findings += [Finding("parse.error", Severity.ERROR, ".curator.yaml", note) for note in cfg.refused]  # trust.py
     real_root = root.resolve()
     roots = [(root, "")]
     for inc in cfg.include:
