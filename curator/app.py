@@ -632,6 +632,7 @@ class CuratorApp(App[None]):
 
     def edit_keywords(self, index: str, line: int) -> None:
         from .curation import plan_keywords
+        from .curation.keywords import RowRef
         from .dialogs import KeywordDialog
 
         ws = self.workspace
@@ -641,10 +642,11 @@ class CuratorApp(App[None]):
             self.notify("Keywords are edited on a domain-index row", severity="warning")
             return
         target = row.links[0].target
+        chosen_row = RowRef(index, line, row.raw)  # this row, not the first one for its target
 
         def chosen(keywords) -> None:
             if keywords:
-                self.plan_from(lambda w: plan_keywords(w.store, index, target, keywords))
+                self.plan_from(lambda w: plan_keywords(w.store, index, target, keywords, row=chosen_row))
 
         self.push_screen(KeywordDialog(ws.store, index, line, target, row.keywords), chosen)
 

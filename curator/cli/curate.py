@@ -22,11 +22,14 @@ def render_diff(out, plan) -> None:
     out.print(plan_renderable(plan), soft_wrap=True)  # like git diff: long lines are not re-flowed
 
 
-def finish(args, store, plan) -> int:
-    """Print the plan, apply it unless --dry-run, report in text or JSON."""
+def finish(args, store, plan, replan=None) -> int:
+    """Print the plan, apply it unless --dry-run, report in text or JSON. `replan(store)` makes
+    the plan again: when a file changed between plan and write it is planned again (still under
+    the lock) from the files as they are now; the same changes are applied, other changes are
+    shown and the command exits 2 (nothing written)."""
     from rich.text import Text
 
-    from ..curation import CurationError, apply_plan
+    from ..curation import CurationError
 
     journal_id = None
     if plan.empty:  # nothing to do is a clean result, not a usage error
@@ -39,7 +42,11 @@ def finish(args, store, plan) -> int:
         return EXIT_OK
     if not args.dry_run:
         try:
-            journal_id = apply_plan(store.root, plan)
+            journal_id, plan = apply_replanning(store, plan, replan)
+        except PlanChanged as exc:
+            if args.format != "json":
+                render_diff(console(), exc.plan)
+            raise UsageError(str(exc)) from None
         except CurationError as exc:
             raise UsageError(str(exc)) from None
     if args.format == "json":
@@ -54,6 +61,39 @@ def finish(args, store, plan) -> int:
         else:
             out.print(Text.assemble(("dry run", "yellow"), ": nothing was written"))
     return EXIT_OK
+
+
+class PlanChanged(Exception):
+    """Planned again after a change on disk, the plan is no longer the one shown: `plan`."""
+
+    def __init__(self, message: str, plan) -> None:
+        super().__init__(message)
+        self.plan = plan
+
+
+def apply_replanning(store, plan, replan, attempts: int = 3):
+    """(journal id, the plan applied): apply `plan`; when a file it changes was edited since it
+    was made, plan again from the files as they are now and apply that if it makes the same
+    changes (an edit elsewhere in the file), else raise PlanChanged with the new plan."""
+    from ..curation import ChangedOnDisk, Conflict, apply_plan
+    from ..curation.plan import same_changes
+
+    for attempt in range(attempts):
+        try:
+            return apply_plan(store.root, plan), plan
+        except Conflict:
+            raise
+        except ChangedOnDisk as exc:
+            if replan is None or attempt == attempts - 1:
+                raise
+            store = store.evolve(sorted({e.path for e in plan.edits} | {exc.path}))
+            again = replan(store)
+            if not same_changes(again, plan):
+                raise PlanChanged(f"{exc.path} changed on disk since the plan was made; planned again, the "
+                                  "changes differ (shown above): nothing was written — run the command again to apply them",
+                                  again) from None
+            plan = again
+    raise AssertionError("unreachable")
 
 
 def planning(fn, *a, **kw):

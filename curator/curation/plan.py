@@ -94,3 +94,19 @@ def diff_lines(plan: Plan):
         lines = list(difflib.unified_diff(_text(e.before), _text(e.after), a, b, n=2))
         for line in lines:
             yield line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+
+
+def changes(plan: Plan) -> list[tuple[str, str, tuple[str, ...]]]:
+    """What a plan changes, without where: per file its action and the lines it removes and adds
+    (no context, no line numbers), so an edit elsewhere in a file leaves it the same."""
+    out = []
+    for e in plan.edits:
+        if e.before == e.after:
+            continue
+        lines = difflib.unified_diff(_text(e.before), _text(e.after), n=0)
+        out.append((e.path, e.action, tuple(ln for ln in lines if ln[:1] in "+-" and ln[:3] not in ("+++", "---"))))
+    return sorted(out)
+
+
+def same_changes(a: Plan, b: Plan) -> bool:
+    return changes(a) == changes(b)
