@@ -165,3 +165,56 @@ def _diff(a: dict, b: dict) -> str:
             out += [f"{key}: only in app {x}" for x in a[key] if x not in b[key]]
             out += [f"{key}: only in fresh {x}" for x in b[key] if x not in a[key]]
     return "\n".join(out)
+
+
+async def keyword_preview(app, pilot):
+    app.edit_keywords(INDEX, 6)
+    await settle(app, pilot)
+    app.screen.query_one(Input).value = "pr size split stacked large-change diff-budget"
+    await pilot.press("enter")
+    await settle(app, pilot)
+    assert isinstance(app.screen, DiffDialog)
+
+
+async def test_an_edit_elsewhere_while_the_diff_is_shown_is_planned_again_and_applied(app, sample_copy):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await keyword_preview(app, pilot)
+        path = sample_copy / INDEX  # the watcher is off: the app learns of it only when it writes
+        path.write_text(path.read_text().replace("nits blocking", "blocking nits"))
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, DiffDialog)
+        text = path.read_text()
+        assert "pr size split stacked large-change diff-budget" in text and "blocking nits" in text
+        assert view(app.workspace) == fresh(sample_copy)
+
+
+async def test_a_plan_that_changes_when_made_again_is_shown_for_approval(app, sample_copy):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await keyword_preview(app, pilot)
+        l0 = sample_copy / "memory-index.md"  # the route line whose (N) the plan refreshes
+        l0.write_text(l0.read_text().replace("etiquette: [skills-review-index]", "etiquette manners: [skills-review-index]"))
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert isinstance(app.screen, DiffDialog)  # the new plan, for approval
+        assert "etiquette manners: [skills-review-index]" in app.screen.plan.diff()
+        assert "stacked" not in (sample_copy / INDEX).read_text()  # nothing written yet
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert "stacked" in (sample_copy / INDEX).read_text() and "manners" in l0.read_text()
+
+
+async def test_a_chosen_row_edited_meanwhile_is_refused_and_named(app, sample_copy):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await keyword_preview(app, pilot)
+        path = sample_copy / INDEX
+        path.write_text(path.read_text().replace("noise comments dismiss split size", "noise split size"))
+        notes = []
+        app.notify = lambda message, **kw: notes.append(message)
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, DiffDialog) and "stacked" not in path.read_text()
+        assert any(f"{INDEX}:6 changed since it was chosen" in n for n in notes), notes
