@@ -131,6 +131,19 @@ def report_recovery(done, notes=None) -> None:
         err_console().print(Text.assemble(("journal", "yellow"), f": {note}"))
 
 
+def report_special_files(store) -> None:
+    """Name the FIFOs, sockets and devices the walk found (never opened, never copied)."""
+    from rich.text import Text
+
+    from .common import err_console
+
+    special = [f for f in store.load_findings if f.check == "parse.error" and "never opened" in f.message]
+    for f in special[:5]:
+        err_console().print(Text.assemble(("skipped", "yellow"), f" {f.path}: {f.message.split(',')[0]}"))
+    if len(special) > 5:
+        err_console().print(Text.assemble(("skipped", "yellow"), f" {len(special) - 5} more special files"))
+
+
 @contextmanager
 def writing_session(args):
     """One writer from load to rename: take the store's lock, recover, then load the store the
@@ -144,6 +157,7 @@ def writing_session(args):
         with writing(located.root, dry_run=getattr(args, "dry_run", False)) as done:
             report_recovery(done)
             store, _ = open_store(args, quiet_notice=True)
+            report_special_files(store)
             yield store
     except CurationError as exc:
         raise UsageError(str(exc)) from None

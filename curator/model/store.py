@@ -34,6 +34,7 @@ from .records import (
     UNREADABLE,
     Record,
 )
+from .special import special_finding
 
 L0_NAME = "memory-index.md"
 
@@ -686,13 +687,18 @@ def _walk(base: Path, prefix: str, allowed: list[Path], findings: list[Finding],
                             )
                         )
                         continue
-                    if entry.name.endswith(".md"):
+                    special = special_finding(rel, target)  # a link to a FIFO or a device
+                    if special is not None:
+                        findings.append(special)
+                    elif entry.name.endswith(".md"):
                         yield rel, entry.path
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     stack.append((Path(entry.path), rel))
                 elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
                     yield rel, entry.path
+                elif not entry.is_file(follow_symlinks=False) and (special := special_finding(rel, entry.path)):
+                    findings.append(special)  # never opened (model/special.py)
             except OSError as exc:
                 findings.append(Finding("parse.error", Severity.ERROR, rel, f"cannot read: {exc}"))
 
