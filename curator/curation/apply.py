@@ -298,7 +298,7 @@ def apply_plan(root: Path, plan: Plan) -> str:
         try:
             entry = journal.write_entry(root, plan)
         except OSError as exc:
-            raise WriteFailed(f"could not write the journal: {exc.strerror or exc}; nothing was changed") from None
+            raise WriteFailed(f"could not write the journal: {exc.strerror or exc}; no file was changed") from None
         done = []
         try:
             for e in plan.edits:
@@ -314,7 +314,7 @@ def apply_plan(root: Path, plan: Plan) -> str:
                 raise
             raise refusal from exc
         except OSError as exc:
-            _give_back(root, exc)
+            _give_back(root, exc, [e.path for e in done])
         return entry.id
 
 
@@ -339,15 +339,19 @@ def _refused(exc: ChangedOnDisk, conflicts: list) -> ChangedOnDisk:
     return Conflict(first.path, f"{exc}; could not roll back cleanly: " + "; ".join(map(str, conflicts)))
 
 
-def _give_back(root: Path, exc: OSError):
+def _give_back(root: Path, exc: OSError, done=()):
     """A write failed half-way: roll the operation back now (or, if that fails too, on the next
-    start) and say so in one line."""
+    start) and say in one line what was and was not changed."""
     reason = exc.strerror or str(exc)
+    where = f" on {Path(exc.filename).name}" if getattr(exc, "filename", None) else ""
     try:
         _recover(root)
     except OSError:
-        raise WriteFailed(f"write failed ({reason}); the store is rolled back on the next start") from None
-    raise WriteFailed(f"write failed ({reason}); rolled back, nothing was changed") from None
+        written = ", ".join(done[:3]) + (f" and {len(done) - 3} more" if len(done) > 3 else "")
+        now = f"{written} hold{'s' if len(done) == 1 else ''} the new text" if done else "no file was changed"
+        raise WriteFailed(f"write failed{where} ({reason}); {now} until the next curator command rolls the "
+                          "operation back from its journal; nothing else was changed") from None
+    raise WriteFailed(f"write failed{where} ({reason}); rolled back: no file was changed") from None
 
 
 class NothingToUndo(CurationError):
@@ -392,7 +396,7 @@ def undo(root: Path) -> journal.Entry:
                 raise
             raise refusal from exc
         except OSError as exc:
-            _give_back(root, exc)
+            _give_back(root, exc, [rel for rel, _b, _a in done])
         return entry
 
 
