@@ -504,41 +504,33 @@ class CuratorApp(App[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
     def apply_plan(self, plan, then_open: str | None = None, replan=None) -> None:
         from .curation import ChangedOnDisk, CurationError
-        from .curation.plan import same_changes
+        from .curation.replan import PlanChanged, apply_replanning
 
         session = self.repo
-        for attempt in range(3):
-            try:
-                jid, swap = session.apply(plan)
-                break
-            except ChangedOnDisk as exc:  # edited outside since the plan was made: never overwritten
-                changed = session.recheck(session.current, [e.path for e in plan.edits])
-                again = self._quiet_replan(replan, session.workspace) if attempt < 2 else None
-                if again is not None and same_changes(again, plan):  # an edit elsewhere: the same diff
-                    if changed is not None:
-                        self.hand_off(self._swapped, [changed])
-                    plan = again
-                    continue
-                self.hand_off(self._after_refused, changed, [getattr(exc, "path", str(exc))], replan, then_open)
-                return
-            except (CurationError, OSError) as exc:
-                self.hand_off(self.notify, f"Nothing was written: {exc}", severity="error", timeout=10, markup=False)
-                return
+        index = session.current
+
+        def fresh(paths):  # the snapshot as it is now (shown too, as the watcher would)
+            swap = session.recheck(index, paths)
+            if swap is not None:
+                self.hand_off(self._swapped, [swap])
+            return session.sources[index].workspace
+
+        try:
+            (jid, swap), plan = apply_replanning(session.sources[index].root, session.apply, plan, fresh, replan)
+        except PlanChanged as exc:  # the new diff (made again from the snapshot now shown), for approval
+            self.hand_off(self._after_refused, None, [exc.path], replan, then_open)
+            return
+        except ChangedOnDisk as exc:  # edited outside since the plan was made: never overwritten
+            changed = session.recheck(index, [e.path for e in plan.edits])
+            self.hand_off(self._after_refused, changed, [getattr(exc, "path", str(exc))], replan, then_open)
+            return
+        except (CurationError, OSError) as exc:
+            self.hand_off(self.notify, f"Nothing was written: {exc}", severity="error", timeout=10, markup=False)
+            return
         self.hand_off(self.notify, f"{plan.title} — applied as {jid}; ctrl+z undoes it", timeout=6, markup=False)
         self._open_after_load = then_open
         self.hand_off(self._swapped, [swap] if swap is not None else [])
         self.hand_off(self._open_pending)
-
-    @staticmethod
-    def _quiet_replan(replan, workspace):
-        from .curation import CurationError
-
-        if replan is None or workspace is None:
-            return None
-        try:
-            return replan(workspace)
-        except CurationError:
-            return None
 
     def _after_refused(self, swap, hit, replan, then_open) -> None:
         if swap is not None:

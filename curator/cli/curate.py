@@ -29,7 +29,7 @@ def finish(args, store, plan, replan=None) -> int:
     shown and the command exits 2 (nothing written)."""
     from rich.text import Text
 
-    from ..curation import CurationError
+    from ..curation import CurationError, apply_plan
 
     journal_id = None
     if plan.empty:  # nothing to do is a clean result, not a usage error
@@ -41,12 +41,20 @@ def finish(args, store, plan, replan=None) -> int:
             console().print(f"nothing to do: {plan.title}", markup=False)
         return EXIT_OK
     if not args.dry_run:
+        from ..curation.replan import PlanChanged, apply_replanning
+
+        snapshot = [store]
+
+        def fresh(paths):  # the store as it is now, under the same lock
+            snapshot[0] = snapshot[0].evolve(paths)
+            return snapshot[0]
+
         try:
-            journal_id, plan = apply_replanning(store, plan, replan)
+            journal_id, plan = apply_replanning(store.root, lambda p: apply_plan(store.root, p), plan, fresh, replan)
         except PlanChanged as exc:
             if args.format != "json":
                 render_diff(console(), exc.plan)
-            raise UsageError(str(exc)) from None
+            raise UsageError(f"{exc} (the new plan is shown above) — run the command again to apply it") from None
         except CurationError as exc:
             raise UsageError(str(exc)) from None
     if args.format == "json":
@@ -63,50 +71,23 @@ def finish(args, store, plan, replan=None) -> int:
     return EXIT_OK
 
 
-class PlanChanged(Exception):
-    """Planned again after a change on disk, the plan is no longer the one shown: `plan`."""
-
-    def __init__(self, message: str, plan) -> None:
-        super().__init__(message)
-        self.plan = plan
-
-
-def apply_replanning(store, plan, replan, attempts: int = 3):
-    """(journal id, the plan applied): apply `plan`; when a file it changes was edited since it
-    was made, plan again from the files as they are now and apply that if it makes the same
-    changes (an edit elsewhere in the file), else raise PlanChanged with the new plan."""
-    from ..curation import ChangedOnDisk, Conflict, apply_plan
-    from ..curation.plan import same_changes
-
-    for attempt in range(attempts):
-        try:
-            return apply_plan(store.root, plan), plan
-        except Conflict:
-            raise
-        except ChangedOnDisk as exc:
-            if replan is None or attempt == attempts - 1:
-                raise
-            store = store.evolve(sorted({e.path for e in plan.edits} | {exc.path}))
-            again = replan(store)
-            if not same_changes(again, plan):
-                raise PlanChanged(f"{exc.path} changed on disk since the plan was made; planned again, the "
-                                  "changes differ (shown above): nothing was written — run the command again to apply them",
-                                  again) from None
-            plan = again
-    raise AssertionError("unreachable")
-
-
 def planning(fn, *a, **kw):
     """Run a planner, turning refusals into one-line usage errors (and "nothing to do" into an
     empty plan, which `finish` reports with exit 0)."""
-    from ..curation import CurationError, NothingToDo, Plan
+    from ..curation import ChangedOnDisk, CurationError, NothingToDo, Plan
+    from ..curation.replan import ATTEMPTS
 
-    try:
-        return fn(*a, **kw)
-    except NothingToDo as exc:
-        return Plan(exc.operation, str(exc))
-    except CurationError as exc:
-        raise UsageError(str(exc)) from None
+    for attempt in range(ATTEMPTS):
+        try:
+            return fn(*a, **kw)
+        except NothingToDo as exc:
+            return Plan(exc.operation, str(exc))
+        except ChangedOnDisk as exc:  # edited since the load: nothing shown yet, so read it again
+            if attempt == ATTEMPTS - 1 or not a or not hasattr(a[0], "evolve"):
+                raise UsageError(str(exc)) from None
+            a = (a[0].evolve([exc.path]), *a[1:])
+        except CurationError as exc:
+            raise UsageError(str(exc)) from None
 
 
 def recover_first(root) -> None:
