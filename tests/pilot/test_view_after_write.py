@@ -218,3 +218,33 @@ async def test_a_chosen_row_edited_meanwhile_is_refused_and_named(app, sample_co
         await settle(app, pilot)
         assert not isinstance(app.screen, DiffDialog) and "stacked" not in path.read_text()
         assert any(f"{INDEX}:6 changed since it was chosen" in n for n in notes), notes
+
+
+async def test_the_app_and_the_cli_writing_at_once_lose_nothing(live):
+    import asyncio
+    import threading
+
+    from curator.cli import main
+
+    app, events, root = live
+    async with app.run_test(size=(120, 40)) as pilot:
+        await events.ready(app, pilot)
+        await keyword_preview(app, pilot)  # the app's row: line 6
+        cli = threading.Thread(target=main, args=(["keywords", f"{INDEX}:3", "--set", "coderabbit", "config", "yaml",
+                                                   "path-filters", "tone", "--store", str(root)],))
+        cli.start()
+        await pilot.press("y")  # the app applies while the CLI writes
+        await asyncio.to_thread(cli.join, 30)
+        await settle(app, pilot)
+        if isinstance(app.screen, DiffDialog):  # the CLI's write changed the plan: shown again
+            await pilot.press("y")
+            await settle(app, pilot)
+        lines = (root / INDEX).read_text().splitlines()
+        assert lines[2].startswith("| coderabbit config yaml path-filters tone |")
+        assert lines[5].startswith("| pr size split stacked large-change diff-budget |")
+        events.push(root / INDEX, root / "memory-index.md")  # what the watcher sees of the CLI's write
+        await settle(app, pilot)
+        await pilot.pause(0.2)
+        await settle(app, pilot)
+        shown, loaded = view(app.workspace), fresh(root)
+        assert shown == loaded, _diff(shown, loaded)
