@@ -82,10 +82,12 @@ def test_random_stores_never_raise(files, data):
             code = main(argv)
             assert code in (0, 1, 2), argv
         assert tree(root) == before  # reading commands and a dry run wrote nothing
-        edited = base / "edited"
-        shutil.copytree(root, edited)
+        edited = base / "edited"  # the store with one file changed, emptied or gone, as a commit would leave it
         victim = data.draw(st.sampled_from(sorted(files)))
-        (edited / victim).write_text(data.draw(st.sampled_from(["", "# changed\n\nnew words here\n"])))
+        change = data.draw(st.sampled_from([None, "", "# changed\n\nnew words here\n"]))
+        edited.mkdir()
+        write(edited, {rel: (change if rel == victim else text) for rel, text in files.items()
+                       if rel != victim or change is not None})
         review = Review(base, "HEAD", "0" * 40)
         review.stores.append(review_store("store", "store", load_store(root), load_store(edited)))
         from rich.console import Console
