@@ -150,6 +150,8 @@ def swap(root: Path, rel: str, expect: bytes | None, new: bytes | None, tag: str
             except FileExistsError:  # a file appeared under the name meanwhile: it stays
                 mine, clash = expect, True
         late = journal.drain(aside)  # every byte written into it, even through a handle opened earlier
+        if clash:  # the name was made again while ours was aside (an append to the absent name)
+            _keep_beside(root, rel, late if late is not None else expect, tag)
         if late is not None and late != expect:  # (None: someone took curator's moved-aside file away)  # written through a handle opened before the move: their bytes, with
             _transplant(root, rel, mine, late, f"{tag}-l", keep=True)  # what else they wrote since
             raise ChangedOnDisk(rel)
@@ -159,6 +161,20 @@ def swap(root: Path, rel: str, expect: bytes | None, new: bytes | None, tag: str
         if tmp is not None:
             journal._unlink(tmp)
     journal.fsync_dir(path.parent)
+
+
+def _keep_beside(root: Path, rel: str, held: bytes, tag: str) -> None:
+    """A file appeared under `rel` while the bytes it `held` were moved aside: when the new file
+    does not carry them (someone appended to the absent name), they are kept beside it in a
+    conflict file and Conflict says so — never dropped; else it is a plain change on disk."""
+    path = inside_store(root, rel)
+    theirs = _read(path)
+    if theirs is not None and theirs.startswith(held):
+        raise ChangedOnDisk(rel)
+    conflict = _aside(path, tag, "conflict")
+    journal.atomic_write(conflict, held)
+    raise Conflict(rel, f"{rel} was written by someone else while curator replaced it: their bytes are in the file, "
+                        f"what it held before is kept beside it in {conflict.name}")
 
 
 def _transplant(root: Path, rel: str, base: bytes | None, target: bytes | None, tag: str,
