@@ -63,6 +63,9 @@ def apply_replanning(root, apply: Callable[[Plan], object], plan: Plan, fresh: C
                     again = replan(fresh(sorted(paths)))
                 except ChangedOnDisk as busy:  # edited again while planning
                     paths.add(busy.path)
+                except CurationError as why:  # e.g. someone else made the change already
+                    raise CurationError(f"{exc.path} changed on disk since the plan was made; planned again: {why}; "
+                                        "nothing was written") from None
                 if again is not None and not same_changes(again, shown):
                     raise PlanChanged(exc.path, again) from None
             if again is None:
