@@ -125,7 +125,7 @@ def run_once(op: str, seed: int, gap: float) -> tuple[str, list[str], float]:
             curation.apply_plan = real
         if code == 0:
             outcome = "replanned" if len(calls) > 1 else "applied"
-        elif "changed on disk" in err.getvalue() or "edited by someone else" in err.getvalue():
+        elif "changed on disk" in err.getvalue() or "by someone else" in err.getvalue():
             outcome = "refused"
             if os.environ.get("CURATOR_RACES_VERBOSE"):
                 print(f"  {op} refused: {' '.join(err.getvalue().split())[-200:]}")

@@ -315,6 +315,10 @@ def apply_plan(root: Path, plan: Plan) -> str:
             entry = journal.write_entry(root, plan)
         except OSError as exc:
             raise WriteFailed(f"could not write the journal: {exc.strerror or exc}; no file was changed") from None
+        stale = next((e.path for e in plan.edits if _current(root, e.path) != e.before), None)
+        if stale is not None:  # edited while the journal was written: nothing swapped, the entry goes
+            journal.discard(entry)
+            raise ChangedOnDisk(stale)
         done = []
         try:
             for e in plan.edits:

@@ -420,6 +420,14 @@ def write_entry(root: Path, plan: Plan) -> Entry:
     return Entry(entry_id, path, meta)
 
 
+def discard(entry: Entry) -> None:
+    """Remove an entry no file was swapped for (its pending state would roll back nothing)."""
+    import shutil
+
+    shutil.rmtree(entry.path, ignore_errors=True)
+    fsync_dir(entry.path.parent)
+
+
 def _problem(root: Path, p: Path) -> tuple[dict | None, str | None]:
     """(meta, None) for an entry that is well formed, else (None, why not)."""
     from ..safeio import UnsafeFile, read_small_file
