@@ -248,3 +248,39 @@ async def test_the_app_and_the_cli_writing_at_once_lose_nothing(live):
         await settle(app, pilot)
         shown, loaded = view(app.workspace), fresh(root)
         assert shown == loaded, _diff(shown, loaded)
+
+
+async def test_an_untrusted_journal_entry_is_shown_in_undo_and_history(app, sample_copy, tmp_path):
+    import hashlib
+    import json
+
+    from curator.dialogs import HistoryDialog
+    from curator.widgets import RowTable
+
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"mine\n")
+    entry = sample_copy / ".curator" / "journal" / "00001-fix"
+    (entry / "blobs").mkdir(parents=True)
+    for data in (b"planted\n", b"mine\n"):
+        (entry / "blobs" / hashlib.sha256(data).hexdigest()).write_bytes(data)
+    (entry / "meta.json").write_text(json.dumps({
+        "id": "00001-fix", "operation": "fix", "title": "t", "created": "2026-11-19", "state": "applied",
+        "files": [{"path": "../../../../../../../../.." + str(victim), "before": hashlib.sha256(b"planted\n").hexdigest(),
+                   "after": hashlib.sha256(b"mine\n").hexdigest()}]}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        notes = []
+        app.notify = lambda message, **kw: notes.append(message)
+        app.action_history()
+        await settle(app, pilot)
+        assert isinstance(app.screen, HistoryDialog)
+        table = app.screen.query_one(RowTable)
+        assert "quarantined" in str(table.get_row_at(0)) or "untrusted" in str(table.get_row_at(0))
+        await pilot.press("escape")
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert any("nothing to undo" in n and "untrusted" in n for n in notes), notes
+        app.action_history()
+        await settle(app, pilot)
+        assert "quarantined" in str(app.screen.query_one(RowTable).get_row_at(0))
+    assert victim.read_bytes() == b"mine\n"
