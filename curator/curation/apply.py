@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from . import journal
+from .merge import NO_MERGE, rebase  # the three-way merge (re-exported for callers)
 from .plan import ChangedOnDisk, CurationError, Plan, WriteFailed
 from .validate import inside_store
 
@@ -64,44 +65,6 @@ def _put_back(src: Path, path: Path, tag: str) -> bool:
     except FileExistsError:
         os.replace(src, _aside(path, tag, "conflict"))
         return False
-
-
-NO_MERGE = object()
-
-
-def rebase(base: bytes | None, changed: bytes | None, onto: bytes | None):
-    """The changes someone made from `base` to `changed`, applied onto `onto` — a clean three-way
-    merge by lines (None: the file is absent), or NO_MERGE when the two sides touch the same
-    lines or one side creates or deletes the file. Appends at the end never conflict with a
-    change elsewhere."""
-    if changed == base:
-        return onto
-    if onto == base:
-        return changed
-    if base is None or changed is None or onto is None:
-        return NO_MERGE
-    if changed.startswith(base) and (base.endswith(b"\n") or not base) and (onto.endswith(b"\n") or not onto):
-        return onto + changed[len(base):]  # the common case: lines appended at the end
-    from difflib import SequenceMatcher
-
-    b, c, o = (x.splitlines(keepends=True) for x in (base, changed, onto))
-
-    def hunks(other):
-        return [(i1, i2, other[j1:j2]) for tag, i1, i2, j1, j2
-                in SequenceMatcher(None, b, other, autojunk=False).get_opcodes() if tag != "equal"]
-
-    theirs, ours = hunks(c), hunks(o)
-    for ti1, ti2, _ in theirs:
-        for oi1, oi2, _ in ours:
-            if ti1 < oi2 and oi1 < ti2 or ti1 == oi1 or ti1 == ti2 == oi2 or oi1 == oi2 == ti2:
-                return NO_MERGE  # overlapping, or both at one spot: which goes first is not ours to say
-    out, at = [], 0
-    for i1, i2, lines in sorted(theirs + ours, key=lambda h: (h[0], h[1])):
-        out += b[at:i1]
-        out += lines
-        at = i2
-    out += b[at:]
-    return b"".join(out)
 
 
 class Conflict(ChangedOnDisk):
@@ -418,19 +381,3 @@ def undo(root: Path) -> journal.Entry:
         except OSError as exc:
             _give_back(root, exc, [rel for rel, _b, _a in done])
         return entry
-
-
-def history(root: Path) -> list[dict]:
-    """Every operation in the journal, then every entry curator does not trust: `untrusted`
-    (still in the journal: the next write sets it aside) and `quarantined` (set aside), with why."""
-    good, bad = journal.scan(Path(root))
-    items = [
-        {"id": e.id, "operation": e.meta.get("operation"), "title": e.meta.get("title"),
-         "state": e.state, "created": e.meta.get("created"),
-         "files": [f["path"] for f in e.meta.get("files", [])]}
-        for e in good
-    ]
-    for state, found in (("untrusted", [(p.name, why) for p, why in bad]), ("quarantined", journal.quarantined(root))):
-        items += [{"id": name, "operation": None, "title": f"not trusted: {why}", "state": state,
-                   "created": None, "files": []} for name, why in found]
-    return items
