@@ -5,12 +5,14 @@ write through `apply_replanning`."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from .apply import NO_MERGE, Conflict, _current, rebase
 from .plan import ChangedOnDisk, CurationError, FileEdit, Plan, same_changes
 
-ATTEMPTS = 10  # a file edited faster than curator can plan is refused after this many tries
+ATTEMPTS = 30  # a file edited faster than curator can write it is refused after this many tries ...
+PATIENCE = 10.0  # ... or this many seconds
 
 
 class PlanChanged(CurationError):
@@ -48,13 +50,14 @@ def apply_replanning(root, apply: Callable[[Plan], object], plan: Plan, fresh: C
     Raises PlanChanged when the changes differ, ChangedOnDisk when nothing keeps up, Conflict as
     `apply` does."""
     shown, paths = plan, {e.path for e in plan.edits}
+    give_up = time.monotonic() + PATIENCE
     for tries in range(1, attempts + 1):
         try:
             return apply(plan), plan
         except Conflict:
             raise
         except ChangedOnDisk as exc:
-            if tries == attempts:
+            if tries == attempts or time.monotonic() > give_up:
                 raise
             paths.add(exc.path)
             again = None
