@@ -11,7 +11,7 @@ def main() -> None:
     # a command runs for a moment and keeps almost everything it allocates to the end, so
     # cyclic collections only cost time (17-23% of a large check); the app turns them back on
     gc.disable()
-    if sys.argv[1:2] == ["check"]:
+    if sys.argv[1:2] in (["check"], ["context"]):
         from .replay import begin
 
         code = begin(sys.argv[1:])  # an unchanged store: the output kept from its last check

@@ -36,7 +36,7 @@ FORMAT = 3
 KEEP = 64  # replay files kept (the newest); each names one command in one folder
 ENV_PREFIXES = ("CURATOR_", "CLAUDE_")
 # and what decides how text is laid out and coloured (with the terminal's size, see `_terminal`)
-ENV_NAMES = ("HOME", "TZ", "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES",
+ENV_NAMES = ("HOME", "TZ", "CI", "CODEX_HOME", "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES",
              "TTY_COMPATIBLE", "TTY_INTERACTIVE", "JUPYTER_COLUMNS", "JUPYTER_LINES")
 EXPERIENCE = ("docs/error-experience", "docs/good-experience")
 
@@ -88,7 +88,7 @@ def begin(argv: list[str]) -> int | None:
     """At the entry point: the exit code after replaying a kept output of this command, or None
     (then the command runs, and `keep` may record its output)."""
     global _pending
-    if not argv or argv[0] != "check" or os.environ.get("CURATOR_NO_REPLAY"):
+    if not argv or argv[0] not in ("check", "context") or os.environ.get("CURATOR_NO_REPLAY"):
         return None
     folder = _folder()
     if folder is None:
@@ -152,7 +152,7 @@ def _found_unchanged(found) -> bool:
     if found is None:
         return True
     arg, layout = found
-    from .model.store import StoreError, locate_store
+    from .model.discovery import StoreError, locate_store
 
     try:
         return describe(locate_store(arg, demo=False)) == layout
@@ -229,12 +229,52 @@ def keep(repo, located, arg: str | None, only, out: str, code: int) -> bool:
         presence += deps[1]
         if deps[2] is not None:
             outside.append(deps[2])
+    from .context.for_check import replay_stats
+
+    extra = replay_stats(getattr(repo, "instructions", None), start_ns, RACY_SLACK_NS)  # CLAUDE.md, rules, ...
+    if extra is None:
+        return False
+    stats += extra
     try:
         os.makedirs(folder, exist_ok=True)
         path = _file(folder, key)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as fh:
             fh.write(marshal.dumps((key, found, tuple(stats), tuple(presence), tuple(outside), out, code)))
+        os.replace(tmp, path)
+        _prune(folder)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def keep_context(model, out: str, code: int) -> bool:
+    """After a full `curator context`: keep its output with the stat of every folder its walk
+    listed, every file it read (and the Serena store's), and the user-level files it looked at."""
+    global _pending
+    if _pending is None:
+        return False
+    (key, folder, start_ns), _pending = _pending, None
+    from .context.for_check import replay_stats
+    from .context.user import probes
+
+    fs = model.fs
+    if fs is None or model.encoding not in ("cl100k_base", "estimate"):
+        return False
+    user = probes(model.home, fs.root, model.env)
+    config = os.path.join(fs.root, ".curator.yaml")  # (its `agents:`)
+    extra = [os.path.join(fs.root, f) for f in fs.files if f.startswith(".serena/")]
+    extra += [p for p in (*user, config) if os.path.lexists(p)]
+    stats = replay_stats(model, start_ns, RACY_SLACK_NS, extra)
+    if stats is None:
+        return False
+    presence = [(p, False) for p in (*user, config) if not os.path.lexists(p)]
+    try:
+        os.makedirs(folder, exist_ok=True)
+        path = _file(folder, key)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(marshal.dumps((key, None, tuple(stats), tuple(presence), (), out, code)))
         os.replace(tmp, path)
         _prune(folder)
     except (OSError, ValueError):

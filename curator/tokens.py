@@ -188,7 +188,7 @@ class TiktokenCounter:
             return self.learn(items, out, missing, self._encode_len([items[i][1] for i in missing]))
         return [int(n or 0) for n in out]
 
-    # count_many in two halves, for a worker that counts elsewhere (model.store.Loading)
+    # count_many in two halves, for a worker that counts elsewhere (model.counting.Loading)
 
     def lookup(self, items: list[tuple[str, str]]) -> tuple[list[int | None], list[int]]:
         """(the cached count of each item or None, the indexes of the items to count)."""

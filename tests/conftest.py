@@ -13,6 +13,12 @@ SAMPLE = sample_store()
 SAMPLE_REPO = sample_repository()
 
 
+def pytest_collection_modifyitems(config, items):
+    """Slow tests first: with xdist one worker takes each while the others run the rest, so the
+    suite does not end waiting on a minute-long test started last."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: the rest keep their order
+
+
 @pytest.fixture(autouse=True)
 def _isolated_user_dirs(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("home")
@@ -28,6 +34,10 @@ def _isolated_user_dirs(tmp_path_factory, monkeypatch):
     monkeypatch.delenv("CURATOR_TOKENS", raising=False)
     monkeypatch.setenv("CURATOR_TODAY", "2026-11-20")  # fixed clock for TTLs and recency
     monkeypatch.setenv("NO_COLOR", "1")
+    # Rich sizes a console from these when it is not a terminal: the same width whatever runs
+    # the tests (a terminal, CI, an xdist worker)
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("LINES", "40")
     # the app's file watcher is off (snapshots stay deterministic); tests that drive it give the
     # app their own event source (`app.watch_events`) or unset this
     monkeypatch.setenv("CURATOR_NO_WATCH", "1")

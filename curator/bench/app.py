@@ -18,8 +18,8 @@ from .run import synthetic_store
 
 
 async def _first_screen(path) -> tuple[float, float]:
-    from ..app import make_app
     from ..tokens import default_counter
+    from ..tui.app import make_app
 
     start = time.perf_counter()
     app = make_app(path, token_counter=default_counter(), remember_theme=False)
@@ -33,9 +33,9 @@ async def _first_screen(path) -> tuple[float, float]:
 
 
 async def _lab(path, queries: list[str]) -> tuple[float, list[float]]:
-    from ..app import make_app
-    from ..screens.retrieval_lab import DEBOUNCE
     from ..tokens import default_counter
+    from ..tui.app import make_app
+    from ..tui.screens.retrieval_lab import DEBOUNCE
 
     app = make_app(path, token_counter=default_counter(), remember_theme=False)
     lags: list[float] = []

@@ -30,22 +30,22 @@ import time
 
 from .run import synthetic_store
 
-IMPORTS = "import curator.cli.commands.check, curator.workspace, curator.checks, numpy"
+IMPORTS = "import curator.cli.commands.check, curator.live.workspace, curator.checks, numpy"
 
 
 def _parts(store_path: str) -> dict[str, float]:
     """One cold run, in this process, timed part by part (seconds)."""
     from importlib import import_module
 
-    from ..bench.readhash import read_and_hash
     from ..cache import store_cache
     from ..checks import FAMILIES
     from ..checks.context import Context
     from ..checks.facts import facts_for
     from ..model.findings import Finding
-    from ..model.store import load_store
+    from ..model.loader import load_store
     from ..reports import render_json
     from ..tokens import TiktokenCounter
+    from .readhash import read_and_hash
 
     out: dict[str, float] = {}
 

@@ -49,8 +49,8 @@ def _edit(path: Path, n: int) -> None:
 
 
 def measure(n_files: int, edits: int) -> dict:
+    from ..live.session import open_session
     from ..model.sources import discover
-    from ..session import open_session
     from ..tokens import default_counter
 
     work = Path(tempfile.mkdtemp(prefix="curator-bench-live-")) / "store"

@@ -10,18 +10,20 @@ import os
 import sys
 
 
-def read_and_hash(root: str) -> int:
+def read_and_hash(root: str, suffixes: tuple[str, ...] = (".md",), hidden: bool = False) -> int:
+    """Files read and hashed: those ending in `suffixes`, below `root` (hidden folders too when
+    `hidden`; `.git` never)."""
     n = 0
     stack = [root]
     while stack:
         folder = stack.pop()
         with os.scandir(folder) as entries:
             for entry in entries:
-                if entry.name.startswith("."):
+                if entry.name.startswith(".") and (not hidden or entry.name == ".git"):
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(entry.path)
-                elif entry.name.endswith(".md"):
+                elif entry.name.endswith(suffixes):
                     with open(entry.path, "rb") as fh:
                         hashlib.sha256(fh.read()).hexdigest()
                     n += 1

@@ -110,7 +110,7 @@ def _child(mode: str, root: str) -> None:
     import resource
     import time
 
-    from curator.sessions import SessionIndex
+    from curator.transcripts import SessionIndex
 
     start = time.perf_counter()
     index = SessionIndex.for_repo(REPO, [Path(root) / "projects"])
@@ -132,10 +132,10 @@ def _app(root: str) -> None:
     import tempfile
     import time
 
-    from curator.app import make_app
     from curator.locations import sample_store
-    from curator.sessions.service import SessionsService
     from curator.tokens import FakeTokenCounter
+    from curator.transcripts.service import SessionsService
+    from curator.tui.app import make_app
 
     store = Path(tempfile.mkdtemp(prefix="curator-bench-store-")) / "memories"
     shutil.copytree(sample_store(), store)
@@ -145,7 +145,7 @@ def _app(root: str) -> None:
             super().__init__(store_root, [Path(root) / "projects"])
             self.repo = Path(REPO)
 
-    import curator.sessions.service as service
+    import curator.transcripts.service as service
 
     service.SessionsService = Service
 

@@ -8,32 +8,22 @@ from ..model.findings import Finding
 from ..model.store import Store
 from .cached import run_cached
 from .context import Context
-from .registry import CHECKS, TOKENS, CheckSpec
+from .registry import CHECKS, TOKENS, CheckSpec, families
 
-# family module -> the check ids it can emit (lets --only skip whole families); the modules are
-# imported when a run needs them (an unchanged store's findings come from the cache)
-FAMILIES = [
-    ("index_checks", {"index.missing-target", "index.unsafe-target", "index.format", "index.duplicate-entry", "index.unrouted"}),
-    ("naming_checks", {"naming.skill-prefix", "naming.case"}),
-    ("keyword_checks", {"keywords.uniqueness", "keywords.too-few", "keywords.collision"}),
-    ("orphan_checks", {"orphan.unindexed"}),
-    ("content_checks", {"size.chars", "size.headings", "frontmatter.invalid", "links.broken"}),
-    ("budget_checks", {"tokens.stale-count", "budget.over"}),
-    ("duplicate_checks", {"duplicate.near"}),
-    ("transient_checks", {"transient.expired"}),
-    ("format_checks", {"frontmatter.missing", "budget.past-cap", "links.broken", "experience.unpaired"}),
-]
+# family module -> the check ids it can emit (lets --only skip whole families), from the registry;
+# the modules are imported when a run needs them (an unchanged store's findings come from the cache)
+FAMILIES = families()
 
 
 # the families whose checks read token counts run last: a store still being counted
-# (`model.store.Loading`) is finished only when they need it
+# (`model.counting.Loading`) is finished only when they need it
 _TOKEN_FAMILIES = [(n, ids) for n, ids in FAMILIES if any(TOKENS in CHECKS[i].reads for i in ids)]
 _ORDER = [f for f in FAMILIES if f not in _TOKEN_FAMILIES] + _TOKEN_FAMILIES
 
 
 def run_checks(store: Store, only: set[str] | list[str] | None = None, facts_cache=None,
                loading=None) -> list[Finding]:
-    """The findings of `store`. With `loading` (a `model.store.Loading` of this store, its
+    """The findings of `store`. With `loading` (a `model.counting.Loading` of this store, its
     counts still being made), the checks that read no token run first, then the loading is
     finished (the store frozen with every count) and the rest run: the caller's store is then
     `loading.finish()` — the same, complete snapshot."""

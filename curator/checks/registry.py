@@ -1,9 +1,13 @@
-"""The check ids, their default severities and what they mean (design.md's table)."""
+"""The one registry of checks: for each id its default severity, the family module(s) that emit
+it, what it reads and its page — what it does, why it matters, an example, its fix and how safe
+that fix is. Thresholds in the texts are `{names}` filled from the live config (`rule_values`),
+so a `.curator.yaml` that changes one is what `check --list` and `--explain` print."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..config import Config
 from ..model.findings import Severity
 from ..model.formats import CLAUDE, EXPERIENCE, FORMATS, SERENA_TIERED
 
@@ -21,15 +25,32 @@ SCOPES = (PER_FILE, PER_INDEX, STORE_WIDE)
 # what a check reads (a re-check runs a store-wide check only when one of these changed)
 TEXT, TOKENS, INDEXES, NAMES = "text", "tokens", "indexes", "names"
 
+# how far `curator fix` goes for a check's findings
+SAFE = "safe"  # planned unasked by `curator fix` (nothing lost, nothing guessed)
+ASKED = "asked"  # planned only when asked for: `curator fix --check ID`
+SOME_SAFE = "some safe"  # the mechanical cases unasked, the others when asked for
+BY_HAND = "by hand"  # no automatic fix
+FIX_SAFETY = {
+    SAFE: "safe — `curator fix` plans it unasked; every plan is previewed as a diff and undoable",
+    SOME_SAFE: "partly safe — the mechanical cases are planned unasked, the rest with `curator fix --check {id}`",
+    ASKED: "on request — `curator fix --check {id}` plans it (previewed, undoable); it changes what the agent retrieves",
+    BY_HAND: "none — fixed by hand (curator shows where)",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class CheckSpec:
     id: str
     severity: Severity
-    summary: str
+    summary: str  # one line; may name thresholds ("{uniqueness}")
+    family: tuple[str, ...]  # the modules of curator/checks that emit it
     formats: frozenset[str] = ALL  # the memory formats the check means something for
     scope: str = STORE_WIDE
     reads: frozenset[str] = frozenset({TEXT, TOKENS, INDEXES, NAMES})
+    why: str = ""
+    example: str = ""
+    fix: str = ""
+    fix_safety: str = BY_HAND
 
     def applies_to(self, fmt: str) -> bool:
         return fmt in self.formats
@@ -37,34 +58,179 @@ class CheckSpec:
     def reads_any(self, changed: set[str] | frozenset[str]) -> bool:
         return bool(self.reads & changed)
 
+    def text(self, field: str = "summary", config: Config | None = None) -> str:
+        """One of the page's texts with its thresholds from `config` (default: the defaults)."""
+        return getattr(self, field).format_map(rule_values(config or Config()))
 
-CHECKS: dict[str, CheckSpec] = {
-    c.id: c
-    for c in (
-        CheckSpec("index.missing-target", E, "an L0 link or L1 row points at no file", scope=PER_INDEX, reads=frozenset({INDEXES, NAMES})),
-        CheckSpec("index.unsafe-target", E, "a target is absolute, escapes the store, or is a symlink leaving it", scope=PER_INDEX, reads=frozenset({INDEXES, NAMES})),
-        CheckSpec("index.format", E, "a domain index holds anything but its keyword table", TIERED, scope=PER_INDEX, reads=frozenset({INDEXES})),
-        CheckSpec("index.duplicate-entry", E, "the same target twice in one index", scope=PER_INDEX, reads=frozenset({INDEXES})),
-        CheckSpec("index.unrouted", E, "a domain index that memory-index.md does not link", TIERED, scope=STORE_WIDE, reads=frozenset({INDEXES, NAMES})),
-        CheckSpec("naming.skill-prefix", E, "a file basename starting with the deprecated `skill-` prefix", TIERED, scope=PER_FILE, reads=frozenset({NAMES, INDEXES})),
-        CheckSpec("naming.case", W, "a basename that is not kebab-case (ADR-017 names only)", TIERED, scope=PER_FILE, reads=frozenset({NAMES})),
-        CheckSpec("keywords.uniqueness", E, "in a strict index, under 40% of a row's keywords are its own", TIERED, scope=STORE_WIDE, reads=frozenset({INDEXES})),
-        CheckSpec("keywords.too-few", W, "a domain-index row with fewer than 5 keywords", TIERED, scope=PER_INDEX, reads=frozenset({INDEXES})),
-        CheckSpec("keywords.collision", W, "rows in different indexes share most keywords, or a domain's collision rate is over 30%", TIERED, scope=STORE_WIDE, reads=frozenset({INDEXES})),
-        CheckSpec("orphan.unindexed", W, "a memory its store's index does not list (one finding for a store with no index)", scope=STORE_WIDE, reads=frozenset({INDEXES, NAMES})),
-        CheckSpec("size.chars", W, "a file of 8,000 characters or more (error over 10,000; ADR-017 atomic memories)", TIERED, scope=PER_FILE, reads=frozenset({TEXT})),
-        CheckSpec("size.headings", W, "more than 15 `##` or 5 `#` headings outside code (ADR-017 atomic memories)", TIERED, scope=PER_FILE, reads=frozenset({TEXT})),
-        CheckSpec("frontmatter.invalid", E, "frontmatter unclosed, not a mapping, or behind a BOM", scope=PER_FILE, reads=frozenset({TEXT})),
-        CheckSpec("frontmatter.missing", W, "a memory without the frontmatter its format expects (Claude Code: name, description, type)", frozenset({CLAUDE}), scope=PER_FILE, reads=frozenset({TEXT})),
-        CheckSpec("tokens.stale-count", W, "an L0 (N) token count that differs from the real count", TIERED, scope=STORE_WIDE, reads=frozenset({TOKENS, INDEXES, NAMES})),
-        CheckSpec("budget.over", W, "a file, index, tier or the start-up load over its budget", scope=STORE_WIDE, reads=frozenset({TOKENS, NAMES})),
-        CheckSpec("budget.past-cap", W, "lines of the always-loaded index past the agent's load cap (never seen)", frozenset({CLAUDE}), scope=STORE_WIDE, reads=frozenset({INDEXES})),
-        CheckSpec("duplicate.near", W, "near-duplicate memories", scope=STORE_WIDE, reads=frozenset({TEXT, NAMES})),
-        CheckSpec("links.broken", W, "a markdown link inside a memory that reaches nothing", scope=PER_FILE, reads=frozenset({TEXT, NAMES})),
-        CheckSpec("experience.unpaired", INFO, "an experience entry without its summary twin, or a summary whose entry is gone", frozenset({EXPERIENCE}), scope=STORE_WIDE, reads=frozenset({NAMES})),
-        CheckSpec("transient.expired", INFO, "a transient record older than its tier's TTL", scope=PER_FILE, reads=frozenset({TEXT, NAMES})),
-        CheckSpec("parse.error", E, "a file curator could not read", scope=PER_FILE, reads=frozenset({TEXT})),
-    )
-}
+    def severity_in(self, config: Config | None) -> str:
+        """The severity a store's config gives it (`severity:` in .curator.yaml), else the default."""
+        return ((config.severity.get(self.id) if config else None) or self.severity.label).lower()
+
+
+def rule_values(config: Config) -> dict[str, str]:
+    """The thresholds the pages name, formatted as a person reads them."""
+    t, b = config.thresholds, config.budgets
+    ttl = ", ".join(f"{tier} {days} days" for tier, days in sorted(config.ttl_days.items())) or "none"
+    return {
+        "uniqueness": f"{t.uniqueness:.0%}",
+        "min_keywords": str(t.min_keywords),
+        "collision_row": f"{t.collision_row:.0%}",
+        "collision_rate": f"{t.collision_rate:.0%}",
+        "size_warn_chars": f"{t.size_warn_chars:,}",
+        "size_error_chars": f"{t.size_error_chars:,}",
+        "max_h2": str(t.max_h2),
+        "max_h1": str(t.max_h1),
+        "near_jaccard": f"{t.near_jaccard:g}",
+        "near_containment": f"{t.near_containment:g}",
+        "shingle": str(t.shingle),
+        "max_file_bytes": f"{t.max_file_bytes / 1_000_000:.1f} MB",
+        "budget_startup": f"{b.startup:,}",
+        "budget_l0": f"{b.l0:,}",
+        "budget_domain_index": f"{b.domain_index:,}",
+        "budget_memory": f"{b.memory:,}",
+        "ttl": ttl,
+    }
+
+
+def _spec(id, severity, summary, family, formats=ALL, *, scope, reads, why, example, fix, safety=BY_HAND):
+    return CheckSpec(id, severity, summary, tuple(family.split()), frozenset(formats), scope, frozenset(reads),
+                     why, example, fix, safety)
+
+
+CHECKS: dict[str, CheckSpec] = {c.id: c for c in (
+    _spec("index.missing-target", E, "an L0 link or L1 row points at no file", "index_checks",
+          scope=PER_INDEX, reads={INDEXES, NAMES},
+          why="The agent follows the index to load a memory; a row to nothing costs tokens and finds nothing.",
+          example="skills-git-index.md: | rebase squash | [git-rebase](git/git-rebase.md) |  but git/git-rebase.md was renamed",
+          fix="Re-point the row at the file it was renamed or moved to, or drop the dead row.",
+          safety=SOME_SAFE),
+    _spec("index.unsafe-target", E, "a target is absolute, escapes the store, or is a symlink leaving it", "index_checks",
+          scope=PER_INDEX, reads={INDEXES, NAMES},
+          why="An index must only route inside the store: a path outside it can load anything on the machine.",
+          example="| secrets | [keys](../../.ssh/id_rsa) |",
+          fix="Drop the row (curator never follows the target).", safety=ASKED),
+    _spec("index.format", E, "a domain index holds anything but its keyword table", "index_checks", TIERED,
+          scope=PER_INDEX, reads={INDEXES},
+          why="ADR-017 domain indexes are read whole on every route: prose in them is paid for on every lookup.",
+          example="skills-git-index.md: a paragraph of notes under the | Keywords | File | table",
+          fix="Move the prose into a memory file and link it from a row."),
+    _spec("index.duplicate-entry", E, "the same target twice in one index", "index_checks",
+          scope=PER_INDEX, reads={INDEXES},
+          why="Two rows for one file split its keywords: neither row wins a lookup it should.",
+          example="| rebase | [git-rebase](git/git-rebase.md) |  and later  | squash | [git-rebase](git/git-rebase.md) |",
+          fix="Merge the repeated row's keywords into the first and drop it.", safety=SOME_SAFE),
+    _spec("index.unrouted", E, "a domain index that memory-index.md does not link", "index_checks", TIERED,
+          scope=STORE_WIDE, reads={INDEXES, NAMES},
+          why="The agent starts at memory-index.md: a domain index it does not link is never reached.",
+          example="skills-docker-index.md exists but memory-index.md has no row for it",
+          fix="Add a row for it to memory-index.md (keywords from its rows).", safety=ASKED),
+    _spec("naming.skill-prefix", E, "a file basename starting with the deprecated `skill-` prefix", "naming_checks", TIERED,
+          scope=PER_FILE, reads={NAMES, INDEXES},
+          why="ADR-017 retired the `skill-` prefix; tools that glob the new names miss these files.",
+          example="skill-git-rebase.md",
+          fix="Rename the file without the prefix and update the rows that link it."),
+    _spec("naming.case", W, "a basename that is not kebab-case (ADR-017 names only)", "naming_checks", TIERED,
+          scope=PER_FILE, reads={NAMES},
+          why="Mixed naming makes the same memory easy to write twice under two names.",
+          example="Git_Rebase.md", fix="Rename it in kebab-case (git-rebase.md) and update the rows that link it."),
+    _spec("keywords.uniqueness", E, "in a strict index, under {uniqueness} of a row's keywords are its own", "keyword_checks", TIERED,
+          scope=STORE_WIDE, reads={INDEXES},
+          why="Routing picks a row by its keywords; a row whose words other rows also use is picked at random.",
+          example="| git commit push | [a](a.md) |  and  | git commit pull | [b](b.md) |: a has one word of three ({uniqueness} needed)",
+          fix="Edit the row's keywords (`curator keywords`: the meter shows the share as you type)."),
+    _spec("keywords.too-few", W, "a domain-index row with fewer than {min_keywords} keywords", "keyword_checks", TIERED,
+          scope=PER_INDEX, reads={INDEXES},
+          why="A row with few keywords is found only by those exact words.",
+          example="| rebase | [git-rebase](git/git-rebase.md) |  (1 keyword; {min_keywords} expected)",
+          fix="Add keywords the memory is about (`curator keywords` suggests them from its text)."),
+    _spec("keywords.collision", W, "rows in different indexes share {collision_row} of their keywords, or a domain's collision rate is over {collision_rate}",
+          "keyword_checks", TIERED, scope=STORE_WIDE, reads={INDEXES},
+          why="Two domains claiming the same words route a query to both: the agent loads twice what it needs once.",
+          example="skills-git-index.md and skills-ci-index.md both route 'pipeline cache retry'",
+          fix="Keep the words in the domain the memory belongs to; make the other row's keywords specific."),
+    _spec("orphan.unindexed", W, "a memory its store's index does not list (one finding for a store with no index)", "orphan_checks",
+          scope=STORE_WIDE, reads={INDEXES, NAMES},
+          why="The agent reaches memories through the index: an unlisted memory is never loaded.",
+          example="git/git-bisect.md is in the store but no index row links it",
+          fix="Add a row for it to the index it belongs in (keywords suggested from its text).", safety=ASKED),
+    _spec("size.chars", W, "a file of {size_warn_chars} characters or more (error over {size_error_chars}; ADR-017 atomic memories)",
+          "content_checks", TIERED, scope=PER_FILE, reads={TEXT},
+          why="A memory is loaded whole: a long one spends the context on parts the task does not need.",
+          example="knowledge/architecture.md: 12,400 characters",
+          fix="Split it into atomic memories, one topic each, each with its own row."),
+    _spec("size.headings", W, "more than {max_h2} `##` or {max_h1} `#` headings outside code (ADR-017 atomic memories)",
+          "content_checks", TIERED, scope=PER_FILE, reads={TEXT},
+          why="Many headings mean many topics in one file: it is loaded for any of them.",
+          example="notes.md: 22 `##` headings", fix="Split it by heading into atomic memories."),
+    _spec("frontmatter.invalid", E, "frontmatter unclosed, not a mapping, or behind a BOM", "content_checks",
+          scope=PER_FILE, reads={TEXT},
+          why="Tools that read the frontmatter (Claude Code's memory loader) skip or misread the file.",
+          example="---\\nname: x\\n(no closing ---)", fix="Close the block with `---` and keep it `key: value` pairs."),
+    _spec("frontmatter.missing", W, "a memory without the frontmatter its format expects (Claude Code: name, description, type)",
+          "format_checks", {CLAUDE}, scope=PER_FILE, reads={TEXT},
+          why="Claude Code shows and selects memories by their name and description.",
+          example="project_notes.md with no --- block", fix="Add name, description and type."),
+    _spec("tokens.stale-count", W, "an L0 (N) token count that differs from the real count", "budget_checks", TIERED,
+          scope=STORE_WIDE, reads={TOKENS, INDEXES, NAMES},
+          why="The agent decides what to load from these counts; a stale one misjudges the cost.",
+          example="|git rebase: [git-rebase](git/git-rebase.md) (120)  but the file is 410 tokens",
+          fix="Refresh the counts (`curator refresh`).", safety=SAFE),
+    _spec("budget.over", W, "a file, index, tier or the start-up load over its budget", "budget_checks",
+          scope=STORE_WIDE, reads={TOKENS, NAMES},
+          why="Budgets keep what the agent loads small: start-up {budget_startup}, memory-index.md {budget_l0}, "
+              "a domain index {budget_domain_index}, a memory {budget_memory} tokens.",
+          example="memory-index.md: 2,300 tokens (budget {budget_l0})",
+          fix="Split or trim the file; move rarely used memories to a tier that is not loaded at start-up."),
+    _spec("budget.past-cap", W, "lines of the always-loaded index past the agent's load cap (never seen)", "format_checks", {CLAUDE},
+          scope=STORE_WIDE, reads={INDEXES},
+          why="Claude Code loads only the first 200 lines / 25 KB of MEMORY.md: the rest is invisible to it.",
+          example="MEMORY.md: 260 lines; lines 201-260 are never loaded",
+          fix="Move the pointers past the cap into topic files, or drop stale ones."),
+    _spec("duplicate.near", W, "near-duplicate memories", "duplicate_checks",
+          scope=STORE_WIDE, reads={TEXT, NAMES},
+          why="The same knowledge twice costs tokens twice and drifts apart: one copy goes stale.",
+          example="git/rebase.md and workflow/rebasing.md share {near_jaccard} of their {shingle}-word shingles "
+                  "(or one holds {near_containment} of the other)",
+          fix="Merge them into one memory and drop or re-point the other's rows."),
+    _spec("links.broken", W, "a markdown link inside a memory that reaches nothing", "content_checks format_checks",
+          scope=PER_FILE, reads={TEXT, NAMES},
+          why="A link the agent follows to nothing wastes a tool call and hides the knowledge it meant.",
+          example="git/rebase.md: see [conflicts](../git/conflicts.md)  but that file does not exist",
+          fix="Point the link at the file it meant (the finding names a likely one) or remove it."),
+    _spec("experience.unpaired", INFO, "an experience entry without its summary twin, or a summary whose entry is gone", "format_checks",
+          {EXPERIENCE}, scope=STORE_WIDE, reads={NAMES},
+          why="Experience stores keep each entry and its summary in step; one without the other is half a record.",
+          example="error-experience/entries/2026-01-02-flaky-ci.md with no summary/entries/2026-01-02-flaky-ci.md",
+          fix="Write the missing summary, or remove the leftover one."),
+    _spec("transient.expired", INFO, "a transient record older than its tier's TTL ({ttl})", "transient_checks",
+          scope=PER_FILE, reads={TEXT, NAMES},
+          why="Transient notes (validation, reflection) are meant to be read soon and dropped; old ones crowd retrieval.",
+          example="validation/2026-01-05-run.md, 320 days old (transient 30 days)",
+          fix="Prune it (archived under .curator/archive/) or promote it if it still holds.", safety=ASKED),
+    _spec("parse.error", E, "a file curator could not read (binary, not UTF-8, over {max_file_bytes})", "loader",
+          scope=PER_FILE, reads={TEXT},
+          why="The agent cannot use what cannot be read; curator reports it rather than stop.",
+          example="notes.md: not valid UTF-8 (byte 0xff at offset 10)",
+          fix="Re-save the file as UTF-8 text, or move it out of the store."),
+)}
 assert all(c.scope in SCOPES for c in CHECKS.values())
+assert all(c.fix_safety in FIX_SAFETY for c in CHECKS.values())
 
+
+def families() -> list[tuple[str, set[str]]]:
+    """(family module, the check ids it can emit), in registry order; `loader` is not a module
+    of checks (parse.error comes from the load)."""
+    out: dict[str, set[str]] = {}
+    for c in CHECKS.values():
+        for name in c.family:
+            if name not in ("loader", "context"):
+                out.setdefault(name, set()).add(c.id)
+    return list(out.items())
+
+
+# instruction files (curator/context/): repository-wide, run by `repository.load_repository`
+from .instruction_ids import INSTRUCTION_CHECKS  # noqa: E402
+
+INSTRUCTION_IDS = frozenset(i for i, _, _ in INSTRUCTION_CHECKS)
+CHECKS.update({i: CheckSpec(i, sev, summary, ("context",), reads=frozenset({TEXT, NAMES}))
+               for i, sev, summary in INSTRUCTION_CHECKS})

@@ -26,7 +26,7 @@ def command_modules():
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, no usage dump noise beyond the hint
-        err_console().print(Text.assemble(("curator: error:", "red"), f" {message}"))
+        err_console().print(Text.assemble(("curator: error:", "error"), f" {message}"))
         err_console().print(Text(f"try: {self.prog} --help", style="dim"))
         raise SystemExit(EXIT_USAGE)
 
@@ -73,12 +73,12 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_app(argv)
     except UsageError as exc:
-        err_console().print(Text.assemble(("curator: error:", "red"), f" {exc}"))
+        err_console().print(Text.assemble(("curator: error:", "error"), f" {exc}"))
         return EXIT_USAGE
     except OSError as exc:  # read-only, full, forbidden: one line, exit 2, never a traceback
         from ..safeio import one_line
 
-        err_console().print(Text.assemble(("curator: error:", "red"), f" {one_line(exc)}"))
+        err_console().print(Text.assemble(("curator: error:", "error"), f" {one_line(exc)}"))
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -18,14 +18,14 @@ def run_app(argv: list[str]) -> int:
     if args.theme == "?":
         from rich.text import Text
 
-        from ..themes import available_themes
+        from ..tui.themes import available_themes
 
         themes, failures = available_themes()
         out = console()
         for t in sorted(themes, key=lambda t: t.name):
             out.print(f"{t.name:<28} {'dark' if t.dark else 'light'}  {t.source}")
         for path, why in failures:
-            err_console().print(Text.assemble(("skipped", "yellow"), f" {path}: {why}"))
+            err_console().print(Text.assemble(("skipped", "warning"), f" {path}: {why}"))
         return EXIT_OK
     import sys
 
@@ -35,8 +35,8 @@ def run_app(argv: list[str]) -> int:
                             soft_wrap=True, markup=False, highlight=False)
         return EXIT_USAGE
     located, config = locate_and_configure(args, allow_demo=True)
-    from ..app import make_app
     from ..tokens import default_counter
+    from ..tui.app import make_app
 
     app = make_app(
         located.root,

@@ -80,7 +80,7 @@ def open_repository(args, *, only=None, check: bool = True, quiet_notice: bool =
     """Load every memory source of the repository (or store) the arguments name — or `where`,
     the (located, config) a caller already has — checked unless `check=False`. Returns
     (repository, located). Raises UsageError."""
-    from ..repository import load_repository
+    from ..live.session import load_repository
     from ..tokens import default_counter
 
     located, config = where if where is not None else locate_and_configure(args)
@@ -106,7 +106,7 @@ def _loaded(counter, located, quiet_notice: bool) -> None:
         atexit.register(counter.flush)  # counts made later (line budgets) are kept too
         reason = getattr(counter, "fallback_reason", None)
         if reason:
-            err_console().print(Text.assemble(("note:", "yellow"), f" {reason}"))
+            err_console().print(Text.assemble(("note:", "warning"), f" {reason}"))
     if located.notice and not quiet_notice:
         err_console().print(Text(str(located.notice), style="dim"))
 
@@ -115,21 +115,21 @@ def render_sources(out, repo) -> None:
     """The repository's memory systems, one line each (text reports)."""
     from rich.text import Text
 
-    from ..repository import source_summaries
+    from ..live.repository import source_summaries
 
     for row in source_summaries(repo):
         line = Text("  ")
         line.append(f"{row['name']:<22}", style="bold")
         line.append(f" {row['label']:<34}")
         if "error" in row:
-            line.append(f" cannot load: {row['error']}", style="red")
+            line.append(f" cannot load: {row['error']}", style="error")
         else:
             st = row["startup"]
             line.append(f" {row['records']:>4} records · {row['tokens']:>7,} tok · start-up {st['tokens']:,}")
             if st["past_cap_lines"]:
-                line.append(f" ({st['past_cap_lines']} lines past the cap)", style="yellow")
+                line.append(f" ({st['past_cap_lines']} lines past the cap)", style="warning")
             elif st["cap_tokens"] is not None:
-                line.append(f"/{st['cap_tokens']:,}", style="red" if st["over"] else "")
+                line.append(f"/{st['cap_tokens']:,}", style="error" if st["over"] else "")
         out.print(line)
 
 

@@ -65,9 +65,9 @@ def finish(args, store, plan, replan=None) -> int:
         out = console()
         render_diff(out, plan)
         if journal_id:
-            out.print(Text.assemble(("applied", "green"), f" as {journal_id} · undo with ", ("curator undo", "bold")))
+            out.print(Text.assemble(("applied", "success"), f" as {journal_id} · undo with ", ("curator undo", "bold")))
         else:
-            out.print(Text.assemble(("dry run", "yellow"), ": nothing was written"))
+            out.print(Text.assemble(("dry run", "warning"), ": nothing was written"))
     return EXIT_OK
 
 
@@ -106,10 +106,10 @@ def report_recovery(done, notes=None) -> None:
     from .common import err_console
 
     if done:
-        err_console().print(Text.assemble(("recovered", "yellow"),
+        err_console().print(Text.assemble(("recovered", "warning"),
                                           f" an interrupted operation ({', '.join(done)}): rolled back"))
     for note in getattr(done, "notes", []) if notes is None else notes:
-        err_console().print(Text.assemble(("journal", "yellow"), f": {note}"))
+        err_console().print(Text.assemble(("journal", "warning"), f": {note}"))
 
 
 def report_special_files(store) -> None:
@@ -120,9 +120,9 @@ def report_special_files(store) -> None:
 
     special = [f for f in store.load_findings if f.check == "parse.error" and "never opened" in f.message]
     for f in special[:5]:
-        err_console().print(Text.assemble(("skipped", "yellow"), f" {f.path}: {f.message.split(',')[0]}"))
+        err_console().print(Text.assemble(("skipped", "warning"), f" {f.path}: {f.message.split(',')[0]}"))
     if len(special) > 5:
-        err_console().print(Text.assemble(("skipped", "yellow"), f" {len(special) - 5} more special files"))
+        err_console().print(Text.assemble(("skipped", "warning"), f" {len(special) - 5} more special files"))
 
 
 @contextmanager

@@ -26,7 +26,7 @@ def roots_of(args) -> list[Path] | None:
 
 
 def index_for(repo: Path, args, *, match_all: bool = False):
-    from ..sessions import SessionIndex
+    from ..transcripts import SessionIndex
 
     return SessionIndex.for_repo(repo, roots_of(args), match_all=match_all)
 
@@ -34,6 +34,6 @@ def index_for(repo: Path, args, *, match_all: bool = False):
 
 def store_usage(store, args, progress=None):
     """(UsageIndex, SessionIndex) for a loaded store."""
-    from ..sessions import repo_for, usage_for_store
+    from ..transcripts import repo_for, usage_for_store
 
     return usage_for_store(store.root, list(store.records), store.today, repo_for(store.root), roots_of(args), progress)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NoReturn
 
 from . import journal
 from .merge import NO_MERGE, rebase  # the three-way merge (re-exported for callers)
@@ -290,18 +291,13 @@ def apply_plan(root: Path, plan: Plan) -> str:
                     done.append(e)
             entry.set_state("applied")
         except ChangedOnDisk as exc:
-            conflicts = _take_back(root, [(e.path, e.after, e.before) for e in reversed(done)], entry.id)
-            entry.set_state("rolled-back")
-            refusal = _refused(exc, conflicts)
-            if refusal is exc:
-                raise
-            raise refusal from exc
+            _roll_back_refused(root, entry, [(e.path, e.after, e.before) for e in reversed(done)], exc, "rolled-back")
         except OSError as exc:
             _give_back(root, exc, [e.path for e in done])
         return entry.id
 
 
-def _take_back(root: Path, moves, entry_id: str) -> None:
+def _take_back(root: Path, moves, entry_id: str) -> list:
     """Reverse the swaps already made, keeping any edit someone made to those files since
     (a Conflict, when their edit and ours touch the same lines, is reported, never overwritten)."""
     conflicts = []
@@ -313,13 +309,16 @@ def _take_back(root: Path, moves, entry_id: str) -> None:
     return conflicts
 
 
-def _refused(exc: ChangedOnDisk, conflicts: list) -> ChangedOnDisk:
-    """The refusal to raise once the operation is rolled back: a Conflict if a file could not be
-    put back whole (the operation is then not whole: say which file, never hide it)."""
+def _roll_back_refused(root: Path, entry: journal.Entry, moves, exc: ChangedOnDisk, state: str) -> NoReturn:
+    """A file changed under an apply or an undo: reverse the swaps already made (`moves`), mark
+    the entry `state` again and raise the refusal — a Conflict if a file could not be put back
+    whole (the operation is then not whole: say which file, never hide it)."""
+    conflicts = _take_back(root, moves, entry.id)
+    entry.set_state(state)
     if not conflicts:
-        return exc
+        raise exc
     first = conflicts[0]
-    return Conflict(first.path, f"{exc}; could not roll back cleanly: " + "; ".join(map(str, conflicts)))
+    raise Conflict(first.path, f"{exc}; could not roll back cleanly: " + "; ".join(map(str, conflicts))) from exc
 
 
 def _give_back(root: Path, exc: OSError, done=()):
@@ -372,12 +371,7 @@ def undo(root: Path) -> journal.Entry:
                 done.append((rel, before, after))
             entry.set_state("undone")
         except ChangedOnDisk as exc:
-            conflicts = _take_back(root, reversed(done), entry.id)
-            entry.set_state("applied")
-            refusal = _refused(exc, conflicts)
-            if refusal is exc:
-                raise
-            raise refusal from exc
+            _roll_back_refused(root, entry, reversed(done), exc, "applied")
         except OSError as exc:
             _give_back(root, exc, [rel for rel, _b, _a in done])
         return entry

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from ..model.findings import Finding
-from ..model.store import Store, load_store
+from ..model.loader import load_store
+from ..model.store import Store
 from .plan import Plan
 
 # checks whose findings an edit to index files alone cannot change

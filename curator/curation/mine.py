@@ -123,11 +123,11 @@ def plan_mine(store: Store, passage: Passage, kind: str = "reflexion", *, dest: 
 
 
 def passage_of(session, uuid: str, uuid_to: str | None = None) -> Passage:
-    """The Passage of a session (a `curator.sessions.Session`) from message `uuid` (through
+    """The Passage of a session (a `curator.transcripts.Session`) from message `uuid` (through
     `uuid_to`)."""
     from pathlib import Path
 
-    from ..sessions.conversation import passage, turn_text
+    from ..transcripts.conversation import passage, turn_text
 
     paths = [Path(s.path) for s in session.scans]
     turns = passage(paths, uuid, uuid_to)

@@ -11,7 +11,7 @@ from ..checks.registry import CHECKS
 from ..model.findings import Finding, Severity
 from ..model.store import Store
 
-STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+STYLE = {Severity.ERROR: "bold error", Severity.WARNING: "warning", Severity.INFO: "info"}
 ICON = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "●"}
 
 
@@ -57,7 +57,7 @@ def render_text(console, store: Store, findings: list[Finding]) -> None:
         )
     )
     if not findings:
-        console.print(Text("✔ no findings", style="bold green"))
+        console.print(Text("✔ no findings", style="bold success"))
         return
     groups: dict[tuple[Severity, str], list[Finding]] = defaultdict(list)
     for f in findings:
@@ -71,7 +71,7 @@ def render_text(console, store: Store, findings: list[Finding]) -> None:
             Text.assemble(
                 (f"{ICON[sev]} {check}", STYLE[sev]),
                 (f"  {len(items)}", "bold"),
-                (f"  {spec.summary}" if spec else "", "dim"),
+                (f"  {spec.text(config=getattr(store, 'config', None))}" if spec else "", "dim"),
             )
         )
         # The message beside its place when that leaves it a wide column (it wraps aligned under
@@ -85,9 +85,9 @@ def render_text(console, store: Store, findings: list[Finding]) -> None:
         for f in items:
             msg = Text(f.message)
             if f.fix is not None:
-                msg.append(f"  → {f.fix.description}", style="green")
+                msg.append(f"  → {f.fix.description}", style="success")
             elif f.suggestion and f.suggestion not in f.message:
-                msg.append(f"  → {f.suggestion}", style="green")
+                msg.append(f"  → {f.suggestion}", style="success")
             if beside:
                 grid.add_row(Text("  " + _where(f)), msg)
             elif 2 + len(_where(f)) + 2 + msg.cell_len <= console.width:  # fits on one line
@@ -193,7 +193,8 @@ def render_sarif(store: Store, findings: list[Finding]) -> dict:
                         "rules": [
                             {
                                 "id": c.id,
-                                "shortDescription": {"text": c.summary},
+                                "shortDescription": {"text": c.text(config=getattr(store, "config", None))},
+                                "fullDescription": {"text": c.text("why", getattr(store, "config", None))},
                                 "defaultConfiguration": {"level": level[c.severity]},
                             }
                             for c in CHECKS.values()

@@ -92,14 +92,14 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
     from rich.text import Text
 
     est = " (estimated)" if encoding == "estimate" else ""
-    console.print(Text.assemble(("curator retrieve ", "bold"), (repr(result.query), "bold cyan"),
+    console.print(Text.assemble(("curator retrieve ", "bold"), (repr(result.query), "bold info"),
                                 f"  top {result.k} · {result.source}"))
     console.print(Text("terms: " + " ".join(readable_terms(result)), style="dim"))
     for name, why in (unavailable or {}).items():
-        console.print(Text(f"{name} source unavailable: {why}", style="yellow"))
+        console.print(Text(f"{name} source unavailable: {why}", style="warning"))
     sources = list(result.hits[0].sources) if result.hits else list(SOURCES)
     if not result.hits:
-        console.print(Text("nothing retrieved", style="yellow"))
+        console.print(Text("nothing retrieved", style="warning"))
     forms = surface_forms(result.query)
     width = console.width
     path_w = min(max((len(h.path) for h in result.hits), default=10), max(20, width - 44))
@@ -134,11 +134,11 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
     for st in result.route_steps:
         line = Text(f"  {st.path}", style="bold")
         line.append(f"  {st.tokens:,}")
-        line.append(" (cached)" if st.cached else "", style="green")
+        line.append(" (cached)" if st.cached else "", style="success")
         line.append(f"  {st.why}", style="dim")
         console.print(line)
     for path, why in misses:
-        console.print(Text.assemble(("why not ", "bold yellow"), (path, "bold"), f": {readable(why, forms)}"))
+        console.print(Text.assemble(("why not ", "bold warning"), (path, "bold"), f": {readable(why, forms)}"))
 
 
 def _cell(v) -> str:
@@ -152,7 +152,7 @@ def render_eval(console, report, store_given: str) -> None:
     console.print(Text.assemble(("curator eval ", "bold"), (store_given, "bold underline"),
                                 f"  {report.queries} golden queries · hit@1 hit@5 MRR@10 per source"))
     for name, why in report.unavailable.items():
-        console.print(Text(f"{name} source unavailable: {why}", style="yellow"))
+        console.print(Text(f"{name} source unavailable: {why}", style="warning"))
     columns = [c for c in report.scores if c != "fused"] + ["fused"]
     table = Table(box=None, pad_edge=False)
     table.add_column("queries")
@@ -164,16 +164,16 @@ def render_eval(console, report, store_given: str) -> None:
         gap = report.gap(None if cls == "all" else cls)
         worse = min(gap.hit1, gap.hit5, gap.mrr10) < -1e-9
         table.add_row(cls, str(scores["fused"].n), *[_cell(scores[c]) for c in columns],
-                      Text(f"{gap.hit1:+.2f} {gap.hit5:+.2f} {gap.mrr10:+.3f}", style="red" if worse else "green"))
+                      Text(f"{gap.hit1:+.2f} {gap.hit5:+.2f} {gap.mrr10:+.3f}", style="error" if worse else "success"))
     console.print(table)
     for f in report.failures:
         console.print()
-        console.print(Text.assemble(("✖ ", "red"), (repr(f.query), "bold"), ("  got: " + ", ".join(f.got[:3]), "dim")))
+        console.print(Text.assemble(("✖ ", "error"), (repr(f.query), "bold"), ("  got: " + ", ".join(f.got[:3]), "dim")))
         for path, why in f.reasons.items():
-            console.print(Text(f"    {path}: {why}", style="yellow"))
+            console.print(Text(f"    {path}: {why}", style="warning"))
     for path in report.missing:
-        console.print(Text(f"expected memory not in the store: {path}", style="red"))
+        console.print(Text(f"expected memory not in the store: {path}", style="error"))
     verdict = "passed" if report.passed else "FAILED"
     console.print()
     console.print(Text(f"fused hit@5 {report.scores['fused'].hit5:.2f} — {verdict} (threshold {report.threshold:.2f})",
-                       style="bold green" if report.passed else "bold red"))
+                       style="bold success" if report.passed else "bold error"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..budgets import BudgetReport
-from ..history_growth import Growth
+from ..budgets.growth import Growth
 from ..model.store import Store
 
 
@@ -111,7 +111,7 @@ def render_tokens(console, store: Store, report: BudgetReport, top: int = 15, gr
     if growth is not None:
         console.print(growth_line(growth, console.width))
     st = report.startup
-    style = "bold red" if st.over else "bold green"
+    style = "bold error" if st.over else "bold success"
     console.print()
     console.print(Text("Start-up load", style="bold"))
     console.print(
@@ -124,7 +124,7 @@ def render_tokens(console, store: Store, report: BudgetReport, top: int = 15, gr
     for path, n in st.files:
         console.print(f"    {path:<40} {n:>7,}")
     if st.past_cap:
-        console.print(Text(f"  {len(st.past_cap)} line(s) fall past the cap:", style="yellow"))
+        console.print(Text(f"  {len(st.past_cap)} line(s) fall past the cap:", style="warning"))
         for c in st.past_cap[:12]:
             console.print(
                 Text(f"    {c.path}:{c.line}  ", style="bold") + Text(c.text.strip(), style="dim"),
@@ -161,7 +161,7 @@ def render_tokens(console, store: Store, report: BudgetReport, top: int = 15, gr
     files = table(f"Largest files (top {min(top, len(report.files))} of {len(report.files)})", "file", "tier", "tokens")
     over = {p for p, *_ in report.over_budget}
     for path, tier, n in report.files[:top]:
-        files.add_row(Text(path, style="red" if path in over else ""), tier, f"{n:,}")
+        files.add_row(Text(path, style="error" if path in over else ""), tier, f"{n:,}")
     console.print()
     console.print(files)
 

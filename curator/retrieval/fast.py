@@ -155,10 +155,10 @@ def answer(folder: str, key: tuple, opts: dict):
         return None
     if not unchanged(state["stats"], state["presence"]) or not _sessions_unchanged(state["sessions"]):
         return None
-    from ..model.store import _today
+    from ..model.loader import current_day
     from .engine import RetrievalEngine
 
-    if state["today"] != _today().isoformat():  # recency is counted from the day a load would use
+    if state["today"] != current_day().isoformat():  # recency is counted from the day a load would use
         return None
     store = LiteStore(state)
     try:
@@ -253,7 +253,7 @@ def _sessions_unchanged(sessions) -> bool:
 
 
 def _session_roots() -> list[str]:
-    from ..sessions.discover import claude_roots
+    from ..transcripts.discover import claude_roots
 
     return [str(r) for r in claude_roots()]
 

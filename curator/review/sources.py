@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Config, load_config
-from ..model.store import Store, StoreError, load_store
+from ..model.discovery import StoreError
+from ..model.loader import load_store
+from ..model.store import Store
 
 _PATTERNS = (
     ("serena", re.compile(r"^(?:(.*?)/)?\.serena/memories/")),

@@ -6,8 +6,8 @@ import queue
 
 import pytest
 
-from curator.app import make_app
 from curator.tokens import FakeTokenCounter
+from curator.tui.app import make_app
 
 
 @pytest.fixture

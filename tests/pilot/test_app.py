@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from textual.widgets import ContentSwitcher, DataTable, Input, Static
 
-from curator.screens import (
+from curator.tui.screens import (
     BudgetsScreen,
     HelpScreen,
     MainScreen,
     ProblemsScreen,
     RetrievalLabScreen,
 )
-from curator.widgets import IndexView, StoreTree
-
-from .conftest import settle, text_of, wait_until
+from curator.tui.widgets import IndexView, StoreTree
+from tests.pilot.conftest import settle, text_of, wait_until
 
 
 async def test_loads_in_a_worker_and_shows_the_tree(app):
@@ -160,8 +159,8 @@ async def test_palette_opens_a_file(app):
 
 
 async def test_missing_store_is_a_message_not_a_crash(tmp_path):
-    from curator.app import make_app
     from curator.tokens import FakeTokenCounter
+    from curator.tui.app import make_app
 
     app = make_app(tmp_path / "gone", token_counter=FakeTokenCounter())
     async with app.run_test(size=(100, 30)) as pilot:

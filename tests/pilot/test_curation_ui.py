@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from textual.widgets import Input, Select
 
-from curator.dialogs import DiffDialog, KeywordDialog, PromoteDialog
-from curator.screens import MainScreen, ProblemsScreen
-
-from .conftest import settle, text_of
+from curator.tui.dialogs import DiffDialog, KeywordDialog, PromoteDialog
+from curator.tui.screens import MainScreen, ProblemsScreen
+from tests.pilot.conftest import settle, text_of
 
 
 async def test_fix_from_problems_then_undo(app, sample_copy):
@@ -100,7 +99,7 @@ async def test_keyword_editor_meter_updates_as_you_type(app, sample_copy):
 async def test_prune_screen_ticks_expired_records(app, sample_copy):
     from textual.widgets import SelectionList
 
-    from curator.dialogs import PruneDialog
+    from curator.tui.dialogs import PruneDialog
 
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)

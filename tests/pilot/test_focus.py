@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Input
 
-from curator.screens import MainScreen, ProblemsScreen, RetrievalLabScreen
-
-from .conftest import settle, wait_until
+from curator.tui.screens import MainScreen, ProblemsScreen, RetrievalLabScreen
+from tests.pilot.conftest import settle, wait_until
 
 
 def shown_keys(screen) -> set[str]:
@@ -129,5 +128,5 @@ async def test_toasts_do_not_pile_up(app):
         for i in range(4):
             app.notify(f"info {i}")
         await pilot.pause()
-        kept = [n.message for n in app._notifications]
+        kept = [n.message for n in app.toasts]
         assert kept == ["first", "info 3"]  # the error stays; infos replace each other

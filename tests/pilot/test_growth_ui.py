@@ -8,11 +8,10 @@ import subprocess
 import pytest
 from textual.widgets import Sparkline, Static
 
-from curator.app import make_app
-from curator.screens import BudgetsScreen
 from curator.tokens import FakeTokenCounter
-
-from .conftest import settle, text_of
+from curator.tui.app import make_app
+from curator.tui.screens import BudgetsScreen
+from tests.pilot.conftest import settle, text_of
 
 
 def git(cwd, *args):

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from curator.app import make_app
 from curator.tokens import FakeTokenCounter
-from curator.widgets import BudgetBar
-
-from .conftest import settle
+from curator.tui.app import make_app
+from curator.tui.widgets import BudgetBar
+from tests.pilot.conftest import settle
 
 
 @pytest.mark.parametrize(("size", "label"), [((80, 24), "lines "), ((160, 30), "MEMORY.md lines ")])

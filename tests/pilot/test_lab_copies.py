@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import settle, wait_until
+from tests.pilot.conftest import settle, wait_until
 
 PROSE = "Retry the webhook delivery with exponential backoff and give up after the seventh attempt."
 

@@ -4,13 +4,12 @@ file changed outside is made again, never applied over the change."""
 
 from __future__ import annotations
 
-from curator.app import make_app
-from curator.dialogs import DiffDialog
-from curator.screens import MainScreen, RetrievalLabScreen
 from curator.tokens import FakeTokenCounter
-from curator.widgets import NodeRef, StoreTree
-
-from .conftest import settle, wait_until
+from curator.tui.app import make_app
+from curator.tui.dialogs import DiffDialog
+from curator.tui.screens import MainScreen, RetrievalLabScreen
+from curator.tui.widgets import NodeRef, StoreTree
+from tests.pilot.conftest import settle, wait_until
 
 
 def tree_paths(app) -> set[str]:
@@ -45,7 +44,7 @@ async def test_an_edit_on_disk_shows_keeping_the_selection(live):
 
 
 async def test_another_files_change_keeps_the_open_record_as_it_is(live):
-    from curator.widgets import RecordView
+    from curator.tui.widgets import RecordView
 
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
@@ -100,8 +99,8 @@ async def test_a_failing_worker_is_one_notification_naming_it(app):
             raise ValueError("the disk said no")
 
         app.run_worker(boom, name="re-reading the store", thread=True, exit_on_error=False)
-        await wait_until(pilot, lambda: any("the disk said no" in str(n.message) for n in app._notifications))
-        [note] = [n for n in app._notifications if "the disk said no" in str(n.message)]
+        await wait_until(pilot, lambda: any("the disk said no" in str(n.message) for n in app.toasts))
+        [note] = [n for n in app.toasts if "the disk said no" in str(n.message)]
         assert "re-reading the store failed" in str(note.message) and note.severity == "error"
 
 
@@ -125,7 +124,7 @@ async def test_the_lab_after_a_deletion_searches_the_new_snapshot(live):
         assert gone not in [h.path for h in lab.result.hits]
         lab._explain(gone)  # asking about the deleted file answers, never raises
         await settle(app, pilot)
-        assert not [n for n in app._notifications if n.severity == "error"]
+        assert not [n for n in app.toasts if n.severity == "error"]
 
 
 async def test_a_plan_over_a_file_changed_outside_is_made_again(live):
@@ -145,7 +144,7 @@ async def test_a_plan_over_a_file_changed_outside_is_made_again(live):
         again = app.screen.plan
         assert [e.before for e in again.edits if e.path == "memory-index.md"] == [edited.encode()]
         await wait_until(pilot, lambda: any("memory-index.md" in str(n.message) and "made again" in str(n.message)
-                                            for n in app._notifications))
+                                            for n in app.toasts))
         await pilot.press("y")
         await settle(app, pilot)
         assert "A line someone added." in index.read_text()  # applied over the new bytes, kept
@@ -188,7 +187,7 @@ async def test_the_real_watcher_updates_the_app(sample_copy, monkeypatch):
 
 
 async def test_the_problems_cursor_stays_on_its_finding_when_a_new_one_comes_before_it(live):
-    from curator.widgets.table import RowTable
+    from curator.tui.widgets.table import RowTable
 
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from textual.widgets import ContentSwitcher, Static
 
-from curator.screens import MainScreen
-from curator.widgets import StoreTree
-
-from .conftest import settle, text_of, wait_until
+from curator.tui.screens import MainScreen
+from curator.tui.widgets import StoreTree
+from tests.pilot.conftest import settle, text_of, wait_until
 
 
 def group_named(tree, title: str):

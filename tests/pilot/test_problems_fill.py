@@ -3,10 +3,9 @@ changes (each fill rebuilds every row: ~0.3 s at 2,000 findings)."""
 
 from __future__ import annotations
 
-from curator.screens import ProblemsScreen
-from curator.widgets import RowTable
-
-from .conftest import settle
+from curator.tui.screens import ProblemsScreen
+from curator.tui.widgets import RowTable
+from tests.pilot.conftest import settle
 
 
 async def test_problems_fill_once_and_again_on_a_new_width(app, monkeypatch):

@@ -7,10 +7,9 @@ import threading
 
 import pytest
 
-from curator.app import make_app
 from curator.tokens import FakeTokenCounter
-
-from .conftest import settle, wait_until
+from curator.tui.app import make_app
+from tests.pilot.conftest import settle, wait_until
 
 
 @pytest.fixture
@@ -71,7 +70,7 @@ async def test_quitting_while_the_watcher_reads_a_batch(live, thread_errors):
     async with app.run_test(size=(80, 24)) as pilot:
         await events.ready(app, pilot)
         watcher = app._watch_thread
-        session = app.repo
+        session = app.session
         entered, release = threading.Event(), threading.Event()
         changed = session.changed
 
@@ -97,7 +96,7 @@ async def test_switching_screens_while_the_store_loads_never_fails_the_load(samp
     (it failed the whole load: "could not open the store: No nodes match '#loading-what'")."""
     import time
 
-    import curator.session as session_module
+    import curator.live.session as session_module
 
     real = session_module.open_session
 

@@ -8,10 +8,9 @@ import subprocess
 
 import pytest
 
-from curator.app import make_app
 from curator.tokens import FakeTokenCounter
-
-from .conftest import settle, text_of, wait_until
+from curator.tui.app import make_app
+from tests.pilot.conftest import settle, text_of, wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 

@@ -9,15 +9,14 @@ import shutil
 import pytest
 from textual.widgets import DataTable, Static
 
-from curator.app import make_app
-from curator.dialogs import DiffDialog
-from curator.screens import MainScreen, SessionsScreen
-from curator.sessions import slug
 from curator.tokens import FakeTokenCounter
+from curator.transcripts import slug
+from curator.tui.app import make_app
+from curator.tui.dialogs import DiffDialog
+from curator.tui.screens import MainScreen, SessionsScreen
 from tests.conftest import SAMPLE
-from tests.unit.sessions import transcripts as tx
-
-from .conftest import settle, text_of, wait_until
+from tests.pilot.conftest import settle, text_of, wait_until
+from tests.unit.transcripts import transcripts as tx
 
 SID = "33333333-cccc-4ddd-8eee-000000000003"
 
@@ -43,7 +42,7 @@ async def test_list_conversation_search_and_mine(repo_app):
     app, store = repo_app
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        await wait_until(pilot, lambda: app.sessions is not None and app.sessions.indexed)
+        await wait_until(pilot, lambda: app.transcripts is not None and app.transcripts.indexed)
         await pilot.press("5")
         await settle(app, pilot)
         screen = app.screen
@@ -86,7 +85,7 @@ async def test_record_view_shows_reads(repo_app):
     app, _ = repo_app
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(app, pilot)
-        await wait_until(pilot, lambda: app.sessions is not None and app.sessions.usage is not None)
+        await wait_until(pilot, lambda: app.transcripts is not None and app.transcripts.usage is not None)
         screen = app.screen
         assert isinstance(screen, MainScreen)
         screen.open_path("git/git-interactive-rebase.md")
@@ -103,11 +102,11 @@ async def test_no_transcripts_says_so(app):
         await settle(app, pilot)
         await pilot.press("5")
         await settle(app, pilot)
-        await wait_until(pilot, lambda: app.sessions is not None and app.sessions.indexed)
+        await wait_until(pilot, lambda: app.transcripts is not None and app.transcripts.indexed)
         await settle(app, pilot)
         said = " ".join(text_of(app.screen.query_one("#turn-text", Static)).split())
         assert "No Claude Code sessions ran in" in said
-        where = str(app.sessions.index.discovery.roots[0])
+        where = str(app.transcripts.index.discovery.roots[0])
         assert f"Looked in {where}: it does not exist." in said and "CLAUDE_CONFIG_DIR" in said
         assert "no sessions found" in text_of(app.screen.query_one("#sessions-status", Static))
         # the empty conversation table gives its room to the explanation, which fits without scrolling
@@ -129,7 +128,7 @@ async def test_marking_and_mining_show_once_a_conversation_is_open_and_the_foote
     app, _ = repo_app
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        await wait_until(pilot, lambda: app.sessions is not None and app.sessions.indexed)
+        await wait_until(pilot, lambda: app.transcripts is not None and app.transcripts.indexed)
         await pilot.press("5")
         await settle(app, pilot)
         screen = app.screen
@@ -152,7 +151,7 @@ async def test_search_hit_opens_at_its_turn_and_a_marked_range_is_mined(repo_app
     app, store = repo_app
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(app, pilot)
-        await wait_until(pilot, lambda: app.sessions is not None and app.sessions.indexed)
+        await wait_until(pilot, lambda: app.transcripts is not None and app.transcripts.indexed)
         await pilot.press("5")
         await settle(app, pilot)
         screen = app.screen
@@ -180,7 +179,7 @@ async def test_prune_unread_transient_records_from_the_sessions_screen(repo_app)
     app, store = repo_app
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(app, pilot)
-        await wait_until(pilot, lambda: app.sessions is not None and app.sessions.usage is not None)
+        await wait_until(pilot, lambda: app.transcripts is not None and app.transcripts.usage is not None)
         await pilot.press("5")
         await settle(app, pilot)
         app.screen.action_prune_unused(30)  # 30 days: the sample's transient records are younger than 90

@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Static
 
-from curator.app import make_app
-from curator.screens import ProblemsScreen
 from curator.tokens import FakeTokenCounter
-
-from .conftest import settle, text_of
+from curator.tui.app import make_app
+from curator.tui.screens import ProblemsScreen
+from tests.pilot.conftest import settle, text_of
 
 
 @pytest.mark.parametrize(("opened", "named"), [("store", "the store"), ("repo", ".serena/memories")])

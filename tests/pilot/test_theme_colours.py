@@ -5,9 +5,8 @@ from __future__ import annotations
 from rich.color import Color as RichColor
 from textual.color import Color
 
-from curator.widgets.overview import SEVERITY_STYLE
-
-from .conftest import settle
+from curator.tui.widgets.overview import SEVERITY_STYLE
+from tests.pilot.conftest import settle
 
 
 def _rgb(style) -> tuple[int, int, int]:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from textual.widgets import DataTable
 
-from curator.dialogs import TiersDialog
-
-from .conftest import settle, text_of
+from curator.tui.dialogs import TiersDialog
+from tests.pilot.conftest import settle, text_of
 
 
 async def test_tiers_panel_from_the_palette_action(app):

@@ -4,10 +4,9 @@ they had been built up front, including after a change on disk seen while folded
 
 from __future__ import annotations
 
-from curator.screens import MainScreen
-from curator.widgets import NodeRef, StoreTree
-
-from .conftest import settle, text_of, wait_until
+from curator.tui.screens import MainScreen
+from curator.tui.widgets import NodeRef, StoreTree
+from tests.pilot.conftest import settle, text_of, wait_until
 
 FOLDED = "git/git-lfs-fixtures.md"
 

@@ -9,15 +9,14 @@ import shutil
 
 import pytest
 
-from curator.app import make_app
-from curator.sessions import slug
 from curator.tokens import FakeTokenCounter
-from curator.widgets import NodeRef, StoreTree
-from curator.widgets.store_tree import usage_mark
+from curator.transcripts import slug
+from curator.tui.app import make_app
+from curator.tui.widgets import NodeRef, StoreTree
+from curator.tui.widgets.store_tree import usage_mark
 from tests.conftest import SAMPLE
-from tests.unit.sessions import transcripts as tx
-
-from .conftest import settle, wait_until
+from tests.pilot.conftest import settle, wait_until
+from tests.unit.transcripts import transcripts as tx
 
 SID = "44444444-dddd-4eee-8fff-000000000004"
 READ = "git/git-interactive-rebase.md"
@@ -94,7 +93,7 @@ async def test_read_memories_show_their_reads_and_unread_ones_are_marked(repo_ap
             tx.prompt("u1", "rebase with lfs", "2026-11-19T09:00:00.000Z", sid=other, cwd=str(repo)),
             read_memory("r1", "2026-11-19T09:00:05.000Z", "git/git-lfs-fixtures", other, str(repo)),
         ])
-        app.index_sessions()
+        app.index_transcripts()
         await wait_until(pilot, lambda: " r1 " in label(tree, UNREAD))
         await settle(app, pilot)
         after = nodes(tree)
@@ -106,7 +105,7 @@ async def test_read_memories_show_their_reads_and_unread_ones_are_marked(repo_ap
 async def test_no_transcripts_no_marks(app):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        await wait_until(pilot, lambda: app.sessions is not None and app.sessions.indexed)
+        await wait_until(pilot, lambda: app.transcripts is not None and app.transcripts.indexed)
         await settle(app, pilot)
         tree = app.screen.query_one(StoreTree)
         labels = [str(n.label) for ref, n in nodes(tree).items() if ref.path]

@@ -11,11 +11,11 @@ import pytest
 from textual.widgets import Input
 
 from curator.curation import plan_promote
-from curator.dialogs import DiffDialog, KeywordDialog
+from curator.live.session import open_session
 from curator.model.sources import discover
-from curator.screens import MainScreen
-from curator.session import open_session
 from curator.tokens import FakeTokenCounter
+from curator.tui.dialogs import DiffDialog, KeywordDialog
+from curator.tui.screens import MainScreen
 
 from .conftest import settle, text_of, wait_until
 
@@ -94,6 +94,7 @@ def watcher_sees_each_file_as_it_is_written(app, monkeypatch):
     """What the real watcher does: a batch for a file curator just swapped arrives while the
     operation's next file is still the old one (the race that emptied the index pane)."""
     import curator.curation.apply as apply_mod
+    from curator.tui.messages import Swapped
 
     real = apply_mod.swap
     written = []
@@ -101,9 +102,9 @@ def watcher_sees_each_file_as_it_is_written(app, monkeypatch):
     def swap(root, rel, *a, **kw):
         real(root, rel, *a, **kw)
         written.append(Path(root) / rel)  # a batch names a file again when more events on it come
-        found = app.repo.changed(written)
+        found = app.session.changed(written)
         if found:
-            app.hand_off(app._swapped, found)  # as the watcher hands its swaps to the app
+            app.tell(Swapped(found))  # as the watcher hands its swaps to the app
 
     monkeypatch.setattr(apply_mod, "swap", swap)
 
@@ -258,8 +259,8 @@ async def test_an_untrusted_journal_entry_is_shown_in_undo_and_history(app, samp
     import hashlib
     import json
 
-    from curator.dialogs import HistoryDialog
-    from curator.widgets import RowTable
+    from curator.tui.dialogs import HistoryDialog
+    from curator.tui.widgets import RowTable
 
     victim = tmp_path / "victim.txt"
     victim.write_bytes(b"mine\n")

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from textual.widgets import ContentSwitcher, Input, Select, Static
 
-from curator.dialogs import DiffDialog, KeywordDialog, PromoteDialog
-from curator.dialogs.promote_dialog import slug_words
-from curator.screens import MainScreen
-from curator.widgets import StoreTree
-
-from .conftest import settle, text_of, wait_until
+from curator.tui.dialogs import DiffDialog, KeywordDialog, PromoteDialog
+from curator.tui.dialogs.promote_dialog import slug_words
+from curator.tui.screens import MainScreen
+from curator.tui.widgets import StoreTree
+from tests.pilot.conftest import settle, text_of, wait_until
 
 SRC = "validation/2026-11-18-c0ffee.md"
 
@@ -153,7 +152,7 @@ async def test_lab_shows_words_as_typed_never_stems(app):
 
 
 async def test_budgets_agree_with_the_tree_and_explain_themselves(app):
-    from curator.widgets.budget_bar import compact
+    from curator.tui.widgets.budget_bar import compact
 
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -177,8 +176,8 @@ async def test_budgets_agree_with_the_tree_and_explain_themselves(app):
 
 
 async def test_prune_ticks_differ_by_shape_not_only_colour(app):
-    from curator.dialogs import PruneDialog
-    from curator.dialogs.prune_dialog import TickList
+    from curator.tui.dialogs import PruneDialog
+    from curator.tui.dialogs.prune_dialog import TickList
 
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)

@@ -6,10 +6,9 @@ from __future__ import annotations
 import re
 
 from curator.cli import main
-from curator.dialogs import DiffDialog
-from curator.screens import ProblemsScreen
-
-from .conftest import settle
+from curator.tui.dialogs import DiffDialog
+from curator.tui.screens import ProblemsScreen
+from tests.pilot.conftest import settle
 
 
 async def test_the_app_never_reapplies_a_fix_the_cli_made_meanwhile(app, sample_copy):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from curator.app import make_app
 from curator.tokens import FakeTokenCounter
+from curator.tui.app import make_app
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
 PROMOTE_SRC = "validation/2026-11-18-c0ffee.md"

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
+from curator.live.session import Session, _ignored, open_session
 from curator.model.sources import discover
-from curator.session import Session, _ignored, open_session
 from curator.tokens import FakeTokenCounter
 
 INDEX = ("| Keywords | File |\n|---|---|\n"
@@ -36,7 +36,7 @@ def checks_of(ws, path):
 
 
 def test_the_cli_loads_through_the_session(root):
-    from curator.repository import load_repository
+    from curator.live.session import load_repository
 
     repo = load_repository(root, token_counter=FakeTokenCounter())
     session = session_of(root)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from curator.locations import bundled_themes
-from curator.settings import Settings, load_settings, save_settings
-from curator.themes import load_theme_files
+from curator.tui.settings import Settings, load_settings, save_settings
+from curator.tui.themes import load_theme_files
 
 
 def test_bundled_themes_load():
@@ -64,18 +64,21 @@ def test_role_styles_are_each_bundled_themes_own_colours():
     assert len(seen) == len(themes)  # no two themes share an error colour: they really come from the theme
 
 
-def test_screens_widgets_and_dialogs_name_roles_never_colours():
-    """Colours come from the theme: CSS uses $variables, Rich styles name a role (reports/styles.py)."""
+def test_the_faces_name_roles_never_colours():
+    """Colours come from the theme: CSS uses $variables, Rich styles name a role (reports/styles.py
+    maps them) — in the app, the CLI and the renderers both share."""
     import re
     from pathlib import Path
 
     import curator
 
-    pkg = Path(curator.__file__).parent
+    root = Path(curator.__file__).parent
+    pkg = root / "tui"
     literal = re.compile(r"#[0-9a-fA-F]{3,8}\b(?![-\w])|\b(red|green|yellow|blue|magenta|cyan|white|black)\b")
     code = re.compile(r"""["'][^"']*["']""")  # only inside string literals: comments and names may say "red"
     found = []
-    files = [pkg / "app.tcss", *(p for d in ("screens", "widgets", "dialogs") for p in (pkg / d).glob("*.py"))]
+    files = [pkg / "app.tcss", *pkg.rglob("*.py"), *(root / "cli").rglob("*.py"),
+             *(p for p in (root / "reports").glob("*.py") if p.name != "styles.py")]
     for path in files:
         for n, line in enumerate(path.read_text().splitlines(), 1):
             if line.lstrip().startswith("#") and path.suffix == ".py":

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from curator.checks import run_checks
+from curator.live.workspace import open_workspace
 from curator.model import load_store
 from curator.tokens import default_counter
-from curator.workspace import open_workspace
 
 
 def keys(findings):

@@ -18,13 +18,24 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from pathlib import Path
 
-    from ...checks import run_checks
+    from ...live.repository import RepoView
     from ...review.baseline import BASELINE_NAME, make_baseline, write_baseline
-    from ..common import EXIT_OK, UsageError, console, open_store
+    from ..common import EXIT_OK, UsageError, console, open_repository, store_argument
 
-    store, _ = open_store(args)
-    findings = run_checks(store)
-    out = Path(args.output) if args.output else store.root / BASELINE_NAME
+    # the findings exactly as `check` reports them (a repository: every source's, the ones
+    # across sources and the instruction files', paths relative to the repository)
+    try:
+        repo, located = open_repository(args)
+    except UsageError:
+        from ...live.instructions import instructions_only
+
+        got = instructions_only(store_argument(args))
+        if got is None:
+            raise
+        repo, located = got
+    store = repo.loaded()[0].store if repo.single else RepoView(repo, located.given)
+    findings = repo.findings()
+    out = Path(args.output) if args.output else Path(store.root) / BASELINE_NAME
     if out.is_dir():
         raise UsageError(f"{out} is a folder; give a file name")
     try:

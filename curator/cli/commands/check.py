@@ -19,7 +19,9 @@ def add_arguments(parser) -> None:
         help="exit 1 when a finding is at or above this severity (default: error)",
     )
     parser.add_argument("--only", nargs="+", metavar="CHECK_ID", help="run only these checks")
-    parser.add_argument("--list", action="store_true", help="list the check ids and exit")
+    parser.add_argument("--list", action="store_true", help="list the checks (thresholds from the store's config) and exit")
+    parser.add_argument("--explain", metavar="CHECK_ID",
+                        help="print a check's page: what it finds, why it matters, an example, its fix")
     parser.add_argument("--baseline", metavar="FILE",
                         help="fail only on findings not in this baseline (see `curator baseline`); report those gone")
     parser.add_argument("--changed", action="store_true",
@@ -33,24 +35,26 @@ def run(args) -> int:
     from ...reports import render_github, render_json, render_sarif, render_text
     from ..common import EXIT_FINDINGS, EXIT_OK, UsageError, console, print_json, store_argument
 
-    if args.list:
-        out = console()
-        from ...model.formats import FORMATS
-
-        for c in CHECKS.values():
-            fmts = "all formats" if set(c.formats) == set(FORMATS) else ", ".join(f for f in FORMATS if f in c.formats)
-            out.print(f"{c.id:<24} {c.severity.label:<8} {c.summary} [{fmts}]")
-        return EXIT_OK
+    if args.list or args.explain:
+        return _rules(args)
     only = None
     if args.only:
         only = {c for item in args.only for c in item.split(",") if c}
         unknown = sorted(only - set(CHECKS))
         if unknown:
             raise UsageError(f"unknown check id: {', '.join(unknown)} (see `curator check --list`)")
-    from ...repository import RepoView, source_summaries
+    from ...live.repository import RepoView, source_summaries
     from ..common import open_repository, render_sources
 
-    repo, located = open_repository(args, only=only, quiet_notice=args.format != "text")
+    try:
+        repo, located = open_repository(args, only=only, quiet_notice=args.format != "text")
+    except UsageError:  # no memory store: a repository with only instruction files is checked still
+        from ...live.instructions import instructions_only
+
+        got = instructions_only(store_argument(args), only)
+        if got is None:
+            raise
+        repo, located = got
     if repo.single:
         store = repo.loaded()[0].store
     else:
@@ -139,7 +143,28 @@ def _print_narrowed(out, args, known: int, gone: list[dict]) -> None:
         out.print(Text(f"baseline {args.baseline}: {known} known finding{'s' if known != 1 else ''} left out", style="dim"))
         if gone:
             out.print(Text(f"✔ {len(gone)} baseline finding{'s are' if len(gone) != 1 else ' is'} gone "
-                           "(fixed; run `curator baseline` to drop them):", style="green"))
+                           "(fixed; run `curator baseline` to drop them):", style="success"))
             for e in gone:
                 where = f"{e.get('path')}:{e['line']}" if e.get("line") else e.get("path")
                 out.print(f"  {e.get('check')}  {where}  {e.get('message', '')}")
+
+
+def _rules(args) -> int:
+    """`--list` and `--explain ID`: the registry's pages, thresholds from the store's config when
+    a store is named or found (else the defaults)."""
+    from rich.text import Text
+
+    from ...checks import CHECKS
+    from ...reports.rules_report import explain, list_lines
+    from ..common import EXIT_OK, UsageError, console, locate_and_configure, store_argument
+
+    if args.explain and args.explain not in CHECKS:
+        raise UsageError(f"unknown check id: {args.explain} (see `curator check --list`)")
+    config = None
+    if store_argument(args) is not None or args.config:
+        config = locate_and_configure(args)[1]
+    out = console()
+    lines = explain(CHECKS[args.explain], config).splitlines() if args.explain else list_lines(config)
+    for line in lines:
+        out.print(Text(line), soft_wrap=True)
+    return EXIT_OK

@@ -54,5 +54,5 @@ def run(args) -> int:
 
             from ..common import err_console
 
-            err_console().print(Text.assemble(("warning", "yellow"), f": {len(set(k.lower() for k in kws))} keyword(s), {warning}"))
+            err_console().print(Text.assemble(("warning", "warning"), f": {len(set(k.lower() for k in kws))} keyword(s), {warning}"))
         return finish(args, store, plan, make)

@@ -24,7 +24,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from ...curation.mine import passage_of, plan_mine
-    from ...sessions import repo_for
+    from ...transcripts import repo_for
     from ..common import UsageError, open_store
     from ..curate import finish, planning, recover_first
     from ..sessions_support import index_for

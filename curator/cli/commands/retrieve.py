@@ -174,7 +174,7 @@ def _run_repository(args, ranker: str, where) -> int:
 
 def _sessions(path):
     """The agent's sessions run in the repository of `path` (every transcript streamed, cached)."""
-    from ...sessions import SessionIndex, repo_for
+    from ...transcripts import SessionIndex, repo_for
 
     try:
         return SessionIndex.for_repo(repo_for(path)).build()
@@ -185,7 +185,7 @@ def _sessions(path):
 def _reads(store, sessions=None):
     """Reads per memory of `store` from the agent's transcripts (None when there are none), and
     what was found."""
-    from ...sessions import PathMapper, build_usage, repo_for
+    from ...transcripts import PathMapper, build_usage, repo_for
 
     sessions = _sessions(store.root) if sessions is None else sessions
     scans = [sc for s in sessions for sc in s.scans]

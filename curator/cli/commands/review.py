@@ -29,8 +29,8 @@ def run(args) -> int:
     from pathlib import Path
 
     from ...model.findings import Severity
+    from ...reports.review_report import render_markdown, render_text
     from ...review import GitError, review_repository
-    from ...review.render import render_markdown, render_text
     from ...tokens import default_counter
     from ..common import EXIT_FINDINGS, EXIT_OK, UsageError, console, print_json
 

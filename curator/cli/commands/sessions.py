@@ -24,7 +24,7 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from pathlib import Path
 
-    from ...sessions import repo_for
+    from ...transcripts import repo_for
     from ..common import EXIT_OK, UsageError, console, print_json
     from ..sessions_support import index_for
 
@@ -46,7 +46,7 @@ def run(args) -> int:
     if not sessions:
         from rich.text import Text
 
-        from ...sessions.discover import explain_none
+        from ...transcripts.discover import explain_none
 
         out.print(Text("\n".join(explain_none(index.discovery))))
         return EXIT_OK
@@ -71,7 +71,7 @@ def _build(index):
 def _table(out, sessions) -> None:
     from rich.table import Table
 
-    from ...sessions.index import format_duration as duration
+    from ...transcripts.index import format_duration as duration
 
     t = Table(box=None, pad_edge=False, header_style="bold")
     for col, just in (("started", "left"), ("dur", "right"), ("msgs", "right"), ("tokens", "right"),
@@ -87,7 +87,7 @@ def _table(out, sessions) -> None:
 def _show(args, index) -> int:
     from rich.text import Text
 
-    from ...sessions import conversation
+    from ...transcripts import conversation
     from ..common import EXIT_OK, UsageError, console, print_json
 
     s = index.find(args.show)
@@ -107,11 +107,11 @@ def _show(args, index) -> int:
         if t.role == "tool":
             errs = sum(r.is_error for r in t.results)
             head.append(f"▸ {len(t.results)} result(s)" + (f", {errs} error(s)" if errs else ""),
-                        style="red" if errs else "dim")
+                        style="error" if errs else "dim")
         else:
             head.append(" ".join(t.text.split())[:160])
             for c in t.calls:
-                head.append(f"\n{'':>19}▸ {c.name} {c.summary[:100]}", style="cyan")
+                head.append(f"\n{'':>19}▸ {c.name} {c.summary[:100]}", style="info")
         out.print(head)
     return EXIT_OK
 
@@ -119,7 +119,7 @@ def _show(args, index) -> int:
 def _search(args, sessions) -> int:
     from pathlib import Path
 
-    from ...sessions import search
+    from ...transcripts import search
     from ..common import EXIT_OK, UsageError, console, print_json
 
     if not args.search.strip():

@@ -18,9 +18,9 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from ...budgets import build_report
-    from ...history_growth import store_growth
+    from ...budgets.growth import store_growth
+    from ...live.repository import source_summaries
     from ...reports.tokens_report import render_tokens, tokens_json
-    from ...repository import source_summaries
     from ..common import EXIT_OK, console, open_repository, print_json, render_sources
 
     repo, located = open_repository(args, check=False, quiet_notice=args.format != "text")

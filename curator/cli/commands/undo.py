@@ -38,5 +38,5 @@ def run(args) -> int:
     if args.format == "json":
         print_json({"undone": entry.id, "title": entry.meta.get("title"), "files": files, "quarantined": entry.notes})
     else:
-        console().print(Text.assemble(("undone", "green"), f" {entry.id}: {entry.meta.get('title')} ({len(files)} file(s) restored)"))
+        console().print(Text.assemble(("undone", "success"), f" {entry.id}: {entry.meta.get('title')} ({len(files)} file(s) restored)"))
     return EXIT_OK

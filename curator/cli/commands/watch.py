@@ -43,8 +43,8 @@ def run(args) -> int:
 
     from rich.text import Text
 
+    from ...live.session import open_session
     from ...model.sources import discover
-    from ...session import open_session
     from ...tokens import default_counter
     from ..common import EXIT_OK, UsageError, console, locate_and_configure
 
@@ -73,7 +73,7 @@ def run(args) -> int:
                                      f"  {change['findings']} findings (+{len(change['added'])} "
                                      f"−{len(change['cleared'])}) · {change['tokens']:,} tokens")
                 out.print(line)
-                for sign, key, style in (("+", "added", "yellow"), ("−", "cleared", "green")):
+                for sign, key, style in (("+", "added", "warning"), ("−", "cleared", "success")):
                     for f in change[key]:
                         where = f["path"] + (f":{f['line']}" if f["line"] else "")
                         out.print(Text.assemble(f"  {sign} ", (f["check"], style), f" {where} {f['message']}"))
@@ -89,7 +89,7 @@ def run(args) -> int:
         timer.daemon = True
         timer.start()
     try:
-        session.watch(on_swaps, stop, on_error=lambda exc: out.print(Text(f"watching stopped: {exc}", style="red")))
+        session.watch(on_swaps, stop, on_error=lambda exc: out.print(Text(f"watching stopped: {exc}", style="error")))
     except KeyboardInterrupt:
         pass
     finally:

@@ -7,9 +7,9 @@ import json
 
 from curator.checks import CHECKS, run_checks
 from curator.cli import main
+from curator.live.session import load_repository
 from curator.model import formats as fmts
 from curator.model import load_store
-from curator.repository import load_repository
 from curator.tokens import FakeTokenCounter
 
 

@@ -48,24 +48,6 @@ def test_only_the_app_falls_back_to_the_demo(tmp_path, monkeypatch):
         common.locate_and_configure(Args())
 
 
-async def test_demo_banner_on_every_screen(sample_copy):
-    from textual.widgets import Label
-
-    from curator.app import make_app
-    from curator.tokens import FakeTokenCounter
-
-    app = make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(),
-                   notice="No .serena/memories found here or above; opened the bundled sample store.",
-                   remember_theme=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        for mode in ("store", "problems"):
-            await app.switch_mode(mode)
-            await pilot.pause()
-            banner = app.screen.query_one("#notice-banner", Label)
-            assert "bundled sample store" in str(banner.render())
-
-
 def _git_repo(root: Path) -> None:
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
 

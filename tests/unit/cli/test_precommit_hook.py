@@ -27,6 +27,7 @@ def test_hook_file_names_real_commands():
         assert h["language"] == "python" and h["pass_filenames"] is False
 
 
+@pytest.mark.slow
 def test_pre_commit_try_repo_fails_on_a_new_error(tmp_path):
     """Every hook in one try-repo call (each call installs curator into a fresh environment)."""
     if not (CHECKOUT / ".git").exists():

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from curator.cli import main
 from curator.model import load_store
+from curator.reports.review_report import render_text
 from curator.review import Review
 from curator.review.diff import review_store
-from curator.review.render import render_text
 
 EXAMPLES = int(os.environ.get("CURATOR_RANDOM_STORES", "0")) or 300
 

@@ -18,7 +18,7 @@ from curator.curation.gate import finding_key
 from curator.curation.orphans import suggest_row_keywords
 from curator.curation.plan import NothingToDo
 from curator.model.indexes import parse_l0
-from curator.model.store import load_store
+from curator.model.loader import load_store
 from curator.model.tiering import decide
 from curator.tokens import EstimateCounter
 

@@ -1,4 +1,4 @@
-"""A load whose token counts are made while the checks run (`model.store.Loading`): the
+"""A load whose token counts are made while the checks run (`model.counting.Loading`): the
 finished snapshot and its findings are exactly those of a load that counts first."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from curator import tokens
 from curator.checks import run_checks
 from curator.checks.facts import default_cache
-from curator.model.store import begin_load, load_store
+from curator.live.workspace import open_workspace
+from curator.model.loader import begin_load, load_store
 from curator.tokens import ESTIMATE, FakeTokenCounter, TiktokenCounter
-from curator.workspace import open_workspace
 
 BUDGET = 40  # tokens a memory may have (budgets.memory in the store's .curator.yaml)
 

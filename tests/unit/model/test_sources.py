@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from curator.model import formats as fmts
 from curator.model import load_store
+from curator.model.discovery import locate_store
 from curator.model.list_index import name_resolver, parse_list_index
 from curator.model.sources import claude_slug, discover, find_repository
-from curator.model.store import locate_store
 
 CLAUDE_MEMORY = (
     "# Memory\n\n"

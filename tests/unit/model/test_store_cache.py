@@ -15,8 +15,8 @@ from curator.cache import RACY_SLACK_NS, StoreCache, is_fresh, store_cache
 from curator.checks import run_checks
 from curator.checks.facts import default_cache
 from curator.model import load_store
+from curator.model.reading import CachedRecord
 from curator.model.records import Record
-from curator.model.store import CachedRecord
 from curator.tokens import FakeTokenCounter
 
 HOUR_NS = 3600 * 1_000_000_000

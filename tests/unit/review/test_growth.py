@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from curator.history_growth import Growth, sample, store_growth
+from curator.budgets.growth import Growth, sample, store_growth
 
 SERENA_FILES = 5  # the Serena store the `repo` fixture commits
 
@@ -157,7 +157,7 @@ def test_tokens_without_git_stays_valid(sample_copy, capsys, monkeypatch):
 
 
 def test_history_is_read_once_per_head_and_the_work_tree_every_time(repo, monkeypatch):
-    import curator.history_growth as hg
+    import curator.budgets.growth as hg
 
     calls: list[str] = []
     real = hg._git

@@ -1,0 +1,109 @@
+"""What the agent loads at start-up from a store, by format, and the cap on it.
+
+- tiered Serena: the always-loaded `memory-index.md` (plus `knowledge/` where configured)
+  against the start-up token budget (`budgets.startup_load`);
+- Claude Code: the first 200 lines or 25 KB of `MEMORY.md`, whichever comes first;
+- plain Serena: the memory names `list_memories` returns (the agent reads a memory by name);
+- experience entries: the memory-automation plan's first-run load — the latest entries of each
+  folder, summaries before entries, an active set of at most 12.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..model import formats as fmts
+from ..model.store import Store
+from ..tokens import estimate
+
+LATEST_PER_FOLDER = 5
+ACTIVE_SET = 12
+
+
+@dataclass(slots=True)
+class Startup:
+    what: str  # what is loaded, in words
+    tokens: int  # tokens the agent loads
+    cap_tokens: int | None  # the token budget, where there is one
+    cap_label: str  # the cap in words ("2,500 tokens", "200 lines or 25 KB")
+    files: list[tuple[str, int]] = field(default_factory=list)
+    past_cap_lines: int = 0  # lines the agent never sees
+
+    @property
+    def over(self) -> bool:
+        return self.past_cap_lines > 0 or (self.cap_tokens is not None and self.tokens > self.cap_tokens)
+
+
+def _count(store: Store, text: str) -> int:
+    counter = store.counter
+    if counter is None:
+        return estimate(text)
+    return counter.count_many([("", text)])[0]
+
+
+def startup_of(store: Store) -> Startup:
+    fmt = store.format
+    if fmt == fmts.CLAUDE:
+        return _claude(store)
+    if fmt == fmts.SERENA:
+        return _serena_names(store)
+    if fmt == fmts.EXPERIENCE:
+        return _experience(store)
+    from . import startup_load
+
+    sl = startup_load(store)
+    return Startup(
+        "the always-loaded index" + (" and auto-loaded tiers" if len(sl.files) > 1 else ""),
+        sl.tokens,
+        sl.budget,
+        f"{sl.budget:,} tokens",
+        list(sl.files),
+        len(sl.past_cap),
+    )
+
+
+def _claude(store: Store) -> Startup:
+    label = f"first {fmts.CLAUDE_CAP_LINES} lines or {fmts.CLAUDE_CAP_BYTES // 1000} KB"
+    if store.l0 is None or store.l0.path not in store.records:
+        return Startup("nothing (no MEMORY.md)", 0, None, label)
+    rec = store.records[store.l0.path]
+    first = fmts.claude_cap_line(rec.text)
+    lines = rec.text.splitlines(keepends=True)
+    loaded = lines if first is None else lines[: first - 1]
+    tokens = rec.tokens or 0 if first is None else _count(store, "".join(loaded))
+    past = 0 if first is None else len(lines) - first + 1
+    return Startup(f"{rec.path} (its {label})", tokens, None, label, [(rec.path, tokens)], past)
+
+
+def _serena_names(store: Store) -> Startup:
+    names = sorted(r.path[:-3] if r.path.endswith(".md") else r.path for r in store.memories())
+    text = "\n".join(names)
+    return Startup(
+        f"the names of {len(names)} memories (list_memories)",
+        _count(store, text) if names else 0,
+        None,
+        "no cap",
+    )
+
+
+def _experience(store: Store) -> Startup:
+    by_folder: dict[str, list] = {}
+    for rec in store.memories():
+        top = rec.path.split("/", 1)[0]
+        by_folder.setdefault(top, []).append(rec)
+    chosen = []
+    for recs in by_folder.values():
+        summaries = [r for r in recs if r.kind == "experience-summary"]
+        entries = [r for r in recs if r.kind == "experience"]
+        pool = sorted(summaries, key=lambda r: (r.date or "", r.path), reverse=True)
+        pool += sorted(entries, key=lambda r: (r.date or "", r.path), reverse=True)
+        chosen += pool[:LATEST_PER_FOLDER]
+    chosen = chosen[:ACTIVE_SET]
+    files = [(r.path, r.tokens or 0) for r in chosen]
+    return Startup(
+        f"the latest {LATEST_PER_FOLDER} per folder, summaries first (active set ≤ {ACTIVE_SET})",
+        sum(t for _, t in files),
+        None,
+        f"{ACTIVE_SET} records",
+        files,
+    )

@@ -1,0 +1,65 @@
+"""`curator context`: what each agent loads at start-up, on demand, and never."""
+
+from __future__ import annotations
+
+NAME = "context"
+ORDER = 35
+HELP = "what each agent (Claude Code, Codex, Cursor, ...) loads: start-up files, on demand, never"
+
+
+def add_arguments(parser) -> None:
+    from ...context.model import AGENTS
+
+    parser.add_argument("path", nargs="?", metavar="PATH", help="the repository (default: the git repository here)")
+    parser.add_argument("--agent", nargs="+", metavar="NAME", choices=AGENTS, help="only these agents")
+    parser.add_argument("--for", dest="for_paths", nargs="+", metavar="FILE", default=[],
+                        help="also what loads when these repository files are read or edited")
+    parser.add_argument("--format", choices=("text", "json", "markdown"), default="text", help="output format")
+
+
+def repository_root(arg: str | None):
+    """The folder given, else the nearest git work tree at or above here, else here."""
+    from pathlib import Path
+
+    from ..common import UsageError
+
+    if arg:
+        p = Path(arg).expanduser()
+        if not p.is_dir():
+            raise UsageError(f"not a folder: {arg}")
+        return p
+    here = Path.cwd()
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return folder
+    return here
+
+
+def run(args) -> int:
+    import os
+    import sys
+
+    from ...context.build import build_context
+    from ...reports.context_report import context_json, render_markdown, render_text
+    from ..common import EXIT_OK, UsageError, print_json
+
+    root = repository_root(args.path)
+    fors = []
+    for p in args.for_paths:
+        rel = os.path.relpath(os.path.abspath(p), os.path.realpath(root)) if os.path.isabs(p) else p
+        if rel.startswith(".."):
+            raise UsageError(f"--for {p}: not inside {root}")
+        fors.append(rel.replace(os.sep, "/"))
+    from ...replay import capture, keep_context
+
+    model = build_context(root, agents=args.agent, for_paths=fors)
+    with capture() as printed:  # kept: an unchanged repository prints it again without a build
+        if args.format == "json":
+            print_json(context_json(model))
+        elif args.format == "markdown":
+            sys.stdout.write(render_markdown(model))
+        else:
+            sys.stdout.write(render_text(model))
+    if printed.text is not None:
+        keep_context(model, printed.text, EXIT_OK)
+    return EXIT_OK

@@ -1,0 +1,166 @@
+"""AGENTS.md (Codex, and the agents where the nearest file wins) and GEMINI.md.
+
+Codex (AGENTS.md guide): from the project root down to the working folder, at most one file per
+folder (`AGENTS.override.md`, else `AGENTS.md`; an empty one is skipped), concatenated root
+first, adding stops at 32 KiB (`project_doc_max_bytes`, the last file cut). Started at the root,
+only the root file loads; every nested file is listed with the chain Codex reads when started
+in its folder. The open AGENTS.md spec (Cursor, Copilot, Cline, Windsurf, Roo, Kiro): the root
+file at start-up, a nested one replaces it for files under its folder (nearest wins).
+Gemini CLI: `GEMINI.md` at the root at start-up with its `@imports`; nested ones just in time.
+"""
+
+from __future__ import annotations
+
+from .builder import Builder, cut_bytes
+from .model import AgentContext, Loaded, OnDemand, Unseen
+from .parse import find_imports
+
+CODEX_CAP = 32 * 1024
+NAMES = ("AGENTS.override.md", "AGENTS.md")
+
+
+def _folder(rel: str) -> str:
+    return rel.rsplit("/", 1)[0] if "/" in rel else ""
+
+
+def _docs(b: Builder) -> dict[str, str]:
+    """folder -> the AGENTS file Codex reads there (override first)."""
+    out: dict[str, str] = {}
+    for rel in b.fs.files:
+        name = rel.rsplit("/", 1)[-1]
+        if name in NAMES:
+            folder = _folder(rel)
+            if folder not in out or name == "AGENTS.override.md":
+                out[folder] = rel
+    return out
+
+
+def _chain_folders(folder: str) -> list[str]:
+    parts = folder.split("/") if folder else []
+    return [""] + ["/".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+def codex_chain(b: Builder, docs: dict[str, str], folder: str) -> tuple[list[Loaded], int]:
+    """What Codex loads when started in `folder`: the entries (the last maybe cut) and the
+    bytes past the cap."""
+    out: list[Loaded] = []
+    remaining, past = CODEX_CAP, 0
+    for f in _chain_folders(folder):
+        rel = docs.get(f)
+        if rel is None:
+            continue
+        t = b.text(rel)
+        if t is None or not t.text.strip():
+            continue
+        if remaining <= 0:
+            past += t.size
+            continue
+        why = "project instructions (root AGENTS.md)" if not f else f"AGENTS.md of {f}/ (on the way to the working folder)"
+        entry = Loaded(rel, t.size, 0, why, None, None, t.text)
+        if t.size > remaining:
+            cut_bytes(entry, remaining, f"Codex stops adding at {CODEX_CAP:,} bytes (project_doc_max_bytes): "
+                      f"the last {t.size - remaining:,} bytes are cut")
+            past += t.size - remaining
+        remaining -= entry.loaded_bytes
+        out.append(entry)
+    return out, past
+
+
+def codex(b: Builder) -> AgentContext:
+    ctx = AgentContext("codex")
+    docs = _docs(b)
+    root, past = codex_chain(b, docs, "")
+    ctx.startup += root
+    if past:
+        _cap_finding(b, ctx, root, past, "started at the root")
+    for folder, rel in sorted(docs.items()):
+        if not folder:
+            continue
+        chain, past = codex_chain(b, docs, folder)
+        mine = next((e for e in chain if e.path == rel), None)
+        t = b.fs.read(rel)
+        size = getattr(t, "size", 0)
+        total = sum(e.loaded_bytes for e in chain)
+        ctx.on_demand.append(OnDemand(rel, f"when Codex starts in {folder}/ (chain of {len(chain)} file"
+                                      f"{'s' if len(chain) != 1 else ''}, {total:,} bytes)", 0, size, "folder",
+                                      (folder + "/**",), text=mine.text if mine else ""))
+        if past and not any(part.startswith(".") for part in folder.split("/")):
+            # (a folder under a dot folder, e.g. vendored skills, is no place anyone starts Codex)
+            _cap_finding(b, ctx, chain, past, f"started in {folder}/", rel)
+    return ctx
+
+
+def _cap_finding(b: Builder, ctx: AgentContext, chain: list[Loaded], past: int, where: str, at: str | None = None) -> None:
+    cut = next((e for e in chain if e.cut is not None), None)
+    total = sum(e.bytes for e in chain) + (0 if cut else past)
+    path = at or (cut.path if cut else chain[-1].path if chain else "AGENTS.md")
+    what = (f"{cut.path} is cut after {cut.cut.kept_bytes:,} of {cut.bytes:,} bytes" if cut else "later files are dropped")
+    ctx.never.append(Unseen(path, f"past Codex's {CODEX_CAP:,}-byte cap when {where}", past))
+    b.add("instructions.cap", path, f"Codex {where}: the AGENTS.md chain is {total:,} bytes, over its "
+          f"{CODEX_CAP:,}-byte cap; {what} ({past:,} bytes never seen)")
+
+
+def nearest(b: Builder, ctx: AgentContext) -> None:
+    """The open AGENTS.md spec: root file at start-up, the nearest one wins below."""
+    docs = {_folder(r): r for r in b.fs.files if r.rsplit("/", 1)[-1] == "AGENTS.md"}
+    loaded = {getattr(b.fs.read(e.path), "real", e.path) for e in ctx.startup}
+    for folder, rel in sorted(docs.items()):
+        t = b.text(rel)
+        if t is None or not t.text.strip():
+            continue
+        if not folder:
+            if t.real in loaded:
+                ctx.notes.append(f"AGENTS.md is the same file as {t.real}: read once")
+                continue
+            ctx.startup.append(Loaded(rel, t.size, 0, "AGENTS.md (read by this agent too)", None, None, t.text))
+        else:
+            ctx.on_demand.append(OnDemand(rel, f"working on files under {folder}/ (nearest AGENTS.md wins)", 0,
+                                          t.size, "folder", (folder + "/**",), text=t.text))
+
+
+def gemini_names(b: Builder) -> list[str]:
+    """The context file names Gemini CLI reads: `.gemini/settings.json` `context.fileName` (or the
+    older `contextFileName`), a name or a list; else GEMINI.md."""
+    import json
+
+    got = b.fs.read(".gemini/settings.json")
+    try:
+        data = json.loads(got.text) if hasattr(got, "text") else {}
+    except ValueError:
+        data = {}
+    named = None
+    if isinstance(data, dict):
+        ctx = data.get("context")
+        named = ctx.get("fileName") if isinstance(ctx, dict) else None
+        named = named if named is not None else data.get("contextFileName")
+    if isinstance(named, str):
+        named = [named]
+    names = [n for n in named if isinstance(n, str) and n and "/" not in n] if isinstance(named, list) else []
+    return names or ["GEMINI.md"]
+
+
+def gemini(b: Builder) -> AgentContext:
+    ctx = AgentContext("gemini")
+    loaded: set[str] = set()
+    names = gemini_names(b)
+    if names != ["GEMINI.md"]:
+        ctx.notes.append(f".gemini/settings.json names the context files: {', '.join(names)}")
+    for name in names:
+        if name in b.fs.fileset:
+            b.expand(ctx, name, f"project context ({name})", find_imports, loaded=loaded)
+    for rel in b.fs.files:
+        name = rel.rsplit("/", 1)[-1]
+        if name not in names or "/" not in rel:
+            continue
+        folder = _folder(rel)
+        if folder == ".gemini" or folder.endswith("/.gemini"):
+            t = b.fs.read(rel)
+            ctx.never.append(Unseen(rel, f"Gemini CLI looks for {name} in the working folder, its parents and "
+                                    "subfolders, not in .gemini/", getattr(t, "size", 0)))
+            continue
+        t = b.text(rel)
+        if t is None:
+            continue
+        ctx.on_demand.append(OnDemand(rel, f"when a tool touches files under {folder}/ (just in time)", 0, t.size,
+                                      "folder", (folder + "/**",), text=t.text))
+    return ctx

@@ -1,0 +1,235 @@
+"""The small parsers the adapters share: `@path` imports, lenient frontmatter, glob lists.
+
+All pure and total: hostile input gives empty results or an error string, never an exception.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ..model.frontmatter import split_frontmatter
+
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_SPAN = re.compile(r"(`+)(?:(?!\1).)*?\1")  # an inline code span (same-length backtick runs)
+_IMPORT = re.compile(r"(?:^|(?<=\s))@((?:[^\s\\`]|\\ )+)")
+_KIRO_REF = re.compile(r"#\[\[file:([^\]\n]+)\]\]")
+_TRAILING = ".,;:!?)]}>'\"*_"
+_EXT = re.compile(r"\.[A-Za-z][A-Za-z0-9_-]{0,9}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    line: int  # 1-based
+    raw: str  # as written (without the `@`)
+    path: str  # trailing punctuation stripped, `\ ` unescaped
+    pathlike: bool  # unmistakably meant as a file (see `is_pathlike`)
+
+
+def is_pathlike(p: str) -> bool:
+    """A token people write only for a file: `./x`, `../x`, `~/x`, `/x`, or a name with a file
+    extension (`AGENTS.md`, `docs/a.md`). `@scope/package`, `@user`, `@v1.2` are not."""
+    if p.startswith(("./", "../", "~/", "/")):
+        return len(p) > 2
+    last = p.rsplit("/", 1)[-1]
+    return bool(_EXT.search(last)) and not last.startswith(".") or last in (".cursorrules", ".clinerules")
+
+
+def code_free_lines(text: str):
+    """(line number, line) of every line outside fenced code blocks, code spans blanked."""
+    fence: str | None = None
+    for no, line in enumerate(text.splitlines(), 1):
+        m = _FENCE.match(line)
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line.strip()[len(m.group(1)):].strip():
+                fence = None
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        if line.startswith(("    ", "\t")) and not line.lstrip().startswith(("-", "*", "@")):
+            continue  # an indented code block (list continuations aside)
+        if "`" in line:
+            line = _SPAN.sub(lambda s: " " * len(s.group(0)), line)
+        yield no, line
+
+
+def find_imports(text: str) -> list[Ref]:
+    """Every `@path` outside code (Claude Code and Gemini CLI imports)."""
+    out: list[Ref] = []
+    if "@" not in text:
+        return out
+    for no, line in code_free_lines(text):
+        if "@" not in line:
+            continue
+        for m in _IMPORT.finditer(line):
+            raw = m.group(1)
+            path = raw.replace("\\ ", " ").rstrip(_TRAILING)
+            if "#" in path and not path.startswith("#"):
+                path = path.split("#", 1)[0]
+            if not path or path.startswith("@"):
+                continue
+            out.append(Ref(no, raw, path, is_pathlike(path)))
+    return out
+
+
+def find_kiro_refs(text: str) -> list[Ref]:
+    """`#[[file:path]]` references of Kiro steering files."""
+    out = []
+    for no, line in enumerate(text.splitlines(), 1):
+        for m in _KIRO_REF.finditer(line):
+            p = m.group(1).strip()
+            out.append(Ref(no, p, p, True))
+    return out
+
+
+@dataclass(slots=True)
+class Meta:
+    data: dict = field(default_factory=dict)
+    present: bool = False
+    error: str | None = None  # YAML could not read it (see `lenient`)
+    line: int | None = None
+    lenient: bool = False  # YAML failed but every line is a plain `key: value` (Cursor reads it so)
+    body: str = ""
+    body_line: int = 1
+
+
+_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s?(.*)$")
+
+
+def read_meta(text: str) -> Meta:
+    """Frontmatter as the agents read it: YAML, else (Cursor and friends parse it line by
+    line) plain `key: value` lines with `- item` lists. Never raises."""
+    fm, body, body_line = split_frontmatter(text)
+    meta = Meta(dict(fm.data), fm.present, fm.error, fm.error_line, False, body, body_line)
+    if fm.error and fm.present and "never closed" not in fm.error and "not a mapping" not in fm.error:
+        raw = _raw_pairs(text)
+        if raw is not None:
+            meta.data, meta.lenient = raw, True
+    return meta
+
+
+def _raw_pairs(text: str) -> dict | None:
+    lines = text.lstrip("\ufeff").split("\n")
+    out: dict = {}
+    key = None
+    for line in lines[1:]:
+        line = line.rstrip("\r")
+        if re.match(r"^-{3,}\s*$", line):
+            return out
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        item = re.match(r"^\s+-\s*(.*)$", line) or re.match(r"^-\s+(.*)$", line)
+        if item and key is not None:
+            cur = out.get(key)
+            out[key] = ([] if not isinstance(cur, list) else cur) + [_unquote(item.group(1))]
+            continue
+        m = _KEY.match(line)
+        if not m:
+            return None
+        key, value = m.group(1), m.group(2).strip()
+        out[key] = _unquote(value) if value else []
+    return None
+
+
+def _unquote(v: str) -> str:
+    v = v.strip()
+    if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
+        return v[1:-1]
+    return v
+
+
+def glob_list(value) -> list[str]:
+    """A `globs`/`paths`/`applyTo` value as a list: a YAML list, or a comma-separated string
+    (commas inside `{a,b}` kept)."""
+    if value is None or value is False:
+        return []
+    if isinstance(value, (list, tuple)):
+        out = []
+        for v in value:
+            out += glob_list(v)
+        return out
+    s = str(value).strip()
+    parts, depth, cur = [], 0, ""
+    for ch in s:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(0, depth - 1)
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return [_unquote(p) for p in (p.strip() for p in parts) if p and _unquote(p)]
+
+
+@lru_cache(maxsize=4096)
+def glob_regex(glob: str) -> re.Pattern:
+    """gitignore-like: `**` any depth, `*` and `?` within a name, `{a,b}`, `[..]`; a pattern
+    without `/` matches a name at any depth; a leading `/` or `./` anchors at the root."""
+    g = glob.strip()
+    anchored = g.startswith(("/", "./"))
+    g = g.lstrip("/") if g.startswith("/") else g[2:] if g.startswith("./") else g
+    if g.endswith("/"):
+        g += "**"
+    if "/" not in g and not anchored:
+        g = "**/" + g
+    i, out = 0, []
+    depth = 0
+    while i < len(g):
+        c = g[i]
+        if g.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if g.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "{":
+            depth += 1
+            out.append("(?:")
+        elif c == "}" and depth:
+            depth -= 1
+            out.append(")")
+        elif c == "," and depth:
+            out.append("|")
+        elif c == "[":
+            j = g.find("]", i + 1)
+            if j > i + 1:
+                body = re.sub(r"([\\\[&~|])", r"\\\1", g[i + 1:j]).replace("--", "\\-\\-")
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                out.append(f"[{body}]")
+                i = j + 1
+                continue
+            out.append(re.escape(c))
+        else:
+            out.append(re.escape(c))
+        i += 1
+    out.append(")" * depth)
+    try:
+        return re.compile("".join(out) + r"(?:/.*)?\Z")
+    except re.error:
+        return re.compile(r"(?!)")
+
+
+def matches(glob: str, path: str) -> bool:
+    return glob_regex(glob).match(path) is not None
+
+
+def first_match(globs: list[str], files: list[str]) -> str | None:
+    """The first file any of `globs` matches (None: a dead glob list)."""
+    pats = [glob_regex(g) for g in globs]
+    for f in files:
+        for p in pats:
+            if p.match(f):
+                return f
+    return None

@@ -1,0 +1,39 @@
+"""`curator check` on a repository that holds instruction files (CLAUDE.md, AGENTS.md, rules...)
+but no memory store: a repository of only its instruction findings."""
+
+from __future__ import annotations
+
+from ..context.for_check import findings_of, wanted
+
+
+def instructions_only(arg: str | None, only: set[str] | None = None, token_counter=None):
+    """(Repository, Located) for `curator check` on a repository that holds instruction files but
+    no memory store (most repositories): its findings are the instruction checks'. None when
+    the folder holds no agent file at all (the usual "no agent memory found" then stands)."""
+    from pathlib import Path
+
+    from ..context.build import present_agents
+    from ..context.fs import RepoFS
+    from ..model.discovery import Located
+    from ..model.sources import Layout
+    from .repository import Repository
+
+    root = Path(arg) if arg else _git_root(Path.cwd())
+    if root is None or not root.is_dir():
+        return None
+    fs = RepoFS.scan(root)
+    if not present_agents(fs):
+        return None
+    from ..context.build import build_context
+
+    ids = wanted(only)
+    model = build_context(root, only=ids, token_counter=token_counter, fs=fs, count=False) if ids is None or ids else None
+    repo = Repository(Layout(root, ()), [], findings_of(model), model)
+    return repo, Located(root, arg or str(root), repo=root, layout=repo.layout)
+
+
+def _git_root(here):
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None

@@ -1,0 +1,352 @@
+"""The headless session: every memory source of a repository, each as its current immutable
+snapshot (a `Workspace`: store, findings, budgets), and the one way they change.
+
+Pure (no Textual, no Rich). The CLI (`load_repository`, below) and the app both load
+through `Session.load`; the app then keeps the session and asks it for new snapshots:
+`changed(abs_paths)` (what the watcher saw), `recheck(index, paths)`, `apply(plan)` and
+`undo()`. Each returns the sources that got a new snapshot; nothing is ever changed in place,
+so a worker can build the next snapshot while the screens draw the current one.
+
+The session owns the token counter (snapshots only name it) and the facts cache; the store
+cache is per store (`curator.cache.store_cache`).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..cache import store_cache
+from ..checks.cross_source import cross_source_duplicates
+from ..config import load_config
+from ..model.findings import Finding
+from ..model.sources import SESSIONS, Layout, discover
+from .repository import Repository, Source
+from .workspace import Progress, Workspace, open_workspace
+
+
+@dataclass
+class SourceState:
+    """One memory source of the session: its spec and current workspace (or why it has none)."""
+
+    spec: object  # model.sources.SourceSpec
+    workspace: Workspace | None = None
+    error: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.spec.rel
+
+    @property
+    def root(self) -> Path:
+        return Path(self.spec.root)
+
+
+@dataclass
+class Swap:
+    """A source that got a new snapshot, and the store-relative paths that changed."""
+
+    index: int
+    workspace: Workspace
+    paths: tuple[str, ...]
+
+
+@dataclass
+class Session:
+    layout: object  # model.sources.Layout
+    given: str | None = None
+    config: object | None = None  # the Config given for a single store (the CLI's --config)
+    token_counter: object | None = None
+    facts_cache: object | None = None  # None: checks reuse a whole run's cached findings
+    check: bool = True  # False: load only (no findings, no budgets)
+    only: set[str] | None = None  # the checks to run (None: all)
+    budgets: bool = True  # False: budget reports only when asked for (the CLI's checks)
+    sources: list[SourceState] = field(default_factory=list)
+    cross: list[Finding] = field(default_factory=list)  # duplicate.near across sources
+    current: int = 0
+
+    def __post_init__(self) -> None:
+        self._lock = threading.RLock()  # one change at a time (watcher, workers)
+
+    # -- views ---------------------------------------------------------------
+
+    @property
+    def workspace(self) -> Workspace | None:
+        if not self.sources:
+            return None
+        return self.sources[self.current].workspace
+
+    def loaded(self) -> list[tuple[int, SourceState]]:
+        return [(i, s) for i, s in enumerate(self.sources) if s.workspace is not None]
+
+    def index_of(self, root: Path) -> int | None:
+        for i, s in enumerate(self.sources):
+            if Path(s.spec.root) == Path(root):
+                return i
+        return None
+
+    def roots(self) -> list[Path]:
+        """The folders to watch: every loaded source (and the folders its config includes)."""
+        out = []
+        for _, s in self.loaded():
+            out.append(s.root)
+            for inc in s.workspace.store.config.include:
+                extra = s.root / inc
+                if extra.is_dir():
+                    out.append(extra)
+        return out
+
+    def locate(self, abspath: Path | str) -> tuple[int, str] | None:
+        """(source index, store-relative path) of a file on disk; None when no loaded source
+        holds it, when it lies under a store's `.curator/`, or when it is no markdown file a
+        store would read (an editor's swap or temp file)."""
+        path = Path(os.path.abspath(abspath))
+        best: tuple[int, str] | None = None
+        depth = -1
+        for i, s in self.loaded():
+            store = s.workspace.store
+            bases = [(s.root, "")] + [(s.root / inc, inc.rstrip("/")) for inc in store.config.include]
+            for base, prefix in bases:
+                base = Path(os.path.abspath(base))
+                try:
+                    rel = path.relative_to(base).as_posix()
+                except ValueError:
+                    continue
+                rel = f"{prefix}/{rel}" if prefix else rel
+                if len(base.parts) > depth and store.reads_path(rel):
+                    best, depth = (i, rel), len(base.parts)
+        return best
+
+    # -- loading -------------------------------------------------------------
+
+    def load(self, progress: Progress | None = None, *, name_by_root: bool = False) -> Session:
+        """Load, count, check and budget every memory source (sessions are browsed elsewhere).
+        A source that cannot be loaded keeps its reason; it never stops the others."""
+        say = progress or (lambda _what, _frac: None)
+        layout = self.layout
+        specs = [s for s in layout.sources if s.kind != SESSIONS]
+        out: list[SourceState] = []
+        for i, spec in enumerate(specs):
+            def sub(what: str, frac: float, i=i, spec=spec) -> None:
+                say(f"{spec.rel}: {what}", (i + frac) / max(1, len(specs)))
+
+            if layout.single:
+                given = self.given
+            else:
+                given = str(spec.root) if name_by_root else spec.rel
+            try:
+                cfg = self.config if self.config is not None and layout.single else load_config(spec.root)
+                ws = open_workspace(spec.root, given=given, config=cfg, token_counter=self.token_counter,
+                                    progress=sub, facts_cache=self.facts_cache, fmt=spec.fmt,
+                                    repo_root=None if layout.single else layout.root,
+                                    check=self.check, only=self.only, budgets=self.budgets and self.check)
+                out.append(SourceState(spec, ws))
+            except Exception as exc:  # noqa: BLE001 - a missing folder, a config error: shown, never fatal
+                out.append(SourceState(spec, None, str(exc)))
+        with self._lock:
+            self.sources = out
+            self._cross()
+            if self.sources and self.sources[self.current if self.current < len(out) else 0].workspace is None:
+                self.current = next((i for i, _ in self.loaded()), 0)
+            elif self.current >= len(out):
+                self.current = 0
+        return self
+
+    def prefer(self, root: Path | None) -> None:
+        idx = self.index_of(root) if root is not None else None
+        if idx is not None and self.sources[idx].workspace is not None:
+            self.current = idx
+
+    def _cross(self) -> None:
+        wanted = self.check and (self.only is None or "duplicate.near" in self.only)
+        if not wanted or len(self.loaded()) < 2:
+            self.cross = []
+            return
+        loaded = self.repository().loaded()
+        self.cross = cross_source_duplicates(self.layout.root, [(s.name, s.prefix, s.store) for s in loaded])
+
+    def repository(self) -> Repository:
+        """The session as the CLI's `Repository` (every source's store and findings)."""
+        by_root = {str(s.spec.root): s for s in self.sources}
+        sources = []
+        for spec in self.layout.sources:
+            s = by_root.get(str(spec.root))
+            if s is None or s.spec is not spec:
+                sources.append(Source(spec))
+            elif s.workspace is None:
+                sources.append(Source(spec, error=s.error))
+            else:
+                sources.append(Source(spec, s.workspace.store, list(s.workspace.findings)))
+        return Repository(self.layout, sources, list(self.cross))
+
+    # -- change ----------------------------------------------------------------
+
+    def recheck(self, index: int, paths: Iterable[str]) -> Swap | None:
+        """The source's next snapshot after `paths` changed on disk (None: nothing changed)."""
+        with self._lock:
+            src = self.sources[index]
+            ws = src.workspace
+            if ws is None:
+                return None
+            paths = tuple(sorted(set(paths)))
+            new = ws.recheck(paths)
+            if new is ws:
+                return None
+            if self.check and self.budgets:
+                new.report  # noqa: B018 - the budgets too, before the screens ask (not on their thread)
+            src.workspace = new
+            memories = any((r is not None and r.level == 2)
+                           for p in paths for r in (ws.store.records.get(p), new.store.records.get(p)))
+            if memories and len(self.loaded()) > 1:
+                self._cross()  # the same knowledge kept in two sources: only memories count
+            return Swap(index, new, paths)
+
+    def changed(self, abspaths: Iterable[Path | str]) -> list[Swap]:
+        """New snapshots for whatever sources the changed files (absolute) belong to."""
+        by_source: dict[int, set[str]] = {}
+        for p in abspaths:
+            hit = self.locate(p)
+            if hit is not None:
+                by_source.setdefault(hit[0], set()).add(hit[1])
+        swaps = []
+        for index, paths in sorted(by_source.items()):
+            swap = self.recheck(index, paths)
+            if swap is not None:
+                swaps.append(swap)
+        return swaps
+
+    def reload(self, progress: Progress | None = None) -> Session:
+        """Every source read again (F5 / ctrl+r); the current source stays current."""
+        root = self.sources[self.current].root if self.sources else None
+        self.load(progress)
+        self.prefer(root)
+        return self
+
+    def apply(self, plan, index: int | None = None) -> tuple[str, Swap | None]:
+        """Write a plan through the journaled write path, then the source's next snapshot (from
+        the files the plan changed). Raises CurationError (ChangedOnDisk included)."""
+        from ..curation import apply_plan
+
+        index = self.current if index is None else index
+        jid = apply_plan(self.sources[index].root, plan)
+        return jid, self._after_write(index, [e.path for e in plan.edits])
+
+    def _after_write(self, index: int, paths: list[str]) -> Swap:
+        """The source's snapshot after our own write: always a swap, even when the watcher saw
+        the files first (then the face still gets the current snapshot, never keeps an older one)."""
+        swap = self.recheck(index, paths)
+        return swap if swap is not None else Swap(index, self.sources[index].workspace, tuple(sorted(set(paths))))
+
+    def undo(self, index: int | None = None):
+        """Undo the source's last operation; (journal entry, its next snapshot)."""
+        from ..curation import undo
+
+        index = self.current if index is None else index
+        entry = undo(self.sources[index].root)
+        paths = [f["path"] for f in entry.meta.get("files", []) if isinstance(f, dict) and "path" in f]
+        return entry, self._after_write(index, paths)
+
+    def flush(self) -> None:
+        """Keep what the re-checks learnt (each store's cache; the token counts): evolving a
+        snapshot never writes, so the app calls this when it leaves."""
+        for _, s in self.loaded():
+            try:
+                store_cache(s.root).save()
+            except OSError:
+                pass  # a cache is only ever time
+        flush = getattr(self.token_counter, "flush", None)
+        if flush:
+            flush()
+
+    # -- the watcher -------------------------------------------------------------
+
+    def watch(self, on_swaps: Callable[[list[Swap]], None], stop: threading.Event,
+              events: Callable[[list[Path], threading.Event], Iterable[set]] | None = None,
+              on_error: Callable[[Exception], None] | None = None) -> None:
+        """Follow the sources on disk until `stop` is set: each batch of changed files becomes
+        new snapshots, handed to `on_swaps`. `events(roots, stop)` yields batches of absolute
+        paths (default: `watch_files`, i.e. watchfiles); tests pass their own."""
+        source = events or watch_files
+        try:
+            for batch in source(self.roots(), stop):
+                if stop.is_set():
+                    return
+                try:
+                    swaps = self.changed(batch)
+                except Exception as exc:  # noqa: BLE001 - one bad batch never stops watching
+                    if on_error is not None:
+                        on_error(exc)
+                    continue
+                if swaps:
+                    on_swaps(swaps)
+        except Exception as exc:  # noqa: BLE001 - e.g. the watched folder went away
+            if on_error is not None:
+                on_error(exc)
+
+
+def _ignored(path: str) -> bool:
+    """Editor swap and temp files, hidden files, anything under `.curator/` or `.git/`."""
+    parts = Path(path).parts
+    name = parts[-1] if parts else ""
+    if any(p in (".curator", ".git") for p in parts):
+        return True
+    if name.startswith((".", "#")) or name.endswith(("~", ".swp", ".swx", ".tmp", ".part")):
+        return True
+    return not name.endswith(".md")
+
+
+def watch_files(roots: list[Path], stop: threading.Event, debounce_ms: int = 150) -> Iterable[set]:
+    """Batches of changed markdown files (absolute paths) under `roots`, through watchfiles (a
+    rename is a deletion and an addition); ends when `stop` is set."""
+    from watchfiles import watch
+
+    roots = [r for r in roots if Path(r).is_dir()]
+    if not roots:
+        return
+    for changes in watch(*roots, stop_event=stop, debounce=debounce_ms, step=50,
+                         watch_filter=lambda _change, path: not _ignored(path), raise_interrupt=False,
+                         yield_on_timeout=False):
+        yield {Path(p) for _change, p in changes}
+
+
+def open_session(layout, *, given: str | None = None, config=None, token_counter=None,
+                 progress: Progress | None = None, prefer: Path | None = None,
+                 facts_cache=None) -> Session:
+    """A loaded session for the app. An unchanged store's findings come from the store cache
+    (as for `curator check`); each workspace keeps a facts cache for its re-checks."""
+    session = Session(layout, given=given, config=config, token_counter=token_counter,
+                      facts_cache=facts_cache)
+    session.load(progress)
+    session.prefer(prefer)
+    return session
+
+
+def load_repository(
+    path: Path | str,
+    *,
+    token_counter=None,
+    config=None,
+    only: set[str] | None = None,
+    check: bool = True,
+    progress: Progress | None = None,
+    env: dict | None = None,
+    layout: Layout | None = None,
+) -> Repository:
+    """Discover, load and (unless `check=False`) check every memory source under `path` — the
+    CLI's load, through the same `Session` as the app's."""
+    layout = layout or discover(Path(path), env=env)
+    session = Session(layout, given=str(path), config=config, token_counter=token_counter,
+                      check=check, only=set(only) if only else None, budgets=False)
+    session.load(progress, name_by_root=True)
+    if progress:
+        progress("loaded", 1.0)
+    repo = session.repository()
+    if check and not layout.single:  # the instruction files beside the memory (CLAUDE.md, rules, ...)
+        from ..context.for_check import findings_of, instruction_model
+
+        repo.instructions = instruction_model(layout.root, only, token_counter)
+        repo.cross += findings_of(repo.instructions)
+    return repo

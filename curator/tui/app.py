@@ -1,0 +1,285 @@
+"""CuratorApp: registration, global bindings, themes, toasts and what the screens show. The
+background work is `workers.AppWorkers`, the curation flow `curation_flow.CurationFlow`; both
+report back through `messages`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+from textual.notifications import Notify
+from textual.signal import Signal
+
+from ..config import Config
+from . import messages as msg
+from .curation_flow import CurationFlow
+from .palette import CuratorCommands
+from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, RetrievalLabScreen
+from .screens.review import ReviewScreen
+from .screens.sessions import SessionsScreen
+from .settings import Settings, load_settings, save_settings
+from .themes import DEFAULT_THEME, available_themes
+from .workers import AppWorkers
+
+SCREENS_GROUP = Binding.Group("Screens", compact=True)  # "1234 Screens": the footer fits 80 columns
+
+
+class CuratorApp(CurationFlow, AppWorkers, App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "curator"
+    COMMANDS = App.COMMANDS | {CuratorCommands}
+    MODES = {
+        "store": MainScreen,
+        "problems": ProblemsScreen,
+        "budgets": BudgetsScreen,
+        "lab": RetrievalLabScreen,
+        "sessions": SessionsScreen,
+        "review": ReviewScreen,
+    }
+    DEFAULT_MODE = "store"
+    BINDINGS = [
+        Binding("1", "switch_mode('store')", "Store", id="show-store", group=SCREENS_GROUP, tooltip="The store tree and the selected file"),
+        Binding("2", "switch_mode('problems')", "Problems", id="show-problems", group=SCREENS_GROUP, tooltip="Every finding"),
+        Binding("3", "switch_mode('budgets')", "Budgets", id="show-budgets", group=SCREENS_GROUP, tooltip="Tokens, budgets and the cost model"),
+        Binding("4", "switch_mode('lab')", "Lab", id="show-lab", group=SCREENS_GROUP, tooltip="What would the agent retrieve?"),
+        Binding("5", "switch_mode('sessions')", "Sessions", id="show-sessions", group=SCREENS_GROUP,
+                tooltip="The agent's sessions: browse, search, mine", show=False),
+        Binding("f1,question_mark", "help", "Help", id="help", tooltip="Keys and what this screen is for"),
+        Binding("ctrl+r", "reload_store", "Reload", id="reload-store", tooltip="Re-read the store and re-run the checks", show=False),
+        Binding("ctrl+t", "next_theme", "Theme", id="next-theme", tooltip="Cycle through the themes", show=False),
+        Binding("ctrl+z", "undo", "Undo", id="undo", tooltip="Undo the last curator operation (repeatable)"),
+        Binding("q", "quit", "Quit", id="quit", tooltip="Leave curator"),
+    ]
+
+    def __init__(
+        self,
+        store_root: Path,
+        *,
+        given: str | None = None,
+        config: Config | None = None,
+        token_counter=None,
+        theme: str | None = None,
+        notice: str | None = None,
+        remember_theme: bool = True,
+        layout=None,
+    ) -> None:
+        super().__init__()
+        self.store_root = Path(store_root)
+        self.layout = layout  # model.sources.Layout: every memory system of the repository
+        self.session = None  # the live session (curator.live.session.Session) once loaded
+        self.given = given or str(store_root)
+        self.store_config = config
+        self.token_counter = token_counter
+        self.requested_theme = theme
+        self.notice = notice
+        self.remember_theme = remember_theme
+        self.workspace = None
+        self.workspace_signal: Signal = Signal(self, "workspace")
+        self.load_error: str | None = None
+        self._themes_ready = False
+        self.transcripts = None  # the session tier (curator.transcripts.SessionsService), indexed in a worker
+        self.transcripts_signal: Signal = Signal(self, "transcripts")
+        self._role_theme_pushed = False
+        self._toasts: list = []  # the notifications shown (see on_notify)
+        self._in_flight: set[int] = set()  # toasts posted again, not yet back
+        self.live_workspace = None  # the last workspace a change seen on disk (or a re-check) made
+
+
+    def on_mount(self) -> None:
+        import sys
+
+        # workers (loading, searching) and the UI share the GIL: hand it over sooner than the
+        # default 5 ms so a search finishes within a frame while the UI keeps drawing
+        sys.setswitchinterval(0.0005)
+        themes, failures = available_themes()
+        for t in themes:
+            self.register_theme(t.to_textual())
+        if failures:
+            lines = "\n".join(f"{p.name}: {why}" for p, why in failures)
+            self.notify(f"Some theme files could not be loaded:\n{lines}", severity="warning", timeout=8)
+        wanted = self.requested_theme or load_settings().theme or DEFAULT_THEME
+        if wanted not in self.available_themes:
+            self.notify(f"Unknown theme {wanted!r}; using {DEFAULT_THEME}", severity="warning")
+            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
+        self.theme = wanted
+        self.role_styles()
+        self._themes_ready = True
+        if self.notice:
+            self.notify(self.notice, timeout=6)
+        self.load_store()
+        from ..transcripts.service import SessionsService
+
+        self.transcripts = SessionsService(self.store_root)
+        self.index_transcripts()  # beside the store load: the sessions list never waits for it
+
+    def on_notify(self, event: Notify) -> None:
+        """One toast at a time: a new one replaces the last (an error stays until it times out,
+        unless another error replaces it), so toasts never pile up over the content. Textual
+        removes toasts only all at once (`clear_notifications`): the ones kept are shown again."""
+        new = event.notification
+        if id(new) in self._in_flight:  # one of ours, shown again by _settle_toasts
+            self._in_flight.discard(id(new))
+            if not any(t is new for t in self._toasts):
+                self._settle_toasts()  # replaced while it was on its way back
+            return
+        live = [t for t in self._toasts if not t.has_expired]
+        keep = [t for t in live if t.severity == "error" and new.severity != "error"]
+        self._toasts = keep + [new]
+        if live:
+            self._settle_toasts()
+
+    def _settle_toasts(self) -> None:
+        self.clear_notifications()
+        for toast in self._toasts:
+            if id(toast) not in self._in_flight:
+                self._in_flight.add(id(toast))
+                self.post_message(Notify(toast))
+
+    @property
+    def toasts(self) -> list:
+        """The notifications on screen now (tests read them)."""
+        return [t for t in self._toasts if not t.has_expired]
+
+    def role_styles(self) -> None:
+        """Role styles ("bold error", "success", ...) follow the current theme's colours."""
+        from ..reports.styles import rich_theme
+
+        if self._role_theme_pushed:
+            self.console.pop_theme()
+        self.console.push_theme(rich_theme(self.current_theme))
+        self._role_theme_pushed = True
+
+    def watch_theme(self, theme: str) -> None:
+        self.role_styles()
+        if self._themes_ready and self.remember_theme:
+            save_settings(Settings(theme=theme))
+
+
+    def _swapped(self, swaps) -> None:
+        """New snapshots (seen on disk, re-checked or written by us): the screens re-render from
+        the current one, keeping selection and scroll; an open plan over a changed file is made
+        again."""
+        session = self.session
+        if session is None:
+            return
+        mine = [s for s in swaps if s.index == session.current]
+        if mine:
+            self.live_workspace = session.workspace  # screens update it in place (CuratorScreen.live)
+            self._loaded(session.workspace)
+        else:
+            self.workspace_signal.publish(self.workspace)  # badges of the other sources
+        self._replan_if_touched([p for s in mine for p in s.paths])
+
+    def select_source(self, index: int) -> bool:
+        """Make another source current: the screens and the write path follow it."""
+        session = self.session
+        if session is None or index == session.current or not (0 <= index < len(session.sources)):
+            return False
+        if session.sources[index].workspace is None:
+            self.notify(f"{session.sources[index].name} could not be loaded: {session.sources[index].error}",
+                        severity="warning")
+            return False
+        session.current = index
+        self.store_root = Path(session.sources[index].spec.root)
+        self.switching_source = True  # screens re-render for it; the tree keeps its shape
+        try:
+            self._loaded(session.workspace)
+        finally:
+            self.switching_source = False
+        return True
+
+    switching_source = False
+
+    @property
+    def read_only(self) -> bool:
+        session = self.session
+        return bool(session is not None and session.sources[session.current].spec.read_only)
+
+    def _progress(self, what: str, fraction: float) -> None:
+        progress = getattr(self.screen, "progress", None)
+        if progress:
+            progress(what, fraction)
+
+    def _loaded(self, ws) -> None:
+        self.workspace = ws
+        self.workspace_signal.publish(ws)
+        path, self._open_after_load = self._open_after_load, None
+        if path and path in ws.store.records:
+            self.open_path(path)
+        if self.transcripts is not None and self.transcripts.indexed:
+            self.transcripts.usage_for(ws.store)  # records may have moved: map the reads again
+            self.transcripts_signal.publish(self.transcripts)
+
+
+    # -- actions ---------------------------------------------------------------
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        from .widgets.text_box import typing_hides
+
+        # in a text box, 1-4 and q are typed: don't show (or run) them as app keys
+        return not typing_hides(self, action)
+
+    def action_reload_store(self) -> None:
+        self.notify("re-reading the store…", timeout=2)
+        self.load_store()
+        if self.transcripts is not None and self.transcripts.indexed:
+            self.index_transcripts()  # new or grown transcripts (unchanged ones come from the cache)
+
+    def action_next_theme(self) -> None:
+        names = sorted(self.available_themes)
+        ours = [n for n in names if n.startswith("curator-")] or names
+        i = ours.index(self.theme) if self.theme in ours else -1
+        self.theme = ours[(i + 1) % len(ours)]
+        self.notify(f"theme: {self.theme}", timeout=2)
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        screen = self.screen
+        focused = screen.focused
+        text = getattr(screen, "HELP", "") or ""
+        if focused is not None and getattr(focused, "HELP", None):
+            text += "\n\n" + focused.HELP
+        rows, seen, screens = [], set(), []
+        for active in screen.active_bindings.values():
+            b = active.binding
+            if b.action in seen or not b.description:
+                continue
+            if not b.id or b.id.startswith("table-") or b.id.startswith("tree-") or b.id.startswith("leave-box"):
+                continue  # generic movement keys are one line of the help, not a page each
+            seen.add(b.action)
+            if b.group is SCREENS_GROUP:  # 1 2 3 4: one line for the four screens
+                screens.append((b.key_display or self.get_key_display(b), b.description))
+                continue
+            rows.append((b.key_display or self.get_key_display(b), b.tooltip or b.description))
+        if screens:
+            rows.append((" ".join(k for k, _ in screens), " · ".join(d for _, d in screens)))
+        self.push_screen(HelpScreen(text, rows))
+
+
+    def open_path(self, path: str, line: int | None = None) -> None:
+        """Show a file on the store screen (from problems, budgets, the lab or the palette)."""
+
+        async def go() -> None:
+            await self.switch_mode("store")
+            screen = self.screen
+            if isinstance(screen, MainScreen):
+                screen.open_path(path, line)
+
+        self.run_worker(go(), group="navigate", exclusive=True)
+
+    # -- what the screens ask for ------------------------------------------------------------
+
+    def on_open_path(self, message: msg.OpenPath) -> None:
+        self.open_path(message.path, message.line)
+
+    def on_select_source(self, message: msg.SelectSource) -> None:
+        self.select_source(message.index)
+
+
+def make_app(store_root: Path | str, **options) -> CuratorApp:
+    """Build the app (used by the CLI and by tests, which pass a fake token counter). Options are
+    CuratorApp's: given, config, token_counter, theme, notice, remember_theme, layout (every
+    memory system of a repository; default: what `store_root` holds)."""
+    return CuratorApp(Path(store_root), **options)

@@ -1,0 +1,267 @@
+"""The curation flow of the app: every change is a plan previewed as a diff (a dialog), applied in
+a worker through the journaled write path only if the user confirms, then shown as the source's
+next snapshot; a plan whose files change on disk while it is shown (or that the write path
+refuses as changed) is made again from the new snapshot, never applied over the change. The
+screens ask for it by posting messages (`Propose`, `FixFindings`, `Promote`, `EditKeywords`).
+A mixin of `CuratorApp`: `self` is the app."""
+
+from __future__ import annotations
+
+from textual import work
+
+from . import messages as msg
+
+
+def planned(widget, fn, *args, **kwargs):
+    """`fn(*args, **kwargs)` — a plan, or what a plan is made from — or None after telling the
+    user why it could not be made (a CurationError)."""
+    from ..curation import CurationError
+
+    try:
+        return fn(*args, **kwargs)
+    except CurationError as exc:
+        widget.notify(str(exc), severity="error", timeout=8, markup=False)
+        return None
+
+
+class CurationFlow:
+    _proposal = None  # (plan, dialog, replan, then_open) while a plan is previewed
+    _open_after_load: str | None = None
+
+    def propose(self, plan, then_open: str | None = None, replan=None) -> None:
+        """Show a plan's diff; apply it (in a worker) only if the user confirms; then show
+        `then_open` (e.g. the memory a promote made). `replan(workspace)` makes the plan again
+        from a newer snapshot: when a file it changes is modified on disk while the diff is
+        shown, the plan is made again (and the user told), never applied over the change."""
+        from .dialogs import DiffDialog
+
+        if self.read_only:
+            self.notify("This source is read-only (it lives outside the repository)", severity="warning")
+            return
+        if plan is None:
+            return
+        if plan.empty:
+            self.notify("nothing to change", timeout=3)
+            return
+        dialog = DiffDialog(plan)
+        self._proposal = (plan, dialog, replan, then_open)
+
+        def decided(ok: bool | None) -> None:
+            if self._proposal is not None and self._proposal[1] is dialog:
+                self._proposal = None
+            if ok:
+                self.apply_plan(plan, then_open, replan)
+
+        self.push_screen(dialog, decided)
+
+    def plan_from(self, make, then_open: str | None = None) -> None:
+        """Plan with `make(workspace)` on the current snapshot and propose it (made again by
+        the same function if a file it changes is modified outside while it is shown)."""
+        if self.workspace is None:
+            return
+        plan = self.plan_or_notify(make, self.workspace)
+        self.propose(plan, then_open, make)
+
+    def _replan_if_touched(self, paths, why: str = "changed on disk") -> None:
+        proposal = self._proposal
+        if proposal is None or not paths:
+            return
+        plan, dialog, replan, then_open = proposal
+        hit = sorted({e.path for e in plan.edits} & set(paths))
+        if not hit:
+            return
+        self._proposal = None
+        if dialog.is_attached and self.screen is dialog:
+            dialog.dismiss(None)
+        self._replan(hit, replan, then_open, why)
+
+    def _replan(self, hit, replan, then_open, why: str) -> None:
+        names = ", ".join(hit[:3]) + (f" and {len(hit) - 3} more" if len(hit) > 3 else "")
+        if replan is None or self.workspace is None:
+            self.notify(f"{names} {why}; nothing was written — make the change again", severity="warning",
+                        timeout=10, markup=False)
+            return
+        self.notify(f"{names} {why}; the plan was made again from what is on disk now", severity="warning",
+                    timeout=10, markup=False)
+        self.propose(self.plan_or_notify(replan, self.workspace), then_open, replan)
+
+    def plan_or_notify(self, fn, *args, **kwargs):
+        return planned(self, fn, *args, **kwargs)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="write")
+    def apply_plan(self, plan, then_open: str | None = None, replan=None) -> None:
+        from ..curation import ChangedOnDisk, CurationError
+        from ..curation.replan import PlanChanged, apply_replanning
+
+        session = self.session
+        index = session.current
+
+        def fresh(paths):  # the snapshot as it is now (shown too, as the watcher would)
+            swap = session.recheck(index, paths)
+            if swap is not None:
+                self.tell(msg.Swapped([swap]))
+            return session.sources[index].workspace
+
+        try:  # a file changed since the plan: made again; the same changes applied (issue 20)
+            (jid, swap), plan = apply_replanning(session.sources[index].root, session.apply, plan, fresh, replan)
+        except PlanChanged as exc:  # different changes: the new diff (from the snapshot now shown), for approval
+            self.tell(msg.Refused(None, [exc.path], replan, then_open))
+            return
+        except ChangedOnDisk as exc:  # edited outside since the plan was made: never overwritten
+            changed = session.recheck(index, [e.path for e in plan.edits])
+            self.tell(msg.Refused(changed, [getattr(exc, "path", str(exc))], replan, then_open))
+            return
+        except (CurationError, OSError) as exc:
+            self.tell(msg.Notice(f"Nothing was written: {exc}", severity="error", timeout=10, markup=False))
+            return
+        self.tell(msg.Notice(f"{plan.title} — applied as {jid}; ctrl+z undoes it", timeout=6, markup=False))
+        self.tell(msg.Applied(swap, then_open))
+
+    def on_applied(self, message: msg.Applied) -> None:
+        self._open_after_load = message.then_open
+        self._swapped([message.swap] if message.swap is not None else [])
+        self._open_pending()
+
+    def on_refused(self, message: msg.Refused) -> None:
+        if message.swap is not None:
+            self._swapped([message.swap])
+        self._replan([str(h) for h in message.hit], message.replan, message.then_open,
+                     "changed on disk after the plan was made")
+
+    def _open_pending(self) -> None:
+        path, self._open_after_load = self._open_after_load, None
+        if path and self.workspace is not None and path in self.workspace.store.records:
+            self.open_path(path)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="write")
+    def action_undo(self) -> None:
+        from ..curation import CurationError
+
+        session = self.session
+        if session is None:
+            return
+        try:
+            entry, swap = session.undo()
+        except (CurationError, OSError) as exc:
+            self.tell(msg.Notice(str(exc), severity="warning", timeout=6, markup=False))
+            return
+        self.tell(msg.Notice(f"undone: {entry.meta.get('title')}", timeout=5, markup=False))
+        for note in entry.notes:  # untrusted journal entries set aside first: never silent
+            self.tell(msg.Notice(note, severity="warning", timeout=10, markup=False))
+        if swap is not None:
+            self.tell(msg.Swapped([swap]))
+
+    def action_history(self) -> None:
+        from ..curation import history
+        from .dialogs import HistoryDialog
+
+        self.push_screen(HistoryDialog(history(self.store_root)))
+
+    def action_tiers(self) -> None:
+        from ..budgets import startup_load
+        from ..model.tiering import decide
+        from ..reports.tiers_report import tiers_json
+        from .dialogs import TiersDialog
+
+        if self.workspace is not None:
+            store = self.workspace.store
+            self.push_screen(TiersDialog(tiers_json(store, decide(store), startup_load(store))))
+
+    def action_prune(self) -> None:
+        from ..curation import plan_prune_paths
+        from .dialogs import PruneDialog
+
+        ws = self.workspace
+        if ws is None:
+            return
+
+        def chosen(choice) -> None:
+            if choice is not None:
+                self.plan_from(lambda w: plan_prune_paths(w.store, choice.paths, choice.archive))
+
+        self.push_screen(PruneDialog(ws.store), chosen)
+
+    def action_refresh_counts(self) -> None:
+        from ..curation import plan_refresh
+
+        self.plan_from(lambda w: plan_refresh(w.store, w.findings))
+
+    def fix_findings(self, findings, safe_only: bool = False) -> None:
+        from ..curation import plan_fixes
+
+        checks = None if safe_only else {f.check for f in findings}  # picked findings opt in to their fixes
+        picked = {(f.check, f.path, f.target) for f in findings}
+
+        def make(w):
+            # made again on a newer snapshot: the same findings as they are there now
+            now = [f for f in w.findings if (f.check, f.path, f.target) in picked] if w is not first else findings
+            return plan_fixes(w.store, now, checks, counter=w.store.counter)
+
+        first = self.workspace
+        self.plan_from(make)
+
+    def action_fix_all(self) -> None:
+        if self.workspace is not None:
+            self.fix_findings(self.workspace.findings, safe_only=True)
+
+    def promote(self, path: str) -> None:
+        from ..curation import plan_promote
+        from .dialogs import PromoteDialog
+
+        ws = self.workspace
+        if ws is None:
+            return
+        rec = ws.store.records.get(path)
+        if rec is None or rec.tier not in ("transient", "reflexion") or rec.level != 2:
+            self.notify("Pick a transient or reflexion record to promote", severity="warning")
+            return
+
+        def planner(choice):
+            return plan_promote(ws.store, path, choice.dest, choice.index, choice.keywords,
+                                choice.source_action, counter=ws.store.counter)
+
+        def chosen(choice) -> None:
+            if choice is not None and choice.plan is not None:
+                made = [e.path for e in choice.plan.edits if e.action == "create" and not e.path.startswith(".curator/")]
+
+                def again(w):
+                    return plan_promote(w.store, path, choice.dest, choice.index, choice.keywords,
+                                        choice.source_action, counter=w.store.counter)
+
+                self.propose(choice.plan, then_open=made[0] if made else None, replan=again)
+
+        self.push_screen(PromoteDialog(ws.store, path, planner), chosen)
+
+    def edit_keywords(self, index: str, line: int) -> None:
+        from ..curation import plan_keywords
+        from ..curation.keywords import RowRef
+        from .dialogs import KeywordDialog
+
+        ws = self.workspace
+        idx = ws.store.domain_indexes.get(index) if ws else None
+        row = next((r for r in idx.rows if r.line == line), None) if idx else None
+        if row is None or not row.links:
+            self.notify("Keywords are edited on a domain-index row", severity="warning")
+            return
+        target = row.links[0].target
+        chosen_row = RowRef(index, line, row.raw)  # this row, not the first one for its target
+
+        def chosen(keywords) -> None:
+            if keywords:
+                self.plan_from(lambda w: plan_keywords(w.store, index, target, keywords, row=chosen_row))
+
+        self.push_screen(KeywordDialog(ws.store, index, line, target, row.keywords), chosen)
+
+    # -- what the screens ask for ----------------------------------------------------------
+
+    def on_propose(self, message: msg.Propose) -> None:
+        self.propose(message.plan)
+
+    def on_fix_findings(self, message: msg.FixFindings) -> None:
+        self.fix_findings(message.findings, message.safe_only)
+
+    def on_promote(self, message: msg.Promote) -> None:
+        self.promote(message.path)
+
+    def on_edit_keywords(self, message: msg.EditKeywords) -> None:
+        self.edit_keywords(message.index, message.line)

@@ -1,0 +1,55 @@
+"""Every write is previewed: the plan as a coloured diff; Apply or Cancel."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ...reports.diff_report import diff_text
+
+
+class DiffDialog(ModalScreen[bool]):
+    DEFAULT_CSS = """
+    DiffDialog { align: center middle; }
+    DiffDialog > Vertical { width: 90%; max-width: 140; height: 85%; border: thick $primary; background: $surface; }
+    DiffDialog #diff-title { padding: 0 1; text-style: bold; }
+    DiffDialog #diff-notes { padding: 0 1; color: $text-muted; }
+    DiffDialog VerticalScroll { height: 1fr; padding: 0 1; }
+    DiffDialog #diff-buttons { height: auto; align-horizontal: right; padding: 0 1; }
+    DiffDialog Button { margin-left: 2; }
+    """
+    BINDINGS = [
+        Binding("y", "apply", "Apply", id="apply-plan", tooltip="Write these changes (undo with ctrl+z)"),
+        Binding("n,escape", "cancel", "Cancel", id="cancel-plan", tooltip="Write nothing"),
+    ]
+
+    def __init__(self, plan, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.plan = plan
+
+    def compose(self) -> ComposeResult:
+        files = ", ".join(f"{e.action} {e.path}" for e in self.plan.edits[:6])
+        more = f" (+{len(self.plan.edits) - 6} more)" if len(self.plan.edits) > 6 else ""
+        with Vertical():
+            yield Static(f"{self.plan.title} — {len(self.plan.edits)} file(s)", id="diff-title")
+            yield Static(files + more + ("\n" + "\n".join(self.plan.notes) if self.plan.notes else ""), id="diff-notes")
+            with VerticalScroll():
+                yield Static(diff_text(self.plan), id="diff-body")
+            with Horizontal(id="diff-buttons"):
+                yield Button("Cancel (n)", id="cancel")
+                yield Button("Apply (y)", id="apply", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#apply", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "apply")
+
+    def action_apply(self) -> None:
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)

@@ -1,0 +1,262 @@
+"""The store screen: the tier tree on the left, the selected record or index on the right."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import ContentSwitcher, Static, Tree
+
+from ..messages import EditKeywords, Promote, Recheck, SelectSource
+from ..widgets import IndexView, NodeRef, Overview, RecordView, StoreTree
+from .base import CuratorScreen, LoadingPane
+
+
+def changed_on_disk(rec) -> bool:
+    """Does the file hold other bytes than when it was read (or is it gone)?"""
+    import hashlib
+
+    if not rec.content_hash:
+        return False  # never read (unreadable): nothing to compare
+    try:
+        data = rec.abspath.read_bytes()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return hashlib.sha256(data).hexdigest() != rec.content_hash
+
+
+def _group_names(tree) -> dict[int, tuple[int, str]]:
+    import re
+
+    # a tier's name carries its record count: not part of what it stands for
+    return {id(n): (i, re.sub(r" \(\d+\)$", "", title)) for n, i, title, paths, _ in tree._groups
+            if paths is not None}
+
+
+def group_key(tree, node, names=None) -> tuple | None:
+    """A tier or folder node by what it stands for — (source, name) of it and of each group
+    above it — so the same group is found in a tree rebuilt for a new snapshot. None for a
+    record, a source or no node."""
+    names = _group_names(tree) if names is None else names
+    key = []
+    while node is not None and id(node) in names:
+        key.append(names[id(node)])
+        node = node.parent
+    return tuple(key) or None
+
+
+def group_node(tree, key: tuple):
+    """The tier or folder node of `key` (see `group_key`) in the tree as it is now, if any."""
+    names = _group_names(tree)
+    return next((g[0] for g in tree._groups if id(g[0]) in names and group_key(tree, g[0], names) == key), None)
+
+
+class MainScreen(CuratorScreen):
+    BINDINGS = [
+        Binding("ctrl+f", "focus_tree", "Tree", id="focus-tree", tooltip="Move focus to the store tree", show=False),
+        Binding("f5", "reload_selected", "Re-check", id="recheck", tooltip="Re-read the selected file and re-run the checks"),
+        Binding("p", "promote", "Promote", id="promote-record", tooltip="Promote this transient or reflexion record"),
+        Binding("e", "edit_keywords", "Keywords", id="edit-keywords", tooltip="Edit the keywords of the highlighted index row"),
+    ]
+    HELP = (
+        "Every memory system of the repository, by tier and folder, with token and finding badges; "
+        "the overview shows each one's start-up load and the worst problems."
+    )
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.selected: str | None = None
+        self._pending: tuple[str, int | None] | None = None
+        self._keep_overview = False
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="main-body"):
+            yield StoreTree(id="tree")
+            with ContentSwitcher(initial="loading", id="detail"):
+                yield LoadingPane(id="loading")
+                yield Overview(id="welcome")
+                yield Static(id="group")
+                yield RecordView(id="record")
+                yield IndexView(id="index")
+
+    def show(self, workspace) -> None:
+        tree = self.query_one(StoreTree)
+        session = getattr(self.app, "session", None)
+        switcher = self.query_one(ContentSwitcher)
+        # a tier or folder shown: the same group of the new snapshot is shown after the swap
+        group = group_key(tree, tree.cursor_node) if self.live and switcher.current == "group" else None
+        if not getattr(self.app, "switching_source", False) and not (self.live and tree.update_in_place(session, workspace)):
+            tree.show(workspace, session)
+        if session is not None:
+            self.query_one(Overview).show(session, self._title(session))
+        self.call_after_refresh(self.fit_tree)
+        if self._pending:
+            path, line = self._pending
+            self._pending = None
+            self.open_path(path, line)
+        elif self.selected and self.selected in workspace.store.records:
+            if not (self.live and self._same_as_shown(workspace, self.selected)):
+                self._show_path(self.selected)  # (another file's change keeps this view and its scroll)
+        elif group is not None and (node := group_node(tree, group)) is not None:
+            if node is not tree.cursor_node:  # the tree was rebuilt (a file came or went)
+                parent = node.parent
+                while parent is not None:
+                    parent.expand()
+                    parent = parent.parent
+                tree.call_after_refresh(tree.move_cursor, node)
+            self._show_group(node)
+        else:
+            switcher.current = "welcome"
+            # the rebuilt tree highlights its first node: that is not the user asking for it
+            self._keep_overview = True
+        if not getattr(self.app, "switching_source", False) and not self.live:
+            tree.focus()  # (a change seen on disk never moves the focus)
+
+    def _title(self, session) -> str:
+        from pathlib import Path
+
+        n = len(session.sources)
+        what = f"{n} memory systems" if n != 1 else session.sources[0].spec.label
+        name = self.app.given
+        if name in ("", ".", "./"):
+            name = Path.cwd().name or name
+        return f"{name} — {what}"
+
+    def open_path(self, path: str, line: int | None = None) -> None:
+        """Select a file in the tree and show it (used by problems and the retrieval lab)."""
+        if self.app.workspace is None:
+            self._pending = (path, line)
+            return
+        self.query_one(StoreTree).select_path(path)
+        self._show_path(path, line)
+
+    def _same_as_shown(self, workspace, path: str) -> bool:
+        """Is the file shown the same record, with the same findings, in this snapshot?"""
+        shown = getattr(self, "_shown_state", None)
+        return shown is not None and shown[0] == path and shown[1] is workspace.store.records.get(path) \
+            and shown[1].level == 2 and shown[2] == workspace.by_path.get(path)  # (an index's rows read the others)
+
+    def _show_path(self, path: str, line: int | None = None) -> None:
+        ws = self.app.workspace
+        self._shown_state = (path, ws.store.records.get(path), ws.by_path.get(path))
+        self.selected = path
+        switcher = self.query_one(ContentSwitcher)
+        rec = ws.store.records.get(path)
+        if rec is not None and rec.level < 2 and rec.readable:
+            switcher.current = "index"
+            self.query_one(IndexView).show(ws, path, line)
+        else:
+            switcher.current = "record"
+            self.query_one(RecordView).show(ws, path)
+
+    def _show_group(self, node) -> None:
+        """A tier or folder: what it holds, instead of the last file shown."""
+        self.selected = None
+        self.query_one(StoreTree).fill(node)  # a folder's leaves are built when first needed
+        text = Text(no_wrap=True, overflow="ellipsis")  # one line per child, never wrapped
+        text.append_text(node.label.copy())
+        files = [n for n in node.children if n.data]
+        groups = [n for n in node.children if not n.data]
+        text.append(f"\n{len(groups)} folder(s) · {len(files)} file(s)\n" if groups else f"\n{len(files)} file(s)\n",
+                    style="dim")
+        for child in node.children[:30]:
+            text.append("\n  ")
+            text.append_text(child.label.copy())
+        if len(node.children) > 30:
+            text.append(f"\n  … {len(node.children) - 30} more", style="dim")
+        text.append("\n\nEnter opens or closes it; ↓ walks into it.", style="dim")
+        self.query_one("#group", Static).update(text)
+        self.query_one(ContentSwitcher).current = "group"
+
+    TREE_SHARE = 0.45  # the tree never takes more than this share of the width
+
+    def fit_tree(self) -> None:
+        """The tree is as wide as its content, up to a share of the screen; the detail pane
+        takes the rest."""
+        tree = self.query_one(StoreTree)
+        room = self.size.width
+        if not room:
+            return
+        want = tree.natural_width() + 1  # + the border
+        tree.styles.width = max(20, min(want, int(room * self.TREE_SHARE)))
+
+    def on_resize(self) -> None:
+        if self.app.workspace is not None:
+            self.fit_tree()
+
+    def on_tree_node_expanded(self) -> None:
+        self.call_after_refresh(self.fit_tree)
+
+    def on_tree_node_collapsed(self) -> None:
+        self.call_after_refresh(self.fit_tree)
+
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
+        if self.app.workspace is None:
+            return
+        ref = event.node.data
+        if self._keep_overview:
+            self._keep_overview = False
+            if not (isinstance(ref, NodeRef) and ref.path):
+                return
+        if isinstance(ref, NodeRef) and ref.path is None:
+            # a source: it becomes current, and the overview shows every source
+            self.post_message(SelectSource(ref.source))
+            self.selected = None
+            self.query_one(ContentSwitcher).current = "welcome"
+            self.refresh_bindings()
+            return
+        if not isinstance(ref, NodeRef):
+            self._show_group(event.node)  # a tier or folder: what it holds, never a stale record
+            self.refresh_bindings()
+            return
+        session = getattr(self.app, "session", None)
+        if session is not None and ref.source != session.current:
+            self.selected = ref.path
+            self.post_message(SelectSource(ref.source))  # the app re-renders this screen on it
+            return
+        if ref.path != self.selected:
+            self._show_path(ref.path)
+            rec = self.app.workspace.store.records.get(ref.path)
+            if rec is not None and changed_on_disk(rec):
+                self.post_message(Recheck(ref.path))  # edited outside curator: show what is on disk now
+        self.refresh_bindings()
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
+        """Enter on the file already shown: re-read it if it changed on disk."""
+        ws = self.app.workspace
+        ref = event.node.data
+        path = ref.path if isinstance(ref, NodeRef) else None
+        rec = ws.store.records.get(path) if ws and path else None
+        if rec is not None and changed_on_disk(rec):
+            self.post_message(Recheck(rec.path))
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        if not super().check_action(action, parameters):
+            return False
+        ws = self.app.workspace
+        rec = ws.store.records.get(self.selected) if ws and self.selected else None
+        if action == "promote":
+            return rec is not None and rec.level == 2 and rec.tier in ("transient", "reflexion")
+        if action == "edit_keywords":
+            return rec is not None and self.selected in ws.store.domain_indexes
+        return True
+
+    def action_promote(self) -> None:
+        if self.selected:
+            self.post_message(Promote(self.selected))
+
+    def action_edit_keywords(self) -> None:
+        view = self.query_one(IndexView)
+        line = view.highlighted_line()
+        if self.selected and line is not None:
+            self.post_message(EditKeywords(self.selected, line))
+
+    def action_focus_tree(self) -> None:
+        self.query_one(StoreTree).focus()
+
+    def action_reload_selected(self) -> None:
+        if self.selected:
+            self.post_message(Recheck(self.selected))

@@ -1,0 +1,257 @@
+"""Retrieval lab: a query box that re-ranks as you type (debounced, off the UI thread), the
+fused list beside each source's list, the route trace with tokens, and "why not this one?"."""
+
+from __future__ import annotations
+
+import time
+from contextlib import nullcontext
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.suggester import SuggestFromList
+from textual.widgets import DataTable, Input, Static
+
+from ..widgets import RowTable, TextBox
+from ..widgets.table import clip
+from .base import CuratorScreen, LoadingPane, cursor_kept
+
+DEBOUNCE = 0.15  # seconds of quiet typing before a search runs
+SOURCES = ("route", "bm25", "prior")
+
+
+def golden_report(engine, store):
+    """`curator eval`'s report on the store's golden queries, or None without a readable file."""
+    from ...retrieval import GoldenError, load_golden, run_eval
+
+    path = store.root / (store.config.golden or "golden-queries.yaml")
+    if not path.is_file():
+        return None
+    try:
+        return run_eval(engine, load_golden(path, (store.root,)))
+    except GoldenError:
+        return None
+
+
+def _scores(report, source: str) -> str:
+    s = report.scores[source]
+    return f"{s.hit1:.2f}/{s.hit5:.2f}/{s.mrr10:.2f}"
+
+
+class RetrievalLabScreen(CuratorScreen):
+    BINDINGS = [
+        Binding("slash", "focus_query", "Query", id="focus-query", tooltip="Type a query"),
+        Binding("y", "focus_why", "Why not?", id="why-not", tooltip="Ask why a memory did not come back"),
+        Binding("enter", "open_highlighted", "Open", id="open-result", tooltip="Open the highlighted memory", show=False),
+    ]
+    HELP = (
+        "Type a query: results update as you type. Fused = the weighted sum of each source's normalised "
+        "scores: bm25 (full text) leads; route (the ADR-017 keyword walk) and prior (relevance, recency, "
+        "frequency) break near-ties. With the store's golden-queries.yaml, each title shows what `curator "
+        "eval` reports for that list (hit@1/hit@5/MRR@10). Matched words are highlighted. Esc leaves a text box; then y asks why the highlighted memory (or a path you type) did "
+        "not come back."
+    )
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.engine = None
+        self.engine_store = None
+        self.golden = None  # the eval report on the store's golden queries, if it has them
+        self.result = None
+        self._searched: str | None = None  # the words of the results shown
+        self._timer = None
+        self.last_ms = 0.0
+        self.changed_at = self.shown_at = 0.0
+        self.forms: dict[str, str] = {}
+
+    def compose_body(self) -> ComposeResult:
+        with Vertical(id="lab-body"):
+            yield LoadingPane()
+            yield TextBox(placeholder="query, e.g. “undo a botched history rewrite” (Esc leaves)", id="lab-query",
+                          leave_to="#fused", compact=True)
+            with Horizontal(id="lab-columns"):
+                with Vertical(id="lab-fused"):
+                    yield Static("fused", classes="lab-title", id="lab-fused-title")
+                    yield RowTable(id="fused", cursor_type="row", zebra_stripes=True)
+                with VerticalScroll(id="lab-side"):
+                    yield Static("why not this one?", classes="lab-title")
+                    yield TextBox(placeholder="path (tab completes)", id="why-path", leave_to="#fused", compact=True)
+                    yield Static(id="why")
+                    yield Static("route trace", classes="lab-title")
+                    yield Static(id="trace")
+            with Horizontal(id="lab-sources"):
+                for s in SOURCES:
+                    with Vertical(classes="lab-source"):
+                        yield Static(s, classes="lab-title", id=f"src-{s}-title")
+                        yield RowTable(id=f"src-{s}", cursor_type="row", show_header=False)
+
+    def on_resize(self) -> None:
+        # a short terminal keeps the fused list and the why-not answer; the per-source lists
+        # (their ranks are in the fused list too) come back when there is room
+        self.query_one("#lab-sources").display = self.size.height >= 30
+
+    def show(self, workspace) -> None:
+        paths = [p for p, r in workspace.store.records.items() if r.level == 2]
+        self.query_one("#why-path", Input).suggester = SuggestFromList(paths, case_sensitive=False)
+        if self.engine_store is not workspace.store or self.engine is None:
+            # a new snapshot: its own engine (the old one keeps answering for the old snapshot,
+            # never for files that have gone, until the new one is ready)
+            self.build_engine(workspace.store)
+        if not self.live:
+            self.query_one("#lab-query", Input).focus()  # (a change seen on disk never moves it)
+
+    @work(thread=True, exclusive=True, group="lab-engine", exit_on_error=False)
+    def build_engine(self, store) -> None:
+        from ...retrieval import RetrievalEngine
+
+        if self.engine is None:
+            self.app.hand_off(self._title, "building the retrieval index…")
+        # a view of the snapshot: built once for it, whoever asks
+        engine = store.view("retrieval.engine", lambda: RetrievalEngine(store).prepare())
+        report = golden_report(engine, store)
+        self.app.hand_off(self._engine_ready, engine, store, report)
+
+    def _engine_ready(self, engine, store, report=None) -> None:
+        ws = self.app.workspace
+        if ws is not None and ws.store is not store:
+            return  # a newer snapshot came while this one's engine was built
+        if engine is not self.engine:
+            self.result = None  # the last result was the old engine's: searched again below
+        self.engine, self.engine_store = engine, store
+        self.golden = report
+        # with the store's golden queries, each list's title carries the numbers `curator eval` prints
+        title = f"fused · {len(engine.docs):,} loadable memories"
+        if report is not None:
+            title += f" · golden {_scores(report, 'fused')} (hit@1/hit@5/MRR@10, {report.queries} queries)"
+        self._title(title)
+        weights = engine.weights()
+        for s in SOURCES:  # each source's weight in the fusion (0: shown, explained, not fused)
+            extra = f" · {_scores(report, s)}" if report is not None and s in report.scores else ""
+            self.query_one(f"#src-{s}-title", Static).update(f"{s} · weight {weights.get(s, 1.0):g}{extra}")
+        if self.query_one("#lab-query", Input).value.strip():
+            self.run_search(self.query_one("#lab-query", Input).value)
+
+    def _title(self, text: str) -> None:
+        self.query_one("#lab-fused-title", Static).update(text)
+
+    # -- searching -------------------------------------------------------------
+
+    @on(Input.Changed, "#lab-query")
+    def _query_changed(self, event: Input.Changed) -> None:
+        self.changed_at = time.perf_counter()  # for the benchmark: typing → results shown
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(DEBOUNCE, lambda: self.run_search(event.value))
+
+    @on(Input.Submitted, "#lab-query")
+    def _query_submitted(self, event: Input.Submitted) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self.run_search(event.value)
+        self.query_one("#fused", DataTable).focus()
+
+    @work(thread=True, exclusive=True, group="lab-search", exit_on_error=False)
+    def run_search(self, query: str) -> None:
+        engine = self.engine
+        if engine is None or not query.strip():
+            return
+        start = time.perf_counter()
+        result = engine.search(query)
+        elapsed = (time.perf_counter() - start) * 1000
+        self.app.hand_off(self._show_result, result, elapsed)
+
+    def _show_result(self, result, elapsed_ms: float) -> None:
+        from ...reports.retrieval_report import readable_terms, shown_words, surface_forms
+
+        again = self._searched == result.query  # the same words on a newer snapshot: keep the cursor
+        self._searched = result.query
+        self.result, self.last_ms = result, elapsed_ms
+        self.forms = forms = surface_forms(result.query)
+        qterms = set(result.terms)
+        fused = self.query_one("#fused", RowTable)
+        room = self.query_one("#lab-fused").size.width
+        # narrow: one "route·bm25·prior" column, file names instead of paths, and no matched
+        # words (`curator retrieve` lists them under each hit)
+        narrow = room < 70
+        ranks = [("r·b·p", 7)] if narrow else [("route", 5), ("bm25", 4), ("prior", 5)]
+        matched_col = [] if narrow else [("matched", min(30, max(12, room // 4)))]
+        with cursor_kept(fused) if again else nullcontext():
+            widths = fused.set_columns([("#", 2), ("memory", None), ("tokens", 6), *ranks, *matched_col], room)
+            for h in result.hits:
+                matched = Text()
+                words = list(dict.fromkeys(h.sources["route"].matched + h.sources["bm25"].matched))
+                shown = shown_words(words, forms)  # as typed, never stems
+                for i, w in enumerate(shown[:6]):
+                    if i:
+                        matched.append(" ")
+                    matched.append(w, style="bold reverse" if w in qterms or w in forms.values() else "bold")
+                if matched.cell_len > widths[-1]:
+                    matched.truncate(widths[-1], overflow="ellipsis")
+                matched_cell = [] if narrow else [matched]
+                rank_cells = [str(h.sources[s].rank) if h.sources[s].rank else "—" for s in SOURCES]
+                name = h.path.rsplit("/", 1)[-1] if narrow else h.path
+                if h.copies:  # near-copies shown once (retrieval/copies.py); `curator retrieve` names them
+                    name += f" +{len(h.copies)} cop{'y' if len(h.copies) == 1 else 'ies'}"
+                fused.add_row(
+                    str(h.rank), clip(name, widths[1], "bold"), f"{h.tokens:,}",
+                    *(["·".join(rank_cells)] if narrow else rank_cells),
+                    *matched_cell, key=h.path,
+                )
+        for s in SOURCES:
+            table = self.query_one(f"#src-{s}", RowTable)
+            cols = table.set_columns([("#", 1), ("memory", None), ("score", 5)], table.parent.size.width)
+            for i, (path, score) in enumerate(result.per_source[s][:8], 1):
+                table.add_row(str(i), clip(path, cols[1]), f"{score:.2f}", key=path)
+        trace = Text()
+        side = max(10, self.query_one("#trace").size.width - 8)
+        for st in result.route_steps:
+            trace.append(st.path if len(st.path) <= side else "…" + st.path[-(side - 1):], style="bold")
+            trace.append(f"  {st.tokens:,}")
+            if st.cached:
+                trace.append(" cached", style="success")
+            trace.append(f"\n  {st.why}\n", style="dim")
+        trace.append(f"{result.tokens_loaded:,} tokens in context", style="bold")
+        if not result.route.l0_matches:
+            trace.append("\nno L0 keyword matched: the agent's walk stops at memory-index.md", style="warning")
+        self.query_one("#trace", Static).update(trace)
+        n = len(result.hits)
+        self._title(f"fused · {n} result(s) · words: {' '.join(readable_terms(result)[:8])}")
+        why = self.query_one("#why-path", Input).value.strip()
+        if why:
+            self._explain(why)
+        self.shown_at = time.perf_counter()
+
+    # -- why not? ----------------------------------------------------------------
+
+    @on(Input.Submitted, "#why-path")
+    def _why_submitted(self, event: Input.Submitted) -> None:
+        self._explain(event.value.strip())
+
+    def _explain(self, path: str) -> None:
+        out = self.query_one("#why", Static)
+        if self.engine is None or self.result is None:
+            out.update(Text("type a query first", style="dim"))
+            return
+        from ...reports.retrieval_report import readable
+
+        hops = self.engine.explain(path, self.result.query, self.result)
+        text = Text(path, style="bold")  # the path is in the box too: the hops say why
+        for hop, reason in hops:
+            reason = readable(reason, self.forms)
+            text.append(f"\n{hop}: ", style="bold")
+            text.append(reason, style="success" if "retrieved" in reason else "warning")
+        out.update(text)
+
+    # -- actions -------------------------------------------------------------------
+
+    def action_focus_query(self) -> None:
+        self.query_one("#lab-query", Input).focus()
+
+    def action_focus_why(self) -> None:
+        key = self.highlighted_key()
+        if key:
+            self.query_one("#why-path", Input).value = key
+            self._explain(key)
+        self.query_one("#why-path", Input).focus()

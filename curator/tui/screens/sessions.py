@@ -1,0 +1,331 @@
+"""The session tier: the agent's sessions in this repository by date, a session's conversation
+with tool calls and results folded, search across sessions, and mining a passage into a record.
+
+The list comes from a quick peek at each transcript (shown at once); the app's indexing worker
+then streams every file and the list is redrawn with final counts. Searching and reading a
+conversation run in workers too: a transcript can be hundreds of MB.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import DataTable, Input, Static
+
+from ...transcripts.index import format_duration
+from ..curation_flow import planned
+from ..messages import Propose
+from .base import CuratorScreen
+
+MAX_TURNS = 5000  # a conversation view keeps at most this many turns (the CLI shows them all)
+ROLE_STYLE = {"user": "bold", "assistant": "", "tool": "dim", "system": "dim italic"}
+
+
+
+class SessionsScreen(CuratorScreen):
+    DEFAULT_CSS = """
+    #sessions-body { height: 1fr; }
+    #sessions-bar { height: 3; }
+    #session-search { width: 1fr; }
+    #sessions-status { width: auto; max-width: 40; padding: 1 1; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
+    #sessions { height: 1fr; min-height: 4; }
+    #conversation { height: 2fr; border-top: solid $panel; }
+    #turn-detail { height: auto; max-height: 8; padding: 0 1; border-top: solid $panel; }
+    SessionsScreen.-empty #conversation { display: none; }
+    SessionsScreen.-empty #turn-detail { height: 1fr; max-height: 100%; }
+    """
+    BINDINGS = [
+        Binding("slash", "focus_search", "Search", id="search-sessions", tooltip="Search every session's turns"),
+        Binding("escape", "back", "Back", id="sessions-back", tooltip="Back to the list of sessions", show=False),
+        Binding("space", "mark", "Mark", id="mark-turn", tooltip="Mark the start of a passage to mine"),
+        Binding("m", "mine('reflexion')", "Mine", id="mine-reflexion",
+                tooltip="Turn the highlighted turn (or the marked passage) into a reflexion record"),
+        Binding("M", "mine('transient')", "Mine transient", id="mine-transient",
+                tooltip="Turn the highlighted turn (or the marked passage) into a transient record"),
+        Binding("U", "prune_unused", "Prune unread", id="prune-unread",
+                tooltip="Archive the transient records no session read in 90 days (diff first)"),
+    ]
+    HELP = (
+        "The agent's sessions in this repository (Claude Code transcripts found by their working folder), "
+        "newest first: title, branch, duration, messages and tokens. Enter opens a session's conversation: "
+        "tool calls and results are folded into one row each, the highlighted turn is shown in full below. "
+        "/ searches every session. Space marks the start of a passage; m mines the highlighted turn (or the "
+        "passage) into a reflexion record, M into a transient one — with its session id, message uuid and date. "
+        "U (from the list) archives the transient records no session read in the last 90 days (after a diff "
+        "preview). No sessions? The screen says where transcripts were looked for: set CLAUDE_CONFIG_DIR to "
+        "the folder holding Claude Code's projects/ to read them from elsewhere."
+    )
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.turns: list = []
+        self.hits: list = []
+        self.session = None
+        self.mark: int | None = None
+        self._want_uuid: str | None = None
+
+    def compose_body(self) -> ComposeResult:
+        with Vertical(id="sessions-body"):
+            with Horizontal(id="sessions-bar"):
+                yield Input(placeholder="search every session (words; Enter)", id="session-search")
+                yield Static("", id="sessions-status")
+            table = DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
+            table.add_columns("started", "dur", "msgs", "tokens", "branch", "title")
+            yield table
+            conv = DataTable(id="conversation", cursor_type="row", zebra_stripes=True)
+            conv.add_columns("time", "role", "turn")
+            yield conv
+            with VerticalScroll(id="turn-detail"):
+                yield Static("", id="turn-text")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.app.transcripts_signal.subscribe(self, self._on_sessions)
+        self._on_sessions(None)
+        self.query_one("#sessions", DataTable).focus()
+
+    def show(self, workspace) -> None:
+        self._on_sessions(None)
+
+    # -- the list --------------------------------------------------------------
+
+    def _on_sessions(self, _svc) -> None:
+        svc = getattr(self.app, "transcripts", None)
+        status = self.query_one("#sessions-status", Static)
+        if svc is None or svc.index is None:
+            status.update("finding transcripts…")
+            return
+        sessions = svc.sessions
+        if not svc.indexed:
+            what, frac = svc.progress
+            status.update(f"{len(sessions)} sessions · indexing {frac:.0%}")
+        else:
+            size = sum(s.size for s in sessions)
+            status.update("no sessions found" if not sessions else
+                          f"{len(sessions)} session(s) · " + (f"{size / 1e6:,.0f} MB" if size >= 1e6 else f"{size / 1e3:,.0f} kB"))
+        if self.hits:
+            return
+        self._fill_sessions(sessions)
+
+    def _fill_sessions(self, sessions) -> None:
+        table = self.query_one("#sessions", DataTable)
+        keep = table.cursor_row if table.row_count else 0
+        table.clear()
+        self.set_class(not sessions, "-empty")  # no conversation to show: the explanation gets the room
+        if not sessions:
+            svc = self.app.transcripts
+            if svc.index is not None:
+                from ...transcripts.discover import explain_none
+
+                head, *rest = explain_none(svc.index.discovery)
+                self.query_one("#turn-text", Static).update(Text.assemble((head, "bold"), "\n", "\n".join(rest)))
+            return
+        for s in sessions:
+            partial = "" if s.complete else "…"
+            table.add_row(s.started[:16].replace("T", " "), format_duration(s.duration_s), f"{s.messages}{partial}",
+                          f"{s.tokens:,}{partial}", s.main.branch[:16],
+                          Text(s.title, no_wrap=True, overflow="ellipsis"), key=s.session_id)
+        table.move_cursor(row=min(keep, table.row_count - 1))
+
+    @on(DataTable.RowSelected, "#sessions")
+    def _open_row(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        key = event.row_key.value
+        if self.hits:
+            hit = self.hits[int(key)]
+            self._open(hit.session_id, hit.turn.uuid)
+        else:
+            self._open(key, None)
+
+    def on_data_table_row_selected(self, event) -> None:  # the base opens store paths: not here
+        pass
+
+    def _open(self, session_id: str, uuid: str | None) -> None:
+        svc = self.app.transcripts
+        s = svc.index.sessions.get(session_id) if svc and svc.index else None
+        if s is None:
+            return
+        self.session, self.mark, self._want_uuid = s, None, uuid
+        self.query_one("#turn-text", Static).update(Text(f"reading {Path(s.main.path).name}…", style="dim"))
+        self.load_conversation(s)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="conversation")
+    def load_conversation(self, session) -> None:
+        from ...transcripts import conversation
+
+        turns = []
+        for sc in session.scans:
+            turns.extend(conversation(Path(sc.path), MAX_TURNS - len(turns)))
+            if len(turns) >= MAX_TURNS:
+                break
+        self.app.hand_off(self._show_conversation, session, turns)
+
+    def _show_conversation(self, session, turns) -> None:
+        if session is not self.session:
+            return
+        self.turns = turns
+        self.refresh_bindings()  # mark and mine apply now
+        conv = self.query_one("#conversation", DataTable)
+        conv.clear()
+        for i, t in enumerate(turns):
+            conv.add_row(t.timestamp[11:16], Text(t.role + ("*" if t.sidechain else ""), style=ROLE_STYLE.get(t.role, "")),
+                         self._folded(t), key=str(i))
+        conv.focus()
+        at = next((i for i, t in enumerate(turns) if t.uuid == self._want_uuid), 0) if self._want_uuid else 0
+        if turns:
+            conv.move_cursor(row=at)
+            self._detail(at)
+        else:
+            self.query_one("#turn-text", Static).update(Text("this session has no conversation to show", style="dim"))
+
+    @staticmethod
+    def _folded(t) -> Text:
+        if t.role == "tool":
+            errs = sum(r.is_error for r in t.results)
+            first = " ".join((t.results[0].text if t.results else "").split())[:80]
+            return Text(f"▸ result{'s' if len(t.results) > 1 else ''}{' ✖ error' if errs else ''}: {first}",
+                        style="error" if errs else "dim", no_wrap=True, overflow="ellipsis")
+        text = Text(" ".join(t.text.split())[:200], no_wrap=True, overflow="ellipsis")
+        if t.calls:
+            first = t.calls[0]
+            more = f" +{len(t.calls) - 1}" if len(t.calls) > 1 else ""
+            text.append(f"{'  ' if t.text else ''}▸ {first.name} {first.summary}{more}", style="info")
+        return text
+
+    @on(DataTable.RowHighlighted, "#conversation")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.row_key is not None and event.row_key.value is not None:
+            self._detail(int(event.row_key.value))
+
+    def _detail(self, i: int) -> None:
+        if not 0 <= i < len(self.turns):
+            return
+        t = self.turns[i]
+        out = Text()
+        out.append(f"{t.timestamp.replace('T', ' ')[:19]} · {t.role} · {t.uuid}", style="dim")
+        if self.mark is not None:
+            out.append(f" · passage from turn {self.mark + 1}", style="warning")
+        out.append("\n")
+        if t.text:
+            out.append(t.text + "\n")
+        for c in t.calls:
+            out.append(f"▸ {c.name} {c.summary}\n", style="info")
+        for r in t.results:
+            out.append(r.text[:1200] + "\n", style="error" if r.is_error else "dim")
+        self.query_one("#turn-text", Static).update(out)
+
+    # -- search ----------------------------------------------------------------
+
+    def action_focus_search(self) -> None:
+        self.query_one("#session-search", Input).focus()
+
+    @on(Input.Submitted, "#session-search")
+    def _search(self, event: Input.Submitted) -> None:
+        query = event.value.strip()
+        if not query:
+            self.hits = []
+            self._on_sessions(None)
+            return
+        self.query_one("#sessions-status", Static).update("searching…")
+        self.run_search(query)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="session-search")
+    def run_search(self, query: str) -> None:
+        from ...transcripts import search
+
+        svc = self.app.transcripts
+        files = [(s.session_id, Path(sc.path)) for s in svc.sessions for sc in s.scans]
+        hits = list(search(files, query, limit=500))
+        self.app.hand_off(self._show_hits, query, hits)
+
+    def _show_hits(self, query: str, hits) -> None:
+        self.hits = hits
+        table = self.query_one("#sessions", DataTable)
+        table.clear()
+        titles = {s.session_id: s.title for s in self.app.transcripts.sessions}
+        for i, h in enumerate(hits):
+            table.add_row(h.turn.timestamp[:16].replace("T", " "), h.turn.role, "", "", h.session_id[:8],
+                          Text(f"{titles.get(h.session_id, '')[:30]} │ {h.snippet}", no_wrap=True, overflow="ellipsis"),
+                          key=str(i))
+        self.query_one("#sessions-status", Static).update(f"{len(hits)} hit(s) for {query!r} · Esc: all sessions")
+        table.focus()
+
+    def action_back(self) -> None:
+        if self.hits:
+            self.hits = []
+            self.query_one("#session-search", Input).value = ""
+            self._on_sessions(None)
+        self.query_one("#sessions", DataTable).focus()
+
+    # -- mining ----------------------------------------------------------------
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        """Marking and mining need an open conversation; the footer shows them only then (and
+        then leaves out the list's prune, so it fits 80 columns)."""
+        if not super().check_action(action, parameters):
+            return False
+        if action in ("mark", "mine"):
+            return bool(self.turns)
+        if action == "prune_unused":
+            return not (self.turns and self.focused is self.query_one("#conversation", DataTable))
+        return True
+
+    def _cursor_turn(self) -> int | None:
+        conv = self.query_one("#conversation", DataTable)
+        if not self.turns or not conv.row_count:
+            return None
+        return conv.cursor_row
+
+    def action_mark(self) -> None:
+        i = self._cursor_turn()
+        if i is None:
+            return
+        self.mark = None if self.mark == i else i
+        self._detail(i)
+        self.notify("passage start marked: move to its end and press m or M" if self.mark is not None
+                    else "mark cleared", timeout=3)
+
+    def action_mine(self, kind: str) -> None:
+        from ...curation.mine import Passage, plan_mine
+        from ...transcripts.conversation import turn_text
+
+        i = self._cursor_turn()
+        ws = self.app.workspace
+        if i is None or ws is None or self.session is None:
+            self.notify("Open a session and highlight the turn to mine", severity="warning")
+            return
+        a, b = (min(self.mark, i), max(self.mark, i)) if self.mark is not None else (i, i)
+        chosen = self.turns[a: b + 1]
+        s = self.session
+        passage = Passage(s.session_id, chosen[0].uuid, chosen[0].timestamp, [(t.role, turn_text(t)) for t in chosen],
+                          uuid_to=chosen[-1].uuid if b > a else "", task=s.title, branch=s.main.branch)
+        plan = planned(self, plan_mine, ws.store, passage, kind)
+        if plan is not None:
+            self.mark = None
+            self.post_message(Propose(plan))
+
+    def action_prune_unused(self, days: int = 90) -> None:
+        from ...curation import plan_prune_paths
+        from ...curation.prune import unused_candidates
+
+        svc, ws = self.app.transcripts, self.app.workspace
+        usage = svc.usage if svc is not None else None
+        if ws is None or usage is None:
+            self.notify("The transcripts are still being read", severity="warning")
+            return
+        if not usage.has_evidence:
+            self.notify("No transcripts for this repository: nothing can be called unread", severity="warning")
+            return
+        last = {p: u.last for p, u in usage.by_path.items()}
+        paths = planned(self, unused_candidates, ws.store, last, days)
+        if paths is not None and not paths:
+            self.notify(f"Every transient record at least {days} days old was read in the last {days} days", timeout=4)
+        elif paths:
+            plan = planned(self, plan_prune_paths, ws.store, paths, True)
+            if plan is not None:
+                self.post_message(Propose(plan))

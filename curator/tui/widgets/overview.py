@@ -1,0 +1,105 @@
+"""The first screen's right pane: every memory system of the repository at a glance — records,
+tokens, what the agent loads at start-up against its cap, findings by severity — and the five
+worst problems."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from ...model.findings import Severity
+from .budget_bar import compact
+
+SEVERITY_STYLE = {Severity.ERROR: "bold error", Severity.WARNING: "warning", Severity.INFO: "info"}
+ICON = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "●"}
+
+
+def worst(session, n: int = 5) -> list[tuple[str, object]]:
+    """(source name, finding) of the most severe findings, errors first, one per check where
+    possible so the list shows different kinds of trouble."""
+    pool = []
+    for _, src in session.loaded():
+        for f in src.workspace.findings:
+            pool.append((src.name, f))
+    pool += [("", f) for f in session.cross]
+    pool.sort(key=lambda p: (-int(p[1].severity), p[1].check, p[1].path))
+    out, seen = [], set()
+    for name, f in pool:
+        if f.check not in seen:
+            out.append((name, f))
+            seen.add(f.check)
+        if len(out) == n:
+            return out
+    for item in pool:
+        if item not in out:
+            out.append(item)
+        if len(out) == n:
+            break
+    return out
+
+
+def render_overview(session, title: str) -> Group:
+    """One block per source (wraps well at 80 columns, where a table would cut numbers)."""
+    from ...budgets.startup import startup_of
+
+    parts: list = [Text(title, style="bold"), Text("")]
+    for src in session.sources:
+        head = Text(src.name, style="bold")
+        head.append(f"  {src.spec.label}", style="dim")
+        parts.append(head)
+        ws = src.workspace
+        if ws is None:
+            parts += [Text(f"  cannot load: {src.error}", style="error"), Text("")]
+            continue
+        store = ws.store
+        st = startup_of(store)
+        line = Text("  ")
+        line.append(f"{sum(1 for r in store.records.values() if r.level == 2):,} records · ")
+        line.append(f"{compact(store.total_tokens)} tokens · ")
+        counts = ws.counts()
+        marks = [(f"{ICON[s]}{counts[s]}", SEVERITY_STYLE[s]) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO) if counts[s]]
+        if marks:
+            for i, (mark, style) in enumerate(marks):
+                line.append(("" if i == 0 else " ") + mark, style=style)
+        else:
+            line.append("✔ no findings", style="success")
+        parts.append(line)
+        start = Text("  start-up: ")
+        start.append(f"{st.tokens:,} tokens", style="bold")
+        if st.cap_tokens is not None:
+            start.append(f" of {st.cap_tokens:,}", style="error" if st.over else "")
+        start.append(f" — {st.what}", style="dim")
+        if st.past_cap_lines:
+            start.append(f"; {st.past_cap_lines} lines past its cap are never seen", style="warning")
+        parts += [start, Text("")]
+    bad = worst(session)
+    if bad:
+        parts.append(Text("Worst problems", style="bold"))
+        for name, f in bad:
+            line = Text(f"{ICON[f.severity]} ", style=SEVERITY_STYLE[f.severity])
+            where = f"{name}/{f.path}" if name and name != "." else f.path
+            where = where.removesuffix("/.") if where != "." else "the store"  # a store-wide finding
+            line.append(f"{f.check} ", style="bold")
+            line.append(f"{where}{':' + str(f.line) if f.line else ''}", style="dim")
+            parts.append(line)
+            parts.append(Text(f"    {f.message}"))
+    parts += [
+        Text(""),
+        Text.from_markup("[b]↑↓[/b] walk the tree · [b]Enter[/b] unfolds · [b]2[/b] problems · "
+                         "[b]3[/b] budgets · [b]4[/b] lab · [b]ctrl+p[/b] commands · [b]f1[/b] help"),
+    ]
+    return Group(*parts)
+
+
+class Overview(VerticalScroll):
+    """Scrollable so a long list of sources never cuts the worst problems off."""
+
+    DEFAULT_CSS = "Overview { padding: 0 1; } Overview > Static { width: 100%; }"
+
+    def compose(self):
+        yield Static(id="overview-body")
+
+    def show(self, session, title: str) -> None:
+        self.query_one("#overview-body", Static).update(render_overview(session, title))

@@ -1,0 +1,225 @@
+"""The app's background work: loading every source, the watcher that turns changes on disk into
+new snapshots, the transcripts' index and one-file re-checks. Each runs on a thread and tells the
+app what happened by posting a message (`curator.tui.messages`); the handlers below run on the
+UI thread. A mixin of `CuratorApp`: `self` is the app."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from textual import work
+from textual.message import Message
+
+from . import messages as msg
+
+
+class AppWorkers:
+    session = None  # the live session (curator.live.session.Session) once loaded
+    watch_events = None  # tests: a callable(roots, stop) yielding batches of changed paths
+    _watch_stop = None  # threading.Event of the running watcher
+    _watch_thread = None
+    _leaving_watcher = None  # the watcher's thread, stopped when the app began to leave
+
+    # -- from a thread to the UI ------------------------------------------------------
+
+    def tell(self, message: Message) -> None:
+        """Post `message` to the app from any thread; nothing once the app has left."""
+        try:
+            self.post_message(message)
+        except RuntimeError:  # the loop closed in between: nobody is left to tell
+            pass
+
+    def hand_off(self, callback, *args, **kwargs):
+        """Run `callback(*args, **kwargs)` on the UI thread from a worker (Textual's
+        `call_from_thread`) and return its result — None, quietly, once the app is leaving or
+        has left. The app's own workers post messages instead (`tell`); screens use this for a
+        result they draw themselves."""
+        if not self.is_running:
+            return None
+        try:
+            return self.call_from_thread(callback, *args, **kwargs)
+        except RuntimeError:  # the loop stopped or closed in between
+            return None
+
+    # -- loading ------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="load")
+    def load_store(self) -> None:
+        from ..curation import CurationError, recover
+        from ..live.session import open_session
+        from ..model.sources import discover
+
+        last = [0.0]
+
+        def progress(what: str, fraction: float) -> None:
+            # a large store's walk reports thousands of times a second: a few a second are shown
+            now = time.monotonic()
+            if now - last[0] >= 0.05 or fraction >= 1:
+                last[0] = now
+                self.tell(msg.LoadProgress(what, fraction))
+
+        def warn(text: str) -> None:
+            self.tell(msg.Notice(text, severity="warning", timeout=10, markup=False))
+
+        try:
+            if self.layout is None and not self.store_root.is_dir():
+                raise RuntimeError(f"store not found: {self.given}")
+            layout = self.layout or discover(self.store_root)
+            if not layout.memory_sources():
+                raise RuntimeError(f"no agent memory found in {self.given}")
+            for spec in layout.memory_sources():
+                if spec.read_only or not Path(spec.root).is_dir():
+                    continue
+                try:
+                    recovered = recover(Path(spec.root))
+                except (CurationError, OSError) as exc:  # e.g. a symlinked .curator: reading still works
+                    recovered = []
+                    warn(f"Writing to {spec.rel} is off: {exc}")
+                if recovered:
+                    warn(f"Recovered an interrupted operation in {spec.rel} "
+                         f"({', '.join(recovered)}): it is as it was before it.")
+                for note in getattr(recovered, "notes", []):
+                    warn(note)
+            session = open_session(layout, given=self.given, config=self.store_config,
+                                   token_counter=self.token_counter, progress=progress, prefer=self.store_root)
+            if session.workspace is None:
+                errors = "; ".join(f"{s.name}: {s.error}" for s in session.sources if s.error)
+                raise RuntimeError(errors or "no memory store found")
+        except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
+            self.tell(msg.LoadFailed(str(exc)))
+            return
+        self.tell(msg.Loaded(session))
+
+    def on_load_progress(self, message: msg.LoadProgress) -> None:
+        self._progress(message.what, message.fraction)
+
+    def on_loaded(self, message: msg.Loaded) -> None:
+        import gc
+
+        session = message.session
+        self.session = session
+        self.store_root = Path(session.sources[session.current].spec.root)
+        self._loaded(session.workspace)
+        # the loaded snapshots live on: later collections need not scan them again (a change
+        # on disk makes a new snapshot sharing most records, so this is done once per load)
+        gc.freeze()
+        self.start_watching()
+
+    def on_load_failed(self, message: msg.LoadFailed) -> None:
+        self.load_error = message.error
+        self.notify(f"Could not open the store: {message.error}", severity="error", timeout=15)
+        self._progress(f"could not open the store: {message.error}", 0)
+
+    def on_notice(self, message: msg.Notice) -> None:
+        self.notify(message.text, **message.options)
+
+    def on_swapped(self, message: msg.Swapped) -> None:
+        self._swapped(message.swaps)
+
+    # -- the watcher: changes on disk become new snapshots ----------------------------
+
+    def start_watching(self) -> None:
+        """Follow every source on disk (off with CURATOR_NO_WATCH=1 unless a test gives its own
+        event source in `watch_events`)."""
+        import os
+        import threading
+
+        self.stop_watching()
+        if self.session is None or (os.environ.get("CURATOR_NO_WATCH") and self.watch_events is None):
+            return
+        stop = threading.Event()
+        self._watch_stop = stop
+        session = self.session
+
+        def swaps(found) -> None:
+            if not stop.is_set():
+                self.tell(msg.Swapped(found))
+
+        def failed(exc: Exception) -> None:
+            if not stop.is_set():
+                self.tell(msg.Notice(f"Watching the store stopped working: {exc}", severity="warning",
+                                     timeout=10, markup=False))
+
+        thread = threading.Thread(target=session.watch, args=(swaps, stop, self.watch_events, failed),
+                                  name="curator-watch", daemon=True)
+        thread.start()
+        self._watch_thread = thread
+
+    def stop_watching(self):
+        """Stop the watcher; returns its thread (on quit it is joined before the loop closes,
+        so a batch being read is never handed to a closed loop)."""
+        if self._watch_stop is not None:
+            self._watch_stop.set()
+            self._watch_stop = None
+        thread, self._watch_thread = self._watch_thread, None
+        return thread
+
+    def exit(self, *args, **kwargs) -> None:
+        self._leaving_watcher = self.stop_watching() or self._leaving_watcher  # no new batch is read
+        super().exit(*args, **kwargs)
+
+    async def on_unmount(self) -> None:
+        """The app is leaving (its loop still runs): wait for the watcher, keep what was learnt."""
+        import asyncio
+
+        thread = self.stop_watching() or self._leaving_watcher
+        if thread is not None and thread.is_alive():
+            await asyncio.to_thread(thread.join, 1.0)
+        if self.session is not None:
+            self.session.flush()
+
+    # -- the agent's transcripts, one-file re-checks ------------------------------------
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="transcripts")
+    def index_transcripts(self) -> None:
+        """Transcripts: a quick list first (peeks), then every file streamed, with progress."""
+        from textual.worker import get_current_worker
+
+        svc, worker, last = self.transcripts, get_current_worker(), [0.0]
+
+        def progress(what: str, fraction: float) -> None:
+            if time.monotonic() - last[0] > 0.3:
+                last[0] = time.monotonic()
+                self.tell(msg.TranscriptsChanged())
+
+        try:
+            svc.quick()
+            self.tell(msg.TranscriptsChanged())
+            svc.build(progress, lambda: worker.is_cancelled)
+        except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
+            self.tell(msg.Notice(f"Could not read the agent's transcripts: {exc}", severity="warning"))
+            return
+        self.tell(msg.TranscriptsChanged(done=True))
+
+    def on_transcripts_changed(self, message: msg.TranscriptsChanged) -> None:
+        if message.done and self.workspace is not None:
+            self.transcripts.usage_for(self.workspace.store)
+        self.transcripts_signal.publish(self.transcripts)
+
+    @work(thread=True, exclusive=False, exit_on_error=False, group="recheck")
+    def recheck(self, path: str) -> None:
+        """Re-read one file of the current source (F5): a new snapshot if it changed."""
+        session = self.session
+        if session is None or session.workspace is None:
+            return
+        swap = session.recheck(session.current, [path])
+        if swap is not None:
+            self.tell(msg.Swapped([swap]))
+        self.tell(msg.Notice(f"re-checked {path}", timeout=2))
+
+    def on_recheck(self, message: msg.Recheck) -> None:
+        self.recheck(message.path)
+
+    def on_worker_state_changed(self, event) -> None:
+        """Every worker's failure, in one place: a notice naming what failed (never a thread
+        that dies silently)."""
+        from textual.worker import WorkerState
+
+        if event.state != WorkerState.ERROR:
+            return
+        worker = event.worker
+        error = worker.error
+        what = worker.name or worker.group or "a background task"
+        self.notify(f"{what} failed: {type(error).__name__}: {error}", severity="error", timeout=10,
+                    markup=False, title="curator")
