@@ -231,8 +231,10 @@ async def test_the_app_and_the_cli_writing_at_once_lose_nothing(live):
     async with app.run_test(size=(120, 40)) as pilot:
         await events.ready(app, pilot)
         await keyword_preview(app, pilot)  # the app's row: line 6
-        cli = threading.Thread(target=main, args=(["keywords", f"{INDEX}:3", "--set", "coderabbit", "config", "yaml",
-                                                   "path-filters", "tone", "--store", str(root)],))
+        argv = ["keywords", f"{INDEX}:3", "--set", "coderabbit", "config", "yaml", "path-filters", "tone",
+                "--store", str(root)]
+        codes = []
+        cli = threading.Thread(target=lambda: codes.append(main(argv)))
         notes = []
         shown = app.notify
         app.notify = lambda message, **kw: (notes.append(str(message)), shown(message, **kw))
@@ -243,6 +245,8 @@ async def test_the_app_and_the_cli_writing_at_once_lose_nothing(live):
         if isinstance(app.screen, DiffDialog):  # the CLI's write changed the plan: shown again
             await pilot.press("y")
             await settle(app, pilot)
+        if codes != [0]:  # the app held the lock longer than the CLI waits (a loaded machine): said, run again
+            assert main(argv) == 0
         if any("another curator is writing" in n for n in notes):  # the CLI held the lock too long: said, try again
             await keyword_preview(app, pilot)
             await pilot.press("y")
