@@ -209,10 +209,9 @@ def keep(repo, located, arg: str | None, only, out: str, code: int) -> bool:
     """After a full `check`: keep its output with what it depended on — every memory source of
     the repository (`repo`, as `located` from the store argument `arg`) — unless the run is not
     one that can be replayed. True when kept."""
-    global _pending
-    if _pending is None:
+    if (pending := take_pending()) is None:
         return False
-    (key, folder, start_ns), _pending = _pending, None  # one run, one record
+    key, folder, start_ns = pending  # one run, one record
     memory = [s for s in repo.sources if s.spec.kind != "sessions"]
     if located.is_sample or not memory or any(s.store is None for s in memory):
         return False  # the demo, or a source that could not load: run again next time
@@ -235,46 +234,24 @@ def keep(repo, located, arg: str | None, only, out: str, code: int) -> bool:
     if extra is None:
         return False
     stats += extra
-    try:
-        os.makedirs(folder, exist_ok=True)
-        path = _file(folder, key)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as fh:
-            fh.write(marshal.dumps((key, found, tuple(stats), tuple(presence), tuple(outside), out, code)))
-        os.replace(tmp, path)
-        _prune(folder)
-    except (OSError, ValueError):
-        return False
-    return True
+    return write_kept(folder, key, (key, found, tuple(stats), tuple(presence), tuple(outside), out, code))
 
 
-def keep_context(model, out: str, code: int) -> bool:
-    """After a full `curator context`: keep its output with the stat of every folder its walk
-    listed, every file it read (and the Serena store's), and the user-level files it looked at."""
+def take_pending():
+    """The pending run's (key, folder, start), once."""
     global _pending
-    if _pending is None:
-        return False
-    (key, folder, start_ns), _pending = _pending, None
-    from .context.for_check import replay_stats
-    from .context.user import probes
+    pending, _pending = _pending, None
+    return pending
 
-    fs = model.fs
-    if fs is None or model.encoding not in ("cl100k_base", "estimate"):
-        return False
-    user = probes(model.home, fs.root, model.env)
-    config = os.path.join(fs.root, ".curator.yaml")  # (its `agents:`)
-    extra = [os.path.join(fs.root, f) for f in fs.files if f.startswith(".serena/")]
-    extra += [p for p in (*user, config) if os.path.lexists(p)]
-    stats = replay_stats(model, start_ns, RACY_SLACK_NS, extra)
-    if stats is None:
-        return False
-    presence = [(p, False) for p in (*user, config) if not os.path.lexists(p)]
+
+def write_kept(folder: str, key, entry: tuple) -> bool:
+    """Write one kept output atomically (temp file + rename), then prune the oldest."""
     try:
         os.makedirs(folder, exist_ok=True)
         path = _file(folder, key)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as fh:
-            fh.write(marshal.dumps((key, None, tuple(stats), tuple(presence), (), out, code)))
+            fh.write(marshal.dumps(entry))
         os.replace(tmp, path)
         _prune(folder)
     except (OSError, ValueError):

@@ -41,6 +41,10 @@ def _isolated_user_dirs(tmp_path_factory, monkeypatch):
     # the app's file watcher is off (snapshots stay deterministic); tests that drive it give the
     # app their own event source (`app.watch_events`) or unset this
     monkeypatch.setenv("CURATOR_NO_WATCH", "1")
+    # the semantic source is off unless a test turns it on (test_semantic.py and the retrieval
+    # tests that read its ranks unset this): its background embedding would race snapshots
+    # and Pilot tests that read a fused list, and lexical expectations stay what they test
+    monkeypatch.setenv("CURATOR_NO_SEMANTIC", "1")
     # never pick up the developer's own Claude Code or Serena folders
     monkeypatch.setenv("HOME", str(home / "user"))
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / "claude"))  # never the developer's transcripts

@@ -1,16 +1,15 @@
 """Benchmark retrieval: engine build and per-query time in-process, whole-process `retrieve`.
 
-    python -m curator.bench.retrieve [--files 10000] [--queries 200] [--whole 1000,10000]
-                                     [--semantic 1000,10000]
+    python -m curator.bench.retrieve [--files 10000] [--queries 200] [--whole 1000,10000] [--no-targets]
 
 Targets (design.md, issue 11/12): one fused lexical query ≤ 1 ms in-process (median) at 10,000
 records once the engine is built; whole-process `curator retrieve` warm ≤ 0.3 s at 10,000 (an
 unchanged store is answered from the saved index without loading it: `retrieval.fast`). Beside
 each warm run, the full path (`CURATOR_NO_FAST=1`: the store loaded) and a child that only
 imports what `open_store` needs and loads the store (with the same caches) run in turn; the
-difference of those two is what retrieval itself costs on the full path. `--semantic N,M` also measures the
-semantic extra at those store sizes, each in a fresh child process with an empty cache: first
-embedding of every memory, peak RSS, warm rebuild (nothing embedded), and per-query time.
+difference of those two is what retrieval itself costs on the full path. The whole-process runs
+here are lexical (CURATOR_NO_SEMANTIC=1); then the semantic source's targets are measured and
+printed met or not (`bench/semantic.py`).
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ def whole_process(size: int, runs: int = 7) -> str:
     store (`retrieval.fast`) — beside the full path (`CURATOR_NO_FAST=1`) and a load-only child,
     run in turn."""
     store = synthetic_store(size)
-    env = fresh_cache_env()
+    env = {**fresh_cache_env(), "CURATOR_NO_SEMANTIC": "1"}
     full_env = {**env, "CURATOR_NO_FAST": "1"}
     argv = curator_argv("retrieve", "cache retry lock", str(store), "--format", "json")
     load_argv = [sys.executable, "-c", LOAD_ONLY, str(store)]
@@ -58,15 +57,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--files", type=int, default=10000)
     p.add_argument("--queries", type=int, default=200)
     p.add_argument("--whole", default="1000,10000", metavar="SIZES", help="store sizes for whole-process runs")
-    p.add_argument("--semantic", default="", metavar="SIZES", help="store sizes to measure the semantic source at")
-    p.add_argument("--semantic-child", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument("--no-targets", dest="targets", action="store_false",
+                   help="skip the semantic source's targets (curator/bench/semantic.py)")
     a = p.parse_args(argv)
-    if a.semantic_child:
-        return semantic_child(a.semantic_child, a.queries)
 
     # whole-process first: a child forked from a process that holds a 10k store reports that
     # memory as its own peak (Linux ru_maxrss), so measure it before loading anything
     wholes = [whole_process(int(x)) for x in a.whole.split(",") if x.strip()]
+    targets = []
+    if a.targets:  # also before this process loads a store (its children would inherit the peak)
+        from .semantic import report
+
+        targets = report(a.files)
 
     from ..model import load_store
     from ..retrieval import RetrievalEngine, persist
@@ -104,98 +106,10 @@ def main(argv: list[str] | None = None) -> int:
           f"{statistics.median(cpu):.3f} ms CPU · p95 {p95:.3f} ms · target ≤ 1 ms {'✓' if med <= 1 else '✗'}")
     for line in wholes:
         print(line)
-    for size in [int(x) for x in a.semantic.split(",") if x.strip()]:
-        semantic_run(size, min(a.queries, 50))
-    return 0
-
-
-SEMANTIC_FULL_UP_TO = 2000  # above this many files, embedding time is measured on a sample
-SEMANTIC_SAMPLE = 300
-
-
-def semantic_run(size: int, queries: int) -> None:
-    import json
-    import subprocess
-    import sys
-
-    env = fresh_cache_env()
-    out = subprocess.run([sys.executable, "-m", "curator.bench.retrieve", "--semantic-child", str(size),
-                          "--queries", str(queries)], env=env, capture_output=True, text=True, check=False)
-    try:
-        r = json.loads(out.stdout.strip().splitlines()[-1])
-    except (ValueError, IndexError):
-        print(f"semantic at {size:,}: failed: {out.stderr.strip().splitlines()[-1:] or out.stdout}")
-        return
-    if "unavailable" in r:
-        print(f"semantic at {size:,}: unavailable — {r['unavailable']}")
-        return
-    est = f" (estimated from {r['sampled']} embedded)" if r.get("sampled") else ""
-    print(f"semantic at {size:,} files ({r['docs']:,} memories): first embedding {r['cold']:.1f} s{est} "
-          f"({r['cold'] / max(1, r['docs']) * 1000:.0f} ms/memory), warm rebuild {r['warm']:.2f} s "
-          f"(embedded {r['warm_embedded']}), query median {r['query_ms']:.1f} ms (fused with semantic "
-          f"{r['fused_ms']:.1f} ms), peak RSS {r['rss_mb']:.0f} MB, vectors {r['vectors_mb']:.1f} MB")
-
-
-def semantic_child(size: int, queries: int) -> int:
-    import json
-    import resource
-
-    from ..model import load_store
-    from ..retrieval import RetrievalEngine
-    from ..tokens import EstimateCounter
-
-    store = load_store(synthetic_store(size), token_counter=EstimateCounter())
-    lexical = RetrievalEngine(store)
-    sampled = 0
-    if size > SEMANTIC_FULL_UP_TO:
-        # embedding is linear in the memories: embed a sample, time it, and fill the index with
-        # the sample's vectors repeated, so the per-query cost is measured at full size
-        from ..retrieval import semantic as sem
-
-        encoder, why = sem.load_encoder()
-        if encoder is None:
-            print(json.dumps({"unavailable": why}))
-            return 0
-        docs = lexical.docs
-        pick = random.Random(3).sample(range(len(docs)), min(SEMANTIC_SAMPLE, len(docs)))
-        texts = [f"{lexical.heads[i]}\n{docs[i].body()}" for i in pick]
-        t0 = time.perf_counter()
-        vecs = encoder.encode(texts)
-        cold = (time.perf_counter() - t0) * len(docs) / len(pick)
-        sampled = len(pick)
-        cache = sem.EmbeddingCache(None, {f"v{i}": vecs[i % len(pick)] for i in range(len(docs))})
-        lexical.semantic = sem.SemanticIndex(encoder, [""] * len(docs), [f"v{i}" for i in range(len(docs))], cache)
-        engine = warm_engine = lexical
-        warm = 0.0
-    else:
-        t0 = time.perf_counter()
-        engine = RetrievalEngine(store, semantic=True)
-        t1 = time.perf_counter()
-        if engine.semantic is None:
-            print(json.dumps({"unavailable": engine.unavailable.get("semantic", "?")}))
-            return 0
-        cold = t1 - t0
-        t0 = time.perf_counter()
-        warm_engine = RetrievalEngine(store, semantic=True)
-        warm = time.perf_counter() - t0
-    rng = random.Random(2)
-    vocab = sorted({k for _, rows in store.all_indexes() for r in rows for k in r.keyword_set}) or ["memory"]
-    qs = [" ".join(rng.sample(vocab, min(len(vocab), rng.randint(2, 5)))) for _ in range(queries)]
-    engine.rank_semantic(qs[0])
-    sem_times, fused_times = [], []
-    for q in qs:
-        s = time.perf_counter()
-        engine.rank_semantic(q)
-        sem_times.append((time.perf_counter() - s) * 1000)
-        s = time.perf_counter()
-        engine.search(q)
-        fused_times.append((time.perf_counter() - s) * 1000)
-    print(json.dumps({
-        "docs": len(lexical.docs), "cold": cold, "warm": warm, "warm_embedded": warm_engine.semantic.embedded,
-        "query_ms": statistics.median(sem_times), "fused_ms": statistics.median(fused_times),
-        "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-        "vectors_mb": engine.semantic.matrix.nbytes / 1e6, "sampled": sampled,
-    }))
+    if targets:
+        print("semantic source (issue 24 targets):")
+        for line in targets:
+            print("  " + line)
     return 0
 
 

@@ -73,6 +73,8 @@ def retrieve_json(result, misses: list[tuple[str, str]], unavailable: dict[str, 
             "score": _round(h.score),
             "sources": sources,
             **({"copies": list(h.copies)} if h.copies else {}),
+            **({"linked_from": list(result.linked_from[h.path])} if h.path in result.linked_from else {}),
+            **({"kept_first": h.sure} if h.sure else {}),
         })
     extra = {"unavailable": dict(unavailable)} if unavailable else {}
     return {**extra,
@@ -101,34 +103,26 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
     if not result.hits:
         console.print(Text("nothing retrieved", style="warning"))
     forms = surface_forms(result.query)
-    width = console.width
-    path_w = min(max((len(h.path) for h in result.hits), default=10), max(20, width - 44))
-    # one line of numbers per hit, its reasons on the line(s) below: readable at 80 columns
-    head = Text(f"{'#':>2}  {'memory':<{path_w}} {'tokens':>6} {'score':>6}  " + "  ".join(sources), style="bold")
+    cols = "  ".join(sources)
+    # the path takes what the numbers leave: every score column fits at 80 columns
+    fixed = 2 + 2 + 1 + 6 + 1 + 6 + 2 + len(cols)
+    path_w = max(12, min(max((len(h.path) for h in result.hits), default=10), console.width - fixed))
+    # one line of numbers per hit, its own reasons on the line(s) below
+    head = Text(f"{'#':>2}  {'memory':<{path_w}} {'tokens':>6} {'score':>6}  {cols}", style="bold")
     console.print(head, no_wrap=True, overflow="ellipsis")
+    shared = shared_prior(result.hits)
+    ranks_shown = {h.path: h.rank for h in result.hits}
     for h in result.hits:
         ranks = "  ".join(f"{str(h.sources[s].rank) if h.sources[s].rank else '—':>{len(s)}}" for s in sources)
-        path = h.path if len(h.path) <= path_w else "…" + h.path[-(path_w - 1):]
         line = Text(f"{h.rank:>2}  ")
-        line.append(f"{path:<{path_w}}", style="bold")
+        line.append(f"{middle_cut(h.path, path_w):<{path_w}}", style="bold")
         line.append(f" {h.tokens:>6,} {h.score:>6.4f}  {ranks}")
         console.print(line, no_wrap=True, overflow="ellipsis")
-        why = []
-        r = h.sources["route"]
-        if r.matched:
-            why.append("keywords: " + " ".join(r.matched[:6]))
-        b = h.sources["bm25"]
-        if b.matched:
-            why.append("text: " + " ".join(shown_words(b.matched[:6], forms)))
-        p = h.sources["prior"].parts
-        if p is not None:
-            why.append(f"prior: relevance {p.relevance:.2f}, recency {p.recency:.2f}, frequency {p.frequency:.2f}")
-        if h.copies:
-            n = len(h.copies)
-            why.append(f"and {n} cop{'y' if n == 1 else 'ies'} (the same prose, shown once): " + ", ".join(h.copies[:3])
-                       + (" …" if n > 3 else ""))
-        for reason in why:
+        for reason in hit_reasons(h, result, forms, ranks_shown, shared):
             console.print(Text("    " + reason, style="dim"), overflow="fold")
+    if shared:
+        said = ", ".join(f"{k} {v}" for k, v in shared.items())
+        console.print(Text(f"    every result: prior {said}", style="dim"), overflow="fold")
     console.print()
     console.print(Text(f"route trace ({result.tokens_loaded:,} tokens{est} in context)", style="bold"))
     for st in result.route_steps:
@@ -139,6 +133,67 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
         console.print(line)
     for path, why in misses:
         console.print(Text.assemble(("why not ", "bold warning"), (path, "bold"), f": {readable(why, forms)}"))
+
+
+def middle_cut(name: str, width: int) -> str:
+    """`name` in `width` characters, cut from the middle (`pr-review/…-autofix.md`): both the
+    folder and the file's own name stay readable."""
+    if len(name) <= width:
+        return name
+    keep = width - 1
+    head = keep // 2 - 1 if keep > 8 else keep // 2
+    return name[:head] + "…" + name[len(name) - (keep - head):]
+
+
+PRIOR_PARTS = ("relevance", "recency", "frequency")
+
+
+def _prior_parts(h) -> dict[str, str]:
+    p = h.sources["prior"].parts if "prior" in h.sources else None
+    return {} if p is None else {k: f"{getattr(p, k):.2f}" for k in PRIOR_PARTS}
+
+
+def _prior_line(h, skip=()) -> str:
+    parts = {k: v for k, v in _prior_parts(h).items() if k not in skip}
+    return "prior: " + ", ".join(f"{k} {v}" for k, v in parts.items()) if parts else ""
+
+
+def shared_prior(hits) -> dict[str, str]:
+    """The prior's parts every hit shares (printed once, not on every hit's lines)."""
+    all_parts = [_prior_parts(h) for h in hits]
+    if len(hits) < 2 or not all(all_parts):
+        return {}
+    return {k: v for k, v in all_parts[0].items() if all(p[k] == v for p in all_parts)}
+
+
+def hit_reasons(h, result, forms: dict[str, str], ranks_shown: dict[str, int], shared: dict[str, str] | None = None,
+                ) -> list[str]:
+    """Why this memory came back, in its own words: the words that matched where, how the
+    semantic source ranked it, what links it to the hits above, a sure first kept first."""
+    why = []
+    r = h.sources["route"]
+    if r.matched:
+        why.append("index keywords: " + " ".join(r.matched[:6]))
+    b = h.sources["bm25"]
+    if b.matched:
+        rank = f" (bm25 #{b.rank})" if b.rank else ""
+        why.append("text: " + " ".join(shown_words(b.matched[:6], forms)) + rank)
+    sem = h.sources.get("semantic")
+    if sem is not None and sem.rank is not None:
+        why.append(f"meaning: semantic #{sem.rank}, cosine {sem.score:.2f}")
+    linked = [p for p in result.linked_from.get(h.path, [])]
+    if linked:
+        why.append("linked from " + ", ".join(f"#{ranks_shown[p]}" if p in ranks_shown else middle_cut(p, 40)
+                                              for p in linked[:3]))
+    if h.sure:
+        why.append(h.sure)
+    if _prior_line(h, shared or {}):
+        why.append(_prior_line(h, shared or {}))
+    if h.copies:
+        n = len(h.copies)
+        why.append(f"and {n} cop{'y' if n == 1 else 'ies'} (the same prose, shown once): " + ", ".join(h.copies[:3])
+                   + (" …" if n > 3 else ""))
+    return why
 
 
 def _cell(v) -> str:

@@ -7,9 +7,7 @@ the score parts; `why(path, query)` says why a memory did not come back.
 from __future__ import annotations
 
 import os
-from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 from ..cache import ContentCache
 from ..config import RetrievalConfig
@@ -17,16 +15,18 @@ from ..model.store import Store
 from . import prior as priors
 from .bm25 import PYTHON_UP_TO, BM25Index
 from .copies import copy_key, groups
-from .fusion import combine, dedupe, rrf
+from .explain import Explaining
+from .feedback import PRF_DOCS, PRF_TERMS, Feedback
+from .fusion import combine, dedupe, rrf, sure_first
 from .hooks import frontmatter_text, index_keywords, memory_hooks
-from .route import KeywordIndex, RouteResult, Step, walk
+from .prior_rank import PriorRanking
+from .results import DEPTH, HEAD_WEIGHT, Hit, SearchResult, SourceRank
+from .route import KeywordIndex, RouteResult, walk
 from .text import query_terms, terms
 
 SOURCES = ("route", "bm25", "prior")  # the lexical sources, always available
 EXTRA_SOURCES = ("semantic",)  # optional: the semantic extra
-DEPTH = 50  # how deep each source ranks before fusion
-TERMS_VERSION = 2  # bump when text.terms() or the document fields change
-HEAD_WEIGHT = 2  # the head (name, title, description, index keywords, MEMORY.md hook) counts this many times
+TERMS_VERSION = 3  # bump when text.terms() or the document fields change
 # Fusion: a convex combination of each source's normalised scores (fusion.combine; `fusion: rrf`
 # in .curator.yaml restores weighted reciprocal rank fusion). Weights fitted on three corpus
 # stores' golden queries and checked leaving one store out (curator/bench/golden/, `python -m
@@ -40,50 +40,8 @@ FUSION_WEIGHTS = RetrievalConfig().source_weights
 # that weigh most in BM25's first PRF_DOCS memories (term share × the memory's score ÷ the best)
 # make a second BM25 list, fused at weight `prf`. Held out (leave one store out and 5-fold over the
 # golden queries) it raised hit@5 and MRR@10 (5-fold: every metric); in the lexical fusion alone
-# it lowered hit@1, so there it does not run. The golden README has the numbers.
-PRF_DOCS = 5
-PRF_TERMS = 5
-
-
-@dataclass(slots=True)
-class SourceRank:
-    rank: int | None = None
-    score: float | None = None
-    matched: list[str] = field(default_factory=list)
-    via: list[str] = field(default_factory=list)
-    parts: priors.PriorParts | None = None
-
-
-@dataclass(slots=True)
-class Hit:
-    rank: int
-    path: str
-    tier: str
-    tokens: int
-    score: float
-    sources: dict[str, SourceRank]
-    title: str | None = None
-    copies: tuple[str, ...] = ()  # near-copies of it that search collapsed into this line (copies.py)
-
-
-@dataclass(slots=True)
-class SearchResult:
-    query: str
-    k: int
-    source: str
-    terms: list[str]
-    hits: list[Hit]
-    route: RouteResult
-    per_source: dict[str, list[tuple[str, float]]]
-    duplicates: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def route_steps(self) -> list[Step]:
-        return self.route.steps
-
-    @property
-    def tokens_loaded(self) -> int:
-        return sum(s.tokens for s in self.route.steps)
+# it lowered hit@1, so there it does not run. The golden README has the numbers (feedback.py).
+__all__ = ["DEPTH", "HEAD_WEIGHT", "PRF_DOCS", "PRF_TERMS", "Hit", "RetrievalEngine", "SearchResult", "SourceRank"]
 
 
 def document_head(store: Store, rec, hooks: dict[str, str]) -> str:
@@ -93,10 +51,13 @@ def document_head(store: Store, rec, hooks: dict[str, str]) -> str:
                                 hooks.get(rec.path, "")) if x)
 
 
-class RetrievalEngine:
+class RetrievalEngine(PriorRanking, Feedback, Explaining):
     def __init__(self, store: Store, config: RetrievalConfig | None = None, terms_cache: ContentCache | None = None,
-                 reads: Mapping[str, int] | None = None, semantic: bool = False, persist: bool | None = None) -> None:
-        """`persist`: keep the BM25 index in the user cache dir, one folder per store
+                 reads: Mapping[str, int] | None = None, semantic: bool | None = False, persist: bool | None = None,
+                 progress=None) -> None:
+        """`semantic`: True runs the semantic source, None runs it unless the config or
+        CURATOR_NO_SEMANTIC turns it off (what the faces do), False never. `progress(done,
+        total)` is told how the first embedding of new memories goes. `persist`: keep the BM25 index in the user cache dir, one folder per store
         (`retrieval.persist`), so the next process with the same store builds nothing. Default:
         on, unless a `terms_cache` is given or token counts are only estimated in memory
         (CURATOR_TOKENS=estimate, as in throwaway runs)."""
@@ -130,10 +91,15 @@ class RetrievalEngine:
             priors.recency(priors.record_day(r), store.today, self.config.half_life_days) for r in self.docs
         ]
         self._rec_arr = self._freq_arr = None  # numpy copies, made when the numpy path first runs
+        self._graph: dict[str, list[str]] | None = None  # graph.edges, made on first use
         self.unavailable: dict[str, str] = {}  # optional source → why it is not running
         self.semantic = None
+        if semantic is None:  # turned off by choice is not "unavailable": nothing to warn about
+            from .semantic import disabled
+
+            semantic = not disabled(self.config)
         if semantic:
-            self._start_semantic()
+            self._start_semantic(progress)
 
     # -- the BM25 index: saved per store, reused when nothing it depends on changed -----------
 
@@ -230,6 +196,9 @@ class RetrievalEngine:
             arrays = self._saved.arrays()
             if arrays is not None:
                 self.bm25 = BM25Index.from_arrays(self.bm25.n, self.bm25.vocab, *arrays)
+        if self.semantic is not None:  # the session, and the vectors in memory (no page faults)
+            self.semantic.encoder.prepare()
+            self.semantic.matrix = self.semantic.encoder.np.ascontiguousarray(self.semantic.matrix)
         if self.bm25.uses_numpy and self._rec_arr is None:
             import numpy as np
 
@@ -237,16 +206,39 @@ class RetrievalEngine:
             self._freq_arr = np.asarray(self.frequency, dtype=float)
         return self
 
-    def _start_semantic(self) -> None:
+    def semantic_keys(self) -> list[str]:
+        """What each memory's vector depends on: its bytes and its head (index rows, hooks)."""
+        saved = getattr(self.store, "semantic_keys", None)  # a kept fast-path state has them
+        if saved is not None:
+            return saved
+        return [f"{r.content_hash}:{hash_text(head)}" for r, head in zip(self.docs, self.heads, strict=True)]
+
+    def _start_semantic(self, progress=None) -> None:
         from .semantic import EmbeddingCache, SemanticIndex, load_encoder
 
         encoder, why = load_encoder()
         if encoder is None:
             self.unavailable["semantic"] = why
             return
-        texts = [f"{head}\n{r.body()}" for r, head in zip(self.docs, self.heads, strict=True)]
-        hashes = [f"{r.content_hash}:{hash_text(head)}" for r, head in zip(self.docs, self.heads, strict=True)]
-        self.semantic = SemanticIndex(encoder, texts, hashes, EmbeddingCache.open(self.store.root, encoder.digest))
+
+        def texts(idx: list[int]) -> list[str]:  # read only for memories not embedded yet
+            return [f"{self.heads[i]}\n{self.docs[i].body()}" for i in idx]
+
+        self.semantic = SemanticIndex(encoder, texts, self.semantic_keys(),
+                                      EmbeddingCache.open(self.store.root, encoder.digest), progress)
+
+    @property
+    def graph_edges(self) -> dict[str, list[str]]:
+        """Each memory's neighbours (links, mem: refs, shared index rows): graph.py."""
+        if self._graph is None:
+            saved = getattr(self.store, "graph_edges", None)  # a kept fast-path state has them
+            if saved is not None:
+                self._graph = saved
+            else:
+                from .graph import edges
+
+                self._graph = edges(self.store, self.docs)
+        return self._graph
 
     @property
     def extra_sources(self) -> tuple[str, ...]:
@@ -272,8 +264,10 @@ class RetrievalEngine:
                      ) -> dict[str, list[tuple[str, float]]]:
         """The lists the fusion sums: the given sources', and with the semantic one BM25's feedback list."""
         lists = {s: per_source[s] for s in sources or self.sources if s in per_source}
-        if "semantic" in lists and per_source.get("prf"):  # the expansion joins the semantic fusion
-            lists["prf"] = per_source["prf"]
+        if "semantic" in lists:  # the expansion and the graph join the semantic fusion
+            for extra in ("prf", "graph"):
+                if per_source.get(extra) and self.weights().get(extra, 0) > 0:
+                    lists[extra] = per_source[extra]
         return lists
 
     def _fuse(self, per_source: dict[str, list[tuple[str, float]]], sources: tuple[str, ...],
@@ -283,6 +277,11 @@ class RetrievalEngine:
             fused = rrf({s: [p for p, _ in items] for s, items in lists.items()}, self.config.rrf_k, self.weights())
         else:
             fused = combine(lists, self.weights())
+            if self.config.sure_margin > 0 and "semantic" in lists:  # a sure BM25 first survives the fusion
+                order = sure_first([p for p, _ in fused], lists, self.config.sure_margin)
+                if order[0] != fused[0][0]:
+                    score = dict(fused)
+                    fused = [(p, score[p]) for p in order]
         return dedupe(fused, self._same, limit)
 
     # -- sources -------------------------------------------------------------
@@ -293,134 +292,10 @@ class RetrievalEngine:
     def rank_bm25(self, qterms: list[str], depth: int = DEPTH) -> list[tuple[str, float]]:
         return [(self.docs[i].path, s) for i, s in self.bm25.top(qterms, depth)]
 
-    def prf_terms(self, qterms: list[str], bm25_list: list[tuple[str, float]], docs: int = PRF_DOCS,
-                  n_terms: int = PRF_TERMS) -> list[tuple[str, float]]:
-        """(word, weight) of the expansion: the words that weigh most in BM25's first `docs`
-        memories, each memory's term shares weighted by its score ÷ the best; query words excluded."""
-        top = [(self.position[p], s) for p, s in bm25_list[:docs] if p in self.position]
-        if not top or top[0][1] <= 0:
-            return []
-        asked, best, weight = set(qterms), top[0][1], {}
-        for i, score in top:
-            doc = self.doc_terms[i]
-            for t, n in Counter(doc).items():
-                if t not in asked:
-                    weight[t] = weight.get(t, 0.0) + n / len(doc) * score / best
-        return sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:n_terms]
-
-    def rank_prf(self, qterms: list[str], bm25_list: list[tuple[str, float]], depth: int = DEPTH,
-                 docs: int = PRF_DOCS, n_terms: int = PRF_TERMS) -> list[tuple[str, float]]:
-        """BM25 of the expansion words (`prf_terms`), each weighted by its share of the expansion."""
-        import numpy as np
-
-        expansion = self.prf_terms(qterms, bm25_list, docs, n_terms)
-        total = sum(w for _, w in expansion)
-        if not expansion or total <= 0:
-            return []
-        scores = np.zeros(len(self.docs))
-        for t, w in expansion:
-            scores += (w / total) * np.asarray(self.bm25.scores([t]), dtype=float)
-        positive = np.flatnonzero(scores > 0)
-        if len(positive) > depth:
-            positive = positive[np.argpartition(-scores[positive], depth - 1)[:depth]]
-        order = sorted(positive.tolist(), key=lambda i: (-float(scores[i]), i))
-        return [(self.docs[i].path, float(scores[i])) for i in order]
-
     def rank_semantic(self, query: str, depth: int = DEPTH) -> list[tuple[str, float]]:
         if self.semantic is None:
             return []
         return [(self.docs[i].path, s) for i, s in self.semantic.top(query, depth)]
-
-    def prior_parts(self, qterms: list[str], i: int) -> priors.PriorParts:
-        qset = set(qterms)
-        rel = len(qset & set(self.doc_terms[i])) / len(qset) if qset else 0.0
-        c = self.config
-        return priors.combine(rel, self.recency[i], self.frequency[i],
-                              (c.relevance_weight, c.recency_weight, c.frequency_weight))
-
-    def rank_prior(self, qterms: list[str], depth: int = DEPTH, candidates: list[str] | None = None,
-                   ) -> list[tuple[str, float, priors.PriorParts]]:
-        """Memories ranked by the plan's prior: every memory the query touches, or — as a boost
-        inside search — only the candidates the other sources found (far cheaper at 10k)."""
-        qset = list(dict.fromkeys(qterms))
-        if not qset:
-            return []
-        c = self.config
-        weights = (c.relevance_weight, c.recency_weight, c.frequency_weight)
-        if candidates is not None:
-            return self._rank_prior_among(qset, depth, weights, candidates)
-        if not self.bm25.uses_numpy:
-            overlap: dict[int, int] = {}
-            for t in qset:
-                for i in self.bm25.docs_with(t):
-                    overlap[i] = overlap.get(i, 0) + 1
-            scored = []
-            for i, n in overlap.items():  # only memories the query touches at all
-                parts = priors.combine(n / len(qset), self.recency[i], self.frequency[i], weights)
-                scored.append((-parts.score, -parts.recency, -parts.frequency, i, parts))
-            scored.sort(key=lambda x: x[:4])
-            return [(self.docs[i].path, parts.score, parts) for *_, i, parts in scored[:depth]]
-        return self._rank_prior_numpy(qset, depth, weights)
-
-    def _rank_prior_among(self, qset: list[str], depth: int, weights, candidates: list[str],
-                          ) -> list[tuple[str, float, priors.PriorParts]]:
-        idx = [self.position[p] for p in dict.fromkeys(candidates) if p in self.position]
-        postings = [d for d in (self.bm25.docs_with(t) for t in qset) if len(d)]
-        # each candidate looked up in each term's sorted postings (a few hundred binary searches,
-        # never a pass over a common term's thousands of documents)
-        if self.bm25.uses_numpy and idx:
-            import numpy as np
-
-            want = np.asarray(idx, dtype=np.int64)
-            hits = np.zeros(len(idx), dtype=np.int64)
-            for d in postings:
-                pos = np.minimum(np.searchsorted(d, want), len(d) - 1)
-                hits += d[pos] == want
-            overlap = dict(zip(idx, hits.tolist(), strict=True))
-        elif self.bm25.backend == "mmap":
-            from bisect import bisect_left
-
-            def has(d, i: int) -> bool:
-                j = bisect_left(d, i)
-                return j < len(d) and d[j] == i
-
-            overlap = {i: sum(has(d, i) for d in postings) for i in idx}
-        else:  # python postings are in document order too, but short: a set is simpler
-            sets = [set(d) for d in postings]
-            overlap = {i: sum(i in d for d in sets) for i in idx}
-        wr, wc, wf = weights
-        rec, freq, nq = self.recency, self.frequency, len(qset)
-        scored = sorted((-(wr * (n / nq) + wc * rec[i] + wf * freq[i]), -rec[i], -freq[i], self.docs[i].path, i, n)
-                        for i, n in overlap.items() if n)
-        out = []
-        for _, _, _, path, i, n in scored[:depth]:  # parts only for what is returned
-            parts = priors.combine(n / nq, rec[i], freq[i], weights)
-            out.append((path, parts.score, parts))
-        return out
-
-    def _rank_prior_numpy(self, qset: list[str], depth: int, weights) -> list[tuple[str, float, priors.PriorParts]]:
-        import numpy as np
-
-        if self._rec_arr is None:
-            self._rec_arr = np.asarray(self.recency, dtype=float)
-            self._freq_arr = np.asarray(self.frequency, dtype=float)
-        # documents containing each term come from the BM25 index itself (no second posting list)
-        hits = [np.asarray(d, dtype=np.int64) for d in (self.bm25.docs_with(t) for t in qset) if len(d)]
-        if not hits:
-            return []
-        overlap = np.bincount(np.concatenate(hits), minlength=len(self.docs))
-        touched = np.flatnonzero(overlap)  # only memories the query touches at all
-        wr, wc, wf = weights
-        rel = overlap[touched] / len(qset)
-        score = wr * rel + wc * self._rec_arr[touched] + wf * self._freq_arr[touched]
-        # ties: recency, then frequency, then path (lexsort's last key is the primary one)
-        order = np.lexsort((np.arange(len(touched)), -self._freq_arr[touched], -self._rec_arr[touched], -score))[:depth]
-        out = []
-        for j in order.tolist():
-            i = int(touched[j])
-            parts = priors.PriorParts(float(rel[j]), self.recency[i], self.frequency[i], float(score[j]))
-            out.append((self.docs[i].path, parts.score, parts))
-        return out
 
     # -- search -----------------------------------------------------------------
 
@@ -429,6 +304,7 @@ class RetrievalEngine:
         qterms = query_terms(query)
         base_terms = terms(query)  # without the synthetic adjacent compounds
         route = self.rank_route(qterms, k, set(base_terms))
+        linked_from: dict[str, list[str]] = {}
         per_source: dict[str, list[tuple[str, float]]] = {
             "route": [(h.path, h.score) for h in route.hits[:DEPTH]],
             "bm25": self.rank_bm25(qterms),
@@ -441,6 +317,10 @@ class RetrievalEngine:
         per_source["prior"] = [(p, s) for p, s, _ in prior_list]
         if self.semantic is not None:  # fused with the semantic source only (see PRF_DOCS)
             per_source["prf"] = self.rank_prf(qterms, per_source["bm25"])
+            if self.weights().get("graph", 0) > 0 and self.graph_edges:
+                from .graph import spread
+
+                per_source["graph"], linked_from = spread(self.graph_edges, [per_source["bm25"], per_source["semantic"]])
         prior_parts = {p: parts for p, _, parts in prior_list}
         route_by_path = {h.path: h for h in route.hits}
         duplicates: dict[str, str] = {}
@@ -468,121 +348,14 @@ class RetrievalEngine:
                     i = self.position[path]
                     sr.matched = sorted(t for t in set(qterms) if self.bm25.contains(t, i))
                 srcs[s] = sr
-            hits.append(Hit(rank, path, rec.tier, rec.tokens or 0, float(score), srcs, rec.title, tuple(self.copies(path))))
-        return SearchResult(query, k, source, qterms, hits, route, per_source, duplicates)
-
-    # -- why not? -------------------------------------------------------------------
-
-    def why(self, path: str, query: str, result: SearchResult | None = None) -> str:
-        """Why a memory did not come back for this query (or where it did): see `explain`."""
-        return "; ".join(text for _, text in self.explain(path, query, result))
-
-    def explain(self, path: str, query: str, result: SearchResult | None = None) -> list[tuple[str, str]]:
-        """(hop, evidence) pairs: the store's verdict, then each source walked as it ran.
-
-        The route is walked hop by hop as the agent would (L0 row → domain index → its row) and
-        names the first hop that failed, with the words, the row and the rank; the text sources
-        say how often the query words occur and where the memory ranked, even below the depth.
-        """
-        store = self.store
-        result = result or self.search(query)
-        rec = store.records.get(path)
-        if rec is None:
-            return [("store", "not in the store")]
-        if not rec.readable:
-            return [("store", f"curator could not read it ({rec.error})")]
-        if rec.level < 2:
-            return [("store", "an index, not a memory: indexes are read on the way, never returned")]
-        if rec.tier not in self.loadable:
-            return [("tier", f"tier not loaded by the agent ({rec.tier}; loadable: {', '.join(sorted(self.loadable))})")]
-        for hit in result.hits:
-            if hit.path == path:
-                return [("fused", f"it was retrieved at rank {hit.rank}")]
-        fused, dropped = self._fuse(result.per_source, self.sources)  # the whole list (search stops at k)
-        dropped = {**dropped, **result.duplicates}
-        if path in dropped:
-            kept = dropped[path]
-            if self.store.records[path].content_hash == self.store.records[kept].content_hash:
-                return [("fused", f"same content as {kept}, which was kept (de-duplicated by SHA-256)")]
-            return [("fused", f"a near-copy of {kept} (the same prose; headings and link lists aside), which was kept")]
-        out = [("route", self._explain_route(path, result))]
-        out.append(("bm25", self._explain_bm25(path, result)))
-        if self.semantic is not None:
-            sem = [p for p, _ in result.per_source.get("semantic", [])]
-            out.append(("semantic", f"semantic #{sem.index(path) + 1}" if path in sem
-                        else f"semantic: not among its top {DEPTH}"))
-        named = [*self.sources, *(["prf"] if result.per_source.get("prf") else [])]  # prf: BM25's feedback list
-        ranks = {s: [p for p, _ in result.per_source[s]] for s in named}
-        fused_rank = next((i for i, (p, _) in enumerate(fused, 1) if p == path), None)
-        if fused_rank is not None:
-            where = ", ".join(f"{s} #{ranks[s].index(path) + 1}" for s in named if path in ranks[s])
-            out.append(("fused", f"below top-k (fused rank {fused_rank} with k={result.k}; {where})"))
-        else:
-            out.append(("fused", f"no source ranked it within its top {DEPTH}"))
-        return out
-
-    def _explain_route(self, path: str, result: SearchResult) -> str:
-        store, kindex = self.store, self.keywords
-        routes = store.routes_to.get(path, [])
-        if not routes:
-            return "not in any index"
-        route_ranks = [h.path for h in result.route.hits]
-        if path in route_ranks:
-            hit = result.route.hits[route_ranks.index(path)]
-            return f"route #{route_ranks.index(path) + 1} (row matched {', '.join(hit.matched[:6])})"
-        l0 = store.l0
-        if l0 is None:
-            return "no memory-index.md: the route starts nowhere"
-        words = " ".join(result.terms)
-        l0_matched = {id(m.row): m for m in result.route.l0_matches}
-        opened = {st.path for st in result.route.steps}
-        failures = []
-        for r in routes:
-            if r.index == l0.path:  # a memory linked straight from L0
-                failures.append(f"its L0 row (memory-index.md:{r.row.line}, keywords: {_kw(r.row)}) "
-                                f"matched none of the query words ({words})")
-                continue
-            l0_rows = [row for row in l0.rows if any(link.target == r.index for link in row.links)]
-            if not l0_rows:
-                failures.append(f"its index {r.index} is not routed from memory-index.md, so the agent never opens it")
-                continue
-            if r.index not in opened:
-                row = l0_rows[0]
-                failures.append(f"L0 hop failed: memory-index.md:{row.line} (keywords: {_kw(row)}) matched none of "
-                                f"the query words ({words}), so {r.index} was never opened")
-                continue
-            via = next((m for m in l0_matched.values() if any(lk.target == r.index for lk in m.row.links)), None)
-            matched = kindex.match(result.terms, r.index, set(terms(result.query)))
-            row_no = next((i for i in kindex.rows_of.get(r.index, ()) if kindex.rows[i][1] is r.row), None)
-            if row_no is None or row_no not in matched:
-                opened_by = f" (opened via memory-index.md:{via.row.line}, matched {', '.join(via.matched[:4])})" if via else ""
-                failures.append(f"{r.index} was opened{opened_by}, but its row {r.index}:{r.row.line} "
-                                f"(keywords: {_kw(r.row)}) matched none of the query words ({words})")
-                continue
-            failures.append(f"its row {r.index}:{r.row.line} matched {', '.join(matched[row_no][1][:4])} but the "
-                            f"route ranked it below its top {len(result.route.hits)}")
-        return failures[0] if len(failures) == 1 else " | ".join(dict.fromkeys(failures))
-
-    def _explain_bm25(self, path: str, result: SearchResult) -> str:
-        i = self.position.get(path)
-        if i is None:
-            return "not searchable"
-        doc = self.doc_terms[i]
-        counts = {t: doc.count(t) for t in dict.fromkeys(result.terms) if t in doc}
-        if not counts:
-            return f"no query word appears in its text ({' '.join(result.terms)})"
-        scores = self.bm25.scores(result.terms)
-        mine = float(scores[i])
-        rank = 1 + sum(1 for j in range(len(scores)) if float(scores[j]) > mine)
-        found = ", ".join(f"{t}×{n}" for t, n in sorted(counts.items(), key=lambda kv: -kv[1])[:6])
-        depth = f" (below the depth of {DEPTH} each source passes to fusion)" if rank > DEPTH else ""
-        return f"bm25 #{rank} of {len(self.docs)}{depth}; its text has {found} (head words count {HEAD_WEIGHT}×)"
-
-
-def _kw(row) -> str:
-    kws = sorted(row.keyword_set)
-    return " ".join(kws[:10]) + (" …" if len(kws) > 10 else "")
-
+            sure = ""
+            if rank == 1 and len(ranked) > 1 and score < ranked[1][1]:
+                b = per_source["bm25"]
+                ratio = b[1][1] / b[0][1] if len(b) > 1 and b[0][1] > 0 else 0.0
+                sure = f"kept first: BM25 is sure of it (its second scores {ratio:.2f} of it)"
+            hits.append(Hit(rank, path, rec.tier, rec.tokens or 0, float(score), srcs, rec.title, tuple(self.copies(path)),
+                            sure))
+        return SearchResult(query, k, source, qterms, hits, route, per_source, duplicates, linked_from)
 
 def hash_text(text: str) -> str:
     import hashlib

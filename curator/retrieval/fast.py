@@ -15,7 +15,7 @@ is byte-identical to the full path's. Anything else takes the full path, which k
   config, or the places discovery asks about; git's racy rule — a state is only kept when
   everything it stated is older than the run's start minus `RACY_SLACK_NS`;
 - another saved index generation than the one the state was kept with;
-- options the state does not serve: `--why`, `--semantic`, `--source semantic` or a memory
+- options the state does not serve: `--why`, `--[no-]semantic`, `--source semantic` or a memory
   system's name, `--config`, no STORE (discovery from the current folder), anything unparsed;
 - a repository with several memory sources (the repository path), the demo store, estimated
   token counts (`CURATOR_TOKENS=estimate` keeps no index), a tokenizer that did not load;
@@ -35,7 +35,7 @@ import sys
 import time
 import zlib
 
-FORMAT = 1
+FORMAT = 2
 KEEP = 64
 SERVED = ("route", "bm25", "prior", "fused", "fused-lexical")
 
@@ -162,7 +162,8 @@ def answer(folder: str, key: tuple, opts: dict):
         return None
     store = LiteStore(state)
     try:
-        engine = RetrievalEngine(store, store.retrieval, reads=state["reads"], persist=True)
+        engine = RetrievalEngine(store, store.retrieval, reads=state["reads"], persist=True,
+                                 semantic=state["semantic_keys"] is not None)
     except Declined:
         return None
     if engine.index_state != "reused" or engine._saved is None or engine._saved.gen != state["gen"]:
@@ -234,6 +235,7 @@ class LiteStore:
         self.l0 = _L0(state["l0"]) if state["l0"] is not None else None
         self.domain_indexes = dict.fromkeys(state["domain_indexes"])
         self.retrieval = RetrievalConfig(**state["config"])
+        self.semantic_keys = state["semantic_keys"]
 
     def all_indexes(self):
         return self._indexes
@@ -270,7 +272,7 @@ def keep(store, located, engine, reads, evidence, extra_ok: bool) -> bool:
     (key, folder, start_ns), _pending = _pending, None
     if located.is_sample or reads is not None or evidence.get("sessions") or evidence.get("reads"):
         return False
-    if store.encoding != "cl100k_base" or engine._saved is None or engine.semantic is not None:
+    if store.encoding != "cl100k_base" or engine._saved is None:
         return False
     from ..replay import _prune, store_signature
 
@@ -303,6 +305,8 @@ def keep(store, located, engine, reads, evidence, extra_ok: bool) -> bool:
         "config": _config_fields(engine.config),
         "today": store.today.isoformat(), "encoding": store.encoding,
         "reads": reads, "evidence": dict(evidence),
+        # the semantic source's cache keys (they depend on each memory's head, which needs its text)
+        "semantic_keys": engine.semantic_keys() if engine.semantic is not None else None,
     }
     try:
         data = marshal.dumps(state)

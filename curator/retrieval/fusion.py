@@ -79,6 +79,31 @@ def combine(lists: dict[str, Sequence[tuple[str, float]]], weights: dict[str, fl
     return sorted(scores.items(), key=lambda kv: (-kv[1], best[kv[0]], kv[0]))
 
 
+AGREE_FROM = ("route", "bm25", "semantic")
+AGREE_K = 10
+
+
+def agreement(lists: dict[str, Sequence[tuple[str, float]]], k: int = AGREE_K) -> list[tuple[str, float]]:
+    """Where the sources agree, as a list of its own: reciprocal ranks summed over the route,
+    BM25 and the semantic source (k small, so two firsts count far above two tenths). A memory
+    the route and the model both put first stays near the top however the scores compare."""
+    ranked = rrf({s: [p for p, _ in lists[s]] for s in AGREE_FROM if lists.get(s)}, k)
+    return ranked[:50]
+
+
+def sure_first(ranked: list[str], lists: dict[str, Sequence[tuple[str, float]]], margin: float) -> list[str]:
+    """BM25's first stays first when it is sure of itself: its second scores at most `margin` ×
+    its first (a query that names one memory). 0 turns the rule off."""
+    bm25 = lists.get("bm25") or []
+    if margin <= 0 or not bm25 or bm25[0][1] <= 0:
+        return ranked
+    second = bm25[1][1] if len(bm25) > 1 else 0.0
+    if second > margin * bm25[0][1] or not ranked or ranked[0] == bm25[0][0]:
+        return ranked
+    top = bm25[0][0]
+    return [top, *(p for p in ranked if p != top)]
+
+
 def shares(lists: dict[str, Sequence[tuple[str, float]]], paths: Sequence[str],
            weights: dict[str, float] | None = None, scales: dict[str, str] | None = None,
            ) -> dict[str, dict[str, float]]:

@@ -11,6 +11,7 @@ stores never share one, even with identical files):
   keyword set for the route (in the store's row order);
 - `copies-<gen>.marshal` — each memory's prose digest (`copies.copy_key`; `index.marshal` keeps
   only the groups of near-copies, which search collapses), read only for an update;
+- `docterms-<gen>.bin` — the same terms, each memory readable alone (the feedback reads five);
 - `terms-<gen>.marshal` — each memory's terms (for a rebuild after a change, the Python backend,
   the prior's overlap and `why`), read only when needed;
 - `data-<gen>.npy`, `indices-<gen>.npy`, `indptr-<gen>.npy` — the BM25 weights, column-compressed
@@ -35,7 +36,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-VERSION = 4  # 4: near-copy groups (copies-<gen>.marshal, meta "copies")
+VERSION = 5  # 5: docterms-<gen>.bin (one memory's terms readable alone); 4: near-copy groups
 ARRAYS = ("data", "indices", "indptr")
 
 
@@ -83,6 +84,26 @@ class Saved:
         except (OSError, EOFError, ValueError, TypeError):
             return None
         return data if isinstance(data, list) and len(data) == len(self.keys) else None
+
+    def terms_of(self, indices) -> dict[int, list[str]] | None:
+        """Some memories' terms, read from the per-memory file without loading the others' (the
+        query's feedback expansion reads five memories of thousands)."""
+        import struct
+
+        try:
+            with open(self.folder / f"docterms-{self.gen}.bin", "rb") as fh:
+                (n,) = struct.unpack("<q", fh.read(8))
+                if n != len(self.keys):
+                    return None
+                out = {}
+                for i in indices:
+                    fh.seek(8 + 8 * i)
+                    start, end = struct.unpack("<qq", fh.read(16))
+                    fh.seek(8 + 8 * (n + 1) + start)
+                    out[i] = marshal.loads(fh.read(end - start))
+                return out
+        except (OSError, EOFError, ValueError, TypeError, struct.error):
+            return None
 
     def arrays(self):
         """(data, indices, indptr) memory-mapped, or None if any is missing or damaged."""
@@ -184,6 +205,7 @@ def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: lis
         folder.mkdir(parents=True, exist_ok=True)
         _atomic(folder / "root.txt", os.path.realpath(root).encode("utf-8", "surrogatepass"))
         _atomic(folder / f"terms-{gen}.marshal", marshal.dumps(terms))
+        _atomic(folder / f"docterms-{gen}.bin", _doc_terms_bytes(terms))
         if copies is not None:
             _atomic(folder / f"copies-{gen}.marshal", marshal.dumps(copies))
         for name, arr in zip(ARRAYS, parts, strict=True):
@@ -204,6 +226,17 @@ def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: lis
     prune_gone_stores(folder.parent)
     with contextlib.suppress(OSError):  # the terms cache every store used to share (before this index)
         (folder.parent.parent / "terms.pickle").unlink()
+
+
+def _doc_terms_bytes(terms: list[list[str]]) -> bytes:
+    """n, n + 1 offsets, then each memory's terms marshalled: one memory readable alone."""
+    import struct
+
+    blobs = [marshal.dumps(t) for t in terms]
+    offsets = [0]
+    for b in blobs:
+        offsets.append(offsets[-1] + len(b))
+    return struct.pack(f"<q{len(offsets)}q", len(terms), *offsets) + b"".join(blobs)
 
 
 def _atomic(path: Path, data: bytes) -> None:

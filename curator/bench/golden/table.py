@@ -65,6 +65,10 @@ def _lists(engines, prf_shapes=()):
             lists = {s: list(res.per_source[s]) for s in eng.sources}
             if res.per_source.get("prf"):  # the semantic fusion's expansion list (engine.PRF_DOCS)
                 lists["prf"] = list(res.per_source["prf"])
+            if eng.semantic is not None and eng.graph_edges:  # the graph source (graph.py), for the fit
+                from ...retrieval.graph import spread
+
+                lists["graph"] = spread(eng.graph_edges, [res.per_source["bm25"], res.per_source["semantic"]])[0]
                 if prf_shapes:  # the expansion's own shape (memories read, words kept) fitted too
                     qterms = query_terms(g.query)
                     for v, (docs, n_terms) in enumerate(prf_shapes):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 NAME = "context"
 ORDER = 35
 HELP = "what each agent (Claude Code, Codex, Cursor, ...) loads: start-up files, on demand, never"
@@ -50,7 +52,7 @@ def run(args) -> int:
         if rel.startswith(".."):
             raise UsageError(f"--for {p}: not inside {root}")
         fors.append(rel.replace(os.sep, "/"))
-    from ...replay import capture, keep_context
+    from ...replay import capture
 
     model = build_context(root, agents=args.agent, for_paths=fors)
     with capture() as printed:  # kept: an unchanged repository prints it again without a build
@@ -63,3 +65,27 @@ def run(args) -> int:
     if printed.text is not None:
         keep_context(model, printed.text, EXIT_OK)
     return EXIT_OK
+
+
+def keep_context(model, out: str, code: int) -> bool:
+    """After a full `curator context`: keep its output (replay.py) with the stat of every folder
+    its walk listed, every file it read (and the Serena store's), and the user-level files."""
+    from ...context.for_check import replay_stats
+    from ...context.user import probes
+    from ...replay import RACY_SLACK_NS, take_pending, write_kept
+
+    if (pending := take_pending()) is None:
+        return False
+    key, folder, start_ns = pending
+    fs = model.fs
+    if fs is None or model.encoding not in ("cl100k_base", "estimate"):
+        return False
+    user = probes(model.home, fs.root, model.env)
+    config = os.path.join(fs.root, ".curator.yaml")  # (its `agents:`)
+    extra = [os.path.join(fs.root, f) for f in fs.files if f.startswith(".serena/")]
+    extra += [p for p in (*user, config) if os.path.lexists(p)]
+    stats = replay_stats(model, start_ns, RACY_SLACK_NS, extra)
+    if stats is None:
+        return False
+    presence = [(p, False) for p in (*user, config) if not os.path.lexists(p)]
+    return write_kept(folder, key, (key, None, tuple(stats), tuple(presence), (), out, code))

@@ -15,8 +15,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--queries", "--golden", dest="queries", metavar="FILE",
                         help="golden query YAML (default: the store's golden-queries.yaml)")
     parser.add_argument("--threshold", type=float, default=None, help="minimum fused hit@5 (default 0.8)")
-    parser.add_argument("--semantic", action="store_true",
-                        help='add the semantic source (needs the extra: pip install "curator[semantic]")')
+    parser.add_argument("--semantic", action="store_true", default=None,
+                        help="run the semantic source even where .curator.yaml turns it off")
+    parser.add_argument("--no-semantic", dest="semantic", action="store_false",
+                        help="lexical sources only (also CURATOR_NO_SEMANTIC=1)")
 
 
 def run(args) -> int:
@@ -40,7 +42,9 @@ def run(args) -> int:
         raise UsageError(str(exc)) from None
     if args.threshold is not None and not 0 <= args.threshold <= 1:
         raise UsageError("--threshold must be between 0 and 1")
-    report = run_eval(RetrievalEngine(store, semantic=args.semantic), golden, args.threshold)
+    from .retrieve import progress_line
+
+    report = run_eval(RetrievalEngine(store, semantic=args.semantic, progress=progress_line()), golden, args.threshold)
     if args.format == "json":
         print_json(report.to_json())
     else:

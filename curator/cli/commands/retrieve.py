@@ -21,8 +21,10 @@ def add_arguments(parser) -> None:
         help="rank with one method (route, bm25, prior, semantic, fused-lexical; default fused), or search "
         "one memory system of the repository (e.g. .claude/memory, claude, serena, experience)",
     )
-    parser.add_argument("--semantic", action="store_true",
-                        help='add the semantic source (needs the extra: pip install "curator[semantic]")')
+    parser.add_argument("--semantic", action="store_true", default=None,
+                        help="run the semantic source even where .curator.yaml turns it off")
+    parser.add_argument("--no-semantic", dest="semantic", action="store_false",
+                        help="lexical sources only (also CURATOR_NO_SEMANTIC=1 or retrieval: {semantic: false})")
     parser.add_argument("--why", action="append", default=[], metavar="PATH",
                         help="explain why this memory did not come back (repeatable)")
     _intermixed(parser)
@@ -65,19 +67,59 @@ def run(args) -> int:
         return _run_repository(args, ranker, where)
     store, _ = open_store(args, quiet_notice=args.format != "text", where=where)
     reads, evidence = _reads(store)
-    engine = RetrievalEngine(store, reads=reads, semantic=args.semantic or ranker == "semantic")
+    engine = RetrievalEngine(store, reads=reads, semantic=True if ranker == "semantic" else args.semantic,
+                             progress=progress_line())
     if ranker == "semantic" and engine.semantic is None:
         raise UsageError(f"the semantic source is unavailable: {engine.unavailable['semantic']}")
     result = engine.search(args.query, args.k, ranker)
-    misses = [(p.strip().lstrip("./") if p.startswith("./") else p.strip(), "") for p in args.why]
+    misses = [(_store_path(engine.store, p), "") for p in args.why]
     hops = {p: engine.explain(p, args.query, result) for p, _ in misses}
     misses = [(p, "; ".join(text for _, text in hops[p])) for p, _ in misses]
     show(args.format, args.source, engine, result, misses, hops, store.encoding, evidence)
     from ...retrieval import fast  # the next retrieve of this store, unchanged, needs no load
 
     fast.keep(store, located, engine, reads, evidence,
-              not args.why and not args.semantic and not getattr(args, "config", None) and ranker == args.source)
+              not args.why and args.semantic is None and not getattr(args, "config", None) and ranker == args.source)
     return EXIT_OK
+
+
+def progress_line():
+    """A progress callback writing "embedding 40/116 memories" over itself on stderr, when stderr
+    is a terminal (the first embedding of a large store takes a while); None otherwise."""
+    import sys
+
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        end = "\n" if done >= total else ""
+        sys.stderr.write(f"\rembedding {done}/{total} memories (first time only; cached after){end}")
+        sys.stderr.flush()
+
+    return show
+
+
+def _store_path(store, path: str) -> str:
+    """`--why` takes the path as the app shows it (store-relative) or repository-relative (with
+    the store's folder in front, e.g. .serena/memories/x.md) or as typed from the current folder."""
+    from pathlib import Path
+
+    p = path.strip().removeprefix("./")
+    if p in store.records:
+        return p
+    root = Path(store.root).resolve()
+    try:
+        rel = (Path.cwd() / p).resolve().relative_to(root).as_posix()
+        if rel in store.records:
+            return rel
+    except (ValueError, OSError):
+        pass
+    parts = Path(p).parts  # repository-relative: drop leading folders until it is the store's
+    for i in range(1, len(parts)):
+        rel = "/".join(parts[i:])
+        if rel in store.records and root.as_posix().endswith("/".join(parts[:i])):
+            return rel
+    return p
 
 
 def answer_fast(argv: list[str]) -> int | None:
@@ -144,7 +186,7 @@ def _run_repository(args, ranker: str, where) -> int:
     engines, evidence, used = [], {"sessions": 0, "reads": 0}, set()
     for s in sources:
         reads, seen = _reads(s.store, sessions)
-        engine = RetrievalEngine(s.store, reads=reads)
+        engine = RetrievalEngine(s.store, reads=reads, semantic=args.semantic, progress=progress_line())
         engines.append(Engine(s.name, s.spec.kind, s.prefix, engine))
         evidence = {"sessions": seen["sessions"], "reads": evidence["reads"] + seen["reads"]}
         used.add(engine.frequency_source)
@@ -155,6 +197,10 @@ def _run_repository(args, ranker: str, where) -> int:
     for p in args.why:
         p = p.strip().removeprefix("./")
         e = source_of(engines, p)
+        if e is None or p[len(e.prefix):] not in e.engine.store.records:
+            # as the app completes it: relative to one memory system's folder
+            e = next((x for x in engines if p in x.engine.store.records), e)
+            p = e.prefix + p if e is not None and not p.startswith(e.prefix) else p
         reason = e.engine.why(p[len(e.prefix):], args.query) if e else "not in any memory system here"
         misses.append((p, reason))
     if args.format == "json":

@@ -105,6 +105,7 @@ class RetrievalLabScreen(CuratorScreen):
     @work(thread=True, exclusive=True, group="lab-engine", exit_on_error=False)
     def build_engine(self, store) -> None:
         from ...retrieval import RetrievalEngine
+        from ...retrieval.semantic import disabled
 
         if self.engine is None:
             self.app.hand_off(self._title, "building the retrieval index…")
@@ -112,6 +113,18 @@ class RetrievalLabScreen(CuratorScreen):
         engine = store.view("retrieval.engine", lambda: RetrievalEngine(store).prepare())
         report = golden_report(engine, store)
         self.app.hand_off(self._engine_ready, engine, store, report)
+        if disabled(engine.config):
+            return
+        # then the same with meaning: the lexical engine answers while memories are embedded
+        # (only new or edited ones: the vectors are cached by content)
+
+        def progress(done: int, total: int) -> None:
+            self.app.hand_off(self._title, f"embedding {done}/{total} memories for meaning (searching by words meanwhile)…")
+
+        semantic = store.view("retrieval.engine.semantic",
+                              lambda: RetrievalEngine(store, semantic=True, progress=progress).prepare())
+        if semantic.semantic is not None:
+            self.app.hand_off(self._engine_ready, semantic, store, golden_report(semantic, store))
 
     def _engine_ready(self, engine, store, report=None) -> None:
         ws = self.app.workspace

@@ -231,7 +231,10 @@ def test_transcripts_found_keep_no_state(capsys, make_store, trusting, monkeypat
     assert not retrieve(capsys, "retry lock", str(root))[0]
 
 
-def test_the_fast_path_imports_no_heavy_module(make_store, tmp_path):
+@pytest.mark.parametrize("semantic", [False, True])
+def test_the_fast_path_imports_no_heavy_module(make_store, tmp_path, semantic):
+    """Lexical: nothing heavy. With the semantic source: numpy for the query's vector, and never
+    onnxruntime (the query is embedded from the int8 file itself: minilm_numpy.py)."""
     import subprocess
     import sys
 
@@ -243,12 +246,17 @@ def test_the_fast_path_imports_no_heavy_module(make_store, tmp_path):
         "answered = answer_fast(argv) is not None\n"
         "if not answered:\n"
         "    from curator.cli import main; main(argv)\n"
-        "heavy = [m for m in ('numpy', 'tiktoken', 'textual', 'rich.console', 'curator.tokens') if m in sys.modules]\n"
+        "heavy = [m for m in ('numpy', 'onnxruntime', 'tiktoken', 'textual', 'rich.console', 'curator.tokens')\n"
+        "         if m in sys.modules]\n"
         "print('FAST', answered, heavy, file=sys.stderr)\n"
     )
-    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path) for _ in range(2)]
+    env = {k: v for k, v in os.environ.items() if k != "CURATOR_NO_SEMANTIC"}
+    if not semantic:
+        env["CURATOR_NO_SEMANTIC"] = "1"
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
+            for _ in range(2)]
     assert "FAST False" in runs[0].stderr, runs[0].stderr
-    assert "FAST True []" in runs[1].stderr, runs[1].stderr
+    assert ("FAST True ['numpy']" if semantic else "FAST True []") in runs[1].stderr, runs[1].stderr
 
 
 def test_a_state_kept_on_another_day_is_not_used(capsys, make_store, trusting):

@@ -1,0 +1,170 @@
+"""The semantic source's speed targets (issue 24), run by `python -m curator.bench.retrieve`.
+
+- first embedding ≤ 40 ms of CPU per memory (a sample of the synthetic store's memories, and a
+  real corpus store when CURATOR_BENCH_CORPUS names one);
+- an edit re-embeds one memory (the cache is keyed by content);
+- a fused query with the semantic source ≤ 10 ms in-process (median) at 10,000 memories;
+- one-shot `curator retrieve` warm at 10,000 files ≤ 0.5 s with the semantic source, ≤ 0.3 s
+  without (`CURATOR_NO_SEMANTIC=1`), resident ≤ 150 MB.
+
+At 10,000 files the embedding cache is filled from a sample's vectors (embedding every memory
+would take minutes and measure nothing new): what is timed is what a warm run does with it.
+Each measurement runs in a fresh child with its own cache folder.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+SAMPLE = 200
+TARGETS = {"embed_ms": 40.0, "query_ms": 10.0, "whole_semantic_s": 0.5, "whole_lexical_s": 0.3, "rss_mb": 150.0}
+
+
+def _child(mode: str, size: int, env: dict, queries: int = 50) -> dict:
+    env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", **env}  # as `curator` itself sets it
+    out = subprocess.run([sys.executable, "-m", "curator.bench.semantic", mode, str(size), str(queries)],
+                         env=env, capture_output=True, text=True, check=False)
+    try:
+        return json.loads(out.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return {"error": (out.stderr.strip().splitlines() or ["no output"])[-1]}
+
+
+def _engine(size: int, fill: bool, root=None):
+    """(store, engine) with the semantic source on; `fill`: the cache filled from a sample first."""
+    from ..model import load_store
+    from ..retrieval import RetrievalEngine
+    from ..retrieval import semantic as sem
+    from ..tokens import EstimateCounter
+    from .run import synthetic_store
+
+    store = load_store(root or synthetic_store(size), token_counter=EstimateCounter())
+    if fill:
+        lexical = RetrievalEngine(store)
+        encoder, why = sem.load_encoder()
+        if encoder is None:
+            raise RuntimeError(why)
+        docs, keys = lexical.docs, lexical.semantic_keys()
+        pick = random.Random(3).sample(range(len(docs)), min(SAMPLE, len(docs)))
+        vecs = encoder.encode([f"{lexical.heads[i]}\n{docs[i].body()}" for i in pick])
+        cache = sem.EmbeddingCache.open(store.root, encoder.digest)
+        cache.vectors = {k: vecs[i % len(pick)] for i, k in enumerate(keys)}
+        cache.dirty = True
+        cache.flush(keys, __import__("numpy").stack([cache.vectors[k] for k in keys]))
+    return store, RetrievalEngine(store, semantic=True)
+
+
+def child(mode: str, size: int, queries: int) -> dict:
+    if mode == "embed":  # CPU per memory of a first embedding, on a sample
+        from ..model import load_store
+        from ..retrieval import RetrievalEngine
+        from ..retrieval import semantic as sem
+        from ..tokens import EstimateCounter
+        from .run import synthetic_store
+
+        store = load_store(synthetic_store(size), token_counter=EstimateCounter())
+        eng = RetrievalEngine(store)
+        encoder, why = sem.load_encoder()
+        if encoder is None:
+            return {"error": why}
+        pick = random.Random(4).sample(range(len(eng.docs)), min(SAMPLE, len(eng.docs)))
+        texts = [f"{eng.heads[i]}\n{eng.docs[i].body()}" for i in pick]
+        c0 = time.process_time()
+        encoder.encode(texts)
+        return {"embed_ms": (time.process_time() - c0) * 1000 / len(texts), "n": len(texts)}
+    if mode == "edit":  # embed a small store, change one memory, count what is embedded again
+        import shutil
+        import tempfile
+        from pathlib import Path
+
+        from .run import synthetic_store
+
+        root = Path(tempfile.mkdtemp(prefix="curator-bench-edit-")) / "store"
+        shutil.copytree(synthetic_store(size), root)  # the shared synthetic store stays as generated
+        store, eng = _engine(size, fill=False, root=root)
+        first = eng.semantic.embedded
+        target = eng.docs[len(eng.docs) // 2]
+        path = Path(store.root) / target.path
+        path.write_text(path.read_text(encoding="utf-8") + "\nEdited once.\n", encoding="utf-8")
+        _again, eng2 = _engine(size, fill=False, root=root)
+        shutil.rmtree(root.parent, ignore_errors=True)
+        return {"first": first, "after_edit": eng2.semantic.embedded}
+    if mode == "query":  # fused query with the semantic source, in-process
+        store, eng = _engine(size, fill=True)
+        eng.prepare()
+        rng = random.Random(2)
+        vocab = sorted({k for _, rows in store.all_indexes() for r in rows for k in r.keyword_set}) or ["memory"]
+        qs = [" ".join(rng.sample(vocab, min(len(vocab), rng.randint(2, 5)))) for _ in range(queries)]
+        eng.search(qs[0])
+        times = []
+        for q in qs:
+            s = time.perf_counter()
+            eng.search(q)
+            times.append((time.perf_counter() - s) * 1000)
+        return {"query_ms": statistics.median(times), "embedded": eng.semantic.embedded,
+                "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+    if mode == "fill":
+        _engine(size, fill=True)
+        return {"ok": True}
+    return {"error": f"unknown mode {mode}"}
+
+
+def whole(size: int, semantic: bool, runs: int = 5) -> dict:
+    from .run import curator_argv, fresh_cache_env, median, synthetic_store, timed
+
+    env = fresh_cache_env()
+    if semantic:
+        got = _child("fill", size, env)
+        if "error" in got:
+            return got
+    else:
+        env["CURATOR_NO_SEMANTIC"] = "1"
+    argv = curator_argv("retrieve", "cache retry lock", str(synthetic_store(size)), "--format", "json")
+    timed(argv, env)  # cold: the token, store and retrieval caches
+    timed(argv, env)  # warm, full path: keeps what the fast path needs
+    m = median([timed(argv, env) for _ in range(runs)])
+    return {"wall": m.wall, "rss_mb": m.peak_rss_mb, "exit": m.exit_code}
+
+
+def report(size: int = 10000, small: int = 1000) -> list[str]:
+    from .run import fresh_cache_env
+
+    def mark(ok: bool) -> str:
+        return "met ✓" if ok else "NOT met ✗"
+
+    lines = []
+    e = _child("embed", small, fresh_cache_env())
+    if "error" in e:
+        return [f"semantic source unavailable: {e['error']}"]
+    lines.append(f"first embedding: {e['embed_ms']:.1f} ms CPU per memory ({e['n']} synthetic memories) · "
+                 f"target ≤ {TARGETS['embed_ms']:.0f} ms {mark(e['embed_ms'] <= TARGETS['embed_ms'])}")
+    d = _child("edit", 200, fresh_cache_env())
+    if "error" not in d:
+        lines.append(f"an edit re-embeds {d['after_edit']} memory (first build embedded {d['first']}) · "
+                     f"target 1 {mark(d['after_edit'] == 1)}")
+    q = _child("query", size, fresh_cache_env())
+    if "error" not in q:
+        lines.append(f"fused query with semantic at {size:,} (in-process): median {q['query_ms']:.1f} ms · "
+                     f"target ≤ {TARGETS['query_ms']:.0f} ms {mark(q['query_ms'] <= TARGETS['query_ms'])}")
+    ws, wl = whole(size, True), whole(size, False)
+    if "error" not in ws:
+        lines.append(f"one-shot `curator retrieve` warm at {size:,} with semantic: {ws['wall']:.2f} s, peak "
+                     f"{ws['rss_mb']:.0f} MB · target ≤ {TARGETS['whole_semantic_s']} s "
+                     f"{mark(ws['wall'] <= TARGETS['whole_semantic_s'])}, ≤ {TARGETS['rss_mb']:.0f} MB "
+                     f"{mark(ws['rss_mb'] <= TARGETS['rss_mb'])}")
+    if "error" not in wl:
+        lines.append(f"one-shot `curator retrieve` warm at {size:,} without (CURATOR_NO_SEMANTIC=1): "
+                     f"{wl['wall']:.2f} s, peak {wl['rss_mb']:.0f} MB · target ≤ {TARGETS['whole_lexical_s']} s "
+                     f"{mark(wl['wall'] <= TARGETS['whole_lexical_s'])}")
+    return lines
+
+
+if __name__ == "__main__":
+    mode, n, k = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    print(json.dumps(child(mode, n, k)))

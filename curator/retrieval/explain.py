@@ -1,0 +1,119 @@
+"""Why a memory did not come back (engine mixin): the store's verdict, then each source walked
+as it ran — the route hop by hop, BM25's counts and rank, the semantic rank, the fused rank."""
+
+from __future__ import annotations
+
+from .results import DEPTH, HEAD_WEIGHT, SearchResult
+from .text import terms
+
+
+class Explaining:
+    def why(self, path: str, query: str, result: SearchResult | None = None) -> str:
+        """Why a memory did not come back for this query (or where it did): see `explain`."""
+        return "; ".join(text for _, text in self.explain(path, query, result))
+
+    def explain(self, path: str, query: str, result: SearchResult | None = None) -> list[tuple[str, str]]:
+        """(hop, evidence) pairs: the store's verdict, then each source walked as it ran.
+
+        The route is walked hop by hop as the agent would (L0 row → domain index → its row) and
+        names the first hop that failed, with the words, the row and the rank; the text sources
+        say how often the query words occur and where the memory ranked, even below the depth.
+        """
+        store = self.store
+        result = result or self.search(query)
+        rec = store.records.get(path)
+        if rec is None:
+            return [("store", "not in the store")]
+        if not rec.readable:
+            return [("store", f"curator could not read it ({rec.error})")]
+        if rec.level < 2:
+            return [("store", "an index, not a memory: indexes are read on the way, never returned")]
+        if rec.tier not in self.loadable:
+            return [("tier", f"tier not loaded by the agent ({rec.tier}; loadable: {', '.join(sorted(self.loadable))})")]
+        for hit in result.hits:
+            if hit.path == path:
+                return [("fused", f"it was retrieved at rank {hit.rank}")]
+        fused, dropped = self._fuse(result.per_source, self.sources)  # the whole list (search stops at k)
+        dropped = {**dropped, **result.duplicates}
+        if path in dropped:
+            kept = dropped[path]
+            if self.store.records[path].content_hash == self.store.records[kept].content_hash:
+                return [("fused", f"same content as {kept}, which was kept (de-duplicated by SHA-256)")]
+            return [("fused", f"a near-copy of {kept} (the same prose; headings and link lists aside), which was kept")]
+        out = [("route", self._explain_route(path, result))]
+        out.append(("bm25", self._explain_bm25(path, result)))
+        if self.semantic is not None:
+            sem = [p for p, _ in result.per_source.get("semantic", [])]
+            out.append(("semantic", f"semantic #{sem.index(path) + 1}" if path in sem
+                        else f"semantic: not among its top {DEPTH}"))
+        named = [*self.sources, *(["prf"] if result.per_source.get("prf") else [])]  # prf: BM25's feedback list
+        ranks = {s: [p for p, _ in result.per_source[s]] for s in named}
+        fused_rank = next((i for i, (p, _) in enumerate(fused, 1) if p == path), None)
+        if fused_rank is not None:
+            where = ", ".join(f"{s} #{ranks[s].index(path) + 1}" for s in named if path in ranks[s])
+            out.append(("fused", f"below top-k (fused rank {fused_rank} with k={result.k}; {where})"))
+        else:
+            out.append(("fused", f"no source ranked it within its top {DEPTH}"))
+        return out
+
+    def _explain_route(self, path: str, result: SearchResult) -> str:
+        store, kindex = self.store, self.keywords
+        routes = store.routes_to.get(path, [])
+        if not routes:
+            return "not in any index"
+        route_ranks = [h.path for h in result.route.hits]
+        if path in route_ranks:
+            hit = result.route.hits[route_ranks.index(path)]
+            return f"route #{route_ranks.index(path) + 1} (row matched {', '.join(hit.matched[:6])})"
+        l0 = store.l0
+        if l0 is None:
+            return "no memory-index.md: the route starts nowhere"
+        words = " ".join(result.terms)
+        l0_matched = {id(m.row): m for m in result.route.l0_matches}
+        opened = {st.path for st in result.route.steps}
+        failures = []
+        for r in routes:
+            if r.index == l0.path:  # a memory linked straight from L0
+                failures.append(f"its L0 row (memory-index.md:{r.row.line}, keywords: {_kw(r.row)}) "
+                                f"matched none of the query words ({words})")
+                continue
+            l0_rows = [row for row in l0.rows if any(link.target == r.index for link in row.links)]
+            if not l0_rows:
+                failures.append(f"its index {r.index} is not routed from memory-index.md, so the agent never opens it")
+                continue
+            if r.index not in opened:
+                row = l0_rows[0]
+                failures.append(f"L0 hop failed: memory-index.md:{row.line} (keywords: {_kw(row)}) matched none of "
+                                f"the query words ({words}), so {r.index} was never opened")
+                continue
+            via = next((m for m in l0_matched.values() if any(lk.target == r.index for lk in m.row.links)), None)
+            matched = kindex.match(result.terms, r.index, set(terms(result.query)))
+            row_no = next((i for i in kindex.rows_of.get(r.index, ()) if kindex.rows[i][1] is r.row), None)
+            if row_no is None or row_no not in matched:
+                opened_by = f" (opened via memory-index.md:{via.row.line}, matched {', '.join(via.matched[:4])})" if via else ""
+                failures.append(f"{r.index} was opened{opened_by}, but its row {r.index}:{r.row.line} "
+                                f"(keywords: {_kw(r.row)}) matched none of the query words ({words})")
+                continue
+            failures.append(f"its row {r.index}:{r.row.line} matched {', '.join(matched[row_no][1][:4])} but the "
+                            f"route ranked it below its top {len(result.route.hits)}")
+        return failures[0] if len(failures) == 1 else " | ".join(dict.fromkeys(failures))
+
+    def _explain_bm25(self, path: str, result: SearchResult) -> str:
+        i = self.position.get(path)
+        if i is None:
+            return "not searchable"
+        doc = self.doc_terms[i]
+        counts = {t: doc.count(t) for t in dict.fromkeys(result.terms) if t in doc}
+        if not counts:
+            return f"no query word appears in its text ({' '.join(result.terms)})"
+        scores = self.bm25.scores(result.terms)
+        mine = float(scores[i])
+        rank = 1 + sum(1 for j in range(len(scores)) if float(scores[j]) > mine)
+        found = ", ".join(f"{t}×{n}" for t, n in sorted(counts.items(), key=lambda kv: -kv[1])[:6])
+        depth = f" (below the depth of {DEPTH} each source passes to fusion)" if rank > DEPTH else ""
+        return f"bm25 #{rank} of {len(self.docs)}{depth}; its text has {found} (head words count {HEAD_WEIGHT}×)"
+
+
+def _kw(row) -> str:
+    kws = sorted(row.keyword_set)
+    return " ".join(kws[:10]) + (" …" if len(kws) > 10 else "")

@@ -1,0 +1,106 @@
+"""BERT's uncased WordPiece tokenizer in pure Python, for the bundled sentence encoder.
+
+Why not the `tokenizers` package: it is a 3 MB native wheel that now pulls huggingface-hub and an
+HTTP client into the install, for a job this file does with the model's own vocabulary
+(`data/minilm-vocab.txt`, 30,522 pieces, 230 KB). It reproduces `BertTokenizer(do_lower_case=True)`
+— clean, split CJK, lowercase, strip accents, split punctuation, greedy longest-match pieces —
+and stops once the encoder's budget of pieces is reached, so a long memory costs no more than a
+short one (tests compare it with `tokenizers` on real memories when that is installed).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+VOCAB = Path(__file__).parent / "data" / "minilm-vocab.txt"
+MAX_WORD = 100  # BERT's max_input_chars_per_word: a longer word is one [UNK]
+
+
+def _is_punct(ch: str) -> bool:
+    cp = ord(ch)
+    if 33 <= cp <= 47 or 58 <= cp <= 64 or 91 <= cp <= 96 or 123 <= cp <= 126:
+        return True
+    return unicodedata.category(ch).startswith("P")
+
+
+def _is_cjk(cp: int) -> bool:
+    return (0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x2A6DF or 0x2A700 <= cp <= 0x2B73F
+            or 0x2B740 <= cp <= 0x2B81F or 0x2B820 <= cp <= 0x2CEAF or 0xF900 <= cp <= 0xFAFF or 0x2F800 <= cp <= 0x2FA1F)
+
+
+class WordPiece:
+    def __init__(self, vocab_path: Path = VOCAB) -> None:
+        pieces = vocab_path.read_text(encoding="utf-8").split("\n")
+        if pieces and pieces[-1] == "":
+            pieces.pop()
+        self.vocab = {p: i for i, p in enumerate(pieces)}
+        self.cls, self.sep, self.unk = self.vocab["[CLS]"], self.vocab["[SEP]"], self.vocab["[UNK]"]
+        self._word = lru_cache(maxsize=65536)(self._pieces)
+
+    def encode(self, text: str, max_len: int = 128) -> list[int]:
+        """[CLS] pieces… [SEP], at most `max_len` ids (truncated like the model's tokenizer)."""
+        budget = max_len - 2
+        ids = [self.cls]
+        for word in self._words(text):
+            ids.extend(self._word(word))
+            if len(ids) - 1 >= budget:
+                del ids[budget + 1:]
+                break
+        ids.append(self.sep)
+        return ids
+
+    def _words(self, text: str):
+        """Lowercased, accent-free words and single punctuation marks, lazily (a long text is
+        only read as far as the budget needs)."""
+        for chunk in text.split():
+            chunk = self._clean(chunk)
+            if not chunk:
+                continue
+            word: list[str] = []
+            for ch in chunk:
+                if ch.isspace():
+                    if word:
+                        yield "".join(word)
+                        word = []
+                elif _is_punct(ch) or _is_cjk(ord(ch)):
+                    if word:
+                        yield "".join(word)
+                        word = []
+                    yield ch
+                else:
+                    word.append(ch)
+            if word:
+                yield "".join(word)
+
+    @staticmethod
+    def _clean(chunk: str) -> str:
+        out = []
+        for ch in chunk:
+            cp = ord(ch)
+            if cp == 0 or cp == 0xFFFD or (unicodedata.category(ch).startswith("C") and ch not in "\t\n\r"):
+                continue
+            out.append(ch)
+        text = "".join(out).lower()
+        if text.isascii():
+            return text
+        text = unicodedata.normalize("NFD", text)
+        return "".join(ch for ch in text if unicodedata.category(ch) != "Mn")
+
+    def _pieces(self, word: str) -> tuple[int, ...]:
+        if len(word) > MAX_WORD:
+            return (self.unk,)
+        out, start, vocab = [], 0, self.vocab
+        while start < len(word):
+            end = len(word)
+            while end > start:
+                piece = word[start:end] if start == 0 else "##" + word[start:end]
+                if piece in vocab:
+                    out.append(vocab[piece])
+                    break
+                end -= 1
+            else:
+                return (self.unk,)
+            start = end
+        return tuple(out)
