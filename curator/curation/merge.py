@@ -20,9 +20,18 @@ def rebase(base: bytes | None, changed: bytes | None, onto: bytes | None):
         return NO_MERGE
     if changed.startswith(base) and (base.endswith(b"\n") or not base) and (onto.endswith(b"\n") or not onto):
         return onto + changed[len(base):]  # the common case: lines appended at the end
-    from difflib import SequenceMatcher
-
     b, c, o = (x.splitlines(keepends=True) for x in (base, changed, onto))
+    merged = _merge(b, c, o)
+    # repeated lines make the alignment ambiguous (a change may be read as an insert here and a
+    # delete there): the merge is kept only when the mirrored alignment agrees with it
+    if merged is NO_MERGE or _merge(b[::-1], c[::-1], o[::-1]) != (merged[::-1]):
+        return NO_MERGE
+    return b"".join(merged)
+
+
+def _merge(b: list, c: list, o: list):
+    """Both sides' hunks against `b` applied together (lists of lines), or NO_MERGE."""
+    from difflib import SequenceMatcher
 
     def hunks(other):
         return [(i1, i2, other[j1:j2]) for tag, i1, i2, j1, j2
@@ -39,4 +48,4 @@ def rebase(base: bytes | None, changed: bytes | None, onto: bytes | None):
         out += lines
         at = i2
     out += b[at:]
-    return b"".join(out)
+    return out
