@@ -240,11 +240,12 @@ async def test_the_app_and_the_cli_writing_at_once_lose_nothing(live):
         app.notify = lambda message, **kw: (notes.append(str(message)), shown(message, **kw))
         cli.start()
         await pilot.press("y")  # the app applies while the CLI writes
-        await asyncio.to_thread(cli.join, 30)
-        if codes != [0]:  # the app held the lock longer than the CLI waits (a loaded machine): said, run again
-            assert main(argv) == 0
+        await asyncio.to_thread(cli.join, 60)
+        while codes[-1:] != [0] and len(codes) < 6:  # turned away as busy (said so) on a loaded machine: again
+            codes.append(await asyncio.to_thread(main, argv))
+        assert codes[-1:] == [0], codes
         mine = "| pr size split stacked large-change diff-budget |"
-        for _ in range(20):  # the app's outcome: applied, or the new diff for approval, or busy (said)
+        for _ in range(40):  # the app's outcome: applied, or the new diff for approval, or busy (said)
             await settle(app, pilot)
             if (root / INDEX).read_text().splitlines()[5].startswith(mine):
                 break
@@ -261,7 +262,7 @@ async def test_the_app_and_the_cli_writing_at_once_lose_nothing(live):
         assert lines[5].startswith(mine), notes
         events.push(root / INDEX, root / "memory-index.md")  # what the watcher sees of the CLI's write
         loaded = fresh(root)
-        await wait_until(pilot, lambda: view(app.workspace) == loaded, timeout=20)
+        await wait_until(pilot, lambda: view(app.workspace) == loaded, timeout=40)
 
 
 async def test_an_untrusted_journal_entry_is_shown_in_undo_and_history(app, sample_copy, tmp_path):
