@@ -13,10 +13,11 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import tempfile
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,9 +46,15 @@ def curator_dir(root: Path) -> Path:
         if ignore.is_symlink() or not ignore.is_file() or ignore.stat().st_size == 0:
             if ignore.is_symlink():
                 ignore.unlink()
-            for stale in d.glob("..gitignore.*.tmp"):  # a crash while writing it
-                _unlink(stale)
-            atomic_write(ignore, GITIGNORE)  # never a 0-byte .gitignore on a full disk
+            for stale in d.glob("..gitignore.*.tmp"):  # a crash's, not another curator's write right now
+                with suppress(FileNotFoundError):
+                    if time.time() - stale.stat().st_mtime > 60:
+                        _unlink(stale)
+            try:
+                atomic_write(ignore, GITIGNORE)  # never a 0-byte .gitignore on a full disk
+            except FileNotFoundError:  # another curator's write of it raced ours: theirs is in place
+                if not (ignore.is_file() and not ignore.is_symlink()):
+                    raise
     except OSError as exc:
         raise WriteFailed(f"cannot write to {root}: {exc.strerror or exc}; nothing was changed") from None
     return d
@@ -383,8 +390,6 @@ def write_entry(root: Path, plan: Plan) -> Entry:
 
 def discard(entry: Entry) -> None:
     """Remove an entry no file was swapped for (its pending state would roll back nothing)."""
-    import shutil
-
     shutil.rmtree(entry.path, ignore_errors=True)
     fsync_dir(entry.path.parent)
 
