@@ -228,7 +228,7 @@ def _recover(root: Path) -> Recovered:
     good, bad = journal.scan(root)
     notes = [journal.quarantine(root, p, why) for p, why in bad]
     jdir = root / journal.DIR / "journal"
-    for tmp in [*jdir.glob("*/.*.tmp"), *jdir.glob("*/blobs/.*.tmp")]:
+    for tmp in [*jdir.glob("*/.*.tmp"), *jdir.glob("*/blobs/.*.tmp"), *(root / journal.DIR).glob("..gitignore.*.tmp")]:
         journal.remove(tmp)  # a crash while journaling left curator's own temp files
     done = []
     for entry in good:

@@ -17,7 +17,7 @@ import shutil
 import tempfile
 import threading
 import time
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -46,11 +46,7 @@ def curator_dir(root: Path) -> Path:
         if ignore.is_symlink() or not ignore.is_file() or ignore.stat().st_size == 0:
             if ignore.is_symlink():
                 ignore.unlink()
-            for stale in d.glob("..gitignore.*.tmp"):  # a crash's, not another curator's write right now
-                with suppress(FileNotFoundError):
-                    if time.time() - stale.stat().st_mtime > 60:
-                        _unlink(stale)
-            try:
+            try:  # (a crash's leftover temp file is swept by recovery, under the lock)
                 atomic_write(ignore, GITIGNORE)  # never a 0-byte .gitignore on a full disk
             except FileNotFoundError:  # another curator's write of it raced ours: theirs is in place
                 if not (ignore.is_file() and not ignore.is_symlink()):
