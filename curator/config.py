@@ -113,6 +113,7 @@ class Config:
     golden: str = "golden-queries.yaml"  # relative to the store, for `curator eval`
     source: Path | None = None  # the file this came from, if any
     explicit: frozenset[str] = frozenset()  # settings the file gave (e.g. "tiers"): never re-decided
+    refused: tuple[str, ...] = ()  # a repository config's paths that leave it (trust.py): dropped, shown
 
     def tier_for(self, logical_path: str) -> str:
         # one combined regex: the first rule (leftmost alternative) that matches wins
@@ -233,11 +234,30 @@ def load_config(store_root: Path, explicit: Path | None = None) -> Config:
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: the config must be a mapping of settings")
     try:
-        return config_from_mapping(data, source=path)
+        cfg = config_from_mapping(data, source=path)
+        return cfg if explicit is not None else _confined(cfg, store_root)
     except ConfigError:
         raise
     except (TypeError, ValueError, OverflowError, AttributeError, re.error) as exc:
         raise ConfigError(f"{path}: a setting has a value curator cannot use ({one_line(exc)})") from None
+
+
+def _confined(cfg: Config, store_root: Path) -> Config:
+    """A repository's own config (found, not given on the command line) may only name folders
+    inside the repository: any other `include` is dropped and named in `refused`."""
+    if "include" not in cfg.explicit:
+        return cfg
+    from .trust import Untrusted, confine, repository_boundary
+
+    boundary = repository_boundary(store_root)
+    kept, refused = [], []
+    for inc in cfg.include:
+        try:
+            confine(boundary, store_root, inc, "include")
+            kept.append(inc)
+        except Untrusted as exc:
+            refused.append(f"{cfg.source.name if cfg.source else CONFIG_NAME}: {exc}")
+    return replace(cfg, include=tuple(kept), refused=tuple(refused)) if refused else cfg
 
 
 def _expect(cond: bool, path: Path | None, message: str) -> None:

@@ -22,8 +22,11 @@ def render_diff(out, plan) -> None:
     out.print(plan_renderable(plan), soft_wrap=True)  # like git diff: long lines are not re-flowed
 
 
-def finish(args, store, plan) -> int:
-    """Print the plan, apply it unless --dry-run, report in text or JSON."""
+def finish(args, store, plan, replan=None) -> int:
+    """Print the plan, apply it unless --dry-run, report in text or JSON. `replan(store)` makes
+    the plan again: when a file changed between plan and write it is planned again (still under
+    the lock) from the files as they are now; the same changes are applied, other changes are
+    shown and the command exits 2 (nothing written)."""
     from rich.text import Text
 
     from ..curation import CurationError, apply_plan
@@ -38,8 +41,20 @@ def finish(args, store, plan) -> int:
             console().print(f"nothing to do: {plan.title}", markup=False)
         return EXIT_OK
     if not args.dry_run:
+        from ..curation.replan import PlanChanged, apply_replanning
+
+        snapshot = [store]
+
+        def fresh(paths):  # the store as it is now, under the same lock
+            snapshot[0] = snapshot[0].evolve(paths)
+            return snapshot[0]
+
         try:
-            journal_id = apply_plan(store.root, plan)
+            journal_id, plan = apply_replanning(store.root, lambda p: apply_plan(store.root, p), plan, fresh, replan)
+        except PlanChanged as exc:
+            if args.format != "json":
+                render_diff(console(), exc.plan)
+            raise UsageError(f"{exc} (the new plan is shown above) — run the command again to apply it") from None
         except CurationError as exc:
             raise UsageError(str(exc)) from None
     if args.format == "json":
@@ -59,14 +74,20 @@ def finish(args, store, plan) -> int:
 def planning(fn, *a, **kw):
     """Run a planner, turning refusals into one-line usage errors (and "nothing to do" into an
     empty plan, which `finish` reports with exit 0)."""
-    from ..curation import CurationError, NothingToDo, Plan
+    from ..curation import ChangedOnDisk, CurationError, NothingToDo, Plan
+    from ..curation.replan import ATTEMPTS
 
-    try:
-        return fn(*a, **kw)
-    except NothingToDo as exc:
-        return Plan(exc.operation, str(exc))
-    except CurationError as exc:
-        raise UsageError(str(exc)) from None
+    for attempt in range(ATTEMPTS):
+        try:
+            return fn(*a, **kw)
+        except NothingToDo as exc:
+            return Plan(exc.operation, str(exc))
+        except ChangedOnDisk as exc:  # edited since the load: nothing shown yet, so read it again
+            if attempt == ATTEMPTS - 1 or not a or not hasattr(a[0], "evolve"):
+                raise UsageError(str(exc)) from None
+            a = (a[0].evolve([exc.path]), *a[1:])
+        except CurationError as exc:
+            raise UsageError(str(exc)) from None
 
 
 def recover_first(root) -> None:
@@ -79,7 +100,7 @@ def recover_first(root) -> None:
         raise UsageError(str(exc)) from None
 
 
-def report_recovery(done) -> None:
+def report_recovery(done, notes=None) -> None:
     from rich.text import Text
 
     from .common import err_console
@@ -87,8 +108,21 @@ def report_recovery(done) -> None:
     if done:
         err_console().print(Text.assemble(("recovered", "warning"),
                                           f" an interrupted operation ({', '.join(done)}): rolled back"))
-    for note in getattr(done, "notes", []):
+    for note in getattr(done, "notes", []) if notes is None else notes:
         err_console().print(Text.assemble(("journal", "warning"), f": {note}"))
+
+
+def report_special_files(store) -> None:
+    """Name the FIFOs, sockets and devices the walk found (never opened, never copied)."""
+    from rich.text import Text
+
+    from .common import err_console
+
+    special = [f for f in store.load_findings if f.check == "parse.error" and "never opened" in f.message]
+    for f in special[:5]:
+        err_console().print(Text.assemble(("skipped", "warning"), f" {f.path}: {f.message.split(',')[0]}"))
+    if len(special) > 5:
+        err_console().print(Text.assemble(("skipped", "warning"), f" {len(special) - 5} more special files"))
 
 
 @contextmanager
@@ -104,6 +138,7 @@ def writing_session(args):
         with writing(located.root, dry_run=getattr(args, "dry_run", False)) as done:
             report_recovery(done)
             store, _ = open_store(args, quiet_notice=True)
+            report_special_files(store)
             yield store
     except CurationError as exc:
         raise UsageError(str(exc)) from None

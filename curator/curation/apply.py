@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from . import journal
+from .merge import NO_MERGE, rebase  # the three-way merge (re-exported for callers)
 from .plan import ChangedOnDisk, CurationError, Plan, WriteFailed
 from .validate import inside_store
 
@@ -65,44 +66,6 @@ def _put_back(src: Path, path: Path, tag: str) -> bool:
     except FileExistsError:
         os.replace(src, _aside(path, tag, "conflict"))
         return False
-
-
-NO_MERGE = object()
-
-
-def rebase(base: bytes | None, changed: bytes | None, onto: bytes | None):
-    """The changes someone made from `base` to `changed`, applied onto `onto` — a clean three-way
-    merge by lines (None: the file is absent), or NO_MERGE when the two sides touch the same
-    lines or one side creates or deletes the file. Appends at the end never conflict with a
-    change elsewhere."""
-    if changed == base:
-        return onto
-    if onto == base:
-        return changed
-    if base is None or changed is None or onto is None:
-        return NO_MERGE
-    if changed.startswith(base) and (base.endswith(b"\n") or not base) and (onto.endswith(b"\n") or not onto):
-        return onto + changed[len(base):]  # the common case: lines appended at the end
-    from difflib import SequenceMatcher
-
-    b, c, o = (x.splitlines(keepends=True) for x in (base, changed, onto))
-
-    def hunks(other):
-        return [(i1, i2, other[j1:j2]) for tag, i1, i2, j1, j2
-                in SequenceMatcher(None, b, other, autojunk=False).get_opcodes() if tag != "equal"]
-
-    theirs, ours = hunks(c), hunks(o)
-    for ti1, ti2, _ in theirs:
-        for oi1, oi2, _ in ours:
-            if ti1 < oi2 and oi1 < ti2 or ti1 == oi1 or ti1 == ti2 == oi2 or oi1 == oi2 == ti2:
-                return NO_MERGE  # overlapping, or both at one spot: which goes first is not ours to say
-    out, at = [], 0
-    for i1, i2, lines in sorted(theirs + ours, key=lambda h: (h[0], h[1])):
-        out += b[at:i1]
-        out += lines
-        at = i2
-    out += b[at:]
-    return b"".join(out)
 
 
 class Conflict(ChangedOnDisk):
@@ -151,6 +114,8 @@ def swap(root: Path, rel: str, expect: bytes | None, new: bytes | None, tag: str
             except FileExistsError:  # a file appeared under the name meanwhile: it stays
                 mine, clash = expect, True
         late = journal.drain(aside)  # every byte written into it, even through a handle opened earlier
+        if clash:  # the name was made again while ours was aside (an append to the absent name)
+            _keep_beside(root, rel, late if late is not None else expect, tag)
         if late is not None and late != expect:  # (None: someone took curator's moved-aside file away)  # written through a handle opened before the move: their bytes, with
             _transplant(root, rel, mine, late, f"{tag}-l", keep=True)  # what else they wrote since
             raise ChangedOnDisk(rel)
@@ -160,6 +125,20 @@ def swap(root: Path, rel: str, expect: bytes | None, new: bytes | None, tag: str
         if tmp is not None:
             journal._unlink(tmp)
     journal.fsync_dir(path.parent)
+
+
+def _keep_beside(root: Path, rel: str, held: bytes, tag: str) -> None:
+    """A file appeared under `rel` while the bytes it `held` were moved aside: when the new file
+    does not carry them (someone appended to the absent name), they are kept beside it in a
+    conflict file and Conflict says so — never dropped; else it is a plain change on disk."""
+    path = inside_store(root, rel)
+    theirs = _read(path)
+    if theirs is not None and theirs.startswith(held):
+        raise ChangedOnDisk(rel)
+    conflict = _aside(path, tag, "conflict")
+    journal.atomic_write(conflict, held)
+    raise Conflict(rel, f"{rel} was written by someone else while curator replaced it: their bytes are in the file, "
+                        f"what it held before is kept beside it in {conflict.name}")
 
 
 def _transplant(root: Path, rel: str, base: bytes | None, target: bytes | None, tag: str,
@@ -249,7 +228,7 @@ def _recover(root: Path) -> Recovered:
     good, bad = journal.scan(root)
     notes = [journal.quarantine(root, p, why) for p, why in bad]
     jdir = root / journal.DIR / "journal"
-    for tmp in [*jdir.glob("*/.*.tmp"), *jdir.glob("*/blobs/.*.tmp")]:
+    for tmp in [*jdir.glob("*/.*.tmp"), *jdir.glob("*/blobs/.*.tmp"), *(root / journal.DIR).glob("..gitignore.*.tmp")]:
         journal.remove(tmp)  # a crash while journaling left curator's own temp files
     done = []
     for entry in good:
@@ -299,7 +278,11 @@ def apply_plan(root: Path, plan: Plan) -> str:
         try:
             entry = journal.write_entry(root, plan)
         except OSError as exc:
-            raise WriteFailed(f"could not write the journal: {exc.strerror or exc}; nothing was changed") from None
+            raise WriteFailed(f"could not write the journal: {exc.strerror or exc}; no file was changed") from None
+        stale = next((e.path for e in plan.edits if _current(root, e.path) != e.before), None)
+        if stale is not None:  # edited while the journal was written: nothing swapped, the entry goes
+            journal.discard(entry)
+            raise ChangedOnDisk(stale)
         done = []
         try:
             for e in plan.edits:
@@ -310,7 +293,7 @@ def apply_plan(root: Path, plan: Plan) -> str:
         except ChangedOnDisk as exc:
             _roll_back_refused(root, entry, [(e.path, e.after, e.before) for e in reversed(done)], exc, "rolled-back")
         except OSError as exc:
-            _give_back(root, exc)
+            _give_back(root, exc, [e.path for e in done])
         return entry.id
 
 
@@ -338,28 +321,44 @@ def _roll_back_refused(root: Path, entry: journal.Entry, moves, exc: ChangedOnDi
     raise Conflict(first.path, f"{exc}; could not roll back cleanly: " + "; ".join(map(str, conflicts))) from exc
 
 
-def _give_back(root: Path, exc: OSError):
+def _give_back(root: Path, exc: OSError, done=()):
     """A write failed half-way: roll the operation back now (or, if that fails too, on the next
-    start) and say so in one line."""
+    start) and say in one line what was and was not changed."""
     reason = exc.strerror or str(exc)
+    where = f" on {Path(exc.filename).name}" if getattr(exc, "filename", None) else ""
     try:
         _recover(root)
     except OSError:
-        raise WriteFailed(f"write failed ({reason}); the store is rolled back on the next start") from None
-    raise WriteFailed(f"write failed ({reason}); rolled back, nothing was changed") from None
+        written = ", ".join(done[:3]) + (f" and {len(done) - 3} more" if len(done) > 3 else "")
+        now = f"{written} hold{'s' if len(done) == 1 else ''} the new text" if done else "no file was changed"
+        raise WriteFailed(f"write failed{where} ({reason}); {now} until the next curator command rolls the "
+                          "operation back from its journal; nothing else was changed") from None
+    raise WriteFailed(f"write failed{where} ({reason}); rolled back: no file was changed") from None
+
+
+class NothingToUndo(CurationError):
+    """No applied operation to undo; `notes` names journal entries set aside as untrusted."""
+
+    def __init__(self, notes=()) -> None:
+        self.notes = list(notes)
+        more = f" ({len(self.notes)} journal entr{'y' if len(self.notes) == 1 else 'ies'} set aside as untrusted: " \
+               f"see curator history)" if self.notes else ""
+        super().__init__("nothing to undo" + more)
 
 
 def undo(root: Path) -> journal.Entry:
     """Restore the state before the last applied operation (call again to go further back)."""
     root = Path(root)
     if not (root / journal.DIR).is_symlink() and not (root / journal.DIR / "journal").is_dir():
-        raise CurationError("nothing to undo")
+        raise NothingToUndo()
     with journal.locked(root):
-        _recover(root)
+        notes = _recover(root).notes  # an untrusted entry is set aside before any byte is read
         applied = [e for e in journal.entries(root) if e.state == "applied"]
         if not applied:
-            raise CurationError("nothing to undo")
+            raise NothingToUndo([f"journal entry {name} is in {journal.DIR}/quarantine ({why})"
+                                 for name, why in journal.quarantined(root)])
         entry = applied[-1]
+        entry.notes = notes
         files = list(entry.files())  # verified: a blob that is not what its digest says is refused
         for rel, _before, after in files:
             if _current(root, rel) != after:
@@ -374,14 +373,5 @@ def undo(root: Path) -> journal.Entry:
         except ChangedOnDisk as exc:
             _roll_back_refused(root, entry, reversed(done), exc, "applied")
         except OSError as exc:
-            _give_back(root, exc)
+            _give_back(root, exc, [rel for rel, _b, _a in done])
         return entry
-
-
-def history(root: Path) -> list[dict]:
-    return [
-        {"id": e.id, "operation": e.meta.get("operation"), "title": e.meta.get("title"),
-         "state": e.state, "created": e.meta.get("created"),
-         "files": [f["path"] for f in e.meta.get("files", [])]}
-        for e in journal.entries(Path(root))
-    ]

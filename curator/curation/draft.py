@@ -16,6 +16,16 @@ from .textedit import edit_lines
 from .validate import inside_store
 
 
+def _loaded_bytes(rec) -> bytes | None:
+    """The bytes the snapshot loaded for `rec`, when its text gives them back exactly (never
+    bytes read since: a lazily read text of a changed file fails the hash)."""
+    try:
+        data = rec.text.encode("utf-8")
+    except (AttributeError, OSError, UnicodeError):
+        return None
+    return data if hashlib.sha256(data).hexdigest() == rec.content_hash else None
+
+
 class Draft:
     """`store`: the loaded store the edits were computed from. Each file's bytes are then
     taken only if they are exactly the bytes that store was loaded from (its content hash), so
@@ -44,7 +54,9 @@ class Draft:
                 raise CurationError(f"{rel} is a folder, not a file") from None
             rec = self.store.records.get(rel) if self.store is not None else None
             if rec is not None and rec.content_hash and (data is None or hashlib.sha256(data).hexdigest() != rec.content_hash):
-                raise ChangedOnDisk(rel)
+                data = _loaded_bytes(rec)  # edited since the load: plan on what was loaded; the write reconciles
+                if data is None:
+                    raise ChangedOnDisk(rel)
             self._before[rel] = data
             self._order.append(rel)
 

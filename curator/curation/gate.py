@@ -10,7 +10,8 @@ numbers in messages change with every edit, so neither says whether a finding is
 
 from __future__ import annotations
 
-import shutil
+import os
+import stat
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -59,19 +60,43 @@ class Dropped:
         return f"dropped {label}: it would add {describe(first)}{more}"
 
 
+def _regular_bytes(path) -> bytes | None:
+    """A record's bytes if it is (still) a regular file; never opens a FIFO or a device."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            return fh.read()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 class Scratch:
-    """A copy of the store in a temporary folder on which plans are tried, one at a time."""
+    """The store's records copied into a temporary folder, on which plans are tried one at a
+    time. Only what the checks read is copied — the regular files the store loaded (the plan's
+    own files among them) — never special files, `.git`, `.curator` or anything else."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self._tmp = tempfile.TemporaryDirectory(prefix="curator-gate-")
         base = Path(self._tmp.name)
         self.root = base / "store"
-        shutil.copytree(store.root, self.root, ignore=shutil.ignore_patterns(".curator", ".git"), symlinks=True)
-        for inc in store.config.include:  # ADR-002 folders beside the store (`../knowledge`)
-            src = store.root / inc
-            if inc.startswith("../") and "/" not in inc[3:].rstrip("/") and src.is_dir():
-                shutil.copytree(src, base / inc[3:].rstrip("/"), symlinks=True, dirs_exist_ok=True)
+        self.root.mkdir()
+        for rel, rec in store.records.items():  # `../knowledge/x.md` lands beside the copy, as beside the store
+            dest = Path(os.path.normpath(self.root / rel))
+            if base not in dest.parents:
+                continue  # an included folder further out: the same on both sides of the comparison
+            data = _regular_bytes(rec.abspath)
+            if data is not None:
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                dest.write_bytes(data)
         self.result = load_store(self.root, config=store.config, today=store.today, token_counter=store.counter,
                                  fmt=store.format, use_cache=False)
 

@@ -13,11 +13,12 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import tempfile
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -45,9 +46,11 @@ def curator_dir(root: Path) -> Path:
         if ignore.is_symlink() or not ignore.is_file() or ignore.stat().st_size == 0:
             if ignore.is_symlink():
                 ignore.unlink()
-            for stale in d.glob("..gitignore.*.tmp"):  # a crash while writing it
-                _unlink(stale)
-            atomic_write(ignore, GITIGNORE)  # never a 0-byte .gitignore on a full disk
+            try:  # (a crash's leftover temp file is swept by recovery, under the lock)
+                atomic_write(ignore, GITIGNORE)  # never a 0-byte .gitignore on a full disk
+            except FileNotFoundError:  # another curator's write of it raced ours: theirs is in place
+                if not (ignore.is_file() and not ignore.is_symlink()):
+                    raise
     except OSError as exc:
         raise WriteFailed(f"cannot write to {root}: {exc.strerror or exc}; nothing was changed") from None
     return d
@@ -140,17 +143,6 @@ def locked(root: Path, wait: float = 5.0, shared: bool = False):
                 _held.pop(key, None)
     finally:
         os.close(fd)  # closing releases the lock
-
-
-def quarantine(root: Path, path: Path, reason: str) -> str:
-    """Move a journal part curator cannot trust out of the way (into `.curator/quarantine/`),
-    never deleting it; returns a one-line message."""
-    qdir = Path(root) / DIR / "quarantine"
-    _refuse_link(qdir, f"{DIR}/quarantine")
-    qdir.mkdir(parents=True, exist_ok=True)
-    dest = qdir / f"{path.name}-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}"
-    os.replace(path, dest)
-    return f"journal entry {path.name} set aside in {DIR}/quarantine ({reason})"
 
 
 def fsync_dir(path: Path) -> None:
@@ -313,6 +305,7 @@ class Entry:
     id: str
     path: Path
     meta: dict
+    notes: list = field(default_factory=list)  # what recovery set aside before this entry was read
 
     @property
     def state(self) -> str:
@@ -391,69 +384,13 @@ def write_entry(root: Path, plan: Plan) -> Entry:
     return Entry(entry_id, path, meta)
 
 
-def _problem(root: Path, p: Path) -> tuple[dict | None, str | None]:
-    """(meta, None) for an entry that is well formed, else (None, why not)."""
-    from ..safeio import UnsafeFile, read_small_file
-    from .validate import inside_store
-
-    if p.is_symlink() or not p.is_dir():
-        return None, "not a folder"
-    if not ID.match(p.name):
-        return None, "not an entry name"
-    meta_path = p / "meta.json"
-    try:
-        meta = json.loads(read_small_file(meta_path, META_CAP).decode("utf-8"))
-    except FileNotFoundError:
-        return None, "no meta.json"
-    except (OSError, UnsafeFile, ValueError):
-        return None, "meta.json is not readable JSON"
-    if not isinstance(meta, dict):
-        return None, "meta.json is not a mapping"
-    if meta.get("state") not in STATES:
-        return None, "unknown state"
-    files = meta.get("files")
-    if not isinstance(files, list):
-        return None, "no list of files"
-    for f in files:
-        if not isinstance(f, dict) or not isinstance(f.get("path"), str):
-            return None, "a file without a path"
-        for key in ("before", "after"):
-            d = f.get(key)
-            if d is not None and not (isinstance(d, str) and HEX64.match(d)):
-                return None, "a digest that is not sha256 hex"
-        try:
-            inside_store(root, f["path"])
-        except CurationError:
-            return None, "a path outside the store"
-    if (p / "blobs").is_symlink():
-        return None, "blobs is a symlink"
-    for key in ("title", "operation", "created"):
-        if key in meta and not isinstance(meta[key], str):
-            meta[key] = str(meta[key])
-    return meta, None
+def discard(entry: Entry) -> None:
+    """Remove an entry no file was swapped for (its pending state would roll back nothing)."""
+    shutil.rmtree(entry.path, ignore_errors=True)
+    fsync_dir(entry.path.parent)
 
 
-def scan(root: Path) -> tuple[list[Entry], list[tuple[Path, str]]]:
-    """Every well-formed entry in order, and every entry curator cannot trust (with why).
-    An entry folder without meta.json is a write that never started: neither."""
-    jdir = Path(root) / DIR / "journal"
-    if jdir.is_symlink() or (Path(root) / DIR).is_symlink() or not jdir.is_dir():
-        return [], []
-    good, bad = [], []
-    try:
-        children = sorted(jdir.iterdir())
-    except OSError:
-        return [], []
-    for p in children:
-        meta, why = _problem(Path(root), p)
-        if meta is not None:
-            good.append(Entry(p.name, p, meta))
-        elif why == "no meta.json" and p.is_dir() and not p.is_symlink():
-            continue
-        else:
-            bad.append((p, why))
-    return good, bad
+# which entries are trusted, and where the others go (quarantine.py)
+from .quarantine import WHY, entries, quarantine, quarantined, scan  # noqa: E402
 
-
-def entries(root: Path) -> list[Entry]:
-    return scan(root)[0]
+__all__ = ["WHY", "entries", "quarantine", "quarantined", "scan"]

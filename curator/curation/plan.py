@@ -4,6 +4,7 @@ is written. Paths are store-relative with "/"; `before`/`after` are bytes, None 
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 
 
@@ -94,3 +95,24 @@ def diff_lines(plan: Plan):
         lines = list(difflib.unified_diff(_text(e.before), _text(e.after), a, b, n=2))
         for line in lines:
             yield line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+
+
+COUNT = re.compile(r"(\]\([^)\s]*\)) \(\d+\)")  # an L0 link's token count: `[x](x.md) (123)`
+
+
+def changes(plan: Plan) -> list[tuple[str, str, tuple[str, ...]]]:
+    """What a plan changes, without where: per file its action and the lines it removes and adds
+    (no context, no line numbers), so an edit elsewhere in a file leaves it the same. An L0
+    link's `(N)` is left out: it is recounted from the files as they are, never a choice."""
+    out = []
+    for e in plan.edits:
+        if e.before == e.after:
+            continue
+        lines = difflib.unified_diff(_text(e.before), _text(e.after), n=0)
+        out.append((e.path, e.action, tuple(COUNT.sub(r"\1 (N)", ln) for ln in lines
+                                            if ln[:1] in "+-" and ln[:3] not in ("+++", "---"))))
+    return sorted(out)
+
+
+def same_changes(a: Plan, b: Plan) -> bool:
+    return changes(a) == changes(b)

@@ -13,6 +13,7 @@ import re
 import unicodedata
 from pathlib import Path
 
+from ..trust import Untrusted, store_path
 from .plan import CurationError
 
 KEBAB = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # used with fullmatch: `$` would allow a trailing newline
@@ -46,50 +47,13 @@ def check_path(rel: str, what: str = "path") -> str:
     return rel
 
 
-def included_folders(root: Path) -> list[str]:
-    """The config's `include` folders outside the store (`../validation` beside
-    `.serena/memories`): their records are part of the store, so curator may write them."""
-    from ..config import ConfigError, load_config
-
-    try:
-        include = load_config(Path(root)).include
-    except ConfigError:
-        return []
-    return [posixpath.normpath(i.rstrip("/")) for i in include if posixpath.normpath(i).startswith("../")]
-
-
 def inside_store(root: Path, rel: str) -> Path:
-    """The absolute path of a store-relative path, refusing anything that leaves the store
-    (or, for `../x/...`, the included folder it names)."""
-    if not isinstance(rel, str) or not rel or rel.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", rel) or "\\" in rel:
-        raise CurationError(f"{ascii(rel)[:80]} must be a path inside the store, like folder/name.md")
-    if "\x00" in rel or len(rel.encode("utf-8", "surrogatepass")) > MAX_PATH_BYTES or any(
-            len(p.encode("utf-8", "surrogatepass")) > MAX_PART_BYTES for p in rel.split("/")):
-        raise CurationError(f"{ascii(rel)[:80]}: too long or not a usable path")
-    norm = posixpath.normpath(rel)
-    if norm in (".", ".."):
-        raise CurationError(f"{rel!r} leaves the store")
-    root_real = Path(root).resolve()
-    if norm.startswith("../"):
-        inc = next((i for i in included_folders(root) if norm.startswith(i + "/")), None)
-        if inc is None or not (Path(root) / inc).is_dir():
-            raise CurationError(f"{rel!r} leaves the store")
-        root_real = (Path(root) / inc).resolve()
-        norm_in = norm[len(inc) + 1:]
-        target = root_real / norm_in
-        parent = target.parent.resolve()
-        if parent != root_real and root_real not in parent.parents:
-            raise CurationError(f"{rel!r} leaves the store (through a symlink)")
-        if target.is_symlink():
-            raise CurationError(f"{rel!r} is a symlink; curator does not write through links")
-        return Path(root) / norm
-    target = (root_real / norm)
-    parent = target.parent.resolve()
-    if parent != root_real and root_real not in parent.parents:
-        raise CurationError(f"{rel!r} leaves the store (through a symlink)")
-    if target.is_symlink():
-        raise CurationError(f"{rel!r} is a symlink; curator does not write through links")
-    return Path(root) / norm
+    """The absolute path of a store-relative path curator may write: inside the store's real
+    root or an ADR-002 tier folder beside it (`trust.store_path`; config never widens it)."""
+    try:
+        return store_path(root, rel)
+    except Untrusted as exc:
+        raise CurationError(str(exc)) from None
 
 
 def _no_linked_folder(root: Path, rel: str) -> None:

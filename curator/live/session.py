@@ -239,7 +239,13 @@ class Session:
 
         index = self.current if index is None else index
         jid = apply_plan(self.sources[index].root, plan)
-        return jid, self.recheck(index, [e.path for e in plan.edits])
+        return jid, self._after_write(index, [e.path for e in plan.edits])
+
+    def _after_write(self, index: int, paths: list[str]) -> Swap:
+        """The source's snapshot after our own write: always a swap, even when the watcher saw
+        the files first (then the face still gets the current snapshot, never keeps an older one)."""
+        swap = self.recheck(index, paths)
+        return swap if swap is not None else Swap(index, self.sources[index].workspace, tuple(sorted(set(paths))))
 
     def undo(self, index: int | None = None):
         """Undo the source's last operation; (journal entry, its next snapshot)."""
@@ -248,7 +254,7 @@ class Session:
         index = self.current if index is None else index
         entry = undo(self.sources[index].root)
         paths = [f["path"] for f in entry.meta.get("files", []) if isinstance(f, dict) and "path" in f]
-        return entry, self.recheck(index, paths)
+        return entry, self._after_write(index, paths)
 
     def flush(self) -> None:
         """Keep what the re-checks learnt (each store's cache; the token counts): evolving a

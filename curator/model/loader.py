@@ -12,6 +12,7 @@ from ..config import Config, load_config
 from . import formats as fmts
 from .counting import Loading
 from .discovery import StoreError
+from .findings import Finding, Severity
 from .reading import EXPERIENCE_TOP, attach_index, attach_list_indexes, is_within, read_record, walk
 from .records import LEVEL_L2
 from .store import Store
@@ -59,6 +60,7 @@ def begin_load(
     store = Store(root=root, given=given or str(root), config=cfg, today=today or current_day(), format=fmt)
     store.repo_root = repo_root
     findings = store.load_findings
+    findings += [Finding("parse.error", Severity.ERROR, ".curator.yaml", note) for note in cfg.refused]  # trust.py
     real_root = root.resolve()
     roots = [(root, "")]
     for inc in cfg.include:

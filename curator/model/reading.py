@@ -34,6 +34,7 @@ from .records import (
     UNREADABLE,
     Record,
 )
+from .special import special_finding
 
 if TYPE_CHECKING:
     from .store import Store
@@ -107,7 +108,10 @@ def walk(base: Path, prefix: str, allowed: list[Path], findings: list[Finding], 
                             )
                         )
                         continue
-                    if entry.name.endswith(".md"):
+                    special = special_finding(rel, target)  # a link to a FIFO or a device
+                    if special is not None:
+                        findings.append(special)
+                    elif entry.name.endswith(".md"):
                         yield rel, entry.path
                     continue
                 if entry.is_dir(follow_symlinks=False):
@@ -116,6 +120,8 @@ def walk(base: Path, prefix: str, allowed: list[Path], findings: list[Finding], 
                     yield rel, entry.path
                 elif not is_attachment(entry.name) and entry.is_file(follow_symlinks=False):
                     findings.append(foreign_file(rel, False))
+                elif not entry.is_file(follow_symlinks=False) and (special := special_finding(rel, entry.path)):
+                    findings.append(special)  # never opened (model/special.py)
             except OSError as exc:
                 findings.append(Finding("parse.error", Severity.ERROR, rel, f"cannot read: {exc}"))
 

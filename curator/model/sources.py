@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..trust import Untrusted, confine
 from . import formats as fmts
 
 SERENA, CLAUDE, EXPERIENCE, SESSIONS = "serena", "claude", "experience", "sessions"
@@ -172,23 +173,21 @@ def discover(path: Path | str, *, env: dict | None = None, home: Path | None = N
     if user_sources:
         found += _user_sources(root, env, home)
     settings = repository_settings(root)
+    notes = list(settings.notes)
     for rel, fmt in settings.add:
         extra = (root / rel)
-        if _is_dir(extra) and _inside(extra, root) and all(s.root != extra for s in found):
+        try:
+            confine(root, root, rel, "sources.add")  # a repository's config stays inside it
+        except Untrusted as exc:
+            notes.append(str(exc))
+            continue
+        if _is_dir(extra) and all(s.root != extra for s in found):
             fmt = fmt or fmts.detect_format(extra)
             kind = {fmts.CLAUDE: CLAUDE, fmts.EXPERIENCE: EXPERIENCE}.get(fmt, SERENA)
             found.append(SourceSpec(kind, extra, rel, "repo", False, fmt))
     if settings.exclude:
         found = [s for s in found if s.rel not in settings.exclude and s.kind not in settings.exclude]
-    return Layout(root, tuple(found), notes=settings.notes)
-
-
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.resolve().relative_to(root.resolve())
-        return True
-    except (ValueError, OSError):
-        return False
+    return Layout(root, tuple(found), notes=tuple(notes))
 
 
 def _user_sources(root: Path, env, home: Path | None) -> list[SourceSpec]:

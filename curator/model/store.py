@@ -218,6 +218,8 @@ class Store:
             if index_changed:
                 new.l0 = self.l0 if self.l0 is not None and self.l0.path in new.records else None
                 for p in changed:
+                    if p in records and records[p] is self.records.get(p):
+                        continue  # the same bytes: its parsed index stays (else it showed 0 rows)
                     new.domain_indexes.pop(p, None)
                     if new.l0 is not None and new.l0.path == p:
                         new.l0 = None

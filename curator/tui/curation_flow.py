@@ -91,13 +91,25 @@ class CurationFlow:
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
     def apply_plan(self, plan, then_open: str | None = None, replan=None) -> None:
         from ..curation import ChangedOnDisk, CurationError
+        from ..curation.replan import PlanChanged, apply_replanning
 
         session = self.session
-        try:
-            jid, swap = session.apply(plan)
+        index = session.current
+
+        def fresh(paths):  # the snapshot as it is now (shown too, as the watcher would)
+            swap = session.recheck(index, paths)
+            if swap is not None:
+                self.tell(msg.Swapped([swap]))
+            return session.sources[index].workspace
+
+        try:  # a file changed since the plan: made again; the same changes applied (issue 20)
+            (jid, swap), plan = apply_replanning(session.sources[index].root, session.apply, plan, fresh, replan)
+        except PlanChanged as exc:  # different changes: the new diff (from the snapshot now shown), for approval
+            self.tell(msg.Refused(None, [exc.path], replan, then_open))
+            return
         except ChangedOnDisk as exc:  # edited outside since the plan was made: never overwritten
-            changed = session.recheck(session.current, [e.path for e in plan.edits])
-            self.tell(msg.Refused(changed, [exc.args[0] if exc.args else str(exc)], replan, then_open))
+            changed = session.recheck(index, [e.path for e in plan.edits])
+            self.tell(msg.Refused(changed, [getattr(exc, "path", str(exc))], replan, then_open))
             return
         except (CurationError, OSError) as exc:
             self.tell(msg.Notice(f"Nothing was written: {exc}", severity="error", timeout=10, markup=False))
@@ -134,6 +146,8 @@ class CurationFlow:
             self.tell(msg.Notice(str(exc), severity="warning", timeout=6, markup=False))
             return
         self.tell(msg.Notice(f"undone: {entry.meta.get('title')}", timeout=5, markup=False))
+        for note in entry.notes:  # untrusted journal entries set aside first: never silent
+            self.tell(msg.Notice(note, severity="warning", timeout=10, markup=False))
         if swap is not None:
             self.tell(msg.Swapped([swap]))
 
@@ -220,6 +234,7 @@ class CurationFlow:
 
     def edit_keywords(self, index: str, line: int) -> None:
         from ..curation import plan_keywords
+        from ..curation.keywords import RowRef
         from .dialogs import KeywordDialog
 
         ws = self.workspace
@@ -229,10 +244,11 @@ class CurationFlow:
             self.notify("Keywords are edited on a domain-index row", severity="warning")
             return
         target = row.links[0].target
+        chosen_row = RowRef(index, line, row.raw)  # this row, not the first one for its target
 
         def chosen(keywords) -> None:
             if keywords:
-                self.plan_from(lambda w: plan_keywords(w.store, index, target, keywords))
+                self.plan_from(lambda w: plan_keywords(w.store, index, target, keywords, row=chosen_row))
 
         self.push_screen(KeywordDialog(ws.store, index, line, target, row.keywords), chosen)
 

@@ -150,21 +150,23 @@ async def test_a_plan_over_a_file_changed_outside_is_made_again(live):
         assert "A line someone added." in index.read_text()  # applied over the new bytes, kept
 
 
-async def test_an_apply_refused_as_changed_on_disk_is_named_and_planned_again(live):
+async def test_an_apply_whose_file_changed_on_disk_is_planned_again_and_keeps_the_edit(live):
     app, events, root = live
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(app, pilot)
         app.action_refresh_counts()
         await settle(app, pilot)
         assert isinstance(app.screen, DiffDialog)
+        shown = app.screen.plan
         index = root / "memory-index.md"
         index.write_text(index.read_text() + "\nEdited outside, no event yet.\n")
         await pilot.press("y")
-        await wait_until(pilot, lambda: isinstance(app.screen, DiffDialog)
-                         and b"no event yet" in next(e.before for e in app.screen.plan.edits
-                                                    if e.path == "memory-index.md"))
-        assert "Edited outside, no event yet." in index.read_text()  # never overwritten
-        await wait_until(pilot, lambda: any("memory-index.md" in str(n.message) for n in app.toasts))
+        await settle(app, pilot)
+        # made again from the file as it is: the same changes, so applied (issue 20), the edit kept
+        assert not isinstance(app.screen, DiffDialog)
+        text = index.read_text()
+        assert "Edited outside, no event yet." in text
+        assert all(line[1:] in text for line in shown.diff().splitlines() if line.startswith("+") and not line.startswith("+++"))
 
 
 async def test_the_real_watcher_updates_the_app(sample_copy, monkeypatch):

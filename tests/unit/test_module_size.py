@@ -8,7 +8,7 @@ import curator
 
 LIMIT = 400
 # over the limit today, each with an owner splitting it: shrink this list, never grow it
-KNOWN = {"curation/journal.py", "review/diff.py"}
+KNOWN = {"review/diff.py"}
 
 
 def test_no_module_over_400_lines():

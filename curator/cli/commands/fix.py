@@ -33,6 +33,7 @@ def run(args) -> int:
     with writing_session(args) as store:  # locked from before the load to after the write
         if args.index and args.index not in store.domain_indexes:
             raise UsageError(f"{args.index} is not a domain index of this store")
-        plan = planning(plan_fixes, store, run_checks(store), checks, counter=store.counter, index=args.index,
-                        insist=args.insist)
-        return finish(args, store, plan)
+        def make(s):  # planned again from the files as they are if one changes before the write
+            return plan_fixes(s, run_checks(s), checks, counter=s.counter, index=args.index, insist=args.insist)
+
+        return finish(args, store, planning(make, store), make)

@@ -29,6 +29,7 @@ def run(args) -> int:
     if not items:
         out.print("no curator operations yet")
     for it in items:
-        style = {"applied": "success", "undone": "dim", "rolled-back": "warning"}.get(it["state"], "")
+        style = {"applied": "success", "undone": "dim", "rolled-back": "warning", "untrusted": "error",
+                 "quarantined": "error"}.get(it["state"], "")
         out.print(Text.assemble((f"{it['id']:<18} {it['state']:<12}", style), f" {it['created'] or ''}  {it['title'] or ''}"))
     return EXIT_OK

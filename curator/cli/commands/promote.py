@@ -25,6 +25,7 @@ def run(args) -> int:
 
     with writing_session(args) as store:  # locked from before the load to after the write
         keywords = [k for item in (args.keywords or []) for k in item.replace(",", " ").split()] or None
-        plan = planning(plan_promote, store, args.src, args.dest, args.index, keywords, args.source_action,
-                        counter=store.counter)
-        return finish(args, store, plan)
+        def make(s):  # planned again from the files as they are if one changes before the write
+            return plan_promote(s, args.src, args.dest, args.index, keywords, args.source_action, counter=s.counter)
+
+        return finish(args, store, planning(make, store), make)

@@ -61,10 +61,12 @@ def run(args) -> int:
 
     with writing_session(args) as store:  # locked from before the load to after the write
         if args.unused_for is not None:
-            plan = _unused_plan(args, store)
-        else:
-            plan = planning(plan_prune, store, args.tier, args.older_than, args.keep, not args.delete)
-        return finish(args, store, plan)
+            return finish(args, store, _unused_plan(args, store))
+
+        def make(s):  # planned again from the files as they are if one changes before the write
+            return plan_prune(s, args.tier, args.older_than, args.keep, not args.delete)
+
+        return finish(args, store, planning(make, store), make)
 
 
 def _unused_plan(args, store):

@@ -19,5 +19,7 @@ def run(args) -> int:
     from ..curate import finish, planning, writing_session
 
     with writing_session(args) as store:  # locked from before the load to after the write
-        plan = planning(plan_refresh, store, run_checks(store, {"tokens.stale-count"}))
-        return finish(args, store, plan)
+        def make(s):  # planned again from the files as they are if one changes before the write
+            return plan_refresh(s, run_checks(s, {"tokens.stale-count"}))
+
+        return finish(args, store, planning(make, store), make)

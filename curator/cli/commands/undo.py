@@ -17,24 +17,26 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from rich.text import Text
 
-    from ...curation import CurationError, undo
+    from ...curation import CurationError, NothingToUndo, undo
     from ..common import EXIT_OK, UsageError, console, locate_and_configure, print_json
+    from ..curate import report_recovery
 
     located, _ = locate_and_configure(args)
     try:
         entry = undo(located.root)  # checks the journal is trusted before anything else
-    except CurationError as exc:
-        if str(exc) != "nothing to undo":
-            raise UsageError(str(exc)) from None
-        # nothing to undo is a clean answer, not a usage error
+    except NothingToUndo as exc:  # a clean answer, not a usage error; untrusted entries named
+        report_recovery([], exc.notes)
         if args.format == "json":
-            print_json({"undone": None, "title": None, "files": []})
+            print_json({"undone": None, "title": None, "files": [], "quarantined": exc.notes})
         else:
             console().print("nothing to undo: no curator operation is applied on this store")
         return EXIT_OK
+    except CurationError as exc:
+        raise UsageError(str(exc)) from None
+    report_recovery([], entry.notes)
     files = [f["path"] for f in entry.meta["files"]]
     if args.format == "json":
-        print_json({"undone": entry.id, "title": entry.meta.get("title"), "files": files})
+        print_json({"undone": entry.id, "title": entry.meta.get("title"), "files": files, "quarantined": entry.notes})
     else:
         console().print(Text.assemble(("undone", "success"), f" {entry.id}: {entry.meta.get('title')} ({len(files)} file(s) restored)"))
     return EXIT_OK

@@ -22,6 +22,7 @@ from curator.checks import run_checks
 from curator.cli import main
 from curator.curation import (
     ChangedOnDisk,
+    Conflict,
     apply_plan,
     journal,
     plan_fixes,
@@ -56,13 +57,16 @@ def fix_plan(root):
 def test_a_row_inserted_between_load_and_plan_is_refused_not_misplaced(sample_copy):
     store = load(sample_copy)
     findings = run_checks(store)
+    loaded = (sample_copy / "skills-ci-index.md").read_bytes()
     index = sample_copy / "skills-ci-index.md"
     lines = index.read_text().splitlines(keepends=True)
     lines.insert(2, "| inserted by hand while curator ran | [ci/ci-actions-cache](ci/ci-actions-cache.md) |\n")
     index.write_text("".join(lines))
     edited = files(sample_copy)
-    with pytest.raises(ChangedOnDisk, match="skills-ci-index.md"):
-        plan_fixes(store, findings, counter=store.counter)
+    plan = plan_fixes(store, findings, counter=store.counter)  # planned on the bytes that were loaded ...
+    assert next(e for e in plan.edits if e.path == "skills-ci-index.md").before == loaded
+    with pytest.raises(ChangedOnDisk, match="skills-ci-index.md"):  # ... never written over other bytes
+        apply_plan(sample_copy, plan)
     assert files(sample_copy) == edited
 
 
@@ -71,7 +75,7 @@ def test_the_app_planning_from_a_store_the_cli_changed_is_refused(sample_copy):
     apply_plan(sample_copy, fix_plan(sample_copy))  # ... then the CLI fixed it
     fixed = files(sample_copy)
     with pytest.raises(ChangedOnDisk):
-        plan_fixes(app_store, run_checks(app_store), counter=app_store.counter)
+        apply_plan(sample_copy, plan_fixes(app_store, run_checks(app_store), counter=app_store.counter))
     assert files(sample_copy) == fixed
 
 
@@ -131,16 +135,18 @@ def test_a_write_through_a_handle_opened_before_the_move_is_kept(sample_copy, mo
     assert not list(sample_copy.rglob(".*.aside"))
 
 
-def test_a_file_created_under_the_name_meanwhile_wins(sample_copy, monkeypatch):
+def test_a_file_created_under_the_name_meanwhile_wins_and_the_old_bytes_are_kept(sample_copy, monkeypatch):
     before = files(sample_copy)
     plan = fix_plan(sample_copy)
     index = sample_copy / "skills-ci-index.md"
     _edit_during(monkeypatch, "link_new", lambda s, d: str(d) == str(index), lambda: index.write_bytes(b"theirs\n"))
-    with pytest.raises(ChangedOnDisk):
+    with pytest.raises(Conflict, match="kept beside it"):
         apply_plan(sample_copy, plan)
     now = files(sample_copy)
     assert now["skills-ci-index.md"] == b"theirs\n"
-    assert {k: v for k, v in now.items() if k != "skills-ci-index.md"} == {
+    kept = [v for k, v in now.items() if k.endswith(".conflict")]
+    assert kept == [before["skills-ci-index.md"]]  # what the name held is never dropped (an append to it, say)
+    assert {k: v for k, v in now.items() if k != "skills-ci-index.md" and not k.endswith(".conflict")} == {
         k: v for k, v in before.items() if k != "skills-ci-index.md"}
 
 
