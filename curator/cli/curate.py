@@ -22,8 +22,8 @@ def render_diff(out, plan) -> None:
     out.print(plan_renderable(plan), soft_wrap=True)  # like git diff: long lines are not re-flowed
 
 
-def finish(args, store, plan) -> int:
-    """Print the plan, apply it unless --dry-run, report in text or JSON."""
+def finish(args, store, plan, root=None) -> int:
+    """Print the plan, apply it unless --dry-run, report in text or JSON (at `root`, else the store's)."""
     from rich.text import Text
 
     from ..curation import CurationError, apply_plan
@@ -39,7 +39,7 @@ def finish(args, store, plan) -> int:
         return EXIT_OK
     if not args.dry_run:
         try:
-            journal_id = apply_plan(store.root, plan)
+            journal_id = apply_plan(root or store.root, plan)
         except CurationError as exc:
             raise UsageError(str(exc)) from None
     if args.format == "json":
@@ -50,7 +50,8 @@ def finish(args, store, plan) -> int:
         out = console()
         render_diff(out, plan)
         if journal_id:
-            out.print(Text.assemble(("applied", "success"), f" as {journal_id} · undo with ", ("curator undo", "bold")))
+            out.print(Text.assemble(("applied", "success"), f" as {journal_id} · undo with ",
+                                    ("curator undo" + (" --repository" if root else ""), "bold")))
         else:
             out.print(Text.assemble(("dry run", "warning"), ": nothing was written"))
     return EXIT_OK
