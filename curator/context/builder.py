@@ -90,12 +90,14 @@ class Builder:
         """The finding of an import to nothing, with its fix when exactly one file of that name
         is in the repository (none or several: the candidates are named, the fix is by hand)."""
         name = target.rsplit("/", 1)[-1]
-        cands = [f for f in self.fs.files if f.rsplit("/", 1)[-1] == name and f not in self.fs.links][:6]
+        rooted = "; " in why and ref.path in self.fs.fileset  # written from the root (`_from_root_hint` said so)
+        cands = [ref.path] if rooted else [
+            f for f in self.fs.files if f.rsplit("/", 1)[-1] == name and f not in self.fs.links][:6]
         fix = None
-        if len(cands) == 1 and cands[0] != rel:
+        if len(cands) == 1 and cands[0] != rel and cands[0] not in self.fs.links:
             new_path = cands[0] if from_root else _hint_path(rel, cands[0])
             fix = Reimport(rel, ref.line, written, written.replace(ref.path, new_path, 1))
-            why += f"; the one {name} in the repository is {cands[0]}"
+            why += "" if rooted else f"; the one {name} in the repository is {cands[0]}"
         elif len(cands) > 1:
             why += f"; candidates: {', '.join(cands[:5])}{' ...' if len(cands) > 5 else ''}"
         msg = f"{written} reaches no file" + (why if why.startswith(";") or not why else " " + why)
