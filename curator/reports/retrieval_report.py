@@ -89,6 +89,23 @@ def retrieve_json(result, misses: list[tuple[str, str]], unavailable: dict[str, 
     }
 
 
+def render_also(console, picks) -> None:
+    """"would also load": the skills and agent-requested rules picked by their descriptions."""
+    from rich.text import Text
+
+    if not picks:
+        return
+    console.print()
+    console.print(Text("would also load (picked by description)", style="bold"))
+    for p in picks:
+        line = Text(f"  {p.kind} ")
+        line.append(p.name, style="bold")
+        line.append(f"  {p.path}", style="dim")
+        console.print(line, no_wrap=True, overflow="ellipsis")
+        said = ", ".join(p.matched[:6]) if p.matched else "its name"
+        console.print(Text(f"    {p.agent}: description matches {said}", style="dim"), overflow="fold")
+
+
 def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: str,
                     unavailable: dict[str, str] | None = None) -> None:
     from rich.text import Text
