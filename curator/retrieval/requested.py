@@ -40,10 +40,11 @@ class Pick:
 
 
 def repository_of(store_root) -> Path | None:
-    """The git work tree a memory store sits in (None: not in one, e.g. ~/.claude/projects/...)."""
+    """The repository a memory store sits in: the nearest folder above it holding one of the
+    agents' description folders or `.git` (None: neither, e.g. ~/.claude/projects/...)."""
     here = Path(store_root).resolve()
     for folder in (here, *here.parents):
-        if (folder / ".git").exists():
+        if (folder / ".git").exists() or any((folder / f).is_dir() for f in FOLDERS):
             return folder
     return None
 
@@ -123,9 +124,14 @@ def would_also_load(root, query: str, items=None) -> list[Pick]:
         if score < best * FLOOR:
             break
         agent, path, name, desc = items[i]
-        matched = tuple(dict.fromkeys(w for w in _words(f"{name} {desc}") if any(t in qset for t in terms(w))))
+        matched = _matched(desc, qset) or _matched(name, qset)
         out.append(Pick(agent, _kind(path), name, path, desc, matched, score))
     return out
+
+
+def _matched(text: str, qset: set[str]) -> tuple[str, ...]:
+    """The words of `text` (as written there) one of whose terms the prompt has."""
+    return tuple(dict.fromkeys(w for w in _words(text) if any(t in qset for t in terms(w))))
 
 
 def _words(text: str) -> list[str]:
