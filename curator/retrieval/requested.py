@@ -43,8 +43,13 @@ def repository_of(store_root) -> Path | None:
     """The repository a memory store sits in: the nearest folder above it holding one of the
     agents' description folders or `.git` (None: neither, e.g. ~/.claude/projects/...)."""
     here = Path(store_root).resolve()
+    home = Path.home()
     for folder in (here, *here.parents):
-        if (folder / ".git").exists() or any((folder / f).is_dir() for f in FOLDERS):
+        if (folder / ".git").exists():
+            return folder
+        if folder == home:  # ~/.claude/skills are the user's, not a repository's
+            return None
+        if any((folder / f).is_dir() for f in FOLDERS):
             return folder
     return None
 
