@@ -102,8 +102,9 @@ def render_also(console, picks) -> None:
         line.append(p.name, style="bold")
         line.append(f"  {p.path}", style="dim")
         console.print(line, no_wrap=True, overflow="ellipsis")
-        said = ", ".join(p.matched[:6]) if p.matched else "its name"
-        console.print(Text(f"    {p.agent}: description matches {said}", style="dim"), overflow="fold")
+        said = [f"description matches {', '.join(p.matched[:6])}"] if p.matched else []
+        said += [f"meaning {p.meaning:.2f}"] if p.meaning is not None else []
+        console.print(Text(f"    {p.agent}: {' · '.join(said) or 'its name matches'}", style="dim"), overflow="fold")
 
 
 def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: str,

@@ -305,7 +305,8 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining):
         if getattr(self, "_described", None) is None:
             self._described = Described(repository_of(self.store.root))
         items = self._described.current()
-        return would_also_load(self._described.root, query, items) if items else []
+        encoder = self.semantic.encoder if self.semantic is not None else None
+        return would_also_load(self._described.root, query, items, encoder) if items else []
 
     # -- search -----------------------------------------------------------------
 

@@ -3,6 +3,9 @@ their descriptions (Claude Code skills and subagents, Cursor description-only ru
 `inclusion: auto`, Windsurf `model_decision`), ranked the way memories are — BM25 over the
 descriptions with the same stemmed terms.
 
+With the semantic source on, the descriptions are also ranked by meaning (their vectors cached
+like a store's), so "my extension won't start" finds `debug-extension-load`.
+
 Fast by construction: only the folders that hold such items are walked (the context model is
 built over them alone, no token counting, no findings), so a one-shot `curator retrieve`
 pays a few folder listings and the reads of the files found there.
@@ -32,11 +35,13 @@ class Pick:
     path: str  # repository-relative
     description: str
     matched: tuple[str, ...]  # the description's words the prompt shares (as written there)
-    score: float
+    score: float  # BM25 over the descriptions (0: picked by meaning alone)
+    meaning: float | None = None  # cosine of the prompt and the description (with the semantic source)
 
     def to_json(self) -> dict:
         return {"agent": self.agent, "kind": self.kind, "name": self.name, "path": self.path,
-                "description": self.description, "matched": list(self.matched), "score": round(self.score, 4)}
+                "description": self.description, "matched": list(self.matched), "score": round(self.score, 4),
+                "meaning": None if self.meaning is None else round(self.meaning, 3)}
 
 
 def repository_of(store_root) -> Path | None:
@@ -112,26 +117,48 @@ def _name(path: str) -> str:
     return parts[-1].rsplit(".", 1)[0]
 
 
-def would_also_load(root, query: str, items=None) -> list[Pick]:
-    """The items whose descriptions best match `query` (none when no word is shared)."""
+def would_also_load(root, query: str, items=None, encoder=None) -> list[Pick]:
+    """The items whose descriptions best match `query`, at most three. By words alone: BM25, each
+    at least half the best. With the semantic source's `encoder`, meaning leads and words nudge
+    (cosine + 0.1 × BM25 share of the best): each at least 0.35 and 0.8 of the best — so a word
+    many descriptions share ("extension") picks nothing by itself."""
     items = requested_items(root)[0] if items is None else items
     if not items:
         return []
-    docs = [terms(f"{name} {desc}") for _, _, name, desc in items]
     q = query_terms(query)
-    ranked = BM25Index(docs, backend="python").top(q, SHOWN)
-    if not ranked:
-        return []
-    best = ranked[0][1]
+    bm25 = BM25Index([terms(f"{name} {desc}") for _, _, name, desc in items], backend="python").scores(q)
+    top_bm25 = max(bm25, default=0.0)
+    cosines = _cosines(root, query, items, encoder) if encoder is not None else None
+    if cosines is not None:
+        score = [c + 0.1 * (b / top_bm25 if top_bm25 else 0.0) for c, b in zip(cosines, bm25, strict=True)]
+        floor = max(SEM_FLOOR, max(score) * SEM_SHARE)
+    else:
+        score, floor = list(bm25), top_bm25 * FLOOR
+    chosen = sorted((i for i in range(len(items)) if score[i] > 0 and score[i] >= floor), key=lambda i: (-score[i], i))
     qset = set(q)
     out = []
-    for i, score in ranked:
-        if score < best * FLOOR:
-            break
+    for i in chosen[:SHOWN]:
         agent, path, name, desc = items[i]
         matched = _matched(desc, qset) or _matched(name, qset)
-        out.append(Pick(agent, _kind(path), name, path, desc, matched, score))
+        out.append(Pick(agent, _kind(path), name, path, desc, matched, float(bm25[i]),
+                        None if cosines is None else float(cosines[i])))
     return out
+
+
+SEM_FLOOR, SEM_SHARE = 0.35, 0.8  # unrelated prompts score under 0.1 on the corpus's skills
+
+
+def _cosines(root, query: str, items, encoder) -> list[float]:
+    """The cosine of the prompt and each description (vectors cached by description text)."""
+    import hashlib
+
+    from .semantic import EmbeddingCache, SemanticIndex
+
+    texts = [f"{name}: {desc}" for _, _, name, desc in items]
+    keys = ["desc:" + hashlib.sha256(t.encode("utf-8")).hexdigest()[:16] for t in texts]
+    cache = EmbeddingCache.open(Path(root), f"{encoder.digest}-desc")  # beside, never in, a store's vectors
+    index = SemanticIndex(encoder, texts, keys, cache)
+    return [float(c) for c in index.matrix @ index.query_vector(query)] if query.strip() else [0.0] * len(items)
 
 
 def _matched(text: str, qset: set[str]) -> tuple[str, ...]:

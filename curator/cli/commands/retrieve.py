@@ -197,7 +197,8 @@ def _run_repository(args, ranker: str, where) -> int:
     frequency = "reads" if "reads" in used else "cluster"
     settings = repository_settings(repo.root)
     result = search_sources(engines, args.query, args.k or 5, ranker, settings.precedence)
-    picks = would_also_load(repo.root, args.query)
+    encoder = next((e.engine.semantic.encoder for e in engines if e.engine.semantic is not None), None)
+    picks = would_also_load(repo.root, args.query, encoder=encoder)
     misses = []
     for p in args.why:
         p = p.strip().removeprefix("./")

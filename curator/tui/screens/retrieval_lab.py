@@ -232,7 +232,7 @@ class RetrievalLabScreen(CuratorScreen):
         for p in also:  # the same picks as `curator retrieve`'s "would also load"
             trace.append(f"\nwould also load: {p.kind} ", style="bold")
             trace.append(p.name, style="bold")
-            trace.append(f" ({', '.join(p.matched[:4]) or 'its name'})", style="dim")
+            trace.append(f" ({', '.join(p.matched[:4]) or f'meaning {p.meaning or 0:.2f}'})", style="dim")
         self.query_one("#trace", Static).update(trace)
         n = len(result.hits)
         self._title(f"fused · {n} result(s) · words: {' '.join(readable_terms(result)[:8])}")

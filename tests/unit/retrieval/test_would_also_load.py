@@ -101,3 +101,33 @@ def test_cli_retrieve_shows_the_section_in_text_and_json_also_when_answered_fast
     text = _retrieve(root, "deploy to production")
     assert "would also load" in text.stdout and "skill deploy" in text.stdout
     assert "description matches" in text.stdout
+
+
+class MeaningStub:
+    """The semantic source stood in for: a text's vector is its share of three topics."""
+
+    digest = "stub"
+    TOPICS = (("deploy", "production", "ship", "live"), ("pdf", "tables", "document"), ("weather", "rain"))
+
+    def __init__(self):
+        import numpy as np
+
+        self.np = np
+
+    def encode(self, texts, progress=None):
+        rows = []
+        for t in texts:
+            low = t.lower()
+            v = self.np.array([sum(w in low for w in topic) for topic in self.TOPICS] + [0.05], dtype=self.np.float32)
+            rows.append(v / self.np.linalg.norm(v))
+        return self.np.stack(rows)
+
+
+def test_with_the_semantic_source_meaning_leads_and_a_lone_shared_word_picks_nothing(tmp_path):
+    root = repo(tmp_path)
+    stub = MeaningStub()
+    [pick] = would_also_load(root, "ship it live", encoder=stub)  # no word of the description
+    assert (pick.name, pick.matched, pick.score) == ("deploy", (), 0.0) and pick.meaning > 0.9
+    assert would_also_load(root, "is it going to rain", encoder=stub) == []  # no description is about it
+    # "files" is in two descriptions, but neither is about the weather: words alone would pick them
+    assert names(would_also_load(root, "weather files")) and would_also_load(root, "weather files", encoder=stub) == []
