@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.pilot.conftest import settle, wait_until
 
+
 async def search_in_lab(app, pilot, query: str):
     await settle(app, pilot)
     await pilot.press("4")
