@@ -130,3 +130,15 @@ def test_cli_fix_dry_run_apply_and_undo_repository(tmp_path, home):
     assert mixed.returncode == 2 and "separate runs" in mixed.stderr
     none = _cli("fix", str(root), "--check", "instructions.cap", cwd=tmp_path)
     assert none.returncode == 2 and "no automatic fix for instructions.cap" in none.stderr
+
+
+def test_a_store_plan_never_takes_an_instruction_fix(tmp_path, home, make_store):
+    from curator.curation import plan_fixes
+    from curator.model import load_store
+    from curator.tokens import FakeTokenCounter
+
+    root = repo(tmp_path, {".cursor/rules/style.mdc": '---\nalwaysApply: "true"\n---\nx\n'})
+    [f] = findings(root, home, "instructions.string-bool")
+    store = load_store(make_store({"a.md": "# A\n"}), token_counter=FakeTokenCounter())
+    with pytest.raises(NothingToDo, match="curator fix --check instructions.string-bool"):
+        plan_fixes(store, [f], {"instructions.string-bool"})
