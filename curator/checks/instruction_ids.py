@@ -1,29 +1,108 @@
-"""The ids, default severities and summaries of the instruction-file checks (plain data, so the
-check registry lists them without importing the context package)."""
+"""The pages of the instruction-file checks (plain data, so the check registry lists them without
+importing the context package, and the context builder reads severities without the registry).
+
+Each entry: (id, severity, summary, why, example, fix, fix safety). `registry.py` turns them into
+`CheckSpec`s beside the memory checks: one registry, one page style."""
 
 from __future__ import annotations
 
 from ..model.findings import Severity
 
 W, INFO = Severity.WARNING, Severity.INFO
+# fix safety, as registry.FIX_SAFETY names them (plain strings: no import of the registry here)
+ASKED, BY_HAND = "asked", "by hand"
 
-INSTRUCTION_CHECKS: tuple[tuple[str, Severity, str], ...] = (
-    ("instructions.import-broken", W, "an @import or #[[file:]] reference that reaches no file (the agent skips it silently)"),
-    ("instructions.import-cycle", W, "imports that lead back to a file already being imported"),
-    ("instructions.import-depth", W, "an import deeper than the agent follows (5 hops): it never loads"),
-    ("instructions.import-outside", INFO, "an import of a file outside the repository: needs approval, never loads in `claude -p`"),
-    ("instructions.cap", W, "a file or a combined chain past an agent's cap: the part cut never reaches the agent"),
-    ("instructions.dead-glob", W, "a rule's globs (paths, globs, applyTo, fileMatchPattern) match no file in the repository"),
-    ("instructions.foreign-keys", W, "another agent's keys in a rule (globs:/alwaysApply: in .claude/rules do nothing)"),
-    ("instructions.string-bool", W, "alwaysApply given as a string (\"true\"): the rule is not always applied"),
-    ("instructions.frontmatter", W, "rule frontmatter the agent cannot read: the rule's settings are lost"),
-    ("instructions.unreadable", W, "an instruction file that cannot be read (binary, not UTF-8, too large, special)"),
-    ("instructions.symlink-outside", W, "an instruction file that is a symbolic link leaving the repository (not followed)"),
-    ("instructions.drifted-copy", W, "two agents' instruction files that were copies and have drifted apart"),
-    ("instructions.missing-path", W, "a repository path named in instructions that does not exist"),
-    ("instructions.description-collision", W, "agent-requested rules or skills whose descriptions share most words"),
-    ("skills.name-length", W, "a skill name over 64 characters"),
-    ("skills.description-length", W, "a skill description over 1,024 characters"),
-    ("skills.budget", W, "the skills listing over its start-up budget (least-used skills collapse to bare names)"),
+INSTRUCTION_CHECKS: tuple[tuple[str, Severity, str, str, str, str, str], ...] = (
+    ("instructions.import-broken", W,
+     "an @import or #[[file:]] reference that reaches no file (the agent skips it silently)",
+     "Claude Code and Gemini CLI drop an import that reaches nothing without a word: the instructions the "
+     "author meant the agent to read never load, and nothing tells anyone.",
+     "CLAUDE.md:3: @docs/testing.md  but the file was renamed to docs/tests.md",
+     "Re-point the import at the file it meant: `curator fix --check instructions.import-broken` does it when "
+     "exactly one file of that name is in the repository (several or none: the finding lists them; fix by hand).",
+     ASKED),
+    ("instructions.import-cycle", W, "imports that lead back to a file already being imported",
+     "The agent stops at the cycle: what the author thought the loop brings in is read once at most, and the "
+     "order the agent sees the files in is not the order written.",
+     "CLAUDE.md imports @docs/a.md, which imports @../CLAUDE.md",
+     "Remove the import that leads back (each file should be imported from one place).", BY_HAND),
+    ("instructions.import-depth", W, "an import deeper than the agent follows (5 hops): it never loads",
+     "Claude Code follows imports at most five hops from the file it starts at; a sixth-level import is "
+     "silently never read.",
+     "CLAUDE.md -> a.md -> b.md -> c.md -> d.md -> e.md -> f.md: f.md never loads",
+     "Import the deep file from a shallower one (or from CLAUDE.md itself).", BY_HAND),
+    ("instructions.import-outside", INFO,
+     "an import of a file outside the repository: needs approval, never loads in `claude -p`",
+     "Claude Code asks once before loading a file outside the project and never loads it in `claude -p` or CI: "
+     "teammates and automation run without it.",
+     "CLAUDE.md:5: @~/.claude/my-project-notes.md",
+     "Move what every run needs into the repository; keep personal notes in CLAUDE.local.md.", BY_HAND),
+    ("instructions.cap", W, "a file or a combined chain past an agent's cap: the part cut never reaches the agent",
+     "Agents read instruction files only up to a cap (Codex 32 KiB of AGENTS.md chain, Windsurf 12,000 "
+     "characters a rule): whatever is past it is never seen, usually the newest lines.",
+     "AGENTS.md (38,000 bytes): Codex reads 32,768; the last 5,232 bytes are cut",
+     "Split the file: keep what every task needs in the always-loaded file, move the rest to files loaded on "
+     "demand (nested AGENTS.md, path-scoped rules).", BY_HAND),
+    ("instructions.dead-glob", W, "a rule's globs (paths, globs, applyTo, fileMatchPattern) match no file in the repository",
+     "A rule scoped to paths that match nothing never loads: the code it was written for was moved or the "
+     "pattern is wrong.",
+     ".claude/rules/api.md: paths: src/api/**/*.ts  but the API lives in packages/api/",
+     "Point the globs at where the files are now, or delete the rule.", BY_HAND),
+    ("instructions.foreign-keys", W, "another agent's keys in a rule (globs:/alwaysApply: in .claude/rules do nothing)",
+     "Rules copied from Cursor keep `globs:` and `alwaysApply:`; Claude Code reads only `paths:`, so the rule "
+     "it was meant to attach to some files loads at every start-up instead.",
+     ".claude/rules/react.md: globs: src/**/*.tsx  (Claude Code ignores it; the rule always loads)",
+     "Translate the keys: `curator fix --check instructions.foreign-keys` renames `globs:` to `paths:` and "
+     "drops `alwaysApply:` (the rule then loads only for matching files).",
+     ASKED),
+    ("instructions.string-bool", W, "alwaysApply given as a string (\"true\"): the rule is not always applied",
+     "Cursor reads `alwaysApply: \"true\"` as a string, not a boolean: the rule the author meant for every "
+     "chat is applied only when its globs or description pick it.",
+     ".cursor/rules/style.mdc: alwaysApply: \"true\"",
+     "Write the boolean: `curator fix --check instructions.string-bool` turns `\"true\"` into `true`.", ASKED),
+    ("instructions.frontmatter", W, "rule frontmatter the agent cannot read: the rule's settings are lost",
+     "An agent that cannot parse a rule's frontmatter drops all of it: a path-scoped rule loads everywhere, a "
+     "skill loses its description and is picked by its folder name.",
+     ".claude/rules/api.md: ---\\npaths: [src/api/**\\n---  (unclosed list: not YAML)",
+     "Fix the YAML (quote values with `:` or `*`, close brackets) so the block parses.", BY_HAND),
+    ("instructions.unreadable", W, "an instruction file that cannot be read (binary, not UTF-8, too large, special)",
+     "An agent cannot use an instruction file it cannot read; curator reports it rather than guess.",
+     "CLAUDE.md saved as UTF-16: not valid UTF-8",
+     "Re-save the file as UTF-8 text.", BY_HAND),
+    ("instructions.symlink-outside", W, "an instruction file that is a symbolic link leaving the repository (not followed)",
+     "A symbolic link out of the repository points at a file only one machine has: everyone else's agent "
+     "loads nothing, and curator never reads outside the repository.",
+     "AGENTS.md -> /home/alice/notes/agents.md",
+     "Commit the file itself, or a link to a file inside the repository.", BY_HAND),
+    ("instructions.drifted-copy", W, "two agents' instruction files that were copies and have drifted apart",
+     "A CLAUDE.md and an AGENTS.md kept as copies tell two agents different things once one is edited alone: "
+     "the stale one gives the old instructions.",
+     "CLAUDE.md and AGENTS.md share 40 of 46 lines; 3 lines only in CLAUDE.md, 3 only in AGENTS.md",
+     "Keep one file and import it from the other (`@AGENTS.md` in CLAUDE.md) or link it.", BY_HAND),
+    ("instructions.missing-path", W, "a repository path named in instructions that does not exist",
+     "Instructions that name a file which was renamed or deleted send the agent looking for it: a wasted "
+     "tool call at best, an invented file at worst.",
+     "AGENTS.md:12: run `scripts/check.sh` before committing  but scripts/ holds only lint.sh",
+     "Name the file as it is now, or drop the line.", BY_HAND),
+    ("instructions.description-collision", W, "agent-requested rules or skills whose descriptions share most words",
+     "Agents pick skills and agent-requested rules by their descriptions the way routing picks index rows by "
+     "keywords: two that share most words are picked at random, or both.",
+     ".claude/skills/deploy and .claude/skills/release: 'deploy the web app to production with the release "
+     "checklist' vs 'release the web app to production following the checklist'",
+     "Make each description say what only it covers (its trigger words), or merge the two.", BY_HAND),
+    ("skills.name-length", W, "a skill name over 64 characters",
+     "Claude Code rejects or truncates a skill name over 64 characters: the skill may not be listed at all.",
+     ".claude/skills/x/SKILL.md: name: a-very-long-name-that-describes-everything-the-skill-does-in-one-go",
+     "Shorten the name to 64 characters or fewer (lowercase words and hyphens).", BY_HAND),
+    ("skills.description-length", W, "a skill description over 1,024 characters",
+     "The description is what the agent sees at start-up to pick the skill; past 1,024 characters it is cut, "
+     "so the words that would pick the skill may be lost.",
+     ".claude/skills/pdf/SKILL.md: description of 1,800 characters",
+     "Keep the description to when to use the skill; move the how into the SKILL.md body.", BY_HAND),
+    ("skills.budget", W, "the skills listing over its start-up budget (least-used skills collapse to bare names)",
+     "Claude Code lists every skill's name and description at start-up within a budget (~8,000 characters); "
+     "past it the least-used skills show only their names and are rarely picked.",
+     ".claude/skills: 60 skills, listing 11,200 characters",
+     "Shorten descriptions, merge near-identical skills, or move rarely used ones out of the project.", BY_HAND),
 )
-SEVERITY = {cid: sev for cid, sev, _ in INSTRUCTION_CHECKS}
+SEVERITY = {c[0]: c[1] for c in INSTRUCTION_CHECKS}

@@ -15,7 +15,6 @@ E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 ALL = frozenset(FORMATS)
 TIERED = frozenset({SERENA_TIERED})
 PLAIN = frozenset({SERENA, CLAUDE})  # stores with no tier folders of their own
-PLAIN = frozenset({SERENA, CLAUDE})  # stores with no tier folders of their own
 
 
 # a check's scope: what one of its findings is about
@@ -245,9 +244,12 @@ def families() -> list[tuple[str, set[str]]]:
     return list(out.items())
 
 
-# instruction files (curator/context/): repository-wide, run by `repository.load_repository`
+# instruction files (curator/context/): repository-wide, run by `repository.load_repository`;
+# no memory format (formats empty): they read a repository's CLAUDE.md, AGENTS.md, rules, skills
 from .instruction_ids import INSTRUCTION_CHECKS  # noqa: E402
 
-INSTRUCTION_IDS = frozenset(i for i, _, _ in INSTRUCTION_CHECKS)
-CHECKS.update({i: CheckSpec(i, sev, summary, ("context",), reads=frozenset({TEXT, NAMES}))
-               for i, sev, summary in INSTRUCTION_CHECKS})
+INSTRUCTION_IDS = frozenset(c[0] for c in INSTRUCTION_CHECKS)
+CHECKS.update({i: _spec(i, sev, summary, "context", frozenset(), scope=STORE_WIDE, reads={TEXT, NAMES}, why=why,
+                        example=example, fix=fix, safety=safety)
+               for i, sev, summary, why, example, fix, safety in INSTRUCTION_CHECKS})
+assert all(c.fix_safety in FIX_SAFETY for c in CHECKS.values())

@@ -22,11 +22,12 @@ def render_diff(out, plan) -> None:
     out.print(plan_renderable(plan), soft_wrap=True)  # like git diff: long lines are not re-flowed
 
 
-def finish(args, store, plan, replan=None) -> int:
+def finish(args, store, plan, replan=None, root=None) -> int:
     """Print the plan, apply it unless --dry-run, report in text or JSON. `replan(store)` makes
     the plan again: when a file changed between plan and write it is planned again (still under
     the lock) from the files as they are now; the same changes are applied, other changes are
-    shown and the command exits 2 (nothing written)."""
+    shown and the command exits 2 (nothing written). `root`: a plan of the repository's
+    instruction files (no store), applied at the repository root as planned."""
     from rich.text import Text
 
     from ..curation import CurationError, apply_plan
@@ -50,7 +51,11 @@ def finish(args, store, plan, replan=None) -> int:
             return snapshot[0]
 
         try:
-            journal_id, plan = apply_replanning(store.root, lambda p: apply_plan(store.root, p), plan, fresh, replan)
+            if store is None:  # instruction files: journaled at the repository root
+                journal_id = apply_plan(root, plan)
+            else:
+                journal_id, plan = apply_replanning(store.root, lambda p: apply_plan(store.root, p), plan, fresh,
+                                                    replan)
         except PlanChanged as exc:
             if args.format != "json":
                 render_diff(console(), exc.plan)
@@ -65,7 +70,8 @@ def finish(args, store, plan, replan=None) -> int:
         out = console()
         render_diff(out, plan)
         if journal_id:
-            out.print(Text.assemble(("applied", "success"), f" as {journal_id} · undo with ", ("curator undo", "bold")))
+            out.print(Text.assemble(("applied", "success"), f" as {journal_id} · undo with ",
+                                    ("curator undo" + (" --repository" if root else ""), "bold")))
         else:
             out.print(Text.assemble(("dry run", "warning"), ": nothing was written"))
     return EXIT_OK

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 
 from ..checks.instruction_ids import SEVERITY
-from ..model.findings import Finding
+from ..model.findings import Finding, Fix, Reimport
 from .fs import Problem, RepoFS, Text
 from .model import AgentContext, Cut, Loaded, Unseen
 from .parse import Ref
@@ -25,7 +25,7 @@ class Builder:
     _seen: set = field(default_factory=set)
 
     def add(self, check: str, path: str, message: str, line: int | None = None, target: str | None = None,
-            suggestion: str | None = None) -> None:
+            suggestion: str | None = None, fix: Fix | None = None) -> None:
         """A finding, once (several agents read the same file)."""
         if self.only is not None and check not in self.only:
             return
@@ -33,7 +33,7 @@ class Builder:
         if key in self._seen:
             return
         self._seen.add(key)
-        self.findings.append(Finding(check, SEVERITY[check], path, message, line, target, suggestion))
+        self.findings.append(Finding(check, SEVERITY[check], path, message, line, target, suggestion, fix))
 
     @property
     def ci(self) -> bool:
@@ -86,6 +86,23 @@ class Builder:
             return None, "outside"
         return rel, None
 
+    def broken_import(self, rel: str, ref: Ref, target: str, written: str, why: str, from_root: bool = False) -> None:
+        """The finding of an import to nothing, with its fix when exactly one file of that name
+        is in the repository (none or several: the candidates are named, the fix is by hand)."""
+        name = target.rsplit("/", 1)[-1]
+        rooted = "; " in why and ref.path in self.fs.fileset  # written from the root (`_from_root_hint` said so)
+        cands = [ref.path] if rooted else [
+            f for f in self.fs.files if f.rsplit("/", 1)[-1] == name and f not in self.fs.links][:6]
+        fix = None
+        if len(cands) == 1 and cands[0] != rel and cands[0] not in self.fs.links:
+            new_path = cands[0] if from_root else _hint_path(rel, cands[0])
+            fix = Reimport(rel, ref.line, written, written.replace(ref.path, new_path, 1))
+            why += "" if rooted else f"; the one {name} in the repository is {cands[0]}"
+        elif len(cands) > 1:
+            why += f"; candidates: {', '.join(cands[:5])}{' ...' if len(cands) > 5 else ''}"
+        msg = f"{written} reaches no file" + (why if why.startswith(";") or not why else " " + why)
+        self.add("instructions.import-broken", rel, msg, ref.line, target, cands[0] if len(cands) == 1 else None, fix)
+
     def _from_root_hint(self, path: str, importer: str) -> str:
         """When the path exists from the repository root: imports resolve from the importing file."""
         if "/" not in importer or path.startswith(("./", "../")):
@@ -121,8 +138,8 @@ class Builder:
             if isinstance(got, Problem):
                 if got.kind == "missing":
                     if ref.pathlike:
-                        self.add("instructions.import-broken", rel, f"@{ref.path} reaches no file ({target} does not exist)"
-                                 + self._from_root_hint(ref.path, rel), ref.line, target)
+                        self.broken_import(rel, ref, target, f"@{ref.path}", f"({target} does not exist)"
+                                           + self._from_root_hint(ref.path, rel))
                 else:
                     self.problem(got)
                 continue

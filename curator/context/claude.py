@@ -11,6 +11,7 @@ subagents are listed by name and description at start-up, their bodies load when
 from __future__ import annotations
 
 from ..model import formats as fmts
+from ..model.findings import RuleKeys
 from .builder import Builder, cut_bytes
 from .model import AgentContext, Cut, Loaded, OnDemand, Unseen
 from .parse import find_imports, glob_list, read_meta
@@ -55,7 +56,8 @@ def _rules(b: Builder, ctx: AgentContext, loaded: set[str]) -> None:
             said = " and ".join(f"`{k}:`" for k in keys)
             effect = "it loads at start-up" if "paths" not in meta.data else "only `paths:` counts"
             b.add("instructions.foreign-keys", rel, f"{said} {'is' if len(keys) == 1 else 'are'} Cursor's; Claude Code "
-                  f"ignores {'it' if len(keys) == 1 else 'them'} ({effect}; use `paths:`)", 1)
+                  f"ignores {'it' if len(keys) == 1 else 'them'} ({effect}; use `paths:`)", 1,
+                  fix=RuleKeys(rel, "paths") if t.real == rel and not meta.error else None)
         if meta.error:
             b.add("instructions.frontmatter", rel, f"{meta.error}: Claude Code cannot read its settings "
                   "(a `paths:` there is lost; the rule loads at start-up)", meta.line)

@@ -55,8 +55,18 @@ class RepoFS:
         fs._walk()
         return fs
 
-    def _walk(self) -> None:
-        stack = [""]
+    @classmethod
+    def scan_folders(cls, root: str | os.PathLike, folders: tuple[str, ...]) -> RepoFS:
+        """Only these folders walked (the rest of the repository unseen): for a caller that
+        needs one kind of file fast, never for checks (a glob would seem to match nothing)."""
+        fs = cls(os.path.realpath(root))
+        fs._walk([f for f in folders if os.path.isdir(os.path.join(fs.root, f))])
+        fs.truncated = True  # not the whole repository: no "matches no file" judgement
+        fs.dirs.update(f for folder in folders for f in _parents(folder) if f in fs.dirs or fs.under(folder))
+        return fs
+
+    def _walk(self, start: list[str] | None = None) -> None:
+        stack = [""] if start is None else list(start)
         files, dirs, links, listed = self.files, self.dirs, self.links, self.listed
         while stack:
             rel = stack.pop()
@@ -178,3 +188,8 @@ class RepoFS:
             return Problem(rel, "encoding", f"not UTF-8 (byte {exc.start})")
         real = os.path.relpath(full, self.root).replace(os.sep, "/")
         return Text(rel, real, data, text)
+
+
+def _parents(folder: str) -> list[str]:
+    parts = folder.split("/")
+    return ["/".join(parts[: i + 1]) for i in range(len(parts))]

@@ -18,6 +18,7 @@ the agent from its description, or manual (only when the user names it). Per age
 
 from __future__ import annotations
 
+from ..model.findings import RuleKeys
 from .builder import Builder, cap_chars
 from .model import AgentContext, Loaded, OnDemand, Unseen
 from .parse import find_kiro_refs, glob_list, read_meta
@@ -68,7 +69,8 @@ def cursor(b: Builder) -> AgentContext:
         always = meta.data.get("alwaysApply")
         if isinstance(always, str) and always.strip().lower() in ("true", "false", "yes", "no") and not meta.lenient:
             b.add("instructions.string-bool", rel, f'alwaysApply: "{always}" is a string, not a boolean: Cursor does '
-                  "not treat the rule as always applied (write alwaysApply: true)", 1)
+                  "not treat the rule as always applied (write alwaysApply: true)", 1,
+                  fix=RuleKeys(rel, "bool") if t.real == rel else None)
         globs = glob_list(meta.data.get("globs"))
         desc = meta.data.get("description")
         if always is True or (meta.lenient and str(always).strip().lower() == "true"):
@@ -198,7 +200,7 @@ def _kiro_refs(b: Builder, ctx: AgentContext, rel: str, text: str) -> None:
         got = b.fs.read(target)
         if not hasattr(got, "text"):
             if getattr(got, "kind", "") == "missing":
-                b.add("instructions.import-broken", rel, f"#[[file:{ref.path}]] reaches no file", ref.line, target)
+                b.broken_import(rel, ref, target, f"#[[file:{ref.path}]]", "", from_root=True)
             else:
                 b.problem(got)
             continue

@@ -22,9 +22,11 @@ from ..model.findings import (
     ListEntry,
     Prune,
     RefreshCount,
+    Reimport,
     Relink,
     RepointRow,
     RouteIndex,
+    RuleKeys,
     SplitIndex,
 )
 from ..model.indexes import IndexLink, format_domain_row, format_l0_row
@@ -42,6 +44,12 @@ def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = 
     `checks` None plans only the safe fixes (`is_safe`); naming checks opts in to their fixes.
     Orphans go into one index per plan: `index`, else the one most of them belong in. Items that
     would add a finding are dropped, or with `insist` kept and named as a trade-off."""
+    theirs = [f for f in findings if isinstance(f.fix, (Reimport, RuleKeys))]
+    if theirs:  # instruction files are the repository's: planned at its root (`instruction_fixes`)
+        findings = [f for f in findings if not isinstance(f.fix, (Reimport, RuleKeys))]
+        if not findings:
+            raise NothingToDo(f"{theirs[0].check} is fixed in the repository's instruction files: "
+                              f"`curator fix --check {theirs[0].check}`", "fix")
     if not checks or "links.broken" in checks:
         findings = git_relinks(store, findings)
     chosen = [f for f in findings if f.fix is not None and (is_safe(store, f) if not checks else f.check in checks)]

@@ -192,8 +192,38 @@ class SplitIndex(Fix):
         return "move its inline sections into topic files (a draft)"
 
 
+@dataclass(frozen=True, slots=True)
+class Reimport(Fix):
+    """Re-point an instruction file's import on `line` from `old` to `new`, both as written
+    (`@docs/a.md`, `#[[file:docs/a.md]]`): the one file of that name in the repository."""
+
+    path: str
+    line: int
+    old: str
+    new: str
+    kind: ClassVar[str] = "reimport"
+
+    @property
+    def description(self) -> str:
+        return f"import {self.new} instead"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleKeys(Fix):
+    """Rewrite a rule's frontmatter keys: `bool` — `alwaysApply: "true"` to `true`; `paths` —
+    Cursor's `globs:` to Claude Code's `paths:` (and its `alwaysApply:` dropped)."""
+
+    path: str
+    mode: Literal["bool", "paths"]
+    kind: ClassVar[str] = "rule-keys"
+
+    @property
+    def description(self) -> str:
+        return "write the boolean (alwaysApply: true)" if self.mode == "bool" else "translate globs: to paths:"
+
+
 FIX_KINDS: dict[str, type[Fix]] = {c.kind: c for c in (RepointRow, DropRow, IndexOrphan, RouteIndex, RefreshCount, Prune,
-                                                       Relink, ListEntry, Frontmatter, SplitIndex)}
+                                                       Relink, ListEntry, Frontmatter, SplitIndex, Reimport, RuleKeys)}
 
 
 def fix_from_row(row: tuple) -> Fix:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .findings import Finding, IndexOrphan, ListEntry
+from .findings import Finding, IndexOrphan, ListEntry, Reimport, RuleKeys
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,16 @@ _BY_HAND = {
     "store.foreign-file": "move it out of the memory folder (or rename it to .md)",
     "orphan.unindexed": "list it in the index",
     "index.missing-target": "re-point or remove the row",
+    "instructions.import-broken": "re-point the import at the file it meant, or remove it",
+    "instructions.import-cycle": "remove the import that leads back",
+    "instructions.import-depth": "import the file from a shallower one",
+    "instructions.import-outside": "move what every run needs into the repository",
+    "instructions.cap": "split the file: move what is past the cap into files loaded on demand",
+    "instructions.dead-glob": "point the globs at where the files are now, or delete the rule",
+    "instructions.frontmatter": "fix the YAML so the block parses",
+    "instructions.drifted-copy": "keep one file and import it from the other",
+    "instructions.missing-path": "name the file as it is now, or drop the line",
+    "instructions.description-collision": "make each description say what only it covers",
 }
 
 
@@ -50,6 +60,8 @@ def hint(f: Finding, store_arg: str = "") -> Hint:
         return Hint(f"edit the row's keywords (`e` on {index}:{line} in the app)", cmd, "e")
     if f.check in ("transient.expired", "transient.unpruned"):
         return Hint("archive the records past their tier's TTL", f"curator prune{where}", "x" if f.fix else None)
+    if isinstance(f.fix, (Reimport, RuleKeys)):  # the repository's files: no store, no app key
+        return Hint(f.fix.description, f"curator fix --check {f.check}")
     if f.fix is not None:
         opt = f" --index {f.fix.index}" if isinstance(f.fix, IndexOrphan) else ""
         what = f.fix.description if not isinstance(f.fix, ListEntry) else f"add its line to {f.fix.index}"

@@ -89,6 +89,24 @@ def retrieve_json(result, misses: list[tuple[str, str]], unavailable: dict[str, 
     }
 
 
+def render_also(console, picks) -> None:
+    """"would also load": the skills and agent-requested rules picked by their descriptions."""
+    from rich.text import Text
+
+    if not picks:
+        return
+    console.print()
+    console.print(Text("would also load (picked by description)", style="bold"))
+    for p in picks:
+        line = Text(f"  {p.kind} ")
+        line.append(p.name, style="bold")
+        line.append(f"  {p.path}", style="dim")
+        console.print(line, no_wrap=True, overflow="ellipsis")
+        said = [f"description matches {', '.join(p.matched[:6])}"] if p.matched else []
+        said += [f"meaning {p.meaning:.2f}"] if p.meaning is not None else []
+        console.print(Text(f"    {p.agent}: {' · '.join(said) or 'its name matches'}", style="dim"), overflow="fold")
+
+
 def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: str,
                     unavailable: dict[str, str] | None = None) -> None:
     from rich.text import Text

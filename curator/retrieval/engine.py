@@ -297,6 +297,17 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining):
             return []
         return [(self.docs[i].path, s) for i, s in self.semantic.top(query, depth)]
 
+    def also_load(self, query: str) -> list:
+        """The skills and agent-requested rules of the store's repository an agent would pick
+        for `query` by their descriptions (`requested.Pick`s; kept while their files are unchanged)."""
+        from .requested import Described, repository_of, would_also_load
+
+        if getattr(self, "_described", None) is None:
+            self._described = Described(repository_of(self.store.root))
+        items = self._described.current()
+        encoder = self.semantic.encoder if self.semantic is not None else None
+        return would_also_load(self._described.root, query, items, encoder) if items else []
+
     # -- search -----------------------------------------------------------------
 
     def search(self, query: str, k: int | None = None, source: str = "fused") -> SearchResult:

@@ -144,11 +144,13 @@ def answer_fast(argv: list[str]) -> int | None:
 
 def show(fmt: str, source: str, engine, result, misses, hops, encoding: str, evidence: dict) -> None:
     """Print a search's result (the full path and the fast path, `retrieval.fast`, share this)."""
-    from ...reports.retrieval_report import render_retrieve, retrieve_json
+    from ...reports.retrieval_report import render_also, render_retrieve, retrieve_json
     from ..common import console, print_json
 
+    picks = engine.also_load(result.query)
     if fmt == "json":
         data = retrieve_json(result, misses, engine.unavailable)
+        data["would_also_load"] = [p.to_json() for p in picks]
         for miss in data["misses"]:  # each hop walked, in order, with its evidence
             miss["hops"] = [{"hop": hop, "evidence": text} for hop, text in hops[miss["path"]]]
         data["prior_frequency"] = {"source": engine.frequency_source, "evidence": evidence}
@@ -159,6 +161,7 @@ def show(fmt: str, source: str, engine, result, misses, hops, encoding: str, evi
         render_retrieve(console(), result, misses, encoding, engine.unavailable)
         if source in ("prior", "fused"):
             console().print(Text(f"prior frequency: {_said(engine.frequency_source, evidence)}", style="dim"))
+        render_also(console(), picks)
 
 
 RANKERS = ("route", "bm25", "prior", "semantic", "fused", "fused-lexical")
@@ -169,9 +172,10 @@ def _run_repository(args, ranker: str, where) -> int:
     from rich.text import Text
 
     from ...model.sources import repository_settings
-    from ...reports.retrieval_report import render_retrieve, retrieve_json
+    from ...reports.retrieval_report import render_also, render_retrieve, retrieve_json
     from ...retrieval import RetrievalEngine
     from ...retrieval.multi import Engine, search_sources, source_of
+    from ...retrieval.requested import would_also_load
     from ..common import EXIT_OK, UsageError, console, open_repository, print_json
 
     repo, located = open_repository(args, check=False, quiet_notice=args.format != "text", where=where)
@@ -193,6 +197,8 @@ def _run_repository(args, ranker: str, where) -> int:
     frequency = "reads" if "reads" in used else "cluster"
     settings = repository_settings(repo.root)
     result = search_sources(engines, args.query, args.k or 5, ranker, settings.precedence)
+    encoder = next((e.engine.semantic.encoder for e in engines if e.engine.semantic is not None), None)
+    picks = would_also_load(repo.root, args.query, encoder=encoder)
     misses = []
     for p in args.why:
         p = p.strip().removeprefix("./")
@@ -210,11 +216,13 @@ def _run_repository(args, ranker: str, where) -> int:
             row["source"] = e.name if e else None
         data["sources"] = [e.name for e in engines]
         data["prior_frequency"] = {"source": frequency, "evidence": evidence}
+        data["would_also_load"] = [p.to_json() for p in picks]
         print_json(data)
     else:
         render_retrieve(console(), result, misses, repo.loaded()[0].store.encoding)
         if ranker in ("prior", "fused"):
             console().print(Text(f"prior frequency: {_said(frequency, evidence)}", style="dim"))
+        render_also(console(), picks)
     return EXIT_OK
 
 

@@ -11,6 +11,8 @@ def add_arguments(parser) -> None:
     from ..common import add_format_arg, add_store_args
 
     add_store_args(parser)
+    parser.add_argument("--repository", action="store_true",
+                        help="undo the last fix of the repository's instruction files (CLAUDE.md, rules) instead")
     add_format_arg(parser, ("text", "json"))
 
 
@@ -18,12 +20,24 @@ def run(args) -> int:
     from rich.text import Text
 
     from ...curation import CurationError, NothingToUndo, undo
-    from ..common import EXIT_OK, UsageError, console, locate_and_configure, print_json
+    from ..common import (
+        EXIT_OK,
+        UsageError,
+        console,
+        locate_and_configure,
+        print_json,
+        store_argument,
+    )
     from ..curate import report_recovery
 
-    located, _ = locate_and_configure(args)
+    if args.repository:  # instruction-file fixes journal at the repository root (`curator fix --check instructions.*`)
+        from .context import repository_root
+
+        root = repository_root(store_argument(args))
+    else:
+        root = locate_and_configure(args)[0].root
     try:
-        entry = undo(located.root)  # checks the journal is trusted before anything else
+        entry = undo(root)  # checks the journal is trusted before anything else
     except NothingToUndo as exc:  # a clean answer, not a usage error; untrusted entries named
         report_recovery([], exc.notes)
         if args.format == "json":

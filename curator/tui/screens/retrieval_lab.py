@@ -182,9 +182,10 @@ class RetrievalLabScreen(CuratorScreen):
         start = time.perf_counter()
         result = engine.search(query)
         elapsed = (time.perf_counter() - start) * 1000
-        self.app.hand_off(self._show_result, result, elapsed)
+        also = engine.also_load(query)  # skills and rules picked by description (after the timing)
+        self.app.hand_off(self._show_result, result, elapsed, also)
 
-    def _show_result(self, result, elapsed_ms: float) -> None:
+    def _show_result(self, result, elapsed_ms: float, also=()) -> None:
         from ...reports.retrieval_report import readable_terms, shown_words, surface_forms
 
         again = self._searched == result.query  # the same words on a newer snapshot: keep the cursor
@@ -237,6 +238,10 @@ class RetrievalLabScreen(CuratorScreen):
         trace.append(f"{result.tokens_loaded:,} tokens in context", style="bold")
         if not result.route.l0_matches:
             trace.append("\nno L0 keyword matched: the agent's walk stops at memory-index.md", style="warning")
+        for p in also:  # the same picks as `curator retrieve`'s "would also load"
+            trace.append(f"\nwould also load: {p.kind} ", style="bold")
+            trace.append(p.name, style="bold")
+            trace.append(f" ({', '.join(p.matched[:4]) or f'meaning {p.meaning or 0:.2f}'})", style="dim")
         self.query_one("#trace", Static).update(trace)
         n = len(result.hits)
         words = f"words: {' '.join(readable_terms(result)[:8])}"

@@ -11,7 +11,6 @@ import pytest
 import yaml
 
 from curator.checks import CHECKS, FAMILIES, run_checks
-from curator.checks.registry import INSTRUCTION_IDS
 from curator.config import Config, Thresholds
 from curator.model.loader import load_store
 from curator.reports.rules_report import explain, rules_markdown
@@ -20,8 +19,8 @@ from curator.tokens import FakeTokenCounter
 REPO = Path(__file__).resolve().parents[3]
 CASES = REPO / "tests" / "rules"
 DOCS = REPO / "docs" / "checks.md"
-# TEMPORARY (merge of the context model): the instruction checks get pages and case files next
-STORE_CHECKS = sorted(set(CHECKS) - INSTRUCTION_IDS)
+ALL_CHECKS = sorted(CHECKS)
+STORE_CHECKS = sorted(i for i in CHECKS if CHECKS[i].family != ("context",))
 
 
 def _content(value):
@@ -32,6 +31,15 @@ def _content(value):
 
 def _findings(make_store, case: dict, check: str, side: str, monkeypatch):
     files = {path: _content(v) for path, v in case["files"].items()}
+    if case.get("repo"):  # a repository's instruction files: the context model's findings for the check
+        from curator.context import build_context
+
+        root = make_store(files, name=f"{side}/repo")
+        for link, target in case.get("links", {}).items():  # symbolic links: {path: where it points}
+            (root / link).symlink_to(target)
+        home = make_store({}, name=f"{side}/home")  # no user-level file of the machine running the tests
+        model = build_context(root, only={check}, env={"CI": "1", "HOME": str(home)}, home=str(home), count=False)
+        return model.findings
     if "vectors" in case:  # the semantic source stood in for: each file's vector by its path
         import numpy as np
 
@@ -50,10 +58,10 @@ def _findings(make_store, case: dict, check: str, side: str, monkeypatch):
 
 def test_every_check_has_one_case_file_and_every_case_file_a_check():
     files = {p.stem for p in CASES.glob("*.yaml")}
-    assert files == set(STORE_CHECKS), (sorted(set(STORE_CHECKS) - files), sorted(files - set(STORE_CHECKS)))
+    assert files == set(ALL_CHECKS), (sorted(set(ALL_CHECKS) - files), sorted(files - set(ALL_CHECKS)))
 
 
-@pytest.mark.parametrize("check", STORE_CHECKS)
+@pytest.mark.parametrize("check", ALL_CHECKS)
 def test_the_rule_fails_its_fail_case_and_passes_its_pass_case(make_store, monkeypatch, check):
     case = yaml.safe_load((CASES / f"{check}.yaml").read_text(encoding="utf-8"))
     failed = _findings(make_store, case["fail"], check, "fail", monkeypatch)
@@ -73,7 +81,7 @@ def test_one_registry_each_check_in_one_family():
     assert all(list(CHECKS[i].family) == names for i, names in seen.items())
 
 
-@pytest.mark.parametrize("check", STORE_CHECKS)
+@pytest.mark.parametrize("check", ALL_CHECKS)
 def test_every_page_is_complete(check):
     page = explain(CHECKS[check])
     for section in ("Why it matters", "Example", "Fix", "Fix safety:"):

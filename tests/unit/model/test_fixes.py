@@ -20,9 +20,11 @@ from curator.model.findings import (
     ListEntry,
     Prune,
     RefreshCount,
+    Reimport,
     Relink,
     RepointRow,
     RouteIndex,
+    RuleKeys,
     fix_from_row,
 )
 from curator.tokens import FakeTokenCounter
@@ -77,7 +79,9 @@ def test_each_variant_says_what_it_does():
     assert Relink("a.md", 3, "b.md", "c/b.md").description == "link it as c/b.md"
     assert ListEntry("x.md", "MEMORY.md").description == "add a line to MEMORY.md"
     assert Frontmatter("x.md", "quote").description.startswith("quote")
-    assert all(issubclass(c, Fix) for c in FIX_KINDS.values()) and len(FIX_KINDS) == 10
+    assert Reimport("CLAUDE.md", 3, "@a.md", "@docs/a.md").description == "import @docs/a.md instead"
+    assert RuleKeys("r.md", "paths").description == "translate globs: to paths:"
+    assert all(issubclass(c, Fix) for c in FIX_KINDS.values()) and len(FIX_KINDS) == 12
 
 
 def test_the_checks_build_typed_fixes_and_the_plan_dispatches_on_them(sample_copy):

@@ -136,7 +136,8 @@ def test_retrieve_cli_json_shape(capsys, make_store):
     root = make_store(store_files())
     assert main(["retrieve", "interactive rebase", str(root), "--format", "json", "--why", "git/git-unindexed.md"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"query", "k", "results", "route", "misses", "prior_frequency"} and data["k"] == 5
+    assert set(data) == {"query", "k", "results", "route", "misses", "prior_frequency", "would_also_load"} and data["k"] == 5
+    assert data["would_also_load"] == []  # no skill or agent-requested rule in this repository
     assert data["prior_frequency"] == {"source": "cluster", "evidence": {"sessions": 0, "reads": 0}}
     top = data["results"][0]
     assert set(top) == {"rank", "path", "tier", "tokens", "score", "sources"}

@@ -1,0 +1,164 @@
+"""Fixes of instruction files (CLAUDE.md, .claude/rules, Cursor rules): planned from the typed
+fixes the context model attaches to its findings, applied by the same journaled write path.
+
+The root of the plan is the repository (its journal in `<repo>/.curator/`, git-ignored). What
+may be written is narrow: a file the repository's walk listed, read through no symbolic link,
+inside the root (`apply.swap` refuses anything else). Each file's edit is gated: the repository
+with that one file changed is modelled again, and an edit that would add a finding is dropped
+with a note (a re-pointed import that would close a cycle, make two copies drift...).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..context.build import build_context
+from ..context.fs import RepoFS, Text
+from ..context.parse import glob_list, read_meta
+from ..model.findings import Finding, Reimport, RuleKeys
+from .plan import FileEdit, NothingToDo, Plan
+
+FIXABLE = frozenset({"instructions.import-broken", "instructions.string-bool", "instructions.foreign-keys"})
+
+
+def plan_instruction_fixes(root, checks: set[str], *, env: dict | None = None, home: str | None = None) -> Plan:
+    """The fixes of these instruction checks' findings in the repository at `root`, as one plan."""
+    fs = RepoFS.scan(root)
+    model = build_context(root, fs=fs, count=False, env=env, home=home)
+    before = {_key(f) for f in model.findings}
+    asked = [f for f in model.findings if f.check in checks]
+    notes = [f"{f.path}:{f.line or 1}: {f.message} (no automatic fix)" for f in asked if f.fix is None]
+    by_file: dict[str, list[Finding]] = {}
+    for f in asked:
+        if f.fix is not None:
+            by_file.setdefault(f.path, []).append(f)
+    if not by_file:
+        raise NothingToDo("no instruction finding of " + ", ".join(sorted(checks)) + " has a fix"
+                          + (": " + "; ".join(notes[:3]) if notes else ""), "fix")
+    edits: list[FileEdit] = []
+    fixed = 0
+    for rel, found in sorted(by_file.items()):
+        t = fs.read(rel)
+        if not isinstance(t, Text) or t.real != rel or rel in fs.links:
+            notes.append(f"{rel}: not fixed (read through a symbolic link or unreadable)")
+            continue
+        text = t.text
+        for f in sorted(found, key=lambda f: -(f.line or 0)):
+            changed = _apply(text, f.fix)
+            if changed is None:
+                notes.append(f"{rel}:{f.line or 1}: the text changed since it was checked; not fixed")
+            else:
+                text = changed
+        after = text.encode("utf-8")
+        if after == t.data:
+            continue
+        added = _added(root, rel, after, before, env, home)
+        if added:
+            notes.append(f"dropped the fix of {rel}: it would add {added.check} ({added.message})")
+            continue
+        edits.append(FileEdit(rel, t.data, after))
+        fixed += len(found)
+    plan = Plan("fix", f"fix {fixed} instruction finding(s)", edits, notes)
+    if plan.empty:
+        raise NothingToDo("nothing to fix: " + "; ".join(notes[:3]), "fix")
+    return plan
+
+
+def _key(f: Finding) -> tuple:
+    return f.check, f.path, re.sub(r"\d+", "#", f.message)  # a line moved is not a new finding
+
+
+def _added(root, rel: str, after: bytes, before: set, env, home) -> Finding | None:
+    """The first finding the repository would gain with `rel` holding `after` (None: none)."""
+    fs = RepoFS.scan(root)
+    fs._texts[rel] = Text(rel, rel, after, after.decode("utf-8"))  # the edit, seen only by this model
+    model = build_context(root, fs=fs, count=False, env=env, home=home)
+    return next((f for f in model.findings if _key(f) not in before), None)
+
+
+def _apply(text: str, fix) -> str | None:
+    match fix:
+        case Reimport(line=line, old=old, new=new):
+            return _reimport(text, line, old, new)
+        case RuleKeys(mode="bool"):
+            return _string_bool(text)
+        case RuleKeys(mode="paths"):
+            return _globs_to_paths(text)
+    return None
+
+
+def _reimport(text: str, line: int, old: str, new: str) -> str | None:
+    lines = text.splitlines(keepends=True)
+    if not 0 < line <= len(lines):
+        return None
+    # the import as written, not a longer path it begins (a sentence's full stop may follow)
+    pattern = re.escape(old) + ("" if old.endswith("]]") else r"(?![A-Za-z0-9_/~-]|\.[A-Za-z0-9])")
+    s, n = re.subn(pattern, lambda _: new, lines[line - 1], count=1)
+    if not n:
+        return None
+    lines[line - 1] = s
+    return "".join(lines)
+
+
+def _frontmatter(lines: list[str]) -> tuple[int, int] | None:
+    """(first key line, closing line) of the leading `---` block."""
+    if not lines or lines[0].lstrip("\ufeff").strip() != "---":
+        return None
+    for i in range(1, len(lines)):
+        if lines[i].strip() == "---":
+            return 1, i
+    return None
+
+
+def _string_bool(text: str) -> str | None:
+    lines = text.splitlines(keepends=True)
+    span = _frontmatter(lines)
+    if span is None:
+        return None
+    for i in range(*span):
+        m = re.match(r"^(alwaysApply:\s*)([\"'])(true|false|yes|no)\2(\s*)$", lines[i], re.I)
+        if m:
+            value = "true" if m.group(3).lower() in ("true", "yes") else "false"
+            lines[i] = m.group(1) + value + m.group(4)
+            return "".join(lines)
+    return None
+
+
+def _key_block(lines: list[str], start: int, end: int, key: str) -> tuple[int, int] | None:
+    """The lines of `key:` and its continuation (indented or `- item` lines) in the block."""
+    for i in range(start, end):
+        if re.match(rf"^{key}\s*:", lines[i]):
+            j = i + 1
+            while j < end and (lines[j].startswith((" ", "\t", "- ")) or lines[j].strip() == "-"):
+                j += 1
+            return i, j
+    return None
+
+
+def _globs_to_paths(text: str) -> str | None:
+    """Cursor's `globs:` as Claude Code's `paths:` (a YAML list of quoted globs), `alwaysApply:`
+    dropped. An always-applied rule, or one with `paths:` already, just loses both keys."""
+    lines = text.splitlines(keepends=True)
+    span = _frontmatter(lines)
+    if span is None:
+        return None
+    data = read_meta(text).data
+    eol = "\r\n" if lines[0].endswith("\r\n") else "\n"
+    keep_globs = data.get("alwaysApply") is not True and "paths" not in data
+    globs = glob_list(data.get("globs")) if keep_globs else []
+    blocks = sorted(b for b in (_key_block(lines, *span, "globs"), _key_block(lines, *span, "alwaysApply")) if b)
+    if not blocks:
+        return None
+    for i, j in reversed(blocks):
+        repl = []
+        if globs and lines[i].startswith("globs"):
+            repl = ["paths:" + eol] + ["  - " + _quoted(g) + eol for g in globs]
+        lines[i:j] = repl
+    span = _frontmatter(lines)
+    if span is not None and all(not ln.strip() for ln in lines[span[0]:span[1]]):
+        del lines[: span[1] + 1]  # nothing left in the block: no empty frontmatter
+    return "".join(lines)
+
+
+def _quoted(glob: str) -> str:
+    return '"' + glob.replace("\\", "\\\\").replace('"', '\\"') + '"'
