@@ -16,6 +16,7 @@ from . import messages as msg
 from .curation_flow import CurationFlow
 from .palette import CuratorCommands
 from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, RetrievalLabScreen
+from .screens.context import ContextScreen
 from .screens.review import ReviewScreen
 from .screens.sessions import SessionsScreen
 from .settings import Settings, load_settings, save_settings
@@ -36,6 +37,7 @@ class CuratorApp(CurationFlow, AppWorkers, App[None]):
         "lab": RetrievalLabScreen,
         "sessions": SessionsScreen,
         "review": ReviewScreen,
+        "context": ContextScreen,
     }
     DEFAULT_MODE = "store"
     BINDINGS = [
@@ -45,6 +47,8 @@ class CuratorApp(CurationFlow, AppWorkers, App[None]):
         Binding("4", "switch_mode('lab')", "Lab", id="show-lab", group=SCREENS_GROUP, tooltip="What would the agent retrieve?"),
         Binding("5", "switch_mode('sessions')", "Sessions", id="show-sessions", group=SCREENS_GROUP,
                 tooltip="The agent's sessions: browse, search, mine", show=False),
+        Binding("7", "switch_mode('context')", "Context", id="show-context", group=SCREENS_GROUP,
+                tooltip="What each agent loads: start-up files, on demand, imports", show=False),
         Binding("f1,question_mark", "help", "Help", id="help", tooltip="Keys and what this screen is for"),
         Binding("ctrl+r", "reload_store", "Reload", id="reload-store", tooltip="Re-read the store and re-run the checks", show=False),
         Binding("ctrl+t", "next_theme", "Theme", id="next-theme", tooltip="Cycle through the themes", show=False),
@@ -80,6 +84,8 @@ class CuratorApp(CurationFlow, AppWorkers, App[None]):
         self._themes_ready = False
         self.transcripts = None  # the session tier (curator.transcripts.SessionsService), indexed in a worker
         self.transcripts_signal: Signal = Signal(self, "transcripts")
+        self.context_model = None  # the instruction files' context model, built in a worker
+        self.context_signal: Signal = Signal(self, "context")
         self._role_theme_pushed = False
         self._toasts: list = []  # the notifications shown (see on_notify)
         self._in_flight: set[int] = set()  # toasts posted again, not yet back

@@ -14,6 +14,7 @@ ACTIONS = [
     ("retrieval: open the retrieval lab", "switch_mode('lab')"),
     ("sessions: the agent's sessions — browse, search, mine; memory usage", "switch_mode('sessions')"),
     ("review: the store's changes against git HEAD", "switch_mode('review')"),
+    ("context: what each agent loads — start-up files, on demand, imports", "switch_mode('context')"),
     ("store: re-check the whole store", "reload_store"),
     ("curate: fix every finding that has a fix (preview first)", "fix_all"),
     ("curate: refresh stale L0 token counts (preview first)", "refresh_counts"),

@@ -105,6 +105,28 @@ class AppWorkers:
         # on disk makes a new snapshot sharing most records, so this is done once per load)
         gc.freeze()
         self.start_watching()
+        self.load_context()
+
+    # -- the instruction files: what each agent loads (the Context view, tree and overview) --
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="context")
+    def load_context(self) -> None:
+        from ..live.instructions import load_context
+
+        session = self.session
+        if session is None:
+            return
+        try:
+            model = load_context(session.layout, self.token_counter)
+        except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
+            self.tell(msg.Notice(f"Could not read the instruction files: {exc}", severity="warning",
+                                 markup=False))
+            model = None
+        self.tell(msg.ContextLoaded(model))
+
+    def on_context_loaded(self, message: msg.ContextLoaded) -> None:
+        self.context_model = message.model
+        self.context_signal.publish(message.model)
 
     def on_load_failed(self, message: msg.LoadFailed) -> None:
         self.load_error = message.error

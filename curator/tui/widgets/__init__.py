@@ -5,10 +5,11 @@ from .index_view import IndexView
 from .overview import Overview
 from .record_view import RecordView
 from .status_header import StatusHeader
-from .store_tree import NodeRef, StoreTree
+from .store_tree import InstructionRef, NodeRef, StoreTree
 from .table import RowTable
 from .text_box import TextBox
 
 __all__ = [
-    "BudgetBar", "IndexView", "NodeRef", "Overview", "RecordView", "RowTable", "StatusHeader", "StoreTree", "TextBox",
+    "BudgetBar", "IndexView", "InstructionRef", "NodeRef", "Overview", "RecordView", "RowTable", "StatusHeader",
+    "StoreTree", "TextBox",
 ]

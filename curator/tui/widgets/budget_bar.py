@@ -15,6 +15,7 @@ class BudgetBar(Widget):
     used: reactive[int] = reactive(0)
     budget: reactive[int] = reactive(0)
     label: reactive[str] = reactive("")
+    past: reactive[int] = reactive(0)  # lines past a cap that is not in tokens
 
     def __init__(self, label: str = "", used: int = 0, budget: int = 0, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -23,8 +24,8 @@ class BudgetBar(Widget):
         self.set_reactive(BudgetBar.budget, budget)
 
     def render(self) -> Text:
-        if not self.budget:
-            return Text("")  # nothing loaded yet
+        if not self.budget:  # no cap in tokens: the number alone (nothing before a load)
+            return self._uncapped()
         over = self.budget and self.used > self.budget
         colour = "error" if over else "success"  # role styles: the current theme's colours
         tail = f" {self.used:,}/{self.budget:,}" + (" over" if over else "")
@@ -39,6 +40,16 @@ class BudgetBar(Widget):
         text.append("━" * filled, style=colour)
         text.append("━" * (width - filled), style="dim")
         text.append(tail.strip() if not width else tail, style=f"bold {colour}" if over else "")
+        return text
+
+    def _uncapped(self) -> Text:
+        if not self.used and not self.past:
+            return Text("")
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f"{self.label} " if self.label else "")
+        text.append(f"{self.used:,} tok", style="bold")
+        if self.past:
+            text.append(f" · {self.past:,} lines past cap", style="bold error")
         return text
 
 

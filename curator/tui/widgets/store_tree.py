@@ -26,6 +26,14 @@ class NodeRef:
     path: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class InstructionRef:
+    """An agent's instruction files (path None) or one of them, relative to the repository."""
+
+    agent: str
+    path: str | None = None
+
+
 class StoreTree(Tree[str]):
     """Node data is the record path (or None for a group)."""
 
@@ -66,6 +74,8 @@ class StoreTree(Tree[str]):
         # group nodes (sources, indexes, tiers, folders) with what their label adds up, for
         # in-place updates: (node, source, title — a source's SourceState —, paths | None, style)
         self._groups: list[tuple] = []
+        self._context_model = None  # the context model whose instruction files the tree shows
+        self._instruction_nodes: list = []
 
     def on_mount(self) -> None:
         signal = getattr(self.app, "transcripts_signal", None)
@@ -150,10 +160,44 @@ class StoreTree(Tree[str]):
         else:
             index = loaded[0][0] if loaded else 0
             self._source(self.root, workspace, index)
+        self._instruction_nodes = []
+        self._add_instructions()
         if isinstance(current, NodeRef) and (current in self._path_nodes or current in self._folder_of):
             self.select_ref(current)
         else:
             self.cursor_line = 0
+
+    # -- instruction files beside the memory (curator.context) -------------------------
+
+    def show_instructions(self, model) -> None:
+        """Show each agent's instruction files (from the context model) after the memory
+        sources, replacing what was shown; the memory nodes are left as they are."""
+        self._context_model = model
+        for node in self._instruction_nodes:
+            node.remove()
+        self._instruction_nodes = []
+        self._add_instructions()
+
+    def _add_instructions(self) -> None:
+        model = self._context_model
+        if model is None:
+            return
+        for name, ctx in model.agents.items():
+            if name == "serena":
+                continue  # its memories are the Serena source above
+            files = [(e.path, e.tokens, "") for e in ctx.startup]
+            seen = {p for p, _, _ in files}
+            for o in ctx.on_demand:  # memory topic files and folders are the memory sources' own
+                if o.path not in seen and not o.path.endswith("/") and not o.path.startswith((".serena/", ".claude/memory/")):
+                    files.append((o.path, o.tokens, "dim"))
+                    seen.add(o.path)
+            if not files:
+                continue
+            group = self.root.add(self.label_for(f"Instructions · {ctx.label}", ctx.startup_tokens, "", "bold"),
+                                  data=InstructionRef(name), expand=False)
+            for path, tokens, style in files:
+                group.add_leaf(self.label_for(path, tokens, "", style), data=InstructionRef(name, path))
+            self._instruction_nodes.append(group)
 
     def _source(self, parent, workspace, source: int) -> None:
         store = workspace.store
