@@ -44,9 +44,10 @@ def run(args) -> int:
         raise UsageError(str(exc)) from None
     finally:
         counter.flush()
-    if not review.stores:
-        raise UsageError(f"no memory store found in {review.repo} (looked for .serena/memories, "
-                         ".claude/memory and docs/*-experience, now and at " + args.base + ")")
+    if not review.stores and not review.instructions:
+        raise UsageError(f"no memory store or agent instruction file found in {review.repo} (looked for "
+                         ".serena/memories, .claude/memory, docs/*-experience, CLAUDE.md, AGENTS.md, ..., "
+                         "now and at " + args.base + ")")
     if args.format == "json":
         print_json(review.to_json())
     elif args.format == "markdown":
