@@ -187,7 +187,8 @@ class ContextScreen(CuratorScreen):
         ctx = model.agents.get(self.agent) if model is not None and self.agent else None
         if ctx is None:
             return
-        room = max(30, self.query_one("#context-detail").size.width - 2 or 50)
+        # the detail pane's width: the screen's less the side column, its padding and scrollbar
+        room = max(30, self.size.width - 32) if self.size.width else 50
         est = " (estimated)" if model.encoding == "estimate" else ""
         head = Text(ctx.label, style="bold")
         head.append(f"  start-up {ctx.startup_tokens:,} tokens{est}", style="bold")
@@ -205,6 +206,9 @@ class ContextScreen(CuratorScreen):
         if tree is not None:
             imports.update(tree)
         self.query_one("#context-on-demand", Static).update(on_demand_list(ctx))
+
+    def on_resize(self) -> None:
+        self._draw()
 
     def _for_result(self, model, ctx):
         from ...context.build import loads_for
