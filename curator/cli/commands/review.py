@@ -45,9 +45,9 @@ def run(args) -> int:
     finally:
         counter.flush()
     if not review.stores and not review.instructions:
-        raise UsageError(f"no memory store or agent instruction file found in {review.repo} (looked for "
-                         ".serena/memories, .claude/memory, docs/*-experience, CLAUDE.md, AGENTS.md, ..., "
-                         "now and at " + args.base + ")")
+        raise UsageError(f"no memory store found in {review.repo} (looked for .serena/memories, "
+                         ".claude/memory and docs/*-experience, now and at " + args.base + "), nor any agent "
+                         "instruction file (CLAUDE.md, AGENTS.md, ...)")
     if args.format == "json":
         print_json(review.to_json())
     elif args.format == "markdown":
