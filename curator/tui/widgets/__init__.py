@@ -2,10 +2,11 @@
 
 from .budget_bar import BudgetBar
 from .index_view import IndexView
+from .instruction_nodes import InstructionRef
 from .overview import Overview
 from .record_view import RecordView
 from .status_header import StatusHeader
-from .store_tree import InstructionRef, NodeRef, StoreTree
+from .store_tree import NodeRef, StoreTree
 from .table import RowTable
 from .text_box import TextBox
 

@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.widgets import Tree
 
 from .budget_bar import compact as _tokens
+from .instruction_nodes import InstructionRef, instruction_groups
 
 # a label's tail, never shortened: its usage mark, badges and token count
 TAIL = re.compile(r"(?: (?:r\d+|unread))?(?: [✖▲●]\d+)* [\d,.]+[kM]?$")
@@ -23,14 +24,6 @@ class NodeRef:
     """What a tree node stands for: a source (path None) or one record of it."""
 
     source: int
-    path: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class InstructionRef:
-    """An agent's instruction files (path None) or one of them, relative to the repository."""
-
-    agent: str
     path: str | None = None
 
 
@@ -179,24 +172,11 @@ class StoreTree(Tree[str]):
         self._add_instructions()
 
     def _add_instructions(self) -> None:
-        model = self._context_model
-        if model is None:
-            return
-        for name, ctx in model.agents.items():
-            if name == "serena":
-                continue  # its memories are the Serena source above
-            files = [(e.path, e.tokens, "") for e in ctx.startup]
-            seen = {p for p, _, _ in files}
-            for o in ctx.on_demand:  # memory topic files and folders are the memory sources' own
-                if o.path not in seen and not o.path.endswith("/") and not o.path.startswith((".serena/", ".claude/memory/")):
-                    files.append((o.path, o.tokens, "dim"))
-                    seen.add(o.path)
-            if not files:
-                continue
-            group = self.root.add(self.label_for(f"Instructions · {ctx.label}", ctx.startup_tokens, "", "bold"),
-                                  data=InstructionRef(name), expand=False)
-            for path, tokens, style in files:
-                group.add_leaf(self.label_for(path, tokens, "", style), data=InstructionRef(name, path))
+        for agent, label, tokens, files in instruction_groups(self._context_model):
+            group = self.root.add(self.label_for(f"Instructions · {label}", tokens, "", "bold"),
+                                  data=InstructionRef(agent), expand=False)
+            for path, n, style in files:
+                group.add_leaf(self.label_for(path, n, "", style), data=InstructionRef(agent, path))
             self._instruction_nodes.append(group)
 
     def _source(self, parent, workspace, source: int) -> None:
