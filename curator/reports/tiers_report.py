@@ -34,4 +34,5 @@ def startup_words(st: dict) -> str:
     its globs; any other format's by what its agent reads."""
     if st["budget"] is not None:
         return f"{st['tokens']:,} tokens (budget {st['budget']:,}) = " + (", ".join(st["load"]) or "nothing")
-    return f"{st['tokens']:,} tokens ({st['cap']}) = {st['what']}"
+    cap = "" if st["cap"] in st["what"] else f" ({st['cap']})"
+    return f"{st['tokens']:,} tokens{cap} = {st['what']}"
