@@ -151,6 +151,25 @@ def render_tokens(console, store: Store, report: BudgetReport, top: int = 15, gr
     legend(console, COST_KEY)
 
 
+def agents_json(model) -> list[dict]:
+    """Each agent's start-up load (`ContextModel.startup_tokens`, as `curator context` gives it)."""
+    return [{"agent": name, "label": ctx.label,
+             "startup": {"tokens": model.startup_tokens(name), "bytes": ctx.startup_bytes,
+                         "files": [{"path": e.path, "tokens": e.tokens} for e in ctx.startup]}}
+            for name, ctx in model.agents.items()]
+
+
+def render_agents(console, model) -> None:
+    from rich.text import Text
+
+    for name, ctx in model.agents.items():
+        line = Text("  ")
+        line.append(f"{ctx.label:<22}", style="bold")
+        line.append(f" agent · start-up {model.startup_tokens(name):,} tok from {len(ctx.startup)} file"
+                    f"{'s' if len(ctx.startup) != 1 else ''}")
+        console.print(line)
+
+
 def render_startup(console, store: Store) -> None:
     """What the agent loads at start-up (`budgets.startup.startup_of`: the number the app's
     header, overview and Budgets show), against its cap where it has one in tokens."""

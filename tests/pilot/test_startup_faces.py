@@ -1,6 +1,6 @@
 """One start-up number per memory system and per agent, the same on every face: the app's header,
-overview, Budgets and Context view (driven with Pilot) against `curator tokens`, `check` and
-`context` JSON — on the sample repository and on three corpus repositories with real memory
+overview, Budgets and Context view (driven with Pilot) against `curator tokens` (its sources and
+agents), `check` and `context` JSON — on the sample repository and on three corpus repositories with real memory
 stores copied in."""
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ def _cli_numbers(capsys, root: Path) -> tuple[dict, dict]:
     assert {s["name"]: s["startup"]["tokens"] for s in tokens["sources"]} == from_tokens
     assert {s["name"]: s["startup"]["tokens"] for s in check["sources"] if "startup" in s} == from_tokens
     agents = {a["agent"]: a["startup"]["tokens"] for a in context["agents"]}
+    assert {a["agent"]: a["startup"]["tokens"] for a in tokens["agents"]} == agents
     if ".serena/memories" in from_tokens and "serena" in agents:  # Serena the agent = the store's load
         assert agents["serena"] == from_tokens[".serena/memories"]
     return from_tokens, agents
