@@ -92,3 +92,18 @@ async def test_the_tree_shows_each_agents_instruction_files(sample_repo_copy):
         facts = text_of(app.screen.query_one("#facts"))
         assert "CLAUDE.md" in facts and "Claude Code" in facts and "start-up" in facts
         assert app.screen.query_one("#detail").current == "record"
+
+
+async def test_a_repository_without_memory_opens_on_what_each_agent_loads(tmp_path):
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "CLAUDE.md").write_text("# Project\n\nUse uv; run pytest before committing.\n")
+    (root / "AGENTS.md").write_text("# Agents\n\nRun the tests before every commit.\n")
+    app = make_app(root, token_counter=FakeTokenCounter(), theme="curator-dark", remember_theme=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: isinstance(app.screen, ContextScreen))
+        await settle(app, pilot)
+        assert app.session is None and set(app.context_model.agents) == {"claude-code", "codex"}
+        assert app.screen.query_one("#context-agents-table").row_count == 2
+        assert "no memory store · 2 agents" in str(app.screen.query_one("#totals").render())

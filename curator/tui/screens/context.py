@@ -161,6 +161,11 @@ class ContextScreen(CuratorScreen):
                 "No agent instruction files in this repository (CLAUDE.md, AGENTS.md, GEMINI.md, .cursor/rules, "
                 ".github/copilot-instructions.md, .clinerules, .windsurf, .kiro, .roo).", style="dim"))
             return
+        if self.app.workspace is None:  # no memory store: the header says what there is instead
+            from ..widgets import StatusHeader
+
+            self.query_one(StatusHeader).query_one("#totals", Static).update(
+                f"no memory store · {len(model.agents)} agent{'s' if len(model.agents) != 1 else ''}")
         for name, ctx in model.agents.items():
             table.add_row(ctx.label, Text(f"{ctx.startup_tokens:,}", justify="right"), key=name)
         names = list(model.agents)
