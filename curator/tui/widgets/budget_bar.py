@@ -45,12 +45,13 @@ class BudgetBar(Widget):
     def _uncapped(self) -> Text:
         if not self.used and not self.past:
             return Text("")
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f"{self.label} " if self.label else "")
-        text.append(f"{self.used:,} tok", style="bold")
+        tail = Text(f"{self.used:,} tok", style="bold")
         if self.past:
-            text.append(f" · {self.past:,} lines past cap", style="bold error")
-        return text
+            tail.append(f" · {self.past:,} lines cut", style="bold error")
+        label = f"{self.label} " if self.label else ""
+        if self.size.width and len(label) + tail.cell_len > self.size.width:
+            label = ""  # narrow: the numbers matter more than the word
+        return Text(label, no_wrap=True, overflow="ellipsis") + tail
 
 
 def compact(n: int) -> str:
