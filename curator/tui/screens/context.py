@@ -145,7 +145,7 @@ class ContextScreen(CuratorScreen):
                 yield Static(id="context-on-demand")
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # (CuratorScreen.on_mount runs too: Textual calls each class's handler along the MRO)
         self.app.context_signal.subscribe(self, self._on_context)
         if self.app.context_model is not None:
             self._on_context(self.app.context_model)
