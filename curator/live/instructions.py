@@ -32,6 +32,20 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
     return repo, Located(root, arg or str(root), repo=root, layout=repo.layout)
 
 
+def instruction_repository(arg: str | None):
+    """The folder `arg` names (else the git repository here) when it holds an agent's
+    instruction files: the app opens on what each agent loads there, memory or not."""
+    from pathlib import Path
+
+    from ..context.build import present_agents
+    from ..context.fs import RepoFS
+
+    root = Path(arg).expanduser() if arg else _git_root(Path.cwd())
+    if root is None or not root.is_dir():
+        return None
+    return root if present_agents(RepoFS.scan(root)) else None
+
+
 def _git_root(here):
     for folder in (here, *here.parents):
         if (folder / ".git").exists():
