@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from ..model import formats as fmts
 from ..model.store import Store
 from ..tokens import estimate
+from . import CapLine
 
 LATEST_PER_FOLDER = 5
 ACTIVE_SET = 12
@@ -27,11 +28,26 @@ class Startup:
     cap_tokens: int | None  # the token budget, where there is one
     cap_label: str  # the cap in words ("2,500 tokens", "200 lines or 25 KB")
     files: list[tuple[str, int]] = field(default_factory=list)
-    past_cap_lines: int = 0  # lines the agent never sees
+    past_cap: list[CapLine] = field(default_factory=list)  # non-blank lines the agent never sees
+    cut_lines: int = 0  # every line past the cap (blank ones too), where the cap is in lines
+
+    @property
+    def past_cap_lines(self) -> int:
+        return self.cut_lines or len(self.past_cap)
 
     @property
     def over(self) -> bool:
         return self.past_cap_lines > 0 or (self.cap_tokens is not None and self.tokens > self.cap_tokens)
+
+    def to_json(self) -> dict:
+        """The one shape every JSON output gives a memory system's start-up load."""
+        return {
+            "what": self.what, "tokens": self.tokens, "budget": self.cap_tokens, "cap": self.cap_label,
+            "cap_tokens": self.cap_tokens, "over": self.over, "past_cap_lines": self.past_cap_lines,
+            "files": [{"path": p, "tokens": n} for p, n in self.files],
+            "past_cap": [{"path": c.path, "line": c.line, "text": c.text, "cumulative": c.cumulative}
+                         for c in self.past_cap],
+        }
 
 
 def _count(store: Store, text: str) -> int:
@@ -58,7 +74,7 @@ def startup_of(store: Store) -> Startup:
         sl.budget,
         f"{sl.budget:,} tokens",
         list(sl.files),
-        len(sl.past_cap),
+        list(sl.past_cap),
     )
 
 
@@ -71,8 +87,18 @@ def _claude(store: Store) -> Startup:
     lines = rec.text.splitlines(keepends=True)
     loaded = lines if first is None else lines[: first - 1]
     tokens = rec.tokens or 0 if first is None else _count(store, "".join(loaded))
-    past = 0 if first is None else len(lines) - first + 1
-    return Startup(f"{rec.path} (its {label})", tokens, None, label, [(rec.path, tokens)], past)
+    past: list[CapLine] = []
+    if first is not None:  # the lines the loader drops, as the tiered store's cap names them
+        from . import line_tokens
+
+        counts = line_tokens(store, rec.text, rec.content_hash)
+        running = sum(counts[: first - 1])
+        for no in range(first, len(lines) + 1):
+            running += counts[no - 1] if no - 1 < len(counts) else 0
+            if lines[no - 1].strip():
+                past.append(CapLine(rec.path, no, lines[no - 1].rstrip("\n"), running))
+    cut = 0 if first is None else len(lines) - first + 1
+    return Startup(f"{rec.path} (its {label})", tokens, None, label, [(rec.path, tokens)], past, cut)
 
 
 def _serena_names(store: Store) -> Startup:

@@ -35,19 +35,30 @@ def run_app(argv: list[str]) -> int:
         err_console().print("curator: the app needs a terminal; try `curator check` or `curator --help`",
                             soft_wrap=True, markup=False, highlight=False)
         return EXIT_USAGE
-    located, config = locate_and_configure(args, allow_demo=True)
     from ..tokens import default_counter
     from ..tui.app import make_app
+    from .common import UsageError, store_argument
 
-    app = make_app(
-        located.root,
-        given=located.given,
-        config=config,
-        token_counter=default_counter(),
-        theme=args.theme,
-        notice=located.notice,
-        layout=located.layout,
-    )
+    try:
+        located, config = locate_and_configure(args, allow_demo=True)
+    except UsageError:  # no memory store: instruction files alone open on the Context view
+        from ..live.instructions import instruction_repository
+
+        root = instruction_repository(store_argument(args))
+        if root is None:
+            raise
+        app = make_app(root, given=store_argument(args) or str(root), token_counter=default_counter(),
+                       theme=args.theme)
+    else:
+        app = make_app(
+            located.root,
+            given=located.given,
+            config=config,
+            token_counter=default_counter(),
+            theme=args.theme,
+            notice=located.notice,
+            layout=located.layout,
+        )
     import gc
 
     gc.enable()  # a long session needs collections (commands run without them, see __main__)

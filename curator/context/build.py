@@ -111,11 +111,17 @@ def build_context(root: str | os.PathLike, *, agents: Iterable[str] | None = Non
         model.encoding = _count(model, token_counter)
     for p in for_paths:
         rel = p.strip("/")
-        for ctx in model.agents.values():
-            ctx.for_path[rel] = [o for o in ctx.on_demand if _applies(o, rel)]
+        for agent, items in loads_for(model, rel).items():
+            model.agents[agent].for_path[rel] = items
     model.findings = sorted(b.findings, key=lambda f: f.sort_key())
     model.fs = fs
     return model
+
+
+def loads_for(model: ContextModel, rel: str) -> dict[str, list[OnDemand]]:
+    """Per agent, what loads when the agent reads or edits the repository file `rel`."""
+    rel = rel.strip("/")
+    return {name: [o for o in ctx.on_demand if _applies(o, rel)] for name, ctx in model.agents.items()}
 
 
 def _applies(o: OnDemand, rel: str) -> bool:

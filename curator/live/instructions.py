@@ -32,8 +32,48 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
     return repo, Located(root, arg or str(root), repo=root, layout=repo.layout)
 
 
+def instruction_repository(arg: str | None):
+    """The folder `arg` names (else the git repository here) when it holds an agent's
+    instruction files: the app opens on what each agent loads there, memory or not."""
+    from pathlib import Path
+
+    from ..context.build import present_agents
+    from ..context.fs import RepoFS
+
+    root = Path(arg).expanduser() if arg else _git_root(Path.cwd())
+    if root is None or not root.is_dir():
+        return None
+    return root if present_agents(RepoFS.scan(root)) else None
+
+
 def _git_root(here):
     for folder in (here, *here.parents):
         if (folder / ".git").exists():
             return folder
     return None
+
+
+def context_root(layout):
+    """The repository whose instruction files go with `layout`: its root, or for one memory
+    folder given alone the repository holding it (None when there is none)."""
+    from pathlib import Path
+
+    root = Path(layout.root)
+    if not layout.single:
+        return root
+    parts = root.parts
+    for tail in ((".serena", "memories"), (".claude", "memory")):
+        if parts[-2:] == tail:
+            return Path(*parts[:-2])
+    return _git_root(root)
+
+
+def load_context(layout, token_counter=None):
+    """The context model (curator.context) of the repository `layout` belongs to — what the
+    app's Context view, tree and overview show; None when there is no repository around it."""
+    from ..context.build import build_context
+
+    root = context_root(layout)
+    if root is None or not root.is_dir():
+        return None
+    return build_context(root, token_counter=token_counter)

@@ -106,6 +106,9 @@ def render_text(console, review: Review) -> None:
                                 f"  {len(changed)} of {len(review.stores)} source"
                                 f"{'s' if len(review.stores) != 1 else ''} changed"
                                 + ("  (token counts estimated)" if review.estimated else "")))
+    for a in review.agents:  # each agent's start-up change from its instruction files
+        console.print(Text.assemble(("  ", ""), (a.agent, "bold"), " " + a.line()[len(a.agent) + 1:],
+                                    style="error" if a.delta > 0 else "success" if a.delta < 0 else ""))
     if not review.stores:
         console.print(Text("no memory sources in this repository (.serena/memories, .claude/memory, "
                            "docs/*-experience)", style="dim"))
@@ -159,6 +162,11 @@ def _md(text: str) -> str:
 
 def render_markdown(review: Review) -> str:
     out = [f"## curator review: {_title(review)}", ""]
+    if review.agents:  # each agent's start-up change from its instruction files
+        out += ["| agent | start-up before | after | Δ | files |", "|---|---:|---:|---:|---|"]
+        out += [f"| {a.agent} | {a.before:,} | {a.after:,} | {_signed(a.delta)} | "
+                f"{_md(', '.join(f.words() for f in a.files))} |" for a in review.agents]
+        out.append("")
     changed = review.changed
     if not changed:
         out.append("No memory changes." if review.stores else "No memory sources in this repository.")

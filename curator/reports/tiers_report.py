@@ -4,7 +4,13 @@
 from __future__ import annotations
 
 
-def tiers_json(store, tiering, load) -> dict:
+def tiers_json(store, tiering, load=None) -> dict:
+    """`load`: the store's start-up load (`budgets.startup.startup_of`, the one number every face
+    shows; computed when not given)."""
+    if load is None:
+        from ..budgets.startup import startup_of
+
+        load = startup_of(store)
     tokens: dict[str, int] = {}
     for rec in store.memories():
         folder = rec.path.split("/", 1)[0] if "/" in rec.path.lstrip("./") else ""
@@ -18,5 +24,15 @@ def tiers_json(store, tiering, load) -> dict:
             for f in tiering.folders
         ],
         "startup": {"load": list(tiering.startup), "files": [p for p, _ in load.files], "tokens": load.tokens,
-                    "budget": load.budget, "why": tiering.startup_reason},
+                    "budget": load.cap_tokens, "cap": load.cap_label, "what": load.what,
+                    "why": tiering.startup_reason},
     }
+
+
+def startup_words(st: dict) -> str:
+    """"2,761 tokens (budget 4,000) = memory-index.md, knowledge/**" — a tiered store's load by
+    its globs; any other format's by what its agent reads."""
+    if st["budget"] is not None:
+        return f"{st['tokens']:,} tokens (budget {st['budget']:,}) = " + (", ".join(st["load"]) or "nothing")
+    cap = "" if st["cap"] in st["what"] else f" ({st['cap']})"
+    return f"{st['tokens']:,} tokens{cap} = {st['what']}"

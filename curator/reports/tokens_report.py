@@ -8,8 +8,9 @@ from ..model.store import Store
 
 
 def tokens_json(store: Store, report: BudgetReport, top: int | None = None, growth: Growth | None = None) -> dict:
+    from ..budgets.startup import startup_of
+
     files = report.files if top is None else report.files[:top]
-    st = report.startup
     out = {
         "store": store.given,
         "encoding": report.encoding,
@@ -19,16 +20,7 @@ def tokens_json(store: Store, report: BudgetReport, top: int | None = None, grow
             {"domain": name, "tokens": tokens, "kind": domain_kind(name)} for name, tokens in report.domain_tokens.items()
         ],
         "files": [{"path": p, "tier": t, "tokens": n} for p, t, n in files],
-        "startup": {
-            "budget": st.budget,
-            "tokens": st.tokens,
-            "over": st.over,
-            "files": [{"path": p, "tokens": n} for p, n in st.files],
-            "past_cap": [
-                {"path": c.path, "line": c.line, "text": c.text, "cumulative": c.cumulative}
-                for c in st.past_cap
-            ],
-        },
+        "startup": startup_of(store).to_json(),  # the number every face shows
         "cost_model": [
             {
                 "index": d.index,
@@ -110,30 +102,7 @@ def render_tokens(console, store: Store, report: BudgetReport, top: int = 15, gr
     )
     if growth is not None:
         console.print(growth_line(growth, console.width))
-    st = report.startup
-    style = "bold error" if st.over else "bold success"
-    console.print()
-    console.print(Text("Start-up load", style="bold"))
-    console.print(
-        Text.assemble(
-            "  ", (bar(st.tokens, max(st.budget, st.tokens)), style),
-            f"  {st.tokens:,} / {st.budget:,} tokens",
-            (" — over budget" if st.over else " — within budget", style),
-        )
-    )
-    for path, n in st.files:
-        console.print(f"    {path:<40} {n:>7,}")
-    if st.past_cap:
-        console.print(Text(f"  {len(st.past_cap)} line(s) fall past the cap:", style="warning"))
-        for c in st.past_cap[:12]:
-            console.print(
-                Text(f"    {c.path}:{c.line}  ", style="bold") + Text(c.text.strip(), style="dim"),
-                no_wrap=True,
-                overflow="ellipsis",
-            )
-        if len(st.past_cap) > 12:
-            console.print(Text(f"    … and {len(st.past_cap) - 12} more", style="dim"))
-
+    render_startup(console, store)
     def table(title: str, *cols: str) -> Table:
         # headers are single words and never wrap: a header broken mid-word reads as two
         t = Table(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False)
@@ -165,6 +134,8 @@ def render_tokens(console, store: Store, report: BudgetReport, top: int = 15, gr
     console.print()
     console.print(files)
 
+    if not report.domains:  # no keyword index: no tiered retrieval to cost
+        return
     cost = table(
         f"ADR-017 cost model per domain (L0 = {report.l0_tokens:,} tokens)",
         "index", "n", "tiered", "+L0", "whole", "saves", "even at",
@@ -178,6 +149,60 @@ def render_tokens(console, store: Store, report: BudgetReport, top: int = 15, gr
     console.print()
     console.print(cost)
     legend(console, COST_KEY)
+
+
+def agents_json(model) -> list[dict]:
+    """Each agent's start-up load (`ContextModel.startup_tokens`, as `curator context` gives it)."""
+    return [{"agent": name, "label": ctx.label,
+             "startup": {"tokens": model.startup_tokens(name), "bytes": ctx.startup_bytes,
+                         "files": [{"path": e.path, "tokens": e.tokens} for e in ctx.startup]}}
+            for name, ctx in model.agents.items()]
+
+
+def render_agents(console, model) -> None:
+    from rich.text import Text
+
+    for name, ctx in model.agents.items():
+        line = Text("  ")
+        line.append(f"{ctx.label:<22}", style="bold")
+        line.append(f" agent · start-up {model.startup_tokens(name):,} tok from {len(ctx.startup)} file"
+                    f"{'s' if len(ctx.startup) != 1 else ''}")
+        console.print(line)
+
+
+def render_startup(console, store: Store) -> None:
+    """What the agent loads at start-up (`budgets.startup.startup_of`: the number the app's
+    header, overview and Budgets show), against its cap where it has one in tokens."""
+    from rich.text import Text
+
+    from ..budgets.startup import startup_of
+
+    st = startup_of(store)
+    style = "bold error" if st.over else "bold success"
+    console.print()
+    console.print(Text("Start-up load", style="bold"))
+    line = Text("  ")
+    if st.cap_tokens is not None:
+        line.append(bar(st.tokens, max(st.cap_tokens, st.tokens)), style=style)
+        line.append(f"  {st.tokens:,} / {st.cap_tokens:,} tokens")
+        line.append(" — over budget" if st.over else " — within budget", style=style)
+    else:
+        line.append(f"{st.tokens:,} tokens", style="bold")
+        said = st.cap_label in st.what or st.cap_label == "no cap"
+        line.append(f" — {st.what}" + ("" if said else f"; cap: {st.cap_label}"), style="dim")
+    console.print(line)
+    for path, n in st.files:
+        console.print(f"    {path:<40} {n:>7,}")
+    if st.past_cap:
+        console.print(Text(f"  {st.past_cap_lines} line(s) fall past the cap:", style="warning"))
+        for c in st.past_cap[:12]:
+            console.print(
+                Text(f"    {c.path}:{c.line}  ", style="bold") + Text(c.text.strip(), style="dim"),
+                no_wrap=True,
+                overflow="ellipsis",
+            )
+        if len(st.past_cap) > 12:
+            console.print(Text(f"    … and {len(st.past_cap) - 12} more", style="dim"))
 
 
 def domain_kind(name: str) -> str:

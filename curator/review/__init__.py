@@ -5,6 +5,7 @@ holds (now or at `base`), loads each on both sides and compares them (`diff.revi
 
 from __future__ import annotations
 
+import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,8 @@ class Review:
     commit: str
     stores: list[StoreReview] = field(default_factory=list)
     estimated: bool = False
+    agents: list = field(default_factory=list)  # agent_startup.AgentChange: each agent's start-up change
+    instructions: bool = False  # the repository holds agent instruction files (now or at the base)
 
     @property
     def changed(self) -> list[StoreReview]:
@@ -45,6 +48,7 @@ class Review:
             "encoding": "estimate" if self.estimated else "cl100k_base",
             "summary": {"sources": len(self.stores), "changed": len(self.changed), **self.counts()},
             "sources": [s.to_json() for s in self.stores],
+            "agents": [a.to_json() for a in self.agents],
         }
 
 
@@ -84,7 +88,20 @@ def review_repository(path: Path | str = ".", base: str = "HEAD", token_counter=
             review.stores.append(review_store(src.path, src.kind, before, after))
             if any(s is not None and s.encoding == "estimate" for s in (before, after)):
                 review.estimated = True
+    agent_changes(review, token_counter)
     return review
+
+
+def agent_changes(review: Review, token_counter=None) -> None:
+    """Each agent's start-up change between the base and the work tree (the context model of
+    both: `ContextModel.startup_tokens`, the number `curator context` shows)."""
+    from ..context.build import build_context
+    from .agent_startup import model_at, startup_changes
+
+    before = model_at(review.repo, review.commit, token_counter=token_counter)
+    after = build_context(review.repo, token_counter=token_counter, env={**os.environ, "CI": "1"})
+    review.instructions = bool(before.agents or after.agents)
+    review.agents = startup_changes(before, after)
 
 
 __all__ = [

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ..budgets import startup_load
+from ..budgets.startup import startup_of
 from ..checks import run_checks
 from ..checks.keyword_checks import row_uniqueness
 from ..model.findings import Finding
@@ -353,8 +353,8 @@ def diff_budgets(before: Store | None, after: Store | None) -> list[Budget]:
     def startup(store):
         if store is None:
             return 0, None
-        s = startup_load(store)
-        return s.tokens, s.budget
+        s = startup_of(store)  # the number every face shows
+        return s.tokens, s.cap_tokens
 
     cfg = (after or before).config
     tb, ta = tiers(before), tiers(after)

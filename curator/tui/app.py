@@ -16,6 +16,7 @@ from . import messages as msg
 from .curation_flow import CurationFlow
 from .palette import CuratorCommands
 from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, RetrievalLabScreen
+from .screens.context import ContextScreen
 from .screens.drift import DriftScreen
 from .screens.review import ReviewScreen
 from .screens.sessions import SessionsScreen
@@ -23,7 +24,7 @@ from .settings import Settings, load_settings, save_settings
 from .themes import DEFAULT_THEME, available_themes
 from .workers import AppWorkers
 
-SCREENS_GROUP = Binding.Group("Screens", compact=True)  # one "1-6 Screens" entry: the footer fits 80 columns
+SCREENS_GROUP = Binding.Group("Screens", compact=True)  # one "1-7 Screens" entry: the footer fits 80 columns
 
 
 class CuratorApp(CurationFlow, AppWorkers, App[None]):
@@ -38,11 +39,12 @@ class CuratorApp(CurationFlow, AppWorkers, App[None]):
         "sessions": SessionsScreen,
         "review": ReviewScreen,
         "drift": DriftScreen,
+        "context": ContextScreen,
     }
     DEFAULT_MODE = "store"
     BINDINGS = [
-        # one footer entry for the screens ("1-6 Screens"); each key is in F1's list
-        Binding("1", "switch_mode('store')", "Screens", id="show-store", group=SCREENS_GROUP, key_display="1-6",
+        # one footer entry for the screens ("1-7 Screens"); each key is in F1's list
+        Binding("1", "switch_mode('store')", "Screens", id="show-store", group=SCREENS_GROUP, key_display="1-7",
                 tooltip="1 Store · 2 Problems · 3 Budgets · 4 Lab · 5 Sessions · 6 Drift"),
         Binding("2", "switch_mode('problems')", "Problems", id="show-problems", group=SCREENS_GROUP, tooltip="Every finding", show=False),
         Binding("3", "switch_mode('budgets')", "Budgets", id="show-budgets", group=SCREENS_GROUP,
@@ -53,6 +55,8 @@ class CuratorApp(CurationFlow, AppWorkers, App[None]):
                 tooltip="The agent's sessions: browse, search, mine", show=False),
         Binding("6", "switch_mode('drift')", "Drift", id="show-drift", group=SCREENS_GROUP,
                 tooltip="What is out of step, and each memory system's start-up load over git history", show=False),
+        Binding("7", "switch_mode('context')", "Context", id="show-context", group=SCREENS_GROUP,
+                tooltip="What each agent loads: start-up files, on demand, imports", show=False),
         Binding("f1,question_mark", "help", "Help", id="help", tooltip="Keys and what this screen is for"),
         Binding("ctrl+r", "reload_store", "Reload", id="reload-store", tooltip="Re-read the store and re-run the checks", show=False),
         Binding("ctrl+t", "next_theme", "Theme", id="next-theme", tooltip="Cycle through the themes", show=False),
@@ -88,6 +92,8 @@ class CuratorApp(CurationFlow, AppWorkers, App[None]):
         self._themes_ready = False
         self.transcripts = None  # the session tier (curator.transcripts.SessionsService), indexed in a worker
         self.transcripts_signal: Signal = Signal(self, "transcripts")
+        self.context_model = None  # the instruction files' context model, built in a worker
+        self.context_signal: Signal = Signal(self, "context")
         self._role_theme_pushed = False
         self._toasts: list = []  # the notifications shown (see on_notify)
         self._in_flight: set[int] = set()  # toasts posted again, not yet back

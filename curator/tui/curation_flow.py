@@ -158,14 +158,13 @@ class CurationFlow:
         self.push_screen(HistoryDialog(history(self.store_root)))
 
     def action_tiers(self) -> None:
-        from ..budgets import startup_load
         from ..model.tiering import decide
         from ..reports.tiers_report import tiers_json
         from .dialogs import TiersDialog
 
         if self.workspace is not None:
             store = self.workspace.store
-            self.push_screen(TiersDialog(tiers_json(store, decide(store), startup_load(store))))
+            self.push_screen(TiersDialog(tiers_json(store, decide(store))))
 
     def action_prune(self) -> None:
         from ..curation import plan_prune_paths

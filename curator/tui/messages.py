@@ -29,6 +29,14 @@ class LoadFailed(Message):
         self.error = error
 
 
+class ContextLoaded(Message):
+    """The repository's context model (curator.context) is built (None: no repository)."""
+
+    def __init__(self, model) -> None:
+        super().__init__()
+        self.model = model
+
+
 class Swapped(Message):
     """Sources got new snapshots (seen on disk, re-checked or written by us)."""
 

@@ -15,6 +15,7 @@ ACTIONS = [
     ("sessions: the agent's sessions — browse, search, mine; memory usage", "switch_mode('sessions')"),
     ("review: the store's changes against git HEAD", "switch_mode('review')"),
     ("drift: what is out of step; start-up load over git history", "switch_mode('drift')"),
+    ("context: what each agent loads — start-up files, on demand, imports", "switch_mode('context')"),
     ("store: re-check the whole store", "reload_store"),
     ("curate: fix every finding that has a fix (preview first)", "fix_all"),
     ("curate: refresh stale L0 token counts (preview first)", "refresh_counts"),

@@ -105,11 +105,39 @@ class AppWorkers:
         # on disk makes a new snapshot sharing most records, so this is done once per load)
         gc.freeze()
         self.start_watching()
+        self.load_context()
+
+    # -- the instruction files: what each agent loads (the Context view, tree and overview) --
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="context")
+    def load_context(self) -> None:
+        from ..live.instructions import load_context
+        from ..model.sources import discover
+
+        try:
+            layout = self.session.layout if self.session is not None else self.layout or discover(self.store_root)
+            model = load_context(layout, self.token_counter)
+        except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
+            self.tell(msg.Notice(f"Could not read the instruction files: {exc}", severity="warning",
+                                 markup=False))
+            model = None
+        self.tell(msg.ContextLoaded(model))
+
+    def on_context_loaded(self, message: msg.ContextLoaded) -> None:
+        self.context_model = message.model
+        self.context_signal.publish(message.model)
+        if self.session is None and message.model is not None and message.model.agents:
+            # no memory to show, but instruction files: what each agent loads is the screen
+            self.notify("No agent memory here: showing what each agent loads from its instruction files.",
+                        timeout=8)
+            self.switch_mode("context")
 
     def on_load_failed(self, message: msg.LoadFailed) -> None:
         self.load_error = message.error
         self.notify(f"Could not open the store: {message.error}", severity="error", timeout=15)
         self._progress(f"could not open the store: {message.error}", 0)
+        if self.store_root.is_dir():
+            self.load_context()  # a repository of instruction files only still has its Context view
 
     def on_notice(self, message: msg.Notice) -> None:
         self.notify(message.text, **message.options)

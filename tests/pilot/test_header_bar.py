@@ -1,17 +1,19 @@
-"""The header's start-up bar keeps its unit on a narrow terminal."""
+"""The header's start-up bar shows the one start-up number (`budgets.startup.startup_of`) and,
+for Claude Code's MEMORY.md, the lines its loader cuts, at any width."""
 
 from __future__ import annotations
 
 import pytest
 
+from curator.budgets.startup import startup_of
 from curator.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 from curator.tui.widgets import BudgetBar
 from tests.pilot.conftest import settle
 
 
-@pytest.mark.parametrize(("size", "label"), [((80, 24), "MEMORY.md "), ((160, 30), "MEMORY.md ")])
-async def test_the_claude_line_bar_says_lines_at_any_width(tmp_path, size, label):
+@pytest.mark.parametrize("size", [(80, 24), (160, 30)])
+async def test_the_claude_header_shows_startup_tokens_and_the_lines_past_the_cap(tmp_path, size):
     memory = tmp_path / "repo" / ".claude" / "memory"
     memory.mkdir(parents=True)
     topics = [f"topic_{i:03d}" for i in range(210)]
@@ -23,5 +25,8 @@ async def test_the_claude_line_bar_says_lines_at_any_width(tmp_path, size, label
         await settle(app, pilot)
         bar = app.screen.query_one(BudgetBar)
         shown = bar.render().plain
-        assert bar.budget == 200 and bar.used == 211
-        assert shown.startswith(label) and shown.endswith(" 211/200 lines over")
+        st = startup_of(app.workspace.store)
+        assert st.past_cap_lines == 11 and st.tokens > 0
+        assert bar.used == st.tokens and bar.budget == 0
+        # the numbers whole at any width (where room is short the word goes first)
+        assert shown.endswith(f"{st.tokens:,} tok · 11 lines cut") and len(shown) <= bar.size.width

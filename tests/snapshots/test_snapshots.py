@@ -230,4 +230,23 @@ def test_tiers_dialog(snap_compare, app):
         pilot.app.action_tiers()
         await _ready(pilot)
 
+
+
+def test_context_view(snap_compare, sample_repo_copy):
+    """Key 7 on the sample repository: each agent's start-up files as bars, the import tree."""
+    from curator.model.sources import discover
+
+    app = make_app(sample_repo_copy, given="sample_memories", token_counter=FakeTokenCounter(),
+                   theme="curator-dark", remember_theme=False, layout=discover(sample_repo_copy))
+
+    async def run_before(pilot):
+        from tests.pilot.conftest import wait_until
+
+        await _ready(pilot)
+        await wait_until(pilot, lambda: pilot.app.context_model is not None)
+        await pilot.press("7")
+        await _ready(pilot)
+        await pilot.pause(0.3)
+        await _ready(pilot)
+
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

@@ -44,9 +44,10 @@ def run(args) -> int:
         raise UsageError(str(exc)) from None
     finally:
         counter.flush()
-    if not review.stores:
+    if not review.stores and not review.instructions:
         raise UsageError(f"no memory store found in {review.repo} (looked for .serena/memories, "
-                         ".claude/memory and docs/*-experience, now and at " + args.base + ")")
+                         ".claude/memory and docs/*-experience, now and at " + args.base + "), nor any agent "
+                         "instruction file (CLAUDE.md, AGENTS.md, ...)")
     if args.format == "json":
         print_json(review.to_json())
     elif args.format == "markdown":

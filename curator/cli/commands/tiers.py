@@ -15,13 +15,12 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from ...budgets import startup_load
     from ...model.tiering import decide
-    from ...reports.tiers_report import tiers_json
+    from ...reports.tiers_report import startup_words, tiers_json
     from ..common import EXIT_OK, console, open_store, print_json
 
     store, _ = open_store(args, quiet_notice=args.format != "text")
-    data = tiers_json(store, decide(store), startup_load(store))
+    data = tiers_json(store, decide(store))
     if args.format == "json":
         print_json(data)
         return EXIT_OK
@@ -40,7 +39,6 @@ def run(args) -> int:
     from rich.text import Text
 
     out.print(Text.assemble("\n", ("Start-up load", "bold"),
-                            f": {st['tokens']:,} tokens{approx} (budget {st['budget']:,}) = "
-                            + (", ".join(st["load"]) or "nothing")))
+                            ": " + startup_words(st).replace(" tokens", f" tokens{approx}", 1)))
     out.print(f"  why: {st['why']}", soft_wrap=True)
     return EXIT_OK

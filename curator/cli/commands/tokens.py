@@ -36,6 +36,10 @@ def run(args) -> int:
                           growth=growth)
         return EXIT_OK
     summaries = {row["name"]: row for row in source_summaries(repo)}
+    from ...context.build import build_context
+    from ...reports.tokens_report import agents_json, render_agents
+
+    model = build_context(repo.root)  # each agent's start-up from the instruction files, as `context` counts it
     if args.format == "json":
         out = []
         for s in repo.loaded():
@@ -43,7 +47,7 @@ def run(args) -> int:
             row["tokens_report"] = tokens_json(s.store, build_report(s.store),
                                                growth=store_growth(s.store.root, today=s.store.today))
             out.append(row)
-        print_json({"version": 1, "repository": located.given, "sources": out})
+        print_json({"version": 1, "repository": located.given, "sources": out, "agents": agents_json(model)})
         return EXIT_OK
     from rich.rule import Rule
     from rich.text import Text
@@ -53,6 +57,7 @@ def run(args) -> int:
 
     out.print(Text(f"{located.given}: {plural(len(repo.sources), 'memory system')}", style="bold"))
     render_sources(out, repo)
+    render_agents(out, model)
     for s in repo.loaded():
         out.print(Rule(Text(f"{s.name} · {s.spec.label}", style="bold"), align="left"))
         report = build_report(s.store)

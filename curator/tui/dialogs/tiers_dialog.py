@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
+
+from ...reports.tiers_report import startup_words
 
 
 class TiersDialog(ModalScreen[None]):
@@ -26,8 +29,8 @@ class TiersDialog(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         st = self.data["startup"]
         with Vertical():
-            yield Static(f"[b]Start-up load[/b]: {st['tokens']:,} tokens (budget {st['budget']:,}) = "
-                         f"{', '.join(st['load']) or 'nothing'}\n[dim]why: {st['why']}[/dim]", id="tiers-startup")
+            yield Static(Text.assemble(("Start-up load", "bold"), ": " + startup_words(st), "\n",
+                                       (f"why: {st['why']}", "dim")), id="tiers-startup")
             table = DataTable(cursor_type="row", zebra_stripes=True, id="tiers-table")
             table.add_columns("folder", "tier", "records", "tokens", "why")
             for f in self.data["folders"]:

@@ -85,26 +85,33 @@ class BudgetsScreen(CuratorScreen):
     def show(self, workspace) -> None:
         store, report = workspace.store, workspace.report
         theme = self.app.current_theme
-        st = report.startup
+        from ...budgets.startup import startup_of
+
+        st = startup_of(store)  # the number the header, the overview and `curator tokens` show
         over = st.over
         head = Text(no_wrap=True, overflow="ellipsis")
         colour = "error" if over else "success"
         head.append("Start-up load  ", style="bold")
-        head.append(f"{st.tokens:,} / {st.budget:,} tokens", style=f"bold {colour}")
-        head.append("  over budget" if over else "  within budget", style=colour)
-        width = 40
-        filled = round(width * min(st.tokens, st.budget) / max(st.budget, 1))
-        head.append("\n" + "█" * filled, style=colour)
-        head.append("░" * (width - filled), style="dim")
-        if st.tokens > st.budget:
-            head.append("▶" * min(10, round(10 * (st.tokens - st.budget) / max(st.budget, 1)) or 1), style="bold " + colour)
+        cap = st.cap_tokens
+        if cap is not None:
+            head.append(f"{st.tokens:,} / {cap:,} tokens", style=f"bold {colour}")
+            head.append("  over budget" if over else "  within budget", style=colour)
+            width = 40
+            filled = round(width * min(st.tokens, cap) / max(cap, 1))
+            head.append("\n" + "█" * filled, style=colour)
+            head.append("░" * (width - filled), style="dim")
+            if st.tokens > cap:
+                head.append("▶" * min(10, round(10 * (st.tokens - cap) / max(cap, 1)) or 1), style="bold " + colour)
+        else:  # a cap in lines or records, or none: the number and what it is
+            head.append(f"{st.tokens:,} tokens", style="bold")
+            head.append(f"  {st.what}", style="dim")
         for path, n in st.files[:8]:  # the largest are in the table below; `curator tokens` lists all
             head.append(f"\n  {path}  ", style="")
             head.append(f"{n:,}", style="dim")
         if len(st.files) > 8:
             head.append(f"\n  … and {len(st.files) - 8} more files loaded at start-up", style="dim")
         if st.past_cap:
-            head.append(f"\n{len(st.past_cap)} line(s) fall past the cap:", style="bold " + (theme.warning or "warning"))
+            head.append(f"\n{st.past_cap_lines} line(s) fall past the cap:", style="bold " + (theme.warning or "warning"))
             for c in st.past_cap[:8]:
                 head.append(f"\n  {c.path}:{c.line}  ", style="bold")
                 head.append(c.text.strip()[:90], style="dim")

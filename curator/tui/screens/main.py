@@ -9,7 +9,7 @@ from textual.containers import Horizontal
 from textual.widgets import ContentSwitcher, Static, Tree
 
 from ..messages import EditKeywords, Promote, Recheck, SelectSource
-from ..widgets import IndexView, NodeRef, Overview, RecordView, StoreTree
+from ..widgets import IndexView, InstructionRef, NodeRef, Overview, RecordView, StoreTree
 from .base import CuratorScreen, LoadingPane
 
 
@@ -156,6 +156,31 @@ class MainScreen(CuratorScreen):
             switcher.current = "record"
             self.query_one(RecordView).show(ws, path)
 
+    def _show_instruction(self, ref) -> None:
+        """An agent's instruction file (the tree's Instructions nodes): the record view of it."""
+        model = getattr(self.app, "context_model", None)
+        if model is None:
+            return
+        self.selected = None
+        self.query_one(ContentSwitcher).current = "record"
+        self.query_one(RecordView).show_file(model, ref.agent, ref.path)
+        self.refresh_bindings()
+
+    def _on_context(self, model) -> None:
+        """The instruction files' model arrived: the tree shows them, the overview their numbers."""
+        if model is not None:
+            self.query_one(StoreTree).show_instructions(model)
+            self.call_after_refresh(self.fit_tree)
+        session = getattr(self.app, "session", None)
+        if session is not None:
+            self.query_one(Overview).show(session, self._title(session))
+
+    def on_mount(self) -> None:
+        # (CuratorScreen.on_mount runs too: Textual calls each class's handler along the MRO)
+        self.app.context_signal.subscribe(self, self._on_context)
+        if self.app.context_model is not None:
+            self._on_context(self.app.context_model)
+
     def _show_group(self, node) -> None:
         """A tier or folder: what it holds, instead of the last file shown."""
         self.selected = None
@@ -212,6 +237,9 @@ class MainScreen(CuratorScreen):
             self._keep_overview = False
             if not (isinstance(ref, NodeRef) and ref.path):
                 return
+        if isinstance(ref, InstructionRef) and ref.path is not None:
+            self._show_instruction(ref)
+            return
         if isinstance(ref, NodeRef) and ref.path is None:
             # a source: it becomes current, and the overview shows every source
             self.post_message(SelectSource(ref.source))

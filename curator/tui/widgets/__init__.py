@@ -2,6 +2,7 @@
 
 from .budget_bar import BudgetBar
 from .index_view import IndexView
+from .instruction_nodes import InstructionRef
 from .overview import Overview
 from .record_view import RecordView
 from .status_header import StatusHeader
@@ -10,5 +11,6 @@ from .table import RowTable
 from .text_box import PathBox, TextBox
 
 __all__ = [
-    "BudgetBar", "IndexView", "NodeRef", "Overview", "RecordView", "RowTable", "StatusHeader", "PathBox", "StoreTree", "TextBox",
+    "BudgetBar", "IndexView", "InstructionRef", "NodeRef", "Overview", "RecordView", "RowTable", "StatusHeader",
+    "PathBox", "StoreTree", "TextBox",
 ]

@@ -17,6 +17,7 @@ class BudgetBar(Widget):
     label: reactive[str] = reactive("")
     note: reactive[str] = reactive("")  # words instead of a bar (e.g. several caps at once)
     unit: reactive[str] = reactive("")  # after the numbers: "108/104 lines over"
+    past: reactive[int] = reactive(0)  # lines past a cap that is not in tokens
 
     def __init__(self, label: str = "", used: int = 0, budget: int = 0, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -28,8 +29,8 @@ class BudgetBar(Widget):
         if self.note:
             over = "over" in self.note
             return Text(self.note, style="bold error" if over else "success", no_wrap=True, overflow="ellipsis")
-        if not self.budget:
-            return Text("")  # nothing loaded yet
+        if not self.budget:  # no cap in tokens: the number alone (nothing before a load)
+            return self._uncapped()
         over = self.budget and self.used > self.budget
         colour = "error" if over else "success"  # role styles: the current theme's colours
         tail = f" {self.used:,}/{self.budget:,}" + (f" {self.unit}" if self.unit else "") + (" over" if over else "")
@@ -46,6 +47,17 @@ class BudgetBar(Widget):
         text.append("━" * (width - filled), style="dim")
         text.append(tail.strip() if not width else tail, style=f"bold {colour}" if over else "")
         return text
+
+    def _uncapped(self) -> Text:
+        if not self.used and not self.past:
+            return Text("")
+        tail = Text(f"{self.used:,} tok", style="bold")
+        if self.past:
+            tail.append(f" · {self.past:,} lines cut", style="bold error")
+        label = f"{self.label} " if self.label else ""
+        if self.size.width and len(label) + tail.cell_len > self.size.width:
+            label = ""  # narrow: the numbers matter more than the word
+        return Text(label, no_wrap=True, overflow="ellipsis") + tail
 
 
 def compact(n: int) -> str:

@@ -49,9 +49,25 @@ def _marks(line: Text, counts) -> None:
         line.append("✔ no findings", style="success")
 
 
-def render_overview(repo, title: str) -> Group:
+def agent_lines(model) -> list[Text]:
+    """Each agent's start-up load from the instruction files (`ContextModel.startup_tokens`, the
+    number `curator context` and the Context view show)."""
+    if model is None or not model.agents:
+        return []
+    out = [Text("Agents", style="bold")]
+    for name, ctx in model.agents.items():
+        line = Text(f"  {ctx.label:<15} start-up: ")
+        line.append(f"{model.startup_tokens(name):,} tokens", style="bold")
+        n = len(ctx.startup)
+        line.append(f" · {n} file{'s' if n != 1 else ''} · {len(ctx.on_demand)} on demand", style="dim")
+        out.append(line)
+    return [*out, Text("")]
+
+
+def render_overview(repo, title: str, context=None) -> Group:
     """The repository's health and its worst problems first (above the fold at 80×24), then one
-    block per source (wraps well at 80 columns, where a table would cut numbers)."""
+    block per source (wraps well at 80 columns, where a table would cut numbers), then each
+    agent's start-up load from the instruction files (`context`, once it is built)."""
     from ...budgets.startup import startup_of
     from ...live.scope import scope_counts, scope_totals
 
@@ -96,10 +112,11 @@ def render_overview(repo, title: str) -> Group:
         if st.past_cap_lines:
             start.append(f"; {st.past_cap_lines} lines past its cap are never seen", style="warning")
         parts += [start, Text("")]
+    parts += agent_lines(context)
     parts.append(
         Text.from_markup("[b]↑↓[/b] walk the tree · [b]Enter[/b] unfolds · [b]2[/b] problems · "
                          "[b]3[/b] budgets · [b]4[/b] lab · [b]5[/b] sessions · [b]6[/b] drift · "
-                         "[b]ctrl+p[/b] commands · [b]f1[/b] help"))
+                         "[b]7[/b] context · [b]ctrl+p[/b] commands · [b]f1[/b] help"))
     return Group(*parts)
 
 
@@ -112,4 +129,5 @@ class Overview(VerticalScroll):
         yield Static(id="overview-body")
 
     def show(self, session, title: str) -> None:
-        self.query_one("#overview-body", Static).update(render_overview(session, title))
+        model = getattr(self.app, "context_model", None)
+        self.query_one("#overview-body", Static).update(render_overview(session, title, model))

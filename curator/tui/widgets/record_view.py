@@ -94,6 +94,42 @@ class RecordView(VerticalScroll):
         self._set_body(text if rec.readable else "")
         self.scroll_home(animate=False)
 
+    def show_file(self, model, agent: str, path: str) -> None:
+        """An instruction file of an agent (from the context model): how it loads, and its text."""
+        from pathlib import Path
+
+        from ...safeio import read_small_file
+
+        self._shown = None
+        ctx = model.agents.get(agent)
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="bold", no_wrap=True)
+        grid.add_column()
+        grid.add_row("path", Text(path, style="bold", overflow="fold"))
+        grid.add_row("agent", ctx.label if ctx else agent)
+        for e in ctx.startup if ctx else ():
+            if e.path == path:
+                grid.add_row("start-up", f"{e.tokens:,} tokens · {e.bytes:,} bytes · {e.why}")
+                if e.via:
+                    grid.add_row("imported by", e.via)
+                if e.cut is not None:
+                    grid.add_row("cut", Text(f"kept {e.cut.kept_bytes:,} bytes: {e.cut.reason}", style="warning"))
+        for o in ctx.on_demand if ctx else ():
+            if o.path == path:
+                grid.add_row("on demand", f"{o.tokens:,} tokens · {o.when}")
+        for f in model.findings:
+            if f.path == path:
+                icon, style = ICON[f.severity]
+                grid.add_row("finding", Text.assemble((f"{icon} {f.check}", style), f"  {f.message}"))
+        try:
+            text = read_small_file(Path(model.root) / path, inside=(Path(model.root),)).decode("utf-8", "replace")
+        except Exception as exc:  # noqa: BLE001 - gone, unreadable, a symlink out: said, never a traceback
+            grid.add_row("error", Text(f"cannot read it: {exc}", style="error"))
+            text = ""
+        self.query_one("#facts", Static).update(grid)
+        self._set_body(text)
+        self.scroll_home(animate=False)
+
     def _set_body(self, text: str) -> None:
         # Markdown.update is asynchronous: when the cursor runs down the tree, render only the
         # latest file once things settle, so a slow earlier render can never land last.

@@ -50,24 +50,15 @@ class StatusHeader(Horizontal):
             f"{files:,} files · {'~' if est else ''}{compact(tokens)} tok · ✖{counts[0]} ▲{counts[1]} ●{counts[2]}"
         )
         bar = self.query_one(BudgetBar)
-        if whole:  # one bar cannot hold caps in tokens, lines and records: say how many are over
+        if whole:  # one bar cannot hold every source's cap: say how many are over
             over, n = startup_overs(repo, None)
-            bar.label, bar.used, bar.budget = "", 0, 0
+            bar.label, bar.used, bar.budget, bar.past = "", 0, 0, 0
             bar.note = f"start-up over cap: {over} of {n}" if over else f"start-up within cap: {n} of {n}"
             return
-        bar.note, bar.unit = "", ""
-        fmt = getattr(store, "format", "serena-tiered")
-        if fmt == "serena-tiered":
-            bar.label = "start-up"
-            bar.used, bar.budget = report.startup.tokens, report.startup.budget
-        elif fmt == "claude" and store.l0 is not None and store.l0.path in store.records:
-            # Claude Code's loader cap is in lines (and 25 KB): show MEMORY.md's lines against it
-            from ...model.formats import CLAUDE_CAP_LINES, claude_cap_line
+        from ...budgets.startup import startup_of
 
-            text = store.records[store.l0.path].text
-            first = claude_cap_line(text)  # the byte cap can bind before the line cap
-            bar.label, bar.unit = "MEMORY.md", "lines"  # "MEMORY.md 108/104 lines over": lines past the cap
-            bar.used = len(text.splitlines())
-            bar.budget = CLAUDE_CAP_LINES if first is None else min(CLAUDE_CAP_LINES, first - 1)
-        else:
-            bar.used, bar.budget = 0, 0  # no start-up cap in this format (the overview says why)
+        st = startup_of(store)  # the number the overview, Budgets and `curator tokens` show
+        bar.note, bar.unit = "", ""
+        bar.label = "start-up"
+        bar.past = st.past_cap_lines  # Claude Code's MEMORY.md: lines past 200 / 25 KB
+        bar.used, bar.budget = st.tokens, st.cap_tokens or 0

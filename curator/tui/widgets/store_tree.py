@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.widgets import Tree
 
 from .budget_bar import compact as _tokens
+from .instruction_nodes import InstructionRef, instruction_groups
 
 # a label's tail, never shortened: its usage mark, badges and token count
 TAIL = re.compile(r"(?: (?:r\d+|unread))?(?: [✖▲●]\d+)* [\d,.]+[kM]?$")
@@ -66,6 +67,8 @@ class StoreTree(Tree[str]):
         # group nodes (sources, indexes, tiers, folders) with what their label adds up, for
         # in-place updates: (node, source, title — a source's SourceState —, paths | None, style)
         self._groups: list[tuple] = []
+        self._context_model = None  # the context model whose instruction files the tree shows
+        self._instruction_nodes: list = []
 
     def on_mount(self) -> None:
         signal = getattr(self.app, "transcripts_signal", None)
@@ -150,10 +153,31 @@ class StoreTree(Tree[str]):
         else:
             index = loaded[0][0] if loaded else 0
             self._source(self.root, workspace, index)
+        self._instruction_nodes = []
+        self._add_instructions()
         if isinstance(current, NodeRef) and (current in self._path_nodes or current in self._folder_of):
             self.select_ref(current)
         else:
             self.cursor_line = 0
+
+    # -- instruction files beside the memory (curator.context) -------------------------
+
+    def show_instructions(self, model) -> None:
+        """Show each agent's instruction files (from the context model) after the memory
+        sources, replacing what was shown; the memory nodes are left as they are."""
+        self._context_model = model
+        for node in self._instruction_nodes:
+            node.remove()
+        self._instruction_nodes = []
+        self._add_instructions()
+
+    def _add_instructions(self) -> None:
+        for agent, label, tokens, files in instruction_groups(self._context_model):
+            group = self.root.add(self.label_for(f"Instructions · {label}", tokens, "", "bold"),
+                                  data=InstructionRef(agent), expand=False)
+            for path, n, style in files:
+                group.add_leaf(self.label_for(path, n, "", style), data=InstructionRef(agent, path))
+            self._instruction_nodes.append(group)
 
     def _source(self, parent, workspace, source: int) -> None:
         store = workspace.store

@@ -31,3 +31,22 @@ def test_keywords_set_warns_below_five(capsys, sample_copy):
     assert main(["keywords", "skills-review-index.md", target, "--set", *"a1 b2 c3 d4 e5".split(),
                  "--store", str(sample_copy), "--dry-run"]) == 0
     assert "fewer than" not in capsys.readouterr().err
+
+
+def test_the_app_opens_a_repository_of_instruction_files_only(tmp_path, monkeypatch, capsys):
+    import sys
+
+    from curator.tui.app import CuratorApp
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "AGENTS.md").write_text("# Agents\n\nRun the tests.\n")
+    opened = []
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(CuratorApp, "run", lambda self: opened.append(self))
+    assert main([str(repo)]) == 0
+    assert [a.store_root for a in opened] == [repo]  # (the app then opens on its Context view)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main([str(empty)]) == 2 and "no agent memory found" in capsys.readouterr().err

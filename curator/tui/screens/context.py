@@ -1,0 +1,238 @@
+"""Context: what each agent loads from the repository's instruction files — its start-up files as
+bars of tokens (with what a cap cuts), the import tree, the on-demand list, and a path box for
+"what loads when editing this file". The app's face of `curator context`; the model
+(`curator.context`) is built in the app's worker and arrives through `app.context_signal`."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from rich.tree import Tree as RichTree
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import DataTable, Static
+
+from ..widgets import RowTable, TextBox
+from ..widgets.budget_bar import compact
+from .base import CuratorScreen
+
+# the caps a bar is measured against, in words (the model cuts what passes them: `Loaded.cut`)
+CAPS = {
+    "claude-code": "auto memory MEMORY.md: first 200 lines or 25 KB",
+    "codex": "32 KiB of AGENTS.md files a chain (project_doc_max_bytes)",
+    "windsurf": "12,000 characters a rule file",
+}
+
+
+def startup_bars(ctx, room: int) -> Group:
+    """One bar per start-up file, relative to the largest; the part a cap cuts in the error
+    colour after the part that loads."""
+    est = {e.path: (e.tokens * e.bytes // e.cut.kept_bytes if capped(e) and e.cut.kept_bytes else e.tokens)
+           for e in ctx.startup}
+    top = max(est.values(), default=0) or 1
+    label_w = min(max((len(e.path) for e in ctx.startup), default=4), max(12, room // 3))
+    num_w = max((len(f"{e.tokens:,}") for e in ctx.startup), default=1)
+    width = max(4, room - label_w - num_w - 2)
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True, overflow="ellipsis", width=label_w)
+    grid.add_column(no_wrap=True, width=width)
+    grid.add_column(justify="right", no_wrap=True, width=num_w)
+    for e in ctx.startup:
+        kept = max(1 if e.tokens else 0, round(width * e.tokens / top))
+        lost = round(width * (est[e.path] - e.tokens) / top) if capped(e) else 0
+        bar = Text("█" * kept, style="accent")
+        bar.append("▒" * min(lost, width - kept), style="bold error")
+        name = e.path if len(e.path) <= label_w else "…" + e.path[-(label_w - 1):]
+        grid.add_row(name, bar, f"{e.tokens:,}")
+    parts: list = [grid]
+    for e in ctx.startup:
+        if capped(e):
+            parts.append(Text(f"✂ {e.path}: {e.cut.reason}", style="error"))
+    if ctx.agent in CAPS:
+        parts.append(Text(f"cap: {CAPS[ctx.agent]}", style="dim"))
+    return Group(*parts)
+
+
+def capped(entry) -> bool:
+    """Cut by a cap (a skill's listing is cut by design: only its name and description load)."""
+    return entry.cut is not None and "listed" not in entry.cut.reason
+
+
+def import_tree(ctx) -> RichTree | None:
+    """The import chains: start-up files by the import that brought them (`via`), from the file
+    that imports; None when nothing was imported."""
+    parent_of = {e.path: e.via.rsplit(":", 1)[0] for e in ctx.startup if e.via}
+    if not parent_of:
+        return None
+    chained = set(parent_of) | set(parent_of.values())
+    tree = RichTree(Text("Imports", style="bold"), guide_style="dim")
+    nodes: dict[str, object] = {}
+    pending = [e for e in ctx.startup if e.path in chained]
+    for _ in range(len(pending) + 1):  # parents before children, whatever the order
+        left = []
+        for e in pending:
+            parent = e.via.rsplit(":", 1)[0] if e.via else None
+            if parent is None or parent in nodes or parent not in {x.path for x in ctx.startup}:
+                at = nodes.get(parent, tree) if parent else tree
+                label = Text(e.path, style="bold" if not e.via else "")
+                label.append(f"  {e.tokens:,}", style="dim")
+                if e.via:
+                    label.append(f"  ← {e.via}", style="dim")
+                nodes[e.path] = at.add(label)
+            else:
+                left.append(e)
+        pending = left
+        if not pending:
+            break
+    return tree
+
+
+def on_demand_list(ctx, limit: int = 40) -> Group:
+    parts: list = [Text(f"On demand ({len(ctx.on_demand)})", style="bold")]
+    for o in ctx.on_demand[:limit]:
+        line = Text(f"  {compact(o.tokens):>6}  ", style="dim")
+        line.append(o.path)
+        parts.append(line)
+        parts.append(Text(f"          {o.when}", style="dim"))
+    if len(ctx.on_demand) > limit:
+        parts.append(Text(f"  … and {len(ctx.on_demand) - limit} more (`curator context`)", style="dim"))
+    if not ctx.on_demand:
+        parts.append(Text("  nothing", style="dim"))
+    for u in ctx.never:
+        parts.append(Text(f"  never seen: {u.path} — {u.reason}", style="warning"))
+    return Group(*parts)
+
+
+class ContextScreen(CuratorScreen):
+    DEFAULT_CSS = """
+    #context-body { height: 1fr; }
+    #context-side { width: 28; height: 1fr; }
+    #context-agents-table { height: auto; max-height: 12; }
+    #context-for-title { margin-top: 1; padding: 0 1; }
+    #context-detail { width: 1fr; padding: 0 1; }
+    #context-detail > Static { width: 100%; margin-bottom: 1; }
+    """
+    BINDINGS = [
+        Binding("slash", "focus_path", "Path", id="context-path", tooltip="What loads when editing a file"),
+        Binding("a", "focus_agents", "Agents", id="context-agents", tooltip="Move focus to the agents", show=False),
+    ]
+    HELP = ("What each agent puts in its context from the repository's instruction files: the start-up "
+            "files as bars of tokens (✂ = cut by a cap), the imports that brought them, what loads on "
+            "demand. Type a path in the box (/) to see what loads when the agent edits that file. "
+            "The same numbers as `curator context`.")
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.agent: str | None = None
+        self.for_path = ""
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="context-body"):
+            with Vertical(id="context-side"):
+                table = RowTable(id="context-agents-table", cursor_type="row", zebra_stripes=True)
+                table.add_column("agent", width=14, key="agent")
+                table.add_column("start-up", width=8, key="tokens")
+                yield table
+                yield Static("[b]What loads when editing[/b]", id="context-for-title")
+                yield TextBox(placeholder="path, e.g. src/app.ts", id="context-for",
+                              leave_to="#context-agents-table")
+            with VerticalScroll(id="context-detail"):
+                yield Static("reading the instruction files…", id="context-startup")
+                yield Static(id="context-for-result")
+                yield Static(id="context-imports")
+                yield Static(id="context-on-demand")
+
+    def on_mount(self) -> None:
+        # (CuratorScreen.on_mount runs too: Textual calls each class's handler along the MRO)
+        self.app.context_signal.subscribe(self, self._on_context)
+        if self.app.context_model is not None:
+            self._on_context(self.app.context_model)
+
+    def show(self, workspace) -> None:
+        pass  # the memory snapshot: only the header shows it here
+
+    def _on_context(self, model) -> None:
+        table = self.query_one("#context-agents-table", DataTable)
+        table.clear()
+        if model is None or not model.agents:
+            self.query_one("#context-startup", Static).update(Text(
+                "No agent instruction files in this repository (CLAUDE.md, AGENTS.md, GEMINI.md, .cursor/rules, "
+                ".github/copilot-instructions.md, .clinerules, .windsurf, .kiro, .roo).", style="dim"))
+            return
+        if self.app.workspace is None:  # no memory store: the header says what there is instead
+            from ..widgets import StatusHeader
+
+            self.query_one(StatusHeader).query_one("#totals", Static).update(
+                f"no memory store · {len(model.agents)} agent{'s' if len(model.agents) != 1 else ''}")
+        for name, ctx in model.agents.items():
+            table.add_row(ctx.label, Text(f"{ctx.startup_tokens:,}", justify="right"), key=name)
+        names = list(model.agents)
+        if self.agent not in names:
+            self.agent = names[0]
+        table.move_cursor(row=names.index(self.agent))
+        self._draw()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        key = event.row_key.value
+        if key and key != self.agent:
+            self.agent = key
+            self._draw()
+
+    def on_data_table_row_selected(self, event) -> None:
+        pass  # rows are agents, not store paths
+
+    def on_input_submitted(self, event) -> None:
+        self.for_path = event.value.strip().lstrip("./") if event.value.strip() != "." else ""
+        self._draw()
+
+    def _draw(self) -> None:
+        model = self.app.context_model
+        ctx = model.agents.get(self.agent) if model is not None and self.agent else None
+        if ctx is None:
+            return
+        # the detail pane's width: the screen's less the side column, its padding and scrollbar
+        room = max(30, self.size.width - 32) if self.size.width else 50
+        est = " (estimated)" if model.encoding == "estimate" else ""
+        head = Text(ctx.label, style="bold")
+        head.append(f"  start-up {ctx.startup_tokens:,} tokens{est}", style="bold")
+        n = len(ctx.startup)
+        head.append(f" · {ctx.startup_bytes:,} bytes · {n} file{'s' if n != 1 else ''}", style="dim")
+        body: list = [head]
+        body.append(startup_bars(ctx, room) if ctx.startup else Text("nothing at start-up", style="dim"))
+        if ctx.user:
+            body.append(Text(f"+ user-level (not counted): {', '.join(u.path for u in ctx.user)}", style="dim"))
+        self.query_one("#context-startup", Static).update(Group(*body))
+        self.query_one("#context-for-result", Static).update(self._for_result(model, ctx))
+        tree = import_tree(ctx)
+        imports = self.query_one("#context-imports", Static)
+        imports.display = tree is not None
+        if tree is not None:
+            imports.update(tree)
+        self.query_one("#context-on-demand", Static).update(on_demand_list(ctx))
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _for_result(self, model, ctx):
+        from ...context.build import loads_for
+
+        if not self.for_path:
+            return Text("")
+        items = loads_for(model, self.for_path).get(ctx.agent, [])
+        out = Text(f"Editing {self.for_path}: ", style="bold")
+        if not items:
+            out.append("nothing more loads", style="dim")
+            return out
+        out.append(f"+{sum(o.tokens for o in items):,} tokens", style="bold accent")
+        for o in items:
+            out.append(f"\n  {o.tokens:>6,}  {o.path}")
+            out.append(f"  {o.when}", style="dim")
+        return out
+
+    def action_focus_path(self) -> None:
+        self.query_one("#context-for", TextBox).focus()
+
+    def action_focus_agents(self) -> None:
+        self.query_one("#context-agents-table", DataTable).focus()

@@ -1,0 +1,48 @@
+"""`curator tokens` shows each format's own start-up load (`budgets.startup.startup_of`), not the
+tiered store's budget: a Claude Code MEMORY.md by its 200-line / 25 KB cap, a plain Serena store by
+its memory names (no cap), and no ADR-017 cost table without a keyword index."""
+
+from __future__ import annotations
+
+import json
+
+from curator.budgets.startup import startup_of
+from curator.cli import main
+from curator.model import load_store
+from curator.tokens import default_counter
+
+
+def _json(capsys, root) -> dict:
+    assert main(["tokens", str(root), "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_claude_memory_start_up_is_memory_md_with_the_lines_past_its_cap(capsys, tmp_path):
+    mem = tmp_path / "repo" / ".claude" / "memory"
+    mem.mkdir(parents=True)
+    (mem / "a.md").write_text("---\nname: a\ndescription: d\ntype: project\n---\n# A\n")
+    (mem / "MEMORY.md").write_text("# Memory\n" + "".join(f"- [t{i}](a.md) — hook {i}\n" for i in range(205)))
+    st = startup_of(load_store(mem, token_counter=default_counter()))
+    data = _json(capsys, mem)["startup"]
+    assert data["tokens"] == st.tokens > 0 and data["budget"] is None and data["past_cap_lines"] == 6
+    assert [c["line"] for c in data["past_cap"]] == list(range(201, 207)) and data["over"] is True
+    assert main(["tokens", str(mem)]) == 0
+    text = capsys.readouterr().out
+    assert f"{st.tokens:,} tokens — MEMORY.md" in text and "/ 4,000" not in text
+    assert "6 line(s) fall past the cap" in text and "ADR-017 cost model" not in text
+
+
+def test_a_plain_serena_store_has_no_cap_and_no_lines_past_it(capsys, tmp_path):
+    mem = tmp_path / "repo" / ".serena" / "memories"
+    mem.mkdir(parents=True)
+    (mem / "_index.md").write_text("# Index\n" + "".join(f"- **note_{i}** — a long line about note {i} and more\n"
+                                                         for i in range(900)))
+    for i in range(3):
+        (mem / f"note_{i}.md").write_text(f"# Note {i}\n\nSome text.\n")
+    st = startup_of(load_store(mem, token_counter=default_counter()))
+    data = _json(capsys, mem)
+    assert data["startup"]["tokens"] == st.tokens > 0 and data["startup"]["past_cap"] == []
+    assert data["startup"]["cap"] == "no cap" and data["cost_model"] == []
+    assert main(["tokens", str(mem)]) == 0
+    text = capsys.readouterr().out
+    assert "past the cap" not in text and "/ 4,000" not in text and "ADR-017 cost model" not in text
