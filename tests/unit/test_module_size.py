@@ -8,7 +8,7 @@ import curator
 
 LIMIT = 400
 # over the limit today, each with an owner splitting it: shrink this list, never grow it
-KNOWN = {"review/diff.py"}
+KNOWN: set[str] = set()
 
 
 def test_no_module_over_400_lines():

@@ -87,7 +87,6 @@ class SessionsScreen(CuratorScreen):
                 yield Static("", id="turn-text")
 
     def on_mount(self) -> None:
-        super().on_mount()
         self.app.transcripts_signal.subscribe(self, self._on_sessions)
         self._on_sessions(None)
         self.query_one("#sessions", DataTable).focus()
