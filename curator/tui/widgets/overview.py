@@ -74,7 +74,8 @@ def render_overview(repo, title: str, context=None) -> Group:
     parts: list = [Text(title, style="bold")]
     if len(repo.loaded()) > 1:  # counted as `curator check` sums the sources
         t = scope_totals(repo, None)
-        line = Text(f"{t['records']:,} records · {compact(t['tokens'])} tokens · ")
+        # files as the header counts them; of them the memories (indexes aside)
+        line = Text(f"{t['files']:,} files ({t['records']:,} memories) · {compact(t['tokens'])} tok · ")
         _marks(line, scope_counts(repo, None))
         parts.append(line)
     bad = worst(repo)
@@ -100,8 +101,8 @@ def render_overview(repo, title: str, context=None) -> Group:
         store = ws.store
         st = startup_of(store)
         line = Text("  ")
-        line.append(f"{sum(1 for r in store.records.values() if r.level == 2):,} records · ")
-        line.append(f"{compact(store.total_tokens)} tokens · ")
+        line.append(f"{len(store.records):,} files ({sum(1 for r in store.records.values() if r.level == 2):,} memories) · ")
+        line.append(f"{compact(store.total_tokens)} tok · ")
         _marks(line, ws.counts())
         parts.append(line)
         start = Text("  start-up: ")
