@@ -59,3 +59,28 @@ def source_of(engines: list[Engine], path: str) -> Engine | None:
         if path.startswith(e.prefix) and (best is None or len(e.prefix) > len(best.prefix)):
             best = e
     return best
+
+
+def locate(engines: list[Engine], path: str) -> tuple[Engine | None, str]:
+    """(the source, its store path) of a path typed with the source's folder first or as one
+    source shows it (as the app completes it)."""
+    path = path.strip().removeprefix("./")
+    e = source_of(engines, path)
+    if e is not None and path[len(e.prefix):] in e.engine.store.records:
+        return e, path[len(e.prefix):]
+    return next((x for x in engines if path in x.engine.store.records), None), path
+
+
+def explain(engines: list[Engine], path: str, result: SearchResult) -> list[tuple[str, str]]:
+    """Why a memory of any source came back or not: the fused list first, then its own source
+    walked as it ran (`RetrievalEngine.explain`)."""
+    e, rel = locate(engines, path)
+    if e is None:
+        return [("store", "not in any memory system here")]
+    shown = e.prefix + rel
+    for hit in result.hits:
+        if hit.path == shown:
+            return [("fused", f"it was retrieved at rank {hit.rank}")]
+    if shown in result.duplicates:
+        return [("fused", f"same content as {result.duplicates[shown]}, which was kept (de-duplicated by SHA-256)")]
+    return [(hop, f"{e.name}: {why}") for hop, why in e.engine.explain(rel, result.query)]

@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Static
 
+from ..messages import OpenPath
 from ..widgets import PathBox, RowTable, TextBox
 from ..widgets.table import clip
 from .base import SCOPE_BINDING, CuratorScreen, LoadingPane, cursor_kept
@@ -39,6 +40,13 @@ def _scores(report, source: str) -> str:
     return f"{s.hit1:.2f}/{s.hit5:.2f}/{s.mrr10:.2f}"
 
 
+def _same(a, b) -> bool:
+    """The same snapshot(s): one store, or every loaded source's, each the very same object."""
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+    return a is b
+
+
 class RetrievalLabScreen(CuratorScreen):
     BINDINGS = [
         SCOPE_BINDING,
@@ -51,13 +59,16 @@ class RetrievalLabScreen(CuratorScreen):
         "scores: bm25 (full text) leads; route (the ADR-017 keyword walk) and prior (relevance, recency, "
         "frequency) break near-ties. With the store's golden-queries.yaml, each title shows what `curator "
         "eval` reports for that list (hit@1/hit@5/MRR@10). Matched words are highlighted. Esc leaves a text box; then y asks why the highlighted memory (or a path you type) did "
-        "not come back."
+        "not come back. s cycles the scope: the whole repository (every memory system ranked, fused as "
+        "`curator retrieve` does, each result under its source's folder) or one memory system."
     )
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.engine = None
         self.engine_store = None
+        self.engines = None  # the whole repository: each loaded source's `multi.Engine` (fused as `curator retrieve`)
+        self._wanted = None  # what the engines are built for: a store, or every loaded source's
         self.golden = None  # the eval report on the store's golden queries, if it has them
         self.result = None
         self._searched: str | None = None  # the words of the results shown
@@ -95,23 +106,44 @@ class RetrievalLabScreen(CuratorScreen):
         # (their ranks are in the fused list too) come back when there is room
         self.query_one("#lab-sources").display = self.size.height >= 30
 
+    def _whole(self) -> list | None:
+        """Every loaded source as (name, kind, prefix, store) when the app's scope is the whole
+        repository of several memory systems; None: one source (the current one) is searched."""
+        from ...live.scope import prefix_of
+
+        repo = getattr(self.app, "session", None)
+        if repo is None or self.app.scope is not None or len(repo.loaded()) < 2:
+            return None
+        single = bool(getattr(repo.layout, "single", False))
+        return [(s.name, s.spec.kind, prefix_of(s.spec, single), s.workspace.store) for _, s in repo.loaded()]
+
     def show(self, workspace) -> None:
-        paths = [p for p, r in workspace.store.records.items() if r.level == 2]
+        whole = self._whole()
+        if whole is None:
+            paths = [p for p, r in workspace.store.records.items() if r.level == 2]
+            wanted = workspace.store
+        else:
+            paths = [pre + p for _, _, pre, st in whole for p, r in st.records.items() if r.level == 2]
+            wanted = tuple(st for *_, st in whole)
         self.query_one("#why-path", PathBox).choices = paths
-        if self.engine_store is not workspace.store or self.engine is None:
-            # a new snapshot: its own engine (the old one keeps answering for the old snapshot,
-            # never for files that have gone, until the new one is ready)
-            self.build_engine(workspace.store)
+        if not _same(self._wanted, wanted) or self.engine is None:
+            # a new snapshot or scope: its own engine(s) (the old ones keep answering for the old
+            # snapshot, never for files that have gone, until the new ones are ready)
+            self._wanted = wanted
+            self.build_engine(workspace.store, whole)
         if not self.live:
             self.query_one("#lab-query", Input).focus()  # (a change seen on disk never moves it)
 
     @work(thread=True, exclusive=True, group="lab-engine", exit_on_error=False)
-    def build_engine(self, store) -> None:
+    def build_engine(self, store, whole=None) -> None:
         from ...retrieval import RetrievalEngine
         from ...retrieval.semantic import disabled
 
         if self.engine is None:
             self.app.hand_off(self._title, "building the retrieval index…")
+        if whole is not None:
+            self._build_engines(whole)
+            return
         # a view of the snapshot: built once for it, whoever asks
         engine = store.view("retrieval.engine", lambda: RetrievalEngine(store).prepare())
         report = golden_report(engine, store)
@@ -129,16 +161,46 @@ class RetrievalLabScreen(CuratorScreen):
         if semantic.semantic is not None:
             self.app.hand_off(self._engine_ready, semantic, store, golden_report(semantic, store))
 
+    def _build_engines(self, whole) -> None:
+        """The whole repository: each source's engine (a view of its snapshot, as in one
+        source's scope), then the same with meaning where it is on."""
+        from ...retrieval import RetrievalEngine
+        from ...retrieval.multi import Engine
+        from ...retrieval.semantic import disabled
+
+        wanted = tuple(st for *_, st in whole)
+        engines = [Engine(name, kind, pre, st.view("retrieval.engine", lambda st=st: RetrievalEngine(st).prepare()))
+                   for name, kind, pre, st in whole]
+        self.app.hand_off(self._engines_ready, engines, wanted)
+        if any(disabled(e.engine.config) for e in engines):
+            return
+        semantic = [Engine(e.name, e.kind, e.prefix, e.engine.store.view(
+            "retrieval.engine.semantic", lambda st=e.engine.store: RetrievalEngine(st, semantic=True).prepare()))
+            for e in engines]
+        if any(e.engine.semantic is not None for e in semantic):
+            self.app.hand_off(self._engines_ready, semantic, wanted)
+
+    def _engines_ready(self, engines, wanted) -> None:
+        if not _same(self._wanted, wanted):
+            return  # a newer snapshot or another scope came while these were built
+        self.result = None  # the last result was the old engines': searched again below
+        self.engines, self.engine, self.engine_store = engines, engines[0].engine, None
+        self._ready(engines[0].engine, sum(len(e.engine.docs) for e in engines), None)
+
     def _engine_ready(self, engine, store, report=None) -> None:
         ws = self.app.workspace
-        if ws is not None and ws.store is not store:
-            return  # a newer snapshot came while this one's engine was built
+        if ws is not None and ws.store is not store or self._wanted is not store:
+            return  # a newer snapshot (or the whole scope) came while this one's engine was built
         if engine is not self.engine:
             self.result = None  # the last result was the old engine's: searched again below
+        self.engines = None
         self.engine, self.engine_store = engine, store
+        self._ready(engine, len(engine.docs), report)
+
+    def _ready(self, engine, docs: int, report) -> None:
         self.golden = report
         # with the store's golden queries, each list's title carries the numbers `curator eval` prints
-        title = f"fused · {len(engine.docs):,} loadable memories"
+        title = f"fused · {docs:,} loadable memories"
         if report is not None:
             title += f" · golden {_scores(report, 'fused')} (hit@1/hit@5/MRR@10, {report.queries} queries)"
         self._title(title)
@@ -150,12 +212,13 @@ class RetrievalLabScreen(CuratorScreen):
             self.run_search(self.query_one("#lab-query", Input).value)
 
     def _title(self, text: str) -> None:
-        # the lab searches one memory system (s picks it): say which, first
+        # the lab searches the app's scope (s cycles it): the whole repository or one memory system
         repo = getattr(self.app, "session", None)
         if repo is not None and len(repo.loaded()) > 1:
-            from ...live.scope import short_name
+            from ...live.scope import scope_name, short_name
 
-            text = f"{short_name(repo.sources[repo.current].spec)} · {text}"
+            scope = scope_name(repo, None) if self.engines is not None else short_name(repo.sources[repo.current].spec)
+            text = f"{scope} · {text}"
         self.query_one("#lab-fused-title", Static).update(text)
 
     # -- searching -------------------------------------------------------------
@@ -176,11 +239,19 @@ class RetrievalLabScreen(CuratorScreen):
 
     @work(thread=True, exclusive=True, group="lab-search", exit_on_error=False)
     def run_search(self, query: str) -> None:
-        engine = self.engine
+        engine, engines = self.engine, self.engines
         if engine is None or not query.strip():
             return
         start = time.perf_counter()
-        result = engine.search(query)
+        if engines is not None:  # the whole repository: each source ranked, fused as `curator retrieve` does
+            from ...model.sources import repository_settings
+            from ...retrieval.multi import search_sources
+
+            repo = self.app.session
+            precedence = repository_settings(repo.layout.root).precedence
+            result = search_sources(engines, query, engine.config.k, "fused", precedence)
+        else:
+            result = engine.search(query)
         elapsed = (time.perf_counter() - start) * 1000
         also = engine.also_load(query)  # skills and rules picked by description (after the timing)
         self.app.hand_off(self._show_result, result, elapsed, also)
@@ -215,6 +286,8 @@ class RetrievalLabScreen(CuratorScreen):
                 matched_cell = [] if narrow else [matched]
                 rank_cells = [str(h.sources[s].rank) if h.sources[s].rank else "—" for s in SOURCES]
                 name = h.path.rsplit("/", 1)[-1] if narrow else h.path
+                if narrow and self.engines is not None:  # each result labelled with its source
+                    name = f"{self._source_label(h.path)}: {name}"
                 if h.copies:  # near-copies shown once (retrieval/copies.py); `curator retrieve` names them
                     name += f" +{len(h.copies)} cop{'y' if len(h.copies) == 1 else 'ies'}"
                 fused.add_row(
@@ -266,13 +339,49 @@ class RetrievalLabScreen(CuratorScreen):
             return
         from ...reports.retrieval_report import readable
 
-        hops = self.engine.explain(path, self.result.query, self.result)
+        if self.engines is not None:  # the whole repository: the path in any source
+            from ...retrieval.multi import explain
+
+            hops = explain(self.engines, path, self.result)
+        else:
+            hops = self.engine.explain(path, self.result.query, self.result)
         text = Text(path, style="bold")  # the path is in the box too: the hops say why
         for hop, reason in hops:
             reason = readable(reason, self.forms)
             text.append(f"\n{hop}: ", style="bold")
             text.append(reason, style="success" if "retrieved" in reason else "warning")
         out.update(text)
+
+    def _source_label(self, path: str) -> str:
+        from ...live.scope import short_name
+        from ...retrieval.multi import locate
+
+        e, _ = locate(self.engines, path)
+        spec = next((s.spec for _, s in self.app.session.loaded() if e is not None and s.name == e.name), None)
+        return short_name(spec) if spec is not None else "?"
+
+    def _open(self, key: str | None) -> None:
+        """Open a result; in the whole repository, in its own source (made current)."""
+        from ...retrieval.multi import locate
+
+        if not key:
+            return
+        if self.engines is None:
+            if self.app.workspace is not None and key in self.app.workspace.store.records:
+                self.post_message(OpenPath(key))
+            return
+        e, rel = locate(self.engines, key)
+        index = next((i for i, s in self.app.session.loaded() if e is not None and s.name == e.name), None)
+        if index is not None:
+            if index != self.app.session.current:
+                self.app.select_source(index)
+            self.post_message(OpenPath(rel))
+
+    def action_open_highlighted(self) -> None:
+        self._open(self.highlighted_key())
+
+    def on_data_table_row_selected(self, event) -> None:
+        self._open(event.row_key.value)
 
     # -- actions -------------------------------------------------------------------
 
