@@ -4,6 +4,7 @@ but no memory store: a repository of only its instruction findings."""
 from __future__ import annotations
 
 from ..context.for_check import findings_of, wanted
+from ..locations import git_root
 
 
 def instructions_only(arg: str | None, only: set[str] | None = None, token_counter=None):
@@ -18,7 +19,7 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
     from ..model.sources import Layout
     from .repository import Repository
 
-    root = Path(arg) if arg else _git_root(Path.cwd())
+    root = Path(arg) if arg else git_root(Path.cwd())
     if root is None or not root.is_dir():
         return None
     fs = RepoFS.scan(root)
@@ -40,17 +41,10 @@ def instruction_repository(arg: str | None):
     from ..context.build import present_agents
     from ..context.fs import RepoFS
 
-    root = Path(arg).expanduser() if arg else _git_root(Path.cwd())
+    root = Path(arg).expanduser() if arg else git_root(Path.cwd())
     if root is None or not root.is_dir():
         return None
     return root if present_agents(RepoFS.scan(root)) else None
-
-
-def _git_root(here):
-    for folder in (here, *here.parents):
-        if (folder / ".git").exists():
-            return folder
-    return None
 
 
 def context_root(layout):
@@ -65,7 +59,7 @@ def context_root(layout):
     for tail in ((".serena", "memories"), (".claude", "memory")):
         if parts[-2:] == tail:
             return Path(*parts[:-2])
-    return _git_root(root)
+    return git_root(root)
 
 
 def load_context(layout, token_counter=None):

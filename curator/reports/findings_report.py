@@ -8,6 +8,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..checks.registry import CHECKS
+from ..locations import git_root
 from ..model.findings import Finding, Severity
 from ..model.store import Store
 
@@ -164,14 +165,6 @@ def _join(store: Store, path: str) -> str:
     return path if base in ("", ".") else f"{base}/{path}"
 
 
-def repo_root(start: Path) -> Path | None:
-    """The nearest folder at or above `start` holding `.git` (a folder, or a file in a worktree)."""
-    for folder in (start, *start.parents):
-        if (folder / ".git").exists():
-            return folder
-    return None
-
-
 def _repo_path(store: Store, path: str, repo: Path | None) -> str:
     """A finding's file relative to the repository root (what CI annotations and code scanning
     expect, whatever the working folder); the store-given path outside a repository."""
@@ -183,7 +176,7 @@ def _repo_path(store: Store, path: str, repo: Path | None) -> str:
 
 
 def _repo_of(store: Store) -> Path | None:
-    return repo_root(Path(os.path.abspath(store.root)))
+    return git_root(Path(os.path.abspath(store.root)))
 
 
 def render_github(store: Store, findings: list[Finding]) -> str:

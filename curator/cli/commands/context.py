@@ -30,11 +30,9 @@ def repository_root(arg: str | None):
         if not p.is_dir():
             raise UsageError(f"not a folder: {arg}")
         return p
-    here = Path.cwd()
-    for folder in (here, *here.parents):
-        if (folder / ".git").exists():
-            return folder
-    return here
+    from ...locations import git_root
+
+    return git_root(Path.cwd()) or Path.cwd()
 
 
 def run(args) -> int:
