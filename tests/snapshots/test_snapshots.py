@@ -230,6 +230,7 @@ def test_tiers_dialog(snap_compare, app):
         pilot.app.action_tiers()
         await _ready(pilot)
 
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
 def test_context_view(snap_compare, sample_repo_copy):
