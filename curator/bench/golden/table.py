@@ -50,6 +50,11 @@ def _is_shape(source: str) -> bool:
     return source[:3] == "prf" and source[3:].isdigit()
 
 
+# store → golden queries left out: every memory they expect is in a tier retrieval does not search
+# (design: BM25 and the others run over the loadable tiers only), so no weight could find them
+UNREACHABLE: dict[str, list[str]] = {}
+
+
 def _lists(engines, prf_shapes=()):
     """(file, golden query, {source: [(path, score)]}) for every query: the sources run once."""
     from dataclasses import replace
@@ -60,6 +65,9 @@ def _lists(engines, prf_shapes=()):
     out = []
     for name, (eng, golden) in engines.items():
         for g in golden:
+            if not any(p in eng.position for p in g.expect):  # e.g. dated session logs, transient since issue 23
+                UNREACHABLE.setdefault(name, []).append(g.query)
+                continue
             res = eng.search(g.query, k=10)
             g = replace(g, expect=with_copies(eng.store, g.expect, eng))  # a copy kept by de-duplication is a hit
             lists = {s: list(res.per_source[s]) for s in eng.sources}
