@@ -2,8 +2,9 @@
 
     python -m curator.bench.golden.table CORPORA_DIR [--semantic] [--fit [--method score|rrf]]
 
-CORPORA_DIR holds the stores the golden files name (`store:`). `--fit` fits fusion weights by
-cross-validation over the stores (each store's numbers come from weights fitted on the others).
+CORPORA_DIR holds the stores the golden files name (`store:`). `--fit` is the earlier weight
+search (plain weights, RRF, gates, the feedback's shape) the golden README's history reports; the
+shipped defaults (with the agreement list and the sure-first margin) are fitted by `loso.py`.
 """
 
 from __future__ import annotations
