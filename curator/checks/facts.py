@@ -15,6 +15,7 @@ from itertools import compress
 from typing import NamedTuple
 
 from ..cache import ContentCache, store_cache
+from ..model import formats as fmts
 from ..model import markdown as md
 
 CACHE_VERSION = 4  # 3: links inside inline code are not links; 4: merged with the per-store cache
@@ -182,6 +183,14 @@ def link_probe(store, rec, raw: str) -> str | None:
     target, name = resolved
     if target.startswith("/"):
         return str(store.root / target.lstrip("/"))
-    if name in store.records:
+    if name in store.records or _memory_name(store, target):
         return None
     return str(rec.abspath.parent / target)
+
+
+def _memory_name(store, target: str) -> bool:
+    """Does a Serena link name a memory from the store root? Serena reads a memory by its name,
+    its path from the store root, so `[x](x.md)` in `git/a.md` reaches the top-level `x.md`."""
+    if store.format not in (fmts.SERENA, fmts.SERENA_TIERED) or target.startswith("../"):
+        return False
+    return posixpath.normpath(target) in store.records
