@@ -60,3 +60,21 @@ def test_tokens_json_gives_no_finding_counts_it_did_not_check(capsys, sample_rep
         assert not {"errors", "warnings", "infos"} & set(s), s["name"]
         assert s["startup"]["tokens"] == checked[s["name"]]["startup"]["tokens"]
         assert (s["records"], s["tokens"]) == (checked[s["name"]]["records"], checked[s["name"]]["tokens"])
+
+
+def test_tokens_on_a_repository_of_instruction_files_only_gives_contexts_start_up(capsys, make_store, monkeypatch):
+    # pydantic-ai and most corpus repositories hold instruction files and no memory: `check` and
+    # `context` run in them, `tokens` said "no agent memory found"
+    root = make_store({"AGENTS.md": "# Agents\n\nRun the tests before you push.\n" * 20, "CLAUDE.md": "@AGENTS.md\n",
+                       "src/app.py": "", ".git/HEAD": "ref: refs/heads/main\n"}, name="repo")
+    monkeypatch.chdir(root)
+    assert main(["tokens", "--format", "json"]) == 0
+    tokens = json.loads(capsys.readouterr().out)
+    assert tokens["sources"] == []
+    assert main(["context", "--format", "json"]) in (0, 1)
+    context = json.loads(capsys.readouterr().out)
+    want = {a["agent"]: a["startup"]["tokens"] for a in context["agents"]}
+    assert {a["agent"]: a["startup"]["tokens"] for a in tokens["agents"]} == want and want["claude-code"] > 0
+    assert main(["tokens"]) == 0
+    text = capsys.readouterr().out
+    assert "0 memory systems" in text and f"start-up {want['codex']:,} tok" in text
