@@ -273,3 +273,24 @@ def test_plain_serena_summary_says_which_records_it_left_aside(make_store):
     }
     summary = [f for f in found(make_store, files, name="memories") if f.check == "orphan.unindexed"][0]
     assert "lists 1 of 2 memories (3 transient records aside); 1 is not listed (l2ps_overview)" in summary.message
+
+
+def test_experience_twins_are_paired_the_same_opened_at_docs_or_at_one_folder(make_store):
+    # cklxx/elephant.ai: `curator check docs` named 7 error entries without a summary twin;
+    # `curator check docs/error-experience` (paths `entries/…`) named none
+    root = make_store({
+        "error-experience/entries/README.md": "# Index\n\n- [a](2026-01-01-a.md)\n- [b](2026-01-02-b.md)\n",
+        "error-experience/entries/2026-01-01-a.md": "Error: a\nRemediation: b\n",
+        "error-experience/entries/2026-01-02-b.md": "Error: c\nRemediation: d\n",
+        "error-experience/summary/entries/README.md": "# Index\n\n- [a](2026-01-01-a.md)\n- [z](2026-01-03-z.md)\n",
+        "error-experience/summary/entries/2026-01-01-a.md": "Summary: a\n",
+        "error-experience/summary/entries/2026-01-03-z.md": "Summary: z\n",
+    }, name="docs")
+
+    def unpaired(store_root):
+        store = load_store(store_root, token_counter=FakeTokenCounter())
+        assert store.format == fmts.EXPERIENCE
+        return sorted(f.path for f in run_checks(store, {"experience.unpaired"}))
+
+    assert unpaired(root) == ["error-experience/entries/2026-01-02-b.md", "error-experience/summary/entries/2026-01-03-z.md"]
+    assert unpaired(root / "error-experience") == ["entries/2026-01-02-b.md", "summary/entries/2026-01-03-z.md"]
