@@ -25,8 +25,22 @@ def tiers_json(store, tiering, load=None) -> dict:
         ],
         "startup": {"load": list(tiering.startup), "files": [p for p, _ in load.files], "tokens": load.tokens,
                     "budget": load.cap_tokens, "cap": load.cap_label, "what": load.what,
-                    "why": tiering.startup_reason},
+                    "why": startup_why(store, tiering)},
     }
+
+
+def startup_why(store, tiering) -> str:
+    """Why the start-up load is what it is: the tiered model's reason for a tiered store (and a
+    Claude Code MEMORY.md), the format's own rule for the others — never a keyword index's role
+    for a store whose agent lists names (Delcampe's INDEX.md was called always-loaded)."""
+    from ..model import formats as fmts
+
+    if store.format == fmts.SERENA:
+        read = f"; {store.l0.path} is read by name like any memory" if store.l0 is not None else ""
+        return "Serena lists every memory by name at start-up (list_memories) and reads a body only when asked" + read
+    if store.format == fmts.EXPERIENCE:
+        return "the memory-automation plan's first-run load: the latest entries of each folder, summaries first"
+    return tiering.startup_reason
 
 
 def startup_words(st: dict) -> str:
