@@ -117,7 +117,7 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
     console.print(Text("terms: " + " ".join(readable_terms(result)), style="dim"))
     for name, why in (unavailable or {}).items():
         console.print(Text(f"{name} source unavailable: {why}", style="warning"))
-    sources = list(result.hits[0].sources) if result.hits else list(SOURCES)
+    sources = running_sources(result)
     if not result.hits:
         console.print(Text("nothing retrieved", style="warning"))
     forms = surface_forms(result.query)
@@ -128,15 +128,14 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
     # one line of numbers per hit, its own reasons on the line(s) below
     head = Text(f"{'#':>2}  {'memory':<{path_w}} {'tokens':>6} {'score':>6}  {cols}", style="bold")
     console.print(head, no_wrap=True, overflow="ellipsis")
-    shared = shared_prior(result.hits)
-    ranks_shown = {h.path: h.rank for h in result.hits}
+    reasons, shared = explanations(result, forms)
     for h in result.hits:
-        ranks = "  ".join(f"{str(h.sources[s].rank) if h.sources[s].rank else '—':>{len(s)}}" for s in sources)
+        ranks = "  ".join(f"{rank_cell(h, s):>{len(s)}}" for s in sources)
         line = Text(f"{h.rank:>2}  ")
         line.append(f"{middle_cut(h.path, path_w):<{path_w}}", style="bold")
         line.append(f" {h.tokens:>6,} {h.score:>6.4f}  {ranks}")
         console.print(line, no_wrap=True, overflow="ellipsis")
-        for reason in hit_reasons(h, result, forms, ranks_shown, shared):
+        for reason in reasons[h.path]:
             console.print(Text("    " + reason, style="dim"), overflow="fold")
     if shared:
         said = ", ".join(f"{k} {v}" for k, v in shared.items())
@@ -144,13 +143,34 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
     console.print()
     console.print(Text(f"route trace ({result.tokens_loaded:,} tokens{est} in context)", style="bold"))
     for st in result.route_steps:
-        line = Text(f"  {st.path}", style="bold")
+        rest = len(f"  {st.tokens:,} (cached)  {st.why}")  # the path gives way first: a line fits when it can
+        line = Text(f"  {middle_cut(st.path, max(24, console.width - 3 - rest))}", style="bold")
         line.append(f"  {st.tokens:,}")
         line.append(" (cached)" if st.cached else "", style="success")
         line.append(f"  {st.why}", style="dim")
         console.print(line)
     for path, why in misses:
         console.print(Text.assemble(("why not ", "bold warning"), (path, "bold"), f": {readable(why, forms)}"))
+
+
+def running_sources(result) -> list[str]:
+    """The sources each hit has a rank from (route, bm25, prior, semantic and graph when they
+    run), in the order both faces show their columns."""
+    return list(result.hits[0].sources) if result.hits else list(SOURCES)
+
+
+def rank_cell(hit, source: str) -> str:
+    sr = hit.sources.get(source)
+    return str(sr.rank) if sr is not None and sr.rank else "—"
+
+
+def explanations(result, forms: dict[str, str] | None = None) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """Each hit's own reasons (`hit_reasons`), by path, and the prior's parts every hit shares
+    (said once, not on each hit): what `curator retrieve` prints and the lab shows."""
+    forms = surface_forms(result.query) if forms is None else forms
+    shared = shared_prior(result.hits)
+    ranks_shown = {h.path: h.rank for h in result.hits}
+    return {h.path: hit_reasons(h, result, forms, ranks_shown, shared) for h in result.hits}, shared
 
 
 def middle_cut(name: str, width: int) -> str:

@@ -43,14 +43,17 @@ class Explaining:
         out = [("route", self._explain_route(path, result))]
         out.append(("bm25", self._explain_bm25(path, result)))
         if self.semantic is not None:
-            sem = [p for p, _ in result.per_source.get("semantic", [])]
-            out.append(("semantic", f"semantic #{sem.index(path) + 1}" if path in sem
-                        else f"semantic: not among its top {DEPTH}"))
-        named = [*self.sources, *(["prf"] if result.per_source.get("prf") else [])]  # prf: BM25's feedback list
+            sem = result.per_source.get("semantic", [])
+            at = next((i for i, (p, _) in enumerate(sem, 1) if p == path), None)
+            # the same words and numbers as a hit's "meaning:" line (reports.retrieval_report.hit_reasons)
+            out.append(("semantic", f"meaning: semantic #{at}, cosine {sem[at - 1][1]:.2f}" if at
+                        else f"meaning: not among the semantic source's top {DEPTH}"))
+        extra = [s for s in ("prf", "graph") if result.per_source.get(s)]  # BM25's feedback list, the graph's
+        named = [*self.sources, *extra]
         ranks = {s: [p for p, _ in result.per_source[s]] for s in named}
         fused_rank = next((i for i, (p, _) in enumerate(fused, 1) if p == path), None)
         if fused_rank is not None:
-            where = ", ".join(f"{s} #{ranks[s].index(path) + 1}" for s in named if path in ranks[s])
+            where = ", ".join(f"{SAID.get(s, s)} #{ranks[s].index(path) + 1}" for s in named if path in ranks[s])
             out.append(("fused", f"below top-k (fused rank {fused_rank} with k={result.k}; {where})"))
         else:
             out.append(("fused", f"no source ranked it within its top {DEPTH}"))
@@ -68,7 +71,7 @@ class Explaining:
         l0 = store.l0
         if l0 is None:
             return "no memory-index.md: the route starts nowhere"
-        words = " ".join(result.terms)
+        words = typed_words(result)
         l0_matched = {id(m.row): m for m in result.route.l0_matches}
         opened = {st.path for st in result.route.steps}
         failures = []
@@ -105,13 +108,22 @@ class Explaining:
         doc = self.doc_terms[i]
         counts = {t: doc.count(t) for t in dict.fromkeys(result.terms) if t in doc}
         if not counts:
-            return f"no query word appears in its text ({' '.join(result.terms)})"
+            return f"no query word appears in its text ({typed_words(result)})"
         scores = self.bm25.scores(result.terms)
         mine = float(scores[i])
         rank = 1 + sum(1 for j in range(len(scores)) if float(scores[j]) > mine)
         found = ", ".join(f"{t}×{n}" for t, n in sorted(counts.items(), key=lambda kv: -kv[1])[:6])
         depth = f" (below the depth of {DEPTH} each source passes to fusion)" if rank > DEPTH else ""
         return f"bm25 #{rank} of {len(self.docs)}{depth}; its text has {found} (head words count {HEAD_WEIGHT}×)"
+
+
+SAID = {"prf": "bm25 with feedback words"}  # what an internal list is called where people read it
+
+
+def typed_words(result: SearchResult) -> str:
+    """The query's words once each, without the pairs the engine adds (`session-handoff`): the
+    faces write each term as typed, and a pair would read as its two words again."""
+    return " ".join(dict.fromkeys(terms(result.query))) or " ".join(result.terms)
 
 
 def _kw(row) -> str:

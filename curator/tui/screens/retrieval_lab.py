@@ -13,13 +13,25 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Static
 
+from ...reports.retrieval_report import (
+    explanations,
+    middle_cut,
+    rank_cell,
+    readable,
+    readable_terms,
+    running_sources,
+    surface_forms,
+)
 from ..messages import OpenPath
 from ..widgets import PathBox, RowTable, TextBox
-from ..widgets.table import clip
+from ..widgets.table import clip_middle
 from .base import SCOPE_BINDING, CuratorScreen, LoadingPane, cursor_kept
 
 DEBOUNCE = 0.15  # seconds of quiet typing before a search runs
-SOURCES = ("route", "bm25", "prior")
+SOURCES = ("route", "bm25", "prior", "semantic", "graph")  # each one's own list, shown while it runs
+# a rank column's header when the full name leaves the memory names too little room
+SHORT = {"route": "rte", "bm25": "bm25", "prior": "pri", "semantic": "sem", "graph": "gph"}
+NAME_ROOM = 24  # below this many cells for the memory names, the rank columns take their short headers
 
 
 def golden_report(engine, store):
@@ -76,6 +88,7 @@ class RetrievalLabScreen(CuratorScreen):
         self.last_ms = 0.0
         self.changed_at = self.shown_at = 0.0
         self.forms: dict[str, str] = {}
+        self.reasons: dict[str, list[str]] = {}  # each shown hit's own reasons (reports.retrieval_report)
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="lab-body"):
@@ -85,7 +98,9 @@ class RetrievalLabScreen(CuratorScreen):
             with Horizontal(id="lab-columns"):
                 with Vertical(id="lab-fused"):
                     yield Static("fused", classes="lab-title", id="lab-fused-title")
-                    yield RowTable(id="fused", cursor_type="row", zebra_stripes=True)
+                    # one cell between columns, not two: every rank column fits at 80 columns
+                    yield RowTable(id="fused", cursor_type="row", zebra_stripes=True, cell_padding=0)
+                    yield Static(id="lab-reason")  # the highlighted result's own reasons
                 side = VerticalScroll(id="lab-side")
                 side.can_focus = False  # Tab goes from the results straight to the why-not box
                 with side:
@@ -97,7 +112,7 @@ class RetrievalLabScreen(CuratorScreen):
                     yield Static(id="trace")
             with Horizontal(id="lab-sources"):
                 for s in SOURCES:
-                    with Vertical(classes="lab-source"):
+                    with Vertical(classes="lab-source", id=f"src-{s}-list"):
                         yield Static(s, classes="lab-title", id=f"src-{s}-title")
                         yield RowTable(id=f"src-{s}", cursor_type="row", show_header=False)
 
@@ -205,11 +220,19 @@ class RetrievalLabScreen(CuratorScreen):
             title += f" · golden {_scores(report, 'fused')} (hit@1/hit@5/MRR@10, {report.queries} queries)"
         self._title(title)
         weights = engine.weights()
+        running = self._ranking_sources(engine)
         for s in SOURCES:  # each source's weight in the fusion (0: shown, explained, not fused)
+            self.query_one(f"#src-{s}-list").display = s in running  # a source that is off has no list
             extra = f" · {_scores(report, s)}" if report is not None and s in report.scores else ""
             self.query_one(f"#src-{s}-title", Static).update(f"{s} · weight {weights.get(s, 1.0):g}{extra}")
         if self.query_one("#lab-query", Input).value.strip():
             self.run_search(self.query_one("#lab-query", Input).value)
+
+    def _ranking_sources(self, engine) -> tuple[str, ...]:
+        """The sources this engine (or any of the whole repository's) ranks with."""
+        engines = [e.engine for e in self.engines] if self.engines is not None else [engine]
+        graph = any(e.semantic is not None and e.weights().get("graph", 0) > 0 for e in engines)
+        return tuple(dict.fromkeys(s for e in engines for s in e.sources)) + (("graph",) if graph else ())
 
     def _title(self, text: str) -> None:
         # the lab searches the app's scope (s cycles it): the whole repository or one memory system
@@ -257,53 +280,45 @@ class RetrievalLabScreen(CuratorScreen):
         self.app.hand_off(self._show_result, result, elapsed, also)
 
     def _show_result(self, result, elapsed_ms: float, also=()) -> None:
-        from ...reports.retrieval_report import readable_terms, shown_words, surface_forms
-
         again = self._searched == result.query  # the same words on a newer snapshot: keep the cursor
         self._searched = result.query
         self.result, self.last_ms = result, elapsed_ms
         self.forms = forms = surface_forms(result.query)
-        qterms = set(result.terms)
+        self.reasons = explanations(result, forms)[0]  # each hit's own, as `curator retrieve` prints them
         fused = self.query_one("#fused", RowTable)
         room = self.query_one("#lab-fused").size.width
-        # narrow: one "route·bm25·prior" column, file names instead of paths, and no matched
-        # words (`curator retrieve` lists them under each hit)
-        narrow = room < 70
-        ranks = [("r·b·p", 7)] if narrow else [("route", 5), ("bm25", 4), ("prior", 5)]
-        matched_col = [] if narrow else [("matched", min(30, max(12, room // 4)))]
+        # one column per running source, ranks as `curator retrieve` prints them; short headers
+        # when the full ones would leave the names too little room (the reasons spell them out).
+        # Each cell starts with its one-cell gap (the table's cell padding is 0).
+        sources = running_sources(result)
+        tokens = [f"{h.tokens:,}" for h in result.hits]
+        tok_w = max([6, *map(len, tokens)])
+        fixed = 3 + 1 + tok_w + 1 + sum(len(s) + 1 for s in sources) + 2  # #, memory's gap, tokens, ranks, scrollbar
+        heads = list(sources) if room - fixed >= NAME_ROOM else [SHORT.get(s, s[:3]) for s in sources]
+        narrow = room < 70  # file names (the folder is in the reasons below the table)
         with cursor_kept(fused) if again else nullcontext():
-            widths = fused.set_columns([("#", 2), ("memory", None), ("tokens", 6), *ranks, *matched_col], room)
-            for h in result.hits:
-                matched = Text()
-                words = list(dict.fromkeys(h.sources["route"].matched + h.sources["bm25"].matched))
-                shown = shown_words(words, forms)  # as typed, never stems
-                for i, w in enumerate(shown[:6]):
-                    if i:
-                        matched.append(" ")
-                    matched.append(w, style="bold reverse" if w in qterms or w in forms.values() else "bold")
-                if matched.cell_len > widths[-1]:
-                    matched.truncate(widths[-1], overflow="ellipsis")
-                matched_cell = [] if narrow else [matched]
-                rank_cells = [str(h.sources[s].rank) if h.sources[s].rank else "—" for s in SOURCES]
+            widths = fused.set_columns([(" #", 3), (" memory", None), (" " + "tokens".rjust(tok_w), tok_w + 1),
+                                        *((" " + h, len(h) + 1) for h in heads)], room)
+            for h, tok in zip(result.hits, tokens, strict=True):
                 name = h.path.rsplit("/", 1)[-1] if narrow else h.path
                 if narrow and self.engines is not None:  # each result labelled with its source
                     name = f"{self._source_label(h.path)}: {name}"
                 if h.copies:  # near-copies shown once (retrieval/copies.py); `curator retrieve` names them
                     name += f" +{len(h.copies)} cop{'y' if len(h.copies) == 1 else 'ies'}"
-                fused.add_row(
-                    str(h.rank), clip(name, widths[1], "bold"), f"{h.tokens:,}",
-                    *(["·".join(rank_cells)] if narrow else rank_cells),
-                    *matched_cell, key=h.path,
-                )
+                ranks = [rank_cell(h, s).rjust(w) for s, w in zip(sources, widths[3:], strict=True)]
+                fused.add_row(f"{h.rank:>2}", Text(" " + middle_cut(name, widths[1] - 1), style="bold", no_wrap=True),
+                              tok.rjust(widths[2]), *ranks, key=h.path)
+        self._reason()
         for s in SOURCES:
             table = self.query_one(f"#src-{s}", RowTable)
             cols = table.set_columns([("#", 1), ("memory", None), ("score", 5)], table.parent.size.width)
-            for i, (path, score) in enumerate(result.per_source[s][:8], 1):
-                table.add_row(str(i), clip(path, cols[1]), f"{score:.2f}", key=path)
+            for i, (path, score) in enumerate(result.per_source.get(s, [])[:8], 1):
+                table.add_row(str(i), clip_middle(path, cols[1]), f"{score:.2f}", key=path)
         trace = Text()
-        side = max(10, self.query_one("#trace").size.width - 8)
-        for st in result.route_steps:
-            trace.append(st.path if len(st.path) <= side else "…" + st.path[-(side - 1):], style="bold")
+        side = self.query_one("#trace").size.width
+        for st in result.route_steps:  # the path cut in the middle so that its tokens fit on its line
+            room = side - len(f"  {st.tokens:,}") - (7 if st.cached else 0)
+            trace.append(middle_cut(st.path, max(10, room)), style="bold")
             trace.append(f"  {st.tokens:,}")
             if st.cached:
                 trace.append(" cached", style="success")
@@ -318,12 +333,37 @@ class RetrievalLabScreen(CuratorScreen):
         self.query_one("#trace", Static).update(trace)
         n = len(result.hits)
         words = f"words: {' '.join(readable_terms(result)[:8])}"
-        # narrow: the rank column's header spelled out first (the words are in the query box too)
-        self._title(f"{n} result(s) · r·b·p = route·bm25·prior · {words}" if narrow else f"fused · {n} result(s) · {words}")
+        self._title(f"fused · {n} result(s) · {words}")
         why = self.query_one("#why-path", Input).value.strip()
         if why:
             self._explain(why)
         self.shown_at = time.perf_counter()
+
+    @on(DataTable.RowHighlighted, "#fused")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._reason()
+
+    def _reason(self) -> None:
+        """Under the results: why the highlighted one came back — its full path, its fused score
+        and rank in every source, then its own reasons (the lines `curator retrieve` prints)."""
+        out = self.query_one("#lab-reason", Static)
+        table = self.query_one("#fused", RowTable)
+        hits = {h.path: h for h in self.result.hits} if self.result is not None else {}
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value if table.row_count else None
+        h = hits.get(key)
+        if h is None:
+            out.update("")
+            return
+        text = Text(f"#{h.rank} ", style="bold")
+        text.append(h.path, style="bold")
+        ranks = " · ".join(f"{s} {rank_cell(h, s)}" for s in running_sources(self.result))
+        text.append(f"\nscore {h.score:.4f} · {ranks}", style="dim")
+        typed = set(self.forms.values())
+        for line in self.reasons.get(h.path, []):
+            text.append("\n")
+            for i, word in enumerate(line.split(" ")):  # the query's words stand out, as typed
+                text.append(("" if i == 0 else " ") + word, style="bold" if word in typed else "")
+        out.update(text)
 
     # -- why not? ----------------------------------------------------------------
 
@@ -337,8 +377,6 @@ class RetrievalLabScreen(CuratorScreen):
             out.update(Text("type a query first (/): the answer says why this memory is not among its results",
                             style="warning"))
             return
-        from ...reports.retrieval_report import readable
-
         if self.engines is not None:  # the whole repository: the path in any source
             from ...retrieval.multi import explain
 
