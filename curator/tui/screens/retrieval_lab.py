@@ -17,46 +17,20 @@ from ...reports.retrieval_report import (
     explanations,
     middle_cut,
     rank_cell,
-    readable,
     readable_terms,
     running_sources,
     surface_forms,
 )
 from ..messages import OpenPath
 from ..widgets import PathBox, RowTable, TextBox
-from ..widgets.table import clip_middle
 from .base import SCOPE_BINDING, CuratorScreen, LoadingPane, cursor_kept
+from .lab_text import golden_report, reason_text, same_snapshots, scores, trace_text, why_text
 
 DEBOUNCE = 0.15  # seconds of quiet typing before a search runs
 SOURCES = ("route", "bm25", "prior", "semantic", "graph")  # each one's own list, shown while it runs
 # a rank column's header when the full name leaves the memory names too little room
 SHORT = {"route": "rte", "bm25": "bm25", "prior": "pri", "semantic": "sem", "graph": "gph"}
 NAME_ROOM = 24  # below this many cells for the memory names, the rank columns take their short headers
-
-
-def golden_report(engine, store):
-    """`curator eval`'s report on the store's golden queries, or None without a readable file."""
-    from ...retrieval import GoldenError, load_golden, run_eval
-
-    path = store.root / (store.config.golden or "golden-queries.yaml")
-    if not path.is_file():
-        return None
-    try:
-        return run_eval(engine, load_golden(path, (store.root,)))
-    except GoldenError:
-        return None
-
-
-def _scores(report, source: str) -> str:
-    s = report.scores[source]
-    return f"{s.hit1:.2f}/{s.hit5:.2f}/{s.mrr10:.2f}"
-
-
-def _same(a, b) -> bool:
-    """The same snapshot(s): one store, or every loaded source's, each the very same object."""
-    if isinstance(a, tuple) and isinstance(b, tuple):
-        return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
-    return a is b
 
 
 class RetrievalLabScreen(CuratorScreen):
@@ -141,7 +115,7 @@ class RetrievalLabScreen(CuratorScreen):
             paths = [pre + p for _, _, pre, st in whole for p, r in st.records.items() if r.level == 2]
             wanted = tuple(st for *_, st in whole)
         self.query_one("#why-path", PathBox).choices = paths
-        if not _same(self._wanted, wanted) or self.engine is None:
+        if not same_snapshots(self._wanted, wanted) or self.engine is None:
             # a new snapshot or scope: its own engine(s) (the old ones keep answering for the old
             # snapshot, never for files that have gone, until the new ones are ready)
             self._wanted = wanted
@@ -196,7 +170,7 @@ class RetrievalLabScreen(CuratorScreen):
             self.app.hand_off(self._engines_ready, semantic, wanted)
 
     def _engines_ready(self, engines, wanted) -> None:
-        if not _same(self._wanted, wanted):
+        if not same_snapshots(self._wanted, wanted):
             return  # a newer snapshot or another scope came while these were built
         self.result = None  # the last result was the old engines': searched again below
         self.engines, self.engine, self.engine_store = engines, engines[0].engine, None
@@ -217,13 +191,13 @@ class RetrievalLabScreen(CuratorScreen):
         # with the store's golden queries, each list's title carries the numbers `curator eval` prints
         title = f"fused · {docs:,} loadable memories"
         if report is not None:
-            title += f" · golden {_scores(report, 'fused')} (hit@1/hit@5/MRR@10, {report.queries} queries)"
+            title += f" · golden {scores(report, 'fused')} (hit@1/hit@5/MRR@10, {report.queries} queries)"
         self._title(title)
         weights = engine.weights()
         running = self._ranking_sources(engine)
         for s in SOURCES:  # each source's weight in the fusion (0: shown, explained, not fused)
             self.query_one(f"#src-{s}-list").display = s in running  # a source that is off has no list
-            extra = f" · {_scores(report, s)}" if report is not None and s in report.scores else ""
+            extra = f" · {scores(report, s)}" if report is not None and s in report.scores else ""
             self.query_one(f"#src-{s}-title", Static).update(f"{s} · weight {weights.get(s, 1.0):g}{extra}")
         if self.query_one("#lab-query", Input).value.strip():
             self.run_search(self.query_one("#lab-query", Input).value)
@@ -300,9 +274,7 @@ class RetrievalLabScreen(CuratorScreen):
             widths = fused.set_columns([(" #", 3), (" memory", None), (" " + "tokens".rjust(tok_w), tok_w + 1),
                                         *((" " + h, len(h) + 1) for h in heads)], room)
             for h, tok in zip(result.hits, tokens, strict=True):
-                name = h.path.rsplit("/", 1)[-1] if narrow else h.path
-                if narrow and self.engines is not None:  # each result labelled with its source
-                    name = f"{self._source_label(h.path)}: {name}"
+                name = self.result_name(h.path, narrow)
                 if h.copies:  # near-copies shown once (retrieval/copies.py); `curator retrieve` names them
                     name += f" +{len(h.copies)} cop{'y' if len(h.copies) == 1 else 'ies'}"
                 ranks = [rank_cell(h, s).rjust(w) for s, w in zip(sources, widths[3:], strict=True)]
@@ -313,24 +285,9 @@ class RetrievalLabScreen(CuratorScreen):
             table = self.query_one(f"#src-{s}", RowTable)
             cols = table.set_columns([("#", 1), ("memory", None), ("score", 5)], table.parent.size.width)
             for i, (path, score) in enumerate(result.per_source.get(s, [])[:8], 1):
-                table.add_row(str(i), clip_middle(path, cols[1]), f"{score:.2f}", key=path)
-        trace = Text()
-        side = self.query_one("#trace").size.width
-        for st in result.route_steps:  # the path cut in the middle so that its tokens fit on its line
-            room = side - len(f"  {st.tokens:,}") - (7 if st.cached else 0)
-            trace.append(middle_cut(st.path, max(10, room)), style="bold")
-            trace.append(f"  {st.tokens:,}")
-            if st.cached:
-                trace.append(" cached", style="success")
-            trace.append(f"\n  {st.why}\n", style="dim")
-        trace.append(f"{result.tokens_loaded:,} tokens in context", style="bold")
-        if not result.route.l0_matches:
-            trace.append("\nno L0 keyword matched: the agent's walk stops at memory-index.md", style="warning")
-        for p in also:  # the same picks as `curator retrieve`'s "would also load"
-            trace.append(f"\nwould also load: {p.kind} ", style="bold")
-            trace.append(p.name, style="bold")
-            trace.append(f" ({', '.join(p.matched[:4]) or f'meaning {p.meaning or 0:.2f}'})", style="dim")
-        self.query_one("#trace", Static).update(trace)
+                name = path.rsplit("/", 1)[-1]  # (the memory system's name is in the fused list)
+                table.add_row(str(i), Text(middle_cut(name, cols[1]), no_wrap=True), f"{score:.2f}", key=path)
+        self.query_one("#trace", Static).update(trace_text(result, also, self.query_one("#trace").size.width))
         n = len(result.hits)
         words = f"words: {' '.join(readable_terms(result)[:8])}"
         self._title(f"fused · {n} result(s) · {words}")
@@ -354,16 +311,8 @@ class RetrievalLabScreen(CuratorScreen):
         if h is None:
             out.update("")
             return
-        text = Text(f"#{h.rank} ", style="bold")
-        text.append(h.path, style="bold")
-        ranks = " · ".join(f"{s} {rank_cell(h, s)}" for s in running_sources(self.result))
-        text.append(f"\nscore {h.score:.4f} · {ranks}", style="dim")
-        typed = set(self.forms.values())
-        for line in self.reasons.get(h.path, []):
-            text.append("\n")
-            for i, word in enumerate(line.split(" ")):  # the query's words stand out, as typed
-                text.append(("" if i == 0 else " ") + word, style="bold" if word in typed else "")
-        out.update(text)
+        within = self._source_label(h.path) if self.engines is not None else None
+        out.update(reason_text(self.result, h, self.reasons.get(h.path, []), self.forms, within, out.size.width))
 
     # -- why not? ----------------------------------------------------------------
 
@@ -383,12 +332,18 @@ class RetrievalLabScreen(CuratorScreen):
             hops = explain(self.engines, path, self.result)
         else:
             hops = self.engine.explain(path, self.result.query, self.result)
-        text = Text(path, style="bold")  # the path is in the box too: the hops say why
-        for hop, reason in hops:
-            reason = readable(reason, self.forms)
-            text.append(f"\n{hop}: ", style="bold")
-            text.append(reason, style="success" if "retrieved" in reason else "warning")
-        out.update(text)
+        out.update(why_text(path, hops, self.forms))
+
+    def result_name(self, path: str, narrow: bool) -> str:
+        """A result's name in a table: in the whole repository its source's short name and its
+        path in that source (`serena: db/pool.md`); narrow, the file's name alone."""
+        name = path
+        if self.engines is not None:
+            from ...retrieval.multi import locate
+
+            name = locate(self.engines, path)[1]
+        name = name.rsplit("/", 1)[-1] if narrow else name
+        return f"{self._source_label(path)}: {name}" if self.engines is not None else name
 
     def _source_label(self, path: str) -> str:
         from ...live.scope import short_name
