@@ -143,12 +143,15 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
     console.print()
     console.print(Text(f"route trace ({result.tokens_loaded:,} tokens{est} in context)", style="bold"))
     for st in result.route_steps:
-        rest = len(f"  {st.tokens:,} (cached)  {st.why}")  # the path gives way first: a line fits when it can
-        line = Text(f"  {middle_cut(st.path, max(24, console.width - 3 - rest))}", style="bold")
+        # each file on its own line with its tokens (the path cut in the middle only when it
+        # must); why it was opened beside it when that fits, else below it
+        tail = f"  {st.tokens:,}" + (" (cached)" if st.cached else "")
+        line = Text(f"  {middle_cut(st.path, max(24, console.width - 1 - 2 - len(tail)))}", style="bold")
         line.append(f"  {st.tokens:,}")
         line.append(" (cached)" if st.cached else "", style="success")
-        line.append(f"  {st.why}", style="dim")
-        console.print(line)
+        beside = line.cell_len + 2 + len(st.why) < console.width
+        line.append(f"  {st.why}" if beside else f"\n      {st.why}", style="dim")
+        console.print(line, overflow="fold")
     for path, why in misses:
         console.print(Text.assemble(("why not ", "bold warning"), (path, "bold"), f": {readable(why, forms)}"))
 

@@ -274,11 +274,11 @@ class RetrievalLabScreen(CuratorScreen):
             widths = fused.set_columns([(" #", 3), (" memory", None), (" " + "tokens".rjust(tok_w), tok_w + 1),
                                         *((" " + h, len(h) + 1) for h in heads)], room)
             for h, tok in zip(result.hits, tokens, strict=True):
-                name = self.result_name(h.path, narrow)
-                if h.copies:  # near-copies shown once (retrieval/copies.py); `curator retrieve` names them
-                    name += f" +{len(h.copies)} cop{'y' if len(h.copies) == 1 else 'ies'}"
+                # near-copies shown once (retrieval/copies.py), counted after the name, which is cut
+                copies = f" +{len(h.copies)} cop{'y' if len(h.copies) == 1 else 'ies'}" if h.copies else ""
+                name = middle_cut(self.result_name(h.path, narrow), widths[1] - 1 - len(copies)) + copies
                 ranks = [rank_cell(h, s).rjust(w) for s, w in zip(sources, widths[3:], strict=True)]
-                fused.add_row(f"{h.rank:>2}", Text(" " + middle_cut(name, widths[1] - 1), style="bold", no_wrap=True),
+                fused.add_row(f"{h.rank:>2}", Text(" " + name, style="bold", no_wrap=True),
                               tok.rjust(widths[2]), *ranks, key=h.path)
         self._reason()
         for s in SOURCES:

@@ -116,3 +116,16 @@ def test_the_route_trace_keeps_each_files_tokens_on_its_line(make_store, monkeyp
     lines = trace_text(result, [], 30).plain.splitlines()
     firsts = [ln for ln in lines if not ln.startswith("  ")][:-1]  # each step's first line; the total last
     assert firsts and all(len(ln) <= 28 for ln in firsts), firsts
+
+
+def test_the_cli_route_trace_keeps_each_file_on_its_line_at_80_columns(make_store, monkeypatch, capsys):
+    monkeypatch.setenv("COLUMNS", "80")
+    long = "deeply/nested/folder/with-a-very-long-name-about-rolling-back-releases.md"
+    files = {**LINKED, long: "# Rolling back\n\nUndo a release.\n", "memory-index.md": LINKED["memory-index.md"]
+             + f"| rollback undo release revert | [rolling back]({long}) |\n"}
+    assert main(["retrieve", "rollback undo release", str(make_store(files))]) == 0
+    out = capsys.readouterr().out.splitlines()
+    trace = out[next(i for i, ln in enumerate(out) if ln.startswith("route trace")) + 1:]
+    trace = [ln for ln in trace if not ln.startswith("prior frequency")]
+    assert any(ln.startswith(f"  {long}  ") for ln in trace)  # whole, with its tokens beside it
+    assert all(ln.startswith("  ") and len(ln) <= 80 for ln in trace), trace  # why it was opened: below, indented
