@@ -142,6 +142,8 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
         console.print(Text(f"    every result: prior {said}", style="dim"), overflow="fold")
     console.print()
     console.print(Text(f"route trace ({result.tokens_loaded:,} tokens{est} in context)", style="bold"))
+    if not result.route_steps:
+        console.print(Text("  no index file here: the agent's keyword walk opens nothing", style="dim"))
     for st in result.route_steps:
         # each file on its own line with its tokens (the path cut in the middle only when it
         # must); why it was opened beside it when that fits, else below it
