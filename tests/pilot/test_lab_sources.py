@@ -109,3 +109,16 @@ async def test_the_first_embedding_shows_its_progress_while_words_answer(app, mo
             release.set()
         await wait_until(pilot, lambda: screen.engine.semantic is not None)
         assert "embedding" not in text_of(title)
+
+
+async def test_a_semantic_source_that_cannot_run_says_why(app, monkeypatch):
+    from curator.retrieval import semantic
+
+    monkeypatch.delenv("CURATOR_NO_SEMANTIC")
+    monkeypatch.setattr(semantic, "load_encoder", lambda: (None, "onnxruntime is not installed"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _search(app, pilot, semantic=False)
+        await wait_until(pilot, lambda: screen.unavailable)
+        reason = text_of(screen.query_one("#lab-reason", Static))
+        assert "semantic source unavailable: onnxruntime is not installed" in reason
+        assert "sem" not in _labels(screen.query_one("#fused"))

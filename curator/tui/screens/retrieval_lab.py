@@ -24,7 +24,8 @@ from ...reports.retrieval_report import (
 from ..messages import OpenPath
 from ..widgets import PathBox, RowTable, TextBox
 from .base import SCOPE_BINDING, CuratorScreen, LoadingPane, cursor_kept
-from .lab_text import golden_report, reason_text, same_snapshots, scores, trace_text, why_text
+from .lab_engines import LabEngines
+from .lab_text import reason_text, same_snapshots, scores, trace_text, why_text
 
 DEBOUNCE = 0.15  # seconds of quiet typing before a search runs
 SOURCES = ("route", "bm25", "prior", "semantic", "graph")  # each one's own list, shown while it runs
@@ -33,7 +34,7 @@ SHORT = {"route": "rte", "bm25": "bm25", "prior": "pri", "semantic": "sem", "gra
 NAME_ROOM = 24  # below this many cells for the memory names, the rank columns take their short headers
 
 
-class RetrievalLabScreen(CuratorScreen):
+class RetrievalLabScreen(LabEngines, CuratorScreen):
     BINDINGS = [
         SCOPE_BINDING,
         Binding("slash", "focus_query", "Query", id="focus-query", tooltip="Type a query"),
@@ -67,6 +68,7 @@ class RetrievalLabScreen(CuratorScreen):
         self.changed_at = self.shown_at = 0.0
         self.forms: dict[str, str] = {}
         self.reasons: dict[str, list[str]] = {}  # each shown hit's own reasons (reports.retrieval_report)
+        self.unavailable = ""  # why the semantic source is not running, when it should
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="lab-body"):
@@ -127,52 +129,6 @@ class RetrievalLabScreen(CuratorScreen):
         if not self.live:
             self.query_one("#lab-query", Input).focus()  # (a change seen on disk never moves it)
 
-    @work(thread=True, exclusive=True, group="lab-engine", exit_on_error=False)
-    def build_engine(self, store, whole=None) -> None:
-        from ...retrieval import RetrievalEngine
-        from ...retrieval.semantic import disabled
-
-        if self.engine is None:
-            self.app.hand_off(self._title, "building the retrieval index…")
-        if whole is not None:
-            self._build_engines(whole)
-            return
-        # a view of the snapshot: built once for it, whoever asks
-        engine = store.view("retrieval.engine", lambda: RetrievalEngine(store).prepare())
-        report = golden_report(engine, store)
-        self.app.hand_off(self._engine_ready, engine, store, report)
-        if disabled(engine.config):
-            return
-        # then the same with meaning: the lexical engine answers while memories are embedded
-        # (only new or edited ones: the vectors are cached by content)
-
-        def progress(done: int, total: int) -> None:
-            self.app.hand_off(self._title, f"embedding {done}/{total} memories for meaning (searching by words meanwhile)…")
-
-        semantic = store.view("retrieval.engine.semantic",
-                              lambda: RetrievalEngine(store, semantic=True, progress=progress).prepare())
-        if semantic.semantic is not None:
-            self.app.hand_off(self._engine_ready, semantic, store, golden_report(semantic, store))
-
-    def _build_engines(self, whole) -> None:
-        """The whole repository: each source's engine (a view of its snapshot, as in one
-        source's scope), then the same with meaning where it is on."""
-        from ...retrieval import RetrievalEngine
-        from ...retrieval.multi import Engine
-        from ...retrieval.semantic import disabled
-
-        wanted = tuple(st for *_, st in whole)
-        engines = [Engine(name, kind, pre, st.view("retrieval.engine", lambda st=st: RetrievalEngine(st).prepare()))
-                   for name, kind, pre, st in whole]
-        self.app.hand_off(self._engines_ready, engines, wanted)
-        if any(disabled(e.engine.config) for e in engines):
-            return
-        semantic = [Engine(e.name, e.kind, e.prefix, e.engine.store.view(
-            "retrieval.engine.semantic", lambda st=e.engine.store: RetrievalEngine(st, semantic=True).prepare()))
-            for e in engines]
-        if any(e.engine.semantic is not None for e in semantic):
-            self.app.hand_off(self._engines_ready, semantic, wanted)
-
     def _engines_ready(self, engines, wanted) -> None:
         if not same_snapshots(self._wanted, wanted):
             return  # a newer snapshot or another scope came while these were built
@@ -212,14 +168,15 @@ class RetrievalLabScreen(CuratorScreen):
         graph = any(e.semantic is not None and e.weights().get("graph", 0) > 0 for e in engines)
         return tuple(dict.fromkeys(s for e in engines for s in e.sources)) + (("graph",) if graph else ())
 
-    def _title(self, text: str) -> None:
-        # the lab searches the app's scope (s cycles it): the whole repository or one memory system
+    def _title(self, text: str, first: bool = False) -> None:
+        # the lab searches the app's scope (s cycles it): the whole repository or one memory
+        # system, named after the text when it comes `first` (progress: seen at 80 columns)
         repo = getattr(self.app, "session", None)
         if repo is not None and len(repo.loaded()) > 1:
             from ...live.scope import scope_name, short_name
 
             scope = scope_name(repo, None) if self.engines is not None else short_name(repo.sources[repo.current].spec)
-            text = f"{scope} · {text}"
+            text = f"{text} · {scope}" if first else f"{scope} · {text}"
         self.query_one("#lab-fused-title", Static).update(text)
 
     # -- searching -------------------------------------------------------------
@@ -316,7 +273,10 @@ class RetrievalLabScreen(CuratorScreen):
             out.update("")
             return
         within = self._source_label(h.path) if self.engines is not None else None
-        out.update(reason_text(self.result, h, self.reasons.get(h.path, []), self.forms, within, out.size.width))
+        text = reason_text(self.result, h, self.reasons.get(h.path, []), self.forms, within, out.size.width)
+        if self.unavailable:
+            text.append(f"\nsemantic source unavailable: {self.unavailable}", style="warning")
+        out.update(text)
 
     # -- why not? ----------------------------------------------------------------
 
