@@ -213,6 +213,8 @@ def hit_reasons(h, result, forms: dict[str, str], ranks_shown: dict[str, int], s
                 ) -> list[str]:
     """Why this memory came back, in its own words: the words that matched where, how the
     semantic source ranked it, what links it to the hits above, a sure first kept first."""
+    from ..retrieval.explain import cosine_text
+
     why = []
     r = h.sources["route"]
     if r.matched:
@@ -223,7 +225,7 @@ def hit_reasons(h, result, forms: dict[str, str], ranks_shown: dict[str, int], s
         why.append("text: " + " ".join(shown_words(b.matched[:6], forms)) + rank)
     sem = h.sources.get("semantic")
     if sem is not None and sem.rank is not None:
-        why.append(f"meaning: semantic #{sem.rank}, cosine {sem.score:.2f}")
+        why.append(f"meaning: semantic #{sem.rank}, cosine {cosine_text(sem.score)}")
     linked = [p for p in result.linked_from.get(h.path, [])]
     if linked:
         why.append("linked from " + ", ".join(f"#{ranks_shown[p]}" if p in ranks_shown else middle_cut(p, 40)

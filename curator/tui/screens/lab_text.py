@@ -66,8 +66,9 @@ def trace_text(result, also, width: int) -> Text:
             trace.append(" cached", style="success")
         trace.append(f"\n  {st.why}\n", style="dim")
     trace.append(f"{result.tokens_loaded:,} tokens in context", style="bold")
-    if not result.route.l0_matches:
-        trace.append("\nno L0 keyword matched: the agent's walk stops at memory-index.md", style="warning")
+    if not result.route.l0_matches and result.route_steps:  # (the first step: the start-up index)
+        start = result.route_steps[0].path
+        trace.append(f"\nno keyword of {start} matched: the agent's walk stops there", style="warning")
     for p in also:  # the same picks as `curator retrieve`'s "would also load"
         trace.append(f"\nwould also load: {p.kind} ", style="bold")
         trace.append(p.name, style="bold")

@@ -129,3 +129,19 @@ def test_the_cli_route_trace_keeps_each_file_on_its_line_at_80_columns(make_stor
     trace = [ln for ln in trace if not ln.startswith("prior frequency")]
     assert any(ln.startswith(f"  {long}  ") for ln in trace)  # whole, with its tokens beside it
     assert all(ln.startswith("  ") and len(ln) <= 80 for ln in trace), trace  # why it was opened: below, indented
+
+
+def test_why_in_a_repository_says_the_fused_rank_the_lab_says(sample_repo_copy, capsys):
+    assert main(["retrieve", "postgres pool size", str(sample_repo_copy), "--format", "json"]) == 0
+    results = json.loads(capsys.readouterr().out)["results"]
+    args = ["retrieve", "postgres pool size", str(sample_repo_copy), "--format", "json"]
+    for r in results:  # each as the app completes it: relative to its memory system
+        args += ["--why", r["path"].rsplit("/", 1)[-1] if r["path"].startswith(".claude/") else r["path"]]
+    name = "feedback_fixup_not_force_push.md"
+    assert main([*args, "--why", name]) == 0
+    misses = json.loads(capsys.readouterr().out)["misses"]
+    for r, miss in zip(results, misses, strict=False):  # the rank in the fused list, not in its own source
+        assert miss["path"] == r["path"] and miss["reason"] == f"it was retrieved at rank {r['rank']}", miss
+    last = misses[-1]
+    assert last["path"] == f".claude/memory/{name}" and [h["hop"] for h in last["hops"]][-1] == "fused"
+    assert last["reason"].startswith(".claude/memory: ") and last["reason"].count(".claude/memory: ") == 1
