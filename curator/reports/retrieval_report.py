@@ -77,6 +77,7 @@ def retrieve_json(result, misses: list[tuple[str, str]], unavailable: dict[str, 
             **({"kept_first": h.sure} if h.sure else {}),
         })
     extra = {"unavailable": dict(unavailable)} if unavailable else {}
+    forms = surface_forms(result.query)
     return {**extra,
         "query": result.query,
         "k": result.k,
@@ -85,7 +86,7 @@ def retrieve_json(result, misses: list[tuple[str, str]], unavailable: dict[str, 
             "steps": [{"path": s.path, "tokens": s.tokens, "cached": s.cached, "why": s.why} for s in result.route_steps],
             "tokens_loaded": result.tokens_loaded,
         },
-        "misses": [{"path": p, "reason": why} for p, why in misses],
+        "misses": [{"path": p, "reason": readable(why, forms)} for p, why in misses],  # the words as typed
     }
 
 

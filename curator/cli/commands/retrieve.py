@@ -144,15 +144,22 @@ def answer_fast(argv: list[str]) -> int | None:
 
 def show(fmt: str, source: str, engine, result, misses, hops, encoding: str, evidence: dict) -> None:
     """Print a search's result (the full path and the fast path, `retrieval.fast`, share this)."""
-    from ...reports.retrieval_report import render_also, render_retrieve, retrieve_json
+    from ...reports.retrieval_report import (
+        readable,
+        render_also,
+        render_retrieve,
+        retrieve_json,
+        surface_forms,
+    )
     from ..common import console, print_json
 
     picks = engine.also_load(result.query)
     if fmt == "json":
         data = retrieve_json(result, misses, engine.unavailable)
         data["would_also_load"] = [p.to_json() for p in picks]
-        for miss in data["misses"]:  # each hop walked, in order, with its evidence
-            miss["hops"] = [{"hop": hop, "evidence": text} for hop, text in hops[miss["path"]]]
+        forms = surface_forms(result.query)
+        for miss in data["misses"]:  # each hop walked, in order, with its evidence (the words as typed)
+            miss["hops"] = [{"hop": hop, "evidence": readable(text, forms)} for hop, text in hops[miss["path"]]]
         data["prior_frequency"] = {"source": engine.frequency_source, "evidence": evidence}
         print_json(data)
     else:
@@ -172,7 +179,13 @@ def _run_repository(args, ranker: str, where) -> int:
     from rich.text import Text
 
     from ...model.sources import repository_settings
-    from ...reports.retrieval_report import render_also, render_retrieve, retrieve_json
+    from ...reports.retrieval_report import (
+        readable,
+        render_also,
+        render_retrieve,
+        retrieve_json,
+        surface_forms,
+    )
     from ...retrieval import RetrievalEngine
     from ...retrieval.multi import Engine, explain, locate, search_sources, source_of
     from ...retrieval.requested import would_also_load
@@ -207,8 +220,9 @@ def _run_repository(args, ranker: str, where) -> int:
         misses.append((shown, _joined([text for _, text in hops[shown]])))
     if args.format == "json":
         data = retrieve_json(result, misses)
+        forms = surface_forms(result.query)
         for miss in data["misses"]:  # each hop walked, in order, with its evidence (as for one store)
-            miss["hops"] = [{"hop": hop, "evidence": text} for hop, text in hops[miss["path"]]]
+            miss["hops"] = [{"hop": hop, "evidence": readable(text, forms)} for hop, text in hops[miss["path"]]]
         for row in data["results"]:
             e = source_of(engines, row["path"])
             row["source"] = e.name if e else None
