@@ -145,3 +145,4 @@ def test_why_in_a_repository_says_the_fused_rank_the_lab_says(sample_repo_copy, 
     last = misses[-1]
     assert last["path"] == f".claude/memory/{name}" and [h["hop"] for h in last["hops"]][-1] == "fused"
     assert last["reason"].startswith(".claude/memory: ") and last["reason"].count(".claude/memory: ") == 1
+    assert "(postgres pool size)" in last["reason"] and "postgr " not in json.dumps(last)  # as typed, never stems
