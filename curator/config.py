@@ -77,12 +77,13 @@ class RetrievalConfig:
     # weights fitted on three real stores' golden queries (curator/bench/golden/)
     fusion: str = "score"
     source_weights: dict[str, float] = field(
-        default_factory=lambda: {"route": 0.01, "bm25": 1.0, "prior": 0.01, "semantic": 5.0, "prf": 0.5,
-                                 "graph": 0.0}  # the graph source (graph.py) did not help held out: on by weight
+        default_factory=lambda: {"route": 0.05, "bm25": 1.0, "prior": 0.01, "semantic": 8.0, "prf": 1.0,
+                                 "graph": 0.0,  # the graph source (graph.py) did not help held out: on by weight
+                                 "agree": 1.0}  # where route, BM25 and meaning agree (fusion.agreement)
     )
     # BM25's first stays first when its second scores at most this share of it (fusion.sure_first);
     # fitted with the weights, leaving one store out (curator/bench/golden/loso.py); 0 turns it off
-    sure_margin: float = 0.7
+    sure_margin: float = 0.75
     fuzzy_cutoff: int = 88  # rapidfuzz ratio for near-forms of query words
     semantic: bool = True  # the bundled sentence encoder joins the fusion (CURATOR_NO_SEMANTIC=1 also turns it off)
     eval_threshold: float = 0.8  # hit@5 below this fails `curator eval`

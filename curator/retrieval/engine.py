@@ -17,7 +17,7 @@ from .bm25 import PYTHON_UP_TO, BM25Index
 from .copies import copy_key, groups
 from .explain import Explaining
 from .feedback import PRF_DOCS, PRF_TERMS, Feedback
-from .fusion import combine, dedupe, rrf, sure_first
+from .fusion import dedupe, fuse, rrf
 from .hooks import frontmatter_text, index_keywords, memory_hooks
 from .prior_rank import PriorRanking
 from .results import DEPTH, HEAD_WEIGHT, Hit, SearchResult, SourceRank
@@ -27,13 +27,12 @@ from .text import query_terms, terms
 SOURCES = ("route", "bm25", "prior")  # the lexical sources, always available
 EXTRA_SOURCES = ("semantic",)  # optional: the semantic extra
 TERMS_VERSION = 3  # bump when text.terms() or the document fields change
-# Fusion: a convex combination of each source's normalised scores (fusion.combine; `fusion: rrf`
-# in .curator.yaml restores weighted reciprocal rank fusion). Weights fitted on three corpus
-# stores' golden queries and checked leaving one store out (curator/bench/golden/, `python -m
-# curator.bench.golden.table CORPORA --fit`): BM25 1, semantic 5 (raw cosines above its list's
-# lowest: fusion.SCALES), BM25's expansion (PRF below) 1; route and prior only break near-ties
-# (0.01) — the route's evidence (the index keywords) is
-# already in BM25's document head, and neither gains held out. The defaults live in RetrievalConfig.source_weights; a
+# Fusion (fusion.fuse): a convex combination of each source's normalised scores (`fusion: rrf` in
+# .curator.yaml restores weighted reciprocal rank fusion), plus where route, BM25 and meaning agree,
+# and BM25's sure first kept first. Weights fitted leaving one store out over the 14 corpus stores'
+# golden queries (`python -m curator.bench.golden.loso CORPORA`): BM25 1, semantic 8 (raw cosines
+# above its list's lowest: fusion.SCALES), BM25's expansion (PRF below) 1, agreement 1, route 0.05,
+# prior 0.01 (near-ties). The defaults live in RetrievalConfig.source_weights and sure_margin; a
 # .curator.yaml `source_weights` overrides the ones it names.
 FUSION_WEIGHTS = RetrievalConfig().source_weights
 # Pseudo-relevance feedback (RM3-style), run with the semantic source only: the PRF_TERMS words
@@ -276,12 +275,7 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining):
         if self.config.fusion == "rrf":
             fused = rrf({s: [p for p, _ in items] for s, items in lists.items()}, self.config.rrf_k, self.weights())
         else:
-            fused = combine(lists, self.weights())
-            if self.config.sure_margin > 0 and "semantic" in lists:  # a sure BM25 first survives the fusion
-                order = sure_first([p for p, _ in fused], lists, self.config.sure_margin)
-                if order[0] != fused[0][0]:
-                    score = dict(fused)
-                    fused = [(p, score[p]) for p in order]
+            fused = fuse(lists, self.weights(), self.config.sure_margin)  # a sure BM25 first survives it
         return dedupe(fused, self._same, limit)
 
     # -- sources -------------------------------------------------------------

@@ -104,6 +104,23 @@ def sure_first(ranked: list[str], lists: dict[str, Sequence[tuple[str, float]]],
     return [top, *(p for p in ranked if p != top)]
 
 
+def fuse(lists: dict[str, Sequence[tuple[str, float]]], weights: dict[str, float], sure_margin: float = 0.0,
+         ) -> list[tuple[str, float]]:
+    """The fusion the engine runs and the golden tables score (one function, so the two never
+    differ): `combine` over the lists with a weight above 0 — plus, with the semantic source and
+    an `agree` weight, the `agreement` list — then BM25's sure first kept first (`sure_first`).
+    Without the semantic source the lexical lists are combined as they are."""
+    if "semantic" in lists and weights.get("agree", 0) > 0:
+        lists = {**lists, "agree": agreement(lists)}
+    fused = combine({s: v for s, v in lists.items() if weights.get(s, 1.0) > 0}, weights)
+    if sure_margin > 0 and "semantic" in lists:
+        order = sure_first([p for p, _ in fused], lists, sure_margin)
+        if order[0] != fused[0][0]:
+            score = dict(fused)
+            fused = [(p, score[p]) for p in order]
+    return fused
+
+
 def shares(lists: dict[str, Sequence[tuple[str, float]]], paths: Sequence[str],
            weights: dict[str, float] | None = None, scales: dict[str, str] | None = None,
            ) -> dict[str, dict[str, float]]:

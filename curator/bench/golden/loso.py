@@ -21,17 +21,16 @@ CLASSES = ("all", "literal", "paraphrase")
 # a wider grid (semantic 3–8 in 5 steps, sure 0.7–0.85 in 4) fitted the held-out stores worse
 # (8 cells below instead of 5): with 9–45 queries a store, finer steps chase single queries
 GRID = {"route": [0.01, 0.05], "prior": [0.0, 0.01], "semantic": [3.0, 5.0, 8.0], "prf": [0.5, 1.0],
-        "graph": [0.0, 0.3], "sure": [0.0, 0.7], "agree": [0.0, 1.0, 2.0, 4.0]}
+        "graph": [0.0, 0.3], "sure": [0.0, 0.7, 0.75, 0.8], "agree": [0.0, 1.0, 2.0, 4.0]}
 
 
 def fused(lists, w) -> list[str]:
-    from ...retrieval.fusion import agreement, combine, sure_first
+    from ...retrieval.fusion import fuse
 
-    if w.get("agree", 0) > 0:
-        lists = {**lists, "agree": agreement(lists)}
-    use = {s: v for s, v in lists.items() if w.get(s, 0) > 0}
-    ranked = [p for p, _ in combine(use, w)]
-    return sure_first(ranked, lists, w.get("sure", 0.0))
+    # the lists the engine hands the fusion (RetrievalEngine.fusion_lists): the four sources, the
+    # feedback and graph lists only when weighted
+    lists = {s: v for s, v in lists.items() if s in ("route", "bm25", "prior", "semantic") or w.get(s, 0) > 0}
+    return [p for p, _ in fuse(lists, w, w.get("sure", 0.0))]
 
 
 def combos(sources) -> list[dict]:

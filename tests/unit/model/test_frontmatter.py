@@ -39,3 +39,13 @@ def test_bom_before_frontmatter_is_an_error_but_still_parsed():
     fm, _, _ = split_frontmatter("\ufeff---\nk: v\n---\n")
     assert "byte-order mark" in fm.error
     assert fm.data == {"k": "v"}
+
+
+def test_quoting_fix_quotes_a_colon_value_and_leaves_an_impossible_date_alone():
+    from curator.model.frontmatter import quoted_frontmatter
+
+    assert quoted_frontmatter("---\nname: x\ndescription: use it when: always\n---\n# T\n") == {
+        3: 'description: "use it when: always"'}
+    # a date YAML parses but cannot build (month 13) is no quoting fix, and never an exception
+    assert quoted_frontmatter("---\ndate: 2026-13-45\n---\n# T\n") is None
+    assert quoted_frontmatter("---\ndate: 2026-13-45\ndescription: a: b\n---\n# T\n") is None
