@@ -93,7 +93,7 @@ def test_claude_duplicate_hook_is_a_warning_to_merge(make_store):
 
 
 def test_plain_serena_store_is_one_finding_not_one_per_file(make_store):
-    files = {f"session_2025_12_{i:02d}.md": f"# Session {i}\n\nnotes {i}\n" for i in range(25)}
+    files = {f"topic_{i:02d}.md": f"# Topic {i}\n\nnotes {i}\n" for i in range(25)}  # not dated: no session logs
     files["UPPER_SNAKE_REPORT.md"] = "# Report\n"
     result = found(make_store, files, name="memories")
     assert ids(result) == [("orphan.unindexed", ".")]
