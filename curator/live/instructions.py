@@ -33,15 +33,31 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
     return repo, Located(root, arg or str(root), repo=root, layout=repo.layout)
 
 
-def instruction_repository(arg: str | None):
-    """The folder `arg` names (else the git repository here) when it holds an agent's
-    instruction files: the app opens on what each agent loads there, memory or not."""
+# names an agent reads at a repository's top: a folder outside git holding one is a repository
+TOP_FILES = ("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md", ".cursorrules",
+             ".windsurfrules", ".roorules", ".clinerules", ".cursor/rules", ".github/copilot-instructions.md",
+             ".github/instructions", ".windsurf/rules", ".kiro/steering", ".roo", "memory-bank")
+
+
+def instruction_repository(arg: str | None, cwd=None):
+    """The folder `arg` names (else the git repository here, else the folder here when an
+    agent's file sits at its top) when it holds an agent's instruction files: the app opens on
+    what each agent loads there, memory or not. None when there is none."""
+    import os
     from pathlib import Path
 
     from ..context.build import present_agents
     from ..context.fs import RepoFS
 
-    root = Path(arg).expanduser() if arg else git_root(Path.cwd())
+    if arg:
+        root = Path(arg).expanduser()
+    else:
+        here = Path(cwd or Path.cwd()).resolve()
+        root = git_root(here)
+        # outside git only a folder with its own agent file (never the home folder: ~/.claude is the user's)
+        if root is None and here != Path(os.path.expanduser("~")).resolve() and any(
+                (here / name).exists() for name in TOP_FILES):
+            root = here
     if root is None or not root.is_dir():
         return None
     return root if present_agents(RepoFS.scan(root)) else None

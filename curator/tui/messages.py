@@ -24,9 +24,10 @@ class Loaded(Message):
 
 
 class LoadFailed(Message):
-    def __init__(self, error: str) -> None:
+    def __init__(self, error: str, no_memory: bool = False) -> None:
         super().__init__()
         self.error = error
+        self.no_memory = no_memory  # the folder holds no memory system (its instruction files may still show)
 
 
 class ContextLoaded(Message):

@@ -67,7 +67,8 @@ class AppWorkers:
                 raise RuntimeError(f"store not found: {self.given}")
             layout = self.layout or discover(self.store_root)
             if not layout.memory_sources():
-                raise RuntimeError(f"no agent memory found in {self.given}")
+                self.tell(msg.LoadFailed(f"no agent memory found in {self.given}", no_memory=True))
+                return
             for spec in layout.memory_sources():
                 if spec.read_only or not Path(spec.root).is_dir():
                     continue
@@ -126,15 +127,20 @@ class AppWorkers:
     def on_context_loaded(self, message: msg.ContextLoaded) -> None:
         self.context_model = message.model
         self.context_signal.publish(message.model)
-        if self.session is None and message.model is not None and message.model.agents:
+        if self.session is not None:
+            return
+        if message.model is not None and message.model.agents:
             # no memory to show, but instruction files: what each agent loads is the screen
             self.notify("No agent memory here: showing what each agent loads from its instruction files.",
                         timeout=8)
             self.switch_mode("context")
+        elif self.load_error:
+            self.notify(f"Could not open the store: {self.load_error}", severity="error", timeout=15)
 
     def on_load_failed(self, message: msg.LoadFailed) -> None:
         self.load_error = message.error
-        self.notify(f"Could not open the store: {message.error}", severity="error", timeout=15)
+        if not message.no_memory:  # (no memory: an error only when no instruction file shows either)
+            self.notify(f"Could not open the store: {message.error}", severity="error", timeout=15)
         self._progress(f"could not open the store: {message.error}", 0)
         if self.store_root.is_dir():
             self.load_context()  # a repository of instruction files only still has its Context view
