@@ -63,6 +63,17 @@ def instruction_repository(arg: str | None, cwd=None):
     return root if present_agents(RepoFS.scan(root)) else None
 
 
+def agents_model(repo, token_counter=None):
+    """The counted context model of the repository's instruction files, for the agents' start-up
+    numbers a machine output carries (`ContextModel.startup_tokens`, as `curator tokens` and
+    `curator context` give them); None for one store given alone (it has no repository)."""
+    if repo.single:
+        return None
+    from ..context.build import build_context
+
+    return build_context(repo.root, token_counter=token_counter)
+
+
 def context_root(layout):
     """The repository whose instruction files go with `layout`: its root, or for one memory
     folder given alone the repository holding it (None when there is none)."""

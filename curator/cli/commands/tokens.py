@@ -21,9 +21,17 @@ def run(args) -> int:
     from ...budgets.growth import store_growth
     from ...live.repository import source_summaries
     from ...reports.tokens_report import render_tokens, tokens_json
-    from ..common import EXIT_OK, console, open_repository, print_json, render_sources
+    from ..common import EXIT_OK, UsageError, console, open_repository, print_json, render_sources, store_argument
 
-    repo, located = open_repository(args, check=False, quiet_notice=args.format != "text")
+    try:
+        repo, located = open_repository(args, check=False, quiet_notice=args.format != "text")
+    except UsageError:  # no memory store: a repository of instruction files still has its agents' numbers
+        from ...live.instructions import instructions_only
+
+        got = instructions_only(store_argument(args), only=set())
+        if got is None:
+            raise
+        repo, located = got
     top = None
     if repo.single:
         store = repo.loaded()[0].store
