@@ -21,7 +21,15 @@ def run(args) -> int:
     from ...budgets.growth import store_growth
     from ...live.repository import source_summaries
     from ...reports.tokens_report import render_tokens, tokens_json
-    from ..common import EXIT_OK, UsageError, console, open_repository, print_json, render_sources, store_argument
+    from ..common import (
+        EXIT_OK,
+        UsageError,
+        console,
+        open_repository,
+        print_json,
+        render_sources,
+        store_argument,
+    )
 
     try:
         repo, located = open_repository(args, check=False, quiet_notice=args.format != "text")
