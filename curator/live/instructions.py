@@ -74,6 +74,33 @@ def agents_model(repo, token_counter=None):
     return build_context(repo.root, token_counter=token_counter)
 
 
+def with_memory(model, session):
+    """The model with Serena's entry made from the session's own `.serena/memories` snapshot: a
+    memory edit changes Serena's start-up with no instruction file changed, and walking the
+    repository again for it would be waste. None when nothing differs."""
+    import dataclasses
+    import os
+
+    from ..context.build import serena_context
+
+    if model is None or session is None or "serena" not in model.agents:
+        return None
+    root = os.path.realpath(os.path.join(model.root, ".serena", "memories"))
+    store = next((s.workspace.store for _, s in session.loaded() if os.path.realpath(s.root) == root), None)
+    if store is None:
+        return None
+    ctx = serena_context(store)
+    old = model.agents["serena"]
+    if _shown(ctx) == _shown(old):
+        return None
+    return dataclasses.replace(model, agents={**model.agents, "serena": ctx})
+
+
+def _shown(ctx) -> tuple:
+    return ([(e.path, e.bytes, e.tokens, e.why) for e in ctx.startup],
+            [(o.path, o.when, o.tokens, o.bytes) for o in ctx.on_demand])
+
+
 def context_root(layout):
     """The repository whose instruction files go with `layout`: its root, or for one memory
     folder given alone the repository holding it (None when there is none)."""

@@ -1,0 +1,137 @@
+"""Instruction files edited on disk while the app runs: the Context view, the header's counts, the
+overview and the tree follow without ctrl+r; a change elsewhere builds nothing again; Serena's
+start-up follows its memory without a walk of the repository."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from curator.model.sources import discover
+from curator.tokens import FakeTokenCounter
+from curator.tui.app import make_app
+from curator.tui.screens import ContextScreen
+from tests.pilot.conftest import FakeEvents, settle, text_of, wait_until
+
+
+def _app(root: Path, layout=True):
+    app = make_app(root, given=root.name, token_counter=FakeTokenCounter(), theme="curator-dark",
+                   remember_theme=False, layout=discover(root) if layout else None)
+    app.watch_events = FakeEvents()  # the memory watcher (its own, test-driven)
+    app.instruction_events = FakeEvents()
+    return app
+
+
+async def _ready(app, pilot):
+    await settle(app, pilot)
+    await wait_until(pilot, lambda: app.context_model is not None and app.instruction_events.roots is not None)
+    await settle(app, pilot)
+
+
+def _agents_table(app) -> dict[str, int]:
+    table = app.screen.query_one("#context-agents-table")
+    out = {}
+    for row in range(table.row_count):
+        key = table.coordinate_to_cell_key((row, 0)).row_key.value
+        out[key] = int(str(table.get_row_at(row)[1]).replace(",", ""))
+    return out
+
+
+def _real(path: Path) -> Path:
+    return Path(os.path.realpath(path))
+
+
+async def test_editing_claude_md_on_disk_updates_the_context_view_and_the_header(sample_repo_copy):
+    root = sample_repo_copy
+    app = _app(root)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await _ready(app, pilot)
+        await pilot.press("7")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ContextScreen)
+        before = _agents_table(app)["claude-code"]
+        totals = str(app.screen.query_one("#totals").render())
+        first = app.context_model
+        claude = root / "CLAUDE.md"
+        # ten more words, and an import of a file that is not there (a new instruction finding)
+        claude.write_text(claude.read_text() + "\nOne two three four five six seven eight nine ten.\n"
+                          "See @docs/not-here.md\n")
+        app.instruction_events.push(_real(claude))
+        await wait_until(pilot, lambda: app.context_model is not first)
+        await settle(app, pilot)
+        now = _agents_table(app)["claude-code"]
+        assert now == app.context_model.startup_tokens("claude-code") >= before + 10
+        assert f"start-up {now:,} tokens" in text_of(app.screen.query_one("#context-startup"))
+        assert str(app.screen.query_one("#totals").render()) != totals  # the new finding is counted
+        from curator.live.scope import scope_counts
+        from curator.model.findings import Severity as S
+
+        counts = scope_counts(app.session, None)
+        assert any(f.path == "CLAUDE.md" for f in app.session.instruction_findings)
+        assert f"✖{counts[S.ERROR]} ▲{counts[S.WARNING]} ●{counts[S.INFO]}" in str(app.screen.query_one("#totals").render())
+        await pilot.press("1")  # the overview's agent line and the tree's node agree
+        await settle(app, pilot)
+        overview = text_of(app.screen.query_one("#overview-body"))
+        assert f"Claude Code     start-up: {now:,} tokens" in overview
+
+
+async def test_a_new_rule_file_shows_and_other_files_build_nothing_again(sample_repo_copy):
+    root = sample_repo_copy
+    app = _app(root)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await _ready(app, pilot)
+        await pilot.press("7")
+        await settle(app, pilot)
+        first = app.context_model
+        source = root / "app.py"  # a source file saved: no instruction file, no new walk
+        source.write_text("x = 1\n")
+        app.instruction_events.push(_real(source))
+        await pilot.pause(0.3)
+        await settle(app, pilot)
+        assert app.context_model is first
+        rule = root / ".claude" / "rules" / "testing.md"
+        rule.write_text("# Testing\n\nRun the whole suite before you push.\n")
+        app.instruction_events.push(_real(rule))
+        await wait_until(pilot, lambda: app.context_model is not first)
+        await settle(app, pilot)
+        assert ".claude/rules/testing.md" in {e.path for e in app.context_model.agents["claude-code"].startup}
+        assert "testing.md" in text_of(app.screen.query_one("#context-startup"))
+
+
+async def test_serena_follows_its_memory_without_a_new_walk(sample_repo_copy):
+    root = sample_repo_copy
+    app = _app(root)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await _ready(app, pilot)
+        await app.watch_events.ready(app, pilot)
+        await pilot.press("7")
+        await settle(app, pilot)
+        before, walk = _agents_table(app)["serena"], app.context_model.fs
+        index = root / ".serena" / "memories" / "memory-index.md"  # always loaded: Serena's start-up
+        index.write_text(index.read_text() + "\nEleven more words to make the index load a little heavier now.\n")
+        app.watch_events.push(index)
+        await wait_until(pilot, lambda: app.context_model.startup_tokens("serena") != before)
+        await settle(app, pilot)
+        assert app.context_model.fs is walk  # the repository was not walked again
+        serena = next(s for _, s in app.session.loaded() if s.name == ".serena/memories")
+        from curator.budgets.startup import startup_of
+
+        assert _agents_table(app)["serena"] == startup_of(serena.workspace.store).tokens > before
+
+
+async def test_a_repository_without_memory_follows_its_agents_md(tmp_path):
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "AGENTS.md").write_text("# Agents\n\nRun the tests.\n")
+    app = _app(root, layout=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _ready(app, pilot)
+        await wait_until(pilot, lambda: isinstance(app.screen, ContextScreen))
+        assert _agents_table(app) == {"codex": 5}
+        (root / "CLAUDE.md").write_text("# Claude\n\nBe brief.\n")  # a new agent's file
+        app.instruction_events.push(_real(root / "CLAUDE.md"))
+        await wait_until(pilot, lambda: "claude-code" in app.context_model.agents)
+        await settle(app, pilot)
+        assert set(_agents_table(app)) == {"claude-code", "codex"}
+        assert "no memory store · 2 agents" in str(app.screen.query_one("#totals").render())
+        assert isinstance(app.screen, ContextScreen)
