@@ -135,3 +135,28 @@ async def test_a_repository_without_memory_follows_its_agents_md(tmp_path):
         assert set(_agents_table(app)) == {"claude-code", "codex"}
         assert "no memory store · 2 agents" in str(app.screen.query_one("#totals").render())
         assert isinstance(app.screen, ContextScreen)
+
+
+async def test_the_instruction_file_shown_on_the_store_screen_follows_its_edit(sample_repo_copy):
+    from curator.tui.widgets import InstructionRef, StoreTree
+
+    root = sample_repo_copy
+    app = _app(root)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await _ready(app, pilot)
+        tree = app.screen.query_one(StoreTree)
+        cc = next(n for n in tree.root.children if isinstance(n.data, InstructionRef) and n.data.agent == "claude-code")
+        cc.expand()
+        await settle(app, pilot)
+        tree.move_cursor(next(n for n in cc.children if n.data.path == "CLAUDE.md"))
+        await settle(app, pilot)
+        first = app.context_model
+        before = next(e.tokens for e in first.agents["claude-code"].startup if e.path == "CLAUDE.md")
+        assert f"{before:,} tokens" in text_of(app.screen.query_one("#facts"))
+        claude = root / "CLAUDE.md"
+        claude.write_text(claude.read_text() + "\nOne two three four five.\n")
+        app.instruction_events.push(_real(claude))
+        await wait_until(pilot, lambda: app.context_model is not first)
+        await settle(app, pilot)
+        await pilot.pause(0.2)
+        assert f"{before + 5:,} tokens" in text_of(app.screen.query_one("#facts"))
