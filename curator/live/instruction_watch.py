@@ -74,3 +74,30 @@ def watch_places_on_disk(places: WatchPlaces, stop: threading.Event, debounce_ms
                 raise more
             got |= more
         yield got
+
+
+def describe_instructions(before, after, paths) -> tuple[dict, list[str]]:
+    """What one instruction change did (the CLI's `watch`): the repository paths, the instruction
+    findings added and cleared, each agent's start-up change — and those changes in `review`'s
+    words, one line each."""
+    import os
+
+    from ..review.agent_startup import startup_changes
+
+    def key(f):
+        return (f.check, f.path, f.line, f.message)
+
+    def rows(fs):
+        return [{"check": f.check, "path": f.path, "line": f.line, "message": f.message}
+                for f in sorted(fs, key=lambda f: f.sort_key())]
+
+    old = {key(f): f for f in (before.findings if before is not None else [])}
+    new = {key(f): f for f in after.findings}
+    root = os.path.realpath(after.root)
+    shown = sorted(os.path.relpath(os.fspath(p), root).replace(os.sep, "/") for p in paths)
+    changes = startup_changes(before, after)
+    return {"source": "instructions", "paths": shown, "findings": len(after.findings),
+            "added": rows(new[k] for k in new.keys() - old.keys()),
+            "cleared": rows(old[k] for k in old.keys() - new.keys()),
+            "agents": {name: after.startup_tokens(name) for name in after.agents},
+            "startup_changes": [c.to_json() for c in changes]}, [c.line() for c in changes]

@@ -47,3 +47,33 @@ def test_watch_refuses_bad_numbers(capsys, make_store):
     root = make_store({"notes/a.md": "# A\n"})
     assert main(["watch", str(root), "--count", "-1"]) == 2
     assert "--count" in capsys.readouterr().err
+
+
+def test_watch_follows_the_instruction_files_of_a_repository_without_memory(capsys, tmp_path):
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "AGENTS.md").write_text("# Agents\n\nRun the tests.\n")
+    done = threading.Event()
+
+    def write_until_seen() -> None:
+        words = 1
+        while not done.is_set():  # CLAUDE.md grows until the watcher is up and saw it
+            (root / "CLAUDE.md").write_text("# Claude\n\n" + "word " * words + "\n")
+            words += 1
+            done.wait(0.3)
+
+    writer = threading.Thread(target=write_until_seen, daemon=True)
+    writer.start()
+    try:
+        code = main(["watch", str(root), "--format", "json", "--count", "1", "--timeout", "15"])
+    finally:
+        done.set()
+        writer.join(2)
+    assert code == 0
+    lines = [json.loads(ln) for ln in capsys.readouterr().out.splitlines() if ln.startswith("{")]
+    assert lines, "no change reported within 15 s"
+    first = lines[0]
+    assert first["source"] == "instructions" and first["paths"] == ["CLAUDE.md"]
+    assert first["agents"]["codex"] > 0 and first["agents"]["claude-code"] > 0
+    change = next(c for c in first["startup_changes"] if c["agent"] == "claude-code")
+    assert change["after"] == first["agents"]["claude-code"] and change["files"][0]["path"] == "CLAUDE.md"
