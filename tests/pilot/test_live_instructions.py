@@ -22,10 +22,14 @@ def _app(root: Path, layout=True):
     return app
 
 
-async def _ready(app, pilot):
+async def _ready(app, pilot, key: str | None = "7"):
+    """Loaded, the instruction watcher listening; then on the Context view (`key`)."""
     await settle(app, pilot)
     await wait_until(pilot, lambda: app.context_model is not None and app.instruction_events.roots is not None)
     await settle(app, pilot)
+    if key:
+        await pilot.press(key)
+        await settle(app, pilot)
 
 
 def _agents_table(app) -> dict[str, int]:
@@ -46,8 +50,6 @@ async def test_editing_claude_md_on_disk_updates_the_context_view_and_the_header
     app = _app(root)
     async with app.run_test(size=(100, 32)) as pilot:
         await _ready(app, pilot)
-        await pilot.press("7")
-        await settle(app, pilot)
         assert isinstance(app.screen, ContextScreen)
         before = _agents_table(app)["claude-code"]
         totals = str(app.screen.query_one("#totals").render())
@@ -80,8 +82,6 @@ async def test_a_new_rule_file_shows_and_other_files_build_nothing_again(sample_
     app = _app(root)
     async with app.run_test(size=(100, 32)) as pilot:
         await _ready(app, pilot)
-        await pilot.press("7")
-        await settle(app, pilot)
         first = app.context_model
         source = root / "app.py"  # a source file saved: no instruction file, no new walk
         source.write_text("x = 1\n")
@@ -104,8 +104,6 @@ async def test_serena_follows_its_memory_without_a_new_walk(sample_repo_copy):
     async with app.run_test(size=(100, 32)) as pilot:
         await _ready(app, pilot)
         await app.watch_events.ready(app, pilot)
-        await pilot.press("7")
-        await settle(app, pilot)
         before, walk = _agents_table(app)["serena"], app.context_model.fs
         index = root / ".serena" / "memories" / "memory-index.md"  # always loaded: Serena's start-up
         index.write_text(index.read_text() + "\nEleven more words to make the index load a little heavier now.\n")
@@ -125,7 +123,7 @@ async def test_a_repository_without_memory_follows_its_agents_md(tmp_path):
     (root / "AGENTS.md").write_text("# Agents\n\nRun the tests.\n")
     app = _app(root, layout=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await _ready(app, pilot)
+        await _ready(app, pilot, key=None)  # (it opens there itself)
         await wait_until(pilot, lambda: isinstance(app.screen, ContextScreen))
         assert _agents_table(app) == {"codex": 5}
         (root / "CLAUDE.md").write_text("# Claude\n\nBe brief.\n")  # a new agent's file
@@ -143,7 +141,7 @@ async def test_the_instruction_file_shown_on_the_store_screen_follows_its_edit(s
     root = sample_repo_copy
     app = _app(root)
     async with app.run_test(size=(100, 32)) as pilot:
-        await _ready(app, pilot)
+        await _ready(app, pilot, key=None)
         tree = app.screen.query_one(StoreTree)
         cc = next(n for n in tree.root.children if isinstance(n.data, InstructionRef) and n.data.agent == "claude-code")
         cc.expand()

@@ -12,18 +12,15 @@ from curator.cli import main
 INDEX = "| Keywords | File |\n|---|---|\n| alpha beta gamma delta epsilon | [notes/a](notes/a.md) |\n"
 
 
-def test_watch_prints_the_change_and_the_findings_it_adds(capsys, make_store):
-    root = make_store({
-        "memory-index.md": "| Keywords | File |\n|---|---|\n| notes | [notes-index](notes-index.md) |\n",
-        "notes-index.md": INDEX,
-        "notes/a.md": "# A\nalpha\n",
-    })
+def _watch_while(capsys, root, write) -> list[dict]:
+    """`curator watch ROOT --count 1` while `write(i)` changes a file every 0.3 s, until the
+    watcher is up and saw one; the JSON lines it printed."""
     done = threading.Event()
 
     def write_until_seen() -> None:
         i = 0
-        while not done.is_set():  # a new file each time, until the watcher is up and saw one
-            (root / f"notes/new-{i}.md").write_text(f"# New\n{time.monotonic()}\n")
+        while not done.is_set():
+            write(i)
             i += 1
             done.wait(0.3)
 
@@ -37,6 +34,16 @@ def test_watch_prints_the_change_and_the_findings_it_adds(capsys, make_store):
     assert code == 0
     lines = [json.loads(ln) for ln in capsys.readouterr().out.splitlines() if ln.startswith("{")]
     assert lines, "no change reported within 15 s"
+    return lines
+
+
+def test_watch_prints_the_change_and_the_findings_it_adds(capsys, make_store):
+    root = make_store({
+        "memory-index.md": "| Keywords | File |\n|---|---|\n| notes | [notes-index](notes-index.md) |\n",
+        "notes-index.md": INDEX,
+        "notes/a.md": "# A\nalpha\n",
+    })
+    lines = _watch_while(capsys, root, lambda i: (root / f"notes/new-{i}.md").write_text(f"# New\n{time.monotonic()}\n"))
     first = lines[0]
     [path] = first["paths"]
     assert path.startswith("notes/new-")
@@ -53,25 +60,8 @@ def test_watch_follows_the_instruction_files_of_a_repository_without_memory(caps
     root = tmp_path / "repo"
     (root / ".git").mkdir(parents=True)
     (root / "AGENTS.md").write_text("# Agents\n\nRun the tests.\n")
-    done = threading.Event()
-
-    def write_until_seen() -> None:
-        words = 1
-        while not done.is_set():  # CLAUDE.md grows until the watcher is up and saw it
-            (root / "CLAUDE.md").write_text("# Claude\n\n" + "word " * words + "\n")
-            words += 1
-            done.wait(0.3)
-
-    writer = threading.Thread(target=write_until_seen, daemon=True)
-    writer.start()
-    try:
-        code = main(["watch", str(root), "--format", "json", "--count", "1", "--timeout", "15"])
-    finally:
-        done.set()
-        writer.join(2)
-    assert code == 0
-    lines = [json.loads(ln) for ln in capsys.readouterr().out.splitlines() if ln.startswith("{")]
-    assert lines, "no change reported within 15 s"
+    # CLAUDE.md grows each time
+    lines = _watch_while(capsys, root, lambda i: (root / "CLAUDE.md").write_text("# Claude\n\n" + "word " * (i + 1)))
     first = lines[0]
     assert first["source"] == "instructions" and first["paths"] == ["CLAUDE.md"]
     assert first["agents"]["codex"] > 0 and first["agents"]["claude-code"] > 0
