@@ -101,6 +101,19 @@ def _shown(ctx) -> tuple:
             [(o.path, o.when, o.tokens, o.bytes) for o in ctx.on_demand])
 
 
+def instructions_session(model):
+    """A session with no memory source, holding only the instruction findings of `model`: what
+    the app's Problems lists (and the scope counts) in a repository without memory."""
+    from pathlib import Path
+
+    from ..model.sources import Layout
+    from .session import Session
+
+    session = Session(Layout(Path(model.root), ()))
+    session.instructions, session.instruction_findings = model, list(model.findings)
+    return session
+
+
 def context_root(layout):
     """The repository whose instruction files go with `layout`: its root, or for one memory
     folder given alone the repository holding it (None when there is none)."""

@@ -158,3 +158,31 @@ async def test_the_instruction_file_shown_on_the_store_screen_follows_its_edit(s
         await settle(app, pilot)
         await pilot.pause(0.2)
         assert f"{before + 5:,} tokens" in text_of(app.screen.query_one("#facts"))
+
+
+async def test_without_memory_problems_lists_the_instruction_findings_and_follows_their_fix(tmp_path):
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "CLAUDE.md").write_text("# Claude\n\nSee @docs/missing.md for the rules.\n")
+    app = _app(root, layout=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _ready(app, pilot, key=None)
+        await wait_until(pilot, lambda: isinstance(app.screen, ContextScreen))
+        [finding] = app.context_model.findings
+        assert "no memory store · 1 agent · ✖0 ▲1 ●0" in str(app.screen.query_one("#totals").render())
+        await pilot.press("2")  # the instruction findings, listed as `curator check` lists them
+        await settle(app, pilot)
+        table = app.screen.query_one("#problems")
+        assert table.row_count == 1 and "the instruction files" in text_of(app.screen.query_one("#problem-counts"))
+        assert finding.check in text_of(app.screen.query_one("#problem-detail"))
+        await pilot.press("x")  # no store to fix in: said, never a crash
+        await settle(app, pilot)
+        (root / "CLAUDE.md").write_text("# Claude\n\nFollow the rules.\n")  # the import fixed by hand
+        app.instruction_events.push(_real(root / "CLAUDE.md"))
+        await wait_until(pilot, lambda: not app.context_model.findings)
+        await settle(app, pilot)
+        assert app.screen.query_one("#problems").row_count == 0
+        assert "✖0 ▲0 ●0" in str(app.screen.query_one("#totals").render())
+        await pilot.press("1")  # the store screen says where to look instead of loading forever
+        await settle(app, pilot)
+        assert "No memory store here." in str(app.screen.query_one("#loading-what").render())

@@ -5,8 +5,6 @@ bars of tokens (with what a cap cuts), the import tree, the on-demand list, and 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -165,13 +163,6 @@ class ContextScreen(CuratorScreen):
                 "No agent instruction files in this repository (CLAUDE.md, AGENTS.md, GEMINI.md, .cursor/rules, "
                 ".github/copilot-instructions.md, .clinerules, .windsurf, .kiro, .roo).", style="dim"))
             return
-        if self.app.workspace is None:  # no memory store: the header says what there is instead
-            from ..widgets import StatusHeader
-
-            header = self.query_one(StatusHeader)
-            header.query_one("#title", Static).update(Path(model.root).name or "curator")
-            header.query_one("#totals", Static).update(
-                f"no memory store · {len(model.agents)} agent{'s' if len(model.agents) != 1 else ''}")
         for name, ctx in model.agents.items():
             table.add_row(ctx.label, Text(f"{ctx.startup_tokens:,}", justify="right"), key=name)
         names = list(model.agents)
