@@ -74,10 +74,11 @@ def agents_model(repo, token_counter=None):
     return build_context(repo.root, token_counter=token_counter)
 
 
-def with_memory(model, session):
+def with_memory(model, session, swaps=None):
     """The model with Serena's entry made from the session's own `.serena/memories` snapshot: a
     memory edit changes Serena's start-up with no instruction file changed, and walking the
-    repository again for it would be waste. None when nothing differs."""
+    repository again for it would be waste. None when nothing differs (or `swaps`, the sources
+    that changed, leave Serena's alone)."""
     import dataclasses
     import os
 
@@ -86,7 +87,9 @@ def with_memory(model, session):
     if model is None or session is None or "serena" not in model.agents:
         return None
     root = os.path.realpath(os.path.join(model.root, ".serena", "memories"))
-    store = next((s.workspace.store for _, s in session.loaded() if os.path.realpath(s.root) == root), None)
+    changed = None if swaps is None else {s.index for s in swaps}
+    store = next((s.workspace.store for i, s in session.loaded()
+                  if os.path.realpath(s.root) == root and (changed is None or i in changed)), None)
     if store is None:
         return None
     ctx = serena_context(store)

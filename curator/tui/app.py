@@ -178,7 +178,7 @@ class CuratorApp(CurationFlow, AppWorkers, App[None]):
             return
         from ..live.instructions import with_memory
 
-        model = with_memory(self.context_model, session)  # Serena's start-up follows its memory
+        model = with_memory(self.context_model, session, swaps)  # Serena's start-up follows its memory
         if model is not None:
             self.context_model = model
             self.context_signal.publish(model)
