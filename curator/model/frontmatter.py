@@ -114,7 +114,7 @@ def quoted_frontmatter(text: str) -> dict[int, str] | None:
         try:
             yaml.load(line, Loader=loader)
             continue
-        except yaml.YAMLError:
+        except (yaml.YAMLError, ValueError):  # (a date YAML cannot make, e.g. month 13, is a ValueError)
             pass
         value = m.group(2).replace("\\", "\\\\").replace('"', '\\"')
         new[i + 2] = f'{m.group(1)}: "{value}"' + ("\r" if line.endswith("\r") else "")
@@ -123,6 +123,6 @@ def quoted_frontmatter(text: str) -> dict[int, str] | None:
     fixed = [new.get(i + 2, line) for i, line in enumerate(block)]
     try:
         data = yaml.load("\n".join(fixed), Loader=loader)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError):
         return None
     return new if isinstance(data, dict) else None

@@ -39,3 +39,14 @@ def test_bom_before_frontmatter_is_an_error_but_still_parsed():
     fm, _, _ = split_frontmatter("\ufeff---\nk: v\n---\n")
     assert "byte-order mark" in fm.error
     assert fm.data == {"k": "v"}
+
+
+def test_quoting_frontmatter_never_raises_on_a_date_yaml_cannot_make():
+    from curator.model.frontmatter import quoted_frontmatter
+
+    # month 13: YAML's date constructor raises ValueError, not YAMLError (found by the store fuzz)
+    text = "---\ndate: 2026-13-45\ndate: [/] [bold]x\n---\n# \n"
+    assert quoted_frontmatter(text) is None
+    # one YAML cannot read alone is quoted like any other
+    assert quoted_frontmatter("---\nwhen: 2026-13-45\nname: a: b\n---\n") == {2: 'when: "2026-13-45"',
+                                                                                3: 'name: "a: b"'}
