@@ -117,14 +117,24 @@ async def test_serena_follows_its_memory_without_a_new_walk(sample_repo_copy):
         assert _agents_table(app)["serena"] == startup_of(serena.workspace.store).tokens > before
 
 
-async def test_a_repository_without_memory_follows_its_agents_md(tmp_path):
+def _bare_repo(tmp_path, name: str, text: str) -> Path:
+    """A git repository holding one instruction file and no memory."""
     root = tmp_path / "repo"
     (root / ".git").mkdir(parents=True)
-    (root / "AGENTS.md").write_text("# Agents\n\nRun the tests.\n")
+    (root / name).write_text(text)
+    return root
+
+
+async def _on_context_alone(app, pilot):
+    await _ready(app, pilot, key=None)  # (without memory it opens there itself)
+    await wait_until(pilot, lambda: isinstance(app.screen, ContextScreen))
+
+
+async def test_a_repository_without_memory_follows_its_agents_md(tmp_path):
+    root = _bare_repo(tmp_path, "AGENTS.md", "# Agents\n\nRun the tests.\n")
     app = _app(root, layout=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await _ready(app, pilot, key=None)  # (it opens there itself)
-        await wait_until(pilot, lambda: isinstance(app.screen, ContextScreen))
+        await _on_context_alone(app, pilot)
         assert _agents_table(app) == {"codex": 5}
         (root / "CLAUDE.md").write_text("# Claude\n\nBe brief.\n")  # a new agent's file
         app.instruction_events.push(_real(root / "CLAUDE.md"))
@@ -161,13 +171,10 @@ async def test_the_instruction_file_shown_on_the_store_screen_follows_its_edit(s
 
 
 async def test_without_memory_problems_lists_the_instruction_findings_and_follows_their_fix(tmp_path):
-    root = tmp_path / "repo"
-    (root / ".git").mkdir(parents=True)
-    (root / "CLAUDE.md").write_text("# Claude\n\nSee @docs/missing.md for the rules.\n")
+    root = _bare_repo(tmp_path, "CLAUDE.md", "# Claude\n\nSee @docs/missing.md for the rules.\n")
     app = _app(root, layout=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await _ready(app, pilot, key=None)
-        await wait_until(pilot, lambda: isinstance(app.screen, ContextScreen))
+        await _on_context_alone(app, pilot)
         [finding] = app.context_model.findings
         assert "no memory store · 1 agent · ✖0 ▲1 ●0" in str(app.screen.query_one("#totals").render())
         await pilot.press("2")  # the instruction findings, listed as `curator check` lists them
