@@ -95,7 +95,10 @@ def change(store: Path, kind: str, rnd: random.Random) -> str | None:
         return f
     if kind == "move":  # into a new folder: a file with no relative links of its own
         flat = [f for f in files if "/" not in f and "](" not in (store / f).read_text(errors="replace")]
-        f = rnd.choice(flat or files)
+        # a name no other file shares, as for a rename: an experience entry moved away from its
+        # summary twin (the same name under summary/entries/) is unpaired, a real new finding
+        unique = [f for f in files if names[f.rsplit("/", 1)[-1]] == 1]
+        f = rnd.choice(flat or unique or files)
         base = f.rsplit("/", 1)[-1]
         (store / "moved").mkdir(exist_ok=True)
         (store / f).rename(store / "moved" / base)

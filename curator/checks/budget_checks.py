@@ -53,7 +53,8 @@ def run(ctx: Context) -> None:
             "budget.over",
             path,
             f"{what} is {tokens:,} tokens{approx}, over its {limit:,} budget"
-            + (f"; lines from {line} on fall past it" if line else ""),
+            # a budget curator keeps, not a cap an agent cuts at: never "falls past" (tokens says within)
+            + (f"; it passes the budget at line {line} (the agent still reads every line)" if line else ""),
             line=line,
         )
     limits = store.config.budgets.tiers

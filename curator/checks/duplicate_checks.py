@@ -14,6 +14,13 @@ from .pairs import shared_counts
 
 MAX_POSTING = 40
 
+
+def _both_transient(a, b) -> bool:
+    """Two transient records (dated session logs a hook writes from one template) alike is no
+    finding: they expire and are pruned, never merged — transient.unpruned speaks for them."""
+    return a.tier == "transient" and b.tier == "transient"
+
+
 def run(ctx: Context) -> None:
     th = ctx.config.thresholds
     n = th.shingle
@@ -30,6 +37,8 @@ def run(ctx: Context) -> None:
         if facts.exact in exact:
             first = exact[facts.exact]
             reported.add((first, r.path))
+            if _both_transient(ctx.store.records[first], r):
+                continue
             ctx.add("duplicate.near", r.path, f"same text as {first} (after normalising)", target=first)
             continue
         exact[facts.exact] = r.path
@@ -47,7 +56,7 @@ def run(ctx: Context) -> None:
 
     for a, b, _shared in candidates:
         pa, pb = docs[a].path, docs[b].path
-        if (pa, pb) in reported or (pb, pa) in reported:
+        if (pa, pb) in reported or (pb, pa) in reported or _both_transient(docs[a], docs[b]):
             continue
         sa, sb = shingles(a), shingles(b)
         inter = len(sa & sb)
@@ -98,6 +107,8 @@ def near_duplicates_of(ctx: Context, path: str, fp_index: dict[int, set[str]]) -
     # an exact copy is reported once, against the first copy by path, and compared no further
     for other in sorted(fp_index.get(facts.fingerprints[0], ()) if facts.fingerprints else ()):
         if other != path and facts_for(ctx, [other])[other].exact == facts.exact:
+            if _both_transient(rec, ctx.store.records[other]):
+                return
             first, second = sorted((path, other))
             ctx.add("duplicate.near", second, f"same text as {first} (after normalising)", target=first)
             return
@@ -110,7 +121,7 @@ def near_duplicates_of(ctx: Context, path: str, fp_index: dict[int, set[str]]) -
     mine = shingle_prints(words_of(content_body(rec.body())), th.shingle, False)
     for other in sorted(candidates):
         orec = ctx.store.records.get(other)
-        if orec is None or not orec.readable:
+        if orec is None or not orec.readable or _both_transient(rec, orec):
             continue
         theirs = shingle_prints(words_of(content_body(orec.body())), th.shingle, False)
         inter = len(mine & theirs)

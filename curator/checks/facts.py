@@ -15,10 +15,13 @@ from itertools import compress
 from typing import NamedTuple
 
 from ..cache import ContentCache, store_cache
+from ..model import formats as fmts
 from ..model import markdown as md
 
-CACHE_VERSION = 4  # 3: links inside inline code are not links; 4: merged with the per-store cache
+CACHE_VERSION = 5  # 3: links inside inline code are not links; 4: merged with the per-store cache;
+# 5: the exact identity of a non-ASCII body keeps its letters
 WORD = re.compile(r"[a-z0-9]+")
+UNICODE_WORD = re.compile(r"\w+")
 SAMPLE_MOD = 8  # keep shingles whose first word's crc32 is 0 mod 8 (content-defined sampling)
 
 
@@ -103,8 +106,12 @@ def compute(text: str, body: str, shingle: int) -> Facts:
             h1 += h.level == 1
             h2 += h.level == 2
     links = tuple((lk.target, lk.line) for lk in md.links(lines)) if "](" in text else ()
-    words = words_of(content_body(body))
-    exact = hashlib.blake2b(" ".join(words).encode(), digest_size=16).digest()
+    content = content_body(body)
+    words = words_of(content)
+    # a body in another script (elephant.ai's Chinese summaries) has few ASCII words or none:
+    # its identity takes every letter, else all such notes are "the same text"
+    norm = " ".join(words) if content.isascii() else " ".join(UNICODE_WORD.findall(content.lower()))
+    exact = hashlib.blake2b(norm.encode("utf-8", "surrogatepass"), digest_size=16).digest()
     return Facts(h1, h2, links, exact, tuple(sorted(shingle_prints(words, shingle, True))), len(words))
 
 
@@ -182,6 +189,14 @@ def link_probe(store, rec, raw: str) -> str | None:
     target, name = resolved
     if target.startswith("/"):
         return str(store.root / target.lstrip("/"))
-    if name in store.records:
+    if name in store.records or _memory_name(store, target):
         return None
     return str(rec.abspath.parent / target)
+
+
+def _memory_name(store, target: str) -> bool:
+    """Does a Serena link name a memory from the store root? Serena reads a memory by its name,
+    its path from the store root, so `[x](x.md)` in `git/a.md` reaches the top-level `x.md`."""
+    if store.format not in (fmts.SERENA, fmts.SERENA_TIERED) or target.startswith("../"):
+        return False
+    return posixpath.normpath(target) in store.records

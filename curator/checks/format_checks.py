@@ -36,10 +36,12 @@ def _twins(ctx: Context) -> None:
     """An entry and its summary share a file name: `X/entries/N` ↔ `X/summary/entries/N`."""
     records = ctx.store.records
     for path, rec in records.items():
-        if rec.level != 2 or "/entries/" not in path or rec.stem == "README":
+        # rooted, so a store opened at docs/error-experience (paths `entries/…`) pairs as docs/ does
+        rooted = "/" + path
+        if rec.level != 2 or "/entries/" not in rooted or rec.stem == "README":
             continue
-        if "/summary/entries/" in path:
-            entry = path.replace("/summary/entries/", "/entries/", 1)
+        if "/summary/entries/" in rooted:
+            entry = rooted.replace("/summary/entries/", "/entries/", 1)[1:]
             if entry not in records:
                 ctx.add(
                     "experience.unpaired",
@@ -49,9 +51,10 @@ def _twins(ctx: Context) -> None:
                     target=entry,
                 )
         else:
-            head, _, name = path.partition("/entries/")
-            summary = f"{head}/summary/entries/{name}"
-            if summary not in records and any(p.startswith(f"{head}/summary/entries/") for p in records):
+            head, _, name = rooted.partition("/entries/")
+            folder = f"{head}/summary/entries/"[1:]
+            summary = folder + name
+            if summary not in records and any(p.startswith(folder) for p in records):
                 ctx.add("experience.unpaired", path, f"no summary twin ({summary})", target=summary)
 
 

@@ -43,7 +43,11 @@ def _names_only(ctx: Context) -> None:
     lost — one finding for the store, with advice, never one per file."""
     store = ctx.store
     # transient records (session logs) are not meant to be listed: they are pruned
-    memories = [p for p in _candidates(ctx) if store.records[p].tier != "transient"]
+    candidates = _candidates(ctx)
+    memories = [p for p in candidates if store.records[p].tier != "transient"]
+    # said, so "of 32 memories" reads against the 35 records every other screen counts
+    n_aside = len(candidates) - len(memories)
+    aside = f" ({n_aside} transient record{'s' if n_aside != 1 else ''} aside)" if n_aside else ""
     if not memories:
         return
     if store.l0 is None:
@@ -64,7 +68,7 @@ def _names_only(ctx: Context) -> None:
         ctx.add(
             "orphan.unindexed",
             store.l0.path,
-            f"lists {len(memories) - len(missing)} of {len(memories)} memories; {len(missing)} are not "
+            f"lists {len(memories) - len(missing)} of {len(memories)} memories{aside}; {len(missing)} {'is' if len(missing) == 1 else 'are'} not "
             f"listed ({shown}) — the agent still sees their names through list_memories",
             severity=Severity.INFO,
         )

@@ -200,7 +200,9 @@ CHECKS: dict[str, CheckSpec] = {c.id: c for c in (
           fix="Merge the two into one memory (keep the newer facts) and drop or re-point the other."),
     _spec("links.broken", W, "a markdown link inside a memory that reaches nothing", "content_checks format_checks",
           scope=PER_FILE, reads={TEXT, NAMES},
-          why="A link the agent follows to nothing wastes a tool call and hides the knowledge it meant.",
+          why="A link the agent follows to nothing wastes a tool call and hides the knowledge it meant. A link "
+              "reaches a file from its own folder or the repository root, and in a Serena store also as a "
+              "memory name from the store root (Serena reads memories by name).",
           example="git/rebase.md: see [conflicts](../git/conflicts.md)  but that file does not exist",
           fix="Point the link at the file it meant (the finding names a likely one) or remove it."),
     _spec("experience.unpaired", INFO, "an experience entry without its summary twin, or a summary whose entry is gone", "format_checks",

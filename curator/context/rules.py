@@ -155,6 +155,10 @@ def windsurf(b: Builder) -> AgentContext:
         else:
             how = "manual rule (only when @-mentioned)" if trigger in ("", "manual") else \
                 f"trigger: {trigger} is not a Windsurf mode (always_on, glob, model_decision, manual)"
+            if trigger not in ("", "manual", "glob"):  # NVIDIA toolkit-remix's `trigger: always` never loads
+                line = next((i for i, ln in enumerate(t.text.splitlines(), 1) if ln.startswith("trigger:")), None)
+                b.add("instructions.frontmatter", rel, f"{how}: Windsurf loads the rule only when it is "
+                      "@-mentioned", line)
             _manual(ctx, rel, t, how)
     if ".windsurfrules" in b.fs.fileset:
         t = b.text(".windsurfrules")

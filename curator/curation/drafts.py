@@ -87,9 +87,13 @@ def _list_entry(store: Store, draft: Draft, path: str, index: str) -> None:
     line = entry_line(store, path, index)
     lines = draft.text(index).splitlines()
     if claude_cap_line(draft.text(index)) is not None:
-        note = f"{index} is already past Claude Code's load cap: lines added after it are never seen (budget.past-cap)"
+        # a line past the cap is never seen: listing the file there only moves the finding
+        # into budget.past-cap, so it is left unlisted until the index is shortened
+        note = (f"unlisted files not listed: {index} is already past Claude Code's load cap, so a line added to it "
+                "is never seen — shorten it first (budget.past-cap)")
         if note not in draft.notes:
             draft.notes.append(note)
+        return
     after = _section_end(lines, kind)
     if after is None:
         draft.append_line(index, line)

@@ -71,10 +71,10 @@ def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = 
     kept = len(chosen) - (len(dropped) if gated else 0)
     plan.title = f"fix {kept} finding(s)" + (f", {len(chosen) - kept} dropped" if kept < len(chosen) else "")
     plan.notes = notes + plan.notes
-    if plan.empty and notes:
+    if plan.empty and plan.notes:  # the gate's drops, or a draft's reason for leaving an item
         worse = gated and dropped
         raise NothingToDo(("no fix applies without making the store worse: " if worse else "nothing to fix: ")
-                          + "; ".join(notes), "fix")
+                          + "; ".join(plan.notes), "fix")
     return plan
 
 

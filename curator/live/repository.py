@@ -104,8 +104,9 @@ class RepoView:
         return sum(s.store.total_tokens for s in self.repo.loaded())
 
 
-def source_summaries(repo: Repository) -> list[dict]:
-    """One line of facts per source: format, records, tokens, start-up load, findings."""
+def source_summaries(repo: Repository, findings: bool = True) -> list[dict]:
+    """One line of facts per source: format, records, tokens, start-up load, and findings per
+    severity when the repository was checked (`findings`; else no count, never a false 0)."""
     out = []
     for s in repo.sources:
         row: dict = {
@@ -126,9 +127,12 @@ def source_summaries(repo: Repository) -> list[dict]:
                 indexes=sum(1 for r in s.store.records.values() if r.level < 2),
                 tokens=s.store.total_tokens,
                 startup=st.to_json(),
-                errors=sum(1 for f in s.findings if f.severity == Severity.ERROR),
-                warnings=sum(1 for f in s.findings if f.severity == Severity.WARNING),
-                infos=sum(1 for f in s.findings if f.severity == Severity.INFO),
             )
+            if findings:
+                row.update(
+                    errors=sum(1 for f in s.findings if f.severity == Severity.ERROR),
+                    warnings=sum(1 for f in s.findings if f.severity == Severity.WARNING),
+                    infos=sum(1 for f in s.findings if f.severity == Severity.INFO),
+                )
         out.append(row)
     return out

@@ -114,8 +114,10 @@ def quoted_frontmatter(text: str) -> dict[int, str] | None:
         try:
             yaml.load(line, Loader=loader)
             continue
-        except (yaml.YAMLError, ValueError):  # (a date YAML cannot make, e.g. month 13, is a ValueError)
+        except yaml.YAMLError:
             pass
+        except Exception:  # noqa: BLE001 - it parses, but its value cannot be built (2026-13-45): quoting won't help
+            continue
         value = m.group(2).replace("\\", "\\\\").replace('"', '\\"')
         new[i + 2] = f'{m.group(1)}: "{value}"' + ("\r" if line.endswith("\r") else "")
     if not new:
@@ -123,6 +125,6 @@ def quoted_frontmatter(text: str) -> dict[int, str] | None:
     fixed = [new.get(i + 2, line) for i, line in enumerate(block)]
     try:
         data = yaml.load("\n".join(fixed), Loader=loader)
-    except (yaml.YAMLError, ValueError):
+    except Exception:  # noqa: BLE001 - still invalid, or a value YAML cannot build: no quoting fix
         return None
     return new if isinstance(data, dict) else None

@@ -10,7 +10,7 @@ PLAIN_KEY = re.compile(r"^(Error|Summary|Remediation|Practice|Impact|Cause|Conte
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 LINK = re.compile(r"(?<!!)\[([^\]\n]*)\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 FENCE_OPEN = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-DATE_IN_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+DATE_IN_NAME = re.compile(r"(?<!\d)((?:19|20)\d\d)([-_])(0[1-9]|1[0-2])\2(0[1-9]|[12]\d|3[01])(?!\d)")  # 2025-01-31, 2025_01_31
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,4 +111,4 @@ def title(lines: list[str]) -> str | None:
 
 def date_in_name(name: str) -> str | None:
     m = DATE_IN_NAME.search(name)
-    return "-".join(m.groups()) if m else None
+    return f"{m.group(1)}-{m.group(3)}-{m.group(4)}" if m else None

@@ -24,7 +24,8 @@ from ..config import DEFAULT_TIER_RULES, TierRule, glob_match
 
 ADR002_FOLDERS = ("knowledge", "reflexion", "validation", "reflection", "reflect")
 KNOWLEDGE_NAMES = re.compile(r"^(knowledge|kb|docs?|wiki|references?|patterns?|guides?)$", re.IGNORECASE)
-DATED = re.compile(r"(?<!\d)\d{4}-?\d{2}-?\d{2}(?!\d)")
+# 2025-12-19, 20251219 and 2025_01_31 (kynesyslabs names its session logs with underscores)
+DATED = re.compile(r"(?<!\d)(?:19|20)\d\d([-_]?)(?:0[1-9]|1[0-2])\1(?:0[1-9]|[12]\d|3[01])(?!\d)")
 TRANSIENT_SHAPES = ({"date", "task", "target", "status"}, {"date", "session_id", "project", "completion"})
 EVIDENCE_SHARE = 0.8  # of a folder's records
 EVIDENCE_MIN = 3  # records

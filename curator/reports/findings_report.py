@@ -104,8 +104,13 @@ def render_text(console, store: Store, findings: list[Finding], ran: int | None 
             elif f.suggestion and f.suggestion not in f.message:
                 msg.append(f"  → {f.suggestion}", style="success")
             if beside:  # the message wraps aligned under itself, no line padded
-                where = Text(f"  {_where(f)}".ljust(group_w + 4), style="bold")
                 lines = msg.wrap(console, max(10, console.width - group_w - 4))
+                if len(_where(f)) > group_w:  # a path wider than the column: alone on its line, so
+                    # it neither runs into the message nor pushes the message past the edge
+                    console.print(Text("  " + _where(f), style="bold"), overflow="fold")
+                    where = Text(" " * (group_w + 4))
+                else:
+                    where = Text(f"  {_where(f)}".ljust(group_w + 4), style="bold")
                 for i, line in enumerate(lines):
                     line.rstrip()
                     console.print((where if i == 0 else Text(" " * (group_w + 4))) + line, no_wrap=True, crop=False)

@@ -77,6 +77,7 @@ def retrieve_json(result, misses: list[tuple[str, str]], unavailable: dict[str, 
             **({"kept_first": h.sure} if h.sure else {}),
         })
     extra = {"unavailable": dict(unavailable)} if unavailable else {}
+    forms = surface_forms(result.query)
     return {**extra,
         "query": result.query,
         "k": result.k,
@@ -85,7 +86,7 @@ def retrieve_json(result, misses: list[tuple[str, str]], unavailable: dict[str, 
             "steps": [{"path": s.path, "tokens": s.tokens, "cached": s.cached, "why": s.why} for s in result.route_steps],
             "tokens_loaded": result.tokens_loaded,
         },
-        "misses": [{"path": p, "reason": why} for p, why in misses],
+        "misses": [{"path": p, "reason": readable(why, forms)} for p, why in misses],  # the words as typed
     }
 
 
@@ -117,7 +118,7 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
     console.print(Text("terms: " + " ".join(readable_terms(result)), style="dim"))
     for name, why in (unavailable or {}).items():
         console.print(Text(f"{name} source unavailable: {why}", style="warning"))
-    sources = list(result.hits[0].sources) if result.hits else list(SOURCES)
+    sources = running_sources(result)
     if not result.hits:
         console.print(Text("nothing retrieved", style="warning"))
     forms = surface_forms(result.query)
@@ -128,29 +129,54 @@ def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: st
     # one line of numbers per hit, its own reasons on the line(s) below
     head = Text(f"{'#':>2}  {'memory':<{path_w}} {'tokens':>6} {'score':>6}  {cols}", style="bold")
     console.print(head, no_wrap=True, overflow="ellipsis")
-    shared = shared_prior(result.hits)
-    ranks_shown = {h.path: h.rank for h in result.hits}
+    reasons, shared = explanations(result, forms)
     for h in result.hits:
-        ranks = "  ".join(f"{str(h.sources[s].rank) if h.sources[s].rank else '—':>{len(s)}}" for s in sources)
+        ranks = "  ".join(f"{rank_cell(h, s):>{len(s)}}" for s in sources)
         line = Text(f"{h.rank:>2}  ")
         line.append(f"{middle_cut(h.path, path_w):<{path_w}}", style="bold")
         line.append(f" {h.tokens:>6,} {h.score:>6.4f}  {ranks}")
         console.print(line, no_wrap=True, overflow="ellipsis")
-        for reason in hit_reasons(h, result, forms, ranks_shown, shared):
+        for reason in reasons[h.path]:
             console.print(Text("    " + reason, style="dim"), overflow="fold")
     if shared:
         said = ", ".join(f"{k} {v}" for k, v in shared.items())
         console.print(Text(f"    every result: prior {said}", style="dim"), overflow="fold")
     console.print()
     console.print(Text(f"route trace ({result.tokens_loaded:,} tokens{est} in context)", style="bold"))
+    if not result.route_steps:
+        console.print(Text("  no index file here: the agent's keyword walk opens nothing", style="dim"))
     for st in result.route_steps:
-        line = Text(f"  {st.path}", style="bold")
+        # each file on its own line with its tokens (the path cut in the middle only when it
+        # must); why it was opened beside it when that fits, else below it
+        tail = f"  {st.tokens:,}" + (" (cached)" if st.cached else "")
+        line = Text(f"  {middle_cut(st.path, max(24, console.width - 1 - 2 - len(tail)))}", style="bold")
         line.append(f"  {st.tokens:,}")
         line.append(" (cached)" if st.cached else "", style="success")
-        line.append(f"  {st.why}", style="dim")
-        console.print(line)
+        beside = line.cell_len + 2 + len(st.why) < console.width
+        line.append(f"  {st.why}" if beside else f"\n      {st.why}", style="dim")
+        console.print(line, overflow="fold")
     for path, why in misses:
         console.print(Text.assemble(("why not ", "bold warning"), (path, "bold"), f": {readable(why, forms)}"))
+
+
+def running_sources(result) -> list[str]:
+    """The sources each hit has a rank from (route, bm25, prior, semantic and graph when they
+    run), in the order both faces show their columns."""
+    return list(result.hits[0].sources) if result.hits else list(SOURCES)
+
+
+def rank_cell(hit, source: str) -> str:
+    sr = hit.sources.get(source)
+    return str(sr.rank) if sr is not None and sr.rank else "—"
+
+
+def explanations(result, forms: dict[str, str] | None = None) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """Each hit's own reasons (`hit_reasons`), by path, and the prior's parts every hit shares
+    (said once, not on each hit): what `curator retrieve` prints and the lab shows."""
+    forms = surface_forms(result.query) if forms is None else forms
+    shared = shared_prior(result.hits)
+    ranks_shown = {h.path: h.rank for h in result.hits}
+    return {h.path: hit_reasons(h, result, forms, ranks_shown, shared) for h in result.hits}, shared
 
 
 def middle_cut(name: str, width: int) -> str:
@@ -188,6 +214,8 @@ def hit_reasons(h, result, forms: dict[str, str], ranks_shown: dict[str, int], s
                 ) -> list[str]:
     """Why this memory came back, in its own words: the words that matched where, how the
     semantic source ranked it, what links it to the hits above, a sure first kept first."""
+    from ..retrieval.explain import cosine_text
+
     why = []
     r = h.sources["route"]
     if r.matched:
@@ -198,7 +226,7 @@ def hit_reasons(h, result, forms: dict[str, str], ranks_shown: dict[str, int], s
         why.append("text: " + " ".join(shown_words(b.matched[:6], forms)) + rank)
     sem = h.sources.get("semantic")
     if sem is not None and sem.rank is not None:
-        why.append(f"meaning: semantic #{sem.rank}, cosine {sem.score:.2f}")
+        why.append(f"meaning: semantic #{sem.rank}, cosine {cosine_text(sem.score)}")
     linked = [p for p in result.linked_from.get(h.path, [])]
     if linked:
         why.append("linked from " + ", ".join(f"#{ranks_shown[p]}" if p in ranks_shown else middle_cut(p, 40)

@@ -335,12 +335,13 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining):
         else:
             ranked = list(per_source.get(source, []))
         hits = []
-        ranks = {s: {p: i for i, (p, _) in enumerate(per_source[s], 1)} for s in self.sources}
-        scores = {s: dict(per_source[s]) for s in self.sources}
+        shown = (*self.sources, *(("graph",) if "graph" in per_source else ()))  # each hit's rank in every running source
+        ranks = {s: {p: i for i, (p, _) in enumerate(per_source[s], 1)} for s in shown}
+        scores = {s: dict(per_source[s]) for s in shown}
         for rank, (path, score) in enumerate(ranked[:k], 1):
             rec = self.store.records[path]
             srcs = {}
-            for s in self.sources:
+            for s in shown:
                 sr = SourceRank(ranks[s].get(path), scores[s].get(path))
                 if s == "route" and path in route_by_path:
                     sr.matched = route_by_path[path].matched

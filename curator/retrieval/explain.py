@@ -43,14 +43,17 @@ class Explaining:
         out = [("route", self._explain_route(path, result))]
         out.append(("bm25", self._explain_bm25(path, result)))
         if self.semantic is not None:
-            sem = [p for p, _ in result.per_source.get("semantic", [])]
-            out.append(("semantic", f"semantic #{sem.index(path) + 1}" if path in sem
-                        else f"semantic: not among its top {DEPTH}"))
-        named = [*self.sources, *(["prf"] if result.per_source.get("prf") else [])]  # prf: BM25's feedback list
+            sem = result.per_source.get("semantic", [])
+            at = next((i for i, (p, _) in enumerate(sem, 1) if p == path), None)
+            # the same words and numbers as a hit's "meaning:" line (reports.retrieval_report.hit_reasons)
+            out.append(("semantic", f"meaning: semantic #{at}, cosine {cosine_text(sem[at - 1][1])}" if at
+                        else f"meaning: not among the semantic source's top {DEPTH}"))
+        extra = [s for s in ("prf", "graph") if result.per_source.get(s)]  # BM25's feedback list, the graph's
+        named = [*self.sources, *extra]
         ranks = {s: [p for p, _ in result.per_source[s]] for s in named}
         fused_rank = next((i for i, (p, _) in enumerate(fused, 1) if p == path), None)
         if fused_rank is not None:
-            where = ", ".join(f"{s} #{ranks[s].index(path) + 1}" for s in named if path in ranks[s])
+            where = ", ".join(f"{SAID.get(s, s)} #{ranks[s].index(path) + 1}" for s in named if path in ranks[s])
             out.append(("fused", f"below top-k (fused rank {fused_rank} with k={result.k}; {where})"))
         else:
             out.append(("fused", f"no source ranked it within its top {DEPTH}"))
@@ -67,30 +70,30 @@ class Explaining:
             return f"route #{route_ranks.index(path) + 1} (row matched {', '.join(hit.matched[:6])})"
         l0 = store.l0
         if l0 is None:
-            return "no memory-index.md: the route starts nowhere"
-        words = " ".join(result.terms)
+            return "no start-up index (memory-index.md, MEMORY.md): the route starts nowhere"
+        words = typed_words(result)
         l0_matched = {id(m.row): m for m in result.route.l0_matches}
         opened = {st.path for st in result.route.steps}
         failures = []
         for r in routes:
             if r.index == l0.path:  # a memory linked straight from L0
-                failures.append(f"its L0 row (memory-index.md:{r.row.line}, keywords: {_kw(r.row)}) "
+                failures.append(f"its L0 row ({l0.path}:{r.row.line}, keywords: {_kw(r.row)}) "
                                 f"matched none of the query words ({words})")
                 continue
             l0_rows = [row for row in l0.rows if any(link.target == r.index for link in row.links)]
             if not l0_rows:
-                failures.append(f"its index {r.index} is not routed from memory-index.md, so the agent never opens it")
+                failures.append(f"its index {r.index} is not routed from {l0.path}, so the agent never opens it")
                 continue
             if r.index not in opened:
                 row = l0_rows[0]
-                failures.append(f"L0 hop failed: memory-index.md:{row.line} (keywords: {_kw(row)}) matched none of "
+                failures.append(f"L0 hop failed: {l0.path}:{row.line} (keywords: {_kw(row)}) matched none of "
                                 f"the query words ({words}), so {r.index} was never opened")
                 continue
             via = next((m for m in l0_matched.values() if any(lk.target == r.index for lk in m.row.links)), None)
             matched = kindex.match(result.terms, r.index, set(terms(result.query)))
             row_no = next((i for i in kindex.rows_of.get(r.index, ()) if kindex.rows[i][1] is r.row), None)
             if row_no is None or row_no not in matched:
-                opened_by = f" (opened via memory-index.md:{via.row.line}, matched {', '.join(via.matched[:4])})" if via else ""
+                opened_by = f" (opened via {l0.path}:{via.row.line}, matched {', '.join(via.matched[:4])})" if via else ""
                 failures.append(f"{r.index} was opened{opened_by}, but its row {r.index}:{r.row.line} "
                                 f"(keywords: {_kw(r.row)}) matched none of the query words ({words})")
                 continue
@@ -105,13 +108,28 @@ class Explaining:
         doc = self.doc_terms[i]
         counts = {t: doc.count(t) for t in dict.fromkeys(result.terms) if t in doc}
         if not counts:
-            return f"no query word appears in its text ({' '.join(result.terms)})"
+            return f"no query word appears in its text ({typed_words(result)})"
         scores = self.bm25.scores(result.terms)
         mine = float(scores[i])
         rank = 1 + sum(1 for j in range(len(scores)) if float(scores[j]) > mine)
         found = ", ".join(f"{t}×{n}" for t, n in sorted(counts.items(), key=lambda kv: -kv[1])[:6])
         depth = f" (below the depth of {DEPTH} each source passes to fusion)" if rank > DEPTH else ""
         return f"bm25 #{rank} of {len(self.docs)}{depth}; its text has {found} (head words count {HEAD_WEIGHT}×)"
+
+
+def cosine_text(x: float) -> str:
+    """A cosine as people read it: two places, never "-0.00"."""
+    text = f"{x:.2f}"
+    return "0.00" if text == "-0.00" else text
+
+
+SAID = {"prf": "bm25 with feedback words"}  # what an internal list is called where people read it
+
+
+def typed_words(result: SearchResult) -> str:
+    """The query's words once each, without the pairs the engine adds (`session-handoff`): the
+    faces write each term as typed, and a pair would read as its two words again."""
+    return " ".join(dict.fromkeys(terms(result.query))) or " ".join(result.terms)
 
 
 def _kw(row) -> str:

@@ -47,10 +47,13 @@ def search_sources(engines: list[Engine], query: str, k: int = 5, ranker: str = 
         steps += [replace(s, path=e.prefix + s.path) for s in res.route.steps]
     route = replace(first.route, steps=steps)
     per_source: dict[str, list[tuple[str, float]]] = {}
+    linked_from: dict[str, list[str]] = {}  # the graph's evidence, in repository paths ("linked from #2")
     for e, res in results:
         for name, lst in res.per_source.items():
             per_source.setdefault(name, []).extend((e.prefix + p, sc) for p, sc in lst)
-    return SearchResult(query, k, ranker, first.terms, hits, route, per_source, duplicates)
+        for p, via in res.linked_from.items():
+            linked_from[e.prefix + p] = [e.prefix + v for v in via]
+    return SearchResult(query, k, ranker, first.terms, hits, route, per_source, duplicates, linked_from)
 
 
 def source_of(engines: list[Engine], path: str) -> Engine | None:

@@ -7,6 +7,7 @@ import pytest
 
 from curator.tokens import FakeTokenCounter
 from curator.tui.app import make_app
+from tests.fake_encoder import use_fake_encoder
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
 PROMOTE_SRC = "validation/2026-11-18-c0ffee.md"
@@ -85,24 +86,46 @@ def test_budgets(snap_compare, app, size):
     assert snap_compare(app, terminal_size=size, run_before=press("3"))
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_retrieval_lab(snap_compare, app, size):
-    query = "schema change froze deploy"
+def search_lab(query: str, *keys: str, semantic: bool = True):
+    """Open the lab, wait for its engine (with meaning, when on), search, then press `keys`."""
 
     async def run_before(pilot):
         await _ready(pilot)
         await pilot.press("4")
-        while pilot.app.screen.engine is None:
+        screen = pilot.app.screen
+        while screen.engine is None or (semantic and screen.engine.semantic is None):
             await pilot.pause(0.05)
         await pilot.press(*query)
-        while pilot.app.screen.result is None or pilot.app.screen.result.query != query:
+        while screen.result is None or screen.result.query != query or (
+                semantic and "semantic" not in screen.result.hits[0].sources):
             await pilot.pause(0.05)
-        await pilot.press("escape", "y")
-        await _ready(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await _ready(pilot)
         await pilot.pause(0.3)
         await _ready(pilot)
 
-    assert snap_compare(app, terminal_size=size, run_before=run_before)
+    return run_before
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_retrieval_lab(snap_compare, app, size, monkeypatch):
+    # the semantic source is on by default: its column beside route, bm25 and prior (a fake
+    # encoder, so the snapshot does not hang on the model's numbers or its timing)
+    use_fake_encoder(monkeypatch)
+    assert snap_compare(app, terminal_size=size, run_before=search_lab("schema change froze deploy", "escape", "y"))
+
+
+def test_retrieval_lab_second_result_explained(snap_compare, app, monkeypatch):
+    use_fake_encoder(monkeypatch)
+    run = search_lab("schema change froze deploy", "escape", "down")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run)
+
+
+def test_retrieval_lab_without_meaning(snap_compare, app):
+    # CURATOR_NO_SEMANTIC=1 (the tests' default): no semantic column, not an empty one
+    run = search_lab("schema change froze deploy", "escape", semantic=False)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run)
 
 
 @pytest.mark.parametrize("size", SIZES)

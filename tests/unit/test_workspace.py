@@ -63,3 +63,36 @@ def test_every_kind_of_change_matches_a_full_run(sample_copy):
         ws = ws.recheck(changed)
         full = run_checks(load_store(sample_copy, token_counter=default_counter()))
         assert keys(ws.findings) == keys(full), (op, path)
+
+
+def test_transient_copies_and_store_root_links_recheck_as_a_full_run(make_store):
+    """Session logs alike are no duplicate.near, a knowledge copy of one is; a Serena link by
+    memory name reaches a top-level memory until it is deleted — re-checks agree with full runs."""
+    body = "\n## Files Modified (3)\n- /home/u/.claude/hooks/session_init.py\n- /home/u/.claude/lib/state.py\n" \
+           "- /home/u/.claude/lib/router_groq.py\n- /home/u/.claude/settings.json and the bench script\n"
+    root = make_store({
+        "memory_index.md": "- **core_rules** — the rules\n- **notes/linked** — a note\n",
+        "core_rules.md": "# Rules\n\nKeep hooks fast.\n",
+        "notes/linked.md": "# Linked\n\nSee [core rules](core_rules.md).\n",
+        **{f"session_2025-12-17_18-0{i}.md": f"# Session Summary - 2025-12-17 18:0{i}\n{body}" for i in range(4)},
+    })
+    counter = default_counter()
+    ws = open_workspace(root, token_counter=counter)
+    assert not [f for f in ws.findings if f.check in ("duplicate.near", "links.broken")], ws.findings
+    steps = [
+        ("session_2025-12-17_18-01.md", "# Session Summary - 2025-12-17 18:01\n" + body + "- one more file\n"),
+        ("notes/copy.md", "# Copy of a session\n" + body),
+        ("core_rules.md", None),
+    ]
+    for path, text in steps:
+        if text is None:
+            (root / path).unlink()
+        else:
+            (root / path).parent.mkdir(parents=True, exist_ok=True)
+            (root / path).write_text(text)
+        ws = ws.recheck(path)
+        full = run_checks(load_store(root, token_counter=counter))
+        assert keys(ws.findings) == keys(full), path
+    near = [f for f in full if f.check == "duplicate.near"]
+    assert near and all("notes/copy.md" in (f.path, f.target) for f in near), near
+    assert [f.path for f in full if f.check == "links.broken"] == ["notes/linked.md"]

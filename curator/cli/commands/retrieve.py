@@ -144,15 +144,22 @@ def answer_fast(argv: list[str]) -> int | None:
 
 def show(fmt: str, source: str, engine, result, misses, hops, encoding: str, evidence: dict) -> None:
     """Print a search's result (the full path and the fast path, `retrieval.fast`, share this)."""
-    from ...reports.retrieval_report import render_also, render_retrieve, retrieve_json
+    from ...reports.retrieval_report import (
+        readable,
+        render_also,
+        render_retrieve,
+        retrieve_json,
+        surface_forms,
+    )
     from ..common import console, print_json
 
     picks = engine.also_load(result.query)
     if fmt == "json":
         data = retrieve_json(result, misses, engine.unavailable)
         data["would_also_load"] = [p.to_json() for p in picks]
-        for miss in data["misses"]:  # each hop walked, in order, with its evidence
-            miss["hops"] = [{"hop": hop, "evidence": text} for hop, text in hops[miss["path"]]]
+        forms = surface_forms(result.query)
+        for miss in data["misses"]:  # each hop walked, in order, with its evidence (the words as typed)
+            miss["hops"] = [{"hop": hop, "evidence": readable(text, forms)} for hop, text in hops[miss["path"]]]
         data["prior_frequency"] = {"source": engine.frequency_source, "evidence": evidence}
         print_json(data)
     else:
@@ -172,9 +179,15 @@ def _run_repository(args, ranker: str, where) -> int:
     from rich.text import Text
 
     from ...model.sources import repository_settings
-    from ...reports.retrieval_report import render_also, render_retrieve, retrieve_json
+    from ...reports.retrieval_report import (
+        readable,
+        render_also,
+        render_retrieve,
+        retrieve_json,
+        surface_forms,
+    )
     from ...retrieval import RetrievalEngine
-    from ...retrieval.multi import Engine, search_sources, source_of
+    from ...retrieval.multi import Engine, explain, locate, search_sources, source_of
     from ...retrieval.requested import would_also_load
     from ..common import EXIT_OK, UsageError, console, open_repository, print_json
 
@@ -199,18 +212,17 @@ def _run_repository(args, ranker: str, where) -> int:
     result = search_sources(engines, args.query, args.k or 5, ranker, settings.precedence)
     encoder = next((e.engine.semantic.encoder for e in engines if e.engine.semantic is not None), None)
     picks = would_also_load(repo.root, args.query, encoder=encoder)
-    misses = []
-    for p in args.why:
-        p = p.strip().removeprefix("./")
-        e = source_of(engines, p)
-        if e is None or p[len(e.prefix):] not in e.engine.store.records:
-            # as the app completes it: relative to one memory system's folder
-            e = next((x for x in engines if p in x.engine.store.records), e)
-            p = e.prefix + p if e is not None and not p.startswith(e.prefix) else p
-        reason = e.engine.why(p[len(e.prefix):], args.query) if e else "not in any memory system here"
-        misses.append((p, reason))
+    misses, hops = [], {}
+    for p in args.why:  # repository-relative, or as the app completes it (relative to one memory system)
+        e, rel = locate(engines, p)
+        shown = e.prefix + rel if e is not None else p.strip().removeprefix("./")
+        hops[shown] = explain(engines, shown, result)  # the fused list first: the rank the lab says
+        misses.append((shown, _joined([text for _, text in hops[shown]])))
     if args.format == "json":
         data = retrieve_json(result, misses)
+        forms = surface_forms(result.query)
+        for miss in data["misses"]:  # each hop walked, in order, with its evidence (as for one store)
+            miss["hops"] = [{"hop": hop, "evidence": readable(text, forms)} for hop, text in hops[miss["path"]]]
         for row in data["results"]:
             e = source_of(engines, row["path"])
             row["source"] = e.name if e else None
@@ -224,6 +236,14 @@ def _run_repository(args, ranker: str, where) -> int:
             console().print(Text(f"prior frequency: {_said(frequency, evidence)}", style="dim"))
         render_also(console(), picks)
     return EXIT_OK
+
+
+def _joined(texts: list[str]) -> str:
+    """Hops in one line, their memory system named once ("claude: a; b", not "claude: a; claude: b")."""
+    head = texts[0].split(": ", 1)[0] + ": " if texts and ": " in texts[0] else ""
+    if head and len(texts) > 1 and all(t.startswith(head) for t in texts):
+        return head + "; ".join(t[len(head):] for t in texts)
+    return "; ".join(texts)
 
 
 def _sessions(path):

@@ -21,25 +21,15 @@ def run(args) -> int:
     from ...budgets.growth import store_growth
     from ...live.repository import source_summaries
     from ...reports.tokens_report import render_tokens, tokens_json
-    from ..common import (
-        EXIT_OK,
-        UsageError,
-        console,
-        open_repository,
-        print_json,
-        render_sources,
-        store_argument,
-    )
+    from ..common import EXIT_OK, UsageError, console, open_repository, print_json, render_sources
 
     try:
         repo, located = open_repository(args, check=False, quiet_notice=args.format != "text")
-    except UsageError:  # no memory store: a repository of instruction files still has its agents' numbers
-        from ...live.instructions import instructions_only
-
-        got = instructions_only(store_argument(args), only=set())
-        if got is None:
+    except UsageError:  # no memory store: each agent's start-up from the instruction files still
+        done = _instructions_only(args)
+        if done is None:
             raise
-        repo, located = got
+        return done
     top = None
     if repo.single:
         store = repo.loaded()[0].store
@@ -51,7 +41,8 @@ def run(args) -> int:
             render_tokens(console(), store, report, top=len(report.files) if args.all else max(args.top, 0),
                           growth=growth)
         return EXIT_OK
-    summaries = {row["name"]: row for row in source_summaries(repo)}
+    # not checked here: `check --format json` gives each source's findings
+    summaries = {row["name"]: row for row in source_summaries(repo, findings=False)}
     from ...context.build import build_context
     from ...reports.tokens_report import agents_json, render_agents
 
@@ -80,4 +71,30 @@ def run(args) -> int:
         render_tokens(out, s.store, report, top=len(report.files) if args.all else max(args.top, 0),
                       growth=store_growth(s.store.root, today=s.store.today))
     del top
+    return EXIT_OK
+
+
+def _instructions_only(args) -> int | None:
+    """A repository with instruction files and no memory (as `check` and `context` take it):
+    each agent's start-up load, the number `context` shows; None when it has none either."""
+    from ...context.build import build_context
+    from ...live.instructions import instruction_repository
+    from ...reports.findings_report import plural
+    from ...reports.tokens_report import agents_json, render_agents
+    from ..common import EXIT_OK, console, print_json, store_argument
+
+    given = store_argument(args)
+    root = instruction_repository(given)
+    if root is None:
+        return None
+    model = build_context(root)
+    shown = given or str(root)
+    if args.format == "json":
+        print_json({"version": 1, "repository": shown, "sources": [], "agents": agents_json(model)})
+        return EXIT_OK
+    from rich.text import Text
+
+    out = console()
+    out.print(Text(f"{shown}: {plural(0, 'memory system')}", style="bold"))
+    render_agents(out, model)
     return EXIT_OK

@@ -13,41 +13,28 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Static
 
+from ...reports.retrieval_report import (
+    explanations,
+    middle_cut,
+    rank_cell,
+    readable_terms,
+    running_sources,
+    surface_forms,
+)
 from ..messages import OpenPath
 from ..widgets import PathBox, RowTable, TextBox
-from ..widgets.table import clip
 from .base import SCOPE_BINDING, CuratorScreen, LoadingPane, cursor_kept
+from .lab_engines import LabEngines
+from .lab_text import reason_text, same_snapshots, scores, trace_text, why_text
 
 DEBOUNCE = 0.15  # seconds of quiet typing before a search runs
-SOURCES = ("route", "bm25", "prior")
+SOURCES = ("route", "bm25", "prior", "semantic", "graph")  # each one's own list, shown while it runs
+# a rank column's header when the full name leaves the memory names too little room
+SHORT = {"route": "rte", "bm25": "bm25", "prior": "pri", "semantic": "sem", "graph": "gph"}
+NAME_ROOM = 24  # below this many cells for the memory names, the rank columns take their short headers
 
 
-def golden_report(engine, store):
-    """`curator eval`'s report on the store's golden queries, or None without a readable file."""
-    from ...retrieval import GoldenError, load_golden, run_eval
-
-    path = store.root / (store.config.golden or "golden-queries.yaml")
-    if not path.is_file():
-        return None
-    try:
-        return run_eval(engine, load_golden(path, (store.root,)))
-    except GoldenError:
-        return None
-
-
-def _scores(report, source: str) -> str:
-    s = report.scores[source]
-    return f"{s.hit1:.2f}/{s.hit5:.2f}/{s.mrr10:.2f}"
-
-
-def _same(a, b) -> bool:
-    """The same snapshot(s): one store, or every loaded source's, each the very same object."""
-    if isinstance(a, tuple) and isinstance(b, tuple):
-        return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
-    return a is b
-
-
-class RetrievalLabScreen(CuratorScreen):
+class RetrievalLabScreen(LabEngines, CuratorScreen):
     BINDINGS = [
         SCOPE_BINDING,
         Binding("slash", "focus_query", "Query", id="focus-query", tooltip="Type a query"),
@@ -55,12 +42,16 @@ class RetrievalLabScreen(CuratorScreen):
         Binding("enter", "open_highlighted", "Open", id="open-result", tooltip="Open the highlighted memory", show=False),
     ]
     HELP = (
-        "Type a query: results update as you type. Fused = the weighted sum of each source's normalised "
-        "scores: bm25 (full text) leads; route (the ADR-017 keyword walk) and prior (relevance, recency, "
-        "frequency) break near-ties. With the store's golden-queries.yaml, each title shows what `curator "
-        "eval` reports for that list (hit@1/hit@5/MRR@10). Matched words are highlighted. Esc leaves a text box; then y asks why the highlighted memory (or a path you type) did "
-        "not come back. s cycles the scope: the whole repository (every memory system ranked, fused as "
-        "`curator retrieve` does, each result under its source's folder) or one memory system."
+        "Type a query: results update as you type. Each result shows its rank in every running source — "
+        "route (the ADR-017 keyword walk; rte when narrow), bm25 (full text), prior (relevance, recency, "
+        "frequency; pri), semantic (meaning, the bundled sentence encoder; sem) and graph (links from the "
+        "first hits; gph) when on — as `curator retrieve` prints them; fused = the weighted sum of their "
+        "normalised scores. Below the table, the highlighted result's own reasons: the words that matched "
+        "where, its rank and cosine by meaning, what links it. With the store's golden-queries.yaml, each "
+        "title shows what `curator eval` reports for that list (hit@1/hit@5/MRR@10). Esc leaves a text box; "
+        "then y asks why the highlighted memory (or a path you type) did not come back. s cycles the scope: "
+        "the whole repository (every memory system ranked, fused as `curator retrieve` does, each result "
+        "under its source's name) or one memory system."
     )
 
     def __init__(self, **kwargs) -> None:
@@ -76,6 +67,8 @@ class RetrievalLabScreen(CuratorScreen):
         self.last_ms = 0.0
         self.changed_at = self.shown_at = 0.0
         self.forms: dict[str, str] = {}
+        self.reasons: dict[str, list[str]] = {}  # each shown hit's own reasons (reports.retrieval_report)
+        self.unavailable = ""  # why the semantic source is not running, when it should
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="lab-body"):
@@ -85,7 +78,9 @@ class RetrievalLabScreen(CuratorScreen):
             with Horizontal(id="lab-columns"):
                 with Vertical(id="lab-fused"):
                     yield Static("fused", classes="lab-title", id="lab-fused-title")
-                    yield RowTable(id="fused", cursor_type="row", zebra_stripes=True)
+                    # one cell between columns, not two: every rank column fits at 80 columns
+                    yield RowTable(id="fused", cursor_type="row", zebra_stripes=True, cell_padding=0)
+                    yield Static(id="lab-reason")  # the highlighted result's own reasons
                 side = VerticalScroll(id="lab-side")
                 side.can_focus = False  # Tab goes from the results straight to the why-not box
                 with side:
@@ -97,7 +92,7 @@ class RetrievalLabScreen(CuratorScreen):
                     yield Static(id="trace")
             with Horizontal(id="lab-sources"):
                 for s in SOURCES:
-                    with Vertical(classes="lab-source"):
+                    with Vertical(classes="lab-source", id=f"src-{s}-list"):
                         yield Static(s, classes="lab-title", id=f"src-{s}-title")
                         yield RowTable(id=f"src-{s}", cursor_type="row", show_header=False)
 
@@ -126,7 +121,7 @@ class RetrievalLabScreen(CuratorScreen):
             paths = [pre + p for _, _, pre, st in whole for p, r in st.records.items() if r.level == 2]
             wanted = tuple(st for *_, st in whole)
         self.query_one("#why-path", PathBox).choices = paths
-        if not _same(self._wanted, wanted) or self.engine is None:
+        if not same_snapshots(self._wanted, wanted) or self.engine is None:
             # a new snapshot or scope: its own engine(s) (the old ones keep answering for the old
             # snapshot, never for files that have gone, until the new ones are ready)
             self._wanted = wanted
@@ -134,54 +129,8 @@ class RetrievalLabScreen(CuratorScreen):
         if not self.live:
             self.query_one("#lab-query", Input).focus()  # (a change seen on disk never moves it)
 
-    @work(thread=True, exclusive=True, group="lab-engine", exit_on_error=False)
-    def build_engine(self, store, whole=None) -> None:
-        from ...retrieval import RetrievalEngine
-        from ...retrieval.semantic import disabled
-
-        if self.engine is None:
-            self.app.hand_off(self._title, "building the retrieval index…")
-        if whole is not None:
-            self._build_engines(whole)
-            return
-        # a view of the snapshot: built once for it, whoever asks
-        engine = store.view("retrieval.engine", lambda: RetrievalEngine(store).prepare())
-        report = golden_report(engine, store)
-        self.app.hand_off(self._engine_ready, engine, store, report)
-        if disabled(engine.config):
-            return
-        # then the same with meaning: the lexical engine answers while memories are embedded
-        # (only new or edited ones: the vectors are cached by content)
-
-        def progress(done: int, total: int) -> None:
-            self.app.hand_off(self._title, f"embedding {done}/{total} memories for meaning (searching by words meanwhile)…")
-
-        semantic = store.view("retrieval.engine.semantic",
-                              lambda: RetrievalEngine(store, semantic=True, progress=progress).prepare())
-        if semantic.semantic is not None:
-            self.app.hand_off(self._engine_ready, semantic, store, golden_report(semantic, store))
-
-    def _build_engines(self, whole) -> None:
-        """The whole repository: each source's engine (a view of its snapshot, as in one
-        source's scope), then the same with meaning where it is on."""
-        from ...retrieval import RetrievalEngine
-        from ...retrieval.multi import Engine
-        from ...retrieval.semantic import disabled
-
-        wanted = tuple(st for *_, st in whole)
-        engines = [Engine(name, kind, pre, st.view("retrieval.engine", lambda st=st: RetrievalEngine(st).prepare()))
-                   for name, kind, pre, st in whole]
-        self.app.hand_off(self._engines_ready, engines, wanted)
-        if any(disabled(e.engine.config) for e in engines):
-            return
-        semantic = [Engine(e.name, e.kind, e.prefix, e.engine.store.view(
-            "retrieval.engine.semantic", lambda st=e.engine.store: RetrievalEngine(st, semantic=True).prepare()))
-            for e in engines]
-        if any(e.engine.semantic is not None for e in semantic):
-            self.app.hand_off(self._engines_ready, semantic, wanted)
-
     def _engines_ready(self, engines, wanted) -> None:
-        if not _same(self._wanted, wanted):
+        if not same_snapshots(self._wanted, wanted):
             return  # a newer snapshot or another scope came while these were built
         self.result = None  # the last result was the old engines': searched again below
         self.engines, self.engine, self.engine_store = engines, engines[0].engine, None
@@ -202,23 +151,32 @@ class RetrievalLabScreen(CuratorScreen):
         # with the store's golden queries, each list's title carries the numbers `curator eval` prints
         title = f"fused · {docs:,} loadable memories"
         if report is not None:
-            title += f" · golden {_scores(report, 'fused')} (hit@1/hit@5/MRR@10, {report.queries} queries)"
+            title += f" · golden {scores(report, 'fused')} (hit@1/hit@5/MRR@10, {report.queries} queries)"
         self._title(title)
         weights = engine.weights()
+        running = self._ranking_sources(engine)
         for s in SOURCES:  # each source's weight in the fusion (0: shown, explained, not fused)
-            extra = f" · {_scores(report, s)}" if report is not None and s in report.scores else ""
+            self.query_one(f"#src-{s}-list").display = s in running  # a source that is off has no list
+            extra = f" · {scores(report, s)}" if report is not None and s in report.scores else ""
             self.query_one(f"#src-{s}-title", Static).update(f"{s} · weight {weights.get(s, 1.0):g}{extra}")
         if self.query_one("#lab-query", Input).value.strip():
             self.run_search(self.query_one("#lab-query", Input).value)
 
-    def _title(self, text: str) -> None:
-        # the lab searches the app's scope (s cycles it): the whole repository or one memory system
+    def _ranking_sources(self, engine) -> tuple[str, ...]:
+        """The sources this engine (or any of the whole repository's) ranks with."""
+        engines = [e.engine for e in self.engines] if self.engines is not None else [engine]
+        graph = any(e.semantic is not None and e.weights().get("graph", 0) > 0 for e in engines)
+        return tuple(dict.fromkeys(s for e in engines for s in e.sources)) + (("graph",) if graph else ())
+
+    def _title(self, text: str, first: bool = False) -> None:
+        # the lab searches the app's scope (s cycles it): the whole repository or one memory
+        # system, named after the text when it comes `first` (progress: seen at 80 columns)
         repo = getattr(self.app, "session", None)
         if repo is not None and len(repo.loaded()) > 1:
             from ...live.scope import scope_name, short_name
 
             scope = scope_name(repo, None) if self.engines is not None else short_name(repo.sources[repo.current].spec)
-            text = f"{scope} · {text}"
+            text = f"{text} · {scope}" if first else f"{scope} · {text}"
         self.query_one("#lab-fused-title", Static).update(text)
 
     # -- searching -------------------------------------------------------------
@@ -257,73 +215,68 @@ class RetrievalLabScreen(CuratorScreen):
         self.app.hand_off(self._show_result, result, elapsed, also)
 
     def _show_result(self, result, elapsed_ms: float, also=()) -> None:
-        from ...reports.retrieval_report import readable_terms, shown_words, surface_forms
-
         again = self._searched == result.query  # the same words on a newer snapshot: keep the cursor
         self._searched = result.query
         self.result, self.last_ms = result, elapsed_ms
         self.forms = forms = surface_forms(result.query)
-        qterms = set(result.terms)
+        self.reasons = explanations(result, forms)[0]  # each hit's own, as `curator retrieve` prints them
         fused = self.query_one("#fused", RowTable)
         room = self.query_one("#lab-fused").size.width
-        # narrow: one "route·bm25·prior" column, file names instead of paths, and no matched
-        # words (`curator retrieve` lists them under each hit)
-        narrow = room < 70
-        ranks = [("r·b·p", 7)] if narrow else [("route", 5), ("bm25", 4), ("prior", 5)]
-        matched_col = [] if narrow else [("matched", min(30, max(12, room // 4)))]
+        # one column per running source, ranks as `curator retrieve` prints them; short headers
+        # when the full ones would leave the names too little room (the reasons spell them out).
+        # Each cell starts with its one-cell gap (the table's cell padding is 0).
+        sources = running_sources(result)
+        tokens = [f"{h.tokens:,}" for h in result.hits]
+        tok_w = max([6, *map(len, tokens)])
+        fixed = 3 + 1 + tok_w + 1 + sum(len(s) + 1 for s in sources) + 2  # #, memory's gap, tokens, ranks, scrollbar
+        heads = list(sources) if room - fixed >= NAME_ROOM else [SHORT.get(s, s[:3]) for s in sources]
+        narrow = room < 70  # file names (the folder is in the reasons below the table)
         with cursor_kept(fused) if again else nullcontext():
-            widths = fused.set_columns([("#", 2), ("memory", None), ("tokens", 6), *ranks, *matched_col], room)
-            for h in result.hits:
-                matched = Text()
-                words = list(dict.fromkeys(h.sources["route"].matched + h.sources["bm25"].matched))
-                shown = shown_words(words, forms)  # as typed, never stems
-                for i, w in enumerate(shown[:6]):
-                    if i:
-                        matched.append(" ")
-                    matched.append(w, style="bold reverse" if w in qterms or w in forms.values() else "bold")
-                if matched.cell_len > widths[-1]:
-                    matched.truncate(widths[-1], overflow="ellipsis")
-                matched_cell = [] if narrow else [matched]
-                rank_cells = [str(h.sources[s].rank) if h.sources[s].rank else "—" for s in SOURCES]
-                name = h.path.rsplit("/", 1)[-1] if narrow else h.path
-                if narrow and self.engines is not None:  # each result labelled with its source
-                    name = f"{self._source_label(h.path)}: {name}"
-                if h.copies:  # near-copies shown once (retrieval/copies.py); `curator retrieve` names them
-                    name += f" +{len(h.copies)} cop{'y' if len(h.copies) == 1 else 'ies'}"
-                fused.add_row(
-                    str(h.rank), clip(name, widths[1], "bold"), f"{h.tokens:,}",
-                    *(["·".join(rank_cells)] if narrow else rank_cells),
-                    *matched_cell, key=h.path,
-                )
+            widths = fused.set_columns([(" #", 3), (" memory", None), (" " + "tokens".rjust(tok_w), tok_w + 1),
+                                        *((" " + h, len(h) + 1) for h in heads)], room)
+            for h, tok in zip(result.hits, tokens, strict=True):
+                # near-copies shown once (retrieval/copies.py), counted after the name, which is cut
+                copies = f" +{len(h.copies)} cop{'y' if len(h.copies) == 1 else 'ies'}" if h.copies else ""
+                name = middle_cut(self.result_name(h.path, narrow), widths[1] - 1 - len(copies)) + copies
+                ranks = [rank_cell(h, s).rjust(w) for s, w in zip(sources, widths[3:], strict=True)]
+                fused.add_row(f"{h.rank:>2}", Text(" " + name, style="bold", no_wrap=True),
+                              tok.rjust(widths[2]), *ranks, key=h.path)
+        self._reason()
         for s in SOURCES:
             table = self.query_one(f"#src-{s}", RowTable)
             cols = table.set_columns([("#", 1), ("memory", None), ("score", 5)], table.parent.size.width)
-            for i, (path, score) in enumerate(result.per_source[s][:8], 1):
-                table.add_row(str(i), clip(path, cols[1]), f"{score:.2f}", key=path)
-        trace = Text()
-        side = max(10, self.query_one("#trace").size.width - 8)
-        for st in result.route_steps:
-            trace.append(st.path if len(st.path) <= side else "…" + st.path[-(side - 1):], style="bold")
-            trace.append(f"  {st.tokens:,}")
-            if st.cached:
-                trace.append(" cached", style="success")
-            trace.append(f"\n  {st.why}\n", style="dim")
-        trace.append(f"{result.tokens_loaded:,} tokens in context", style="bold")
-        if not result.route.l0_matches:
-            trace.append("\nno L0 keyword matched: the agent's walk stops at memory-index.md", style="warning")
-        for p in also:  # the same picks as `curator retrieve`'s "would also load"
-            trace.append(f"\nwould also load: {p.kind} ", style="bold")
-            trace.append(p.name, style="bold")
-            trace.append(f" ({', '.join(p.matched[:4]) or f'meaning {p.meaning or 0:.2f}'})", style="dim")
-        self.query_one("#trace", Static).update(trace)
+            for i, (path, score) in enumerate(result.per_source.get(s, [])[:8], 1):
+                name = path.rsplit("/", 1)[-1]  # (the memory system's name is in the fused list)
+                table.add_row(str(i), Text(middle_cut(name, cols[1]), no_wrap=True), f"{score:.2f}", key=path)
+        self.query_one("#trace", Static).update(trace_text(result, also, self.query_one("#trace").size.width))
         n = len(result.hits)
         words = f"words: {' '.join(readable_terms(result)[:8])}"
-        # narrow: the rank column's header spelled out first (the words are in the query box too)
-        self._title(f"{n} result(s) · r·b·p = route·bm25·prior · {words}" if narrow else f"fused · {n} result(s) · {words}")
+        self._title(f"fused · {n} result(s) · {words}")
         why = self.query_one("#why-path", Input).value.strip()
         if why:
             self._explain(why)
         self.shown_at = time.perf_counter()
+
+    @on(DataTable.RowHighlighted, "#fused")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._reason()
+
+    def _reason(self) -> None:
+        """Under the results: why the highlighted one came back — its full path, its fused score
+        and rank in every source, then its own reasons (the lines `curator retrieve` prints)."""
+        out = self.query_one("#lab-reason", Static)
+        table = self.query_one("#fused", RowTable)
+        hits = {h.path: h for h in self.result.hits} if self.result is not None else {}
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value if table.row_count else None
+        h = hits.get(key)
+        if h is None:
+            out.update("")
+            return
+        within = self._source_label(h.path) if self.engines is not None else None
+        text = reason_text(self.result, h, self.reasons.get(h.path, []), self.forms, within, out.size.width)
+        if self.unavailable:
+            text.append(f"\nsemantic source unavailable: {self.unavailable}", style="warning")
+        out.update(text)
 
     # -- why not? ----------------------------------------------------------------
 
@@ -337,20 +290,24 @@ class RetrievalLabScreen(CuratorScreen):
             out.update(Text("type a query first (/): the answer says why this memory is not among its results",
                             style="warning"))
             return
-        from ...reports.retrieval_report import readable
-
         if self.engines is not None:  # the whole repository: the path in any source
             from ...retrieval.multi import explain
 
             hops = explain(self.engines, path, self.result)
         else:
             hops = self.engine.explain(path, self.result.query, self.result)
-        text = Text(path, style="bold")  # the path is in the box too: the hops say why
-        for hop, reason in hops:
-            reason = readable(reason, self.forms)
-            text.append(f"\n{hop}: ", style="bold")
-            text.append(reason, style="success" if "retrieved" in reason else "warning")
-        out.update(text)
+        out.update(why_text(path, hops, self.forms))
+
+    def result_name(self, path: str, narrow: bool) -> str:
+        """A result's name in a table: in the whole repository its source's short name and its
+        path in that source (`serena: db/pool.md`); narrow, the file's name alone."""
+        name = path
+        if self.engines is not None:
+            from ...retrieval.multi import locate
+
+            name = locate(self.engines, path)[1]
+        name = name.rsplit("/", 1)[-1] if narrow else name
+        return f"{self._source_label(path)}: {name}" if self.engines is not None else name
 
     def _source_label(self, path: str) -> str:
         from ...live.scope import short_name

@@ -15,14 +15,14 @@ class RowTable(DataTable):
         Binding("end,G", "last_row", "Last", show=False, id="table-last", tooltip="Last row"),
     ]
 
-    def set_columns(self, columns: list[tuple[str, int | None]], room: int | None = None) -> list[int]:
+    def set_columns(self, columns: list[tuple[str | Text, int | None]], room: int | None = None) -> list[int]:
         """Replace the columns: (label, width or None to share the rest of the width). Returns
         the widths so that the caller can clip() its cells to them."""
         room = room if room is not None else self.scrollable_content_region.width or self.size.width
-        widths = fit_widths(room - 2, [w for _, w in columns])  # - the vertical scrollbar
+        widths = fit_widths(room - 2, [w for _, w in columns], pad=2 * self.cell_padding)  # - the vertical scrollbar
         self.clear(columns=True)
         for (label, _), width in zip(columns, widths, strict=True):
-            self.add_column(label, width=width, key=label)
+            self.add_column(label, width=width, key=str(label).strip())
         return widths
 
     def action_first_row(self) -> None:
@@ -53,11 +53,11 @@ def clip_middle(value: str, width: int, style: str = "") -> Text:
     return Text(value, style=style, no_wrap=True, overflow="ellipsis")
 
 
-def fit_widths(room: int, wants: list[int | None], floor: int = 8) -> list[int]:
+def fit_widths(room: int, wants: list[int | None], floor: int = 8, pad: int = 2) -> list[int]:
     """Column widths for `room` cells: fixed wants as given, the None ones share what is left
-    (never below `floor`). DataTable pads each cell by one cell on either side."""
+    (never below `floor`). DataTable pads each cell by `pad` cells (its cell_padding on either side)."""
     fixed = sum(w for w in wants if w is not None)
     flex = [i for i, w in enumerate(wants) if w is None]
-    left = room - fixed - 2 * len(wants)
+    left = room - fixed - pad * len(wants)
     share = max(floor, left // max(1, len(flex)))
     return [w if w is not None else share for w in wants]

@@ -261,3 +261,36 @@ def test_odd_repository_settings_are_notes_not_errors(make_store, tmp_path):
     assert [s.rel for s in layout.sources] == [".serena/memories"] and layout.notes
     make_store({".curator.yaml": "sources: !!python/object:os.system x\n", ".serena/memories/a.md": "# A\n"}, name="r2")
     assert [s.rel for s in discover(tmp_path / "r2").sources] == [".serena/memories"]
+
+
+def test_plain_serena_summary_says_which_records_it_left_aside(make_store):
+    # kynesyslabs/node: 35 records, "lists 14 of 32 memories" — the 3 dated session logs
+    # (transient, pruned not listed) were left out without a word
+    files = {
+        "_index.md": "# Index\n\n- **project_purpose** — what it is\n",
+        "project_purpose.md": "# Purpose\n", "l2ps_overview.md": "# L2PS\n",
+        **{f"session_2026-01-1{i}_storage_notes.md": f"# Session {i}\n" for i in range(3)},
+    }
+    summary = [f for f in found(make_store, files, name="memories") if f.check == "orphan.unindexed"][0]
+    assert "lists 1 of 2 memories (3 transient records aside); 1 is not listed (l2ps_overview)" in summary.message
+
+
+def test_experience_twins_are_paired_the_same_opened_at_docs_or_at_one_folder(make_store):
+    # cklxx/elephant.ai: `curator check docs` named 7 error entries without a summary twin;
+    # `curator check docs/error-experience` (paths `entries/…`) named none
+    root = make_store({
+        "error-experience/entries/README.md": "# Index\n\n- [a](2026-01-01-a.md)\n- [b](2026-01-02-b.md)\n",
+        "error-experience/entries/2026-01-01-a.md": "Error: a\nRemediation: b\n",
+        "error-experience/entries/2026-01-02-b.md": "Error: c\nRemediation: d\n",
+        "error-experience/summary/entries/README.md": "# Index\n\n- [a](2026-01-01-a.md)\n- [z](2026-01-03-z.md)\n",
+        "error-experience/summary/entries/2026-01-01-a.md": "Summary: a\n",
+        "error-experience/summary/entries/2026-01-03-z.md": "Summary: z\n",
+    }, name="docs")
+
+    def unpaired(store_root):
+        store = load_store(store_root, token_counter=FakeTokenCounter())
+        assert store.format == fmts.EXPERIENCE
+        return sorted(f.path for f in run_checks(store, {"experience.unpaired"}))
+
+    assert unpaired(root) == ["error-experience/entries/2026-01-02-b.md", "error-experience/summary/entries/2026-01-03-z.md"]
+    assert unpaired(root / "error-experience") == ["entries/2026-01-02-b.md", "summary/entries/2026-01-03-z.md"]

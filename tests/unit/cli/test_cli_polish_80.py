@@ -80,3 +80,22 @@ def test_drift_reads_at_80_columns(capsys, sample_repo_copy):
     assert lines[0].endswith("out of step")
     assert all(len(line) <= 80 and line == line.rstrip() for line in lines), [ln for ln in lines if ln != ln.rstrip()]
     assert any("copies diverged" in line for line in lines)  # CLAUDE.md and AGENTS.md beside the memory
+
+
+def test_a_path_wider_than_the_column_never_cuts_its_message(capsys, make_store, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")  # wide enough for the message beside a 48-column path
+    # the shape of elephant.ai's experience entries: a short path and 60-character dated names in
+    # one group; the long one used to run into its message, which was cut at the edge
+    long = "2026-03-17-anthropic-overloaded-sse-fallback-timeout-and-retry.md"
+    root = make_store({
+        "memory-index.md": "[Git]\n|git: [skills-git-index](skills-git-index.md)\n",
+        "skills-git-index.md": "| Keywords | File |\n|---|---|\n| rebase squash fixup reflog onto | [git/a](git/a.md) |\n",
+        "git/a.md": "# A\n\nSee [gone](gone.md).\n",
+        f"git/{long}": "# B\n\nSee [gone too](gone-too.md).\n",
+    })
+    main(["check", str(root), "--only", "links.broken"])
+    lines = _out(capsys)
+    assert all(len(line) <= 100 for line in lines), max(lines, key=len)
+    text = " ".join(" ".join(lines).split())
+    assert f"git/{long}:3 link to gone-too.md reaches nothing" in text, text
+    assert "git/a.md:3 link to gone.md reaches nothing" in text, text

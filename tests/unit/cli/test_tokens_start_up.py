@@ -46,3 +46,35 @@ def test_a_plain_serena_store_has_no_cap_and_no_lines_past_it(capsys, tmp_path):
     assert main(["tokens", str(mem)]) == 0
     text = capsys.readouterr().out
     assert "past the cap" not in text and "/ 4,000" not in text and "ADR-017 cost model" not in text
+
+
+def test_tokens_json_gives_no_finding_counts_it_did_not_check(capsys, sample_repo_copy, monkeypatch):
+    # tokens does not run the checks: a source's errors/warnings/infos of 0 beside check's real
+    # counts was one number differing between two faces
+    monkeypatch.setenv("CURATOR_NO_REPLAY", "1")
+    tokens = _json(capsys, sample_repo_copy)["sources"]
+    assert main(["check", str(sample_repo_copy), "--format", "json"]) in (0, 1)
+    checked = {s["name"]: s for s in json.loads(capsys.readouterr().out)["sources"]}
+    assert sum(s["warnings"] + s["errors"] + s["infos"] for s in checked.values()) > 0
+    for s in tokens:
+        assert not {"errors", "warnings", "infos"} & set(s), s["name"]
+        assert s["startup"]["tokens"] == checked[s["name"]]["startup"]["tokens"]
+        assert (s["records"], s["tokens"]) == (checked[s["name"]]["records"], checked[s["name"]]["tokens"])
+
+
+def test_tokens_on_a_repository_of_instruction_files_only_gives_contexts_start_up(capsys, make_store, monkeypatch):
+    # pydantic-ai and most corpus repositories hold instruction files and no memory: `check` and
+    # `context` run in them, `tokens` said "no agent memory found"
+    root = make_store({"AGENTS.md": "# Agents\n\nRun the tests before you push.\n" * 20, "CLAUDE.md": "@AGENTS.md\n",
+                       "src/app.py": "", ".git/HEAD": "ref: refs/heads/main\n"}, name="repo")
+    monkeypatch.chdir(root)
+    assert main(["tokens", "--format", "json"]) == 0
+    tokens = json.loads(capsys.readouterr().out)
+    assert tokens["sources"] == []
+    assert main(["context", "--format", "json"]) in (0, 1)
+    context = json.loads(capsys.readouterr().out)
+    want = {a["agent"]: a["startup"]["tokens"] for a in context["agents"]}
+    assert {a["agent"]: a["startup"]["tokens"] for a in tokens["agents"]} == want and want["claude-code"] > 0
+    assert main(["tokens"]) == 0
+    text = capsys.readouterr().out
+    assert "0 memory systems" in text and f"start-up {want['codex']:,} tok" in text

@@ -151,3 +151,17 @@ def test_memory_md_past_its_cap_moves_inline_sections_into_topic_files_when_aske
     assert not (root / "reference_browser_commands.md").exists()
     undo(root)
     assert snapshot(root) == original
+
+
+def test_an_unlisted_file_is_not_listed_past_the_cap(make_store):
+    # abl030/cratedigger: MEMORY.md past its 25 KB cap and 3 topic files unlisted; a line added
+    # past the cap is never seen, so listing them would only move them into budget.past-cap
+    memory = CLAUDE["MEMORY.md"] + "".join(f"- note {i}: a long-standing fact kept inline\n" for i in range(200))
+    root = make_store({**CLAUDE, "MEMORY.md": memory,
+                       "feedback_tests.md": FM.format(n="Test style", d="tests assert behaviour", t="feedback") + "Body.\n"})
+    store = load(root)
+    found = run_checks(store)
+    assert {f.check for f in found} == {"orphan.unindexed", "budget.past-cap"}
+    for checks in (None, {"orphan.unindexed"}):
+        with pytest.raises(NothingToDo, match="past Claude Code's load cap"):
+            plan_fixes(store, found, checks, counter=store.counter)

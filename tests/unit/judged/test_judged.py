@@ -377,3 +377,15 @@ def test_insist_keeps_a_worsening_fix_as_a_named_trade_off(capsys, make_store):
         plan_fixes(store, forced, {"index.missing-target"}, counter=store.counter)
     kept = plan_fixes(store, forced, {"index.missing-target"}, counter=store.counter, insist=True)
     assert not kept.empty and any(n.startswith("trade-off: kept") and "index.duplicate-entry" in n for n in kept.notes)
+
+
+def test_tiers_says_why_a_plain_serena_store_loads_names_not_its_index(capsys, make_store):
+    # fizic37/Delcampe: an INDEX.md of `- **name** — …` bullets; Serena loads the memory names,
+    # so "INDEX.md is the always-loaded index" contradicted the start-up load shown beside it
+    root = make_store({"INDEX.md": "# Index\n\n- **ebay_cache** — the listing cache\n",
+                       "ebay_cache.md": "# Cache\n\nListings are cached for a day.\n",
+                       "stamp_fix_20251101.md": "# Stamp fix\n\nThe extraction retries once.\n"}, name=".serena/memories")
+    assert main(["tiers", str(root), "--format", "json"]) == 0
+    st_ = json.loads(capsys.readouterr().out)["startup"]
+    assert "list_memories" in st_["what"] and "always-loaded" not in st_["why"]
+    assert "by name" in st_["why"] and "INDEX.md" in st_["why"]

@@ -41,12 +41,11 @@ def test_bom_before_frontmatter_is_an_error_but_still_parsed():
     assert fm.data == {"k": "v"}
 
 
-def test_quoting_frontmatter_never_raises_on_a_date_yaml_cannot_make():
+def test_quoting_fix_quotes_a_colon_value_and_leaves_an_impossible_date_alone():
     from curator.model.frontmatter import quoted_frontmatter
 
-    # month 13: YAML's date constructor raises ValueError, not YAMLError (found by the store fuzz)
-    text = "---\ndate: 2026-13-45\ndate: [/] [bold]x\n---\n# \n"
-    assert quoted_frontmatter(text) is None
-    # one YAML cannot read alone is quoted like any other
-    assert quoted_frontmatter("---\nwhen: 2026-13-45\nname: a: b\n---\n") == {2: 'when: "2026-13-45"',
-                                                                                3: 'name: "a: b"'}
+    assert quoted_frontmatter("---\nname: x\ndescription: use it when: always\n---\n# T\n") == {
+        3: 'description: "use it when: always"'}
+    # a date YAML parses but cannot build (month 13) is no quoting fix, and never an exception
+    assert quoted_frontmatter("---\ndate: 2026-13-45\n---\n# T\n") is None
+    assert quoted_frontmatter("---\ndate: 2026-13-45\ndescription: a: b\n---\n# T\n") is None

@@ -195,4 +195,4 @@ def test_a_memory_only_the_feedback_found_is_explained_by_it(make_store):
     r.per_source["semantic"] = []  # as if the semantic source had not found it either
     assert "ops/rollout.md" not in [p for p, _ in r.per_source["bm25"]]
     text = dict(eng.explain("ops/rollout.md", "deploy", r))["fused"]
-    assert "prf #" in text and "with k=1" in text
+    assert "bm25 with feedback words #" in text and "with k=1" in text
