@@ -10,8 +10,8 @@ def run_app(argv: list[str]) -> int:
 
     parser = _Parser(
         prog="curator",
-        description="Open the curator app on STORE (default: the repository found from here upward, else the "
-        "bundled sample).",
+        description="Open the curator app on STORE (default: the repository found from here upward: its memory "
+        "systems, else what each agent loads from its instruction files; with neither, the bundled sample).",
     )
     add_store_args(parser, demo=True)
     parser.add_argument("--theme", help="theme name ('?' lists the themes)")
@@ -37,18 +37,12 @@ def run_app(argv: list[str]) -> int:
         return EXIT_USAGE
     from ..tokens import default_counter
     from ..tui.app import make_app
-    from .common import UsageError, store_argument
+    from .common import store_argument
 
-    try:
-        located, config = locate_and_configure(args, allow_demo=True)
-    except UsageError:  # no memory store: instruction files alone open on the Context view
-        from ..live.instructions import instruction_repository
-
-        root = instruction_repository(store_argument(args))
-        if root is None:
-            raise
-        app = make_app(root, given=store_argument(args) or str(root), token_counter=default_counter(),
-                       theme=args.theme)
+    arg = store_argument(args)
+    root, located, config = app_target(args)
+    if root is not None:
+        app = make_app(root, given=arg or str(root), token_counter=default_counter(), theme=args.theme)
     else:
         app = make_app(
             located.root,
@@ -64,3 +58,26 @@ def run_app(argv: list[str]) -> int:
     gc.enable()  # a long session needs collections (commands run without them, see __main__)
     app.run()
     return EXIT_OK
+
+
+def app_target(args):
+    """What the app opens: (repository root, None, None) for a repository of instruction files
+    without memory (the Context view), else (None, located, config) — the memory store found,
+    or the bundled demo when the folder holds neither memory nor instruction files.
+    Raises UsageError when a path given holds neither."""
+    from ..live.instructions import instruction_repository
+    from .common import UsageError, store_argument
+
+    arg = store_argument(args)
+    try:
+        located, config = locate_and_configure(args, allow_demo=True)
+    except UsageError:  # no memory store: instruction files alone open on the Context view
+        root = instruction_repository(arg)
+        if root is None:
+            raise
+        return root, None, None
+    if located.is_sample:  # nothing found from here: the user's own instruction files before the demo
+        root = instruction_repository(None)
+        if root is not None:
+            return root, None, None
+    return None, located, config

@@ -159,16 +159,23 @@ def _codex_user(b: Builder, ctx: AgentContext) -> None:
 
 def _serena(b: Builder) -> AgentContext:
     """Serena lists every memory's name at start-up (the memory source's own rule, reused)."""
-    from ..budgets.startup import startup_of
     from ..model import load_store
 
-    ctx = AgentContext("serena")
     root = os.path.join(b.fs.root, ".serena", "memories")
     try:
         store = load_store(root, given=".serena/memories", token_counter=b.counter)
     except Exception as exc:  # noqa: BLE001 - a store that cannot load: said, never fatal
+        ctx = AgentContext("serena")
         ctx.notes.append(f".serena/memories cannot load: {exc}")
         return ctx
+    return serena_context(store)
+
+
+def serena_context(store) -> AgentContext:
+    """Serena's entry from its loaded store (the app's own snapshot after a memory edit, too)."""
+    from ..budgets.startup import startup_of
+
+    ctx = AgentContext("serena")
     st = startup_of(store)
     names = "\n".join(sorted(r.path[:-3] if r.path.endswith(".md") else r.path for r in store.memories()))
     entry = Loaded(".serena/memories", len(names.encode("utf-8")), st.tokens, st.what, None, None, "")

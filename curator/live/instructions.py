@@ -33,18 +33,88 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
     return repo, Located(root, arg or str(root), repo=root, layout=repo.layout)
 
 
-def instruction_repository(arg: str | None):
-    """The folder `arg` names (else the git repository here) when it holds an agent's
-    instruction files: the app opens on what each agent loads there, memory or not."""
+# names an agent reads at a repository's top: a folder outside git holding one is a repository
+TOP_FILES = ("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md", ".cursorrules",
+             ".windsurfrules", ".roorules", ".clinerules", ".cursor/rules", ".github/copilot-instructions.md",
+             ".github/instructions", ".windsurf/rules", ".kiro/steering", ".roo", "memory-bank")
+
+
+def instruction_repository(arg: str | None, cwd=None):
+    """The folder `arg` names (else the git repository here, else the folder here when an
+    agent's file sits at its top) when it holds an agent's instruction files: the app opens on
+    what each agent loads there, memory or not. None when there is none."""
+    import os
     from pathlib import Path
 
     from ..context.build import present_agents
     from ..context.fs import RepoFS
 
-    root = Path(arg).expanduser() if arg else git_root(Path.cwd())
+    if arg:
+        root = Path(arg).expanduser()
+    else:
+        here = Path(cwd or Path.cwd()).resolve()
+        root = git_root(here)
+        # outside git only a folder with its own agent file (never the home folder: ~/.claude is the user's)
+        if root is None and here != Path(os.path.expanduser("~")).resolve() and any(
+                (here / name).exists() for name in TOP_FILES):
+            root = here
     if root is None or not root.is_dir():
         return None
     return root if present_agents(RepoFS.scan(root)) else None
+
+
+def agents_model(repo, token_counter=None):
+    """The counted context model of the repository's instruction files, for the agents' start-up
+    numbers a machine output carries (`ContextModel.startup_tokens`, as `curator tokens` and
+    `curator context` give them); None for one store given alone (it has no repository)."""
+    if repo.single:
+        return None
+    from ..context.build import build_context
+
+    return build_context(repo.root, token_counter=token_counter)
+
+
+def with_memory(model, session, swaps=None):
+    """The model with Serena's entry made from the session's own `.serena/memories` snapshot: a
+    memory edit changes Serena's start-up with no instruction file changed, and walking the
+    repository again for it would be waste. None when nothing differs (or `swaps`, the sources
+    that changed, leave Serena's alone)."""
+    import dataclasses
+    import os
+
+    from ..context.build import serena_context
+
+    if model is None or session is None or "serena" not in model.agents:
+        return None
+    root = os.path.realpath(os.path.join(model.root, ".serena", "memories"))
+    changed = None if swaps is None else {s.index for s in swaps}
+    store = next((s.workspace.store for i, s in session.loaded()
+                  if os.path.realpath(s.root) == root and (changed is None or i in changed)), None)
+    if store is None:
+        return None
+    ctx = serena_context(store)
+    old = model.agents["serena"]
+    if _shown(ctx) == _shown(old):
+        return None
+    return dataclasses.replace(model, agents={**model.agents, "serena": ctx})
+
+
+def _shown(ctx) -> tuple:
+    return ([(e.path, e.bytes, e.tokens, e.why) for e in ctx.startup],
+            [(o.path, o.when, o.tokens, o.bytes) for o in ctx.on_demand])
+
+
+def instructions_session(model):
+    """A session with no memory source, holding only the instruction findings of `model`: what
+    the app's Problems lists (and the scope counts) in a repository without memory."""
+    from pathlib import Path
+
+    from ..model.sources import Layout
+    from .session import Session
+
+    session = Session(Layout(Path(model.root), ()))
+    session.instructions, session.instruction_findings = model, list(model.findings)
+    return session
 
 
 def context_root(layout):

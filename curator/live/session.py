@@ -162,6 +162,18 @@ class Session:
                 self.current = 0
         return self
 
+    def set_instructions(self, model) -> None:
+        """The instruction files' model built again (the app's, after a change on disk): its
+        findings replace the ones counted with the sources' (one store given alone has none)."""
+        if not self.check or self.layout.single:
+            return
+        from ..context.for_check import findings_of, wanted
+
+        ids = wanted(self.only)
+        with self._lock:
+            self.instructions = model
+            self.instruction_findings = [f for f in findings_of(model) if ids is None or f.check in ids]
+
     def prefer(self, root: Path | None) -> None:
         idx = self.index_of(root) if root is not None else None
         if idx is not None and self.sources[idx].workspace is not None:

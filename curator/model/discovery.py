@@ -59,7 +59,7 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: b
         located.root,
         "sample_memories",
         # what the demo lacks before where it lives: the banner is one line (F1 has it whole)
-        notice="No agent memory found here or above; opened the bundled sample repository."
+        notice="No agent memory or instruction files found here or above; opened the bundled sample repository."
         + "".join(f" Note: {n}." for n in DEMO_NOTES) + where,
         is_sample=True,
         repo=located.repo,

@@ -176,6 +176,12 @@ class CuratorApp(CurationFlow, AppWorkers, App[None]):
         session = self.session
         if session is None:
             return
+        from ..live.instructions import with_memory
+
+        model = with_memory(self.context_model, session, swaps)  # Serena's start-up follows its memory
+        if model is not None:
+            self.context_model = model
+            self.context_signal.publish(model)
         mine = [s for s in swaps if s.index == session.current]
         if mine:
             self.live_workspace = session.workspace  # screens update it in place (CuratorScreen.live)

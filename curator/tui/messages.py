@@ -24,17 +24,29 @@ class Loaded(Message):
 
 
 class LoadFailed(Message):
-    def __init__(self, error: str) -> None:
+    def __init__(self, error: str, no_memory: bool = False) -> None:
         super().__init__()
         self.error = error
+        self.no_memory = no_memory  # the folder holds no memory system (its instruction files may still show)
 
 
 class ContextLoaded(Message):
-    """The repository's context model (curator.context) is built (None: no repository)."""
+    """The repository's context model (curator.context) is built (None: no repository);
+    `live`: built again because an instruction file changed on disk."""
 
-    def __init__(self, model) -> None:
+    def __init__(self, model, live: bool = False, generation: int = 0) -> None:
         super().__init__()
         self.model = model
+        self.live = live
+        self.generation = generation  # a model older than the last one asked for is dropped
+
+
+class InstructionsChanged(Message):
+    """The instruction watcher saw an instruction file change (absolute paths)."""
+
+    def __init__(self, paths) -> None:
+        super().__init__()
+        self.paths = paths
 
 
 class Swapped(Message):

@@ -67,7 +67,8 @@ class AppWorkers:
                 raise RuntimeError(f"store not found: {self.given}")
             layout = self.layout or discover(self.store_root)
             if not layout.memory_sources():
-                raise RuntimeError(f"no agent memory found in {self.given}")
+                self.tell(msg.LoadFailed(f"no agent memory found in {self.given}", no_memory=True))
+                return
             for spec in layout.memory_sources():
                 if spec.read_only or not Path(spec.root).is_dir():
                     continue
@@ -109,8 +110,18 @@ class AppWorkers:
 
     # -- the instruction files: what each agent loads (the Context view, tree and overview) --
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="context")
-    def load_context(self) -> None:
+    _context_asked = 0  # load_context calls so far: only the latest one's model is shown
+    _instruction_stop = None  # threading.Event of the running instruction watcher
+    _instruction_places = None  # what it follows (context.watched.WatchPlaces)
+    instruction_events = None  # tests: a callable(places, stop) yielding batches of changed paths
+
+    def load_context(self, live: bool = False) -> None:
+        """Build the instruction files' context model in a worker (`live`: again, after a change)."""
+        self._context_asked += 1
+        self._build_context(live, self._context_asked)
+
+    @work(thread=True, exclusive=False, exit_on_error=False, group="context")
+    def _build_context(self, live: bool, generation: int) -> None:
         from ..live.instructions import load_context
         from ..model.sources import discover
 
@@ -121,20 +132,74 @@ class AppWorkers:
             self.tell(msg.Notice(f"Could not read the instruction files: {exc}", severity="warning",
                                  markup=False))
             model = None
-        self.tell(msg.ContextLoaded(model))
+        self.tell(msg.ContextLoaded(model, live, generation))
 
     def on_context_loaded(self, message: msg.ContextLoaded) -> None:
+        if message.generation < self._context_asked:
+            return  # a newer model is on its way
         self.context_model = message.model
+        self.watch_instructions(message.model)
+        if self.session is not None and message.model is not None:
+            self.session.set_instructions(message.model)  # its findings: the header's and Problems' counts
         self.context_signal.publish(message.model)
-        if self.session is None and message.model is not None and message.model.agents:
+        if message.live:
+            if self.workspace is not None:
+                self.workspace_signal.publish(self.workspace)  # counts with the instruction findings
+            return
+        if self.session is not None:
+            return
+        if message.model is not None and message.model.agents:
             # no memory to show, but instruction files: what each agent loads is the screen
             self.notify("No agent memory here: showing what each agent loads from its instruction files.",
                         timeout=8)
             self.switch_mode("context")
+        elif self.load_error:
+            self.notify(f"Could not open the store: {self.load_error}", severity="error", timeout=15)
+
+    # -- the instruction watcher: CLAUDE.md, AGENTS.md, rules, skills edited on disk -----------
+
+    def watch_instructions(self, model) -> None:
+        """Follow the places `model` names (again only when they changed); off with
+        CURATOR_NO_WATCH=1 unless a test gives its own event source."""
+        import os
+        import threading
+
+        from ..context.watched import watch_places
+        from ..live.instruction_watch import watch_instructions
+
+        if model is None or (os.environ.get("CURATOR_NO_WATCH") and self.instruction_events is None):
+            return self.stop_watching_instructions()
+        places = watch_places(model)
+        if self._instruction_stop is not None and places == self._instruction_places:
+            return None  # the same places: the running watcher judges by the current model
+        self.stop_watching_instructions()
+        stop = threading.Event()
+        self._instruction_stop, self._instruction_places = stop, places
+
+        def changed(paths) -> None:
+            if not stop.is_set():
+                self.tell(msg.InstructionsChanged(paths))
+
+        def failed(exc: Exception) -> None:
+            self.tell(msg.Notice(f"Watching the instruction files stopped working: {exc}", severity="warning",
+                                 timeout=10, markup=False))
+
+        threading.Thread(target=watch_instructions, args=(lambda: self.context_model, changed, stop, self.instruction_events, failed),
+                         name="curator-watch-instructions", daemon=True).start()
+        return None
+
+    def stop_watching_instructions(self) -> None:
+        if self._instruction_stop is not None:
+            self._instruction_stop.set()
+        self._instruction_stop = self._instruction_places = None
+
+    def on_instructions_changed(self, message: msg.InstructionsChanged) -> None:
+        self.load_context(live=True)
 
     def on_load_failed(self, message: msg.LoadFailed) -> None:
         self.load_error = message.error
-        self.notify(f"Could not open the store: {message.error}", severity="error", timeout=15)
+        if not message.no_memory:  # (no memory: an error only when no instruction file shows either)
+            self.notify(f"Could not open the store: {message.error}", severity="error", timeout=15)
         self._progress(f"could not open the store: {message.error}", 0)
         if self.store_root.is_dir():
             self.load_context()  # a repository of instruction files only still has its Context view
@@ -185,6 +250,7 @@ class AppWorkers:
 
     def exit(self, *args, **kwargs) -> None:
         self._leaving_watcher = self.stop_watching() or self._leaving_watcher  # no new batch is read
+        self.stop_watching_instructions()
         super().exit(*args, **kwargs)
 
     async def on_unmount(self) -> None:

@@ -45,6 +45,7 @@ def _cli_numbers(capsys, root: Path) -> tuple[dict, dict]:
     assert {s["name"]: s["startup"]["tokens"] for s in check["sources"] if "startup" in s} == from_tokens
     agents = {a["agent"]: a["startup"]["tokens"] for a in context["agents"]}
     assert {a["agent"]: a["startup"]["tokens"] for a in tokens["agents"]} == agents
+    assert {a["agent"]: a["startup"]["tokens"] for a in check["agents"]} == agents
     if ".serena/memories" in from_tokens and "serena" in agents:  # Serena the agent = the store's load
         assert agents["serena"] == from_tokens[".serena/memories"]
     return from_tokens, agents

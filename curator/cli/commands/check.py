@@ -66,8 +66,15 @@ def run(args) -> int:
 
     with capture() as printed:  # what this run prints, when the entry point may replay it
         if args.format == "json":
+            from ...live.instructions import agents_model
+            from ...reports.tokens_report import agents_json
+
             data = render_json(store, findings)
             data["sources"] = source_summaries(repo)
+            model = agents_model(repo)  # each agent's start-up, the number `tokens` and `context` give
+            data["agents"] = agents_json(model) if model is not None else []
+            if repo.instructions is None:  # (--only without instruction checks) the output read them still:
+                repo.instructions = model  # a kept run is replayed only while they are unchanged
             if args.baseline:
                 data["baseline"] = {"file": args.baseline, "known": len(known), "gone": gone}
             if args.changed:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 NAME = "watch"
 ORDER = 35
-HELP = "follow the store on disk: each change (edit, new, deleted or renamed file) and the findings it adds or clears"
+HELP = ("follow the store and the instruction files on disk: each change (edit, new, deleted or renamed file), "
+        "the findings it adds or clears, each agent's start-up change")
 
 
 def add_arguments(parser) -> None:
@@ -38,61 +39,128 @@ def describe(before, after, swap) -> dict:
 
 
 def run(args) -> int:
-    import json
     import threading
 
     from rich.text import Text
 
+    from ...live.instructions import context_root, instruction_repository
     from ...live.session import open_session
     from ...model.sources import discover
     from ...tokens import default_counter
-    from ..common import EXIT_OK, UsageError, console, locate_and_configure
+    from ..common import EXIT_OK, UsageError, console, locate_and_configure, store_argument
 
     if args.count < 0 or args.timeout < 0:
         raise UsageError("--count and --timeout take a number of 0 or more")
-    located, config = locate_and_configure(args)
-    layout = located.layout or discover(located.root)
-    session = open_session(layout, given=located.given, config=config, token_counter=default_counter(),
-                           prefer=located.root)
-    if session.workspace is None:
-        raise UsageError("; ".join(s.error for s in session.sources if s.error) or "no memory store found")
+    counter = default_counter()
+    session = None
+    try:
+        located, config = locate_and_configure(args)
+    except UsageError:  # no memory store: a repository's instruction files are followed still
+        repo_root = instruction_repository(store_argument(args))
+        if repo_root is None:
+            raise
+    else:
+        layout = located.layout or discover(located.root)
+        session = open_session(layout, given=located.given, config=config, token_counter=counter,
+                               prefer=located.root)
+        if session.workspace is None:
+            raise UsageError("; ".join(s.error for s in session.sources if s.error) or "no memory store found")
+        repo_root = context_root(layout)
     out = console()
     stop = threading.Event()
     shown = [0]
-    last = {i: s.workspace for i, s in session.loaded()}
+    printing = threading.Lock()  # the memory and the instruction watchers print from two threads
+
+    def report(change: dict, lines: list[str] = ()) -> None:
+        with printing:
+            _print(out, args.format, change, lines)
+            shown[0] += 1
+            if args.count and shown[0] >= args.count:
+                stop.set()
+
+    last = {i: s.workspace for i, s in session.loaded()} if session is not None else {}
 
     def on_swaps(swaps) -> None:
         for swap in swaps:
             before, last[swap.index] = last[swap.index], swap.workspace
             change = describe(before, swap.workspace, swap)
             change["source"] = session.sources[swap.index].name
-            if args.format == "json":
-                print(json.dumps(change), flush=True)
-            else:
-                line = Text.assemble((", ".join(change["paths"]), "bold"),
-                                     f"  {change['findings']} findings (+{len(change['added'])} "
-                                     f"−{len(change['cleared'])}) · {change['tokens']:,} tokens")
-                out.print(line)
-                for sign, key, style in (("+", "added", "warning"), ("−", "cleared", "success")):
-                    for f in change[key]:
-                        where = f["path"] + (f":{f['line']}" if f["line"] else "")
-                        out.print(Text.assemble(f"  {sign} ", (f["check"], style), f" {where} {f['message']}"))
-            shown[0] += 1
-            if args.count and shown[0] >= args.count:
-                stop.set()
+            report(change)
 
+    instructions = _follow_instructions(repo_root, session, counter, stop, report, out)
     if args.format == "text":
-        roots = ", ".join(str(r) for r in session.roots())
-        out.print(Text(f"watching {roots} — {len(session.workspace.findings)} findings; ctrl+c stops", style="dim"))
+        roots = ", ".join(str(r) for r in (session.roots() if session is not None else []))
+        what = f"{len(session.workspace.findings)} findings" if session is not None else "no memory store"
+        also = f"; the instruction files of {repo_root}" if instructions is not None else ""
+        out.print(Text(f"watching {roots or repo_root}{also} — {what}; ctrl+c stops", style="dim"))
     timer = threading.Timer(args.timeout, stop.set) if args.timeout else None
     if timer is not None:
         timer.daemon = True
         timer.start()
+    failed = lambda exc: out.print(Text(f"watching stopped: {exc}", style="error"))  # noqa: E731
     try:
-        session.watch(on_swaps, stop, on_error=lambda exc: out.print(Text(f"watching stopped: {exc}", style="error")))
+        if session is not None:
+            session.watch(on_swaps, stop, on_error=failed)
+        else:
+            stop.wait()
     except KeyboardInterrupt:
         pass
     finally:
         stop.set()
-        session.flush()
+        if instructions is not None:
+            instructions.join(2)
+        if session is not None:
+            session.flush()
     return EXIT_OK
+
+
+def _follow_instructions(root, session, counter, stop, report, out):
+    """The repository's instruction files followed on a thread (the app's instruction watcher):
+    each change builds the context model again and is reported. None when there are none."""
+    import threading
+
+    from rich.text import Text
+
+    from ...context.build import build_context
+    from ...live.instruction_watch import describe_instructions, watch_instructions
+
+    if root is None or not root.is_dir():
+        return None
+    state = {"model": build_context(root, token_counter=counter)}
+    if not state["model"].agents:
+        return None
+
+    def changed(paths) -> None:
+        before, after = state["model"], build_context(root, token_counter=counter)
+        state["model"] = after
+        if session is not None:
+            session.set_instructions(after)
+        report(*describe_instructions(before, after, paths))
+
+    def failed(exc) -> None:
+        out.print(Text(f"watching the instruction files stopped: {exc}", style="error"))
+
+    thread = threading.Thread(target=watch_instructions, args=(lambda: state["model"], changed, stop, None, failed),
+                              name="curator-watch-instructions", daemon=True)
+    thread.start()
+    return thread
+
+
+def _print(out, fmt: str, change: dict, lines) -> None:
+    import json
+
+    from rich.text import Text
+
+    if fmt == "json":
+        print(json.dumps(change), flush=True)
+        return
+    head = f"  {change['findings']} findings (+{len(change['added'])} −{len(change['cleared'])})"
+    if "tokens" in change:
+        head += f" · {change['tokens']:,} tokens"
+    out.print(Text.assemble((", ".join(change["paths"]), "bold"), head))
+    for line in lines:
+        out.print(Text(f"  {line}"))
+    for sign, key, style in (("+", "added", "warning"), ("−", "cleared", "success")):
+        for f in change[key]:
+            where = f["path"] + (f":{f['line']}" if f["line"] else "")
+            out.print(Text.assemble(f"  {sign} ", (f["check"], style), f" {where} {f['message']}"))

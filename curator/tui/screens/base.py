@@ -25,6 +25,8 @@ def act_in_source(app, scoped):
 
     repo = app.session
     source, f = scoped.source, scoped.finding
+    if repo is None:  # a repository without memory: its instruction findings act in no store
+        return None
     if source is None:
         hit = repo.repository().source_of(scoped.where)
         if hit is None:
@@ -88,6 +90,13 @@ class LoadingPane(Vertical):
         yield Label("opening the store…", id="loading-what")
         yield ProgressBar(total=100, show_eta=False, id="loading-bar")
 
+    def no_memory(self, text: str) -> None:
+        """A repository without memory: say so and where to look, instead of a bar at 0%."""
+        for label in self.query("#loading-what").results(Label):
+            label.update(text)
+        for bar in self.query(ProgressBar):
+            bar.display = False
+
     def progress(self, what: str, fraction: float) -> None:
         # (a screen opened while the store loads may not have composed its pane yet: the next
         # step shows; a progress report never fails the load)
@@ -125,8 +134,27 @@ class CuratorScreen(Screen):
 
     def on_mount(self) -> None:
         self.app.workspace_signal.subscribe(self, self._on_workspace)
+        self.app.context_signal.subscribe(self, self._without_memory)
         if self.app.workspace is not None:
             self._on_workspace(self.app.workspace)
+        elif self.app.context_model is not None:
+            self._without_memory(self.app.context_model)
+
+    def _without_memory(self, model) -> None:
+        """A repository of instruction files only (no memory store): the header names it and
+        counts its agents and instruction findings; a memory screen says where to look."""
+        app = self.app
+        if app.workspace is not None or app.session is not None or model is None or not model.agents:
+            return
+        self.query_one(StatusHeader).show_instructions(model)
+        for pane in self.query(LoadingPane):
+            pane.no_memory("No memory store here.\n7 shows what each agent loads"
+                           + (";\n2 lists the instruction findings." if model.findings else "."))
+        self.show_instructions(model)
+
+    def show_instructions(self, model) -> None:
+        """A screen that has something to show without memory (Problems: the instruction
+        findings) draws it here."""
 
     # True while `show` draws a snapshot that came from a change seen on disk (or a re-check)
     # on a screen that already showed one: update in place, never move the focus

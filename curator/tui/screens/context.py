@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Static
 
 from ..widgets import RowTable, TextBox
 from ..widgets.budget_bar import compact
+from ..widgets.fitting import FirstThatFits
 from .base import CuratorScreen
 
 # the caps a bar is measured against, in words (the model cuts what passes them: `Loaded.cut`)
@@ -78,9 +79,10 @@ def import_tree(ctx) -> RichTree | None:
                 at = nodes.get(parent, tree) if parent else tree
                 label = Text(e.path, style="bold" if not e.via else "")
                 label.append(f"  {e.tokens:,}", style="dim")
+                short = label.copy()
                 if e.via:
                     label.append(f"  ← {e.via}", style="dim")
-                nodes[e.path] = at.add(label)
+                nodes[e.path] = at.add(FirstThatFits(label, short))  # narrow: the import line left out
             else:
                 left.append(e)
         pending = left
@@ -161,11 +163,6 @@ class ContextScreen(CuratorScreen):
                 "No agent instruction files in this repository (CLAUDE.md, AGENTS.md, GEMINI.md, .cursor/rules, "
                 ".github/copilot-instructions.md, .clinerules, .windsurf, .kiro, .roo).", style="dim"))
             return
-        if self.app.workspace is None:  # no memory store: the header says what there is instead
-            from ..widgets import StatusHeader
-
-            self.query_one(StatusHeader).query_one("#totals", Static).update(
-                f"no memory store · {len(model.agents)} agent{'s' if len(model.agents) != 1 else ''}")
         for name, ctx in model.agents.items():
             table.add_row(ctx.label, Text(f"{ctx.startup_tokens:,}", justify="right"), key=name)
         names = list(model.agents)
@@ -195,11 +192,15 @@ class ContextScreen(CuratorScreen):
         # the detail pane's width: the screen's less the side column, its padding and scrollbar
         room = max(30, self.size.width - 32) if self.size.width else 50
         est = " (estimated)" if model.encoding == "estimate" else ""
-        head = Text(ctx.label, style="bold")
-        head.append(f"  start-up {ctx.startup_tokens:,} tokens{est}", style="bold")
         n = len(ctx.startup)
-        head.append(f" · {ctx.startup_bytes:,} bytes · {n} file{'s' if n != 1 else ''}", style="dim")
-        body: list = [head]
+        heads = []
+        for more in (f" · {ctx.startup_bytes:,} bytes · {n} file{'s' if n != 1 else ''}",
+                     f" · {n} file{'s' if n != 1 else ''}", ""):  # narrow: less said, never a number cut off
+            head = Text(ctx.label, style="bold")
+            head.append(f"  start-up {ctx.startup_tokens:,} tokens{est}", style="bold")
+            head.append(more, style="dim")
+            heads.append(head)
+        body: list = [FirstThatFits(*heads)]
         body.append(startup_bars(ctx, room) if ctx.startup else Text("nothing at start-up", style="dim"))
         if ctx.user:
             body.append(Text(f"+ user-level (not counted): {', '.join(u.path for u in ctx.user)}", style="dim"))

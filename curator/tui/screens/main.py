@@ -169,8 +169,13 @@ class MainScreen(CuratorScreen):
     def _on_context(self, model) -> None:
         """The instruction files' model arrived: the tree shows them, the overview their numbers."""
         if model is not None:
-            self.query_one(StoreTree).show_instructions(model)
+            tree = self.query_one(StoreTree)
+            tree.show_instructions(model)
             self.call_after_refresh(self.fit_tree)
+            ref = tree.cursor_node.data if tree.cursor_node is not None else None
+            if isinstance(ref, InstructionRef) and ref.path is not None and self.selected is None \
+                    and self.query_one(ContentSwitcher).current == "record":
+                self._show_instruction(ref)  # the file shown changed on disk: its numbers and text again
         session = getattr(self.app, "session", None)
         if session is not None:
             self.query_one(Overview).show(session, self._title(session))

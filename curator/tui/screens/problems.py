@@ -54,6 +54,11 @@ class ProblemsScreen(FindingRows, CuratorScreen):
             yield RowTable(id="problems", cursor_type="row", zebra_stripes=True)
             yield Static("", id="problem-detail")
 
+    def show_instructions(self, model) -> None:
+        for pane in self.query(LoadingPane):
+            pane.display = False
+        self.refilter()
+
     def show(self, workspace) -> None:
         self.refilter()
         if not self.live:  # (a change seen on disk never moves the focus, e.g. out of the filter)
@@ -72,7 +77,12 @@ class ProblemsScreen(FindingRows, CuratorScreen):
 
         ws, repo = self.app.workspace, self.app.session
         if ws is None or repo is None:
-            return
+            model = self.app.context_model
+            if repo is not None or model is None or not model.agents:
+                return
+            from ...live.instructions import instructions_session
+
+            repo = instructions_session(model)  # no memory: the instruction findings alone
         scope = self.app.scope
         everything = scoped_findings(repo, scope)
         words = self.query_one("#problem-filter", Input).value.lower().split()
@@ -123,12 +133,13 @@ class ProblemsScreen(FindingRows, CuratorScreen):
             table.move_cursor(row=same if same is not None else min(row, len(items) - 1))
         hidden = f" · hidden: {', '.join(sorted(self.hidden))}" if self.hidden else ""
         self.query_one("#problem-counts", Static).update(
-            Text.assemble(f"{len(items)} of {len(everything)}{hidden} · ", (scope_name(repo, scope), "bold"),
+            Text.assemble(f"{len(items)} of {len(everything)}{hidden} · ",
+                          (scope_name(repo, scope) if repo.sources else "the instruction files", "bold"),
                           (" · s scope" if len(repo.loaded()) > 1 else "", "dim")))
         self._detail(table.cursor_row if items else None)
 
     def on_resize(self) -> None:
-        if self.app.workspace is not None:
+        if self.app.workspace is not None or self.app.context_model is not None:
             self.call_after_refresh(self._refit)
 
     def _refit(self) -> None:

@@ -5,12 +5,14 @@ worst problems."""
 from __future__ import annotations
 
 from rich.console import Group
+from rich.padding import Padding
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ...model.findings import Severity
 from .budget_bar import compact
+from .fitting import FirstThatFits, KeyLine
 
 SEVERITY_STYLE = {Severity.ERROR: "bold error", Severity.WARNING: "warning", Severity.INFO: "info"}
 ICON = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "●"}
@@ -49,18 +51,32 @@ def _marks(line: Text, counts) -> None:
         line.append("✔ no findings", style="success")
 
 
-def agent_lines(model) -> list[Text]:
+def totals_line(indent: str, files: int, memories: int, tokens: int, counts) -> FirstThatFits:
+    """files (memories) · tokens · marks; narrower: "mem", then no memory count."""
+    out = []
+    for words in (f" ({memories:,} memories)", f" ({memories:,} mem)", ""):
+        line = Text(f"{indent}{files:,} files{words} · {compact(tokens)} tok · ")
+        _marks(line, counts)
+        out.append(line)
+    return FirstThatFits(*out)
+
+
+def agent_lines(model) -> list:
     """Each agent's start-up load from the instruction files (`ContextModel.startup_tokens`, the
     number `curator context` and the Context view show)."""
     if model is None or not model.agents:
         return []
-    out = [Text("Agents", style="bold")]
+    out: list = [Text("Agents", style="bold")]
     for name, ctx in model.agents.items():
-        line = Text(f"  {ctx.label:<15} start-up: ")
-        line.append(f"{model.startup_tokens(name):,} tokens", style="bold")
         n = len(ctx.startup)
-        line.append(f" · {n} file{'s' if n != 1 else ''} · {len(ctx.on_demand)} on demand", style="dim")
-        out.append(line)
+        lines = []
+        for more in (f" · {n} file{'s' if n != 1 else ''} · {len(ctx.on_demand)} on demand",
+                     f" · {n} file{'s' if n != 1 else ''}", ""):  # narrower: less said, never wrapped
+            line = Text(f"{ctx.label:<15} start-up: ")
+            line.append(f"{model.startup_tokens(name):,} tokens", style="bold")
+            line.append(more, style="dim")
+            lines.append(line)
+        out.append(Padding(FirstThatFits(*lines), (0, 0, 0, 2)))
     return [*out, Text("")]
 
 
@@ -75,9 +91,7 @@ def render_overview(repo, title: str, context=None) -> Group:
     if len(repo.loaded()) > 1:  # counted as `curator check` sums the sources
         t = scope_totals(repo, None)
         # files as the header counts them; of them the memories (indexes aside)
-        line = Text(f"{t['files']:,} files ({t['records']:,} memories) · {compact(t['tokens'])} tok · ")
-        _marks(line, scope_counts(repo, None))
-        parts.append(line)
+        parts.append(totals_line("", t["files"], t["records"], t["tokens"], scope_counts(repo, None)))
     bad = worst(repo)
     if bad:
         parts += [Text(""), Text("Worst problems · 2 lists all", style="bold")]
@@ -91,7 +105,7 @@ def render_overview(repo, title: str, context=None) -> Group:
             parts.append(Text(f"    {f.message}", no_wrap=True, overflow="ellipsis"))
     parts.append(Text(""))
     for src in repo.sources:
-        head = Text(src.name, style="bold")
+        head = Text(src.name, style="bold", no_wrap=True, overflow="ellipsis")  # one line: the rest is below
         head.append(f"  {src.spec.label}", style="dim")
         parts.append(head)
         ws = src.workspace
@@ -100,24 +114,20 @@ def render_overview(repo, title: str, context=None) -> Group:
             continue
         store = ws.store
         st = startup_of(store)
-        line = Text("  ")
-        line.append(f"{len(store.records):,} files ({sum(1 for r in store.records.values() if r.level == 2):,} memories) · ")
-        line.append(f"{compact(store.total_tokens)} tok · ")
-        _marks(line, ws.counts())
-        parts.append(line)
-        start = Text("  start-up: ")
+        memories = sum(1 for r in store.records.values() if r.level == 2)
+        parts.append(totals_line("  ", len(store.records), memories, store.total_tokens, ws.counts()))
+        start = Text("start-up: ")
         start.append(f"{st.tokens:,} tokens", style="bold")
         if st.cap_tokens is not None:
             start.append(f" of {st.cap_tokens:,}", style="error" if st.over else "")
         start.append(f" — {st.what}", style="dim")
         if st.past_cap_lines:
             start.append(f"; {st.past_cap_lines} lines past its cap are never seen", style="warning")
-        parts += [start, Text("")]
+        parts += [Padding(start, (0, 0, 0, 2)), Text("")]  # wrapped lines keep the block's indent
     parts += agent_lines(context)
-    parts.append(
-        Text.from_markup("[b]↑↓[/b] walk the tree · [b]Enter[/b] unfolds · [b]2[/b] problems · "
-                         "[b]3[/b] budgets · [b]4[/b] lab · [b]5[/b] sessions · [b]6[/b] drift · "
-                         "[b]7[/b] context · [b]ctrl+p[/b] commands · [b]f1[/b] help"))
+    parts.append(KeyLine([("↑↓", "walk the tree"), ("Enter", "unfolds"), ("2", "problems"), ("3", "budgets"),
+                          ("4", "lab"), ("5", "sessions"), ("6", "drift"), ("7", "context"),
+                          ("ctrl+p", "commands"), ("f1", "help")]))
     return Group(*parts)
 
 

@@ -50,6 +50,7 @@ class StatusHeader(Horizontal):
             f"{files:,} files · {'~' if est else ''}{compact(tokens)} tok · ✖{counts[0]} ▲{counts[1]} ●{counts[2]}"
         )
         bar = self.query_one(BudgetBar)
+        bar.display = True  # (hidden while there was no memory store)
         if whole:  # one bar cannot hold every source's cap: say how many are over
             over, n = startup_overs(repo, None)
             bar.label, bar.used, bar.budget, bar.past = "", 0, 0, 0
@@ -62,3 +63,18 @@ class StatusHeader(Horizontal):
         bar.label = "start-up"
         bar.past = st.past_cap_lines  # Claude Code's MEMORY.md: lines past 200 / 25 KB
         bar.used, bar.budget = st.tokens, st.cap_tokens or 0
+
+    def show_instructions(self, model) -> None:
+        """No memory store: the repository's name, its agents and its instruction findings (as
+        `curator check` counts them there)."""
+        from pathlib import Path
+
+        from ...model.findings import Severity
+
+        n = len(model.agents)
+        counts = [sum(1 for f in model.findings if f.severity == s) for s in (Severity.ERROR, Severity.WARNING,
+                                                                              Severity.INFO)]
+        self.query_one("#title", Static).update(Path(model.root).name or "curator")
+        self.query_one("#totals", Static).update(
+            f"no memory store · {n} agent{'s' if n != 1 else ''} · ✖{counts[0]} ▲{counts[1]} ●{counts[2]}")
+        self.query_one(BudgetBar).display = False  # no memory system: no start-up bar of one

@@ -19,7 +19,7 @@ def test_json_shape_on_sample(capsys, sample_copy):
     code, out, _ = run(capsys, "check", str(sample_copy), "--format", "json")
     assert code == 1
     data = json.loads(out)
-    assert set(data) == {"version", "store", "summary", "findings", "sources"}
+    assert set(data) == {"version", "store", "summary", "findings", "sources", "agents"}
     assert data["version"] == 1 and data["store"] == str(sample_copy)
     assert set(data["summary"]) == {"files", "records", "indexes", "tokens", "encoding", "errors", "warnings", "infos"}
     assert data["summary"]["encoding"] == "cl100k_base"

@@ -12,18 +12,15 @@ from curator.cli import main
 INDEX = "| Keywords | File |\n|---|---|\n| alpha beta gamma delta epsilon | [notes/a](notes/a.md) |\n"
 
 
-def test_watch_prints_the_change_and_the_findings_it_adds(capsys, make_store):
-    root = make_store({
-        "memory-index.md": "| Keywords | File |\n|---|---|\n| notes | [notes-index](notes-index.md) |\n",
-        "notes-index.md": INDEX,
-        "notes/a.md": "# A\nalpha\n",
-    })
+def _watch_while(capsys, root, write) -> list[dict]:
+    """`curator watch ROOT --count 1` while `write(i)` changes a file every 0.3 s, until the
+    watcher is up and saw one; the JSON lines it printed."""
     done = threading.Event()
 
     def write_until_seen() -> None:
         i = 0
-        while not done.is_set():  # a new file each time, until the watcher is up and saw one
-            (root / f"notes/new-{i}.md").write_text(f"# New\n{time.monotonic()}\n")
+        while not done.is_set():
+            write(i)
             i += 1
             done.wait(0.3)
 
@@ -37,6 +34,16 @@ def test_watch_prints_the_change_and_the_findings_it_adds(capsys, make_store):
     assert code == 0
     lines = [json.loads(ln) for ln in capsys.readouterr().out.splitlines() if ln.startswith("{")]
     assert lines, "no change reported within 15 s"
+    return lines
+
+
+def test_watch_prints_the_change_and_the_findings_it_adds(capsys, make_store):
+    root = make_store({
+        "memory-index.md": "| Keywords | File |\n|---|---|\n| notes | [notes-index](notes-index.md) |\n",
+        "notes-index.md": INDEX,
+        "notes/a.md": "# A\nalpha\n",
+    })
+    lines = _watch_while(capsys, root, lambda i: (root / f"notes/new-{i}.md").write_text(f"# New\n{time.monotonic()}\n"))
     first = lines[0]
     [path] = first["paths"]
     assert path.startswith("notes/new-")
@@ -47,3 +54,16 @@ def test_watch_refuses_bad_numbers(capsys, make_store):
     root = make_store({"notes/a.md": "# A\n"})
     assert main(["watch", str(root), "--count", "-1"]) == 2
     assert "--count" in capsys.readouterr().err
+
+
+def test_watch_follows_the_instruction_files_of_a_repository_without_memory(capsys, tmp_path):
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "AGENTS.md").write_text("# Agents\n\nRun the tests.\n")
+    # CLAUDE.md grows each time
+    lines = _watch_while(capsys, root, lambda i: (root / "CLAUDE.md").write_text("# Claude\n\n" + "word " * (i + 1)))
+    first = lines[0]
+    assert first["source"] == "instructions" and first["paths"] == ["CLAUDE.md"]
+    assert first["agents"]["codex"] > 0 and first["agents"]["claude-code"] > 0
+    change = next(c for c in first["startup_changes"] if c["agent"] == "claude-code")
+    assert change["after"] == first["agents"]["claude-code"] and change["files"][0]["path"] == "CLAUDE.md"

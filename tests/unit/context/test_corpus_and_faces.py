@@ -87,3 +87,28 @@ def test_baseline_covers_the_instruction_findings(tmp_path, capsys, sample_repo_
     data = json.loads(capsys.readouterr().out)
     assert data["findings"] == [] and data["baseline"]["gone"] == []
     assert "instructions.drifted-copy" in {e["check"] for e in json.loads(bl.read_text())["findings"]}
+
+
+@pytest.mark.skipif(not (CORPUS / "materialize.py").exists(), reason="the instruction corpus is not here")
+def test_check_tokens_and_context_json_give_each_agent_one_start_up_number(tmp_path, capsys, monkeypatch):
+    """A corpus repository of instruction files only (no memory): `check --format json` carries
+    the agents' start-up numbers, and they are `tokens`' and `context`'s (one source of each)."""
+    from curator.bench.context_corpus import materialize
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    root = materialize(str(CORPUS), "312-dev__eclosion-for-monarch", str(tmp_path / "repo"))
+    faces = {}
+    for command in ("check", "tokens", "context"):
+        main([command, str(root), "--format", "json"])
+        data = json.loads(capsys.readouterr().out)
+        faces[command] = {a["agent"]: (a["startup"]["tokens"], a["startup"]["bytes"]) for a in data["agents"]}
+    assert set(faces["context"]) == {"claude-code", "codex", "copilot", "cursor"}
+    assert faces["check"] == faces["tokens"] == faces["context"]
+    model = build_context(root, env={"HOME": str(tmp_path / "home")})
+    assert {a: model.startup_tokens(a) for a in model.agents} == {a: n for a, (n, _) in faces["check"].items()}
+    assert all(n > 0 for n, _ in faces["check"].values())
+
+
+def test_check_json_of_one_store_given_alone_has_no_agents(capsys, sample_copy):
+    main(["check", str(sample_copy), "--format", "json"])
+    assert json.loads(capsys.readouterr().out)["agents"] == []  # the key is always there
