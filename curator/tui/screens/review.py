@@ -161,6 +161,8 @@ class ReviewScreen(CuratorScreen):
             self._fill_whole(table, review, agents=whole)
         else:
             self._fill(table, self.store_review, "")
+        if table.row_count > 1 and str(table.coordinate_to_cell_key((0, 0)).row_key.value).startswith("s"):
+            table.move_cursor(row=1)  # past the first system's name, onto its first change
         table.focus()
         self._show_diff(table)
 
@@ -208,6 +210,12 @@ class ReviewScreen(CuratorScreen):
             for f in owner.files:
                 body.append(f"  {f.words()}\n")
             body.append("(7 shows what each agent loads)", style="dim")
+        elif owner is not None and not path and hasattr(owner, "budgets"):  # a memory system's name row
+            from ...reports.review_report import worse
+
+            bad = worse(owner)
+            body.append(f"{owner.source} ({owner.kind}, {owner.status})\n", style="bold")
+            body.append("worse: " + "; ".join(bad) if bad else "nothing got worse", style="error" if bad else "success")
         elif owner is not None and path:
             diff = owner.file_diff(path)
             for line in diff.splitlines():
