@@ -234,6 +234,16 @@ def test_drift(snap_compare, demo_repo):
     assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)
 
 
+def test_drift_one_kind(snap_compare, demo_repo):
+    """t narrows the drift table to one kind: the bar says how many of how many, and which."""
+    async def run_before(pilot):
+        await open_then_wait("6", lambda app: "grew most" in str(app.screen.query_one("#drift-grew").render()))(pilot)
+        await pilot.press("t", "t")
+        await _ready(pilot)
+
+    assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)
+
+
 def test_review(snap_compare, demo_repo):
     app = _repo_app(demo_repo)
     app.bind("ctrl+o", "switch_mode('review')")  # (review has no number key: the palette opens it)

@@ -95,8 +95,9 @@ class DriftScreen(FindingRows, CuratorScreen):
                              (" out of step", "bold"))
         if self.kind:
             head.append(" · ").append(kind_id(self.kind), style="bold accent")
-        head.append(" · ").append(scope_name(repo, scope), style="bold")
-        if len(repo.loaded()) > 1:
+        # (the bar shares its line with the filter: the scope in a few words)
+        head.append(" · ").append("whole repository" if many else scope_name(repo, scope), style="bold")
+        if len(repo.loaded()) > 1 and not self.kind:  # (the footer says it too: room for the kind)
             head.append("  s scope", style="dim")
         self.query_one("#drift-scope", Static).update(head)
         key = tuple((i, id(s.workspace.store)) for i, s in repo.loaded() if scope is None or i == scope)
