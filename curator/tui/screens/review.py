@@ -74,6 +74,7 @@ class ReviewScreen(CuratorScreen):
         self.store_review = None
         self.whole = False  # the review covers the whole repository (every memory system)
         self.files: dict[str, tuple] = {}  # row key → (StoreReview or AgentChange, path or None)
+        self.heads: set[str] = set()  # the rows naming a memory system
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="review-body"):
@@ -140,7 +141,7 @@ class ReviewScreen(CuratorScreen):
         summary = Text.assemble(("against ", ""), (f"{review.base} ({review.commit[:7]})", "bold"), "  ")
         table = self.query_one(DataTable)
         table.clear()
-        self.files = {}
+        self.files, self.heads = {}, set()
         if whole or len(changed) > 1:
             summary.append(totals_line(review) + "  ")
             bad = worse_all(review)
@@ -161,7 +162,7 @@ class ReviewScreen(CuratorScreen):
             self._fill_whole(table, review, agents=whole)
         else:
             self._fill(table, self.store_review, "")
-        if table.row_count > 1 and str(table.coordinate_to_cell_key((0, 0)).row_key.value).startswith("s"):
+        if table.row_count > 1 and table.coordinate_to_cell_key((0, 0)).row_key.value in self.heads:
             table.move_cursor(row=1)  # past the first system's name, onto its first change
         table.focus()
         self._show_diff(table)
@@ -191,6 +192,7 @@ class ReviewScreen(CuratorScreen):
                               f"{_n(len(s.introduced), 'new finding')} · {len(s.resolved)} resolved", "dim")),
                           key=f"s{si}")
             self.files[f"s{si}"] = (s, None)
+            self.heads.add(f"s{si}")
             self._fill(table, s, f"s{si}.")
 
     def on_data_table_row_highlighted(self, event) -> None:
@@ -210,7 +212,7 @@ class ReviewScreen(CuratorScreen):
             for f in owner.files:
                 body.append(f"  {f.words()}\n")
             body.append("(7 shows what each agent loads)", style="dim")
-        elif owner is not None and not path and hasattr(owner, "budgets"):  # a memory system's name row
+        elif key in self.heads:  # a memory system's name row
             from ...reports.review_report import worse
 
             bad = worse(owner)
@@ -229,9 +231,14 @@ class ReviewScreen(CuratorScreen):
         if not path:
             return
         repo, ws = self.app.session, self.app.workspace
-        if repo is not None and self.review is not None:  # the file's own memory system, made current
+        where = self.review.repo / owner.source / path if self.review is not None else None
+        if repo is not None and where is not None:  # the file's own memory system, made current
             # (review names a file inside the folder it found in git, the session inside its store)
-            hit = repo.locate(self.review.repo / owner.source / path)
+            hit = repo.locate(where)
+            if hit is None and where.is_file():  # e.g. a store deeper than the app looks for stores
+                self.notify(f"{owner.source}/{path} is in no memory system the app loaded "
+                            f"(`curator {owner.source}` opens that one)", severity="warning")
+                return
             if hit is not None:
                 if hit[0] != repo.current:
                     self.app.select_source(hit[0])
