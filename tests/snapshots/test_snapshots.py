@@ -252,6 +252,24 @@ def test_review(snap_compare, demo_repo):
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
+def test_review_narrowed_to_one_source(snap_compare, demo_repo):
+    """s on the review: one memory system's changes, without the names and the agents' rows."""
+    app = _repo_app(demo_repo)
+    app.bind("ctrl+o", "switch_mode('review')")
+
+    async def run_before(pilot):
+        await open_then_wait("ctrl+o", lambda app: app.screen.review is not None)(pilot)
+        await pilot.press("s")
+        for _ in range(200):
+            await _ready(pilot)
+            if pilot.app.screen.review is not None and not pilot.app.screen.whole:
+                break
+            await pilot.pause(0.05)
+        await _ready(pilot)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
 def test_sessions(snap_compare, demo_repo):
     run_before = open_then_wait("5", lambda app: app.transcripts is not None and app.transcripts.indexed)
     assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)
