@@ -21,6 +21,7 @@ from ..model.findings import (
     IndexOrphan,
     ListEntry,
     Prune,
+    PruneMany,
     RefreshCount,
     Reimport,
     Relink,
@@ -288,6 +289,11 @@ def _draft(store: Store, chosen: list[Finding], counter=None) -> Plan:
             case Prune(path=path):
                 draft.move(path, archive_path(store.root, path))
                 pruned.append(path)
+            case PruneMany(paths=paths):
+                for path in paths:
+                    if path in store.records and path not in pruned:
+                        draft.move(path, archive_path(store.root, path))
+                        pruned.append(path)
     drop_routes(store, draft, pruned)
     recount_routes(store, draft, counter)
     return draft.plan()

@@ -135,6 +135,18 @@ class Prune(Fix):
 
 
 @dataclass(frozen=True, slots=True)
+class PruneMany(Fix):
+    """Archive every record in `paths` (one folder's expired records, reported as one finding)."""
+
+    paths: tuple[str, ...]
+    kind: ClassVar[str] = "prune-many"
+
+    @property
+    def description(self) -> str:
+        return f"prune (archive) these {len(self.paths)} records"
+
+
+@dataclass(frozen=True, slots=True)
 class Relink(Fix):
     """Re-point a markdown link inside `path` (on `line`) from `old` to `new`, both as written
     in that file (the file it meant was moved or renamed)."""
@@ -223,7 +235,8 @@ class RuleKeys(Fix):
 
 
 FIX_KINDS: dict[str, type[Fix]] = {c.kind: c for c in (RepointRow, DropRow, IndexOrphan, RouteIndex, RefreshCount, Prune,
-                                                       Relink, ListEntry, Frontmatter, SplitIndex, Reimport, RuleKeys)}
+                                                       PruneMany, Relink, ListEntry, Frontmatter, SplitIndex, Reimport,
+                                                       RuleKeys)}
 
 
 def fix_from_row(row: tuple) -> Fix:

@@ -36,4 +36,16 @@ def test_dated_session_logs_are_transient_and_most_of_the_store_is_one_note(make
     notes = [f for f in found if f.check == "transient.unpruned"]
     assert len(notes) == 1 and notes[0].message.startswith("12 of 14 memories are transient records")
     assert not [f for f in found if f.check == "orphan.unindexed"]  # logs are pruned, not listed
-    assert sum(f.check == "transient.expired" for f in found) == 12  # each one prunable
+    expired = [f for f in found if f.check == "transient.expired"]  # one finding, every log prunable by it
+    assert len(expired) == 1 and expired[0].path == "." and len(expired[0].fix.paths) == 12
+
+
+def test_the_one_expired_finding_of_a_folder_prunes_every_log_in_it(make_store):
+    from curator.curation import plan_fixes
+
+    files = {f"session_2025-12-{d:02d}_10-00.md": f"# Session {d}\n" for d in range(1, 8)}
+    store = load(make_store({"architecture.md": "# Architecture\n", **files}))
+    expired = [f for f in run_checks(store) if f.check == "transient.expired"]
+    plan = plan_fixes(store, expired, {"transient.expired"}, counter=store.counter)
+    moved = {e.path for e in plan.edits if e.action == "delete"}
+    assert moved == set(files), plan.to_json()["files"]

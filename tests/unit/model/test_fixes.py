@@ -19,6 +19,7 @@ from curator.model.findings import (
     IndexOrphan,
     ListEntry,
     Prune,
+    PruneMany,
     RefreshCount,
     Reimport,
     Relink,
@@ -75,13 +76,14 @@ def test_each_variant_says_what_it_does():
     assert IndexOrphan("x.md", "skills-x-index.md").description == "add a row to skills-x-index.md"
     assert RefreshCount("memory-index.md", 4, "x.md", 120).description == "set the count to 120"
     assert Prune("reflection/old.md").description.startswith("prune")
+    assert PruneMany(("s/a.md", "s/b.md")).description == "prune (archive) these 2 records"
     assert RouteIndex("x-index.md", ("x",)).description == "add a route to memory-index.md"
     assert Relink("a.md", 3, "b.md", "c/b.md").description == "link it as c/b.md"
     assert ListEntry("x.md", "MEMORY.md").description == "add a line to MEMORY.md"
     assert Frontmatter("x.md", "quote").description.startswith("quote")
     assert Reimport("CLAUDE.md", 3, "@a.md", "@docs/a.md").description == "import @docs/a.md instead"
     assert RuleKeys("r.md", "paths").description == "translate globs: to paths:"
-    assert all(issubclass(c, Fix) for c in FIX_KINDS.values()) and len(FIX_KINDS) == 12
+    assert all(issubclass(c, Fix) for c in FIX_KINDS.values()) and len(FIX_KINDS) == 13
 
 
 def test_the_checks_build_typed_fixes_and_the_plan_dispatches_on_them(sample_copy):
