@@ -119,7 +119,9 @@ CHECKS: dict[str, CheckSpec] = {c.id: c for c in (
           scope=PER_INDEX, reads={INDEXES},
           why="Two rows for one file split its keywords: neither row wins a lookup it should.",
           example="| rebase | [git-rebase](git/git-rebase.md) |  and later  | squash | [git-rebase](git/git-rebase.md) |",
-          fix="Merge the repeated row's keywords into the first and drop it.", safety=SOME_SAFE),
+          fix="Merge the repeated row's keywords into the first and drop it; in a MEMORY.md, the repeated "
+              "`- [Title](file.md) — hook` line's title and hook join the first line (a line adding nothing just goes).",
+          safety=SOME_SAFE),
     _spec("index.unrouted", E, "a domain index that memory-index.md does not link", "index_checks", TIERED,
           scope=STORE_WIDE, reads={INDEXES, NAMES},
           why="The agent starts at memory-index.md: a domain index it does not link is never reached.",

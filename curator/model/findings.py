@@ -80,6 +80,22 @@ class DropRow(Fix):
 
 
 @dataclass(frozen=True, slots=True)
+class MergeEntry(Fix):
+    """Merge the list line `line` (a second line for `target`) into line `first`, then drop it:
+    its hook and title are added to the first line when it does not say them already."""
+
+    index: str
+    line: int
+    target: str
+    first: int
+    kind: ClassVar[str] = "merge-entry"
+
+    @property
+    def description(self) -> str:
+        return f"merge into line {self.first}"
+
+
+@dataclass(frozen=True, slots=True)
 class IndexOrphan(Fix):
     """Add a row for the orphan memory `path` to the domain index `index`; `keywords` are
     suggested when the fix is planned (empty until then)."""
@@ -234,9 +250,9 @@ class RuleKeys(Fix):
         return "write the boolean (alwaysApply: true)" if self.mode == "bool" else "translate globs: to paths:"
 
 
-FIX_KINDS: dict[str, type[Fix]] = {c.kind: c for c in (RepointRow, DropRow, IndexOrphan, RouteIndex, RefreshCount, Prune,
-                                                       PruneMany, Relink, ListEntry, Frontmatter, SplitIndex, Reimport,
-                                                       RuleKeys)}
+FIX_KINDS: dict[str, type[Fix]] = {c.kind: c for c in (
+    RepointRow, DropRow, MergeEntry, IndexOrphan, RouteIndex, RefreshCount, Prune, PruneMany, Relink, ListEntry,
+    Frontmatter, SplitIndex, Reimport, RuleKeys)}
 
 
 def fix_from_row(row: tuple) -> Fix:

@@ -83,7 +83,7 @@ def test_each_variant_says_what_it_does():
     assert Frontmatter("x.md", "quote").description.startswith("quote")
     assert Reimport("CLAUDE.md", 3, "@a.md", "@docs/a.md").description == "import @docs/a.md instead"
     assert RuleKeys("r.md", "paths").description == "translate globs: to paths:"
-    assert all(issubclass(c, Fix) for c in FIX_KINDS.values()) and len(FIX_KINDS) == 13
+    assert all(issubclass(c, Fix) for c in FIX_KINDS.values()) and len(FIX_KINDS) == 14
 
 
 def test_the_checks_build_typed_fixes_and_the_plan_dispatches_on_them(sample_copy):
