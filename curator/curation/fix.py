@@ -15,6 +15,7 @@ import re
 from rapidfuzz import fuzz
 
 from ..model.findings import (
+    REPOSITORY_FIXES,
     DropRow,
     Finding,
     Frontmatter,
@@ -24,11 +25,9 @@ from ..model.findings import (
     Prune,
     PruneMany,
     RefreshCount,
-    Reimport,
     Relink,
     RepointRow,
     RouteIndex,
-    RuleKeys,
     SplitIndex,
 )
 from ..model.indexes import IndexLink, format_domain_row, format_l0_row
@@ -47,9 +46,9 @@ def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = 
     `checks` None plans only the safe fixes (`is_safe`); naming checks opts in to their fixes.
     Orphans go into one index per plan: `index`, else the one most of them belong in. Items that
     would add a finding are dropped, or with `insist` kept and named as a trade-off."""
-    theirs = [f for f in findings if isinstance(f.fix, (Reimport, RuleKeys))]
+    theirs = [f for f in findings if isinstance(f.fix, REPOSITORY_FIXES)]
     if theirs:  # instruction files are the repository's: planned at its root (`instruction_fixes`)
-        findings = [f for f in findings if not isinstance(f.fix, (Reimport, RuleKeys))]
+        findings = [f for f in findings if not isinstance(f.fix, REPOSITORY_FIXES)]
         if not findings:
             raise NothingToDo(f"{theirs[0].check} is fixed in the repository's instruction files: "
                               f"`curator fix --check {theirs[0].check}`", "fix")

@@ -237,6 +237,22 @@ class Reimport(Fix):
 
 
 @dataclass(frozen=True, slots=True)
+class Repath(Fix):
+    """Name the path on `line` of an instruction file as it is now: `old` → `new`, both as
+    written (git recorded the move, or one file of that name is where it went)."""
+
+    path: str
+    line: int
+    old: str
+    new: str
+    kind: ClassVar[str] = "repath"
+
+    @property
+    def description(self) -> str:
+        return f"name {self.new} instead"
+
+
+@dataclass(frozen=True, slots=True)
 class RuleKeys(Fix):
     """Rewrite a rule's frontmatter keys: `bool` — `alwaysApply: "true"` to `true`; `paths` —
     Cursor's `globs:` to Claude Code's `paths:` (and its `alwaysApply:` dropped)."""
@@ -252,7 +268,9 @@ class RuleKeys(Fix):
 
 FIX_KINDS: dict[str, type[Fix]] = {c.kind: c for c in (
     RepointRow, DropRow, MergeEntry, IndexOrphan, RouteIndex, RefreshCount, Prune, PruneMany, Relink, ListEntry,
-    Frontmatter, SplitIndex, Reimport, RuleKeys)}
+    Frontmatter, SplitIndex, Reimport, Repath, RuleKeys)}
+# fixes of the repository's instruction files (planned at its root by `curation.instruction_fixes`)
+REPOSITORY_FIXES = (Reimport, Repath, RuleKeys)
 
 
 def fix_from_row(row: tuple) -> Fix:

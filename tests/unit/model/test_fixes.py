@@ -18,11 +18,13 @@ from curator.model.findings import (
     Frontmatter,
     IndexOrphan,
     ListEntry,
+    MergeEntry,
     Prune,
     PruneMany,
     RefreshCount,
     Reimport,
     Relink,
+    Repath,
     RepointRow,
     RouteIndex,
     RuleKeys,
@@ -83,7 +85,9 @@ def test_each_variant_says_what_it_does():
     assert Frontmatter("x.md", "quote").description.startswith("quote")
     assert Reimport("CLAUDE.md", 3, "@a.md", "@docs/a.md").description == "import @docs/a.md instead"
     assert RuleKeys("r.md", "paths").description == "translate globs: to paths:"
-    assert all(issubclass(c, Fix) for c in FIX_KINDS.values()) and len(FIX_KINDS) == 14
+    assert Repath("CLAUDE.md", 3, "src/a.ts", "src/b/a.ts").description == "name src/b/a.ts instead"
+    assert MergeEntry("MEMORY.md", 4, "t.md", 2).description == "merge into line 2"
+    assert all(issubclass(c, Fix) for c in FIX_KINDS.values()) and len(FIX_KINDS) == 15
 
 
 def test_the_checks_build_typed_fixes_and_the_plan_dispatches_on_them(sample_copy):
