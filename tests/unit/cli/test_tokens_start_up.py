@@ -94,3 +94,11 @@ def test_check_on_a_repository_without_git_reads_its_instruction_files(capsys, m
     with_git = make_store({**files, ".git/HEAD": "ref: refs/heads/main\n"}, name="checkout")
     assert main(["check", str(with_git), "--format", "json"]) in (0, 1)
     assert checks == {f["check"] for f in json.loads(capsys.readouterr().out)["findings"]}
+
+
+def test_check_with_no_path_in_a_checkout_without_git_reads_its_instruction_files(capsys, make_store, monkeypatch):
+    root = make_store({"AGENTS.md": "Run `scripts/check.sh` first.\n", "scripts/lint.sh": "", "src/app.py": ""},
+                      name="export")
+    monkeypatch.chdir(root)
+    assert main(["check", "--format", "json"]) in (0, 1)
+    assert [f["check"] for f in json.loads(capsys.readouterr().out)["findings"]] == ["instructions.missing-path"]
