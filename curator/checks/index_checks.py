@@ -8,8 +8,9 @@ from collections import Counter
 from rapidfuzz import fuzz, process
 
 from ..model import formats as fmts
-from ..model.findings import DropRow, RepointRow, RouteIndex, Severity
+from ..model.findings import DropRow, MergeEntry, RepointRow, RouteIndex, Severity
 from ..model.indexes import IndexRow
+from ..model.list_entry import merged_entry
 from .context import Context
 
 
@@ -171,6 +172,7 @@ def _duplicates(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
                         line=row.line,
                         target=target,
                         severity=Severity.WARNING,
+                        fix=_merge_fix(index_path, rows, row, first, target),
                     )
                     continue
                 if len(row.links) == 1:
@@ -185,6 +187,15 @@ def _duplicates(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
                 )
             else:
                 seen.setdefault(target, row.line)
+
+
+def _merge_fix(index_path: str, rows: list[IndexRow], row: IndexRow, first: int, target: str) -> MergeEntry | None:
+    """Merging the repeated line into the first one: only when both are one-link entry lines
+    (`- [Title](file.md) — hook`); prose lines are merged by hand."""
+    head = next((r for r in rows if r.line == first), None)
+    if first == row.line or head is None or merged_entry(head.raw, row.raw) is None:
+        return None
+    return MergeEntry(index_path, row.line, target, first)
 
 
 def _unrouted(ctx: Context) -> None:

@@ -83,7 +83,9 @@ INSTRUCTION_CHECKS: tuple[tuple[str, Severity, str, str, str, str, str], ...] = 
      "Instructions that name a file which was renamed or deleted send the agent looking for it: a wasted "
      "tool call at best, an invented file at worst.",
      "AGENTS.md:12: run `scripts/check.sh` before committing  but scripts/ holds only lint.sh",
-     "Name the file as it is now, or drop the line.", BY_HAND),
+     "Name the file as it is now, or drop the line: `curator fix --check instructions.missing-path` re-points "
+     "it when git recorded the move, or exactly one file of that name is under the folder named (else in the "
+     "repository); several: the finding lists them, fix by hand.", ASKED),
     ("instructions.description-collision", W, "agent-requested rules or skills whose descriptions share most words",
      "Agents pick skills and agent-requested rules by their descriptions the way routing picks index rows by "
      "keywords: two that share most words are picked at random, or both.",

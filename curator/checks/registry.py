@@ -119,7 +119,9 @@ CHECKS: dict[str, CheckSpec] = {c.id: c for c in (
           scope=PER_INDEX, reads={INDEXES},
           why="Two rows for one file split its keywords: neither row wins a lookup it should.",
           example="| rebase | [git-rebase](git/git-rebase.md) |  and later  | squash | [git-rebase](git/git-rebase.md) |",
-          fix="Merge the repeated row's keywords into the first and drop it.", safety=SOME_SAFE),
+          fix="Merge the repeated row's keywords into the first and drop it; in a MEMORY.md, the repeated "
+              "`- [Title](file.md) — hook` line's title and hook join the first line (a line adding nothing just goes).",
+          safety=SOME_SAFE),
     _spec("index.unrouted", E, "a domain index that memory-index.md does not link", "index_checks", TIERED,
           scope=STORE_WIDE, reads={INDEXES, NAMES},
           why="The agent starts at memory-index.md: a domain index it does not link is never reached.",
@@ -210,11 +212,13 @@ CHECKS: dict[str, CheckSpec] = {c.id: c for c in (
           why="Experience stores keep each entry and its summary in step; one without the other is half a record.",
           example="error-experience/entries/2026-01-02-flaky-ci.md with no summary/entries/2026-01-02-flaky-ci.md",
           fix="Write the missing summary, or remove the leftover one."),
-    _spec("transient.expired", INFO, "a transient record older than its tier's TTL ({ttl})", "transient_checks",
-          scope=PER_FILE, reads={TEXT, NAMES},
+    _spec("transient.expired", INFO, "a transient record older than its tier's TTL ({ttl}); a folder of many, one finding",
+          "transient_checks", scope=STORE_WIDE, reads={TEXT, NAMES},
           why="Transient notes (validation, reflection) are meant to be read soon and dropped; old ones crowd retrieval.",
-          example="validation/2026-01-05-run.md, 320 days old (transient 30 days)",
-          fix="Prune it (archived under .curator/archive/) or promote it if it still holds.", safety=ASKED),
+          example="validation/2026-01-05-run.md, 320 days old (transient 30 days); 266 transient records are past "
+                  "the transient tier's 30 days (oldest session_2025-11-02_09-14.md, ...)",
+          fix="Prune it (archived under .curator/archive/) or promote it if it still holds; `curator prune` "
+              "archives every expired record at once.", safety=ASKED),
     _spec("transient.unpruned", INFO, "most of the store is transient records (dated session and hand-off logs)", "transient_share", PLAIN,
           scope=STORE_WIDE, reads={NAMES, TOKENS},
           why="Session hand-offs are read once; a store made mostly of them buries the lasting knowledge under them.",

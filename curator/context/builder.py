@@ -23,6 +23,7 @@ class Builder:
     counter: object = None  # the project's token counter (curator.tokens)
     findings: list[Finding] = field(default_factory=list)
     _seen: set = field(default_factory=set)
+    _renames: dict | None = None
 
     def add(self, check: str, path: str, message: str, line: int | None = None, target: str | None = None,
             suggestion: str | None = None, fix: Fix | None = None) -> None:
@@ -34,6 +35,15 @@ class Builder:
             return
         self._seen.add(key)
         self.findings.append(Finding(check, SEVERITY[check], path, message, line, target, suggestion, fix))
+
+    def renames(self) -> dict[str, str]:
+        """What git recorded as renamed in the repository (read on first ask: only a missing
+        path needs it)."""
+        if self._renames is None:
+            from .moved import renames
+
+            self._renames = renames(self.fs.root)
+        return self._renames
 
     @property
     def ci(self) -> bool:

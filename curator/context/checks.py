@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
+from ..model.findings import Repath
 from .builder import Builder
 from .model import AgentContext
+from .moved import Moved, moved_to
 from .parse import code_free_lines
 
 COPY_NAMES = ("CLAUDE.md", "AGENTS.md", "GEMINI.md", ".cursorrules", ".windsurfrules", ".clinerules",
@@ -142,11 +144,36 @@ def _paths_in(b: Builder, rel: str, text: str) -> None:
                 continue
             if _found(fs, path, folder, kind):
                 continue
-            parent = _parent_exists(fs, path, folder, kind)
-            if parent is None:
+            found = _parent_exists(fs, path, folder, kind)
+            if found is None:
                 continue
-            b.add("instructions.missing-path", rel, f"`{token}` does not exist ({parent}/ does; renamed or deleted?)",
-                  no, token)
+            parent, base = found
+            where = moved_to(fs, b.renames(), _join(base, path), parent)
+            new = _written(where.now, base, kind, token) if where.now else None
+            b.add("instructions.missing-path", rel, f"`{token}` does not exist ({parent}/ does; {_said(where, new)})",
+                  no, token, where.now, Repath(rel, no, token, new) if new and new != token else None)
+
+
+def _written(now: str, base: str, kind: str, token: str) -> str:
+    """The path as the line would write it: from the same folder it was written from (a code
+    path outside that folder from the repository root)."""
+    import posixpath
+
+    if kind == "link" or not base or now.startswith(base + "/"):
+        new = posixpath.relpath(now, base or ".")
+    else:
+        new = now
+    return "./" + new if token.startswith("./") and not new.startswith("../") else new
+
+
+def _said(where: Moved, new: str | None) -> str:
+    if where.how == "git":
+        return f"git recorded its move: it is {new} now"
+    if where.how in ("near", "name"):
+        return f"the one file of that name {'there' if where.how == 'near' else 'in the repository'} is {new}"
+    if where.how == "candidates":
+        return "renamed or deleted? files of that name: " + ", ".join(where.candidates)
+    return "renamed or deleted?"
 
 
 _DATA_EXT = (".csv", ".tsv", ".db", ".sqlite", ".log", ".env", ".pem", ".key", ".lock")
@@ -184,13 +211,14 @@ def _found(fs, path: str, folder: str, kind: str) -> bool:
     return any(f.endswith(suffix) for f in fs.files) if kind == "code" else False
 
 
-def _parent_exists(fs, path: str, folder: str, kind: str) -> str | None:
+def _parent_exists(fs, path: str, folder: str, kind: str) -> tuple[str, str] | None:
+    """(the path's folder that exists, the folder the path was written from)."""
     if "/" not in path:
         return None
     for base in _bases(folder, kind):
         parent = _join(base, path.rsplit("/", 1)[0])
         if parent and not parent.startswith("..") and parent in fs.dirs:
-            return parent
+            return parent, base
     return None
 
 

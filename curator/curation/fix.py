@@ -15,21 +15,23 @@ import re
 from rapidfuzz import fuzz
 
 from ..model.findings import (
+    REPOSITORY_FIXES,
     DropRow,
     Finding,
     Frontmatter,
     IndexOrphan,
     ListEntry,
+    MergeEntry,
     Prune,
+    PruneMany,
     RefreshCount,
-    Reimport,
     Relink,
     RepointRow,
     RouteIndex,
-    RuleKeys,
     SplitIndex,
 )
 from ..model.indexes import IndexLink, format_domain_row, format_l0_row
+from ..model.list_entry import merged_entry
 from ..model.store import Store
 from .draft import Draft, repoint, set_count
 from .gate import gate
@@ -44,9 +46,9 @@ def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = 
     `checks` None plans only the safe fixes (`is_safe`); naming checks opts in to their fixes.
     Orphans go into one index per plan: `index`, else the one most of them belong in. Items that
     would add a finding are dropped, or with `insist` kept and named as a trade-off."""
-    theirs = [f for f in findings if isinstance(f.fix, (Reimport, RuleKeys))]
+    theirs = [f for f in findings if isinstance(f.fix, REPOSITORY_FIXES)]
     if theirs:  # instruction files are the repository's: planned at its root (`instruction_fixes`)
-        findings = [f for f in findings if not isinstance(f.fix, (Reimport, RuleKeys))]
+        findings = [f for f in findings if not isinstance(f.fix, REPOSITORY_FIXES)]
         if not findings:
             raise NothingToDo(f"{theirs[0].check} is fixed in the repository's instruction files: "
                               f"`curator fix --check {theirs[0].check}`", "fix")
@@ -136,7 +138,27 @@ def is_safe(store: Store, f: Finding) -> bool:
             return True  # a line drafted from the file's own frontmatter; quoting keeps every value
         case DropRow(index=index, line=line, target=target, reason="repeated"):
             return _exact_duplicate(store, index, line, target)
+        case MergeEntry(index=index, line=line, first=first):
+            raw = _raw_lines(store, index)
+            return first in raw and line in raw and merged_entry(raw[first], raw[line]) == raw[first]  # a repeat
     return False
+
+
+def _raw_lines(store: Store, index: str) -> dict[int, str]:
+    return {r.line: r.raw for r in dict(store.all_indexes()).get(index, [])}
+
+
+def _merge_entry(store: Store, draft: Draft, fix: MergeEntry) -> bool:
+    """The repeated entry line's hook added to the first line (as this plan leaves it), then
+    the repeat dropped. False (both lines stay) when either is no longer an entry line."""
+    first, repeat = draft.current_line(fix.index, fix.first), _raw_lines(store, fix.index).get(fix.line)
+    merged = merged_entry(first, repeat) if first is not None and repeat is not None else None
+    if merged is None:
+        return False
+    if merged != first:
+        draft.replace_line(fix.index, fix.first, merged)
+    draft.replace_line(fix.index, fix.line, None)
+    return True
 
 
 def _exact_duplicate(store: Store, index: str, line: int, target: str) -> bool:
@@ -172,7 +194,8 @@ def _label(f: Finding) -> str:
             return f"{f.check} ({f.path})"
         case IndexOrphan(path=path, index=index):
             return f"row for {path} in {index}"
-        case RepointRow(index=where, line=line) | DropRow(index=where, line=line) | RefreshCount(index=where, line=line):
+        case (RepointRow(index=where, line=line) | DropRow(index=where, line=line) | RefreshCount(index=where, line=line)
+              | MergeEntry(index=where, line=line)):
             return f"{fix.description} ({where}:{line})"
         case RouteIndex(index=where):
             return f"{fix.description} ({where})"
@@ -238,9 +261,11 @@ def _draft(store: Store, chosen: list[Finding], counter=None) -> Plan:
                 continue  # its keywords could not be kept: the row stays
             dropped.setdefault(fix.index, set()).add(fix.line)
             draft.replace_line(fix.index, fix.line, None)
+        elif isinstance(fix, MergeEntry) and _merge_entry(store, draft, fix):
+            dropped.setdefault(fix.index, set()).add(fix.line)
     for f in chosen:
         fix = f.fix
-        if fix in done or isinstance(fix, DropRow):
+        if fix in done or isinstance(fix, (DropRow, MergeEntry)):
             continue
         done.add(fix)
         match fix:
@@ -288,6 +313,11 @@ def _draft(store: Store, chosen: list[Finding], counter=None) -> Plan:
             case Prune(path=path):
                 draft.move(path, archive_path(store.root, path))
                 pruned.append(path)
+            case PruneMany(paths=paths):
+                for path in paths:
+                    if path in store.records and path not in pruned:
+                        draft.move(path, archive_path(store.root, path))
+                        pruned.append(path)
     drop_routes(store, draft, pruned)
     recount_routes(store, draft, counter)
     return draft.plan()

@@ -15,10 +15,11 @@ import re
 from ..context.build import build_context
 from ..context.fs import RepoFS, Text
 from ..context.parse import glob_list, read_meta
-from ..model.findings import Finding, Reimport, RuleKeys
+from ..model.findings import Finding, Reimport, Repath, RuleKeys
 from .plan import FileEdit, NothingToDo, Plan
 
-FIXABLE = frozenset({"instructions.import-broken", "instructions.string-bool", "instructions.foreign-keys"})
+FIXABLE = frozenset({"instructions.import-broken", "instructions.string-bool", "instructions.foreign-keys",
+                     "instructions.missing-path"})
 
 
 def plan_instruction_fixes(root, checks: set[str], *, env: dict | None = None, home: str | None = None) -> Plan:
@@ -80,6 +81,8 @@ def _apply(text: str, fix) -> str | None:
     match fix:
         case Reimport(line=line, old=old, new=new):
             return _reimport(text, line, old, new)
+        case Repath(line=line, old=old, new=new):  # a path, not the tail of a longer one
+            return _reimport(text, line, old, new, before=r"(?<![A-Za-z0-9_/.~@-])")
         case RuleKeys(mode="bool"):
             return _string_bool(text)
         case RuleKeys(mode="paths"):
@@ -87,12 +90,12 @@ def _apply(text: str, fix) -> str | None:
     return None
 
 
-def _reimport(text: str, line: int, old: str, new: str) -> str | None:
+def _reimport(text: str, line: int, old: str, new: str, before: str = "") -> str | None:
     lines = text.splitlines(keepends=True)
     if not 0 < line <= len(lines):
         return None
     # the import as written, not a longer path it begins (a sentence's full stop may follow)
-    pattern = re.escape(old) + ("" if old.endswith("]]") else r"(?![A-Za-z0-9_/~-]|\.[A-Za-z0-9])")
+    pattern = before + re.escape(old) + ("" if old.endswith("]]") else r"(?![A-Za-z0-9_/~-]|\.[A-Za-z0-9])")
     s, n = re.subn(pattern, lambda _: new, lines[line - 1], count=1)
     if not n:
         return None

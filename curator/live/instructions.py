@@ -19,7 +19,7 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
     from ..model.sources import Layout
     from .repository import Repository
 
-    root = Path(arg) if arg else git_root(Path.cwd())
+    root = Path(arg) if arg else repository_here(Path.cwd())
     if root is None or not root.is_dir():
         return None
     fs = RepoFS.scan(root)
@@ -39,25 +39,30 @@ TOP_FILES = ("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", 
              ".github/instructions", ".windsurf/rules", ".kiro/steering", ".roo", "memory-bank")
 
 
+def repository_here(cwd):
+    """The git repository holding `cwd`; outside git, `cwd` itself when an agent's file sits at
+    its top (a checkout copied without .git), never the home folder (~/.claude is the user's)."""
+    import os
+    from pathlib import Path
+
+    here = Path(cwd).resolve()
+    root = git_root(here)
+    if root is None and here != Path(os.path.expanduser("~")).resolve() and any(
+            (here / name).exists() for name in TOP_FILES):
+        root = here
+    return root
+
+
 def instruction_repository(arg: str | None, cwd=None):
     """The folder `arg` names (else the git repository here, else the folder here when an
     agent's file sits at its top) when it holds an agent's instruction files: the app opens on
     what each agent loads there, memory or not. None when there is none."""
-    import os
     from pathlib import Path
 
     from ..context.build import present_agents
     from ..context.fs import RepoFS
 
-    if arg:
-        root = Path(arg).expanduser()
-    else:
-        here = Path(cwd or Path.cwd()).resolve()
-        root = git_root(here)
-        # outside git only a folder with its own agent file (never the home folder: ~/.claude is the user's)
-        if root is None and here != Path(os.path.expanduser("~")).resolve() and any(
-                (here / name).exists() for name in TOP_FILES):
-            root = here
+    root = Path(arg).expanduser() if arg else repository_here(Path(cwd or Path.cwd()))
     if root is None or not root.is_dir():
         return None
     return root if present_agents(RepoFS.scan(root)) else None

@@ -80,6 +80,22 @@ class DropRow(Fix):
 
 
 @dataclass(frozen=True, slots=True)
+class MergeEntry(Fix):
+    """Merge the list line `line` (a second line for `target`) into line `first`, then drop it:
+    its hook and title are added to the first line when it does not say them already."""
+
+    index: str
+    line: int
+    target: str
+    first: int
+    kind: ClassVar[str] = "merge-entry"
+
+    @property
+    def description(self) -> str:
+        return f"merge into line {self.first}"
+
+
+@dataclass(frozen=True, slots=True)
 class IndexOrphan(Fix):
     """Add a row for the orphan memory `path` to the domain index `index`; `keywords` are
     suggested when the fix is planned (empty until then)."""
@@ -132,6 +148,18 @@ class Prune(Fix):
     @property
     def description(self) -> str:
         return "prune (archive) this record"
+
+
+@dataclass(frozen=True, slots=True)
+class PruneMany(Fix):
+    """Archive every record in `paths` (one folder's expired records, reported as one finding)."""
+
+    paths: tuple[str, ...]
+    kind: ClassVar[str] = "prune-many"
+
+    @property
+    def description(self) -> str:
+        return f"prune (archive) these {len(self.paths)} records"
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +237,22 @@ class Reimport(Fix):
 
 
 @dataclass(frozen=True, slots=True)
+class Repath(Fix):
+    """Name the path on `line` of an instruction file as it is now: `old` → `new`, both as
+    written (git recorded the move, or one file of that name is where it went)."""
+
+    path: str
+    line: int
+    old: str
+    new: str
+    kind: ClassVar[str] = "repath"
+
+    @property
+    def description(self) -> str:
+        return f"name {self.new} instead"
+
+
+@dataclass(frozen=True, slots=True)
 class RuleKeys(Fix):
     """Rewrite a rule's frontmatter keys: `bool` — `alwaysApply: "true"` to `true`; `paths` —
     Cursor's `globs:` to Claude Code's `paths:` (and its `alwaysApply:` dropped)."""
@@ -222,8 +266,11 @@ class RuleKeys(Fix):
         return "write the boolean (alwaysApply: true)" if self.mode == "bool" else "translate globs: to paths:"
 
 
-FIX_KINDS: dict[str, type[Fix]] = {c.kind: c for c in (RepointRow, DropRow, IndexOrphan, RouteIndex, RefreshCount, Prune,
-                                                       Relink, ListEntry, Frontmatter, SplitIndex, Reimport, RuleKeys)}
+FIX_KINDS: dict[str, type[Fix]] = {c.kind: c for c in (
+    RepointRow, DropRow, MergeEntry, IndexOrphan, RouteIndex, RefreshCount, Prune, PruneMany, Relink, ListEntry,
+    Frontmatter, SplitIndex, Reimport, Repath, RuleKeys)}
+# fixes of the repository's instruction files (planned at its root by `curation.instruction_fixes`)
+REPOSITORY_FIXES = (Reimport, Repath, RuleKeys)
 
 
 def fix_from_row(row: tuple) -> Fix:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .findings import Finding, IndexOrphan, ListEntry, Reimport, RuleKeys
+from .findings import REPOSITORY_FIXES, Finding, IndexOrphan, ListEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +60,7 @@ def hint(f: Finding, store_arg: str = "") -> Hint:
         return Hint(f"edit the row's keywords (`e` on {index}:{line} in the app)", cmd, "e")
     if f.check in ("transient.expired", "transient.unpruned"):
         return Hint("archive the records past their tier's TTL", f"curator prune{where}", "x" if f.fix else None)
-    if isinstance(f.fix, (Reimport, RuleKeys)):  # the repository's files: no store, no app key
+    if isinstance(f.fix, REPOSITORY_FIXES):  # the repository's files: no store, no app key
         return Hint(f.fix.description, f"curator fix --check {f.check}")
     if f.fix is not None:
         opt = f" --index {f.fix.index}" if isinstance(f.fix, IndexOrphan) else ""

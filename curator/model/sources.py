@@ -92,11 +92,33 @@ def looks_like_memory_folder(p: Path) -> bool:
         return False
     if names & {"MEMORY.md", "memory-index.md", ".curator.yaml"}:
         return True
-    if names & {".serena", ".claude", ".git"}:
+    if names & {".serena", ".claude", ".git"} or _repository_without_git(p, names):
         return False
     if _is_dir(p / "docs") and any(_is_dir(p / "docs" / f"{k}-experience") for k in ("error", "good")):
         return False
     return any(n.endswith(".md") for n in names)
+
+
+# what an agent reads at a repository's top (live/instructions.TOP_FILES' first level)
+AGENT_TOP = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md",
+                       ".cursorrules", ".windsurfrules", ".roorules", ".clinerules", ".cursor", ".kiro",
+                       ".roo", ".windsurf", "memory-bank"})
+_NOT_BUILD = {".git", "README.md", "README", "README.rst", "CLAUDE.md", "AGENTS.md"}
+
+
+def _repository_without_git(p: Path, names: set[str]) -> bool:
+    """A checkout copied without `.git` (an export, a tarball): an agent's file at the top and
+    beside it a build file, a source file, or no memory at all. A store that keeps a CLAUDE.md
+    among its memories (only .md/.txt files and topic folders) stays a store."""
+    if not names & AGENT_TOP:
+        return False
+    from .linkres import REPO_MARKERS, ROOT_FILES
+
+    if names & (set(REPO_MARKERS) - _NOT_BUILD):
+        return True
+    memories = [n for n in names if n.endswith(".md") and n not in AGENT_TOP and n not in ROOT_FILES]
+    files = [n for n in names if not n.startswith(".") and not n.endswith((".md", ".txt")) and not _is_dir(p / n)]
+    return not memories or bool(files)
 
 
 DEFAULT_PRECEDENCE = (SERENA, CLAUDE, EXPERIENCE)

@@ -119,16 +119,6 @@ def rename_history(path: Path, limit: int = 2000) -> dict[str, str]:
         out = _git(root, "log", f"-n{limit}", "-M", "--diff-filter=R", "--name-status", "--format=", "--", str(path))
     except GitError:
         return {}
-    newer: dict[str, str] = {}
-    for line in out.splitlines():  # newest first: the first rename of a path is its latest
-        parts = line.split("\t")
-        if len(parts) == 3 and parts[0].startswith("R"):
-            newer.setdefault(parts[1], parts[2])
-    final: dict[str, str] = {}
-    for old in newer:
-        seen, now = {old}, newer[old]
-        while now in newer and now not in seen:
-            seen.add(now)
-            now = newer[now]
-        final[old] = now
-    return final
+    from ..context.moved import latest_names
+
+    return latest_names(out.splitlines())

@@ -117,3 +117,30 @@ async def test_prune_screen_ticks_expired_records(app, sample_copy):
         await settle(app, pilot)
         assert (sample_copy / ".curator/archive/validation/2026-09-30-ci-cache-key.md").exists()
         assert not (sample_copy / "validation/2026-09-30-ci-cache-key.md").exists()
+
+
+async def test_x_merges_a_memory_md_line_listed_twice_and_ctrl_z_restores_it(make_store):
+    from curator.tokens import FakeTokenCounter
+    from curator.tui.app import make_app
+
+    topic = "---\nname: t\ndescription: d\ntype: project\n---\n# T\n"
+    memory = "# Memory\n- [Testing](t.md) — PRs merged\n- [House method](t.md) — doctrine\n"
+    root = make_store({"MEMORY.md": memory, "t.md": topic}, name="memory")
+    app = make_app(root, given="memory", token_counter=FakeTokenCounter(), theme="curator-dark")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        screen = app.screen
+        row = next(i for i, x in enumerate(screen.shown) if x.finding.check == "index.duplicate-entry")
+        screen.query_one("#problems").move_cursor(row=row)
+        await pilot.press("x")
+        await settle(app, pilot)
+        assert isinstance(app.screen, DiffDialog)
+        assert "PRs merged; House method: doctrine" in text_of(app.screen.query_one("#diff-body"))
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert (root / "MEMORY.md").read_text() == "# Memory\n- [Testing](t.md) — PRs merged; House method: doctrine\n"
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert (root / "MEMORY.md").read_text() == memory

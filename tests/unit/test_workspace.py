@@ -96,3 +96,29 @@ def test_transient_copies_and_store_root_links_recheck_as_a_full_run(make_store)
     near = [f for f in full if f.check == "duplicate.near"]
     assert near and all("notes/copy.md" in (f.path, f.target) for f in near), near
     assert [f.path for f in full if f.check == "links.broken"] == ["notes/linked.md"]
+
+
+def test_a_folder_of_expired_session_logs_is_one_finding_and_rechecks_as_a_full_run(make_store):
+    # confident-claude: 266 session logs past the transient tier's 30 days were 266 lines
+    logs = {f"session_2025-12-0{d}_10-00.md": f"# Session {d}\n\nDid things.\n" for d in range(1, 7)}
+    root = make_store({"architecture.md": "# Architecture\n", "memory_index.md": "- **architecture** — how it fits\n",
+                       **logs})
+    counter = default_counter()
+    ws = open_workspace(root, token_counter=counter)
+    expired = [f for f in ws.findings if f.check == "transient.expired"]
+    assert [f.path for f in expired] == ["."]
+    assert expired[0].message.startswith("6 transient records are past the transient tier's 30 days "
+                                         "(oldest session_2025-12-01_10-00.md, ")
+    assert expired[0].fix.paths == tuple(sorted(logs))
+    steps = [("session_2025-12-02_10-00.md", "# Session 2\n\nDid more.\n"), ("session_2025-12-03_10-00.md", None),
+             ("session_2025-12-04_10-00.md", None), ("session_2025-12-09_10-00.md", "# Session 9\n")]
+    for path, text in steps:
+        if text is None:
+            (root / path).unlink()
+        else:
+            (root / path).write_text(text)
+        ws = ws.recheck(path)
+        full = run_checks(load_store(root, token_counter=counter))
+        assert keys(ws.findings) == keys(full), path
+    # 5 again after the last step: one finding (with 4, before it, each log was its own)
+    assert [f.path for f in full if f.check == "transient.expired"] == ["."]

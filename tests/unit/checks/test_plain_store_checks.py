@@ -36,4 +36,42 @@ def test_dated_session_logs_are_transient_and_most_of_the_store_is_one_note(make
     notes = [f for f in found if f.check == "transient.unpruned"]
     assert len(notes) == 1 and notes[0].message.startswith("12 of 14 memories are transient records")
     assert not [f for f in found if f.check == "orphan.unindexed"]  # logs are pruned, not listed
-    assert sum(f.check == "transient.expired" for f in found) == 12  # each one prunable
+    expired = [f for f in found if f.check == "transient.expired"]  # one finding, every log prunable by it
+    assert len(expired) == 1 and expired[0].path == "." and len(expired[0].fix.paths) == 12
+
+
+def test_the_one_expired_finding_of_a_folder_prunes_every_log_in_it(make_store):
+    from curator.curation import plan_fixes
+
+    files = {f"session_2025-12-{d:02d}_10-00.md": f"# Session {d}\n" for d in range(1, 8)}
+    store = load(make_store({"architecture.md": "# Architecture\n", **files}))
+    expired = [f for f in run_checks(store) if f.check == "transient.expired"]
+    plan = plan_fixes(store, expired, {"transient.expired"}, counter=store.counter)
+    moved = {e.path for e in plan.edits if e.action == "delete"}
+    assert moved == set(files), plan.to_json()["files"]
+
+
+def test_a_topic_file_listed_twice_in_memory_md_merges_into_its_first_line_and_undoes(make_store, capsys):
+    # cratedigger: three MEMORY.md lines for project_548_generated_testing.md, each with its own hook
+    from curator.cli import main
+
+    topic = "---\nname: t\ndescription: d\ntype: project\n---\n# T\n"
+    memory = ("# Memory\n- [Testing](project_548.md) — PRs merged: Hypothesis tiers\n"
+              "- [Other](other.md) — another topic\n"
+              "- [House method](project_548.md) — doctrine in code-quality.md\n"
+              "- [Testing](project_548.md) — PRs merged: Hypothesis tiers\n")
+    root = make_store({"MEMORY.md": memory, "project_548.md": topic, "other.md": topic}, name="memory")
+    found = [f for f in run_checks(load(root)) if f.check == "index.duplicate-entry"]
+    assert [(f.line, f.fix.first, f.fix.description) for f in found] == [(4, 2, "merge into line 2"), (5, 2, "merge into line 2")]
+    assert main(["fix", str(root)]) == 0  # unasked: only the exact repeat (line 5) goes
+    assert (root / "MEMORY.md").read_text().count("project_548.md") == 2
+    assert main(["undo", str(root)]) == 0
+    assert (root / "MEMORY.md").read_text() == memory
+    assert main(["fix", str(root), "--check", "index.duplicate-entry"]) == 0
+    assert (root / "MEMORY.md").read_text() == (
+        "# Memory\n- [Testing](project_548.md) — PRs merged: Hypothesis tiers; House method: doctrine in code-quality.md\n"
+        "- [Other](other.md) — another topic\n")
+    assert not [f for f in run_checks(load(root)) if f.check == "index.duplicate-entry"]
+    assert main(["undo", str(root)]) == 0
+    assert (root / "MEMORY.md").read_text() == memory
+    capsys.readouterr()

@@ -64,9 +64,13 @@ def test_every_check_has_one_case_file_and_every_case_file_a_check():
 @pytest.mark.parametrize("check", ALL_CHECKS)
 def test_the_rule_fails_its_fail_case_and_passes_its_pass_case(make_store, monkeypatch, check):
     case = yaml.safe_load((CASES / f"{check}.yaml").read_text(encoding="utf-8"))
-    failed = _findings(make_store, case["fail"], check, "fail", monkeypatch)
-    assert {f.check for f in failed} == {check}, [(f.check, f.path, f.message) for f in failed]
-    assert sorted({f.path for f in failed}) == sorted(case["fail"]["findings"]), [(f.path, f.message) for f in failed]
+    for n, fail in enumerate([case["fail"], *case.get("also_fail", [])]):  # also_fail: more shapes (real stores')
+        failed = _findings(make_store, fail, check, f"fail{n}", monkeypatch)
+        assert {f.check for f in failed} == {check}, [(f.check, f.path, f.message) for f in failed]
+        assert sorted({f.path for f in failed}) == sorted(fail["findings"]), [(f.path, f.message) for f in failed]
+        fixes = fail.get("fixes")  # the fix each finding offers, by path
+        if fixes is not None:
+            assert {f.path: f.fix.kind if f.fix else None for f in failed} == fixes
     passed = _findings(make_store, case["pass"], check, "pass", monkeypatch)
     assert passed == [], [(f.check, f.path, f.message) for f in passed]
 

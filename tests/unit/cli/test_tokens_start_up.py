@@ -78,3 +78,27 @@ def test_tokens_on_a_repository_of_instruction_files_only_gives_contexts_start_u
     assert main(["tokens"]) == 0
     text = capsys.readouterr().out
     assert "0 memory systems" in text and f"start-up {want['codex']:,} tok" in text
+
+
+def test_check_on_a_repository_without_git_reads_its_instruction_files(capsys, make_store):
+    # a corpus repository materialized with --no-git: its AGENTS.md was counted as a memory and
+    # every source file reported as store.foreign-file
+    files = {"AGENTS.md": "# Project\n\nRun `scripts/check.sh` before committing.\n", "CLAUDE.md": "@AGENTS.md\n",
+             "scripts/lint.sh": "#!/bin/sh\n", "src/app.py": "print(1)\n", "pyproject.toml": "[project]\n"}
+    root = make_store(files, name="export")
+    assert main(["check", str(root), "--format", "json"]) in (0, 1)
+    data = json.loads(capsys.readouterr().out)
+    checks = {f["check"] for f in data["findings"]}
+    assert "instructions.missing-path" in checks and "store.foreign-file" not in checks
+    assert data["sources"] == []
+    with_git = make_store({**files, ".git/HEAD": "ref: refs/heads/main\n"}, name="checkout")
+    assert main(["check", str(with_git), "--format", "json"]) in (0, 1)
+    assert checks == {f["check"] for f in json.loads(capsys.readouterr().out)["findings"]}
+
+
+def test_check_with_no_path_in_a_checkout_without_git_reads_its_instruction_files(capsys, make_store, monkeypatch):
+    root = make_store({"AGENTS.md": "Run `scripts/check.sh` first.\n", "scripts/lint.sh": "", "src/app.py": ""},
+                      name="export")
+    monkeypatch.chdir(root)
+    assert main(["check", "--format", "json"]) in (0, 1)
+    assert [f["check"] for f in json.loads(capsys.readouterr().out)["findings"]] == ["instructions.missing-path"]

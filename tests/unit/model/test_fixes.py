@@ -18,10 +18,13 @@ from curator.model.findings import (
     Frontmatter,
     IndexOrphan,
     ListEntry,
+    MergeEntry,
     Prune,
+    PruneMany,
     RefreshCount,
     Reimport,
     Relink,
+    Repath,
     RepointRow,
     RouteIndex,
     RuleKeys,
@@ -75,13 +78,16 @@ def test_each_variant_says_what_it_does():
     assert IndexOrphan("x.md", "skills-x-index.md").description == "add a row to skills-x-index.md"
     assert RefreshCount("memory-index.md", 4, "x.md", 120).description == "set the count to 120"
     assert Prune("reflection/old.md").description.startswith("prune")
+    assert PruneMany(("s/a.md", "s/b.md")).description == "prune (archive) these 2 records"
     assert RouteIndex("x-index.md", ("x",)).description == "add a route to memory-index.md"
     assert Relink("a.md", 3, "b.md", "c/b.md").description == "link it as c/b.md"
     assert ListEntry("x.md", "MEMORY.md").description == "add a line to MEMORY.md"
     assert Frontmatter("x.md", "quote").description.startswith("quote")
     assert Reimport("CLAUDE.md", 3, "@a.md", "@docs/a.md").description == "import @docs/a.md instead"
     assert RuleKeys("r.md", "paths").description == "translate globs: to paths:"
-    assert all(issubclass(c, Fix) for c in FIX_KINDS.values()) and len(FIX_KINDS) == 12
+    assert Repath("CLAUDE.md", 3, "src/a.ts", "src/b/a.ts").description == "name src/b/a.ts instead"
+    assert MergeEntry("MEMORY.md", 4, "t.md", 2).description == "merge into line 2"
+    assert all(issubclass(c, Fix) for c in FIX_KINDS.values()) and len(FIX_KINDS) == 15
 
 
 def test_the_checks_build_typed_fixes_and_the_plan_dispatches_on_them(sample_copy):

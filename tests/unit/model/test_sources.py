@@ -100,6 +100,29 @@ def test_a_memory_folder_given_directly_is_one_source(tmp_path):
     assert layout.single and layout.sources[0].fmt == fmts.CLAUDE
 
 
+def test_a_repository_copied_without_git_is_a_repository_not_a_store(tmp_path):
+    # an export of a checkout: AGENTS.md and CLAUDE.md at the top, sources beside, no .git
+    repo = write(tmp_path / "export", {
+        "AGENTS.md": "# Project\n\nRun `make test`.\n", "CLAUDE.md": "@AGENTS.md\n",
+        "CONTRIBUTING.md": "# Contributing\n", "src/app.py": "print(1)\n", "setup.cfg": "[metadata]\n",
+        ".serena/memories/overview.md": "# Overview\n",
+    })
+    layout = discover(repo, user_sources=False)
+    assert not layout.single
+    assert [(s.kind, s.rel) for s in layout.sources] == [("serena", ".serena/memories")]
+    # only instruction files and a build file: a repository still (no memory in it at all)
+    bare = write(tmp_path / "bare", {"CLAUDE.md": "# Rules\n", "package.json": "{}\n"})
+    assert discover(bare, user_sources=False).sources == ()
+    assert discover(write(tmp_path / "only", {"GEMINI.md": "# G\n"}), user_sources=False).sources == ()
+
+
+def test_a_store_keeping_a_claude_md_among_its_memories_stays_a_store(tmp_path):
+    store = write(tmp_path / "notes", {"CLAUDE.md": "# How I work\n", "overview.md": "# O\n",
+                                       "session_log.txt": "x\n", "kb/2026-01-02-a.md": "# A\n"})
+    layout = discover(store, user_sources=False)
+    assert layout.single and layout.sources[0].root == store
+
+
 def test_locate_picks_the_repository_and_its_first_writable_store(tmp_path):
     repo = write(tmp_path / "r", {".claude/memory/MEMORY.md": CLAUDE_MEMORY, ".serena/memories/a.md": "# A\n"})
     located = locate_store(str(repo))

@@ -102,3 +102,21 @@ def test_store_level_notes_ignore_their_examples(make_store):
     one = Finding("budget.over", Severity.INFO, ".", "3 of 9 memories are over the budget — largest: a.md (9)")
     two = Finding("budget.over", Severity.INFO, ".", "3 of 9 memories are over the budget — largest: b.md (12)")
     assert fingerprints(store, [one]) == fingerprints(store, [two])
+
+
+def test_a_folder_of_expired_logs_keeps_its_identity_as_the_count_and_the_oldest_change(make_store):
+    from curator.checks import run_checks
+
+    logs = {f"session_2025-12-{d:02d}_10-00.md": f"# Session {d}\n" for d in range(1, 9)}
+    root = make_store({"architecture.md": "# Architecture\n", **logs})
+
+    def note():
+        store = load_store(root, token_counter=EstimateCounter())
+        found = [f for f in run_checks(store) if f.check == "transient.expired"]
+        assert len(found) == 1
+        return fingerprints(store, found)
+
+    before = note()
+    (root / "session_2025-12-01_10-00.md").unlink()  # the oldest pruned by hand: 7 left, a new oldest
+    (root / "session_2025-12-05_10-00.md").unlink()
+    assert note() == before
