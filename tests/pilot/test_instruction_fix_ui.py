@@ -113,3 +113,21 @@ async def test_x_fix_check_fixes_every_broken_import_of_the_check(tmp_path):
         await settle(app, pilot)
         assert (root / "CLAUDE.md").read_text() == BROKEN + "And @elsewhere/other.md too.\n"
         assert entries(root) == []
+
+
+async def test_the_file_edited_while_its_diff_is_shown_makes_the_plan_again(tmp_path):
+    root = _broken_repo(tmp_path)
+    app = _app(root, layout=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _on_context_alone(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        await pilot.press("x")
+        await wait_until(pilot, lambda: isinstance(app.screen, DiffDialog))
+        first = app.screen
+        (root / "CLAUDE.md").write_text(BROKEN + "Edited meanwhile.\n")
+        app.instruction_events.push(Path(os.path.realpath(root / "CLAUDE.md")))
+        await wait_until(pilot, lambda: isinstance(app.screen, DiffDialog) and app.screen is not first)
+        assert b"Edited meanwhile." in app.screen.plan.edits[0].before  # from the file as it is now
+        await pilot.press("y")
+        await wait_until(pilot, lambda: (root / "CLAUDE.md").read_text() == FIXED + "Edited meanwhile.\n")
