@@ -8,13 +8,17 @@ from curator.tui.dialogs import TiersDialog
 from tests.pilot.conftest import settle, text_of
 
 
+async def _tiers_table(app, pilot) -> DataTable:
+    await settle(app, pilot)
+    await app.run_action("tiers")
+    await settle(app, pilot)
+    assert isinstance(app.screen, TiersDialog)
+    return app.screen.query_one("#tiers-table", DataTable)
+
+
 async def test_tiers_panel_from_the_palette_action(app):
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(app, pilot)
-        await app.run_action("tiers")
-        await settle(app, pilot)
-        assert isinstance(app.screen, TiersDialog)
-        table = app.screen.query_one("#tiers-table", DataTable)
+        table = await _tiers_table(app, pilot)
         rows = {table.get_row_at(i)[0]: table.get_row_at(i) for i in range(table.row_count)}
         assert rows["validation/"][1] == "transient" and "ADR-002" in rows["validation/"][4]
         assert rows["reflexion/"][1] == "reflexion"
@@ -27,10 +31,7 @@ async def test_tiers_panel_from_the_palette_action(app):
 
 async def test_at_80_columns_a_cut_why_ends_in_an_ellipsis_and_shows_whole_below(app):
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await app.run_action("tiers")
-        await settle(app, pilot)
-        table = app.screen.query_one("#tiers-table", DataTable)
+        table = await _tiers_table(app, pilot)
         folders = app.screen.data["folders"]
         room = table.size.width - table.styles.scrollbar_size_vertical
         used = sum(c.get_render_width(table) for c in table.columns.values())
