@@ -14,6 +14,7 @@ load grew over its git history. Pure (no Textual, no Rich); the app's drift scre
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,6 +69,46 @@ def drift_findings(session, scope: int | None):
         fmt = session.sources[x.source].spec.fmt if x.source is not None else None
         kind = drift_kind(x.finding.check, fmt)
         if kind:
+            out.append((kind, x))
+    return out
+
+
+def kind_id(kind: str) -> str:
+    """A kind as typed on the command line: `index row → no file` → `index-row-no-file`."""
+    return re.sub(r"[^a-z0-9.]+", "-", kind.lower()).strip("-")
+
+
+# every kind there is, as `curator drift --kind` and the drift screen's t names them
+ALL_KINDS = tuple(dict.fromkeys([*KINDS.values(), "MEMORY.md ↔ topic file", COPY_KIND]))
+
+
+def match_kinds(wanted: str) -> list[str]:
+    """The kinds `wanted` names: its id, its words, or part of its id (`stale`, `memory.md`);
+    several comma-separated. Raises ValueError naming the kinds when one matches none."""
+    out: list[str] = []
+    for part in (w.strip() for w in wanted.split(",")):
+        if not part:
+            continue
+        key = kind_id(part)
+        hits = [k for k in ALL_KINDS if kind_id(k) == key] or [k for k in ALL_KINDS if key in kind_id(k)]
+        if not hits:
+            raise ValueError(f"no kind of drift {part!r} (there are: {', '.join(kind_id(k) for k in ALL_KINDS)})")
+        out += [k for k in hits if k not in out]
+    return out
+
+
+def filter_drift(items, kinds=(), text: str = ""):
+    """The (kind, Scoped) items of the given kinds (none: every kind) whose kind, check, place
+    or message hold every word of `text` — the drift screen's t and / filters, and the CLI's
+    --kind and --text."""
+    words = text.lower().split()
+    out = []
+    for kind, x in items:
+        if kinds and kind not in kinds:
+            continue
+        f = x.finding
+        hay = f"{kind} {kind_id(kind)} {f.check} {x.where} {f.message}".lower()
+        if all(w in hay for w in words):
             out.append((kind, x))
     return out
 

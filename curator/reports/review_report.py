@@ -91,6 +91,28 @@ def worse(s: StoreReview) -> list[str]:
     return out
 
 
+def _n(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n:,} {word if n == 1 else plural or word + 's'}"
+
+
+def totals_line(review: Review) -> str:
+    """The review's totals in words — the CLI's text and the app's review screen both print
+    this line, and it counts what `--format json` sums in its summary."""
+    c = review.counts()
+    n = len(review.stores)
+    parts = [f"{len(review.changed)} of {_n(n, 'source')} changed", _n(c["records"], "record"),
+             _n(c["rows"], "index row"), _n(c["introduced"], "new finding"), f"{c['resolved']:,} resolved"]
+    if c["queries"]:
+        parts.append(_n(c["queries"], "golden query", "golden queries") + " changed")
+    return " · ".join(parts)
+
+
+def worse_all(review: Review) -> list[str]:
+    """What got worse in every changed source, each phrase after its source (one source: bare)."""
+    changed = review.changed
+    return [f"{s.source}: {w}" if len(changed) > 1 else w for s in changed for w in worse(s)]
+
+
 def _title(review: Review) -> str:
     return f"{review.base} ({review.commit[:7]}) → work tree"
 
@@ -103,9 +125,8 @@ def render_text(console, review: Review) -> None:
 
     changed = review.changed
     console.print(Text.assemble(("curator review ", "bold"), (_title(review), "bold underline"),
-                                f"  {len(changed)} of {len(review.stores)} source"
-                                f"{'s' if len(review.stores) != 1 else ''} changed"
-                                + ("  (token counts estimated)" if review.estimated else "")))
+                                ("  (token counts estimated)" if review.estimated else "")))
+    console.print(Text("  " + totals_line(review)))
     for a in review.agents:  # each agent's start-up change from its instruction files
         console.print(Text.assemble(("  ", ""), (a.agent, "bold"), " " + a.line()[len(a.agent) + 1:],
                                     style="error" if a.delta > 0 else "success" if a.delta < 0 else ""))

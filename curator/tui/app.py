@@ -210,7 +210,7 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
         return True
 
     switching_source = False
-    scope: int | None = None  # what Problems, Budgets, Drift and the header show: None the whole repository
+    scope: int | None = None  # what Problems, Budgets, Drift, Review and the header show: None the whole repository
 
     def action_cycle_scope(self) -> None:
         """s: the whole repository → each memory system → the whole repository."""

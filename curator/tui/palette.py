@@ -13,7 +13,7 @@ ACTIONS = [
     ("tiers: each folder's tier and the start-up load, with why", "tiers"),
     ("retrieval: open the retrieval lab", "switch_mode('lab')"),
     ("sessions: the agent's sessions — browse, search, mine; memory usage", "switch_mode('sessions')"),
-    ("review: the store's changes against git HEAD", "switch_mode('review')"),
+    ("review: the memory's changes against git HEAD", "switch_mode('review')"),
     ("drift: what is out of step; start-up load over git history", "switch_mode('drift')"),
     ("context: what each agent loads — start-up files, on demand, imports", "switch_mode('context')"),
     ("store: re-check the whole store", "reload_store"),

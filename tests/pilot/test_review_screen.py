@@ -88,7 +88,7 @@ async def test_palette_opens_the_review(repo_store):
         await settle(app, pilot)
         await pilot.press("ctrl+p")
         await pilot.pause()
-        await pilot.press(*"review: the store")
+        await pilot.press(*"review: the memory")
         await pilot.pause(0.3)
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.current_mode == "review")

@@ -128,3 +128,43 @@ async def test_sessions_run_elsewhere_are_one_key_away(sample_repo_copy, tmp_pat
         await pilot.press("a")  # like `curator sessions --all`
         await wait_until(pilot, lambda: app.transcripts.indexed and len(app.transcripts.sessions) == 2)
         assert "run anywhere" in str(app.screen.query_one("#sessions-status").render())
+
+
+async def test_drift_filters_by_kind_and_text_as_the_cli_does(capsys, sample_repo_copy, monkeypatch):
+    import json
+
+    from curator.live.drift import kind_id
+
+    monkeypatch.setenv("CURATOR_TOKENS", "estimate")  # the same token counts (stale counts) in both faces
+    main(["drift", "--format", "json", str(sample_repo_copy)])
+    every = json.loads(capsys.readouterr().out)["drift"]
+    first = every[0]["kind_id"]  # t's first kind: the table's order, the CLI's
+    main(["drift", "--format", "json", "--kind", first, str(sample_repo_copy)])
+    cli = json.loads(capsys.readouterr().out)["drift"]
+    main(["drift", "--format", "json", "--text", "claude", str(sample_repo_copy)])
+    claude = json.loads(capsys.readouterr().out)["drift"]
+    app = _app(sample_repo_copy, default_counter())  # (the app holds stdout while it runs)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("6")
+        await settle(app, pilot)
+        screen = app.screen
+        table = screen.query_one("#drift-table")
+        assert table.row_count == len(every)
+        await pilot.press("t")  # the first kind in the table's order
+        await pilot.pause()
+        assert kind_id(screen.kind) == first
+        assert 0 < table.row_count == len(cli) < len(every)
+        assert [k for k, _ in screen.shown] == [d["kind"] for d in cli]
+        assert f"{len(cli)} of {len(every)} out of step" in text_of(screen.query_one("#drift-scope"))
+        # / narrows by words too; Esc leaves the box and t goes on to the next kind
+        await pilot.press("slash", *"claude")
+        await pilot.pause()
+        assert all("claude" in f"{k} {x.where} {x.finding.message}".lower() for k, x in screen.shown)
+        await pilot.press("escape")
+        assert screen.focused is table
+        for _ in screen.kinds:
+            await pilot.press("t")
+        await pilot.pause()
+        assert screen.kind is None  # every kind again after the last
+        assert 0 < table.row_count == len(claude) < len(every)

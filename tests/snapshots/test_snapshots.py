@@ -234,11 +234,39 @@ def test_drift(snap_compare, demo_repo):
     assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)
 
 
+def test_drift_one_kind(snap_compare, demo_repo):
+    """t narrows the drift table to one kind: the bar says how many of how many, and which."""
+    async def run_before(pilot):
+        await open_then_wait("6", lambda app: "grew most" in str(app.screen.query_one("#drift-grew").render()))(pilot)
+        await pilot.press("t", "t")
+        await _ready(pilot)
+
+    assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)
+
+
 def test_review(snap_compare, demo_repo):
     app = _repo_app(demo_repo)
     app.bind("ctrl+o", "switch_mode('review')")  # (review has no number key: the palette opens it)
     run_before = open_then_wait(
         "ctrl+o", lambda app: "comparing" not in str(app.screen.query_one("#review-summary").render()))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_review_narrowed_to_one_source(snap_compare, demo_repo):
+    """s on the review: one memory system's changes, without the names and the agents' rows."""
+    app = _repo_app(demo_repo)
+    app.bind("ctrl+o", "switch_mode('review')")
+
+    async def run_before(pilot):
+        await open_then_wait("ctrl+o", lambda app: app.screen.review is not None)(pilot)
+        await pilot.press("s")
+        for _ in range(200):
+            await _ready(pilot)
+            if pilot.app.screen.review is not None and not pilot.app.screen.whole:
+                break
+            await pilot.pause(0.05)
+        await _ready(pilot)
+
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 

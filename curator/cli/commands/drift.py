@@ -14,12 +14,17 @@ def add_arguments(parser) -> None:
     add_store_args(parser)
     add_format_arg(parser, ("text", "json"))
     parser.add_argument("--source", metavar="NAME", help="one memory system (e.g. .claude/memory); default: all")
+    parser.add_argument("--kind", action="append", default=[], metavar="KIND",
+                        help="only this kind of drift: its id or part of it (stale-token-count, memory.md, "
+                             "copies); repeat or comma-separate for several (the app's t)")
+    parser.add_argument("--text", default="", metavar="WORDS",
+                        help="only drift whose kind, check, place or message holds every word (the app's /)")
 
 
 def run(args) -> int:
     from rich.text import Text
 
-    from ...live.drift import drift_findings, startup_history
+    from ...live.drift import drift_findings, filter_drift, kind_id, match_kinds, startup_history
     from ...live.session import Session
     from ...tokens import default_counter
     from ..common import EXIT_OK, UsageError, console, locate_and_configure, print_json
@@ -34,13 +39,19 @@ def run(args) -> int:
         if scope is None:
             names = ", ".join(s.name for _, s in session.loaded())
             raise UsageError(f"no memory system {args.source!r} here (there are: {names})")
-    items = drift_findings(session, scope)
+    try:
+        kinds = [k for arg in args.kind for k in match_kinds(arg)]
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    every = drift_findings(session, scope)
+    items = filter_drift(every, kinds, args.text)
     histories = [(s.name, startup_history(s.workspace.store)) for i, s in session.loaded()
                  if scope is None or i == scope]
     if args.format == "json":
         print_json({
             "version": 1,
-            "drift": [{"kind": k, "check": x.finding.check, "severity": x.finding.severity.label,
+            "total": len(every),  # before --kind and --text
+            "drift": [{"kind": k, "kind_id": kind_id(k), "check": x.finding.check, "severity": x.finding.severity.label,
                        "path": x.where, "line": x.finding.line, "message": x.finding.message} for k, x in items],
             "startup_history": [{"source": n, "what": h.what, "reason": h.reason or None,
                                  "points": [{"date": p.date, "commit": p.commit, "subject": p.subject,
@@ -51,7 +62,11 @@ def run(args) -> int:
     from ...reports.findings_report import print_indented
 
     out = console()
-    out.print(Text(f"{len(items)} out of step", style="bold"))
+    narrowed = kinds or args.text.split()
+    out.print(Text(f"{len(items)} of {len(every)} out of step" if narrowed else f"{len(items)} out of step",
+                   style="bold")
+              + Text(("  kind: " + ", ".join(kind_id(k) for k in kinds) if kinds else "")
+                     + (f"  text: {args.text.strip()}" if args.text.split() else ""), style="dim"))
     for kind, x in items:  # the place on its line, the message wrapped under it (never padded)
         f = x.finding
         where = Text(f"{x.where}{':' + str(f.line) if f.line else ''}", style="dim")

@@ -1,20 +1,21 @@
 """Drift: each memory system's start-up load over git history as a chart (read in a worker),
 the commits that grew it most, and every finding that says two things are out of step (index
 rows and files, stale token counts, MEMORY.md and its topic files, entries and summaries,
-instruction files that were copies). Enter opens the file; x fixes the finding."""
+instruction files that were copies), narrowed by kind (t) and text (/) as `curator drift --kind
+--text` narrows it. Enter opens the file; x fixes the finding."""
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.widgets import DataTable, Static
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Input, Static
 from textual_plotext import PlotextPlot
 
-from ...live.drift import drift_findings, startup_history
-from ..widgets import RowTable
+from ...live.drift import drift_findings, filter_drift, kind_id, startup_history
+from ..widgets import RowTable, TextBox
 from ..widgets.table import clip, clip_middle
 from .base import SCOPE_BINDING, CuratorScreen, FindingRows, LoadingPane
 
@@ -24,6 +25,8 @@ ICON = {2: ("✖", "bold error"), 1: ("▲", "warning"), 0: ("●", "info")}  # 
 class DriftScreen(FindingRows, CuratorScreen):
     BINDINGS = [
         SCOPE_BINDING,
+        Binding("slash", "focus_filter", "Filter", id="filter-drift", tooltip="Filter by kind, check, path or words"),
+        Binding("t", "cycle_kind", "Kind", id="cycle-drift-kind", tooltip="Kind of drift: all → each kind → all"),
         Binding("x", "fix_one", "Fix", id="fix-drift", tooltip="Preview and apply this finding's fix"),
         Binding("enter", "jump", "Open", id="open-drift", tooltip="Open the file at this finding", show=False),
     ]
@@ -31,19 +34,23 @@ class DriftScreen(FindingRows, CuratorScreen):
             "from bytes ÷ 4) at each commit of its git history, then now; below it the commits that grew it "
             "most. The table: index rows ↔ files, stale token counts, MEMORY.md ↔ topic files, entries ↔ "
             "summaries, broken links and instruction files that were copies and diverged. "
-            "s narrows to one memory system; Enter opens the file; x previews and applies the fix. "
-            "CLI: `curator drift`.")
+            "s narrows to one memory system; t shows one kind at a time (all → each kind → all); / filters by "
+            "kind, check, path or words (Esc or ↓ goes back); Enter opens the file; x previews and applies the "
+            "fix. CLI: `curator drift --kind KIND --text WORDS`.")
     AUTO_FOCUS = "#drift-table"
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.shown: list = []
+        self.kind: str | None = None  # the one kind shown (t cycles it), None: every kind
         self._histories_for = None
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="drift-body"):
             yield LoadingPane()
-            yield Static(id="drift-scope")
+            with Horizontal(id="drift-bar"):
+                yield TextBox(placeholder="/ filter", id="drift-filter", leave_to="#drift-table")
+                yield Static(id="drift-scope")
             yield PlotextPlot(id="drift-chart")
             yield Static(id="drift-grew")
             yield RowTable(id="drift-table", cursor_type="row", zebra_stripes=True)
@@ -56,7 +63,10 @@ class DriftScreen(FindingRows, CuratorScreen):
         if repo is None:
             return
         scope = self.app.scope
-        items = drift_findings(repo, scope)
+        every = drift_findings(repo, scope)
+        self.kinds = list(dict.fromkeys(k for k, _ in every))  # what t cycles through: the kinds here
+        text = self.query_one("#drift-filter", Input).value
+        items = filter_drift(every, [self.kind] if self.kind else (), text)
         table = self.query_one(RowTable)
         row = table.cursor_row
         room = table.size.width or self.size.width
@@ -80,8 +90,14 @@ class DriftScreen(FindingRows, CuratorScreen):
         if items:
             table.move_cursor(row=min(max(row, 0), len(items) - 1))
         self._detail(table.cursor_row if items else None)
-        head = Text.assemble((f"{len(items)} out of step", "bold"), " in ", (scope_name(repo, scope), "bold"))
-        if len(repo.loaded()) > 1:
+        narrowed = self.kind is not None or text.split()
+        head = Text.assemble((f"{len(items)} of {len(every)}" if narrowed else f"{len(items)}", "bold"),
+                             (" out of step", "bold"))
+        if self.kind:
+            head.append(" · ").append(kind_id(self.kind), style="bold accent")
+        # (the bar shares its line with the filter: the scope in a few words)
+        head.append(" · ").append("whole repository" if many else scope_name(repo, scope), style="bold")
+        if len(repo.loaded()) > 1 and not self.kind:  # (the footer says it too: room for the kind)
             head.append("  s scope", style="dim")
         self.query_one("#drift-scope", Static).update(head)
         key = tuple((i, id(s.workspace.store)) for i, s in repo.loaded() if scope is None or i == scope)
@@ -143,6 +159,28 @@ class DriftScreen(FindingRows, CuratorScreen):
             if f.fix is not None:
                 text.append(f"  x: {f.fix.description}", style="success")
         self.query_one("#drift-detail", Static).update(text)
+
+    @on(Input.Changed, "#drift-filter")
+    def _filter_changed(self) -> None:
+        self._redraw()
+
+    @on(Input.Submitted, "#drift-filter")
+    def _filter_done(self) -> None:
+        self.query_one(DataTable).focus()
+
+    def _redraw(self) -> None:
+        if self.app.workspace is not None:
+            self.show(self.app.workspace)
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#drift-filter", Input).focus()
+
+    def action_cycle_kind(self) -> None:
+        """Every kind → each kind present in the scope, in the table's order → every kind."""
+        order = [None, *getattr(self, "kinds", [])]
+        i = order.index(self.kind) if self.kind in order else 0
+        self.kind = order[(i + 1) % len(order)]
+        self._redraw()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._detail(event.cursor_row)

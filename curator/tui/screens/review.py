@@ -1,5 +1,7 @@
-"""Review: the store's changes against git HEAD, grouped (records, index rows, tokens, findings,
-golden queries); the highlighted change's file diff beside them; Enter opens the file."""
+"""Review: the memory's changes against git HEAD, grouped (records, index rows, tokens, findings,
+golden queries); the highlighted change's file diff beside them; Enter opens the file. In the
+whole-repository scope every memory system's changes, each under its name, and each agent's
+start-up change from the instruction files (as `curator review` on the repository)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from textual.widgets import DataTable, Static
 from ...model.findings import Severity
 from ..messages import OpenPath
 from ..widgets import RowTable
-from .base import CuratorScreen, LoadingPane
+from .base import SCOPE_BINDING, CuratorScreen, LoadingPane
 
 SEV = {Severity.ERROR: ("✖", "bold error"), Severity.WARNING: ("▲", "warning"), Severity.INFO: ("●", "info")}
 
@@ -56,19 +58,24 @@ STYLE = {"added": "success", "modified": "warning", "renamed": "info", "moved": 
 
 class ReviewScreen(CuratorScreen):
     BINDINGS = [
-        Binding("r", "refresh_review", "Refresh", id="refresh-review", tooltip="Compare the store with git HEAD again"),
+        SCOPE_BINDING,
+        Binding("r", "refresh_review", "Refresh", id="refresh-review", tooltip="Compare with git HEAD again"),
         Binding("enter", "open_change", "Open", id="open-change", tooltip="Open the changed file", show=False),
     ]
-    HELP = ("The store's changes against git HEAD (staged and unstaged), grouped: records, index rows, "
+    HELP = ("The memory's changes against git HEAD (staged and unstaged), grouped: records, index rows, "
             "tokens against their caps, findings new and resolved, golden queries whose results changed. "
+            "In the whole repository every memory system's changes, each under its name, and each agent's "
+            "start-up change from the instruction files; s narrows to one memory system. "
             "The highlighted change's file diff shows on the right; Enter opens the file. "
-            "Same as `curator review` on the command line.")
+            "Same as `curator review` on the command line (on the repository, or on one memory folder).")
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.review = None
         self.store_review = None
-        self.files: dict[str, str | None] = {}
+        self.whole = False  # the review covers the whole repository (every memory system)
+        self.files: dict[str, tuple] = {}  # row key → (StoreReview or AgentChange, path or None)
+        self.heads: set[str] = set()  # the rows naming a memory system
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="review-body"):
@@ -89,16 +96,26 @@ class ReviewScreen(CuratorScreen):
     """
 
     def show(self, workspace) -> None:
-        self.run_review(workspace.store.root)
+        self.run_review(*self._target(workspace))
+
+    def _target(self, workspace):
+        """(folder to review, whole?): the repository when the scope is whole and it holds more
+        than one memory system, else the current memory system's folder (today's one-store view)."""
+        repo = self.app.session
+        if self.app.scope is None and repo is not None and len(repo.loaded()) > 1:
+            return repo.layout.root, True
+        return workspace.store.root, False
 
     def action_refresh_review(self) -> None:
         ws = self.app.workspace
         if ws is not None:
             self.query_one("#review-summary", Static).update("comparing with git HEAD…")
-            self.run_review(ws.store.root)
+            self.run_review(*self._target(ws))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="review")
-    def run_review(self, root) -> None:
+    def run_review(self, root, whole: bool = False) -> None:
+        from textual.worker import get_current_worker
+
         from ...review import GitError, review_repository
 
         try:
@@ -109,56 +126,101 @@ class ReviewScreen(CuratorScreen):
         except Exception as exc:  # noqa: BLE001 - shown on the screen, never a traceback
             self.app.hand_off(self._failed, f"review failed: {exc}")
             return
-        self.app.hand_off(self._reviewed, review)
+        if not get_current_worker().is_cancelled:  # another scope came meanwhile: its review wins
+            self.app.hand_off(self._reviewed, review, whole)
 
     def _failed(self, message: str) -> None:
         self.query_one("#review-summary", Static).update(Text(f"No review: {message}", style="warning"))
         self.query_one(DataTable).clear()
 
-    def _reviewed(self, review) -> None:
-        from ...reports.review_report import worse
+    def _reviewed(self, review, whole: bool = False) -> None:
+        from ...reports.review_report import totals_line, worse, worse_all
 
-        self.review = review
+        self.review, self.whole = review, whole
         changed = review.changed
         self.store_review = changed[0] if changed else None
         summary = Text.assemble(("against ", ""), (f"{review.base} ({review.commit[:7]})", "bold"), "  ")
         table = self.query_one(DataTable)
         table.clear()
-        self.files = {}
-        if self.store_review is None:
-            summary.append("✔ no changes to the store", style="bold success")
+        self.files, self.heads = {}, set()
+        if whole or len(changed) > 1:
+            summary.append(totals_line(review) + "  ")
+            bad = worse_all(review)
+        elif self.store_review is not None:
+            s = self.store_review
+            summary.append(f"{_n(len(s.records), 'record')} · {_n(len(s.rows), 'row')} · "
+                           f"{_n(len(s.introduced), 'new finding')} · {len(s.resolved)} resolved  ")
+            bad = worse(s)
+        if self.store_review is None and not (whole and review.agents):
+            summary.append("✔ no changes to the " + ("memory" if whole else "store"), style="bold success")
             self.query_one("#review-summary", Static).update(summary)
             self.query_one("#review-diff", Static).update("")
             return
-        s = self.store_review
-        bad = worse(s)
-        summary.append(f"{_n(len(s.records), 'record')} · {_n(len(s.rows), 'row')} · "
-                       f"{_n(len(s.introduced), 'new finding')} · {len(s.resolved)} resolved  ")
         summary.append("worse: " + "; ".join(bad) if bad else "nothing got worse",
                        style="bold error" if bad else "success")
         self.query_one("#review-summary", Static).update(summary)
+        if whole or len(changed) > 1:  # (one folder may hold several stores: docs/*-experience)
+            self._fill_whole(table, review, agents=whole)
+        else:
+            self._fill(table, self.store_review, "")
+        if table.row_count > 1 and table.coordinate_to_cell_key((0, 0)).row_key.value in self.heads:
+            table.move_cursor(row=1)  # past the first system's name, onto its first change
+        table.focus()
+        self._show_diff(table)
+
+    def _fill(self, table, s, prefix: str) -> None:
         last = None
         for key, group, (label, kind), what, path in change_rows(s):
             table.add_row(Text(group if group != last else "", style="bold"), Text(label, style=STYLE.get(kind, "")),
-                          what, key=key)
+                          what, key=prefix + key)
             last = group
-            self.files[key] = path
-        table.focus()
-        self._show_diff(table)
+            self.files[prefix + key] = (s, path)
+
+    def _fill_whole(self, table, review, agents: bool = True) -> None:
+        """Each agent's start-up change first (the instruction files), then every changed memory
+        system under a row naming it, its changes grouped beneath."""
+        for i, a in enumerate(review.agents if agents else ()):
+            files = ", ".join(f.words() for f in a.files)
+            table.add_row(Text("start-up" if i == 0 else "", style="bold"),
+                          Text(f"{a.delta:+,} tok", style="error" if a.delta > 0 else "success" if a.delta < 0 else ""),
+                          f"{a.agent}: {files}", key=f"a{i}")
+            self.files[f"a{i}"] = (a, None)
+        for si, s in enumerate(review.changed):
+            # the memory system's name heads its changes (in the widest column: names run long)
+            table.add_row(Text(""), Text(s.status, style="dim"),
+                          Text.assemble((s.source, "bold underline"), (
+                              f"  {s.kind} · {_n(len(s.records), 'record')} · {_n(len(s.rows), 'row')} · "
+                              f"{_n(len(s.introduced), 'new finding')} · {len(s.resolved)} resolved", "dim")),
+                          key=f"s{si}")
+            self.files[f"s{si}"] = (s, None)
+            self.heads.add(f"s{si}")
+            self._fill(table, s, f"s{si}.")
 
     def on_data_table_row_highlighted(self, event) -> None:
         self._show_diff(event.data_table)
 
     def _show_diff(self, table) -> None:
         from ...reports.diff_report import STYLES
+        from ...review.agent_startup import AgentChange
 
         key = self.highlighted_key()
         if key is None and table.row_count:
             key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        path = self.files.get(key)
+        owner, path = self.files.get(key, (None, None))
         body = Text()
-        if self.store_review is not None and path:
-            diff = self.store_review.file_diff(path)
+        if isinstance(owner, AgentChange):  # what the agent loads at start-up, file by file
+            body.append(f"{owner.agent} start-up: {owner.before:,} → {owner.after:,} tokens\n", style="bold")
+            for f in owner.files:
+                body.append(f"  {f.words()}\n")
+            body.append("(7 shows what each agent loads)", style="dim")
+        elif key in self.heads:  # a memory system's name row
+            from ...reports.review_report import worse
+
+            bad = worse(owner)
+            body.append(f"{owner.source} ({owner.kind}, {owner.status})\n", style="bold")
+            body.append("worse: " + "; ".join(bad) if bad else "nothing got worse", style="error" if bad else "success")
+        elif owner is not None and path:
+            diff = owner.file_diff(path)
             for line in diff.splitlines():
                 body.append(line + "\n", style=next((st for prefix, st in STYLES if line.startswith(prefix)), "dim"))
             if not diff:
@@ -166,11 +228,25 @@ class ReviewScreen(CuratorScreen):
         self.query_one("#review-diff", Static).update(body)
 
     def action_open_change(self) -> None:
-        path = self.files.get(self.highlighted_key())
-        ws = self.app.workspace
-        if path and ws is not None and path in ws.store.records:
+        owner, path = self.files.get(self.highlighted_key(), (None, None))
+        if not path:
+            return
+        repo, ws = self.app.session, self.app.workspace
+        where = self.review.repo / owner.source / path if self.review is not None else None
+        if repo is not None and where is not None:  # the file's own memory system, made current
+            # (review names a file inside the folder it found in git, the session inside its store)
+            hit = repo.locate(where)
+            if hit is None and where.is_file():  # e.g. a store deeper than the app looks for stores
+                self.notify(f"{owner.source}/{path} is in no memory system the app loaded "
+                            f"(`curator {owner.source}` opens that one)", severity="warning")
+                return
+            if hit is not None:
+                if hit[0] != repo.current:
+                    self.app.select_source(hit[0])
+                ws, path = self.app.workspace, hit[1]
+        if ws is not None and path in ws.store.records:
             self.post_message(OpenPath(path))
-        elif path:
+        else:
             self.notify(f"{path} is not in the store now (removed)", severity="warning")
 
     def on_data_table_row_selected(self, event) -> None:

@@ -137,7 +137,8 @@ def cut(cell, width: int):
         if lead and looks_like_path(lead) and len(lead) > 12:
             # a path, or a path then words (`api/x.md  semantic +12 tok`): the path's middle goes first
             rest = len(plain) - len(lead)
-            keep = max(12, width - rest) if rest else width
+            # whole when it fits with room to show more follows; else at least two thirds of the cell
+            keep = width if not rest else len(lead) if len(lead) <= width - 3 else max(width * 2 // 3, width - rest)
             if keep < len(lead):
                 tail = max(1, (keep - 1) * 2 // 3)
                 head = max(0, keep - 1 - tail)
