@@ -39,6 +39,7 @@ async def test_at_80_columns_a_cut_why_ends_in_an_ellipsis_and_shows_whole_below
         whys = [str(table.get_row_at(i)[4]) for i in range(table.row_count)]
         cut = [(w, f["why"]) for w, f in zip(whys, folders, strict=True) if w != f["why"]]
         assert cut and all(w.endswith("…") and f.startswith(w[:-1]) for w, f in cut)
+        assert [table.given_row(i)[4] for i in range(table.row_count)] == [f["why"] for f in folders]  # uncut
         table.move_cursor(row=2)
         await settle(app, pilot)
         assert text_of(app.screen.query_one("#tiers-why")).strip() == f"{folders[2]['folder']}: {folders[2]['why']}"

@@ -43,6 +43,12 @@ class RowTable(DataTable):
             self.call_after_refresh(self._fit)
         return row
 
+    def given_row(self, index: int) -> list:
+        """The row's cells as they were given, before any was cut to fit the pane."""
+        key = self.coordinate_to_cell_key((index, 0)).row_key
+        given = self._cells.get(key)
+        return list(given[0]) if given is not None else self.get_row_at(index)
+
     def clear(self, columns: bool = False):
         self._cells.clear()
         self._widths = None
@@ -72,8 +78,9 @@ class RowTable(DataTable):
         super().clear(columns=True)
         for (label, _, key), width in zip(self._specs, widths, strict=True):
             super().add_column(label, width=width, key=key)
+        self._cells = {}  # (a row added without a key gets a new one)
         for key, (cells, height) in rows:
-            super().add_row(*_cut_row(cells, widths), height=height, key=key.value)
+            self._cells[super().add_row(*_cut_row(cells, widths), height=height, key=key.value)] = (cells, height)
         if rows:
             self.move_cursor(row=min(max(row, 0), len(rows) - 1))
 
