@@ -22,12 +22,14 @@ FIXABLE = frozenset({"instructions.import-broken", "instructions.string-bool", "
                      "instructions.missing-path"})
 
 
-def plan_instruction_fixes(root, checks: set[str], *, env: dict | None = None, home: str | None = None) -> Plan:
-    """The fixes of these instruction checks' findings in the repository at `root`, as one plan."""
+def plan_instruction_fixes(root, checks: set[str], *, only: set[tuple] | None = None, env: dict | None = None,
+                           home: str | None = None) -> Plan:
+    """The fixes of these instruction checks' findings in the repository at `root`, as one plan;
+    `only`: just the findings of these `picked()` keys (the app's one finding under the cursor)."""
     fs = RepoFS.scan(root)
     model = build_context(root, fs=fs, count=False, env=env, home=home)
     before = {_key(f) for f in model.findings}
-    asked = [f for f in model.findings if f.check in checks]
+    asked = [f for f in model.findings if f.check in checks and (only is None or picked(f) in only)]
     notes = [f"{f.path}:{f.line or 1}: {f.message} (no automatic fix)" for f in asked if f.fix is None]
     by_file: dict[str, list[Finding]] = {}
     for f in asked:
@@ -63,6 +65,11 @@ def plan_instruction_fixes(root, checks: set[str], *, env: dict | None = None, h
     if plan.empty:
         raise NothingToDo("nothing to fix: " + "; ".join(notes[:3]), "fix")
     return plan
+
+
+def picked(f: Finding) -> tuple:
+    """A finding as the app picks it: made again from the files on disk it is the same one."""
+    return f.check, f.path, f.line, f.message
 
 
 def _key(f: Finding) -> tuple:

@@ -15,6 +15,7 @@ from ..config import Config
 from . import messages as msg
 from .curation_flow import CurationFlow
 from .palette import CuratorCommands
+from .repository_flow import RepositoryFixes
 from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, RetrievalLabScreen
 from .screens.context import ContextScreen
 from .screens.drift import DriftScreen
@@ -27,7 +28,7 @@ from .workers import AppWorkers
 SCREENS_GROUP = Binding.Group("Screens", compact=True)  # one "1-7 Screens" entry: the footer fits 80 columns
 
 
-class CuratorApp(CurationFlow, AppWorkers, App[None]):
+class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "curator"
     COMMANDS = App.COMMANDS | {CuratorCommands}

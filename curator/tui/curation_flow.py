@@ -25,17 +25,18 @@ def planned(widget, fn, *args, **kwargs):
 
 
 class CurationFlow:
-    _proposal = None  # (plan, dialog, replan, then_open) while a plan is previewed
+    _proposal = None  # (plan, dialog, replan, then_open, root) while a plan is previewed
     _open_after_load: str | None = None
 
-    def propose(self, plan, then_open: str | None = None, replan=None) -> None:
+    def propose(self, plan, then_open: str | None = None, replan=None, root=None) -> None:
         """Show a plan's diff; apply it (in a worker) only if the user confirms; then show
         `then_open` (e.g. the memory a promote made). `replan(workspace)` makes the plan again
         from a newer snapshot: when a file it changes is modified on disk while the diff is
-        shown, the plan is made again (and the user told), never applied over the change."""
+        shown, the plan is made again (and the user told), never applied over the change.
+        `root`: a plan of the repository's instruction files, journaled there (not the store's)."""
         from .dialogs import DiffDialog
 
-        if self.read_only:
+        if self.read_only and root is None:
             self.notify("This source is read-only (it lives outside the repository)", severity="warning")
             return
         if plan is None:
@@ -44,12 +45,14 @@ class CurationFlow:
             self.notify("nothing to change", timeout=3)
             return
         dialog = DiffDialog(plan)
-        self._proposal = (plan, dialog, replan, then_open)
+        self._proposal = (plan, dialog, replan, then_open, root)
 
         def decided(ok: bool | None) -> None:
             if self._proposal is not None and self._proposal[1] is dialog:
                 self._proposal = None
-            if ok:
+            if ok and root is not None:
+                self.apply_in_repository(plan, root, replan)
+            elif ok:
                 self.apply_plan(plan, then_open, replan)
 
         self.push_screen(dialog, decided)
@@ -62,28 +65,29 @@ class CurationFlow:
         plan = self.plan_or_notify(make, self.workspace)
         self.propose(plan, then_open, make)
 
-    def _replan_if_touched(self, paths, why: str = "changed on disk") -> None:
+    def _replan_if_touched(self, paths, why: str = "changed on disk", root=None) -> None:
+        """`paths`: relative to the current store (`root` None) or to the repository `root`."""
         proposal = self._proposal
-        if proposal is None or not paths:
+        if proposal is None or not paths or proposal[4] != root:
             return
-        plan, dialog, replan, then_open = proposal
+        plan, dialog, replan, then_open, root = proposal
         hit = sorted({e.path for e in plan.edits} & set(paths))
         if not hit:
             return
         self._proposal = None
         if dialog.is_attached and self.screen is dialog:
             dialog.dismiss(None)
-        self._replan(hit, replan, then_open, why)
+        self._replan(hit, replan, then_open, why, root)
 
-    def _replan(self, hit, replan, then_open, why: str) -> None:
+    def _replan(self, hit, replan, then_open, why: str, root=None) -> None:
         names = ", ".join(hit[:3]) + (f" and {len(hit) - 3} more" if len(hit) > 3 else "")
-        if replan is None or self.workspace is None:
+        if replan is None or (self.workspace is None and root is None):
             self.notify(f"{names} {why}; nothing was written — make the change again", severity="warning",
                         timeout=10, markup=False)
             return
         self.notify(f"{names} {why}; the plan was made again from what is on disk now", severity="warning",
                     timeout=10, markup=False)
-        self.propose(self.plan_or_notify(replan, self.workspace), then_open, replan)
+        self.propose(self.plan_or_notify(replan, self.workspace), then_open, replan, root)
 
     def plan_or_notify(self, fn, *args, **kwargs):
         return planned(self, fn, *args, **kwargs)
@@ -126,7 +130,7 @@ class CurationFlow:
         if message.swap is not None:
             self._swapped([message.swap])
         self._replan([str(h) for h in message.hit], message.replan, message.then_open,
-                     "changed on disk after the plan was made")
+                     "changed on disk after the plan was made", message.root)
 
     def _open_pending(self) -> None:
         path, self._open_after_load = self._open_after_load, None
@@ -137,11 +141,8 @@ class CurationFlow:
     def action_undo(self) -> None:
         from ..curation import CurationError
 
-        session = self.session
-        if session is None:
-            return
-        try:
-            entry, swap = session.undo()
+        try:  # the newest of the store's and the repository's operations
+            entry, swap = self.undo_newest()
         except (CurationError, OSError) as exc:
             self.tell(msg.Notice(str(exc), severity="warning", timeout=6, markup=False))
             return
@@ -152,10 +153,9 @@ class CurationFlow:
             self.tell(msg.Swapped([swap]))
 
     def action_history(self) -> None:
-        from ..curation import history
         from .dialogs import HistoryDialog
 
-        self.push_screen(HistoryDialog(history(self.store_root)))
+        self.push_screen(HistoryDialog(*self.history_items()))
 
     def action_tiers(self) -> None:
         from ..model.tiering import decide
@@ -187,6 +187,12 @@ class CurationFlow:
 
     def fix_findings(self, findings, safe_only: bool = False) -> None:
         from ..curation import plan_fixes
+        from .repository_flow import is_instruction
+
+        if findings and all(is_instruction(f) for f in findings):  # the repository's files, not the store's
+            self.fix_instructions(findings)
+            return
+        findings = [f for f in findings if not is_instruction(f)]
 
         checks = None if safe_only else {f.check for f in findings}  # picked findings opt in to their fixes
         picked = {(f.check, f.path, f.target) for f in findings}

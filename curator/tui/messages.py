@@ -84,9 +84,10 @@ class Applied(Message):
 class Refused(Message):
     """A plan was refused because a file it changes was edited outside: made again."""
 
-    def __init__(self, swap, hit: list[str], replan, then_open: str | None) -> None:
+    def __init__(self, swap, hit: list[str], replan, then_open: str | None, root=None) -> None:
         super().__init__()
         self.swap, self.hit, self.replan, self.then_open = swap, hit, replan, then_open
+        self.root = root  # a plan of the repository's instruction files (not the store's)
 
 
 # -- from the screens and the palette: what the user asked for --------------------------------

@@ -195,6 +195,10 @@ class AppWorkers:
 
     def on_instructions_changed(self, message: msg.InstructionsChanged) -> None:
         self.load_context(live=True)
+        root = self.repository_root()
+        if root is not None:  # an instruction fix shown as a diff over a file just changed: made again
+            inside = [Path(p) for p in message.paths if Path(p).is_relative_to(root)]
+            self._replan_if_touched([p.relative_to(root).as_posix() for p in inside], root=root)
 
     def on_load_failed(self, message: msg.LoadFailed) -> None:
         self.load_error = message.error

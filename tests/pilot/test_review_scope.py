@@ -29,7 +29,8 @@ def history_repo(sample_repo_copy, monkeypatch):
 
 
 def _rows(table) -> list[str]:
-    return [" ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count)]
+    """What each row says (its cells as given: at 80 columns the pane cuts them, with an ellipsis)."""
+    return [" ".join(str(c) for c in table.given_row(i)) for i in range(table.row_count)]
 
 
 def _flat(text: str) -> str:

@@ -8,13 +8,17 @@ from curator.tui.dialogs import TiersDialog
 from tests.pilot.conftest import settle, text_of
 
 
+async def _tiers_table(app, pilot) -> DataTable:
+    await settle(app, pilot)
+    await app.run_action("tiers")
+    await settle(app, pilot)
+    assert isinstance(app.screen, TiersDialog)
+    return app.screen.query_one("#tiers-table", DataTable)
+
+
 async def test_tiers_panel_from_the_palette_action(app):
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(app, pilot)
-        await app.run_action("tiers")
-        await settle(app, pilot)
-        assert isinstance(app.screen, TiersDialog)
-        table = app.screen.query_one("#tiers-table", DataTable)
+        table = await _tiers_table(app, pilot)
         rows = {table.get_row_at(i)[0]: table.get_row_at(i) for i in range(table.row_count)}
         assert rows["validation/"][1] == "transient" and "ADR-002" in rows["validation/"][4]
         assert rows["reflexion/"][1] == "reflexion"
@@ -23,3 +27,19 @@ async def test_tiers_panel_from_the_palette_action(app):
         await pilot.press("escape")
         await settle(app, pilot)
         assert not isinstance(app.screen, TiersDialog)
+
+
+async def test_at_80_columns_a_cut_why_ends_in_an_ellipsis_and_shows_whole_below(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await _tiers_table(app, pilot)
+        folders = app.screen.data["folders"]
+        room = table.size.width - table.styles.scrollbar_size_vertical
+        used = sum(c.get_render_width(table) for c in table.columns.values())
+        assert used <= room  # nothing runs past the pane's edge
+        whys = [str(table.get_row_at(i)[4]) for i in range(table.row_count)]
+        cut = [(w, f["why"]) for w, f in zip(whys, folders, strict=True) if w != f["why"]]
+        assert cut and all(w.endswith("…") and f.startswith(w[:-1]) for w, f in cut)
+        assert [table.given_row(i)[4] for i in range(table.row_count)] == [f["why"] for f in folders]  # uncut
+        table.move_cursor(row=2)
+        await settle(app, pilot)
+        assert text_of(app.screen.query_one("#tiers-why")).strip() == f"{folders[2]['folder']}: {folders[2]['why']}"

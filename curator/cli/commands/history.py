@@ -11,6 +11,8 @@ def add_arguments(parser) -> None:
     from ..common import add_format_arg, add_store_args
 
     add_store_args(parser)
+    parser.add_argument("--repository", action="store_true",
+                        help="the fixes of the repository's instruction files (CLAUDE.md, rules) instead")
     add_format_arg(parser, ("text", "json"))
 
 
@@ -18,12 +20,19 @@ def run(args) -> int:
     from rich.text import Text
 
     from ...curation import history
-    from ..common import EXIT_OK, console, locate_and_configure, print_json
+    from ..common import EXIT_OK, console, locate_and_configure, print_json, store_argument
 
-    located, _ = locate_and_configure(args)
-    items = history(located.root)
+    if args.repository:  # instruction-file fixes journal at the repository root (as `curator undo --repository`)
+        from .context import repository_root
+
+        root = repository_root(store_argument(args))
+        given = str(root)
+    else:
+        located, _ = locate_and_configure(args)
+        root, given = located.root, located.given
+    items = history(root)
     if args.format == "json":
-        print_json({"store": located.given, "operations": items})
+        print_json({"store": given, "operations": items})
         return EXIT_OK
     out = console()
     if not items:

@@ -1,8 +1,8 @@
-"""The journal, browsable: every curator operation on this store and its state."""
+"""The journal, browsable: every curator operation on this store (and on the repository's
+instruction files, journaled at its root) and its state."""
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -10,6 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..widgets import RowTable
+from ..widgets.table import clip
 
 
 class HistoryDialog(ModalScreen[None]):
@@ -21,23 +22,40 @@ class HistoryDialog(ModalScreen[None]):
     """
     BINDINGS = [Binding("escape,q", "close", "Close", id="close-history", tooltip="Close the history")]
 
-    def __init__(self, items: list[dict], **kwargs) -> None:
+    def __init__(self, items: list[dict], what: str = "this store", **kwargs) -> None:
         super().__init__(**kwargs)
-        self.items = items
+        self.items = items  # `where` in each: from more than one journal (the store's, the repository's)
+        self.what = what
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Operations on this store (newest last). ctrl+z undoes the last applied one; Escape closes.")
+            yield Static(f"Operations on {self.what} (newest last). ctrl+z undoes the last applied one; "
+                         "Escape closes.")
             table = RowTable(cursor_type="row", zebra_stripes=True)
-            table.add_columns("id", "state", "when", "what", "files")
-            for it in self.items:
-                table.add_row(*(Text(str(v or "")) for v in (it["id"], it["state"], it["created"], it["title"])),
-                              str(len(it["files"])))  # Text: a title holding `[/]` is not markup
             table.display = bool(self.items)
             yield table
             if not self.items:
-                yield Static("No curator operation on this store yet: fixes, promotes, keyword edits and "
+                yield Static(f"No curator operation on {self.what} yet: fixes, promotes, keyword edits and "
                              "prunes appear here once applied.", classes="history-empty")
+
+    def on_mount(self) -> None:
+        if self.items:
+            self.call_after_refresh(self._fill)  # once laid out: the width the cells are cut to
+
+    def _fill(self) -> None:
+        """The rows cut to the dialog's width, each cut cell ending in an ellipsis."""
+        table = self.query_one(RowTable)
+        merged = any("where" in it for it in self.items)
+        columns = [("id", max((len(it["id"]) for it in self.items), default=2)), ("state", 11), ("when", 16)]
+        columns += [("in", 10)] if merged else []
+        columns += [("what", None), ("files", 5)]
+        widths = table.set_columns(columns, self.query_one(Vertical).content_region.width)
+        for it in self.items:
+            when = (it["created"] or "").replace("T", " ")[:16]  # to the minute, no zone: always UTC
+            cells = [it["id"], it["state"], when] + ([it.get("where", "")] if merged else [])
+            cells += [it["title"] or ""]
+            row = [clip(str(v), w) for v, w in zip(cells, widths, strict=False)]
+            table.add_row(*row, str(len(it["files"])))  # Text: a title holding `[/]` is not markup
 
     def action_close(self) -> None:
         self.dismiss(None)

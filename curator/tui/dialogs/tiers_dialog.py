@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from ...reports.tiers_report import startup_words
+from ..widgets import RowTable
 
 
 class TiersDialog(ModalScreen[None]):
@@ -19,6 +20,7 @@ class TiersDialog(ModalScreen[None]):
     TiersDialog > Vertical { width: 95%; max-width: 150; height: 80%; border: thick $primary; background: $surface; }
     TiersDialog DataTable { height: 1fr; }
     TiersDialog Static { padding: 0 1; }
+    TiersDialog #tiers-why { height: auto; max-height: 4; color: $text-muted; }
     """
     BINDINGS = [Binding("escape,q", "close", "Close", id="close-tiers", tooltip="Close the tiers panel")]
 
@@ -31,11 +33,18 @@ class TiersDialog(ModalScreen[None]):
         with Vertical():
             yield Static(Text.assemble(("Start-up load", "bold"), ": " + startup_words(st), "\n",
                                        (f"why: {st['why']}", "dim")), id="tiers-startup")
-            table = DataTable(cursor_type="row", zebra_stripes=True, id="tiers-table")
+            table = RowTable(cursor_type="row", zebra_stripes=True, id="tiers-table")  # cut cells end in …
             table.add_columns("folder", "tier", "records", "tokens", "why")
             for f in self.data["folders"]:
                 table.add_row(f["folder"], f["tier"], str(f["records"]), f"{f['tokens']:,}", f["why"])
             yield table
+            yield Static("", id="tiers-why")  # the highlighted folder's whole why (its cell may be cut)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        folders = self.data["folders"]
+        if 0 <= event.cursor_row < len(folders):
+            f = folders[event.cursor_row]
+            self.query_one("#tiers-why", Static).update(Text.assemble((f["folder"], "bold"), f": {f['why']}"))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Label, ProgressBar
 
 from ..messages import FixFindings, OpenPath
+from ..repository_flow import is_instruction
 from ..widgets import StatusHeader
 
 # the screens that honour the scope (the whole repository or one memory system) bind it to s
@@ -49,7 +50,11 @@ class FindingRows:
         return act_in_source(self.app, row) if row is not None else None
 
     def action_fix_one(self) -> None:
-        f = self._current()
+        row = self.scoped_row()
+        if row is not None and is_instruction(row.finding):  # the repository's file: no store to act in
+            f = row.finding
+        else:
+            f = self._current()
         if f is None or f.fix is None:
             self.notify("this finding has no automatic fix", severity="warning")
             return

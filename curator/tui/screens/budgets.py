@@ -73,8 +73,8 @@ class BudgetsScreen(CuratorScreen):
                 with Vertical(classes="budget-table"):
                     yield Static(linked("ADR-017 cost model: loading one entry", "bold"), id="cost-title")
                     cost = RowTable(id="cost", cursor_type="row", zebra_stripes=True)
-                    cost.add_column("index", width=22, key="index")
-                    cost.add_columns("n", "tiered", "+L0", "whole", "saves", "even at")
+                    # fitted to the pane: a long index name is cut in its middle, never the numbers
+                    cost.add_columns(("index", "index"), "n", "tiered", "+L0", "whole", "saves", "even at")
                     yield cost
                     yield Static(Text(COST_KEY, style="dim"), id="cost-key")
 

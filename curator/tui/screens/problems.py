@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Input, Static
 from ...checks import CHECKS
 from ...model.findings import Severity
 from ..messages import FixFindings
+from ..repository_flow import is_instruction
 from ..widgets import RowTable, TextBox
 from ..widgets.table import clip, clip_middle
 from .base import SCOPE_BINDING, CuratorScreen, FindingRows, LoadingPane
@@ -72,19 +73,33 @@ class ProblemsScreen(FindingRows, CuratorScreen):
     def _filter_done(self) -> None:
         self.query_one(DataTable).focus()
 
-    def refilter(self) -> None:
-        from ...live.scope import scope_name, scoped_findings, short_name
-
+    def _repository(self):
+        """The session whose findings are listed (None: nothing loaded yet)."""
         ws, repo = self.app.workspace, self.app.session
         if ws is None or repo is None:
             model = self.app.context_model
             if repo is not None or model is None or not model.agents:
-                return
+                return None
             from ...live.instructions import instructions_session
 
             repo = instructions_session(model)  # no memory: the instruction findings alone
+        return repo
+
+    def all_findings(self) -> list:
+        """Every finding in the scope, unfiltered (`scope.Scoped` rows)."""
+        from ...live.scope import scoped_findings
+
+        repo = self._repository()
+        return scoped_findings(repo, self.app.scope) if repo is not None else []
+
+    def refilter(self) -> None:
+        from ...live.scope import scope_name, short_name
+
+        repo = self._repository()
+        if repo is None:
+            return
         scope = self.app.scope
-        everything = scoped_findings(repo, scope)
+        everything = self.all_findings()
         words = self.query_one("#problem-filter", Input).value.lower().split()
         items = []
         for x in everything:
@@ -193,10 +208,15 @@ class ProblemsScreen(FindingRows, CuratorScreen):
         return self.shown[table.cursor_row]
 
     def action_fix_check(self) -> None:
-        f = self._current()
-        if f is None:
-            return
-        same = [g for g in self.app.workspace.findings if g.check == f.check and g.fix is not None]
+        row = self.scoped_row()
+        if row is not None and is_instruction(row.finding):  # every one of the check, as `curator fix --check`
+            f = row.finding
+            same = [x.finding for x in self.all_findings() if x.finding.check == f.check and x.finding.fix is not None]
+        else:
+            f = self._current()
+            if f is None:
+                return
+            same = [g for g in self.app.workspace.findings if g.check == f.check and g.fix is not None]
         if not same:
             self.notify(f"{f.check} findings have no automatic fix", severity="warning")
             return

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Static
 
 from ...model.findings import Severity
 from ..messages import OpenPath
+from ..widgets import RowTable
 from .base import SCOPE_BINDING, CuratorScreen, LoadingPane
 
 SEV = {Severity.ERROR: ("✖", "bold error"), Severity.WARNING: ("▲", "warning"), Severity.INFO: ("●", "info")}
@@ -81,7 +82,7 @@ class ReviewScreen(CuratorScreen):
             yield LoadingPane()
             yield Static("comparing with git HEAD…", id="review-summary")
             with Horizontal(id="review-panes"):
-                table = DataTable(id="review-changes", cursor_type="row", zebra_stripes=True)
+                table = RowTable(id="review-changes", cursor_type="row", zebra_stripes=True)  # cut cells end in …
                 table.add_columns("group", "change", "what")
                 yield table
                 with VerticalScroll(id="review-diff-scroll"):

@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Input, Static
 from ...transcripts.index import format_duration
 from ..curation_flow import planned
 from ..messages import Propose
+from ..widgets import RowTable
 from .base import CuratorScreen
 
 MAX_TURNS = 5000  # a conversation view keeps at most this many turns (the CLI shows them all)
@@ -77,10 +78,10 @@ class SessionsScreen(CuratorScreen):
             with Horizontal(id="sessions-bar"):
                 yield Input(placeholder="/ search every session (words; Enter)", id="session-search")
                 yield Static("", id="sessions-status")
-            table = DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
+            table = RowTable(id="sessions", cursor_type="row", zebra_stripes=True)  # cut cells end in …
             table.add_columns("started", "dur", "msgs", "tokens", "branch", "title")
             yield table
-            conv = DataTable(id="conversation", cursor_type="row", zebra_stripes=True)
+            conv = RowTable(id="conversation", cursor_type="row", zebra_stripes=True)
             conv.add_columns("time", "role", "turn")
             yield conv
             with VerticalScroll(id="turn-detail"):
@@ -132,7 +133,7 @@ class SessionsScreen(CuratorScreen):
         for s in sessions:
             partial = "" if s.complete else "…"
             table.add_row(s.started[:16].replace("T", " "), format_duration(s.duration_s), f"{s.messages}{partial}",
-                          f"{s.tokens:,}{partial}", s.main.branch[:16],
+                          f"{s.tokens:,}{partial}", s.main.branch,
                           Text(s.title, no_wrap=True, overflow="ellipsis"), key=s.session_id)
         table.move_cursor(row=min(keep, table.row_count - 1))
 

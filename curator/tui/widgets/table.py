@@ -1,7 +1,10 @@
-"""The one table every screen uses: j/k and Home/End move the row cursor (never sideways)."""
+"""The one table every screen uses: j/k and Home/End move the row cursor (never sideways); a
+column left to size itself (`add_columns`) is fitted to the pane, a cut cell ending in "…"
+(in the middle for a path) — DataTable alone lets the pane's edge crop it silently."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import DataTable
@@ -14,6 +17,72 @@ class RowTable(DataTable):
         Binding("home,g", "first_row", "First", show=False, id="table-first", tooltip="First row"),
         Binding("end,G", "last_row", "Last", show=False, id="table-last", tooltip="Last row"),
     ]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._specs: list[list] = []  # [label, width asked (None: fitted), key] of each column
+        self._cells: dict = {}  # row key -> (cells as given, height), while a column is fitted
+        self._widths: list[int] | None = None  # the fitted widths the rows were last cut to
+
+    def _fitted(self) -> bool:
+        return any(width is None for _, width, _ in self._specs)
+
+    def add_column(self, label, *, width=None, key=None, default=None):
+        column = super().add_column(label, width=width, key=key, default=default)
+        self._specs.append([label, width, column.value])
+        return column
+
+    def add_row(self, *cells, height=1, key=None, label=None):
+        if not self._fitted():
+            return super().add_row(*cells, height=height, key=key, label=label)
+        widths = self._widths or [width or 1 << 30 for _, width, _ in self._specs]  # a fixed width cuts too
+        shown = _cut_row(cells, widths)
+        row = super().add_row(*shown, height=height, key=key, label=label)
+        self._cells[row] = (cells, height)
+        if self.is_mounted:
+            self.call_after_refresh(self._fit)
+        return row
+
+    def given_row(self, index: int) -> list:
+        """The row's cells as they were given, before any was cut to fit the pane."""
+        key = self.coordinate_to_cell_key((index, 0)).row_key
+        given = self._cells.get(key)
+        return list(given[0]) if given is not None else self.get_row_at(index)
+
+    def clear(self, columns: bool = False):
+        self._cells.clear()
+        self._widths = None
+        if columns:
+            self._specs.clear()
+        return super().clear(columns)
+
+    def on_resize(self) -> None:
+        if self._fitted():
+            self._fit()
+
+    def _fit(self) -> None:
+        """Cut the fitted columns to the room when their cells would run past the pane's edge."""
+        if not self._cells or not self._fitted():
+            return
+        room = self.size.width - self.styles.scrollbar_size_vertical - 2 * self.cell_padding * len(self._specs)
+        natural = [width if width is not None else max(
+            [cell_len(str(label))] + [cell_len(_plain(cells[i])) for cells, _ in self._cells.values() if i < len(cells)])
+            for i, (label, width, _) in enumerate(self._specs)]
+        # a column of at most 8 cells (numbers, a tier, a date's day) is never cut: the wide ones give way
+        widths = _share(room, natural, [width is None and n > 8 for (_, width, _), n in zip(self._specs, natural, strict=True)])
+        if widths == (self._widths or natural):
+            return
+        self._widths = widths
+        row = self.cursor_row
+        rows = list(self._cells.items())
+        super().clear(columns=True)
+        for (label, _, key), width in zip(self._specs, widths, strict=True):
+            super().add_column(label, width=width, key=key)
+        self._cells = {}  # (a row added without a key gets a new one)
+        for key, (cells, height) in rows:
+            self._cells[super().add_row(*_cut_row(cells, widths), height=height, key=key.value)] = (cells, height)
+        if rows:
+            self.move_cursor(row=min(max(row, 0), len(rows) - 1))
 
     def set_columns(self, columns: list[tuple[str | Text, int | None]], room: int | None = None) -> list[int]:
         """Replace the columns: (label, width or None to share the rest of the width). Returns
@@ -34,6 +103,57 @@ class RowTable(DataTable):
         if self.row_count:
             self.move_cursor(row=self.row_count - 1, column=self.cursor_column)
         self.scroll_x = 0
+
+
+def _share(room: int, natural: list[int], fitted: list[bool]) -> list[int]:
+    """Widths for `room` cells: each column its natural width when all fit; else the fixed ones
+    and the narrow fitted ones as they are, the rest sharing what is left (never below 8)."""
+    if sum(natural) <= room:
+        return list(natural)
+    widths = list(natural)
+    left = room - sum(w for w, f in zip(natural, fitted, strict=True) if not f)
+    order = sorted((w, i) for i, (w, f) in enumerate(zip(natural, fitted, strict=True)) if f)
+    for n, (w, i) in enumerate(order):
+        widths[i] = max(min(w, 8), min(w, left // (len(order) - n)))
+        left -= widths[i]
+    return widths
+
+
+def _plain(cell) -> str:
+    return cell.plain if isinstance(cell, Text) else str(cell)
+
+
+def _cut_row(cells, widths: list[int]) -> list:
+    return [cut(cell, w) for cell, w in zip(cells, widths, strict=False)] + list(cells[len(widths):])
+
+
+def looks_like_path(value: str) -> bool:
+    """A path (cut in the middle: its file name stays) rather than prose (cut at its end)."""
+    return "/" in value and not any(c.isspace() for c in value.strip())  # (a bare name: its start tells)
+
+
+def cut(cell, width: int):
+    """A cell (str or Text, its styles kept) cut to `width` cells with an ellipsis: a path in
+    the middle, prose at its end; unchanged when it fits."""
+    text = cell if isinstance(cell, Text) else Text(str(cell))
+    if width <= 0 or text.cell_len <= width:
+        return cell
+    plain = text.plain
+    if len(plain) == text.cell_len:  # (wide characters: cut at the end, by cells)
+        lead = plain.split(None, 1)[0] if plain.strip() == plain else ""
+        if lead and looks_like_path(lead) and len(lead) > 12:
+            # a path, or a path then words (`api/x.md  semantic +12 tok`): the path's middle goes first
+            rest = len(plain) - len(lead)
+            # whole when it fits with room to show more follows; else at least two thirds of the cell
+            keep = width if not rest else len(lead) if len(lead) <= width - 3 else max(width * 2 // 3, width - rest)
+            if keep < len(lead):
+                tail = max(1, (keep - 1) * 2 // 3)
+                head = max(0, keep - 1 - tail)
+                text = Text.assemble(text[:head], "…", text[len(lead) - tail:])
+    out = text.copy()
+    out.no_wrap = True
+    out.truncate(width, overflow="ellipsis")
+    return out
 
 
 def clip(value: str, width: int, style: str = "") -> Text:

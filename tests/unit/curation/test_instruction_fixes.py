@@ -126,6 +126,11 @@ def test_cli_fix_dry_run_apply_and_undo_repository(tmp_path, home):
     assert snapshot(root) != before
     back = _cli("undo", str(root), "--repository", cwd=tmp_path)
     assert back.returncode == 0 and snapshot(root) == before, back.stderr
+    listed = _cli("history", str(root), "--repository", "--format", "json", cwd=tmp_path)  # as the app's history
+    import json
+
+    assert [(o["title"], o["state"]) for o in json.loads(listed.stdout)["operations"]] == [
+        ("fix 1 instruction finding(s)", "undone")], listed.stderr
     mixed = _cli("fix", str(root), "--check", "instructions.string-bool", "links.broken", cwd=tmp_path)
     assert mixed.returncode == 2 and "separate runs" in mixed.stderr
     none = _cli("fix", str(root), "--check", "instructions.cap", cwd=tmp_path)
