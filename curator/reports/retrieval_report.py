@@ -109,13 +109,17 @@ def render_also(console, picks) -> None:
 
 
 def render_retrieve(console, result, misses: list[tuple[str, str]], encoding: str,
-                    unavailable: dict[str, str] | None = None) -> None:
+                    unavailable: dict[str, str] | None = None, systems: int = 1) -> None:
+    """`systems`: how many memory systems the result fuses (a repository's), said once so the
+    rank columns read as ranks within each system."""
     from rich.text import Text
 
     est = " (estimated)" if encoding == "estimate" else ""
     console.print(Text.assemble(("curator retrieve ", "bold"), (repr(result.query), "bold info"),
                                 f"  top {result.k} · {result.source}"))
     console.print(Text("terms: " + " ".join(readable_terms(result)), style="dim"))
+    if systems > 1:
+        console.print(Text(f"ranks are within each result's memory system ({systems} fused by rank)", style="dim"))
     for name, why in (unavailable or {}).items():
         console.print(Text(f"{name} source unavailable: {why}", style="warning"))
     sources = running_sources(result)

@@ -231,7 +231,7 @@ def _run_repository(args, ranker: str, where) -> int:
         data["would_also_load"] = [p.to_json() for p in picks]
         print_json(data)
     else:
-        render_retrieve(console(), result, misses, repo.loaded()[0].store.encoding)
+        render_retrieve(console(), result, misses, repo.loaded()[0].store.encoding, systems=len(engines))
         if ranker in ("prior", "fused"):
             console().print(Text(f"prior frequency: {_said(frequency, evidence)}", style="dim"))
         render_also(console(), picks)

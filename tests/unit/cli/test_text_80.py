@@ -16,6 +16,8 @@ def test_retrieve_reads_at_80_columns(capsys, sample_copy, monkeypatch):
     assert all(len(line) <= 80 for line in lines), max(lines, key=len)
     text = "\n".join(lines)
     assert "terms: rebasing charges twice" in text
+    # the sample repository has several memory systems: the rank columns say whose ranks they are
+    assert "ranks are within each result's memory system" in text
     assert "charg " not in text and "rebas " not in text
     hits = [line for line in lines if line[:2].strip().isdigit()]
     assert hits and all(len(line.split()) >= 5 for line in hits)  # rank path tokens score ranks
