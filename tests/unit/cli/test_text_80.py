@@ -16,12 +16,20 @@ def test_retrieve_reads_at_80_columns(capsys, sample_copy, monkeypatch):
     assert all(len(line) <= 80 for line in lines), max(lines, key=len)
     text = "\n".join(lines)
     assert "terms: rebasing charges twice" in text
-    # the sample repository has several memory systems: the rank columns say whose ranks they are
-    assert "ranks are within each result's memory system" in text
+    assert "ranks are within" not in text  # one memory system: nothing to say
     assert "charg " not in text and "rebas " not in text
     hits = [line for line in lines if line[:2].strip().isdigit()]
     assert hits and all(len(line.split()) >= 5 for line in hits)  # rank path tokens score ranks
     assert any(line.startswith("    keywords: ") or line.startswith("    text: ") for line in lines)
+
+
+def test_retrieve_on_a_repository_says_whose_ranks_the_columns_hold(capsys, sample_repo_copy, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["retrieve", "how are releases tagged", str(sample_repo_copy)]) == 0
+    lines = _lines(capsys)
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    said = [line for line in lines if line.startswith("ranks are within each result's memory system")]
+    assert len(said) == 1 and "fused by rank" in said[0]
 
 
 def test_check_text_wraps_messages_under_their_path(capsys, sample_copy, monkeypatch):
