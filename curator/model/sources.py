@@ -221,24 +221,22 @@ def repository_source_of(repo_path: str, settings: RepoSettings) -> tuple[str, s
         if repo_path.startswith(rel + "/"):
             kind = {fmts.CLAUDE: CLAUDE, fmts.EXPERIENCE: EXPERIENCE}.get(fmt or "", SERENA)
             return _unless_excluded(kind, rel, settings)
-    for kind, pattern in _TOP_SOURCES:
-        m = pattern.match(repo_path)
-        if m:
-            return _unless_excluded(kind, m.group(0).rstrip("/"), settings)
+    for kind, pattern, rel in _TOP_SOURCES:
+        if pattern.match(repo_path):
+            return _unless_excluded(kind, rel, settings)
     return None
 
 
-_TOP_SOURCES = (
-    (SERENA, re.compile(r"^\.serena/memories/")),
-    (CLAUDE, re.compile(r"^\.claude/memory/")),
-    (EXPERIENCE, re.compile(r"^docs/[^/]+-experience/")),
+_TOP_SOURCES = (  # (kind, a file inside it, the folder discover loads)
+    (SERENA, re.compile(r"^\.serena/memories/"), ".serena/memories"),
+    (CLAUDE, re.compile(r"^\.claude/memory/"), ".claude/memory"),
+    (EXPERIENCE, re.compile(r"^docs/(?:error|good)-experience/"), "docs"),  # one system, both folders
 )
 
 
 def _unless_excluded(kind: str, rel: str, settings: RepoSettings) -> tuple[str, str] | None:
-    # discover's exclude names a source's shown folder (docs for experience) or its kind
-    shown = "docs" if kind == EXPERIENCE and rel.startswith("docs/") else rel
-    if kind in settings.exclude or shown in settings.exclude or rel in settings.exclude:
+    # discover's exclude names a source's shown folder or its kind
+    if kind in settings.exclude or rel in settings.exclude:
         return None
     return kind, rel
 

@@ -3,9 +3,9 @@
 This is the small interface review is written against until the repository-wide sources
 model lands: `find_sources(paths)` names the stores from a list of repo-relative file paths,
 `load_source(folder, ...)` loads one with the ordinary `load_store`. Today a source is a Serena
-store (`.serena/memories`), a Claude Code memory folder (`.claude/memory`) or an experience
-folder (`docs/<name>-experience`) at the repository's top, or a folder `.curator.yaml` adds —
-the rules `model.sources.discover` follows."""
+store (`.serena/memories`), a Claude Code memory folder (`.claude/memory`) or the experience
+system (`docs`, holding `docs/error-experience` and `docs/good-experience`) at the repository's
+top, or a folder `.curator.yaml` adds — the rules `model.sources.discover` follows."""
 
 from __future__ import annotations
 

@@ -69,3 +69,16 @@ async def test_every_face_lists_the_same_memory_systems(capsys, nested_repo, add
     shown, title = await _app_sources(nested_repo)
     assert shown == want
     assert title.endswith("2 memory systems" if added else "Serena")
+
+
+def test_experience_folders_are_one_memory_system_everywhere(capsys, nested_repo):
+    """docs/error-experience and docs/good-experience are the one experience system the header
+    counts, so review lists `docs` once (it listed each folder: 2 sources where check said 1)."""
+    for kind in ("error", "good"):
+        entry = nested_repo / "docs" / f"{kind}-experience" / "entries" / f"2026-11-01-{kind}.md"
+        entry.parent.mkdir(parents=True)
+        entry.write_text(f"# {kind}\n\nWhat happened with the {kind} deploy.\n")
+    want = [".serena/memories", "docs"]
+    assert _cli_sources(capsys, "check", str(nested_repo)) == want
+    assert _cli_sources(capsys, "tokens", str(nested_repo)) == want
+    assert _cli_sources(capsys, "review", str(nested_repo)) == want
