@@ -212,6 +212,35 @@ def discover(path: Path | str, *, env: dict | None = None, home: Path | None = N
     return Layout(root, tuple(found), notes=tuple(notes))
 
 
+def repository_source_of(repo_path: str, settings: RepoSettings) -> tuple[str, str] | None:
+    """(kind, folder) of the repository's own memory system holding a repo-relative file path,
+    by discover's rules: the stores at the repository's top and those `sources.add` names, minus
+    `sources.exclude`. A store deeper down (a fixture, a bundled sample, a vendored checkout) is
+    not the repository's until `.curator.yaml` adds it, so review lists what the header counts."""
+    for rel, fmt in settings.add:
+        if repo_path.startswith(rel + "/"):
+            kind = {fmts.CLAUDE: CLAUDE, fmts.EXPERIENCE: EXPERIENCE}.get(fmt or "", SERENA)
+            return _unless_excluded(kind, rel, settings)
+    for kind, pattern, rel in _TOP_SOURCES:
+        if pattern.match(repo_path):
+            return _unless_excluded(kind, rel, settings)
+    return None
+
+
+_TOP_SOURCES = (  # (kind, a file inside it, the folder discover loads)
+    (SERENA, re.compile(r"^\.serena/memories/"), ".serena/memories"),
+    (CLAUDE, re.compile(r"^\.claude/memory/"), ".claude/memory"),
+    (EXPERIENCE, re.compile(r"^docs/(?:error|good)-experience/"), "docs"),  # one system, both folders
+)
+
+
+def _unless_excluded(kind: str, rel: str, settings: RepoSettings) -> tuple[str, str] | None:
+    # discover's exclude names a source's shown folder or its kind
+    if kind in settings.exclude or rel in settings.exclude:
+        return None
+    return kind, rel
+
+
 def _user_sources(root: Path, env, home: Path | None) -> list[SourceSpec]:
     out: list[SourceSpec] = []
     home = home or Path(env.get("HOME") or Path.home())

@@ -55,7 +55,7 @@ class Review:
 def pick_sources(repo: Path, path: Path, paths: list[str]) -> list[Source]:
     """The sources of the repository; only the one holding `path` when `path` is inside one (or
     is a store folder of its own, e.g. one `.curator.yaml` points at)."""
-    sources = find_sources(paths)
+    sources = find_sources(paths, repo)
     rel = path.resolve().relative_to(repo.resolve()).as_posix() if path.resolve() != repo.resolve() else ""
     if not rel:
         return sources

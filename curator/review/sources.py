@@ -3,25 +3,20 @@
 This is the small interface review is written against until the repository-wide sources
 model lands: `find_sources(paths)` names the stores from a list of repo-relative file paths,
 `load_source(folder, ...)` loads one with the ordinary `load_store`. Today a source is a Serena
-store (`.serena/memories`), a Claude Code memory folder (`.claude/memory`) or an experience
-folder (`docs/<name>-experience`), at any depth."""
+store (`.serena/memories`), a Claude Code memory folder (`.claude/memory`) or the experience
+system (`docs`, holding `docs/error-experience` and `docs/good-experience`) at the repository's
+top, or a folder `.curator.yaml` adds — the rules `model.sources.discover` follows."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Config, load_config
 from ..model.discovery import StoreError
 from ..model.loader import load_store
+from ..model.sources import RepoSettings, repository_settings, repository_source_of
 from ..model.store import Store
-
-_PATTERNS = (
-    ("serena", re.compile(r"^(?:(.*?)/)?\.serena/memories/")),
-    ("claude", re.compile(r"^(?:(.*?)/)?\.claude/memory/")),
-    ("experience", re.compile(r"^(?:(.*?)/)?docs/[^/]+-experience/")),
-)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -33,20 +28,21 @@ class Source:
         return repo_path.startswith(self.path + "/")
 
 
-def source_of(repo_path: str) -> Source | None:
-    """The source a repo-relative markdown path belongs to, if any."""
+def source_of(repo_path: str, settings: RepoSettings | None = None) -> Source | None:
+    """The source a repo-relative markdown path belongs to, if any, by discover's rules (the
+    repository's top-level stores plus `.curator.yaml` sources.add/exclude), so a review lists the
+    same memory systems the header, overview and Problems count."""
     if not repo_path.endswith(".md"):
         return None
-    for kind, pattern in _PATTERNS:
-        m = pattern.match(repo_path)
-        if m:
-            return Source(m.group(0).rstrip("/"), kind)
-    return None
+    hit = repository_source_of(repo_path, settings or RepoSettings())
+    return Source(hit[1], hit[0]) if hit else None
 
 
-def find_sources(paths) -> list[Source]:
-    """Every source holding at least one of the given repo-relative paths, sorted."""
-    return sorted({s for p in paths if (s := source_of(p)) is not None})
+def find_sources(paths, repo: Path | None = None) -> list[Source]:
+    """Every source holding at least one of the given repo-relative paths, sorted; `repo`'s
+    `.curator.yaml` adds or excludes sources as it does for discover."""
+    settings = repository_settings(repo) if repo is not None else RepoSettings()
+    return sorted({s for p in paths if (s := source_of(p, settings)) is not None})
 
 
 def source_config(repo_root: Path, source: Source) -> Config:

@@ -92,3 +92,38 @@ async def test_palette_opens_the_review(repo_store):
         await pilot.pause(0.3)
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.current_mode == "review")
+
+
+async def test_an_edit_elsewhere_keeps_the_cursor_on_the_same_change(repo_store):
+    """The watcher's swap re-runs the review; the cursor stays on the change it was on, even when
+    a new change now comes before it."""
+    from textual.widgets import DataTable
+
+    from tests.pilot.conftest import FakeEvents
+
+    events = FakeEvents()
+    app = make_app(repo_store, token_counter=FakeTokenCounter(), theme="curator-dark", remember_theme=False)
+    app.watch_events = events
+    async with app.run_test(size=(120, 36)) as pilot:
+        await events.ready(app, pilot)
+        await app.run_action("switch_mode('review')")
+        await settle(app, pilot)
+        table = app.screen.query_one("#review-changes", DataTable)
+        await wait_until(pilot, lambda: table.row_count > 0)
+
+        def under_cursor() -> str:
+            return " ".join(str(c) for c in table.get_row_at(table.cursor_row))
+
+        for _ in range(table.row_count):  # down to the new finding, the rows' last groups
+            if "index.missing-target" in under_cursor():
+                break
+            await pilot.press("down")
+        assert "index.missing-target" in under_cursor() and table.cursor_row > 0
+        first, rows = app.workspace, table.row_count
+        added = repo_store / "api" / "api-auth.md"  # a new record: it lists first, above the cursor
+        added.write_text("# Auth\n\nSend the bearer token in the Authorization header.\n")
+        events.push(added)
+        await wait_until(pilot, lambda: app.workspace is not first and table.row_count > rows)
+        await settle(app, pilot)
+        assert "index.missing-target" in under_cursor()
+        assert any("api/api-auth.md" in " ".join(map(str, table.get_row_at(i))) for i in range(table.row_count))

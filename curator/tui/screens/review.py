@@ -76,6 +76,7 @@ class ReviewScreen(CuratorScreen):
         self.whole = False  # the review covers the whole repository (every memory system)
         self.files: dict[str, tuple] = {}  # row key → (StoreReview or AgentChange, path or None)
         self.heads: set[str] = set()  # the rows naming a memory system
+        self.idents: dict[str, tuple] = {}  # row key → the change's identity (keys are positions)
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="review-body"):
@@ -141,8 +142,11 @@ class ReviewScreen(CuratorScreen):
         self.store_review = changed[0] if changed else None
         summary = Text.assemble(("against ", ""), (f"{review.base} ({review.commit[:7]})", "bold"), "  ")
         table = self.query_one(DataTable)
+        # a re-run (r, or the watcher's swap after an edit) keeps the cursor on the same change
+        was = self.idents.get(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value) \
+            if table.row_count else None
         table.clear()
-        self.files, self.heads = {}, set()
+        self.files, self.heads, self.idents = {}, set(), {}
         if whole or len(changed) > 1:
             summary.append(totals_line(review) + "  ")
             bad = worse_all(review)
@@ -163,7 +167,10 @@ class ReviewScreen(CuratorScreen):
             self._fill_whole(table, review, agents=whole)
         else:
             self._fill(table, self.store_review, "")
-        if table.row_count > 1 and table.coordinate_to_cell_key((0, 0)).row_key.value in self.heads:
+        again = next((k for k, ident in self.idents.items() if ident == was), None) if was else None
+        if again is not None:
+            table.move_cursor(row=table.get_row_index(again))
+        elif table.row_count > 1 and table.coordinate_to_cell_key((0, 0)).row_key.value in self.heads:
             table.move_cursor(row=1)  # past the first system's name, onto its first change
         table.focus()
         self._show_diff(table)
@@ -175,6 +182,8 @@ class ReviewScreen(CuratorScreen):
                           what, key=prefix + key)
             last = group
             self.files[prefix + key] = (s, path)
+            # the same change in the next review: its store, group, kind and file (else its place)
+            self.idents[prefix + key] = (s.source, group, kind, path or key)
 
     def _fill_whole(self, table, review, agents: bool = True) -> None:
         """Each agent's start-up change first (the instruction files), then every changed memory
@@ -185,6 +194,7 @@ class ReviewScreen(CuratorScreen):
                           Text(f"{a.delta:+,} tok", style="error" if a.delta > 0 else "success" if a.delta < 0 else ""),
                           f"{a.agent}: {files}", key=f"a{i}")
             self.files[f"a{i}"] = (a, None)
+            self.idents[f"a{i}"] = ("agent", a.agent)
         for si, s in enumerate(review.changed):
             # the memory system's name heads its changes (in the widest column: names run long)
             table.add_row(Text(""), Text(s.status, style="dim"),
@@ -194,6 +204,7 @@ class ReviewScreen(CuratorScreen):
                           key=f"s{si}")
             self.files[f"s{si}"] = (s, None)
             self.heads.add(f"s{si}")
+            self.idents[f"s{si}"] = ("source", s.source)
             self._fill(table, s, f"s{si}.")
 
     def on_data_table_row_highlighted(self, event) -> None:

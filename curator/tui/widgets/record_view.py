@@ -40,6 +40,10 @@ class RecordView(VerticalScroll):
         store = workspace.store
         rec = store.records.get(path)
         facts = self.query_one("#facts", Static)
+        if rec is None and workspace.by_path.get(path):  # a finding about a folder (or the store)
+            facts.update(_folder_findings(store, path, workspace.by_path[path]))
+            self._set_body("")
+            return
         if rec is None:
             facts.update(Text(f"{path} is no longer in the store", style="dim"))
             self._set_body("")
@@ -157,3 +161,28 @@ def _usage_line(svc, path: str) -> Text | None:
     if not u.reads:
         return Text(f"never, in {usage.session_count} session(s)", style="warning")
     return Text(f"{u.last_day} · reads 30d {u.reads_30} / 90d {u.reads_90} ({u.reads} in {len(u.sessions)} session(s))")
+
+
+def _folder_findings(store, path: str, findings) -> Text:
+    """A folder-level finding (e.g. transient.expired collapsed to one line for a folder of old
+    logs): what it covers, the records it names, and how to act on them all at once."""
+    where = "the whole store" if path == "." else f"{path}/"
+    text = Text.assemble((where, "bold"), (" — findings about the folder, not one file\n", "dim"))
+    for f in findings:
+        icon, style = ICON[f.severity]
+        text.append(f"\n{icon} {f.check}", style=style)
+        text.append(f"  {f.message}\n")
+        named = getattr(f.fix, "paths", ())  # PruneMany: every record the finding covers
+        for p in named[:40]:
+            rec = store.records.get(p)
+            date = f"  {rec.date}" if rec is not None and rec.date else ""
+            text.append(f"  {p}", style="bold" if rec is not None else "dim")
+            text.append(f"{date}\n", style="dim")
+        if len(named) > 40:
+            text.append(f"  … and {len(named) - 40} more\n", style="dim")
+        hint = f.fix_hint
+        if hint.key == "x":
+            text.append(f"x on Problems {f.fix.description} (`{hint.command}`)\n", style="success")
+        elif hint.text:
+            text.append(f"{hint.line()}\n", style="dim")
+    return text
