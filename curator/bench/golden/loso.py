@@ -14,7 +14,7 @@ import argparse
 import itertools
 from pathlib import Path
 
-from .table import UNREACHABLE, _lists, golden_files, load
+from .table import _lists, golden_files, load, print_unreachable
 
 SINGLES = ("route", "bm25", "prior", "semantic", "graph")
 CLASSES = ("all", "literal", "paraphrase")
@@ -131,9 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     out, chosen, *_ = run(engines)
     print_table(out, chosen, a.markdown)
     print_overall(out)
-    for store, queries in UNREACHABLE.items():
-        print(f"left out of {store}: {len(queries)} golden quer{'y' if len(queries) == 1 else 'ies'} whose memories "
-              "are all in tiers retrieval does not search (e.g. dated session logs, transient)")
+    print_unreachable()
     return 0
 
 

@@ -56,6 +56,17 @@ def _is_shape(source: str) -> bool:
 UNREACHABLE: dict[str, list[str]] = {}
 
 
+def reachable(eng, g) -> bool:
+    """Whether any memory the golden query expects is one retrieval searches (else UNREACHABLE)."""
+    return any(p in eng.position for p in g.expect)
+
+
+def print_unreachable() -> None:
+    for name, queries in UNREACHABLE.items():
+        print(f"left out of {name}: {len(queries)} golden quer{'y' if len(queries) == 1 else 'ies'} whose memories "
+              "are all in tiers retrieval does not search (e.g. dated session logs, transient)")
+
+
 def _lists(engines, prf_shapes=()):
     """(file, golden query, {source: [(path, score)]}) for every query: the sources run once."""
     from dataclasses import replace
@@ -66,7 +77,7 @@ def _lists(engines, prf_shapes=()):
     out = []
     for name, (eng, golden) in engines.items():
         for g in golden:
-            if not any(p in eng.position for p in g.expect):  # e.g. dated session logs, transient since issue 23
+            if not reachable(eng, g):  # e.g. dated session logs, transient since issue 23
                 UNREACHABLE.setdefault(name, []).append(g.query)
                 continue
             res = eng.search(g.query, k=10)
@@ -289,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     reports = []
     for name, (eng, golden) in engines.items():
-        reach = [g for g in golden if any(p in eng.position for p in g.expect)]  # as loso.py: UNREACHABLE
+        reach = [g for g in golden if reachable(eng, g)]
         if len(reach) < len(golden):
             UNREACHABLE[name] = [g.query for g in golden if g not in reach]
         report = run_eval(eng, reach)
@@ -305,9 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.markdown:
         print_markdown(list(zip(engines, reports, strict=True)))
     print_overall(reports)
-    for name, queries in UNREACHABLE.items():
-        print(f"left out of {name}: {len(queries)} golden quer{'y' if len(queries) == 1 else 'ies'} whose memories "
-              "are all in tiers retrieval does not search")
+    print_unreachable()
     return 0
 
 
