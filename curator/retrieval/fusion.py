@@ -95,7 +95,7 @@ def sure_first(ranked: list[str], lists: dict[str, Sequence[tuple[str, float]]],
     """BM25's first stays first when it is sure of itself: its second scores at most `margin` ×
     its first (a query that names one memory). 0 turns the rule off."""
     bm25 = lists.get("bm25") or []
-    if margin <= 0 or not bm25 or bm25[0][1] <= 0:
+    if margin <= 0 or not bm25 or bm25[0][1] <= 0 or not ranked:
         return ranked
     second = bm25[1][1] if len(bm25) > 1 else 0.0
     if second > margin * bm25[0][1] or not ranked or ranked[0] == bm25[0][0]:
@@ -113,7 +113,7 @@ def fuse(lists: dict[str, Sequence[tuple[str, float]]], weights: dict[str, float
     if "semantic" in lists and weights.get("agree", 0) > 0:
         lists = {**lists, "agree": agreement(lists)}
     fused = combine({s: v for s, v in lists.items() if weights.get(s, 1.0) > 0}, weights)
-    if sure_margin > 0 and "semantic" in lists:
+    if sure_margin > 0 and "semantic" in lists and fused:  # an empty store fuses nothing
         order = sure_first([p for p, _ in fused], lists, sure_margin)
         if order[0] != fused[0][0]:
             score = dict(fused)
