@@ -115,6 +115,9 @@ class Config:
     source: Path | None = None  # the file this came from, if any
     explicit: frozenset[str] = frozenset()  # settings the file gave (e.g. "tiers"): never re-decided
     refused: tuple[str, ...] = ()  # a repository config's paths that leave it (trust.py): dropped, shown
+    # dated session/hand-off logs of a store that declares no tiers (model/tiering.py): memories
+    # there, retrieved like any other, but still logs to the checks (not orphans, no near-copies)
+    logs: tuple[str, ...] = ()
 
     def tier_for(self, logical_path: str) -> str:
         # one combined regex: the first rule (leftmost alternative) that matches wins
@@ -131,6 +134,9 @@ class Config:
     def is_orphan_allowed(self, rel: str) -> bool:
         base = rel.rsplit("/", 1)[-1]
         return any(glob_match(rel, g) or fnmatch.fnmatchcase(base, g) for g in self.orphan_allow)
+
+    def is_log(self, logical_path: str) -> bool:
+        return any(glob_match(logical_path, g) for g in self.logs)
 
     def is_excluded(self, rel: str) -> bool:
         return _any_regex(self.exclude).match(rel) is not None

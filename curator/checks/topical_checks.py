@@ -30,8 +30,10 @@ def embedder():
 
 
 def candidates(store) -> list:
+    from ..model.tiering import is_log
+
     return [r for r in store.memories() if r.kind in ("memory", "experience") and r.readable
-            and r.tier != "transient" and len(r.body().split()) >= MIN_WORDS]
+            and not is_log(store.config, r) and len(r.body().split()) >= MIN_WORDS]
 
 
 def topical_pairs(store, threshold: float = THRESHOLD) -> list[tuple[str, str, float]]:
