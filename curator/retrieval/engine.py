@@ -19,6 +19,7 @@ from .explain import Explaining
 from .feedback import PRF_DOCS, PRF_TERMS, Feedback
 from .fusion import dedupe, fuse, rrf
 from .hooks import frontmatter_text, index_keywords, memory_hooks
+from .passage_rank import PassageRanking
 from .prior_rank import PriorRanking
 from .results import DEPTH, HEAD_WEIGHT, Hit, SearchResult, SourceRank
 from .route import KeywordIndex, RouteResult, walk
@@ -26,7 +27,7 @@ from .text import query_terms, terms
 
 SOURCES = ("route", "bm25", "prior")  # the lexical sources, always available
 EXTRA_SOURCES = ("semantic",)  # optional: the semantic extra
-TERMS_VERSION = 3  # bump when text.terms() or the document fields change
+TERMS_VERSION = 4  # bump when text.terms(), the document fields or the passages (passages.py) change
 # Fusion (fusion.fuse): a convex combination of each source's normalised scores (`fusion: rrf` in
 # .curator.yaml restores weighted reciprocal rank fusion), plus where route, BM25 and meaning agree,
 # and BM25's sure first kept first. Weights fitted leaving one store out over the 14 corpus stores'
@@ -50,7 +51,7 @@ def document_head(store: Store, rec, hooks: dict[str, str]) -> str:
                                 hooks.get(rec.path, "")) if x)
 
 
-class RetrievalEngine(PriorRanking, Feedback, Explaining):
+class RetrievalEngine(PriorRanking, Feedback, Explaining, PassageRanking):
     def __init__(self, store: Store, config: RetrievalConfig | None = None, terms_cache: ContentCache | None = None,
                  reads: Mapping[str, int] | None = None, semantic: bool | None = False, persist: bool | None = None,
                  progress=None) -> None:
@@ -180,10 +181,14 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining):
         if saved is not None and (old_copies := saved.copies()) is not None:  # a digest depends on the bytes alone
             reuse_copies = {f"{p}:{h}": c for (p, h), c in zip(saved.keys, old_copies, strict=True)}
         self._doc_terms = self._make_terms(reuse, None)
+        old_rows = saved.passages() if reuse is not None else None
+        self._rows = self.make_rows({f"{p}:{h}": r for (p, h), r in zip(saved.keys, old_rows, strict=True)}
+                                    if old_rows is not None else None)
         copies = self._copy_keys(reuse_copies)
         self.copy_of = groups(self.position, copies)
         bm25 = BM25Index(self._doc_terms)
-        saved_index.save(self.store.root, context, keys, self._doc_terms, bm25, self.keywords.row_keywords, copies)
+        saved_index.save(self.store.root, context, keys, self._doc_terms, bm25, self.keywords.row_keywords, copies,
+                         self._rows)
         mine = saved_index.load(self.store.root)  # another process may have saved since: only ours is used
         self._saved = mine if mine is not None and mine.context == context and mine.keys == keys else None
         return bm25
@@ -195,9 +200,9 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining):
             arrays = self._saved.arrays()
             if arrays is not None:
                 self.bm25 = BM25Index.from_arrays(self.bm25.n, self.bm25.vocab, *arrays)
-        if self.semantic is not None:  # the session, and the vectors in memory (no page faults)
+        if self.semantic is not None:  # the session, and the static vectors in memory (no page faults)
             self.semantic.encoder.prepare()
-            self.semantic.matrix = self.semantic.encoder.np.ascontiguousarray(self.semantic.matrix)
+            self.semantic._static = self.semantic.table.np.ascontiguousarray(self.semantic.static_matrix())
         if self.bm25.uses_numpy and self._rec_arr is None:
             import numpy as np
 
@@ -212,19 +217,22 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining):
             return saved
         return [f"{r.content_hash}:{hash_text(head)}" for r, head in zip(self.docs, self.heads, strict=True)]
 
+    def semantic_texts(self, idx: list[int]) -> list[str]:
+        """What the model reads of each memory as a whole: its head, then its body (the model
+        stops at 128 pieces). Read only for memories not embedded yet."""
+        return [f"{self.heads[i]}\n{self.docs[i].body()}" for i in idx]
+
     def _start_semantic(self, progress=None) -> None:
-        from .semantic import EmbeddingCache, SemanticIndex, load_encoder
+        from .meaning import Meaning
+        from .semantic import load_encoder
+        from .static import load_table
 
         encoder, why = load_encoder()
-        if encoder is None:
-            self.unavailable["semantic"] = why
+        table, why_static = load_table() if encoder is not None else (None, "")
+        if encoder is None or table is None:
+            self.unavailable["semantic"] = why or why_static
             return
-
-        def texts(idx: list[int]) -> list[str]:  # read only for memories not embedded yet
-            return [f"{self.heads[i]}\n{self.docs[i].body()}" for i in idx]
-
-        self.semantic = SemanticIndex(encoder, texts, self.semantic_keys(),
-                                      EmbeddingCache.open(self.store.root, encoder.digest), progress)
+        self.semantic = Meaning(self, encoder, table, progress)
 
     @property
     def graph_edges(self) -> dict[str, list[str]]:
@@ -284,12 +292,17 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining):
         return walk(self.store, self.keywords, qterms, k, self.loadable, fuzzy)
 
     def rank_bm25(self, qterms: list[str], depth: int = DEPTH) -> list[tuple[str, float]]:
-        return [(self.docs[i].path, s) for i, s in self.bm25.top(qterms, depth)]
+        """BM25 over the memories, its first ones ranked again with their best passage (passage_rank)."""
+        return self.lift_bm25(qterms, [(self.docs[i].path, s) for i, s in self.bm25.top(qterms, depth)])[0]
 
-    def rank_semantic(self, query: str, depth: int = DEPTH) -> list[tuple[str, float]]:
+    def rank_semantic(self, query: str, qterms: list[str] | None = None,
+                      bm25_list: list[tuple[str, float]] | None = None) -> list[tuple[str, float]]:
+        """The semantic source's list (meaning.py): BM25's and the static vectors' candidates,
+        read by the model; `self.semantic.matches` says which passage matched."""
         if self.semantic is None:
             return []
-        return [(self.docs[i].path, s) for i, s in self.semantic.top(query, depth)]
+        qterms = query_terms(query) if qterms is None else qterms
+        return self.semantic.rank(query, qterms, self.rank_bm25(qterms) if bm25_list is None else bm25_list)
 
     def also_load(self, query: str) -> list:
         """The skills and agent-requested rules of the store's repository an agent would pick
@@ -315,7 +328,7 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining):
             "bm25": self.rank_bm25(qterms),
         }
         if self.semantic is not None:
-            per_source["semantic"] = self.rank_semantic(query)
+            per_source["semantic"] = self.rank_semantic(query, qterms, per_source["bm25"])
         # the prior re-ranks what the other sources found (a boost, not a list of its own)
         candidates = [p for lst in per_source.values() for p, _ in lst]
         prior_list = self.rank_prior(base_terms, candidates=candidates)
