@@ -79,7 +79,8 @@ class RetrievalConfig:
     source_weights: dict[str, float] = field(
         default_factory=lambda: {"route": 0.05, "bm25": 1.0, "prior": 0.01, "semantic": 8.0, "prf": 1.0,
                                  "graph": 0.0,  # the graph source (graph.py) did not help held out: on by weight
-                                 "agree": 1.0}  # where route, BM25 and meaning agree (fusion.agreement)
+                                 "agree": 1.0,  # where route, BM25 and meaning agree (fusion.agreement)
+                                 "cover": 1.0}  # BM25's first holding every word of the query stays first
     )
     # BM25's first stays first when its second scores at most this share of it (fusion.sure_first);
     # fitted with the weights, leaving one store out (curator/bench/golden/loso.py); 0 turns it off

@@ -18,10 +18,11 @@ from .copies import copy_key, groups
 from .explain import Explaining
 from .feedback import PRF_DOCS, PRF_TERMS, Feedback
 from .fusion import dedupe, fuse, rrf
+from .hits import make_hits
 from .hooks import frontmatter_text, index_keywords, memory_hooks
-from .passage_rank import PassageRanking
+from .passage_rank import Cover, PassageRanking
 from .prior_rank import PriorRanking
-from .results import DEPTH, HEAD_WEIGHT, Hit, SearchResult, SourceRank
+from .results import DEPTH, HEAD_WEIGHT, Hit, Lists, SearchResult, SourceRank
 from .route import KeywordIndex, RouteResult, walk
 from .text import query_terms, terms
 
@@ -282,8 +283,8 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining, PassageRanking):
         lists = self.fusion_lists(per_source, sources)
         if self.config.fusion == "rrf":
             fused = rrf({s: [p for p, _ in items] for s, items in lists.items()}, self.config.rrf_k, self.weights())
-        else:
-            fused = fuse(lists, self.weights(), self.config.sure_margin)  # a sure BM25 first survives it
+        else:  # BM25's first survives it when it is sure, or holds every word of the query
+            fused = fuse(lists, self.weights(), self.config.sure_margin, getattr(per_source, "cover", None))
         return dedupe(fused, self._same, limit)
 
     # -- sources -------------------------------------------------------------
@@ -323,12 +324,11 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining, PassageRanking):
         base_terms = terms(query)  # without the synthetic adjacent compounds
         route = self.rank_route(qterms, k, set(base_terms))
         linked_from: dict[str, list[str]] = {}
-        per_source: dict[str, list[tuple[str, float]]] = {
-            "route": [(h.path, h.score) for h in route.hits[:DEPTH]],
-            "bm25": self.rank_bm25(qterms),
-        }
+        per_source = Lists(route=[(h.path, h.score) for h in route.hits[:DEPTH]], bm25=self.rank_bm25(qterms))
         if self.semantic is not None:
             per_source["semantic"] = self.rank_semantic(query, qterms, per_source["bm25"])
+            per_source.passages = dict(self.semantic.matches)
+            per_source.cover = Cover(self, base_terms)
         # the prior re-ranks what the other sources found (a boost, not a list of its own)
         candidates = [p for lst in per_source.values() for p, _ in lst]
         prior_list = self.rank_prior(base_terms, candidates=candidates)
@@ -339,41 +339,13 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining, PassageRanking):
                 from .graph import spread
 
                 per_source["graph"], linked_from = spread(self.graph_edges, [per_source["bm25"], per_source["semantic"]])
-        prior_parts = {p: parts for p, _, parts in prior_list}
-        route_by_path = {h.path: h for h in route.hits}
         duplicates: dict[str, str] = {}
         if source in ("fused", "fused-lexical"):
             # de-duplicated as far as the k shown (`explain` fuses the whole list when asked)
             ranked, duplicates = self._fuse(per_source, self.sources if source == "fused" else SOURCES, k)
         else:
             ranked = list(per_source.get(source, []))
-        hits = []
-        shown = (*self.sources, *(("graph",) if "graph" in per_source else ()))  # each hit's rank in every running source
-        ranks = {s: {p: i for i, (p, _) in enumerate(per_source[s], 1)} for s in shown}
-        scores = {s: dict(per_source[s]) for s in shown}
-        for rank, (path, score) in enumerate(ranked[:k], 1):
-            rec = self.store.records[path]
-            srcs = {}
-            for s in shown:
-                sr = SourceRank(ranks[s].get(path), scores[s].get(path))
-                if s == "route" and path in route_by_path:
-                    sr.matched = route_by_path[path].matched
-                    sr.via = route_by_path[path].via
-                if s == "prior":
-                    sr.parts = prior_parts.get(path) or (
-                        self.prior_parts(base_terms, self.position[path]) if path in self.position else None
-                    )
-                if s == "bm25" and path in self.position:
-                    i = self.position[path]
-                    sr.matched = sorted(t for t in set(qterms) if self.bm25.contains(t, i))
-                srcs[s] = sr
-            sure = ""
-            if rank == 1 and len(ranked) > 1 and score < ranked[1][1]:
-                b = per_source["bm25"]
-                ratio = b[1][1] / b[0][1] if len(b) > 1 and b[0][1] > 0 else 0.0
-                sure = f"kept first: BM25 is sure of it (its second scores {ratio:.2f} of it)"
-            hits.append(Hit(rank, path, rec.tier, rec.tokens or 0, float(score), srcs, rec.title, tuple(self.copies(path)),
-                            sure))
+        hits = make_hits(self, ranked, per_source, k, qterms, base_terms, route, prior_list)
         return SearchResult(query, k, source, qterms, hits, route, per_source, duplicates, linked_from)
 
 def hash_text(text: str) -> str:

@@ -128,3 +128,27 @@ class PassageRanking:
     def lift_bm25(self, qterms: list[str], docs_list: list[tuple[str, float]]):
         """(BM25's list with its first memories ranked with their best passage, path → best passage)."""
         return lift(docs_list, self.rows_for, qterms, idf_of(self.bm25, qterms))
+
+
+class Cover:
+    """The IDF-weighted share of a query's words each memory holds (fusion.covered_first), found
+    in BM25's postings when asked and kept for the query."""
+
+    def __init__(self, engine, words: list[str]) -> None:
+        self.engine = engine
+        self.weights = idf_of(engine.bm25, list(dict.fromkeys(words)))
+        self.total = sum(self.weights.values())
+        self.memo: dict[str, float] = {}
+
+    def get(self, path: str, default: float = 0.0) -> float:
+        got = self.memo.get(path)
+        if got is None:
+            i = self.engine.position.get(path)
+            if i is None or self.total <= 0:
+                return default
+            held = sum(w for t, w in self.weights.items() if self.engine.bm25.contains(t, i))
+            got = self.memo[path] = held / self.total
+        return got
+
+    def __getitem__(self, path: str) -> float:
+        return self.get(path)
