@@ -58,10 +58,10 @@ def _configured(root: str) -> list[str]:
     if not text or "agents" not in text:
         return []
     try:
-        import yaml
+        from ..safeyaml import load
 
-        data = yaml.safe_load(text)
-    except Exception:  # noqa: BLE001
+        data = load(text)
+    except Exception:  # noqa: BLE001 - not YAML, or aliases past the budget: nothing named
         return []
     named = data.get("agents") if isinstance(data, dict) else None
     return [a for a in named if a in AGENTS] if isinstance(named, list) else []

@@ -1,0 +1,92 @@
+"""Issue 29: the user cache cannot break or deceive a run. One damaged byte of the model stamp
+(`embeddings/verified-*`) made `retrieve` print a traceback and `check` exit 2; the model's sha256
+pin was skipped when size and mtime matched the stamp (both settable: `touch -d`); after one run
+whose model was refused, the fast path stayed lexical-only for that store, silently. Now a
+damaged cache entry is a cache miss, the stamp is keyed by what a user cannot set back (ctime,
+inode), and the fast path never keeps a run whose semantic source was unavailable."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from curator import replay
+from curator.cli import main
+from curator.cli.commands.retrieve import answer_fast
+from curator.locations import cache_dir
+from curator.retrieval import semantic as sem
+
+FILES = {
+    "git/rebase.md": "# Rebase\n\nUse interactive rebase with autosquash to fold fixup commits.\n",
+    "db/pool.md": "# Pool\n\nSize the postgres pool to the worker count.\n",
+    "ci/flaky.md": "# Flaky\n\nQuarantine flaky tests and fix the clock.\n",
+}
+
+
+@pytest.fixture
+def semantic_on(monkeypatch):
+    monkeypatch.setattr(sem, "_ENCODERS", {})
+    monkeypatch.delenv("CURATOR_NO_SEMANTIC", raising=False)
+    monkeypatch.delenv("CURATOR_EMBED_MODEL", raising=False)
+
+
+def stamps() -> list[Path]:
+    return sorted((cache_dir() / "embeddings").glob("verified-*"))
+
+
+def test_a_damaged_model_stamp_is_a_cache_miss(make_store, capsys, semantic_on, monkeypatch):
+    root = make_store(FILES, "memories")
+    assert main(["retrieve", "rebase fixups", str(root), "--format", "json"]) == 0
+    [stamp] = stamps()
+    data = bytearray(stamp.read_bytes())
+    data[3] = 0xFF  # one damaged byte: not ASCII any more
+    stamp.write_bytes(bytes(data))
+    monkeypatch.setattr(sem, "_ENCODERS", {})
+    capsys.readouterr()
+    assert main(["retrieve", "rebase fixups", str(root), "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and "unavailable" not in json.loads(out)
+    stamp.write_bytes(bytes(data))
+    monkeypatch.setattr(sem, "_ENCODERS", {})
+    monkeypatch.setenv("CURATOR_NO_REPLAY", "1")
+    assert main(["check", str(root)]) in (0, 1)
+
+
+def test_the_pin_is_checked_again_when_size_and_mtime_are_set_back(tmp_path, monkeypatch):
+    real, pinned = sem.find_model()
+    model = tmp_path / "model.onnx"
+    shutil.copyfile(real, model)
+    assert sem._verified(model, pinned) == pinned
+    st = model.stat()
+    swapped = bytearray(model.read_bytes())
+    swapped[len(swapped) // 2] ^= 0x01  # the attacker's model: same size
+    model.write_bytes(bytes(swapped))
+    os.utime(model, ns=(st.st_atime_ns, st.st_mtime_ns))  # and the same mtime
+    with pytest.raises(sem.EncoderUnavailable, match="not the pinned model"):
+        sem._verified(model, pinned)
+
+
+def test_a_refused_model_is_never_kept_by_the_fast_path(make_store, capsys, semantic_on, monkeypatch):
+    monkeypatch.setattr(replay, "RACY_SLACK_NS", -3600 * 10**9)  # the test's files are seconds old
+    root = make_store(FILES, "memories")
+    real = sem.find_model
+
+    def refused():
+        raise sem.EncoderUnavailable("the model file was refused")
+
+    monkeypatch.setattr(sem, "find_model", refused)
+    argv = ["retrieve", "rebase fixups", str(root), "--format", "json"]
+    assert answer_fast(argv) is None and main(argv) == 0
+    assert "refused" in json.loads(capsys.readouterr().out)["unavailable"]["semantic"]
+    monkeypatch.setattr(sem, "find_model", real)  # the model is back
+    monkeypatch.setattr(sem, "_ENCODERS", {})
+    code = answer_fast(argv)
+    if code is None:
+        code = main(argv)
+    data = json.loads(capsys.readouterr().out)
+    assert "unavailable" not in data
+    assert all("semantic" in hit["sources"] for hit in data["results"])  # ranked by meaning again
