@@ -31,8 +31,9 @@ import time
 import zlib
 
 from .cache import RACY_SLACK_NS, code_signature
+from .safeio import with_checksum
 
-FORMAT = 3
+FORMAT = 4  # 4: checksummed files
 KEEP = 64  # replay files kept (the newest); each names one command in one folder
 ENV_PREFIXES = ("CURATOR_", "CLAUDE_")
 # and what decides how text is laid out and coloured (with the terminal's size, see `_terminal`)
@@ -96,8 +97,10 @@ def begin(argv: list[str]) -> int | None:
     key = command_key(argv)
     _pending = (key, folder, time.time_ns())
     try:
+        from .safeio import without_checksum
+
         with open(_file(folder, key), "rb") as fh:
-            data = marshal.loads(fh.read())
+            data = marshal.loads(without_checksum(fh.read()))  # a damaged byte: TypeError, the command runs
         kept_key, found, stats, presence, outside, out, code = data
     except Exception:  # noqa: BLE001 - none kept, damaged, or of another layout
         return None
@@ -251,7 +254,7 @@ def write_kept(folder: str, key, entry: tuple) -> bool:
         path = _file(folder, key)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as fh:
-            fh.write(marshal.dumps(entry))
+            fh.write(with_checksum(marshal.dumps(entry)))
         os.replace(tmp, path)
         _prune(folder)
     except (OSError, ValueError):

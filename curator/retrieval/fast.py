@@ -35,7 +35,9 @@ import sys
 import time
 import zlib
 
-FORMAT = 2
+from ..safeio import with_checksum
+
+FORMAT = 3  # 3: checksummed; why the semantic source was off
 KEEP = 64
 SERVED = ("route", "bm25", "prior", "fused", "fused-lexical")
 
@@ -145,14 +147,18 @@ def begin(argv: list[str]):
 def answer(folder: str, key: tuple, opts: dict):
     """(engine, result, state) for the query from the kept state, or None when it is stale."""
     from ..replay import unchanged
+    from ..safeio import without_checksum
 
     try:
         with open(_file(folder, key), "rb") as fh:
-            state = marshal.loads(fh.read())
+            payload = without_checksum(fh.read())
+        state = marshal.loads(payload) if payload is not None else None  # a damaged byte: the full path
     except (OSError, EOFError, ValueError, TypeError):
         return None
     if not isinstance(state, dict) or state.get("v") != FORMAT or state.get("key") != key:
         return None
+    if state["semantic_keys"] is None and not state.get("semantic_off"):
+        return None  # lexical only, and not by choice (a refused model): the full path tries the model again
     if not unchanged(state["stats"], state["presence"]) or not _sessions_unchanged(state["sessions"]):
         return None
     from ..model.loader import current_day
@@ -274,6 +280,8 @@ def keep(store, located, engine, reads, evidence, extra_ok: bool) -> bool:
         return False
     if store.encoding != "cl100k_base" or engine._saved is None:
         return False
+    if engine.unavailable:  # a source that should have run did not (a refused model): the next run tries again
+        return False
     from ..replay import _prune, store_signature
 
     # the folders between the STORE argument and the store (a repository given by its folder)
@@ -307,9 +315,10 @@ def keep(store, located, engine, reads, evidence, extra_ok: bool) -> bool:
         "reads": reads, "evidence": dict(evidence),
         # the semantic source's cache keys (they depend on each memory's head, which needs its text)
         "semantic_keys": engine.semantic_keys() if engine.semantic is not None else None,
+        "semantic_off": _semantic_off(engine.config),  # why it did not run, when it was turned off
     }
     try:
-        data = marshal.dumps(state)
+        data = with_checksum(marshal.dumps(state))
         os.makedirs(folder, exist_ok=True)
         path = _file(folder, key)
         tmp = f"{path}.{os.getpid()}.tmp"
@@ -320,6 +329,15 @@ def keep(store, located, engine, reads, evidence, extra_ok: bool) -> bool:
     except (OSError, ValueError):
         return False
     return True
+
+
+def _semantic_off(config) -> str | None:
+    """Why the semantic source is turned off by choice (None when it is on): `CURATOR_NO_SEMANTIC`
+    (in the state's key) or the store's config (its file is stated: a change takes the full path)."""
+    from .semantic import disabled
+
+    why = disabled(config)
+    return why or None
 
 
 def _config_fields(config) -> dict:

@@ -90,3 +90,62 @@ def test_a_refused_model_is_never_kept_by_the_fast_path(make_store, capsys, sema
     data = json.loads(capsys.readouterr().out)
     assert "unavailable" not in data
     assert all("semantic" in hit["sources"] for hit in data["results"])  # ranked by meaning again
+
+
+# -- one damaged byte anywhere in the cache ------------------------------------------------
+
+
+def _cold_process_state(monkeypatch) -> None:
+    """What a new process starts with: no open caches, no loaded model, nothing kept pending."""
+    from curator import cache
+    from curator.retrieval import fast
+
+    cache.forget_open_caches()
+    monkeypatch.setattr(sem, "_ENCODERS", {})
+    replay._pending = None
+    fast._pending = None
+
+
+def _run(capsys, monkeypatch, store: Path) -> tuple:
+    """(check's exit code and findings, retrieve's ranked paths, eval's verdict) as the entry
+    point runs them (`replay` and the fast path first), with what they printed on stderr."""
+    _cold_process_state(monkeypatch)
+    argv = ["check", str(store), "--format", "json"]
+    code = replay.begin(argv)
+    code = main(argv) if code is None else code
+    out, err = capsys.readouterr()
+    findings = sorted((f["check"], f["path"], f.get("line"), f["message"]) for f in json.loads(out)["findings"])
+    _cold_process_state(monkeypatch)
+    argv = ["retrieve", "rebase fixups worker pool", str(store), "--format", "json"]
+    rcode = answer_fast(argv)
+    rcode = main(argv) if rcode is None else rcode
+    out2, err2 = capsys.readouterr()
+    ranked = [(h["path"], h["rank"], sorted(h["sources"])) for h in json.loads(out2)["results"]]
+    return (code, findings, rcode, ranked), err + err2
+
+
+@pytest.mark.slow
+def test_one_damaged_byte_in_any_cache_file_changes_no_verdict(make_store, capsys, semantic_on, monkeypatch):
+    monkeypatch.setattr(replay, "RACY_SLACK_NS", -3600 * 10**9)  # keep what these seconds-old files made
+    store = make_store({**FILES, "memory-index.md": "# Memory Index\n\n| Keywords | File |\n|---|---|\n"
+                        "| rebase fixup | [git/rebase](git/rebase.md) |\n"}, "memories")
+    clean, err = _run(capsys, monkeypatch, store)  # fills every cache
+    assert _run(capsys, monkeypatch, store)[0] == clean  # warm: the same
+    pristine = cache_dir().with_name("pristine")
+    shutil.copytree(cache_dir(), pristine)
+    files = sorted(p.relative_to(pristine) for p in pristine.rglob("*") if p.is_file())
+    assert any(f.name.startswith("verified-") for f in files) and any(f.suffix == ".npy" for f in files)
+    tried = 0
+    for rel in files:
+        size = (pristine / rel).stat().st_size
+        for pos in sorted({0, size // 2, size - 1} - {-1}):
+            shutil.rmtree(cache_dir())
+            shutil.copytree(pristine, cache_dir())
+            data = bytearray((cache_dir() / rel).read_bytes())
+            data[pos] ^= 0xFF
+            (cache_dir() / rel).write_bytes(bytes(data))
+            got, err = _run(capsys, monkeypatch, store)
+            assert got == clean, (str(rel), pos)
+            assert "Traceback" not in err, (str(rel), pos, err[-500:])
+            tried += 1
+    assert tried >= 20
