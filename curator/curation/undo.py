@@ -24,7 +24,7 @@ class NothingToUndo(CurationError):
     def __init__(self, notes=(), recovered: Recovered | None = None) -> None:
         self.notes = list(notes)
         self.recovered = recovered if recovered is not None else Recovered()
-        more = f" ({len(self.notes)} journal entr{'y' if len(self.notes) == 1 else 'ies'} set aside or not trusted: " \
+        more = f" ({len(self.notes)} journal entr{'y' if len(self.notes) == 1 else 'ies'} set aside as untrusted or left unverifiable: " \
                f"see curator history)" if self.notes else ""
         super().__init__("nothing to undo" + more)
 
