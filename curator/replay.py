@@ -237,6 +237,15 @@ def keep(repo, located, arg: str | None, only, out: str, code: int) -> bool:
     if extra is None:
         return False
     stats += extra
+    from .locations import repository_journal
+
+    journal = repository_journal(located.repo or located.root)  # an operation begun there is run, never
+    try:  # replayed: the run recovers what a kill interrupted, and says so
+        stats.append((journal, _stat_key(os.lstat(journal))))
+    except FileNotFoundError:
+        presence.append((journal, False))
+    except OSError:
+        return False
     return write_kept(folder, key, (key, found, tuple(stats), tuple(presence), tuple(outside), out, code))
 
 
