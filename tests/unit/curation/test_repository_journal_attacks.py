@@ -9,7 +9,6 @@ recovered — and said — by any command."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import stat
@@ -20,23 +19,14 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main
+from tests.hostile import sha, tree_hash
 
 GIT_CONFIG = b"[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n"
 EVIL_CONFIG = b"[core]\n\tfsmonitor = touch /tmp/pwned-by-curator-test\n"
 
 
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
-def tree_hash(root: Path) -> str:
-    h = hashlib.sha256()
-    for dirpath, dirnames, filenames in sorted(os.walk(root)):
-        dirnames.sort()
-        for name in sorted(filenames):
-            p = Path(dirpath) / name
-            h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
-    return h.hexdigest()
 
 
 @pytest.fixture

@@ -5,25 +5,13 @@ nothing outside — unless the user names it on the command line or in their own
 
 from __future__ import annotations
 
-import hashlib
-import os
 import shutil
-from pathlib import Path
 
 import pytest
 
 from curator.cli import main
 from curator.locations import sample_store
-
-
-def tree_hash(root: Path) -> str:
-    h = hashlib.sha256()
-    for dirpath, dirnames, filenames in sorted(os.walk(root)):
-        dirnames.sort()
-        for name in sorted(filenames):
-            p = Path(dirpath) / name
-            h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
-    return h.hexdigest()
+from tests.hostile import tree_hash
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ and say so in `undo`, `history` and the journal notes. Then generated hostile re
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -21,24 +20,15 @@ from curator.cli import main
 from curator.config import load_config
 from curator.locations import sample_store
 from curator.trust import Untrusted, confine, repository_boundary, store_path
+from tests.hostile import sha, tree_hash
 
 SAMPLE = sample_store()
 
 HOSTILE_INCLUDE = "../../../../../../../../.."
 
 
-def tree_hash(root: Path) -> str:
-    h = hashlib.sha256()
-    for dirpath, dirnames, filenames in sorted(os.walk(root)):
-        dirnames.sort()
-        for name in sorted(filenames):
-            p = Path(dirpath) / name
-            h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
-    return h.hexdigest()
 
 
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 @pytest.fixture
