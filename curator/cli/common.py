@@ -162,15 +162,18 @@ def _visible_console_class():
         from rich.console import Console
         from rich.segment import Segment
 
-        from ..reports.escape import CONTROL, picture
+        from ..reports.escape import CONTROL, picture, unlike_workflow_command
 
         class VisibleConsole(Console):
             def render(self, renderable, options=None):
+                at_start = True  # no line may begin (spaces aside) as a CI workflow command
                 for segment in super().render(renderable, options):
-                    if segment.control is None and CONTROL.search(segment.text):
-                        yield Segment(picture(segment.text), segment.style)
-                    else:
+                    if segment.control is not None:
                         yield segment
+                        continue
+                    text = picture(segment.text) if CONTROL.search(segment.text) else segment.text
+                    text, at_start = unlike_workflow_command(text, at_start)
+                    yield segment if text is segment.text else Segment(text, segment.style)
 
         _VISIBLE = VisibleConsole
     return _VISIBLE

@@ -44,6 +44,28 @@ def picture(text: str) -> str:
     return text.translate(PICTURES) if CONTROL.search(text) else text
 
 
+_COMMAND = re.compile(r"(^|\n)([ \t]*)(::|##\[)")
+ZWSP = "\u200b"  # not white space to the runner: a line that holds it first is no command
+
+
+def unlike_workflow_command(text: str, at_start: bool) -> tuple[str, bool]:
+    """A piece of text output where no line begins — after spaces, which GitHub's runner trims —
+    with `::` or `##[` (a workflow command): such a line gets an invisible zero-width space in
+    front. `at_start`: the piece begins a line; returned: whether the next piece does."""
+    if ("::" in text or "##[" in text) and (at_start or "\n" in text):
+        src = text if at_start else "x" + text  # mid-line: its start is no line's start
+        src = _COMMAND.sub(lambda m: m.group(1) + m.group(2) + ZWSP + m.group(3), src)
+        text = src if at_start else src[1:]
+    tail = text.rsplit("\n", 1)[-1] if "\n" in text else (text if at_start else "x")
+    return text, not tail.strip(" \t")
+
+
+def plain_text(text: str) -> str:
+    """A whole report written as plain text (`context`, markdown): control characters drawn, no
+    line a workflow command — what the console does for the Rich reports."""
+    return unlike_workflow_command(picture(text), True)[0]
+
+
 def workflow_data(text: str) -> str:
     """A workflow command's message: `%`, CR and LF escaped as the format requires."""
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")

@@ -16,6 +16,7 @@ from curator.cli import main
 ESC_IMPORT = "docs/\x1b]52;c;ZXZpbA==\x07x\x1b[2J.md"
 NEWLINE_RULE = "x\n::error file=a::pwned.md"
 RED_RULE = "\x1b[31mred.md"
+COMMAND_RULE = "::warning file=b::plain.md"  # no control character: a name alone on its line would be a command
 RULE = '---\npaths: ["nothing/**"]\n---\n# r\n'
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -26,7 +27,7 @@ def hostile(tmp_path, monkeypatch):
     (repo / ".git").mkdir(parents=True)
     (repo / ".claude" / "rules").mkdir(parents=True)
     (repo / "CLAUDE.md").write_text(f"# P\n\nSee @{ESC_IMPORT}\n")
-    for name in (NEWLINE_RULE, RED_RULE):
+    for name in (NEWLINE_RULE, RED_RULE, COMMAND_RULE):
         (repo / ".claude" / "rules" / name).write_text(RULE)
     monkeypatch.setenv("CURATOR_NO_REPLAY", "1")
     return repo
@@ -42,7 +43,7 @@ def out_of(capsys, *argv) -> tuple[int, str, str]:
 def test_text_output_shows_control_characters_visibly(hostile, capsys, argv):
     code, out, err = out_of(capsys, *argv, str(hostile))
     assert not CONTROL.search(out) and not CONTROL.search(err), repr(out)
-    assert not any(line.startswith("::") for line in out.splitlines())
+    assert not any(line.lstrip(" \t").startswith(("::", "##[")) for line in out.splitlines())  # the runner trims
     if argv == ["check"]:
         assert "red.md" in out and "pwned.md" in out  # still named, only made visible
 
@@ -50,7 +51,7 @@ def test_text_output_shows_control_characters_visibly(hostile, capsys, argv):
 def test_github_annotations_escape_what_the_format_requires(hostile, capsys):
     code, out, _ = out_of(capsys, "check", str(hostile), "--format", "github")
     lines = out.splitlines()
-    assert len(lines) == 3 and all(re.match(r"::(error|warning|notice) file=", ln) for ln in lines), lines
+    assert len(lines) == 4 and all(re.match(r"::(error|warning|notice) file=", ln) for ln in lines), lines
     assert not CONTROL.search(out.replace("\n", ""))
     pwned = next(ln for ln in lines if "pwned" in ln)
     props = pwned.split(" ", 1)[1].split("::", 1)[0]
