@@ -150,11 +150,16 @@ class Draft:
 
     def _build(self) -> Plan:
         edits = []
+        protected = getattr(self.store, "memory_patterns", None) if self.store is not None else None
+        notes = list(self.notes)
         for rel in self.touched():
             before, after = self._before[rel], self._after(rel)
             if after != before:
+                if protected is not None and protected.is_read_only(rel):
+                    notes.append(f"left {rel} alone: Serena's read_only_memory_patterns protect it")
+                    continue
                 edits.append(FileEdit(rel, before, after))
-        return Plan(self.operation, self.title, edits, list(self.notes))
+        return Plan(self.operation, self.title, edits, notes)
 
 
 LINK = r"(\[[^\]]*\]\(\s*<?{target}>?\s*\))(\s*\(\d+\))?"
