@@ -15,7 +15,16 @@ auto-memory cap are read there too).
 from __future__ import annotations
 
 from . import claude_code, cline, codex, copilot, cursor, devin, gemini, kiro, roo, serena
-from .table import AgentTable, Rule, RuleSet, Source, VersionError, version_key
+from .table import (
+    AgentTable,
+    Rule,
+    RuleSet,
+    Source,
+    VersionError,
+    kilobytes,
+    mebibytes,
+    version_key,
+)
 
 TABLES: dict[str, AgentTable] = {t.agent: t for t in (
     claude_code.TABLE, codex.TABLE, gemini.TABLE, cursor.TABLE, copilot.TABLE, cline.TABLE, devin.TABLE,
@@ -61,4 +70,4 @@ def label(agent: str, version: str | None = None) -> str:
 
 
 __all__ = ["AGENTS", "ALIASES", "TABLES", "AgentTable", "Rule", "RuleSet", "Source", "UnknownAgent", "VersionError",
-           "canonical", "label", "parse_choice", "rules_for", "version_key"]
+           "canonical", "kilobytes", "label", "mebibytes", "parse_choice", "rules_for", "version_key"]

@@ -29,6 +29,16 @@ def version_key(text: str) -> tuple[int, ...]:
     return tuple(parts + [0] * (4 - len(parts)))
 
 
+def kilobytes(n: int) -> str:
+    """A cap in bytes as the docs write it: 25000 → "25 KB"."""
+    return f"{n // 1000:,} KB"
+
+
+def mebibytes(n: int) -> str:
+    """4194304 → "4 MiB"."""
+    return f"{n / (1 << 20):g} MiB"
+
+
 @dataclass(frozen=True, slots=True)
 class Source:
     """Where a rule is written down: the page's address, the day its wording was checked, and

@@ -12,7 +12,7 @@ subagents. On demand: the same files in subfolders with their own imports (a sub
 
 from __future__ import annotations
 
-from ..agents import RuleSet
+from ..agents import RuleSet, mebibytes
 from . import claude_items, claude_memory, claude_settings
 from .builder import Builder
 from .model import AgentContext, Loaded, OnDemand, Unseen
@@ -47,7 +47,7 @@ class _Walk:
         got = self.b.fs.read(rel)
         limit = self.rules.value("project.max-bytes")
         if getattr(got, "kind", "") == "too-large" or getattr(got, "size", 0) > limit:
-            self.ctx.never.append(Unseen(rel, f"over {limit / 1024 / 1024:g} MiB: Claude Code skips it",
+            self.ctx.never.append(Unseen(rel, f"over {mebibytes(limit)}: Claude Code skips it",
                                          getattr(got, "size", 0), self.rules.id("project.max-bytes")))
             return
         loaded = self.loaded if on_demand is None else set(self.loaded)
@@ -137,46 +137,52 @@ def _agents_md_files(w: _Walk, counting: list[str]) -> None:
     b, ctx, rules = w.b, w.ctx, w.rules
     family = {"AGENTS.md", *rules.value("agents-md.not-read", ("AGENTS.override.md", "AGENTS.local.md"))}
     reals = w.loaded | {_real(b, o.path) for o in ctx.on_demand}
-    both = w.settings.mode == "claude-md-and-agents-md"
-    counted = {f for f, rels in w.claude_folders.items() if any(not w.settings.excluded(r) for r in rels)}
-    root_names = rules.value("agents-md.fallback", ("AGENTS.md",))
     for rel in b.fs.files:
-        base, parts = rel.rsplit("/", 1)[-1], rel.split("/")[:-1]
-        if base not in family or _real(b, rel) in reals:
+        if rel.rsplit("/", 1)[-1] not in family or _real(b, rel) in reals:
             continue
-
-        def never(why: str, rule: str) -> None:
+        fate = _agents_md_fate(w, rel, counting)
+        if fate is None:
+            continue
+        kind, why, rule = fate
+        if kind == "never":
             ctx.never.append(Unseen(rel, why, _size(b, rel), rule))
+        elif not w.excluded(rel) and (t := b.text(rel)) is not None:
+            folder = rel.rsplit("/", 1)[0]
+            item = OnDemand(rel, why, 0, t.size, "folder", (folder + "/**",), text=t.text, rule=rule)
+            w.load(rel, item.when, item.rule, on_demand=item)
 
-        if not rules.has("agents-md.fallback"):
-            never(f"Claude Code {rules.version} reads no AGENTS.md unless a loaded file imports it",
-                  rules.id("agents-md.unsupported"))
-        elif not w.settings.reads_agents_md:
-            never(f"instructionFiles {w.settings.mode} ({w.settings.mode_from}): Claude Code reads no AGENTS.md",
-                  w.settings.mode_rule)
-        elif base != "AGENTS.md" or any(p + "/" in rules.value("agents-md.not-read") for p in parts):
-            never(f"Claude Code does not read {base if base != 'AGENTS.md' else 'anything under .agents/'}",
-                  rules.id("agents-md.not-read"))
-        elif rel in root_names:
-            if counting and not both:
-                never(f"{counting[0]} counts: Claude Code reads the CLAUDE.md files instead "
-                      f"(instructionFiles {w.settings.mode})", rules.id("agents-md.fallback"))
-        elif ".claude" in parts:
-            continue  # only the root's .claude/AGENTS.md is read
-        else:
-            folder = "/".join(parts)
-            blocker = None if both else (counting[0] if counting else next(
-                (sorted(w.claude_folders[f])[0] for f in _folders(folder) if f in counted), None))
-            if blocker is not None:
-                never(f"{blocker} counts: Claude Code reads the CLAUDE.md files instead",
-                      rules.id("agents-md.nested"))
-            elif not w.excluded(rel):
-                t = b.text(rel)
-                if t is not None:
-                    item = OnDemand(rel, f"reading a file under {folder}/" + ("" if both else
-                                    " (no CLAUDE.md there: AGENTS.md instead)"), 0, t.size, "folder",
-                                    (folder + "/**",), text=t.text, rule=rules.id("agents-md.nested"))
-                    w.load(rel, item.when, item.rule, on_demand=item)
+
+def _agents_md_fate(w: _Walk, rel: str, counting: list[str]) -> tuple[str, str, str] | None:
+    """("never" | "on demand", why, rule) of one AGENTS.md file not loaded otherwise (None: the
+    agent does not look there at all)."""
+    rules, mode = w.rules, w.settings.mode
+    base, parts = rel.rsplit("/", 1)[-1], rel.split("/")[:-1]
+    both = mode == "claude-md-and-agents-md"
+    if not rules.has("agents-md.fallback"):
+        return ("never", f"Claude Code {rules.version} reads no AGENTS.md unless a loaded file imports it",
+                rules.id("agents-md.unsupported"))
+    if not w.settings.reads_agents_md:
+        return ("never", f"instructionFiles {mode} ({w.settings.mode_from}): Claude Code reads no AGENTS.md",
+                w.settings.mode_rule)
+    if base != "AGENTS.md" or any(p + "/" in rules.value("agents-md.not-read") for p in parts):
+        return ("never", f"Claude Code does not read {base if base != 'AGENTS.md' else 'anything under .agents/'}",
+                rules.id("agents-md.not-read"))
+    if rel in rules.value("agents-md.fallback"):
+        if counting and not both:
+            return ("never", f"{counting[0]} counts: Claude Code reads the CLAUDE.md files instead "
+                    f"(instructionFiles {mode})", rules.id("agents-md.fallback"))
+        return None  # loaded at start-up, or taken out by claudeMdExcludes
+    if ".claude" in parts:
+        return None  # only the root's .claude/AGENTS.md is read
+    folder = "/".join(parts)
+    counted = [sorted(w.claude_folders[f])[0] for f in _folders(folder)
+               if any(not w.settings.excluded(r) for r in w.claude_folders.get(f, ()))]
+    blocker = None if both else (counting[0] if counting else next(iter(counted), None))
+    if blocker is not None:
+        return ("never", f"{blocker} counts: Claude Code reads the CLAUDE.md files instead",
+                rules.id("agents-md.nested"))
+    return ("on demand", f"reading a file under {folder}/" + ("" if both else " (no CLAUDE.md there: AGENTS.md "
+            "instead)"), rules.id("agents-md.nested"))
 
 
 def _owner(rel: str, names) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from ..agents import RuleSet
+from ..agents import RuleSet, kilobytes
 from ..model import formats as fmts
 from .builder import Builder, cut_bytes
 from .model import AgentContext, Loaded, MemoryFolder, OnDemand, Unseen
@@ -31,7 +31,7 @@ def repository_memory(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
             first = fmts.claude_cap_line(e.text)
             if first is not None:  # imported in full; the auto-memory cap applies only when auto-loaded
                 ctx.notes.append(f"{e.path} is imported in full; as auto memory only its first "
-                                 f"{cap['lines']} lines / {cap['bytes'] // 1000} KB would load")
+                                 f"{cap['lines']} lines / {kilobytes(cap['bytes'])} would load")
     for rel in b.fs.under(folder):
         if rel.endswith(".md") and rel != index and all(e.path != rel for e in ctx.startup):
             t = b.text(rel)
@@ -95,12 +95,12 @@ def auto_memory(b: Builder, ctx: AgentContext, rules: RuleSet, slug_root: str) -
     mem = f"{auto['folder'].replace('<slug>', claude_slug(slug_root))}/{auto['index']}"
     for shown, text in read_user(b.home, [mem], []):
         entry = Loaded(shown, len(text.encode("utf-8")), 0,
-                       f"auto memory (first {cap['lines']} lines or {cap['bytes'] // 1000} KB)", None, None, text, rule)
+                       f"auto memory (first {cap['lines']} lines or {kilobytes(cap['bytes'])})", None, None, text, rule)
         first = fmts.claude_cap_line(text)
         if first is not None:
             kept = "".join(text.splitlines(keepends=True)[: first - 1]).encode("utf-8")
             cut_bytes(entry, len(kept), f"auto memory loads its first {cap['lines']} lines or "
-                      f"{cap['bytes'] // 1000} KB; lines {first}+ are never seen")
+                      f"{kilobytes(cap['bytes'])}; lines {first}+ are never seen")
             ctx.never.append(Unseen(shown, f"lines {first}+ past the auto-memory cap", entry.bytes - len(kept),
                                     rules.id("memory.auto-cap")))
         ctx.user.append(entry)

@@ -14,8 +14,8 @@ from .counting import Loading
 from .discovery import StoreError
 from .findings import Finding, Severity
 from .reading import EXPERIENCE_TOP, attach_index, attach_list_indexes, is_within, read_record, walk
-from .serena_patterns import read_patterns
 from .records import LEVEL_L2
+from .serena_patterns import read_patterns
 from .store import Store
 
 
