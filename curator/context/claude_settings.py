@@ -75,7 +75,9 @@ def _load(b: Builder, scope: str, files: dict) -> tuple[dict | None, str]:
     return (_parse(text) if text is not None else None), shown
 
 
-def _parse(text: str) -> dict:
+def _parse(text: str) -> dict | None:
+    if not text.strip():
+        return None  # an empty file sets nothing
     try:
         data = json.loads(text)
     except ValueError:
@@ -137,6 +139,4 @@ def read(b: Builder, rules: RuleSet) -> ClaudeSettings:
                              f"(only ~/.claude/settings.json, --settings or managed settings count)")
         elif out.mode_from == "default":  # the highest scope that sets it wins
             out.mode, out.mode_from = value, scope
-    if out.excludes and not b.fs.root:
-        out.excludes = []
     return out
