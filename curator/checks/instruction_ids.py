@@ -6,9 +6,13 @@ Each entry: (id, severity, summary, why, example, fix, fix safety). `registry.py
 
 from __future__ import annotations
 
+from ..agents import rules_for
 from ..model.findings import Severity
 
 W, INFO = Severity.WARNING, Severity.INFO
+_HOPS = rules_for("claude-code").value("imports.max-hops")  # today's; the finding says the chosen version's
+_WORDS = {4: "four", 5: "five"}.get(_HOPS, str(_HOPS))
+_DEVIN = rules_for("devin")
 # fix safety, as registry.FIX_SAFETY names them (plain strings: no import of the registry here)
 ASKED, BY_HAND = "asked", "by hand"
 
@@ -26,10 +30,10 @@ INSTRUCTION_CHECKS: tuple[tuple[str, Severity, str, str, str, str, str], ...] = 
      "order the agent sees the files in is not the order written.",
      "CLAUDE.md imports @docs/a.md, which imports @../CLAUDE.md",
      "Remove the import that leads back (each file should be imported from one place).", BY_HAND),
-    ("instructions.import-depth", W, "an import deeper than the agent follows (5 hops): it never loads",
-     "Claude Code follows imports at most five hops from the file it starts at; a sixth-level import is "
-     "silently never read.",
-     "CLAUDE.md -> a.md -> b.md -> c.md -> d.md -> e.md -> f.md: f.md never loads",
+    ("instructions.import-depth", W, f"an import deeper than the agent follows ({_HOPS} hops): it never loads",
+     f"Claude Code follows imports at most {_WORDS} hops from the file it starts at (five before 2.1.210); a "
+     "deeper import is silently never read.",
+     "CLAUDE.md -> a.md -> b.md -> c.md -> d.md -> e.md: e.md never loads",
      "Import the deep file from a shallower one (or from CLAUDE.md itself).", BY_HAND),
     ("instructions.import-outside", INFO,
      "an import of a file outside the repository: needs approval, never loads in `claude -p`",
@@ -38,8 +42,9 @@ INSTRUCTION_CHECKS: tuple[tuple[str, Severity, str, str, str, str, str], ...] = 
      "CLAUDE.md:5: @~/.claude/my-project-notes.md",
      "Move what every run needs into the repository; keep personal notes in CLAUDE.local.md.", BY_HAND),
     ("instructions.cap", W, "a file or a combined chain past an agent's cap: the part cut never reaches the agent",
-     "Agents read instruction files only up to a cap (Codex 32 KiB of AGENTS.md chain, Windsurf 12,000 "
-     "characters a rule): whatever is past it is never seen, usually the newest lines.",
+     f"Agents read instruction files only up to a cap (Codex 32 KiB of AGENTS.md chain, Devin Desktop "
+     f"(Windsurf) {_DEVIN.value('rules.max-chars'):,} characters a rule): whatever is past it is never seen, usually "
+     "the newest lines.",
      "AGENTS.md (38,000 bytes): Codex reads 32,768; the last 5,232 bytes are cut",
      "Split the file: keep what every task needs in the always-loaded file, move the rest to files loaded on "
      "demand (nested AGENTS.md, path-scoped rules).", BY_HAND),
