@@ -179,7 +179,7 @@ def _agents_md_fate(w: _Walk, rel: str, counting: list[str]) -> tuple[str, str, 
                if any(not w.settings.excluded(r) for r in w.claude_folders.get(f, ()))]
     blocker = None if both else (counting[0] if counting else next(iter(counted), None))
     if blocker is not None:
-        return ("never", f"{blocker} counts: Claude Code reads the CLAUDE.md files instead",
+        return ("never", f"{blocker} counts: Claude Code reads the CLAUDE.md files, not this AGENTS.md",
                 rules.id("agents-md.nested"))
     return ("on demand", f"reading a file under {folder}/" + ("" if both else " (no CLAUDE.md there: AGENTS.md "
             "instead)"), rules.id("agents-md.nested"))
