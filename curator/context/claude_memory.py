@@ -10,6 +10,7 @@ from ..agents import RuleSet, kilobytes
 from ..model import formats as fmts
 from .builder import Builder, cut_bytes
 from .model import AgentContext, Loaded, MemoryFolder, OnDemand, Unseen
+from .user import count_md
 
 
 def repository_memory(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
@@ -66,22 +67,8 @@ def subagent_memory(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
             folder = os.path.join(user, agent)
             if not os.path.isdir(folder) or os.path.islink(folder):
                 continue
-            files, size = _count(folder)
+            files, size = count_md(folder)
             ctx.memory_folders.append(MemoryFolder(f"~/{places['user']}/{agent}/", "user", files, size, False, rule))
-
-
-def _count(folder: str) -> tuple[int, int]:
-    files = size = 0
-    for dirpath, dirnames, names in os.walk(folder):
-        dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
-        for n in names:
-            if n.endswith(".md"):
-                try:
-                    size += os.lstat(os.path.join(dirpath, n)).st_size
-                    files += 1
-                except OSError:
-                    continue
-    return files, size
 
 
 def auto_memory(b: Builder, ctx: AgentContext, rules: RuleSet, slug_root: str) -> None:

@@ -38,16 +38,9 @@ def codex_user(b: Builder, ctx: AgentContext) -> None:
             break
     folder = os.path.join(b.home, rel, rules.value("memory.folder"))
     if os.path.isdir(folder) and not os.path.islink(folder):
-        files = size = 0
-        for dirpath, dirnames, names in os.walk(folder):
-            dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-            for n in names:
-                if n.endswith(".md"):
-                    try:
-                        size += os.lstat(os.path.join(dirpath, n)).st_size
-                        files += 1
-                    except OSError:
-                        continue
+        from .user import count_md
+
+        files, size = count_md(folder)
         shown = "~/" + os.path.relpath(folder, b.home).replace(os.sep, "/") + "/"
         ctx.memory_folders.append(MemoryFolder(shown, "user", files, size, False, rules.id("memory.folder")))
 

@@ -45,6 +45,21 @@ def read_user(home: str, files: list[str], folders: list[str]) -> list[tuple[str
     return out
 
 
+def count_md(folder: str) -> tuple[int, int]:
+    """(files, bytes) of the `.md` files under a user-level folder (links to folders not walked)."""
+    files = size = 0
+    for dirpath, dirnames, names in os.walk(folder):
+        dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
+        for n in names:
+            if n.endswith(".md"):
+                try:
+                    size += os.lstat(os.path.join(dirpath, n)).st_size
+                    files += 1
+                except OSError:
+                    continue
+    return files, size
+
+
 def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = None) -> list[str]:
     """Every user-level path the context model may read (files, and the files of the folders):
     what a kept `curator context` output depends on outside the repository."""
