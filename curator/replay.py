@@ -30,7 +30,7 @@ import sys
 import time
 import zlib
 
-from .cache import RACY_SLACK_NS, code_signature
+from .base.cache import RACY_SLACK_NS, code_signature
 
 FORMAT = 3
 KEEP = 64  # replay files kept (the newest); each names one command in one folder
@@ -49,7 +49,7 @@ def _folder() -> str | None:
         return None
     base = os.environ.get("CURATOR_CACHE_DIR")
     if not base:
-        from .locations import cache_dir
+        from .base.locations import cache_dir
 
         base = str(cache_dir())
     return os.path.join(base, "replay")
@@ -379,7 +379,7 @@ def _walk(base: str, prefix: str, cfg, note) -> bool:
 
 def _probes(store, only):
     """The outside-link verdicts the cached check run stored (None: none stored)."""
-    from .cache import store_cache
+    from .base.cache import store_cache
     from .checks.cached import RESULT, signature
 
     hit = store_cache(store.root).result(RESULT, signature(store, only))

@@ -18,7 +18,7 @@ from .run import synthetic_store
 
 
 async def _first_screen(path) -> tuple[float, float]:
-    from ..tokens import default_counter
+    from ..base.tokens import default_counter
     from ..tui.app import make_app
 
     start = time.perf_counter()
@@ -33,7 +33,7 @@ async def _first_screen(path) -> tuple[float, float]:
 
 
 async def _lab(path, queries: list[str]) -> tuple[float, list[float]]:
-    from ..tokens import default_counter
+    from ..base.tokens import default_counter
     from ..tui.app import make_app
     from ..tui.screens.retrieval_lab import DEBOUNCE
 

@@ -137,9 +137,9 @@ def change(store: Path, kind: str, rnd: random.Random) -> str | None:
 
 def _collide(store: Path, rnd: random.Random) -> str | None:
     """Give a row of one domain index the keywords of a row in another (tiered stores only)."""
+    from ..base.tokens import EstimateCounter
     from ..checks.keyword_checks import collision_rows
     from ..model import load_store
-    from ..tokens import EstimateCounter
 
     loaded = load_store(store, token_counter=EstimateCounter(), use_cache=False)
     can: dict[str, list] = {}
@@ -170,8 +170,8 @@ def _collide(store: Path, rnd: random.Random) -> str | None:
 
 def run_one(corpora: Path, name: str, kind: str, seed: int, work: Path):
     """(what changed, new findings, resolved findings) of one change to one corpus store."""
+    from ..base.tokens import EstimateCounter
     from ..review import review_repository
-    from ..tokens import EstimateCounter
 
     dest = work / name.replace("/", "__")
     make_repo(corpora / name, dest)

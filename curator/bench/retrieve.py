@@ -24,7 +24,7 @@ from .run import curator_argv, fresh_cache_env, median, synthetic_store, timed
 
 LOAD_ONLY = (
     "import gc, sys; gc.disable(); from curator.cli.common import open_store; "
-    "from curator.model import load_store; from curator.tokens import default_counter; "
+    "from curator.model import load_store; from curator.base.tokens import default_counter; "
     "load_store(sys.argv[1], token_counter=default_counter())"
 )
 
@@ -70,9 +70,9 @@ def main(argv: list[str] | None = None) -> int:
 
         targets = report(a.files)
 
+    from ..base.tokens import default_counter
     from ..model import load_store
     from ..retrieval import RetrievalEngine, persist
-    from ..tokens import default_counter
 
     store_path = synthetic_store(a.files)
     t0 = time.perf_counter()

@@ -39,10 +39,10 @@ def _child(mode: str, size: int, env: dict, queries: int = 50) -> dict:
 
 def _engine(size: int, fill: bool, root=None):
     """(store, engine) with the semantic source on; `fill`: the cache filled from a sample first."""
+    from ..base.tokens import EstimateCounter
     from ..model import load_store
     from ..retrieval import RetrievalEngine
     from ..retrieval import semantic as sem
-    from ..tokens import EstimateCounter
     from .run import synthetic_store
 
     store = load_store(root or synthetic_store(size), token_counter=EstimateCounter())
@@ -63,10 +63,10 @@ def _engine(size: int, fill: bool, root=None):
 
 def child(mode: str, size: int, queries: int) -> dict:
     if mode == "embed":  # CPU per memory of a first embedding, on a sample
+        from ..base.tokens import EstimateCounter
         from ..model import load_store
         from ..retrieval import RetrievalEngine
         from ..retrieval import semantic as sem
-        from ..tokens import EstimateCounter
         from .run import synthetic_store
 
         corpus = os.environ.get("CURATOR_BENCH_CORPUS")  # a real store's memories, as long as people write them

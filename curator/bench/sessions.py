@@ -132,8 +132,8 @@ def _app(root: str) -> None:
     import tempfile
     import time
 
-    from curator.locations import sample_store
-    from curator.tokens import FakeTokenCounter
+    from curator.base.locations import sample_store
+    from curator.base.tokens import FakeTokenCounter
     from curator.transcripts.service import SessionsService
     from curator.tui.app import make_app
 

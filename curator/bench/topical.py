@@ -44,10 +44,10 @@ def label(p: dict) -> bool:
 
 def pairs(corpora: Path) -> list[dict]:
     from .. import live  # noqa: F401 - provides duplicate.topic its encoder
+    from ..base.tokens import EstimateCounter
     from ..checks import run_checks
     from ..checks.topical_checks import embedder, topical_pairs
     from ..model import load_store
-    from ..tokens import EstimateCounter
 
     if embedder() is None:
         raise SystemExit("the semantic source is not installed: nothing to fit")

@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         err_console().print(Text.assemble(("curator: error:", "error"), f" {exc}"))
         return EXIT_USAGE
     except OSError as exc:  # read-only, full, forbidden: one line, exit 2, never a traceback
-        from ..safeio import one_line
+        from ..base.safeio import one_line
 
         err_console().print(Text.assemble(("curator: error:", "error"), f" {one_line(exc)}"))
         return EXIT_USAGE

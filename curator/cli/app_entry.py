@@ -35,7 +35,7 @@ def run_app(argv: list[str]) -> int:
         err_console().print("curator: the app needs a terminal; try `curator check` or `curator --help`",
                             soft_wrap=True, markup=False, highlight=False)
         return EXIT_USAGE
-    from ..tokens import default_counter
+    from ..base.tokens import default_counter
     from ..tui.app import make_app
     from .common import store_argument
 

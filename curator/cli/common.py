@@ -43,7 +43,7 @@ def store_argument(args: argparse.Namespace) -> str | None:
 def locate_and_configure(args: argparse.Namespace, allow_demo: bool = False):
     """The store the arguments name (or discovery finds) and its config. Raises UsageError; with
     no store found, only the app (`allow_demo`) falls back to the bundled demo store."""
-    from ..config import ConfigError, load_config
+    from ..base.config import ConfigError, load_config
     from ..model import StoreError, locate_store
 
     try:
@@ -67,7 +67,7 @@ def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: b
     located, config = where if where is not None else locate_and_configure(args)
     counter = None
     if tokens:
-        from ..tokens import default_counter
+        from ..base.tokens import default_counter
 
         counter = default_counter()
     try:
@@ -82,8 +82,8 @@ def open_repository(args, *, only=None, check: bool = True, quiet_notice: bool =
     """Load every memory source of the repository (or store) the arguments name — or `where`,
     the (located, config) a caller already has — checked unless `check=False`. Returns
     (repository, located). Raises UsageError."""
+    from ..base.tokens import default_counter
     from ..live.session import load_repository
-    from ..tokens import default_counter
 
     located, config = where if where is not None else locate_and_configure(args)
     counter = default_counter()

@@ -49,7 +49,7 @@ def present_agents(fs: RepoFS) -> list[str]:
 
 def _configured(root: str) -> list[str]:
     """`agents:` named in the repository's .curator.yaml (shown even with no file of theirs)."""
-    from ..safeio import read_small_file
+    from ..base.safeio import read_small_file
 
     try:
         text = read_small_file(Path(root) / ".curator.yaml").decode("utf-8", "replace")
@@ -81,7 +81,7 @@ def build_context(root: str | os.PathLike, *, agents: Iterable[str] | None = Non
     home = home or env.get("HOME") or str(Path.home())
     fs = fs or RepoFS.scan(root)
     if token_counter is None and count:
-        from ..tokens import default_counter
+        from ..base.tokens import default_counter
 
         token_counter = default_counter()
     b = Builder(fs, env, home, only, counter=token_counter)
@@ -190,7 +190,7 @@ def serena_context(store) -> AgentContext:
 
 def _count(model: ContextModel, counter) -> str:
     """Every loaded text counted in one batch (the counter caches by content hash)."""
-    from ..tokens import default_counter, text_key
+    from ..base.tokens import default_counter, text_key
 
     items: list = []
     for ctx in model.agents.values():

@@ -101,7 +101,7 @@ class Scratch:
                                  fmt=store.format, use_cache=False)
 
     def close(self) -> None:
-        from ..cache import forget_store
+        from ..base.cache import forget_store
 
         forget_store(self.root)  # the checks may have cached a scratch run: it is never reused
         self._tmp.cleanup()

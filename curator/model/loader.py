@@ -7,8 +7,8 @@ import os
 from datetime import date
 from pathlib import Path
 
-from .. import cache as _cache
-from ..config import Config, load_config
+from ..base import cache as _cache
+from ..base.config import Config, load_config
 from . import formats as fmts
 from .counting import Loading
 from .discovery import StoreError
@@ -30,7 +30,7 @@ def load_store(
     use_cache: bool = True,
 ) -> Store:
     """Walk and read the store. With `use_cache`, a file whose stat key matches its entry in the
-    store's cache (see `curator.cache`) is not read: its parsed fields come from the cache and
+    store's cache (see `curator.base.cache`) is not read: its parsed fields come from the cache and
     its text is read only if something asks for it."""
     return begin_load(root, given=given, config=config, today=today, token_counter=token_counter, fmt=fmt,
                       repo_root=repo_root, use_cache=use_cache, background=False).finish()

@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import cache as _cache
-from ..config import Config
+from ..base import cache as _cache
+from ..base.config import Config
 from . import formats as fmts
 from . import markdown as md
 from .cache_encoding import decode_index, encode_index, plain_frontmatter, unplain

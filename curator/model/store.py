@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from .. import cache as _cache
-from ..config import Config
+from ..base import cache as _cache
+from ..base.config import Config
 from . import formats as fmts
 from .counting import count_records
 from .findings import Finding, Severity

@@ -7,8 +7,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from .. import __version__
+from ..base.locations import git_root
 from ..checks.registry import CHECKS
-from ..locations import git_root
 from ..model.findings import Finding, Severity
 from ..model.store import Store
 

@@ -95,7 +95,7 @@ def _folder() -> str | None:
         return None
     base = os.environ.get("CURATOR_CACHE_DIR")
     if not base:
-        from ..locations import cache_dir
+        from ..base.locations import cache_dir
 
         base = str(cache_dir())
     return os.path.join(base, "retrieval", "fast")
@@ -103,7 +103,7 @@ def _folder() -> str | None:
 
 def state_key(store_arg: str) -> tuple:
     """What a kept state is valid for besides the files it stated."""
-    from ..cache import code_signature
+    from ..base.cache import code_signature
     from ..replay import ENV_NAMES, ENV_PREFIXES
 
     env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith(ENV_PREFIXES) or k in ENV_NAMES))
@@ -224,7 +224,7 @@ class LiteStore:
     def __init__(self, state: dict) -> None:
         from datetime import date
 
-        from ..config import RetrievalConfig
+        from ..base.config import RetrievalConfig
 
         self.root = state["root"]
         self.encoding = state["encoding"]

@@ -64,7 +64,7 @@ def claude_roots(env: dict | None = None, home: Path | None = None) -> list[Path
         if p not in out:
             out.append(p)
     if env is os.environ and home == Path.home():
-        from ..locations import demo_projects
+        from ..base.locations import demo_projects
 
         demo = demo_projects()  # the demo repository's sessions (only its own cwd matches them)
         if demo.is_dir() and demo not in out:

@@ -23,9 +23,9 @@ def golden_files() -> list[Path]:
 
 
 def load(corpora: Path, path: Path, semantic: bool):
+    from ...base.tokens import EstimateCounter
     from ...model import load_store
     from ...retrieval import RetrievalEngine, load_golden
-    from ...tokens import EstimateCounter
 
     meta = yaml.safe_load(path.read_text(encoding="utf-8"))
     store = load_store(corpora / meta["store"], token_counter=EstimateCounter())

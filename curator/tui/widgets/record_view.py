@@ -102,7 +102,7 @@ class RecordView(VerticalScroll):
         """An instruction file of an agent (from the context model): how it loads, and its text."""
         from pathlib import Path
 
-        from ...safeio import read_small_file
+        from ...base.safeio import read_small_file
 
         self._shown = None
         ctx = model.agents.get(agent)

@@ -138,9 +138,9 @@ def test_cli_fix_dry_run_apply_and_undo_repository(tmp_path, home):
 
 
 def test_a_store_plan_never_takes_an_instruction_fix(tmp_path, home, make_store):
+    from curator.base.tokens import FakeTokenCounter
     from curator.curation import plan_fixes
     from curator.model import load_store
-    from curator.tokens import FakeTokenCounter
 
     root = repo(tmp_path, {".cursor/rules/style.mdc": '---\nalwaysApply: "true"\n---\nx\n'})
     [f] = findings(root, home, "instructions.string-bool")

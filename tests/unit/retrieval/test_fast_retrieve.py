@@ -246,7 +246,7 @@ def test_the_fast_path_imports_no_heavy_module(make_store, tmp_path, semantic):
         "answered = answer_fast(argv) is not None\n"
         "if not answered:\n"
         "    from curator.cli import main; main(argv)\n"
-        "heavy = [m for m in ('numpy', 'onnxruntime', 'tiktoken', 'textual', 'rich.console', 'curator.tokens')\n"
+        "heavy = [m for m in ('numpy', 'onnxruntime', 'tiktoken', 'textual', 'rich.console', 'curator.base.tokens')\n"
         "         if m in sys.modules]\n"
         "print('FAST', answered, heavy, file=sys.stderr)\n"
     )

@@ -102,7 +102,7 @@ def build_history(repo: Path) -> str | None:
 
 def write_transcripts(repo: Path, projects: Path) -> str | None:
     """The demo's two Claude Code sessions, run (as their `cwd` says) in `repo`."""
-    from .demo_transcripts import transcripts
+    from .transcripts import transcripts
 
     folder = projects / re.sub(r"[^A-Za-z0-9]", "-", str(repo))  # Claude Code's slug of the cwd
     try:
