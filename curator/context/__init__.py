@@ -12,8 +12,19 @@ user-level files (~/.claude/CLAUDE.md and rules, the project's auto memory, ~/.c
 kept apart in `AgentContext.user` and off when `CI` is set.
 """
 
-from .build import build_context, present_agents
-from .model import AGENTS, AgentContext, ContextModel, Cut, Loaded, OnDemand, Unseen
+from __future__ import annotations
+
+import importlib
+
+# loaded on first use (PEP 562): the check registry reads `context.check_pages` without the builder
+_WHERE = {"build_context": "build", "present_agents": "build", "AGENTS": "model", "AgentContext": "model",
+          "ContextModel": "model", "Cut": "model", "Loaded": "model", "OnDemand": "model", "Unseen": "model"}
 
 __all__ = ["AGENTS", "AgentContext", "ContextModel", "Cut", "Loaded", "OnDemand", "Unseen", "build_context",
            "present_agents"]
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        return getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

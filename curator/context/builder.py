@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from ..checks.instruction_ids import SEVERITY
+from .check_pages import SEVERITY
 from ..model.findings import Finding, Fix, Reimport
 from .fs import Problem, RepoFS, Text
 from .model import AgentContext, Cut, Loaded, Unseen
@@ -20,7 +20,7 @@ class Builder:
     env: dict
     home: str
     only: set[str] | None = None  # check ids wanted (None: all)
-    counter: object = None  # the project's token counter (curator.tokens)
+    counter: object = None  # the project's token counter (curator.base.tokens)
     findings: list[Finding] = field(default_factory=list)
     _seen: set = field(default_factory=set)
     _renames: dict | None = None
