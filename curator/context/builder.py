@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from .check_pages import SEVERITY
 from ..model.findings import Finding, Fix, Reimport
+from .check_pages import SEVERITY
 from .fs import Problem, RepoFS, Text
 from .model import AgentContext, Cut, Loaded, Unseen
 from .parse import Ref
@@ -40,7 +40,7 @@ class Builder:
         """What git recorded as renamed in the repository (read on first ask: only a missing
         path needs it)."""
         if self._renames is None:
-            from .moved import renames
+            from ..base.git import renames  # paths relative to the repository, read once per commit
 
             self._renames = renames(self.fs.root)
         return self._renames
