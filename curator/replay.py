@@ -31,6 +31,7 @@ import time
 import zlib
 
 from .base.cache import RACY_SLACK_NS, code_signature
+from .base.paths import is_within
 
 FORMAT = 3
 KEEP = 64  # replay files kept (the newest); each names one command in one folder
@@ -317,7 +318,7 @@ def store_signature(store, start_ns: int, extra: tuple[str, ...] = ()):
             presence[path] = False
             continue
         real = os.path.realpath(path)
-        if os.path.isdir(real) and not _within(real, real_root) and not _within(real_root, real):
+        if os.path.isdir(real) and not is_within(real, real_root) and not is_within(real_root, real):
             if not _walk(path, inc.rstrip("/"), cfg, note):  # the loader walks it too
                 return None
         elif not note(path):  # overlapping the store, or not a folder: the loader skips it
@@ -346,10 +347,6 @@ def store_signature(store, start_ns: int, extra: tuple[str, ...] = ()):
         if not note(os.path.abspath(path)):
             return None
     return tuple(stats.items()), tuple(presence.items())
-
-
-def _within(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _walk(base: str, prefix: str, cfg, note) -> bool:

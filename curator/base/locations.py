@@ -32,14 +32,6 @@ def bundled_themes() -> Path:
     return _bundled("_themes", "themes")
 
 
-def git_root(start: Path) -> Path | None:
-    """The nearest folder at or above `start` holding `.git` (a folder, or a file in a worktree)."""
-    for folder in (start, *start.parents):
-        if (folder / ".git").exists():
-            return folder
-    return None
-
-
 def cache_dir() -> Path:
     return Path(os.environ.get("CURATOR_CACHE_DIR") or user_cache_dir(APP))
 

@@ -11,6 +11,8 @@ import os
 import stat
 from dataclasses import dataclass, field
 
+from ..base.paths import is_within
+
 MAX_BYTES = 4_000_000  # an instruction file larger than this is reported, not read
 SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache",
                        ".pytest_cache", ".curator"})
@@ -123,7 +125,7 @@ class RepoFS:
     def inside(self, rel: str) -> str | None:
         """The absolute path of `rel` when it stays inside the repository (links resolved)."""
         full = os.path.realpath(os.path.join(self.root, rel))
-        if full == self.root or full.startswith(self.root + os.sep):
+        if is_within(full, self.root):
             return full
         return None
 

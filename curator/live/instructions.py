@@ -3,7 +3,7 @@ but no memory store: a repository of only its instruction findings."""
 
 from __future__ import annotations
 
-from ..base.locations import git_root
+from ..base.paths import git_root
 from ..context.for_check import findings_of, wanted
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..base import cache as _cache
 from ..base.config import Config
+from ..base.paths import is_within
 from . import formats as fmts
 from .counting import count_records
 from .findings import Finding, Severity
@@ -22,7 +23,6 @@ from .reading import (
     attach_index,
     attach_list_indexes,
     classify,
-    is_within,
     read_record,
 )
 from .records import LEVEL_L2, Record

@@ -7,7 +7,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from .. import __version__
-from ..base.locations import git_root
+from ..base.paths import git_root
 from ..checks.registry import CHECKS
 from ..model.findings import Finding, Severity
 from ..model.store import Store

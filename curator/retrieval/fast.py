@@ -274,13 +274,14 @@ def keep(store, located, engine, reads, evidence, extra_ok: bool) -> bool:
         return False
     if store.encoding != "cl100k_base" or engine._saved is None:
         return False
+    from ..base.paths import is_below
     from ..replay import _prune, store_signature
 
     # the folders between the STORE argument and the store (a repository given by its folder)
     given = os.path.abspath(key[1])
     root = os.path.abspath(str(store.root))
     between = []
-    if root != given and root.startswith(given.rstrip(os.sep) + os.sep):
+    if is_below(root, given):
         part = root
         while part != given:
             part = os.path.dirname(part)

@@ -30,7 +30,7 @@ def repository_root(arg: str | None):
         if not p.is_dir():
             raise UsageError(f"not a folder: {arg}")
         return p
-    from ...base.locations import git_root
+    from ...base.paths import git_root
 
     return git_root(Path.cwd()) or Path.cwd()
 
