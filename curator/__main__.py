@@ -19,7 +19,7 @@ def main() -> None:
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(name, "1")
     if sys.argv[1:2] in (["check"], ["context"]):
-        from .replay import begin
+        from .checks.replay import begin
 
         code = begin(sys.argv[1:])  # an unchanged store: the output kept from its last check
         if code is not None:

@@ -104,7 +104,7 @@ def _folder() -> str | None:
 def state_key(store_arg: str) -> tuple:
     """What a kept state is valid for besides the files it stated."""
     from ..base.cache import code_signature
-    from ..replay import ENV_NAMES, ENV_PREFIXES
+    from ..checks.replay import ENV_NAMES, ENV_PREFIXES
 
     env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith(ENV_PREFIXES) or k in ENV_NAMES))
     return (FORMAT, os.path.abspath(store_arg), env, sys.executable, code_signature(), time.strftime("%Y-%m-%d"))
@@ -144,7 +144,7 @@ def begin(argv: list[str]):
 
 def answer(folder: str, key: tuple, opts: dict):
     """(engine, result, state) for the query from the kept state, or None when it is stale."""
-    from ..replay import unchanged
+    from ..checks.replay import unchanged
 
     try:
         with open(_file(folder, key), "rb") as fh:
@@ -248,7 +248,7 @@ class LiteStore:
 
 
 def _sessions_unchanged(sessions) -> bool:
-    from ..replay import unchanged
+    from ..checks.replay import unchanged
 
     _roots, stats, presence = sessions  # the roots follow HOME and CLAUDE_CONFIG_DIR, in the key
     return unchanged(stats, presence)
@@ -275,7 +275,7 @@ def keep(store, located, engine, reads, evidence, extra_ok: bool) -> bool:
     if store.encoding != "cl100k_base" or engine._saved is None:
         return False
     from ..base.paths import is_below
-    from ..replay import _prune, store_signature
+    from ..checks.replay import _prune, store_signature
 
     # the folders between the STORE argument and the store (a repository given by its folder)
     given = os.path.abspath(key[1])
@@ -331,7 +331,7 @@ def _config_fields(config) -> dict:
 
 def _sessions_signature(start_ns: int):
     """(the transcript roots, the stat key of every folder below them), or None when racy."""
-    from .. import replay
+    from ..checks import replay
 
     limit = start_ns - replay.RACY_SLACK_NS
     roots = _session_roots()

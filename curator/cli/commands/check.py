@@ -62,7 +62,7 @@ def run(args) -> int:
     findings = repo.findings()
     known, gone = _narrow(args, store, findings, repo)
     findings = [f for f in findings if id(f) not in known]
-    from ...replay import capture, keep
+    from ...checks.replay import capture, keep
 
     with capture() as printed:  # what this run prints, when the entry point may replay it
         if args.format == "json":

@@ -50,7 +50,7 @@ def run(args) -> int:
         if rel.startswith(".."):
             raise UsageError(f"--for {p}: not inside {root}")
         fors.append(rel.replace(os.sep, "/"))
-    from ...replay import capture
+    from ...checks.replay import capture
 
     model = build_context(root, agents=args.agent, for_paths=fors)
     with capture() as printed:  # kept: an unchanged repository prints it again without a build
@@ -70,7 +70,7 @@ def keep_context(model, out: str, code: int) -> bool:
     its walk listed, every file it read (and the Serena store's), and the user-level files."""
     from ...context.for_check import replay_stats
     from ...context.user import probes
-    from ...replay import RACY_SLACK_NS, take_pending, write_kept
+    from ...checks.replay import RACY_SLACK_NS, take_pending, write_kept
 
     if (pending := take_pending()) is None:
         return False

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from curator import replay
+from curator.checks import replay
 from curator.cli import main
 
 FILES = {

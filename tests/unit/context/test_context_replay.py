@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from curator import replay
+from curator.checks import replay
 from curator.cli import main
 
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from curator import replay
+from curator.checks import replay
 from curator.cli import main
 from curator.cli.commands.retrieve import answer_fast
 from curator.retrieval import fast
@@ -240,7 +240,7 @@ def test_the_fast_path_imports_no_heavy_module(make_store, tmp_path, semantic):
 
     root = make_store(FILES)
     code = (
-        "import sys; from curator import replay; replay.RACY_SLACK_NS = -3600 * 10**9\n"
+        "import sys; from curator.checks import replay; replay.RACY_SLACK_NS = -3600 * 10**9\n"
         "from curator.cli.commands.retrieve import answer_fast\n"
         f"argv = ['retrieve', 'retry lock', {str(root)!r}, '--format', 'json']\n"
         "answered = answer_fast(argv) is not None\n"

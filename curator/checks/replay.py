@@ -30,8 +30,8 @@ import sys
 import time
 import zlib
 
-from .base.cache import RACY_SLACK_NS, code_signature
-from .base.paths import is_within
+from ..base.cache import RACY_SLACK_NS, code_signature
+from ..base.paths import is_within
 
 FORMAT = 3
 KEEP = 64  # replay files kept (the newest); each names one command in one folder
@@ -50,7 +50,7 @@ def _folder() -> str | None:
         return None
     base = os.environ.get("CURATOR_CACHE_DIR")
     if not base:
-        from .base.locations import cache_dir
+        from ..base.locations import cache_dir
 
         base = str(cache_dir())
     return os.path.join(base, "replay")
@@ -138,7 +138,7 @@ def _outside_unchanged(outside) -> bool:
     from pathlib import Path
     from types import SimpleNamespace
 
-    from .checks.cached import still_true
+    from .cached import still_true
 
     for root, repo_root, fmt, probed in outside:
         store = SimpleNamespace(root=Path(root), repo_root=Path(repo_root) if repo_root else None, format=fmt)
@@ -153,7 +153,7 @@ def _found_unchanged(found) -> bool:
     if found is None:
         return True
     arg, layout = found
-    from .model.discovery import StoreError, locate_store
+    from ..model.discovery import StoreError, locate_store
 
     try:
         return describe(locate_store(arg, demo=False)) == layout
@@ -229,7 +229,7 @@ def keep(repo, located, arg: str | None, only, out: str, code: int) -> bool:
         presence += deps[1]
         if deps[2] is not None:
             outside.append(deps[2])
-    from .context.for_check import replay_stats
+    from ..context.for_check import replay_stats
 
     extra = replay_stats(getattr(repo, "instructions", None), start_ns, RACY_SLACK_NS)  # CLAUDE.md, rules, ...
     if extra is None:
@@ -376,8 +376,8 @@ def _walk(base: str, prefix: str, cfg, note) -> bool:
 
 def _probes(store, only):
     """The outside-link verdicts the cached check run stored (None: none stored)."""
-    from .base.cache import store_cache
-    from .checks.cached import RESULT, signature
+    from ..base.cache import store_cache
+    from .cached import RESULT, signature
 
     hit = store_cache(store.root).result(RESULT, signature(store, only))
     return None if hit is None else hit[0]
