@@ -64,12 +64,15 @@ def _unknown_command(word: str, mods: dict) -> None:
     raise UsageError(f"'{word}' is neither a command nor a folder (commands: {', '.join(mods)})")
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, kept=None) -> int:
+    """Run one command. `kept`: the `base.kept.Run` the entry point opened for it (a command run
+    any other way keeps nothing for the next one)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         parser, mods = build_parser()
         if argv and (argv[0] in mods or argv[0] in ("-h", "--help", "--version")):
             args = parser.parse_args(argv)
+            args.kept = kept
             return int(mods[args.command].run(args) or 0)
         if argv and not argv[0].startswith("-"):
             _unknown_command(argv[0], mods)
