@@ -13,7 +13,7 @@ from rich.text import Text
 
 from .. import __version__
 from . import commands as _commands_pkg
-from .common import EXIT_USAGE, UsageError, err_console
+from .common import EXIT_USAGE, Parser, UsageError, err_console
 
 
 def command_modules():
@@ -24,15 +24,8 @@ def command_modules():
     return sorted(mods, key=lambda m: getattr(m, "ORDER", 50))
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit 2, no usage dump noise beyond the hint
-        err_console().print(Text.assemble(("curator: error:", "error"), f" {message}"))
-        err_console().print(Text(f"try: {self.prog} --help", style="dim"))
-        raise SystemExit(EXIT_USAGE)
-
-
 def build_parser() -> tuple[argparse.ArgumentParser, dict]:
-    parser = _Parser(
+    parser = Parser(
         prog="curator",
         # the main use first: `curator` alone opens the app
         usage="curator [STORE]        open the app on a repository or a memory folder\n"
@@ -42,7 +35,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     )
     parser.add_argument("--version", action="version", version=f"curator {__version__}")
     # prog: a command's own usage is `curator COMMAND`, not the two-line usage above
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, prog="curator")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser, prog="curator")
     mods = {}
     for mod in command_modules():
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))

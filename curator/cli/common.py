@@ -10,6 +10,17 @@ from pathlib import Path
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
+class Parser(argparse.ArgumentParser):
+    """curator's argument parser: a usage error is one line and a hint, exit 2."""
+
+    def error(self, message):  # one line, exit 2, no usage dump noise beyond the hint
+        from rich.text import Text
+
+        err_console().print(Text.assemble(("curator: error:", "error"), f" {message}"))
+        err_console().print(Text(f"try: {self.prog} --help", style="dim"))
+        raise SystemExit(EXIT_USAGE)
+
+
 class UsageError(Exception):
     """A usage or config problem: one line on stderr, exit 2."""
 
