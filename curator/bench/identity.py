@@ -14,7 +14,6 @@ import os
 import random
 import re
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -35,8 +34,9 @@ _TABLE_RULE = re.compile(r"^\|[\s:|-]*-[\s:|-]*$")
 
 
 def _git(folder: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.email=bench@curator", "-c", "user.name=bench", *args], cwd=folder,
-                   check=True, capture_output=True)
+    from ..base.git import run
+
+    run(folder, "-c", "user.email=bench@curator", "-c", "user.name=bench", *args)
 
 
 def make_repo(corpus: Path, dest: Path) -> None:
