@@ -9,7 +9,7 @@ import io
 import tarfile
 from pathlib import Path
 
-from ..base.git import GitError, run, toplevel
+from ..base.git import GitError, run
 
 
 def _git(cwd: Path, *args: str, binary: bool = False) -> bytes | str:
@@ -19,11 +19,6 @@ def _git(cwd: Path, *args: str, binary: bool = False) -> bytes | str:
         if str(exc) == "git is not installed":
             raise GitError("git is not installed (review compares with a git revision)") from None
         raise
-
-
-def repo_root(path: Path | str) -> Path:
-    """The top folder of the work tree holding `path` (a file or folder)."""
-    return toplevel(path)
 
 
 def resolve(root: Path, ref: str) -> str:
