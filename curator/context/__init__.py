@@ -18,19 +18,23 @@ settings, ~/.codex/AGENTS.md, the global Devin rules), kept apart in `AgentConte
 when `CI` is set.
 """
 
-from ..agents import AGENTS, UnknownAgent, VersionError
-from .build import build_context, present_agents
-from .model import (
-    AgentContext,
-    ContextModel,
-    Cut,
-    ImportEdge,
-    Listed,
-    Loaded,
-    MemoryFolder,
-    OnDemand,
-    Unseen,
-)
+from __future__ import annotations
+
+import importlib
+
+# loaded on first use (PEP 562): the check registry reads `context.check_pages` without the builder
+_WHERE = {"build_context": "build", "present_agents": "build", "AgentContext": "model", "ContextModel": "model",
+          "Cut": "model", "ImportEdge": "model", "Listed": "model", "Loaded": "model", "MemoryFolder": "model",
+          "OnDemand": "model", "Unseen": "model"}
+_AGENTS = ("AGENTS", "UnknownAgent", "VersionError")  # from curator.agents (the rule tables)
 
 __all__ = ["AGENTS", "AgentContext", "ContextModel", "Cut", "ImportEdge", "Listed", "Loaded", "MemoryFolder",
            "OnDemand", "UnknownAgent", "Unseen", "VersionError", "build_context", "present_agents"]
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        return getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    if name in _AGENTS:
+        return getattr(importlib.import_module("..agents", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -47,7 +47,7 @@ def build_context(root: str | os.PathLike, *, agents: Iterable[str] | None = Non
     fs = fs or RepoFS.scan(root)
     choice = choose(fs.root, agents, versions, chosen_by)
     if token_counter is None and count:
-        from ..tokens import default_counter
+        from ..base.tokens import default_counter
 
         token_counter = default_counter()
     b = Builder(fs, env, home, only, counter=token_counter, rules=dict(choice.rules), managed_dir=managed_dir)
@@ -110,7 +110,7 @@ def instruction_files(model: ContextModel) -> set[str]:
 
 def _count(model: ContextModel, counter) -> str:
     """Every loaded text counted in one batch (the counter caches by content hash)."""
-    from ..tokens import default_counter, text_key
+    from ..base.tokens import default_counter, text_key
 
     items: list = []
     for ctx in model.agents.values():

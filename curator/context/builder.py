@@ -6,8 +6,8 @@ import os
 from dataclasses import dataclass, field
 
 from ..agents import RuleSet, rules_for
-from ..checks.instruction_ids import SEVERITY
 from ..model.findings import Finding, Fix, Reimport
+from .check_pages import SEVERITY
 from .fs import Problem, RepoFS, Text
 from .model import AgentContext, Cut, ImportEdge, Loaded, OnDemand, Unseen
 from .parse import Ref
@@ -19,7 +19,7 @@ class Builder:
     env: dict
     home: str
     only: set[str] | None = None  # check ids wanted (None: all)
-    counter: object = None  # the project's token counter (curator.tokens)
+    counter: object = None  # the project's token counter (curator.base.tokens)
     findings: list[Finding] = field(default_factory=list)
     rules: dict[str, RuleSet] = field(default_factory=dict)  # the version chosen per agent
     managed_dir: str | None = None  # where the managed settings are looked for (None: the OS's place)
@@ -48,7 +48,7 @@ class Builder:
         """What git recorded as renamed in the repository (read on first ask: only a missing
         path needs it)."""
         if self._renames is None:
-            from .moved import renames
+            from ..base.git import renames  # paths relative to the repository, read once per commit
 
             self._renames = renames(self.fs.root)
         return self._renames

@@ -35,7 +35,7 @@ class Choice:
 def configured(root: str) -> tuple[dict[str, str | None], list[str]]:
     """The repository's `.curator.yaml` `agents:`: {agent: version or None} and what was wrong
     with it (each an English sentence; a wrong entry is left out, never fatal)."""
-    from ..safeio import read_small_file
+    from ..base.safeio import read_small_file
 
     try:
         text = read_small_file(Path(root) / CONFIG).decode("utf-8", "replace")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from ..base.paths import is_below, is_within
 from .model import ContextModel
 
 # any file below these is an agent's (rules, skills, steering, modes): followed with subfolders
@@ -43,7 +44,7 @@ def watch_places(model: ContextModel) -> WatchPlaces:
     fs = model.fs
     flat = {root}
     for path in getattr(fs, "read_paths", ()):
-        if _inside(path, root):
+        if is_within(path, root):
             flat.add(os.path.dirname(path))
     deep = set()
     for rel in AGENT_FOLDERS:
@@ -58,8 +59,8 @@ def watch_places(model: ContextModel) -> WatchPlaces:
             flat.add(os.path.join(root, rel))
     listed = getattr(fs, "listed", ())
     if len(listed) <= EVERY_FOLDER_UP_TO:  # a nested CLAUDE.md or AGENTS.md may appear in any of them
-        flat.update(f for f in listed if _inside(f, root))
-    flat = {f for f in flat if not any(_inside(f, d) for d in deep)}
+        flat.update(f for f in listed if is_within(f, root))
+    flat = {f for f in flat if not any(is_within(f, d) for d in deep)}
     return WatchPlaces(tuple(sorted(flat)), tuple(sorted(deep)))
 
 
@@ -72,7 +73,7 @@ def touches(model: ContextModel, paths) -> bool:
         path = os.fspath(path)
         if path in read:
             return True
-        if not _inside(path, root) or path == root:
+        if not is_below(path, root):
             continue
         rel = os.path.relpath(path, root).replace(os.sep, "/")
         if instruction_path(rel):
@@ -92,5 +93,3 @@ def instruction_path(rel: str) -> bool:
     return any(rel == f or rel.startswith(f + "/") for f in AGENT_FOLDERS)
 
 
-def _inside(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)

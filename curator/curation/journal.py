@@ -318,7 +318,7 @@ class Entry:
             return None
         if not isinstance(digest, str) or not HEX64.match(digest):
             raise JournalCorrupt(f"journal entry {self.id} names a blob that is not a sha256 digest")
-        from ..safeio import UnsafeFile, read_small_file
+        from ..base.safeio import UnsafeFile, read_small_file
 
         try:
             data = read_small_file(self.path / "blobs" / digest, cap=1 << 40)

@@ -42,7 +42,7 @@ def quarantined(root: Path) -> list[tuple[str, str]]:
     qdir = Path(root) / DIR / "quarantine"
     if (Path(root) / DIR).is_symlink() or qdir.is_symlink() or not qdir.is_dir():
         return []
-    from ..safeio import UnsafeFile, read_small_file
+    from ..base.safeio import UnsafeFile, read_small_file
 
     out = []
     try:
@@ -60,7 +60,7 @@ def quarantined(root: Path) -> list[tuple[str, str]]:
 
 def _problem(root: Path, p: Path) -> tuple[dict | None, str | None]:
     """(meta, None) for an entry that is well formed, else (None, why not)."""
-    from ..safeio import UnsafeFile, read_small_file
+    from ..base.safeio import UnsafeFile, read_small_file
     from .validate import inside_store
 
     if p.is_symlink() or not p.is_dir():

@@ -3,8 +3,8 @@ but no memory store: a repository of only its instruction findings."""
 
 from __future__ import annotations
 
+from ..base.paths import git_root
 from ..context.for_check import findings_of, wanted
-from ..locations import git_root
 
 
 def instructions_only(arg: str | None, only: set[str] | None = None, token_counter=None):

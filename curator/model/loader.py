@@ -7,13 +7,14 @@ import os
 from datetime import date
 from pathlib import Path
 
-from .. import cache as _cache
-from ..config import Config, load_config
+from ..base import cache as _cache
+from ..base.config import Config, load_config
+from ..base.paths import is_within
 from . import formats as fmts
 from .counting import Loading
 from .discovery import StoreError
 from .findings import Finding, Severity
-from .reading import EXPERIENCE_TOP, attach_index, attach_list_indexes, is_within, read_record, walk
+from .reading import EXPERIENCE_TOP, attach_index, attach_list_indexes, read_record, walk
 from .records import LEVEL_L2
 from .serena_patterns import read_patterns
 from .store import Store
@@ -31,7 +32,7 @@ def load_store(
     use_cache: bool = True,
 ) -> Store:
     """Walk and read the store. With `use_cache`, a file whose stat key matches its entry in the
-    store's cache (see `curator.cache`) is not read: its parsed fields come from the cache and
+    store's cache (see `curator.base.cache`) is not read: its parsed fields come from the cache and
     its text is read only if something asks for it."""
     return begin_load(root, given=given, config=config, today=today, token_counter=token_counter, fmt=fmt,
                       repo_root=repo_root, use_cache=use_cache, background=False).finish()

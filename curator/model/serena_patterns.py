@@ -41,7 +41,7 @@ class MemoryPatterns:
 
 
 def _lists(path: Path, keys: dict, notes: list[str]) -> tuple[list[str], list[str]]:
-    from ..safeio import read_small_file
+    from ..base.safeio import read_small_file
 
     try:
         text = read_small_file(path).decode("utf-8", "replace")

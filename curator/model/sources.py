@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..trust import Untrusted, confine
+from ..base.trust import Untrusted, confine
 from . import formats as fmts
 
 SERENA, CLAUDE, EXPERIENCE, SESSIONS = "serena", "claude", "experience", "sessions"

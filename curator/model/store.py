@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from .. import cache as _cache
-from ..config import Config
+from ..base import cache as _cache
+from ..base.config import Config
+from ..base.paths import is_within
 from . import formats as fmts
 from .counting import count_records
 from .findings import Finding, Severity
@@ -22,7 +23,6 @@ from .reading import (
     attach_index,
     attach_list_indexes,
     classify,
-    is_within,
     read_record,
 )
 from .records import LEVEL_L2, Record

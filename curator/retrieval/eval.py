@@ -100,7 +100,7 @@ GOLDEN_CAP = 2_000_000
 def read_golden(path: Path, inside: tuple[Path, ...] = ()):
     """The golden file's YAML: a regular file of at most GOLDEN_CAP bytes (inside `inside` when
     given); every problem is a one-line GoldenError."""
-    from ..safeio import UnsafeFile, one_line, read_small_file
+    from ..base.safeio import UnsafeFile, one_line, read_small_file
 
     try:
         text = read_small_file(Path(path), GOLDEN_CAP, inside).decode("utf-8")

@@ -41,7 +41,7 @@ ARRAYS = ("data", "indices", "indptr")
 
 
 def folder_for(root: Path | str) -> Path:
-    from ..locations import cache_dir
+    from ..base.locations import cache_dir
 
     real = os.path.realpath(root)
     return cache_dir() / "retrieval" / hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:24]

@@ -64,7 +64,7 @@ def find_model() -> tuple[Path, str | None]:
 def _verified(path: Path, sha256: str | None) -> str:
     """The file's digest, checked once per file version (size and mtime) in the user cache."""
     st = path.stat()
-    from ..locations import cache_dir
+    from ..base.locations import cache_dir
 
     stamp = cache_dir() / "embeddings" / f"verified-{st.st_size}-{st.st_mtime_ns}-{hashlib.sha256(str(path).encode()).hexdigest()[:12]}"
     if sha256 is not None and stamp.is_file() and stamp.read_text(encoding="ascii").strip() == sha256:
@@ -202,7 +202,7 @@ class EmbeddingCache:
     def open(cls, store_root: Path, model_digest: str) -> EmbeddingCache:
         """The store's vectors: `<key>.keys` (one content key a line) and `<key>.npy` (the
         matrix, memory-mapped: a warm query reads it in place, never copies it)."""
-        from ..locations import cache_dir
+        from ..base.locations import cache_dir
 
         key = hashlib.sha256(str(Path(store_root).resolve()).encode()).hexdigest()[:16]
         path = cache_dir() / "embeddings" / f"{key}-{model_digest}-v{CACHE_VERSION}"

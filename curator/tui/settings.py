@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 
 import yaml
 
-from ..locations import user_settings_file
+from ..base.locations import user_settings_file
 
 
 @dataclass

@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from curator.base.tokens import FakeTokenCounter
 from curator.model.sources import discover
-from curator.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 from curator.tui.screens import ContextScreen
 from tests.pilot.conftest import FakeEvents, settle, text_of, wait_until

@@ -33,7 +33,7 @@ def repository_root(arg: str | None):
         if not p.is_dir():
             raise UsageError(f"not a folder: {arg}")
         return p
-    from ...locations import git_root
+    from ...base.paths import git_root
 
     return git_root(Path.cwd()) or Path.cwd()
 
@@ -54,13 +54,13 @@ def run(args) -> int:
             raise UsageError(f"--for {p}: not inside {root}")
         fors.append(rel.replace(os.sep, "/"))
     from ...agents import UnknownAgent, VersionError
-    from ...replay import capture
+    from ...base.kept import capture
 
     try:
         model = build_context(root, agents=args.agent, for_paths=fors, chosen_by="--agent")
     except (UnknownAgent, VersionError) as exc:
         raise UsageError(f"--agent: {exc}") from None
-    with capture() as printed:  # kept: an unchanged repository prints it again without a build
+    with capture(getattr(args, "kept", None)) as printed:  # kept: an unchanged repository prints it again without a build
         if args.format == "json":
             print_json(context_json(model))
         elif args.format == "markdown":
@@ -68,20 +68,19 @@ def run(args) -> int:
         else:
             sys.stdout.write(render_text(model))
     if printed.text is not None:
-        keep_context(model, printed.text, EXIT_OK)
+        keep_context(getattr(args, "kept", None), model, printed.text, EXIT_OK)
     return EXIT_OK
 
 
-def keep_context(model, out: str, code: int) -> bool:
+def keep_context(run, model, out: str, code: int) -> bool:
     """After a full `curator context`: keep its output (replay.py) with the stat of every folder
     its walk listed, every file it read (and the Serena store's), and the user-level files."""
+    from ...base import kept
     from ...context.for_check import replay_stats
     from ...context.user import probes
-    from ...replay import RACY_SLACK_NS, take_pending, write_kept
 
-    if (pending := take_pending()) is None:
+    if run is None:  # the entry point opened no run for this command: nothing is kept
         return False
-    key, folder, start_ns = pending
     fs = model.fs
     if fs is None or model.encoding not in ("cl100k_base", "estimate"):
         return False
@@ -89,8 +88,8 @@ def keep_context(model, out: str, code: int) -> bool:
     config = os.path.join(fs.root, ".curator.yaml")  # (its `agents:`)
     extra = [os.path.join(fs.root, f) for f in fs.files if f.startswith(".serena/")]
     extra += [p for p in (*user, config) if os.path.lexists(p)]
-    stats = replay_stats(model, start_ns, RACY_SLACK_NS, extra)
+    stats = replay_stats(model, run.settled, extra)
     if stats is None:
         return False
     presence = [(p, False) for p in (*user, config) if not os.path.lexists(p)]
-    return write_kept(folder, key, (key, None, tuple(stats), tuple(presence), (), out, code))
+    return kept.write(run, (run.key, None, tuple(stats), tuple(presence), (), out, code))

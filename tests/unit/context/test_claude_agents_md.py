@@ -8,7 +8,7 @@ import json
 import os
 
 from curator.context import build_context
-from curator.tokens import FakeTokenCounter
+from curator.base.tokens import FakeTokenCounter
 
 from .test_context_model import build, repo
 

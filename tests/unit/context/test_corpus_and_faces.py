@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from curator.base.tokens import FakeTokenCounter
 from curator.cli import main
 from curator.context import build_context
-from curator.tokens import FakeTokenCounter
 
 CORPUS = Path(os.environ.get("CURATOR_INSTRUCTION_CORPUS", "/work/shared/corpora/instructions"))
 # repository -> {agent: {path: bytes loaded}}, counted by hand (see the report of issue 22)

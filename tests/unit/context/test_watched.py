@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from curator.base.tokens import FakeTokenCounter
 from curator.context import build_context
 from curator.context.watched import instruction_path, touches, watch_places
 from curator.live.instruction_watch import watch_instructions
-from curator.tokens import FakeTokenCounter
 
 
 @pytest.mark.parametrize("rel", ["CLAUDE.md", "src/api/AGENTS.md", "GEMINI.md", ".cursorrules", ".curator.yaml",

@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from curator.base.config import load_config
+from curator.base.locations import sample_store
+from curator.base.trust import Untrusted, confine, repository_boundary, store_path
 from curator.cli import main
-from curator.config import load_config
-from curator.locations import sample_store
-from curator.trust import Untrusted, confine, repository_boundary, store_path
 
 SAMPLE = sample_store()
 

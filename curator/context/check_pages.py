@@ -1,5 +1,6 @@
-"""The pages of the instruction-file checks (plain data, so the check registry lists them without
-importing the context package, and the context builder reads severities without the registry).
+"""The pages of the instruction-file checks, beside the checks themselves (`checks.py`, the
+adapters). Plain data, so the check registry (`checks/registry.py`) lists them without loading the
+context builder, and the builder reads severities without the registry.
 
 Each entry: (id, severity, summary, why, example, fix, fix safety). `registry.py` turns them into
 `CheckSpec`s beside the memory checks: one registry, one page style."""

@@ -24,6 +24,8 @@ import posixpath
 import re
 from pathlib import Path
 
+from .paths import is_within
+
 # ADR-002's tier folders beside a Serena store: curator's own names, never taken from config
 TIER_SIBLINGS = ("knowledge", "reflexion", "validation", "reflection", "reflect")
 MAX_PART_BYTES = 255
@@ -32,10 +34,6 @@ MAX_PATH_BYTES = 1024
 
 class Untrusted(ValueError):
     """A path that leaves the place it is allowed in (the message is one line)."""
-
-
-def _within(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents
 
 
 def repository_boundary(store_root: Path) -> Path:
@@ -60,7 +58,7 @@ def confine(boundary: Path, base: Path, rel: str, what: str = "path") -> Path:
         real = (Path(base) / rel).resolve()
     except (OSError, RuntimeError):
         raise Untrusted(f"{what} {shown!r} cannot be resolved (a symlink loop?)") from None
-    if not _within(real, Path(boundary).resolve()):
+    if not is_within(real, Path(boundary).resolve()):
         raise Untrusted(f"{what} {shown!r} leaves the repository ({boundary}); "
                         "only your own config (--config) may name folders outside it")
     return real
@@ -104,7 +102,7 @@ def store_path(root: Path, rel: str) -> Path:
         parent = target.parent.resolve()
     except (OSError, RuntimeError):
         raise Untrusted(f"{rel!r} cannot be resolved") from None
-    if not _within(parent, base):
+    if not is_within(parent, base):
         raise Untrusted(f"{rel!r} leaves the store (through a symlink)")
     if target.is_symlink():
         raise Untrusted(f"{rel!r} is a symlink; curator does not write through links")

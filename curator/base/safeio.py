@@ -7,6 +7,8 @@ import os
 import stat
 from pathlib import Path
 
+from .paths import is_within
+
 SMALL_FILE_CAP = 1_000_000
 
 
@@ -23,7 +25,7 @@ def read_small_file(path: Path, cap: int = SMALL_FILE_CAP, inside: tuple[Path, .
         raise UnsafeFile(f"{ascii(str(path))[:80]} is not a usable file name")
     if inside:
         real = path.resolve()
-        if not any(real == Path(d).resolve() or Path(d).resolve() in real.parents for d in inside):
+        if not any(is_within(real, Path(d).resolve()) for d in inside):
             raise UnsafeFile(f"{path} is outside the store and its repository")
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:

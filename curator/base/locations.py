@@ -1,0 +1,58 @@
+"""Where curator keeps things: user folders (XDG) and the data shipped inside the package."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from platformdirs import user_cache_dir, user_config_dir, user_data_dir
+
+APP = "curator"
+_PACKAGE = Path(__file__).resolve().parent.parent  # curator/
+
+
+def _bundled(installed: str, checkout: str) -> Path:
+    """A folder shipped in the wheel, or its source-tree twin in an editable checkout."""
+    inside = _PACKAGE / installed
+    return inside if inside.is_dir() else _PACKAGE.parent / checkout
+
+
+def sample_repository() -> Path:
+    """The bundled sample repository: a Serena store, a Claude Code memory folder and
+    experience entries, side by side."""
+    return _bundled("_sample_memories", "sample_memories")
+
+
+def sample_store() -> Path:
+    """The sample repository's tiered Serena store."""
+    return sample_repository() / ".serena" / "memories"
+
+
+def bundled_themes() -> Path:
+    return _bundled("_themes", "themes")
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("CURATOR_CACHE_DIR") or user_cache_dir(APP))
+
+
+def config_dir() -> Path:
+    return Path(user_config_dir(APP))
+
+
+def data_dir() -> Path:
+    return Path(user_data_dir(APP))
+
+
+def user_themes() -> Path:
+    return data_dir() / "themes"
+
+
+def user_settings_file() -> Path:
+    return Path(os.environ.get("CURATOR_CONFIG") or config_dir() / "settings.yaml")
+
+
+def demo_projects() -> Path:
+    """Where the demo's Claude Code transcripts are kept (a `projects` folder of its own, so the
+    user's ~/.claude is never written to); `sessions.discover` looks here too."""
+    return data_dir() / "sample-sessions" / "projects"
