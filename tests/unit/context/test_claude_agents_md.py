@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 import os
 
-from curator.context import build_context
 from curator.base.tokens import FakeTokenCounter
+from curator.context import build_context
 
 from .test_context_model import build, repo
 

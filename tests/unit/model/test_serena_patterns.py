@@ -82,8 +82,8 @@ def test_read_only_memories_are_never_written(tmp_path, monkeypatch):
 
 
 def test_serenas_agent_entry_lists_only_what_serena_lists(tmp_path):
-    from curator.context import build_context
     from curator.base.tokens import FakeTokenCounter
+    from curator.context import build_context
 
     root = serena(tmp_path, "ignored_memory_patterns: ['_session/.*']\n", MEMORIES)
     (tmp_path / "repo" / ".git").mkdir()
