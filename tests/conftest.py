@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from curator.locations import sample_repository, sample_store
+from curator.base.locations import sample_repository, sample_store
 
 SAMPLE = sample_store()
 SAMPLE_REPO = sample_repository()

@@ -132,8 +132,8 @@ def _app(root: str) -> None:
     import tempfile
     import time
 
-    from curator.locations import sample_store
-    from curator.tokens import FakeTokenCounter
+    from curator.base.locations import sample_store
+    from curator.base.tokens import FakeTokenCounter
     from curator.transcripts.service import SessionsService
     from curator.tui.app import make_app
 
@@ -162,7 +162,7 @@ def _app(root: str) -> None:
                 if "listed_s" not in out and table and table.first().row_count:
                     out["listed_s"] = round(time.perf_counter() - start, 3)
                     out["rows"] = table.first().row_count
-                if app.sessions is not None and app.sessions.indexed:
+                if app.transcripts is not None and app.transcripts.indexed:
                     out["indexed_s"] = round(time.perf_counter() - start, 3)
                     break
         return out
@@ -179,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m curator.bench.sessions", description=__doc__.splitlines()[0])
     p.add_argument("--mb", type=int, default=500)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--app-runs", type=int, default=2, help="app starts: cold, then warm (default 2)")
     p.add_argument("--child", nargs=2, metavar=("MODE", "ROOT"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
@@ -195,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
 
     cli, app = fresh_env(), fresh_env()
     # cold quick list, cold full index, warm full index, warm quick list; the app cold, then warm
-    for mode, env in (("quick", cli), ("build", cli), ("build", cli), ("quick", cli), ("app", app), ("app", app)):
+    for mode, env in (("quick", cli), ("build", cli), ("build", cli), ("quick", cli), *[("app", app)] * args.app_runs):
         out = subprocess.run([sys.executable, "-m", "curator.bench.sessions", "--child", mode, str(dest)],
                              env=env, capture_output=True, text=True, check=False)
         sys.stdout.write(out.stdout or out.stderr)

@@ -42,17 +42,19 @@ def label(p: dict) -> bool:
     return p["cos"] >= 0.80 or any(_match(p, r) for r in YES_LOW)
 
 
-def pairs(corpora: Path) -> list[dict]:
+def pairs(corpora: Path, only: str = "") -> list[dict]:
     from .. import live  # noqa: F401 - provides duplicate.topic its encoder
+    from ..base.tokens import EstimateCounter
     from ..checks import run_checks
     from ..checks.topical_checks import embedder, topical_pairs
     from ..model import load_store
-    from ..tokens import EstimateCounter
 
     if embedder() is None:
         raise SystemExit("the semantic source is not installed: nothing to fit")
     out = []
     for name, sub in STORES.items():
+        if only not in name:
+            continue
         sub = "docs" if name.startswith("experience/") else sub
         store = load_store(corpora / name / sub, token_counter=EstimateCounter())
         near = {frozenset((f.path, f.target)) for f in run_checks(store, ["duplicate.near"])}
@@ -77,8 +79,9 @@ def score(ps: list[dict], t: float, beta: float = 0.5) -> tuple[float, float, fl
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m curator.bench.topical", description=__doc__.split("\n\n")[0])
     ap.add_argument("corpora", type=Path)
+    ap.add_argument("--only", default="", help="only the stores whose name holds this")
     args = ap.parse_args(argv)
-    ps = pairs(args.corpora)
+    ps = pairs(args.corpora, args.only)
     cands = [round(0.75 + i * 0.005, 3) for i in range(41)]
     print(f"{'store (left out)':42}{'fitted':>7}{'precision':>10}{'recall':>8}")
     for s in sorted({p["store"] for p in ps}):

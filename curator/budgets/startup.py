@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..base.tokens import estimate
 from ..model import formats as fmts
 from ..model.store import Store
-from ..tokens import estimate
 from . import CapLine
 
 LATEST_PER_FOLDER = 5

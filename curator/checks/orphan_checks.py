@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..config import glob_match
+from ..base.config import glob_match
 from ..model import formats as fmts
 from ..model.findings import IndexOrphan, ListEntry, Severity
 from .context import Context

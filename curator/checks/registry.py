@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..config import Config
+from ..base.config import Config
 from ..model.findings import Severity
 from ..model.formats import CLAUDE, EXPERIENCE, FORMATS, SERENA, SERENA_TIERED
 
@@ -252,7 +252,7 @@ def families() -> list[tuple[str, set[str]]]:
 
 # instruction files (curator/context/): repository-wide, run by `repository.load_repository`;
 # no memory format (formats empty): they read a repository's CLAUDE.md, AGENTS.md, rules, skills
-from .instruction_ids import INSTRUCTION_CHECKS  # noqa: E402
+from ..context.check_pages import INSTRUCTION_CHECKS  # noqa: E402
 
 INSTRUCTION_IDS = frozenset(c[0] for c in INSTRUCTION_CHECKS)
 CHECKS.update({i: _spec(i, sev, summary, "context", frozenset(), scope=STORE_WIDE, reads={TEXT, NAMES}, why=why,

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from .. import __version__
 from . import commands as _commands_pkg
-from .common import EXIT_USAGE, UsageError, err_console
+from .common import EXIT_USAGE, Parser, UsageError, err_console
 
 
 def command_modules():
@@ -24,15 +24,8 @@ def command_modules():
     return sorted(mods, key=lambda m: getattr(m, "ORDER", 50))
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit 2, no usage dump noise beyond the hint
-        err_console().print(Text.assemble(("curator: error:", "error"), f" {message}"))
-        err_console().print(Text(f"try: {self.prog} --help", style="dim"))
-        raise SystemExit(EXIT_USAGE)
-
-
 def build_parser() -> tuple[argparse.ArgumentParser, dict]:
-    parser = _Parser(
+    parser = Parser(
         prog="curator",
         # the main use first: `curator` alone opens the app
         usage="curator [STORE]        open the app on a repository or a memory folder\n"
@@ -42,7 +35,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     )
     parser.add_argument("--version", action="version", version=f"curator {__version__}")
     # prog: a command's own usage is `curator COMMAND`, not the two-line usage above
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, prog="curator")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser, prog="curator")
     mods = {}
     for mod in command_modules():
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
@@ -71,7 +64,7 @@ def _recover_repository(args) -> None:
     two when there is no journal; `undo --repository` recovers (and says so) itself."""
     from pathlib import Path
 
-    from ..locations import git_root
+    from ..base.paths import git_root
     from .common import store_argument
 
     if args.command == "undo" and getattr(args, "repository", False):
@@ -94,12 +87,15 @@ def _recover_repository(args) -> None:
             report_recovery(recover_now(root, dry_run=getattr(args, "dry_run", False)))
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, kept=None) -> int:
+    """Run one command. `kept`: the `base.kept.Run` the entry point opened for it (a command run
+    any other way keeps nothing for the next one)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         parser, mods = build_parser()
         if argv and (argv[0] in mods or argv[0] in ("-h", "--help", "--version")):
             args = parser.parse_args(argv)
+            args.kept = kept
             _recover_repository(args)
             return int(mods[args.command].run(args) or 0)
         if argv and not argv[0].startswith("-"):
@@ -111,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         err_console().print(Text.assemble(("curator: error:", "error"), f" {exc}"))
         return EXIT_USAGE
     except OSError as exc:  # read-only, full, forbidden: one line, exit 2, never a traceback
-        from ..safeio import one_line
+        from ..base.safeio import one_line
 
         err_console().print(Text.assemble(("curator: error:", "error"), f" {one_line(exc)}"))
         return EXIT_USAGE

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from .common import EXIT_OK, EXIT_USAGE, add_store_args, console, err_console, locate_and_configure
+from .common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    Parser,
+    add_store_args,
+    console,
+    err_console,
+    locate_and_configure,
+)
 
 
 def run_app(argv: list[str]) -> int:
-    from . import _Parser
-
-    parser = _Parser(
+    parser = Parser(
         prog="curator",
         description="Open the curator app on STORE (default: the repository found from here upward: its memory "
         "systems, else what each agent loads from its instruction files; with neither, the bundled sample).",
@@ -35,7 +41,7 @@ def run_app(argv: list[str]) -> int:
         err_console().print("curator: the app needs a terminal; try `curator check` or `curator --help`",
                             soft_wrap=True, markup=False, highlight=False)
         return EXIT_USAGE
-    from ..tokens import default_counter
+    from ..base.tokens import default_counter
     from ..tui.app import make_app
     from .common import store_argument
 

@@ -10,6 +10,17 @@ from pathlib import Path
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
+class Parser(argparse.ArgumentParser):
+    """curator's argument parser: a usage error is one line and a hint, exit 2."""
+
+    def error(self, message):  # one line, exit 2, no usage dump noise beyond the hint
+        from rich.text import Text
+
+        err_console().print(Text.assemble(("curator: error:", "error"), f" {message}"))
+        err_console().print(Text(f"try: {self.prog} --help", style="dim"))
+        raise SystemExit(EXIT_USAGE)
+
+
 class UsageError(Exception):
     """A usage or config problem: one line on stderr, exit 2."""
 
@@ -43,7 +54,7 @@ def store_argument(args: argparse.Namespace) -> str | None:
 def locate_and_configure(args: argparse.Namespace, allow_demo: bool = False):
     """The store the arguments name (or discovery finds) and its config. Raises UsageError; with
     no store found, only the app (`allow_demo`) falls back to the bundled demo store."""
-    from ..config import ConfigError, load_config
+    from ..base.config import ConfigError, load_config
     from ..model import StoreError, locate_store
 
     try:
@@ -81,7 +92,7 @@ def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: b
     located, config = where if where is not None else locate_and_configure(args)
     counter = None
     if tokens:
-        from ..tokens import default_counter
+        from ..base.tokens import default_counter
 
         counter = default_counter()
     try:
@@ -96,8 +107,8 @@ def open_repository(args, *, only=None, check: bool = True, quiet_notice: bool =
     """Load every memory source of the repository (or store) the arguments name — or `where`,
     the (located, config) a caller already has — checked unless `check=False`. Returns
     (repository, located). Raises UsageError."""
+    from ..base.tokens import default_counter
     from ..live.session import load_repository
-    from ..tokens import default_counter
 
     located, config = where if where is not None else locate_and_configure(args)
     counter = default_counter()

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..globs import compile_glob
+from ..base.globs import compile_glob
 from ..model.frontmatter import split_frontmatter
 
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -181,6 +181,18 @@ def glob_regex(glob: str) -> re.Pattern:
     if "/" not in g and not anchored:
         g = "**/" + g
     return compile_glob(g, below=True)
+
+
+@lru_cache(maxsize=1024)
+def path_glob_regex(glob: str) -> re.Pattern:
+    """A glob matched against a whole absolute path, as picomatch does (`claudeMdExcludes`): no
+    name-anywhere reading, a folder's pattern does not take in what is below it. Never
+    backtracks out of control either (a repository's settings hold it)."""
+    return compile_glob(glob.strip().lstrip("/"))
+
+
+def path_matches(glob: str, abspath: str) -> bool:
+    return path_glob_regex(glob).match(abspath.lstrip("/")) is not None
 
 
 def matches(glob: str, path: str) -> bool:

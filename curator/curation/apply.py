@@ -32,7 +32,7 @@ from .validate import inside_store
 def _read(path: Path) -> bytes | None:
     """A regular file's bytes (None: absent). Never through a link, never a FIFO or a device
     (opened without blocking, refused before a byte is read)."""
-    from ..safeio import UnsafeFile, read_small_file
+    from ..base.safeio import UnsafeFile, read_small_file
 
     try:
         return read_small_file(path, cap=1 << 40)
@@ -165,11 +165,25 @@ def _transplant(root: Path, rel: str, base: bytes | None, target: bytes | None, 
             base, target = now, want
 
 
+def _refuse_read_only(root: Path, plan: Plan) -> None:
+    """A memory Serena's read_only_memory_patterns protect is never written, whoever planned it."""
+    from ..model.serena_patterns import read_patterns
+
+    patterns = read_patterns(root)
+    if patterns is None:
+        return
+    hit = next((e.path for e in plan.edits if e.before != e.after and patterns.is_read_only(e.path)), None)
+    if hit is not None:
+        raise CurationError(f"{hit} is read-only for Serena (read_only_memory_patterns): curator does not write it; "
+                            "no file was changed")
+
+
 def apply_plan(root: Path, plan: Plan) -> str:
     root = Path(root)
     if plan.empty:
         raise CurationError("nothing to do: the plan changes no file")
-    from ..trust import Untrusted
+    _refuse_read_only(root, plan)
+    from ..base.trust import Untrusted
     from .quarantine import Gate
     from .recovery import _recover
 

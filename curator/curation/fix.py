@@ -86,15 +86,19 @@ def git_relinks(store: Store, findings: list[Finding]) -> list[Finding]:
     broken = {id(f) for f in findings if f.check == "links.broken" and f.target and f.line}
     if not broken:
         return findings
-    from ..review.git import rename_history
+    from ..base.git import GitError, renames, toplevel
 
-    history = rename_history(store.root)
+    try:
+        top = toplevel(store.root)
+    except GitError:
+        return findings
+    history = renames(top, str(store.root), relative=False, timeout=None)  # repository-relative paths
     if not history:
         return findings
     import posixpath
 
     try:
-        prefix = store.root.resolve().relative_to(_repo_of(store.root)).as_posix()
+        prefix = store.root.resolve().relative_to(top.resolve()).as_posix()
     except ValueError:
         return findings
     prefix = "" if prefix == "." else prefix + "/"
@@ -111,12 +115,6 @@ def git_relinks(store: Store, findings: list[Finding]) -> list[Finding]:
                             Relink(f.path, f.line, raw, posixpath.relpath(rel, folder) + fragment, "git"))
         out.append(f)
     return out
-
-
-def _repo_of(root):
-    from ..review.git import repo_root
-
-    return repo_root(root).resolve()
 
 
 def _raw_link(store: Store, f: Finding) -> str | None:

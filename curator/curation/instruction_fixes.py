@@ -14,11 +14,11 @@ import os
 import re
 from collections.abc import Callable
 
+from ..base.trust import REPOSITORY
 from ..context.build import build_context
 from ..context.fs import RepoFS, Text
 from ..context.parse import glob_list, read_meta
 from ..model.findings import Finding, Reimport, Repath, RuleKeys
-from ..trust import REPOSITORY
 from .plan import FileEdit, NothingToDo, Plan
 
 FIXABLE = frozenset({"instructions.import-broken", "instructions.string-bool", "instructions.foreign-keys",

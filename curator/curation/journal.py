@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..trust import STORE
+from ..base.trust import STORE
 from .plan import CurationError, Plan, WriteFailed
 from .seal import SEALED, UNSEALED, seal
 
@@ -274,7 +274,7 @@ class Entry:
             return None
         if not isinstance(digest, str) or not HEX64.match(digest):
             raise JournalCorrupt(f"journal entry {self.id} names a blob that is not a sha256 digest")
-        from ..safeio import UnsafeFile, read_small_file
+        from ..base.safeio import UnsafeFile, read_small_file
 
         try:
             data = read_small_file(self.path / "blobs" / digest, cap=1 << 40)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..trust import REPOSITORY, STORE
+from ..base.trust import REPOSITORY, STORE
 from . import journal
 from .quarantine import history
 

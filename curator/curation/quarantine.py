@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import NamedTuple
 
-from ..trust import REPOSITORY, STORE, Untrusted, journal_path
+from ..base.trust import REPOSITORY, STORE, Untrusted, journal_path
 from .journal import DIR, HEX64, ID, META_CAP, STATES, Entry, _refuse_link, atomic_write
 from .seal import FORGED, UNSEALED, verdict
 
@@ -48,7 +48,7 @@ def quarantined(root: Path) -> list[tuple[str, str]]:
     qdir = Path(root) / DIR / "quarantine"
     if (Path(root) / DIR).is_symlink() or qdir.is_symlink() or not qdir.is_dir():
         return []
-    from ..safeio import UnsafeFile, read_small_file
+    from ..base.safeio import UnsafeFile, read_small_file
 
     out = []
     try:
@@ -86,7 +86,7 @@ class Gate:
 
 def _problem(gate: Gate, p: Path) -> tuple[dict | None, str | None, str]:
     """(meta, None, seal verdict) for an entry that is well formed, else (None, why not, …)."""
-    from ..safeio import UnsafeFile, read_small_file
+    from ..base.safeio import UnsafeFile, read_small_file
 
     if p.is_symlink() or not p.is_dir():
         return None, "not a folder", ""

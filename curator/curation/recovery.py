@@ -14,7 +14,7 @@ import os
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..trust import REPOSITORY, STORE
+from ..base.trust import REPOSITORY, STORE
 from . import journal
 from .apply import Conflict, _aside, _current, _put_back, _read, _transplant
 from .plan import Busy, CurationError

@@ -31,7 +31,7 @@ class KeyUnavailable(OSError):
 
 
 def key_path() -> Path:
-    from ..locations import config_dir
+    from ..base.locations import config_dir
 
     return config_dir() / KEY_FILE
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..trust import STORE
+from ..base.trust import STORE
 from . import journal
 from .apply import _current, _give_back, _roll_back_refused, swap
 from .plan import ChangedOnDisk, CurationError, FileEdit, Plan

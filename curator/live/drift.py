@@ -19,13 +19,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..base.git import GitError
+from ..base.git import run as git
 from ..budgets.growth import (
     BYTES_PER_TOKEN,
     CALL_TIMEOUT,
     SAMPLES,
     TOTAL_TIMEOUT,
-    _Fail,
-    _git,
     is_memory_file,
     sample,
 )
@@ -171,10 +171,10 @@ def startup_history(store, *, samples: int = SAMPLES) -> LoadHistory:
 def _history(root: Path, fmt: str, l0: str | None, what: str, samples: int, today: str) -> LoadHistory:
     deadline = time.monotonic() + TOTAL_TIMEOUT
     try:
-        top = Path(_git(root, "rev-parse", "--show-toplevel", timeout=CALL_TIMEOUT).strip()).resolve()
+        top = Path(git(root, "rev-parse", "--show-toplevel", timeout=CALL_TIMEOUT).strip()).resolve()
         rel = root.resolve().relative_to(top).as_posix()
-        log = _git(top, "--literal-pathspecs", "log", "--format=%H %cs %s", "--", rel, timeout=CALL_TIMEOUT)
-    except (_Fail, ValueError) as exc:
+        log = git(top, "--literal-pathspecs", "log", "--format=%H %cs %s", "--", rel, timeout=CALL_TIMEOUT)
+    except (GitError, ValueError) as exc:
         return LoadHistory(what, reason=str(exc) if "git is not" in str(exc) else "not in a git repository")
     commits = [ln.split(" ", 2) for ln in log.splitlines() if ln.count(" ") >= 1]
     if not commits:
@@ -187,9 +187,9 @@ def _history(root: Path, fmt: str, l0: str | None, what: str, samples: int, toda
         if left <= 0:
             break
         try:
-            out = _git(top, "ls-tree", "-r", "-l", "-z", f"{commit}:{rel}" if rel else commit,
+            out = git(top, "ls-tree", "-r", "-l", "-z", f"{commit}:{rel}" if rel else commit,
                        timeout=min(CALL_TIMEOUT, left))
-        except _Fail:
+        except GitError:
             points.append(LoadPoint(day, commit, subject, 0))
             continue
         listing = []

@@ -3,8 +3,8 @@ but no memory store: a repository of only its instruction findings."""
 
 from __future__ import annotations
 
+from ..base.paths import git_root
 from ..context.for_check import findings_of, wanted
-from ..locations import git_root
 
 
 def instructions_only(arg: str | None, only: set[str] | None = None, token_counter=None):
@@ -36,7 +36,7 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
 # names an agent reads at a repository's top: a folder outside git holding one is a repository
 TOP_FILES = ("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md", ".cursorrules",
              ".windsurfrules", ".roorules", ".clinerules", ".cursor/rules", ".github/copilot-instructions.md",
-             ".github/instructions", ".windsurf/rules", ".kiro/steering", ".roo", "memory-bank")
+             ".github/instructions", ".devin/rules", ".windsurf/rules", ".kiro/steering", ".roo", "memory-bank")
 
 
 def repository_here(cwd):

@@ -28,7 +28,7 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: b
     """The path given (a store, or a repository holding memory systems), else a repository
     found upward from the current folder, else the bundled sample repository (only when `demo`:
     commands for machines raise StoreError instead of checking the demo)."""
-    from ..locations import demo_store
+    from ..demo.sample_copy import demo_store
     from .sources import discover, find_repository
 
     if arg is not None and str(arg) != "":
@@ -51,7 +51,7 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: b
             f"no agent memory found in {here} or above (looked for .serena/memories, .claude/memory, "
             "docs/*-experience); give the store's or the repository's path"
         )
-    from ..locations import DEMO_NOTES
+    from ..demo.sample_copy import DEMO_NOTES
 
     sample, is_copy = demo_store()
     where = f" Your copy: {sample}; delete it to start over." if is_copy else ""

@@ -296,13 +296,6 @@ class Finding:
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.check, self.message)
 
-    @property
-    def fix_hint(self):
-        """How to fix it (`model.hints.Hint`: a line, the CLI command, the app key)."""
-        from .hints import hint
-
-        return hint(self)
-
     def to_json(self) -> dict:
         out: dict = {
             "check": self.check,

@@ -15,7 +15,7 @@ def _yaml():
     import yaml
 
     if _loader is None:
-        from .. import safeyaml
+        from ..base import safeyaml
 
         _loader = safeyaml.load
     return yaml, _loader

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..trust import Untrusted, confine
+from ..base.trust import Untrusted, confine
 from . import formats as fmts
 
 SERENA, CLAUDE, EXPERIENCE, SESSIONS = "serena", "claude", "experience", "sessions"
@@ -103,7 +103,7 @@ def looks_like_memory_folder(p: Path) -> bool:
 # what an agent reads at a repository's top (live/instructions.TOP_FILES' first level)
 AGENT_TOP = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md",
                        ".cursorrules", ".windsurfrules", ".roorules", ".clinerules", ".cursor", ".kiro",
-                       ".roo", ".windsurf", "memory-bank"})
+                       ".roo", ".devin", ".windsurf", "memory-bank"})
 _NOT_BUILD = {".git", "README.md", "README", "README.rst", "CLAUDE.md", "AGENTS.md"}
 
 
@@ -138,8 +138,8 @@ class RepoSettings:
 
 def repository_settings(root: Path) -> RepoSettings:
     """Read `sources:` leniently: anything odd becomes a note, never an exception."""
-    from ..safeio import UnsafeFile, read_small_file
-    from ..safeyaml import Refused, load
+    from ..base.safeio import UnsafeFile, read_small_file
+    from ..base.safeyaml import Refused, load
 
     path = root / ".curator.yaml"
     try:
@@ -221,7 +221,7 @@ def _outside_read_only(spec: SourceSpec, root: Path, notes: list[str]) -> Source
     """A repository's memory folder that resolves outside it (a symbolic link out) is read-only
     unless the user names it: on the command line (the folder itself) or in their own settings
     (`writable_stores:` in curator's settings.yaml)."""
-    from ..trust import outside_repository
+    from ..base.trust import outside_repository
 
     if spec.origin != "repo" or spec.read_only or not outside_repository(spec.root, root):
         return spec
@@ -238,7 +238,7 @@ def _outside_read_only(spec: SourceSpec, root: Path, notes: list[str]) -> Source
 
 
 def _settings_name() -> str:
-    from ..locations import user_settings_file
+    from ..base.locations import user_settings_file
 
     return str(user_settings_file())
 
@@ -246,9 +246,9 @@ def _settings_name() -> str:
 def user_writable_stores() -> frozenset[str]:
     """Real paths of stores outside their repository the user lets curator write (their own
     settings file, `writable_stores:`)."""
-    from ..locations import user_settings_file
-    from ..safeio import UnsafeFile, read_small_file
-    from ..safeyaml import load
+    from ..base.locations import user_settings_file
+    from ..base.safeio import UnsafeFile, read_small_file
+    from ..base.safeyaml import load
 
     try:
         data = load(read_small_file(user_settings_file()).decode("utf-8"))

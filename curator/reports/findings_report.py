@@ -7,9 +7,10 @@ from collections import defaultdict
 from pathlib import Path
 
 from .. import __version__
+from ..base.paths import git_root
 from ..checks.registry import CHECKS
-from ..locations import git_root
 from ..model.findings import Finding, Severity
+from ..model.hints import hint
 from ..model.store import Store
 
 STYLE = {Severity.ERROR: "bold error", Severity.WARNING: "warning", Severity.INFO: "info"}
@@ -148,8 +149,6 @@ def _how_to_fix(store: Store, items: list[Finding]):  # -> Text | None
     """One line under a check's findings: how to fix them (the command, or what to do by hand)."""
     from rich.text import Text
 
-    from ..model.hints import hint
-
     fixable = [f for f in items if f.fix is not None]
     h = hint(fixable[0] if fixable else items[0], store.given)
     if not h.command:
@@ -219,7 +218,7 @@ def render_sarif(store: Store, findings: list[Finding]) -> dict:
                 "ruleId": f.check,
                 "ruleIndex": rule_ids.index(f.check) if f.check in CHECKS else -1,
                 "level": level[f.severity],
-                "message": {"text": f"{f.message}\nFix: {f.fix_hint.line()}"},
+                "message": {"text": f"{f.message}\nFix: {hint(f).line()}"},
                 "locations": [{"physicalLocation": loc}],
             }
         )

@@ -8,8 +8,8 @@ Regenerate the docs page: `python -m curator.reports.rules_report > docs/checks.
 
 from __future__ import annotations
 
+from ..base.config import Config
 from ..checks.registry import CHECKS, FIX_SAFETY, CheckSpec
-from ..config import Config
 from ..model.formats import FORMATS
 
 

@@ -100,7 +100,7 @@ GOLDEN_CAP = 2_000_000
 def read_golden(path: Path, inside: tuple[Path, ...] = ()):
     """The golden file's YAML: a regular file of at most GOLDEN_CAP bytes (inside `inside` when
     given); every problem is a one-line GoldenError."""
-    from ..safeio import UnsafeFile, one_line, read_small_file
+    from ..base.safeio import UnsafeFile, one_line, read_small_file
 
     try:
         text = read_small_file(Path(path), GOLDEN_CAP, inside).decode("utf-8")
@@ -108,7 +108,7 @@ def read_golden(path: Path, inside: tuple[Path, ...] = ()):
         raise GoldenError(f"golden query file not found: {path}") from None
     except (OSError, UnicodeDecodeError, UnsafeFile) as exc:
         raise GoldenError(f"cannot read {path}: {one_line(exc)}") from None
-    from .. import safeyaml
+    from ..base import safeyaml
 
     try:
         return safeyaml.load(text)

@@ -39,14 +39,14 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..safeio import with_checksum
+from ..base.safeio import with_checksum
 
 VERSION = 6  # 6: every file checksummed; 5: docterms-<gen>.bin (one memory's terms readable alone)
 ARRAYS = ("data", "indices", "indptr")
 
 
 def folder_for(root: Path | str) -> Path:
-    from ..locations import cache_dir
+    from ..base.locations import cache_dir
 
     real = os.path.realpath(root)
     return cache_dir() / "retrieval" / hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:24]
@@ -202,7 +202,7 @@ def _npy_view(path: Path) -> memoryview:
 
 def _read_checked(path: Path):
     """A checksummed marshal file's value, or None (missing, damaged, another layout)."""
-    from ..safeio import without_checksum
+    from ..base.safeio import without_checksum
 
     try:  # one read, then loads: marshal.load on a file object reads it in many small pieces
         payload = without_checksum(path.read_bytes())

@@ -65,8 +65,8 @@ def _verified(path: Path, sha256: str | None) -> str:
     """The file's digest, checked once per file version in the user cache. The version is what
     a user cannot set back — the change time and the inode, besides size and mtime (both of
     which `touch` sets) — so a swapped file is hashed again. A damaged stamp is a cache miss."""
-    from ..locations import cache_dir
-    from ..safeio import UnsafeFile, read_small_file
+    from ..base.locations import cache_dir
+    from ..base.safeio import UnsafeFile, read_small_file
 
     st = path.stat()
     version = f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\0{st.st_dev}"
@@ -211,7 +211,7 @@ class EmbeddingCache:
     def open(cls, store_root: Path, model_digest: str) -> EmbeddingCache:
         """The store's vectors: `<key>.keys` (one content key a line) and `<key>.npy` (the
         matrix, memory-mapped: a warm query reads it in place, never copies it)."""
-        from ..locations import cache_dir
+        from ..base.locations import cache_dir
 
         key = hashlib.sha256(str(Path(store_root).resolve()).encode()).hexdigest()[:16]
         path = cache_dir() / "embeddings" / f"{key}-{model_digest}-v{CACHE_VERSION}"

@@ -110,7 +110,7 @@ def _merge(dicts) -> dict[str, int]:
 
 
 def _cache():
-    from ..cache import user_cache
+    from ..base.cache import user_cache
 
     return user_cache("sessions.marshal", CACHE_VERSION)
 

@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.notifications import Notify
 from textual.signal import Signal
 
-from ..config import Config
+from ..base.config import Config
 from . import messages as msg
 from .curation_flow import CurationFlow
 from .palette import CuratorCommands

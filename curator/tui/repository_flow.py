@@ -65,9 +65,9 @@ class RepositoryFixes:
     def undo_newest(self):
         """Undo the newest applied operation of any journal (on a worker's thread): (entry,
         store swap or None); the repository's journal rebuilds the instruction files' model."""
+        from ..base.trust import REPOSITORY
         from ..curation import NothingToUndo, undo
         from ..curation.journals import newest_applied
-        from ..trust import REPOSITORY
 
         journals = self.journals()
         hit = newest_applied(journals)

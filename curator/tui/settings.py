@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 
 import yaml
 
-from ..locations import user_settings_file
+from ..base.locations import user_settings_file
 
 
 @dataclass
@@ -18,7 +18,7 @@ class Settings:
 
 def load_settings() -> Settings:
     try:
-        from ..safeyaml import load
+        from ..base.safeyaml import load
 
         data = load(user_settings_file().read_text(encoding="utf-8")) or {}
     except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError, TypeError):  # a bad date, !!int 'x'

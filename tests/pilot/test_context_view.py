@@ -3,8 +3,8 @@ the "what loads when editing" box, driven with keys; the tree's Instructions nod
 
 from __future__ import annotations
 
+from curator.base.tokens import FakeTokenCounter
 from curator.model.sources import discover
-from curator.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 from curator.tui.screens import ContextScreen, MainScreen
 from curator.tui.widgets import InstructionRef, StoreTree

@@ -120,7 +120,7 @@ async def test_prune_screen_ticks_expired_records(app, sample_copy):
 
 
 async def test_x_merges_a_memory_md_line_listed_twice_and_ctrl_z_restores_it(make_store):
-    from curator.tokens import FakeTokenCounter
+    from curator.base.tokens import FakeTokenCounter
     from curator.tui.app import make_app
 
     topic = "---\nname: t\ndescription: d\ntype: project\n---\n# T\n"

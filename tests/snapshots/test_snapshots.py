@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from curator.tokens import FakeTokenCounter
+from curator.base.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 from tests.fake_encoder import use_fake_encoder
 
@@ -197,7 +197,7 @@ def demo_repo(sample_repo_copy, monkeypatch):
     import os
     from pathlib import Path
 
-    from curator.demo_repository import build_history, write_transcripts
+    from curator.demo.repository import build_history, write_transcripts
 
     if build_history(sample_repo_copy) is not None:
         pytest.skip("git is not installed")

@@ -7,9 +7,9 @@ import subprocess
 
 import pytest
 
-from curator import demo_repository
-from curator.demo_repository import build_history, write_transcripts
-from curator.locations import sample_repository
+from curator.base.locations import sample_repository
+from curator.demo import repository as demo_repository
+from curator.demo.repository import build_history, write_transcripts
 from curator.transcripts.discover import discover
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

@@ -6,12 +6,12 @@ import shutil
 
 import pytest
 
-from curator.demo_repository import build_history
+from curator.base.tokens import FakeTokenCounter
+from curator.demo.repository import build_history
 from curator.live.drift import COPY_KIND, LoadHistory, LoadPoint, drift_kind, startup_history
 from curator.live.scope import next_scope, scope_name, scope_totals, scoped_findings
 from curator.live.session import open_session
 from curator.model.sources import discover
-from curator.tokens import FakeTokenCounter
 
 
 def test_what_is_out_of_step_is_named_by_what_disagrees():

@@ -126,8 +126,9 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m curator.bench.golden.loso", description=__doc__.splitlines()[0])
     p.add_argument("corpora", type=Path)
     p.add_argument("--markdown", action="store_true")
+    p.add_argument("--golden", type=Path, nargs="+", metavar="FILE", help="these golden files (default: all here)")
     a = p.parse_args(argv)
-    engines = {f.stem: load(a.corpora, f, True) for f in golden_files()}
+    engines = {f.stem: load(a.corpora, f, True) for f in golden_files(a.golden)}
     out, chosen, *_ = run(engines)
     print_table(out, chosen, a.markdown)
     print_overall(out)

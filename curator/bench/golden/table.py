@@ -18,14 +18,15 @@ import yaml
 HERE = Path(__file__).parent
 
 
-def golden_files() -> list[Path]:
-    return sorted(HERE.glob("*.yaml"))
+def golden_files(given: list[Path] | None = None) -> list[Path]:
+    """The golden files given (`--golden`), else every one in this folder."""
+    return list(given) if given else sorted(HERE.glob("*.yaml"))
 
 
 def load(corpora: Path, path: Path, semantic: bool):
+    from ...base.tokens import EstimateCounter
     from ...model import load_store
     from ...retrieval import RetrievalEngine, load_golden
-    from ...tokens import EstimateCounter
 
     meta = yaml.safe_load(path.read_text(encoding="utf-8"))
     store = load_store(corpora / meta["store"], token_counter=EstimateCounter())
@@ -287,6 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m curator.bench.golden.table", description=__doc__.splitlines()[0])
     p.add_argument("corpora", type=Path)
     p.add_argument("--semantic", action="store_true")
+    p.add_argument("--golden", type=Path, nargs="+", metavar="FILE", help="these golden files (default: all here)")
     p.add_argument("--fit", action="store_true")
     p.add_argument("--prf-shape", action="store_true", help="--fit also picks the feedback's memories and words")
     p.add_argument("--failures", action="store_true")
@@ -294,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--losses", action="store_true", help="the queries behind every cell fused loses")
     p.add_argument("--method", choices=tuple(GRIDS), default="score", help="the fusion --fit searches weights for")
     a = p.parse_args(argv)
-    engines = {f.stem: load(a.corpora, f, a.semantic) for f in golden_files()}
+    engines = {f.stem: load(a.corpora, f, a.semantic) for f in golden_files(a.golden)}
     if a.fit:
         fit(engines, a.method, a.prf_shape)
         return 0

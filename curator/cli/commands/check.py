@@ -62,9 +62,10 @@ def run(args) -> int:
     findings = repo.findings()
     known, gone = _narrow(args, store, findings, repo)
     findings = [f for f in findings if id(f) not in known]
-    from ...replay import capture, keep
+    from ...base.kept import capture
+    from ...checks.replay import keep
 
-    with capture() as printed:  # what this run prints, when the entry point may replay it
+    with capture(getattr(args, "kept", None)) as printed:  # what this run prints, when the entry point may replay it
         if args.format == "json":
             from ...live.instructions import agents_model
             from ...reports.tokens_report import agents_json
@@ -108,7 +109,7 @@ def run(args) -> int:
     fail = Severity.parse(args.fail_on)
     code = EXIT_FINDINGS if any(f.severity >= fail for f in findings) else EXIT_OK
     if printed.text is not None and not (args.changed or args.baseline):
-        keep(repo, located, store_argument(args), only, printed.text, code)  # replayed while nothing changes
+        keep(getattr(args, "kept", None), repo, located, store_argument(args), only, printed.text, code)  # replayed while nothing changes
     return code
 
 

@@ -24,9 +24,9 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from rich.text import Text
 
+    from ...base.tokens import default_counter
     from ...live.drift import drift_findings, filter_drift, kind_id, match_kinds, startup_history
     from ...live.session import Session
-    from ...tokens import default_counter
     from ..common import EXIT_OK, UsageError, console, locate_and_configure, print_json
 
     located, config = locate_and_configure(args)

@@ -37,7 +37,7 @@ def _fix_instructions(args, checks: set[str]) -> int:
                          f"({', '.join(sorted(checks - INSTRUCTION_IDS))} is a store's)")
     if not checks & FIXABLE:
         raise UsageError(f"no automatic fix for {', '.join(sorted(checks))} (fixable: {', '.join(sorted(FIXABLE))})")
-    from ...trust import REPOSITORY
+    from ...base.trust import REPOSITORY
 
     root = repository_root(store_argument(args))
     try:

@@ -19,9 +19,9 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from rich.text import Text
 
+    from ...base.trust import REPOSITORY, STORE
     from ...curation import history
     from ...reports.escape import visible
-    from ...trust import REPOSITORY, STORE
     from ..common import EXIT_OK, console, locate_and_configure, print_json, store_argument
 
     if args.repository:  # instruction-file fixes journal at the repository root (as `curator undo --repository`)

@@ -78,7 +78,7 @@ def run(args) -> int:
     show(args.format, args.source, engine, result, misses, hops, store.encoding, evidence)
     from ...retrieval import fast  # the next retrieve of this store, unchanged, needs no load
 
-    fast.keep(store, located, engine, reads, evidence,
+    fast.keep(getattr(args, "kept", None), store, located, engine, reads, evidence,
               not args.why and args.semantic is None and not getattr(args, "config", None) and ranker == args.source)
     return EXIT_OK
 
@@ -122,24 +122,25 @@ def _store_path(store, path: str) -> str:
     return p
 
 
-def answer_fast(argv: list[str]) -> int | None:
-    """At the entry point: the exit code after answering from the saved index without loading
-    the store (`retrieval.fast`: the store is unchanged since), or None (the command runs)."""
+def answer_fast(argv: list[str]):
+    """At the entry point: (the exit code after answering from the saved index without loading
+    the store — `retrieval.fast`: the store is unchanged since —, None), or (None, the kept run
+    the command may keep a state through, or None)."""
     import sys
 
     from ...retrieval import fast
     from ..common import EXIT_OK
 
-    found = fast.begin(argv)
+    found, run = fast.begin(argv)
     if found is None:
-        return None
+        return None, run
     opts, engine, result, state = found
     try:
         show(opts["format"], opts["source"], engine, result, [], {}, state["encoding"], state["evidence"])
         sys.stdout.flush()
     except BrokenPipeError:
         pass
-    return EXIT_OK
+    return EXIT_OK, None
 
 
 def show(fmt: str, source: str, engine, result, misses, hops, encoding: str, evidence: dict) -> None:

@@ -28,10 +28,10 @@ def run(args) -> int:
     import sys
     from pathlib import Path
 
+    from ...base.tokens import default_counter
     from ...model.findings import Severity
     from ...reports.review_report import render_markdown, render_text
     from ...review import GitError, review_repository
-    from ...tokens import default_counter
     from ..common import EXIT_FINDINGS, EXIT_OK, UsageError, console, print_json
 
     path = Path(args.path)

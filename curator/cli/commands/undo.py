@@ -23,8 +23,8 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from rich.text import Text
 
+    from ...base.trust import REPOSITORY, STORE
     from ...curation import CurationError, NothingToUndo, undo
-    from ...trust import REPOSITORY, STORE
     from ..common import EXIT_OK, UsageError, console, print_json, store_argument, writable_root
     from ..curate import report_recovery
 

@@ -43,10 +43,10 @@ def run(args) -> int:
 
     from rich.text import Text
 
+    from ...base.tokens import default_counter
     from ...live.instructions import context_root, instruction_repository
     from ...live.session import open_session
     from ...model.sources import discover
-    from ...tokens import default_counter
     from ..common import EXIT_OK, UsageError, console, locate_and_configure, store_argument
 
     if args.count < 0 or args.timeout < 0:

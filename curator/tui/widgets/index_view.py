@@ -8,8 +8,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from ...base.config import Thresholds
 from ...checks.keyword_checks import collision_rate, row_uniqueness
-from ...config import Thresholds
 from .table import RowTable, clip, clip_middle
 
 

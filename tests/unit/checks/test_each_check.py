@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import os
 
+from curator.base.tokens import FakeTokenCounter, default_counter
 from curator.checks import CHECKS, run_checks
 from curator.checks.registry import INSTRUCTION_IDS
 from curator.model import load_store
 from curator.model.formats import SERENA_TIERED
-from curator.tokens import FakeTokenCounter, default_counter
 
 # this file breaks a tiered Serena store; format-specific checks are in test_format_checks.py
 # (the instruction-file checks are the repository's, not a store's: tests/unit/context/);

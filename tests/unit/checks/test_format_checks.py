@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 
+from curator.base.tokens import FakeTokenCounter
 from curator.checks import CHECKS, run_checks
 from curator.cli import main
 from curator.live.session import load_repository
 from curator.model import formats as fmts
 from curator.model import load_store
-from curator.tokens import FakeTokenCounter
 
 
 def topic(name: str, kind: str = "feedback") -> str:

@@ -3,10 +3,10 @@ logs are transient (tiers, prune) and a store made mostly of them gets one note.
 
 from __future__ import annotations
 
+from curator.base.tokens import FakeTokenCounter
 from curator.checks import run_checks
 from curator.model import load_store
 from curator.model.tiering import decide
-from curator.tokens import FakeTokenCounter
 
 
 def load(root):

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from curator.base.config import Config, Thresholds
+from curator.base.tokens import FakeTokenCounter
 from curator.checks import CHECKS, FAMILIES, run_checks
-from curator.config import Config, Thresholds
 from curator.model.loader import load_store
 from curator.reports.rules_report import explain, rules_markdown
-from curator.tokens import FakeTokenCounter
 
 REPO = Path(__file__).resolve().parents[3]
 CASES = REPO / "tests" / "rules"

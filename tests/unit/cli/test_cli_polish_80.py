@@ -53,7 +53,7 @@ def test_usage_puts_the_app_first_and_store_help_tells_the_truth(capsys):
 
 
 def test_sessions_all_says_they_ran_anywhere(capsys, sample_repo_copy, tmp_path, monkeypatch):
-    from curator.demo_repository import write_transcripts
+    from curator.demo.repository import write_transcripts
 
     projects = tmp_path / "claude" / "projects"
     write_transcripts(sample_repo_copy, projects)

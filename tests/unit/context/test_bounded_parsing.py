@@ -152,7 +152,7 @@ def long_repo(tmp_path_factory) -> Path:
 
 
 def _every_reader(root: Path, block: str, globs: list[str]) -> None:
-    from curator.config import ConfigError, load_config
+    from curator.base.config import ConfigError, load_config
     from curator.context import build_context
     from curator.context.parse import matches
     from curator.model.frontmatter import split_frontmatter

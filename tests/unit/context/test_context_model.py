@@ -6,8 +6,8 @@ import os
 
 import pytest
 
+from curator.base.tokens import FakeTokenCounter
 from curator.context import build_context
-from curator.tokens import FakeTokenCounter
 
 
 def repo(tmp_path, files: dict[str, str]):

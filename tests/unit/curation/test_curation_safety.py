@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from curator.base.tokens import default_counter
 from curator.checks import run_checks
 from curator.cli import main
 from curator.curation import (
@@ -26,7 +27,6 @@ from curator.curation import (
 from curator.curation.draft import rebase_links, remove_link
 from curator.curation.meters import suggest
 from curator.model import load_store
-from curator.tokens import default_counter
 
 
 def snapshot(root: Path) -> dict[str, bytes]:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from curator.base.tokens import EstimateCounter
 from curator.checks import run_checks
 from curator.curation import NothingToDo, apply_plan, plan_fixes, undo
 from curator.model import load_store
-from curator.tokens import EstimateCounter
 
 FM = "---\nname: {n}\ndescription: {d}\ntype: {t}\n---\n"
 CLAUDE = {

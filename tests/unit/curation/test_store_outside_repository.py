@@ -9,8 +9,8 @@ import shutil
 
 import pytest
 
+from curator.base.locations import sample_store
 from curator.cli import main
-from curator.locations import sample_store
 from tests.hostile import tree_hash
 
 

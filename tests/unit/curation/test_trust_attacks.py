@@ -16,19 +16,15 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from curator.base.config import load_config
+from curator.base.locations import sample_store
+from curator.base.trust import Untrusted, confine, repository_boundary, store_path
 from curator.cli import main
-from curator.config import load_config
-from curator.locations import sample_store
-from curator.trust import Untrusted, confine, repository_boundary, store_path
 from tests.hostile import sha, tree_hash
 
 SAMPLE = sample_store()
 
 HOSTILE_INCLUDE = "../../../../../../../../.."
-
-
-
-
 
 
 @pytest.fixture

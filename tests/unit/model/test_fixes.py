@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from curator.base.tokens import FakeTokenCounter
 from curator.checks import run_checks
 from curator.curation import plan_fixes
 from curator.model import load_store
@@ -30,7 +31,6 @@ from curator.model.findings import (
     RuleKeys,
     fix_from_row,
 )
-from curator.tokens import FakeTokenCounter
 
 text = st.text(min_size=1, max_size=30)
 lines = st.integers(min_value=1, max_value=10_000)

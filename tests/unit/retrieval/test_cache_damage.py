@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from curator import replay
+from curator.base import cache as base_cache
+from curator.base import kept
+from curator.base.locations import cache_dir
+from curator.checks import replay
 from curator.cli import main
 from curator.cli.commands.retrieve import answer_fast
-from curator.locations import cache_dir
 from curator.retrieval import semantic as sem
 
 FILES = {
@@ -71,7 +73,7 @@ def test_the_pin_is_checked_again_when_size_and_mtime_are_set_back(tmp_path, mon
 
 
 def test_a_refused_model_is_never_kept_by_the_fast_path(make_store, capsys, semantic_on, monkeypatch):
-    monkeypatch.setattr(replay, "RACY_SLACK_NS", -3600 * 10**9)  # the test's files are seconds old
+    monkeypatch.setattr(kept, "RACY_SLACK_NS", -3600 * 10**9)  # the test's files are seconds old
     root = make_store(FILES, "memories")
     real = sem.find_model
 
@@ -80,13 +82,14 @@ def test_a_refused_model_is_never_kept_by_the_fast_path(make_store, capsys, sema
 
     monkeypatch.setattr(sem, "find_model", refused)
     argv = ["retrieve", "rebase fixups", str(root), "--format", "json"]
-    assert answer_fast(argv) is None and main(argv) == 0
+    code, run = answer_fast(argv)
+    assert code is None and main(argv, kept=run) == 0
     assert "refused" in json.loads(capsys.readouterr().out)["unavailable"]["semantic"]
     monkeypatch.setattr(sem, "find_model", real)  # the model is back
     monkeypatch.setattr(sem, "_ENCODERS", {})
-    code = answer_fast(argv)
+    code, run = answer_fast(argv)
     if code is None:
-        code = main(argv)
+        code = main(argv, kept=run)
     data = json.loads(capsys.readouterr().out)
     assert "unavailable" not in data
     assert all("semantic" in hit["sources"] for hit in data["results"])  # ranked by meaning again
@@ -97,13 +100,8 @@ def test_a_refused_model_is_never_kept_by_the_fast_path(make_store, capsys, sema
 
 def _cold_process_state(monkeypatch) -> None:
     """What a new process starts with: no open caches, no loaded model, nothing kept pending."""
-    from curator import cache
-    from curator.retrieval import fast
-
-    cache.forget_open_caches()
+    base_cache.forget_open_caches()
     monkeypatch.setattr(sem, "_ENCODERS", {})
-    replay._pending = None
-    fast._pending = None
 
 
 def _run(capsys, monkeypatch, store: Path) -> tuple:
@@ -111,14 +109,14 @@ def _run(capsys, monkeypatch, store: Path) -> tuple:
     point runs them (`replay` and the fast path first), with what they printed on stderr."""
     _cold_process_state(monkeypatch)
     argv = ["check", str(store), "--format", "json"]
-    code = replay.begin(argv)
-    code = main(argv) if code is None else code
+    code, run = replay.begin(argv)
+    code = main(argv, kept=run) if code is None else code
     out, err = capsys.readouterr()
     findings = sorted((f["check"], f["path"], f.get("line"), f["message"]) for f in json.loads(out)["findings"])
     _cold_process_state(monkeypatch)
     argv = ["retrieve", "rebase fixups worker pool", str(store), "--format", "json"]
-    rcode = answer_fast(argv)
-    rcode = main(argv) if rcode is None else rcode
+    rcode, run = answer_fast(argv)
+    rcode = main(argv, kept=run) if rcode is None else rcode
     out2, err2 = capsys.readouterr()
     ranked = [(h["path"], h["rank"], sorted(h["sources"])) for h in json.loads(out2)["results"]]
     return (code, findings, rcode, ranked), err + err2
@@ -126,7 +124,7 @@ def _run(capsys, monkeypatch, store: Path) -> tuple:
 
 @pytest.mark.slow
 def test_one_damaged_byte_in_any_cache_file_changes_no_verdict(make_store, capsys, semantic_on, monkeypatch):
-    monkeypatch.setattr(replay, "RACY_SLACK_NS", -3600 * 10**9)  # keep what these seconds-old files made
+    monkeypatch.setattr(kept, "RACY_SLACK_NS", -3600 * 10**9)  # keep what these seconds-old files made
     store = make_store({**FILES, "memory-index.md": "# Memory Index\n\n| Keywords | File |\n|---|---|\n"
                         "| rebase fixup | [git/rebase](git/rebase.md) |\n"}, "memories")
     clean, err = _run(capsys, monkeypatch, store)  # fills every cache

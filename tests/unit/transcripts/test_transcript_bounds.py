@@ -11,8 +11,8 @@ import pickle
 import tracemalloc
 from pathlib import Path
 
+from curator.base.locations import cache_dir
 from curator.cli import main
-from curator.locations import cache_dir
 from curator.model.sources import claude_slug
 from curator.transcripts import reader
 from curator.transcripts.lines import LINE_CAP

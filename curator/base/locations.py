@@ -8,7 +8,7 @@ from pathlib import Path
 from platformdirs import user_cache_dir, user_config_dir, user_data_dir
 
 APP = "curator"
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # curator/
 
 
 def _bundled(installed: str, checkout: str) -> Path:
@@ -32,17 +32,11 @@ def bundled_themes() -> Path:
     return _bundled("_themes", "themes")
 
 
-def git_root(start: Path) -> Path | None:
-    """The nearest folder at or above `start` holding `.git` (a folder, or a file in a worktree)."""
-    for folder in (start, *start.parents):
-        if (folder / ".git").exists():
-            return folder
-    return None
-
-
 def repository_journal(start) -> str:
     """`<repository>/.curator/journal` for a store or repository at `start` (the git work tree
     holding it, else `start`): where instruction-file fixes are journaled."""
+    from .paths import git_root
+
     start = Path(os.path.abspath(start))
     top = git_root(start)
     return os.path.join(str(top if top is not None else start), ".curator", "journal")
@@ -72,43 +66,3 @@ def demo_projects() -> Path:
     """Where the demo's Claude Code transcripts are kept (a `projects` folder of its own, so the
     user's ~/.claude is never written to); `sessions.discover` looks here too."""
     return data_dir() / "sample-sessions" / "projects"
-
-
-DEMO_NOTES: list[str] = []  # what the demo copy lacks (e.g. no git: no history), said in its banner
-
-
-def demo_store() -> tuple[Path, bool]:
-    """A private copy of the sample repository in the user data folder, made on first use, so the
-    demo can be curated without touching the installed package: a git repository with a few
-    commits of history, and two transcripts of sessions run in it. (path, is_copy)."""
-    import shutil
-    import tempfile
-
-    from .demo_repository import build_history, write_transcripts
-
-    dest = data_dir() / "sample-repository"
-    if dest.is_dir():
-        _note(write_transcripts(dest, demo_projects()))
-        return dest, True
-    try:
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".sample-", dir=dest.parent))
-        shutil.copytree(sample_repository(), tmp / "s", symlinks=True)
-        for pycache in list((tmp / "s").rglob("__pycache__")):
-            shutil.rmtree(pycache, ignore_errors=True)
-        # the history is made before the copy takes its final name: a half-made one is never kept
-        note = build_history(tmp / "s")
-        if note and (tmp / "s" / ".git").exists():
-            shutil.rmtree(tmp / "s" / ".git", ignore_errors=True)
-        os.replace(tmp / "s", dest)
-        tmp.rmdir()
-        _note(note)
-        _note(write_transcripts(dest, demo_projects()))
-        return dest, True
-    except OSError:
-        return sample_repository(), False  # read-only home: read the bundled copy in place
-
-
-def _note(note: str | None) -> None:
-    if note and note not in DEMO_NOTES:
-        DEMO_NOTES.append(note)

@@ -1,15 +1,14 @@
 """Reading small user files (config, golden queries) without trusting them: a regular file only
 (never a FIFO, a device or a symlink), at most `cap` bytes, optionally inside given folders; and
-the checksum every cache file is written with. (No pathlib at import: the replay path loads this.)"""
+the checksum every cache file is written with."""
 
 from __future__ import annotations
 
 import os
 import stat
+from pathlib import Path
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from pathlib import Path
+from .paths import is_within
 
 SMALL_FILE_CAP = 1_000_000
 
@@ -22,14 +21,12 @@ def read_small_file(path: Path, cap: int = SMALL_FILE_CAP, inside: tuple[Path, .
     """The bytes of a regular file of at most `cap` bytes. Raises FileNotFoundError when it is
     absent, UnsafeFile when it is a symlink, not regular, too large or outside `inside`, and
     OSError for the rest. Opening never blocks (O_NONBLOCK: a FIFO cannot hang the reader)."""
-    from pathlib import Path
-
     path = Path(path)
     if "\x00" in str(path):
         raise UnsafeFile(f"{ascii(str(path))[:80]} is not a usable file name")
     if inside:
         real = path.resolve()
-        if not any(real == Path(d).resolve() or Path(d).resolve() in real.parents for d in inside):
+        if not any(is_within(real, Path(d).resolve()) for d in inside):
             raise UnsafeFile(f"{path} is outside the store and its repository")
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:

@@ -20,8 +20,9 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
+
+from ..base.git import GitError, run
 
 AUTHOR = ("Ledgerline Agent Team", "agents@ledgerline.example")
 UNCOMMITTED_FROM = "2026-11-18"  # records dated from here on are work-tree changes to review
@@ -61,8 +62,7 @@ def _uncommitted(rel: str) -> bool:
 
 
 def _git(repo: Path, *args: str, env: dict) -> None:
-    subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True,
-                   stdin=subprocess.DEVNULL, timeout=20)
+    run(repo, *args, env=env, timeout=20)
 
 
 def build_history(repo: Path) -> str | None:
@@ -92,7 +92,7 @@ def build_history(repo: Path) -> str | None:
             _git(repo, "add", "--", *sorted(added), env=base)
             env = {**base, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
             _git(repo, "commit", "-q", "--no-gpg-sign", "--allow-empty", "-m", subject, env=env)
-    except (OSError, subprocess.SubprocessError) as exc:
+    except (OSError, GitError) as exc:
         return f"the demo's git history could not be made ({exc})"
     finally:
         for rel, data in final.items():
@@ -102,7 +102,7 @@ def build_history(repo: Path) -> str | None:
 
 def write_transcripts(repo: Path, projects: Path) -> str | None:
     """The demo's two Claude Code sessions, run (as their `cwd` says) in `repo`."""
-    from .demo_transcripts import transcripts
+    from .transcripts import transcripts
 
     folder = projects / re.sub(r"[^A-Za-z0-9]", "-", str(repo))  # Claude Code's slug of the cwd
     try:

@@ -34,6 +34,8 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
+from .paths import is_within
+
 # ADR-002's tier folders beside a Serena store: curator's own names, never taken from config
 TIER_SIBLINGS = ("knowledge", "reflexion", "validation", "reflection", "reflect")
 MAX_PART_BYTES = 255
@@ -43,10 +45,6 @@ STORE, REPOSITORY = "store", "repository"  # the two kinds of journal
 
 class Untrusted(ValueError):
     """A path that leaves the place it is allowed in (the message is one line)."""
-
-
-def _within(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents
 
 
 def repository_boundary(store_root: Path) -> Path:
@@ -71,7 +69,7 @@ def confine(boundary: Path, base: Path, rel: str, what: str = "path") -> Path:
         real = (Path(base) / rel).resolve()
     except (OSError, RuntimeError):
         raise Untrusted(f"{what} {shown!r} cannot be resolved (a symlink loop?)") from None
-    if not _within(real, Path(boundary).resolve()):
+    if not is_within(real, Path(boundary).resolve()):
         raise Untrusted(f"{what} {shown!r} leaves the repository ({boundary}); "
                         "only your own config (--config) may name folders outside it")
     return real
@@ -86,7 +84,7 @@ def store_family(root: Path) -> dict[str, Path]:
     boundary = repository_boundary(real)
     for name in TIER_SIBLINGS:
         p = real.parent / name
-        if not p.is_symlink() and p.is_dir() and p.resolve() != real and p != boundary and _within(p, boundary):
+        if not p.is_symlink() and p.is_dir() and p.resolve() != real and p != boundary and is_within(p, boundary):
             out[f"../{name}"] = p
     return out
 
@@ -137,7 +135,7 @@ def journal_path(kind: str, root: Path, rel: str, known: Callable[[str], bool] |
         parent = target.parent.resolve()
     except (OSError, RuntimeError):
         raise Untrusted(f"{shown!r} cannot be resolved") from None
-    if not _within(parent, base):
+    if not is_within(parent, base):
         raise Untrusted(f"{shown!r} leaves the {kind} (through a symlink)")
     try:
         st = os.lstat(target)
@@ -162,6 +160,6 @@ def outside_repository(store: Path, repository: Path) -> bool:
     """Does the store (found in `repository`) resolve to a folder outside it (a symlinked
     `.serena/memories`)? Then it is read-only unless the user names it."""
     try:
-        return not _within(Path(store).resolve(), Path(repository).resolve())
+        return not is_within(Path(store).resolve(), Path(repository).resolve())
     except (OSError, RuntimeError):
         return True

@@ -47,7 +47,7 @@ def code_signature() -> str:
     the code that made them (an upgrade or an edited parser starts a new cache)."""
     global _code
     if _code is None:
-        package = os.path.dirname(os.path.realpath(__file__))
+        package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # all of curator/
         parts = []
         for folder, dirs, files in os.walk(package):
             dirs[:] = [d for d in dirs if not d.startswith((".", "__"))]
