@@ -20,7 +20,10 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
-def _isolated_user_dirs(tmp_path_factory, monkeypatch):
+def _isolated_user_dirs(tmp_path_factory):
+    # a MonkeyPatch of its own: a test's `monkeypatch.undo()` (restoring what it patched
+    # mid-test) never takes the isolation away — the journal key, caches and settings stay in tmp
+    monkeypatch = pytest.MonkeyPatch()
     home = tmp_path_factory.mktemp("home")
     for var, sub in (
         ("XDG_CONFIG_HOME", "config"),
@@ -48,6 +51,8 @@ def _isolated_user_dirs(tmp_path_factory, monkeypatch):
     # never pick up the developer's own Claude Code or Serena folders
     monkeypatch.setenv("HOME", str(home / "user"))
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / "claude"))  # never the developer's transcripts
+    yield
+    monkeypatch.undo()
 
 
 @pytest.fixture

@@ -11,9 +11,11 @@ the signature of what it depends on. Entries of files that are gone are pruned w
 saved; every store has its own folder (named by a hash of its real path), so two stores never
 share an entry.
 
-`ContentCache` — a small content-hash cache (retrieval terms), shared by content only.
+`ContentCache` — a small dict of plain values in one file (the sessions' scans).
 
-A missing, damaged or unwritable cache only costs time.
+Every file is written with a checksum (`safeio.with_checksum`) and nothing in it is ever
+unpickled: a missing, damaged or unwritable cache only costs time, never a traceback or another
+verdict.
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ import hashlib
 import marshal
 import os
 
+from .safeio import with_checksum, without_checksum
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pathlib is not imported at run time: the replay path starts here
     from pathlib import Path
 
-FORMAT = 2  # bump when an entry's layout changes (any change to curator's code drops it too)
+FORMAT = 3  # bump when an entry's layout changes (any change to curator's code drops it too)
 # an entry is "racy" unless its mtime is this much older than the moment its bytes were read:
 # covers the filesystem clock lagging the wall clock and coarse timestamps (FAT keeps 2 s)
 RACY_SLACK_NS = 2_000_000_000
@@ -98,7 +102,10 @@ class StoreCache:
     def _read(self, name: str):
         try:
             with open(self.folder / name, "rb") as fh:
-                fmt, root, code, *data = marshal.loads(fh.read())
+                payload = without_checksum(fh.read())
+            if payload is None:  # damaged (one byte is enough) or of an older layout: start empty
+                return None
+            fmt, root, code, *data = marshal.loads(payload)
             if fmt == FORMAT and root == self.root and code == code_signature():
                 return data
         except Exception:  # noqa: BLE001 - missing or damaged: start empty
@@ -113,7 +120,7 @@ class StoreCache:
             fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".cache-", suffix=".tmp")
             try:
                 with os.fdopen(fd, "wb") as fh:
-                    fh.write(marshal.dumps((FORMAT, self.root, code_signature(), *data)))
+                    fh.write(with_checksum(marshal.dumps((FORMAT, self.root, code_signature(), *data))))
                 os.replace(tmp, self.folder / name)
             except BaseException:
                 os.unlink(tmp)
@@ -257,6 +264,9 @@ def forget_open_caches() -> None:
 
 
 class ContentCache:
+    """A dict of plain values (what `marshal` stores: never pickle — a cache restored from
+    elsewhere must not run code) in one checksummed file; a damaged file is an empty cache."""
+
     def __init__(self, path: Path | None, version: int) -> None:
         self.path = path
         self.version = version
@@ -268,10 +278,9 @@ class ContentCache:
             self._data = {}
             if self.path is not None:
                 try:
-                    import pickle
-
                     with open(self.path, "rb") as fh:
-                        version, data = pickle.load(fh)  # our own file in the user cache folder
+                        payload = without_checksum(fh.read())
+                    version, data = marshal.loads(payload) if payload is not None else (None, None)
                     if version == self.version and isinstance(data, dict):
                         self._data = data
                 except Exception:  # noqa: BLE001 - a damaged cache only costs time
@@ -289,18 +298,18 @@ class ContentCache:
     def flush(self) -> None:
         if not self._dirty or self.path is None or self._data is None:
             return
-        import pickle
         import tempfile
 
         try:
+            data = with_checksum(marshal.dumps((self.version, self._data)))
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".cache-", suffix=".tmp")
             with os.fdopen(fd, "wb") as fh:
-                pickle.dump((self.version, self._data), fh, protocol=pickle.HIGHEST_PROTOCOL)
+                fh.write(data)
             os.replace(tmp, self.path)
             self._dirty = False
-        except OSError:
-            pass
+        except (OSError, ValueError):
+            pass  # read-only cache folder, or a value marshal cannot store
 
 
 def user_cache(name: str, version: int) -> ContentCache:

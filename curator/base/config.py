@@ -136,31 +136,14 @@ class Config:
         return _any_regex(self.exclude).match(rel) is not None
 
 
-@lru_cache(maxsize=512)
 def _glob_regex(glob: str) -> re.Pattern[str]:
-    """`**` crosses folders, `*` and `?` stay within one; `dir/**` also matches `dir` itself."""
-    out, i = [], 0
-    while i < len(glob):
-        c = glob[i]
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif glob.startswith("/**", i) and i + 3 == len(glob):
-            out.append("(?:/.*)?")
-            i += 3
-        elif glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif c == "*":
-            out.append("[^/]*")
-            i += 1
-        elif c == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(c))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
+    """`**` crosses folders, `*` and `?` stay within one; `dir/**` also matches `dir` itself.
+    Never backtracks out of control (`globs.compile_glob`: a repository's config is untrusted)."""
+    from .globs import compile_glob
+
+    if glob.endswith("/**"):
+        return compile_glob(glob[:-3], classes=False, braces=False, below=True)
+    return compile_glob(glob, classes=False, braces=False)
 
 
 @lru_cache(maxsize=64)
@@ -222,8 +205,12 @@ def load_config(store_root: Path, explicit: Path | None = None) -> Config:
         raise ConfigError(f"{path}: cannot read config ({one_line(exc)})") from None
     import yaml  # only when there is a config file (start-up time)
 
+    from . import safeyaml
+
     try:
-        data = yaml.safe_load(text)
+        data = safeyaml.load(text)
+    except safeyaml.Refused as exc:
+        raise ConfigError(f"{path}: not read: {exc.problem}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""

@@ -20,6 +20,7 @@ import time
 import zlib
 
 from .cache import RACY_SLACK_NS, code_signature
+from .safeio import with_checksum
 
 KEEP = 64  # kept files per folder (the newest); each names one command in one folder
 ENV_PREFIXES = ("CURATOR_", "CLAUDE_")
@@ -107,9 +108,15 @@ def unchanged(stats, presence) -> bool:
 
 def load(run: Run):
     """The kept entry of this run's command; raises (OSError, EOFError, ValueError, …) when none
-    is kept or it is damaged — the caller runs the command instead."""
+    is kept or it is damaged (its checksum: one damaged byte is enough) — the caller runs the
+    command instead."""
+    from .safeio import without_checksum
+
     with open(run.path, "rb") as fh:
-        return marshal.loads(fh.read())
+        payload = without_checksum(fh.read())
+    if payload is None:
+        raise ValueError("a damaged kept file")
+    return marshal.loads(payload)
 
 
 def write(run: Run, entry) -> bool:
@@ -120,7 +127,7 @@ def write(run: Run, entry) -> bool:
         path = run.path
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as fh:
-            fh.write(marshal.dumps(entry))
+            fh.write(with_checksum(marshal.dumps(entry)))
         os.replace(tmp, path)
         prune(run.folder)
     except (OSError, ValueError):

@@ -32,6 +32,16 @@ def bundled_themes() -> Path:
     return _bundled("_themes", "themes")
 
 
+def repository_journal(start) -> str:
+    """`<repository>/.curator/journal` for a store or repository at `start` (the git work tree
+    holding it, else `start`): where instruction-file fixes are journaled."""
+    from .paths import git_root
+
+    start = Path(os.path.abspath(start))
+    top = git_root(start)
+    return os.path.join(str(top if top is not None else start), ".curator", "journal")
+
+
 def cache_dir() -> Path:
     return Path(os.environ.get("CURATOR_CACHE_DIR") or user_cache_dir(APP))
 

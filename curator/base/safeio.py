@@ -1,5 +1,6 @@
 """Reading small user files (config, golden queries) without trusting them: a regular file only
-(never a FIFO, a device or a symlink), at most `cap` bytes, optionally inside given folders."""
+(never a FIFO, a device or a symlink), at most `cap` bytes, optionally inside given folders; and
+the checksum every cache file is written with."""
 
 from __future__ import annotations
 
@@ -64,3 +65,32 @@ def one_line(exc: BaseException, limit: int = 160) -> str:
         text = str(exc) or type(exc).__name__
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# -- cache files: a checksum ahead of the bytes ---------------------------------------------
+# A cache file in the user cache folder is curator's own, but a disk, a crash or a restored CI
+# cache can damage it: each is written with a checksum of its bytes and read back only when it
+# matches, so one damaged byte is a cache miss — never a traceback, never another verdict. (A
+# checksum is no defence against someone who can write the cache folder: never share one across
+# trust levels.)
+CHECKED = b"CURC1"  # CRC-32 finds every damaged byte (and any burst up to 32 bits) at ~1 GB/s
+
+
+def with_checksum(payload: bytes) -> bytes:
+    """`payload` behind a magic and its CRC-32."""
+    import zlib
+
+    return CHECKED + zlib.crc32(payload).to_bytes(4, "little") + payload
+
+
+def without_checksum(data: bytes) -> bytes | None:
+    """The payload of `with_checksum`'s bytes, or None when they are damaged or of another kind."""
+    import zlib
+
+    head = len(CHECKED) + 4
+    if len(data) < head or not data.startswith(CHECKED):
+        return None
+    payload = memoryview(data)[head:]
+    if zlib.crc32(payload).to_bytes(4, "little") != data[len(CHECKED):head]:
+        return None
+    return bytes(payload)

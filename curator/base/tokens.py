@@ -108,7 +108,7 @@ class TiktokenCounter:
     def __init__(self, cache_path: Path | None = None) -> None:
         from .locations import cache_dir
 
-        self.cache_path = cache_path if cache_path is not None else cache_dir() / "tokens-cl100k.json"
+        self.cache_path = cache_path if cache_path is not None else cache_dir() / "tokens-cl100k.cache"
         self.encoding = ENCODING
         self.fallback_reason: str | None = None
         self._enc = None
@@ -121,9 +121,13 @@ class TiktokenCounter:
         if self._cache is None:
             import json
 
+            from .safeio import without_checksum
+
             self._cache = {}
             try:
-                data = json.loads(self.cache_path.read_text(encoding="utf-8"))
+                with open(self.cache_path, "rb") as fh:
+                    payload = without_checksum(fh.read())  # one damaged byte: counted again
+                data = json.loads(payload) if payload is not None else {}
                 if data.get("version") == CACHE_VERSION and data.get("encoding") == ENCODING:
                     self._cache = {str(k): int(v) for k, v in data.get("counts", {}).items()}
             except (OSError, ValueError, AttributeError, TypeError):
@@ -136,11 +140,14 @@ class TiktokenCounter:
         import json
         import tempfile
 
+        from .safeio import with_checksum
+
         try:
+            data = json.dumps({"version": CACHE_VERSION, "encoding": ENCODING, "counts": self._cache}).encode()
             self.cache_path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.cache_path.parent, prefix=".tokens-", suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"version": CACHE_VERSION, "encoding": ENCODING, "counts": self._cache}, fh)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(with_checksum(data))
             os.replace(tmp, self.cache_path)
             self._dirty = False
         except OSError:

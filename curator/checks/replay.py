@@ -32,7 +32,7 @@ import time
 from ..base import kept
 from ..base.kept import Run, unchanged
 
-FORMAT = 3
+FORMAT = 4  # 4: checksummed (base.kept); the repository journal's stat
 
 
 def command_key(argv: list[str]) -> tuple:
@@ -136,6 +136,15 @@ def keep(run: Run | None, repo, located, arg: str | None, only, out: str, code: 
     if extra is None:
         return False
     stats += extra
+    from ..base.locations import repository_journal
+
+    journal = repository_journal(located.repo or located.root)  # an operation begun there is run, never
+    try:  # replayed: the run recovers what a kill interrupted, and says so
+        stats.append((journal, kept.stat_key(os.lstat(journal))))
+    except FileNotFoundError:
+        presence.append((journal, False))
+    except OSError:
+        return False
     return kept.write(run, (run.key, found, tuple(stats), tuple(presence), tuple(outside), out, code))
 
 

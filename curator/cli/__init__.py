@@ -57,6 +57,36 @@ def _unknown_command(word: str, mods: dict) -> None:
     raise UsageError(f"'{word}' is neither a command nor a folder (commands: {', '.join(mods)})")
 
 
+def _recover_repository(args) -> None:
+    """Every command, read-only ones too: an operation a kill interrupted in the repository's
+    journal (an instruction file left moved aside) is rolled back now and said — or, when it
+    cannot be, the command names each file left missing and how to put it back. Costs a stat or
+    two when there is no journal; `undo --repository` recovers (and says so) itself."""
+    from pathlib import Path
+
+    from ..base.paths import git_root
+    from .common import store_argument
+
+    if args.command == "undo" and getattr(args, "repository", False):
+        return
+    try:
+        given = getattr(args, "path", None) or store_argument(args)
+    except UsageError:
+        return  # the command says what is wrong with its arguments
+    start = Path(given).expanduser() if given else Path.cwd()
+    try:
+        places = {start.resolve()} if start.is_dir() else set()
+        top = git_root(start.resolve())
+    except OSError:
+        return
+    for root in sorted(places | ({top} if top is not None else set())):
+        if (root / ".curator" / "journal").is_dir():
+            from ..curation.recovery import recover_now
+            from .curate import report_recovery
+
+            report_recovery(recover_now(root, dry_run=getattr(args, "dry_run", False)))
+
+
 def main(argv: list[str] | None = None, kept=None) -> int:
     """Run one command. `kept`: the `base.kept.Run` the entry point opened for it (a command run
     any other way keeps nothing for the next one)."""
@@ -66,6 +96,7 @@ def main(argv: list[str] | None = None, kept=None) -> int:
         if argv and (argv[0] in mods or argv[0] in ("-h", "--help", "--version")):
             args = parser.parse_args(argv)
             args.kept = kept
+            _recover_repository(args)
             return int(mods[args.command].run(args) or 0)
         if argv and not argv[0].startswith("-"):
             _unknown_command(argv[0], mods)

@@ -70,6 +70,20 @@ def locate_and_configure(args: argparse.Namespace, allow_demo: bool = False):
     return located, config
 
 
+def refuse_read_only(located) -> None:
+    """A writing command on a store it may not write (one that resolves outside its repository,
+    the user's global memories): one line, exit 2, nothing written."""
+    if getattr(located, "read_only", None):
+        raise UsageError(located.read_only)
+
+
+def writable_root(args: argparse.Namespace):
+    """The root of the store a writing command works on (refused when it is read-only)."""
+    located, _ = locate_and_configure(args)
+    refuse_read_only(located)
+    return located.root
+
+
 def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: bool = False, where=None):
     """Locate, configure and load the store the arguments name (or `where`, the (located, config)
     a caller already has). Raises UsageError on failure."""
@@ -151,26 +165,57 @@ def render_sources(out, repo) -> None:
             out.print(Text("    ") + facts, no_wrap=True, overflow="ellipsis")
 
 
-def console(file=None):
-    from rich.console import Console
+def _visible_console_class():
+    """A Rich console that never writes a control character it did not make itself: one left in
+    a text segment (from a repository's names and text) is drawn as its control picture."""
+    global _VISIBLE
+    if _VISIBLE is None:
+        from rich.console import Console
+        from rich.segment import Segment
 
+        from ..reports.escape import CONTROL, picture, unlike_workflow_command
+
+        class VisibleConsole(Console):
+            def render(self, renderable, options=None):
+                at_start = True  # no line may begin (spaces aside) as a CI workflow command
+                for segment in super().render(renderable, options):
+                    if segment.control is not None:
+                        yield segment
+                        continue
+                    text = picture(segment.text) if CONTROL.search(segment.text) else segment.text
+                    text, at_start = unlike_workflow_command(text, at_start)
+                    yield segment if text is segment.text else Segment(text, segment.style)
+
+        _VISIBLE = VisibleConsole
+    return _VISIBLE
+
+
+_VISIBLE = None
+
+
+def console(file=None):
     from ..reports.styles import rich_theme
 
+    VisibleConsole = _visible_console_class()  # noqa: N806 - a class
+
     width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS", "100"))
-    # markup=False: a path, check id or title holding `[/]` is printed as text, never parsed
-    return Console(file=file, width=width, highlight=False, soft_wrap=False, markup=False, theme=rich_theme())
+    # markup=False: a path, check id or title holding `[/]` is printed as text, never parsed;
+    # a control character from a repository is drawn, never sent (reports/escape.py)
+    return VisibleConsole(file=file, width=width, highlight=False, soft_wrap=False, markup=False, theme=rich_theme())
 
 
 def err_console():
-    from rich.console import Console
-
     from ..reports.styles import rich_theme
 
+    VisibleConsole = _visible_console_class()  # noqa: N806 - a class
+
     # one-line messages stay one line; text, never markup
-    return Console(stderr=True, highlight=False, soft_wrap=True, markup=False, theme=rich_theme())
+    return VisibleConsole(stderr=True, highlight=False, soft_wrap=True, markup=False, theme=rich_theme())
 
 
 def print_json(data) -> None:
     import json
 
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    from ..reports.escape import json_text
+
+    sys.stdout.write(json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")

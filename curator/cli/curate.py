@@ -107,15 +107,20 @@ def recover_first(root) -> None:
 
 
 def report_recovery(done, notes=None) -> None:
+    """Say what recovery did: each interrupted operation rolled back and the files it put back,
+    each journal entry set aside or left alone (never silent)."""
     from rich.text import Text
 
+    from ..reports.escape import visible
     from .common import err_console
 
     if done:
+        back = getattr(done, "restored", [])
+        files = f"; put back as they were: {', '.join(map(visible, back))}" if back else ""
         err_console().print(Text.assemble(("recovered", "warning"),
-                                          f" an interrupted operation ({', '.join(done)}): rolled back"))
+                                          f" an interrupted operation ({', '.join(done)}): rolled back{files}"))
     for note in getattr(done, "notes", []) if notes is None else notes:
-        err_console().print(Text.assemble(("journal", "warning"), f": {note}"))
+        err_console().print(Text.assemble(("journal", "warning"), f": {visible(note)}"))
 
 
 def report_special_files(store) -> None:
@@ -137,9 +142,10 @@ def writing_session(args):
     caller plans and applies from, all under the lock (a --dry-run takes a shared lock and
     writes nothing)."""
     from ..curation import CurationError, writing
-    from .common import locate_and_configure, open_store
+    from .common import locate_and_configure, open_store, refuse_read_only
 
     located, _ = locate_and_configure(args)
+    refuse_read_only(located)
     try:
         with writing(located.root, dry_run=getattr(args, "dry_run", False)) as done:
             report_recovery(done)

@@ -1,6 +1,7 @@
 """The small parsers the adapters share: `@path` imports, lenient frontmatter, glob lists.
 
-All pure and total: hostile input gives empty results or an error string, never an exception.
+All pure and total: hostile input gives empty results or an error string, never an exception,
+and never runs long (globs through `globs.compile_glob`; frontmatter through `safeyaml`).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..base.globs import compile_glob
 from ..model.frontmatter import split_frontmatter
 
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -140,15 +142,15 @@ def _unquote(v: str) -> str:
     return v
 
 
-def glob_list(value) -> list[str]:
+def glob_list(value, depth: int = 0) -> list[str]:
     """A `globs`/`paths`/`applyTo` value as a list: a YAML list, or a comma-separated string
-    (commas inside `{a,b}` kept)."""
-    if value is None or value is False:
+    (commas inside `{a,b}` kept). Lists nested deeper than three levels are not globs."""
+    if value is None or value is False or depth > 3:
         return []
     if isinstance(value, (list, tuple)):
         out = []
         for v in value:
-            out += glob_list(v)
+            out += glob_list(v, depth + 1)
         return out
     s = str(value).strip()
     parts, depth, cur = [], 0, ""
@@ -169,7 +171,8 @@ def glob_list(value) -> list[str]:
 @lru_cache(maxsize=4096)
 def glob_regex(glob: str) -> re.Pattern:
     """gitignore-like: `**` any depth, `*` and `?` within a name, `{a,b}`, `[..]`; a pattern
-    without `/` matches a name at any depth; a leading `/` or `./` anchors at the root."""
+    without `/` matches a name at any depth; a leading `/` or `./` anchors at the root; a folder
+    matched matches everything in it. Never backtracks out of control (`globs.compile_glob`)."""
     g = glob.strip()
     anchored = g.startswith(("/", "./"))
     g = g.lstrip("/") if g.startswith("/") else g[2:] if g.startswith("./") else g
@@ -177,63 +180,19 @@ def glob_regex(glob: str) -> re.Pattern:
         g += "**"
     if "/" not in g and not anchored:
         g = "**/" + g
-    return _compile(g, r"(?:/.*)?\Z")
+    return compile_glob(g, below=True)
 
 
 @lru_cache(maxsize=1024)
 def path_glob_regex(glob: str) -> re.Pattern:
     """A glob matched against a whole absolute path, as picomatch does (`claudeMdExcludes`): no
-    name-anywhere reading, a folder's pattern does not take in what is below it."""
-    return _compile(glob.strip().lstrip("/"), r"\Z")
+    name-anywhere reading, a folder's pattern does not take in what is below it. Never
+    backtracks out of control either (a repository's settings hold it)."""
+    return compile_glob(glob.strip().lstrip("/"))
 
 
 def path_matches(glob: str, abspath: str) -> bool:
     return path_glob_regex(glob).match(abspath.lstrip("/")) is not None
-
-
-def _compile(g: str, tail: str) -> re.Pattern:
-    i, out = 0, []
-    depth = 0
-    while i < len(g):
-        c = g[i]
-        if g.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if g.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "{":
-            depth += 1
-            out.append("(?:")
-        elif c == "}" and depth:
-            depth -= 1
-            out.append(")")
-        elif c == "," and depth:
-            out.append("|")
-        elif c == "[":
-            j = g.find("]", i + 1)
-            if j > i + 1:
-                body = re.sub(r"([\\\[&~|])", r"\\\1", g[i + 1:j]).replace("--", "\\-\\-")
-                if body.startswith("!"):
-                    body = "^" + body[1:]
-                out.append(f"[{body}]")
-                i = j + 1
-                continue
-            out.append(re.escape(c))
-        else:
-            out.append(re.escape(c))
-        i += 1
-    out.append(")" * depth)
-    try:
-        return re.compile("".join(out) + tail)
-    except re.error:
-        return re.compile(r"(?!)")
 
 
 def matches(glob: str, path: str) -> bool:

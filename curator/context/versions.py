@@ -44,10 +44,10 @@ def configured(root: str) -> tuple[dict[str, str | None], list[str]]:
     if not text or "agents" not in text:
         return {}, []
     try:
-        import yaml
+        from ..base.safeyaml import load
 
-        data = yaml.safe_load(text)
-    except Exception:  # noqa: BLE001
+        data = load(text)
+    except Exception:  # noqa: BLE001 - not YAML, or aliases past the budget: nothing named
         return {}, []
     named = data.get("agents") if isinstance(data, dict) else None
     return read_agents(named)

@@ -10,8 +10,11 @@ with a note (a re-pointed import that would close a cycle, make two copies drift
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable
 
+from ..base.trust import REPOSITORY
 from ..context.build import build_context
 from ..context.fs import RepoFS, Text
 from ..context.parse import glob_list, read_meta
@@ -61,10 +64,42 @@ def plan_instruction_fixes(root, checks: set[str], *, only: set[tuple] | None = 
             continue
         edits.append(FileEdit(rel, t.data, after))
         fixed += len(found)
-    plan = Plan("fix", f"fix {fixed} instruction finding(s)", edits, notes)
+    plan = Plan("fix", f"fix {fixed} instruction finding(s)", edits, notes, kind=REPOSITORY)
     if plan.empty:
         raise NothingToDo("nothing to fix: " + "; ".join(notes[:3]), "fix")
     return plan
+
+
+# agents' settings, not instructions: hooks and MCP servers in them run commands
+SETTINGS_SUFFIXES = (".json", ".yaml", ".yml", ".toml")
+NOT_INSTRUCTIONS = frozenset({".curator.yaml", ".roomodes"})
+
+
+def instruction_files(root) -> Callable[[str], bool]:
+    """Is a repository path one of its instruction files — where an agent looks for one
+    (`context.watched.instruction_path`) or a file the context model read (an import) — and
+    never an agent's settings? The repository journal may name only these (`trust.journal_path`);
+    the model is built only when a path is not an agent's file by its place."""
+    from ..context.watched import instruction_path
+
+    read: set[str] | None = None
+
+    def known(rel: str) -> bool:
+        nonlocal read
+        name = rel.rsplit("/", 1)[-1]
+        if rel in NOT_INSTRUCTIONS or name.endswith(SETTINGS_SUFFIXES):
+            return False
+        if instruction_path(rel):
+            return True
+        if read is None:
+            fs = RepoFS.scan(root)
+            build_context(root, fs=fs, count=False)
+            real = os.path.realpath(root)
+            read = {os.path.relpath(p, real).replace(os.sep, "/") for p in fs.read_paths
+                    if p.startswith(real.rstrip(os.sep) + os.sep)}
+        return rel in read
+
+    return known
 
 
 def picked(f: Finding) -> tuple:

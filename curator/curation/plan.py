@@ -55,6 +55,7 @@ class Plan:
     title: str
     edits: list[FileEdit] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    kind: str = "store"  # the journal it is written to: a store's, or "repository" (instruction files)
 
     @property
     def empty(self) -> bool:

@@ -259,12 +259,14 @@ class Session:
         swap = self.recheck(index, paths)
         return swap if swap is not None else Swap(index, self.sources[index].workspace, tuple(sorted(set(paths))))
 
-    def undo(self, index: int | None = None):
-        """Undo the source's last operation; (journal entry, its next snapshot)."""
+    def undo(self, index: int | None = None, entry_id: str | None = None):
+        """Undo the source's last operation (or the entry named: one the person reviewed);
+        (journal entry, its next snapshot)."""
+        from ..base.trust import STORE
         from ..curation import undo
 
         index = self.current if index is None else index
-        entry = undo(self.sources[index].root)
+        entry = undo(self.sources[index].root, STORE, entry_id)
         paths = [f["path"] for f in entry.meta.get("files", []) if isinstance(f, dict) and "path" in f]
         return entry, self._after_write(index, paths)
 

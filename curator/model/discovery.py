@@ -21,6 +21,7 @@ class Located:
     is_sample: bool = False
     repo: Path | None = None  # the repository when the path held several memory systems
     layout: object | None = None  # its model.sources.Layout
+    read_only: str | None = None  # why the store may not be written (it resolves outside the repository)
 
 
 def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: bool = True) -> Located:
@@ -77,7 +78,9 @@ def _from_layout(layout, given: str) -> Located:
             "docs/*-experience and ~/.claude/projects/<slug>/memory)"
         )
     writable = [s for s in memory if not s.read_only] or memory
-    return Located(writable[0].root, given, repo=layout.root, layout=layout)
+    chosen = writable[0]
+    return Located(chosen.root, given, repo=layout.root, layout=layout,
+                   read_only=(chosen.why or f"{chosen.rel} is read-only") if chosen.read_only else None)
 
 
 # ------------------------------------------------------------------ the store

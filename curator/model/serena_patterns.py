@@ -53,10 +53,10 @@ def _lists(path: Path, keys: dict, notes: list[str]) -> tuple[list[str], list[st
     if keys["ignored"] not in text and keys["read-only"] not in text:
         return [], []
     try:
-        import yaml
+        from ..base.safeyaml import load
 
-        data = yaml.safe_load(text)
-    except Exception:  # noqa: BLE001
+        data = load(text)
+    except Exception:  # noqa: BLE001 - not YAML, or aliases past the budget
         notes.append(f"{path.name} is not valid YAML: its memory patterns are not read")
         return [], []
     if not isinstance(data, dict):
@@ -94,8 +94,55 @@ def read_patterns(store_root: Path, env: dict | None = None) -> MemoryPatterns |
 def _compile(patterns: tuple[str, ...], notes: list[str]) -> tuple[re.Pattern, ...]:
     out = []
     for p in patterns:
+        why = runaway(p)
+        if why:
+            notes.append(f"memory pattern {p[:80]!r} is not applied: {why}, which can make matching run for ever")
+            continue
         try:
             out.append(re.compile(p))
         except re.error as exc:
             notes.append(f"memory pattern {p!r} is not a regular expression ({exc}): Serena fails on it too")
     return tuple(out)
+
+
+MAX_PATTERN = 300
+MAX_OPEN_REPEATS = 2  # `*`, `+`, `{n,}`: three of them already cost a 255-character name ~10^7 steps
+
+
+def runaway(pattern: str) -> str:
+    """Why matching this regular expression (from a repository's `.serena/project.yml`) could
+    backtrack for ever, or "": a repeat of a group that itself repeats or branches (`(a+)+`,
+    `(a|ab)*`), more than MAX_OPEN_REPEATS unbounded repeats, or a very long pattern."""
+    if len(pattern) > MAX_PATTERN:
+        return f"it is longer than {MAX_PATTERN} characters"
+    stack = [False]  # per open group: does it hold a repeat or a branch?
+    opens, i = 0, 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":  # a class is one character: skip to its end
+            j = i + 1 + (pattern[i + 1:i + 2] == "^")
+            j += pattern[j:j + 1] == "]"
+            end = pattern.find("]", j)
+            i = len(pattern) if end < 0 else end + 1
+            continue
+        nxt = pattern[i + 1:i + 2]
+        repeats = nxt in ("*", "+") or (nxt == "{" and re.match(r"\{\d*,\}", pattern[i + 1:]))
+        if c == "(":
+            stack.append(False)
+        elif c == ")" and len(stack) > 1:
+            inner = stack.pop()
+            if repeats and inner:
+                return "it repeats a group that itself repeats or branches"
+            stack[-1] = stack[-1] or inner or bool(repeats)
+        elif c == "|":
+            stack[-1] = True
+        if repeats:
+            opens += 1
+            stack[-1] = True
+            if opens > MAX_OPEN_REPEATS:
+                return f"it has more than {MAX_OPEN_REPEATS} unbounded repeats"
+        i += 1
+    return ""

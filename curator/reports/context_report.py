@@ -4,11 +4,13 @@ path of the entry point prints a kept model without importing the CLI."""
 from __future__ import annotations
 
 from ..context.model import AgentContext, ContextModel
+from .escape import visible
 
 WIDTH = 80
 
 
 def _short(path: str, width: int) -> str:
+    path = visible(path)  # a name from the repository: no control character, no line of its own
     return path if len(path) <= width else "…" + path[-(width - 1):]
 
 
@@ -26,7 +28,7 @@ def context_json(model: ContextModel) -> dict:
 def render_text(model: ContextModel, show_findings: bool = True) -> str:
     out: list[str] = []
     if not model.agents:
-        out.append(f"{model.root}: no agent instruction files found (CLAUDE.md, AGENTS.md, GEMINI.md, "
+        out.append(f"{visible(str(model.root))}: no agent instruction files found (CLAUDE.md, AGENTS.md, GEMINI.md, "
                    ".cursor/rules, .github/copilot-instructions.md, .clinerules, .devin, .windsurf, .kiro, .roo, "
                    ".serena)")
     for note in model.notes:
@@ -36,7 +38,7 @@ def render_text(model: ContextModel, show_findings: bool = True) -> str:
     if show_findings and model.findings:
         out.append(f"findings ({len(model.findings)})")
         for f in model.findings:
-            where = f"{f.path}:{f.line}" if f.line else f.path
+            where = visible(f"{f.path}:{f.line}" if f.line else f.path)
             head = f"  {f.severity.label:<7} {f.check}  {where}"
             out += [head] if len(head) <= WIDTH else [f"  {f.severity.label:<7} {f.check}", f"          {_short(where, WIDTH - 10)}"]
             out += _wrap(f.message, "          ")
@@ -46,7 +48,7 @@ def render_text(model: ContextModel, show_findings: bool = True) -> str:
 def _wrap(text: str, indent: str) -> list[str]:
     import textwrap
 
-    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent) or [indent]
+    return textwrap.wrap(visible(text), WIDTH, initial_indent=indent, subsequent_indent=indent) or [indent]
 
 
 def _agent_text(ctx: AgentContext, encoding: str) -> list[str]:
@@ -110,28 +112,29 @@ def rules_line(ctx: AgentContext) -> str:
 
 
 def render_markdown(model: ContextModel) -> str:
-    out = [f"# What each agent loads ({model.root})", ""]
-    out += [f"> {note}" for note in model.notes] + ([""] if model.notes else [])
+    v = visible  # every name and text from the repository
+    out = [f"# What each agent loads ({v(str(model.root))})", ""]
+    out += [f"> {v(note)}" for note in model.notes] + ([""] if model.notes else [])
     for ctx in model.agents.values():
         out += [f"## {ctx.label} (`{ctx.agent}`): start-up {_n(ctx.startup_tokens)} tokens", ""]
         if ctx.version:
             out += [rules_line(ctx).replace("rules: ", "Rules of ", 1) + ".", ""]
         out += ["| file | bytes | tokens | why | via | cut |", "|---|---:|---:|---|---|---|"]
         for e in ctx.startup:
-            cut = f"kept {_n(e.cut.kept_bytes)}: {e.cut.reason}" if e.cut else ""
-            out.append(f"| `{e.path}` | {_n(e.bytes)} | {_n(e.tokens)} | {e.why} | {e.via or ''} | {cut} |")
+            cut = f"kept {_n(e.cut.kept_bytes)}: {v(e.cut.reason)}" if e.cut else ""
+            out.append(f"| `{v(e.path)}` | {_n(e.bytes)} | {_n(e.tokens)} | {v(e.why)} | {v(e.via or '')} | {cut} |")
         if ctx.on_demand:
             out += ["", "On demand:", ""]
-            out += [f"- `{o.path}` ({_n(o.tokens)} tokens): {o.when}" for o in ctx.on_demand]
+            out += [f"- `{v(o.path)}` ({_n(o.tokens)} tokens): {v(o.when)}" for o in ctx.on_demand]
         if ctx.never:
             out += ["", "Never seen:", ""]
-            out += [f"- `{u.path}`: {u.reason}" for u in ctx.never]
+            out += [f"- `{v(u.path)}`: {v(u.reason)}" for u in ctx.never]
         if ctx.memory_folders:
             out += ["", "Memory folders it writes:", ""]
-            out += [f"- `{m.path}` ({m.scope}, {m.files} files, {_n(m.bytes)} bytes"
+            out += [f"- `{v(m.path)}` ({m.scope}, {m.files} files, {_n(m.bytes)} bytes"
                     f"{', read-only' if not m.writable else ''})" for m in ctx.memory_folders]
         out.append("")
     if model.findings:
         out += ["## Findings", ""]
-        out += [f"- **{f.check}** `{f.path}{':' + str(f.line) if f.line else ''}`: {f.message}" for f in model.findings]
+        out += [f"- **{f.check}** `{v(f.path)}{':' + str(f.line) if f.line else ''}`: {v(f.message)}" for f in model.findings]
     return "\n".join(out) + "\n"

@@ -64,7 +64,9 @@ def render_text(console, store: Store, findings: list[Finding], ran: int | None 
 
     s = summary(store, findings)
     est = " (estimated)" if s["encoding"] == "estimate" else ""
-    head = Text.assemble(("curator check ", "bold"), (store.given, "bold underline"))
+    from .escape import visible
+
+    head = Text.assemble(("curator check ", "bold"), (visible(store.given), "bold underline"))
     facts = Text(f"{plural(s['files'], 'file')} · {plural(s['records'], 'memory', 'memories')} · "
                  f"{plural(s['indexes'], 'index', 'indexes')} · {plural(s['tokens'], 'token')}{est}")
     if head.cell_len + 2 + facts.cell_len <= console.width:
@@ -72,7 +74,7 @@ def render_text(console, store: Store, findings: list[Finding], ran: int | None 
     else:  # the totals on their own line: never cut between a number and its noun
         if head.cell_len > console.width:  # a long path on a line of its own, folded, no padded break
             console.print(Text("curator check", style="bold"))
-            head = Text(str(store.given), style="bold underline")
+            head = Text(visible(str(store.given)), style="bold underline")
         console.print(head, overflow="fold")
         console.print(Text("  ") + facts, no_wrap=True, overflow="ellipsis")
     if not findings:
@@ -99,11 +101,11 @@ def render_text(console, store: Store, findings: list[Finding], ran: int | None 
         group_w = min(width, max(len(_where(f)) for f in items))
         beside = console.width - 2 - group_w - 2 >= MIN_MESSAGE_COLUMN
         for f in items:
-            msg = Text(f.message)
+            msg = Text(visible(f.message))
             if f.fix is not None:
-                msg.append(f"  → {f.fix.description}", style="success")
+                msg.append(f"  → {visible(f.fix.description)}", style="success")
             elif f.suggestion and f.suggestion not in f.message:
-                msg.append(f"  → {f.suggestion}", style="success")
+                msg.append(f"  → {visible(f.suggestion)}", style="success")
             if beside:  # the message wraps aligned under itself, no line padded
                 lines = msg.wrap(console, max(10, console.width - group_w - 4))
                 if len(_where(f)) > group_w:  # a path wider than the column: alone on its line, so
@@ -161,7 +163,9 @@ def _how_to_fix(store: Store, items: list[Finding]):  # -> Text | None
 
 
 def _where(f: Finding) -> str:
-    return f"{f.path}:{f.line}" if f.line else f.path
+    from .escape import visible
+
+    return visible(f"{f.path}:{f.line}" if f.line else f.path)  # a repository's name, never a line of its own
 
 
 def _join(store: Store, path: str) -> str:
@@ -187,14 +191,15 @@ def render_github(store: Store, findings: list[Finding]) -> str:
     level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
     out = []
     repo = _repo_of(store)
-    for f in findings:
-        props = [f"file={_repo_path(store, f.path, repo)}"]
+    from .escape import workflow_data, workflow_property
+
+    for f in findings:  # escaped as workflow commands require: a newline in a name starts none
+        props = [f"file={workflow_property(_repo_path(store, f.path, repo))}"]
         if f.line:
             props.append(f"line={f.line}")
-        props.append(f"title={f.check}")
+        props.append(f"title={workflow_property(f.check)}")
         msg = f.message + (f" (suggestion: {f.suggestion})" if f.suggestion else "")
-        msg = msg.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        out.append(f"::{level[f.severity]} {','.join(props)}::{msg}")
+        out.append(f"::{level[f.severity]} {','.join(props)}::{workflow_data(msg)}")
     return "\n".join(out) + ("\n" if out else "")
 
 

@@ -108,8 +108,12 @@ def read_golden(path: Path, inside: tuple[Path, ...] = ()):
         raise GoldenError(f"golden query file not found: {path}") from None
     except (OSError, UnicodeDecodeError, UnsafeFile) as exc:
         raise GoldenError(f"cannot read {path}: {one_line(exc)}") from None
+    from ..base import safeyaml
+
     try:
-        return yaml.safe_load(text)
+        return safeyaml.load(text)
+    except safeyaml.Refused as exc:
+        raise GoldenError(f"{path}: not read: {exc.problem}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark else ""

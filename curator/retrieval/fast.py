@@ -35,7 +35,7 @@ import time
 
 from ..base import kept
 
-FORMAT = 2
+FORMAT = 3  # 3: checksummed; why the semantic source was off
 KEEP = 64
 SERVED = ("route", "bm25", "prior", "fused", "fused-lexical")
 
@@ -132,6 +132,8 @@ def answer(run: kept.Run, opts: dict):
         return None
     if not isinstance(state, dict) or state.get("v") != FORMAT or state.get("key") != run.key:
         return None
+    if state["semantic_keys"] is None and not state.get("semantic_off"):
+        return None  # lexical only, and not by choice (a refused model): the full path tries the model again
     if not kept.unchanged(state["stats"], state["presence"]) or not _sessions_unchanged(state["sessions"]):
         return None
     from ..model.loader import current_day
@@ -249,6 +251,8 @@ def keep(run: kept.Run | None, store, located, engine, reads, evidence, extra_ok
         return False
     if store.encoding != "cl100k_base" or engine._saved is None:
         return False
+    if engine.unavailable:  # a source that should have run did not (a refused model): the next run tries again
+        return False
     from ..base.paths import is_below
     from ..model.load_signature import store_signature
 
@@ -283,8 +287,18 @@ def keep(run: kept.Run | None, store, located, engine, reads, evidence, extra_ok
         "reads": reads, "evidence": dict(evidence),
         # the semantic source's cache keys (they depend on each memory's head, which needs its text)
         "semantic_keys": engine.semantic_keys() if engine.semantic is not None else None,
+        "semantic_off": _semantic_off(engine.config),  # why it did not run, when it was turned off
     }
     return kept.write(run, state)
+
+
+def _semantic_off(config) -> str | None:
+    """Why the semantic source is turned off by choice (None when it is on): `CURATOR_NO_SEMANTIC`
+    (in the state's key) or the store's config (its file is stated: a change takes the full path)."""
+    from .semantic import disabled
+
+    why = disabled(config)
+    return why or None
 
 
 def _config_fields(config) -> dict:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..base.paths import is_within
+from .lines import capped_lines
 
 SLUG_MAX = 200  # longer slugs are shortened (and hashed) by Claude Code: never trust them then
 PEEK_LINES = 40
@@ -105,9 +106,11 @@ def peek(path: Path) -> tuple[str, str]:
     sid = cwd = ""
     try:
         with open(path, "rb") as fh:
-            for i, raw in enumerate(fh):
+            for i, (raw, _size) in enumerate(capped_lines(fh)):
                 if i >= PEEK_LINES or (sid and cwd):
                     break
+                if raw is None:
+                    continue
                 try:
                     obj = json.loads(raw)
                 except (ValueError, RecursionError):

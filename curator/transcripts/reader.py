@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from .lines import capped_lines
+
 # the conversation
 MESSAGE_TYPES = frozenset({"user", "assistant", "system", "summary", "attachment", "progress"})
 # metadata lines Claude Code writes beside the conversation (skipped, never "unknown")
@@ -39,10 +41,11 @@ class LineStats:
     not_object: int = 0
     unknown: dict[str, int] = field(default_factory=dict)
     truncated: bool = False  # the last line had no newline and did not parse
+    too_long: int = 0  # lines longer than LINE_CAP: skipped, never held in memory
 
     @property
     def problems(self) -> int:
-        return self.invalid + self.not_object + sum(self.unknown.values())
+        return self.invalid + self.not_object + self.too_long + sum(self.unknown.values())
 
 
 @dataclass(slots=True)
@@ -108,16 +111,18 @@ def parse_time(text: str) -> datetime | None:
 def iter_objects(path: Path, stats: LineStats | None = None, limit_bytes: int | None = None,
                  start: int = 0, first_line: int = 1) -> Iterator[tuple[int, dict]]:
     """(line number, object) for every JSON object line (from byte `start`, numbered from
-    `first_line`); the rest is counted in `stats`."""
+    `first_line`); the rest is counted in `stats` (a line over LINE_CAP bytes is skipped)."""
     stats = stats if stats is not None else LineStats()
     read = 0
     with open(path, "rb") as fh:
         if start:
             fh.seek(start)
-        for no, raw in enumerate(fh, first_line):
+        for no, (raw, size) in enumerate(capped_lines(fh), first_line):
             stats.lines = no
-            read += len(raw)
-            if not raw.strip():
+            read += size
+            if raw is None:
+                stats.too_long += 1
+            elif not raw.strip():
                 stats.blank += 1
             else:
                 try:

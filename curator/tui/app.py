@@ -226,6 +226,17 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
         if scope is None or not self.select_source(scope):
             self.workspace_signal.publish(self.workspace)  # the screens re-render for the scope
 
+    def get_line_filters(self):
+        """Textual's filters, and the one that draws any control character a repository's text
+        brought into a line as its picture (never sent to the terminal: `tui/escape_filter.py`)."""
+        from .escape_filter import VisibleControls
+
+        if self._visible_controls is None:
+            self._visible_controls = VisibleControls()
+        return [*super().get_line_filters(), self._visible_controls]
+
+    _visible_controls = None
+
     @property
     def read_only(self) -> bool:
         session = self.session

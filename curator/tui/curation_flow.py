@@ -37,7 +37,11 @@ class CurationFlow:
         from .dialogs import DiffDialog
 
         if self.read_only and root is None:
-            self.notify("This source is read-only (it lives outside the repository)", severity="warning")
+            from ..reports.escape import visible
+
+            spec = self.session.sources[self.session.current].spec
+            self.notify(visible(spec.why) if spec.why else "This source is read-only (it lives outside the repository)",
+                        severity="warning", markup=False)
             return
         if plan is None:
             return
@@ -140,22 +144,36 @@ class CurationFlow:
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
     def action_undo(self) -> None:
         from ..curation import CurationError
+        from ..reports.escape import visible
 
         try:  # the newest of the store's and the repository's operations
             entry, swap = self.undo_newest()
         except (CurationError, OSError) as exc:
-            self.tell(msg.Notice(str(exc), severity="warning", timeout=6, markup=False))
+            self.tell(msg.Notice(visible(str(exc)), severity="warning", timeout=6, markup=False))
+            for note in getattr(exc, "notes", []):  # entries set aside or left alone: named, never silent
+                self.tell(msg.Notice(visible(note), severity="warning", timeout=10, markup=False))
             return
-        self.tell(msg.Notice(f"undone: {entry.meta.get('title')}", timeout=5, markup=False))
+        self.tell_undone(entry, swap)
+
+    def tell_undone(self, entry, swap) -> None:
+        """What an undo did, said: the operation, what recovery put back first, entries set aside."""
+        from ..reports.escape import visible
+
+        recovered = getattr(entry, "recovered", None)
+        if recovered:
+            back = ", ".join(map(visible, getattr(recovered, "restored", []))) or "its files"
+            self.tell(msg.Notice(f"recovered an interrupted operation ({', '.join(recovered)}): {back} put back",
+                                 severity="warning", timeout=10, markup=False))
+        self.tell(msg.Notice(f"undone: {visible(str(entry.meta.get('title')))}", timeout=5, markup=False))
         for note in entry.notes:  # untrusted journal entries set aside first: never silent
-            self.tell(msg.Notice(note, severity="warning", timeout=10, markup=False))
+            self.tell(msg.Notice(visible(note), severity="warning", timeout=10, markup=False))
         if swap is not None:
             self.tell(msg.Swapped([swap]))
 
     def action_history(self) -> None:
         from .dialogs import HistoryDialog
 
-        self.push_screen(HistoryDialog(*self.history_items()))
+        self.push_screen(HistoryDialog(*self.history_items()), self.review_unverifiable)
 
     def action_tiers(self) -> None:
         from ..model.tiering import decide

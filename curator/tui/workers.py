@@ -60,12 +60,15 @@ class AppWorkers:
                 self.tell(msg.LoadProgress(what, fraction))
 
         def warn(text: str) -> None:
-            self.tell(msg.Notice(text, severity="warning", timeout=10, markup=False))
+            from ..reports.escape import visible
+
+            self.tell(msg.Notice(visible(text), severity="warning", timeout=10, markup=False))
 
         try:
             if self.layout is None and not self.store_root.is_dir():
                 raise RuntimeError(f"store not found: {self.given}")
             layout = self.layout or discover(self.store_root)
+            _recover_repository(Path(layout.root), warn)
             if not layout.memory_sources():
                 self.tell(msg.LoadFailed(f"no agent memory found in {self.given}", no_memory=True))
                 return
@@ -321,3 +324,20 @@ class AppWorkers:
         what = worker.name or worker.group or "a background task"
         self.notify(f"{what} failed: {type(error).__name__}: {error}", severity="error", timeout=10,
                     markup=False, title="curator")
+
+
+def _recover_repository(root: Path, warn) -> None:
+    """An instruction-file fix a kill interrupted is rolled back as the app opens (never
+    waiting), or each file left missing is named with how to put it back — as every command does."""
+    from ..curation.recovery import recover_now
+
+    try:
+        done = recover_now(root)
+    except OSError as exc:
+        warn(f"Could not check the repository's journal: {exc}")
+        return
+    if done:
+        back = ", ".join(done.restored) or "its files"
+        warn(f"Recovered an interrupted fix of the instruction files ({', '.join(done)}): {back} put back.")
+    for note in done.notes:
+        warn(note)

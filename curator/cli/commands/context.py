@@ -44,6 +44,7 @@ def run(args) -> int:
 
     from ...context.build import build_context
     from ...reports.context_report import context_json, render_markdown, render_text
+    from ...reports.escape import plain_text
     from ..common import EXIT_OK, UsageError, print_json
 
     root = repository_root(args.path)
@@ -64,9 +65,9 @@ def run(args) -> int:
         if args.format == "json":
             print_json(context_json(model))
         elif args.format == "markdown":
-            sys.stdout.write(render_markdown(model))
+            sys.stdout.write(plain_text(render_markdown(model)))
         else:
-            sys.stdout.write(render_text(model))
+            sys.stdout.write(plain_text(render_text(model)))
     if printed.text is not None:
         keep_context(getattr(args, "kept", None), model, printed.text, EXIT_OK)
     return EXIT_OK

@@ -51,7 +51,9 @@ def run(args) -> int:
     if args.format == "json":
         print_json(review.to_json())
     elif args.format == "markdown":
-        sys.stdout.write(render_markdown(review))
+        from ...reports.escape import plain_text
+
+        sys.stdout.write(plain_text(render_markdown(review)))
     else:
         render_text(console(), review)
     if args.fail_on == "never":

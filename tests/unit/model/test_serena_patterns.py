@@ -93,3 +93,22 @@ def test_serenas_agent_entry_lists_only_what_serena_lists(tmp_path):
     assert ctx.settings["memory_patterns"]["hidden"] == ["_session/current.md"]
     assert any("ignored_memory_patterns" in n for n in ctx.notes)
     assert root.exists()
+
+
+def test_a_pattern_that_could_backtrack_for_ever_is_not_applied_and_said(tmp_path, monkeypatch):
+    """The patterns come with the repository (`.serena/project.yml`): `(a+)+$`-style patterns
+    against a long memory name would hang every load; they are left out with a note."""
+    import time
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    name = "a" * 120 + "!"
+    root = serena(tmp_path, "ignored_memory_patterns:\n  - '(a+)+b'\n  - 'a*a*a*a*a*a*a*b'\n  - '(x|xy)*z'\n"
+                            "read_only_memory_patterns: ['archive/.*']\n", {f"{name}.md": "# x\n", "core.md": "# c\n"})
+    start = time.process_time()
+    patterns = read_patterns(root)
+    store = load_store(root)
+    assert time.process_time() - start < 5
+    assert sorted(store.records) == sorted(["core.md", f"{name}.md"])
+    assert patterns.read_only == ("archive/.*",) and patterns.is_read_only("archive/old.md")
+    notes = " ".join(patterns.notes)
+    assert notes.count("is not applied") == 3 and "run for ever" in notes

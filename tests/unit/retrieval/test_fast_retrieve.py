@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from curator.base import kept
+from curator.base.safeio import with_checksum, without_checksum
 from curator.cli import main
 from curator.cli.commands.retrieve import answer_fast
 from curator.retrieval import fast
@@ -179,9 +180,9 @@ def test_a_foreign_state_layout_falls_back(capsys, make_store, trusting):
     root = make_store(FILES)
     first = retrieve(capsys, "retry lock", str(root))
     [state] = _state_files()
-    data = marshal.loads(state.read_bytes())
+    data = marshal.loads(without_checksum(state.read_bytes()))
     data["records"] = [("x",)]  # right key, wrong shape
-    state.write_bytes(marshal.dumps(data))
+    state.write_bytes(with_checksum(marshal.dumps(data)))  # well formed: the check behind the checksum
     assert retrieve(capsys, "retry lock", str(root)) == (False, *first[1:])
 
 
@@ -265,7 +266,7 @@ def test_a_state_kept_on_another_day_is_not_used(capsys, make_store, trusting):
     root = make_store(FILES)
     first = retrieve(capsys, "stale cache", str(root), "--source", "prior")
     [state] = _state_files()
-    data = marshal.loads(state.read_bytes())
+    data = marshal.loads(without_checksum(state.read_bytes()))
     data["today"] = "2026-01-01"  # kept just before midnight: same key, another day's recency
-    state.write_bytes(marshal.dumps(data))
+    state.write_bytes(with_checksum(marshal.dumps(data)))  # well formed: the check behind the checksum
     assert retrieve(capsys, "stale cache", str(root), "--source", "prior") == (False, *first[1:])
