@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
-from curator.base.locations import sample_repository, sample_store
+# Bytecode is kept even where PYTHONDONTWRITEBYTECODE is set (as bench/run.py keeps it): without it
+# every xdist worker rewrites and compiles every test module on every run (~6 s of CPU a worker)
+# and every `python -m curator` a test starts compiles curator again (~0.35 s each)
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+from curator.base.locations import sample_repository, sample_store  # noqa: E402  (after the switch above)
 
 SAMPLE = sample_store()
 SAMPLE_REPO = sample_repository()
