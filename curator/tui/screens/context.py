@@ -19,12 +19,21 @@ from ..widgets.budget_bar import compact
 from ..widgets.fitting import FirstThatFits
 from .base import CuratorScreen
 
-# the caps a bar is measured against, in words (the model cuts what passes them: `Loaded.cut`)
-CAPS = {
-    "claude-code": "auto memory MEMORY.md: first 200 lines or 25 KB",
-    "codex": "32 KiB of AGENTS.md files a chain (project_doc_max_bytes)",
-    "windsurf": "12,000 characters a rule file",
-}
+
+def cap_words(ctx) -> str | None:
+    """The cap a bar is measured against, in words, from the agent's rules at the version the
+    model applied (the model cuts what passes it: `Loaded.cut`); None: the agent has none."""
+    from ...agents import rules_for
+
+    rules = rules_for(ctx.agent, ctx.version or None)
+    if ctx.agent == "claude-code":
+        cap = rules.value("memory.auto-cap")
+        return f"auto memory MEMORY.md: first {cap['lines']} lines or {cap['bytes'] // 1000} KB"
+    if ctx.agent == "codex":
+        return f"{rules.value('project.max-bytes') / 1024:g} KiB of AGENTS.md files a chain (project_doc_max_bytes)"
+    if ctx.agent == "devin":
+        return f"{rules.value('rules.max-chars'):,} characters a rule file"
+    return None
 
 
 def startup_bars(ctx, room: int) -> Group:
@@ -51,8 +60,9 @@ def startup_bars(ctx, room: int) -> Group:
     for e in ctx.startup:
         if capped(e):
             parts.append(Text(f"✂ {e.path}: {e.cut.reason}", style="error"))
-    if ctx.agent in CAPS:
-        parts.append(Text(f"cap: {CAPS[ctx.agent]}", style="dim"))
+    cap = cap_words(ctx)
+    if cap:
+        parts.append(Text(f"cap: {cap}", style="dim"))
     return Group(*parts)
 
 
@@ -161,7 +171,7 @@ class ContextScreen(CuratorScreen):
         if model is None or not model.agents:
             self.query_one("#context-startup", Static).update(Text(
                 "No agent instruction files in this repository (CLAUDE.md, AGENTS.md, GEMINI.md, .cursor/rules, "
-                ".github/copilot-instructions.md, .clinerules, .windsurf, .kiro, .roo).", style="dim"))
+                ".github/copilot-instructions.md, .clinerules, .devin, .kiro, .roo).", style="dim"))
             return
         for name, ctx in model.agents.items():
             table.add_row(ctx.label, Text(f"{ctx.startup_tokens:,}", justify="right"), key=name)
