@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import gc
+import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
-from curator.base.locations import sample_repository, sample_store
+# Bytecode is kept even where PYTHONDONTWRITEBYTECODE is set (as bench/run.py keeps it): without it
+# every xdist worker rewrites and compiles every test module on every run (~6 s of CPU a worker)
+# and every `python -m curator` a test starts compiles curator again (~0.35 s each)
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+# A worker lives for the whole suite and every Pilot test leaves a dead app's cycles behind: at
+# the default thresholds the cyclic collector took ~10% of a Pilot test's CPU (3.8 s of 36 s on
+# test_app + test_view_after_write), at these 1.3 s. Nothing a test asserts depends on when a
+# cycle is collected; the app and the CLI keep their own settings.
+gc.set_threshold(20_000, 50, 100)
+
+from curator.base.locations import sample_repository, sample_store  # noqa: E402  (after the switch above)
 
 SAMPLE = sample_store()
 SAMPLE_REPO = sample_repository()
