@@ -136,8 +136,8 @@ class Builder:
         """Load `rel` and, after it, what it imports (depth first, each file once, at most `hops`
         deep) — how Claude Code and Gemini CLI read imports. At start-up by default; with
         `on_demand` (the nested file's own item, its trigger and globs) the file and its imports
-        join `ctx.on_demand` instead. Every import is recorded in `ctx.imports`; `report=False`
-        makes no finding of a broken one (the checks of nested imports are not this layer's)."""
+        join `ctx.on_demand` instead. Every import is recorded in `ctx.imports` and a broken one is
+        a finding on the importing file and line, nested or not (`report=False`: recorded only)."""
         t = self.text(rel)
         if t is None:
             return

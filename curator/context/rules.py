@@ -89,6 +89,9 @@ def cursor(b: Builder) -> AgentContext:
             _by_description(ctx, rel, t, desc, rule)
         else:
             _manual(ctx, rel, t, "only when you @-mention it (manual rule)", rule)
+            if not meta.present and t.text.strip() and not _heading_keys(b, rel, t.text, keys.values()):
+                b.add("instructions.no-description", rel, "no frontmatter (description, globs, alwaysApply): Cursor "
+                      "applies this rule only when you @-mention it — nothing lets the agent pick it", 1)
     legacy = rules.value("legacy.file")
     if legacy in b.fs.fileset:
         t = b.text(legacy)
@@ -119,7 +122,44 @@ def copilot(b: Builder) -> AgentContext:
             _globbed(b, ctx, rel, t, keys["globs"], globs, rule, extra)
         else:
             _manual(ctx, rel, t, f"only when attached by hand (no {keys['globs']})", rule)
+            if not meta.present and t.text.strip() and not _heading_keys(b, rel, t.text, (keys["globs"],)):
+                b.add("instructions.no-description", rel, f"no frontmatter ({keys['globs']}, description): Copilot "
+                      "applies these instructions only when attached by hand", 1)
+    _copilot_agents(b, ctx, rules)
     return ctx
+
+
+def _copilot_agents(b: Builder, ctx: AgentContext, rules) -> None:
+    """`.github/agents/*.md`: custom agents, each picked from the agent list by its name and
+    description (by a person: no two descriptions compete for a prompt)."""
+    if not rules.has("agents.folder"):
+        return
+    rule = rules.id("agents.folder")
+    for rel, t, meta in _rule_files(b, rules.value("agents.folder"), (".md",), "Copilot"):
+        desc = meta.data.get("description")
+        said = " ".join(str(desc).split()) if desc not in (None, "", []) else ""
+        _manual(ctx, rel, t, "when you pick the custom agent" + (f": {said}" if said else " (no description)"), rule,
+                "invoked")
+        if not said and not meta.error:
+            what = "no frontmatter" if not meta.present else "no `description:` in its frontmatter"
+            b.add("instructions.no-description", rel, f"{what}: Copilot lists every .md in "
+                  f"{rules.value('agents.folder')}/ as a custom agent, and this one has nothing to say what it is for "
+                  "(a note kept here becomes an agent)", 1)
+
+
+def _heading_keys(b: Builder, rel: str, text: str, keys) -> bool:
+    """A frontmatter key written as a heading (`## applyTo: 'docs/**'`: a formatter turned the
+    `---` block into a setext heading): said as the frontmatter finding it is."""
+    import re
+
+    for no, line in enumerate(text.splitlines()[:8], 1):
+        m = re.match(r"^#{1,6}\s*(\w+)\s*:\s*(.*)$", line.strip())
+        if m and m.group(1) in keys:
+            b.add("instructions.frontmatter", rel, f"`{m.group(1)}: {m.group(2)}` is a heading, not frontmatter "
+                  "(a formatter turned the --- block into one): the agent reads no settings, so the rule never "
+                  "applies by itself", no)
+            return True
+    return False
 
 
 def cline(b: Builder) -> AgentContext:
@@ -177,11 +217,14 @@ def devin(b: Builder) -> AgentContext:
                 _globbed(b, ctx, rel, t, "globs", globs, rule)
             elif trigger == modes["description"]:
                 _by_description(ctx, rel, t, meta.data.get("description") or "", rule)
+                if not str(meta.data.get("description") or "").strip():
+                    b.add("instructions.no-description", rel, f"trigger: {trigger} without a description: {name} "
+                          "decides by the description alone, so nothing picks this rule", _key_line(t.text, "trigger"))
             else:
                 how = "manual rule (only when @-mentioned)" if trigger in ("", modes["manual"]) else \
                     f"trigger: {trigger} is not a {name} mode ({', '.join(modes.values())})"
                 if trigger not in ("", modes["manual"], modes["glob"]):  # toolkit-remix's `trigger: always` never loads
-                    line = next((i for i, ln in enumerate(t.text.splitlines(), 1) if ln.startswith("trigger:")), None)
+                    line = _key_line(t.text, "trigger")
                     b.add("instructions.frontmatter", rel, f"{how}: {name} loads the rule only when it is "
                           "@-mentioned", line)
                 _manual(ctx, rel, t, how, rule)
@@ -191,6 +234,10 @@ def devin(b: Builder) -> AgentContext:
         if t is not None:
             _devin_cap(b, ctx, _always(ctx, legacy, t, f"legacy {legacy} (always)", rules.id("legacy.file")))
     return ctx
+
+
+def _key_line(text: str, key: str) -> int | None:
+    return next((i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith(f"{key}:")), None)
 
 
 def _devin_cap(b: Builder, ctx: AgentContext, entry: Loaded) -> None:
@@ -219,6 +266,10 @@ def kiro(b: Builder) -> AgentContext:
             _manual(ctx, rel, t, f"only when you reference #{rel.rsplit('/', 1)[-1][:-3]} in chat", rule)
         elif inclusion == "auto":
             _by_description(ctx, rel, t, meta.data.get("description") or "", rule)
+            if not str(meta.data.get("description") or "").strip():
+                b.add("instructions.no-description", rel, "inclusion: auto without a description: Kiro includes "
+                      "the file when a request matches its description, so nothing includes it",
+                      _key_line(t.text, keys["mode"]))
         else:
             _always(ctx, rel, t, "Kiro steering (inclusion: always)", rule)
             _kiro_refs(b, ctx, rel, t.text)
