@@ -77,7 +77,11 @@ def build_context(root: str | os.PathLike, *, agents: Iterable[str] | None = Non
         if name in names:
             model.agents[name] = ctx
     repository_checks(b, built)
-    from . import placement
+    from . import placement, startup_budget, traps
+
+    b.dead_parts()
+    traps.check(b, built.get("claude-code"))
+    startup_budget.check(b, built)
 
     places = placement.placements(fs, choice.rules)
     placement.check(b, places)

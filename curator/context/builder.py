@@ -25,6 +25,7 @@ class Builder:
     managed_dir: str | None = None  # where the managed settings are looked for (None: the OS's place)
     _seen: set = field(default_factory=set)
     _renames: dict | None = None
+    _parts: dict = field(default_factory=dict)  # (key, globs, dead globs) -> [(file, line)]
 
     def rules_of(self, agent: str) -> RuleSet:
         """The agent's rules at the version chosen for this build (the newest known by default)."""
@@ -79,11 +80,35 @@ class Builder:
         if self.fs.truncated or not globs or any(part in SKIP_DIRS for g in globs for part in g.split("/")):
             return False
         if first_match(globs, self.fs.files) is not None:
+            self._dead_parts(rel, key, globs, line)
             return False
         shown = ", ".join(globs[:4]) + (" ..." if len(globs) > 4 else "")
         self.add("instructions.dead-glob", rel, f"`{key}: {shown}` matches no file in the repository: "
                  "the rule never loads", line)
         return True
+
+    def _dead_parts(self, rel: str, key: str, globs: list[str], line: int | None) -> None:
+        """The globs of a live list that match nothing (an info: the list still loads the rule)."""
+        from .parse import first_match
+
+        if len(globs) < 2 or self.only is not None and "instructions.dead-glob-part" not in self.only:
+            return
+        dead = [g for g in dict.fromkeys(globs) if not g.startswith("!") and first_match([g], self.fs.files) is None]
+        if dead:  # files copied from one template share a list: said once, for all of them (`dead_parts`)
+            self._parts.setdefault((key, tuple(globs), tuple(dead)), []).append((rel, line))
+
+    def dead_parts(self) -> None:
+        """The findings of the dead parts met: one per glob list, on the first file holding it."""
+        for (key, globs, dead), where in self._parts.items():
+            (rel, line), others = where[0], [r for r, _ in where[1:]]
+            shown = ", ".join(dead[:4]) + (f" and {len(dead) - 4} more" if len(dead) > 4 else "")
+            also = ""
+            if others:
+                also = f"; the same list is in {len(others)} more file{'s' if len(others) > 1 else ''}: " + \
+                       ", ".join(others[:3]) + (" ..." if len(others) > 3 else "")
+            self.add("instructions.dead-glob-part", rel, f"`{key}:` {shown} match{'es' if len(dead) == 1 else ''} no "
+                     f"file in the repository ({len(globs) - len(dead)} of its {len(globs)} patterns do){also}", line)
+        self._parts.clear()
 
     # -- imports ------------------------------------------------------------------------
 

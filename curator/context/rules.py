@@ -116,6 +116,12 @@ def copilot(b: Builder) -> AgentContext:
     rule = rules.id("path.folder")
     for rel, t, meta in _rule_files(b, rules.value("path.folder"), (rules.value("path.suffix"),), "Copilot"):
         globs = glob_list(meta.data.get(keys["globs"]))
+        quoted = _quoted_inside(meta, keys["globs"])
+        if quoted:
+            b.add("instructions.dead-glob", rel, f"`{keys['globs']}: {quoted}` holds quote characters inside the "
+                  "quotes: they are part of the pattern, which matches no file — the instructions never apply",
+                  _key_line(t.text, keys["globs"]))
+            globs = []
         excluded = meta.data.get(keys["exclude"])
         extra = f"; not for {excluded}" if excluded else ""
         if globs:
@@ -234,6 +240,15 @@ def devin(b: Builder) -> AgentContext:
         if t is not None:
             _devin_cap(b, ctx, _always(ctx, legacy, t, f"legacy {legacy} (always)", rules.id("legacy.file")))
     return ctx
+
+
+def _quoted_inside(meta, key: str) -> str:
+    """A YAML value that still has quotes around it (`applyTo: "'**/*'"`): as written, else ''."""
+    value = meta.data.get(key)
+    if meta.lenient or not isinstance(value, str):
+        return ""
+    v = value.strip()
+    return v if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"" else ""
 
 
 def _key_line(text: str, key: str) -> int | None:
