@@ -72,7 +72,10 @@ def rule_values(config: Config) -> dict[str, str]:
     """The thresholds the pages name, formatted as a person reads them."""
     t, b = config.thresholds, config.budgets
     ttl = ", ".join(f"{tier} {days} days" for tier, days in sorted(config.ttl_days.items())) or "none"
+    share = b.agent_startup
     return {
+        "agent_startup": f"{share:g} ({share:.0%} of the window)" if share <= 1 else f"{int(share):,} tokens",
+        "context_window": f"{b.context_window:,}",
         "uniqueness": f"{t.uniqueness:.0%}",
         "min_keywords": str(t.min_keywords),
         "collision_row": f"{t.collision_row:.0%}",

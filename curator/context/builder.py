@@ -13,6 +13,10 @@ from .model import AgentContext, Cut, ImportEdge, Loaded, OnDemand, Unseen
 from .parse import Ref
 
 
+CODE_EXT = frozenset("""py ts tsx js jsx mjs cjs java kt kts scala go rs c h cc cpp hpp cs fs vb rb php swift m mm
+dart lua ex exs erl clj hs ml r jl sql vue svelte astro html htm css scss sass less""".split())
+
+
 @dataclass(slots=True)
 class Builder:
     fs: RepoFS
@@ -26,6 +30,7 @@ class Builder:
     _seen: set = field(default_factory=set)
     _renames: dict | None = None
     _parts: dict = field(default_factory=dict)  # (key, globs, dead globs) -> [(file, line)]
+    _code: bool | None = None
 
     def rules_of(self, agent: str) -> RuleSet:
         """The agent's rules at the version chosen for this build (the newest known by default)."""
@@ -55,6 +60,16 @@ class Builder:
         return self._renames
 
     @property
+    def holds_code(self) -> bool:
+        """Does the repository hold source files of its own (outside dot folders and scripts)? A
+        kit of agent files (rules, skills, templates to copy into projects) holds none."""
+        if self._code is None:
+            self._code = any(f.rsplit(".", 1)[-1].lower() in CODE_EXT and not f.startswith(".")
+                             and "/." not in f and f.split("/", 1)[0] not in ("scripts", "tools", "bin")
+                             for f in self.fs.files)
+        return self._code
+
+    @property
     def ci(self) -> bool:
         return bool(self.env.get("CI", "").strip())
 
@@ -79,6 +94,8 @@ class Builder:
 
         if self.fs.truncated or not globs or any(part in SKIP_DIRS for g in globs for part in g.split("/")):
             return False
+        if not self.holds_code:
+            return False  # a kit of agent files (no source of its own): its globs are for the projects it goes into
         if first_match(globs, self.fs.files) is not None:
             self._dead_parts(rel, key, globs, line)
             return False

@@ -142,8 +142,9 @@ INSTRUCTION_CHECKS: tuple[tuple[str, Severity, str, str, str, str, str], ...] = 
      "any work, and crowds out the code the agent needs to read.",
      "memory-bank/ (54 files): Cline loads 171,741 tokens at every task start, 86% of a 200,000-token context",
      "Keep what every task needs always on and make the rest on demand (path-scoped or agent-requested rules, "
-     "imports in nested files, archived memory-bank history). The budget is `.curator.yaml` `budgets: "
-     "{agent-startup: 0.05, context-window: 200000}` (a share of the window, or tokens when above 1).", BY_HAND),
+     "imports in nested files, archived memory-bank history). The budget is `.curator.yaml` `budgets:` "
+     "`agent-startup` ({agent_startup}) of a `context-window` of {context_window} tokens; a value above 1 is tokens.",
+     BY_HAND),
     ("instructions.dead-glob-part", INFO, "part of a rule's glob list matches no file while another part does",
      "A glob that matches nothing beside one that does is usually a pattern the code outgrew (`**/*.spec.ts` "
      "beside a live `**/*.test.ts`) or one copied from another project: harmless today, misleading to whoever "

@@ -28,7 +28,8 @@ def present_agents(fs: RepoFS, rulesets: dict[str, RuleSet] | None = None) -> li
     if "GEMINI.md" in names or ".gemini/settings.json" in files:
         found.add("gemini")
     cursor = _rules(rulesets, "cursor")
-    if fs.under(cursor.value("rules.folder")) or cursor.value("legacy.file") in files:
+    if fs.under(cursor.value("rules.folder")) or cursor.value("legacy.file") in files or any(
+            d.endswith("/" + cursor.value("rules.folder")) for d in dirs):
         found.add("cursor")
     copilot = _rules(rulesets, "copilot")
     if copilot.value("repo.file") in files or fs.under(copilot.value("path.folder")):

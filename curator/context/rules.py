@@ -66,38 +66,61 @@ def _manual(ctx: AgentContext, rel: str, t, how: str, rule: str, trigger: str = 
 def cursor(b: Builder) -> AgentContext:
     rules = b.rules_of("cursor")
     ctx = AgentContext("cursor")
-    folder, suffix, keys = rules.value("rules.folder"), rules.value("rules.suffix"), rules.value("rules.keys")
-    rule = rules.id("rules.folder")
+    folder, suffix = rules.value("rules.folder"), rules.value("rules.suffix")
     plain = rules.value("rules.plain-md", None)
-    for rel in b.fs.under(folder):
-        if plain and rel.endswith(plain) and not rel.endswith(suffix):
-            ctx.never.append(Unseen(rel, f"a plain {plain} in {folder}: Cursor reads only {suffix} project rules",
-                                    getattr(b.fs.read(rel), "size", 0), rules.id("rules.plain-md")))
-    for rel, t, meta in _rule_files(b, folder, (suffix,) if plain else (suffix, ".md"), "Cursor"):
-        always = meta.data.get(keys["always"])
-        if isinstance(always, str) and always.strip().lower() in ("true", "false", "yes", "no") and not meta.lenient:
-            b.add("instructions.string-bool", rel, f'{keys["always"]}: "{always}" is a string, not a boolean: Cursor '
-                  f"does not treat the rule as always applied (write {keys['always']}: true)", 1,
-                  fix=RuleKeys(rel, "bool") if t.real == rel else None)
-        globs = glob_list(meta.data.get(keys["globs"]))
-        desc = meta.data.get(keys["description"])
-        if always is True or (meta.lenient and str(always).strip().lower() == "true"):
-            _always(ctx, rel, t, f"Cursor rule, {keys['always']}: true", rule)
-        elif globs:
-            _globbed(b, ctx, rel, t, keys["globs"], globs, rule, " (auto attached)")
-        elif desc not in (None, "", []):
-            _by_description(ctx, rel, t, desc, rule)
-        else:
-            _manual(ctx, rel, t, "only when you @-mention it (manual rule)", rule)
-            if not meta.present and t.text.strip() and not _heading_keys(b, rel, t.text, keys.values()):
-                b.add("instructions.no-description", rel, "no frontmatter (description, globs, alwaysApply): Cursor "
-                      "applies this rule only when you @-mention it — nothing lets the agent pick it", 1)
+    for scope in ["", *nested_cursor_scopes(b.fs, folder)]:
+        where = f"{scope}/{folder}" if scope else folder
+        for rel in b.fs.under(where):
+            if plain and rel.endswith(plain) and not rel.endswith(suffix):
+                ctx.never.append(Unseen(rel, f"a plain {plain} in {folder}: Cursor reads only {suffix} project rules",
+                                        getattr(b.fs.read(rel), "size", 0), rules.id("rules.plain-md")))
+        for rel, t, meta in _rule_files(b, where, (suffix,) if plain else (suffix, ".md"), "Cursor"):
+            _cursor_rule(b, ctx, rules, rel, t, meta, scope)
     legacy = rules.value("legacy.file")
     if legacy in b.fs.fileset:
         t = b.text(legacy)
         if t is not None:
             _always(ctx, legacy, t, f"legacy {legacy} (always)", rules.id("legacy.file"))
     return ctx
+
+
+def nested_cursor_scopes(fs, folder: str) -> list[str]:
+    """The subfolders holding a `.cursor/rules/` of their own (vendored and example ones aside)."""
+    from .placement import FOREIGN
+
+    tail = "/" + folder
+    return sorted(d[: -len(tail)] for d in fs.dirs if d.endswith(tail) and d not in fs.links
+                  and not any(p.lower() in FOREIGN or p.startswith(".") for p in d[: -len(tail)].split("/")))
+
+
+def _cursor_rule(b: Builder, ctx: AgentContext, rules, rel: str, t, meta, scope: str) -> None:
+    """One rule by its frontmatter; a nested folder's rules apply to files under `scope` only."""
+    keys = rules.value("rules.keys")
+    rule = rules.id("rules.folder" if not scope else "rules.nested")
+    always = meta.data.get(keys["always"])
+    if isinstance(always, str) and always.strip().lower() in ("true", "false", "yes", "no") and not meta.lenient:
+        b.add("instructions.string-bool", rel, f'{keys["always"]}: "{always}" is a string, not a boolean: Cursor '
+              f"does not treat the rule as always applied (write {keys['always']}: true)", 1,
+              fix=RuleKeys(rel, "bool") if t.real == rel else None)
+    globs = glob_list(meta.data.get(keys["globs"]))
+    if scope:
+        globs = [f"{scope}/{g.lstrip('/').removeprefix('./')}" for g in globs]
+    desc = meta.data.get(keys["description"])
+    if always is True or (meta.lenient and str(always).strip().lower() == "true"):
+        if scope:
+            ctx.on_demand.append(OnDemand(rel, f"working on files under {scope}/ (nested rule, {keys['always']}: "
+                                          "true)", 0, t.size, "folder", (scope + "/**",), text=t.text, rule=rule))
+        else:
+            _always(ctx, rel, t, f"Cursor rule, {keys['always']}: true", rule)
+    elif globs:
+        _globbed(b, ctx, rel, t, keys["globs"], globs, rule, " (auto attached)")
+    elif desc not in (None, "", []):
+        _by_description(ctx, rel, t, desc, rule)
+    else:
+        _manual(ctx, rel, t, "only when you @-mention it (manual rule)", rule)
+        if not meta.present and t.text.strip() and not _heading_keys(b, rel, t.text, keys.values()):
+            b.add("instructions.no-description", rel, "no frontmatter (description, globs, alwaysApply): Cursor "
+                  "applies this rule only when you @-mention it — nothing lets the agent pick it", 1)
 
 
 def copilot(b: Builder) -> AgentContext:

@@ -25,10 +25,14 @@ UNCOUNTED = frozenset({"serena"})  # memory names, with the memory budgets of th
 EVERY_FILE = frozenset({"**", "**/*", "/**", "./**", "**/**"})
 
 
-def budget_tokens(root: str) -> tuple[int, str]:
-    """The budget in tokens and how it was set, from the repository's `.curator.yaml`."""
-    from ..base.config import Budgets, ConfigError, load_config
+def budget_tokens(root: str, read: set[str] | None = None) -> tuple[int, str]:
+    """The budget in tokens and how it was set, from the repository's `.curator.yaml` (added to
+    `read`, the files a kept run depends on)."""
+    from ..base.config import Budgets, ConfigError, find_config, load_config
 
+    found = find_config(Path(root))
+    if found is not None and read is not None:
+        read.add(str(found.resolve()))
     try:
         budgets = load_config(Path(root)).budgets
     except ConfigError:
@@ -68,7 +72,7 @@ def _group(path: str, rule: str) -> str:
 def check(b: Builder, built: dict[str, AgentContext]) -> None:
     if b.only is not None and "instructions.startup-budget" not in b.only:
         return
-    limit, said = budget_tokens(b.fs.root)
+    limit, said = budget_tokens(b.fs.root, b.fs.read_paths)
     loads: dict[tuple, list[str]] = {}
     totals: dict[tuple, tuple[int, dict[str, list]]] = {}
     for name, ctx in built.items():
