@@ -13,7 +13,8 @@ from .model import AgentContext, Cut, ImportEdge, Loaded, OnDemand, Unseen
 from .parse import Ref
 
 CODE_EXT = frozenset("""py ts tsx js jsx mjs cjs java kt kts scala go rs c h cc cpp hpp cs fs vb rb php swift m mm
-dart lua ex exs erl clj hs ml r jl sql vue svelte astro html htm css scss sass less""".split())
+dart lua ex exs erl clj hs ml r jl sql vue svelte astro html htm css scss sass less sh bash zsh ps1 psm1 bat cmd pl
+tf hcl proto gradle groovy""".split())
 
 
 @dataclass(slots=True)

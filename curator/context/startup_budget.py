@@ -93,11 +93,16 @@ def check(b: Builder, built: dict[str, AgentContext]) -> None:
             top = _top(entry, by_path) if entry is not None else path
             groups.setdefault(_group(top, rule), []).append((path, counts[text]))
         totals[key] = (sum(counts[t] for _, t, _, _ in items), groups)
+    over: dict[str, list] = {}  # by the part that weighs most: one finding for the agents it burdens
     for key, labels in loads.items():
         total, groups = totals[key]
-        if total <= limit:
-            continue
-        _report(b, labels, total, limit, said, groups, len(key))
+        if total > limit:
+            heaviest = max(groups, key=lambda g: sum(n for _, n in groups[g]))
+            over.setdefault(heaviest, []).append((total, labels, groups, len(key)))
+    for shares in over.values():
+        total, _, groups, files = max(shares, key=lambda s: s[0])
+        labels = [label for _, names, _, _ in sorted(shares, key=lambda s: -s[0]) for label in names]
+        _report(b, labels, total, limit, said, groups, files, exact=len(shares) == 1)
 
 
 def _count(b: Builder, texts: list[str]) -> dict[str, int]:
@@ -109,7 +114,7 @@ def _count(b: Builder, texts: list[str]) -> dict[str, int]:
 
 
 def _report(b: Builder, labels: list[str], total: int, limit: int, said: str, groups: dict[str, list],
-            files: int) -> None:
+            files: int, exact: bool = True) -> None:
     ranked = sorted(groups.items(), key=lambda kv: -sum(n for _, n in kv[1]))
     parts = []
     for where, members in ranked[:3]:
@@ -121,7 +126,8 @@ def _report(b: Builder, labels: list[str], total: int, limit: int, said: str, gr
     more = f"; {len(ranked) - 3} more" if len(ranked) > 3 else ""
     who = _agents(labels)
     b.add("instructions.startup-budget", ranked[0][0].rstrip("/"),
-          f"{who} load{'s' if len(labels) == 1 else ''} {total:,} tokens of instructions at every start, before any "
+          f"{who} load{'s' if len(labels) == 1 else ''} {'' if exact else 'up to '}{total:,} tokens of instructions at "
+          "every start, before any "
           f"work ({files} files; the budget is {limit:,}: {said}): " + ", ".join(parts) + more)
 
 

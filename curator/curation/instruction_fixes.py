@@ -136,7 +136,7 @@ def _unimport(text: str, line: int, old: str) -> str | None:
     if not 0 < line <= len(lines):
         return None
     body = lines[line - 1]
-    s, n = re.subn(r"(?:(?<=\s)|^)" + re.escape(old) + r"(?![^\s.,;:)])", "", body, count=1)
+    s, n = re.subn(r"(?:[ \t]+|^)" + re.escape(old) + r"(?![^\s.,;:)])[ \t]*(?=\S|$)", _gap, body, count=1)
     if not n:
         return None
     if not s.strip().strip("-*").strip():
@@ -144,6 +144,12 @@ def _unimport(text: str, line: int, old: str) -> str | None:
     else:
         lines[line - 1] = re.sub(r"[ \t]{2,}", " ", s)
     return "".join(lines)
+
+
+def _gap(m: re.Match) -> str:
+    """What stands where an import was: a space between two words, nothing before punctuation."""
+    after = m.string[m.end():m.end() + 1]
+    return " " if m.start() > 0 and m.group(0)[0] in " \t" and after.isalnum() else ""
 
 
 def _frontmatter(lines: list[str]) -> tuple[int, int] | None:
