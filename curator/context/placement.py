@@ -99,10 +99,11 @@ def _folders_that_are_files(fs: RepoFS, rulesets) -> list[Place]:
     out = []
     folders = _rule_folders(rulesets)
     cursor = _rules(rulesets, "cursor").value("rules.folder")
-    for rel in fs.files:
-        folder = next((f for f in folders if rel == f or rel.endswith("/" + cursor) and f == cursor), None)
-        if folder is None or rel in fs.links or rel != folder and _foreign(rel):
+    nested = [d + "/rules" for d in fs.dirs if d.endswith("/" + cursor.split("/")[0])]  # x/.cursor/rules
+    for rel in sorted({f for f in folders if f in fs.fileset} | {n for n in nested if n in fs.fileset}):
+        if rel in fs.links or rel not in folders and _foreign(rel):
             continue
+        folder = rel if rel in folders else cursor
         agent, rule = folders[folder]
         suffix = ".mdc" if folder == cursor else ".md"
         out.append(Place(rel, f"{rel} is a file: {agent} reads the files inside a {folder}/ folder, so no agent "
@@ -113,19 +114,18 @@ def _folders_that_are_files(fs: RepoFS, rulesets) -> list[Place]:
 
 
 def _below_the_root(fs: RepoFS, rulesets) -> list[Place]:
-    """`.clinerules`, `.cursorrules`, `.windsurfrules`, `.roorules` in a subfolder."""
+    """`.clinerules`, `.cursorrules`, `.windsurfrules`, `.roorules` in a subfolder (a file, or a
+    `.clinerules/` folder)."""
     out = []
-    for rel in fs.files:
-        parts = rel.split("/")
-        hit = next((i for i, p in enumerate(parts[:-1] if parts[-1] not in ROOT_ONLY else parts) if p in ROOT_ONLY
-                    and i > 0), None)
-        if hit is None:
-            continue
-        at = "/".join(parts[: hit + 1])
-        folder = "/".join(parts[:hit])
-        if _foreign(at) or any(p.startswith(".") for p in parts[:hit]) or f"{folder}/.git" in fs.fileset:
+    hits = {f for f in fs.files if "/" in f and f.rpartition("/")[2] in ROOT_ONLY}
+    hits |= {d for d in fs.dirs if "/" in d and d.rpartition("/")[2] in ROOT_ONLY}
+    for at in sorted(hits):
+        folder, _, name = at.rpartition("/")
+        parts = folder.split("/")
+        if _foreign(at) or any(p.startswith(".") or p in ROOT_ONLY for p in parts) or f"{folder}/.git" in fs.fileset:
             continue  # a vendored or example project, a tool's folder, a git submodule (a root of its own)
-        name = parts[hit]
+        if at in fs.dirs and not fs.under(at):
+            continue
         rules = _rules(rulesets, ROOT_ONLY[name])
         label = str(rules.value("name", rules.table.label))
         rule = rules.id("rules.root" if name == ".clinerules" else "legacy.file")
@@ -155,6 +155,8 @@ def _skills(fs: RepoFS, rulesets) -> list[Place]:
                 new = rel[:-8] + "SKILL.md"
                 out.append(Place(rel, f"the skill file must be named SKILL.md: Claude Code never finds {rel}",
                                  f"rename it to {new}", move=new, rule=rule))
+    if not fs.under("skills"):
+        return out
     shallow = {p.rsplit("/", 1)[-1] for p in (*fs.files, *fs.dirs) if p.count("/") <= 2}
     if shallow & set(PLUGIN_MARKERS):
         return out  # a plugin or skill library: its skills/ is what it ships
@@ -211,8 +213,9 @@ def _cursor(fs: RepoFS, rulesets) -> list[Place]:
     cursor = _rules(rulesets, "cursor")
     folder, suffix = cursor.value("rules.folder"), cursor.value("rules.suffix")
     plain = cursor.value("rules.plain-md", None)
-    for rel in fs.files:
-        inside = rel.startswith(folder + "/") or f"/{folder}/" in rel
+    mark = "/" + folder + "/"
+    for rel in (f for f in fs.files if f.endswith(suffix) or plain and f.endswith(plain) and mark in "/" + f):
+        inside = mark in "/" + rel
         if inside and plain and rel.endswith(plain) and not rel.endswith(suffix):
             if _foreign(rel) or rel.rsplit("/", 1)[-1].lower() == "readme.md" and not _has_meta(fs, rel):
                 continue  # a folder's README is about the rules, not one of them
