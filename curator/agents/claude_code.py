@@ -131,6 +131,14 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.325", "2026-11-20", (
          Source(SKILLS, "2026-09-29")),
     Rule("subagents.folder", ".claude/agents",
          "subagents `.claude/agents/*.md` are listed by name and description", Source(SUBAGENTS, "2026-09-29")),
+    Rule("subagents.required", ("name", "description"),
+         "a subagent file needs YAML frontmatter with `name` and `description`: without them it is never registered",
+         Source(SUBAGENTS, "2026-11-28", "the page lists both fields as required; that a file lacking one is "
+                "skipped (not listed by its file name) is how the loader behaves, not a sentence of the page"),
+         when="never"),
+    Rule("skills.description-fallback", "first paragraph",
+         "a skill without a `description` is listed with the first paragraph of its body (a title alone says "
+         "nothing about when to use it)", Source(SKILLS, "2026-11-28"), when="setting"),
     Rule("memory.auto", {"folder": ".claude/projects/<slug>/memory", "index": "MEMORY.md"},
          "auto memory `~/.claude/projects/<slug>/memory/MEMORY.md` loads at start-up, topic files on demand "
          "(the user's own, shown apart)", _MEM, when="memory"),

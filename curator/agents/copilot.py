@@ -5,6 +5,7 @@ from __future__ import annotations
 from .table import AgentTable, Rule, Source
 
 REPO = "https://docs.github.com/en/copilot/how-tos/configure-custom-instructions/add-repository-instructions"
+AGENTS = "https://docs.github.com/en/copilot/how-tos/use-copilot-agents/coding-agent/create-custom-agents"
 _R = Source(REPO, "2026-11-27")
 
 TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-27", (
@@ -21,4 +22,8 @@ TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-27", (
                 "still enforced is unknown, so curator cuts nothing and only notes it"), when="cap"),
     Rule("agents-md", "AGENTS.md", "`AGENTS.md` at the root at start-up; a nested one for files under its folder",
          _R),
+    Rule("agents.folder", ".github/agents",
+         "every `.md` in `.github/agents/` is a custom agent (its `description` says when to use it; its name is the "
+         "file's without `name:`)", Source(AGENTS, "2026-11-28", "VS Code prefers the `.agent.md` ending; GitHub's "
+         "coding agent reads any `.md` there (our reading: every `.md` counts)"), when="on demand"),
 ))

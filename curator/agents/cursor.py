@@ -12,6 +12,11 @@ TABLE = AgentTable("cursor", "Cursor", "2026-11", "2026-11-27", (
          "`.cursor/rules/**/*.mdc`: `alwaysApply: true` at start-up; `globs` when a matching file is attached; "
          "a `description` when the agent picks it; none of them only when @-mentioned", _R),
     Rule("rules.suffix", ".mdc", "project rules are `.mdc` files", _R),
+    Rule("rules.nested", ".cursor/rules",
+         "a `.cursor/rules/` folder in a subfolder holds rules for the files under that subfolder (its globs read "
+         "from there)", Source(RULES, "2026-11-28", "\"Nested rules automatically attach when files in their "
+         "directory are referenced\"; that their globs are relative to that folder is our reading"),
+         when="on demand"),
     Rule("rules.plain-md", ".md", "a plain `.md` in `.cursor/rules` is ignored", _R, when="never"),
     Rule("rules.keys", {"always": "alwaysApply", "globs": "globs", "description": "description"},
          "the frontmatter keys `alwaysApply`, `globs`, `description`, read line by line (unquoted globs are fine)",

@@ -62,6 +62,10 @@ class Budgets:
     domain_index: int = 600  # one *-index.md (ADR-017 aims at ~100)
     memory: int = 2000  # one atomic memory (ADR-017 aims at ~150; real stores have a long tail)
     tiers: dict[str, int] = field(default_factory=dict)  # optional per-tier totals
+    # an agent's start-up load of instruction files (instructions.startup-budget): a share of the
+    # model's context window (at most 1), or tokens (above 1); only agents that cap nothing themselves
+    agent_startup: float = 0.05
+    context_window: int = 200_000
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ from ..model import formats as fmts
 from ..model.findings import IndexOrphan, ListEntry, Severity
 from .context import Context
 from .naming_checks import EXEMPT
+from .superseded_checks import superseded
 
 
 def likely_index(ctx: Context, path: str, text: str) -> str | None:
@@ -90,7 +91,7 @@ def _listed(ctx: Context) -> None:
             )
             return
         for path in _candidates(ctx):
-            if path not in listed:
+            if path not in listed and superseded(store.records[path]) is None:  # retired: store.superseded
                 ctx.add(
                     "orphan.unindexed",
                     path,
@@ -117,6 +118,8 @@ def _tiered(ctx: Context) -> None:
             continue
         if any(glob_match(path, g) for g in cfg.startup_load):
             continue  # auto-loaded at start-up: no index needed
+        if superseded(rec) is not None:
+            continue  # retired by its author: archived (store.superseded), never indexed
         index = likely_index(ctx, path, rec.text)
         fix = None
         if index:

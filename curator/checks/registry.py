@@ -72,7 +72,10 @@ def rule_values(config: Config) -> dict[str, str]:
     """The thresholds the pages name, formatted as a person reads them."""
     t, b = config.thresholds, config.budgets
     ttl = ", ".join(f"{tier} {days} days" for tier, days in sorted(config.ttl_days.items())) or "none"
+    share = b.agent_startup
     return {
+        "agent_startup": f"{share:g} ({share:.0%} of the window)" if share <= 1 else f"{int(share):,} tokens",
+        "context_window": f"{b.context_window:,}",
         "uniqueness": f"{t.uniqueness:.0%}",
         "min_keywords": str(t.min_keywords),
         "collision_row": f"{t.collision_row:.0%}",
@@ -152,7 +155,7 @@ CHECKS: dict[str, CheckSpec] = {c.id: c for c in (
           example="skills-git-index.md and skills-ci-index.md both route 'pipeline cache retry'",
           fix="Keep the words in the domain the memory belongs to; make the other row's keywords specific."),
     _spec("orphan.unindexed", W, "a memory its store's index does not list (one finding for a store with no index)", "orphan_checks",
-          scope=STORE_WIDE, reads={INDEXES, NAMES},
+          scope=STORE_WIDE, reads={INDEXES, NAMES, TEXT},
           why="The agent reaches memories through the index: an unlisted memory is never loaded.",
           example="git/git-bisect.md is in the store but no index row links it",
           fix="Add a row for it to the index it belongs in (keywords suggested from its text).", safety=ASKED),
@@ -229,6 +232,20 @@ CHECKS: dict[str, CheckSpec] = {c.id: c for c in (
           why="Agents list every file of a memory folder; a config or data file there is noise, and a sign it was written to the wrong folder.",
           example=".serena/memories/.eslintrc.cjs",
           fix="Move the file to where its tool reads it, or delete it."),
+    _spec("store.superseded", INFO, "a memory that says at its top it is superseded, archived, deprecated or obsolete",
+          "superseded_checks", scope=PER_FILE, reads={TEXT},
+          why="Its author retired it (`SUPERSEDED — see x.md`, `> **DEPRECATED**: this memory is historical`): kept "
+              "among the live memories it is still retrieved, and an index fix would even list it.",
+          example="retrospective/learnings-2026-01.md: '# Session 826 Learnings (DEPRECATED)'",
+          fix="Archive it (`curator fix --check store.superseded`: moved under .curator/archive/, its index rows "
+              "dropped; `curator undo` brings it back); or delete the marker if it still holds.", safety=ASKED),
+    _spec("duplicate.name", W, "two memories whose names say they are versions of one (CONSOLIDATED, FINAL, V2, ...)",
+          "name_duplicates", scope=STORE_WIDE, reads={NAMES},
+          why="`X_BEST_PRACTICES` beside `X_CONSOLIDATED_BEST_PRACTICES`: the newer was meant to replace the older, "
+              "which stayed; the agent reads either, and their texts have often drifted too far apart for the "
+              "shingle comparison to see it.",
+          example="SERENA_MEMORY_BEST_PRACTICES.md and SERENA_MEMORY_CONSOLIDATED_BEST_PRACTICES.md",
+          fix="Keep the one that holds (usually the qualified one), merge what the other adds, archive the other."),
     _spec("parse.error", E, "a file curator could not read (binary, not UTF-8, over {max_file_bytes})", "loader",
           scope=PER_FILE, reads={TEXT},
           why="The agent cannot use what cannot be read; curator reports it rather than stop.",

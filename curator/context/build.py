@@ -16,7 +16,7 @@ from .fs import RepoFS
 from .model import AgentContext, ContextModel, OnDemand
 from .others import serena_context
 from .parse import matches
-from .presence import misplaced, present_agents
+from .presence import present_agents
 from .versions import choose
 
 __all__ = ["build_context", "instruction_files", "loads_for", "present_agents", "serena_context"]
@@ -77,7 +77,15 @@ def build_context(root: str | os.PathLike, *, agents: Iterable[str] | None = Non
         if name in names:
             model.agents[name] = ctx
     repository_checks(b, built)
-    model.misplaced = misplaced(fs, choice.rules)
+    from . import placement, startup_budget, traps
+
+    b.dead_parts()
+    traps.check(b, built.get("claude-code"))
+    startup_budget.check(b, built)
+
+    places = placement.placements(fs, choice.rules)
+    placement.check(b, places)
+    model.misplaced = [placement.unseen(fs, p) for p in places]
     model.files = len(instruction_files(model))
     if count:
         model.encoding = _count(model, token_counter)

@@ -12,6 +12,10 @@ from .fs import Problem, RepoFS, Text
 from .model import AgentContext, Cut, ImportEdge, Loaded, OnDemand, Unseen
 from .parse import Ref
 
+CODE_EXT = frozenset("""py ts tsx js jsx mjs cjs java kt kts scala go rs c h cc cpp hpp cs fs vb rb php swift m mm
+dart lua ex exs erl clj hs ml r jl sql vue svelte astro html htm css scss sass less sh bash zsh ps1 psm1 bat cmd pl
+tf hcl proto gradle groovy""".split())
+
 
 @dataclass(slots=True)
 class Builder:
@@ -25,6 +29,8 @@ class Builder:
     managed_dir: str | None = None  # where the managed settings are looked for (None: the OS's place)
     _seen: set = field(default_factory=set)
     _renames: dict | None = None
+    _parts: dict = field(default_factory=dict)  # (key, globs, dead globs) -> [(file, line)]
+    _code: bool | None = None
 
     def rules_of(self, agent: str) -> RuleSet:
         """The agent's rules at the version chosen for this build (the newest known by default)."""
@@ -54,6 +60,16 @@ class Builder:
         return self._renames
 
     @property
+    def holds_code(self) -> bool:
+        """Does the repository hold source files of its own (outside dot folders and scripts)? A
+        kit of agent files (rules, skills, templates to copy into projects) holds none."""
+        if self._code is None:
+            self._code = any(f.rsplit(".", 1)[-1].lower() in CODE_EXT and not f.startswith(".")
+                             and "/." not in f and f.split("/", 1)[0] not in ("scripts", "tools", "bin")
+                             for f in self.fs.files)
+        return self._code
+
+    @property
     def ci(self) -> bool:
         return bool(self.env.get("CI", "").strip())
 
@@ -78,12 +94,38 @@ class Builder:
 
         if self.fs.truncated or not globs or any(part in SKIP_DIRS for g in globs for part in g.split("/")):
             return False
+        if not self.holds_code:
+            return False  # a kit of agent files (no source of its own): its globs are for the projects it goes into
         if first_match(globs, self.fs.files) is not None:
+            self._dead_parts(rel, key, globs, line)
             return False
         shown = ", ".join(globs[:4]) + (" ..." if len(globs) > 4 else "")
         self.add("instructions.dead-glob", rel, f"`{key}: {shown}` matches no file in the repository: "
                  "the rule never loads", line)
         return True
+
+    def _dead_parts(self, rel: str, key: str, globs: list[str], line: int | None) -> None:
+        """The globs of a live list that match nothing (an info: the list still loads the rule)."""
+        from .parse import first_match
+
+        if len(globs) < 2 or self.only is not None and "instructions.dead-glob-part" not in self.only:
+            return
+        dead = [g for g in dict.fromkeys(globs) if not g.startswith("!") and first_match([g], self.fs.files) is None]
+        if dead:  # files copied from one template share a list: said once, for all of them (`dead_parts`)
+            self._parts.setdefault((key, tuple(globs), tuple(dead)), []).append((rel, line))
+
+    def dead_parts(self) -> None:
+        """The findings of the dead parts met: one per glob list, on the first file holding it."""
+        for (key, globs, dead), where in self._parts.items():
+            (rel, line), others = where[0], [r for r, _ in where[1:]]
+            shown = ", ".join(dead[:4]) + (f" and {len(dead) - 4} more" if len(dead) > 4 else "")
+            also = ""
+            if others:
+                also = f"; the same list is in {len(others)} more file{'s' if len(others) > 1 else ''}: " + \
+                       ", ".join(others[:3]) + (" ..." if len(others) > 3 else "")
+            self.add("instructions.dead-glob-part", rel, f"`{key}:` {shown} match{'es' if len(dead) == 1 else ''} no "
+                     f"file in the repository ({len(globs) - len(dead)} of its {len(globs)} patterns do){also}", line)
+        self._parts.clear()
 
     # -- imports ------------------------------------------------------------------------
 
@@ -136,8 +178,8 @@ class Builder:
         """Load `rel` and, after it, what it imports (depth first, each file once, at most `hops`
         deep) — how Claude Code and Gemini CLI read imports. At start-up by default; with
         `on_demand` (the nested file's own item, its trigger and globs) the file and its imports
-        join `ctx.on_demand` instead. Every import is recorded in `ctx.imports`; `report=False`
-        makes no finding of a broken one (the checks of nested imports are not this layer's)."""
+        join `ctx.on_demand` instead. Every import is recorded in `ctx.imports` and a broken one is
+        a finding on the importing file and line, nested or not (`report=False`: recorded only)."""
         t = self.text(rel)
         if t is None:
             return

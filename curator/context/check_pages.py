@@ -100,6 +100,67 @@ INSTRUCTION_CHECKS: tuple[tuple[str, Severity, str, str, str, str, str], ...] = 
      ".claude/skills/deploy and .claude/skills/release: 'deploy the web app to production with the release "
      "checklist' vs 'release the web app to production following the checklist'",
      "Make each description say what only it covers (its trigger words), or merge the two.", BY_HAND),
+    ("instructions.no-description", W,
+     "a skill, subagent, custom agent or agent-requested rule with nothing to pick it by (a subagent without "
+     "name and description is never registered)",
+     "Agents list skills, subagents and agent-requested rules by their descriptions and pick one when a task "
+     "matches: with no description the item is listed with a bare title (or not at all — a Claude Code subagent "
+     "needs `name` and `description`), so it is never chosen and the work it holds is never used.",
+     ".claude/agents/reviewer.md: `## Model opus` as a heading, no frontmatter: Claude Code never registers the "
+     "subagent",
+     "Add frontmatter that says when to use it: `---\\nname: reviewer\\ndescription: Reviews a diff for "
+     "correctness before a commit\\n---` (a `model_decision` or `inclusion: auto` rule needs its "
+     "`description:` too).", BY_HAND),
+    ("instructions.misplaced", W,
+     "an instruction file where no agent looks for it (a rule folder that is a file, a root-only file below the "
+     "root, a skill or path instruction outside its folder)",
+     "Each agent reads its files from fixed places: `.devin/rules/` is a folder, `.clinerules` and `.cursorrules` "
+     "are read at the workspace root only, a skill is `<name>/SKILL.md` in a skills folder, Copilot's path "
+     "instructions live in `.github/instructions/`. A file anywhere else is read by no agent, and nothing says so: "
+     "the rules it holds are silently inactive.",
+     ".devin/rules (a file): Devin Desktop reads the rule files inside a .devin/rules/ folder",
+     "Move the file where the agent reads it (the finding says where): `curator fix --check "
+     "instructions.misplaced` moves it when there is exactly one right place and nothing there yet (a flat "
+     "skill into its folder, a path instruction into .github/instructions/); else by hand.", ASKED),
+    ("instructions.cursor-md", W, "a plain .md in .cursor/rules: Cursor reads only .mdc project rules",
+     "Cursor's project rules are `.mdc` files; a `.md` beside them is ignored, frontmatter and all, so a rule "
+     "written as `alwaysApply: true` never reaches the agent.",
+     ".cursor/rules/backend.md  (alwaysApply: true, never applied)",
+     "Rename it to .mdc: `curator fix --check instructions.cursor-md` does it when no .mdc of that name exists "
+     "(the frontmatter keeps its meaning).", ASKED),
+    ("instructions.redundant-import", W, "an @import of a file the agent loads anyway at start-up",
+     "A `.claude/rules` file without `paths:` and the root CLAUDE.md files load at every start-up by themselves: "
+     "importing one as well adds nothing but a second place to keep in step (and, where the agent does not see "
+     "that it is the same file, a second copy in the context).",
+     "CLAUDE.md:12: @.claude/rules/testing.md  (.claude/rules/testing.md has no paths: it loads anyway)",
+     "Drop the import: `curator fix --check instructions.redundant-import` removes it (the line when it holds "
+     "nothing else).", ASKED),
+    ("instructions.startup-budget", W,
+     "an agent's start-up load over its budget (a share of the context window) where the agent caps nothing itself",
+     "Codex stops at 32 KiB, but Claude Code, Cline, Cursor, Copilot, Gemini CLI, Kiro and Roo load every "
+     "always-on file in full at every start: a memory bank or a rule set that grows is paid on every task, before "
+     "any work, and crowds out the code the agent needs to read.",
+     "memory-bank/ (54 files): Cline loads 171,741 tokens at every task start, 86% of a 200,000-token context",
+     "Keep what every task needs always on and make the rest on demand (path-scoped or agent-requested rules, "
+     "imports in nested files, archived memory-bank history). The budget is `.curator.yaml` `budgets:` "
+     "`agent-startup` ({agent_startup}) of a `context-window` of {context_window} tokens; a value above 1 is tokens.",
+     BY_HAND),
+    ("instructions.dead-glob-part", INFO, "part of a rule's glob list matches no file while another part does",
+     "A glob that matches nothing beside one that does is usually a pattern the code outgrew (`**/*.spec.ts` "
+     "beside a live `**/*.test.ts`) or one copied from another project: harmless today, misleading to whoever "
+     "reads the rule (the whole list matching nothing is instructions.dead-glob).",
+     ".cursor/rules/tests.mdc: globs: **/*.test.ts, **/*.spec.ts  (no .spec.ts file in the repository)",
+     "Drop the parts that match nothing, or point them at where those files are now.", BY_HAND),
+    ("instructions.agents-md-unread", W,
+     "an AGENTS.md Claude Code never reads: a CLAUDE.md (or CLAUDE.local.md) there counts instead and imports "
+     "nothing of it",
+     "Since 2.1.277 Claude Code reads AGENTS.md only where no CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md "
+     "is found: a CLAUDE.md that merely names AGENTS.md (`Follow AGENTS.md first` is text, not an import) "
+     "silences it, and a personal CLAUDE.local.md silences it for that developer alone. The guidance in "
+     "AGENTS.md then reaches every agent but Claude.",
+     "CLAUDE.md:3: Follow `AGENTS.md` first.  (not @AGENTS.md: the canonical rules never load)",
+     "Import it: `curator fix --check instructions.agents-md-unread` adds `@AGENTS.md` after the line that "
+     "names it (or at the top of the file).", ASKED),
     ("skills.name-length", W, f"a skill name over {_NAME} characters",
      f"Claude Code rejects or truncates a skill name over {_NAME} characters: the skill may not be listed at all.",
      ".claude/skills/x/SKILL.md: name: a-very-long-name-that-describes-everything-the-skill-does-in-one-go",

@@ -53,7 +53,7 @@ class _Walk:
         loaded = self.loaded if on_demand is None else set(self.loaded)
         self.b.expand(self.ctx, rel, why, find_imports, loaded=loaded, hops=self.hops, rule=rule,
                       import_rule=self.rules.id("imports.syntax" if on_demand is None else "imports.nested"),
-                      depth_rule=self.rules.id("imports.max-hops"), on_demand=on_demand, report=on_demand is None)
+                      depth_rule=self.rules.id("imports.max-hops"), on_demand=on_demand)
 
 
 def build(b: Builder) -> AgentContext:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..agents import RuleSet
 from ..model.findings import RuleKeys
 from .builder import Builder
-from .model import AgentContext, Cut, Listed, Loaded, OnDemand
+from .model import AgentContext, Cut, Listed, Loaded, OnDemand, Unseen
 from .parse import find_imports, glob_list, read_meta
 
 
@@ -85,9 +85,13 @@ def listing(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
         desc = data.get("description")
         desc = " ".join(str(desc).split()) if desc not in (None, "") else ""
         desc_from = "frontmatter" if desc else "none"
+        if kind == "subagent" and not _registered(b, ctx, rules, rel, t, data, meta):
+            continue
         if not desc and kind == "skill":
             desc = _first_line(meta.body if meta.present and not meta.error else _after_frontmatter(t.text))
             desc_from = "body" if desc else "none"
+            if not meta.error:
+                _undescribed_skill(b, rules, rel, meta, desc)
         ctx.listing.append(Listed(rel, kind, name, desc, "unreadable" if meta.error else "ok" if meta.present else "none",
                                   "frontmatter" if data.get("name") else "file", desc_from))
         if kind == "skill":
@@ -114,6 +118,39 @@ def listing(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
         b.add("skills.budget", rules.value("skills.folder"),
               f"the skills listing is {total:,} characters, over its ~{budget:,} budget (about 1% of "
               "the context window): the least-used skills collapse to bare names")
+
+
+def _registered(b: Builder, ctx: AgentContext, rules: RuleSet, rel: str, t, data: dict, meta) -> bool:
+    """A subagent without the frontmatter fields the agent requires is never registered: it is
+    never listed, never delegated to (said once, with what is missing)."""
+    required = rules.value("subagents.required", ())
+    missing = [k for k in required if not str(data.get(k) or "").strip()]
+    if not missing:
+        return True
+    what = ("no YAML frontmatter" if not meta.present else "frontmatter YAML cannot read" if meta.error
+            else "no " + " or ".join(f"`{k}:`" for k in missing) + " in its frontmatter")
+    ctx.never.append(Unseen(rel, f"{what}: Claude Code never registers this subagent", t.size,
+                            rules.id("subagents.required")))
+    if not meta.error:  # unreadable frontmatter is instructions.frontmatter's finding
+        fields = ", ".join(f"`{k}`" for k in required)
+        b.add("instructions.no-description", rel, f"{what}: Claude Code registers a subagent only with {fields}, so "
+              "it is never listed or delegated to (its settings in the body are plain text)", 1)
+    return False
+
+
+def _undescribed_skill(b: Builder, rules: RuleSet, rel: str, meta, shown: str) -> None:
+    """A skill with no `description`: listed with its body's first line, which is only a title
+    (or nothing) — nothing tells the agent when to use it."""
+    first = next((ln.strip() for ln in (meta.body or "").splitlines() if ln.strip()), "")
+    if shown and not first.startswith("#") and len(shown.split()) >= _SAYS_WHEN:
+        return  # a sentence of its own: the agent has something to match on
+    what = "no frontmatter" if not meta.present else "no `description:` in its frontmatter"
+    listed = f"only its first line, {shown!r}," if shown else "nothing"
+    b.add("instructions.no-description", rel, f"{what}: Claude Code lists the skill by its folder's name with "
+          f"{listed} to say when to use it", 1)
+
+
+_SAYS_WHEN = 6  # words: a first paragraph this long is a description of sorts
 
 
 def _after_frontmatter(text: str) -> str:

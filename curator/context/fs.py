@@ -19,6 +19,9 @@ MAX_BYTES: int = rules_for("claude-code").value("project.max-bytes")
 SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache",
                        ".pytest_cache", ".curator"})
 MAX_WALK = 200_000  # files listed at most (a giant monorepo still answers)
+# a linked folder at or under one of these is walked into (the agent reads through the link)
+AGENT_DIRS = frozenset({".claude", ".cursor", ".github", ".windsurf", ".devin", ".kiro", ".roo", ".agents",
+                        ".clinerules", ".gemini", ".codex", "memory-bank"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +92,10 @@ class RepoFS:
                 try:
                     if e.is_symlink():
                         links[path] = os.readlink(e.path)
-                        if e.is_dir():  # a linked folder is listed, never walked into
+                        if e.is_dir():  # a linked folder is listed; walked into only as an agent's folder
                             dirs.add(path)
+                            if self._follow(path, e.path):
+                                stack.append(path)
                         else:
                             files.append(path)
                     elif e.is_dir():
@@ -105,6 +110,18 @@ class RepoFS:
                 self.truncated = True
                 break
         files.sort()
+
+    def _follow(self, rel: str, full: str) -> bool:
+        """Walk into a linked folder when it is (or is inside) an agent's folder — `.claude/skills ->
+        ../.ai/skills`: the agents follow such links — and it stays in the repository without
+        leading back to a folder above it (a loop)."""
+        if not any(p in AGENT_DIRS for p in rel.split("/")):
+            return False
+        real = os.path.realpath(full)
+        if real == self.root or not is_within(real, self.root):
+            return False
+        here = os.path.realpath(os.path.dirname(full))
+        return not is_within(here, real)
 
     @property
     def fileset(self) -> set[str]:

@@ -21,7 +21,13 @@ def moved_to(fs, history: dict[str, str], path: str, parent: str) -> Moved:
     if now is not None and now in fs.fileset:
         return Moved(now, "git")
     name = path.rsplit("/", 1)[-1]
-    same = [f for f in fs.files if f.rsplit("/", 1)[-1] == name and f not in fs.links]
+    same, reals = [], set()
+    for f in fs.files:  # one file reached through a linked folder is one file
+        if f.rsplit("/", 1)[-1] == name and f not in fs.links:
+            real = getattr(fs.read(f), "real", f)
+            if real not in reals:
+                reals.add(real)
+                same.append(real if real in fs.fileset else f)  # named where it really is
     near = [f for f in same if f.startswith(parent + "/")] if parent else same
     for group, how in ((near, "near"), (same, "name")):
         if len(group) == 1:

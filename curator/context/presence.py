@@ -1,11 +1,10 @@
-"""Which agents a repository holds files for (by the rules of the versions chosen), and the files
-placed where no agent looks: a rule folder that is a file, a `.clinerules` below the root."""
+"""Which agents a repository holds files for (by the rules of the versions chosen); the files
+placed where no agent looks are placement.py's."""
 
 from __future__ import annotations
 
 from ..agents import AGENTS, RuleSet, rules_for
 from .fs import RepoFS
-from .model import Unseen
 
 
 def _rules(rulesets: dict[str, RuleSet] | None, agent: str) -> RuleSet:
@@ -29,7 +28,8 @@ def present_agents(fs: RepoFS, rulesets: dict[str, RuleSet] | None = None) -> li
     if "GEMINI.md" in names or ".gemini/settings.json" in files:
         found.add("gemini")
     cursor = _rules(rulesets, "cursor")
-    if fs.under(cursor.value("rules.folder")) or cursor.value("legacy.file") in files:
+    if fs.under(cursor.value("rules.folder")) or cursor.value("legacy.file") in files or any(
+            d.endswith("/" + cursor.value("rules.folder")) for d in dirs):
         found.add("cursor")
     copilot = _rules(rulesets, "copilot")
     if copilot.value("repo.file") in files or fs.under(copilot.value("path.folder")):
@@ -50,33 +50,3 @@ def present_agents(fs: RepoFS, rulesets: dict[str, RuleSet] | None = None) -> li
     if _rules(rulesets, "serena").value("memories.folder") in dirs:
         found.add("serena")
     return [a for a in AGENTS if a in found]
-
-
-# rule folders by the agent that reads them (a file of that name is read by none)
-def _rule_folders(rulesets: dict[str, RuleSet] | None) -> dict[str, str]:
-    out = {}
-    for agent, key in (("claude-code", "rules.folder"), ("claude-code", "skills.folder"), ("cursor", "rules.folder"),
-                       ("devin", "rules.folder"), ("devin", "rules.legacy-folder"), ("kiro", "steering.folder"),
-                       ("roo", "rules.folder"), ("copilot", "path.folder")):
-        rules = _rules(rulesets, agent)
-        if rules.has(key):
-            out[rules.value(key)] = rules.id(key)
-    return out
-
-
-def misplaced(fs: RepoFS, rulesets: dict[str, RuleSet] | None = None) -> list[Unseen]:
-    """Files no agent reads where they are: facts for the checks (no finding here)."""
-    out = []
-    for folder, rule in sorted(_rule_folders(rulesets).items()):
-        if folder in fs.fileset:
-            got = fs.read(folder)
-            out.append(Unseen(folder, f"{folder} is a file: agents read a folder of that name, so no agent loads it",
-                              getattr(got, "size", 0), rule))
-    cline = _rules(rulesets, "cline")
-    name = cline.value("rules.root")
-    for rel in fs.files:
-        if rel.endswith("/" + name) or f"/{name}/" in rel:
-            at = rel[: rel.index(name) + len(name)]
-            if not any(u.path == at for u in out):
-                out.append(Unseen(at, f"Cline reads {name} only at the workspace root", 0, cline.id("rules.root")))
-    return out

@@ -66,35 +66,61 @@ def _manual(ctx: AgentContext, rel: str, t, how: str, rule: str, trigger: str = 
 def cursor(b: Builder) -> AgentContext:
     rules = b.rules_of("cursor")
     ctx = AgentContext("cursor")
-    folder, suffix, keys = rules.value("rules.folder"), rules.value("rules.suffix"), rules.value("rules.keys")
-    rule = rules.id("rules.folder")
+    folder, suffix = rules.value("rules.folder"), rules.value("rules.suffix")
     plain = rules.value("rules.plain-md", None)
-    for rel in b.fs.under(folder):
-        if plain and rel.endswith(plain) and not rel.endswith(suffix):
-            ctx.never.append(Unseen(rel, f"a plain {plain} in {folder}: Cursor reads only {suffix} project rules",
-                                    getattr(b.fs.read(rel), "size", 0), rules.id("rules.plain-md")))
-    for rel, t, meta in _rule_files(b, folder, (suffix,) if plain else (suffix, ".md"), "Cursor"):
-        always = meta.data.get(keys["always"])
-        if isinstance(always, str) and always.strip().lower() in ("true", "false", "yes", "no") and not meta.lenient:
-            b.add("instructions.string-bool", rel, f'{keys["always"]}: "{always}" is a string, not a boolean: Cursor '
-                  f"does not treat the rule as always applied (write {keys['always']}: true)", 1,
-                  fix=RuleKeys(rel, "bool") if t.real == rel else None)
-        globs = glob_list(meta.data.get(keys["globs"]))
-        desc = meta.data.get(keys["description"])
-        if always is True or (meta.lenient and str(always).strip().lower() == "true"):
-            _always(ctx, rel, t, f"Cursor rule, {keys['always']}: true", rule)
-        elif globs:
-            _globbed(b, ctx, rel, t, keys["globs"], globs, rule, " (auto attached)")
-        elif desc not in (None, "", []):
-            _by_description(ctx, rel, t, desc, rule)
-        else:
-            _manual(ctx, rel, t, "only when you @-mention it (manual rule)", rule)
+    for scope in ["", *nested_cursor_scopes(b.fs, folder)]:
+        where = f"{scope}/{folder}" if scope else folder
+        for rel in b.fs.under(where):
+            if plain and rel.endswith(plain) and not rel.endswith(suffix):
+                ctx.never.append(Unseen(rel, f"a plain {plain} in {folder}: Cursor reads only {suffix} project rules",
+                                        getattr(b.fs.read(rel), "size", 0), rules.id("rules.plain-md")))
+        for rel, t, meta in _rule_files(b, where, (suffix,) if plain else (suffix, ".md"), "Cursor"):
+            _cursor_rule(b, ctx, rules, rel, t, meta, scope)
     legacy = rules.value("legacy.file")
     if legacy in b.fs.fileset:
         t = b.text(legacy)
         if t is not None:
             _always(ctx, legacy, t, f"legacy {legacy} (always)", rules.id("legacy.file"))
     return ctx
+
+
+def nested_cursor_scopes(fs, folder: str) -> list[str]:
+    """The subfolders holding a `.cursor/rules/` of their own (vendored and example ones aside)."""
+    from .placement import FOREIGN
+
+    tail = "/" + folder
+    return sorted(d[: -len(tail)] for d in fs.dirs if d.endswith(tail) and d not in fs.links
+                  and not any(p.lower() in FOREIGN or p.startswith(".") for p in d[: -len(tail)].split("/")))
+
+
+def _cursor_rule(b: Builder, ctx: AgentContext, rules, rel: str, t, meta, scope: str) -> None:
+    """One rule by its frontmatter; a nested folder's rules apply to files under `scope` only."""
+    keys = rules.value("rules.keys")
+    rule = rules.id("rules.folder" if not scope else "rules.nested")
+    always = meta.data.get(keys["always"])
+    if isinstance(always, str) and always.strip().lower() in ("true", "false", "yes", "no") and not meta.lenient:
+        b.add("instructions.string-bool", rel, f'{keys["always"]}: "{always}" is a string, not a boolean: Cursor '
+              f"does not treat the rule as always applied (write {keys['always']}: true)", 1,
+              fix=RuleKeys(rel, "bool") if t.real == rel else None)
+    globs = glob_list(meta.data.get(keys["globs"]))
+    if scope:
+        globs = [f"{scope}/{g.lstrip('/').removeprefix('./')}" for g in globs]
+    desc = meta.data.get(keys["description"])
+    if always is True or (meta.lenient and str(always).strip().lower() == "true"):
+        if scope:
+            ctx.on_demand.append(OnDemand(rel, f"working on files under {scope}/ (nested rule, {keys['always']}: "
+                                          "true)", 0, t.size, "folder", (scope + "/**",), text=t.text, rule=rule))
+        else:
+            _always(ctx, rel, t, f"Cursor rule, {keys['always']}: true", rule)
+    elif globs:
+        _globbed(b, ctx, rel, t, keys["globs"], globs, rule, " (auto attached)")
+    elif desc not in (None, "", []):
+        _by_description(ctx, rel, t, desc, rule)
+    else:
+        _manual(ctx, rel, t, "only when you @-mention it (manual rule)", rule)
+        if not meta.present and t.text.strip() and not _heading_keys(b, rel, t.text, keys.values()):
+            b.add("instructions.no-description", rel, "no frontmatter (description, globs, alwaysApply): Cursor "
+                  "applies this rule only when you @-mention it — nothing lets the agent pick it", 1)
 
 
 def copilot(b: Builder) -> AgentContext:
@@ -113,13 +139,56 @@ def copilot(b: Builder) -> AgentContext:
     rule = rules.id("path.folder")
     for rel, t, meta in _rule_files(b, rules.value("path.folder"), (rules.value("path.suffix"),), "Copilot"):
         globs = glob_list(meta.data.get(keys["globs"]))
+        quoted = _quoted_inside(meta, keys["globs"])
+        if quoted:
+            b.add("instructions.dead-glob", rel, f"`{keys['globs']}: {quoted}` holds quote characters inside the "
+                  "quotes: they are part of the pattern, which matches no file — the instructions never apply",
+                  _key_line(t.text, keys["globs"]))
+            globs = []
         excluded = meta.data.get(keys["exclude"])
         extra = f"; not for {excluded}" if excluded else ""
         if globs:
             _globbed(b, ctx, rel, t, keys["globs"], globs, rule, extra)
         else:
             _manual(ctx, rel, t, f"only when attached by hand (no {keys['globs']})", rule)
+            if not meta.present and t.text.strip() and not _heading_keys(b, rel, t.text, (keys["globs"],)):
+                b.add("instructions.no-description", rel, f"no frontmatter ({keys['globs']}, description): Copilot "
+                      "applies these instructions only when attached by hand", 1)
+    _copilot_agents(b, ctx, rules)
     return ctx
+
+
+def _copilot_agents(b: Builder, ctx: AgentContext, rules) -> None:
+    """`.github/agents/*.md`: custom agents, each picked from the agent list by its name and
+    description (by a person: no two descriptions compete for a prompt)."""
+    if not rules.has("agents.folder"):
+        return
+    rule = rules.id("agents.folder")
+    for rel, t, meta in _rule_files(b, rules.value("agents.folder"), (".md",), "Copilot"):
+        desc = meta.data.get("description")
+        said = " ".join(str(desc).split()) if desc not in (None, "", []) else ""
+        _manual(ctx, rel, t, "when you pick the custom agent" + (f": {said}" if said else " (no description)"), rule,
+                "invoked")
+        if not said and not meta.error:
+            what = "no frontmatter" if not meta.present else "no `description:` in its frontmatter"
+            b.add("instructions.no-description", rel, f"{what}: Copilot lists every .md in "
+                  f"{rules.value('agents.folder')}/ as a custom agent, and this one has nothing to say what it is for "
+                  "(a note kept here becomes an agent)", 1)
+
+
+def _heading_keys(b: Builder, rel: str, text: str, keys) -> bool:
+    """A frontmatter key written as a heading (`## applyTo: 'docs/**'`: a formatter turned the
+    `---` block into a setext heading): said as the frontmatter finding it is."""
+    import re
+
+    for no, line in enumerate(text.splitlines()[:8], 1):
+        m = re.match(r"^#{1,6}\s*(\w+)\s*:\s*(.*)$", line.strip())
+        if m and m.group(1) in keys:
+            b.add("instructions.frontmatter", rel, f"`{m.group(1)}: {m.group(2)}` is a heading, not frontmatter "
+                  "(a formatter turned the --- block into one): the agent reads no settings, so the rule never "
+                  "applies by itself", no)
+            return True
+    return False
 
 
 def cline(b: Builder) -> AgentContext:
@@ -177,11 +246,14 @@ def devin(b: Builder) -> AgentContext:
                 _globbed(b, ctx, rel, t, "globs", globs, rule)
             elif trigger == modes["description"]:
                 _by_description(ctx, rel, t, meta.data.get("description") or "", rule)
+                if not str(meta.data.get("description") or "").strip():
+                    b.add("instructions.no-description", rel, f"trigger: {trigger} without a description: {name} "
+                          "decides by the description alone, so nothing picks this rule", _key_line(t.text, "trigger"))
             else:
                 how = "manual rule (only when @-mentioned)" if trigger in ("", modes["manual"]) else \
                     f"trigger: {trigger} is not a {name} mode ({', '.join(modes.values())})"
                 if trigger not in ("", modes["manual"], modes["glob"]):  # toolkit-remix's `trigger: always` never loads
-                    line = next((i for i, ln in enumerate(t.text.splitlines(), 1) if ln.startswith("trigger:")), None)
+                    line = _key_line(t.text, "trigger")
                     b.add("instructions.frontmatter", rel, f"{how}: {name} loads the rule only when it is "
                           "@-mentioned", line)
                 _manual(ctx, rel, t, how, rule)
@@ -191,6 +263,19 @@ def devin(b: Builder) -> AgentContext:
         if t is not None:
             _devin_cap(b, ctx, _always(ctx, legacy, t, f"legacy {legacy} (always)", rules.id("legacy.file")))
     return ctx
+
+
+def _quoted_inside(meta, key: str) -> str:
+    """A YAML value that still has quotes around it (`applyTo: "'**/*'"`): as written, else ''."""
+    value = meta.data.get(key)
+    if meta.lenient or not isinstance(value, str):
+        return ""
+    v = value.strip()
+    return v if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"" else ""
+
+
+def _key_line(text: str, key: str) -> int | None:
+    return next((i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith(f"{key}:")), None)
 
 
 def _devin_cap(b: Builder, ctx: AgentContext, entry: Loaded) -> None:
@@ -219,6 +304,10 @@ def kiro(b: Builder) -> AgentContext:
             _manual(ctx, rel, t, f"only when you reference #{rel.rsplit('/', 1)[-1][:-3]} in chat", rule)
         elif inclusion == "auto":
             _by_description(ctx, rel, t, meta.data.get("description") or "", rule)
+            if not str(meta.data.get("description") or "").strip():
+                b.add("instructions.no-description", rel, "inclusion: auto without a description: Kiro includes "
+                      "the file when a request matches its description, so nothing includes it",
+                      _key_line(t.text, keys["mode"]))
         else:
             _always(ctx, rel, t, "Kiro steering (inclusion: always)", rule)
             _kiro_refs(b, ctx, rel, t.text)

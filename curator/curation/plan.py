@@ -80,14 +80,31 @@ def _text(data: bytes | None) -> list[str]:
     return data.decode("utf-8", errors="replace").splitlines(keepends=True)
 
 
+def _moves(plan: Plan) -> dict[str, FileEdit]:
+    """Deleted path → the created file it became: the same bytes (archiving), or the same bytes
+    with lines put before them (a flat skill moved into its folder with a drafted frontmatter)."""
+    created = [e for e in plan.edits if e.before is None and e.after is not None]
+    out: dict[str, FileEdit] = {}
+    for e in plan.edits:
+        if e.after is None and e.before is not None:
+            twin = next((c for c in created if c.after == e.before), None) or next(
+                (c for c in created if e.before and c.after.endswith(e.before) and c not in out.values()), None)
+            if twin is not None:
+                out[e.path] = twin
+    return out
+
+
 def diff_lines(plan: Plan):
-    """Unified diff of every edit; a file moved unchanged (archiving) shows as one rename line."""
-    created = {e.after: e.path for e in plan.edits if e.before is None and e.after is not None}
-    moved = {e.path: created[e.before] for e in plan.edits if e.after is None and e.before in created}
-    targets = set(moved.values())
+    """Unified diff of every edit; a file moved shows as one rename line (and the lines it
+    gained on the way, if any)."""
+    moved = _moves(plan)
+    targets = {c.path for c in moved.values()}
     for e in plan.edits:
         if e.path in moved:
-            yield f"rename {e.path} → {moved[e.path]}\n"
+            twin = moved[e.path]
+            yield f"rename {e.path} → {twin.path}\n"
+            if twin.after != e.before:
+                yield from difflib.unified_diff(_text(e.before), _text(twin.after), f"a/{e.path}", f"b/{twin.path}", n=2)
             continue
         if e.path in targets:
             continue

@@ -10,7 +10,8 @@ from ..context.for_check import findings_of, wanted
 def instructions_only(arg: str | None, only: set[str] | None = None, token_counter=None):
     """(Repository, Located) for `curator check` on a repository that holds instruction files but
     no memory store (most repositories): its findings are the instruction checks'. None when
-    the folder holds no agent file at all (the usual "no agent memory found" then stands)."""
+    the folder holds no agent file at all, not even one misplaced (the usual "no agent memory
+    found" then stands)."""
     from pathlib import Path
 
     from ..context.build import present_agents
@@ -24,7 +25,10 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
         return None
     fs = RepoFS.scan(root)
     if not present_agents(fs):
-        return None
+        from ..context.placement import placements
+
+        if not placements(fs):  # an agent's file where no agent reads it is a finding, not "no files"
+            return None
     from ..context.build import build_context
 
     ids = wanted(only)

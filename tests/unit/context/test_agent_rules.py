@@ -120,4 +120,7 @@ def test_rule_folders_that_are_files_are_facts_of_the_model(tmp_path):
     m = build(root, tmp_path)
     assert [(u.path, u.rule) for u in m.misplaced] == [(".cursor/rules", "cursor/rules.folder"),
                                                        ("docs/.clinerules", "cline/rules.root")]
-    assert not m.findings  # a fact for the checks, no finding here
+    # and each is a finding saying where it should go (phase 2: instructions.misplaced)
+    assert [(f.check, f.path) for f in m.findings] == [("instructions.misplaced", ".cursor/rules"),
+                                                       ("instructions.misplaced", "docs/.clinerules")]
+    assert "at the workspace root" in m.findings[1].message and ".cursor/rules/<name>.mdc" in m.findings[0].message

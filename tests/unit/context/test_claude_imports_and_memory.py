@@ -52,7 +52,11 @@ def test_imports_in_nested_files_resolve_from_their_folder_and_load_with_them(tm
     edges = [(i.importer, i.written, i.target, i.status, i.when) for i in ctx.imports]
     assert ("templates/api/CLAUDE.md", "@.claude/rules/api.md", "templates/api/.claude/rules/api.md", "missing",
             "on demand") in edges
-    assert not [f for f in m.findings if f.check.startswith("instructions.import")]  # the next phase's checks
+    # checked like a root file's: on the nested file and its line, saying where it resolves from
+    [broken] = [f for f in m.findings if f.check.startswith("instructions.import")]
+    assert (broken.check, broken.path, broken.line) == ("instructions.import-broken", "templates/api/CLAUDE.md", 1)
+    assert "templates/api/.claude/rules/api.md does not exist" in broken.message
+    assert "write @../../.claude/rules/api.md" in broken.message
     assert all(o.rule == "claude-code/imports.nested" for o in ctx.on_demand if o.via)
 
 
