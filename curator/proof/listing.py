@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from ..agents import RuleSet
 
 _QUOTED = re.compile(r"[\"“']([^\"”'\n]{3,60})[\"”']")
-_TRIGGER = re.compile(r"(?:^|(?<=[.;!?]\s))((?:use (?:this )?(?:skill )?when|use for|trigger(?:s|ed)? (?:on|by|when)|"
-                      r"when the user)[^.;!?]*)", re.I)
+_TRIGGER = re.compile(r"\b((?:use (?:this )?(?:skill )?when|use for|trigger(?:s|ed)? (?:on|by|when)|when the user)"
+                      r"[^.;!?\n]*)", re.I)
 FULL, CUT, BARE = "full", "cut", "bare"
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date  # noqa: TC003
 
 from ..base.config import Thresholds
 from ..model.findings import Finding
@@ -77,7 +77,10 @@ def prove(root, sessions, *, today: date | None = None, thresholds: Thresholds |
     `root`; `version` is today's Claude Code (default: the one the repository's model uses)."""
     env = dict(os.environ) if env is None else env
     home = home or env.get("HOME") or os.path.expanduser("~")
-    today = today or date.today()
+    if today is None:
+        from ..model.loader import current_day
+
+        today = current_day()
     t = thresholds or _thresholds(root)
     evidence = [s if isinstance(s, SessionEvidence) else session_evidence(s) for s in sessions]
     verifier = Verifier(str(root), home=home, token_counter=token_counter, env=env)

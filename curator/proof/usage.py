@@ -157,4 +157,4 @@ def _listed(ev, by_name: dict) -> None:
         return
     for name, chars in zip(listing.names, listing.described, strict=False):
         for item in _named(by_name, name, ("skill", "command")):
-            item.listed_calls += ev.calls if chars else 0  # listed bare: its name only
+            item.listed_calls += ev.main_calls if chars else 0  # listed bare: its name only

@@ -39,9 +39,26 @@ class Row:
     def mismatch(self) -> bool:
         return self.status in MISMATCHES
 
+    @property
+    def hint(self) -> str:
+        """Where to look first, by the rule that predicted otherwise."""
+        key = self.rule.split("/", 1)[-1].split("@")[0]
+        if not self.mismatch:
+            return ""
+        if key.startswith("agents-md"):
+            return ("did that session run with another instructionFiles (claude-md-and-agents-md loads both), or a "
+                    "Claude Code that reads AGENTS.md otherwise?")
+        if key in ("rules.folder", "project.files", "imports.syntax", "user.files"):
+            return "a claudeMdExcludes or instructionFiles managed-only in that session's settings takes files out"
+        if key in ("rules.paths", "project.nested", "imports.nested"):
+            return "the agent attaches these when it reads a file there; a glob or folder it reads otherwise misses"
+        if not self.rule:
+            return "a file curator has no rule for: if the agent does load it, the rule is missing (docs/agents.md)"
+        return ""
+
     def to_json(self) -> dict:
         out = {"path": self.path, "status": self.status, "when": self.when, "rule": self.rule}
-        for key in ("detail", "predicted", "bytes", "timestamp"):
+        for key in ("detail", "predicted", "hint", "bytes", "timestamp"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
         return out
@@ -93,15 +110,15 @@ class Verifier:
         rules = self.predictor.rules(ev.version)
         if rules is None:
             return SessionCheck(ev, NO_RULES, f"its version {ev.version!r} is not one curator can read")
-        cwd_rel = self._cwd(ev.cwd)
-        if cwd_rel is None:
-            return SessionCheck(ev, ELSEWHERE, f"it ran in {ev.cwd or 'an unknown folder'}, outside {self.root}")
         attachments = rules.has("records.attachments") or ev.attachments
         if not ev.recorded and not rules.has("records.instructions"):
             since = self.predictor.rules(rules.table.newest).rule("records.instructions").since
             return SessionCheck(ev, PREDATES, f"Claude Code {ev.version} recorded no start-up files (they are "
                                 f"recorded from {since} on){'' if attachments else '; nor what it attached later'}",
                                 attachments=attachments)
+        cwd_rel = self._cwd(ev.cwd)
+        if cwd_rel is None:
+            return SessionCheck(ev, ELSEWHERE, f"it ran in {ev.cwd or 'an unknown folder'}, outside {self.root}")
         p = self.predictor.predict(ev.version, cwd_rel)
         out = SessionCheck(ev, CHECKED if ev.recorded else NO_RECORD, prediction=p, attachments=attachments)
         if not ev.recorded:
@@ -131,7 +148,8 @@ class Verifier:
         return None
 
     def _bytes(self, row: Row, load: Load, ev: SessionEvidence) -> None:
-        verdict, why = self.contents.judge(load, row.path, None, ev.started, ev.branch)
+        got = self.predictor.fs.read(row.path)  # confined; a link inside the repository is followed
+        verdict, why = self.contents.judge(load, row.path, getattr(got, "text", None), ev.started, ev.branch)
         row.bytes = verdict
         if verdict in (CHANGED_SINCE, DIFFERS):
             row.detail = "; ".join(x for x in (row.detail, why) if x)

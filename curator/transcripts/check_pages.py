@@ -52,7 +52,7 @@ SESSION_CHECKS: tuple[tuple[str, Severity, str, str, str, str, str], ...] = (
      "reads otherwise, a folder that moved, YAML that did not parse as a list).",
      ".claude/rules/api.md: paths: src/api/**  — 4 sessions read src/api/routes.ts, none attached the rule",
      "Check the globs against the files the sessions read (`curator context --verify` names them); quote "
-     "patterns that start with `*` or `{` in YAML.",
+     "patterns that start with `*` or a brace in YAML.",
      BY_HAND),
 )
 SEVERITY = {c[0]: c[1] for c in SESSION_CHECKS}

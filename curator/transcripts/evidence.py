@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from .records import ATTRIBUTION, COMPACT, INVOKED, NESTED, SKILL, STARTUP, SUBAGENT, Listing, Load
 
+RECORDS = (STARTUP, NESTED, INVOKED)  # attachment lines: a version that writes them records what it attached
+
 
 @dataclass(slots=True)
 class Carried:
@@ -33,7 +35,7 @@ class SessionEvidence:
     versions: list[str] = field(default_factory=list)
     startup: list[Load] = field(default_factory=list)  # the first start-up record, in its order
     recorded: bool = False  # the transcript holds a start-up record at all
-    attachments: bool = False  # it holds any line of the kinds records.py reads
+    attachments: bool = False  # it holds attachment lines (start-up files, nested files, skills, a listing)
     rerecords: int = 0  # start-up records after compactions
     nested: list[Load] = field(default_factory=list)  # attached later (one per uuid), in order
     skills: dict[str, int] = field(default_factory=dict)  # skill -> invocations (refused calls left out)
@@ -42,6 +44,7 @@ class SessionEvidence:
     listings: list[Listing] = field(default_factory=list)
     reads: list = field(default_factory=list)  # Touch (read or edit), every transcript
     calls: int = 0  # API calls of every transcript
+    main_calls: int = 0  # of the main transcript (what its listing rode on)
     carried: list[Carried] = field(default_factory=list)  # every load with the calls that carried it
     compactions: int = 0
 
@@ -64,7 +67,7 @@ def _carried(scan_loads: list[Load], total_calls: int, scan: int) -> list[Carrie
         if load.kind == COMPACT:
             out += [Carried(x, max(0, load.calls - x.calls), scan) for x in open_]
             open_ = []
-        elif load.kind in (STARTUP, NESTED, INVOKED, SKILL) and load.note != "error":
+        elif load.kind in (STARTUP, NESTED, INVOKED, SKILL) and load.note != "error" and load.path:
             open_.append(load)
     out += [Carried(x, max(0, total_calls - x.calls), scan) for x in open_]
     return out
@@ -80,6 +83,7 @@ def session_evidence(session) -> SessionEvidence:
                          session.started, main.branch)
     seen_versions: dict[str, None] = {}
     seen_uuids: set[str] = set()
+    ev.main_calls = main.assistant_messages
     for n, sc in enumerate(scans):
         for v in sc.versions:
             seen_versions.setdefault(v, None)
@@ -87,7 +91,7 @@ def session_evidence(session) -> SessionEvidence:
         ev.reads += [t for t in sc.touches if t.how in ("read", "edit")]
         ev.listings += sc.listings
         ev.carried += _carried(sc.loads, sc.assistant_messages, n)
-        ev.attachments = ev.attachments or bool(sc.loads) or bool(sc.listings)
+        ev.attachments = ev.attachments or bool(sc.listings) or any(x.kind in RECORDS for x in sc.loads)
         _fold(ev, sc.loads, n == 0 or first_startup is None, seen_uuids)
     ev.versions = list(seen_versions)
     return ev
@@ -112,7 +116,8 @@ def _fold(ev: SessionEvidence, loads: list[Load], main: bool, seen: set[str]) ->
             if main and not ev.recorded:
                 ev.recorded, in_first = True, True
             if main and in_first and not load.note:
-                ev.startup.append(load)
+                if load.path:  # '' stands for a record of no file
+                    ev.startup.append(load)
             elif main:
                 ev.rerecords += 1
         else:

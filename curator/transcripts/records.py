@@ -102,6 +102,8 @@ def attachment_loads(obj: dict, att: dict, calls: int) -> tuple[list[Load], List
                 got = _content(entry, facts, STARTUP, calls, note)
                 if got is not None:
                     out.append(got)
+        if not out:  # a record of nothing: the session loaded no instruction file
+            out.append(Load(STARTUP, "", note=note, calls=calls, **facts))
     elif kind == "nested_memory":
         inner = att.get("content")
         entry = dict(inner) if isinstance(inner, dict) else {}

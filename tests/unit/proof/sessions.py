@@ -16,8 +16,9 @@ class Session:
     """`Session(sid, cwd, version, day)` then steps; `.lines` are the JSON objects in order."""
 
     def __init__(self, sid: str, cwd: str, version: str, day: str = "2026-11-10", branch: str = "main",
-                 start: str = "09:00") -> None:
+                 start: str = "09:00", sidechain: bool = False) -> None:
         self.sid, self.cwd, self.version, self.branch = sid, cwd, version, branch
+        self.sidechain = sidechain
         self.day = day
         self.minute = int(start[:2]) * 60 + int(start[3:5])
         self.second = 0
@@ -33,13 +34,21 @@ class Session:
 
     def _base(self, kind: str, **extra) -> dict:
         uid = str(uuidlib.uuid5(NS, f"{self.sid}/{len(self.lines)}"))
-        d = {"parentUuid": self.parent, "isSidechain": False, "userType": "external", "cwd": self.cwd,
+        d = {"parentUuid": self.parent, "isSidechain": self.sidechain, "userType": "external", "cwd": self.cwd,
              "sessionId": self.sid, "version": self.version, "gitBranch": self.branch, "entrypoint": "cli",
              "type": kind, "uuid": uid, "timestamp": self._ts()}
         d.update(extra)
         self.lines.append(d)
         self.parent = uid
         return d
+
+    def copy(self, line: dict) -> Session:
+        """A line copied from another transcript, uuid and all (a subagent inherits it)."""
+        self.lines.append({**line, "isSidechain": self.sidechain})
+        return self
+
+    def last(self) -> dict:
+        return self.lines[-1]
 
     # -- records ------------------------------------------------------------------------
     def instructions(self, files: list[tuple], **extra) -> Session:
