@@ -6,7 +6,7 @@ that saw a contradiction is named (a change in the agent shows on the first sess
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import UTC, date, timedelta
 
 from ..base.config import Thresholds
 from ..model.findings import Finding
@@ -90,14 +90,14 @@ def unused(usage: Usage, checks: list[SessionCheck], today: date, t: Thresholds,
 def _born_after(born: float | None, oldest: str) -> bool:
     if born is None or not oldest:
         return False
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     try:
         start = datetime.fromisoformat(oldest.replace("Z", "+00:00"))
     except ValueError:
         return False
     if start.tzinfo is None:
-        start = start.replace(tzinfo=timezone.utc)
+        start = start.replace(tzinfo=UTC)
     return born > start.timestamp()
 
 

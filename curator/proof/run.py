@@ -15,7 +15,7 @@ from ..model.findings import Finding
 from ..transcripts.evidence import SessionEvidence, session_evidence
 from . import findings as fnd
 from .listing import Entry, Seen, Simulation, recorded_state, settings, simulate
-from .predict import AGENT, Prediction, Predictor
+from .predict import AGENT, Prediction
 from .usage import Usage, usage
 from .verify import MATCHED, MISMATCHES, SessionCheck, Verifier
 
@@ -27,7 +27,7 @@ class FileSeen:
     path: str
     sessions: list[str] = field(default_factory=list)  # ids, newest first
     last: str = ""
-    mismatches: list[str] = field(default_factory=list)  # sentences, newest first
+    mismatches: list[tuple[SessionCheck, object]] = field(default_factory=list)  # (session, its Row), newest first
 
     @property
     def count(self) -> int:
@@ -41,7 +41,7 @@ class Proof:
     current: Prediction | None  # today's model (the version the repository's model uses)
     usage: Usage | None = None
     simulation: Simulation | None = None
-    seen: list[Seen] = field(default_factory=list)
+    listed: list[Seen] = field(default_factory=list)  # each repository skill in the newest recorded listing
     findings: list[Finding] = field(default_factory=list)
     files: dict[str, FileSeen] = field(default_factory=dict)
 
@@ -53,9 +53,23 @@ class Proof:
     def mismatches(self) -> int:
         return sum(len(c.mismatches) for c in self.checks)
 
-    def sessions_loading(self, path: str) -> list[str]:
+    def seen(self, path: str) -> FileSeen:
+        """A file across the sessions: recorded loads, and for a skill, command or subagent the
+        sessions that used it (newest first)."""
         got = self.files.get(path)
-        return list(got.sessions) if got is not None else []
+        item = self.usage.of(path) if self.usage is not None else None
+        if item is None or item.kind not in ("skill", "command", "subagent"):
+            return got or FileSeen(path)
+        out = FileSeen(path, list(got.sessions) if got else [], got.last if got else "",
+                       list(got.mismatches) if got else [])
+        for sid in item.lines:
+            if sid not in out.sessions:
+                out.sessions.append(sid)
+        out.last = max(out.last, item.last)
+        return out
+
+    def sessions_loading(self, path: str) -> list[str]:
+        return self.seen(path).sessions
 
     def to_json(self) -> dict:
         states: dict[str, int] = {}
@@ -67,7 +81,7 @@ class Proof:
                 "usage": self.usage.to_json() if self.usage else None,
                 "listing": self.simulation.to_json() if self.simulation else None,
                 "listing_recorded": [{"name": s.name, "recorded": s.recorded, "simulated": s.simulated,
-                                      "session_id": s.session_id, "agrees": s.agrees} for s in self.seen],
+                                      "session_id": s.session_id, "agrees": s.agrees} for s in self.listed],
                 "findings": [f.to_json() for f in self.findings]}
 
 
@@ -94,7 +108,7 @@ def prove(root, sessions, *, today: date | None = None, thresholds: Thresholds |
     if current is None:
         return proof
     proof.usage = usage(checks, current, verifier._rel)
-    proof.simulation, proof.seen = _listing(current, checks, verifier.root, home, bool(env.get("CI", "").strip()))
+    proof.simulation, proof.listed = _listing(current, checks, verifier.root, home, bool(env.get("CI", "").strip()))
     proof.files = _files(checks, verifier)
     paths = {x.name: x.path for x in current.ctx.listing if x.kind in ("skill", "command")}
     born = _born(verifier.root, proof.usage)
@@ -106,8 +120,9 @@ def prove(root, sessions, *, today: date | None = None, thresholds: Thresholds |
 
 
 def _thresholds(root) -> Thresholds:
-    from ..base.config import ConfigError, load_config
     from pathlib import Path
+
+    from ..base.config import ConfigError, load_config
 
     try:
         return load_config(Path(root)).thresholds
@@ -155,8 +170,26 @@ def _files(checks: list[SessionCheck], verifier: Verifier) -> dict[str, FileSeen
                     f.sessions.append(c.evidence.session_id)
                     f.last = max(f.last, row.timestamp or c.evidence.started)
             if row.status in MISMATCHES:
-                f.mismatches.append(f"{c.evidence.started[:10]} {c.evidence.version}: {row.status} — {row.detail}")
+                f.mismatches.append((c, row))
+        _read(c, verifier, out)
     return out
+
+
+def _read(c: SessionCheck, verifier: Verifier, out: dict[str, FileSeen]) -> None:
+    """Files the model loads only when the agent opens them (memory topic files, a command read
+    as a file): a session that read one with a tool saw it."""
+    p = c.prediction
+    if p is None:
+        return
+    for t in c.evidence.reads:
+        rel = verifier._rel(t.target)
+        exp = p.on_demand.get(rel) if rel else None
+        if exp is None or exp.trigger not in ("invoked", "manual") or t.how != "read":
+            continue
+        f = out.setdefault(rel, FileSeen(rel))
+        if c.evidence.session_id not in f.sessions:
+            f.sessions.append(c.evidence.session_id)
+        f.last = max(f.last, t.timestamp or c.evidence.started)
 
 
 def _born(root: str, u: Usage) -> dict[str, float]:

@@ -101,12 +101,12 @@ def listing_lines(proof: Proof) -> list[str]:
         if e.lost:
             line += f"; trigger phrases lost: {'; '.join(e.lost[:3])}"
         out += _wrap(line, "  ")[:1] + _wrap(line, "    ")[1:] if len(line) > WIDTH else [line]
-    for s in proof.seen:
+    for s in proof.listed:
         if not s.agrees:
             out += _wrap(f"{s.name}: the session {s.session_id[:8]} listed it {s.recorded}; the simulation: "
                          f"{s.simulated}", "  ")
-    if not sim.over and all(s.agrees for s in proof.seen):
-        out.append("  every description fits" + (" (as the sessions' listings show)" if proof.seen else ""))
+    if not sim.over and all(s.agrees for s in proof.listed):
+        out.append("  every description fits" + (" (as the sessions' listings show)" if proof.listed else ""))
     return out
 
 

@@ -302,3 +302,38 @@ def test_context_view(snap_compare, sample_repo_copy):
         await _ready(pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_context_view_with_sessions(snap_compare, demo_repo):
+    """The demo's sessions held against the model: each file seen in N sessions (the last day) or
+    never seen; AGENTS.md, loaded by one session although the rules say never, is marked ✖ and
+    its line says which rule predicted otherwise."""
+    async def run_before(pilot):
+        from tests.pilot.conftest import wait_until
+
+        await _ready(pilot)
+        await wait_until(pilot, lambda: pilot.app.proof is not None, timeout=30)
+        await pilot.press("7")
+        await _ready(pilot)
+        await pilot.press("f", "end")
+        await pilot.pause(0.3)
+        await _ready(pilot)
+
+    assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_sessions_that_loaded_a_file(snap_compare, demo_repo):
+    """Enter on a file of the Context view: the sessions that loaded it, and Esc for all."""
+    async def run_before(pilot):
+        from tests.pilot.conftest import wait_until
+
+        await _ready(pilot)
+        await wait_until(pilot, lambda: pilot.app.proof is not None, timeout=30)
+        await pilot.press("7")
+        await _ready(pilot)
+        await pilot.press("f", "end", "enter")
+        await wait_until(pilot, lambda: pilot.app.screen.__class__.__name__ == "SessionsScreen")
+        await pilot.pause(0.3)
+        await _ready(pilot)
+
+    assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)

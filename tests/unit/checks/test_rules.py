@@ -62,13 +62,12 @@ def _session_findings(make_store, case: dict, check: str, side: str, files: dict
     """`sessions: true` cases: `transcripts:` lists sessions, each {version, day, steps}; a step is
     [instructions, [paths]], [read, path], [nested, path, globs?], [skill, name], [listing,
     [[name, description]]] or [say, text] — written to the documented schema by tests/unit/proof."""
+    import importlib.util
     import os
 
     from curator.base.config import Thresholds
     from curator.proof import prove
     from curator.transcripts import SessionIndex
-
-    import importlib.util
 
     spec = importlib.util.spec_from_file_location("proof_sessions", REPO / "tests" / "unit" / "proof" / "sessions.py")
     writer = importlib.util.module_from_spec(spec)

@@ -86,7 +86,7 @@ def test_the_simulation_beside_a_recorded_listing_and_its_findings(tmp_path):
     index = SessionIndex.for_repo(root, [tmp_path / "projects"], use_cache=False)
     proof = prove(root, index.build(), env={"HOME": str(tmp_path), "CI": ""}, home=str(tmp_path),
                   token_counter=FakeTokenCounter())
-    states = {x.name: (x.recorded, x.simulated) for x in proof.seen}
+    states = {x.name: (x.recorded, x.simulated) for x in proof.listed}
     assert states["s01"] == (BARE, FULL) and states["s06"] == (FULL, BARE) and states["s00"] == (FULL, FULL)
     dropped = {f.path for f in proof.findings if f.check == "sessions.listing-dropped"}
     assert dropped == {".claude/skills/s01/SKILL.md"}  # the record wins over the simulation (s03 was listed)
