@@ -105,6 +105,7 @@ class Verifier:
         self.home = home or os.path.expanduser("~")
         self.predictor = predictor or Predictor(self.root, token_counter, env, self.home)
         self.contents = Contents(self.root)
+        self._reads: dict[str, list[str]] = {}
 
     def check(self, ev: SessionEvidence) -> SessionCheck:
         rules = self.predictor.rules(ev.version)
@@ -262,12 +263,16 @@ class Verifier:
         itself left out)."""
         from ..context.parse import matches
 
-        out: list[str] = []
-        for t in ev.reads:
-            rel = self._rel(t.target)
-            if rel and rel != exp.path and rel not in out and any(matches(g, rel) for g in exp.globs):
-                out.append(rel)
-        return out
+        return [rel for rel in self._read_paths(ev) if rel != exp.path and any(matches(g, rel) for g in exp.globs)]
+
+    def _read_paths(self, ev: SessionEvidence) -> list[str]:
+        """The repository files a session read or edited, each once, in order (kept per session:
+        every on-demand file of the model is held against them)."""
+        got = self._reads.get(ev.session_id)
+        if got is None:
+            got = list(dict.fromkeys(rel for t in ev.reads if (rel := self._rel(t.target))))
+            self._reads[ev.session_id] = got
+        return got
 
     def _read_before(self, ev: SessionEvidence, exp: Expect, when: str) -> bool:
         from ..context.parse import matches

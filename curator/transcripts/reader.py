@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from .records import Listing, Load, Recorder
+from .records import USE_TOOLS, Listing, Load, Recorder
 
 # the conversation
 MESSAGE_TYPES = frozenset({"user", "assistant", "system", "summary", "attachment", "progress"})
@@ -249,7 +249,8 @@ class Scanner:
                 s.output_tokens += _int(usage.get("output_tokens"))
                 s.cache_read_tokens += _int(usage.get("cache_read_input_tokens"))
                 s.cache_creation_tokens += _int(usage.get("cache_creation_input_tokens"))
-        self.rec.assistant(obj)
+        if "attributionSkill" in obj:
+            self.rec.assistant(obj)
         content = msg.get("content")
         if not isinstance(content, list):
             return
@@ -259,7 +260,7 @@ class Scanner:
             s.tool_calls += 1
             name = block.get("name")
             inp = block.get("input")
-            if not isinstance(name, str) or not isinstance(inp, dict) or self.rec.tool(obj, block):
+            if not isinstance(name, str) or not isinstance(inp, dict) or (name in USE_TOOLS and self.rec.tool(obj, block)):
                 continue
             short = tool_name(name)
             uuid = obj.get("uuid") if isinstance(obj.get("uuid"), str) else ""

@@ -18,6 +18,7 @@ STARTUP, NESTED, SKILL, INVOKED, SUBAGENT, COMPACT, ATTRIBUTION = (
     "startup", "nested", "skill", "invoked", "subagent", "compact", "attribution")
 SKILL_TOOL = "Skill"
 SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
+USE_TOOLS = SUBAGENT_TOOLS | {SKILL_TOOL}  # the calls the reader hands to `Recorder.tool`
 LAUNCHING = "Launching skill:"
 MAX_NAMES = 2000  # a listing's names kept (a hostile transcript may list millions)
 MAX_LOADS = 20_000  # loads kept per transcript (each compaction re-records the start-up files)
@@ -42,6 +43,9 @@ class Load:
     cwd: str = ""
     raw_sha: str = ""  # sha of `rawContent` (a rule's text with its frontmatter), when recorded
 
+    def __reduce__(self):  # cached as a plain tuple: a slotted dataclass pickles a dict a load, 3x slower
+        return (Load, tuple(getattr(self, f) for f in _LOAD_FIELDS))
+
 
 @dataclass(slots=True)
 class Listing:
@@ -56,6 +60,13 @@ class Listing:
     timestamp: str = ""
     uuid: str = ""
     version: str = ""
+
+    def __reduce__(self):
+        return (Listing, (self.names, self.described, self.chars, self.initial, self.count, self.timestamp, self.uuid,
+                          self.version))
+
+
+_LOAD_FIELDS = tuple(Load.__dataclass_fields__)
 
 
 def digest(text: str) -> str:
@@ -162,9 +173,9 @@ def tool_loads(obj: dict, block: dict, calls: int) -> Load | None:
     if not isinstance(inp, dict):
         return None
     if name == SKILL_TOOL and _str(inp.get("skill")).strip():
-        return Load(SKILL, inp["skill"].strip(), calls=calls, **_line_facts(obj))
+        return Load(SKILL, inp["skill"].strip(), calls=calls, timestamp=_str(obj.get("timestamp")))
     if name in SUBAGENT_TOOLS and _str(inp.get("subagent_type")).strip():
-        return Load(SUBAGENT, inp["subagent_type"].strip(), calls=calls, **_line_facts(obj))
+        return Load(SUBAGENT, inp["subagent_type"].strip(), calls=calls, timestamp=_str(obj.get("timestamp")))
     return None
 
 
@@ -196,12 +207,10 @@ class Recorder:
         skill = obj.get("attributionSkill")
         if isinstance(skill, str) and skill and skill != self._attributed:  # once for a run of lines
             self._attributed = skill
-            self._add(Load(ATTRIBUTION, skill, calls=self.s.assistant_messages, **_line_facts(obj)))
+            self._add(Load(ATTRIBUTION, skill, calls=self.s.assistant_messages, timestamp=_str(obj.get("timestamp"))))
 
     def tool(self, obj: dict, block: dict) -> bool:
-        """A Skill or subagent call (True: the reader has nothing more to do with it)."""
-        if block.get("name") != SKILL_TOOL and block.get("name") not in SUBAGENT_TOOLS:
-            return False
+        """A Skill or subagent call (USE_TOOLS; True: the reader has nothing more to do with it)."""
         used = tool_loads(obj, block, self.s.assistant_messages)
         if used is not None:
             self._add(used)
@@ -212,24 +221,27 @@ class Recorder:
     def user(self, obj: dict) -> None:
         """A Skill call's result: refused (an error), or "Launching skill: NAME" (a launch whose
         call this transcript does not hold counts as a use of its own)."""
-        msg = obj.get("message")
-        content = msg.get("content") if isinstance(msg, dict) else None
-        if not isinstance(content, list):
+        msg = obj.get("message")  # (every user line passes here: exact type checks, no more)
+        content = msg.get("content") if msg.__class__ is dict else None
+        if content.__class__ is not list:
             return
+        calls = self._skill_calls
         for block in content:
-            if not isinstance(block, dict) or block.get("type") != "tool_result":
+            if block.__class__ is not dict or block.get("type") != "tool_result":
                 continue
-            call = self._skill_calls.pop(str(block.get("tool_use_id", "")), None)
-            if call is not None:
-                if block.get("is_error") is True:
-                    call.note = "error"
-                continue
+            if calls:
+                call = calls.pop(block.get("tool_use_id"), None) if block.get("tool_use_id").__class__ is str else None
+                if call is not None:
+                    if block.get("is_error") is True:
+                        call.note = "error"
+                    continue
             text = block.get("content")
-            if isinstance(text, list):
-                text = next((b.get("text") for b in text if isinstance(b, dict) and isinstance(b.get("text"), str)), "")
-            name = launched(text) if isinstance(text, str) and text.startswith(LAUNCHING) else ""
+            if text.__class__ is list and text and text[0].__class__ is dict:
+                text = text[0].get("text")
+            name = launched(text) if text.__class__ is str and text.startswith(LAUNCHING) else ""
             if name:
-                self._add(Load(SKILL, name, note="launched", calls=self.s.assistant_messages, **_line_facts(obj)))
+                self._add(Load(SKILL, name, note="launched", calls=self.s.assistant_messages,
+                               timestamp=_str(obj.get("timestamp"))))
 
     def attachment(self, obj: dict, att: dict) -> None:
         if att.get("type") not in ("instructions", "nested_memory", "invoked_skills", "skill_listing"):
