@@ -108,7 +108,8 @@ def prove(root, sessions, *, today: date | None = None, thresholds: Thresholds |
     if current is None:
         return proof
     proof.usage = usage(checks, current, verifier._rel)
-    proof.simulation, proof.listed = _listing(current, checks, verifier.root, home, bool(env.get("CI", "").strip()))
+    proof.simulation, proof.listed = _listing(current, checks, verifier.root, home, bool(env.get("CI", "").strip()),
+                                              verifier.predictor.fs)
     proof.files = _files(checks, verifier)
     paths = {x.name: x.path for x in current.ctx.listing if x.kind in ("skill", "command")}
     born = _born(verifier.root, proof.usage)
@@ -130,7 +131,16 @@ def _thresholds(root) -> Thresholds:
         return Thresholds()
 
 
-def _listing(current: Prediction, checks: list[SessionCheck], root: str, home: str, ci: bool):
+def _described(fs, x) -> str:
+    """What the listing shows of a skill: its description, with its `when_to_use` after it."""
+    from ..context.parse import read_meta
+
+    got = fs.read(x.path) if fs is not None else None
+    when = read_meta(got.text).data.get("when_to_use") if hasattr(got, "text") else None
+    return f"{x.description} {' '.join(str(when).split())}" if isinstance(when, str) and when.strip() else x.description
+
+
+def _listing(current: Prediction, checks: list[SessionCheck], root: str, home: str, ci: bool, fs=None):
     """The listing as the agent builds it today (the repository's skills, with the other skills
     the newest recorded listing held), and each repository skill's state in that record."""
     invoked: dict[str, int] = {}
@@ -139,7 +149,7 @@ def _listing(current: Prediction, checks: list[SessionCheck], root: str, home: s
             invoked[name] = invoked.get(name, 0) + n
         for name in c.evidence.attributed:
             invoked.setdefault(name, 1)
-    ours = [Entry(x.name, x.description, x.path, x.kind, invoked.get(x.name, 0)) for x in current.ctx.listing
+    ours = [Entry(x.name, _described(fs, x), x.path, x.kind, invoked.get(x.name, 0)) for x in current.ctx.listing
             if x.kind in ("skill", "command") and x.description]
     newest = max((c for c in checks if c.evidence.listing is not None), key=lambda c: c.evidence.started, default=None)
     others = []

@@ -86,3 +86,21 @@ def test_sessions_that_ran_elsewhere_say_so(demo, tmp_path, capsys):
     (other / "CLAUDE.md").write_text("x\n")
     data = json.loads(_run(capsys, "context", str(other), "--verify", "--all", "--format", "json"))
     assert data["states"] == {"elsewhere": 3, "predates the records": 1}
+
+
+def test_check_with_sessions_adds_their_findings_and_names_the_transcripts(demo, capsys, monkeypatch):
+    """`curator check --sessions`: the sessions' findings with the others (SARIF and GitHub alike);
+    the transcripts folder, a source of the repository, is named, never loaded as memory (it used
+    to stop the text report)."""
+    monkeypatch.setenv("HOME", str(demo.parent))
+    main(["check", str(demo)])
+    plain = capsys.readouterr().out
+    flat = " ".join(plain.split())
+    assert "sessions: curator sessions, curator context --verify" in flat, plain
+    assert "sessions.model-contradicted" not in plain
+    main(["check", str(demo), "--sessions", "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert [(f["check"], f["path"]) for f in data["findings"] if f["check"].startswith("sessions.")] == [
+        ("sessions.model-contradicted", "AGENTS.md")]
+    assert main(["check", str(demo), "--sessions", "--only", "sessions.model-contradicted", "--fail-on",
+                 "warning"]) == 1
