@@ -192,17 +192,27 @@ def _repo_app(repo):
 
 
 @pytest.fixture
-def demo_repo(sample_repo_copy, monkeypatch):
-    """The sample repository as the app's demo copy is: git history and two sessions run in it."""
+def demo_repo(monkeypatch):
+    """The sample repository as the app's demo copy is: git history and four sessions run in it.
+    Its path has the same length on every run and worker: the sessions record it on every line,
+    and the Sessions screen shows their size."""
     import os
+    import shutil
+    import tempfile
     from pathlib import Path
 
+    from curator.base.locations import sample_repository
     from curator.demo.repository import build_history, write_transcripts
 
-    if build_history(sample_repo_copy) is not None:
+    base = Path(tempfile.mkdtemp(prefix="curator-demo-"))  # /tmp/curator-demo-XXXXXXXX: one length
+    repo = base / "sample_memories"
+    shutil.copytree(sample_repository(), repo, symlinks=True)
+    if build_history(repo) is not None:
+        shutil.rmtree(base, ignore_errors=True)
         pytest.skip("git is not installed")
-    write_transcripts(sample_repo_copy, Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects")
-    return sample_repo_copy
+    write_transcripts(repo, Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects")
+    yield repo
+    shutil.rmtree(base, ignore_errors=True)
 
 
 def test_problems_whole_repository(snap_compare, sample_repo_copy):
