@@ -10,6 +10,7 @@ SKILLS = "https://code.claude.com/docs/en/skills"
 SETTINGS = "https://code.claude.com/docs/en/settings"
 SUBAGENTS = "https://code.claude.com/docs/en/sub-agents"
 CHANGELOG = "https://github.com/anthropics/claude-code/blob/main/CHANGELOG.md"
+LISTING_BUDGET = "https://claudefa.st/blog/guide/mechanics/skill-listing-budget"
 
 _MEM = Source(MEMORY, "2026-09-29")
 ROOT_NAMES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
@@ -126,6 +127,37 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.325", "2026-11-20", (
     Rule("skills.listing-description-max", 1_536,
          "each description in the listing is cut at `skillListingMaxDescChars` (1,536)", Source(SKILLS, "2026-09-29"),
          when="cap"),
+    Rule("skills.listing-fraction", {"setting": "skillListingBudgetFraction", "default": 0.01, "window": 200_000,
+                                     "chars-per-token": 4},
+         "the listing's budget is `skillListingBudgetFraction` (default 0.01) of the context window, counted at 4 "
+         "characters a token: 8,000 characters on a 200k window",
+         Source(LISTING_BUDGET, "2026-11-28", "the setting and its default as read from the 2.1.129 binary; the "
+                "skills page says \"1% of the context window (fallback: 8,000 characters)\"; the 4 characters a "
+                "token is the page's 8,000 characters for 1% of 200k"), since="2.1.129", when="cap"),
+    Rule("skills.listing-description-setting", "skillListingMaxDescChars",
+         "`skillListingMaxDescChars` sets where each description is cut in the listing (default 1,536); a "
+         "description's `when_to_use` counts with it",
+         Source(LISTING_BUDGET, "2026-11-28", "the cut happens before the budget is measured"), since="2.1.129",
+         when="setting"),
+    Rule("skills.listing-drop-order", "least-invoked",
+         "over the budget, whole descriptions are dropped from the least-invoked skills first until the listing "
+         "fits; every name stays listed",
+         Source(LISTING_BUDGET, "2026-11-28", "the warning reads \"N descriptions dropped (full descriptions kept "
+                "for most-used skills)\"; the order among skills used equally often is not documented: curator "
+                "drops the later-listed first"), since="2.1.129", when="cap"),
+    Rule("records.instructions", "instructions",
+         "each session's transcript records its start-up instruction files (`attachment.type` `instructions`: "
+         "`files[]` of path, type, content, parent for an import), again after a compaction with `changed` and "
+         "`reason`",
+         Source(CHANGELOG, "2026-11-28", "seen in transcripts from 2.1.276 on; up to about 2.1.261 the start-up "
+                "files were part of the system prompt and left no record; versions between were not seen"),
+         since="2.1.276", when="record"),
+    Rule("records.attachments", ("nested_memory", "skill_listing", "invoked_skills"),
+         "each session's transcript records what it attached later: a nested `CLAUDE.md`/`AGENTS.md` or a "
+         "`paths:` rule (`nested_memory`), the skill listing (`skill_listing`) and the skills invoked",
+         Source(CHANGELOG, "2026-11-28", "the oldest transcripts seen with these lines are of 2.1.220; transcripts "
+                "of 2.1.38-2.1.39 have none; the version that began writing them is unknown"),
+         since="2.1.220", when="record"),
     Rule("commands.folder", ".claude/commands",
          "`.claude/commands/**/*.md` are skills too: listed when they have a description, else only on `/name`",
          Source(SKILLS, "2026-09-29")),

@@ -60,7 +60,7 @@ class Rule:
     source: Source
     since: str | None = None
     until: str | None = None
-    when: str = "start-up"  # start-up | on demand | never | cap | setting | memory
+    when: str = "start-up"  # start-up | on demand | never | cap | setting | memory | record (what a session writes down)
 
     def holds_at(self, version: str) -> bool:
         v = version_key(version)

@@ -53,6 +53,8 @@ class Thresholds:
     near_containment: float = 0.8
     shingle: int = 8
     max_file_bytes: int = 2_000_000  # larger files are reported as parse.error, not read
+    unused_sessions: int = 20  # sessions.unused-instructions: none of the last N sessions used it ...
+    unused_days: int = 30  # ... nor any in this many days (0: sessions only)
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,6 +88,8 @@ def rule_values(config: Config) -> dict[str, str]:
         "near_containment": f"{t.near_containment:g}",
         "shingle": str(t.shingle),
         "max_file_bytes": f"{t.max_file_bytes / 1_000_000:.1f} MB",
+        "unused_sessions": str(t.unused_sessions),
+        "unused_days": str(t.unused_days),
         "budget_startup": f"{b.startup:,}",
         "budget_l0": f"{b.l0:,}",
         "budget_domain_index": f"{b.domain_index:,}",
@@ -262,7 +264,7 @@ def families() -> list[tuple[str, set[str]]]:
     out: dict[str, set[str]] = {}
     for c in CHECKS.values():
         for name in c.family:
-            if name not in ("loader", "context"):
+            if name not in ("loader", "context", "sessions"):
                 out.setdefault(name, set()).add(c.id)
     return list(out.items())
 
@@ -276,3 +278,11 @@ CHECKS.update({i: _spec(i, sev, summary, "context", frozenset(), scope=STORE_WID
                         example=example, fix=fix, safety=safety)
                for i, sev, summary, why, example, fix, safety in INSTRUCTION_CHECKS})
 assert all(c.fix_safety in FIX_SAFETY for c in CHECKS.values())
+
+# the agent's own sessions (curator/proof/ emits them): what they recorded against the model, what they used
+from ..transcripts.check_pages import SESSION_CHECKS  # noqa: E402
+
+SESSION_IDS = frozenset(c[0] for c in SESSION_CHECKS)
+CHECKS.update({i: _spec(i, sev, summary, "sessions", frozenset(), scope=STORE_WIDE, reads={TEXT, NAMES}, why=why,
+                        example=example, fix=fix, safety=safety)
+               for i, sev, summary, why, example, fix, safety in SESSION_CHECKS})

@@ -151,6 +151,8 @@ def render_sources(out, repo) -> None:
         facts = Text()
         if "error" in row:
             facts.append(f"cannot load: {row['error']}", style="error")
+        elif "startup" not in row:  # the agent's transcripts: read by `curator sessions`, never loaded here
+            facts.append("sessions: curator sessions, curator context --verify", style="dim")
         else:
             st = row["startup"]
             facts.append(f"{row['records']:>4} records · {row['tokens']:>7,} tok · start-up {st['tokens']:,}")

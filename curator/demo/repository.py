@@ -9,7 +9,7 @@ the package ships — no network, the same commits and ids every time (fixed dat
   grows commit by commit); the newest records (dated from `UNCOMMITTED_FROM` on) stay out of
   every commit, so `curator review` has work-tree changes to show. Files that others add to the
   sample later simply join the last commit.
-- `write_transcripts(repo, projects)`: the two Claude Code sessions of `demo_transcripts`, with
+- `write_transcripts(repo, projects)`: the four Claude Code sessions of `demo_transcripts`, with
   the copy's own path as their `cwd`, where `sessions.discover` finds them.
 
 Never raises: returns a sentence saying what is missing (git not installed, git failed) or None.
@@ -101,7 +101,7 @@ def build_history(repo: Path) -> str | None:
 
 
 def write_transcripts(repo: Path, projects: Path) -> str | None:
-    """The demo's two Claude Code sessions, run (as their `cwd` says) in `repo`."""
+    """The demo's four Claude Code sessions, run (as their `cwd` says) in `repo`."""
     from .transcripts import transcripts
 
     folder = projects / re.sub(r"[^A-Za-z0-9]", "-", str(repo))  # Claude Code's slug of the cwd

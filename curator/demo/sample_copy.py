@@ -1,5 +1,5 @@
 """The demo's private copy of the bundled sample repository: made on first use in the user data
-folder, with a git history and two transcripts (`repository.py`), so the demo can be curated
+folder, with a git history and four transcripts (`repository.py`), so the demo can be curated
 without touching the installed package."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ DEMO_NOTES: list[str] = []  # what the demo copy lacks (e.g. no git: no history)
 def demo_store() -> tuple[Path, bool]:
     """A private copy of the sample repository in the user data folder, made on first use, so the
     demo can be curated without touching the installed package: a git repository with a few
-    commits of history, and two transcripts of sessions run in it. (path, is_copy)."""
+    commits of history, and four transcripts of sessions run in it. (path, is_copy)."""
     import shutil
     import tempfile
 

@@ -16,6 +16,8 @@ from ..model.formats import FORMATS
 def formats_of(spec: CheckSpec) -> str:
     if spec.family == ("context",):
         return "instruction files"
+    if spec.family == ("sessions",):
+        return "instruction files, against the agent's sessions"
     if set(spec.formats) == set(FORMATS):
         return "all formats"
     return ", ".join(f for f in FORMATS if f in spec.formats)

@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 
 from .lines import capped_lines
+from .records import USE_TOOLS, Listing, Load, Recorder
 
 # the conversation
 MESSAGE_TYPES = frozenset({"user", "assistant", "system", "summary", "attachment", "progress"})
@@ -30,6 +31,7 @@ TITLE_KEYS = (("custom-title", "customTitle"), ("ai-title", "aiTitle"), ("summar
 SERENA_READ = "read_memory"
 SERENA_LIST = "list_memories"
 READ_TOOLS = frozenset({"Read", "read_file", "View"})
+EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})  # touches too (`edit`): paths: rules attach
 MAX_TEXT = 4000  # characters of one block kept for the conversation view
 
 
@@ -50,7 +52,7 @@ class LineStats:
 
 @dataclass(slots=True)
 class Touch:
-    """A memory reaching the agent: `how` is serena-read, serena-list, read or context."""
+    """A memory reaching the agent: `how` is serena-read, serena-list, read, edit or context."""
 
     how: str
     target: str  # a Serena memory name, or a file path as the session saw it
@@ -84,6 +86,8 @@ class SessionScan:
     complete: bool = False  # False: only the head was peeked (counts are partial)
     stats: LineStats = field(default_factory=LineStats)
     touches: list[Touch] = field(default_factory=list)
+    loads: list[Load] = field(default_factory=list)  # what the session recorded of its context (records.py)
+    listings: list[Listing] = field(default_factory=list)  # its skill listings
 
     @property
     def tokens(self) -> int:
@@ -182,6 +186,7 @@ class Scanner:
         self._seen_usage: set[str] = set()
         self._versions: dict[str, None] = {}
         self._title_rank = 99
+        self.rec = Recorder(scan)
 
     def feed(self, obj: dict) -> None:
         s = self.s
@@ -220,9 +225,12 @@ class Scanner:
             self._assistant(obj, ts if isinstance(ts, str) else "")
         elif kind == "attachment":
             self._attachment(obj, ts if isinstance(ts, str) else "")
+        elif kind == "system":
+            self.rec.system(obj)
 
     def _user(self, obj: dict, ts: str) -> None:
         s = self.s
+        self.rec.user(obj)
         if is_prompt(obj):
             s.user_messages += 1
             if not s.first_prompt:
@@ -245,6 +253,8 @@ class Scanner:
                 s.output_tokens += _int(usage.get("output_tokens"))
                 s.cache_read_tokens += _int(usage.get("cache_read_input_tokens"))
                 s.cache_creation_tokens += _int(usage.get("cache_creation_input_tokens"))
+        if "attributionSkill" in obj:
+            self.rec.assistant(obj)
         content = msg.get("content")
         if not isinstance(content, list):
             return
@@ -254,7 +264,7 @@ class Scanner:
             s.tool_calls += 1
             name = block.get("name")
             inp = block.get("input")
-            if not isinstance(name, str) or not isinstance(inp, dict):
+            if not isinstance(name, str) or not isinstance(inp, dict) or (name in USE_TOOLS and self.rec.tool(obj, block)):
                 continue
             short = tool_name(name)
             uuid = obj.get("uuid") if isinstance(obj.get("uuid"), str) else ""
@@ -264,10 +274,11 @@ class Scanner:
                     s.touches.append(Touch("serena-read", target.strip(), ts, uuid, s.session_id))
             elif short == SERENA_LIST:
                 s.touches.append(Touch("serena-list", "", ts, uuid, s.session_id))
-            elif name in READ_TOOLS:
-                target = inp.get("file_path") or inp.get("path")
+            elif name in READ_TOOLS or name in EDIT_TOOLS:
+                target = inp.get("file_path") or inp.get("path") or inp.get("notebook_path")
                 if isinstance(target, str) and target.strip():
-                    s.touches.append(Touch("read", target.strip(), ts, uuid, s.session_id))
+                    how = "read" if name in READ_TOOLS else "edit"
+                    s.touches.append(Touch(how, target.strip(), ts, uuid, s.session_id))
 
     def _attachment(self, obj: dict, ts: str) -> None:
         att = obj.get("attachment")
@@ -276,6 +287,7 @@ class Scanner:
         uuid = obj.get("uuid") if isinstance(obj.get("uuid"), str) else ""
         paths = []
         kind = att.get("type")
+        self.rec.attachment(obj, att)
         if kind == "nested_memory":
             inner = att.get("content")
             paths.append(att.get("path") or (inner.get("path") if isinstance(inner, dict) else None))

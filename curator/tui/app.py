@@ -95,6 +95,8 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
         self.transcripts_signal: Signal = Signal(self, "transcripts")
         self.context_model = None  # the instruction files' context model, built in a worker
         self.context_signal: Signal = Signal(self, "context")
+        self.proof = None  # the sessions held against the model (curator.proof.Proof), built in a worker
+        self.proof_signal: Signal = Signal(self, "proof")
         self._role_theme_pushed = False
         self._toasts: list = []  # the notifications shown (see on_notify)
         self._in_flight: set[int] = set()  # toasts posted again, not yet back
@@ -334,6 +336,17 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
 
     def on_select_source(self, message: msg.SelectSource) -> None:
         self.select_source(message.index)
+
+    def on_show_sessions(self, message: msg.ShowSessions) -> None:
+        """The Sessions screen, narrowed to the sessions that loaded a file."""
+        from .screens.sessions import SessionsScreen
+
+        async def go() -> None:
+            await self.switch_mode("sessions")
+            if isinstance(self.screen, SessionsScreen):
+                self.screen.narrow(message.path, message.session_ids)
+
+        self.run_worker(go(), group="navigate", exclusive=True)
 
 
 def make_app(store_root: Path | str, **options) -> CuratorApp:

@@ -145,6 +145,7 @@ class AppWorkers:
         if self.session is not None and message.model is not None:
             self.session.set_instructions(message.model)  # its findings: the header's and Problems' counts
         self.context_signal.publish(message.model)
+        self.load_proof()
         if message.live:
             if self.workspace is not None:
                 self.workspace_signal.publish(self.workspace)  # counts with the instruction findings
@@ -297,6 +298,36 @@ class AppWorkers:
         if message.done and self.workspace is not None:
             self.transcripts.usage_for(self.workspace.store)
         self.transcripts_signal.publish(self.transcripts)
+        if message.done:
+            self.load_proof()
+
+    _proof_asked = 0
+
+    def load_proof(self) -> None:
+        """Hold the sessions against the model, once both are ready (again when either changes)."""
+        svc, model = self.transcripts, self.context_model
+        if svc is None or not svc.indexed or model is None or "claude-code" not in model.agents:
+            return
+        self._proof_asked += 1
+        self._prove(model.root, list(svc.sessions), self._proof_asked)
+
+    @work(thread=True, exclusive=False, exit_on_error=False, group="proof")
+    def _prove(self, root: str, sessions: list, generation: int) -> None:
+        from ..proof import prove
+
+        try:
+            proof = prove(root, sessions, token_counter=self.token_counter)
+        except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
+            self.tell(msg.Notice(f"Could not hold the sessions against the model: {exc}", severity="warning",
+                                 markup=False))
+            proof = None
+        self.tell(msg.ProofLoaded(proof, generation))
+
+    def on_proof_loaded(self, message: msg.ProofLoaded) -> None:
+        if message.generation < self._proof_asked:
+            return
+        self.proof = message.proof
+        self.proof_signal.publish(message.proof)
 
     @work(thread=True, exclusive=False, exit_on_error=False, group="recheck")
     def recheck(self, path: str) -> None:

@@ -126,7 +126,7 @@ async def test_sessions_run_elsewhere_are_one_key_away(sample_repo_copy, tmp_pat
         await wait_until(pilot, lambda: app.transcripts is not None and app.transcripts.indexed)
         assert app.transcripts.sessions == []
         await pilot.press("a")  # like `curator sessions --all`
-        await wait_until(pilot, lambda: app.transcripts.indexed and len(app.transcripts.sessions) == 2)
+        await wait_until(pilot, lambda: app.transcripts.indexed and len(app.transcripts.sessions) == 4)
         assert "run anywhere" in str(app.screen.query_one("#sessions-status").render())
 
 

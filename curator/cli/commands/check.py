@@ -27,6 +27,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--changed", action="store_true",
                         help="only the findings the changes since --base introduced (needs git)")
     parser.add_argument("--base", default="HEAD", metavar="REF", help="the revision --changed compares with (default: HEAD)")
+    parser.add_argument("--sessions", action="store_true",
+                        help="also the findings of the agent's own Claude Code sessions (sessions.*: a session that "
+                             "contradicts the model, unused skills and rules, dropped descriptions; reads the "
+                             "transcripts, so the run is never replayed)")
 
 
 def run(args) -> int:
@@ -60,6 +64,8 @@ def run(args) -> int:
     else:
         store = RepoView(repo, located.given)
     findings = repo.findings()
+    if args.sessions:
+        findings = sorted(findings + _session_findings(repo, only), key=lambda f: f.sort_key())
     known, gone = _narrow(args, store, findings, repo)
     findings = [f for f in findings if id(f) not in known]
     from ...base.kept import capture
@@ -108,9 +114,23 @@ def run(args) -> int:
             _print_narrowed(out, args, len(known), gone)
     fail = Severity.parse(args.fail_on)
     code = EXIT_FINDINGS if any(f.severity >= fail for f in findings) else EXIT_OK
-    if printed.text is not None and not (args.changed or args.baseline):
+    if printed.text is not None and not (args.changed or args.baseline or args.sessions):
         keep(getattr(args, "kept", None), repo, located, store_argument(args), only, printed.text, code)  # replayed while nothing changes
     return code
+
+
+def _session_findings(repo, only) -> list:
+    """The sessions' findings on the repository (paths relative to it; one store given alone: its
+    repository's, when the store is inside one)."""
+    from ...proof import prove
+    from ...transcripts import SessionIndex, repo_for
+
+    root = repo.root if not repo.single else repo_for(repo.root)
+    if repo.single and root == repo.root:
+        return []
+    sessions = SessionIndex.for_repo(root).build()
+    found = prove(root, sessions).findings if sessions else []
+    return [f for f in found if only is None or f.check in only]
 
 
 def _narrow(args, store, findings, repo=None):

@@ -20,6 +20,14 @@ def add_arguments(parser) -> None:
     parser.add_argument("--for", dest="for_paths", nargs="+", metavar="FILE", default=[],
                         help="also what loads when these repository files are read or edited")
     parser.add_argument("--format", choices=("text", "json", "markdown"), default="text", help="output format")
+    parser.add_argument("--verify", action="store_true",
+                        help="hold the model against the repository's Claude Code sessions: each session's recorded "
+                             "loads beside what the rules of its own version predict")
+    parser.add_argument("--all", action="store_true",
+                        help="with --verify: every transcript of the projects folders (those run elsewhere say so)")
+    from ..sessions_support import add_projects_arg
+
+    add_projects_arg(parser)
 
 
 def repository_root(arg: str | None):
@@ -41,6 +49,9 @@ def repository_root(arg: str | None):
 def run(args) -> int:
     import os
     import sys
+
+    if args.verify:
+        return verify(args)
 
     from ...context.build import build_context
     from ...reports.context_report import context_json, render_markdown, render_text
@@ -94,3 +105,47 @@ def keep_context(run, model, out: str, code: int) -> bool:
         return False
     presence = [(p, False) for p in (*user, config) if not os.path.lexists(p)]
     return kept.write(run, (run.key, None, tuple(stats), tuple(presence), (), out, code))
+
+
+def verify(args) -> int:
+    """`--verify`: every session of the repository against the model of its own version."""
+    import sys
+
+    from ...proof import prove
+    from ...reports.proof_report import render_markdown, render_text
+    from ..common import EXIT_OK, UsageError, print_json
+    from ..sessions_support import index_for
+
+    if args.agent and any(not a.startswith(("claude-code", "claude")) for a in args.agent):
+        raise UsageError("--verify reads Claude Code's sessions: --agent claude-code[@VERSION] or none")
+    root = repository_root(args.path)
+    index = index_for(root, args, match_all=args.all)
+    sessions = _indexed(index)
+    version = next((a.partition("@")[2] for a in args.agent or () if "@" in a), None)
+    try:
+        proof = prove(root, sessions, version=version)
+    except ValueError as exc:  # a version curator cannot read
+        raise UsageError(f"--agent: {exc}") from None
+    if args.format == "json":
+        print_json(proof.to_json())
+    elif args.format == "markdown":
+        sys.stdout.write(render_markdown(proof))
+    else:
+        sys.stdout.write(render_text(proof))
+        if not sessions:
+            from ...transcripts.discover import explain_none
+
+            sys.stdout.write("\n".join(explain_none(index.discovery)[1:]) + "\n")
+    return EXIT_OK
+
+
+def _indexed(index):
+    """Every transcript streamed (cached ones instant); on a terminal, how far it got."""
+    import sys
+
+    if not sys.stderr.isatty():
+        return index.build()
+    from ..common import err_console
+
+    with err_console().status("reading transcripts…") as status:
+        return index.build(lambda what, frac: status.update(f"reading transcripts… {frac:.0%} ({what})"))

@@ -19,6 +19,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--search", metavar="WORDS", help="turns containing every word, across the sessions")
     parser.add_argument("--show", metavar="SESSION", help="print one session's conversation (tool calls folded)")
     parser.add_argument("--limit", type=int, default=50, metavar="N", help="rows or hits to show (text; default 50)")
+    parser.add_argument("--loaded", metavar="FILE",
+                        help="only the sessions that recorded loading this instruction file (or used this skill, "
+                             "command or subagent file), repository-relative")
 
 
 def run(args) -> int:
@@ -38,11 +41,17 @@ def run(args) -> int:
         return _show(args, index)
     if args.search is not None:
         return _search(args, sessions)
+    if args.loaded:
+        sessions = _loaded(repo, sessions, args.loaded)
     if args.format == "json":
         print_json({"repository": str(repo), "roots": [str(r) for r in index.discovery.roots],
                     "sessions": [s.to_json() for s in sessions]})
         return EXIT_OK
     out = console()
+    if not sessions and args.loaded:
+        out.print(f"no session recorded loading {args.loaded} (sessions of Claude Code 2.1.276 and later record "
+                  "what they load: `curator context --verify`)")
+        return EXIT_OK
     if not sessions:
         from rich.text import Text
 
@@ -54,9 +63,22 @@ def run(args) -> int:
     more = len(sessions) - args.limit
     where = (f"run anywhere (--all; {sum(1 for x in sessions if not _inside(x, repo))} outside {repo})" if args.all
              else f"run in {repo}")
+    if args.loaded:
+        where += f" that loaded {args.loaded}"
     out.print(f"{len(sessions)} session(s) {where}" + (f"; {more} more (--limit)" if more > 0 else ""),
               overflow="fold")
     return EXIT_OK
+
+
+def _loaded(repo, sessions, path: str):
+    """The sessions that recorded loading `path` (held against the model, as the app's Context view)."""
+    import os
+
+    from ...proof import prove
+
+    rel = os.path.relpath(os.path.abspath(path), os.path.realpath(repo)) if os.path.isabs(path) else path
+    ids = set(prove(repo, sessions).sessions_loading(rel.replace(os.sep, "/").removeprefix("./")))
+    return [s for s in sessions if s.session_id in ids]
 
 
 def _build(index):

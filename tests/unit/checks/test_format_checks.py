@@ -38,7 +38,7 @@ def ids(findings):
 
 def test_every_check_names_its_formats():
     for spec in CHECKS.values():  # the instruction checks read a repository, no memory format
-        assert (spec.formats or spec.family == ("context",)) and spec.formats <= set(fmts.FORMATS), spec.id
+        assert (spec.formats or spec.family in (("context",), ("sessions",))) and spec.formats <= set(fmts.FORMATS), spec.id
     assert not CHECKS["naming.case"].applies_to(fmts.CLAUDE)
     assert not CHECKS["naming.case"].applies_to(fmts.SERENA)
     assert CHECKS["orphan.unindexed"].applies_to(fmts.CLAUDE)

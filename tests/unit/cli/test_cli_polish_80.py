@@ -64,7 +64,7 @@ def test_sessions_all_says_they_ran_anywhere(capsys, sample_repo_copy, tmp_path,
     lines = _out(capsys)
     assert all(len(line) <= 80 for line in lines), max(lines, key=len)
     text = " ".join(" ".join(lines).split())
-    assert "ran in" in lines[0] and "2 session(s) run anywhere (--all; 2 outside" in text
+    assert "ran in" in lines[0] and "4 session(s) run anywhere (--all; 4 outside" in text
 
 
 def test_check_list_wraps_summaries_under_their_id(capsys):

@@ -42,7 +42,7 @@ def test_every_row_has_a_source_and_one_row_of_a_key_holds_at_any_version(agent)
         assert (rule.key, rule.since) not in seen, rule.key
         seen.add((rule.key, rule.since))
         assert rule.source.page.startswith("https://") and re.fullmatch(r"\d{4}-\d{2}-\d{2}", rule.source.checked)
-        assert rule.when in ("start-up", "on demand", "never", "cap", "setting", "memory")
+        assert rule.when in ("start-up", "on demand", "never", "cap", "setting", "memory", "record")
         if rule.since and rule.until:
             assert version_key(rule.since) < version_key(rule.until)
     for version in [table.newest, "0.0.1", *table.boundaries()]:
