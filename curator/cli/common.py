@@ -51,6 +51,21 @@ def store_argument(args: argparse.Namespace) -> str | None:
     return opt or pos
 
 
+def own_path(value: str | None) -> str | None:
+    """A path given on the command line, except that a place inside what curator ships (the
+    bundled sample, the package) is the same place in the demo's private copy: no command
+    works on, or writes, the installed files."""
+    if not value:
+        return value
+    from ..demo.sample_copy import private_path
+
+    try:
+        mapped = private_path(Path(value).expanduser())
+    except OSError:
+        return value
+    return str(mapped) if mapped is not None else value
+
+
 def locate_and_configure(args: argparse.Namespace, allow_demo: bool = False):
     """The store the arguments name (or discovery finds) and its config. Raises UsageError; with
     no store found, only the app (`allow_demo`) falls back to the bundled demo store."""

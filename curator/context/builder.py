@@ -6,12 +6,11 @@ import os
 from dataclasses import dataclass, field
 
 from ..model.findings import Finding, Fix, Reimport
+from ..model.imports import MAX_HOPS  # Claude Code and Gemini CLI follow imports this deep
 from .check_pages import SEVERITY
 from .fs import Problem, RepoFS, Text
 from .model import AgentContext, Cut, Loaded, Unseen
 from .parse import Ref
-
-MAX_HOPS = 5  # Claude Code and Gemini CLI follow imports this deep
 
 
 @dataclass(slots=True)

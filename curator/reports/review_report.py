@@ -56,9 +56,9 @@ def row_line(c: RowChange) -> str:
         parts.append(", ".join(c.keywords[:8]) + (" …" if len(c.keywords) > 8 else ""))
     if c.change != "removed" and (c.uniqueness is not None or c.old_uniqueness is not None):
         if c.change == "added" or c.old_uniqueness == c.uniqueness:
-            parts.append(f"uniqueness {_pct(c.uniqueness)}")
+            parts.append(f"unique in its index {_pct(c.uniqueness)}")
         else:
-            parts.append(f"uniqueness {_pct(c.old_uniqueness)} → {_pct(c.uniqueness)}")
+            parts.append(f"unique in its index {_pct(c.old_uniqueness)} → {_pct(c.uniqueness)}")
     return "  ".join(parts)
 
 

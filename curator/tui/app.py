@@ -210,20 +210,24 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
         return True
 
     switching_source = False
-    scope: int | None = None  # what Problems, Budgets, Drift, Review and the header show: None the whole repository
+    # what Problems, Budgets, Drift, Review and the header show: None the whole repository, a
+    # source's index, or live.scope.INSTRUCTIONS (the instruction files' findings)
+    scope: int | str | None = None
 
     def action_cycle_scope(self) -> None:
-        """s: the whole repository → each memory system → the whole repository."""
+        """s: the whole repository → each memory system → the instruction files → the whole."""
         from ..live.scope import next_scope
 
         if self.session is not None:
             self.set_scope(next_scope(self.session, self.scope))
 
-    def set_scope(self, scope: int | None) -> None:
-        """Narrow the screens to one source (it becomes current) or widen them to all; each
-        screen writes the scope it shows."""
+    def set_scope(self, scope) -> None:
+        """Narrow the screens to one source (it becomes current) or to the instruction files, or
+        widen them to all; each screen writes the scope it shows."""
+        from ..live.scope import is_source
+
         self.scope = scope
-        if scope is None or not self.select_source(scope):
+        if not is_source(scope) or not self.select_source(scope):
             self.workspace_signal.publish(self.workspace)  # the screens re-render for the scope
 
     @property

@@ -25,10 +25,10 @@ def run(args) -> int:
     from pathlib import Path
 
     from ...transcripts import repo_for
-    from ..common import EXIT_OK, UsageError, console, print_json
+    from ..common import EXIT_OK, UsageError, console, own_path, print_json
     from ..sessions_support import index_for
 
-    path = Path(args.path).expanduser()
+    path = Path(own_path(args.path)).expanduser()
     if not path.exists():
         raise UsageError(f"not found: {args.path}")
     repo = repo_for(path)

@@ -166,8 +166,10 @@ class BudgetsScreen(CuratorScreen):
         repo = self.app.session
         if repo is None:
             return []
-        scope = self.app.scope
-        return [(i, src) for i, src in repo.loaded() if scope is None or i == scope]
+        from ...live.scope import is_source
+
+        scope = self.app.scope  # (the instruction files' scope: every memory system's budgets)
+        return [(i, src) for i, src in repo.loaded() if not is_source(scope) or i == scope]
 
     def _every_source(self) -> Text:
         """In the whole repository: each memory system's start-up load first (the details below

@@ -140,7 +140,7 @@ class DriftScreen(FindingRows, CuratorScreen):
         if grew:
             lines.append("grew most: ", style="bold")
         for i, (d, name, p) in enumerate(grew):
-            lines.append(("\n" if i else "") + f"+{d // 4:,} tok ", style="bold warning")
+            lines.append(("\n" if i else "") + f"+{d:,} tok ", style="bold warning")
             lines.append(f"{name} {p.date} {p.commit[:7] if p.commit else 'work tree'} ", style="dim")
             lines.append(p.subject)
         missing = [f"{n}: {h.reason}" for n, h in histories if not h.points and h.reason]

@@ -217,8 +217,11 @@ class MainScreen(CuratorScreen):
             return
         want = tree.natural_width() + 1  # + the border
         share = self.TREE_SHARE if room >= 100 else 0.38  # at 80 columns the detail needs the room
+        floor = max(16, tree.min_width() + 1)  # never so narrow that a token count is cut
         width = min(want, int(room * share)) + self.tree_extra
-        tree.styles.width = max(16, min(width, room - 20))
+        if width < floor:  # (< pressed past the floor: > widens again at once)
+            self.tree_extra += floor - width
+        tree.styles.width = max(floor, min(width, room - 20))
 
     def action_tree_width(self, delta: int) -> None:
         self.tree_extra += delta

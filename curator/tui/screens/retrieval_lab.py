@@ -104,10 +104,10 @@ class RetrievalLabScreen(LabEngines, CuratorScreen):
     def _whole(self) -> list | None:
         """Every loaded source as (name, kind, prefix, store) when the app's scope is the whole
         repository of several memory systems; None: one source (the current one) is searched."""
-        from ...live.scope import prefix_of
+        from ...live.scope import is_source, prefix_of
 
         repo = getattr(self.app, "session", None)
-        if repo is None or self.app.scope is not None or len(repo.loaded()) < 2:
+        if repo is None or is_source(self.app.scope) or len(repo.loaded()) < 2:
             return None
         single = bool(getattr(repo.layout, "single", False))
         return [(s.name, s.spec.kind, prefix_of(s.spec, single), s.workspace.store) for _, s in repo.loaded()]

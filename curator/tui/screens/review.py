@@ -102,8 +102,10 @@ class ReviewScreen(CuratorScreen):
     def _target(self, workspace):
         """(folder to review, whole?): the repository when the scope is whole and it holds more
         than one memory system, else the current memory system's folder (today's one-store view)."""
-        repo = self.app.session
-        if self.app.scope is None and repo is not None and len(repo.loaded()) > 1:
+        from ...live.scope import is_source
+
+        repo = self.app.session  # (the instruction files' scope: the repository, each agent's start-up)
+        if not is_source(self.app.scope) and repo is not None and len(repo.loaded()) > 1:
             return repo.layout.root, True
         return workspace.store.root, False
 

@@ -40,3 +40,36 @@ class KeyLine:
                 line.append(" · ")
             line.append_text(entry)
         yield line
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def distinct_cut(value: str, width: int, others=()) -> list[tuple[int, int]]:
+    """How to show `value` in `width` cells among `others` (its neighbours in a list or a tree)
+    so rows stay told apart: the (start, end) pieces of it to show, an ellipsis between and after
+    cut ones. Cut at its end while that still tells it from its neighbours; else the start they
+    all share gives way first (`project_innovation_deck_order.md` → `proj…deck_order.md`, not
+    `project_innovatio…`), then what they share at the end (`g…tree-parallel`)."""
+    n = len(value)
+    if n <= width or width < 2:
+        return [(0, min(n, max(width, 0)))]
+    others = [o for o in others if o and o != value]
+    shared = max((_common_prefix(value, o) for o in others), default=0)
+    end_cut = width - 1
+    if shared < end_cut:  # cut at the end: what tells it apart is still shown
+        return [(0, end_cut)]
+    start = shared  # from the start of the word where it differs (`action_states`, not `ction_states`)
+    while start > 0 and shared - start < 12 and value[start - 1] not in "_-./ ":
+        start -= 1
+    shared = start if start > 0 and value[start - 1] in "_-./ " else shared
+    rest = n - shared  # from there to its end
+    if rest + 2 <= width:  # a short head, an ellipsis, the rest whole
+        return [(0, width - 1 - rest), (shared, n)]
+    head = max(1, min(4, (width - 2) // 4))
+    return [(0, head), (shared, shared + width - 2 - head)]

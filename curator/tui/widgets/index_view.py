@@ -74,7 +74,7 @@ class IndexView(Vertical):
         facts.append(f"  {len(rows)} rows · {rec.tokens or 0 if rec else 0:,} tokens")
         if path in store.domain_indexes:
             facts.append(" · strict" if strict else " · not strict", style="dim")
-            facts.append(f" · collision rate {rate:.0%}", style="bold error" if rate > store.config.thresholds.collision_rate else "")
+            facts.append(f" · collision rate {rate:.0%} within this index", style="bold error" if rate > store.config.thresholds.collision_rate else "")
         table = self.query_one(RowTable)
         targets = [", ".join(lk.target or lk.raw for lk in row.links) or "—" for row in rows]
         room = self.size.width or 80
@@ -103,7 +103,9 @@ class IndexView(Vertical):
             )
         self.query_one("#index-facts", Static).update(facts)
         self.call_after_refresh(self._refit)
-        self.query_one("#overlaps", Static).update(Text("highlight a row to see which rows share its words", style="dim"))
+        self.query_one("#overlaps", Static).update(Text(
+            "unique: the share of a row's keywords no other row of this index uses; highlight a row "
+            "to see the rows, here and in other indexes, that share its words", style="dim"))
         if line is not None:
             for i, row in enumerate(rows):
                 if row.line == line:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -12,9 +11,7 @@ from textual.widgets import Tree
 
 from .budget_bar import compact as _tokens
 from .instruction_nodes import InstructionRef, instruction_groups
-
-# a label's tail, never shortened: its usage mark, badges and token count
-TAIL = re.compile(r"(?: (?:r\d+|unread))?(?: [✖▲●]\d+)* [\d,.]+[kM]?$")
+from .tree_labels import TAIL, fit_label, label_name
 
 TIER_ORDER = ("semantic", "reflexion", "transient", "session")
 
@@ -67,6 +64,7 @@ class StoreTree(Tree[str]):
         # group nodes (sources, indexes, tiers, folders) with what their label adds up, for
         # in-place updates: (node, source, title — a source's SourceState —, paths | None, style)
         self._groups: list[tuple] = []
+        self._order: dict[int, tuple] = {}  # parent → (children, {child: its place}): for neighbours
         self._context_model = None  # the context model whose instruction files the tree shows
         self._instruction_nodes: list = []
 
@@ -98,26 +96,51 @@ class StoreTree(Tree[str]):
             self._measuring = False
 
     def render_label(self, node, base_style, style) -> Text:
-        """Shorten a name that does not fit with an ellipsis, never the badges and token count
-        after it (a cut count looks like a real, smaller number)."""
+        """A label that does not fit says less, in this order: the source's format in words,
+        the usage mark, the badges, then the name (cut with an ellipsis) — never the token
+        count (the tree is never narrower than the counts need: `min_width`)."""
         text = super().render_label(node, base_style, style)
         if self._measuring:
             return text
+        room = self.scrollable_content_region.width - self._depth(node) * self.guide_depth
+        return fit_label(text, room, self._neighbours(node)) if room > 0 and text.cell_len > room else text
+
+    def _neighbours(self, node) -> list[str]:
+        """The names of the siblings above and below `node` (sorted rows: the ones it shares
+        the most with), so a cut name keeps what tells it from them."""
+        parent = node.parent
+        if parent is None:
+            return []
+        children = parent.children
+        order = self._order.get(id(parent))
+        if order is None or order[0] != len(children):
+            order = self._order[id(parent)] = (len(children), {id(c): i for i, c in enumerate(children)})
+        i = order[1].get(id(node))
+        if i is None:
+            return []
+        return [label_name(children[j].label.plain) for j in (i - 1, i + 1) if 0 <= j < len(children)]
+
+    def _depth(self, node) -> int:
         depth, parent = 0, node.parent
         while parent is not None and parent is not self.root:
             depth, parent = depth + 1, parent.parent
-        room = self.scrollable_content_region.width - depth * self.guide_depth
-        if room <= 0 or text.cell_len <= room:
-            return text
-        tail = TAIL.search(text.plain)
-        keep = len(tail.group(0)) if tail else 0
-        cut = max(1, room - keep - 1)
-        if cut >= len(text.plain) - keep:
-            return text
-        return Text.assemble(text[:cut], "…", text[len(text.plain) - keep:])
+        return depth
+
+    def min_width(self) -> int:
+        """The narrowest the tree may be: every visible line keeps a letter of its name, an
+        ellipsis and its whole token count (plus the scrollbar)."""
+        need = 0
+        nodes = [(node, 0) for node in self.root.children]
+        while nodes:
+            node, level = nodes.pop()
+            tail = TAIL.search(node.label.plain)
+            need = max(need, level * self.guide_depth + 2 + (len(tail.group("count")) if tail else 0))
+            if node.is_expanded:
+                nodes.extend((child, level + 1) for child in node.children)
+        return need + 1
 
     def label_for(self, name: str, tokens: int, badge: str, style: str = "", mark: str = "") -> Text:
-        # the badge before the count: on a narrow terminal the count is what gets cut
+        # the badge before the count (narrow, the badge goes first: `tree_labels.fit_label`)
         text = Text(name, style=style)
         if mark:  # reads in 90 days, from the agent's transcripts
             text.append(f" {mark}", style="dim italic" if mark == "unread" else "dim")
@@ -374,3 +397,4 @@ def usage_mark(usage, rec) -> str:
     if use is None or not use.reads:
         return "unread"
     return f"r{use.reads_90}"
+
