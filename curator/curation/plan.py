@@ -60,8 +60,10 @@ class Plan:
     def empty(self) -> bool:
         return not any(e.before != e.after for e in self.edits)
 
-    def diff(self) -> str:
-        return "".join(diff_lines(self))
+    def diff(self, prefix: str = "") -> str:
+        """The unified diff; `prefix` (the store's folder in its repository, `.serena/memories/`)
+        makes its paths repository-relative."""
+        return "".join(diff_lines(self, prefix))
 
     def to_json(self) -> dict:
         return {
@@ -79,19 +81,20 @@ def _text(data: bytes | None) -> list[str]:
     return data.decode("utf-8", errors="replace").splitlines(keepends=True)
 
 
-def diff_lines(plan: Plan):
-    """Unified diff of every edit; a file moved unchanged (archiving) shows as one rename line."""
+def diff_lines(plan: Plan, prefix: str = ""):
+    """Unified diff of every edit; a file moved unchanged (archiving) shows as one rename line.
+    Paths are the plan's (store-relative), after `prefix`."""
     created = {e.after: e.path for e in plan.edits if e.before is None and e.after is not None}
     moved = {e.path: created[e.before] for e in plan.edits if e.after is None and e.before in created}
     targets = set(moved.values())
     for e in plan.edits:
         if e.path in moved:
-            yield f"rename {e.path} → {moved[e.path]}\n"
+            yield f"rename {prefix}{e.path} → {prefix}{moved[e.path]}\n"
             continue
         if e.path in targets:
             continue
-        a = f"a/{e.path}" if e.before is not None else "/dev/null"
-        b = f"b/{e.path}" if e.after is not None else "/dev/null"
+        a = f"a/{prefix}{e.path}" if e.before is not None else "/dev/null"
+        b = f"b/{prefix}{e.path}" if e.after is not None else "/dev/null"
         lines = list(difflib.unified_diff(_text(e.before), _text(e.after), a, b, n=2))
         for line in lines:
             yield line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"

@@ -218,6 +218,6 @@ class ProblemsScreen(FindingRows, CuratorScreen):
                 return
             same = [g for g in self.app.workspace.findings if g.check == f.check and g.fix is not None]
         if not same:
-            self.notify(f"{f.check} findings have no automatic fix", severity="warning")
+            self.by_hand(f)  # (a collision: its row's keyword editor)
             return
         self.post_message(FixFindings(same))

@@ -46,6 +46,13 @@ class IndexView(Vertical):
             super().__init__()
             self.index, self.line, self.target = index, line, target
 
+    class RowChosen(Message):
+        """Enter on a row: open what it points at."""
+
+        def __init__(self, index: str, line: int, targets: list[str], raw: list[str]) -> None:
+            super().__init__()
+            self.index, self.line, self.targets, self.raw = index, line, targets, raw
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._rows = []
@@ -127,6 +134,14 @@ class IndexView(Vertical):
         if not self._rows or table.cursor_row >= len(self._rows):
             return None
         return self._rows[table.cursor_row].line
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if self._workspace is None or event.cursor_row >= len(self._rows):
+            return
+        row = self._rows[event.cursor_row]
+        self.post_message(self.RowChosen(self._path, row.line, [lk.target for lk in row.links],
+                                         [lk.raw for lk in row.links]))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()

@@ -11,7 +11,8 @@ from textual.widgets import Tree
 
 from .budget_bar import compact as _tokens
 from .instruction_nodes import InstructionRef, instruction_groups
-from .tree_labels import TAIL, fit_label, label_name
+from .tree_labels import depth_of, fit_label, min_width, neighbours
+from .tree_state import kept_folds
 
 TIER_ORDER = ("semantic", "reflexion", "transient", "session")
 
@@ -106,38 +107,14 @@ class StoreTree(Tree[str]):
         return fit_label(text, room, self._neighbours(node)) if room > 0 and text.cell_len > room else text
 
     def _neighbours(self, node) -> list[str]:
-        """The names of the siblings above and below `node` (sorted rows: the ones it shares
-        the most with), so a cut name keeps what tells it from them."""
-        parent = node.parent
-        if parent is None:
-            return []
-        children = parent.children
-        order = self._order.get(id(parent))
-        if order is None or order[0] != len(children):
-            order = self._order[id(parent)] = (len(children), {id(c): i for i, c in enumerate(children)})
-        i = order[1].get(id(node))
-        if i is None:
-            return []
-        return [label_name(children[j].label.plain) for j in (i - 1, i + 1) if 0 <= j < len(children)]
+        return neighbours(node, self._order)
 
     def _depth(self, node) -> int:
-        depth, parent = 0, node.parent
-        while parent is not None and parent is not self.root:
-            depth, parent = depth + 1, parent.parent
-        return depth
+        return depth_of(self, node)
 
     def min_width(self) -> int:
-        """The narrowest the tree may be: every visible line keeps a letter of its name, an
-        ellipsis and its whole token count (plus the scrollbar)."""
-        need = 0
-        nodes = [(node, 0) for node in self.root.children]
-        while nodes:
-            node, level = nodes.pop()
-            tail = TAIL.search(node.label.plain)
-            need = max(need, level * self.guide_depth + 2 + (len(tail.group("count")) if tail else 0))
-            if node.is_expanded:
-                nodes.extend((child, level + 1) for child in node.children)
-        return need + 1
+        """The narrowest the tree may be (every visible line keeps its whole token count)."""
+        return min_width(self)
 
     def label_for(self, name: str, tokens: int, badge: str, style: str = "", mark: str = "") -> Text:
         # the badge before the count (narrow, the badge goes first: `tree_labels.fit_label`)
@@ -153,6 +130,10 @@ class StoreTree(Tree[str]):
         """(Re)build from a workspace — or from every source of a repository — keeping the cursor
         on the same record when it still exists. Tiers show; folders below them start folded."""
         current = self.cursor_node.data if self.cursor_node else None
+        with kept_folds(self, self.fill) as kept:  # the folders open before stay open; the cursor its place
+            self._rebuild(workspace, session, current, kept)
+
+    def _rebuild(self, workspace, session, current, kept) -> None:
         self.clear()
         self._path_nodes = {}
         self._unfilled = {}
@@ -180,8 +161,7 @@ class StoreTree(Tree[str]):
         self._add_instructions()
         if isinstance(current, NodeRef) and (current in self._path_nodes or current in self._folder_of):
             self.select_ref(current)
-        else:
-            self.cursor_line = 0
+            kept["moved"] = True
 
     # -- instruction files beside the memory (curator.context) -------------------------
 

@@ -63,3 +63,41 @@ def _cut_name(name: Text, width: int, neighbours) -> Text:
     if pieces[-1][1] < len(plain):
         out.append("…")
     return out
+
+
+def neighbours(node, places: dict) -> list[str]:
+    """The names of the siblings above and below `node` (sorted rows: the ones it shares the
+    most with), so a cut name keeps what tells it from them. `places` caches each parent's
+    children's places."""
+    parent = node.parent
+    if parent is None:
+        return []
+    children = parent.children
+    order = places.get(id(parent))
+    if order is None or order[0] != len(children):
+        order = places[id(parent)] = (len(children), {id(c): i for i, c in enumerate(children)})
+    i = order[1].get(id(node))
+    if i is None:
+        return []
+    return [label_name(children[j].label.plain) for j in (i - 1, i + 1) if 0 <= j < len(children)]
+
+
+def depth_of(tree, node) -> int:
+    depth, parent = 0, node.parent
+    while parent is not None and parent is not tree.root:
+        depth, parent = depth + 1, parent.parent
+    return depth
+
+
+def min_width(tree) -> int:
+    """The narrowest the tree may be: every visible line keeps a letter of its name, an
+    ellipsis and its whole token count (plus the scrollbar)."""
+    need = 0
+    nodes = [(node, 0) for node in tree.root.children]
+    while nodes:
+        node, level = nodes.pop()
+        tail = TAIL.search(node.label.plain)
+        need = max(need, level * tree.guide_depth + 2 + (len(tail.group("count")) if tail else 0))
+        if node.is_expanded:
+            nodes.extend((child, level + 1) for child in node.children)
+    return need + 1
