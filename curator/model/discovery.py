@@ -55,13 +55,13 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: b
     from ..demo.sample_copy import DEMO_NOTES, demo_store
 
     sample, is_copy = demo_store()
-    where = f" Your copy: {sample}; delete it to start over." if is_copy else ""
+    where = f" Your private copy: {sample} (delete it to start over)." if is_copy else ""
     located = _from_layout(discover(sample), "sample_memories")
     return Located(
         located.root,
         "sample_memories",
         # what the demo lacks before where it lives: the banner is one line (F1 has it whole)
-        notice="No agent memory or instruction files found here or above; opened the bundled sample repository."
+        notice="No agent memory or instruction files here or above: the demo, the bundled sample repository."
         + "".join(f" Note: {n}." for n in DEMO_NOTES) + where,
         is_sample=True,
         repo=located.repo,
@@ -90,8 +90,8 @@ def _demo_or(path: Path, given: str, discover) -> Located:
     from ..base.locations import demo_copy
 
     return replace(_from_layout(discover(path), given), is_sample=True, notice=(
-        "The demo: your private copy of the sample curator ships, so the installed one is never written."
-        + "".join(f" Note: {n}." for n in DEMO_NOTES) + f" Your copy: {demo_copy()}; delete it to start over."))
+        "The demo: the sample curator ships, opened as your private copy (the installed one is never written)."
+        + "".join(f" Note: {n}." for n in DEMO_NOTES) + f" Your copy: {demo_copy()} (delete it to start over)."))
 
 
 def _from_layout(layout, given: str) -> Located:

@@ -17,6 +17,7 @@ from .curation_flow import CurationFlow
 from .palette import CuratorCommands
 from .repository_flow import RepositoryFixes
 from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, RetrievalLabScreen
+from .screens.help import help_for
 from .screens.context import ContextScreen
 from .screens.drift import DriftScreen
 from .screens.review import ReviewScreen
@@ -273,41 +274,8 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
         self.notify(f"theme: {self.theme}", timeout=2)
 
     def action_help(self) -> None:
-        if isinstance(self.screen, HelpScreen):
-            return
-        screen = self.screen
-        focused = screen.focused
-        text = getattr(screen, "HELP", "") or ""
-        if focused is not None and getattr(focused, "HELP", None):
-            text += "\n\n" + focused.HELP
-        if self.notice:
-            text += f"\n\n{self.notice}"
-        rows, seen, screens, groups = [], set(), [], {}
-        for active in screen.active_bindings.values():
-            b = active.binding
-            if b.action in seen or not b.description:
-                continue
-            if not b.id or b.id.startswith("table-") or b.id.startswith("tree-") or b.id.startswith("leave-box"):
-                continue  # generic movement keys are one line of the help, not a page each
-            seen.add(b.action)
-            if b.group is SCREENS_GROUP:  # 1 2 3 4 5 6: one line for the screens
-                screens.append((b.key, "Store" if b.id == "show-store" else b.description))
-                continue
-            key = b.key_display or self.get_key_display(b)
-            if b.group is not None:  # e w i: one line for the group ("Severities: ...")
-                if b.group.description not in groups:
-                    groups[b.group.description] = len(rows)
-                    rows.append(([], b.group.description, []))
-                keys, _, whats = rows[groups[b.group.description]]
-                keys.append(key)
-                whats.append(b.description)
-                continue
-            rows.append((key, b.tooltip or b.description))
-        rows = [(" ".join(r[0]), f"{r[1]}: {' / '.join(r[2])}") if isinstance(r[0], list) else r for r in rows]
-        if screens:
-            rows.append((" ".join(k for k, _ in screens), " · ".join(d for _, d in screens)))
-        self.push_screen(HelpScreen(text, rows))
-
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(help_for(self, self.screen, SCREENS_GROUP))
 
     def open_path(self, path: str, line: int | None = None) -> None:
         """Show a file on the store screen (from problems, budgets, the lab or the palette)."""

@@ -43,9 +43,19 @@ class CuratorCommands(Provider):
             for i, src in repo.loaded():
                 out.append((f"scope: only {src.name}", partial(app.set_scope, i)))
         ws = getattr(app, "workspace", None)
+        if repo is not None and len(repo.loaded()) > 1:  # every memory system's files, by repository path
+            from ..live.scope import prefix_of
+
+            single = bool(getattr(repo.layout, "single", False))
+            for i, src in repo.loaded():
+                pre = prefix_of(src.spec, single)
+                for path in src.workspace.store.records:
+                    out.append((f"open: {pre}{path}", partial(_open_in, app, i, path)))
+        elif ws is not None:
+            for path in ws.store.records:
+                out.append((f"open: {path}", partial(app.open_path, path)))
         if ws is not None:
             for path, rec in ws.store.records.items():
-                out.append((f"open: {path}", partial(app.open_path, path)))
                 if rec.level == 2 and rec.tier in ("transient", "reflexion"):
                     out.append((f"curate: promote {path}", partial(app.promote, path)))
         return out
@@ -60,3 +70,11 @@ class CuratorCommands(Provider):
             score = matcher.match(title)
             if score > 0:
                 yield Hit(score, matcher.highlight(title), callback)
+
+
+def _open_in(app, source: int, path: str) -> None:
+    """Open a file of another memory system: it becomes the current one first."""
+    session = app.session
+    if session is not None and session.current != source:
+        app.select_source(source)
+    app.open_path(path)

@@ -16,7 +16,7 @@ from ..widgets import StatusHeader
 
 # the screens that honour the scope (the whole repository or one memory system) bind it to s
 SCOPE_BINDING = Binding("s", "app.cycle_scope", "Scope", id="cycle-scope",
-                        tooltip="Scope: whole repository → each memory system → whole")
+                        tooltip="Scope: whole repository → each memory system → instruction files → whole")
 
 
 def act_in_source(app, scoped):

@@ -16,7 +16,7 @@ from textual_plotext import PlotextPlot
 
 from ...live.drift import drift_findings, filter_drift, kind_id, startup_history
 from ..widgets import RowTable, TextBox
-from ..widgets.table import clip, clip_middle
+from ..widgets.table import clip, clip_paths
 from .base import SCOPE_BINDING, CuratorScreen, FindingRows, LoadingPane
 
 ICON = {2: ("✖", "bold error"), 1: ("▲", "warning"), 0: ("●", "info")}  # by Severity
@@ -76,14 +76,20 @@ class DriftScreen(FindingRows, CuratorScreen):
                                     ("x", 1), ("message", None)], room)
         names = {i: short_name(src.spec) for i, src in repo.loaded()}
         many = scope is None and len(names) > 1
+        # the source's short name, then the path inside it (as the tree and Problems show it),
+        # cut in the middle so the name and the line number stay — or where it differs from the
+        # others', when two would look the same
+        prefixes = [f"{names[x.source]} " if many and x.source is not None else "" for _, x in items]
+        paths = [(x.where if x.source is None else x.finding.path) + (f":{x.finding.line}" if x.finding.line else "")
+                 for _, x in items]
+        cuts = {}
+        for width in {widths[2] - len(n) for n in prefixes}:
+            cuts[width] = clip_paths(paths, width)
         for i, (kind, x) in enumerate(items):
             f = x.finding
             icon, style = ICON.get(int(f.severity), ("·", ""))
-            # the source's short name, then the path inside it (as the tree and Problems show it),
-            # cut in the middle so the name and the line number stay
-            name = f"{names[x.source]} " if many and x.source is not None else ""
-            path = (x.where if x.source is None else f.path) + (f":{f.line}" if f.line else "")
-            where = Text(name, style="dim").append_text(clip_middle(path, widths[2] - len(name)))
+            name = prefixes[i]
+            where = Text(name, style="dim").append_text(clip(cuts[widths[2] - len(name)][i], widths[2] - len(name)))
             table.add_row(clip(icon, 1, style), clip(kind, widths[1]), where,
                           Text("x", style="bold success") if f.fix is not None else Text(""),
                           clip(f.message, widths[4]), key=str(i))

@@ -73,3 +73,32 @@ def distinct_cut(value: str, width: int, others=()) -> list[tuple[int, int]]:
         return [(0, width - 1 - rest), (shared, n)]
     head = max(1, min(4, (width - 2) // 4))
     return [(0, head), (shared, shared + width - 2 - head)]
+
+
+def shown(value: str, pieces: list[tuple[int, int]]) -> str:
+    """`value` as `distinct_cut` shows it: its pieces, `…` between and after cut ones."""
+    out = "…".join(value[a:b] for a, b in pieces)
+    return out + ("…" if pieces and pieces[-1][1] < len(value) else "")
+
+
+def cut_column(values: list[str], width: int, cut_one) -> list[str]:
+    """Every value of a column in `width` cells: each as `cut_one(value, width)` cuts it (a path
+    in its middle, keeping its file name) unless two different values would then look the same —
+    those are cut where they differ from their neighbours (`distinct_cut`)."""
+    cuts = [cut_one(v, width) if len(v) > width else v for v in values]
+    seen: dict[str, set[str]] = {}
+    for v, c in zip(values, cuts, strict=True):
+        seen.setdefault(c, set()).add(v)
+    clashing = {c for c, vs in seen.items() if len(vs) > 1}
+    if not clashing:
+        return cuts
+    order = sorted(set(values))
+    place = {v: i for i, v in enumerate(order)}
+    out = []
+    for v, c in zip(values, cuts, strict=True):
+        if c in clashing:
+            i = place[v]
+            near = [order[j] for j in (i - 1, i + 1) if 0 <= j < len(order)]
+            c = shown(v, distinct_cut(v, width, near))
+        out.append(c)
+    return out

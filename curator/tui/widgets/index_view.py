@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Static
 
 from ...base.config import Thresholds
 from ...checks.keyword_checks import collision_rate, row_uniqueness
-from .table import RowTable, clip, clip_middle
+from .table import RowTable, clip, clip_paths
 
 
 def overlaps(store, index_path: str, row) -> list[tuple[str, int, list[str]]]:
@@ -95,6 +95,7 @@ class IndexView(Vertical):
         target_w = min(max(12, room * 2 // (7 if narrow else 6)), max(map(len, targets), default=6))
         columns = [("ln", 3), ("#", 2), ("uniq", 4)] if narrow else [("line", 4), ("#", 3), ("unique", 6)]
         widths = table.set_columns([*columns, ("target", target_w), ("keywords", None)], room)
+        targets = clip_paths(targets, widths[-2])  # two rows never look the same
         missing = {f.line for f in workspace.by_path.get(path, []) if f.check in ("index.missing-target", "index.unsafe-target")}
         for i, row in enumerate(rows):
             u = row_uniqueness(row.keyword_set, sets[:i] + sets[i + 1 :]) if len(rows) > 1 else 1.0
@@ -104,7 +105,7 @@ class IndexView(Vertical):
                 *cells,
                 Text(str(len(row.keyword_set)), style="warning" if len(row.keyword_set) < store.config.thresholds.min_keywords else ""),
                 Text(f"{u:.0%}", style="bold error" if low else ("success" if u >= 0.6 else "")),
-                clip_middle(targets[i], widths[-2], "bold error" if row.line in missing else ""),
+                clip(targets[i], widths[-2], "bold error" if row.line in missing else ""),
                 clip(" ".join(row.keywords), widths[-1]),
                 key=str(row.line),
             )

@@ -12,7 +12,7 @@ from textual.widgets import Tree
 from .budget_bar import compact as _tokens
 from .instruction_nodes import InstructionRef, instruction_groups
 from .tree_labels import depth_of, fit_label, min_width, neighbours
-from .tree_state import kept_folds
+from .tree_state import kept_folds, unique_names
 
 TIER_ORDER = ("semantic", "reflexion", "transient", "session")
 
@@ -62,6 +62,7 @@ class StoreTree(Tree[str]):
         self._folder_of: dict[NodeRef, object] = {}
         self._workspaces: dict[int, object] = {}  # source → the workspace its nodes were built from
         self._marks: dict[NodeRef, str] = {}  # the usage mark each record's label shows
+        self._names: dict[NodeRef, str] = {}  # a record's name where its file name alone is ambiguous
         # group nodes (sources, indexes, tiers, folders) with what their label adds up, for
         # in-place updates: (node, source, title — a source's SourceState —, paths | None, style)
         self._groups: list[tuple] = []
@@ -139,6 +140,7 @@ class StoreTree(Tree[str]):
         self._unfilled = {}
         self._folder_of = {}
         self._marks = {}
+        self._names = {}
         self._workspaces = {}
         self._groups = []
         loaded = session.loaded() if session is not None else []
@@ -235,6 +237,7 @@ class StoreTree(Tree[str]):
         ws = self._workspaces[source]
         usage = self._usage(ws)
         records = ws.store.records
+        self._names.update(unique_names(source, paths))  # six README.md in one group: each says where
         for path in paths:
             rec = records.get(path)
             if rec is not None:
@@ -291,7 +294,7 @@ class StoreTree(Tree[str]):
             ref = NodeRef(i, path)
             node = self._path_nodes.get(ref)  # (a leaf not built yet is labelled when built)
             if node is not None:
-                node.set_label(self._record_label(fresh[i].store.records[path], fresh[i], self._marks.get(ref, "")))
+                node.set_label(self._record_label(fresh[i].store.records[path], fresh[i], self._marks.get(ref, ""), i))
         self._workspaces = dict(fresh)
         for node, i, title, paths, style in self._groups:
             ws = fresh[i]
@@ -306,13 +309,14 @@ class StoreTree(Tree[str]):
     def _leaf(self, parent, rec, workspace, source: int = 0, usage=None) -> None:
         ref = NodeRef(source, rec.path)
         mark = usage_mark(usage, rec)
-        node = parent.add_leaf(self._record_label(rec, workspace, mark), data=ref)
+        node = parent.add_leaf(self._record_label(rec, workspace, mark, source), data=ref)
         self._path_nodes[ref] = node
         self._marks[ref] = mark
 
-    def _record_label(self, rec, workspace, mark: str) -> Text:
+    def _record_label(self, rec, workspace, mark: str, source: int) -> Text:
         style = "" if rec.readable else "error"
-        return self.label_for(rec.name, rec.tokens or 0, workspace.badge([rec.path]), style, mark)
+        name = self._names.get(NodeRef(source, rec.path), rec.name)
+        return self.label_for(name, rec.tokens or 0, workspace.badge([rec.path]), style, mark)
 
     # -- usage marks (the session tier) ------------------------------------------
 
@@ -337,7 +341,7 @@ class StoreTree(Tree[str]):
             mark = usage_mark(usages[ref.source], rec)
             if mark != self._marks.get(ref, ""):
                 self._marks[ref] = mark
-                node.set_label(self._record_label(rec, ws, mark))
+                node.set_label(self._record_label(rec, ws, mark, ref.source))
                 changed = True
         if changed:
             self.notify_style_update()  # label widths changed: Tree measures its lines again

@@ -163,14 +163,28 @@ def clip(value: str, width: int, style: str = "") -> Text:
     return Text(value, style=style, no_wrap=True, overflow="ellipsis")
 
 
-def clip_middle(value: str, width: int, style: str = "") -> Text:
-    """A path cut in the middle, so its start and its end (the file name and the `:line`)
-    stay readable: `.serena/memories/…/db-index.md:12`."""
+def middle_cut(value: str, width: int) -> str:
+    """`value` cut in the middle to `width` cells: its start and its end (the file name, the
+    `:line`) stay."""
     if width > 0 and len(value) > width:
         tail = max(1, (width - 1) * 2 // 3)  # the end says more than the start
         head = max(0, width - 1 - tail)
         value = value[:head] + "…" + value[len(value) - tail:]
-    return Text(value, style=style, no_wrap=True, overflow="ellipsis")
+    return value
+
+
+def clip_paths(values: list[str], width: int) -> list[str]:
+    """A column of paths or names, each cut in its middle — except where two would then look
+    the same: those keep what tells them from their neighbours (`fitting.cut_column`)."""
+    from .fitting import cut_column
+
+    return cut_column(values, width, middle_cut)
+
+
+def clip_middle(value: str, width: int, style: str = "") -> Text:
+    """A path cut in the middle, so its start and its end (the file name and the `:line`)
+    stay readable: `.serena/memories/…/db-index.md:12`."""
+    return Text(middle_cut(value, width), style=style, no_wrap=True, overflow="ellipsis")
 
 
 def fit_widths(room: int, wants: list[int | None], floor: int = 8, pad: int = 2) -> list[int]:

@@ -56,3 +56,24 @@ def kept_folds(tree, fill):
             tree.call_after_refresh(tree.move_cursor, node)
             return
     tree.cursor_line = max(0, min(line, tree.last_line))
+
+
+def unique_names(source: int, paths: list[str]) -> dict:
+    """{NodeRef: name} for the records of one folder node whose file names repeat there (an
+    Indexes group's six README.md): each named by as much of its path as tells them apart."""
+    from collections import Counter
+
+    from .store_tree import NodeRef
+
+    base = Counter(p.rsplit("/", 1)[-1] for p in paths)
+    out = {}
+    for p in paths:
+        if base[p.rsplit("/", 1)[-1]] < 2:
+            continue
+        parts = p.split("/")
+        for k in range(2, len(parts) + 1):
+            tail = "/".join(parts[-k:])
+            if sum(1 for q in paths if q == tail or q.endswith("/" + tail)) == 1:
+                break
+        out[NodeRef(source, p)] = tail
+    return out
