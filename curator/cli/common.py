@@ -136,7 +136,7 @@ def _loaded(counter, located, quiet_notice: bool) -> None:
         if reason:
             err_console().print(Text.assemble(("note:", "warning"), f" {reason}"))
     if located.notice and not quiet_notice:
-        err_console().print(Text(str(located.notice), style="dim"))
+        note_console().print(Text(str(located.notice), style="dim"))
 
 
 def render_sources(out, repo) -> None:
@@ -144,26 +144,66 @@ def render_sources(out, repo) -> None:
     from rich.text import Text
 
     from ..live.repository import source_summaries
+    from ..reports.findings_report import print_indented, print_phrases
 
     for row in source_summaries(repo):
         head = Text("  ")
         head.append(f"{row['name']:<22}", style="bold")
         head.append(f" {row['label']}")
-        facts = Text()
         if "error" in row:
-            facts.append(f"cannot load: {row['error']}", style="error")
-        else:
-            st = row["startup"]
-            facts.append(f"{row['records']:>4} records · {row['tokens']:>7,} tok · start-up {st['tokens']:,}")
-            if st["past_cap_lines"]:
-                facts.append(f" ({st['past_cap_lines']} lines past the cap)", style="warning")
-            elif st["cap_tokens"] is not None:
-                facts.append(f"/{st['cap_tokens']:,}", style="error" if st["over"] else "")
-        if head.cell_len + 2 + facts.cell_len <= out.width:  # one line when it fits, else two whole ones
-            out.print(head + Text("  ") + facts, no_wrap=True)
+            out.print(head, no_wrap=True, overflow="ellipsis")
+            print_indented(out, Text(f"cannot load: {row['error']}", style="error"), 4)
+            continue
+        st = row["startup"]
+        facts = [Text(f"{row['records']:>4} records"), Text(f"{row['tokens']:>7,} tok"),
+                 Text(f"start-up {st['tokens']:,}" + (f"/{st['cap_tokens']:,}" if st["cap_tokens"] else ""),
+                      style="error" if st["over"] and not st["past_cap_lines"] else "")]
+        if st["past_cap_lines"]:  # which cap: a token budget, or Claude Code's auto-memory lines
+            cap = "its token budget" if st["cap_tokens"] else "Claude Code's 200-line cap"
+            facts.append(Text(f"{st['past_cap_lines']} lines past {cap}", style="warning"))
+        one = Text(" · ").join(facts)
+        if head.cell_len + 2 + one.cell_len <= out.width:  # one line when it fits, else the facts under it
+            out.print(head + Text("  ") + one, no_wrap=True)
         else:
             out.print(head, no_wrap=True, overflow="ellipsis")
-            out.print(Text("    ") + facts, no_wrap=True, overflow="ellipsis")
+            print_phrases(out, facts, 4)
+
+
+class NoTrailingSpaces:
+    """A text stream that drops the spaces at the end of each line (a table's padding, a
+    wrapped line's last space) before passing it on: what curator prints is never padded."""
+
+    _END = None
+
+    def __init__(self, out) -> None:
+        self.out = out
+        self._line = ""
+
+    def write(self, text: str) -> int:
+        import re
+
+        if NoTrailingSpaces._END is None:  # spaces before the line's closing colour codes go too
+            NoTrailingSpaces._END = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$")
+        *done, self._line = (self._line + text).split("\n")
+        if done:
+            self.out.write("\n".join(NoTrailingSpaces._END.sub(r"\1", line) for line in done) + "\n")
+        return len(text)
+
+    def flush(self) -> None:
+        if self._line:
+            self.out.write(self._line)
+            self._line = ""
+        self.out.flush()
+
+    def isatty(self) -> bool:
+        return self.out.isatty()
+
+    def fileno(self) -> int:
+        return self.out.fileno()
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self.out, "encoding", "utf-8")
 
 
 def console(file=None):
@@ -173,7 +213,8 @@ def console(file=None):
 
     width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS", "100"))
     # markup=False: a path, check id or title holding `[/]` is printed as text, never parsed
-    return Console(file=file, width=width, highlight=False, soft_wrap=False, markup=False, theme=rich_theme())
+    return Console(file=NoTrailingSpaces(file or sys.stdout), width=width, highlight=False, soft_wrap=False,
+                   markup=False, theme=rich_theme())
 
 
 def err_console():
@@ -183,6 +224,18 @@ def err_console():
 
     # one-line messages stay one line; text, never markup
     return Console(stderr=True, highlight=False, soft_wrap=True, markup=False, theme=rich_theme())
+
+
+def note_console():
+    """Notes and warnings on stderr, wrapped between words at the terminal's width (an error
+    stays one line: `err_console`)."""
+    from rich.console import Console
+
+    from ..reports.styles import rich_theme
+
+    width = None if sys.stderr.isatty() else int(os.environ.get("COLUMNS", "100"))
+    return Console(file=NoTrailingSpaces(sys.stderr), width=width, highlight=False, soft_wrap=False,
+                   markup=False, theme=rich_theme())
 
 
 def print_json(data) -> None:

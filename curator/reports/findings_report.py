@@ -52,6 +52,49 @@ def print_indented(console, text, indent: int) -> None:
         console.print(Text(" " * indent) + line, no_wrap=True, crop=False)
 
 
+def print_hanging(console, head, body, limit: int = 0) -> None:
+    """`head` then `body` wrapped between words beside it, its further lines indented to where
+    the body began (a transcript turn: time, role and id, then its words); `limit`: at most that
+    many characters of the body, cut at a word with an ellipsis."""
+    from rich.text import Text
+
+    if limit and body.cell_len > limit:
+        cut = body.plain.rfind(" ", 0, limit)
+        body = body[: cut if cut > limit // 2 else limit] + Text("…")
+    indent = head.cell_len
+    if indent > console.width // 2:  # a long head: the body goes under it
+        print_indented(console, head, 0)
+        print_indented(console, body, 4)
+        return
+    room = max(20, console.width - indent)
+    if any(len(w) > room for w in body.plain.split()):  # a path longer than the line: cut in its middle
+        from .retrieval_report import middle_cut
+
+        body = Text(" ".join(middle_cut(w, room) for w in body.plain.split()), style=body.style)
+    lines = body.wrap(console, room) if body.plain else [Text()]
+    for i, line in enumerate(lines):
+        line.rstrip()
+        console.print((head if i == 0 else Text(" " * indent)) + line, no_wrap=True, crop=False)
+
+
+def print_phrases(console, phrases, indent: int, sep: str = " · ") -> None:
+    """Phrases (Texts) joined by `sep`, wrapped between phrases only (never a number away from
+    its word), each line indented; a phrase longer than a line is wrapped between words."""
+    from rich.text import Text
+
+    room = max(20, console.width - indent)
+    line = Text()
+    for phrase in (p for p in phrases if p.plain):
+        if line.cell_len and line.cell_len + len(sep) + phrase.cell_len > room:
+            print_indented(console, line, indent)
+            line = Text()
+        if line.cell_len:
+            line.append(sep)
+        line.append_text(phrase)
+    if line.cell_len:
+        print_indented(console, line, indent)
+
+
 def plural(n: int, word: str, words: str | None = None) -> str:
     """`1 index`, `2 indexes`: a count with its noun agreeing."""
     return f"{n:,} {word if n == 1 else words or word + 's'}"

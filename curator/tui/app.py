@@ -17,9 +17,9 @@ from .curation_flow import CurationFlow
 from .palette import CuratorCommands
 from .repository_flow import RepositoryFixes
 from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, RetrievalLabScreen
-from .screens.help import help_for
 from .screens.context import ContextScreen
 from .screens.drift import DriftScreen
+from .screens.help import help_for
 from .screens.review import ReviewScreen
 from .screens.sessions import SessionsScreen
 from .settings import Settings, load_settings, save_settings

@@ -52,7 +52,7 @@ def run(args) -> int:
         if warning:
             from rich.text import Text
 
-            from ..common import err_console
+            from ..common import note_console
 
-            err_console().print(Text.assemble(("warning", "warning"), f": {len(set(k.lower() for k in kws))} keyword(s), {warning}"))
+            note_console().print(Text.assemble(("warning", "warning"), f": {len(set(k.lower() for k in kws))} keyword(s), {warning}"))
         return finish(args, store, plan, make)

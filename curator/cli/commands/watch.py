@@ -94,11 +94,18 @@ def run(args) -> int:
             report(change)
 
     instructions = _follow_instructions(repo_root, session, counter, stop, report, out, total)
-    if args.format == "text":
-        roots = ", ".join(str(r) for r in (session.roots() if session is not None else []))
+    if args.format == "text":  # the folders by their place in the repository, the repository once
+        from ...reports.findings_report import print_indented
+
+        base = repo_root if repo_root is not None else None
+        roots = [_shown(r, base) for r in (session.roots() if session is not None else [])]
         what = f"{total()} findings" if session is not None else "no memory store"
-        also = f"; the instruction files of {repo_root}" if instructions is not None else ""
-        out.print(Text(f"watching {roots or repo_root}{also} — {what}; ctrl+c stops", style="dim"))
+        also = ([f"the instruction files{'' if roots else ' of ' + str(repo_root)}"]
+                if instructions is not None else [])
+        print_indented(out, Text(f"watching {', '.join(roots + also) or repo_root} — {what}; ctrl+c stops",
+                                 style="dim"), 0)
+        if roots and base is not None:
+            print_indented(out, Text(f"in {base}", style="dim"), 2)
     timer = threading.Timer(args.timeout, stop.set) if args.timeout else None
     if timer is not None:
         timer.daemon = True
@@ -118,6 +125,16 @@ def run(args) -> int:
         if session is not None:
             session.flush()
     return EXIT_OK
+
+
+def _shown(path, base) -> str:
+    """A watched folder by its place in the repository (else as it is)."""
+    import os
+
+    if base is None:
+        return str(path)
+    rel = os.path.relpath(os.path.realpath(path), os.path.realpath(base))
+    return str(path) if rel.startswith("..") else rel.replace(os.sep, "/")
 
 
 def _follow_instructions(root, session, counter, stop, report, out, total):

@@ -22,6 +22,27 @@ class FirstThatFits:
         yield fits
 
 
+class Phrases:
+    """Phrases (Texts) on as few lines as they take, wrapped between phrases only — never a number
+    away from its word (`0` at a line's end, `new findings` on the next)."""
+
+    def __init__(self, phrases: list[Text], sep: str = " · ") -> None:
+        self.phrases = [p for p in phrases if p.plain]
+        self.sep = sep
+
+    def __rich_console__(self, console, options):
+        line = Text()
+        for phrase in self.phrases:
+            if line.cell_len and line.cell_len + len(self.sep) + phrase.cell_len > options.max_width:
+                yield line
+                line = Text()
+            if line.cell_len:
+                line.append(self.sep)
+            line.append_text(phrase)
+        if line.cell_len:
+            yield line
+
+
 class KeyLine:
     """Keys and what they do, separated by " · ", wrapped between entries only (never a key
     away from its word, never a line that starts with the separator)."""
