@@ -95,15 +95,15 @@ def run(args) -> int:
 
     instructions = _follow_instructions(repo_root, session, counter, stop, report, out, total)
     if args.format == "text":  # the folders by their place in the repository, the repository once
-        from ...reports.findings_report import print_indented
+        from ...reports.findings_report import print_indented, print_phrases
 
         base = repo_root if repo_root is not None else None
         roots = [_shown(r, base) for r in (session.roots() if session is not None else [])]
         what = f"{total()} findings" if session is not None else "no memory store"
         also = ([f"the instruction files{'' if roots else ' of ' + str(repo_root)}"]
                 if instructions is not None else [])
-        print_indented(out, Text(f"watching {', '.join(roots + also) or repo_root} — {what}; ctrl+c stops",
-                                 style="dim"), 0)
+        print_phrases(out, [Text(f"watching {', '.join(roots + also) or repo_root}", style="dim"),
+                            Text(what, style="dim"), Text("ctrl+c stops", style="dim")], 0, sep=" — ")
         if roots and base is not None:
             print_indented(out, Text(f"in {base}", style="dim"), 2)
     timer = threading.Timer(args.timeout, stop.set) if args.timeout else None
