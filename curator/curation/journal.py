@@ -37,18 +37,11 @@ def _refuse_link(path: Path, what: str) -> None:
         raise CurationError(f"{what} is not a folder; move it away so curator can keep its journal there")
 
 
-def refuse_shipped(root: Path) -> None:
-    """Nothing curator ships (the bundled sample, the package) is ever written: the demo works
-    on its private copy in the user data folder."""
+def curator_dir(root: Path) -> Path:
     from ..base.locations import demo_copy, shipped
 
-    if shipped(root) is not None:
-        raise CurationError(f"{root} is part of what curator ships and is never written; the demo's private "
-                            f"copy is {demo_copy()} (curator sample_memories opens it)")
-
-
-def curator_dir(root: Path) -> Path:
-    refuse_shipped(root)
+    if shipped(root) is not None:  # nothing curator ships is written: the demo has a private copy
+        raise CurationError(f"{root} is curator's own, never written; the demo's copy is {demo_copy()}")
     d = Path(root) / DIR
     _refuse_link(d, DIR)
     try:

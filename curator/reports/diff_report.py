@@ -64,12 +64,14 @@ class FittedDiff:
     def __init__(self, text: str) -> None:
         self.lines = text.splitlines()
 
-    def __rich_console__(self, console, options):
-        width = options.max_width
+    def at(self, width: int) -> list[Text]:
+        """The diff's lines fitted to `width` cells, each coloured by its kind."""
         mates = _mates(self.lines)
-        for i, line in enumerate(self.lines):
-            mate = self.lines[mates[i]] if i in mates else None
-            yield Text(fit_line(line, width, mate).rstrip(), style=_style(line), no_wrap=True, overflow="ellipsis")
+        return [Text(fit_line(line, width, self.lines[mates[i]] if i in mates else None).rstrip(),
+                     style=_style(line), no_wrap=True, overflow="ellipsis") for i, line in enumerate(self.lines)]
+
+    def __rich_console__(self, console, options):
+        yield from self.at(options.max_width)
 
 
 def diff_text(plan, prefix: str = "") -> FittedDiff:

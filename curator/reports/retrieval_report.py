@@ -271,7 +271,7 @@ def render_eval(console, report, store_given: str) -> None:
         table.add_column("n", justify="right")
         for c in columns:
             table.add_column(c, justify="right", style="bold" if c == "fused" else "")
-        table.add_column("fused − best", justify="right")
+        table.add_column("gap to best", justify="right")  # fused minus the best single source
         for cls, scores in classes:
             gap = getattr(report.gap(None if cls == "all" else cls), key)
             table.add_row(cls, str(scores["fused"].n), *[fmt.format(getattr(scores[c], key)) for c in columns],

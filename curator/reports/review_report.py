@@ -137,9 +137,9 @@ def render_text(console, review: Review) -> None:
     print_phrases(console, totals_line(review).split(" · "), 2)
     for a in review.agents:  # each agent's start-up change from its instruction files
         style = "error" if a.delta > 0 else "success" if a.delta < 0 else ""
-        print_phrases(console, [Text(f"start-up {a.delta:+,} tokens", style=style),
-                                *[Text(f.words()) for f in a.files]], 4, sep=", ",
-                      head=Text.assemble("  ", (a.agent, "bold"), " "))
+        words = [f.words() for f in a.files]
+        first = Text(f"start-up {a.delta:+,} tokens" + (f": {words[0]}" if words else ""), style=style)
+        print_phrases(console, [first, *words[1:]], 4, sep=", ", head=Text.assemble("  ", (a.agent, "bold"), " "))
     if not review.stores:
         console.print(Text("no memory sources in this repository (.serena/memories, .claude/memory, "
                            "docs/*-experience)", style="dim"))
