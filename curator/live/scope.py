@@ -2,10 +2,10 @@
 across them) or one source, narrowed by the user. Pure: the app's header, overview, Problems and
 Budgets count through here, the same way `curator check` counts, so the numbers agree.
 
-A scope is `None` (the whole repository), a source's index in the session, or `INSTRUCTIONS`: the
-findings of the instruction files beside the memory (CLAUDE.md, AGENTS.md, rules). The one-source
-scopes and `INSTRUCTIONS` sum to the whole: a finding across sources counts in the scope of the
-source its path lies in."""
+A scope is `None` (the whole repository), a source's index in the session, or `INSTRUCTIONS`: what
+is the repository's rather than one memory system's — the findings of the instruction files beside
+the memory (CLAUDE.md, AGENTS.md, rules) and those across memory systems. A source's scope counts
+as `curator check SOURCE` does; the sources' scopes and `INSTRUCTIONS` sum to the whole."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def scope_name(session, scope: int | None) -> str:
     """The scope in words, as the screens write it."""
     loaded = session.loaded()
     if scope == INSTRUCTIONS:
-        return "instruction files"
+        return "instruction files" + (", across systems" if getattr(session, "cross", None) else "")
     if scope is None or scope >= len(session.sources):
         if len(loaded) <= 1:
             return session.sources[loaded[0][0]].name if loaded else "nothing loaded"
@@ -69,19 +69,21 @@ def next_scope(session, scope):
 
 
 def has_instructions(session) -> bool:
-    """Does the repository hold instruction files beside its memory (a scope of their own)?"""
+    """Does the repository hold instruction files beside its memory, or findings across its memory
+    systems (a scope of their own)?"""
     model = getattr(session, "instructions", None)
-    return bool(getattr(session, "instruction_findings", None)) or bool(model is not None and model.agents)
+    return bool(getattr(session, "instruction_findings", None) or getattr(session, "cross", None)) \
+        or bool(model is not None and model.agents)
 
 
 def scoped_findings(session, scope) -> list[Scoped]:
-    """Every finding in the scope, worst first: a source's own (and the findings across sources
-    whose path lies in it), the instruction files', or all of them in the whole repository."""
+    """Every finding in the scope, worst first: a source's own, the repository's (instruction
+    files and across systems), or all of them in the whole repository."""
     single = bool(getattr(session.layout, "single", False))
     out: list[Scoped] = []
     instructions = list(getattr(session, "instruction_findings", ()))
     if scope == INSTRUCTIONS:
-        out = [Scoped(None, f, f.path) for f in instructions]
+        out = [Scoped(None, f, f.path) for f in (*session.cross, *instructions)]
     else:
         for i, s in session.loaded():
             if scope is not None and i != scope:
@@ -91,20 +93,8 @@ def scoped_findings(session, scope) -> list[Scoped]:
                 out.append(Scoped(i, f, pre + f.path if f.path != "." else (pre.rstrip("/") or ".")))
         if scope is None:  # what only shows across sources, and the instruction files beside them
             out += [Scoped(None, f, f.path) for f in (*session.cross, *instructions)]
-        else:  # a finding across sources belongs to the source its path lies in
-            out += [Scoped(None, f, f.path) for f in session.cross if _source_of(session, f.path, single) == scope]
     out.sort(key=lambda x: (-x.finding.severity, x.finding.check, x.where, x.finding.line or 0))
     return out
-
-
-def _source_of(session, path: str, single: bool) -> int | None:
-    """The loaded source whose folder holds the repository path `path` (the deepest one)."""
-    best, depth = None, -1
-    for i, s in session.loaded():
-        pre = prefix_of(s.spec, single)
-        if (not pre or path.startswith(pre)) and len(pre) > depth:
-            best, depth = i, len(pre)
-    return best
 
 
 def scope_counts(session, scope) -> Counter:

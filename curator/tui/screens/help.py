@@ -53,9 +53,13 @@ def help_for(app, screen, screens_group) -> HelpScreen:
         rows.append((key, b.tooltip or b.description))
     rows = [(" ".join(r[0]), f"{r[1]}: {' / '.join(r[2])}") if isinstance(r[0], list) else r for r in rows]
     anywhere.append(("^p", "Commands"))  # (Textual's palette: every action by name)
+    typing = not screens  # a text box has the focus: the number keys type into it until Esc
+    if typing:
+        screens = [(b.key, "Store" if b.id == "show-store" else b.description)
+                   for b in app.BINDINGS if getattr(b, "group", None) is screens_group]
     if screens:
-        anywhere.append((f"{screens[0][0]}-{screens[-1][0]}" if len(screens) > 2 else " ".join(k for k, _ in screens),
-                         " ".join(d for _, d in screens)))
+        keys = f"{screens[0][0]}-{screens[-1][0]}" if len(screens) > 2 else " ".join(k for k, _ in screens)
+        anywhere.append((f"Esc {keys}" if typing else keys, " ".join(d for _, d in screens)))
     return HelpScreen("\n".join(p for p in parts if p), rows, anywhere)
 
 
