@@ -74,7 +74,8 @@ class CurationFlow:
         if session is None or not session.sources:
             return None
         src = session.sources[session.current]
-        return f"{src.name} ({src.spec.label})"
+        name = src.name if src.name not in (".", "") else (self.given or src.root.name)
+        return f"{name} ({src.spec.label})"
 
     def plan_from(self, make, then_open: str | None = None) -> None:
         """Plan with `make(workspace)` on the current snapshot and propose it (made again by

@@ -43,8 +43,9 @@ class DiffDialog(ModalScreen[bool]):
             with VerticalScroll():
                 yield Static(diff_text(self.plan, self.prefix), id="diff-body")
             with Horizontal(id="diff-buttons"):
-                yield Button("Cancel (n)", id="cancel")
-                yield Button("Apply (y)", id="apply", variant="primary")
+                # compact: at 80×24 the diff keeps the rows (the footer says y and n too)
+                yield Button("Cancel (n)", id="cancel", compact=True)
+                yield Button("Apply (y)", id="apply", variant="primary", compact=True)
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:

@@ -17,11 +17,12 @@ def meter_text(store, index: str, keywords: list[str], replacing_line: int | Non
     out = Text()
     filled = round(20 * u)
     colour = "success" if u >= 0.6 else ("warning" if u >= need else "error")
-    out.append(f"unique in {index.rsplit('/', 1)[-1]} ")  # (the share of its keywords no other row there uses)
+    # the bar, then what its share is of: the keywords no other row of this index uses
     out.append("█" * filled, style=colour)
     out.append("░" * (20 - filled), style="dim")
     out.append(f" {u:.0%}", style=f"bold {colour}")
-    out.append(f"  · {len(keywords)} keyword(s)", style="warning" if len(keywords) < store.config.thresholds.min_keywords else "dim")
+    out.append(f" unique in {index.rsplit('/', 1)[-1]}")
+    out.append(f"\n{len(keywords)} keyword(s)", style="warning" if len(keywords) < store.config.thresholds.min_keywords else "dim")
     warning = too_few(store, keywords)
     if warning:
         out.append(f"\n▲ {warning}", style="bold warning")

@@ -20,8 +20,8 @@ from ..widgets.fitting import FirstThatFits
 from .base import CuratorScreen
 
 # the caps a bar is measured against, in words (the model cuts what passes them: `Loaded.cut`)
-CAPS = {
-    "claude-code": "auto memory MEMORY.md: first 200 lines or 25 KB",
+CAPS = {  # (each says which agent's file it cuts)
+    "claude-code": "auto memory's MEMORY.md (~/.claude/projects/…/memory): first 200 lines or 25 KB",
     "codex": "32 KiB of AGENTS.md files a chain (project_doc_max_bytes)",
     "windsurf": "12,000 characters a rule file",
 }
@@ -53,6 +53,9 @@ def startup_bars(ctx, room: int) -> Group:
             parts.append(Text(f"✂ {e.path}: {e.cut.reason}", style="error"))
     if ctx.agent in CAPS:
         parts.append(Text(f"cap: {CAPS[ctx.agent]}", style="dim"))
+    for e in ctx.startup:  # an imported MEMORY.md is no auto memory: the whole file loads
+        if ctx.agent == "claude-code" and e.path.endswith("MEMORY.md") and e.via:
+            parts.append(Text(f"{e.path}: imported at {e.via}, loads whole (no cap)", style="dim"))
     return Group(*parts)
 
 

@@ -50,6 +50,10 @@ def _cut_name(name: Text, width: int, neighbours) -> Text:
     from .fitting import distinct_cut
 
     plain = name.plain
+    counted = re.search(r" \(\d+\)$", plain)  # "semantic (36)": the count stays whole, the word gives way
+    if counted and width > len(counted.group(0)) + 1:
+        keep = len(counted.group(0))
+        return Text.assemble(_cut_name(name[: -keep], width - keep, neighbours), name[-keep:])
     if len(plain) != name.cell_len:  # wide characters: cut at the end, by cells
         out = name.copy()
         out.truncate(width, overflow="ellipsis")
