@@ -23,9 +23,13 @@ def render_diff(out, plan, store=None) -> None:
 
     from ..reports.diff_report import plan_renderable
 
+    from ..demo.sample_copy import in_private_copy
+    from ..reports.findings_report import print_indented
+
     prefix, name = store_place(store)
     if name:
-        out.print(Text.assemble(("writes to ", "dim"), (name, "bold")), no_wrap=True, overflow="ellipsis")
+        demo = " in the demo's private copy (never the sample curator ships)" if in_private_copy(store.root) else ""
+        print_indented(out, Text.assemble(("writes to ", "dim"), (name, "bold"), (demo, "dim")), 0)
     out.print(plan_renderable(plan, prefix))
 
 
