@@ -21,9 +21,8 @@ def render_diff(out, plan, store=None) -> None:
     it writes to named; each line fitted to the terminal (`--format json` has the whole diff)."""
     from rich.text import Text
 
-    from ..reports.diff_report import plan_renderable
-
     from ..demo.sample_copy import in_private_copy
+    from ..reports.diff_report import plan_renderable
     from ..reports.findings_report import print_indented
 
     prefix, name = store_place(store)

@@ -30,13 +30,11 @@ class DriftScreen(FindingRows, CuratorScreen):
         Binding("x", "fix_one", "Fix", id="fix-drift", tooltip="Preview and apply this finding's fix"),
         Binding("enter", "jump", "Open", id="open-drift", tooltip="Open the file at this finding", show=False),
     ]
-    HELP = ("What is out of step. The chart: what each memory system's agent loads at start-up (≈ tokens, "
-            "from bytes ÷ 4) at each commit of its git history, then now; below it the commits that grew it "
-            "most. The table: index rows ↔ files, stale token counts, MEMORY.md ↔ topic files, entries ↔ "
-            "summaries, broken links and instruction files that were copies and diverged. "
-            "s narrows to one memory system; t shows one kind at a time (all → each kind → all); / filters by "
-            "kind, check, path or words (Esc or ↓ goes back); Enter opens the file; x previews and applies the "
-            "fix. CLI: `curator drift --kind KIND --text WORDS`.")
+    # (short: F1 shows it with the keys on one 80×24 screen)
+    HELP = ("What is out of step. The chart: each memory system's start-up load at each commit (≈ tokens at "
+            "today's tokens per byte), ending on today's number; the commits that grew it most. The table: "
+            "index rows ↔ files, stale counts, MEMORY.md ↔ topic files, entries ↔ summaries, broken links, "
+            "copies that diverged. Enter opens the file. CLI: `curator drift --kind KIND --text WORDS`.")
     AUTO_FOCUS = "#drift-table"
 
     def __init__(self, **kwargs) -> None:
