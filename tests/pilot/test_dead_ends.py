@@ -231,3 +231,18 @@ async def test_the_narrowed_tree_never_cuts_a_count(app):
             assert line.rstrip().endswith(count), (line, count)  # `737`, never `73`
         await pilot.press(*["greater_than_sign"] * 2)  # > widens again at once
         await settle(app, pilot)
+
+
+async def test_percentages_say_what_they_are_relative_to(app):
+    """The collision finding's share is of the smaller row's keywords against another index; the
+    index view's rate and uniqueness are within the index — each says so."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        crossed = next(f for f in app.workspace.findings if f.check == "keywords.collision" and f.target)
+        assert "a row of another index" in crossed.message and "of the smaller row's" in crossed.message
+        app.screen.open_path(crossed.target)
+        await settle(app, pilot)
+        view = app.screen.query_one(IndexView)
+        assert "collision rate" in text_of(view.query_one("#index-facts")) and \
+            "within this index" in text_of(view.query_one("#index-facts"))
+        assert "no other row of this index uses" in text_of(view.query_one("#overlaps"))  # the highlighted row

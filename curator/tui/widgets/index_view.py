@@ -150,12 +150,14 @@ class IndexView(Vertical):
             return
         row = self._rows[event.cursor_row]
         found = overlaps(self._workspace.store, self._path, row)
-        text = Text()
+        sets = [r.keyword_set for r in self._rows if r is not row]
+        u = row_uniqueness(row.keyword_set, sets) if sets else 1.0
+        # what the row's percentage is of: its own keywords, against this index's other rows
+        text = Text(f"line {row.line}: {u:.0%} of its keywords no other row of this index uses", style="dim")
         if not found:
-            text.append("no other row shares two or more of these keywords", style="success")
-        for i, (path, line, shared) in enumerate(found[:6]):
-            if i:
-                text.append("\n")
+            text.append("\nno other row, here or in another index, shares two or more of them", style="success")
+        for path, line, shared in found[:6]:
+            text.append("\n")
             same = path == self._path
             text.append(f"{path}:{line}", style="bold" if same else "bold accent")
             text.append(f"  shares {len(shared)}: ", style="dim")
