@@ -335,6 +335,9 @@ def config_from_mapping(data: dict, source: Path | None = None) -> Config:
             changes[name] = str(value)
         elif name == "sources":
             pass  # the repository's memory systems: read by model.sources.repository_settings
+        elif name == "agents":  # agents shown and the version of each one's rules: read by context/versions.py
+            _expect(isinstance(value, (list, dict)), source,
+                    "'agents' must be a list of names or a mapping of name: {version: ...}")
         else:
             raise ConfigError(f"{source or CONFIG_NAME}: unknown setting '{key}'")
     changes["explicit"] = frozenset(str(k).replace("-", "_") for k in data)

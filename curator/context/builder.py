@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from ..agents import RuleSet, rules_for
 from ..model.findings import Finding, Fix, Reimport
-from ..model.imports import MAX_HOPS  # Claude Code and Gemini CLI follow imports this deep
 from .check_pages import SEVERITY
 from .fs import Problem, RepoFS, Text
-from .model import AgentContext, Cut, Loaded, Unseen
+from .model import AgentContext, Cut, ImportEdge, Loaded, OnDemand, Unseen
 from .parse import Ref
 
 
@@ -21,8 +21,17 @@ class Builder:
     only: set[str] | None = None  # check ids wanted (None: all)
     counter: object = None  # the project's token counter (curator.base.tokens)
     findings: list[Finding] = field(default_factory=list)
+    rules: dict[str, RuleSet] = field(default_factory=dict)  # the version chosen per agent
+    managed_dir: str | None = None  # where the managed settings are looked for (None: the OS's place)
     _seen: set = field(default_factory=set)
     _renames: dict | None = None
+
+    def rules_of(self, agent: str) -> RuleSet:
+        """The agent's rules at the version chosen for this build (the newest known by default)."""
+        got = self.rules.get(agent)
+        if got is None:
+            got = self.rules[agent] = rules_for(agent)
+        return got
 
     def add(self, check: str, path: str, message: str, line: int | None = None, target: str | None = None,
             suggestion: str | None = None, fix: Fix | None = None) -> None:
@@ -120,10 +129,15 @@ class Builder:
             return f"; {path} exists, but imports resolve from the importing file's folder: write @{_hint_path(importer, path)}"
         return ""
 
-    def expand(self, ctx: AgentContext, rel: str, why: str, refs_of, *, via: str | None = None, depth: int = 0,
-               chain: tuple[str, ...] = (), loaded: set[str], hops: int = MAX_HOPS, agent_note: str = "") -> None:
-        """Load `rel` into `ctx.startup` and, after it, what it imports (depth first, each file
-        once, at most `hops` deep) — how Claude Code and Gemini CLI read imports."""
+    def expand(self, ctx: AgentContext, rel: str, why: str, refs_of, *, loaded: set[str], hops: int,
+               via: str | None = None, depth: int = 0, chain: tuple[str, ...] = (), agent_note: str = "",
+               rule: str = "", import_rule: str = "", depth_rule: str = "", on_demand: OnDemand | None = None,
+               report: bool = True) -> None:
+        """Load `rel` and, after it, what it imports (depth first, each file once, at most `hops`
+        deep) — how Claude Code and Gemini CLI read imports. At start-up by default; with
+        `on_demand` (the nested file's own item, its trigger and globs) the file and its imports
+        join `ctx.on_demand` instead. Every import is recorded in `ctx.imports`; `report=False`
+        makes no finding of a broken one (the checks of nested imports are not this layer's)."""
         t = self.text(rel)
         if t is None:
             return
@@ -131,38 +145,59 @@ class Builder:
         if key in loaded:
             return
         loaded.add(key)
-        ctx.startup.append(Loaded(rel, t.size, 0, why, via, None, t.text))
+        when = "start-up" if on_demand is None else "on demand"
+        if on_demand is None:
+            ctx.startup.append(Loaded(rel, t.size, 0, why, via, None, t.text, rule))
+        elif depth == 0:
+            ctx.on_demand.append(on_demand)
+        else:
+            ctx.on_demand.append(OnDemand(rel, f"with {on_demand.path} (imported at {via})", 0, t.size,
+                                          on_demand.trigger, on_demand.globs, text=t.text, rule=rule, via=via))
         chain = chain + (key,)
         for ref in refs_of(t.text):
             target, why_not = self.resolve(ref, rel)
             at = f"{rel}:{ref.line}"
+            edge = ImportEdge(rel, ref.line, f"@{ref.path}", target or "", "loaded", when)
             if why_not == "outside":
                 if ref.pathlike:
-                    self.add("instructions.import-outside", rel,
-                             f"@{ref.path} is outside the repository: loads only after a one-time approval, "
-                             f"never in `claude -p` or CI{agent_note}", ref.line, ref.path)
-                    ctx.never.append(Unseen(ref.path, f"outside the repository (imported at {at}; needs approval)"))
+                    ctx.imports.append(ImportEdge(rel, ref.line, edge.written, "", "outside", when))
+                    if report:
+                        self.add("instructions.import-outside", rel,
+                                 f"@{ref.path} is outside the repository: loads only after a one-time approval, "
+                                 f"never in `claude -p` or CI{agent_note}", ref.line, ref.path)
+                    ctx.never.append(Unseen(ref.path, f"outside the repository (imported at {at}; needs approval)",
+                                            rule=import_rule))
                 continue
             got = self.fs.read(target)
             if isinstance(got, Problem):
                 if got.kind == "missing":
                     if ref.pathlike:
-                        self.broken_import(rel, ref, target, f"@{ref.path}", f"({target} does not exist)"
-                                           + self._from_root_hint(ref.path, rel))
+                        ctx.imports.append(ImportEdge(rel, ref.line, edge.written, target, "missing", when))
+                        if report:
+                            self.broken_import(rel, ref, target, f"@{ref.path}", f"({target} does not exist)"
+                                               + self._from_root_hint(ref.path, rel))
                 else:
+                    ctx.imports.append(ImportEdge(rel, ref.line, edge.written, target, "unreadable", when))
                     self.problem(got)
                 continue
             if got.real in chain:
+                ctx.imports.append(ImportEdge(rel, ref.line, edge.written, target, "cycle", when))
                 what = "imports itself" if got.real == key else f"@{ref.path} leads back to {got.real}, already being imported"
-                self.add("instructions.import-cycle", rel, f"{what} (the agent stops there)", ref.line, target)
+                if report:
+                    self.add("instructions.import-cycle", rel, f"{what} (the agent stops there)", ref.line, target)
                 continue
             if depth + 1 > hops:
-                self.add("instructions.import-depth", rel,
-                         f"@{ref.path} is {depth + 1} imports deep; the agent follows {hops}: it never loads", ref.line, target)
-                ctx.never.append(Unseen(target, f"import deeper than {hops} hops (at {at})", got.size))
+                ctx.imports.append(ImportEdge(rel, ref.line, edge.written, target, "too-deep", when))
+                if report:
+                    self.add("instructions.import-depth", rel, f"@{ref.path} is {depth + 1} imports deep; the agent "
+                             f"follows {hops}: it never loads", ref.line, target)
+                ctx.never.append(Unseen(target, f"import deeper than {hops} hops (at {at})", got.size, depth_rule))
                 continue
+            ctx.imports.append(edge if got.real not in loaded else
+                               ImportEdge(rel, ref.line, edge.written, target, "already", when))
             self.expand(ctx, target, f"imported by {rel}", refs_of, via=at, depth=depth + 1, chain=chain,
-                        loaded=loaded, hops=hops, agent_note=agent_note)
+                        loaded=loaded, hops=hops, agent_note=agent_note, rule=import_rule, import_rule=import_rule,
+                        depth_rule=depth_rule, on_demand=on_demand, report=report)
 
 
 def _hint_path(importer: str, path: str) -> str:

@@ -7,9 +7,14 @@ Each entry: (id, severity, summary, why, example, fix, fix safety). `registry.py
 
 from __future__ import annotations
 
+from ..agents import rules_for
 from ..model.findings import Severity
 
 W, INFO = Severity.WARNING, Severity.INFO
+_HOPS = rules_for("claude-code").value("imports.max-hops")  # today's; the finding says the chosen version's
+_WORDS = {4: "four", 5: "five"}.get(_HOPS, str(_HOPS))
+_DEVIN, _CLAUDE, _CODEX = rules_for("devin"), rules_for("claude-code"), rules_for("codex")
+_NAME, _DESC = _CLAUDE.value("skills.name-max"), _CLAUDE.value("skills.description-max")
 # fix safety, as registry.FIX_SAFETY names them (plain strings: no import of the registry here)
 ASKED, BY_HAND = "asked", "by hand"
 
@@ -27,10 +32,10 @@ INSTRUCTION_CHECKS: tuple[tuple[str, Severity, str, str, str, str, str], ...] = 
      "order the agent sees the files in is not the order written.",
      "CLAUDE.md imports @docs/a.md, which imports @../CLAUDE.md",
      "Remove the import that leads back (each file should be imported from one place).", BY_HAND),
-    ("instructions.import-depth", W, "an import deeper than the agent follows (5 hops): it never loads",
-     "Claude Code follows imports at most five hops from the file it starts at; a sixth-level import is "
-     "silently never read.",
-     "CLAUDE.md -> a.md -> b.md -> c.md -> d.md -> e.md -> f.md: f.md never loads",
+    ("instructions.import-depth", W, f"an import deeper than the agent follows ({_HOPS} hops): it never loads",
+     f"Claude Code follows imports at most {_WORDS} hops from the file it starts at (five before 2.1.210); a "
+     "deeper import is silently never read.",
+     "CLAUDE.md -> a.md -> b.md -> c.md -> d.md -> e.md: e.md never loads",
      "Import the deep file from a shallower one (or from CLAUDE.md itself).", BY_HAND),
     ("instructions.import-outside", INFO,
      "an import of a file outside the repository: needs approval, never loads in `claude -p`",
@@ -39,8 +44,10 @@ INSTRUCTION_CHECKS: tuple[tuple[str, Severity, str, str, str, str, str], ...] = 
      "CLAUDE.md:5: @~/.claude/my-project-notes.md",
      "Move what every run needs into the repository; keep personal notes in CLAUDE.local.md.", BY_HAND),
     ("instructions.cap", W, "a file or a combined chain past an agent's cap: the part cut never reaches the agent",
-     "Agents read instruction files only up to a cap (Codex 32 KiB of AGENTS.md chain, Windsurf 12,000 "
-     "characters a rule): whatever is past it is never seen, usually the newest lines.",
+     f"Agents read instruction files only up to a cap (Codex {_CODEX.value('project.max-bytes') // 1024} KiB of "
+     "AGENTS.md chain, Devin Desktop "
+     f"(Windsurf) {_DEVIN.value('rules.max-chars'):,} characters a rule): whatever is past it is never seen, usually "
+     "the newest lines.",
      "AGENTS.md (38,000 bytes): Codex reads 32,768; the last 5,232 bytes are cut",
      "Split the file: keep what every task needs in the always-loaded file, move the rest to files loaded on "
      "demand (nested AGENTS.md, path-scoped rules).", BY_HAND),
@@ -93,17 +100,18 @@ INSTRUCTION_CHECKS: tuple[tuple[str, Severity, str, str, str, str, str], ...] = 
      ".claude/skills/deploy and .claude/skills/release: 'deploy the web app to production with the release "
      "checklist' vs 'release the web app to production following the checklist'",
      "Make each description say what only it covers (its trigger words), or merge the two.", BY_HAND),
-    ("skills.name-length", W, "a skill name over 64 characters",
-     "Claude Code rejects or truncates a skill name over 64 characters: the skill may not be listed at all.",
+    ("skills.name-length", W, f"a skill name over {_NAME} characters",
+     f"Claude Code rejects or truncates a skill name over {_NAME} characters: the skill may not be listed at all.",
      ".claude/skills/x/SKILL.md: name: a-very-long-name-that-describes-everything-the-skill-does-in-one-go",
-     "Shorten the name to 64 characters or fewer (lowercase words and hyphens).", BY_HAND),
-    ("skills.description-length", W, "a skill description over 1,024 characters",
-     "The description is what the agent sees at start-up to pick the skill; past 1,024 characters it is cut, "
+     f"Shorten the name to {_NAME} characters or fewer (lowercase words and hyphens).", BY_HAND),
+    ("skills.description-length", W, f"a skill description over {_DESC:,} characters",
+     f"The description is what the agent sees at start-up to pick the skill; past {_DESC:,} characters it is cut, "
      "so the words that would pick the skill may be lost.",
      ".claude/skills/pdf/SKILL.md: description of 1,800 characters",
      "Keep the description to when to use the skill; move the how into the SKILL.md body.", BY_HAND),
     ("skills.budget", W, "the skills listing over its start-up budget (least-used skills collapse to bare names)",
-     "Claude Code lists every skill's name and description at start-up within a budget (~8,000 characters); "
+     f"Claude Code lists every skill's name and description at start-up within a budget "
+     f"(~{_CLAUDE.value('skills.listing-budget'):,} characters); "
      "past it the least-used skills show only their names and are rarely picked.",
      ".claude/skills: 60 skills, listing 11,200 characters",
      "Shorten descriptions, merge near-identical skills, or move rarely used ones out of the project.", BY_HAND),

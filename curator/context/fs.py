@@ -11,9 +11,11 @@ import os
 import stat
 from dataclasses import dataclass, field
 
+from ..agents import rules_for
 from ..base.paths import is_within
 
-MAX_BYTES = 4_000_000  # an instruction file larger than this is reported, not read
+# an instruction file larger than this is reported, not read: Claude Code's own limit (it skips one)
+MAX_BYTES: int = rules_for("claude-code").value("project.max-bytes")
 SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache",
                        ".pytest_cache", ".curator"})
 MAX_WALK = 200_000  # files listed at most (a giant monorepo still answers)

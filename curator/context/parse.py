@@ -118,6 +118,21 @@ def glob_regex(glob: str) -> re.Pattern:
         g += "**"
     if "/" not in g and not anchored:
         g = "**/" + g
+    return _compile(g, r"(?:/.*)?\Z")
+
+
+@lru_cache(maxsize=1024)
+def path_glob_regex(glob: str) -> re.Pattern:
+    """A glob matched against a whole absolute path, as picomatch does (`claudeMdExcludes`): no
+    name-anywhere reading, a folder's pattern does not take in what is below it."""
+    return _compile(glob.strip().lstrip("/"), r"\Z")
+
+
+def path_matches(glob: str, abspath: str) -> bool:
+    return path_glob_regex(glob).match(abspath.lstrip("/")) is not None
+
+
+def _compile(g: str, tail: str) -> re.Pattern:
     i, out = 0, []
     depth = 0
     while i < len(g):
@@ -157,7 +172,7 @@ def glob_regex(glob: str) -> re.Pattern:
         i += 1
     out.append(")" * depth)
     try:
-        return re.compile("".join(out) + r"(?:/.*)?\Z")
+        return re.compile("".join(out) + tail)
     except re.error:
         return re.compile(r"(?!)")
 

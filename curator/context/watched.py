@@ -12,12 +12,14 @@ from .model import ContextModel
 
 # any file below these is an agent's (rules, skills, steering, modes): followed with subfolders
 AGENT_FOLDERS = (".claude/rules", ".claude/skills", ".claude/commands", ".claude/agents", ".cursor/rules",
-                 ".github/instructions", ".clinerules", "memory-bank", ".windsurf/rules", ".kiro/steering", ".roo")
+                 ".github/instructions", ".clinerules", "memory-bank", ".devin/rules", ".windsurf/rules", ".kiro/steering",
+                 ".roo", ".claude/agent-memory", ".claude/agent-memory-local")
 # an agent reads these wherever they sit (nested ones on demand)
 NESTED_NAMES = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md"})
 # and these at the repository's top
 TOP_FILES = frozenset({".cursorrules", ".windsurfrules", ".roorules", ".clinerules", ".roomodes", ".curator.yaml",
-                       ".github/copilot-instructions.md", ".gemini/settings.json", ".claude/CLAUDE.md"})
+                       ".github/copilot-instructions.md", ".gemini/settings.json", ".claude/CLAUDE.md",
+                       ".claude/AGENTS.md", ".claude/settings.json", ".claude/settings.local.json"})
 
 
 # every folder the walk listed is followed (alone) up to this many: a nested file added anywhere

@@ -266,10 +266,24 @@ def writing(root: Path, dry_run: bool = False):
         yield _recover(root)
 
 
+def _refuse_read_only(root: Path, plan: Plan) -> None:
+    """A memory Serena's read_only_memory_patterns protect is never written, whoever planned it."""
+    from ..model.serena_patterns import read_patterns
+
+    patterns = read_patterns(root)
+    if patterns is None:
+        return
+    hit = next((e.path for e in plan.edits if e.before != e.after and patterns.is_read_only(e.path)), None)
+    if hit is not None:
+        raise CurationError(f"{hit} is read-only for Serena (read_only_memory_patterns): curator does not write it; "
+                            "no file was changed")
+
+
 def apply_plan(root: Path, plan: Plan) -> str:
     root = Path(root)
     if plan.empty:
         raise CurationError("nothing to do: the plan changes no file")
+    _refuse_read_only(root, plan)
     with journal.locked(root):
         _recover(root)
         for e in plan.edits:

@@ -36,7 +36,7 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
 # names an agent reads at a repository's top: a folder outside git holding one is a repository
 TOP_FILES = ("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md", ".cursorrules",
              ".windsurfrules", ".roorules", ".clinerules", ".cursor/rules", ".github/copilot-instructions.md",
-             ".github/instructions", ".windsurf/rules", ".kiro/steering", ".roo", "memory-bank")
+             ".github/instructions", ".devin/rules", ".windsurf/rules", ".kiro/steering", ".roo", "memory-bank")
 
 
 def repository_here(cwd):

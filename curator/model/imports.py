@@ -3,8 +3,11 @@ memory store's always-loaded index.
 
 An imported `MEMORY.md` loads whole, with no 200-line cap (the cap is auto memory's), so a
 store's start-up load (`budgets.startup.startup_of`) and the `budget.past-cap` check ask
-`startup_import(store)` — the same answer the context model (`curator.context`) gives for the
-importing file's entry. The parsers are pure and total: hostile text gives no import, never an
+`startup_import(store)` — the answer the context model (`curator.context`) gives for the
+importing file's entry, from the same rules (`curator.agents`: the start-up files, `AGENTS.md`
+where no CLAUDE.md is, the hops); the repository's Claude Code settings (`claudeMdExcludes`,
+`instructionFiles`) are the context model's alone (tests/unit/checks/test_imported_memory.py
+compares the two). The parsers are pure and total: hostile text gives no import, never an
 exception.
 """
 
@@ -15,8 +18,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-MAX_HOPS = 5  # Claude Code and Gemini CLI follow imports this deep
-CLAUDE_ROOT_FILES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")  # start-up, in full
 _TRAILING = ".,;:!?)]}>'\"*_"
 _EXT = re.compile(r"\.[A-Za-z][A-Za-z0-9_-]{0,9}$")
 
@@ -96,13 +97,21 @@ def startup_import(store) -> str | None:
     return store.view("startup-import", build, reads=frozenset())
 
 
-def claude_import_of(repo: Path | str, target: Path | str, hops: int = MAX_HOPS) -> str | None:
-    """The importing line ("CLAUDE.md:4") through which Claude Code loads `target` at start-up:
-    the repository's CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md, then what they import
-    (relative to the importing file, outside code, depth first, each file once, at most `hops`
-    deep, never out of the repository). None when `target` is not reached."""
+def claude_import_of(repo: Path | str, target: Path | str, version: str | None = None) -> str | None:
+    """The importing line ("CLAUDE.md:4") through which Claude Code (at `version`, default the
+    current one) loads `target` at start-up: the repository's start-up files (CLAUDE.md,
+    .claude/CLAUDE.md, CLAUDE.local.md; where none is, AGENTS.md and .claude/AGENTS.md), then
+    what they import (relative to the importing file, outside code, depth first, each file once,
+    at most the rules' hops deep, never out of the repository). None when `target` is not reached."""
+    from ..agents import rules_for
     from ..base.paths import is_within
     from ..base.safeio import read_small_file
+
+    rules = rules_for("claude-code", version)
+    hops = rules.value("imports.max-hops")
+    starts = [rel for rel in rules.value("project.files") if os.path.isfile(os.path.join(repo, rel))]
+    if not starts and rules.has("agents-md.fallback"):
+        starts = [rel for rel in rules.value("agents-md.fallback") if os.path.isfile(os.path.join(repo, rel))]
 
     root = os.path.realpath(repo)
     want = os.path.realpath(target)
@@ -143,7 +152,7 @@ def claude_import_of(repo: Path | str, target: Path | str, hops: int = MAX_HOPS)
                 return found
         return None
 
-    for rel in CLAUDE_ROOT_FILES:
+    for rel in starts:
         got = walk(rel, 0, (os.path.realpath(os.path.join(root, rel)),))
         if got:
             return got

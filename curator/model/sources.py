@@ -102,7 +102,7 @@ def looks_like_memory_folder(p: Path) -> bool:
 # what an agent reads at a repository's top (live/instructions.TOP_FILES' first level)
 AGENT_TOP = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md",
                        ".cursorrules", ".windsurfrules", ".roorules", ".clinerules", ".cursor", ".kiro",
-                       ".roo", ".windsurf", "memory-bank"})
+                       ".roo", ".devin", ".windsurf", "memory-bank"})
 _NOT_BUILD = {".git", "README.md", "README", "README.rst", "CLAUDE.md", "AGENTS.md"}
 
 

@@ -27,7 +27,10 @@ def render_text(model: ContextModel, show_findings: bool = True) -> str:
     out: list[str] = []
     if not model.agents:
         out.append(f"{model.root}: no agent instruction files found (CLAUDE.md, AGENTS.md, GEMINI.md, "
-                   ".cursor/rules, .github/copilot-instructions.md, .clinerules, .windsurf, .kiro, .roo, .serena)")
+                   ".cursor/rules, .github/copilot-instructions.md, .clinerules, .devin, .windsurf, .kiro, .roo, "
+                   ".serena)")
+    for note in model.notes:
+        out += _wrap("note: " + note, "")
     for ctx in model.agents.values():
         out += _agent_text(ctx, model.encoding)
     if show_findings and model.findings:
@@ -51,6 +54,8 @@ def _agent_text(ctx: AgentContext, encoding: str) -> list[str]:
     n = len(ctx.startup)
     out = [f"{ctx.agent} ({ctx.label}): start-up {_n(ctx.startup_tokens)} tokens{est}, "
            f"{_n(ctx.startup_bytes)} bytes, {n} file{'s' if n != 1 else ''}"]
+    if ctx.version:
+        out += _wrap(rules_line(ctx), "  ")
     if ctx.startup:
         out.append(f"  {'tokens':>7} {'bytes':>7}  file")
         for e in ctx.startup:
@@ -83,17 +88,35 @@ def _agent_text(ctx: AgentContext, encoding: str) -> list[str]:
         for u in ctx.never:
             out.append(f"  {_n(u.bytes):>15}  {_short(u.path, WIDTH - 20)}")
             out += _wrap(u.reason, " " * 18)
+    if ctx.memory_folders:
+        out.append(f"  memory folders it writes ({len(ctx.memory_folders)}):")
+        for m in ctx.memory_folders:
+            whose = "yours, read-only" if not m.writable else m.scope
+            out.append(f"  {_n(m.bytes):>15}  {_short(m.path, WIDTH - 40)} ({m.files} file{'s' if m.files != 1 else ''}, "
+                       f"{whose})")
     for note in ctx.notes:
         out += _wrap("note: " + note, "  ")
     out.append("")
     return out
 
 
+def rules_line(ctx: AgentContext) -> str:
+    """`rules: Claude Code 2.1.325 (the newest known)` / `... 2.1.270 (--agent; newest 2.1.325)`."""
+    if ctx.chosen_by == "newest known" and ctx.version == ctx.newest:
+        why = "the newest known"
+    else:
+        why = f"{ctx.chosen_by}; newest known {ctx.newest}" if ctx.version != ctx.newest else ctx.chosen_by
+    return f"rules: {ctx.label} {ctx.version} ({why})"
+
+
 def render_markdown(model: ContextModel) -> str:
     out = [f"# What each agent loads ({model.root})", ""]
+    out += [f"> {note}" for note in model.notes] + ([""] if model.notes else [])
     for ctx in model.agents.values():
-        out += [f"## {ctx.label} (`{ctx.agent}`): start-up {_n(ctx.startup_tokens)} tokens", "",
-                "| file | bytes | tokens | why | via | cut |", "|---|---:|---:|---|---|---|"]
+        out += [f"## {ctx.label} (`{ctx.agent}`): start-up {_n(ctx.startup_tokens)} tokens", ""]
+        if ctx.version:
+            out += [rules_line(ctx).replace("rules: ", "Rules of ", 1) + ".", ""]
+        out += ["| file | bytes | tokens | why | via | cut |", "|---|---:|---:|---|---|---|"]
         for e in ctx.startup:
             cut = f"kept {_n(e.cut.kept_bytes)}: {e.cut.reason}" if e.cut else ""
             out.append(f"| `{e.path}` | {_n(e.bytes)} | {_n(e.tokens)} | {e.why} | {e.via or ''} | {cut} |")
@@ -103,6 +126,10 @@ def render_markdown(model: ContextModel) -> str:
         if ctx.never:
             out += ["", "Never seen:", ""]
             out += [f"- `{u.path}`: {u.reason}" for u in ctx.never]
+        if ctx.memory_folders:
+            out += ["", "Memory folders it writes:", ""]
+            out += [f"- `{m.path}` ({m.scope}, {m.files} files, {_n(m.bytes)} bytes"
+                    f"{', read-only' if not m.writable else ''})" for m in ctx.memory_folders]
         out.append("")
     if model.findings:
         out += ["## Findings", ""]

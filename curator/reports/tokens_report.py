@@ -163,7 +163,7 @@ def render_tokens(console, store: Store, report: BudgetReport, top: int = 15, gr
 
 def agents_json(model) -> list[dict]:
     """Each agent's start-up load (`ContextModel.startup_tokens`, as `curator context` gives it)."""
-    return [{"agent": name, "label": ctx.label,
+    return [{"agent": name, "label": ctx.label, "version": ctx.version,
              "startup": {"tokens": model.startup_tokens(name), "bytes": ctx.startup_bytes,
                          "files": [{"path": e.path, "tokens": e.tokens} for e in ctx.startup]}}
             for name, ctx in model.agents.items()]

@@ -100,7 +100,7 @@ PRINTS = {
     "app": "app on 20 files (warm): first screen",
     "check": "20",
     "context": "| `curator context` |",
-    "context_corpus": "| repository | files | claude-code start-up",
+    "context_corpus": "| repository | claude-code 2.1.276 | claude-code 2.1.325 | codex |",
     "curate": "20",
     "fixes": "all fixes clean",
     "floor": "20",

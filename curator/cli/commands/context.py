@@ -10,10 +10,13 @@ HELP = "what each agent (Claude Code, Codex, Cursor, ...) loads: start-up files,
 
 
 def add_arguments(parser) -> None:
-    from ...context.model import AGENTS
+    from ...agents import AGENTS
 
     parser.add_argument("path", nargs="?", metavar="PATH", help="the repository (default: the git repository here)")
-    parser.add_argument("--agent", nargs="+", metavar="NAME", choices=AGENTS, help="only these agents")
+    parser.add_argument("--agent", nargs="+", metavar="NAME[@VERSION]",
+                        help=f"only these agents ({', '.join(AGENTS)}; windsurf is devin), each at the version "
+                             "whose rules apply (claude-code@2.1.270; default: .curator.yaml's, else the newest "
+                             "known)")
     parser.add_argument("--for", dest="for_paths", nargs="+", metavar="FILE", default=[],
                         help="also what loads when these repository files are read or edited")
     parser.add_argument("--format", choices=("text", "json", "markdown"), default="text", help="output format")
@@ -50,9 +53,13 @@ def run(args) -> int:
         if rel.startswith(".."):
             raise UsageError(f"--for {p}: not inside {root}")
         fors.append(rel.replace(os.sep, "/"))
+    from ...agents import UnknownAgent, VersionError
     from ...base.kept import capture
 
-    model = build_context(root, agents=args.agent, for_paths=fors)
+    try:
+        model = build_context(root, agents=args.agent, for_paths=fors, chosen_by="--agent")
+    except (UnknownAgent, VersionError) as exc:
+        raise UsageError(f"--agent: {exc}") from None
     with capture(getattr(args, "kept", None)) as printed:  # kept: an unchanged repository prints it again without a build
         if args.format == "json":
             print_json(context_json(model))
@@ -77,7 +84,7 @@ def keep_context(run, model, out: str, code: int) -> bool:
     fs = model.fs
     if fs is None or model.encoding not in ("cl100k_base", "estimate"):
         return False
-    user = probes(model.home, fs.root, model.env)
+    user = probes(model.home, fs.root, model.env, model.versions)
     config = os.path.join(fs.root, ".curator.yaml")  # (its `agents:`)
     extra = [os.path.join(fs.root, f) for f in fs.files if f.startswith(".serena/")]
     extra += [p for p in (*user, config) if os.path.lexists(p)]

@@ -19,12 +19,23 @@ from ..widgets.budget_bar import compact
 from ..widgets.fitting import FirstThatFits
 from .base import CuratorScreen
 
-# the caps a bar is measured against, in words (the model cuts what passes them: `Loaded.cut`)
-CAPS = {  # (each says which agent's file it cuts)
-    "claude-code": "auto memory's MEMORY.md (~/.claude/projects/…/memory): first 200 lines or 25 KB",
-    "codex": "32 KiB of AGENTS.md files a chain (project_doc_max_bytes)",
-    "windsurf": "12,000 characters a rule file",
-}
+
+def cap_words(ctx) -> str | None:
+    """The cap a bar is measured against, in words, from the agent's rules at the version the
+    model applied (the model cuts what passes it: `Loaded.cut`); None: the agent has none."""
+    from ...agents import rules_for
+
+    rules = rules_for(ctx.agent, ctx.version or None)
+    if ctx.agent == "claude-code":
+        cap = rules.value("memory.auto-cap")
+        # (which file: auto memory's, in the user's folder — an imported MEMORY.md has no cap)
+        return f"auto memory's MEMORY.md (~/.claude/projects/…/memory): first {cap['lines']} lines or " \
+               f"{cap['bytes'] // 1000} KB"
+    if ctx.agent == "codex":
+        return f"{rules.value('project.max-bytes') / 1024:g} KiB of AGENTS.md files a chain (project_doc_max_bytes)"
+    if ctx.agent == "devin":
+        return f"{rules.value('rules.max-chars'):,} characters a rule file"
+    return None
 
 
 def startup_bars(ctx, room: int) -> Group:
@@ -51,8 +62,9 @@ def startup_bars(ctx, room: int) -> Group:
     for e in ctx.startup:
         if capped(e):
             parts.append(Text(f"✂ {e.path}: {e.cut.reason}", style="error"))
-    if ctx.agent in CAPS:
-        parts.append(Text(f"cap: {CAPS[ctx.agent]}", style="dim"))
+    cap = cap_words(ctx)
+    if cap:
+        parts.append(Text(f"cap: {cap}", style="dim"))
     for e in ctx.startup:  # an imported MEMORY.md is no auto memory: the whole file loads
         if ctx.agent == "claude-code" and e.path.endswith("MEMORY.md") and e.via:
             parts.append(Text(f"{e.path}: imported at {e.via}, loads whole (no cap)", style="dim"))
@@ -164,7 +176,7 @@ class ContextScreen(CuratorScreen):
         if model is None or not model.agents:
             self.query_one("#context-startup", Static).update(Text(
                 "No agent instruction files in this repository (CLAUDE.md, AGENTS.md, GEMINI.md, .cursor/rules, "
-                ".github/copilot-instructions.md, .clinerules, .windsurf, .kiro, .roo).", style="dim"))
+                ".github/copilot-instructions.md, .clinerules, .devin, .kiro, .roo).", style="dim"))
             return
         for name, ctx in model.agents.items():
             table.add_row(ctx.label, Text(f"{ctx.startup_tokens:,}", justify="right"), key=name)

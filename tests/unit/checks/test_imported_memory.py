@@ -66,9 +66,12 @@ def test_a_memory_md_nobody_imports_is_auto_memory_capped_and_says_whose_cap(mak
     ({".claude/CLAUDE.md": "@memory/MEMORY.md\n"}, ".claude/CLAUDE.md:1"),
     ({"CLAUDE.local.md": "see @.claude/memory/MEMORY.md, then work\n"}, "CLAUDE.local.md:1"),
     ({"CLAUDE.md": "```\n@.claude/memory/MEMORY.md\n```\n"}, None),  # in a code block: not an import
-    ({"CLAUDE.md": "@a.md\n", "a.md": "@b.md\n", "b.md": "@c.md\n", "c.md": "@d.md\n", "d.md": "@e.md\n",
-      "e.md": "@.claude/memory/MEMORY.md\n"}, None),  # six hops: deeper than Claude Code follows
-    ({"AGENTS.md": "@.claude/memory/MEMORY.md\n"}, None),  # not a file Claude Code expands imports of
+    ({"CLAUDE.md": "@a.md\n", "a.md": "@b.md\n", "b.md": "@c.md\n", "c.md": "@.claude/memory/MEMORY.md\n"},
+     "c.md:1"),  # four hops: as deep as Claude Code follows today
+    ({"CLAUDE.md": "@a.md\n", "a.md": "@b.md\n", "b.md": "@c.md\n", "c.md": "@d.md\n",
+      "d.md": "@.claude/memory/MEMORY.md\n"}, None),  # five: one deeper than it follows
+    ({"AGENTS.md": "@.claude/memory/MEMORY.md\n"}, "AGENTS.md:1"),  # no CLAUDE.md: AGENTS.md is read instead
+    ({"CLAUDE.md": "# x\n", "AGENTS.md": "@.claude/memory/MEMORY.md\n"}, None),  # a CLAUDE.md: AGENTS.md unread
 ])
 def test_the_import_is_found_as_claude_code_follows_it(make_store, files, via):
     root = make_store({".claude/memory/MEMORY.md": "# M\n", **files}, name="r")

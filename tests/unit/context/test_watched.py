@@ -21,12 +21,13 @@ from curator.live.instruction_watch import watch_instructions
                                  ".claude/rules/x.md", ".claude/rules", ".claude/skills/a/SKILL.md",
                                  ".cursor/rules/style.mdc", ".github/copilot-instructions.md",
                                  ".github/instructions/py.instructions.md", ".kiro/steering/a.md",
-                                 ".roo/rules-code/a.md", ".roorules-code", "memory-bank/progress.md"])
+                                 ".roo/rules-code/a.md", ".roorules-code", "memory-bank/progress.md",
+                                 ".devin/rules/a.md", ".claude/settings.json", ".claude/AGENTS.md"])
 def test_where_agents_look(rel):
     assert instruction_path(rel)
 
 
-@pytest.mark.parametrize("rel", ["src/app.py", "README.md", "docs/guide.md", ".claude/settings.json",
+@pytest.mark.parametrize("rel", ["src/app.py", "README.md", "docs/guide.md", ".claude/launch.json",
                                  ".claude/rules/.x.md.swp", ".claude/rules/x.md~", ".claude/rules/4913",
                                  ".github/workflows/ci.yml", ".claude/memory/topic.md"])
 def test_what_no_agent_reads(rel):
