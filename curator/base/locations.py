@@ -28,6 +28,25 @@ def sample_store() -> Path:
     return sample_repository() / ".serena" / "memories"
 
 
+def shipped(path: str | os.PathLike) -> Path | None:
+    """The folder of what curator ships that holds `path` — the bundled sample repository, else
+    the package itself (in an editable install the sample is the checkout's `sample_memories/`,
+    beside the package) — or None for a path of the user's. Real paths: a link into either counts."""
+    from .paths import is_within
+
+    real = os.path.realpath(path)
+    for root in (sample_repository(), _PACKAGE):
+        root = Path(os.path.realpath(root))
+        if is_within(real, root):
+            return root
+    return None
+
+
+def demo_copy() -> Path:
+    """Where the demo's private copy of the sample repository lives (made on first use)."""
+    return data_dir() / "sample-repository"
+
+
 def bundled_themes() -> Path:
     return _bundled("_themes", "themes")
 

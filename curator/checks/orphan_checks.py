@@ -71,8 +71,7 @@ def _names_only(ctx: Context) -> None:
             store.l0.path,
             f"lists {len(memories) - len(missing)} of {len(memories)} memories{aside}; {len(missing)} {'is' if len(missing) == 1 else 'are'} not "
             f"listed ({shown}) — the agent still sees their names through list_memories",
-            severity=Severity.INFO,
-        )
+        )  # a warning: the store keeps an index, and it has fallen behind
 
 
 def _listed(ctx: Context) -> None:

@@ -191,7 +191,8 @@ CHECKS: dict[str, CheckSpec] = {c.id: c for c in (
           fix="Split or trim the file; move rarely used memories to a tier that is not loaded at start-up."),
     _spec("budget.past-cap", W, "lines of the always-loaded index past the agent's load cap (never seen)", "format_checks", {CLAUDE},
           scope=STORE_WIDE, reads={INDEXES},
-          why="Claude Code loads only the first 200 lines / 25 KB of MEMORY.md: the rest is invisible to it.",
+          why="As auto memory, Claude Code loads only the first 200 lines / 25 KB of MEMORY.md: the rest is invisible "
+              "to it. (A MEMORY.md that CLAUDE.md imports loads whole: no cap, no finding.)",
           example="MEMORY.md: 260 lines; lines 201-260 are never loaded",
           fix="Move the pointers past the cap into topic files, or drop stale ones."),
     _spec("duplicate.near", W, "near-duplicate memories", "duplicate_checks",

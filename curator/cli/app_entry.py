@@ -82,8 +82,8 @@ def app_target(args):
         if root is None:
             raise
         return root, None, None
-    if located.is_sample:  # nothing found from here: the user's own instruction files before the demo
-        root = instruction_repository(None)
+    if located.fallback:  # nothing found from here: the user's own instruction files before the demo
+        root = instruction_repository(None, startup_only=True)
         if root is not None:
             return root, None, None
     return None, located, config

@@ -16,10 +16,35 @@ def add_write_args(parser, *, positional_store: bool = True) -> None:
     parser.add_argument("--dry-run", action="store_true", help="show the plan's diff and write nothing")
 
 
-def render_diff(out, plan) -> None:
-    from ..reports.diff_report import plan_renderable
+def render_diff(out, plan, store=None) -> None:
+    """The plan's diff, its paths repository-relative (the store's folder first) and the store
+    it writes to named; each line fitted to the terminal (`--format json` has the whole diff)."""
+    from rich.text import Text
 
-    out.print(plan_renderable(plan), soft_wrap=True)  # like git diff: long lines are not re-flowed
+    from ..demo.sample_copy import in_private_copy
+    from ..reports.diff_report import plan_renderable
+    from ..reports.findings_report import print_indented
+
+    prefix, name = store_place(store)
+    if name:
+        demo = " in the demo's private copy (never the sample curator ships)" if in_private_copy(store.root) else ""
+        print_indented(out, Text.assemble(("writes to ", "dim"), (name, "bold"), (demo, "dim")), 0)
+    out.print(plan_renderable(plan, prefix))
+
+
+def store_place(store) -> tuple[str, str | None]:
+    """(the store's folder in its repository with a slash, e.g. `.serena/memories/`; the store
+    in words) — ("", None) for the repository's instruction files (no store)."""
+    if store is None:
+        return "", None
+    import os
+
+    from ..base.paths import store_repository
+
+    repo = store_repository(store.root, store.repo_root, store.format)
+    rel = os.path.relpath(os.path.realpath(store.root), os.path.realpath(repo)) if repo is not None else "."
+    prefix = "" if rel in (".", "") or rel.startswith("..") else rel.replace(os.sep, "/") + "/"
+    return prefix, (prefix.rstrip("/") or str(store.given))
 
 
 def finish(args, store, plan, replan=None, root=None) -> int:
@@ -58,17 +83,18 @@ def finish(args, store, plan, replan=None, root=None) -> int:
                                                     replan)
         except PlanChanged as exc:
             if args.format != "json":
-                render_diff(console(), exc.plan)
+                render_diff(console(), exc.plan, store)
             raise UsageError(f"{exc} (the new plan is shown above) — run the command again to apply it") from None
         except CurationError as exc:
             raise UsageError(str(exc)) from None
     if args.format == "json":
         data = plan.to_json()
-        data.update({"dry_run": args.dry_run, "applied": journal_id is not None, "journal": journal_id})
+        data.update({"dry_run": args.dry_run, "applied": journal_id is not None, "journal": journal_id,
+                     "store": store_place(store)[0].rstrip("/") or (str(store.root) if store is not None else None)})
         print_json(data)
     else:
         out = console()
-        render_diff(out, plan)
+        render_diff(out, plan, store)
         if journal_id:
             out.print(Text.assemble(("applied", "success"), f" as {journal_id} · undo with ",
                                     ("curator undo" + (" --repository" if root else ""), "bold")))

@@ -12,68 +12,9 @@ from functools import lru_cache
 
 from ..base.globs import compile_glob
 from ..model.frontmatter import split_frontmatter
+from ..model.imports import Ref, code_free_lines, find_imports, is_pathlike  # noqa: F401 - the adapters' imports
 
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-_SPAN = re.compile(r"(`+)(?:(?!\1).)*?\1")  # an inline code span (same-length backtick runs)
-_IMPORT = re.compile(r"(?:^|(?<=\s))@((?:[^\s\\`]|\\ )+)")
 _KIRO_REF = re.compile(r"#\[\[file:([^\]\n]+)\]\]")
-_TRAILING = ".,;:!?)]}>'\"*_"
-_EXT = re.compile(r"\.[A-Za-z][A-Za-z0-9_-]{0,9}$")
-
-
-@dataclass(frozen=True, slots=True)
-class Ref:
-    line: int  # 1-based
-    raw: str  # as written (without the `@`)
-    path: str  # trailing punctuation stripped, `\ ` unescaped
-    pathlike: bool  # unmistakably meant as a file (see `is_pathlike`)
-
-
-def is_pathlike(p: str) -> bool:
-    """A token people write only for a file: `./x`, `../x`, `~/x`, `/x`, or a name with a file
-    extension (`AGENTS.md`, `docs/a.md`). `@scope/package`, `@user`, `@v1.2` are not."""
-    if p.startswith(("./", "../", "~/", "/")):
-        return len(p) > 2
-    last = p.rsplit("/", 1)[-1]
-    return bool(_EXT.search(last)) and not last.startswith(".") or last in (".cursorrules", ".clinerules")
-
-
-def code_free_lines(text: str):
-    """(line number, line) of every line outside fenced code blocks, code spans blanked."""
-    fence: str | None = None
-    for no, line in enumerate(text.splitlines(), 1):
-        m = _FENCE.match(line)
-        if fence is not None:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line.strip()[len(m.group(1)):].strip():
-                fence = None
-            continue
-        if m:
-            fence = m.group(1)
-            continue
-        if line.startswith(("    ", "\t")) and not line.lstrip().startswith(("-", "*", "@")):
-            continue  # an indented code block (list continuations aside)
-        if "`" in line:
-            line = _SPAN.sub(lambda s: " " * len(s.group(0)), line)
-        yield no, line
-
-
-def find_imports(text: str) -> list[Ref]:
-    """Every `@path` outside code (Claude Code and Gemini CLI imports)."""
-    out: list[Ref] = []
-    if "@" not in text:
-        return out
-    for no, line in code_free_lines(text):
-        if "@" not in line:
-            continue
-        for m in _IMPORT.finditer(line):
-            raw = m.group(1)
-            path = raw.replace("\\ ", " ").rstrip(_TRAILING)
-            if "#" in path and not path.startswith("#"):
-                path = path.split("#", 1)[0]
-            if not path or path.startswith("@"):
-                continue
-            out.append(Ref(no, raw, path, is_pathlike(path)))
-    return out
 
 
 def find_kiro_refs(text: str) -> list[Ref]:

@@ -42,6 +42,10 @@ def _refuse_link(path: Path, what: str) -> None:
 
 
 def curator_dir(root: Path) -> Path:
+    from ..base.locations import demo_copy, shipped
+
+    if shipped(root) is not None:  # nothing curator ships is written: the demo has a private copy
+        raise CurationError(f"{root} is curator's own, never written; the demo's copy is {demo_copy()}")
     d = Path(root) / DIR
     _refuse_link(d, DIR)
     try:

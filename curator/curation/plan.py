@@ -61,8 +61,10 @@ class Plan:
     def empty(self) -> bool:
         return not any(e.before != e.after for e in self.edits)
 
-    def diff(self) -> str:
-        return "".join(diff_lines(self))
+    def diff(self, prefix: str = "") -> str:
+        """The unified diff; `prefix` (the store's folder in its repository, `.serena/memories/`)
+        makes its paths repository-relative."""
+        return "".join(diff_lines(self, prefix))
 
     def to_json(self) -> dict:
         return {
@@ -94,22 +96,22 @@ def _moves(plan: Plan) -> dict[str, FileEdit]:
     return out
 
 
-def diff_lines(plan: Plan):
+def diff_lines(plan: Plan, prefix: str = ""):
     """Unified diff of every edit; a file moved shows as one rename line (and the lines it
-    gained on the way, if any)."""
+    gained on the way, if any). Paths are the plan's (store-relative), after `prefix`."""
     moved = _moves(plan)
     targets = {c.path for c in moved.values()}
     for e in plan.edits:
         if e.path in moved:
             twin = moved[e.path]
-            yield f"rename {e.path} → {twin.path}\n"
+            yield f"rename {prefix}{e.path} → {prefix}{twin.path}\n"
             if twin.after != e.before:
-                yield from difflib.unified_diff(_text(e.before), _text(twin.after), f"a/{e.path}", f"b/{twin.path}", n=2)
+                yield from difflib.unified_diff(_text(e.before), _text(twin.after), f"a/{prefix}{e.path}", f"b/{prefix}{twin.path}", n=2)
             continue
         if e.path in targets:
             continue
-        a = f"a/{e.path}" if e.before is not None else "/dev/null"
-        b = f"b/{e.path}" if e.after is not None else "/dev/null"
+        a = f"a/{prefix}{e.path}" if e.before is not None else "/dev/null"
+        b = f"b/{prefix}{e.path}" if e.after is not None else "/dev/null"
         lines = list(difflib.unified_diff(_text(e.before), _text(e.after), a, b, n=2))
         for line in lines:
             yield line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..base.locations import data_dir, demo_projects, sample_repository
+from ..base.locations import demo_copy, demo_projects, sample_repository, shipped
 
 DEMO_NOTES: list[str] = []  # what the demo copy lacks (e.g. no git: no history), said in its banner
 
@@ -21,7 +21,7 @@ def demo_store() -> tuple[Path, bool]:
 
     from .repository import build_history, write_transcripts
 
-    dest = data_dir() / "sample-repository"
+    dest = demo_copy()
     if dest.is_dir():
         _note(write_transcripts(dest, demo_projects()))
         return dest, True
@@ -47,3 +47,29 @@ def demo_store() -> tuple[Path, bool]:
 def _note(note: str | None) -> None:
     if note and note not in DEMO_NOTES:
         DEMO_NOTES.append(note)
+
+
+def private_path(path: str | os.PathLike) -> Path | None:
+    """Where `path`, a place inside what curator ships, lies in the demo's private copy (made on
+    first use): the same place inside the sample, else the copy itself — so the installed sample
+    is never what a command or the app works on. None for a path of the user's, or when no copy
+    can be made (a read-only home: the bundled sample is then read in place, and never written)."""
+    root = shipped(path)
+    if root is None:
+        return None
+    copy, is_copy = demo_store()
+    if not is_copy:
+        return None
+    sample = Path(os.path.realpath(sample_repository()))
+    if root != sample:
+        return copy
+    rel = Path(os.path.realpath(path)).relative_to(sample)
+    inside = copy / rel
+    return inside if inside.exists() else copy
+
+
+def in_private_copy(path: str | os.PathLike) -> bool:
+    """Is `path` the demo's private copy or inside it?"""
+    from ..base.paths import is_within
+
+    return is_within(os.path.realpath(path), os.path.realpath(demo_copy()))

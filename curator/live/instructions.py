@@ -57,19 +57,38 @@ def repository_here(cwd):
     return root
 
 
-def instruction_repository(arg: str | None, cwd=None):
+def instruction_repository(arg: str | None, cwd=None, startup_only: bool = False):
     """The folder `arg` names (else the git repository here, else the folder here when an
     agent's file sits at its top) when it holds an agent's instruction files: the app opens on
-    what each agent loads there, memory or not. None when there is none."""
+    what each agent loads there, memory or not. None when there is none. `startup_only` (the
+    app with no path, before it falls back to the demo): only a folder holding something an
+    agent loads at start-up counts — a checkout of curator, whose only agent files are the
+    bundled sample's nested CLAUDE.md and AGENTS.md, opens the demo — and never a folder of
+    what curator ships."""
     from pathlib import Path
 
+    from ..base.locations import shipped
     from ..context.build import present_agents
     from ..context.fs import RepoFS
 
     root = Path(arg).expanduser() if arg else repository_here(Path(cwd or Path.cwd()))
     if root is None or not root.is_dir():
         return None
-    return root if present_agents(RepoFS.scan(root)) else None
+    fs = RepoFS.scan(root)
+    if not present_agents(fs):
+        return None
+    if startup_only and (shipped(root) is not None or not loads_at_startup(root, fs)):
+        return None
+    return root
+
+
+def loads_at_startup(root, fs=None) -> bool:
+    """Does any agent load a file of this repository at start-up (the user's own files and
+    Serena's memory names aside)?"""
+    from ..context.build import build_context
+
+    model = build_context(root, fs=fs, count=False, only=set())
+    return any(ctx.startup for name, ctx in model.agents.items() if name != "serena")
 
 
 def agents_model(repo, token_counter=None):

@@ -64,8 +64,8 @@ def hint(f: Finding, store_arg: str = "") -> Hint:
     where = f" --store {store_arg}" if store_arg else ""
     if f.check.startswith("keywords."):
         index, line = f.path, f.line
-        target = f.target if f.check != "keywords.collision" else None
-        cmd = f"curator keywords {index} {target or 'TARGET'} --set …{where}"
+        cmd = f"curator keywords {index}:{line} --set …{where}" if line else \
+            f"curator keywords {index} {f.target or 'TARGET'} --set …{where}"
         return Hint(f"edit the row's keywords (`e` on {index}:{line} in the app)", cmd, "e")
     if f.check in ("transient.expired", "transient.unpruned"):
         return Hint("archive the records past their tier's TTL", f"curator prune{where}", "x" if f.fix else None)

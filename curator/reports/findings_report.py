@@ -52,6 +52,62 @@ def print_indented(console, text, indent: int) -> None:
         console.print(Text(" " * indent) + line, no_wrap=True, crop=False)
 
 
+def print_hanging(console, head, body, limit: int = 0) -> None:
+    """`head` then `body` wrapped between words beside it, its further lines indented to where
+    the body began (a transcript turn: time, role and id, then its words); `limit`: at most that
+    many characters of the body, cut at a word with an ellipsis."""
+    from rich.text import Text
+
+    if limit and body.cell_len > limit:
+        cut = body.plain.rfind(" ", 0, limit)
+        body = body[: cut if cut > limit // 2 else limit] + Text("…")
+    indent = head.cell_len
+    if indent > console.width // 2:  # a long head: the body goes under it
+        print_indented(console, head, 0)
+        print_indented(console, body, 4)
+        return
+    room = max(20, console.width - indent)
+    if any(len(w) > room for w in body.plain.split()):  # a path longer than the line: cut in its middle
+        from .retrieval_report import middle_cut
+
+        body = Text(" ".join(middle_cut(w, room) for w in body.plain.split()), style=body.style)
+    lines = body.wrap(console, room) if body.plain else [Text()]
+    for i, line in enumerate(lines):
+        line.rstrip()
+        console.print((head if i == 0 else Text(" " * indent)) + line, no_wrap=True, crop=False)
+
+
+def print_phrases(console, phrases, indent: int, sep: str = " · ", head=None) -> None:
+    """Phrases (Texts or strs) joined by `sep`, wrapped between phrases only (never a number away
+    from its word), each line indented — the first after `head` when given (a change's mark);
+    a phrase longer than a line is wrapped between words, a path in it cut in its middle."""
+    from rich.text import Text
+
+    from .retrieval_report import middle_cut
+
+    room = max(20, console.width - indent)
+    lines: list[Text] = []
+    line = Text()
+    for phrase in (Text(p) if isinstance(p, str) else p for p in phrases):
+        if not phrase.plain:
+            continue
+        if any(len(w) > room for w in phrase.plain.split()):  # a path longer than a line: its middle goes
+            phrase = Text(" ".join(middle_cut(w, room) for w in phrase.plain.split()), style=phrase.style)
+        if line.cell_len and line.cell_len + len(sep) + phrase.cell_len > room:
+            lines.append(line)
+            line = Text()
+        if line.cell_len:
+            line.append(sep)
+        line.append_text(phrase)
+    if line.cell_len:
+        lines.append(line)
+    for i, line in enumerate(lines):
+        for j, part in enumerate(line.wrap(console, room) if line.cell_len > room else [line]):
+            part.rstrip()
+            lead = head if head is not None and i == 0 and j == 0 else Text(" " * indent)
+            console.print(lead + part, no_wrap=True, crop=False)
+
+
 def plural(n: int, word: str, words: str | None = None) -> str:
     """`1 index`, `2 indexes`: a count with its noun agreeing."""
     return f"{n:,} {word if n == 1 else words or word + 's'}"
@@ -123,8 +179,8 @@ def render_text(console, store: Store, findings: list[Finding], ran: int | None 
                 console.print(Text("  " + _where(f), style="bold"), overflow="fold")
                 print_indented(console, msg, 6)
         how = _how_to_fix(store, items)
-        if how is not None:  # the command whole, wrapped under itself
-            print_indented(console, how, 0)
+        if how is not None:  # the command whole, wrapped beside "fix: $"
+            print_hanging(console, Text("  fix: $ ", style="dim"), how)
     console.print()
     parts = []
     for sev, key, word in (
@@ -153,7 +209,7 @@ def _how_to_fix(store: Store, items: list[Finding]):  # -> Text | None
     h = hint(fixable[0] if fixable else items[0], store.given)
     if not h.command:
         return None  # done by hand: the message says how
-    out = Text("  fix: $ ", style="dim")
+    out = Text()
     out.append(h.command, style="bold")
     if not fixable:
         out.append(f"  ({h.text})", style="dim")

@@ -62,7 +62,7 @@ async def test_promote_wizard(app, sample_copy):
         dialog.query_one("#pr-index", Select).value = "skills-ci-index.md"
         dialog.query_one("#pr-dest", Input).value = "ci/ci-webhook-signing-rotation.md"
         await settle(app, pilot)
-        assert "uniqueness" in text_of(dialog.query_one("#pr-meter"))
+        assert "unique in skills-ci-index.md" in text_of(dialog.query_one("#pr-meter"))  # relative to what: its index
         await pilot.click("#preview")
         await settle(app, pilot)
         assert isinstance(app.screen, DiffDialog)

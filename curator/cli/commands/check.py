@@ -201,12 +201,13 @@ def _rules(args) -> int:
     if store_argument(args) is not None or args.config:
         config = locate_and_configure(args)[1]
     out = console()
-    if args.explain:
-        for line in explain(CHECKS[args.explain], config).splitlines():
-            out.print(Text(line), soft_wrap=True)
-        return EXIT_OK
     from ...reports.findings_report import print_indented
 
+    if args.explain:  # each line whole, wrapped between words under its own indent
+        for line in explain(CHECKS[args.explain], config).splitlines():
+            body = line.lstrip(" ")
+            print_indented(out, Text(body), len(line) - len(body))
+        return EXIT_OK
     for line in list_lines(config):
         if len(line) <= out.width:
             out.print(Text(line), no_wrap=True)

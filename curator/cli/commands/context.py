@@ -34,10 +34,10 @@ def repository_root(arg: str | None):
     """The folder given, else the nearest git work tree at or above here, else here."""
     from pathlib import Path
 
-    from ..common import UsageError
+    from ..common import UsageError, own_path
 
     if arg:
-        p = Path(arg).expanduser()
+        p = Path(own_path(arg)).expanduser()
         if not p.is_dir():
             raise UsageError(f"not a folder: {arg}")
         return p

@@ -32,9 +32,9 @@ def run(args) -> int:
     from ...model.findings import Severity
     from ...reports.review_report import render_markdown, render_text
     from ...review import GitError, review_repository
-    from ..common import EXIT_FINDINGS, EXIT_OK, UsageError, console, print_json
+    from ..common import EXIT_FINDINGS, EXIT_OK, UsageError, console, own_path, print_json
 
-    path = Path(args.path)
+    path = Path(own_path(args.path))
     if not path.exists():
         raise UsageError(f"not found: {args.path}")
     counter = default_counter()

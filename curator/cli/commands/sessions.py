@@ -28,10 +28,10 @@ def run(args) -> int:
     from pathlib import Path
 
     from ...transcripts import repo_for
-    from ..common import EXIT_OK, UsageError, console, print_json
+    from ..common import EXIT_OK, UsageError, console, own_path, print_json
     from ..sessions_support import index_for
 
-    path = Path(args.path).expanduser()
+    path = Path(own_path(args.path)).expanduser()
     if not path.exists():
         raise UsageError(f"not found: {args.path}")
     repo = repo_for(path)
@@ -140,19 +140,26 @@ def _show(args, index) -> int:
              "calls": [{"name": c.name, "input": c.summary} for c in t.calls],
              "results": [{"text": r.text, "is_error": r.is_error} for r in t.results]} for t in turns]})
         return EXIT_OK
+    from ...reports.findings_report import print_hanging, print_indented
+
     out = console()
-    out.print(Text(f"{s.title}  ({s.session_id}, {s.main.branch or 'no branch'})", style="bold"))
-    for t in turns:
+    print_indented(out, Text(s.title, style="bold"), 0)
+    print_indented(out, Text(f"{s.session_id} · {s.main.branch or 'no branch'}", style="dim"), 2)
+    repo = str(index.discovery.repo).rstrip("/") + "/"
+    for t in turns:  # time, role and id; the words beside them, wrapped under where they began
         head = Text(f"{t.timestamp[11:19]} {t.role:<9} {t.uuid[:8]} ", style="dim")
         if t.role == "tool":
             errs = sum(r.is_error for r in t.results)
-            head.append(f"▸ {len(t.results)} result(s)" + (f", {errs} error(s)" if errs else ""),
-                        style="error" if errs else "dim")
-        else:
-            head.append(" ".join(t.text.split())[:160])
-            for c in t.calls:
-                head.append(f"\n{'':>19}▸ {c.name} {c.summary[:100]}", style="info")
-        out.print(head)
+            print_hanging(out, head, Text(f"▸ {len(t.results)} result(s)" + (f", {errs} error(s)" if errs else ""),
+                                          style="error" if errs else "dim"))
+            continue
+        words = " ".join(t.text.split())
+        if words or not t.calls:
+            print_hanging(out, head, Text(words), limit=160)
+            head = Text(" " * head.cell_len)
+        for c in t.calls:  # a path in the repository by its place there
+            print_hanging(out, head, Text(f"▸ {c.name} {c.summary.replace(repo, '')}", style="info"), limit=100)
+            head = Text(" " * head.cell_len)
     return EXIT_OK
 
 
@@ -171,9 +178,13 @@ def _search(args, sessions) -> int:
             {"session_id": h.session_id, "path": h.path, "uuid": h.turn.uuid, "role": h.turn.role,
              "timestamp": h.turn.timestamp, "snippet": h.snippet} for h in hits]})
         return EXIT_OK
+    from rich.text import Text
+
+    from ...reports.findings_report import print_hanging
+
     out = console()
-    for h in hits:
-        out.print(f"{h.turn.timestamp[:16].replace('T', ' ')}  {h.session_id[:8]} {h.turn.uuid[:8]} "
-                  f"{h.turn.role:<9} {h.snippet}", soft_wrap=True)
+    for h in hits:  # where, then the snippet wrapped beside it
+        print_hanging(out, Text(f"{h.turn.timestamp[:16].replace('T', ' ')}  {h.session_id[:8]} {h.turn.uuid[:8]} "
+                                f"{h.turn.role:<9} "), Text(" ".join(h.snippet.split())))
     out.print(f"{len(hits)} hit(s)")
     return EXIT_OK

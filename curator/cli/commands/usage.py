@@ -144,9 +144,16 @@ def _instructions_only(args) -> int:
 def _rows(out, heading, uses) -> None:
     from rich.table import Table
 
+    from ...reports.retrieval_report import middle_cut
+
     t = Table(box=None, pad_edge=False, header_style="bold", title=heading, title_justify="left", title_style="bold")
-    for col in ("reads", "30d", "90d", "sessions", "last read", "memory"):
-        t.add_column(col, justify="left" if col in ("memory", "last read") else "right", no_wrap=True)
-    for u in uses:
-        t.add_row(str(u.reads), str(u.reads_30), str(u.reads_90), str(len(u.sessions)), u.last_day or "-", u.path)
+    rows = [(str(u.reads), str(u.reads_30), str(u.reads_90), str(len(u.sessions)), u.last_day or "-") for u in uses]
+    heads = ("reads", "30d", "90d", "sessions", "last read")
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(heads)]
+    for col, width in zip(heads, widths, strict=True):  # every number and header whole
+        t.add_column(col, justify="left" if col == "last read" else "right", no_wrap=True, min_width=width)
+    room = max(12, out.width - sum(widths) - 2 * len(widths))  # the path gives way, cut in its middle
+    t.add_column("memory", no_wrap=True, max_width=room)
+    for row, u in zip(rows, uses, strict=True):
+        t.add_row(*row, middle_cut(u.path, room))
     out.print(t)

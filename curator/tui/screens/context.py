@@ -31,7 +31,9 @@ def cap_words(ctx) -> str | None:
     rules = rules_for(ctx.agent, ctx.version or None)
     if ctx.agent == "claude-code":
         cap = rules.value("memory.auto-cap")
-        return f"auto memory MEMORY.md: first {cap['lines']} lines or {cap['bytes'] // 1000} KB"
+        # (which file: auto memory's, in the user's folder — an imported MEMORY.md has no cap)
+        return f"auto memory's MEMORY.md (~/.claude/projects/…/memory): first {cap['lines']} lines or " \
+               f"{cap['bytes'] // 1000} KB"
     if ctx.agent == "codex":
         return f"{rules.value('project.max-bytes') / 1024:g} KiB of AGENTS.md files a chain (project_doc_max_bytes)"
     if ctx.agent == "devin":
@@ -66,6 +68,9 @@ def startup_bars(ctx, room: int) -> Group:
     cap = cap_words(ctx)
     if cap:
         parts.append(Text(f"cap: {cap}", style="dim"))
+    for e in ctx.startup:  # an imported MEMORY.md is no auto memory: the whole file loads
+        if ctx.agent == "claude-code" and e.path.endswith("MEMORY.md") and e.via:
+            parts.append(Text(f"{e.path}: imported at {e.via}, loads whole (no cap)", style="dim"))
     return Group(*parts)
 
 

@@ -54,16 +54,13 @@ class SessionsScreen(CuratorScreen):
         Binding("U", "prune_unused", "Prune unread", id="prune-unread",
                 tooltip="Archive the transient records no session read in 90 days (diff first)"),
     ]
+    # (short: F1 shows it with the keys on one 80×24 screen)
     HELP = (
-        "The agent's sessions in this repository (Claude Code transcripts found by their working folder), "
-        "newest first: title, branch, duration, messages and tokens. Enter opens a session's conversation: "
-        "tool calls and results are folded into one row each, the highlighted turn is shown in full below. "
-        "/ searches every session. Space marks the start of a passage; m mines the highlighted turn (or the "
-        "passage) into a reflexion record, M into a transient one — with its session id, message uuid and date. "
-        "U (from the list) archives the transient records no session read in the last 90 days (after a diff "
-        "preview). From the Context view, Enter on a file lists only the sessions that loaded it (Esc: all "
-        "again; `curator sessions --loaded FILE`). No sessions? The screen says where transcripts were looked for: set CLAUDE_CONFIG_DIR to "
-        "the folder holding Claude Code's projects/ to read them from elsewhere."
+        "The agent's sessions in this repository (Claude Code transcripts), newest first. Enter opens one: "
+        "tool calls fold into a row each, the highlighted turn shows whole below. Mining (m, M) writes a "
+        "record with its session id, uuid and date into the current memory system — the preview names it. "
+        "From the Context view, Enter on a file lists the sessions that loaded it (Esc: all). "
+        "No sessions? The screen says where it looked (CLAUDE_CONFIG_DIR reads them from elsewhere)."
     )
 
     def __init__(self, **kwargs) -> None:

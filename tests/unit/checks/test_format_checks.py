@@ -205,7 +205,7 @@ def test_tokens_cli_on_a_repository(capsys, make_store, tmp_path):
     data = json.loads(capsys.readouterr().out)
     assert {s["name"]: s["startup"]["cap"] for s in data["sources"]} == {
         ".serena/memories": "no cap",
-        ".claude/memory": "first 200 lines or 25 KB",
+        ".claude/memory": "Claude Code's auto memory: first 200 lines or 25 KB of MEMORY.md",  # which agent, which file
     }
 
 
