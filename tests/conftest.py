@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import gc
+import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
-from curator.locations import sample_repository, sample_store
+# Bytecode is kept even where PYTHONDONTWRITEBYTECODE is set (as bench/run.py keeps it): without it
+# every xdist worker rewrites and compiles every test module on every run (~6 s of CPU a worker)
+# and every `python -m curator` a test starts compiles curator again (~0.35 s each)
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+# A worker lives for the whole suite and every Pilot test leaves a dead app's cycles behind: at
+# the default thresholds the cyclic collector took ~10% of a Pilot test's CPU (3.8 s of 36 s on
+# test_app + test_view_after_write), at these 1.3 s. Nothing a test asserts depends on when a
+# cycle is collected; the app and the CLI keep their own settings.
+gc.set_threshold(20_000, 50, 100)
+
+from curator.base.locations import sample_repository, sample_store  # noqa: E402  (after the switch above)
 
 SAMPLE = sample_store()
 SAMPLE_REPO = sample_repository()
@@ -20,7 +34,10 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
-def _isolated_user_dirs(tmp_path_factory, monkeypatch):
+def _isolated_user_dirs(tmp_path_factory):
+    # a MonkeyPatch of its own: a test's `monkeypatch.undo()` (restoring what it patched
+    # mid-test) never takes the isolation away — the journal key, caches and settings stay in tmp
+    monkeypatch = pytest.MonkeyPatch()
     home = tmp_path_factory.mktemp("home")
     for var, sub in (
         ("XDG_CONFIG_HOME", "config"),
@@ -48,6 +65,8 @@ def _isolated_user_dirs(tmp_path_factory, monkeypatch):
     # never pick up the developer's own Claude Code or Serena folders
     monkeypatch.setenv("HOME", str(home / "user"))
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / "claude"))  # never the developer's transcripts
+    yield
+    monkeypatch.undo()
 
 
 @pytest.fixture

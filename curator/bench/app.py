@@ -18,7 +18,7 @@ from .run import synthetic_store
 
 
 async def _first_screen(path) -> tuple[float, float]:
-    from ..tokens import default_counter
+    from ..base.tokens import default_counter
     from ..tui.app import make_app
 
     start = time.perf_counter()
@@ -33,7 +33,7 @@ async def _first_screen(path) -> tuple[float, float]:
 
 
 async def _lab(path, queries: list[str]) -> tuple[float, list[float]]:
-    from ..tokens import default_counter
+    from ..base.tokens import default_counter
     from ..tui.app import make_app
     from ..tui.screens.retrieval_lab import DEBOUNCE
 
@@ -75,10 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m curator.bench.app", description=__doc__.splitlines()[0])
     p.add_argument("--files", type=int, default=1000)
     p.add_argument("--lab-files", type=int, default=10000)
+    p.add_argument("--runs", type=int, default=3, help="timed starts after a warm one (default 3)")
     a = p.parse_args(argv)
     path = synthetic_store(a.files)
     asyncio.run(_first_screen(path))  # warm the caches, as a second run would be
-    runs = [asyncio.run(_first_screen(path)) for _ in range(3)]
+    runs = [asyncio.run(_first_screen(path)) for _ in range(max(1, a.runs))]
     first = statistics.median(r[0] for r in runs)
     loaded = statistics.median(r[1] for r in runs)
     rss = _peak_rss_mb()

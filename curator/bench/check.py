@@ -109,8 +109,8 @@ def _recheck_in_process(store_path: str) -> float:
     import shutil
     from pathlib import Path
 
+    from ..base.tokens import default_counter
     from ..live.workspace import open_workspace
-    from ..tokens import default_counter
 
     work = Path(tempfile.mkdtemp(prefix="curator-bench-recheck-")) / "store"
     shutil.copytree(store_path, work)  # never edit the shared generated store

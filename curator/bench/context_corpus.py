@@ -1,12 +1,14 @@
-"""Judge `curator context` on the instruction corpus: for every repository, what Claude Code and
-Codex load at start-up counted by hand (this module's own reading of their docs, no
-curator.context code), against `curator context --format json` (same files, bytes within 1%).
+"""Judge `curator context` on the instruction corpus: for every repository, what Claude Code (today
+and before 2.1.277) and Codex load at start-up counted by hand (this module's own reading of their
+docs, no curator.context or curator.agents code), against `curator context --format json` (same
+files, bytes within 1%).
 
     python -m curator.bench.context_corpus [--corpus DIR] [--work DIR]
 
 Hand rules — Claude Code: `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md` (through symbolic
-links), then depth first their `@path` imports (outside ``` fences and `code`, relative to the
-importing file, existing files inside the repository, each once, ≤ 5 hops); `.claude/rules/**/*.md`
+links); from 2.1.277, when none of the three is there, `AGENTS.md` and `.claude/AGENTS.md`
+instead; then depth first their `@path` imports (outside ``` fences and `code`, relative to the
+importing file, existing files inside the repository, each once, ≤ 4 hops); `.claude/rules/**/*.md`
 whose YAML has no `paths:`; skills as `- name: description` (frontmatter YAML cannot read: the
 folder's name and the body's first line), commands with a description, subagents. Codex: the root
 `AGENTS.override.md` else `AGENTS.md`, at most 32,768 bytes.
@@ -47,7 +49,12 @@ def _imports(text: str) -> list[str]:
     return out
 
 
-def hand_count(root: str) -> dict:
+BEFORE, TODAY = "2.1.276", "2.1.325"  # Claude Code before AGENTS.md support, and the newest known
+
+
+def hand_count(root: str, agents_md: bool = True, hops: int = 4) -> dict:
+    """Start-up files (path -> bytes) of Claude Code and Codex; `agents_md=False` is Claude Code
+    before 2.1.277 (no AGENTS.md unless imported)."""
     root = os.path.realpath(root)
 
     def read(rel):
@@ -66,13 +73,17 @@ def hand_count(root: str) -> dict:
             return
         seen.add(real)
         claude[rel] = len(data)
-        for imp in _imports(data.decode("utf-8", "replace")) if depth < 5 else []:
+        for imp in _imports(data.decode("utf-8", "replace")) if depth < hops else []:
             target = os.path.normpath(os.path.join(os.path.dirname(rel), imp))
             if not imp.startswith(("~", "/")) and not target.startswith(".."):
                 load(target, depth + 1)
 
-    for rel in ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"):
+    found = [rel for rel in ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md") if read(rel) is not None]
+    for rel in found:
         load(rel, 0)
+    if agents_md and not found:
+        for rel in ("AGENTS.md", ".claude/AGENTS.md"):
+            load(rel, 0)
     for dp, _, fn in sorted(os.walk(os.path.join(root, ".claude/rules"))):
         for n in sorted(fn):
             rel = os.path.relpath(os.path.join(dp, n), root)
@@ -132,6 +143,13 @@ def materialize(corpus: str, name: str, dest: str) -> str:
     return dest
 
 
+def _startup(data: dict, agent: str) -> tuple[dict, int]:
+    ours = {x["agent"]: x for x in data["agents"]}
+    files = {f["path"]: (f["cut"] or {}).get("kept_bytes", f["bytes"]) for f in
+             ours.get(agent, {"startup": {"files": []}})["startup"]["files"]}
+    return files, ours[agent]["startup"]["tokens"] if agent in ours else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m curator.bench.context_corpus", description=__doc__.splitlines()[0])
     p.add_argument("--corpus", default=CORPUS)
@@ -140,33 +158,28 @@ def main(argv: list[str] | None = None) -> int:
     work = a.work or tempfile.mkdtemp(prefix="curator-corpus-")
     env = dict(os.environ, HOME=os.path.join(work, ".home"), CURATOR_NO_REPLAY="1")
     names = sorted(n for n in os.listdir(a.corpus) if os.path.isdir(os.path.join(a.corpus, n)))
-    print("| repository | files | claude-code start-up | codex start-up | same files, bytes ±1% | findings |")
-    print("|---|---:|---|---|---|---|")
+    print(f"| repository | claude-code {BEFORE} | claude-code {TODAY} | codex | same files, bytes ±1% | findings |")
+    print("|---|---|---|---|---|---|")
     agree = 0
     for name in names:
         root = os.path.join(work, name)
         if not os.path.exists(root):
             materialize(a.corpus, name, root)
-        hand = hand_count(root)
-        out = subprocess.run([sys.executable, "-m", "curator", "context", root, "--format", "json"], env=env,
-                             capture_output=True, text=True, check=False, cwd=work)
-        data = json.loads(out.stdout)
-        ours = {x["agent"]: x for x in data["agents"]}
-        cells, ok = [], True
-        for agent in ("claude-code", "codex"):
-            got = {f["path"]: (f["cut"] or {}).get("kept_bytes", f["bytes"]) for f in
-                   ours.get(agent, {"startup": {"files": []}})["startup"]["files"]}
-            want = hand[agent]
-            same = set(got) == set(want) and all(abs(got[k] - v) <= v / 100 for k, v in want.items())
-            ok &= same
-            tokens = ours[agent]["startup"]["tokens"] if agent in ours else 0
+        cells, ok, findings = [], True, []
+        for version, agents_md, agent in ((BEFORE, False, "claude-code"), (TODAY, True, "claude-code"),
+                                          (TODAY, True, "codex")):
+            out = subprocess.run([sys.executable, "-m", "curator", "context", root, "--format", "json", "--agent",
+                                  f"claude-code@{version}", "codex"], env=env, capture_output=True, text=True,
+                                 check=False, cwd=work)
+            data = json.loads(out.stdout)
+            got, tokens = _startup(data, agent)
+            want = hand_count(root, agents_md=agents_md)[agent]
+            ok &= set(got) == set(want) and all(abs(got[k] - v) <= v / 100 for k, v in want.items())
             cells.append(f"{len(got)} files, {sum(got.values()):,} B, {tokens:,} tok")
+            findings = data["findings"]
         agree += ok
-        files = len({f["path"] for x in data["agents"] for f in x["startup"]["files"]}
-                    | {o["path"] for x in data["agents"] for o in x["on_demand"]})
-        checks = sorted({f["check"].split(".", 1)[1] for f in data["findings"]})
-        print(f"| {name} | {files} | {cells[0]} | {cells[1]} | {'yes' if ok else 'NO'} | "
-              f"{len(data['findings'])} {', '.join(checks)} |")
+        checks = sorted({f["check"].split(".", 1)[1] for f in findings})
+        print(f"| {name} | {' | '.join(cells)} | {'yes' if ok else 'NO'} | {len(findings)} {', '.join(checks)} |")
     print(f"\n{agree} of {len(names)} repositories: the same start-up files as the hand count ({work})")
     return 0 if agree == len(names) else 1
 

@@ -28,10 +28,10 @@ def _ms(fn, repeat: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ..base.tokens import default_counter
     from ..checks import run_checks
     from ..curation import apply_plan, meter, plan_fixes, suggest, undo
     from ..model import load_store
-    from ..tokens import default_counter
 
     p = argparse.ArgumentParser(prog="python -m curator.bench.curate", description=__doc__.splitlines()[0])
     p.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])

@@ -36,10 +36,10 @@ def _new(store, before, after) -> list:
 
 def fix_store(folder: Path, show: bool = False) -> list[tuple]:
     """(check, findings, fixable, fixed, new after, undo identical) per check with fixes."""
+    from ..base.tokens import EstimateCounter
     from ..checks import run_checks
     from ..curation import NothingToDo, apply_plan, plan_fixes, undo
     from ..model import load_store
-    from ..tokens import EstimateCounter
 
     def load():
         return load_store(folder, token_counter=EstimateCounter(), use_cache=False)

@@ -37,14 +37,14 @@ def _parts(store_path: str) -> dict[str, float]:
     """One cold run, in this process, timed part by part (seconds)."""
     from importlib import import_module
 
-    from ..cache import store_cache
+    from ..base.cache import store_cache
+    from ..base.tokens import TiktokenCounter
     from ..checks import FAMILIES
     from ..checks.context import Context
     from ..checks.facts import facts_for
     from ..model.findings import Finding
     from ..model.loader import load_store
     from ..reports import render_json
-    from ..tokens import TiktokenCounter
     from .readhash import read_and_hash
 
     out: dict[str, float] = {}
@@ -68,7 +68,7 @@ def _parts(store_path: str) -> dict[str, float]:
         return [count(t) for t in texts]
 
     def tiktoken():
-        from ..tokens import _load_encoding
+        from ..base.tokens import _load_encoding
 
         enc = _load_encoding()
         return [len(enc.encode_ordinary(t)) for t in texts]

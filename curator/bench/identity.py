@@ -14,7 +14,6 @@ import os
 import random
 import re
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -35,8 +34,9 @@ _TABLE_RULE = re.compile(r"^\|[\s:|-]*-[\s:|-]*$")
 
 
 def _git(folder: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.email=bench@curator", "-c", "user.name=bench", *args], cwd=folder,
-                   check=True, capture_output=True)
+    from ..base.git import run
+
+    run(folder, "-c", "user.email=bench@curator", "-c", "user.name=bench", *args)
 
 
 def make_repo(corpus: Path, dest: Path) -> None:
@@ -137,9 +137,9 @@ def change(store: Path, kind: str, rnd: random.Random) -> str | None:
 
 def _collide(store: Path, rnd: random.Random) -> str | None:
     """Give a row of one domain index the keywords of a row in another (tiered stores only)."""
+    from ..base.tokens import EstimateCounter
     from ..checks.keyword_checks import collision_rows
     from ..model import load_store
-    from ..tokens import EstimateCounter
 
     loaded = load_store(store, token_counter=EstimateCounter(), use_cache=False)
     can: dict[str, list] = {}
@@ -170,8 +170,8 @@ def _collide(store: Path, rnd: random.Random) -> str | None:
 
 def run_one(corpora: Path, name: str, kind: str, seed: int, work: Path):
     """(what changed, new findings, resolved findings) of one change to one corpus store."""
+    from ..base.tokens import EstimateCounter
     from ..review import review_repository
-    from ..tokens import EstimateCounter
 
     dest = work / name.replace("/", "__")
     make_repo(corpora / name, dest)

@@ -49,9 +49,9 @@ def _edit(path: Path, n: int) -> None:
 
 
 def measure(n_files: int, edits: int) -> dict:
+    from ..base.tokens import default_counter
     from ..live.session import open_session
     from ..model.sources import discover
-    from ..tokens import default_counter
 
     work = Path(tempfile.mkdtemp(prefix="curator-bench-live-")) / "store"
     shutil.copytree(synthetic_store(n_files), work)

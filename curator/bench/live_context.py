@@ -39,9 +39,9 @@ def _ms(fn, repeat: int) -> float:
 
 
 def measure(n: int, edits: int) -> dict:
+    from ..base.tokens import default_counter
     from ..context.build import build_context
     from ..live.instruction_watch import watch_instructions
-    from ..tokens import default_counter
     from .context import read_and_hash, synthetic_repo
 
     tmp = tempfile.mkdtemp(prefix="curator-bench-live-context-")

@@ -24,7 +24,7 @@ from .run import curator_argv, fresh_cache_env, median, synthetic_store, timed
 
 LOAD_ONLY = (
     "import gc, sys; gc.disable(); from curator.cli.common import open_store; "
-    "from curator.model import load_store; from curator.tokens import default_counter; "
+    "from curator.model import load_store; from curator.base.tokens import default_counter; "
     "load_store(sys.argv[1], token_counter=default_counter())"
 )
 
@@ -59,20 +59,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--whole", default="1000,10000", metavar="SIZES", help="store sizes for whole-process runs")
     p.add_argument("--no-targets", dest="targets", action="store_false",
                    help="skip the semantic source's targets (curator/bench/semantic.py)")
+    p.add_argument("--runs", type=int, default=7, help="timed whole-process runs per size (default 7)")
     a = p.parse_args(argv)
 
     # whole-process first: a child forked from a process that holds a 10k store reports that
     # memory as its own peak (Linux ru_maxrss), so measure it before loading anything
-    wholes = [whole_process(int(x)) for x in a.whole.split(",") if x.strip()]
+    wholes = [whole_process(int(x), a.runs) for x in a.whole.split(",") if x.strip()]
     targets = []
     if a.targets:  # also before this process loads a store (its children would inherit the peak)
         from .semantic import report
 
-        targets = report(a.files)
+        targets = report(a.files, runs=a.runs)
 
+    from ..base.tokens import default_counter
     from ..model import load_store
     from ..retrieval import RetrievalEngine, persist
-    from ..tokens import default_counter
 
     store_path = synthetic_store(a.files)
     t0 = time.perf_counter()

@@ -40,10 +40,10 @@ def _child(mode: str, size: int, env: dict, queries: int = 50) -> dict:
 
 def _engine(size: int, fill: bool, root=None):
     """(store, engine) with the semantic source on; `fill`: the cache filled from a sample first."""
+    from ..base.tokens import EstimateCounter
     from ..model import load_store
     from ..retrieval import RetrievalEngine
     from ..retrieval import semantic as sem
-    from ..tokens import EstimateCounter
     from .run import synthetic_store
 
     store = load_store(root or synthetic_store(size), token_counter=EstimateCounter())
@@ -71,10 +71,10 @@ def _engine(size: int, fill: bool, root=None):
 
 def child(mode: str, size: int, queries: int) -> dict:
     if mode == "embed":  # CPU per memory of a first embedding, on a sample
+        from ..base.tokens import EstimateCounter
         from ..model import load_store
         from ..retrieval import RetrievalEngine
         from ..retrieval import semantic as sem
-        from ..tokens import EstimateCounter
         from .run import synthetic_store
 
         corpus = os.environ.get("CURATOR_BENCH_CORPUS")  # a real store's memories, as long as people write them
@@ -145,12 +145,13 @@ def whole(size: int, semantic: bool, runs: int = 5) -> dict:
     return {"wall": m.wall, "rss_mb": m.peak_rss_mb, "exit": m.exit_code}
 
 
-def report(size: int = 10000, small: int = 1000) -> list[str]:
+def report(size: int = 10000, small: int = 1000, runs: int = 5) -> list[str]:
     from .run import fresh_cache_env
 
     def mark(ok: bool) -> str:
         return "met ✓" if ok else "NOT met ✗"
 
+    small = min(small, size)  # a tiny run (the smoke test) samples no more than it has
     lines = []
     synthetic = {k: v for k, v in fresh_cache_env().items() if k != "CURATOR_BENCH_CORPUS"}
     e = _child("embed", small, synthetic)
@@ -164,7 +165,7 @@ def report(size: int = 10000, small: int = 1000) -> list[str]:
         if "error" not in c:
             lines.append(f"first embedding: {c['embed_ms']:.1f} ms CPU per memory ({c['n']} memories of {corpus}) · "
                          f"target ≤ {TARGETS['embed_ms']:.0f} ms {mark(c['embed_ms'] <= TARGETS['embed_ms'])}")
-    d = _child("edit", 200, fresh_cache_env())
+    d = _child("edit", min(200, size), fresh_cache_env())
     if "error" not in d:
         lines.append(f"an edit re-reads {d['after_edit']} texts, the edited memory's head and passages (the first "
                      f"query read {d['first']}) · target ≤ 1 + {PASSAGES} {mark(d['after_edit'] <= 1 + PASSAGES)}")
@@ -172,7 +173,7 @@ def report(size: int = 10000, small: int = 1000) -> list[str]:
     if "error" not in q:
         lines.append(f"fused query with semantic at {size:,} (in-process): median {q['query_ms']:.1f} ms · "
                      f"target ≤ {TARGETS['query_ms']:.0f} ms {mark(q['query_ms'] <= TARGETS['query_ms'])}")
-    ws, wl = whole(size, True), whole(size, False)
+    ws, wl = whole(size, True, runs), whole(size, False, runs)
     if "error" not in ws:
         lines.append(f"one-shot `curator retrieve` warm at {size:,} with semantic: {ws['wall']:.2f} s, peak "
                      f"{ws['rss_mb']:.0f} MB · target ≤ {TARGETS['whole_semantic_s']} s "

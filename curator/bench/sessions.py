@@ -1,6 +1,8 @@
 """Session-tier benchmark: a deterministic transcript folder of a given size (500 MB by default),
 then the first sessions list (peeks), a cold full index (every byte streamed) and a warm one
-(cached), each in its own process with its wall time and peak RSS.
+(cached), each in its own process with its wall time and peak RSS. The sessions record what they
+load as Claude Code 2.1.276+ does (start-up files, again after compactions; nested rules after
+some reads; the skill listing; Skill calls), so the index of those records is measured too.
 
     python -m curator.bench.sessions --mb 500
 """
@@ -28,8 +30,15 @@ def _session_lines(rng: random.Random, sid: str, day: str, target: int, cwd: str
     block a line (usage repeated), tool calls (Read of memories, Serena read_memory, Bash) and
     their results (some large), progress and snapshot metadata."""
     size, n, t = 0, 0, 0
-    base = {"isSidechain": False, "userType": "external", "cwd": cwd, "sessionId": sid, "version": "2.1.38",
+    base = {"isSidechain": False, "userType": "external", "cwd": cwd, "sessionId": sid, "version": "2.1.290",
             "gitBranch": rng.choice(["main", "feature/x", "fix/lock"])}
+    startup = {"type": "instructions", "files": [
+        {"path": f"{cwd}/CLAUDE.md", "type": "Project", "content": _sentence(rng, 500)},
+        {"path": f"{cwd}/docs/style.md", "type": "Project", "content": _sentence(rng, 150), "parent": f"{cwd}/CLAUDE.md"},
+        {"path": f"{cwd}/.claude/rules/db.md", "type": "Project", "content": _sentence(rng, 120)}]}
+    skills = [f"skill-{i}" for i in range(30)]
+    listing = {"type": "skill_listing", "isInitial": True, "skillCount": len(skills), "names": skills,
+               "content": "\n".join(f"- {n}: {_sentence(rng, 25)}" for n in skills)}
 
     def ts() -> str:
         nonlocal t
@@ -44,7 +53,15 @@ def _session_lines(rng: random.Random, sid: str, day: str, target: int, cwd: str
         return s
 
     yield line({"type": "file-history-snapshot", "messageId": f"{sid}-0", "snapshot": {}, "isSnapshotUpdate": False})
+    yield line({**base, "type": "attachment", "uuid": f"{sid}-i", "timestamp": ts(), "attachment": startup})
+    yield line({**base, "type": "attachment", "uuid": f"{sid}-l", "timestamp": ts(), "attachment": listing})
+    compacted = 0
     while size < target:
+        if size - compacted > 3_000_000:  # a compaction, and the start-up files recorded again
+            compacted = size
+            yield line({**base, "type": "system", "subtype": "compact_boundary", "uuid": f"{sid}-b{n}", "timestamp": ts()})
+            yield line({**base, "type": "attachment", "uuid": f"{sid}-r{n}", "timestamp": ts(),
+                        "attachment": {**startup, "reason": "compact"}})
         u = f"{sid}-{n}"
         yield line({**base, "type": "user", "uuid": u, "timestamp": ts(),
                     "message": {"role": "user", "content": _sentence(rng, rng.randint(5, 60))}})
@@ -62,6 +79,8 @@ def _session_lines(rng: random.Random, sid: str, day: str, target: int, cwd: str
             elif r < 0.3:
                 call = {"type": "tool_use", "id": f"t{n}", "name": "Read",
                         "input": {"file_path": f"{REPO}/.serena/memories/topic-{rng.randint(0, 199)}.md"}}
+            elif r < 0.32:
+                call = {"type": "tool_use", "id": f"t{n}", "name": "Skill", "input": {"skill": rng.choice(skills)}}
             else:
                 call = {"type": "tool_use", "id": f"t{n}", "name": "Bash", "input": {"command": _sentence(rng, 6)}}
             yield line({**base, "type": "assistant", "uuid": f"{u}-c{k}", "timestamp": ts(),
@@ -70,9 +89,16 @@ def _session_lines(rng: random.Random, sid: str, day: str, target: int, cwd: str
                         "data": {"type": "hook_progress", "hookEvent": "PreToolUse"}})
             big = rng.random() < 0.1
             out = _sentence(rng, rng.randint(2000, 8000) if big else rng.randint(20, 400))
+            if call["name"] == "Skill":
+                out = f"Launching skill: {call['input']['skill']}"
             yield line({**base, "type": "user", "uuid": f"{u}-r{k}", "timestamp": ts(),
                         "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{n}",
                                                                  "content": out, "is_error": rng.random() < 0.05}]}})
+            if call["name"] == "Read" and rng.random() < 0.1:  # a rule with paths: attached after the read
+                yield line({**base, "type": "attachment", "uuid": f"{u}-n{k}", "timestamp": ts(), "attachment": {
+                    "type": "nested_memory", "path": f"{cwd}/.claude/rules/memories.md", "content": {
+                        "path": f"{cwd}/.claude/rules/memories.md", "type": "Project",
+                        "content": _sentence(rng, 80), "globs": [".serena/**"]}}})
 
 
 def generate(dest: Path, mb: int = 500, seed: int = 0) -> Path:
@@ -132,8 +158,8 @@ def _app(root: str) -> None:
     import tempfile
     import time
 
-    from curator.locations import sample_store
-    from curator.tokens import FakeTokenCounter
+    from curator.base.locations import sample_store
+    from curator.base.tokens import FakeTokenCounter
     from curator.transcripts.service import SessionsService
     from curator.tui.app import make_app
 
@@ -162,7 +188,7 @@ def _app(root: str) -> None:
                 if "listed_s" not in out and table and table.first().row_count:
                     out["listed_s"] = round(time.perf_counter() - start, 3)
                     out["rows"] = table.first().row_count
-                if app.sessions is not None and app.sessions.indexed:
+                if app.transcripts is not None and app.transcripts.indexed:
                     out["indexed_s"] = round(time.perf_counter() - start, 3)
                     break
         return out
@@ -179,12 +205,13 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m curator.bench.sessions", description=__doc__.splitlines()[0])
     p.add_argument("--mb", type=int, default=500)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--app-runs", type=int, default=2, help="app starts: cold, then warm (default 2)")
     p.add_argument("--child", nargs=2, metavar=("MODE", "ROOT"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
         (_app if args.child[0] == "app" else lambda r: _child(args.child[0], r))(args.child[1])
         return 0
-    dest = bench_root() / f"transcripts-{args.mb}-{args.seed}"
+    dest = bench_root() / f"transcripts-{args.mb}-{args.seed}-records"  # (sessions that record their context)
     if not (dest / ".generated").exists():
         print(f"generating {args.mb} MB of transcripts in {dest} …", file=sys.stderr)
         generate(dest, args.mb, args.seed)
@@ -195,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
 
     cli, app = fresh_env(), fresh_env()
     # cold quick list, cold full index, warm full index, warm quick list; the app cold, then warm
-    for mode, env in (("quick", cli), ("build", cli), ("build", cli), ("quick", cli), ("app", app), ("app", app)):
+    for mode, env in (("quick", cli), ("build", cli), ("build", cli), ("quick", cli), *[("app", app)] * args.app_runs):
         out = subprocess.run([sys.executable, "-m", "curator.bench.sessions", "--child", mode, str(dest)],
                              env=env, capture_output=True, text=True, check=False)
         sys.stdout.write(out.stdout or out.stderr)

@@ -83,17 +83,19 @@ def label(p: dict) -> bool | None:
     return None
 
 
-def pairs(corpora: Path, low: float = 0.60) -> list[dict]:
+def pairs(corpora: Path, low: float = 0.60, only: str = "") -> list[dict]:
     from .. import live  # noqa: F401 - provides duplicate.topic its vectors
+    from ..base.tokens import EstimateCounter
     from ..checks import run_checks
     from ..checks.topical_checks import embedder, topical_pairs
     from ..model import load_store
-    from ..tokens import EstimateCounter
 
     if embedder() is None:
         raise SystemExit("the semantic source is not installed: nothing to fit")
     out = []
     for name, sub in STORES.items():
+        if only not in name:
+            continue
         sub = "docs" if name.startswith("experience/") else sub
         store = load_store(corpora / name / sub, token_counter=EstimateCounter())
         near = {frozenset((f.path, f.target)) for f in run_checks(store, ["duplicate.near"])}
@@ -119,8 +121,9 @@ def score(ps: list[dict], t: float, beta: float = 0.5) -> tuple[float, float, fl
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m curator.bench.topical", description=__doc__.split("\n\n")[0])
     ap.add_argument("corpora", type=Path)
+    ap.add_argument("--only", default="", help="only the stores whose name holds this")
     args = ap.parse_args(argv)
-    ps = pairs(args.corpora)
+    ps = pairs(args.corpora, only=args.only)
     cands = [round(0.60 + i * 0.005, 3) for i in range(61)]
     print(f"{'store (left out)':42}{'fitted':>7}{'precision':>10}{'recall':>8}{'found':>7}{'accepted':>9}")
     for s in sorted({p["store"] for p in ps}):

@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..config import glob_match
+from ..base.config import glob_match
+from ..base.tokens import estimate
 from ..model.store import Store
-from ..tokens import estimate
 
 
 @dataclass(slots=True)

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import time
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+
+from ..base.git import GitError, GitTimeout
+from ..base.git import run as git
 
 SAMPLES = 30  # commits sampled at most (the work tree comes on top)
 CALL_TIMEOUT = 5.0  # seconds, each git call
@@ -97,28 +99,6 @@ def compact_count(n: int) -> str:
     return f"{n / 1_000_000:.1f}M"
 
 
-class _Fail(Exception):
-    pass
-
-
-def _git(cwd: Path, *args: str, timeout: float) -> str:
-    exe = shutil.which("git")
-    if exe is None:
-        raise _Fail("git is not installed")
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0"}
-    try:
-        proc = subprocess.run([exe, *args], cwd=cwd, capture_output=True, env=env, check=False,
-                              timeout=max(0.1, timeout), stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        raise _Fail(f"git {args[0]} took too long") from None
-    except OSError as exc:
-        raise _Fail(f"cannot run git: {exc}") from None
-    if proc.returncode != 0:
-        msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise _Fail(msg[-1] if msg else f"git {args[0]} failed")
-    return proc.stdout.decode("utf-8", "replace")
-
-
 def is_memory_file(rel: str) -> bool:
     """A markdown file, no hidden folder on the way (`.serena` is the store's own)."""
     parts = rel.split("/")
@@ -155,10 +135,10 @@ def work_tree_point(root: Path, today: date) -> GrowthPoint:
 def _tree_point(top: Path, commit: str, day: str, rel: str, timeout: float) -> GrowthPoint:
     spec = f"{commit}:{rel}" if rel else commit
     try:
-        out = _git(top, "ls-tree", "-r", "-l", "-z", spec, timeout=timeout)
-    except _Fail as exc:
-        if "took too long" in str(exc):
-            raise
+        out = git(top, "ls-tree", "-r", "-l", "-z", spec, timeout=timeout)
+    except GitTimeout:
+        raise
+    except GitError:
         return GrowthPoint(day, 0, 0, commit)  # the store's folder did not exist at that commit
     files = size = 0
     for entry in out.split("\0"):
@@ -192,8 +172,8 @@ def _growth(root: Path, samples: int, today: date, call_timeout: float, total_ti
     if shutil.which("git") is None:
         return Growth(reason="git is not installed")
     try:
-        out = _git(root, "rev-parse", "--show-toplevel", "--is-shallow-repository", timeout=call_timeout)
-    except _Fail:
+        out = git(root, "rev-parse", "--show-toplevel", "--is-shallow-repository", timeout=call_timeout)
+    except GitError:
         return Growth(reason="not in a git repository")
     lines = out.strip().splitlines()
     if len(lines) < 2:
@@ -207,17 +187,17 @@ def _growth(root: Path, samples: int, today: date, call_timeout: float, total_ti
         return Growth(reason="the store is outside the repository's work tree")
     rel = "" if rel == "." else rel
     try:  # the history's points depend on HEAD only: a live change re-walks the work tree alone
-        head = _git(top, "rev-parse", "-q", "--verify", "HEAD", timeout=call_timeout).strip()
-    except _Fail:
+        head = git(top, "rev-parse", "-q", "--verify", "HEAD", timeout=call_timeout).strip()
+    except GitError:
         head = ""  # no commits yet: `git log` below says so
     key = (str(top), rel, head, samples)
     if head and key in _HISTORY:
         past, count = _HISTORY[key]
         return Growth((*past, work_tree_point(root, today)), commits=count)
     try:
-        log = _git(top, "--literal-pathspecs", "log", "--format=%H %cs", "--", rel or ".",
+        log = git(top, "--literal-pathspecs", "log", "--format=%H %cs", "--", rel or ".",
                    timeout=min(call_timeout, deadline - time.monotonic()))
-    except _Fail as exc:
+    except GitError as exc:
         text = str(exc)
         if "does not have any commits" in text or "bad default revision" in text:
             return Growth(reason="the repository has no commits yet")
@@ -234,7 +214,7 @@ def _growth(root: Path, samples: int, today: date, call_timeout: float, total_ti
             break
         try:
             points.append(_tree_point(top, commit, day.strip(), rel, min(call_timeout, left)))
-        except _Fail:
+        except GitError:
             whole = False
             break
     if whole and head:  # a history cut short by a timeout is read again next time

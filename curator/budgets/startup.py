@@ -2,7 +2,9 @@
 
 - tiered Serena: the always-loaded `memory-index.md` (plus `knowledge/` where configured)
   against the start-up token budget (`budgets.startup_load`);
-- Claude Code: the first 200 lines or 25 KB of `MEMORY.md`, whichever comes first;
+- Claude Code: `MEMORY.md` whole when a start-up instruction file imports it (CLAUDE.md's
+  `@.claude/memory/MEMORY.md`: an import has no cap, as the context model shows it), else as
+  auto memory its first 200 lines or 25 KB, whichever comes first;
 - plain Serena: the memory names `list_memories` returns (the agent reads a memory by name);
 - experience entries: the memory-automation plan's first-run load — the latest entries of each
   folder, summaries before entries, an active set of at most 12.
@@ -12,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..base.tokens import estimate
 from ..model import formats as fmts
 from ..model.store import Store
-from ..tokens import estimate
 from . import CapLine
 
 LATEST_PER_FOLDER = 5
@@ -79,10 +81,17 @@ def startup_of(store: Store) -> Startup:
 
 
 def _claude(store: Store) -> Startup:
-    label = f"first {fmts.CLAUDE_CAP_LINES} lines or {fmts.CLAUDE_CAP_BYTES // 1000} KB"
+    from ..model.imports import startup_import
+
+    path = store.l0.path if store.l0 is not None else "MEMORY.md"
+    label = f"Claude Code's auto memory: first {fmts.CLAUDE_CAP_LINES} lines or {fmts.CLAUDE_CAP_BYTES // 1000} KB of {path}"
     if store.l0 is None or store.l0.path not in store.records:
         return Startup("nothing (no MEMORY.md)", 0, None, label)
     rec = store.records[store.l0.path]
+    via = startup_import(store)
+    if via is not None:  # imported: Claude Code loads the whole file, with no cap
+        return Startup(f"{rec.path}, whole: Claude Code imports it ({via})", rec.tokens or 0, None,
+                       f"none: {via} imports {rec.path} whole (Claude Code)", [(rec.path, rec.tokens or 0)])
     first = fmts.claude_cap_line(rec.text)
     lines = rec.text.splitlines(keepends=True)
     loaded = lines if first is None else lines[: first - 1]
@@ -98,7 +107,8 @@ def _claude(store: Store) -> Startup:
             if lines[no - 1].strip():
                 past.append(CapLine(rec.path, no, lines[no - 1].rstrip("\n"), running))
     cut = 0 if first is None else len(lines) - first + 1
-    return Startup(f"{rec.path} (its {label})", tokens, None, label, [(rec.path, tokens)], past, cut)
+    return Startup(f"{rec.path} as Claude Code's auto memory (its first {fmts.CLAUDE_CAP_LINES} lines or "
+                   f"{fmts.CLAUDE_CAP_BYTES // 1000} KB)", tokens, None, label, [(rec.path, tokens)], past, cut)
 
 
 def _serena_names(store: Store) -> Startup:

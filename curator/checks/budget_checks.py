@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import budgets
-from ..model.findings import RefreshCount, Severity
+from ..model.findings import RefreshCount
 from .context import Context
 
 
@@ -93,5 +93,4 @@ def _over_in_one(ctx: Context, over, approx: str) -> None:
         ".",
         f"{len(over)} of {total} memories are over the {limit:,}-token memory budget{approx} — each "
         f"read loads it whole; largest: {largest}",
-        severity=Severity.INFO,
-    )
+    )  # a warning, as budget.over is everywhere: the header must not read "nothing wrong" over it

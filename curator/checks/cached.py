@@ -11,7 +11,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from ..cache import code_signature, store_cache
+from ..base.cache import code_signature, store_cache
 from ..model.findings import Finding, Fix, Severity, fix_from_row
 from ..model.linkres import outside_verdict, trusted_place
 from .facts import CACHE_VERSION, Facts, link_probe, resolve_link

@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 import posixpath
 
-from ..model.findings import Frontmatter, Relink, Severity
+from ..model.findings import Frontmatter, Relink, Severity, Unlink
 from ..model.frontmatter import quoted_frontmatter
 from ..model.linkres import outside_verdict, trusted_place
 from .context import Context
-from .facts import facts_for, link_probe, resolve_link
+from .facts import _memory_name, facts_for, link_probe, resolve_link
 from .home_links import report_home_link
 
 
@@ -79,8 +79,24 @@ def _split_advice(rec) -> str:
     return "split it into atomic memories"
 
 
+def _linked(store, rec, links) -> set[str]:
+    """The records this memory's links reach (a Serena name from the store root counts)."""
+    out = set()
+    for raw, _ in links:
+        both = resolve_link(rec, raw)
+        if both is None:
+            continue
+        written, resolved = both
+        if resolved in store.records:
+            out.add(resolved)
+        elif _memory_name(store, written):
+            out.add(posixpath.normpath(written))
+    return out
+
+
 def _links(ctx: Context, rec, links) -> None:
     store = ctx.store
+    linked = None
     for raw, line in links:
         both = resolve_link(rec, raw)
         if both is None:
@@ -106,6 +122,15 @@ def _links(ctx: Context, rec, links) -> None:
             cands = likely_meant(ctx, resolved) if inside else []
             meant = cands[0] if len(cands) == 1 else None
             fix_as = posixpath.relpath(meant, rec.folder or ".") if meant else None
+            if meant is not None:
+                linked = _linked(store, rec, links) if linked is None else linked
+            fragment = raw[len(raw.split("#", 1)[0]):]
+            if meant is not None and (meant in linked or meant == rec.path):
+                # re-pointing it would link the same file twice on one page (or the page to itself)
+                said = "this page itself" if meant == rec.path else f"{meant}, which this page links already"
+                ctx.add("links.broken", rec.path, f"link to {raw} reaches nothing (it likely meant {said}: drop it)",
+                        line=line, target=resolved, suggestion=meant, fix=Unlink(rec.path, line, raw, meant))
+                continue
             if meant:
                 why = f" (it likely meant {meant}: link it as {fix_as})"
             elif cands:  # ambiguous: never guessed, the candidates named
@@ -113,7 +138,6 @@ def _links(ctx: Context, rec, links) -> None:
                 why = f" ({len(cands)} files have that name: {shown} — link the one it meant)"
             else:
                 why = ""
-            fragment = raw[len(raw.split("#", 1)[0]):]
             ctx.add(
                 "links.broken",
                 rec.path,

@@ -1,4 +1,4 @@
-"""Per-file facts the checks derive from text, kept in the store's cache (`curator.cache`).
+"""Per-file facts the checks derive from text, kept in the store's cache (`curator.base.cache`).
 
 Counting headings, collecting links and fingerprinting text for near-duplicates is most of a
 check run's time on a large store; a file that has not changed has the same facts, so a warm run
@@ -14,7 +14,7 @@ import zlib
 from itertools import compress
 from typing import NamedTuple
 
-from ..cache import ContentCache, store_cache
+from ..base.cache import ContentCache, store_cache
 from ..model import formats as fmts
 from ..model import markdown as md
 

@@ -101,11 +101,16 @@ def _blank(value) -> bool:
 
 
 def _past_cap(ctx: Context) -> None:
-    """Claude Code reads only the first 200 lines or 25 KB of MEMORY.md: name what is past it."""
+    """Claude Code reads only the first 200 lines or 25 KB of its auto memory's MEMORY.md: name
+    what is past it. An imported MEMORY.md loads whole (no cap): nothing is past it."""
     if not ctx.wants("budget.past-cap"):
         return
     store = ctx.store
     if store.l0 is None or store.l0.path not in store.records:
+        return
+    from ..model.imports import startup_import
+
+    if startup_import(store) is not None:
         return
     rec = store.records[store.l0.path]
     first = fmts.claude_cap_line(rec.text)
@@ -127,7 +132,7 @@ def _past_cap(ctx: Context) -> None:
     ctx.add(
         "budget.past-cap",
         rec.path,
-        f"lines {first}–{len(lines)} are past the load cap (Claude Code reads only {why} of "
+        f"lines {first}–{len(lines)} are past Claude Code's auto-memory cap (it reads only {why} of "
         f"{rec.path}): the agent never sees them"
         + (f"; {len(lost)} topic file(s) listed only there: {shown}" if lost else ""),
         line=first,

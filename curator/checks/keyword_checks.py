@@ -68,7 +68,7 @@ def run(ctx: Context) -> None:
             ctx.add(
                 "keywords.collision",
                 path,
-                f"collision rate {rate:.0%}: that share of its keywords fire on two or more rows "
+                f"collision rate {rate:.0%} within this index: that share of its keywords fire on two or more of its rows "
                 f"(ADR-017 abort criterion: over {th.collision_rate:.0%})",
                 line=idx.header_line or 1,
             )
@@ -89,7 +89,8 @@ def _cross_index(ctx: Context) -> None:
         ctx.add(
             "keywords.collision",
             path,
-            f"shares {n} of {m} keywords ({n / m:.0%}) with {other_path}:{other.line}",
+            f"shares {n} keywords with {other_path}:{other.line}, a row of another index: {n / m:.0%} "
+            f"of the smaller row's {m}",
             line=row.line,
             target=other_path,
         )

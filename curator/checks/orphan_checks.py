@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from ..config import glob_match
+from ..base.config import glob_match
 from ..model import formats as fmts
 from ..model.findings import IndexOrphan, ListEntry, Severity
 from ..model.tiering import is_log
 from .context import Context
 from .naming_checks import EXEMPT
+from .superseded_checks import superseded
 
 
 def likely_index(ctx: Context, path: str, text: str) -> str | None:
@@ -73,8 +74,7 @@ def _names_only(ctx: Context) -> None:
             store.l0.path,
             f"lists {len(memories) - len(missing)} of {len(memories)} memories{aside}; {len(missing)} {'is' if len(missing) == 1 else 'are'} not "
             f"listed ({shown}) — the agent still sees their names through list_memories",
-            severity=Severity.INFO,
-        )
+        )  # a warning: the store keeps an index, and it has fallen behind
 
 
 def _listed(ctx: Context) -> None:
@@ -93,7 +93,7 @@ def _listed(ctx: Context) -> None:
             )
             return
         for path in _candidates(ctx):
-            if path not in listed:
+            if path not in listed and superseded(store.records[path]) is None:  # retired: store.superseded
                 ctx.add(
                     "orphan.unindexed",
                     path,
@@ -120,6 +120,8 @@ def _tiered(ctx: Context) -> None:
             continue
         if any(glob_match(path, g) for g in cfg.startup_load):
             continue  # auto-loaded at start-up: no index needed
+        if superseded(rec) is not None:
+            continue  # retired by its author: archived (store.superseded), never indexed
         index = likely_index(ctx, path, rec.text)
         fix = None
         if index:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..config import Config
+from ..base.config import Config
 from ..model.findings import Severity
 from ..model.formats import CLAUDE, EXPERIENCE, FORMATS, SERENA, SERENA_TIERED
 
@@ -72,7 +72,10 @@ def rule_values(config: Config) -> dict[str, str]:
     """The thresholds the pages name, formatted as a person reads them."""
     t, b = config.thresholds, config.budgets
     ttl = ", ".join(f"{tier} {days} days" for tier, days in sorted(config.ttl_days.items())) or "none"
+    share = b.agent_startup
     return {
+        "agent_startup": f"{share:g} ({share:.0%} of the window)" if share <= 1 else f"{int(share):,} tokens",
+        "context_window": f"{b.context_window:,}",
         "uniqueness": f"{t.uniqueness:.0%}",
         "min_keywords": str(t.min_keywords),
         "collision_row": f"{t.collision_row:.0%}",
@@ -85,6 +88,8 @@ def rule_values(config: Config) -> dict[str, str]:
         "near_containment": f"{t.near_containment:g}",
         "shingle": str(t.shingle),
         "max_file_bytes": f"{t.max_file_bytes / 1_000_000:.1f} MB",
+        "unused_sessions": str(t.unused_sessions),
+        "unused_days": str(t.unused_days),
         "budget_startup": f"{b.startup:,}",
         "budget_l0": f"{b.l0:,}",
         "budget_domain_index": f"{b.domain_index:,}",
@@ -152,7 +157,7 @@ CHECKS: dict[str, CheckSpec] = {c.id: c for c in (
           example="skills-git-index.md and skills-ci-index.md both route 'pipeline cache retry'",
           fix="Keep the words in the domain the memory belongs to; make the other row's keywords specific."),
     _spec("orphan.unindexed", W, "a memory its store's index does not list (one finding for a store with no index)", "orphan_checks",
-          scope=STORE_WIDE, reads={INDEXES, NAMES},
+          scope=STORE_WIDE, reads={INDEXES, NAMES, TEXT},
           why="The agent reaches memories through the index: an unlisted memory is never loaded.",
           example="git/git-bisect.md is in the store but no index row links it",
           fix="Add a row for it to the index it belongs in (keywords suggested from its text).", safety=ASKED),
@@ -186,7 +191,8 @@ CHECKS: dict[str, CheckSpec] = {c.id: c for c in (
           fix="Split or trim the file; move rarely used memories to a tier that is not loaded at start-up."),
     _spec("budget.past-cap", W, "lines of the always-loaded index past the agent's load cap (never seen)", "format_checks", {CLAUDE},
           scope=STORE_WIDE, reads={INDEXES},
-          why="Claude Code loads only the first 200 lines / 25 KB of MEMORY.md: the rest is invisible to it.",
+          why="As auto memory, Claude Code loads only the first 200 lines / 25 KB of MEMORY.md: the rest is invisible "
+              "to it. (A MEMORY.md that CLAUDE.md imports loads whole: no cap, no finding.)",
           example="MEMORY.md: 260 lines; lines 201-260 are never loaded",
           fix="Move the pointers past the cap into topic files, or drop stale ones."),
     _spec("duplicate.near", W, "near-duplicate memories", "duplicate_checks",
@@ -232,6 +238,20 @@ CHECKS: dict[str, CheckSpec] = {c.id: c for c in (
           why="Agents list every file of a memory folder; a config or data file there is noise, and a sign it was written to the wrong folder.",
           example=".serena/memories/.eslintrc.cjs",
           fix="Move the file to where its tool reads it, or delete it."),
+    _spec("store.superseded", INFO, "a memory that says at its top it is superseded, archived, deprecated or obsolete",
+          "superseded_checks", scope=PER_FILE, reads={TEXT},
+          why="Its author retired it (`SUPERSEDED — see x.md`, `> **DEPRECATED**: this memory is historical`): kept "
+              "among the live memories it is still retrieved, and an index fix would even list it.",
+          example="retrospective/learnings-2026-01.md: '# Session 826 Learnings (DEPRECATED)'",
+          fix="Archive it (`curator fix --check store.superseded`: moved under .curator/archive/, its index rows "
+              "dropped; `curator undo` brings it back); or delete the marker if it still holds.", safety=ASKED),
+    _spec("duplicate.name", W, "two memories whose names say they are versions of one (CONSOLIDATED, FINAL, V2, ...)",
+          "name_duplicates", scope=STORE_WIDE, reads={NAMES},
+          why="`X_BEST_PRACTICES` beside `X_CONSOLIDATED_BEST_PRACTICES`: the newer was meant to replace the older, "
+              "which stayed; the agent reads either, and their texts have often drifted too far apart for the "
+              "shingle comparison to see it.",
+          example="SERENA_MEMORY_BEST_PRACTICES.md and SERENA_MEMORY_CONSOLIDATED_BEST_PRACTICES.md",
+          fix="Keep the one that holds (usually the qualified one), merge what the other adds, archive the other."),
     _spec("parse.error", E, "a file curator could not read (binary, not UTF-8, over {max_file_bytes})", "loader",
           scope=PER_FILE, reads={TEXT},
           why="The agent cannot use what cannot be read; curator reports it rather than stop.",
@@ -248,17 +268,25 @@ def families() -> list[tuple[str, set[str]]]:
     out: dict[str, set[str]] = {}
     for c in CHECKS.values():
         for name in c.family:
-            if name not in ("loader", "context"):
+            if name not in ("loader", "context", "sessions"):
                 out.setdefault(name, set()).add(c.id)
     return list(out.items())
 
 
 # instruction files (curator/context/): repository-wide, run by `repository.load_repository`;
 # no memory format (formats empty): they read a repository's CLAUDE.md, AGENTS.md, rules, skills
-from .instruction_ids import INSTRUCTION_CHECKS  # noqa: E402
+from ..context.check_pages import INSTRUCTION_CHECKS  # noqa: E402
 
 INSTRUCTION_IDS = frozenset(c[0] for c in INSTRUCTION_CHECKS)
 CHECKS.update({i: _spec(i, sev, summary, "context", frozenset(), scope=STORE_WIDE, reads={TEXT, NAMES}, why=why,
                         example=example, fix=fix, safety=safety)
                for i, sev, summary, why, example, fix, safety in INSTRUCTION_CHECKS})
 assert all(c.fix_safety in FIX_SAFETY for c in CHECKS.values())
+
+# the agent's own sessions (curator/proof/ emits them): what they recorded against the model, what they used
+from ..transcripts.check_pages import SESSION_CHECKS  # noqa: E402
+
+SESSION_IDS = frozenset(c[0] for c in SESSION_CHECKS)
+CHECKS.update({i: _spec(i, sev, summary, "sessions", frozenset(), scope=STORE_WIDE, reads={TEXT, NAMES}, why=why,
+                        example=example, fix=fix, safety=safety)
+               for i, sev, summary, why, example, fix, safety in SESSION_CHECKS})

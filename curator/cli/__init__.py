@@ -13,7 +13,7 @@ from rich.text import Text
 
 from .. import __version__
 from . import commands as _commands_pkg
-from .common import EXIT_USAGE, UsageError, err_console
+from .common import EXIT_USAGE, Parser, UsageError, err_console
 
 
 def command_modules():
@@ -24,15 +24,10 @@ def command_modules():
     return sorted(mods, key=lambda m: getattr(m, "ORDER", 50))
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit 2, no usage dump noise beyond the hint
-        err_console().print(Text.assemble(("curator: error:", "error"), f" {message}"))
-        err_console().print(Text(f"try: {self.prog} --help", style="dim"))
-        raise SystemExit(EXIT_USAGE)
-
-
-def build_parser() -> tuple[argparse.ArgumentParser, dict]:
-    parser = _Parser(
+def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict]:
+    """The parser and every command module by name; `only`: the one command whose arguments are
+    built (a command's own parse needs no other: argparse takes ~10 ms to build them all)."""
+    parser = Parser(
         prog="curator",
         # the main use first: `curator` alone opens the app
         usage="curator [STORE]        open the app on a repository or a memory folder\n"
@@ -42,11 +37,12 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     )
     parser.add_argument("--version", action="version", version=f"curator {__version__}")
     # prog: a command's own usage is `curator COMMAND`, not the two-line usage above
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, prog="curator")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser, prog="curator")
     mods = {}
     for mod in command_modules():
-        p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
-        mod.add_arguments(p)
+        if only in (None, mod.NAME):
+            p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
+            mod.add_arguments(p)
         mods[mod.NAME] = mod
     return parser, mods
 
@@ -64,12 +60,46 @@ def _unknown_command(word: str, mods: dict) -> None:
     raise UsageError(f"'{word}' is neither a command nor a folder (commands: {', '.join(mods)})")
 
 
-def main(argv: list[str] | None = None) -> int:
+def _recover_repository(args) -> None:
+    """Every command, read-only ones too: an operation a kill interrupted in the repository's
+    journal (an instruction file left moved aside) is rolled back now and said — or, when it
+    cannot be, the command names each file left missing and how to put it back. Costs a stat or
+    two when there is no journal; `undo --repository` recovers (and says so) itself."""
+    from pathlib import Path
+
+    from ..base.paths import git_root
+    from .common import store_argument
+
+    if args.command == "undo" and getattr(args, "repository", False):
+        return
+    try:
+        given = getattr(args, "path", None) or store_argument(args)
+    except UsageError:
+        return  # the command says what is wrong with its arguments
+    start = Path(given).expanduser() if given else Path.cwd()
+    try:
+        places = {start.resolve()} if start.is_dir() else set()
+        top = git_root(start.resolve())
+    except OSError:
+        return
+    for root in sorted(places | ({top} if top is not None else set())):
+        if (root / ".curator" / "journal").is_dir():
+            from ..curation.recovery import recover_now
+            from .curate import report_recovery
+
+            report_recovery(recover_now(root, dry_run=getattr(args, "dry_run", False)))
+
+
+def main(argv: list[str] | None = None, kept=None) -> int:
+    """Run one command. `kept`: the `base.kept.Run` the entry point opened for it (a command run
+    any other way keeps nothing for the next one)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        parser, mods = build_parser()
+        parser, mods = build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
         if argv and (argv[0] in mods or argv[0] in ("-h", "--help", "--version")):
             args = parser.parse_args(argv)
+            args.kept = kept
+            _recover_repository(args)
             return int(mods[args.command].run(args) or 0)
         if argv and not argv[0].startswith("-"):
             _unknown_command(argv[0], mods)
@@ -80,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         err_console().print(Text.assemble(("curator: error:", "error"), f" {exc}"))
         return EXIT_USAGE
     except OSError as exc:  # read-only, full, forbidden: one line, exit 2, never a traceback
-        from ..safeio import one_line
+        from ..base.safeio import one_line
 
         err_console().print(Text.assemble(("curator: error:", "error"), f" {one_line(exc)}"))
         return EXIT_USAGE

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from .common import EXIT_OK, EXIT_USAGE, add_store_args, console, err_console, locate_and_configure
+from .common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    Parser,
+    add_store_args,
+    console,
+    err_console,
+    locate_and_configure,
+)
 
 
 def run_app(argv: list[str]) -> int:
-    from . import _Parser
-
-    parser = _Parser(
+    parser = Parser(
         prog="curator",
         description="Open the curator app on STORE (default: the repository found from here upward: its memory "
         "systems, else what each agent loads from its instruction files; with neither, the bundled sample).",
@@ -35,7 +41,7 @@ def run_app(argv: list[str]) -> int:
         err_console().print("curator: the app needs a terminal; try `curator check` or `curator --help`",
                             soft_wrap=True, markup=False, highlight=False)
         return EXIT_USAGE
-    from ..tokens import default_counter
+    from ..base.tokens import default_counter
     from ..tui.app import make_app
     from .common import store_argument
 
@@ -76,8 +82,8 @@ def app_target(args):
         if root is None:
             raise
         return root, None, None
-    if located.is_sample:  # nothing found from here: the user's own instruction files before the demo
-        root = instruction_repository(None)
+    if located.fallback:  # nothing found from here: the user's own instruction files before the demo
+        root = instruction_repository(None, startup_only=True)
         if root is not None:
             return root, None, None
     return None, located, config

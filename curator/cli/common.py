@@ -10,6 +10,17 @@ from pathlib import Path
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
+class Parser(argparse.ArgumentParser):
+    """curator's argument parser: a usage error is one line and a hint, exit 2."""
+
+    def error(self, message):  # one line, exit 2, no usage dump noise beyond the hint
+        from rich.text import Text
+
+        err_console().print(Text.assemble(("curator: error:", "error"), f" {message}"))
+        err_console().print(Text(f"try: {self.prog} --help", style="dim"))
+        raise SystemExit(EXIT_USAGE)
+
+
 class UsageError(Exception):
     """A usage or config problem: one line on stderr, exit 2."""
 
@@ -40,10 +51,25 @@ def store_argument(args: argparse.Namespace) -> str | None:
     return opt or pos
 
 
+def own_path(value: str | None) -> str | None:
+    """A path given on the command line, except that a place inside what curator ships (the
+    bundled sample, the package) is the same place in the demo's private copy: no command
+    works on, or writes, the installed files."""
+    if not value:
+        return value
+    from ..demo.sample_copy import private_path
+
+    try:
+        mapped = private_path(Path(value).expanduser())
+    except OSError:
+        return value
+    return str(mapped) if mapped is not None else value
+
+
 def locate_and_configure(args: argparse.Namespace, allow_demo: bool = False):
     """The store the arguments name (or discovery finds) and its config. Raises UsageError; with
     no store found, only the app (`allow_demo`) falls back to the bundled demo store."""
-    from ..config import ConfigError, load_config
+    from ..base.config import ConfigError, load_config
     from ..model import StoreError, locate_store
 
     try:
@@ -59,6 +85,20 @@ def locate_and_configure(args: argparse.Namespace, allow_demo: bool = False):
     return located, config
 
 
+def refuse_read_only(located) -> None:
+    """A writing command on a store it may not write (one that resolves outside its repository,
+    the user's global memories): one line, exit 2, nothing written."""
+    if getattr(located, "read_only", None):
+        raise UsageError(located.read_only)
+
+
+def writable_root(args: argparse.Namespace):
+    """The root of the store a writing command works on (refused when it is read-only)."""
+    located, _ = locate_and_configure(args)
+    refuse_read_only(located)
+    return located.root
+
+
 def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: bool = False, where=None):
     """Locate, configure and load the store the arguments name (or `where`, the (located, config)
     a caller already has). Raises UsageError on failure."""
@@ -67,7 +107,7 @@ def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: b
     located, config = where if where is not None else locate_and_configure(args)
     counter = None
     if tokens:
-        from ..tokens import default_counter
+        from ..base.tokens import default_counter
 
         counter = default_counter()
     try:
@@ -82,8 +122,8 @@ def open_repository(args, *, only=None, check: bool = True, quiet_notice: bool =
     """Load every memory source of the repository (or store) the arguments name — or `where`,
     the (located, config) a caller already has — checked unless `check=False`. Returns
     (repository, located). Raises UsageError."""
+    from ..base.tokens import default_counter
     from ..live.session import load_repository
-    from ..tokens import default_counter
 
     located, config = where if where is not None else locate_and_configure(args)
     counter = default_counter()
@@ -110,7 +150,7 @@ def _loaded(counter, located, quiet_notice: bool) -> None:
         if reason:
             err_console().print(Text.assemble(("note:", "warning"), f" {reason}"))
     if located.notice and not quiet_notice:
-        err_console().print(Text(str(located.notice), style="dim"))
+        note_console().print(Text(str(located.notice), style="dim"))
 
 
 def render_sources(out, repo) -> None:
@@ -118,48 +158,136 @@ def render_sources(out, repo) -> None:
     from rich.text import Text
 
     from ..live.repository import source_summaries
+    from ..reports.findings_report import print_indented, print_phrases
 
     for row in source_summaries(repo):
         head = Text("  ")
         head.append(f"{row['name']:<22}", style="bold")
         head.append(f" {row['label']}")
-        facts = Text()
         if "error" in row:
-            facts.append(f"cannot load: {row['error']}", style="error")
-        else:
-            st = row["startup"]
-            facts.append(f"{row['records']:>4} records · {row['tokens']:>7,} tok · start-up {st['tokens']:,}")
-            if st["past_cap_lines"]:
-                facts.append(f" ({st['past_cap_lines']} lines past the cap)", style="warning")
-            elif st["cap_tokens"] is not None:
-                facts.append(f"/{st['cap_tokens']:,}", style="error" if st["over"] else "")
-        if head.cell_len + 2 + facts.cell_len <= out.width:  # one line when it fits, else two whole ones
-            out.print(head + Text("  ") + facts, no_wrap=True)
+            out.print(head, no_wrap=True, overflow="ellipsis")
+            print_indented(out, Text(f"cannot load: {row['error']}", style="error"), 4)
+            continue
+        if "startup" not in row:  # the agent's transcripts: read by `curator sessions`, never loaded here
+            out.print(head, no_wrap=True, overflow="ellipsis")
+            print_indented(out, Text("sessions: curator sessions, curator context --verify", style="dim"), 4)
+            continue
+        st = row["startup"]
+        facts = [Text(f"{row['records']:>4} records"), Text(f"{row['tokens']:>7,} tok"),
+                 Text(f"start-up {st['tokens']:,}" + (f"/{st['cap_tokens']:,}" if st["cap_tokens"] else ""),
+                      style="error" if st["over"] and not st["past_cap_lines"] else "")]
+        if st["past_cap_lines"]:  # which cap: a token budget, or Claude Code's auto-memory lines
+            cap = "its token budget" if st["cap_tokens"] else "Claude Code's 200-line cap"
+            facts.append(Text(f"{st['past_cap_lines']} lines past {cap}", style="warning"))
+        one = Text(" · ").join(facts)
+        if head.cell_len + 2 + one.cell_len <= out.width:  # one line when it fits, else the facts under it
+            out.print(head + Text("  ") + one, no_wrap=True)
         else:
             out.print(head, no_wrap=True, overflow="ellipsis")
-            out.print(Text("    ") + facts, no_wrap=True, overflow="ellipsis")
+            print_phrases(out, facts, 4)
+
+
+class NoTrailingSpaces:
+    """A text stream that drops the spaces at the end of each line (a table's padding, a
+    wrapped line's last space) before passing it on: what curator prints is never padded."""
+
+    _END = None
+
+    def __init__(self, out) -> None:
+        self.out = out
+        self._line = ""
+
+    def write(self, text: str) -> int:
+        import re
+
+        if NoTrailingSpaces._END is None:  # spaces before the line's closing colour codes go too
+            NoTrailingSpaces._END = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$")
+        *done, self._line = (self._line + text).split("\n")
+        if done:
+            self.out.write("\n".join(NoTrailingSpaces._END.sub(r"\1", line) for line in done) + "\n")
+        return len(text)
+
+    def flush(self) -> None:
+        if self._line:
+            self.out.write(self._line)
+            self._line = ""
+        self.out.flush()
+
+    def isatty(self) -> bool:
+        return self.out.isatty()
+
+    def fileno(self) -> int:
+        return self.out.fileno()
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self.out, "encoding", "utf-8")
+
+
+def _visible_console_class():
+    """A Rich console that never writes a control character it did not make itself: one left in
+    a text segment (from a repository's names and text) is drawn as its control picture."""
+    global _VISIBLE
+    if _VISIBLE is None:
+        from rich.console import Console
+        from rich.segment import Segment
+
+        from ..reports.escape import CONTROL, picture, unlike_workflow_command
+
+        class VisibleConsole(Console):
+            def render(self, renderable, options=None):
+                at_start = True  # no line may begin (spaces aside) as a CI workflow command
+                for segment in super().render(renderable, options):
+                    if segment.control is not None:
+                        yield segment
+                        continue
+                    text = picture(segment.text) if CONTROL.search(segment.text) else segment.text
+                    text, at_start = unlike_workflow_command(text, at_start)
+                    yield segment if text is segment.text else Segment(text, segment.style)
+
+        _VISIBLE = VisibleConsole
+    return _VISIBLE
+
+
+_VISIBLE = None
 
 
 def console(file=None):
-    from rich.console import Console
-
     from ..reports.styles import rich_theme
 
+    VisibleConsole = _visible_console_class()  # noqa: N806 - a class
+
     width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS", "100"))
-    # markup=False: a path, check id or title holding `[/]` is printed as text, never parsed
-    return Console(file=file, width=width, highlight=False, soft_wrap=False, markup=False, theme=rich_theme())
+    # markup=False: a path, check id or title holding `[/]` is printed as text, never parsed;
+    # a control character from a repository is drawn, never sent (reports/escape.py)
+    return VisibleConsole(file=NoTrailingSpaces(file or sys.stdout), width=width, highlight=False, soft_wrap=False,
+                          markup=False, theme=rich_theme())
 
 
 def err_console():
-    from rich.console import Console
-
     from ..reports.styles import rich_theme
 
+    VisibleConsole = _visible_console_class()  # noqa: N806 - a class
+
     # one-line messages stay one line; text, never markup
-    return Console(stderr=True, highlight=False, soft_wrap=True, markup=False, theme=rich_theme())
+    return VisibleConsole(stderr=True, highlight=False, soft_wrap=True, markup=False, theme=rich_theme())
+
+
+def note_console():
+    """Notes and warnings on stderr, wrapped between words at the terminal's width (an error
+    stays one line: `err_console`)."""
+    from ..reports.styles import rich_theme
+
+    VisibleConsole = _visible_console_class()  # noqa: N806 - a class
+
+    width = None if sys.stderr.isatty() else int(os.environ.get("COLUMNS", "100"))
+    return VisibleConsole(file=NoTrailingSpaces(sys.stderr), width=width, highlight=False, soft_wrap=False,
+                   markup=False, theme=rich_theme())
 
 
 def print_json(data) -> None:
     import json
 
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    from ..reports.escape import json_text
+
+    sys.stdout.write(json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")

@@ -16,10 +16,35 @@ def add_write_args(parser, *, positional_store: bool = True) -> None:
     parser.add_argument("--dry-run", action="store_true", help="show the plan's diff and write nothing")
 
 
-def render_diff(out, plan) -> None:
-    from ..reports.diff_report import plan_renderable
+def render_diff(out, plan, store=None) -> None:
+    """The plan's diff, its paths repository-relative (the store's folder first) and the store
+    it writes to named; each line fitted to the terminal (`--format json` has the whole diff)."""
+    from rich.text import Text
 
-    out.print(plan_renderable(plan), soft_wrap=True)  # like git diff: long lines are not re-flowed
+    from ..demo.sample_copy import in_private_copy
+    from ..reports.diff_report import plan_renderable
+    from ..reports.findings_report import print_indented
+
+    prefix, name = store_place(store)
+    if name:
+        demo = " in the demo's private copy (never the sample curator ships)" if in_private_copy(store.root) else ""
+        print_indented(out, Text.assemble(("writes to ", "dim"), (name, "bold"), (demo, "dim")), 0)
+    out.print(plan_renderable(plan, prefix))
+
+
+def store_place(store) -> tuple[str, str | None]:
+    """(the store's folder in its repository with a slash, e.g. `.serena/memories/`; the store
+    in words) — ("", None) for the repository's instruction files (no store)."""
+    if store is None:
+        return "", None
+    import os
+
+    from ..base.paths import store_repository
+
+    repo = store_repository(store.root, store.repo_root, store.format)
+    rel = os.path.relpath(os.path.realpath(store.root), os.path.realpath(repo)) if repo is not None else "."
+    prefix = "" if rel in (".", "") or rel.startswith("..") else rel.replace(os.sep, "/") + "/"
+    return prefix, (prefix.rstrip("/") or str(store.given))
 
 
 def finish(args, store, plan, replan=None, root=None) -> int:
@@ -58,17 +83,18 @@ def finish(args, store, plan, replan=None, root=None) -> int:
                                                     replan)
         except PlanChanged as exc:
             if args.format != "json":
-                render_diff(console(), exc.plan)
+                render_diff(console(), exc.plan, store)
             raise UsageError(f"{exc} (the new plan is shown above) — run the command again to apply it") from None
         except CurationError as exc:
             raise UsageError(str(exc)) from None
     if args.format == "json":
         data = plan.to_json()
-        data.update({"dry_run": args.dry_run, "applied": journal_id is not None, "journal": journal_id})
+        data.update({"dry_run": args.dry_run, "applied": journal_id is not None, "journal": journal_id,
+                     "store": store_place(store)[0].rstrip("/") or (str(store.root) if store is not None else None)})
         print_json(data)
     else:
         out = console()
-        render_diff(out, plan)
+        render_diff(out, plan, store)
         if journal_id:
             out.print(Text.assemble(("applied", "success"), f" as {journal_id} · undo with ",
                                     ("curator undo" + (" --repository" if root else ""), "bold")))
@@ -107,15 +133,20 @@ def recover_first(root) -> None:
 
 
 def report_recovery(done, notes=None) -> None:
+    """Say what recovery did: each interrupted operation rolled back and the files it put back,
+    each journal entry set aside or left alone (never silent)."""
     from rich.text import Text
 
+    from ..reports.escape import visible
     from .common import err_console
 
     if done:
+        back = getattr(done, "restored", [])
+        files = f"; put back as they were: {', '.join(map(visible, back))}" if back else ""
         err_console().print(Text.assemble(("recovered", "warning"),
-                                          f" an interrupted operation ({', '.join(done)}): rolled back"))
+                                          f" an interrupted operation ({', '.join(done)}): rolled back{files}"))
     for note in getattr(done, "notes", []) if notes is None else notes:
-        err_console().print(Text.assemble(("journal", "warning"), f": {note}"))
+        err_console().print(Text.assemble(("journal", "warning"), f": {visible(note)}"))
 
 
 def report_special_files(store) -> None:
@@ -137,9 +168,10 @@ def writing_session(args):
     caller plans and applies from, all under the lock (a --dry-run takes a shared lock and
     writes nothing)."""
     from ..curation import CurationError, writing
-    from .common import locate_and_configure, open_store
+    from .common import locate_and_configure, open_store, refuse_read_only
 
     located, _ = locate_and_configure(args)
+    refuse_read_only(located)
     try:
         with writing(located.root, dry_run=getattr(args, "dry_run", False)) as done:
             report_recovery(done)

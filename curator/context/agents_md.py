@@ -2,11 +2,12 @@
 
 Codex (AGENTS.md guide): from the project root down to the working folder, at most one file per
 folder (`AGENTS.override.md`, else `AGENTS.md`; an empty one is skipped), concatenated root
-first, adding stops at 32 KiB (`project_doc_max_bytes`, the last file cut). Started at the root,
-only the root file loads; every nested file is listed with the chain Codex reads when started
-in its folder. The open AGENTS.md spec (Cursor, Copilot, Cline, Windsurf, Roo, Kiro): the root
+first, adding stops at `project_doc_max_bytes` (the last file cut). Started at the root, only the
+root file loads; every nested file is listed with the chain Codex reads when started in its
+folder. The open AGENTS.md spec (Cursor, Copilot, Cline, Devin Desktop, Roo, Kiro): the root
 file at start-up, a nested one replaces it for files under its folder (nearest wins).
 Gemini CLI: `GEMINI.md` at the root at start-up with its `@imports`; nested ones just in time.
+Every name and number comes from the agents' rules (curator/agents/).
 """
 
 from __future__ import annotations
@@ -15,22 +16,20 @@ from .builder import Builder, cut_bytes
 from .model import AgentContext, Loaded, OnDemand, Unseen
 from .parse import find_imports
 
-CODEX_CAP = 32 * 1024
-NAMES = ("AGENTS.override.md", "AGENTS.md")
-
 
 def _folder(rel: str) -> str:
     return rel.rsplit("/", 1)[0] if "/" in rel else ""
 
 
 def _docs(b: Builder) -> dict[str, str]:
-    """folder -> the AGENTS file Codex reads there (override first)."""
+    """folder -> the AGENTS file Codex reads there (the first name of the rule wins)."""
+    names = b.rules_of("codex").value("project.names")
     out: dict[str, str] = {}
     for rel in b.fs.files:
         name = rel.rsplit("/", 1)[-1]
-        if name in NAMES:
+        if name in names:
             folder = _folder(rel)
-            if folder not in out or name == "AGENTS.override.md":
+            if folder not in out or names.index(name) < names.index(out[folder].rsplit("/", 1)[-1]):
                 out[folder] = rel
     return out
 
@@ -43,22 +42,24 @@ def _chain_folders(folder: str) -> list[str]:
 def codex_chain(b: Builder, docs: dict[str, str], folder: str) -> tuple[list[Loaded], int]:
     """What Codex loads when started in `folder`: the entries (the last maybe cut) and the
     bytes past the cap."""
+    rules = b.rules_of("codex")
+    cap = rules.value("project.max-bytes")
     out: list[Loaded] = []
-    remaining, past = CODEX_CAP, 0
+    remaining, past = cap, 0
     for f in _chain_folders(folder):
         rel = docs.get(f)
         if rel is None:
             continue
         t = b.text(rel)
-        if t is None or not t.text.strip():
+        if t is None or not t.text.strip() and rules.value("project.skip-empty"):
             continue
         if remaining <= 0:
             past += t.size
             continue
         why = "project instructions (root AGENTS.md)" if not f else f"AGENTS.md of {f}/ (on the way to the working folder)"
-        entry = Loaded(rel, t.size, 0, why, None, None, t.text)
+        entry = Loaded(rel, t.size, 0, why, None, None, t.text, rules.id("project.names"))
         if t.size > remaining:
-            cut_bytes(entry, remaining, f"Codex stops adding at {CODEX_CAP:,} bytes (project_doc_max_bytes): "
+            cut_bytes(entry, remaining, f"Codex stops adding at {cap:,} bytes (project_doc_max_bytes): "
                       f"the last {t.size - remaining:,} bytes are cut")
             past += t.size - remaining
         remaining -= entry.loaded_bytes
@@ -83,7 +84,8 @@ def codex(b: Builder) -> AgentContext:
         total = sum(e.loaded_bytes for e in chain)
         ctx.on_demand.append(OnDemand(rel, f"when Codex starts in {folder}/ (chain of {len(chain)} file"
                                       f"{'s' if len(chain) != 1 else ''}, {total:,} bytes)", 0, size, "folder",
-                                      (folder + "/**",), text=mine.text if mine else ""))
+                                      (folder + "/**",), text=mine.text if mine else "",
+                                      rule=b.rules_of("codex").id("project.names")))
         if past and not any(part.startswith(".") for part in folder.split("/")):
             # (a folder under a dot folder, e.g. vendored skills, is no place anyone starts Codex)
             _cap_finding(b, ctx, chain, past, f"started in {folder}/", rel)
@@ -91,18 +93,22 @@ def codex(b: Builder) -> AgentContext:
 
 
 def _cap_finding(b: Builder, ctx: AgentContext, chain: list[Loaded], past: int, where: str, at: str | None = None) -> None:
+    rules = b.rules_of("codex")
+    cap = rules.value("project.max-bytes")
     cut = next((e for e in chain if e.cut is not None), None)
     total = sum(e.bytes for e in chain) + (0 if cut else past)
     path = at or (cut.path if cut else chain[-1].path if chain else "AGENTS.md")
     what = (f"{cut.path} is cut after {cut.cut.kept_bytes:,} of {cut.bytes:,} bytes" if cut else "later files are dropped")
-    ctx.never.append(Unseen(path, f"past Codex's {CODEX_CAP:,}-byte cap when {where}", past))
+    ctx.never.append(Unseen(path, f"past Codex's {cap:,}-byte cap when {where}", past, rules.id("project.max-bytes")))
     b.add("instructions.cap", path, f"Codex {where}: the AGENTS.md chain is {total:,} bytes, over its "
-          f"{CODEX_CAP:,}-byte cap; {what} ({past:,} bytes never seen)")
+          f"{cap:,}-byte cap; {what} ({past:,} bytes never seen)")
 
 
 def nearest(b: Builder, ctx: AgentContext) -> None:
     """The open AGENTS.md spec: root file at start-up, the nearest one wins below."""
-    docs = {_folder(r): r for r in b.fs.files if r.rsplit("/", 1)[-1] == "AGENTS.md"}
+    rules = b.rules_of(ctx.agent)
+    name, rule = rules.value("agents-md"), rules.id("agents-md")
+    docs = {_folder(r): r for r in b.fs.files if r.rsplit("/", 1)[-1] == name}
     loaded = {getattr(b.fs.read(e.path), "real", e.path) for e in ctx.startup}
     for folder, rel in sorted(docs.items()):
         t = b.text(rel)
@@ -112,55 +118,72 @@ def nearest(b: Builder, ctx: AgentContext) -> None:
             if t.real in loaded:
                 ctx.notes.append(f"AGENTS.md is the same file as {t.real}: read once")
                 continue
-            ctx.startup.append(Loaded(rel, t.size, 0, "AGENTS.md (read by this agent too)", None, None, t.text))
+            ctx.startup.append(Loaded(rel, t.size, 0, "AGENTS.md (read by this agent too)", None, None, t.text, rule))
         else:
             ctx.on_demand.append(OnDemand(rel, f"working on files under {folder}/ (nearest AGENTS.md wins)", 0,
-                                          t.size, "folder", (folder + "/**",), text=t.text))
+                                          t.size, "folder", (folder + "/**",), text=t.text, rule=rule))
 
 
-def gemini_names(b: Builder) -> list[str]:
-    """The context file names Gemini CLI reads: `.gemini/settings.json` `context.fileName` (or the
-    older `contextFileName`), a name or a list; else GEMINI.md."""
+def gemini_names(b: Builder, notes: list[str] | None = None) -> tuple[list[str], str]:
+    """The context file names Gemini CLI reads and the rule that named them: `.gemini/settings.json`
+    `context.fileName` (a name or a list; since 0.3.0), the top-level `contextFileName` only in the
+    versions that still read it, else the default names."""
     import json
 
+    rules = b.rules_of("gemini")
     got = b.fs.read(".gemini/settings.json")
     try:
         data = json.loads(got.text) if hasattr(got, "text") else {}
     except ValueError:
         data = {}
-    named = None
+    named, rule = None, rules.id("context.default-names")
     if isinstance(data, dict):
-        ctx = data.get("context")
-        named = ctx.get("fileName") if isinstance(ctx, dict) else None
-        named = named if named is not None else data.get("contextFileName")
+        section, key = rules.value("context.setting", (None, None))
+        inner = data.get(section) if section else None
+        if isinstance(inner, dict) and inner.get(key) is not None:
+            named, rule = inner.get(key), rules.id("context.setting")
+        legacy = rules.value("context.legacy-setting", None)
+        old = data.get(legacy or "contextFileName")
+        if named is None and old is not None:
+            if legacy:
+                named, rule = old, rules.id("context.legacy-setting")
+            elif notes is not None:
+                notes.append(f"the top-level contextFileName no longer works in Gemini CLI {rules.version} "
+                             "(write context.fileName): it is ignored")
     if isinstance(named, str):
         named = [named]
     names = [n for n in named if isinstance(n, str) and n and "/" not in n] if isinstance(named, list) else []
-    return names or ["GEMINI.md"]
+    if not names:
+        return list(rules.value("context.default-names")), rules.id("context.default-names")
+    return names, rule
 
 
 def gemini(b: Builder) -> AgentContext:
+    rules = b.rules_of("gemini")
     ctx = AgentContext("gemini")
     loaded: set[str] = set()
-    names = gemini_names(b)
-    if names != ["GEMINI.md"]:
+    names, rule = gemini_names(b, ctx.notes)
+    if names != list(rules.value("context.default-names")):
         ctx.notes.append(f".gemini/settings.json names the context files: {', '.join(names)}")
     for name in names:
         if name in b.fs.fileset:
-            b.expand(ctx, name, f"project context ({name})", find_imports, loaded=loaded)
+            b.expand(ctx, name, f"project context ({name})", find_imports, loaded=loaded,
+                     hops=rules.value("imports.max-hops"), rule=rule, import_rule=rules.id("imports.syntax"),
+                     depth_rule=rules.id("imports.max-hops"))
+    hidden = rules.value("context.not-in")
     for rel in b.fs.files:
         name = rel.rsplit("/", 1)[-1]
         if name not in names or "/" not in rel:
             continue
         folder = _folder(rel)
-        if folder == ".gemini" or folder.endswith("/.gemini"):
+        if folder == hidden or folder.endswith("/" + hidden):
             t = b.fs.read(rel)
             ctx.never.append(Unseen(rel, f"Gemini CLI looks for {name} in the working folder, its parents and "
-                                    "subfolders, not in .gemini/", getattr(t, "size", 0)))
+                                    f"subfolders, not in {hidden}/", getattr(t, "size", 0), rules.id("context.not-in")))
             continue
         t = b.text(rel)
         if t is None:
             continue
         ctx.on_demand.append(OnDemand(rel, f"when a tool touches files under {folder}/ (just in time)", 0, t.size,
-                                      "folder", (folder + "/**",), text=t.text))
+                                      "folder", (folder + "/**",), text=t.text, rule=rules.id("context.nested")))
     return ctx

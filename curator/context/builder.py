@@ -5,13 +5,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from ..checks.instruction_ids import SEVERITY
+from ..agents import RuleSet, rules_for
 from ..model.findings import Finding, Fix, Reimport
+from .check_pages import SEVERITY
 from .fs import Problem, RepoFS, Text
-from .model import AgentContext, Cut, Loaded, Unseen
+from .model import AgentContext, Cut, ImportEdge, Loaded, OnDemand, Unseen
 from .parse import Ref
 
-MAX_HOPS = 5  # Claude Code and Gemini CLI follow imports this deep
+CODE_EXT = frozenset("""py ts tsx js jsx mjs cjs java kt kts scala go rs c h cc cpp hpp cs fs vb rb php swift m mm
+dart lua ex exs erl clj hs ml r jl sql vue svelte astro html htm css scss sass less sh bash zsh ps1 psm1 bat cmd pl
+tf hcl proto gradle groovy""".split())
 
 
 @dataclass(slots=True)
@@ -20,10 +23,21 @@ class Builder:
     env: dict
     home: str
     only: set[str] | None = None  # check ids wanted (None: all)
-    counter: object = None  # the project's token counter (curator.tokens)
+    counter: object = None  # the project's token counter (curator.base.tokens)
     findings: list[Finding] = field(default_factory=list)
+    rules: dict[str, RuleSet] = field(default_factory=dict)  # the version chosen per agent
+    managed_dir: str | None = None  # where the managed settings are looked for (None: the OS's place)
     _seen: set = field(default_factory=set)
     _renames: dict | None = None
+    _parts: dict = field(default_factory=dict)  # (key, globs, dead globs) -> [(file, line)]
+    _code: bool | None = None
+
+    def rules_of(self, agent: str) -> RuleSet:
+        """The agent's rules at the version chosen for this build (the newest known by default)."""
+        got = self.rules.get(agent)
+        if got is None:
+            got = self.rules[agent] = rules_for(agent)
+        return got
 
     def add(self, check: str, path: str, message: str, line: int | None = None, target: str | None = None,
             suggestion: str | None = None, fix: Fix | None = None) -> None:
@@ -40,10 +54,20 @@ class Builder:
         """What git recorded as renamed in the repository (read on first ask: only a missing
         path needs it)."""
         if self._renames is None:
-            from .moved import renames
+            from ..base.git import renames  # paths relative to the repository, read once per commit
 
             self._renames = renames(self.fs.root)
         return self._renames
+
+    @property
+    def holds_code(self) -> bool:
+        """Does the repository hold source files of its own (outside dot folders and scripts)? A
+        kit of agent files (rules, skills, templates to copy into projects) holds none."""
+        if self._code is None:
+            self._code = any(f.rsplit(".", 1)[-1].lower() in CODE_EXT and not f.startswith(".")
+                             and "/." not in f and f.split("/", 1)[0] not in ("scripts", "tools", "bin")
+                             for f in self.fs.files)
+        return self._code
 
     @property
     def ci(self) -> bool:
@@ -70,12 +94,38 @@ class Builder:
 
         if self.fs.truncated or not globs or any(part in SKIP_DIRS for g in globs for part in g.split("/")):
             return False
+        if not self.holds_code:
+            return False  # a kit of agent files (no source of its own): its globs are for the projects it goes into
         if first_match(globs, self.fs.files) is not None:
+            self._dead_parts(rel, key, globs, line)
             return False
         shown = ", ".join(globs[:4]) + (" ..." if len(globs) > 4 else "")
         self.add("instructions.dead-glob", rel, f"`{key}: {shown}` matches no file in the repository: "
                  "the rule never loads", line)
         return True
+
+    def _dead_parts(self, rel: str, key: str, globs: list[str], line: int | None) -> None:
+        """The globs of a live list that match nothing (an info: the list still loads the rule)."""
+        from .parse import first_match
+
+        if len(globs) < 2 or self.only is not None and "instructions.dead-glob-part" not in self.only:
+            return
+        dead = [g for g in dict.fromkeys(globs) if not g.startswith("!") and first_match([g], self.fs.files) is None]
+        if dead:  # files copied from one template share a list: said once, for all of them (`dead_parts`)
+            self._parts.setdefault((key, tuple(globs), tuple(dead)), []).append((rel, line))
+
+    def dead_parts(self) -> None:
+        """The findings of the dead parts met: one per glob list, on the first file holding it."""
+        for (key, globs, dead), where in self._parts.items():
+            (rel, line), others = where[0], [r for r, _ in where[1:]]
+            shown = ", ".join(dead[:4]) + (f" and {len(dead) - 4} more" if len(dead) > 4 else "")
+            also = ""
+            if others:
+                also = f"; the same list is in {len(others)} more file{'s' if len(others) > 1 else ''}: " + \
+                       ", ".join(others[:3]) + (" ..." if len(others) > 3 else "")
+            self.add("instructions.dead-glob-part", rel, f"`{key}:` {shown} match{'es' if len(dead) == 1 else ''} no "
+                     f"file in the repository ({len(globs) - len(dead)} of its {len(globs)} patterns do){also}", line)
+        self._parts.clear()
 
     # -- imports ------------------------------------------------------------------------
 
@@ -121,10 +171,15 @@ class Builder:
             return f"; {path} exists, but imports resolve from the importing file's folder: write @{_hint_path(importer, path)}"
         return ""
 
-    def expand(self, ctx: AgentContext, rel: str, why: str, refs_of, *, via: str | None = None, depth: int = 0,
-               chain: tuple[str, ...] = (), loaded: set[str], hops: int = MAX_HOPS, agent_note: str = "") -> None:
-        """Load `rel` into `ctx.startup` and, after it, what it imports (depth first, each file
-        once, at most `hops` deep) — how Claude Code and Gemini CLI read imports."""
+    def expand(self, ctx: AgentContext, rel: str, why: str, refs_of, *, loaded: set[str], hops: int,
+               via: str | None = None, depth: int = 0, chain: tuple[str, ...] = (), agent_note: str = "",
+               rule: str = "", import_rule: str = "", depth_rule: str = "", on_demand: OnDemand | None = None,
+               report: bool = True) -> None:
+        """Load `rel` and, after it, what it imports (depth first, each file once, at most `hops`
+        deep) — how Claude Code and Gemini CLI read imports. At start-up by default; with
+        `on_demand` (the nested file's own item, its trigger and globs) the file and its imports
+        join `ctx.on_demand` instead. Every import is recorded in `ctx.imports` and a broken one is
+        a finding on the importing file and line, nested or not (`report=False`: recorded only)."""
         t = self.text(rel)
         if t is None:
             return
@@ -132,38 +187,59 @@ class Builder:
         if key in loaded:
             return
         loaded.add(key)
-        ctx.startup.append(Loaded(rel, t.size, 0, why, via, None, t.text))
+        when = "start-up" if on_demand is None else "on demand"
+        if on_demand is None:
+            ctx.startup.append(Loaded(rel, t.size, 0, why, via, None, t.text, rule))
+        elif depth == 0:
+            ctx.on_demand.append(on_demand)
+        else:
+            ctx.on_demand.append(OnDemand(rel, f"with {on_demand.path} (imported at {via})", 0, t.size,
+                                          on_demand.trigger, on_demand.globs, text=t.text, rule=rule, via=via))
         chain = chain + (key,)
         for ref in refs_of(t.text):
             target, why_not = self.resolve(ref, rel)
             at = f"{rel}:{ref.line}"
+            edge = ImportEdge(rel, ref.line, f"@{ref.path}", target or "", "loaded", when)
             if why_not == "outside":
                 if ref.pathlike:
-                    self.add("instructions.import-outside", rel,
-                             f"@{ref.path} is outside the repository: loads only after a one-time approval, "
-                             f"never in `claude -p` or CI{agent_note}", ref.line, ref.path)
-                    ctx.never.append(Unseen(ref.path, f"outside the repository (imported at {at}; needs approval)"))
+                    ctx.imports.append(ImportEdge(rel, ref.line, edge.written, "", "outside", when))
+                    if report:
+                        self.add("instructions.import-outside", rel,
+                                 f"@{ref.path} is outside the repository: loads only after a one-time approval, "
+                                 f"never in `claude -p` or CI{agent_note}", ref.line, ref.path)
+                    ctx.never.append(Unseen(ref.path, f"outside the repository (imported at {at}; needs approval)",
+                                            rule=import_rule))
                 continue
             got = self.fs.read(target)
             if isinstance(got, Problem):
                 if got.kind == "missing":
                     if ref.pathlike:
-                        self.broken_import(rel, ref, target, f"@{ref.path}", f"({target} does not exist)"
-                                           + self._from_root_hint(ref.path, rel))
+                        ctx.imports.append(ImportEdge(rel, ref.line, edge.written, target, "missing", when))
+                        if report:
+                            self.broken_import(rel, ref, target, f"@{ref.path}", f"({target} does not exist)"
+                                               + self._from_root_hint(ref.path, rel))
                 else:
+                    ctx.imports.append(ImportEdge(rel, ref.line, edge.written, target, "unreadable", when))
                     self.problem(got)
                 continue
             if got.real in chain:
+                ctx.imports.append(ImportEdge(rel, ref.line, edge.written, target, "cycle", when))
                 what = "imports itself" if got.real == key else f"@{ref.path} leads back to {got.real}, already being imported"
-                self.add("instructions.import-cycle", rel, f"{what} (the agent stops there)", ref.line, target)
+                if report:
+                    self.add("instructions.import-cycle", rel, f"{what} (the agent stops there)", ref.line, target)
                 continue
             if depth + 1 > hops:
-                self.add("instructions.import-depth", rel,
-                         f"@{ref.path} is {depth + 1} imports deep; the agent follows {hops}: it never loads", ref.line, target)
-                ctx.never.append(Unseen(target, f"import deeper than {hops} hops (at {at})", got.size))
+                ctx.imports.append(ImportEdge(rel, ref.line, edge.written, target, "too-deep", when))
+                if report:
+                    self.add("instructions.import-depth", rel, f"@{ref.path} is {depth + 1} imports deep; the agent "
+                             f"follows {hops}: it never loads", ref.line, target)
+                ctx.never.append(Unseen(target, f"import deeper than {hops} hops (at {at})", got.size, depth_rule))
                 continue
+            ctx.imports.append(edge if got.real not in loaded else
+                               ImportEdge(rel, ref.line, edge.written, target, "already", when))
             self.expand(ctx, target, f"imported by {rel}", refs_of, via=at, depth=depth + 1, chain=chain,
-                        loaded=loaded, hops=hops, agent_note=agent_note)
+                        loaded=loaded, hops=hops, agent_note=agent_note, rule=import_rule, import_rule=import_rule,
+                        depth_rule=depth_rule, on_demand=on_demand, report=report)
 
 
 def _hint_path(importer: str, path: str) -> str:

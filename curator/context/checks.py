@@ -233,12 +233,34 @@ def _words(text: str) -> set[str]:
     return out
 
 
+def _item_name(path: str) -> str:
+    """A skill's folder name, else the file's name without its endings (`find-docs`, `reviewer`)."""
+    parts = path.split("/")
+    name = parts[-2] if parts[-1] == "SKILL.md" and len(parts) > 1 else parts[-1].split(".", 1)[0]
+    return name.lower()
+
+
+def _names(path: str, description: str) -> bool:
+    """The description names the item (a subagent that runs the `find-docs` skill)."""
+    name = _item_name(path)
+    return ("-" in name or "_" in name) and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", description) is not None
+
+
+def _told_apart(path: str, mine: set[str], theirs: set[str]) -> bool:
+    """A word of the item's name that its description has and the other's lacks (`angular` in
+    agent-code-angular beside agent-code-java): the agent can tell the two apart."""
+    return bool(_words(_item_name(path).replace("-", " ").replace("_", " ")) & (mine - theirs))
+
+
 def description_collisions(b: Builder, built: dict[str, AgentContext]) -> None:
     """Two items an agent picks by description (skills, subagents, agent-requested rules)
     whose descriptions share most words: the agent may pick either, or the wrong one."""
     for ctx in built.values():
-        items = [(o.path, _words(o.description)) for o in ctx.on_demand if o.trigger == "description" and o.description]
-        for (pa, wa), (pb, wb) in combinations(items, 2):
+        items = [(o.path, _words(o.description), o.description.lower()) for o in ctx.on_demand
+                 if o.trigger == "description" and o.description]
+        for (pa, wa, da), (pb, wb, db) in combinations(items, 2):
+            if _names(pa, db) or _names(pb, da) or _told_apart(pa, wa, wb) and _told_apart(pb, wb, wa):
+                continue  # one runs the other, or each name says what the other's description lacks
             small = min(len(wa), len(wb))
             shared = wa & wb
             if small == 0 or len(shared) < COLLISION_MIN or len(shared) / small < COLLISION_SHARE:

@@ -1,186 +1,215 @@
-"""Claude Code: CLAUDE.md files, @imports, .claude/rules, skills, commands, agents, auto memory.
+"""Claude Code: what it loads from the repository, by the rules of the version chosen
+(curator/agents/claude_code.py — every number and name below comes from there).
 
-Loading rules (Claude Code memory and skills docs): the repository's `CLAUDE.md`,
-`.claude/CLAUDE.md` and `CLAUDE.local.md` load at start-up in full, each followed by what it
-imports (`@path` outside code, relative to the importing file, at most 5 hops, each file once);
-`.claude/rules/**/*.md` without `paths:` at start-up, with `paths:` when a matching file is read;
-`CLAUDE.md` in subfolders when a file under them is read; skills, commands with a description and
-subagents are listed by name and description at start-up, their bodies load when used.
+Started at the repository root: `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md` at start-up,
+each followed by its imports; since 2.1.277, under `instructionFiles` (claude_settings.py),
+`AGENTS.md` and `.claude/AGENTS.md` where none of those three is found (or beside them with
+`claude-md-and-agents-md`); `.claude/rules` without `paths:`; the listing of skills, commands and
+subagents. On demand: the same files in subfolders with their own imports (a subfolder's
+`AGENTS.md` only where no CLAUDE.md file is at or above it), rules with `paths:`, bodies.
+`claudeMdExcludes` takes files out of the walk.
 """
 
 from __future__ import annotations
 
-from ..model import formats as fmts
-from ..model.findings import RuleKeys
-from .builder import Builder, cut_bytes
-from .model import AgentContext, Cut, Loaded, OnDemand, Unseen
-from .parse import find_imports, glob_list, read_meta
+from ..agents import RuleSet, mebibytes
+from . import claude_items, claude_memory, claude_settings
+from .builder import Builder
+from .model import AgentContext, Loaded, OnDemand, Unseen
+from .parse import find_imports
 
-ROOT_FILES = (("CLAUDE.md", "project instructions (CLAUDE.md)"),
-              (".claude/CLAUDE.md", "project instructions (.claude/CLAUDE.md)"),
-              ("CLAUDE.local.md", "local project instructions (CLAUDE.local.md)"))
-SKILL_NAME_MAX, SKILL_DESCRIPTION_MAX = 64, 1024
-LISTING_BUDGET_CHARS = 8_000  # ~1% of a 200k-token window, Claude Code's fallback budget
-BANNER_CHARS = 40_000
+WHY = {"CLAUDE.md": "project instructions (CLAUDE.md)", ".claude/CLAUDE.md": "project instructions (.claude/CLAUDE.md)",
+       "CLAUDE.local.md": "local project instructions (CLAUDE.local.md)"}
+
+
+class _Walk:
+    """One build's state: the rules, the settings, what loaded, and the exclusions met."""
+
+    def __init__(self, b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
+        self.b, self.ctx, self.rules = b, ctx, rules
+        self.settings = claude_settings.read(b, rules)
+        self.loaded: set[str] = set()
+        self.hops = rules.value("imports.max-hops")
+        self.agents_md = rules.has("agents-md.fallback") and self.settings.reads_agents_md
+        self.claude_folders: dict[str, list[str]] = {}  # subfolder -> its CLAUDE.md files
+
+    def excluded(self, rel: str) -> bool:
+        """Taken out by `claudeMdExcludes` (said once, in never)."""
+        glob = self.settings.excluded(rel)
+        if glob:
+            size = getattr(self.b.fs.read(rel), "size", 0)
+            self.ctx.never.append(Unseen(rel, f"claudeMdExcludes {glob!r} takes it out of the walk", size,
+                                         self.settings.excludes_rule))
+        return bool(glob)
+
+    def load(self, rel: str, why: str, rule: str, on_demand: OnDemand | None = None) -> None:
+        """One file and its imports; a file over the size rule is skipped, as the agent does."""
+        got = self.b.fs.read(rel)
+        limit = self.rules.value("project.max-bytes")
+        if getattr(got, "kind", "") == "too-large" or getattr(got, "size", 0) > limit:
+            self.ctx.never.append(Unseen(rel, f"over {mebibytes(limit)}: Claude Code skips it",
+                                         getattr(got, "size", 0), self.rules.id("project.max-bytes")))
+            return
+        loaded = self.loaded if on_demand is None else set(self.loaded)
+        self.b.expand(self.ctx, rel, why, find_imports, loaded=loaded, hops=self.hops, rule=rule,
+                      import_rule=self.rules.id("imports.syntax" if on_demand is None else "imports.nested"),
+                      depth_rule=self.rules.id("imports.max-hops"), on_demand=on_demand)
 
 
 def build(b: Builder) -> AgentContext:
+    rules = b.rules_of("claude-code")
     ctx = AgentContext("claude-code")
-    loaded: set[str] = set()
-    fs = b.fs
-    for rel, why in ROOT_FILES:
-        if rel in fs.fileset:
-            b.expand(ctx, rel, why, find_imports, loaded=loaded)
-    _rules(b, ctx, loaded)
+    w = _Walk(b, ctx, rules)
+    ctx.settings = w.settings.to_json() if rules.has("agents-md.setting") or w.settings.excludes else {}
+    ctx.notes += w.settings.notes
+    managed_only = w.settings.mode == "managed-only"
+    counting = [rel for rel in rules.value("project.files") if rel in b.fs.fileset and not w.excluded(rel)]
+    if managed_only:
+        ctx.notes.append(f"instructionFiles is managed-only ({w.settings.mode_from} settings): the project's "
+                         "CLAUDE.md files, AGENTS.md and rules without paths: are left out at start-up")
+    else:
+        for rel in counting:
+            w.load(rel, WHY[rel], rules.id("project.files"))
+        _root_agents_md(w, counting)
+    if rules.has("rules.folder"):
+        claude_items.rules_folder(b, ctx, w.loaded, rules, w.excluded, startup=not managed_only)
+    warn = rules.value("project.warn-chars")
     for entry in ctx.startup:
-        if entry.path.endswith("CLAUDE.md") and len(entry.text) > BANNER_CHARS:
-            ctx.notes.append(f"{entry.path} is over {BANNER_CHARS:,} characters: Claude Code warns at start-up")
-    _listing(b, ctx)
-    _nested(b, ctx)
-    _memory(b, ctx, loaded)
+        if entry.path.endswith("CLAUDE.md") and len(entry.text) > warn:
+            ctx.notes.append(f"{entry.path} is over {warn:,} characters: Claude Code warns at start-up")
+    claude_items.listing(b, ctx, rules)
+    _nested(w)
+    if not managed_only:
+        _agents_md_files(w, counting)
+    claude_memory.repository_memory(b, ctx, rules)
+    claude_memory.subagent_memory(b, ctx, rules)
+    if rules.has("agents-md.providers") and w.agents_md:
+        ctx.notes.append(f"{rules.version}: sessions on {', '.join(rules.value('agents-md.providers'))} read "
+                         "CLAUDE.md files only")
     return ctx
 
 
-def _rules(b: Builder, ctx: AgentContext, loaded: set[str]) -> None:
-    for rel in b.fs.under(".claude/rules"):
-        if not rel.endswith(".md"):
+def _root_agents_md(w: _Walk, counting: list[str]) -> None:
+    """`AGENTS.md` and `.claude/AGENTS.md` of the root at start-up: instead of the CLAUDE.md files,
+    or after them (`claude-md-and-agents-md`); a file already loaded (imported, a link's target) is
+    not read twice."""
+    b, ctx, rules = w.b, w.ctx, w.rules
+    both = w.settings.mode == "claude-md-and-agents-md"
+    if not w.agents_md or counting and not both:
+        return
+    for rel in rules.value("agents-md.fallback"):
+        if rel not in b.fs.fileset or w.excluded(rel):
             continue
-        t = b.text(rel)
-        if t is None:
+        if _real(b, rel) in w.loaded:
+            ctx.notes.append(f"{rel} is the same file as one already loaded: read once")
             continue
-        meta = read_meta(t.text)
-        if meta.lenient:  # Claude Code reads YAML: what only a line-by-line reading finds is lost
-            meta.data, meta.lenient = {}, False
-        keys = [k for k in ("globs", "alwaysApply") if k in meta.data]
-        if keys:
-            said = " and ".join(f"`{k}:`" for k in keys)
-            effect = "it loads at start-up" if "paths" not in meta.data else "only `paths:` counts"
-            b.add("instructions.foreign-keys", rel, f"{said} {'is' if len(keys) == 1 else 'are'} Cursor's; Claude Code "
-                  f"ignores {'it' if len(keys) == 1 else 'them'} ({effect}; use `paths:`)", 1,
-                  fix=RuleKeys(rel, "paths") if t.real == rel and not meta.error else None)
-        if meta.error:
-            b.add("instructions.frontmatter", rel, f"{meta.error}: Claude Code cannot read its settings "
-                  "(a `paths:` there is lost; the rule loads at start-up)", meta.line)
-        paths = glob_list(meta.data.get("paths")) if not meta.error else []
-        if paths:
-            ctx.on_demand.append(OnDemand(rel, "reading a file matching " + ", ".join(paths), 0, t.size, "path",
-                                          tuple(paths), text=t.text))
-            b.dead_globs(rel, "paths", paths)
-        elif t.real not in loaded:
-            b.expand(ctx, rel, "rule without paths: (always loaded)", find_imports, loaded=loaded)
+        why = "AGENTS.md after the CLAUDE.md files" if both else "AGENTS.md (no CLAUDE.md here: read instead)"
+        w.load(rel, why, rules.id("agents-md.fallback"))
 
 
-def _listing(b: Builder, ctx: AgentContext) -> None:
-    """Skills, commands with a description and subagents: listed by name and description."""
-    fs = b.fs
-    items: list[tuple[str, str, str, str]] = []  # (path, kind, name, description)
-    for rel in fs.under(".claude/skills"):
-        parts = rel.split("/")
-        if len(parts) == 4 and parts[3] == "SKILL.md":
-            items.append((rel, "skill", parts[2], ""))
-    for rel in fs.under(".claude/commands"):
-        if rel.endswith(".md"):
-            items.append((rel, "command", rel[len(".claude/commands/"):-3].replace("/", ":"), ""))
-    for rel in fs.under(".claude/agents"):
-        if rel.endswith(".md"):
-            items.append((rel, "subagent", rel.rsplit("/", 1)[-1][:-3], ""))
-    total = 0
-    for rel, kind, default_name, _ in items:
-        t = b.text(rel)
-        if t is None:
+def _nested(w: _Walk) -> None:
+    """Subfolders' CLAUDE.md files with their imports, when the agent reads a file under them."""
+    b, rules = w.b, w.rules
+    names = rules.value("project.nested")
+    root_names = set(rules.value("project.files"))
+    bases = {n.rsplit("/", 1)[-1] for n in names}
+    for rel in b.fs.files:
+        if rel in root_names or rel.rsplit("/", 1)[-1] not in bases:
             continue
-        meta = read_meta(t.text)
-        data = meta.data
-        if meta.error:  # Claude Code drops every field of frontmatter YAML cannot read
-            data = {}
-            effect = ("lists the skill by its folder's name and its body's first line" if kind == "skill"
-                      else f"the {kind} loses its description")
-            b.add("instructions.frontmatter", rel, f"{meta.error}: Claude Code drops every field (name, description, "
-                  f"allowed-tools) and {effect}", meta.line)
-        name = str(data.get("name") or default_name).strip()
-        desc = data.get("description")
-        desc = " ".join(str(desc).split()) if desc not in (None, "") else ""
-        if not desc and kind == "skill":
-            desc = _first_line(meta.body if meta.present and not meta.error else _after_frontmatter(t.text))
-        if kind == "skill":
-            if len(name) > SKILL_NAME_MAX:
-                b.add("skills.name-length", rel, f"skill name is {len(name)} characters (at most {SKILL_NAME_MAX})", 1)
-            if len(desc) > SKILL_DESCRIPTION_MAX:
-                b.add("skills.description-length", rel,
-                      f"description is {len(desc):,} characters (at most {SKILL_DESCRIPTION_MAX:,}; the rest is cut)", 1)
-                desc = desc[:SKILL_DESCRIPTION_MAX]
-        if kind == "command" and not desc:
-            ctx.on_demand.append(OnDemand(rel, f"when you type /{name}", 0, t.size, "invoked", text=t.text))
+        folder = _owner(rel, names)
+        if folder:
+            w.claude_folders.setdefault(folder, []).append(rel)
+    for folder in sorted(w.claude_folders):
+        for rel in sorted(w.claude_folders[folder], key=lambda r: _order(r, names)):
+            if w.excluded(rel):
+                continue
+            t = b.text(rel)
+            if t is not None:
+                item = OnDemand(rel, f"reading a file under {folder}/", 0, t.size, "folder", (folder + "/**",),
+                                text=t.text, rule=rules.id("project.nested"))
+                w.load(rel, item.when, item.rule, on_demand=item)
+
+
+def _agents_md_files(w: _Walk, counting: list[str]) -> None:
+    """Every AGENTS.md file the walk has not loaded: a subfolder's on demand where the fallback
+    allows it, else never, with the rule that keeps it out (run last: an import or a CLAUDE.md
+    link may have brought it in already)."""
+    b, ctx, rules = w.b, w.ctx, w.rules
+    family = {"AGENTS.md", *rules.value("agents-md.not-read", ("AGENTS.override.md", "AGENTS.local.md"))}
+    reals = w.loaded | {_real(b, o.path) for o in ctx.on_demand}
+    for rel in b.fs.files:
+        if rel.rsplit("/", 1)[-1] not in family or _real(b, rel) in reals:
             continue
-        line = f"- {name}: {desc}" if desc else f"- {name}"
-        total += len(line) + 1
-        entry = Loaded(rel, t.size, 0, f"{kind} listing (name and description; body on demand)", None,
-                       Cut(len(line.encode("utf-8")), f"only the {kind}'s name and description are listed"), line)
-        ctx.startup.append(entry)
-        when = f"when the {kind} is used" if kind != "command" else f"when /{name} is used"
-        ctx.on_demand.append(OnDemand(rel, when, 0, t.size, "description", description=desc, text=t.text))
-    if total > LISTING_BUDGET_CHARS:
-        b.add("skills.budget", ".claude/skills",
-              f"the skills listing is {total:,} characters, over its ~{LISTING_BUDGET_CHARS:,} budget (about 1% of "
-              "the context window): the least-used skills collapse to bare names")
+        fate = _agents_md_fate(w, rel, counting)
+        if fate is None:
+            continue
+        kind, why, rule = fate
+        if kind == "never":
+            ctx.never.append(Unseen(rel, why, _size(b, rel), rule))
+        elif not w.excluded(rel) and (t := b.text(rel)) is not None:
+            folder = rel.rsplit("/", 1)[0]
+            item = OnDemand(rel, why, 0, t.size, "folder", (folder + "/**",), text=t.text, rule=rule)
+            w.load(rel, item.when, item.rule, on_demand=item)
 
 
-def _after_frontmatter(text: str) -> str:
-    lines = text.split("\n")
-    if lines and lines[0].strip().startswith("---"):
-        for i in range(1, len(lines)):
-            if lines[i].strip().startswith("---"):
-                return "\n".join(lines[i + 1:])
-    return text
+def _agents_md_fate(w: _Walk, rel: str, counting: list[str]) -> tuple[str, str, str] | None:
+    """("never" | "on demand", why, rule) of one AGENTS.md file not loaded otherwise (None: the
+    agent does not look there at all)."""
+    rules, mode = w.rules, w.settings.mode
+    base, parts = rel.rsplit("/", 1)[-1], rel.split("/")[:-1]
+    both = mode == "claude-md-and-agents-md"
+    if not rules.has("agents-md.fallback"):
+        return ("never", f"Claude Code {rules.version} reads no AGENTS.md unless a loaded file imports it",
+                rules.id("agents-md.unsupported"))
+    if not w.settings.reads_agents_md:
+        return ("never", f"instructionFiles {mode} ({w.settings.mode_from}): Claude Code reads no AGENTS.md",
+                w.settings.mode_rule)
+    if base != "AGENTS.md" or any(p + "/" in rules.value("agents-md.not-read") for p in parts):
+        return ("never", f"Claude Code does not read {base if base != 'AGENTS.md' else 'anything under .agents/'}",
+                rules.id("agents-md.not-read"))
+    if rel in rules.value("agents-md.fallback"):
+        if counting and not both:
+            return ("never", f"{counting[0]} counts: Claude Code reads the CLAUDE.md files instead "
+                    f"(instructionFiles {mode})", rules.id("agents-md.fallback"))
+        return None  # loaded at start-up, or taken out by claudeMdExcludes
+    if ".claude" in parts:
+        return None  # only the root's .claude/AGENTS.md is read
+    folder = "/".join(parts)
+    counted = [sorted(w.claude_folders[f])[0] for f in _folders(folder)
+               if any(not w.settings.excluded(r) for r in w.claude_folders.get(f, ()))]
+    blocker = None if both else (counting[0] if counting else next(iter(counted), None))
+    if blocker is not None:
+        return ("never", f"{blocker} counts: Claude Code reads the CLAUDE.md files, not this AGENTS.md",
+                rules.id("agents-md.nested"))
+    return ("on demand", f"reading a file under {folder}/" + ("" if both else " (no CLAUDE.md there: AGENTS.md "
+            "instead)"), rules.id("agents-md.nested"))
 
 
-def _first_line(body: str) -> str:
-    """A skill without a readable description is listed by its body's first line."""
-    for line in body.splitlines():
-        s = line.strip().lstrip("#").strip()
-        if s:
-            return s
+def _owner(rel: str, names) -> str:
+    """The subfolder whose CLAUDE.md file `rel` is ('' when it is none)."""
+    for n in sorted(names, key=len, reverse=True):
+        if rel.endswith("/" + n):
+            return rel[: -len(n) - 1]
     return ""
 
 
-def _nested(b: Builder, ctx: AgentContext) -> None:
-    for rel in b.fs.files:
-        name = rel.rsplit("/", 1)[-1]
-        if name not in ("CLAUDE.md", "CLAUDE.local.md") or "/" not in rel or rel == ".claude/CLAUDE.md":
-            continue
-        folder = rel.rsplit("/", 1)[0]
-        if folder.endswith("/.claude"):
-            folder = folder[: -len("/.claude")]
-        t = b.text(rel)
-        if t is None:
-            continue
-        ctx.on_demand.append(OnDemand(rel, f"reading a file under {folder}/", 0, t.size, "folder",
-                                      (folder + "/**",), text=t.text))
+def _order(rel: str, names) -> int:
+    match = next((n for n in sorted(names, key=len, reverse=True) if rel.endswith("/" + n)), None)
+    return list(names).index(match) if match else len(names)
 
 
-def _memory(b: Builder, ctx: AgentContext, loaded: set[str]) -> None:
-    """Auto memory committed in the repository: at start-up only when imported."""
-    index = ".claude/memory/MEMORY.md"
-    got = b.fs.fileset
-    if index in got and index not in {e.path for e in ctx.startup}:
-        t = b.text(index)
-        if t is not None:
-            ctx.on_demand.append(OnDemand(index, "never by itself: auto memory is read from "
-                                          "~/.claude/projects/<slug>/memory unless a loaded file imports it or "
-                                          "your settings' autoMemoryDirectory point here", 0, t.size, "manual",
-                                          text=t.text))
-    for e in ctx.startup:
-        if e.path.endswith("MEMORY.md") and e.via:
-            first = fmts.claude_cap_line(e.text)
-            if first is not None:  # imported in full; the auto-memory cap applies only when auto-loaded
-                ctx.notes.append(f"{e.path} is imported in full; as auto memory only its first "
-                                 f"{fmts.CLAUDE_CAP_LINES} lines / {fmts.CLAUDE_CAP_BYTES // 1000} KB would load")
-    for rel in b.fs.under(".claude/memory"):
-        if rel.endswith(".md") and rel != index and all(e.path != rel for e in ctx.startup):
-            t = b.text(rel)
-            if t is not None:
-                ctx.on_demand.append(OnDemand(rel, "memory topic file: read when the agent follows MEMORY.md",
-                                              0, t.size, "invoked", text=t.text))
+def _folders(folder: str) -> list[str]:
+    """`a/b/c` → a, a/b, a/b/c (the walk from the root down to the folder)."""
+    parts = folder.split("/")
+    return ["/".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+def _real(b: Builder, rel: str) -> str:
+    return getattr(b.fs.read(rel), "real", rel)
+
+
+def _size(b: Builder, rel: str) -> int:
+    return getattr(b.fs.read(rel), "size", 0)
 
 
 def user_files(b: Builder, ctx: AgentContext, slug_root: str) -> None:
@@ -190,17 +219,11 @@ def user_files(b: Builder, ctx: AgentContext, slug_root: str) -> None:
     if b.ci:
         ctx.notes.append("CI is set: user-level files (~/.claude) are not shown")
         return
-    for shown, text in read_user(b.home, [".claude/CLAUDE.md"], [".claude/rules"]):
-        ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your own instructions (user level)", None, None, text))
-    from ..model.sources import claude_slug
-
-    mem = f".claude/projects/{claude_slug(slug_root)}/memory/MEMORY.md"
-    for shown, text in read_user(b.home, [mem], []):
-        entry = Loaded(shown, len(text.encode("utf-8")), 0, "auto memory (first 200 lines or 25 KB)", None, None, text)
-        first = fmts.claude_cap_line(text)
-        if first is not None:
-            kept = "".join(text.splitlines(keepends=True)[: first - 1]).encode("utf-8")
-            cut_bytes(entry, len(kept), f"auto memory loads its first {fmts.CLAUDE_CAP_LINES} lines or "
-                      f"{fmts.CLAUDE_CAP_BYTES // 1000} KB; lines {first}+ are never seen")
-            ctx.never.append(Unseen(shown, f"lines {first}+ past the auto-memory cap", entry.bytes - len(kept)))
-        ctx.user.append(entry)
+    rules = b.rules_of("claude-code")
+    if ctx.settings.get("instructionFiles", {}).get("value") != "managed-only":
+        files = [f for f in rules.value("user.files") if f.endswith(".md")]
+        folders = [f for f in rules.value("user.files") if not f.endswith(".md")]
+        for shown, text in read_user(b.home, files, folders):
+            ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your own instructions (user level)", None,
+                                   None, text, rules.id("user.files")))
+    claude_memory.auto_memory(b, ctx, rules, slug_root)

@@ -32,15 +32,16 @@ def findings_of(model: ContextModel | None) -> list[Finding]:
     return list(model.findings) if model is not None else []
 
 
-def replay_stats(model: ContextModel | None, start_ns: int, slack_ns: int, extra=()) -> list | None:
+def replay_stats(model: ContextModel | None, settled_ns: int, extra=()) -> list | None:
     """(path, stat key) of every folder the model's walk listed, file it read and of `extra`;
-    None when one changed too recently to trust (git's racy rule) or the walk was cut short."""
+    None when one changed at or after `settled_ns` (git's racy rule: `base.kept.Run.settled`) or
+    the walk was cut short."""
     if model is None or model.fs is None:
         return []
     fs = model.fs
     if fs.truncated:
         return None
-    limit = start_ns - slack_ns
+    limit = settled_ns
     out = []
     for path in (*fs.listed, *sorted(fs.read_paths), *extra):
         try:

@@ -11,10 +11,17 @@ import os
 import stat
 from dataclasses import dataclass, field
 
-MAX_BYTES = 4_000_000  # an instruction file larger than this is reported, not read
+from ..agents import rules_for
+from ..base.paths import is_within
+
+# an instruction file larger than this is reported, not read: Claude Code's own limit (it skips one)
+MAX_BYTES: int = rules_for("claude-code").value("project.max-bytes")
 SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache",
                        ".pytest_cache", ".curator"})
 MAX_WALK = 200_000  # files listed at most (a giant monorepo still answers)
+# a linked folder at or under one of these is walked into (the agent reads through the link)
+AGENT_DIRS = frozenset({".claude", ".cursor", ".github", ".windsurf", ".devin", ".kiro", ".roo", ".agents",
+                        ".clinerules", ".gemini", ".codex", "memory-bank"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +92,10 @@ class RepoFS:
                 try:
                     if e.is_symlink():
                         links[path] = os.readlink(e.path)
-                        if e.is_dir():  # a linked folder is listed, never walked into
+                        if e.is_dir():  # a linked folder is listed; walked into only as an agent's folder
                             dirs.add(path)
+                            if self._follow(path, e.path):
+                                stack.append(path)
                         else:
                             files.append(path)
                     elif e.is_dir():
@@ -101,6 +110,18 @@ class RepoFS:
                 self.truncated = True
                 break
         files.sort()
+
+    def _follow(self, rel: str, full: str) -> bool:
+        """Walk into a linked folder when it is (or is inside) an agent's folder — `.claude/skills ->
+        ../.ai/skills`: the agents follow such links — and it stays in the repository without
+        leading back to a folder above it (a loop)."""
+        if not any(p in AGENT_DIRS for p in rel.split("/")):
+            return False
+        real = os.path.realpath(full)
+        if real == self.root or not is_within(real, self.root):
+            return False
+        here = os.path.realpath(os.path.dirname(full))
+        return not is_within(here, real)
 
     @property
     def fileset(self) -> set[str]:
@@ -123,7 +144,7 @@ class RepoFS:
     def inside(self, rel: str) -> str | None:
         """The absolute path of `rel` when it stays inside the repository (links resolved)."""
         full = os.path.realpath(os.path.join(self.root, rel))
-        if full == self.root or full.startswith(self.root + os.sep):
+        if is_within(full, self.root):
             return full
         return None
 

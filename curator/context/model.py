@@ -9,14 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..agents import TABLES
 from ..model.findings import Finding
 
-AGENTS = ("claude-code", "codex", "gemini", "cursor", "copilot", "cline", "windsurf", "kiro", "roo", "serena")
-LABELS = {
-    "claude-code": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "cursor": "Cursor",
-    "copilot": "GitHub Copilot", "cline": "Cline", "windsurf": "Windsurf", "kiro": "Kiro",
-    "roo": "Roo Code", "serena": "Serena",
-}
+LABELS = {name: table.label for name, table in TABLES.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +32,7 @@ class Loaded:
     via: str | None = None  # the import that brought it: "CLAUDE.md:3"
     cut: Cut | None = None
     text: str = field(default="", repr=False)  # what is loaded (for counting; not in JSON)
+    rule: str = ""  # the id of the load rule that put it here (curator.agents)
 
     @property
     def loaded_bytes(self) -> int:
@@ -43,7 +40,8 @@ class Loaded:
 
     def to_json(self) -> dict:
         return {"path": self.path, "bytes": self.bytes, "tokens": self.tokens, "why": self.why, "via": self.via,
-                "cut": None if self.cut is None else {"kept_bytes": self.cut.kept_bytes, "reason": self.cut.reason}}
+                "cut": None if self.cut is None else {"kept_bytes": self.cut.kept_bytes, "reason": self.cut.reason},
+                "rule": self.rule}
 
 
 @dataclass(slots=True)
@@ -56,13 +54,18 @@ class OnDemand:
     globs: tuple[str, ...] = ()
     description: str = ""
     text: str = field(default="", repr=False)
+    rule: str = ""
+    via: str | None = None  # the import that brings it with its parent: "pkg/CLAUDE.md:2"
 
     def to_json(self) -> dict:
-        out = {"path": self.path, "when": self.when, "tokens": self.tokens, "bytes": self.bytes, "trigger": self.trigger}
+        out = {"path": self.path, "when": self.when, "tokens": self.tokens, "bytes": self.bytes, "trigger": self.trigger,
+               "rule": self.rule}
         if self.globs:
             out["globs"] = list(self.globs)
         if self.description:
             out["description"] = self.description
+        if self.via:
+            out["via"] = self.via
         return out
 
 
@@ -71,9 +74,61 @@ class Unseen:
     path: str
     reason: str
     bytes: int = 0
+    rule: str = ""
 
     def to_json(self) -> dict:
-        return {"path": self.path, "reason": self.reason, "bytes": self.bytes}
+        return {"path": self.path, "reason": self.reason, "bytes": self.bytes, "rule": self.rule}
+
+
+@dataclass(frozen=True, slots=True)
+class ImportEdge:
+    """One `@path` (or `#[[file:]]`) as the agent resolves it: what checks read (a nested file's
+    imports too, which load with it on demand)."""
+
+    importer: str
+    line: int
+    written: str  # as written, `@docs/a.md`
+    target: str  # repository-relative ('' when it leaves the repository)
+    status: str  # loaded | missing | outside | too-deep | cycle | unreadable | already
+    when: str = "start-up"  # start-up | on demand
+
+    def to_json(self) -> dict:
+        return {"importer": self.importer, "line": self.line, "written": self.written, "target": self.target,
+                "status": self.status, "when": self.when}
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A skill, command or subagent as the agent lists it, with where its name and description
+    came from (frontmatter, the folder's name, the body's first line, nothing)."""
+
+    path: str
+    kind: str  # skill | command | subagent
+    name: str
+    description: str
+    frontmatter: str  # ok | none | unreadable
+    name_from: str  # frontmatter | file
+    description_from: str  # frontmatter | body | none
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "kind": self.kind, "name": self.name, "frontmatter": self.frontmatter,
+                "name_from": self.name_from, "description_from": self.description_from}
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryFolder:
+    """A memory folder the agent writes: where it is, whose it is, how much it holds."""
+
+    path: str  # repository-relative, or ~/...
+    scope: str  # project | local | user
+    files: int
+    bytes: int
+    writable: bool  # False: the user's own, shown read-only
+    rule: str = ""
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "scope": self.scope, "files": self.files, "bytes": self.bytes,
+                "writable": self.writable, "rule": self.rule}
 
 
 @dataclass(slots=True)
@@ -85,10 +140,22 @@ class AgentContext:
     user: list[Loaded] = field(default_factory=list)  # ~/... files: read-only, shown apart
     notes: list[str] = field(default_factory=list)
     for_path: dict[str, list[OnDemand]] = field(default_factory=dict)  # --for FILE -> what loads
+    version: str = ""  # the agent version whose rules were applied
+    chosen_by: str = "newest known"  # newest known | --agent | .curator.yaml | the caller
+    imports: list[ImportEdge] = field(default_factory=list)
+    listing: list[Listed] = field(default_factory=list)
+    memory_folders: list[MemoryFolder] = field(default_factory=list)
+    settings: dict = field(default_factory=dict)  # settings the agent read that change what loads
+    name: str = ""  # the agent's name at that version (Windsurf before 2026-06)
 
     @property
     def label(self) -> str:
-        return LABELS.get(self.agent, self.agent)
+        return self.name or LABELS.get(self.agent, self.agent)
+
+    @property
+    def newest(self) -> str:
+        table = TABLES.get(self.agent)
+        return table.newest if table is not None else ""
 
     @property
     def startup_tokens(self) -> int:
@@ -108,7 +175,14 @@ class AgentContext:
             "never": [u.to_json() for u in self.never],
             "user": {"tokens": sum(f.tokens for f in self.user), "files": [f.to_json() for f in self.user]},
             "notes": list(self.notes),
+            "rules": {"version": self.version, "newest": self.newest, "chosen_by": self.chosen_by},
+            "imports": [i.to_json() for i in self.imports],
+            "memory_folders": [m.to_json() for m in self.memory_folders],
         }
+        if self.listing:
+            out["listing"] = [x.to_json() for x in self.listing]
+        if self.settings:
+            out["settings"] = self.settings
         if self.for_path:
             out["for"] = {p: [o.to_json() for o in items] for p, items in self.for_path.items()}
         return out
@@ -124,6 +198,13 @@ class ContextModel:
     fs: object = field(default=None, repr=False, compare=False)  # the RepoFS read (what a cache keys on)
     home: str = ""  # the home folder whose user-level files were looked at
     env: dict = field(default_factory=dict, repr=False, compare=False)
+    misplaced: list[Unseen] = field(default_factory=list)  # files where no agent looks (rule folder a file, ...)
+    notes: list[str] = field(default_factory=list)  # about the whole model (an `agents:` entry left out)
+
+    @property
+    def versions(self) -> dict[str, str]:
+        """Per agent, the version whose rules were applied."""
+        return {name: ctx.version for name, ctx in self.agents.items()}
 
     def startup_tokens(self, agent: str) -> int:
         """THE start-up number of `agent` in this repository (0 when it loads nothing)."""
@@ -135,4 +216,6 @@ class ContextModel:
             "root": self.root,
             "encoding": self.encoding,
             "agents": [a.to_json() for a in self.agents.values()],
+            "misplaced": [u.to_json() for u in self.misplaced],
+            "notes": list(self.notes),
         }

@@ -1,6 +1,7 @@
 """The small parsers the adapters share: `@path` imports, lenient frontmatter, glob lists.
 
-All pure and total: hostile input gives empty results or an error string, never an exception.
+All pure and total: hostile input gives empty results or an error string, never an exception,
+and never runs long (globs through `globs.compile_glob`; frontmatter through `safeyaml`).
 """
 
 from __future__ import annotations
@@ -9,69 +10,11 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..base.globs import compile_glob
 from ..model.frontmatter import split_frontmatter
+from ..model.imports import Ref, code_free_lines, find_imports, is_pathlike  # noqa: F401 - the adapters' imports
 
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-_SPAN = re.compile(r"(`+)(?:(?!\1).)*?\1")  # an inline code span (same-length backtick runs)
-_IMPORT = re.compile(r"(?:^|(?<=\s))@((?:[^\s\\`]|\\ )+)")
 _KIRO_REF = re.compile(r"#\[\[file:([^\]\n]+)\]\]")
-_TRAILING = ".,;:!?)]}>'\"*_"
-_EXT = re.compile(r"\.[A-Za-z][A-Za-z0-9_-]{0,9}$")
-
-
-@dataclass(frozen=True, slots=True)
-class Ref:
-    line: int  # 1-based
-    raw: str  # as written (without the `@`)
-    path: str  # trailing punctuation stripped, `\ ` unescaped
-    pathlike: bool  # unmistakably meant as a file (see `is_pathlike`)
-
-
-def is_pathlike(p: str) -> bool:
-    """A token people write only for a file: `./x`, `../x`, `~/x`, `/x`, or a name with a file
-    extension (`AGENTS.md`, `docs/a.md`). `@scope/package`, `@user`, `@v1.2` are not."""
-    if p.startswith(("./", "../", "~/", "/")):
-        return len(p) > 2
-    last = p.rsplit("/", 1)[-1]
-    return bool(_EXT.search(last)) and not last.startswith(".") or last in (".cursorrules", ".clinerules")
-
-
-def code_free_lines(text: str):
-    """(line number, line) of every line outside fenced code blocks, code spans blanked."""
-    fence: str | None = None
-    for no, line in enumerate(text.splitlines(), 1):
-        m = _FENCE.match(line)
-        if fence is not None:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line.strip()[len(m.group(1)):].strip():
-                fence = None
-            continue
-        if m:
-            fence = m.group(1)
-            continue
-        if line.startswith(("    ", "\t")) and not line.lstrip().startswith(("-", "*", "@")):
-            continue  # an indented code block (list continuations aside)
-        if "`" in line:
-            line = _SPAN.sub(lambda s: " " * len(s.group(0)), line)
-        yield no, line
-
-
-def find_imports(text: str) -> list[Ref]:
-    """Every `@path` outside code (Claude Code and Gemini CLI imports)."""
-    out: list[Ref] = []
-    if "@" not in text:
-        return out
-    for no, line in code_free_lines(text):
-        if "@" not in line:
-            continue
-        for m in _IMPORT.finditer(line):
-            raw = m.group(1)
-            path = raw.replace("\\ ", " ").rstrip(_TRAILING)
-            if "#" in path and not path.startswith("#"):
-                path = path.split("#", 1)[0]
-            if not path or path.startswith("@"):
-                continue
-            out.append(Ref(no, raw, path, is_pathlike(path)))
-    return out
 
 
 def find_kiro_refs(text: str) -> list[Ref]:
@@ -140,15 +83,15 @@ def _unquote(v: str) -> str:
     return v
 
 
-def glob_list(value) -> list[str]:
+def glob_list(value, depth: int = 0) -> list[str]:
     """A `globs`/`paths`/`applyTo` value as a list: a YAML list, or a comma-separated string
-    (commas inside `{a,b}` kept)."""
-    if value is None or value is False:
+    (commas inside `{a,b}` kept). Lists nested deeper than three levels are not globs."""
+    if value is None or value is False or depth > 3:
         return []
     if isinstance(value, (list, tuple)):
         out = []
         for v in value:
-            out += glob_list(v)
+            out += glob_list(v, depth + 1)
         return out
     s = str(value).strip()
     parts, depth, cur = [], 0, ""
@@ -169,7 +112,8 @@ def glob_list(value) -> list[str]:
 @lru_cache(maxsize=4096)
 def glob_regex(glob: str) -> re.Pattern:
     """gitignore-like: `**` any depth, `*` and `?` within a name, `{a,b}`, `[..]`; a pattern
-    without `/` matches a name at any depth; a leading `/` or `./` anchors at the root."""
+    without `/` matches a name at any depth; a leading `/` or `./` anchors at the root; a folder
+    matched matches everything in it. Never backtracks out of control (`globs.compile_glob`)."""
     g = glob.strip()
     anchored = g.startswith(("/", "./"))
     g = g.lstrip("/") if g.startswith("/") else g[2:] if g.startswith("./") else g
@@ -177,48 +121,19 @@ def glob_regex(glob: str) -> re.Pattern:
         g += "**"
     if "/" not in g and not anchored:
         g = "**/" + g
-    i, out = 0, []
-    depth = 0
-    while i < len(g):
-        c = g[i]
-        if g.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if g.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "{":
-            depth += 1
-            out.append("(?:")
-        elif c == "}" and depth:
-            depth -= 1
-            out.append(")")
-        elif c == "," and depth:
-            out.append("|")
-        elif c == "[":
-            j = g.find("]", i + 1)
-            if j > i + 1:
-                body = re.sub(r"([\\\[&~|])", r"\\\1", g[i + 1:j]).replace("--", "\\-\\-")
-                if body.startswith("!"):
-                    body = "^" + body[1:]
-                out.append(f"[{body}]")
-                i = j + 1
-                continue
-            out.append(re.escape(c))
-        else:
-            out.append(re.escape(c))
-        i += 1
-    out.append(")" * depth)
-    try:
-        return re.compile("".join(out) + r"(?:/.*)?\Z")
-    except re.error:
-        return re.compile(r"(?!)")
+    return compile_glob(g, below=True)
+
+
+@lru_cache(maxsize=1024)
+def path_glob_regex(glob: str) -> re.Pattern:
+    """A glob matched against a whole absolute path, as picomatch does (`claudeMdExcludes`): no
+    name-anywhere reading, a folder's pattern does not take in what is below it. Never
+    backtracks out of control either (a repository's settings hold it)."""
+    return compile_glob(glob.strip().lstrip("/"))
+
+
+def path_matches(glob: str, abspath: str) -> bool:
+    return path_glob_regex(glob).match(abspath.lstrip("/")) is not None
 
 
 def matches(glob: str, path: str) -> bool:

@@ -1,19 +1,21 @@
-"""Rule folders with frontmatter modes: Cursor, GitHub Copilot, Cline, Windsurf, Kiro, Roo.
+"""Rule folders with frontmatter modes: Cursor, GitHub Copilot, Cline, Devin Desktop, Kiro, Roo.
 
 Each rule is always loaded (start-up), attached when a matching file is read (globs), chosen by
 the agent from its description, or manual (only when the user names it). Per agent docs:
 - Cursor `.cursor/rules/**/*.mdc`: `alwaysApply: true` / `globs` / `description` / none;
-  `alwaysApply` must be a boolean; legacy `.cursorrules` always;
+  `alwaysApply` must be a boolean; a plain `.md` there is ignored; legacy `.cursorrules` always;
 - Copilot `.github/copilot-instructions.md` always; `.github/instructions/**/*.instructions.md`
   by `applyTo` (none: manual), `excludeAgent` names the agent that skips it;
 - Cline `.clinerules` (a file, or every `.md`/`.txt` of the folder, `workflows/` aside; `paths:`
   makes one conditional) and `memory-bank/*.md`, read in full at every task start;
-- Windsurf `.windsurf/rules/*.md` by `trigger:` (always_on / glob / model_decision / manual),
-  12,000 characters a file; legacy `.windsurfrules`;
+- Devin Desktop (Windsurf until 2026-06) `.devin/rules/*.md` and `.windsurf/rules/*.md` by
+  `trigger:` (always_on / glob / model_decision / manual), a cap of characters a file; legacy
+  `.windsurfrules`;
 - Kiro `.kiro/steering/*.md` by `inclusion:` (always, the default / fileMatch / manual / auto),
   `#[[file:path]]` pulls a file in;
 - Roo `.roo/rules/` (every file, alphabetical) always, `.roo/rules-{mode}/` in that mode;
   `.roorules` / `.roorules-{mode}` only when the folder is absent.
+Every folder, key and cap is the agent's rule at the version chosen (curator/agents/).
 """
 
 from __future__ import annotations
@@ -22,8 +24,6 @@ from ..model.findings import RuleKeys
 from .builder import Builder, cap_chars
 from .model import AgentContext, Loaded, OnDemand, Unseen
 from .parse import find_kiro_refs, glob_list, read_meta
-
-WINDSURF_CAP = 12_000
 
 
 def _meta(b: Builder, rel: str, text: str, agent: str):
@@ -42,160 +42,280 @@ def _rule_files(b: Builder, folder: str, suffixes: tuple[str, ...], agent: str):
                 yield rel, t, _meta(b, rel, t.text, agent)
 
 
-def _always(ctx: AgentContext, rel: str, t, why: str) -> Loaded:
-    entry = Loaded(rel, t.size, 0, why, None, None, t.text)
+def _always(ctx: AgentContext, rel: str, t, why: str, rule: str) -> Loaded:
+    entry = Loaded(rel, t.size, 0, why, None, None, t.text, rule)
     ctx.startup.append(entry)
     return entry
 
 
-def _globbed(b: Builder, ctx: AgentContext, rel: str, t, key: str, globs: list[str], extra: str = "") -> None:
+def _globbed(b: Builder, ctx: AgentContext, rel: str, t, key: str, globs: list[str], rule: str, extra: str = "") -> None:
     ctx.on_demand.append(OnDemand(rel, f"reading a file matching {', '.join(globs)}{extra}", 0, t.size, "path",
-                                  tuple(globs), text=t.text))
+                                  tuple(globs), text=t.text, rule=rule))
     b.dead_globs(rel, key, globs)
 
 
-def _by_description(ctx: AgentContext, rel: str, t, desc: str) -> None:
+def _by_description(ctx: AgentContext, rel: str, t, desc: str, rule: str) -> None:
     ctx.on_demand.append(OnDemand(rel, "when the agent picks it by its description", 0, t.size, "description",
-                                  description=" ".join(str(desc).split()), text=t.text))
+                                  description=" ".join(str(desc).split()), text=t.text, rule=rule))
 
 
-def _manual(ctx: AgentContext, rel: str, t, how: str) -> None:
-    ctx.on_demand.append(OnDemand(rel, how, 0, t.size, "manual", text=t.text))
+def _manual(ctx: AgentContext, rel: str, t, how: str, rule: str, trigger: str = "manual") -> None:
+    ctx.on_demand.append(OnDemand(rel, how, 0, t.size, trigger, text=t.text, rule=rule))
 
 
 def cursor(b: Builder) -> AgentContext:
+    rules = b.rules_of("cursor")
     ctx = AgentContext("cursor")
-    for rel, t, meta in _rule_files(b, ".cursor/rules", (".mdc", ".md"), "Cursor"):
-        always = meta.data.get("alwaysApply")
-        if isinstance(always, str) and always.strip().lower() in ("true", "false", "yes", "no") and not meta.lenient:
-            b.add("instructions.string-bool", rel, f'alwaysApply: "{always}" is a string, not a boolean: Cursor does '
-                  "not treat the rule as always applied (write alwaysApply: true)", 1,
-                  fix=RuleKeys(rel, "bool") if t.real == rel else None)
-        globs = glob_list(meta.data.get("globs"))
-        desc = meta.data.get("description")
-        if always is True or (meta.lenient and str(always).strip().lower() == "true"):
-            _always(ctx, rel, t, "Cursor rule, alwaysApply: true")
-        elif globs:
-            _globbed(b, ctx, rel, t, "globs", globs, " (auto attached)")
-        elif desc not in (None, "", []):
-            _by_description(ctx, rel, t, desc)
-        else:
-            _manual(ctx, rel, t, "only when you @-mention it (manual rule)")
-    if ".cursorrules" in b.fs.fileset:
-        t = b.text(".cursorrules")
+    folder, suffix = rules.value("rules.folder"), rules.value("rules.suffix")
+    plain = rules.value("rules.plain-md", None)
+    for scope in ["", *nested_cursor_scopes(b.fs, folder)]:
+        where = f"{scope}/{folder}" if scope else folder
+        for rel in b.fs.under(where):
+            if plain and rel.endswith(plain) and not rel.endswith(suffix):
+                ctx.never.append(Unseen(rel, f"a plain {plain} in {folder}: Cursor reads only {suffix} project rules",
+                                        getattr(b.fs.read(rel), "size", 0), rules.id("rules.plain-md")))
+        for rel, t, meta in _rule_files(b, where, (suffix,) if plain else (suffix, ".md"), "Cursor"):
+            _cursor_rule(b, ctx, rules, rel, t, meta, scope)
+    legacy = rules.value("legacy.file")
+    if legacy in b.fs.fileset:
+        t = b.text(legacy)
         if t is not None:
-            _always(ctx, ".cursorrules", t, "legacy .cursorrules (always)")
+            _always(ctx, legacy, t, f"legacy {legacy} (always)", rules.id("legacy.file"))
     return ctx
+
+
+def nested_cursor_scopes(fs, folder: str) -> list[str]:
+    """The subfolders holding a `.cursor/rules/` of their own (vendored and example ones aside)."""
+    from .placement import FOREIGN
+
+    tail = "/" + folder
+    return sorted(d[: -len(tail)] for d in fs.dirs if d.endswith(tail) and d not in fs.links
+                  and not any(p.lower() in FOREIGN or p.startswith(".") for p in d[: -len(tail)].split("/")))
+
+
+def _cursor_rule(b: Builder, ctx: AgentContext, rules, rel: str, t, meta, scope: str) -> None:
+    """One rule by its frontmatter; a nested folder's rules apply to files under `scope` only."""
+    keys = rules.value("rules.keys")
+    rule = rules.id("rules.folder" if not scope else "rules.nested")
+    always = meta.data.get(keys["always"])
+    if isinstance(always, str) and always.strip().lower() in ("true", "false", "yes", "no") and not meta.lenient:
+        b.add("instructions.string-bool", rel, f'{keys["always"]}: "{always}" is a string, not a boolean: Cursor '
+              f"does not treat the rule as always applied (write {keys['always']}: true)", 1,
+              fix=RuleKeys(rel, "bool") if t.real == rel else None)
+    globs = glob_list(meta.data.get(keys["globs"]))
+    if scope:
+        globs = [f"{scope}/{g.lstrip('/').removeprefix('./')}" for g in globs]
+    desc = meta.data.get(keys["description"])
+    if always is True or (meta.lenient and str(always).strip().lower() == "true"):
+        if scope:
+            ctx.on_demand.append(OnDemand(rel, f"working on files under {scope}/ (nested rule, {keys['always']}: "
+                                          "true)", 0, t.size, "folder", (scope + "/**",), text=t.text, rule=rule))
+        else:
+            _always(ctx, rel, t, f"Cursor rule, {keys['always']}: true", rule)
+    elif globs:
+        _globbed(b, ctx, rel, t, keys["globs"], globs, rule, " (auto attached)")
+    elif desc not in (None, "", []):
+        _by_description(ctx, rel, t, desc, rule)
+    else:
+        _manual(ctx, rel, t, "only when you @-mention it (manual rule)", rule)
+        if not meta.present and t.text.strip() and not _heading_keys(b, rel, t.text, keys.values()):
+            b.add("instructions.no-description", rel, "no frontmatter (description, globs, alwaysApply): Cursor "
+                  "applies this rule only when you @-mention it — nothing lets the agent pick it", 1)
 
 
 def copilot(b: Builder) -> AgentContext:
+    rules = b.rules_of("copilot")
     ctx = AgentContext("copilot")
-    main = ".github/copilot-instructions.md"
+    main = rules.value("repo.file")
     if main in b.fs.fileset:
         t = b.text(main)
         if t is not None:
-            _always(ctx, main, t, "repository custom instructions (always)")
-            if len(t.text) > 4000:
-                ctx.notes.append(f"{main}: Copilot code review reads only its first 4,000 characters")
-    for rel, t, meta in _rule_files(b, ".github/instructions", (".instructions.md",), "Copilot"):
-        globs = glob_list(meta.data.get("applyTo"))
-        excluded = meta.data.get("excludeAgent")
+            _always(ctx, main, t, "repository custom instructions (always)", rules.id("repo.file"))
+            limit = rules.value("review.max-chars", None)
+            if limit and len(t.text) > limit:
+                ctx.notes.append(f"{main} is over {limit:,} characters: Copilot code review was formerly documented "
+                                 f"to read only its first {limit:,} (no longer in the docs; enforcement unknown)")
+    keys = rules.value("path.keys")
+    rule = rules.id("path.folder")
+    for rel, t, meta in _rule_files(b, rules.value("path.folder"), (rules.value("path.suffix"),), "Copilot"):
+        globs = glob_list(meta.data.get(keys["globs"]))
+        quoted = _quoted_inside(meta, keys["globs"])
+        if quoted:
+            b.add("instructions.dead-glob", rel, f"`{keys['globs']}: {quoted}` holds quote characters inside the "
+                  "quotes: they are part of the pattern, which matches no file — the instructions never apply",
+                  _key_line(t.text, keys["globs"]))
+            globs = []
+        excluded = meta.data.get(keys["exclude"])
         extra = f"; not for {excluded}" if excluded else ""
         if globs:
-            _globbed(b, ctx, rel, t, "applyTo", globs, extra)
+            _globbed(b, ctx, rel, t, keys["globs"], globs, rule, extra)
         else:
-            _manual(ctx, rel, t, "only when attached by hand (no applyTo)")
+            _manual(ctx, rel, t, f"only when attached by hand (no {keys['globs']})", rule)
+            if not meta.present and t.text.strip() and not _heading_keys(b, rel, t.text, (keys["globs"],)):
+                b.add("instructions.no-description", rel, f"no frontmatter ({keys['globs']}, description): Copilot "
+                      "applies these instructions only when attached by hand", 1)
+    _copilot_agents(b, ctx, rules)
     return ctx
 
 
+def _copilot_agents(b: Builder, ctx: AgentContext, rules) -> None:
+    """`.github/agents/*.md`: custom agents, each picked from the agent list by its name and
+    description (by a person: no two descriptions compete for a prompt)."""
+    if not rules.has("agents.folder"):
+        return
+    rule = rules.id("agents.folder")
+    for rel, t, meta in _rule_files(b, rules.value("agents.folder"), (".md",), "Copilot"):
+        desc = meta.data.get("description")
+        said = " ".join(str(desc).split()) if desc not in (None, "", []) else ""
+        _manual(ctx, rel, t, "when you pick the custom agent" + (f": {said}" if said else " (no description)"), rule,
+                "invoked")
+        if not said and not meta.error:
+            what = "no frontmatter" if not meta.present else "no `description:` in its frontmatter"
+            b.add("instructions.no-description", rel, f"{what}: Copilot lists every .md in "
+                  f"{rules.value('agents.folder')}/ as a custom agent, and this one has nothing to say what it is for "
+                  "(a note kept here becomes an agent)", 1)
+
+
+def _heading_keys(b: Builder, rel: str, text: str, keys) -> bool:
+    """A frontmatter key written as a heading (`## applyTo: 'docs/**'`: a formatter turned the
+    `---` block into a setext heading): said as the frontmatter finding it is."""
+    import re
+
+    for no, line in enumerate(text.splitlines()[:8], 1):
+        m = re.match(r"^#{1,6}\s*(\w+)\s*:\s*(.*)$", line.strip())
+        if m and m.group(1) in keys:
+            b.add("instructions.frontmatter", rel, f"`{m.group(1)}: {m.group(2)}` is a heading, not frontmatter "
+                  "(a formatter turned the --- block into one): the agent reads no settings, so the rule never "
+                  "applies by itself", no)
+            return True
+    return False
+
+
 def cline(b: Builder) -> AgentContext:
+    rules = b.rules_of("cline")
     ctx = AgentContext("cline")
     fs = b.fs
-    if ".clinerules" in fs.fileset:
-        t = b.text(".clinerules")
+    root, rule = rules.value("rules.root"), rules.id("rules.root")
+    skip, key = rules.value("rules.skip"), rules.value("rules.paths")
+    if root in fs.fileset:
+        t = b.text(root)
         if t is not None:
-            _always(ctx, ".clinerules", t, "Cline rules file (always)")
-    elif ".clinerules" in fs.dirs:
-        for rel in fs.under(".clinerules"):
-            inner = rel[len(".clinerules/"):]
-            if not rel.endswith((".md", ".txt")) or inner.split("/", 1)[0] in ("workflows", "hooks"):
+            _always(ctx, root, t, "Cline rules file (always)", rule)
+    elif root in fs.dirs:
+        for rel in fs.under(root):
+            inner = rel[len(root) + 1:]
+            if not rel.endswith(rules.value("rules.suffixes")) or inner.split("/", 1)[0] in skip:
                 continue
             t = b.text(rel)
             if t is None:
                 continue
             meta = _meta(b, rel, t.text, "Cline")
-            globs = glob_list(meta.data.get("paths"))
+            globs = glob_list(meta.data.get(key))
             if globs:
-                _globbed(b, ctx, rel, t, "paths", globs)
+                _globbed(b, ctx, rel, t, key, globs, rules.id("rules.paths"))
             else:
-                _always(ctx, rel, t, "Cline rules folder (always)")
-        for rel in fs.under(".clinerules/workflows"):
+                _always(ctx, rel, t, "Cline rules folder (always)", rule)
+        for rel in fs.under(rules.value("workflows.folder")):
             t = b.text(rel)
             if t is not None:
-                _manual(ctx, rel, t, f"when you run /{rel.rsplit('/', 1)[-1]} (workflow)")
-    for rel in fs.under("memory-bank"):
+                _manual(ctx, rel, t, f"when you run /{rel.rsplit('/', 1)[-1]} (workflow)", rules.id("workflows.folder"))
+    for rel in fs.under(rules.value("memory-bank.folder")):
         if rel.endswith(".md"):
             t = b.text(rel)
             if t is not None:
-                _always(ctx, rel, t, "Memory Bank (read in full at every task start)")
+                _always(ctx, rel, t, "Memory Bank (read in full at every task start)", rules.id("memory-bank.folder"))
     return ctx
 
 
-def windsurf(b: Builder) -> AgentContext:
-    ctx = AgentContext("windsurf")
-    for rel, t, meta in _rule_files(b, ".windsurf/rules", (".md",), "Windsurf"):
-        trigger = str(meta.data.get("trigger") or "").strip()
-        globs = glob_list(meta.data.get("globs"))
-        if trigger == "always_on":
-            _windsurf_cap(b, ctx, _always(ctx, rel, t, "Windsurf rule, trigger: always_on"))
-        elif trigger == "glob" and globs:
-            _globbed(b, ctx, rel, t, "globs", globs)
-        elif trigger == "model_decision":
-            _by_description(ctx, rel, t, meta.data.get("description") or "")
-        else:
-            how = "manual rule (only when @-mentioned)" if trigger in ("", "manual") else \
-                f"trigger: {trigger} is not a Windsurf mode (always_on, glob, model_decision, manual)"
-            if trigger not in ("", "manual", "glob"):  # NVIDIA toolkit-remix's `trigger: always` never loads
-                line = next((i for i, ln in enumerate(t.text.splitlines(), 1) if ln.startswith("trigger:")), None)
-                b.add("instructions.frontmatter", rel, f"{how}: Windsurf loads the rule only when it is "
-                      "@-mentioned", line)
-            _manual(ctx, rel, t, how)
-    if ".windsurfrules" in b.fs.fileset:
-        t = b.text(".windsurfrules")
+def devin(b: Builder) -> AgentContext:
+    """Devin Desktop (Windsurf before 2026-06): `.devin/rules` then the legacy `.windsurf/rules`."""
+    rules = b.rules_of("devin")
+    ctx = AgentContext("devin")
+    name = str(rules.value("name", "Devin Desktop"))
+    modes = rules.value("rules.triggers")
+    for key in ("rules.folder", "rules.legacy-folder"):
+        if not rules.has(key):
+            continue
+        rule = rules.id(key)
+        for rel, t, meta in _rule_files(b, rules.value(key), (".md",), name):
+            trigger = str(meta.data.get("trigger") or "").strip()
+            globs = glob_list(meta.data.get("globs"))
+            if trigger == modes["always"]:
+                _devin_cap(b, ctx, _always(ctx, rel, t, f"{name} rule, trigger: {trigger}", rule))
+            elif trigger == modes["glob"] and globs:
+                _globbed(b, ctx, rel, t, "globs", globs, rule)
+            elif trigger == modes["description"]:
+                _by_description(ctx, rel, t, meta.data.get("description") or "", rule)
+                if not str(meta.data.get("description") or "").strip():
+                    b.add("instructions.no-description", rel, f"trigger: {trigger} without a description: {name} "
+                          "decides by the description alone, so nothing picks this rule", _key_line(t.text, "trigger"))
+            else:
+                how = "manual rule (only when @-mentioned)" if trigger in ("", modes["manual"]) else \
+                    f"trigger: {trigger} is not a {name} mode ({', '.join(modes.values())})"
+                if trigger not in ("", modes["manual"], modes["glob"]):  # toolkit-remix's `trigger: always` never loads
+                    line = _key_line(t.text, "trigger")
+                    b.add("instructions.frontmatter", rel, f"{how}: {name} loads the rule only when it is "
+                          "@-mentioned", line)
+                _manual(ctx, rel, t, how, rule)
+    legacy = rules.value("legacy.file")
+    if legacy in b.fs.fileset:
+        t = b.text(legacy)
         if t is not None:
-            _windsurf_cap(b, ctx, _always(ctx, ".windsurfrules", t, "legacy .windsurfrules (always)"))
+            _devin_cap(b, ctx, _always(ctx, legacy, t, f"legacy {legacy} (always)", rules.id("legacy.file")))
     return ctx
 
 
-def _windsurf_cap(b: Builder, ctx: AgentContext, entry: Loaded) -> None:
-    past = cap_chars(entry, WINDSURF_CAP, f"Windsurf reads {WINDSURF_CAP:,} characters of a rule file")
+def _quoted_inside(meta, key: str) -> str:
+    """A YAML value that still has quotes around it (`applyTo: "'**/*'"`): as written, else ''."""
+    value = meta.data.get(key)
+    if meta.lenient or not isinstance(value, str):
+        return ""
+    v = value.strip()
+    return v if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"" else ""
+
+
+def _key_line(text: str, key: str) -> int | None:
+    return next((i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith(f"{key}:")), None)
+
+
+def _devin_cap(b: Builder, ctx: AgentContext, entry: Loaded) -> None:
+    rules = b.rules_of("devin")
+    cap, name = rules.value("rules.max-chars"), str(rules.value("name", "Devin Desktop"))
+    past = cap_chars(entry, cap, f"{name} reads {cap:,} characters of a rule file")
     if past:
-        ctx.never.append(Unseen(entry.path, f"past Windsurf's {WINDSURF_CAP:,}-character cap", past))
-        b.add("instructions.cap", entry.path, f"Windsurf reads the first {WINDSURF_CAP:,} characters of a rule: "
+        ctx.never.append(Unseen(entry.path, f"past {name}'s {cap:,}-character cap", past, rules.id("rules.max-chars")))
+        b.add("instructions.cap", entry.path, f"{name} reads the first {cap:,} characters of a rule: "
               f"the last {past:,} bytes are cut")
 
 
 def kiro(b: Builder) -> AgentContext:
+    rules = b.rules_of("kiro")
     ctx = AgentContext("kiro")
-    for rel, t, meta in _rule_files(b, ".kiro/steering", (".md",), "Kiro"):
-        inclusion = str(meta.data.get("inclusion") or "always").strip()
+    keys, rule = rules.value("steering.keys"), rules.id("steering.folder")
+    for rel, t, meta in _rule_files(b, rules.value("steering.folder"), (".md",), "Kiro"):
+        inclusion = str(meta.data.get(keys["mode"]) or keys["default"]).strip()
         if inclusion == "fileMatch":
-            globs = glob_list(meta.data.get("fileMatchPattern"))
+            globs = glob_list(meta.data.get(keys["globs"]))
             if globs:
-                _globbed(b, ctx, rel, t, "fileMatchPattern", globs)
+                _globbed(b, ctx, rel, t, keys["globs"], globs, rule)
             else:
-                _manual(ctx, rel, t, "inclusion: fileMatch without a fileMatchPattern: never attached")
+                _manual(ctx, rel, t, f"inclusion: fileMatch without a {keys['globs']}: never attached", rule)
         elif inclusion == "manual":
-            _manual(ctx, rel, t, f"only when you reference #{rel.rsplit('/', 1)[-1][:-3]} in chat")
+            _manual(ctx, rel, t, f"only when you reference #{rel.rsplit('/', 1)[-1][:-3]} in chat", rule)
         elif inclusion == "auto":
-            _by_description(ctx, rel, t, meta.data.get("description") or "")
+            _by_description(ctx, rel, t, meta.data.get("description") or "", rule)
+            if not str(meta.data.get("description") or "").strip():
+                b.add("instructions.no-description", rel, "inclusion: auto without a description: Kiro includes "
+                      "the file when a request matches its description, so nothing includes it",
+                      _key_line(t.text, keys["mode"]))
         else:
-            _always(ctx, rel, t, "Kiro steering (inclusion: always)")
+            _always(ctx, rel, t, "Kiro steering (inclusion: always)", rule)
             _kiro_refs(b, ctx, rel, t.text)
     return ctx
 
 
 def _kiro_refs(b: Builder, ctx: AgentContext, rel: str, text: str) -> None:
+    rule = b.rules_of("kiro").id("steering.include")
     for ref in find_kiro_refs(text):
         target, why_not = b.resolve(ref, "")  # Kiro resolves #[[file:]] from the workspace root
         if why_not or target is None:
@@ -209,32 +329,35 @@ def _kiro_refs(b: Builder, ctx: AgentContext, rel: str, text: str) -> None:
                 b.problem(got)
             continue
         if all(e.path != target for e in ctx.startup):
-            ctx.startup.append(Loaded(target, got.size, 0, f"included by {rel}", f"{rel}:{ref.line}", None, got.text))
+            ctx.startup.append(Loaded(target, got.size, 0, f"included by {rel}", f"{rel}:{ref.line}", None, got.text,
+                                      rule))
 
 
 def roo(b: Builder) -> AgentContext:
+    rules = b.rules_of("roo")
     ctx = AgentContext("roo")
     fs = b.fs
-    general = [r for r in fs.under(".roo/rules")]
+    folder, mode_folder = rules.value("rules.folder"), rules.value("rules.mode-folder")
+    legacy, legacy_mode = rules.value("legacy.file"), rules.value("legacy.mode-file")
+    general = list(fs.under(folder))
     for rel in general:
         t = b.text(rel)
         if t is not None:
-            _always(ctx, rel, t, "Roo rules (every mode)")
-    if not general and ".roorules" in fs.fileset:
-        t = b.text(".roorules")
+            _always(ctx, rel, t, "Roo rules (every mode)", rules.id("rules.folder"))
+    if not general and legacy in fs.fileset:
+        t = b.text(legacy)
         if t is not None:
-            _always(ctx, ".roorules", t, "legacy .roorules (every mode)")
-    modes = sorted({d.split("/")[1][len("rules-"):] for d in fs.dirs if d.startswith(".roo/rules-") and d.count("/") == 1})
+            _always(ctx, legacy, t, f"legacy {legacy} (every mode)", rules.id("legacy.file"))
+    modes = sorted({d[len(mode_folder):] for d in fs.dirs if d.startswith(mode_folder) and "/" not in d[len(mode_folder):]})
     for mode in modes:
-        for rel in fs.under(f".roo/rules-{mode}"):
+        for rel in fs.under(f"{mode_folder}{mode}"):
             t = b.text(rel)
             if t is not None:
-                _manual(ctx, rel, t, f"in {mode} mode")
-                ctx.on_demand[-1].trigger = "mode"
+                _manual(ctx, rel, t, f"in {mode} mode", rules.id("rules.mode-folder"), "mode")
     for rel in fs.files:
-        if rel.startswith(".roorules-") and "/" not in rel and rel[len(".roorules-"):] not in modes:
+        if rel.startswith(legacy_mode) and "/" not in rel and rel[len(legacy_mode):] not in modes:
             t = b.text(rel)
             if t is not None:
-                _manual(ctx, rel, t, f"in {rel[len('.roorules-'):]} mode (legacy file)")
-                ctx.on_demand[-1].trigger = "mode"
+                _manual(ctx, rel, t, f"in {rel[len(legacy_mode):]} mode (legacy file)", rules.id("legacy.mode-file"),
+                        "mode")
     return ctx

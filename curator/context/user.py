@@ -9,6 +9,11 @@ import stat
 MAX_BYTES = 1_000_000
 
 
+def read_text(full: str) -> str | None:
+    """A regular file's text (at most MAX_BYTES), else None: never a special file, never raises."""
+    return _read(full)
+
+
 def _read(full: str) -> str | None:
     try:
         st = os.stat(full)
@@ -40,16 +45,45 @@ def read_user(home: str, files: list[str], folders: list[str]) -> list[tuple[str
     return out
 
 
-def probes(home: str, root: str, env: dict) -> list[str]:
+def count_md(folder: str) -> tuple[int, int]:
+    """(files, bytes) of the `.md` files under a user-level folder (links to folders not walked)."""
+    files = size = 0
+    for dirpath, dirnames, names in os.walk(folder):
+        dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
+        for n in names:
+            if n.endswith(".md"):
+                try:
+                    size += os.lstat(os.path.join(dirpath, n)).st_size
+                    files += 1
+                except OSError:
+                    continue
+    return files, size
+
+
+def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = None) -> list[str]:
     """Every user-level path the context model may read (files, and the files of the folders):
     what a kept `curator context` output depends on outside the repository."""
+    import sys
+
+    from ..agents import rules_for
     from ..model.sources import claude_slug
 
-    out = [os.path.join(home, ".claude", "CLAUDE.md"), os.path.join(home, ".claude", "rules"),
-           os.path.join(home, ".claude", "projects", claude_slug(root), "memory", "MEMORY.md")]
-    codex = env.get("CODEX_HOME") or os.path.join(home, ".codex")
-    out += [os.path.join(codex, "AGENTS.override.md"), os.path.join(codex, "AGENTS.md")]
-    rules = os.path.join(home, ".claude", "rules")
-    for dirpath, dirnames, filenames in os.walk(rules):
-        out += [os.path.join(dirpath, d) for d in dirnames] + [os.path.join(dirpath, n) for n in filenames]
+    claude = rules_for("claude-code", (versions or {}).get("claude-code"))
+    auto = claude.value("memory.auto")
+    out = [os.path.join(home, f) for f in claude.value("user.files")]
+    out.append(os.path.join(home, auto["folder"].replace("<slug>", claude_slug(root)), auto["index"]))
+    settings = claude.value("settings.files")
+    out.append(os.path.join(home, settings["user"]))
+    out.append(settings["managed"].get(sys.platform, settings["managed"]["linux"]))
+    out.append(os.path.join(home, claude.value("memory.subagents")["user"]))
+    codex = rules_for("codex", (versions or {}).get("codex"))
+    codex_home = env.get("CODEX_HOME") or os.path.join(home, ".codex")
+    out += [os.path.join(codex_home, name) for name in codex.value("user.files")]
+    out.append(os.path.join(codex_home, codex.value("memory.folder")))
+    out.append(os.path.join(home, rules_for("devin", (versions or {}).get("devin")).value("user.file")))
+    out.append(os.path.join(home, rules_for("serena").value("memories.patterns")["global"]))
+    for folder in [f for f in claude.value("user.files") if not f.endswith(".md")] + [
+            claude.value("memory.subagents")["user"]]:
+        for dirpath, dirnames, filenames in os.walk(os.path.join(home, folder)):
+            out += [os.path.join(dirpath, d) for d in dirnames] + [os.path.join(dirpath, n) for n in filenames]
     return out

@@ -7,16 +7,19 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from ..base.paths import is_below, is_within
 from .model import ContextModel
 
 # any file below these is an agent's (rules, skills, steering, modes): followed with subfolders
 AGENT_FOLDERS = (".claude/rules", ".claude/skills", ".claude/commands", ".claude/agents", ".cursor/rules",
-                 ".github/instructions", ".clinerules", "memory-bank", ".windsurf/rules", ".kiro/steering", ".roo")
+                 ".github/instructions", ".clinerules", "memory-bank", ".devin/rules", ".windsurf/rules", ".kiro/steering",
+                 ".roo", ".claude/agent-memory", ".claude/agent-memory-local")
 # an agent reads these wherever they sit (nested ones on demand)
 NESTED_NAMES = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md"})
 # and these at the repository's top
 TOP_FILES = frozenset({".cursorrules", ".windsurfrules", ".roorules", ".clinerules", ".roomodes", ".curator.yaml",
-                       ".github/copilot-instructions.md", ".gemini/settings.json", ".claude/CLAUDE.md"})
+                       ".github/copilot-instructions.md", ".gemini/settings.json", ".claude/CLAUDE.md",
+                       ".claude/AGENTS.md", ".claude/settings.json", ".claude/settings.local.json"})
 
 
 # every folder the walk listed is followed (alone) up to this many: a nested file added anywhere
@@ -41,7 +44,7 @@ def watch_places(model: ContextModel) -> WatchPlaces:
     fs = model.fs
     flat = {root}
     for path in getattr(fs, "read_paths", ()):
-        if _inside(path, root):
+        if is_within(path, root):
             flat.add(os.path.dirname(path))
     deep = set()
     for rel in AGENT_FOLDERS:
@@ -56,8 +59,8 @@ def watch_places(model: ContextModel) -> WatchPlaces:
             flat.add(os.path.join(root, rel))
     listed = getattr(fs, "listed", ())
     if len(listed) <= EVERY_FOLDER_UP_TO:  # a nested CLAUDE.md or AGENTS.md may appear in any of them
-        flat.update(f for f in listed if _inside(f, root))
-    flat = {f for f in flat if not any(_inside(f, d) for d in deep)}
+        flat.update(f for f in listed if is_within(f, root))
+    flat = {f for f in flat if not any(is_within(f, d) for d in deep)}
     return WatchPlaces(tuple(sorted(flat)), tuple(sorted(deep)))
 
 
@@ -70,7 +73,7 @@ def touches(model: ContextModel, paths) -> bool:
         path = os.fspath(path)
         if path in read:
             return True
-        if not _inside(path, root) or path == root:
+        if not is_below(path, root):
             continue
         rel = os.path.relpath(path, root).replace(os.sep, "/")
         if instruction_path(rel):
@@ -90,5 +93,3 @@ def instruction_path(rel: str) -> bool:
     return any(rel == f or rel.startswith(f + "/") for f in AGENT_FOLDERS)
 
 
-def _inside(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)

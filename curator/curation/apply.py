@@ -20,7 +20,6 @@ so the store is all-before or all-after, plus whatever others wrote.
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager
 from pathlib import Path
 from typing import NoReturn
 
@@ -30,27 +29,21 @@ from .plan import ChangedOnDisk, CurationError, Plan, WriteFailed
 from .validate import inside_store
 
 
-class Recovered(list):
-    """Ids of the operations recovery rolled back; `notes` says what it set aside and why."""
-
-    def __init__(self, ids=(), notes=()) -> None:
-        super().__init__(ids)
-        self.notes = list(notes)
-
-
 def _read(path: Path) -> bytes | None:
+    """A regular file's bytes (None: absent). Never through a link, never a FIFO or a device
+    (opened without blocking, refused before a byte is read)."""
+    from ..base.safeio import UnsafeFile, read_small_file
+
     try:
-        return path.read_bytes()
+        return read_small_file(path, cap=1 << 40)
     except FileNotFoundError:
         return None
+    except UnsafeFile as exc:
+        raise CurationError(str(exc)) from None
 
 
 def _current(root: Path, rel: str) -> bytes | None:
-    p = inside_store(root, rel)
-    try:
-        return _read(p)
-    except IsADirectoryError:
-        raise CurationError(f"{rel} is a folder, not a file") from None
+    return _read(inside_store(root, rel))
 
 
 def _aside(path: Path, tag: str, kind: str = "aside") -> Path:
@@ -103,7 +96,12 @@ def swap(root: Path, rel: str, expect: bytes | None, new: bytes | None, tag: str
             journal.replace(path, aside)
         except FileNotFoundError:
             raise ChangedOnDisk(rel) from None
-        if _read(aside) != expect:
+        try:
+            held = _read(aside)
+        except CurationError:  # swapped for a FIFO or a device since it was checked: never read
+            _put_back(aside, path, tag)
+            raise
+        if held != expect:
             _put_back(aside, path, tag)  # the same file: a write through an old handle still lands in it
             raise ChangedOnDisk(rel)
         mine, clash = new, False
@@ -167,111 +165,36 @@ def _transplant(root: Path, rel: str, base: bytes | None, target: bytes | None, 
             base, target = now, want
 
 
-def _roll_back(root: Path, entry: journal.Entry, tag: str) -> list[str]:
-    """Put back every file's `before`, keeping any edit someone made to it after the crash
-    (merged when it touches other lines than the operation's). A file whose edit cannot be
-    merged is kept as it is (never overwritten) and reported, so recovery loses nothing."""
-    kept = []
-    for rel, before, after in entry.files():
-        path = inside_store(root, rel)
-        for old in sorted(path.parent.glob(f".{path.name}.{entry.id}*.aside")) if path.parent.is_dir() else []:
-            if not os.path.lexists(path):  # a crash between moving the file aside and replacing it
-                _put_back(old, path, entry.id)
-        now = _current(root, rel)
-        if now == before:
-            continue
-        if now != after:
-            kept.append(rel)
-        try:
-            _transplant(root, rel, after, before, tag)
-        except Conflict:
-            pass
-    return kept
+def _refuse_read_only(root: Path, plan: Plan) -> None:
+    """A memory Serena's read_only_memory_patterns protect is never written, whoever planned it."""
+    from ..model.serena_patterns import read_patterns
 
-
-def _sweep_temp_files(root: Path, entry: journal.Entry) -> None:
-    """Temp and moved-aside files a crash left beside the entry's files (`.name.*.tmp`,
-    `.name.<id>.aside`): never the user's. An aside file holding bytes the journal does not
-    have is kept as `.conflict`, never deleted."""
-    known = {f.get(k) for f in entry.meta["files"] for k in ("before", "after")}
-    for f in entry.meta["files"]:
-        target = inside_store(root, f["path"])
-        if not target.parent.is_dir():
-            continue
-        for tmp in target.parent.glob(f".{target.name}.*.tmp"):
-            journal.remove(tmp)
-        for old in target.parent.glob(f".{target.name}.{entry.id}*.aside"):
-            data = _read(old)
-            if data is not None and journal._digest(data) not in known:
-                os.replace(old, _aside(target, entry.id, "conflict"))
-            else:
-                journal.remove(old)
-
-
-def recover(root: Path) -> Recovered:
-    """Finish interrupted operations: a pending apply or an unfinished undo is rolled back to
-    the state before it. Returns the ids it recovered (and, in `.notes`, journal entries it set
-    aside because it could not trust them)."""
-    root = Path(root)
-    if not (root / journal.DIR).is_symlink() and not (root / journal.DIR / "journal").is_dir():
-        return Recovered()  # never written to: no lock file to create in a read-only store
-    with journal.locked(root):
-        return _recover(root)
-
-
-def pending(root: Path) -> list[str]:
-    """Ids of operations a crash interrupted (read only: for a dry run, which writes nothing)."""
-    return [e.id for e in journal.entries(Path(root)) if e.state in ("pending", "undoing")]
-
-
-def _recover(root: Path) -> Recovered:
-    good, bad = journal.scan(root)
-    notes = [journal.quarantine(root, p, why) for p, why in bad]
-    jdir = root / journal.DIR / "journal"
-    for tmp in [*jdir.glob("*/.*.tmp"), *jdir.glob("*/blobs/.*.tmp"), *(root / journal.DIR).glob("..gitignore.*.tmp")]:
-        journal.remove(tmp)  # a crash while journaling left curator's own temp files
-    done = []
-    for entry in good:
-        if entry.state not in ("pending", "undoing"):
-            continue
-        try:
-            entry.check_blobs()
-        except journal.JournalCorrupt as exc:
-            notes.append(journal.quarantine(root, entry.path, str(exc)) + "; check its files by hand")
-            continue
-        kept = _roll_back(root, entry, f"{entry.id}-r")
-        _sweep_temp_files(root, entry)
-        if kept:
-            entry.meta["kept_external_edits"] = kept
-        entry.set_state("rolled-back" if entry.state == "pending" else "undone")
-        done.append(entry.id)
-    return Recovered(done, notes)
-
-
-@contextmanager
-def writing(root: Path, dry_run: bool = False):
-    """One writer from load to rename: hold the store's lock, recover, and let the caller load,
-    plan and apply under it. A dry run writes nothing at all: it takes a shared lock (only if
-    the store has one) and refuses while an interrupted operation waits for recovery."""
-    root = Path(root)
-    if dry_run:
-        with journal.locked(root, shared=True):
-            waiting = pending(root)
-            if waiting:
-                raise CurationError(f"an interrupted operation ({', '.join(waiting)}) is waiting to be rolled back; "
-                                    "run the command without --dry-run first (a dry run writes nothing)")
-            yield Recovered()
+    patterns = read_patterns(root)
+    if patterns is None:
         return
-    with journal.locked(root):
-        yield _recover(root)
+    hit = next((e.path for e in plan.edits if e.before != e.after and patterns.is_read_only(e.path)), None)
+    if hit is not None:
+        raise CurationError(f"{hit} is read-only for Serena (read_only_memory_patterns): curator does not write it; "
+                            "no file was changed")
 
 
 def apply_plan(root: Path, plan: Plan) -> str:
     root = Path(root)
     if plan.empty:
         raise CurationError("nothing to do: the plan changes no file")
+    _refuse_read_only(root, plan)
+    from ..base.trust import Untrusted
+    from .quarantine import Gate
+    from .recovery import _recover
+
+    gate = Gate(root, plan.kind)
+    for e in plan.edits:  # what its journal may name, and only that (instruction files at a repository's root)
+        try:
+            gate.path(e.path)
+        except Untrusted as exc:
+            raise CurationError(str(exc)) from None
     with journal.locked(root):
-        _recover(root)
+        _recover(root, plan.kind)
         for e in plan.edits:
             if _current(root, e.path) != e.before:
                 raise ChangedOnDisk(e.path)
@@ -324,6 +247,8 @@ def _roll_back_refused(root: Path, entry: journal.Entry, moves, exc: ChangedOnDi
 def _give_back(root: Path, exc: OSError, done=()):
     """A write failed half-way: roll the operation back now (or, if that fails too, on the next
     start) and say in one line what was and was not changed."""
+    from .recovery import _recover
+
     reason = exc.strerror or str(exc)
     where = f" on {Path(exc.filename).name}" if getattr(exc, "filename", None) else ""
     try:
@@ -336,42 +261,9 @@ def _give_back(root: Path, exc: OSError, done=()):
     raise WriteFailed(f"write failed{where} ({reason}); rolled back: no file was changed") from None
 
 
-class NothingToUndo(CurationError):
-    """No applied operation to undo; `notes` names journal entries set aside as untrusted."""
+# recovery (recovery.py) and undo (undo.py), re-exported: callers import them from here
+from .recovery import Recovered, pending, recover, writing  # noqa: E402
+from .undo import NothingToUndo, undo  # noqa: E402
 
-    def __init__(self, notes=()) -> None:
-        self.notes = list(notes)
-        more = f" ({len(self.notes)} journal entr{'y' if len(self.notes) == 1 else 'ies'} set aside as untrusted: " \
-               f"see curator history)" if self.notes else ""
-        super().__init__("nothing to undo" + more)
-
-
-def undo(root: Path) -> journal.Entry:
-    """Restore the state before the last applied operation (call again to go further back)."""
-    root = Path(root)
-    if not (root / journal.DIR).is_symlink() and not (root / journal.DIR / "journal").is_dir():
-        raise NothingToUndo()
-    with journal.locked(root):
-        notes = _recover(root).notes  # an untrusted entry is set aside before any byte is read
-        applied = [e for e in journal.entries(root) if e.state == "applied"]
-        if not applied:
-            raise NothingToUndo([f"journal entry {name} is in {journal.DIR}/quarantine ({why})"
-                                 for name, why in journal.quarantined(root)])
-        entry = applied[-1]
-        entry.notes = notes
-        files = list(entry.files())  # verified: a blob that is not what its digest says is refused
-        for rel, _before, after in files:
-            if _current(root, rel) != after:
-                raise ChangedOnDisk(rel)
-        done = []
-        try:
-            entry.set_state("undoing")
-            for rel, before, after in files:
-                swap(root, rel, after, before, f"{entry.id}-u")
-                done.append((rel, before, after))
-            entry.set_state("undone")
-        except ChangedOnDisk as exc:
-            _roll_back_refused(root, entry, reversed(done), exc, "applied")
-        except OSError as exc:
-            _give_back(root, exc, [rel for rel, _b, _a in done])
-        return entry
+__all__ = ["NO_MERGE", "Conflict", "NothingToUndo", "Recovered", "apply_plan", "pending", "rebase", "recover", "swap",
+           "undo", "writing"]

@@ -41,6 +41,8 @@ class Draft:
         self._replace: dict[str, dict[int, str | None]] = {}
         self._append: dict[str, list[str]] = {}
         self._order: list[str] = []
+        self._moves: dict[str, str] = {}  # src -> dest: a move is kept or left whole
+        self._locked: list[str] = []  # what the plan leaves alone (read-only memories), said
         self._cached: Plan | None = None  # plan() is asked for often while drafting; edits reset it
 
     def _touch(self, rel: str) -> None:
@@ -141,20 +143,40 @@ class Draft:
             raise CurationError(f"{dest} already exists; curator never overwrites")
         self._whole[dest] = data
         self._whole[src] = None
+        self._moves[src] = dest
 
     def plan(self) -> Plan:
         if self._cached is None:
             self._cached = self._build()
         cached = self._cached
-        return Plan(cached.operation, cached.title, list(cached.edits), list(self.notes))
+        return Plan(cached.operation, cached.title, list(cached.edits), list(self.notes) + self._locked)
 
     def _build(self) -> Plan:
         edits = []
+        self._locked = []
+        kept = self._writable()
         for rel in self.touched():
             before, after = self._before[rel], self._after(rel)
-            if after != before:
+            if after == before:
+                continue
+            if rel in kept:
                 edits.append(FileEdit(rel, before, after))
-        return Plan(self.operation, self.title, edits, list(self.notes))
+            else:
+                self._locked.append(f"left {rel} alone: Serena's read_only_memory_patterns protect it")
+        return Plan(self.operation, self.title, edits, list(self.notes) + self._locked)
+
+    def _writable(self) -> set[str]:
+        """The touched files the plan may write: never a memory Serena's read_only_memory_patterns
+        protect (a move of one is left whole: neither its copy nor its removal)."""
+        protected = getattr(self.store, "memory_patterns", None) if self.store is not None else None
+        touched = set(self.touched())
+        if protected is None:
+            return touched
+        locked = {rel for rel in touched if protected.is_read_only(rel)}
+        for src, dest in self._moves.items():
+            if src in locked or dest in locked:
+                locked |= {src, dest}
+        return touched - locked
 
 
 LINK = r"(\[[^\]]*\]\(\s*<?{target}>?\s*\))(\s*\(\d+\))?"

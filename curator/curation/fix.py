@@ -29,6 +29,7 @@ from ..model.findings import (
     RepointRow,
     RouteIndex,
     SplitIndex,
+    Unlink,
 )
 from ..model.indexes import IndexLink, format_domain_row, format_l0_row
 from ..model.list_entry import merged_entry
@@ -36,6 +37,7 @@ from ..model.store import Store
 from .draft import Draft, repoint, set_count
 from .gate import gate
 from .plan import NothingToDo, Plan
+from .relinks import linked_already, relink, unlink
 from .routes import archive_path, drop_routes, recount_routes
 
 
@@ -86,15 +88,19 @@ def git_relinks(store: Store, findings: list[Finding]) -> list[Finding]:
     broken = {id(f) for f in findings if f.check == "links.broken" and f.target and f.line}
     if not broken:
         return findings
-    from ..review.git import rename_history
+    from ..base.git import GitError, renames, toplevel
 
-    history = rename_history(store.root)
+    try:
+        top = toplevel(store.root)
+    except GitError:
+        return findings
+    history = renames(top, str(store.root), relative=False, timeout=None)  # repository-relative paths
     if not history:
         return findings
     import posixpath
 
     try:
-        prefix = store.root.resolve().relative_to(_repo_of(store.root)).as_posix()
+        prefix = store.root.resolve().relative_to(top.resolve()).as_posix()
     except ValueError:
         return findings
     prefix = "" if prefix == "." else prefix + "/"
@@ -113,12 +119,6 @@ def git_relinks(store: Store, findings: list[Finding]) -> list[Finding]:
     return out
 
 
-def _repo_of(root):
-    from ..review.git import repo_root
-
-    return repo_root(root).resolve()
-
-
 def _raw_link(store: Store, f: Finding) -> str | None:
     """The link as written on the finding's line (`link to RAW reaches nothing`)."""
     m = re.match(r"link to (\S+) reaches nothing", f.message)
@@ -132,7 +132,7 @@ def is_safe(store: Store, f: Finding) -> bool:
             return True
         case Relink(source="git"):
             return True  # git recorded the rename
-        case RepointRow(old=old, new=new) | Relink(old=old, new=new):
+        case RepointRow(old=old, new=new) | Relink(old=old, new=new) | Unlink(old=old, meant=new):
             return confident_rename(old.split("#", 1)[0], new.split("#", 1)[0])
         case ListEntry() | Frontmatter(mode="quote"):
             return True  # a line drafted from the file's own frontmatter; quoting keeps every value
@@ -199,7 +199,7 @@ def _label(f: Finding) -> str:
             return f"{fix.description} ({where}:{line})"
         case RouteIndex(index=where):
             return f"{fix.description} ({where})"
-        case Relink(path=where, line=line):
+        case Relink(path=where, line=line) | Unlink(path=where, line=line):
             return f"{fix.description} ({where}:{line})"
     return f"{fix.description} ({f.path})"
 
@@ -305,7 +305,13 @@ def _draft(store: Store, chosen: list[Finding], counter=None) -> Plan:
                                                                store.l0.dialect))
             case Relink(path=path, line=line, old=old, new=new):
                 if (current := draft.current_line(path, line)) is not None:
-                    draft.replace_line(path, line, relink(current, old, new))
+                    if linked_already(draft, path, line, new):  # another fix of this plan links it
+                        draft.replace_line(path, line, unlink(current, old))
+                    else:
+                        draft.replace_line(path, line, relink(current, old, new))
+            case Unlink(path=path, line=line, old=old):
+                if (current := draft.current_line(path, line)) is not None:
+                    draft.replace_line(path, line, unlink(current, old))
             case ListEntry() | Frontmatter() | SplitIndex():
                 from .drafts import draft_fix
 
@@ -321,13 +327,6 @@ def _draft(store: Store, chosen: list[Finding], counter=None) -> Plan:
     drop_routes(store, draft, pruned)
     recount_routes(store, draft, counter)
     return draft.plan()
-
-
-def relink(line: str, old: str, new: str) -> str:
-    """The line with its markdown links to `old` pointing at `new` (`](old)`, `](<old>)`,
-    `](old "title")`)."""
-    return re.sub(r"(\]\(\s*<?)" + re.escape(old) + r"(?=>?(?:\s+[\"'(][^)]*)?\s*\))",
-                  lambda m: m.group(1) + new, line)
 
 
 def _merge_into_first(store: Store, draft: Draft, index: str, line: int, target: str, dropped) -> bool:

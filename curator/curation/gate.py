@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..base.paths import is_below
 from ..model.findings import Finding
 from ..model.loader import load_store
 from ..model.store import Store
@@ -91,7 +92,7 @@ class Scratch:
         self.root.mkdir()
         for rel, rec in store.records.items():  # `../knowledge/x.md` lands beside the copy, as beside the store
             dest = Path(os.path.normpath(self.root / rel))
-            if base not in dest.parents:
+            if not is_below(dest, base):
                 continue  # an included folder further out: the same on both sides of the comparison
             data = _regular_bytes(rec.abspath)
             if data is not None:
@@ -101,7 +102,7 @@ class Scratch:
                                  fmt=store.format, use_cache=False)
 
     def close(self) -> None:
-        from ..cache import forget_store
+        from ..base.cache import forget_store
 
         forget_store(self.root)  # the checks may have cached a scratch run: it is never reused
         self._tmp.cleanup()

@@ -10,16 +10,21 @@ with a note (a re-pointed import that would close a cycle, make two copies drift
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable
 
+from ..base.trust import REPOSITORY
 from ..context.build import build_context
 from ..context.fs import RepoFS, Text
 from ..context.parse import glob_list, read_meta
-from ..model.findings import Finding, Reimport, Repath, RuleKeys
+from ..model.findings import AddImport, Finding, Move, Reimport, Repath, RuleKeys, Unimport
+from .instruction_moves import add_import, moved_edits, with_edits
 from .plan import FileEdit, NothingToDo, Plan
 
 FIXABLE = frozenset({"instructions.import-broken", "instructions.string-bool", "instructions.foreign-keys",
-                     "instructions.missing-path"})
+                     "instructions.missing-path", "instructions.misplaced", "instructions.cursor-md",
+                     "instructions.redundant-import", "instructions.agents-md-unread"})
 
 
 def plan_instruction_fixes(root, checks: set[str], *, only: set[tuple] | None = None, env: dict | None = None,
@@ -46,25 +51,67 @@ def plan_instruction_fixes(root, checks: set[str], *, only: set[tuple] | None = 
             notes.append(f"{rel}: not fixed (read through a symbolic link or unreadable)")
             continue
         text = t.text
-        for f in sorted(found, key=lambda f: -(f.line or 0)):
+        moves = [f.fix for f in found if isinstance(f.fix, Move)]
+        for f in sorted((f for f in found if not isinstance(f.fix, Move)), key=lambda f: -(f.line or 0)):
             changed = _apply(text, f.fix)
             if changed is None:
                 notes.append(f"{rel}:{f.line or 1}: the text changed since it was checked; not fixed")
             else:
                 text = changed
         after = text.encode("utf-8")
-        if after == t.data:
+        mine = [FileEdit(rel, t.data, after)] if after != t.data else []
+        if moves:
+            moved = moved_edits(fs, moves[0], text, notes)
+            if moved is None:
+                continue
+            mine = moved
+        if not mine:
             continue
-        added = _added(root, rel, after, before, env, home)
-        if added:
+        added = _added(root, mine, before, env, home)
+        made = {e.path for e in mine if e.before is None}
+        if added and added.path in made:  # the moved file's own content, now where the agent reads it
+            notes.append(f"{added.path} once moved: {added.check} ({added.message})")
+        elif added:
             notes.append(f"dropped the fix of {rel}: it would add {added.check} ({added.message})")
             continue
-        edits.append(FileEdit(rel, t.data, after))
+        edits += mine
         fixed += len(found)
-    plan = Plan("fix", f"fix {fixed} instruction finding(s)", edits, notes)
+    plan = Plan("fix", f"fix {fixed} instruction finding(s)", edits, notes, kind=REPOSITORY)
     if plan.empty:
         raise NothingToDo("nothing to fix: " + "; ".join(notes[:3]), "fix")
     return plan
+
+
+# agents' settings, not instructions: hooks and MCP servers in them run commands
+SETTINGS_SUFFIXES = (".json", ".yaml", ".yml", ".toml")
+NOT_INSTRUCTIONS = frozenset({".curator.yaml", ".roomodes"})
+
+
+def instruction_files(root) -> Callable[[str], bool]:
+    """Is a repository path one of its instruction files — where an agent looks for one
+    (`context.watched.instruction_path`) or a file the context model read (an import) — and
+    never an agent's settings? The repository journal may name only these (`trust.journal_path`);
+    the model is built only when a path is not an agent's file by its place."""
+    from ..context.watched import instruction_path
+
+    read: set[str] | None = None
+
+    def known(rel: str) -> bool:
+        nonlocal read
+        name = rel.rsplit("/", 1)[-1]
+        if rel in NOT_INSTRUCTIONS or name.endswith(SETTINGS_SUFFIXES):
+            return False
+        if instruction_path(rel):
+            return True
+        if read is None:
+            fs = RepoFS.scan(root)
+            build_context(root, fs=fs, count=False)
+            real = os.path.realpath(root)
+            read = {os.path.relpath(p, real).replace(os.sep, "/") for p in fs.read_paths
+                    if p.startswith(real.rstrip(os.sep) + os.sep)}
+        return rel in read
+
+    return known
 
 
 def picked(f: Finding) -> tuple:
@@ -73,19 +120,27 @@ def picked(f: Finding) -> tuple:
 
 
 def _key(f: Finding) -> tuple:
+    if f.check == "instructions.startup-budget":  # one per agent: its numbers and parts move with any edit
+        return f.check, f.message.split(" load", 1)[0]
     return f.check, f.path, re.sub(r"\d+", "#", f.message)  # a line moved is not a new finding
 
 
-def _added(root, rel: str, after: bytes, before: set, env, home) -> Finding | None:
-    """The first finding the repository would gain with `rel` holding `after` (None: none)."""
-    fs = RepoFS.scan(root)
-    fs._texts[rel] = Text(rel, rel, after, after.decode("utf-8"))  # the edit, seen only by this model
+def _added(root, edits: list[FileEdit], before: set, env, home) -> Finding | None:
+    """The first finding the repository would gain with these edits made (None: none); one on a
+    file the edits make comes last (a moved file's own finding, revealed where it now loads)."""
+    fs = with_edits(RepoFS.scan(root), edits)  # the edits, seen only by this model
     model = build_context(root, fs=fs, count=False, env=env, home=home)
-    return next((f for f in model.findings if _key(f) not in before), None)
+    made = {e.path for e in edits if e.before is None}
+    new = sorted((f for f in model.findings if _key(f) not in before), key=lambda f: f.path in made)
+    return next(iter(new), None)
 
 
 def _apply(text: str, fix) -> str | None:
     match fix:
+        case Unimport(line=line, old=old):
+            return _unimport(text, line, old)
+        case AddImport(line=line, new=new):
+            return add_import(text, line, new)
         case Reimport(line=line, old=old, new=new):
             return _reimport(text, line, old, new)
         case Repath(line=line, old=old, new=new):  # a path, not the tail of a longer one
@@ -108,6 +163,28 @@ def _reimport(text: str, line: int, old: str, new: str, before: str = "") -> str
         return None
     lines[line - 1] = s
     return "".join(lines)
+
+
+def _unimport(text: str, line: int, old: str) -> str | None:
+    """The import `old` gone from `line`; the line too when nothing else is on it."""
+    lines = text.splitlines(keepends=True)
+    if not 0 < line <= len(lines):
+        return None
+    body = lines[line - 1]
+    s, n = re.subn(r"(?:[ \t]+|^)" + re.escape(old) + r"(?![^\s.,;:)])[ \t]*(?=\S|$)", _gap, body, count=1)
+    if not n:
+        return None
+    if not s.strip().strip("-*").strip():
+        del lines[line - 1]
+    else:
+        lines[line - 1] = re.sub(r"[ \t]{2,}", " ", s)
+    return "".join(lines)
+
+
+def _gap(m: re.Match) -> str:
+    """What stands where an import was: a space between two words, nothing before punctuation."""
+    after = m.string[m.end():m.end() + 1]
+    return " " if m.start() > 0 and m.group(0)[0] in " \t" and after.isalnum() else ""
 
 
 def _frontmatter(lines: list[str]) -> tuple[int, int] | None:

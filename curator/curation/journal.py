@@ -2,9 +2,12 @@
 restore any file. It lives in `<store>/.curator/journal/` (the loader skips `.curator/`, and a
 `.gitignore` there keeps it out of commits): it travels with the store and needs no user state.
 
-Entry layout: `<id>/meta.json` ({id, operation, title, created, state, files: [{path, before,
-after}]} where before/after name blobs or are null) and `<id>/blobs/<sha256>`.
-States: pending → applied → undoing → undone; pending/undoing entries are finished on recovery.
+Entry layout: `<id>/meta.json` ({id, operation, title, created, state, kind, files: [{path,
+before, after}], seal} where before/after name blobs or are null) and `<id>/blobs/<sha256>`.
+`kind` is the journal's ("store", or "repository" for instruction-file fixes: `trust.journal_path`
+says what each may name); `seal` is this user's HMAC over the rest (`seal.py`), made again at
+every state change. States: pending → applied → undoing → undone; pending/undoing entries are
+finished on recovery.
 """
 
 from __future__ import annotations
@@ -13,16 +16,17 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import shutil
-import tempfile
-import threading
+import stat
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .plan import Busy, CurationError, Plan, WriteFailed
+from ..base.trust import STORE
+from .plan import CurationError, Plan, WriteFailed
+from .seal import SEALED, UNSEALED, seal
 
 DIR = ".curator"
 GITIGNORE = b"# curator's journal and archive: local undo history, not for commits\n*\n"
@@ -38,6 +42,10 @@ def _refuse_link(path: Path, what: str) -> None:
 
 
 def curator_dir(root: Path) -> Path:
+    from ..base.locations import demo_copy, shipped
+
+    if shipped(root) is not None:  # nothing curator ships is written: the demo has a private copy
+        raise CurationError(f"{root} is curator's own, never written; the demo's copy is {demo_copy()}")
     d = Path(root) / DIR
     _refuse_link(d, DIR)
     try:
@@ -63,88 +71,6 @@ def journal_dir(root: Path) -> Path:
     return d
 
 
-_held: dict[tuple, list] = {}  # (store, thread) -> [fd, depth]: the lock is re-entrant per thread
-_held_guard = threading.Lock()
-
-
-def _lock_key(root: Path) -> tuple:
-    return (str(Path(root).resolve()), threading.get_ident())
-
-
-def _lock_file(root: Path) -> Path:
-    d = curator_dir(root)
-    _refuse_link(d / "journal", f"{DIR}/journal")
-    lock = d / "lock"
-    if lock.is_symlink() or (lock.exists() and not lock.is_file()):
-        quarantine(root, lock, "lock is not a regular file")
-    return lock
-
-
-@contextmanager
-def locked(root: Path, wait: float = 5.0, shared: bool = False):
-    """Hold the store's write lock (an flock on `.curator/lock`), re-entrant within a thread.
-    `shared` (a dry run) writes nothing: it takes a shared lock only if the lock file exists,
-    so it never reads a store half way through another curator's write. Where flock does not
-    exist (Windows) the journal alone has to do."""
-    try:
-        import fcntl
-    except ImportError:
-        yield
-        return
-    key = _lock_key(root)
-    with _held_guard:
-        if key in _held:
-            _held[key][1] += 1
-            reentered = True
-        else:
-            reentered = False
-    if reentered:
-        try:
-            yield
-        finally:
-            with _held_guard:
-                _held[key][1] -= 1
-        return
-    nofollow = getattr(os, "O_NOFOLLOW", 0)
-    if shared:
-        _refuse_link(Path(root) / DIR, DIR)  # never open anything through a linked .curator
-        _refuse_link(Path(root) / DIR / "journal", f"{DIR}/journal")
-        lock = Path(root) / DIR / "lock"
-        if lock.is_symlink() or not lock.is_file():
-            yield
-            return
-        try:
-            fd = os.open(lock, os.O_RDONLY | nofollow)
-        except OSError:
-            yield
-            return
-    else:
-        try:
-            fd = os.open(_lock_file(root), os.O_RDWR | os.O_CREAT | nofollow, 0o644)
-        except OSError as exc:
-            raise WriteFailed(f"cannot write to {root}: {exc.strerror or exc}; nothing was changed") from None
-    try:
-        deadline = time.monotonic() + wait
-        mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
-        while True:
-            try:
-                fcntl.flock(fd, mode | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise Busy("another curator is writing to this store; try again in a moment") from None
-                time.sleep(0.05)
-        with _held_guard:
-            _held[key] = [fd, 1]
-        try:
-            yield
-        finally:
-            with _held_guard:
-                _held.pop(key, None)
-    finally:
-        os.close(fd)  # closing releases the lock
-
-
 def fsync_dir(path: Path) -> None:
     try:
         fd = os.open(path, os.O_RDONLY)
@@ -158,10 +84,38 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def write_temp(path: Path, data: bytes) -> str:
-    """A synced temp file beside `path` (`.name.XXXX.tmp`), holding `data`."""
+def _open_temp(path: Path, mode: int | None) -> tuple[int, str]:
+    """A new temp file beside `path` (`.name.XXXX.tmp`): with `mode`, else as a plain editor
+    makes a new file (0666 less the umask: the kernel applies it)."""
+    for _ in range(100):
+        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
+        except FileExistsError:
+            continue
+        if mode is not None:
+            try:
+                os.fchmod(fd, mode)
+            except OSError:
+                pass  # a file system without modes: the default stays
+        return fd, tmp
+    raise FileExistsError(f"no free temp name beside {path}")
+
+
+def file_mode(path: Path) -> int | None:
+    """The permission bits a write of `path` keeps (None: no such file; set-id bits dropped)."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return stat.S_IMODE(st.st_mode) & ~(stat.S_ISUID | stat.S_ISGID) if stat.S_ISREG(st.st_mode) else None
+
+
+def write_temp(path: Path, data: bytes, mode: int | None = None) -> str:
+    """A synced temp file beside `path` (`.name.XXXX.tmp`), holding `data`, with `path`'s own
+    mode (or `mode`; a new file gets the mode a plain editor gives one)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = _open_temp(path, mode if mode is not None else file_mode(path))
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -306,10 +260,16 @@ class Entry:
     path: Path
     meta: dict
     notes: list = field(default_factory=list)  # what recovery set aside before this entry was read
+    trust: str = SEALED  # UNSEALED: written before entries were sealed; acted on only when named
+    recovered: list = field(default_factory=list)  # what recovery put back before this entry was undone
 
     @property
     def state(self) -> str:
         return self.meta["state"]
+
+    @property
+    def kind(self) -> str:
+        return self.meta.get("kind") or STORE
 
     def blob(self, digest: str | None) -> bytes | None:
         """The bytes a digest names, verified: a blob is a regular file in this entry's
@@ -318,7 +278,7 @@ class Entry:
             return None
         if not isinstance(digest, str) or not HEX64.match(digest):
             raise JournalCorrupt(f"journal entry {self.id} names a blob that is not a sha256 digest")
-        from ..safeio import UnsafeFile, read_small_file
+        from ..base.safeio import UnsafeFile, read_small_file
 
         try:
             data = read_small_file(self.path / "blobs" / digest, cap=1 << 40)
@@ -340,7 +300,20 @@ class Entry:
     def set_state(self, state: str) -> None:
         self.meta["state"] = state
         self.meta[f"{state}_at"] = _now()
+        self.save()
+
+    def save(self) -> None:
+        """Write meta.json, sealed again (an unsealed entry stays unsealed until adopted)."""
+        if self.trust != UNSEALED:
+            self.meta = seal(self.meta)
         atomic_write(self.path / "meta.json", json.dumps(self.meta, indent=1).encode())
+
+    def adopt(self, kind: str) -> None:
+        """The person named this unverifiable entry after seeing its diff: from now on it is
+        theirs, sealed with their key (as a journal of `kind`)."""
+        self.meta["kind"], self.meta["adopted_at"] = kind, _now()
+        self.trust = SEALED
+        self.save()
 
 
 def _now() -> str:
@@ -377,8 +350,8 @@ def write_entry(root: Path, plan: Plan) -> Entry:
                     atomic_write(blob, data)
                 rec[key] = digest
         files.append(rec)
-    meta = {"id": entry_id, "operation": plan.operation, "title": plan.title, "created": _now(),
-            "state": "pending", "files": files, "notes": plan.notes}
+    meta = seal({"id": entry_id, "operation": plan.operation, "title": plan.title, "created": _now(),
+                 "state": "pending", "kind": plan.kind, "files": files, "notes": plan.notes})
     atomic_write(path / "meta.json", json.dumps(meta, indent=1).encode())
     fsync_dir(jdir)
     return Entry(entry_id, path, meta)
@@ -390,7 +363,8 @@ def discard(entry: Entry) -> None:
     fsync_dir(entry.path.parent)
 
 
-# which entries are trusted, and where the others go (quarantine.py)
+# which entries are trusted, and where the others go (quarantine.py); the write lock (lock.py)
+from .lock import locked  # noqa: E402
 from .quarantine import WHY, entries, quarantine, quarantined, scan  # noqa: E402
 
-__all__ = ["WHY", "entries", "quarantine", "quarantined", "scan"]
+__all__ = ["WHY", "entries", "locked", "quarantine", "quarantined", "scan"]

@@ -6,8 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..base.trust import REPOSITORY, STORE
 from . import journal
 from .quarantine import history
+
+
+def kind_of(name: str) -> str:
+    """The journal kind of a named root: the repository's (instruction files) or a store's."""
+    return REPOSITORY if name == "repository" else STORE
 
 
 def distinct(named_roots) -> list[tuple[str, Path]]:
@@ -23,9 +29,9 @@ def distinct(named_roots) -> list[tuple[str, Path]]:
     return out
 
 
-def _last_applied(root: Path) -> tuple:
+def _last_applied(root: Path, kind: str = STORE) -> tuple:
     """When the root's last applied operation was applied, as a sortable key (() if none)."""
-    applied = [e for e in journal.entries(root) if e.state == "applied"]
+    applied = [e for e in journal.entries(root, kind) if e.state == "applied"]
     if not applied:
         return ()
     last = applied[-1]
@@ -38,7 +44,7 @@ def _last_applied(root: Path) -> tuple:
 
 def newest_applied(named_roots) -> tuple[str, Path] | None:
     """The (name, root) whose last applied operation is the newest; None when none has one."""
-    keyed = [(k, i) for i, (_n, root) in enumerate(named_roots) if (k := _last_applied(root))]
+    keyed = [(k, i) for i, (name, root) in enumerate(named_roots) if (k := _last_applied(root, kind_of(name)))]
     if not keyed:
         return None
     return named_roots[max(keyed)[1]]
@@ -46,5 +52,5 @@ def newest_applied(named_roots) -> tuple[str, Path] | None:
 
 def merged_history(named_roots) -> list[dict]:
     """Every root's history, oldest first, each item with `where` (its root's name)."""
-    items = [dict(it, where=name) for name, root in named_roots for it in history(root)]
+    items = [dict(it, where=name) for name, root in named_roots for it in history(root, kind_of(name))]
     return sorted(items, key=lambda it: it["created"] or "~")  # untrusted ones (no date) last

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..model import formats as fmts
 from ..model.indexes import format_domain_row
 from ..model.store import Store
 from .draft import Draft
@@ -44,11 +45,22 @@ class AmbiguousRow(CurationError):
                          f"name one: {index}:{lines[0]}")
 
 
-def _rows(store: Store, index: str):
+def keyword_rows(store: Store, index: str):
+    """The rows of an index that routes by keywords — a domain index, or the tiered store's
+    memory-index.md (keywords before the colon) — else None."""
     idx = store.domain_indexes.get(index)
-    if idx is None:
-        raise CurationError(f"{index} is not a domain index")
-    return idx.rows
+    if idx is not None:
+        return idx.rows
+    if store.format == fmts.SERENA_TIERED and store.l0 is not None and store.l0.path == index:
+        return store.l0.rows
+    return None
+
+
+def _rows(store: Store, index: str):
+    rows = keyword_rows(store, index)
+    if rows is None:
+        raise CurationError(f"{index} routes by no keywords (a domain index or memory-index.md does)")
+    return rows
 
 
 def find_row(store: Store, ref: RowRef):
@@ -93,6 +105,10 @@ def plan_keywords(store: Store, index: str, target: str | None, keywords: list[s
     if len(cells) >= 4:  # "", keywords, file, ""
         cells[1] = f" {' '.join(kws)} "
         draft.replace_line(index, chosen.line, "|".join(cells))
+    elif index not in store.domain_indexes and ":" in line:  # memory-index.md: `|kw kw: [name](path) (N), …`
+        lead, _, rest = line.partition(":")
+        bar = lead[: len(lead) - len(lead.lstrip())] + ("|" if lead.lstrip().startswith("|") else "")
+        draft.replace_line(index, chosen.line, f"{bar}{' '.join(kws)}:{rest}")
     else:
         draft.replace_line(index, chosen.line, format_domain_row(kws, target))
     u, collisions = meter(store, index, kws, replacing_line=chosen.line)

@@ -16,7 +16,7 @@ from ..model.vocabulary import STOPWORDS, content_words
 def meter(store: Store, index: str, keywords: list[str], replacing_line: int | None = None):
     """Uniqueness of a would-be row in `index` and the rows (any index) it would collide with."""
     kws = frozenset(k.lower() for k in keywords)
-    rows = store.domain_indexes[index].rows if index in store.domain_indexes else []
+    rows = next((rows for path, rows in store.all_indexes() if path == index), [])  # (memory-index.md too)
     others = [r.keyword_set for r in rows if r.line != replacing_line]
     uniqueness = row_uniqueness(kws, others) if others else 1.0
     collisions = []

@@ -55,13 +55,16 @@ class Plan:
     title: str
     edits: list[FileEdit] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    kind: str = "store"  # the journal it is written to: a store's, or "repository" (instruction files)
 
     @property
     def empty(self) -> bool:
         return not any(e.before != e.after for e in self.edits)
 
-    def diff(self) -> str:
-        return "".join(diff_lines(self))
+    def diff(self, prefix: str = "") -> str:
+        """The unified diff; `prefix` (the store's folder in its repository, `.serena/memories/`)
+        makes its paths repository-relative."""
+        return "".join(diff_lines(self, prefix))
 
     def to_json(self) -> dict:
         return {
@@ -79,19 +82,36 @@ def _text(data: bytes | None) -> list[str]:
     return data.decode("utf-8", errors="replace").splitlines(keepends=True)
 
 
-def diff_lines(plan: Plan):
-    """Unified diff of every edit; a file moved unchanged (archiving) shows as one rename line."""
-    created = {e.after: e.path for e in plan.edits if e.before is None and e.after is not None}
-    moved = {e.path: created[e.before] for e in plan.edits if e.after is None and e.before in created}
-    targets = set(moved.values())
+def _moves(plan: Plan) -> dict[str, FileEdit]:
+    """Deleted path → the created file it became: the same bytes (archiving), or the same bytes
+    with lines put before them (a flat skill moved into its folder with a drafted frontmatter)."""
+    created = [e for e in plan.edits if e.before is None and e.after is not None]
+    out: dict[str, FileEdit] = {}
+    for e in plan.edits:
+        if e.after is None and e.before is not None:
+            twin = next((c for c in created if c.after == e.before), None) or next(
+                (c for c in created if e.before and c.after.endswith(e.before) and c not in out.values()), None)
+            if twin is not None:
+                out[e.path] = twin
+    return out
+
+
+def diff_lines(plan: Plan, prefix: str = ""):
+    """Unified diff of every edit; a file moved shows as one rename line (and the lines it
+    gained on the way, if any). Paths are the plan's (store-relative), after `prefix`."""
+    moved = _moves(plan)
+    targets = {c.path for c in moved.values()}
     for e in plan.edits:
         if e.path in moved:
-            yield f"rename {e.path} → {moved[e.path]}\n"
+            twin = moved[e.path]
+            yield f"rename {prefix}{e.path} → {prefix}{twin.path}\n"
+            if twin.after != e.before:
+                yield from difflib.unified_diff(_text(e.before), _text(twin.after), f"a/{prefix}{e.path}", f"b/{prefix}{twin.path}", n=2)
             continue
         if e.path in targets:
             continue
-        a = f"a/{e.path}" if e.before is not None else "/dev/null"
-        b = f"b/{e.path}" if e.after is not None else "/dev/null"
+        a = f"a/{prefix}{e.path}" if e.before is not None else "/dev/null"
+        b = f"b/{prefix}{e.path}" if e.after is not None else "/dev/null"
         lines = list(difflib.unified_diff(_text(e.before), _text(e.after), a, b, n=2))
         for line in lines:
             yield line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"

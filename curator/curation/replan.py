@@ -38,7 +38,7 @@ def rebased(root, plan: Plan) -> Plan | None:
         if merged is NO_MERGE:
             return None
         edits.append(FileEdit(e.path, now, merged))
-    return Plan(plan.operation, plan.title, edits, list(plan.notes))
+    return Plan(plan.operation, plan.title, edits, list(plan.notes), plan.kind)
 
 
 def apply_replanning(root, apply: Callable[[Plan], object], plan: Plan, fresh: Callable[[list[str]], object] | None,

@@ -13,7 +13,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from ..trust import Untrusted, store_path
+from ..base.trust import Untrusted, store_path
 from .plan import CurationError
 
 KEBAB = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # used with fullmatch: `$` would allow a trailing newline

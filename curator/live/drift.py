@@ -7,8 +7,9 @@ load grew over its git history. Pure (no Textual, no Rich); the app's drift scre
   files, an experience entry and its summary, a link, and instruction files that were copies and
   diverged (any check whose id starts with one of `COPY_PREFIXES`, when such checks exist).
 - `startup_history(store)`: the start-up load at each commit of the store's history (≈ tokens
-  from the size of what is loaded: the always-loaded index, Claude Code's capped `MEMORY.md`,
-  Serena's memory names) and the commits that grew it most. Cheap like `budgets.growth`: one
+  from the size of what `startup_of` loads now — the always-loaded index and auto-loaded tiers,
+  `MEMORY.md` whole when imported else capped, Serena's memory names — at the work tree's tokens
+  per byte; the work tree's point is the exact number) and the commits that grew it most. Cheap like `budgets.growth`: one
   `git log`, one `git ls-tree` per sampled commit; never raises.
 """
 
@@ -19,13 +20,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..base.git import GitError
+from ..base.git import run as git
 from ..budgets.growth import (
     BYTES_PER_TOKEN,
     CALL_TIMEOUT,
     SAMPLES,
     TOTAL_TIMEOUT,
-    _Fail,
-    _git,
     is_memory_file,
     sample,
 )
@@ -119,10 +120,15 @@ class LoadPoint:
     commit: str | None  # None: the work tree
     subject: str
     bytes: int
+    per_byte: float = 1 / BYTES_PER_TOKEN  # tokens a byte, measured on the work tree's load
+    tokens: int | None = None  # the work tree: THE start-up number (`budgets.startup.startup_of`)
 
     @property
     def approx_tokens(self) -> int:
-        return self.bytes // BYTES_PER_TOKEN
+        """The start-up load in tokens: exact for the work tree, estimated for a commit from its
+        bytes at the work tree's own tokens-per-byte (so the chart ends on the number every
+        other screen shows)."""
+        return self.tokens if self.tokens is not None else round(self.bytes * self.per_byte)
 
 
 @dataclass(frozen=True)
@@ -132,54 +138,60 @@ class LoadHistory:
     reason: str = ""  # why there are no points
 
     def grew_most(self, n: int = 3) -> list[tuple[LoadPoint, int]]:
-        """The commits whose start-up load grew most (bytes added), largest first."""
-        steps = [(b, b.bytes - a.bytes) for a, b in zip(self.points, self.points[1:], strict=False)]
+        """The commits whose start-up load grew most (≈ tokens added, as the chart draws them),
+        largest first."""
+        steps = [(b, b.approx_tokens - a.approx_tokens) for a, b in zip(self.points, self.points[1:], strict=False)]
         return sorted((s for s in steps if s[1] > 0), key=lambda s: -s[1])[:n]
 
 
-def _loaded_bytes(fmt: str, l0: str | None, listing: list[tuple[str, int]]) -> int:
-    """What the agent loads at start-up, in bytes, from a tree listing (path, size)."""
+def _loaded_bytes(fmt: str, files: tuple[str, ...], cap: int | None, listing: list[tuple[str, int]]) -> int:
+    """What the agent loads at start-up, in bytes, from a tree listing (path, size): Serena's
+    memory names, else the start-up files (`cap`: Claude Code's auto-memory cap in bytes)."""
     if fmt == fmts.SERENA:  # list_memories: the names
         return sum(len(p.rsplit(".", 1)[0]) + 1 for p, _ in listing if is_memory_file(p))
-    size = next((n for p, n in listing if p == l0), 0)
-    return min(size, fmts.CLAUDE_CAP_BYTES) if fmt == fmts.CLAUDE else size
-
-
-def _what(fmt: str, l0: str | None) -> str | None:
-    if fmt == fmts.SERENA:
-        return "the memory names (list_memories)"
-    if l0 and fmt == fmts.CLAUDE:
-        return f"{l0} (up to {fmts.CLAUDE_CAP_BYTES // 1000} KB)"
-    if l0:
-        return l0
-    return None
+    wanted = set(files)
+    size = sum(n for p, n in listing if p in wanted)
+    return min(size, cap) if cap is not None else size
 
 
 def startup_history(store, *, samples: int = SAMPLES) -> LoadHistory:
-    """The store's start-up load over its git history; never raises."""
+    """The store's start-up load over its git history; never raises. What is measured at each
+    commit is what `budgets.startup.startup_of` loads now (the same files; Claude Code's cap
+    only for a MEMORY.md no instruction file imports), and the last point is its number."""
+    from ..budgets.startup import startup_of
+    from ..model.imports import startup_import
+
     fmt = store.format
-    l0 = store.l0.path if store.l0 is not None else None
-    what = _what(fmt, l0)
-    if what is None:
+    st = startup_of(store)
+    files = tuple(p for p, _ in st.files)
+    if fmt != fmts.SERENA and not files:
         return LoadHistory("", reason="no single always-loaded file in this format")
+    cap = fmts.CLAUDE_CAP_BYTES if fmt == fmts.CLAUDE and startup_import(store) is None else None
     try:
-        return _history(Path(store.root), fmt, l0, what, samples, str(store.today))
+        return _history(Path(store.root), fmt, files, cap, st.what, st.tokens, samples, str(store.today))
     except Exception as exc:  # noqa: BLE001 - a picture is never worth a crash
-        return LoadHistory(what, reason=f"git history unreadable: {exc}")
+        return LoadHistory(st.what, reason=f"git history unreadable: {exc}")
 
 
-def _history(root: Path, fmt: str, l0: str | None, what: str, samples: int, today: str) -> LoadHistory:
+def _history(root: Path, fmt: str, files: tuple[str, ...], cap: int | None, what: str, tokens_now: int,
+             samples: int, today: str) -> LoadHistory:
     deadline = time.monotonic() + TOTAL_TIMEOUT
     try:
-        top = Path(_git(root, "rev-parse", "--show-toplevel", timeout=CALL_TIMEOUT).strip()).resolve()
+        top = Path(git(root, "rev-parse", "--show-toplevel", timeout=CALL_TIMEOUT).strip()).resolve()
         rel = root.resolve().relative_to(top).as_posix()
-        log = _git(top, "--literal-pathspecs", "log", "--format=%H %cs %s", "--", rel, timeout=CALL_TIMEOUT)
-    except (_Fail, ValueError) as exc:
+        log = git(top, "--literal-pathspecs", "log", "--format=%H %cs %s", "--", rel, timeout=CALL_TIMEOUT)
+    except (GitError, ValueError) as exc:
         return LoadHistory(what, reason=str(exc) if "git is not" in str(exc) else "not in a git repository")
     commits = [ln.split(" ", 2) for ln in log.splitlines() if ln.count(" ") >= 1]
     if not commits:
         return LoadHistory(what, reason="the store has no commits yet")
     rel = "" if rel == "." else rel
+    if fmt == fmts.SERENA:
+        now = [(p.relative_to(root).as_posix(), 0) for p in root.rglob("*.md") if p.is_file()]
+    else:
+        now = [(f, (root / f).stat().st_size) for f in files if (root / f).is_file()]
+    now_bytes = _loaded_bytes(fmt, files, cap, now)
+    per_byte = tokens_now / now_bytes if now_bytes else 1 / BYTES_PER_TOKEN
     points = []
     for parts in sample(commits[::-1], samples):
         commit, day, subject = parts[0], parts[1], parts[2] if len(parts) > 2 else ""
@@ -187,10 +199,10 @@ def _history(root: Path, fmt: str, l0: str | None, what: str, samples: int, toda
         if left <= 0:
             break
         try:
-            out = _git(top, "ls-tree", "-r", "-l", "-z", f"{commit}:{rel}" if rel else commit,
+            out = git(top, "ls-tree", "-r", "-l", "-z", f"{commit}:{rel}" if rel else commit,
                        timeout=min(CALL_TIMEOUT, left))
-        except _Fail:
-            points.append(LoadPoint(day, commit, subject, 0))
+        except GitError:
+            points.append(LoadPoint(day, commit, subject, 0, per_byte))
             continue
         listing = []
         for entry in out.split("\0"):
@@ -198,10 +210,6 @@ def _history(root: Path, fmt: str, l0: str | None, what: str, samples: int, toda
             fields = meta.split()
             if len(fields) == 4 and fields[1] == "blob" and fields[3].isdigit():
                 listing.append((path, int(fields[3])))
-        points.append(LoadPoint(day, commit, subject, _loaded_bytes(fmt, l0, listing)))
-    if fmt == fmts.SERENA:
-        now = [(p.relative_to(root).as_posix(), 0) for p in root.rglob("*.md") if p.is_file()]
-    else:
-        now = [(l0, (root / l0).stat().st_size)] if l0 and (root / l0).is_file() else []
-    points.append(LoadPoint(today, None, "the work tree now", _loaded_bytes(fmt, l0, now)))
+        points.append(LoadPoint(day, commit, subject, _loaded_bytes(fmt, files, cap, listing), per_byte))
+    points.append(LoadPoint(today, None, "the work tree now", now_bytes, per_byte, tokens_now))
     return LoadHistory(what, tuple(points))

@@ -3,14 +3,15 @@ but no memory store: a repository of only its instruction findings."""
 
 from __future__ import annotations
 
+from ..base.paths import git_root
 from ..context.for_check import findings_of, wanted
-from ..locations import git_root
 
 
 def instructions_only(arg: str | None, only: set[str] | None = None, token_counter=None):
     """(Repository, Located) for `curator check` on a repository that holds instruction files but
     no memory store (most repositories): its findings are the instruction checks'. None when
-    the folder holds no agent file at all (the usual "no agent memory found" then stands)."""
+    the folder holds no agent file at all, not even one misplaced (the usual "no agent memory
+    found" then stands)."""
     from pathlib import Path
 
     from ..context.build import present_agents
@@ -24,7 +25,10 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
         return None
     fs = RepoFS.scan(root)
     if not present_agents(fs):
-        return None
+        from ..context.placement import placements
+
+        if not placements(fs):  # an agent's file where no agent reads it is a finding, not "no files"
+            return None
     from ..context.build import build_context
 
     ids = wanted(only)
@@ -36,7 +40,7 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
 # names an agent reads at a repository's top: a folder outside git holding one is a repository
 TOP_FILES = ("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md", ".cursorrules",
              ".windsurfrules", ".roorules", ".clinerules", ".cursor/rules", ".github/copilot-instructions.md",
-             ".github/instructions", ".windsurf/rules", ".kiro/steering", ".roo", "memory-bank")
+             ".github/instructions", ".devin/rules", ".windsurf/rules", ".kiro/steering", ".roo", "memory-bank")
 
 
 def repository_here(cwd):
@@ -53,19 +57,38 @@ def repository_here(cwd):
     return root
 
 
-def instruction_repository(arg: str | None, cwd=None):
+def instruction_repository(arg: str | None, cwd=None, startup_only: bool = False):
     """The folder `arg` names (else the git repository here, else the folder here when an
     agent's file sits at its top) when it holds an agent's instruction files: the app opens on
-    what each agent loads there, memory or not. None when there is none."""
+    what each agent loads there, memory or not. None when there is none. `startup_only` (the
+    app with no path, before it falls back to the demo): only a folder holding something an
+    agent loads at start-up counts — a checkout of curator, whose only agent files are the
+    bundled sample's nested CLAUDE.md and AGENTS.md, opens the demo — and never a folder of
+    what curator ships."""
     from pathlib import Path
 
+    from ..base.locations import shipped
     from ..context.build import present_agents
     from ..context.fs import RepoFS
 
     root = Path(arg).expanduser() if arg else repository_here(Path(cwd or Path.cwd()))
     if root is None or not root.is_dir():
         return None
-    return root if present_agents(RepoFS.scan(root)) else None
+    fs = RepoFS.scan(root)
+    if not present_agents(fs):
+        return None
+    if startup_only and (shipped(root) is not None or not loads_at_startup(root, fs)):
+        return None
+    return root
+
+
+def loads_at_startup(root, fs=None) -> bool:
+    """Does any agent load a file of this repository at start-up (the user's own files and
+    Serena's memory names aside)?"""
+    from ..context.build import build_context
+
+    model = build_context(root, fs=fs, count=False, only=set())
+    return any(ctx.startup for name, ctx in model.agents.items() if name != "serena")
 
 
 def agents_model(repo, token_counter=None):

@@ -2,7 +2,10 @@
 across them) or one source, narrowed by the user. Pure: the app's header, overview, Problems and
 Budgets count through here, the same way `curator check` counts, so the numbers agree.
 
-A scope is `None` (the whole repository) or a source's index in the session."""
+A scope is `None` (the whole repository), a source's index in the session, or `INSTRUCTIONS`: what
+is the repository's rather than one memory system's — the findings of the instruction files beside
+the memory (CLAUDE.md, AGENTS.md, rules) and those across memory systems. A source's scope counts
+as `curator check SOURCE` does; the sources' scopes and `INSTRUCTIONS` sum to the whole."""
 
 from __future__ import annotations
 
@@ -12,6 +15,12 @@ from dataclasses import dataclass
 from ..model.findings import Finding, Severity
 
 WHOLE = None
+INSTRUCTIONS = "instructions"  # the instruction files' findings (never a source's index)
+
+
+def is_source(scope) -> bool:
+    """Is `scope` one memory source (not the whole repository, not the instruction files)?"""
+    return isinstance(scope, int)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +49,8 @@ def prefix_of(spec, single: bool) -> str:
 def scope_name(session, scope: int | None) -> str:
     """The scope in words, as the screens write it."""
     loaded = session.loaded()
+    if scope == INSTRUCTIONS:
+        return "instruction files" + (", across systems" if getattr(session, "cross", None) else "")
     if scope is None or scope >= len(session.sources):
         if len(loaded) <= 1:
             return session.sources[loaded[0][0]].name if loaded else "nothing loaded"
@@ -47,39 +58,58 @@ def scope_name(session, scope: int | None) -> str:
     return session.sources[scope].name
 
 
-def next_scope(session, scope: int | None) -> int | None:
-    """whole → each loaded source in turn → whole."""
+def next_scope(session, scope):
+    """whole → each loaded source in turn → the instruction files (when there are some beside the
+    memory) → whole."""
     order = [None] + [i for i, _ in session.loaded()]
+    if has_instructions(session):
+        order.append(INSTRUCTIONS)
     i = order.index(scope) if scope in order else 0
     return order[(i + 1) % len(order)]
 
 
-def scoped_findings(session, scope: int | None) -> list[Scoped]:
-    """Every finding in the scope, worst first (the cross-source ones only in the whole)."""
+def has_instructions(session) -> bool:
+    """Does the repository hold instruction files beside its memory, or findings across its memory
+    systems (a scope of their own)?"""
+    model = getattr(session, "instructions", None)
+    return bool(getattr(session, "instruction_findings", None) or getattr(session, "cross", None)) \
+        or bool(model is not None and model.agents)
+
+
+def scoped_findings(session, scope) -> list[Scoped]:
+    """Every finding in the scope, worst first: a source's own, the repository's (instruction
+    files and across systems), or all of them in the whole repository."""
     single = bool(getattr(session.layout, "single", False))
     out: list[Scoped] = []
-    for i, s in session.loaded():
-        if scope is not None and i != scope:
-            continue
-        pre = prefix_of(s.spec, single)
-        for f in s.workspace.findings:
-            out.append(Scoped(i, f, pre + f.path if f.path != "." else (pre.rstrip("/") or ".")))
-    if scope is None:  # what only shows across sources, and the instruction files beside them
-        out += [Scoped(None, f, f.path) for f in (*session.cross, *getattr(session, "instruction_findings", ()))]
+    instructions = list(getattr(session, "instruction_findings", ()))
+    if scope == INSTRUCTIONS:
+        out = [Scoped(None, f, f.path) for f in (*session.cross, *instructions)]
+    else:
+        for i, s in session.loaded():
+            if scope is not None and i != scope:
+                continue
+            pre = prefix_of(s.spec, single)
+            for f in s.workspace.findings:
+                out.append(Scoped(i, f, pre + f.path if f.path != "." else (pre.rstrip("/") or ".")))
+        if scope is None:  # what only shows across sources, and the instruction files beside them
+            out += [Scoped(None, f, f.path) for f in (*session.cross, *instructions)]
     out.sort(key=lambda x: (-x.finding.severity, x.finding.check, x.where, x.finding.line or 0))
     return out
 
 
-def scope_counts(session, scope: int | None) -> Counter:
+def scope_counts(session, scope) -> Counter:
     """Findings per severity in the scope (what `curator check` sums for the same sources)."""
     return Counter(x.finding.severity for x in scoped_findings(session, scope))
 
 
-def scope_totals(session, scope: int | None) -> dict:
+def scope_totals(session, scope) -> dict:
     """files, records, tokens and findings per severity in the scope, as `curator check
     --format json` reports them in its summary."""
     files = records = tokens = 0
     estimated = False
+    if scope == INSTRUCTIONS:
+        model = getattr(session, "instructions", None)
+        files = getattr(model, "files", 0) if model is not None else 0
     for i, s in session.loaded():
         if scope is not None and i != scope:
             continue
@@ -93,7 +123,13 @@ def scope_totals(session, scope: int | None) -> dict:
             "errors": c[Severity.ERROR], "warnings": c[Severity.WARNING], "infos": c[Severity.INFO]}
 
 
-def startup_overs(session, scope: int | None) -> tuple[int, int]:
+def total_findings(session) -> int:
+    """Every finding of the whole repository, as `curator check` totals them (`curator watch`
+    says this after each change, memory or instruction file)."""
+    return sum(scope_counts(session, None).values())
+
+
+def startup_overs(session, scope) -> tuple[int, int]:
     """(sources whose start-up load is over its cap, sources) in the scope."""
     from ..budgets.startup import startup_of
 

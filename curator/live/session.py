@@ -8,7 +8,7 @@ through `Session.load`; the app then keeps the session and asks it for new snaps
 so a worker can build the next snapshot while the screens draw the current one.
 
 The session owns the token counter (snapshots only name it) and the facts cache; the store
-cache is per store (`curator.cache.store_cache`).
+cache is per store (`curator.base.cache.store_cache`).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..cache import store_cache
+from ..base.cache import store_cache
+from ..base.config import load_config
 from ..checks.cross_source import cross_source_duplicates
-from ..config import load_config
 from ..model.findings import Finding
 from ..model.sources import SESSIONS, Layout, discover
 from .repository import Repository, Source
@@ -259,12 +259,14 @@ class Session:
         swap = self.recheck(index, paths)
         return swap if swap is not None else Swap(index, self.sources[index].workspace, tuple(sorted(set(paths))))
 
-    def undo(self, index: int | None = None):
-        """Undo the source's last operation; (journal entry, its next snapshot)."""
+    def undo(self, index: int | None = None, entry_id: str | None = None):
+        """Undo the source's last operation (or the entry named: one the person reviewed);
+        (journal entry, its next snapshot)."""
+        from ..base.trust import STORE
         from ..curation import undo
 
         index = self.current if index is None else index
-        entry = undo(self.sources[index].root)
+        entry = undo(self.sources[index].root, STORE, entry_id)
         paths = [f["path"] for f in entry.meta.get("files", []) if isinstance(f, dict) and "path" in f]
         return entry, self._after_write(index, paths)
 

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..base.config import Config, load_config
 from ..budgets import BudgetReport, build_report
 from ..checks import run_checks
 from ..checks.facts import FactsCache, default_cache
 from ..checks.registry import CHECKS, INDEXES, NAMES, PER_FILE, STORE_WIDE, TEXT, TOKENS
-from ..config import Config, load_config
 from ..model.findings import Finding, Severity
 from ..model.loader import begin_load
 from ..model.store import Store

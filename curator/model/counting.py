@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from .. import cache as _cache
+from ..base import cache as _cache
 from .records import Record
 
 if TYPE_CHECKING:
@@ -108,7 +108,7 @@ class Loading:
             return False  # one processor: a second process only adds its start
         import multiprocessing
 
-        from .. import tokens
+        from ..base import tokens
 
         out, missing = counter.lookup(items)
         texts = [items[i][1] for i in missing]

@@ -18,16 +18,19 @@ class Located:
     root: Path  # the store a single-store command works on (the repository's first source)
     given: str  # as the user gave it (or how it was found), for reports
     notice: str | None = None  # e.g. "no store found; showing the bundled sample store"
-    is_sample: bool = False
+    is_sample: bool = False  # the demo: the private copy of the bundled sample (or the sample itself)
     repo: Path | None = None  # the repository when the path held several memory systems
     layout: object | None = None  # its model.sources.Layout
+    read_only: str | None = None  # why the store may not be written (it resolves outside the repository)
+    fallback: bool = False  # opened because nothing was found here (not asked for by a path)
 
 
 def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: bool = True) -> Located:
     """The path given (a store, or a repository holding memory systems), else a repository
     found upward from the current folder, else the bundled sample repository (only when `demo`:
-    commands for machines raise StoreError instead of checking the demo)."""
-    from ..locations import demo_store
+    commands for machines raise StoreError instead of checking the demo). A path inside what
+    curator ships (the bundled sample, the package) is the demo's private copy: the installed
+    files are never what a command works on."""
     from .sources import discover, find_repository
 
     if arg is not None and str(arg) != "":
@@ -36,7 +39,7 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: b
             raise StoreError(f"store not found: {arg}")
         if not path.is_dir():
             raise StoreError(f"store is not a folder: {arg}")
-        return _from_layout(discover(path), str(arg))
+        return _demo_or(path, str(arg), discover)
     here = (cwd or Path.cwd()).resolve()
     found = find_repository(here)
     if found is not None:
@@ -44,27 +47,52 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: b
             shown = str(found.relative_to(here)) or "."
         except ValueError:
             shown = str(found)
-        return _from_layout(discover(found), shown)
+        return _demo_or(found, shown, discover)
     if not demo:
         raise StoreError(
             f"no agent memory found in {here} or above (looked for .serena/memories, .claude/memory, "
             "docs/*-experience); give the store's or the repository's path"
         )
-    from ..locations import DEMO_NOTES
+    from ..demo.sample_copy import DEMO_NOTES, demo_store
 
     sample, is_copy = demo_store()
-    where = f" Your copy: {sample}; delete it to start over." if is_copy else ""
+    where = f" Your private copy: {sample} (delete it to start over)." if is_copy else ""
     located = _from_layout(discover(sample), "sample_memories")
     return Located(
         located.root,
         "sample_memories",
         # what the demo lacks before where it lives: the banner is one line (F1 has it whole)
-        notice="No agent memory or instruction files found here or above; opened the bundled sample repository."
+        notice="No agent memory or instruction files here or above: the demo, the bundled sample repository."
         + "".join(f" Note: {n}." for n in DEMO_NOTES) + where,
         is_sample=True,
         repo=located.repo,
         layout=located.layout,
+        fallback=True,
     )
+
+
+def _demo_or(path: Path, given: str, discover) -> Located:
+    """The store at `path` — or, for a place inside what curator ships or inside the demo's
+    private copy, the demo (its copy, with the banner that says so)."""
+    from dataclasses import replace
+
+    from ..base.locations import shipped
+    from ..demo.sample_copy import DEMO_NOTES, in_private_copy, private_path
+
+    if shipped(path) is not None:
+        copy = private_path(path)
+        if copy is None:  # no copy can be made: read in place (the write path refuses it)
+            return replace(_from_layout(discover(path), given), is_sample=True, notice=(
+                f"{given} is the sample curator ships: read in place, never written (no private copy "
+                "could be made in your user data folder)." + "".join(f" Note: {n}." for n in DEMO_NOTES)))
+        path = copy
+    elif not in_private_copy(path):
+        return _from_layout(discover(path), given)
+    from ..base.locations import demo_copy
+
+    return replace(_from_layout(discover(path), given), is_sample=True, notice=(
+        "The demo: the sample curator ships, opened as your private copy (the installed one is never written)."
+        + "".join(f" Note: {n}." for n in DEMO_NOTES) + f" Your copy: {demo_copy()} (delete it to start over)."))
 
 
 def _from_layout(layout, given: str) -> Located:
@@ -77,7 +105,9 @@ def _from_layout(layout, given: str) -> Located:
             "docs/*-experience and ~/.claude/projects/<slug>/memory)"
         )
     writable = [s for s in memory if not s.read_only] or memory
-    return Located(writable[0].root, given, repo=layout.root, layout=layout)
+    chosen = writable[0]
+    return Located(chosen.root, given, repo=layout.root, layout=layout,
+                   read_only=(chosen.why or f"{chosen.rel} is read-only") if chosen.read_only else None)
 
 
 # ------------------------------------------------------------------ the store

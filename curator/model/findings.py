@@ -266,11 +266,72 @@ class RuleKeys(Fix):
         return "write the boolean (alwaysApply: true)" if self.mode == "bool" else "translate globs: to paths:"
 
 
+@dataclass(frozen=True, slots=True)
+class Move(Fix):
+    """Move an instruction file where its agent reads it (`path` → `new`, both repository-relative):
+    a `.md` Cursor rule to `.mdc`, a flat skill into its folder, a path instruction into its folder."""
+
+    path: str
+    new: str
+    kind: ClassVar[str] = "move"
+
+    @property
+    def description(self) -> str:
+        return f"move it to {self.new}"
+
+
+@dataclass(frozen=True, slots=True)
+class Unimport(Fix):
+    """Drop the import `old` (as written, `@.claude/rules/a.md`) on `line` of `path`: the file loads
+    anyway (the line goes when it held nothing else)."""
+
+    path: str
+    line: int
+    old: str
+    kind: ClassVar[str] = "unimport"
+
+    @property
+    def description(self) -> str:
+        return f"drop {self.old}"
+
+
+@dataclass(frozen=True, slots=True)
+class AddImport(Fix):
+    """Add the import line `new` (`@AGENTS.md`) to `path` after `line` (0: at the top, after a
+    frontmatter block and a title)."""
+
+    path: str
+    line: int
+    new: str
+    kind: ClassVar[str] = "add-import"
+
+    @property
+    def description(self) -> str:
+        return f"import it: {self.new}"
+
+
+@dataclass(frozen=True, slots=True)
+class Unlink(Fix):
+    """Drop a broken markdown link inside `path` (on `line`, `old` as written) whose meant file
+    `meant` the same page links already (or is the page itself): the list line goes, a link in
+    prose keeps its text."""
+
+    path: str
+    line: int
+    old: str
+    meant: str
+    kind: ClassVar[str] = "unlink"
+
+    @property
+    def description(self) -> str:
+        return f"drop it (the page links {self.meant} already)"
+
+
 FIX_KINDS: dict[str, type[Fix]] = {c.kind: c for c in (
     RepointRow, DropRow, MergeEntry, IndexOrphan, RouteIndex, RefreshCount, Prune, PruneMany, Relink, ListEntry,
-    Frontmatter, SplitIndex, Reimport, Repath, RuleKeys)}
+    Frontmatter, SplitIndex, Reimport, Repath, RuleKeys, Move, Unimport, AddImport, Unlink)}
 # fixes of the repository's instruction files (planned at its root by `curation.instruction_fixes`)
-REPOSITORY_FIXES = (Reimport, Repath, RuleKeys)
+REPOSITORY_FIXES = (Reimport, Repath, RuleKeys, Move, Unimport, AddImport)
 
 
 def fix_from_row(row: tuple) -> Fix:
@@ -295,13 +356,6 @@ class Finding:
 
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.check, self.message)
-
-    @property
-    def fix_hint(self):
-        """How to fix it (`model.hints.Hint`: a line, the CLI command, the app key)."""
-        from .hints import hint
-
-        return hint(self)
 
     def to_json(self) -> dict:
         out: dict = {

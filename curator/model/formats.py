@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..agents import rules_for
+
 SERENA_TIERED = "serena-tiered"
 SERENA = "serena"
 CLAUDE = "claude"
@@ -66,9 +68,10 @@ ADAPTERS: dict[str, Format] = {
     EXPERIENCE: Format(EXPERIENCE, "experience entries", "links"),
 }
 
-# Claude Code reads only the start of MEMORY.md into every session
-CLAUDE_CAP_LINES = 200
-CLAUDE_CAP_BYTES = 25_000
+# Claude Code reads only the start of MEMORY.md into every session (its rule: curator/agents)
+_CAP = rules_for("claude-code").value("memory.auto-cap")
+CLAUDE_CAP_LINES: int = _CAP["lines"]
+CLAUDE_CAP_BYTES: int = _CAP["bytes"]
 
 
 def claude_cap_line(text: str) -> int | None:

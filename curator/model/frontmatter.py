@@ -9,13 +9,15 @@ _loader = None
 
 
 def _yaml():
-    """PyYAML and its fastest safe loader, imported on first use (start-up time)."""
+    """PyYAML and the bounded loader (`safeyaml`: aliases within a budget), imported on first
+    use (start-up time)."""
     global _loader
     import yaml
 
     if _loader is None:
-        # libyaml is ~10x faster; the pure loader is the fallback
-        _loader = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+        from ..base import safeyaml
+
+        _loader = safeyaml.load
     return yaml, _loader
 
 FENCE = re.compile(r"^-{3,}\s*$")
@@ -59,7 +61,7 @@ def split_frontmatter(text: str) -> tuple[Frontmatter, str, int]:
         fm.error, fm.error_line = "a byte-order mark stands before the frontmatter", 1
     yaml, loader = _yaml()
     try:
-        data = yaml.load(block, Loader=loader) if block.strip() else {}
+        data = loader(block) if block.strip() else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or "invalid YAML"
@@ -112,7 +114,7 @@ def quoted_frontmatter(text: str) -> dict[int, str] | None:
         if m is None or continued or m.group(2).startswith(_PLAIN_START):
             continue
         try:
-            yaml.load(line, Loader=loader)
+            loader(line)
             continue
         except yaml.YAMLError:
             pass
@@ -124,7 +126,7 @@ def quoted_frontmatter(text: str) -> dict[int, str] | None:
         return None
     fixed = [new.get(i + 2, line) for i, line in enumerate(block)]
     try:
-        data = yaml.load("\n".join(fixed), Loader=loader)
+        data = loader("\n".join(fixed))
     except Exception:  # noqa: BLE001 - still invalid, or a value YAML cannot build: no quoting fix
         return None
     return new if isinstance(data, dict) else None

@@ -47,6 +47,15 @@ _BY_HAND = {
     "instructions.drifted-copy": "keep one file and import it from the other",
     "instructions.missing-path": "name the file as it is now, or drop the line",
     "instructions.description-collision": "make each description say what only it covers",
+    "instructions.no-description": "add frontmatter whose description says when to use it",
+    "instructions.misplaced": "move it where its agent reads it (the finding says where)",
+    "instructions.cursor-md": "rename it to .mdc",
+    "instructions.startup-budget": "keep the always-on part small; make the rest load on demand",
+    "instructions.dead-glob-part": "drop the patterns that match nothing, or point them where the files are",
+    "instructions.agents-md-unread": "import it: @AGENTS.md",
+    "instructions.redundant-import": "drop the import",
+    "store.superseded": "archive it (or drop its marker if it still holds)",
+    "duplicate.name": "keep one, merge what the other adds, archive the other",
 }
 
 
@@ -55,8 +64,8 @@ def hint(f: Finding, store_arg: str = "") -> Hint:
     where = f" --store {store_arg}" if store_arg else ""
     if f.check.startswith("keywords."):
         index, line = f.path, f.line
-        target = f.target if f.check != "keywords.collision" else None
-        cmd = f"curator keywords {index} {target or 'TARGET'} --set …{where}"
+        cmd = f"curator keywords {index}:{line} --set …{where}" if line else \
+            f"curator keywords {index} {f.target or 'TARGET'} --set …{where}"
         return Hint(f"edit the row's keywords (`e` on {index}:{line} in the app)", cmd, "e")
     if f.check in ("transient.expired", "transient.unpruned"):
         return Hint("archive the records past their tier's TTL", f"curator prune{where}", "x" if f.fix else None)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..base.paths import is_within, store_repository
+
 # what a repository checkout has at its root (a store copied alone has none of them)
 REPO_MARKERS = (
     ".git", "README.md", "README", "README.rst", "package.json", "pyproject.toml", "setup.py",
@@ -20,22 +22,8 @@ ROOT_FILES = {"README.md", "CLAUDE.md", "AGENTS.md", "CHANGELOG.md", "CONTRIBUTI
 
 
 def repo_root_of(store) -> Path | None:
-    """The repository a store lives in: given, or the folder holding `.serena`/`.claude`."""
-    if getattr(store, "repo_root", None) is not None:
-        return store.repo_root
-    root = Path(store.root)
-    if root.parent.name in (".serena", ".claude"):
-        return root.parent.parent
-    if root.name == "docs" and getattr(store, "format", "") == "experience":
-        return root.parent
-    try:
-        here = root.resolve()
-    except OSError:
-        return None
-    for folder in list(here.parents)[:12]:  # a store kept elsewhere in a git checkout
-        if _exists(folder / ".git"):
-            return folder
-    return None
+    """The repository a store lives in (`base.paths.store_repository`)."""
+    return store_repository(store.root, getattr(store, "repo_root", None), getattr(store, "format", ""))
 
 
 def repo_present(repo: Path | None) -> bool:
@@ -59,8 +47,7 @@ def trusted_place(store, path) -> bool:
     for base in (store.root, repo_root_of(store)):
         if base is None:
             continue
-        base = os.path.abspath(base)
-        if where == base or where.startswith(base.rstrip(os.sep) + os.sep):
+        if is_within(where, os.path.abspath(base)):
             return True
     return False
 
@@ -89,7 +76,7 @@ def _maybe_repository_path(store, folder_abs: Path, target: str) -> bool:
     if target.startswith("/") or not target.endswith(".md"):
         return True
     joined = os.path.abspath(os.path.join(folder_abs, target))
-    if not (joined == root or joined.startswith(root + os.sep)):
+    if not is_within(joined, root):
         return True
     if target.startswith("../"):
         return False  # it walks the store's own folders: a memory link

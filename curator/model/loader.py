@@ -7,14 +7,16 @@ import os
 from datetime import date
 from pathlib import Path
 
-from .. import cache as _cache
-from ..config import Config, load_config
+from ..base import cache as _cache
+from ..base.config import Config, load_config
+from ..base.paths import is_within
 from . import formats as fmts
 from .counting import Loading
 from .discovery import StoreError
 from .findings import Finding, Severity
-from .reading import EXPERIENCE_TOP, attach_index, attach_list_indexes, is_within, read_record, walk
+from .reading import EXPERIENCE_TOP, attach_index, attach_list_indexes, read_record, walk
 from .records import LEVEL_L2
+from .serena_patterns import read_patterns
 from .store import Store
 
 
@@ -30,7 +32,7 @@ def load_store(
     use_cache: bool = True,
 ) -> Store:
     """Walk and read the store. With `use_cache`, a file whose stat key matches its entry in the
-    store's cache (see `curator.cache`) is not read: its parsed fields come from the cache and
+    store's cache (see `curator.base.cache`) is not read: its parsed fields come from the cache and
     its text is read only if something asks for it."""
     return begin_load(root, given=given, config=config, today=today, token_counter=token_counter, fmt=fmt,
                       repo_root=repo_root, use_cache=use_cache, background=False).finish()
@@ -78,11 +80,18 @@ def begin_load(
             store.serena_index = fmts.serena_index_file({e.name for e in os.scandir(root) if e.is_file()})
         except OSError:
             store.serena_index = None
+    patterns = read_patterns(root) if fmt in (fmts.SERENA, fmts.SERENA_TIERED) else None
+    if patterns is not None:
+        store.memory_patterns = patterns
+        findings += [Finding("parse.error", Severity.WARNING, ".", note) for note in patterns.notes]
     cache = _cache.store_cache(root) if use_cache else None
     if cache is not None:
-        cache.begin_walk(f"{cfg!r}\0{fmt}")
+        cache.begin_walk(f"{cfg!r}\0{fmt}\0{patterns.to_json() if patterns else ''}")
     for base, prefix in roots:
         for rel, abspath in walk(base, prefix, allowed, findings, cfg, only_top if not prefix else None):
+            if patterns is not None and patterns.is_ignored(rel):
+                patterns.hidden.append(rel)  # Serena never lists, reads or writes it: not counted, not fixed
+                continue
             rec = read_record(store, rel, abspath, findings, cache)
             store.records[rel] = rec
     store.records = dict(sorted(store.records.items()))

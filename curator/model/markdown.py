@@ -10,7 +10,10 @@ PLAIN_KEY = re.compile(r"^(Error|Summary|Remediation|Practice|Impact|Cause|Conte
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 LINK = re.compile(r"(?<!!)\[([^\]\n]*)\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 FENCE_OPEN = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-DATE_IN_NAME = re.compile(r"(?<!\d)((?:19|20)\d\d)([-_])(0[1-9]|1[0-2])\2(0[1-9]|[12]\d|3[01])(?!\d)")  # 2025-01-31, 2025_01_31
+# every style people date file names in: 2026-01-08, 2026_01_08, 2026.01.08, 20260108, and a compact
+# date run into its time (20260108T1430, 202601081430, 20260108143005); the same separator twice
+DATE_IN_NAME = re.compile(r"(?<!\d)((?:19|20)\d\d)([-_.]?)(0[1-9]|1[0-2])\2(0[1-9]|[12]\d|3[01])"
+                          r"(?:(?!\d)|(?<=\d{8})(?=(?:[01]\d|2[0-3])[0-5]\d(?:[0-5]\d)?(?!\d)))")
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,5 +113,7 @@ def title(lines: list[str]) -> str | None:
 
 
 def date_in_name(name: str) -> str | None:
+    """The date a file name carries, as YYYY-MM-DD (THE parser of dates in names: expiry and
+    recency read it), else None."""
     m = DATE_IN_NAME.search(name)
     return f"{m.group(1)}-{m.group(3)}-{m.group(4)}" if m else None

@@ -11,8 +11,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import cache as _cache
-from ..config import Config
+from ..base import cache as _cache
+from ..base.config import Config
+from ..base.paths import is_within
 from . import formats as fmts
 from . import markdown as md
 from .cache_encoding import decode_index, encode_index, plain_frontmatter, unplain
@@ -40,14 +41,6 @@ if TYPE_CHECKING:
     from .store import Store
 
 L0_NAME = "memory-index.md"
-
-
-def is_within(path: Path, root: Path) -> bool:
-    try:
-        path.relative_to(root)
-        return True
-    except ValueError:
-        return False
 
 
 # an experience source rooted at `docs/` reads only the experience folders and their indexes

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..trust import Untrusted, confine
+from ..base.trust import Untrusted, confine
 from . import formats as fmts
 
 SERENA, CLAUDE, EXPERIENCE, SESSIONS = "serena", "claude", "experience", "sessions"
@@ -28,6 +28,7 @@ class SourceSpec:
     origin: str = "repo"  # repo | user | global
     read_only: bool = False
     fmt: str | None = None  # the memory format (formats.py); None for sessions
+    why: str = ""  # why it is read-only, when that is not plain (a store that resolves outside the repository)
 
     @property
     def name(self) -> str:
@@ -102,7 +103,7 @@ def looks_like_memory_folder(p: Path) -> bool:
 # what an agent reads at a repository's top (live/instructions.TOP_FILES' first level)
 AGENT_TOP = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md",
                        ".cursorrules", ".windsurfrules", ".roorules", ".clinerules", ".cursor", ".kiro",
-                       ".roo", ".windsurf", "memory-bank"})
+                       ".roo", ".devin", ".windsurf", "memory-bank"})
 _NOT_BUILD = {".git", "README.md", "README", "README.rst", "CLAUDE.md", "AGENTS.md"}
 
 
@@ -137,13 +138,16 @@ class RepoSettings:
 
 def repository_settings(root: Path) -> RepoSettings:
     """Read `sources:` leniently: anything odd becomes a note, never an exception."""
+    from ..base.safeio import UnsafeFile, read_small_file
+    from ..base.safeyaml import Refused, load
+
     path = root / ".curator.yaml"
     try:
-        if not path.is_file() or path.stat().st_size > 1_000_000:
-            return RepoSettings()
-        import yaml
-
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load(read_small_file(path).decode("utf-8"))
+    except (FileNotFoundError, UnsafeFile):  # absent, or a FIFO, device or link: never read
+        return RepoSettings()
+    except Refused as exc:
+        return RepoSettings(notes=(f"{path}: cannot read sources settings ({exc.problem})",))
     except Exception as exc:  # noqa: BLE001 - YAML errors, odd tags, unreadable: one note
         return RepoSettings(notes=(f"{path}: cannot read sources settings ({type(exc).__name__})",))
     section = data.get("sources") if isinstance(data, dict) else None
@@ -209,7 +213,60 @@ def discover(path: Path | str, *, env: dict | None = None, home: Path | None = N
             found.append(SourceSpec(kind, extra, rel, "repo", False, fmt))
     if settings.exclude:
         found = [s for s in found if s.rel not in settings.exclude and s.kind not in settings.exclude]
+    found = [_outside_read_only(s, root, notes) for s in found]
     return Layout(root, tuple(found), notes=tuple(notes))
+
+
+def _outside_read_only(spec: SourceSpec, root: Path, notes: list[str]) -> SourceSpec:
+    """A repository's memory folder that resolves outside it (a symbolic link out) is read-only
+    unless the user names it: on the command line (the folder itself) or in their own settings
+    (`writable_stores:` in curator's settings.yaml)."""
+    from ..base.trust import outside_repository
+
+    if spec.origin != "repo" or spec.read_only or not outside_repository(spec.root, root):
+        return spec
+    try:
+        real = spec.root.resolve()
+    except (OSError, RuntimeError):
+        real = spec.root
+    if str(real) in user_writable_stores():
+        return spec
+    why = (f"{spec.rel} resolves outside the repository (to {real}): curator does not write there unless you "
+           f"name it — `curator COMMAND {real}`, or `writable_stores: [{real}]` in {_settings_name()}")
+    notes.append(why)
+    return SourceSpec(spec.kind, spec.root, spec.rel, spec.origin, True, spec.fmt, why)
+
+
+def _settings_name() -> str:
+    from ..base.locations import user_settings_file
+
+    return str(user_settings_file())
+
+
+def user_writable_stores() -> frozenset[str]:
+    """Real paths of stores outside their repository the user lets curator write (their own
+    settings file, `writable_stores:`)."""
+    from ..base.locations import user_settings_file
+    from ..base.safeio import UnsafeFile, read_small_file
+    from ..base.safeyaml import load
+
+    try:
+        data = load(read_small_file(user_settings_file()).decode("utf-8"))
+    except (OSError, UnsafeFile, UnicodeDecodeError, ValueError):
+        return frozenset()
+    except Exception:  # noqa: BLE001 - YAML errors, odd tags: the setting is not there
+        return frozenset()
+    stores = data.get("writable_stores") if isinstance(data, dict) else None
+    if not isinstance(stores, list):
+        return frozenset()
+    out = set()
+    for s in stores:
+        if isinstance(s, str) and s.strip():
+            try:
+                out.add(str(Path(s.strip()).expanduser().resolve()))
+            except (OSError, RuntimeError):
+                continue
+    return frozenset(out)
 
 
 def repository_source_of(repo_path: str, settings: RepoSettings) -> tuple[str, str] | None:

@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from .. import cache as _cache
-from ..config import Config
+from ..base import cache as _cache
+from ..base.config import Config
+from ..base.paths import is_within
 from . import formats as fmts
 from .counting import count_records
 from .findings import Finding, Severity
@@ -22,7 +23,6 @@ from .reading import (
     attach_index,
     attach_list_indexes,
     classify,
-    is_within,
     read_record,
 )
 from .records import LEVEL_L2, Record
@@ -72,6 +72,8 @@ class Store:
     # list-dialect indexes other than the always-loaded one (experience folder READMEs)
     list_indexes: dict[str, ListIndex] = field(default_factory=dict)
     serena_index: str | None = None  # a plain Serena store's hand-written index file
+    # Serena's ignored/read-only memory patterns (model/serena_patterns.py); None: none set
+    memory_patterns: object | None = None
     # derived views of this snapshot: key -> (what it reads, value); see `view`
     _views: dict = field(default_factory=dict, repr=False)
     _frozen: bool = field(default=False, repr=False)
@@ -184,7 +186,8 @@ class Store:
         new = Store(root=self.root, given=self.given, config=self.config, records=records, l0=self.l0,
                     domain_indexes=dict(self.domain_indexes), load_findings=load_findings, today=self.today,
                     encoding=self.encoding, counter=self.counter, format=self.format, repo_root=self.repo_root,
-                    list_indexes=dict(self.list_indexes), serena_index=self.serena_index)
+                    list_indexes=dict(self.list_indexes), serena_index=self.serena_index,
+                    memory_patterns=self.memory_patterns)
         for path in changed:
             old = records.get(path)
             abspath = old.abspath if old is not None else self.root / path
@@ -261,6 +264,9 @@ class Store:
         if self.format == fmts.EXPERIENCE and not self.root.name.endswith("-experience") \
                 and not rel.startswith("../") and not EXPERIENCE_TOP.match(parts[0]):
             return False
+        patterns = self.memory_patterns
+        if patterns is not None and patterns.is_ignored(rel):
+            return False  # Serena's ignored_memory_patterns: never loaded
         return not self.config.is_excluded(rel)
 
     def index_name(self) -> str | None:

@@ -25,7 +25,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from ..config import DEFAULT_TIER_RULES, TierRule, glob_match
+from ..base.config import DEFAULT_TIER_RULES, TierRule, glob_match
 
 ADR002_FOLDERS = ("knowledge", "reflexion", "validation", "reflection", "reflect")
 KNOWLEDGE_NAMES = re.compile(r"^(knowledge|kb|docs?|wiki|references?|patterns?|guides?)$", re.IGNORECASE)

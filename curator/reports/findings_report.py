@@ -7,9 +7,10 @@ from collections import defaultdict
 from pathlib import Path
 
 from .. import __version__
+from ..base.paths import git_root
 from ..checks.registry import CHECKS
-from ..locations import git_root
 from ..model.findings import Finding, Severity
+from ..model.hints import hint
 from ..model.store import Store
 
 STYLE = {Severity.ERROR: "bold error", Severity.WARNING: "warning", Severity.INFO: "info"}
@@ -51,6 +52,62 @@ def print_indented(console, text, indent: int) -> None:
         console.print(Text(" " * indent) + line, no_wrap=True, crop=False)
 
 
+def print_hanging(console, head, body, limit: int = 0) -> None:
+    """`head` then `body` wrapped between words beside it, its further lines indented to where
+    the body began (a transcript turn: time, role and id, then its words); `limit`: at most that
+    many characters of the body, cut at a word with an ellipsis."""
+    from rich.text import Text
+
+    if limit and body.cell_len > limit:
+        cut = body.plain.rfind(" ", 0, limit)
+        body = body[: cut if cut > limit // 2 else limit] + Text("…")
+    indent = head.cell_len
+    if indent > console.width // 2:  # a long head: the body goes under it
+        print_indented(console, head, 0)
+        print_indented(console, body, 4)
+        return
+    room = max(20, console.width - indent)
+    if any(len(w) > room for w in body.plain.split()):  # a path longer than the line: cut in its middle
+        from .retrieval_report import middle_cut
+
+        body = Text(" ".join(middle_cut(w, room) for w in body.plain.split()), style=body.style)
+    lines = body.wrap(console, room) if body.plain else [Text()]
+    for i, line in enumerate(lines):
+        line.rstrip()
+        console.print((head if i == 0 else Text(" " * indent)) + line, no_wrap=True, crop=False)
+
+
+def print_phrases(console, phrases, indent: int, sep: str = " · ", head=None) -> None:
+    """Phrases (Texts or strs) joined by `sep`, wrapped between phrases only (never a number away
+    from its word), each line indented — the first after `head` when given (a change's mark);
+    a phrase longer than a line is wrapped between words, a path in it cut in its middle."""
+    from rich.text import Text
+
+    from .retrieval_report import middle_cut
+
+    room = max(20, console.width - indent)
+    lines: list[Text] = []
+    line = Text()
+    for phrase in (Text(p) if isinstance(p, str) else p for p in phrases):
+        if not phrase.plain:
+            continue
+        if any(len(w) > room for w in phrase.plain.split()):  # a path longer than a line: its middle goes
+            phrase = Text(" ".join(middle_cut(w, room) for w in phrase.plain.split()), style=phrase.style)
+        if line.cell_len and line.cell_len + len(sep) + phrase.cell_len > room:
+            lines.append(line)
+            line = Text()
+        if line.cell_len:
+            line.append(sep)
+        line.append_text(phrase)
+    if line.cell_len:
+        lines.append(line)
+    for i, line in enumerate(lines):
+        for j, part in enumerate(line.wrap(console, room) if line.cell_len > room else [line]):
+            part.rstrip()
+            lead = head if head is not None and i == 0 and j == 0 else Text(" " * indent)
+            console.print(lead + part, no_wrap=True, crop=False)
+
+
 def plural(n: int, word: str, words: str | None = None) -> str:
     """`1 index`, `2 indexes`: a count with its noun agreeing."""
     return f"{n:,} {word if n == 1 else words or word + 's'}"
@@ -63,7 +120,9 @@ def render_text(console, store: Store, findings: list[Finding], ran: int | None 
 
     s = summary(store, findings)
     est = " (estimated)" if s["encoding"] == "estimate" else ""
-    head = Text.assemble(("curator check ", "bold"), (store.given, "bold underline"))
+    from .escape import visible
+
+    head = Text.assemble(("curator check ", "bold"), (visible(store.given), "bold underline"))
     facts = Text(f"{plural(s['files'], 'file')} · {plural(s['records'], 'memory', 'memories')} · "
                  f"{plural(s['indexes'], 'index', 'indexes')} · {plural(s['tokens'], 'token')}{est}")
     if head.cell_len + 2 + facts.cell_len <= console.width:
@@ -71,7 +130,7 @@ def render_text(console, store: Store, findings: list[Finding], ran: int | None 
     else:  # the totals on their own line: never cut between a number and its noun
         if head.cell_len > console.width:  # a long path on a line of its own, folded, no padded break
             console.print(Text("curator check", style="bold"))
-            head = Text(str(store.given), style="bold underline")
+            head = Text(visible(str(store.given)), style="bold underline")
         console.print(head, overflow="fold")
         console.print(Text("  ") + facts, no_wrap=True, overflow="ellipsis")
     if not findings:
@@ -98,11 +157,11 @@ def render_text(console, store: Store, findings: list[Finding], ran: int | None 
         group_w = min(width, max(len(_where(f)) for f in items))
         beside = console.width - 2 - group_w - 2 >= MIN_MESSAGE_COLUMN
         for f in items:
-            msg = Text(f.message)
+            msg = Text(visible(f.message))
             if f.fix is not None:
-                msg.append(f"  → {f.fix.description}", style="success")
+                msg.append(f"  → {visible(f.fix.description)}", style="success")
             elif f.suggestion and f.suggestion not in f.message:
-                msg.append(f"  → {f.suggestion}", style="success")
+                msg.append(f"  → {visible(f.suggestion)}", style="success")
             if beside:  # the message wraps aligned under itself, no line padded
                 lines = msg.wrap(console, max(10, console.width - group_w - 4))
                 if len(_where(f)) > group_w:  # a path wider than the column: alone on its line, so
@@ -120,8 +179,8 @@ def render_text(console, store: Store, findings: list[Finding], ran: int | None 
                 console.print(Text("  " + _where(f), style="bold"), overflow="fold")
                 print_indented(console, msg, 6)
         how = _how_to_fix(store, items)
-        if how is not None:  # the command whole, wrapped under itself
-            print_indented(console, how, 0)
+        if how is not None:  # the command whole, wrapped beside "fix: $"
+            print_hanging(console, Text("  fix: $ ", style="dim"), how)
     console.print()
     parts = []
     for sev, key, word in (
@@ -146,13 +205,11 @@ def _how_to_fix(store: Store, items: list[Finding]):  # -> Text | None
     """One line under a check's findings: how to fix them (the command, or what to do by hand)."""
     from rich.text import Text
 
-    from ..model.hints import hint
-
     fixable = [f for f in items if f.fix is not None]
     h = hint(fixable[0] if fixable else items[0], store.given)
     if not h.command:
         return None  # done by hand: the message says how
-    out = Text("  fix: $ ", style="dim")
+    out = Text()
     out.append(h.command, style="bold")
     if not fixable:
         out.append(f"  ({h.text})", style="dim")
@@ -162,7 +219,9 @@ def _how_to_fix(store: Store, items: list[Finding]):  # -> Text | None
 
 
 def _where(f: Finding) -> str:
-    return f"{f.path}:{f.line}" if f.line else f.path
+    from .escape import visible
+
+    return visible(f"{f.path}:{f.line}" if f.line else f.path)  # a repository's name, never a line of its own
 
 
 def _join(store: Store, path: str) -> str:
@@ -188,14 +247,15 @@ def render_github(store: Store, findings: list[Finding]) -> str:
     level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
     out = []
     repo = _repo_of(store)
-    for f in findings:
-        props = [f"file={_repo_path(store, f.path, repo)}"]
+    from .escape import workflow_data, workflow_property
+
+    for f in findings:  # escaped as workflow commands require: a newline in a name starts none
+        props = [f"file={workflow_property(_repo_path(store, f.path, repo))}"]
         if f.line:
             props.append(f"line={f.line}")
-        props.append(f"title={f.check}")
+        props.append(f"title={workflow_property(f.check)}")
         msg = f.message + (f" (suggestion: {f.suggestion})" if f.suggestion else "")
-        msg = msg.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        out.append(f"::{level[f.severity]} {','.join(props)}::{msg}")
+        out.append(f"::{level[f.severity]} {','.join(props)}::{workflow_data(msg)}")
     return "\n".join(out) + ("\n" if out else "")
 
 
@@ -214,7 +274,7 @@ def render_sarif(store: Store, findings: list[Finding]) -> dict:
                 "ruleId": f.check,
                 "ruleIndex": rule_ids.index(f.check) if f.check in CHECKS else -1,
                 "level": level[f.severity],
-                "message": {"text": f"{f.message}\nFix: {f.fix_hint.line()}"},
+                "message": {"text": f"{f.message}\nFix: {hint(f).line()}"},
                 "locations": [{"physicalLocation": loc}],
             }
         )

@@ -257,28 +257,37 @@ def render_eval(console, report, store_given: str) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from .findings_report import print_indented
+
     console.print(Text.assemble(("curator eval ", "bold"), (store_given, "bold underline"),
-                                f"  {report.queries} golden queries · hit@1 hit@5 MRR@10 per source"))
+                                f"  {report.queries} golden queries"))
     for name, why in report.unavailable.items():
-        console.print(Text(f"{name} source unavailable: {why}", style="warning"))
+        print_indented(console, Text(f"{name} source unavailable: {why}", style="warning"), 0)
     columns = [c for c in report.scores if c != "fused"] + ["fused"]
-    table = Table(box=None, pad_edge=False)
-    table.add_column("queries")
-    table.add_column("n", justify="right")
-    for c in columns:
-        table.add_column(c, justify="right", style="bold" if c == "fused" else "")
-    table.add_column("gap to best source", justify="right")
-    for cls, scores in [("all", report.scores), *report.by_class.items()]:
-        gap = report.gap(None if cls == "all" else cls)
-        worse = min(gap.hit1, gap.hit5, gap.mrr10) < -1e-9
-        table.add_row(cls, str(scores["fused"].n), *[_cell(scores[c]) for c in columns],
-                      Text(f"{gap.hit1:+.2f} {gap.hit5:+.2f} {gap.mrr10:+.3f}", style="error" if worse else "success"))
-    console.print(table)
+    classes = [("all", report.scores), *report.by_class.items()]
+    # one table a metric, its name in the corner: every number is labelled by its row (the query
+    # class) and its column (the source), and the table fits 80 columns
+    for metric, fmt in (("hit@1", "{:.2f}"), ("hit@5", "{:.2f}"), ("MRR@10", "{:.3f}")):
+        key = {"hit@1": "hit1", "hit@5": "hit5", "MRR@10": "mrr10"}[metric]
+        table = Table(box=None, pad_edge=False)
+        table.add_column(metric, style="bold")
+        table.add_column("n", justify="right")
+        for c in columns:
+            table.add_column(c, justify="right", style="bold" if c == "fused" else "")
+        table.add_column("gap to best", justify="right")  # fused minus the best single source
+        for cls, scores in classes:
+            gap = getattr(report.gap(None if cls == "all" else cls), key)
+            table.add_row(cls, str(scores["fused"].n), *[fmt.format(getattr(scores[c], key)) for c in columns],
+                          Text(("{:+.3f}" if key == "mrr10" else "{:+.2f}").format(gap),
+                               style="error" if gap < -1e-9 else "success"))
+        console.print()
+        console.print(table)
     for f in report.failures:
         console.print()
-        console.print(Text.assemble(("✖ ", "error"), (repr(f.query), "bold"), ("  got: " + ", ".join(f.got[:3]), "dim")))
+        print_indented(console, Text.assemble(("✖ ", "error"), (repr(f.query), "bold"),
+                                              ("  got: " + ", ".join(f.got[:3]), "dim")), 0)
         for path, why in f.reasons.items():
-            console.print(Text(f"    {path}: {why}", style="warning"))
+            print_indented(console, Text(f"{path}: {why}", style="warning"), 4)
     for path in report.missing:
         console.print(Text(f"expected memory not in the store: {path}", style="error"))
     verdict = "passed" if report.passed else "FAILED"

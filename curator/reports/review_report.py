@@ -22,6 +22,10 @@ def _pct(u: float | None) -> str:
 
 
 def record_line(c: RecordChange) -> str:
+    return "  ".join(record_parts(c))
+
+
+def record_parts(c: RecordChange) -> list[str]:
     if c.change in ("renamed", "moved") and c.old_path and c.old_path != c.path:
         what = f"{c.old_path} → {c.path}"
     else:
@@ -37,7 +41,7 @@ def record_line(c: RecordChange) -> str:
         parts.append(f"+{c.lines_added} −{c.lines_removed} lines")
     if c.token_delta:
         parts.append(f"{_signed(c.token_delta)} tok")
-    return "  ".join(p for p in parts if p)
+    return [p for p in parts if p]
 
 
 def row_line(c: RowChange) -> str:
@@ -56,9 +60,9 @@ def row_line(c: RowChange) -> str:
         parts.append(", ".join(c.keywords[:8]) + (" …" if len(c.keywords) > 8 else ""))
     if c.change != "removed" and (c.uniqueness is not None or c.old_uniqueness is not None):
         if c.change == "added" or c.old_uniqueness == c.uniqueness:
-            parts.append(f"uniqueness {_pct(c.uniqueness)}")
+            parts.append(f"unique in its index {_pct(c.uniqueness)}")
         else:
-            parts.append(f"uniqueness {_pct(c.old_uniqueness)} → {_pct(c.uniqueness)}")
+            parts.append(f"unique in its index {_pct(c.old_uniqueness)} → {_pct(c.uniqueness)}")
     return "  ".join(parts)
 
 
@@ -121,15 +125,21 @@ def _title(review: Review) -> str:
 
 
 def render_text(console, review: Review) -> None:
+    """Each change on its line, wrapped between its phrases under where they began (a count never
+    away from its word, a long path cut in its middle): fits any width."""
     from rich.text import Text
 
+    from .findings_report import print_indented, print_phrases
+
     changed = review.changed
-    console.print(Text.assemble(("curator review ", "bold"), (_title(review), "bold underline"),
-                                ("  (token counts estimated)" if review.estimated else "")))
-    console.print(Text("  " + totals_line(review)))
+    print_indented(console, Text.assemble(("curator review ", "bold"), (_title(review), "bold underline"),
+                                          ("  (token counts estimated)" if review.estimated else "")), 0)
+    print_phrases(console, totals_line(review).split(" · "), 2)
     for a in review.agents:  # each agent's start-up change from its instruction files
-        console.print(Text.assemble(("  ", ""), (a.agent, "bold"), " " + a.line()[len(a.agent) + 1:],
-                                    style="error" if a.delta > 0 else "success" if a.delta < 0 else ""))
+        style = "error" if a.delta > 0 else "success" if a.delta < 0 else ""
+        words = [f.words() for f in a.files]
+        first = Text(f"start-up {a.delta:+,} tokens" + (f": {words[0]}" if words else ""), style=style)
+        print_phrases(console, [first, *words[1:]], 4, sep=", ", head=Text.assemble("  ", (a.agent, "bold"), " "))
     if not review.stores:
         console.print(Text("no memory sources in this repository (.serena/memories, .claude/memory, "
                            "docs/*-experience)", style="dim"))
@@ -143,35 +153,38 @@ def render_text(console, review: Review) -> None:
         if s.records:
             console.print(Text("  Records", style="bold"))
             for c in s.records:
-                console.print(Text.assemble("    ", (f"{MARK[c.change]} {c.change:<9}", STYLE[c.change]),
-                                            " ", record_line(c)))
+                mark = Text.assemble("    ", (f"{MARK[c.change]} {c.change:<9}", STYLE[c.change]), " ")
+                print_phrases(console, record_parts(c), 16, sep="  ", head=mark)
         if s.rows:
             console.print(Text("  Index rows", style="bold"))
             for c in s.rows:
-                console.print(Text.assemble("    ", (f"{MARK[c.change]} {c.change:<12}", STYLE[c.change]),
-                                            " ", row_line(c)))
+                mark = Text.assemble("    ", (f"{MARK[c.change]} {c.change:<12}", STYLE[c.change]), " ")
+                print_phrases(console, row_line(c).split("  "), 19, sep="  ", head=mark)
         moved = [b for b in s.budgets if b.delta or b.crossed]
         if moved:
             console.print(Text("  Tokens", style="bold"))
             for b in moved:
-                console.print(Text("    " + budget_line(b), style="bold error" if b.crossed else ""))
+                print_indented(console, Text(budget_line(b), style="bold error" if b.crossed else ""), 4)
         if s.introduced or s.resolved:
             console.print(Text(f"  Findings  {len(s.introduced)} new · {len(s.resolved)} resolved", style="bold"))
             for f in s.introduced:
                 icon, style = SEV[f.severity]
-                console.print(Text.assemble("    ", (f"{icon} new      ", style), finding_line(f)))
+                print_phrases(console, finding_line(f).split("  ", 2), 15, sep="  ",
+                              head=Text.assemble("    ", (f"{icon} new      ", style)))
             for f in s.resolved:
-                console.print(Text.assemble("    ", ("✔ resolved ", "success"), finding_line(f)))
+                print_phrases(console, finding_line(f).split("  ", 2), 15, sep="  ",
+                              head=Text.assemble("    ", ("✔ resolved ", "success")))
         if s.queries:
             console.print(Text("  Golden queries", style="bold"))
             for q in s.queries:
                 style = {"worse": "error", "better": "success"}.get(q.verdict, "dim")
                 rank = f"rank {q.rank_before or '–'} → {q.rank_after or '–'}"
-                console.print(Text.assemble("    ", (f"{q.verdict:<9}", style), f" “{q.query}”  {rank}  ",
-                                            (f"now: {', '.join(q.after[:3]) or 'nothing'}", "dim")))
+                print_phrases(console, [f"“{q.query}”", rank, Text(f"now: {', '.join(q.after[:3]) or 'nothing'}",
+                                                                   style="dim")], 14, sep="  ",
+                              head=Text.assemble("    ", (f"{q.verdict:<9}", style), " "))
         bad = worse(s)
-        console.print(Text("  worse: " + "; ".join(bad), style="bold error") if bad
-                      else Text("  nothing got worse", style="success"))
+        print_indented(console, Text("worse: " + "; ".join(bad), style="bold error") if bad
+                       else Text("nothing got worse", style="success"), 2)
 
 
 # ------------------------------------------------------------------ markdown

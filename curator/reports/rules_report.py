@@ -8,14 +8,16 @@ Regenerate the docs page: `python -m curator.reports.rules_report > docs/checks.
 
 from __future__ import annotations
 
+from ..base.config import Config
 from ..checks.registry import CHECKS, FIX_SAFETY, CheckSpec
-from ..config import Config
 from ..model.formats import FORMATS
 
 
 def formats_of(spec: CheckSpec) -> str:
     if spec.family == ("context",):
         return "instruction files"
+    if spec.family == ("sessions",):
+        return "instruction files, against the agent's sessions"
     if set(spec.formats) == set(FORMATS):
         return "all formats"
     return ", ".join(f for f in FORMATS if f in spec.formats)

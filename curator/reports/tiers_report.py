@@ -11,7 +11,7 @@ def tiers_json(store, tiering, load=None) -> dict:
         from ..budgets.startup import startup_of
 
         load = startup_of(store)
-    from ..config import glob_match
+    from ..base.config import glob_match
 
     tokens: dict[str, int] = {}
     globs = [f.glob for f in tiering.folders if f.glob]  # top-level session logs: rows of their own

@@ -88,49 +88,62 @@ def legend(console, text: str) -> None:
     console.print(Padding(Text(text, style="dim"), (0, 0, 0, 2), expand=False))
 
 
-def render_tokens(console, store: Store, report: BudgetReport, top: int = 15, growth: Growth | None = None) -> None:
+def render_tokens(console, store: Store, report: BudgetReport, top: int = 15, growth: Growth | None = None,
+                  name: str | None = None) -> None:
+    """`name`: the store as the repository names it (`.serena/memories`), else as given."""
     from rich.table import Table
     from rich.text import Text
 
+    from .findings_report import print_indented
+    from .retrieval_report import middle_cut
+
     est = " (estimated: no tokenizer could load)" if report.estimated else ""
-    console.print(
-        Text.assemble(
-            ("curator tokens ", "bold"),
-            (store.given, "bold underline"),
-            f"  {report.total:,} tokens · {report.encoding}{est}",
-        )
-    )
+    head = Text.assemble(("curator tokens ", "bold"), (name or store.given, "bold underline"))
+    total = Text(f"{report.total:,} tokens · {report.encoding}{est}")
+    if head.cell_len + 2 + total.cell_len <= console.width:  # one line when it fits, else two whole ones
+        console.print(Text.assemble(head, "  ", total), no_wrap=True)
+    else:
+        print_indented(console, head, 0)
+        print_indented(console, total, 2)
     if growth is not None:
         console.print(growth_line(growth, console.width))
     render_startup(console, store)
-    def table(title: str, *cols: str) -> Table:
-        # headers are single words and never wrap: a header broken mid-word reads as two
+    def table(title: str, cols: tuple, rows: list) -> Table:
+        """Headers are single words and never wrap (a header broken mid-word reads as two); every
+        column but the first is as wide as its widest cell, and the first (a name, a path) gives
+        way, cut in its middle: a narrow terminal never cuts a tier or a number."""
+        widths = [max([len(c)] + [Text(str(r[i])).cell_len if not isinstance(r[i], Text) else r[i].cell_len
+                                  for r in rows]) for i, c in enumerate(cols)]
+        room = max(12, console.width - sum(widths[1:]) - 2 * (len(cols) - 1))
         t = Table(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False)
         for i, c in enumerate(cols):
             t.add_column(c, justify="left" if i == 0 else "right", no_wrap=True,
-                         overflow="ellipsis" if i == 0 else "fold", min_width=len(c))
+                         min_width=widths[i] if i else None, max_width=room if not i else None)
+        for r in rows:
+            first = r[0]
+            if isinstance(first, Text):
+                first = Text(middle_cut(first.plain, room), style=first.style)
+            else:
+                first = middle_cut(str(first), room)
+            t.add_row(first, *r[1:])
         return t
 
-    tiers = table("Tiers", "tier", "tokens", "")
-    for tier, n in sorted(report.tiers.items(), key=lambda kv: -kv[1]):
-        tiers.add_row(tier, f"{n:,}", bar(n, report.total, 20))
+    tiers = table("Tiers", ("tier", "tokens", ""), [
+        (tier, f"{n:,}", bar(n, report.total, 20)) for tier, n in sorted(report.tiers.items(), key=lambda kv: -kv[1])])
     console.print()
     console.print(tiers)
 
-    domains = table("Domains", "domain", "from", "tokens", "")
-    for name, n in report.domain_tokens.items():
-        kind = domain_kind(name)
-        label = "domain index" if kind == "index" else "folder, no index"
-        domains.add_row(name, label, f"{n:,}", bar(n, report.total, 20))
+    domains = table("Domains", ("domain", "from", "tokens", ""), [
+        (name, "domain index" if domain_kind(name) == "index" else "folder, no index", f"{n:,}", bar(n, report.total, 20))
+        for name, n in report.domain_tokens.items()])
     console.print()
     console.print(domains)
     if any(name.endswith("/") for name in report.domain_tokens):
         legend(console, DOMAIN_KEY)
 
-    files = table(f"Largest files (top {min(top, len(report.files))} of {len(report.files)})", "file", "tier", "tokens")
     over = {p for p, *_ in report.over_budget}
-    for path, tier, n in report.files[:top]:
-        files.add_row(Text(path, style="error" if path in over else ""), tier, f"{n:,}")
+    files = table(f"Largest files (top {min(top, len(report.files))} of {len(report.files)})", ("file", "tier", "tokens"),
+                  [(Text(path, style="error" if path in over else ""), tier, f"{n:,}") for path, tier, n in report.files[:top]])
     console.print()
     console.print(files)
 
@@ -138,14 +151,11 @@ def render_tokens(console, store: Store, report: BudgetReport, top: int = 15, gr
         return
     cost = table(
         f"ADR-017 cost model per domain (L0 = {report.l0_tokens:,} tokens)",
-        "index", "n", "tiered", "+L0", "whole", "saves", "even at",
+        ("index", "n", "tiered", "+L0", "whole", "saves", "even at"),
+        [(d.index, str(d.entries), f"{d.tiered_cached:,.0f}", f"{d.tiered_uncached:,.0f}", f"{d.memory_tokens:,}",
+          f"{d.savings_cached:.0f}%/{d.savings_uncached:.0f}%", str(d.break_even) if d.break_even else "never")
+         for d in report.domains],
     )
-    for d in report.domains:
-        cost.add_row(
-            d.index, str(d.entries), f"{d.tiered_cached:,.0f}", f"{d.tiered_uncached:,.0f}",
-            f"{d.memory_tokens:,}", f"{d.savings_cached:.0f}%/{d.savings_uncached:.0f}%",
-            str(d.break_even) if d.break_even else "never",
-        )
     console.print()
     console.print(cost)
     legend(console, COST_KEY)
@@ -153,7 +163,7 @@ def render_tokens(console, store: Store, report: BudgetReport, top: int = 15, gr
 
 def agents_json(model) -> list[dict]:
     """Each agent's start-up load (`ContextModel.startup_tokens`, as `curator context` gives it)."""
-    return [{"agent": name, "label": ctx.label,
+    return [{"agent": name, "label": ctx.label, "version": ctx.version,
              "startup": {"tokens": model.startup_tokens(name), "bytes": ctx.startup_bytes,
                          "files": [{"path": e.path, "tokens": e.tokens} for e in ctx.startup]}}
             for name, ctx in model.agents.items()]
@@ -176,12 +186,14 @@ def render_startup(console, store: Store) -> None:
     from rich.text import Text
 
     from ..budgets.startup import startup_of
+    from .findings_report import print_indented
+    from .retrieval_report import middle_cut
 
     st = startup_of(store)
     style = "bold error" if st.over else "bold success"
     console.print()
     console.print(Text("Start-up load", style="bold"))
-    line = Text("  ")
+    line = Text()
     if st.cap_tokens is not None:
         line.append(bar(st.tokens, max(st.cap_tokens, st.tokens)), style=style)
         line.append(f"  {st.tokens:,} / {st.cap_tokens:,} tokens")
@@ -190,9 +202,11 @@ def render_startup(console, store: Store) -> None:
         line.append(f"{st.tokens:,} tokens", style="bold")
         said = st.cap_label in st.what or st.cap_label == "no cap"
         line.append(f" — {st.what}" + ("" if said else f"; cap: {st.cap_label}"), style="dim")
-    console.print(line)
+    print_indented(console, line, 2)
+    room = max(20, min(60, console.width - 4 - 8))  # the path gives way (in its middle), never the count
+    width = min(room, max((len(p) for p, _ in st.files), default=0))
     for path, n in st.files:
-        console.print(f"    {path:<40} {n:>7,}")
+        console.print(f"    {middle_cut(path, room):<{width}} {n:>7,}", no_wrap=True)
     if st.past_cap:
         console.print(Text(f"  {st.past_cap_lines} line(s) fall past the cap:", style="warning"))
         for c in st.past_cap[:12]:

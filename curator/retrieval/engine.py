@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from ..cache import ContentCache
-from ..config import RetrievalConfig
+from ..base.cache import ContentCache
+from ..base.config import RetrievalConfig
 from ..model.store import Store
 from . import prior as priors
 from .bm25 import PYTHON_UP_TO, BM25Index

@@ -100,7 +100,7 @@ GOLDEN_CAP = 2_000_000
 def read_golden(path: Path, inside: tuple[Path, ...] = ()):
     """The golden file's YAML: a regular file of at most GOLDEN_CAP bytes (inside `inside` when
     given); every problem is a one-line GoldenError."""
-    from ..safeio import UnsafeFile, one_line, read_small_file
+    from ..base.safeio import UnsafeFile, one_line, read_small_file
 
     try:
         text = read_small_file(Path(path), GOLDEN_CAP, inside).decode("utf-8")
@@ -108,8 +108,12 @@ def read_golden(path: Path, inside: tuple[Path, ...] = ()):
         raise GoldenError(f"golden query file not found: {path}") from None
     except (OSError, UnicodeDecodeError, UnsafeFile) as exc:
         raise GoldenError(f"cannot read {path}: {one_line(exc)}") from None
+    from ..base import safeyaml
+
     try:
-        return yaml.safe_load(text)
+        return safeyaml.load(text)
+    except safeyaml.Refused as exc:
+        raise GoldenError(f"{path}: not read: {exc.problem}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark else ""

@@ -5,8 +5,8 @@ load around it (walk, stat, the store cache, record reconstruction, tiering) sti
 a warm `retrieve`. After a full run of `curator retrieve QUERY STORE`, this module keeps what a
 query needs besides the index — each record's path, tier, tokens, title, content hash and date,
 the route's index rows and links, each memory's cluster, the retrieval config, the day — with
-the stat key of every memory file and folder that run's load read or listed (the helpers of
-`replay`, which does the same for `check`). The next `retrieve` of the same STORE states those
+the stat key of every memory file and folder that run's load read or listed (`base.kept`, the
+kept runs `checks/replay.py` also keeps `check` with; `model.load_signature`). The next `retrieve` of the same STORE states those
 paths; when every key still matches, it searches the saved index through a stand-in for the
 store (`LiteStore`) with the very same engine and prints with the very same code, so the output
 is byte-identical to the full path's. Anything else takes the full path, which keeps a new state:
@@ -29,19 +29,15 @@ environment, interpreter, curator code and day; the newest `KEEP` are kept.
 
 from __future__ import annotations
 
-import marshal
 import os
 import sys
 import time
-import zlib
 
-FORMAT = 2
+from ..base import kept
+
+FORMAT = 3  # 3: checksummed; why the semantic source was off
 KEEP = 64
 SERVED = ("route", "bm25", "prior", "fused", "fused-lexical")
-
-# the command being run, set by `begin`: (key, folder, start_ns); a run started otherwise keeps nothing
-_pending: tuple | None = None
-
 
 class Declined(Exception):
     """The stand-in was asked for something only a loaded store has: take the full path."""
@@ -91,69 +87,54 @@ def parse(argv: list[str]) -> dict | None:
 
 
 def _folder() -> str | None:
-    if os.environ.get("CURATOR_NO_CACHE") or os.environ.get("CURATOR_NO_FAST"):
-        return None
-    base = os.environ.get("CURATOR_CACHE_DIR")
-    if not base:
-        from ..locations import cache_dir
-
-        base = str(cache_dir())
-    return os.path.join(base, "retrieval", "fast")
+    return None if os.environ.get("CURATOR_NO_FAST") else kept.folder("retrieval", "fast")
 
 
 def state_key(store_arg: str) -> tuple:
     """What a kept state is valid for besides the files it stated."""
-    from ..cache import code_signature
-    from ..replay import ENV_NAMES, ENV_PREFIXES
+    from ..base.cache import code_signature
 
-    env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith(ENV_PREFIXES) or k in ENV_NAMES))
-    return (FORMAT, os.path.abspath(store_arg), env, sys.executable, code_signature(), time.strftime("%Y-%m-%d"))
-
-
-def _file(folder: str, key: tuple) -> str:
-    return os.path.join(folder, f"{zlib.crc32(marshal.dumps(key)):08x}.marshal")
+    return (FORMAT, os.path.abspath(store_arg), kept.environment(), sys.executable, code_signature(),
+            time.strftime("%Y-%m-%d"))
 
 
 # ------------------------------------------------------------------ answering
 
 
 def begin(argv: list[str]):
-    """At the entry point: (options, engine, result, state) of this `retrieve` answered from the
-    kept state — the face prints it (`cli.commands.retrieve.answer_fast`) — or None (then the
-    command runs as usual, and `keep` may keep a state for the next one)."""
-    global _pending
+    """At the entry point: ((options, engine, result, state) of this `retrieve` answered from the
+    kept state — the face prints it (`cli.commands.retrieve.answer_fast`) —, None), or (None, the
+    kept run the command may keep a state through for the next one; None when it keeps none)."""
     opts = parse(argv)
     folder = _folder() if opts is not None else None
     if opts is None or folder is None:
-        return None
+        return None, None
     start_ns = time.time_ns()
     try:
         key = state_key(opts["store"])
     except Exception:  # noqa: BLE001 - an odd environment: the full path decides
-        return None
-    _pending = (key, folder, start_ns)
+        return None, None
+    run = kept.Run(key, folder, start_ns)
     try:
-        answered = answer(folder, key, opts)
+        answered = answer(run, opts)
     except Exception:  # noqa: BLE001 - a damaged or foreign state: the full path runs
-        return None
+        return None, run
     if answered is None:
-        return None
-    _pending = None  # answered: nothing to keep
-    return (opts, *answered)
+        return None, run
+    return (opts, *answered), None  # answered: nothing to keep
 
 
-def answer(folder: str, key: tuple, opts: dict):
+def answer(run: kept.Run, opts: dict):
     """(engine, result, state) for the query from the kept state, or None when it is stale."""
-    from ..replay import unchanged
-
     try:
-        with open(_file(folder, key), "rb") as fh:
-            state = marshal.loads(fh.read())
+        state = kept.load(run)
     except (OSError, EOFError, ValueError, TypeError):
         return None
-    if not isinstance(state, dict) or state.get("v") != FORMAT or state.get("key") != key:
+    if not isinstance(state, dict) or state.get("v") != FORMAT or state.get("key") != run.key:
         return None
-    if not unchanged(state["stats"], state["presence"]) or not _sessions_unchanged(state["sessions"]):
+    if state["semantic_keys"] is None and not state.get("semantic_off"):
+        return None  # lexical only, and not by choice (a refused model): the full path tries the model again
+    if not kept.unchanged(state["stats"], state["presence"]) or not _sessions_unchanged(state["sessions"]):
         return None
     from ..model.loader import current_day
     from .engine import RetrievalEngine
@@ -224,7 +205,7 @@ class LiteStore:
     def __init__(self, state: dict) -> None:
         from datetime import date
 
-        from ..config import RetrievalConfig
+        from ..base.config import RetrievalConfig
 
         self.root = state["root"]
         self.encoding = state["encoding"]
@@ -248,10 +229,8 @@ class LiteStore:
 
 
 def _sessions_unchanged(sessions) -> bool:
-    from ..replay import unchanged
-
     _roots, stats, presence = sessions  # the roots follow HOME and CLAUDE_CONFIG_DIR, in the key
-    return unchanged(stats, presence)
+    return kept.unchanged(stats, presence)
 
 
 def _session_roots() -> list[str]:
@@ -263,37 +242,38 @@ def _session_roots() -> list[str]:
 # ------------------------------------------------------------------ keeping
 
 
-def keep(store, located, engine, reads, evidence, extra_ok: bool) -> bool:
+def keep(run: kept.Run | None, store, located, engine, reads, evidence, extra_ok: bool) -> bool:
     """After a full single-store `retrieve`: keep what the next one needs, unless this run is not
-    one the fast path may serve. True when kept."""
-    global _pending
-    if _pending is None or not extra_ok:
+    one the fast path may serve (or no `run` was opened for it). True when kept."""
+    if run is None or not extra_ok:
         return False
-    (key, folder, start_ns), _pending = _pending, None
     if located.is_sample or reads is not None or evidence.get("sessions") or evidence.get("reads"):
         return False
     if store.encoding != "cl100k_base" or engine._saved is None:
         return False
-    from ..replay import _prune, store_signature
+    if engine.unavailable:  # a source that should have run did not (a refused model): the next run tries again
+        return False
+    from ..base.paths import is_below
+    from ..model.load_signature import store_signature
 
     # the folders between the STORE argument and the store (a repository given by its folder)
-    given = os.path.abspath(key[1])
+    given = os.path.abspath(run.key[1])
     root = os.path.abspath(str(store.root))
     between = []
-    if root != given and root.startswith(given.rstrip(os.sep) + os.sep):
+    if is_below(root, given):
         part = root
         while part != given:
             part = os.path.dirname(part)
             between.append(part)
     elif root != given:
         return False
-    signature = store_signature(store, start_ns, tuple(between))
-    sessions = _sessions_signature(start_ns)
+    signature = store_signature(store, run.settled, tuple(between))
+    sessions = _sessions_signature(run.settled)
     if signature is None or sessions is None:
         return False
     docs = {r.path for r in engine.docs}
     state = {
-        "v": FORMAT, "key": key, "root": str(store.root), "gen": engine._saved.gen,
+        "v": FORMAT, "key": run.key, "root": str(store.root), "gen": engine._saved.gen,
         "stats": signature[0], "presence": signature[1], "sessions": sessions,
         "records": [(r.path, r.level, r.readable, r.kind, r.tier, r.folder, r.date, r.tokens, r.title,
                      r.content_hash) for r in store.records.values()],
@@ -307,19 +287,18 @@ def keep(store, located, engine, reads, evidence, extra_ok: bool) -> bool:
         "reads": reads, "evidence": dict(evidence),
         # the semantic source's cache keys (they depend on each memory's head, which needs its text)
         "semantic_keys": engine.semantic_keys() if engine.semantic is not None else None,
+        "semantic_off": _semantic_off(engine.config),  # why it did not run, when it was turned off
     }
-    try:
-        data = marshal.dumps(state)
-        os.makedirs(folder, exist_ok=True)
-        path = _file(folder, key)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-        _prune(folder)
-    except (OSError, ValueError):
-        return False
-    return True
+    return kept.write(run, state)
+
+
+def _semantic_off(config) -> str | None:
+    """Why the semantic source is turned off by choice (None when it is on): `CURATOR_NO_SEMANTIC`
+    (in the state's key) or the store's config (its file is stated: a change takes the full path)."""
+    from .semantic import disabled
+
+    why = disabled(config)
+    return why or None
 
 
 def _config_fields(config) -> dict:
@@ -328,11 +307,9 @@ def _config_fields(config) -> dict:
     return {f.name: getattr(config, f.name) for f in fields(config)}
 
 
-def _sessions_signature(start_ns: int):
+def _sessions_signature(settled_ns: int):
     """(the transcript roots, the stat key of every folder below them), or None when racy."""
-    from .. import replay
-
-    limit = start_ns - replay.RACY_SLACK_NS
+    limit = settled_ns
     roots = _session_roots()
     stats, presence = [], []
     for root in roots:
@@ -350,7 +327,7 @@ def _sessions_signature(start_ns: int):
                 return None
             if st.st_mtime_ns >= limit or st.st_ctime_ns >= limit:
                 return None
-            stats.append((folder, replay._stat_key(st)))
+            stats.append((folder, kept.stat_key(st)))
             if len(stats) > 2000:
                 return None
             try:

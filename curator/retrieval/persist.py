@@ -25,7 +25,9 @@ never a mix; older generations' files are removed after. A memory that changed o
 the next build reuse the saved terms of the others and save a new generation (entries of gone
 files are dropped with it); a changed index or config rebuilds every memory's terms. Folders of
 stores that no longer exist are pruned whenever an index is saved. Any damaged or missing file
-only means a rebuild.
+only means a rebuild: the marshalled files carry a checksum (`safeio.with_checksum`), each
+memory's terms in `docterms` its own CRC-32, and `index.marshal` the CRC-32 of each array, checked
+when the arrays are opened — one damaged byte never changes a ranking.
 """
 
 from __future__ import annotations
@@ -35,15 +37,18 @@ import hashlib
 import marshal
 import os
 import secrets
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-VERSION = 6  # 6: passages-<gen>.bin; 5: docterms-<gen>.bin (one memory's terms readable alone); 4: near-copy groups
+from ..base.safeio import with_checksum
+
+VERSION = 7  # 7: passages-<gen>.bin; 6: every file checksummed; 5: docterms-<gen>.bin (one memory's terms readable alone)
 ARRAYS = ("data", "indices", "indptr")
 
 
 def folder_for(root: Path | str) -> Path:
-    from ..locations import cache_dir
+    from ..base.locations import cache_dir
 
     real = os.path.realpath(root)
     return cache_dir() / "retrieval" / hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:24]
@@ -71,29 +76,24 @@ class Saved:
     vocab: dict[str, int] | None
     route_keywords: list[tuple[str, ...]] | None = None
     groups: dict[str, str] | None = None  # near-copies: path → prose digest (copies.groups)
+    crcs: dict[str, int] | None = None  # each array file's CRC-32
 
     def copies(self) -> list[str] | None:
         """Each memory's prose digest (`copies.copy_key`), aligned with `keys`."""
-        try:
-            data = marshal.loads((self.folder / f"copies-{self.gen}.marshal").read_bytes())
-        except (OSError, EOFError, ValueError, TypeError):
-            return None
+        data = _read_checked(self.folder / f"copies-{self.gen}.marshal")
         return data if isinstance(data, list) and len(data) == len(self.keys) else None
 
     def terms(self) -> list[list[str]] | None:
-        try:
-            data = marshal.loads((self.folder / f"terms-{self.gen}.marshal").read_bytes())
-        except (OSError, EOFError, ValueError, TypeError):
-            return None
+        data = _read_checked(self.folder / f"terms-{self.gen}.marshal")
         return data if isinstance(data, list) and len(data) == len(self.keys) else None
 
     def terms_of(self, indices) -> dict[int, list[str]] | None:
         """Some memories' terms, read from the per-memory file without loading the others' (the
-        query's feedback expansion reads five memories of thousands)."""
+        query's feedback expansion reads five memories of thousands); each checked by its CRC."""
         return self._blobs("docterms", indices)
 
     def passages_of(self, indices) -> dict[int, list] | None:
-        """Some memories' passage rows (`passage_rank.Row`), read alone."""
+        """Some memories' passage rows (`passage_rank.Row`), read alone (and checked)."""
         return self._blobs("passages", indices)
 
     def passages(self) -> list[list] | None:
@@ -103,6 +103,7 @@ class Saved:
 
     def _blobs(self, name: str, indices) -> dict[int, object] | None:
         import struct
+        import zlib
 
         try:
             with open(self.folder / f"{name}-{self.gen}.bin", "rb") as fh:
@@ -111,13 +112,30 @@ class Saved:
                     return None
                 out = {}
                 for i in indices:
+                    if not 0 <= i < n:
+                        return None
                     fh.seek(8 + 8 * i)
                     start, end = struct.unpack("<qq", fh.read(16))
-                    fh.seek(8 + 8 * (n + 1) + start)
-                    out[i] = marshal.loads(fh.read(end - start))
+                    fh.seek(8 + 8 * (n + 1) + 4 * i)
+                    (crc,) = struct.unpack("<I", fh.read(4))
+                    if not 0 <= start <= end or end - start > 1 << 30:
+                        return None
+                    fh.seek(8 + 8 * (n + 1) + 4 * n + start)
+                    blob = fh.read(end - start)
+                    if zlib.crc32(blob) != crc:
+                        return None
+                    out[i] = marshal.loads(blob)
                 return out
         except (OSError, EOFError, ValueError, TypeError, struct.error):
             return None
+
+    def _arrays_intact(self, maps) -> bool:
+        """Do the mapped arrays hold the bytes their CRC-32s (kept in index.marshal) say?"""
+        import zlib
+
+        if not self.crcs:
+            return False
+        return all(zlib.crc32(m) == self.crcs.get(name) for name, m in zip(ARRAYS, maps, strict=True))
 
     def arrays(self):
         """(data, indices, indptr) memory-mapped, or None if any is missing or damaged."""
@@ -129,7 +147,9 @@ class Saved:
             # plain ndarray views of the maps: slicing a np.memmap costs a Python hook per slice
             out = tuple(np.load(self.folder / f"{name}-{self.gen}.npy", mmap_mode="r", allow_pickle=False)
                         .view(np.ndarray) for name in ARRAYS)
-        except (OSError, ValueError, ImportError):
+        except Exception:  # noqa: BLE001 - missing, damaged header, numpy absent: rebuilt
+            return None
+        if not self._arrays_intact(out):
             return None
         data, indices, indptr = out
         if len(indptr) != len(self.vocab) + 1 or len(data) != len(indices) or int(indptr[-1]) != len(data):
@@ -143,7 +163,9 @@ class Saved:
             return None
         try:
             out = tuple(_npy_view(self.folder / f"{name}-{self.gen}.npy") for name in ARRAYS)
-        except (OSError, ValueError, SyntaxError, TypeError, KeyError):
+        except Exception:  # noqa: BLE001 - missing or a damaged header: rebuilt
+            return None
+        if not self._arrays_intact(out):
             return None
         data, indices, indptr = out
         if len(indptr) != len(self.vocab) + 1 or len(data) != len(indices) or indptr[-1] != len(data):
@@ -192,19 +214,28 @@ def _npy_view(path: Path) -> memoryview:
     return view.cast(fmt)
 
 
-def load(root: Path | str) -> Saved | None:
-    folder = folder_for(root)
+def _read_checked(path: Path):
+    """A checksummed marshal file's value, or None (missing, damaged, another layout)."""
+    from ..base.safeio import without_checksum
+
     try:  # one read, then loads: marshal.load on a file object reads it in many small pieces
-        meta = marshal.loads((folder / "index.marshal").read_bytes())
+        payload = without_checksum(path.read_bytes())
+        return marshal.loads(payload) if payload is not None else None
     except (OSError, EOFError, ValueError, TypeError):
         return None
+
+
+def load(root: Path | str) -> Saved | None:
+    folder = folder_for(root)
+    meta = _read_checked(folder / "index.marshal")
     if not isinstance(meta, dict) or meta.get("v") != VERSION or meta.get("root") != os.path.realpath(root):
         return None
     try:
         keys = [(str(p), str(h)) for p, h in meta["keys"]]
         groups = meta.get("copies")
+        crcs = meta.get("crc")
         return Saved(folder, str(meta["context"]), keys, str(meta["gen"]), meta.get("vocab"), meta.get("route"),
-                     groups if isinstance(groups, dict) else None)
+                     groups if isinstance(groups, dict) else None, crcs if isinstance(crcs, dict) else None)
     except (KeyError, TypeError, ValueError):
         return None
 
@@ -219,21 +250,24 @@ def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: lis
     try:
         folder.mkdir(parents=True, exist_ok=True)
         _atomic(folder / "root.txt", os.path.realpath(root).encode("utf-8", "surrogatepass"))
-        _atomic(folder / f"terms-{gen}.marshal", marshal.dumps(terms))
+        _atomic(folder / f"terms-{gen}.marshal", with_checksum(marshal.dumps(terms)))
         _atomic(folder / f"docterms-{gen}.bin", _doc_terms_bytes(terms))
         if passages is not None:
             _atomic(folder / f"passages-{gen}.bin", _doc_terms_bytes(passages))
         if copies is not None:
-            _atomic(folder / f"copies-{gen}.marshal", marshal.dumps(copies))
+            _atomic(folder / f"copies-{gen}.marshal", with_checksum(marshal.dumps(copies)))
+        crcs = {}
         for name, arr in zip(ARRAYS, parts, strict=True):
-            _atomic(folder / f"{name}-{gen}.npy", _npy_bytes(arr))
+            data = _npy_bytes(arr)
+            crcs[name] = zlib.crc32(memoryview(data)[_npy_header_size(data):])
+            _atomic(folder / f"{name}-{gen}.npy", data)
         meta = {"v": VERSION, "root": os.path.realpath(root), "context": context, "keys": keys, "gen": gen,
-                "vocab": dict(vocab), "route": route_keywords}
+                "vocab": dict(vocab), "route": route_keywords, "crc": crcs}
         if copies is not None:
             from .copies import groups
 
             meta["copies"] = groups((p for p, _ in keys), copies)
-        _atomic(folder / "index.marshal", marshal.dumps(meta))
+        _atomic(folder / "index.marshal", with_checksum(marshal.dumps(meta)))
     except (OSError, ValueError):
         return
     for f in folder.iterdir():  # earlier generations (and leftovers of a crash)
@@ -246,14 +280,21 @@ def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: lis
 
 
 def _doc_terms_bytes(terms: list) -> bytes:
-    """n, n + 1 offsets, then each memory's terms (or rows) marshalled: one memory readable alone."""
+    """n, n + 1 offsets, n CRC-32s, then each memory's terms (or passage rows) marshalled: one
+    memory readable (and checked) alone."""
     import struct
 
     blobs = [marshal.dumps(t) for t in terms]
     offsets = [0]
     for b in blobs:
         offsets.append(offsets[-1] + len(b))
-    return struct.pack(f"<q{len(offsets)}q", len(terms), *offsets) + b"".join(blobs)
+    return (struct.pack(f"<q{len(offsets)}q", len(terms), *offsets)
+            + struct.pack(f"<{len(blobs)}I", *(zlib.crc32(b) for b in blobs)) + b"".join(blobs))
+
+
+def _npy_header_size(data: bytes) -> int:
+    size = 2 if data[6] == 1 else 4
+    return 8 + size + int.from_bytes(data[8:8 + size], "little")
 
 
 def _atomic(path: Path, data: bytes) -> None:

@@ -20,10 +20,10 @@ from pathlib import Path
 from .bm25 import BM25Index
 from .text import query_terms, terms
 
-FOLDERS = (".claude/skills", ".claude/agents", ".cursor/rules", ".kiro/steering", ".windsurf/rules")
-AGENTS = ("claude-code", "cursor", "kiro", "windsurf")
+FOLDERS = (".claude/skills", ".claude/agents", ".cursor/rules", ".kiro/steering", ".devin/rules", ".windsurf/rules")
+AGENTS = ("claude-code", "cursor", "kiro", "devin")
 KIND = {".claude/skills/": "skill", ".claude/agents/": "subagent", ".cursor/rules/": "Cursor rule",
-        ".kiro/steering/": "Kiro steering", ".windsurf/rules/": "Windsurf rule"}
+        ".kiro/steering/": "Kiro steering", ".devin/rules/": "Devin rule", ".windsurf/rules/": "Windsurf rule"}
 SHOWN, FLOOR = 3, 0.5  # at most three, each scoring at least half the best
 
 

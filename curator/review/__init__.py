@@ -67,10 +67,11 @@ def pick_sources(repo: Path, path: Path, paths: list[str]) -> list[Source]:
 
 def review_repository(path: Path | str = ".", base: str = "HEAD", token_counter=None) -> Review:
     """Raises GitError (not a repository, unknown revision) — a usage error for the faces."""
+    from ..base.git import toplevel
     from . import git
 
     path = Path(path)
-    repo = git.repo_root(path)
+    repo = toplevel(path)
     commit = git.resolve(repo, base)
     now = git.work_files(repo)
     then = git.tracked_files(repo, commit)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..context.model import ContextModel
 
-_NAMES = (".cursorrules", ".clinerules", ".windsurfrules", ".roorules")
+_NAMES = (".cursorrules", ".clinerules", ".windsurfrules", ".roorules")  # top files a revision's model reads
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +67,8 @@ def startup_changes(before: ContextModel | None, after: ContextModel) -> list[Ag
 def _candidate(path: str) -> bool:
     name = path.rsplit("/", 1)[-1]
     return (path.endswith((".md", ".mdc")) or name in _NAMES or name.startswith(".roorules-")
-            or path == ".gemini/settings.json" or path.startswith((".clinerules/", ".roo/")))
+            or path in (".gemini/settings.json", ".claude/settings.json", ".curator.yaml")
+            or path.startswith((".clinerules/", ".roo/")))
 
 
 def model_at(root, ref: str, *, token_counter=None, env: dict | None = None) -> ContextModel:

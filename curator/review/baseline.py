@@ -101,10 +101,11 @@ def introduced_since(store: Store, findings: list[Finding], base: str = "HEAD", 
     Raises GitError (not a repository, unknown revision)."""
     import tempfile
 
+    from ..base.git import toplevel
     from . import git
     from .sources import Source, load_source
 
-    repo = git.repo_root(store.root)
+    repo = toplevel(store.root)
     commit = git.resolve(repo, base)
     try:
         rel = store.root.resolve().relative_to(repo.resolve()).as_posix()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..budgets.startup import startup_of
 from ..checks import run_checks
+from ..model import formats as fmts
 from ..model.findings import Finding
 from ..model.records import LEVEL_L2
 from ..model.store import Store
@@ -258,7 +259,7 @@ def diff_budgets(before: Store | None, after: Store | None) -> list[Budget]:
     return out
 
 
-CLAUDE_INDEX_LINES, CLAUDE_INDEX_BYTES = 200, 25_000
+CLAUDE_INDEX_LINES, CLAUDE_INDEX_BYTES = fmts.CLAUDE_CAP_LINES, fmts.CLAUDE_CAP_BYTES  # the agent's rule
 
 
 def _claude_index(store: Store | None) -> tuple[int, int] | None:

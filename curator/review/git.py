@@ -1,4 +1,4 @@
-"""The few git operations review needs, through the real `git` executable.
+"""The few git operations review needs, through curator's one git runner (`base.git`).
 
 Every failure is a `GitError` with one line for the user (not a repository, unknown revision,
 git missing); nothing here raises anything else."""
@@ -6,43 +6,19 @@ git missing); nothing here raises anything else."""
 from __future__ import annotations
 
 import io
-import os
-import shutil
-import subprocess
 import tarfile
 from pathlib import Path
 
-
-class GitError(Exception):
-    """git is missing, the folder is not in a repository, or a revision is unknown."""
+from ..base.git import GitError, run
 
 
 def _git(cwd: Path, *args: str, binary: bool = False) -> bytes | str:
-    exe = shutil.which("git")
-    if exe is None:
-        raise GitError("git is not installed (review compares with a git revision)")
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
     try:
-        proc = subprocess.run([exe, *args], cwd=cwd, capture_output=True, env=env, check=False)
-    except OSError as exc:
-        raise GitError(f"cannot run git: {exc}") from None
-    if proc.returncode != 0:
-        msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitError(msg[-1] if msg else f"git {args[0]} failed")
-    return proc.stdout if binary else proc.stdout.decode("utf-8", "replace")
-
-
-def repo_root(path: Path | str) -> Path:
-    """The top folder of the work tree holding `path` (a file or folder)."""
-    p = Path(path).resolve()
-    start = p if p.is_dir() else p.parent
-    while not start.exists():
-        start = start.parent
-    try:
-        out = _git(start, "rev-parse", "--show-toplevel")
-    except GitError:
-        raise GitError(f"not in a git repository: {path}") from None
-    return Path(out.strip())
+        return run(cwd, *args, binary=binary)
+    except GitError as exc:
+        if str(exc) == "git is not installed":
+            raise GitError("git is not installed (review compares with a git revision)") from None
+        raise
 
 
 def resolve(root: Path, ref: str) -> str:
@@ -109,16 +85,3 @@ def work_files(root: Path) -> list[str]:
     """Files in the work tree git knows or would add (tracked, and untracked not ignored)."""
     out = _git(root, "ls-files", "--cached", "--others", "--exclude-standard", "-z")
     return [p for p in out.split("\0") if p]
-
-
-def rename_history(path: Path, limit: int = 2000) -> dict[str, str]:
-    """Old path → the path it has now, for every file git recorded as renamed or moved under
-    `path` (repository-relative, chains followed); {} outside a repository or on any failure."""
-    try:
-        root = repo_root(path)
-        out = _git(root, "log", f"-n{limit}", "-M", "--diff-filter=R", "--name-status", "--format=", "--", str(path))
-    except GitError:
-        return {}
-    from ..context.moved import latest_names
-
-    return latest_names(out.splitlines())

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import Config, load_config
+from ..base.config import Config, load_config
 from ..model.discovery import StoreError
 from ..model.loader import load_store
 from ..model.sources import RepoSettings, repository_settings, repository_source_of

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .lines import capped_lines
 from .reader import MAX_TEXT, LineStats, is_prompt, iter_objects, text_of
 
 
@@ -126,8 +127,8 @@ def find_turn(paths: Iterable[Path], uuid: str) -> Turn | None:
     for path in paths:
         try:
             with open(path, "rb") as fh:
-                for no, raw in enumerate(fh, 1):
-                    if needle not in raw:
+                for no, (raw, _size) in enumerate(capped_lines(fh), 1):
+                    if raw is None or needle not in raw:
                         continue
                     try:
                         obj = json.loads(raw)
@@ -163,8 +164,8 @@ def search(files: Iterable[tuple[str, Path]], query: str, limit: int = 200) -> I
         except OSError:
             continue
         with fh:
-            for no, raw in enumerate(fh, 1):
-                if first not in raw.lower():
+            for no, (raw, _size) in enumerate(capped_lines(fh), 1):
+                if raw is None or first not in raw.lower():
                     continue
                 try:
                     obj = json.loads(raw)

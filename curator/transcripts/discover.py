@@ -15,6 +15,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..base.paths import is_within
+from .lines import capped_lines
+
 SLUG_MAX = 200  # longer slugs are shortened (and hashed) by Claude Code: never trust them then
 PEEK_LINES = 40
 MARKERS = (".serena", ".claude")
@@ -64,7 +67,7 @@ def claude_roots(env: dict | None = None, home: Path | None = None) -> list[Path
         if p not in out:
             out.append(p)
     if env is os.environ and home == Path.home():
-        from ..locations import demo_projects
+        from ..base.locations import demo_projects
 
         demo = demo_projects()  # the demo repository's sessions (only its own cwd matches them)
         if demo.is_dir() and demo not in out:
@@ -103,9 +106,11 @@ def peek(path: Path) -> tuple[str, str]:
     sid = cwd = ""
     try:
         with open(path, "rb") as fh:
-            for i, raw in enumerate(fh):
+            for i, (raw, _size) in enumerate(capped_lines(fh)):
                 if i >= PEEK_LINES or (sid and cwd):
                     break
+                if raw is None:
+                    continue
                 try:
                     obj = json.loads(raw)
                 except (ValueError, RecursionError):
@@ -121,10 +126,8 @@ def peek(path: Path) -> tuple[str, str]:
 
 
 def inside(cwd: str, repo: Path) -> bool:
-    if not cwd:
-        return False
-    r = str(repo).rstrip("/") or "/"
-    return cwd == r or cwd.startswith(r + "/")
+    """Was a session run in `repo` (its cwd the repository or a folder below)?"""
+    return bool(cwd) and is_within(cwd, repo)
 
 
 def _transcripts(folder: Path) -> list[tuple[Path, bool]]:

@@ -16,7 +16,7 @@ from .discover import Discovery, TranscriptFile, discover
 from .reader import SessionScan, resume, scan, scan_state
 
 PEEK_BYTES = 64 * 1024
-CACHE_VERSION = 3
+CACHE_VERSION = 4  # 4: plain tuples in a checksummed marshal file (never pickle)
 Progress = Callable[[str, float], None]
 
 
@@ -88,6 +88,7 @@ class Session:
             "subagents": [s.path for s in self.subagents], "bytes": self.size, "complete": self.complete,
             "lines": {"blank": sum(s.stats.blank for s in self.scans), "invalid": sum(s.stats.invalid for s in self.scans),
                       "truncated": any(s.stats.truncated for s in self.scans),
+                      "too_long": sum(s.stats.too_long for s in self.scans),
                       "unknown_types": _merge(s.stats.unknown for s in self.scans)},
         }
 
@@ -109,9 +110,32 @@ def _merge(dicts) -> dict[str, int]:
 
 
 def _cache():
-    from ..cache import user_cache
+    from ..base.cache import user_cache
 
-    return user_cache("sessions.pickle", CACHE_VERSION)
+    return user_cache("sessions.marshal", CACHE_VERSION)
+
+
+def _encode(size: int, mtime: float, scan: SessionScan, state) -> tuple:
+    """A cache entry as plain values (`marshal` stores them; nothing is ever unpickled)."""
+    from dataclasses import astuple
+
+    return (size, mtime, astuple(scan), (set(state.seen), state.title_rank, bytes(state.tail)))
+
+
+def _decode(value) -> tuple | None:
+    """(size, mtime, scan, state) of a cache entry, or None when it is not one."""
+    from .reader import LineStats, ScanState, Touch
+
+    try:
+        size, mtime, fields, (seen, rank, tail) = value
+        *head, stats, touches = fields
+        scan = SessionScan(*head, stats=LineStats(*stats), touches=[Touch(*t) for t in touches])
+        if not (isinstance(scan.path, str) and isinstance(scan.stats.unknown, dict) and isinstance(seen, set)
+                and isinstance(tail, bytes) and isinstance(rank, int)):
+            return None
+        return size, mtime, scan, ScanState(seen, rank, tail)
+    except (TypeError, ValueError):
+        return None
 
 
 class SessionIndex:
@@ -161,11 +185,11 @@ class SessionIndex:
             if cached is None:
                 if progress:
                     progress(f"reading {f.path.name}", done / total)
-                entry = cache._load().get(str(f.path)) if cache is not None else None
-                got = resume(f.path, entry[2], entry[3]) if _entry_ok(entry) else None  # only the new lines
+                entry = _decode(cache._load().get(str(f.path))) if cache is not None else None
+                got = resume(f.path, entry[2], entry[3]) if entry is not None else None  # only the new lines
                 cached, state = got or scan_state(f.path)
                 if cache is not None and cached.complete:
-                    cache._load()[str(f.path)] = (f.size, f.mtime, cached, state)  # a grown file replaces its entry
+                    cache._load()[str(f.path)] = _encode(f.size, f.mtime, cached, state)  # a grown file replaces it
                     cache._dirty = True
             scans[f.path] = cached
             done += f.size
@@ -185,11 +209,7 @@ class SessionIndex:
         return hits[0] if len(hits) == 1 else None
 
 
-def _entry_ok(value) -> bool:
-    return isinstance(value, tuple) and len(value) == 4 and isinstance(value[2], SessionScan)
-
-
 def _cached(cache, f: TranscriptFile) -> SessionScan | None:
     """The cached scan of this file if it has not changed since (same size and mtime)."""
-    value = cache._load().get(str(f.path))
-    return value[2] if _entry_ok(value) and value[:2] == (f.size, f.mtime) else None
+    value = _decode(cache._load().get(str(f.path)))
+    return value[2] if value is not None and value[:2] == (f.size, f.mtime) else None

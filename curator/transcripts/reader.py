@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from .lines import capped_lines
+from .records import USE_TOOLS, Listing, Load, Recorder
+
 # the conversation
 MESSAGE_TYPES = frozenset({"user", "assistant", "system", "summary", "attachment", "progress"})
 # metadata lines Claude Code writes beside the conversation (skipped, never "unknown")
@@ -28,6 +31,7 @@ TITLE_KEYS = (("custom-title", "customTitle"), ("ai-title", "aiTitle"), ("summar
 SERENA_READ = "read_memory"
 SERENA_LIST = "list_memories"
 READ_TOOLS = frozenset({"Read", "read_file", "View"})
+EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})  # touches too (`edit`): paths: rules attach
 MAX_TEXT = 4000  # characters of one block kept for the conversation view
 
 
@@ -39,15 +43,16 @@ class LineStats:
     not_object: int = 0
     unknown: dict[str, int] = field(default_factory=dict)
     truncated: bool = False  # the last line had no newline and did not parse
+    too_long: int = 0  # lines longer than LINE_CAP: skipped, never held in memory
 
     @property
     def problems(self) -> int:
-        return self.invalid + self.not_object + sum(self.unknown.values())
+        return self.invalid + self.not_object + self.too_long + sum(self.unknown.values())
 
 
 @dataclass(slots=True)
 class Touch:
-    """A memory reaching the agent: `how` is serena-read, serena-list, read or context."""
+    """A memory reaching the agent: `how` is serena-read, serena-list, read, edit or context."""
 
     how: str
     target: str  # a Serena memory name, or a file path as the session saw it
@@ -81,6 +86,8 @@ class SessionScan:
     complete: bool = False  # False: only the head was peeked (counts are partial)
     stats: LineStats = field(default_factory=LineStats)
     touches: list[Touch] = field(default_factory=list)
+    loads: list[Load] = field(default_factory=list)  # what the session recorded of its context (records.py)
+    listings: list[Listing] = field(default_factory=list)  # its skill listings
 
     @property
     def tokens(self) -> int:
@@ -108,16 +115,18 @@ def parse_time(text: str) -> datetime | None:
 def iter_objects(path: Path, stats: LineStats | None = None, limit_bytes: int | None = None,
                  start: int = 0, first_line: int = 1) -> Iterator[tuple[int, dict]]:
     """(line number, object) for every JSON object line (from byte `start`, numbered from
-    `first_line`); the rest is counted in `stats`."""
+    `first_line`); the rest is counted in `stats` (a line over LINE_CAP bytes is skipped)."""
     stats = stats if stats is not None else LineStats()
     read = 0
     with open(path, "rb") as fh:
         if start:
             fh.seek(start)
-        for no, raw in enumerate(fh, first_line):
+        for no, (raw, size) in enumerate(capped_lines(fh), first_line):
             stats.lines = no
-            read += len(raw)
-            if not raw.strip():
+            read += size
+            if raw is None:
+                stats.too_long += 1
+            elif not raw.strip():
                 stats.blank += 1
             else:
                 try:
@@ -177,6 +186,7 @@ class Scanner:
         self._seen_usage: set[str] = set()
         self._versions: dict[str, None] = {}
         self._title_rank = 99
+        self.rec = Recorder(scan)
 
     def feed(self, obj: dict) -> None:
         s = self.s
@@ -215,9 +225,12 @@ class Scanner:
             self._assistant(obj, ts if isinstance(ts, str) else "")
         elif kind == "attachment":
             self._attachment(obj, ts if isinstance(ts, str) else "")
+        elif kind == "system":
+            self.rec.system(obj)
 
     def _user(self, obj: dict, ts: str) -> None:
         s = self.s
+        self.rec.user(obj)
         if is_prompt(obj):
             s.user_messages += 1
             if not s.first_prompt:
@@ -240,6 +253,8 @@ class Scanner:
                 s.output_tokens += _int(usage.get("output_tokens"))
                 s.cache_read_tokens += _int(usage.get("cache_read_input_tokens"))
                 s.cache_creation_tokens += _int(usage.get("cache_creation_input_tokens"))
+        if "attributionSkill" in obj:
+            self.rec.assistant(obj)
         content = msg.get("content")
         if not isinstance(content, list):
             return
@@ -249,7 +264,7 @@ class Scanner:
             s.tool_calls += 1
             name = block.get("name")
             inp = block.get("input")
-            if not isinstance(name, str) or not isinstance(inp, dict):
+            if not isinstance(name, str) or not isinstance(inp, dict) or (name in USE_TOOLS and self.rec.tool(obj, block)):
                 continue
             short = tool_name(name)
             uuid = obj.get("uuid") if isinstance(obj.get("uuid"), str) else ""
@@ -259,10 +274,11 @@ class Scanner:
                     s.touches.append(Touch("serena-read", target.strip(), ts, uuid, s.session_id))
             elif short == SERENA_LIST:
                 s.touches.append(Touch("serena-list", "", ts, uuid, s.session_id))
-            elif name in READ_TOOLS:
-                target = inp.get("file_path") or inp.get("path")
+            elif name in READ_TOOLS or name in EDIT_TOOLS:
+                target = inp.get("file_path") or inp.get("path") or inp.get("notebook_path")
                 if isinstance(target, str) and target.strip():
-                    s.touches.append(Touch("read", target.strip(), ts, uuid, s.session_id))
+                    how = "read" if name in READ_TOOLS else "edit"
+                    s.touches.append(Touch(how, target.strip(), ts, uuid, s.session_id))
 
     def _attachment(self, obj: dict, ts: str) -> None:
         att = obj.get("attachment")
@@ -271,6 +287,7 @@ class Scanner:
         uuid = obj.get("uuid") if isinstance(obj.get("uuid"), str) else ""
         paths = []
         kind = att.get("type")
+        self.rec.attachment(obj, att)
         if kind == "nested_memory":
             inner = att.get("content")
             paths.append(att.get("path") or (inner.get("path") if isinstance(inner, dict) else None))

@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.notifications import Notify
 from textual.signal import Signal
 
-from ..config import Config
+from ..base.config import Config
 from . import messages as msg
 from .curation_flow import CurationFlow
 from .palette import CuratorCommands
@@ -19,6 +19,7 @@ from .repository_flow import RepositoryFixes
 from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, RetrievalLabScreen
 from .screens.context import ContextScreen
 from .screens.drift import DriftScreen
+from .screens.help import help_for
 from .screens.review import ReviewScreen
 from .screens.sessions import SessionsScreen
 from .settings import Settings, load_settings, save_settings
@@ -95,6 +96,8 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
         self.transcripts_signal: Signal = Signal(self, "transcripts")
         self.context_model = None  # the instruction files' context model, built in a worker
         self.context_signal: Signal = Signal(self, "context")
+        self.proof = None  # the sessions held against the model (curator.proof.Proof), built in a worker
+        self.proof_signal: Signal = Signal(self, "proof")
         self._role_theme_pushed = False
         self._toasts: list = []  # the notifications shown (see on_notify)
         self._in_flight: set[int] = set()  # toasts posted again, not yet back
@@ -210,21 +213,36 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
         return True
 
     switching_source = False
-    scope: int | None = None  # what Problems, Budgets, Drift, Review and the header show: None the whole repository
+    # what Problems, Budgets, Drift, Review and the header show: None the whole repository, a
+    # source's index, or live.scope.INSTRUCTIONS (the instruction files' findings)
+    scope: int | str | None = None
 
     def action_cycle_scope(self) -> None:
-        """s: the whole repository → each memory system → the whole repository."""
+        """s: the whole repository → each memory system → the instruction files → the whole."""
         from ..live.scope import next_scope
 
         if self.session is not None:
             self.set_scope(next_scope(self.session, self.scope))
 
-    def set_scope(self, scope: int | None) -> None:
-        """Narrow the screens to one source (it becomes current) or widen them to all; each
-        screen writes the scope it shows."""
+    def set_scope(self, scope) -> None:
+        """Narrow the screens to one source (it becomes current) or to the instruction files, or
+        widen them to all; each screen writes the scope it shows."""
+        from ..live.scope import is_source
+
         self.scope = scope
-        if scope is None or not self.select_source(scope):
+        if not is_source(scope) or not self.select_source(scope):
             self.workspace_signal.publish(self.workspace)  # the screens re-render for the scope
+
+    def get_line_filters(self):
+        """Textual's filters, and the one that draws any control character a repository's text
+        brought into a line as its picture (never sent to the terminal: `tui/escape_filter.py`)."""
+        from .escape_filter import VisibleControls
+
+        if self._visible_controls is None:
+            self._visible_controls = VisibleControls()
+        return [*super().get_line_filters(), self._visible_controls]
+
+    _visible_controls = None
 
     @property
     def read_only(self) -> bool:
@@ -269,41 +287,8 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
         self.notify(f"theme: {self.theme}", timeout=2)
 
     def action_help(self) -> None:
-        if isinstance(self.screen, HelpScreen):
-            return
-        screen = self.screen
-        focused = screen.focused
-        text = getattr(screen, "HELP", "") or ""
-        if focused is not None and getattr(focused, "HELP", None):
-            text += "\n\n" + focused.HELP
-        if self.notice:
-            text += f"\n\n{self.notice}"
-        rows, seen, screens, groups = [], set(), [], {}
-        for active in screen.active_bindings.values():
-            b = active.binding
-            if b.action in seen or not b.description:
-                continue
-            if not b.id or b.id.startswith("table-") or b.id.startswith("tree-") or b.id.startswith("leave-box"):
-                continue  # generic movement keys are one line of the help, not a page each
-            seen.add(b.action)
-            if b.group is SCREENS_GROUP:  # 1 2 3 4 5 6: one line for the screens
-                screens.append((b.key, "Store" if b.id == "show-store" else b.description))
-                continue
-            key = b.key_display or self.get_key_display(b)
-            if b.group is not None:  # e w i: one line for the group ("Severities: ...")
-                if b.group.description not in groups:
-                    groups[b.group.description] = len(rows)
-                    rows.append(([], b.group.description, []))
-                keys, _, whats = rows[groups[b.group.description]]
-                keys.append(key)
-                whats.append(b.description)
-                continue
-            rows.append((key, b.tooltip or b.description))
-        rows = [(" ".join(r[0]), f"{r[1]}: {' / '.join(r[2])}") if isinstance(r[0], list) else r for r in rows]
-        if screens:
-            rows.append((" ".join(k for k, _ in screens), " · ".join(d for _, d in screens)))
-        self.push_screen(HelpScreen(text, rows))
-
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(help_for(self, self.screen, SCREENS_GROUP))
 
     def open_path(self, path: str, line: int | None = None) -> None:
         """Show a file on the store screen (from problems, budgets, the lab or the palette)."""
@@ -323,6 +308,17 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
 
     def on_select_source(self, message: msg.SelectSource) -> None:
         self.select_source(message.index)
+
+    def on_show_sessions(self, message: msg.ShowSessions) -> None:
+        """The Sessions screen, narrowed to the sessions that loaded a file."""
+        from .screens.sessions import SessionsScreen
+
+        async def go() -> None:
+            await self.switch_mode("sessions")
+            if isinstance(self.screen, SessionsScreen):
+                self.screen.narrow(message.path, message.session_ids)
+
+        self.run_worker(go(), group="navigate", exclusive=True)
 
 
 def make_app(store_root: Path | str, **options) -> CuratorApp:

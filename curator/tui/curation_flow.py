@@ -37,14 +37,19 @@ class CurationFlow:
         from .dialogs import DiffDialog
 
         if self.read_only and root is None:
-            self.notify("This source is read-only (it lives outside the repository)", severity="warning")
+            from ..reports.escape import visible
+
+            spec = self.session.sources[self.session.current].spec
+            self.notify(visible(spec.why) if spec.why else "This source is read-only (it lives outside the repository)",
+                        severity="warning", markup=False)
             return
         if plan is None:
             return
         if plan.empty:
             self.notify("nothing to change", timeout=3)
             return
-        dialog = DiffDialog(plan)
+        dialog = DiffDialog(plan, prefix=self.store_prefix() if root is None else "",
+                            store=None if root is not None else self.store_label())
         self._proposal = (plan, dialog, replan, then_open, root)
 
         def decided(ok: bool | None) -> None:
@@ -56,6 +61,25 @@ class CurationFlow:
                 self.apply_plan(plan, then_open, replan)
 
         self.push_screen(dialog, decided)
+
+    def store_prefix(self) -> str:
+        """The current store's folder in its repository (`.serena/memories/`): a diff's paths
+        after it are repository-relative."""
+        from ..live.scope import prefix_of
+
+        session = self.session
+        if session is None or not session.sources:
+            return ""
+        return prefix_of(session.sources[session.current].spec, bool(getattr(session.layout, "single", False)))
+
+    def store_label(self) -> str | None:
+        """The memory system a write lands in, in words (`.serena/memories (Serena, tiered …)`)."""
+        session = self.session
+        if session is None or not session.sources:
+            return None
+        src = session.sources[session.current]
+        name = src.name if src.name not in (".", "") else (self.given or src.root.name)
+        return f"{name} ({src.spec.label})"
 
     def plan_from(self, make, then_open: str | None = None) -> None:
         """Plan with `make(workspace)` on the current snapshot and propose it (made again by
@@ -140,22 +164,36 @@ class CurationFlow:
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
     def action_undo(self) -> None:
         from ..curation import CurationError
+        from ..reports.escape import visible
 
         try:  # the newest of the store's and the repository's operations
             entry, swap = self.undo_newest()
         except (CurationError, OSError) as exc:
-            self.tell(msg.Notice(str(exc), severity="warning", timeout=6, markup=False))
+            self.tell(msg.Notice(visible(str(exc)), severity="warning", timeout=6, markup=False))
+            for note in getattr(exc, "notes", []):  # entries set aside or left alone: named, never silent
+                self.tell(msg.Notice(visible(note), severity="warning", timeout=10, markup=False))
             return
-        self.tell(msg.Notice(f"undone: {entry.meta.get('title')}", timeout=5, markup=False))
+        self.tell_undone(entry, swap)
+
+    def tell_undone(self, entry, swap) -> None:
+        """What an undo did, said: the operation, what recovery put back first, entries set aside."""
+        from ..reports.escape import visible
+
+        recovered = getattr(entry, "recovered", None)
+        if recovered:
+            back = ", ".join(map(visible, getattr(recovered, "restored", []))) or "its files"
+            self.tell(msg.Notice(f"recovered an interrupted operation ({', '.join(recovered)}): {back} put back",
+                                 severity="warning", timeout=10, markup=False))
+        self.tell(msg.Notice(f"undone: {visible(str(entry.meta.get('title')))}", timeout=5, markup=False))
         for note in entry.notes:  # untrusted journal entries set aside first: never silent
-            self.tell(msg.Notice(note, severity="warning", timeout=10, markup=False))
+            self.tell(msg.Notice(visible(note), severity="warning", timeout=10, markup=False))
         if swap is not None:
             self.tell(msg.Swapped([swap]))
 
     def action_history(self) -> None:
         from .dialogs import HistoryDialog
 
-        self.push_screen(HistoryDialog(*self.history_items()))
+        self.push_screen(HistoryDialog(*self.history_items()), self.review_unverifiable)
 
     def action_tiers(self) -> None:
         from ..model.tiering import decide
@@ -206,8 +244,37 @@ class CurationFlow:
         self.plan_from(make)
 
     def action_fix_all(self) -> None:
-        if self.workspace is not None:
-            self.fix_findings(self.workspace.findings, safe_only=True)
+        """Every finding of the current memory system that has a fix, in one preview — the safe
+        fixes and the ones `curator fix` plans only when asked (`--check ID`), the preview
+        saying which are which: applying it is the confirmation."""
+        from collections import Counter
+
+        from ..curation import plan_fixes
+        from ..curation.fix import is_safe
+        from .repository_flow import is_instruction
+
+        ws = self.workspace
+        if ws is None:
+            return
+        fixable = [f for f in ws.findings if f.fix is not None and not is_instruction(f)]
+        if not fixable:
+            self.notify("no finding of this memory system has a fix (Problems lists what to do by hand)", timeout=5)
+            return
+        picked = {(f.check, f.path, f.target) for f in fixable}
+
+        def make(w):
+            now = [f for f in w.findings if (f.check, f.path, f.target) in picked and f.fix is not None]
+            plan = plan_fixes(w.store, now, {f.check for f in now}, counter=w.store.counter)
+            asked = Counter(f.check for f in now if not is_safe(w.store, f))
+            safe = len(now) - sum(asked.values())
+            said = [f"{safe} safe fix(es) (`curator fix` applies them unasked)"] if safe else []
+            if asked:
+                said.append("need your confirmation — they change what the agent retrieves (`curator fix --check "
+                            "ID`): " + ", ".join(f"{c} ×{n}" for c, n in sorted(asked.items())))
+            plan.notes = said + plan.notes
+            return plan
+
+        self.plan_from(make)
 
     def promote(self, path: str) -> None:
         from ..curation import plan_promote
@@ -239,14 +306,18 @@ class CurationFlow:
 
     def edit_keywords(self, index: str, line: int) -> None:
         from ..curation import plan_keywords
-        from ..curation.keywords import RowRef
+        from ..curation.keywords import RowRef, keyword_rows
         from .dialogs import KeywordDialog
 
         ws = self.workspace
-        idx = ws.store.domain_indexes.get(index) if ws else None
-        row = next((r for r in idx.rows if r.line == line), None) if idx else None
+        rows = keyword_rows(ws.store, index) if ws else None
+        if rows is None:  # MEMORY.md, a plain index, a README: every line is read, none routes by keywords
+            self.notify(f"{index} routes by no keywords (its agent reads every line): Enter opens the row's "
+                        "file; edit the line itself in your editor", severity="information", timeout=6)
+            return
+        row = next((r for r in rows if r.line == line), None)
         if row is None or not row.links:
-            self.notify("Keywords are edited on a domain-index row", severity="warning")
+            self.notify(f"{index}:{line} links no memory: edit it by hand", severity="warning")
             return
         target = row.links[0].target
         chosen_row = RowRef(index, line, row.raw)  # this row, not the first one for its target

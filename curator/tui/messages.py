@@ -65,6 +65,24 @@ class Notice(Message):
         self.text, self.options = text, options
 
 
+class ProofLoaded(Message):
+    """The sessions held against the model (curator.proof.Proof; None: nothing to hold)."""
+
+    def __init__(self, proof, generation: int = 0) -> None:
+        super().__init__()
+        self.proof = proof
+        self.generation = generation
+
+
+class ShowSessions(Message):
+    """A screen asks for the sessions that loaded a file (the Sessions screen, filtered)."""
+
+    def __init__(self, path: str, session_ids: list[str]) -> None:
+        super().__init__()
+        self.path = path
+        self.session_ids = session_ids
+
+
 class TranscriptsChanged(Message):
     """The transcripts' index grew (`done`: every file is read)."""
 

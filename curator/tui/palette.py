@@ -14,14 +14,15 @@ ACTIONS = [
     ("retrieval: open the retrieval lab", "switch_mode('lab')"),
     ("sessions: the agent's sessions — browse, search, mine; memory usage", "switch_mode('sessions')"),
     ("review: the memory's changes against git HEAD", "switch_mode('review')"),
-    ("drift: what is out of step; start-up load over git history", "switch_mode('drift')"),
+    # ("history" is the operations' word: drift says "past commits", so the palette's history opens history)
+    ("history: every operation curator applied, newest first (ctrl+z undoes it)", "history"),
+    ("drift: what is out of step; start-up load over past commits", "switch_mode('drift')"),
     ("context: what each agent loads — start-up files, on demand, imports", "switch_mode('context')"),
     ("store: re-check the whole store", "reload_store"),
     ("curate: fix every finding that has a fix (preview first)", "fix_all"),
     ("curate: refresh stale L0 token counts (preview first)", "refresh_counts"),
     ("curate: prune or archive transient records (pick, then preview)", "prune"),
     ("curate: undo the last operation", "undo"),
-    ("curate: show the history of operations", "history"),
     ("help: show keys for this screen", "help"),
     ("theme: next theme", "next_theme"),
     ("app: quit", "quit"),
@@ -42,9 +43,19 @@ class CuratorCommands(Provider):
             for i, src in repo.loaded():
                 out.append((f"scope: only {src.name}", partial(app.set_scope, i)))
         ws = getattr(app, "workspace", None)
+        if repo is not None and len(repo.loaded()) > 1:  # every memory system's files, by repository path
+            from ..live.scope import prefix_of
+
+            single = bool(getattr(repo.layout, "single", False))
+            for i, src in repo.loaded():
+                pre = prefix_of(src.spec, single)
+                for path in src.workspace.store.records:
+                    out.append((f"open: {pre}{path}", partial(_open_in, app, i, path)))
+        elif ws is not None:
+            for path in ws.store.records:
+                out.append((f"open: {path}", partial(app.open_path, path)))
         if ws is not None:
             for path, rec in ws.store.records.items():
-                out.append((f"open: {path}", partial(app.open_path, path)))
                 if rec.level == 2 and rec.tier in ("transient", "reflexion"):
                     out.append((f"curate: promote {path}", partial(app.promote, path)))
         return out
@@ -59,3 +70,11 @@ class CuratorCommands(Provider):
             score = matcher.match(title)
             if score > 0:
                 yield Hit(score, matcher.highlight(title), callback)
+
+
+def _open_in(app, source: int, path: str) -> None:
+    """Open a file of another memory system: it becomes the current one first."""
+    session = app.session
+    if session is not None and session.current != source:
+        app.select_source(source)
+    app.open_path(path)

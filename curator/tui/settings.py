@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 
 import yaml
 
-from ..locations import user_settings_file
+from ..base.locations import user_settings_file
 
 
 @dataclass
@@ -18,7 +18,9 @@ class Settings:
 
 def load_settings() -> Settings:
     try:
-        data = yaml.safe_load(user_settings_file().read_text(encoding="utf-8")) or {}
+        from ..base.safeyaml import load
+
+        data = load(user_settings_file().read_text(encoding="utf-8")) or {}
     except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError, TypeError):  # a bad date, !!int 'x'
         return Settings()
     if not isinstance(data, dict):

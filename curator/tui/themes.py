@@ -98,6 +98,6 @@ def load_theme_files(*folders: Path) -> tuple[list[ThemeFile], list[tuple[Path, 
 
 
 def available_themes() -> tuple[list[ThemeFile], list[tuple[Path, str]]]:
-    from ..locations import bundled_themes, user_themes
+    from ..base.locations import bundled_themes, user_themes
 
     return load_theme_files(bundled_themes(), user_themes())

@@ -60,12 +60,15 @@ class AppWorkers:
                 self.tell(msg.LoadProgress(what, fraction))
 
         def warn(text: str) -> None:
-            self.tell(msg.Notice(text, severity="warning", timeout=10, markup=False))
+            from ..reports.escape import visible
+
+            self.tell(msg.Notice(visible(text), severity="warning", timeout=10, markup=False))
 
         try:
             if self.layout is None and not self.store_root.is_dir():
                 raise RuntimeError(f"store not found: {self.given}")
             layout = self.layout or discover(self.store_root)
+            _recover_repository(Path(layout.root), warn)
             if not layout.memory_sources():
                 self.tell(msg.LoadFailed(f"no agent memory found in {self.given}", no_memory=True))
                 return
@@ -142,6 +145,7 @@ class AppWorkers:
         if self.session is not None and message.model is not None:
             self.session.set_instructions(message.model)  # its findings: the header's and Problems' counts
         self.context_signal.publish(message.model)
+        self.load_proof()
         if message.live:
             if self.workspace is not None:
                 self.workspace_signal.publish(self.workspace)  # counts with the instruction findings
@@ -294,6 +298,36 @@ class AppWorkers:
         if message.done and self.workspace is not None:
             self.transcripts.usage_for(self.workspace.store)
         self.transcripts_signal.publish(self.transcripts)
+        if message.done:
+            self.load_proof()
+
+    _proof_asked = 0
+
+    def load_proof(self) -> None:
+        """Hold the sessions against the model, once both are ready (again when either changes)."""
+        svc, model = self.transcripts, self.context_model
+        if svc is None or not svc.indexed or model is None or "claude-code" not in model.agents:
+            return
+        self._proof_asked += 1
+        self._prove(model.root, list(svc.sessions), self._proof_asked)
+
+    @work(thread=True, exclusive=False, exit_on_error=False, group="proof")
+    def _prove(self, root: str, sessions: list, generation: int) -> None:
+        from ..proof import prove
+
+        try:
+            proof = prove(root, sessions, token_counter=self.token_counter)
+        except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
+            self.tell(msg.Notice(f"Could not hold the sessions against the model: {exc}", severity="warning",
+                                 markup=False))
+            proof = None
+        self.tell(msg.ProofLoaded(proof, generation))
+
+    def on_proof_loaded(self, message: msg.ProofLoaded) -> None:
+        if message.generation < self._proof_asked:
+            return
+        self.proof = message.proof
+        self.proof_signal.publish(message.proof)
 
     @work(thread=True, exclusive=False, exit_on_error=False, group="recheck")
     def recheck(self, path: str) -> None:
@@ -321,3 +355,20 @@ class AppWorkers:
         what = worker.name or worker.group or "a background task"
         self.notify(f"{what} failed: {type(error).__name__}: {error}", severity="error", timeout=10,
                     markup=False, title="curator")
+
+
+def _recover_repository(root: Path, warn) -> None:
+    """An instruction-file fix a kill interrupted is rolled back as the app opens (never
+    waiting), or each file left missing is named with how to put it back — as every command does."""
+    from ..curation.recovery import recover_now
+
+    try:
+        done = recover_now(root)
+    except OSError as exc:
+        warn(f"Could not check the repository's journal: {exc}")
+        return
+    if done:
+        back = ", ".join(done.restored) or "its files"
+        warn(f"Recovered an interrupted fix of the instruction files ({', '.join(done)}): {back} put back.")
+    for note in done.notes:
+        warn(note)

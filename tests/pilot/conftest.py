@@ -6,7 +6,7 @@ import queue
 
 import pytest
 
-from curator.tokens import FakeTokenCounter
+from curator.base.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 
 

@@ -159,7 +159,7 @@ async def test_palette_opens_a_file(app):
 
 
 async def test_missing_store_is_a_message_not_a_crash(tmp_path):
-    from curator.tokens import FakeTokenCounter
+    from curator.base.tokens import FakeTokenCounter
     from curator.tui.app import make_app
 
     app = make_app(tmp_path / "gone", token_counter=FakeTokenCounter())

@@ -3,8 +3,8 @@ the "what loads when editing" box, driven with keys; the tree's Instructions nod
 
 from __future__ import annotations
 
+from curator.base.tokens import FakeTokenCounter
 from curator.model.sources import discover
-from curator.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 from curator.tui.screens import ContextScreen, MainScreen
 from curator.tui.widgets import InstructionRef, StoreTree
@@ -39,7 +39,7 @@ async def test_the_context_view_walks_agents_and_answers_the_path_box(sample_rep
         assert "CLAUDE.md" in startup and "MEMORY.md" in startup
         imports = text_of(screen.query_one("#context-imports"))
         assert ".claude/memory/MEMORY.md" in imports and "← CLAUDE.md:" in imports
-        assert "experience-entries.md" in text_of(screen.query_one("#context-on-demand"))
+        assert ".claude/rules/experience-entries.md" in {str(k.value) for k in screen.query_one("#context-files").rows}
 
         table.focus()
         await pilot.press("down")  # the next agent: Codex

@@ -62,7 +62,7 @@ async def test_promote_wizard(app, sample_copy):
         dialog.query_one("#pr-index", Select).value = "skills-ci-index.md"
         dialog.query_one("#pr-dest", Input).value = "ci/ci-webhook-signing-rotation.md"
         await settle(app, pilot)
-        assert "uniqueness" in text_of(dialog.query_one("#pr-meter"))
+        assert "unique in skills-ci-index.md" in text_of(dialog.query_one("#pr-meter"))  # relative to what: its index
         await pilot.click("#preview")
         await settle(app, pilot)
         assert isinstance(app.screen, DiffDialog)
@@ -120,7 +120,7 @@ async def test_prune_screen_ticks_expired_records(app, sample_copy):
 
 
 async def test_x_merges_a_memory_md_line_listed_twice_and_ctrl_z_restores_it(make_store):
-    from curator.tokens import FakeTokenCounter
+    from curator.base.tokens import FakeTokenCounter
     from curator.tui.app import make_app
 
     topic = "---\nname: t\ndescription: d\ntype: project\n---\n# T\n"

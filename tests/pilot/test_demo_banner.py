@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Label
 
-from curator.tokens import FakeTokenCounter
+from curator.base.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 
 

@@ -3,7 +3,7 @@ folder of old logs) shows the records it covers and how to prune them, not an em
 
 from __future__ import annotations
 
-from curator.tokens import FakeTokenCounter
+from curator.base.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 from curator.tui.screens import MainScreen
 from curator.tui.widgets import RowTable

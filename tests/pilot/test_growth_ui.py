@@ -8,7 +8,7 @@ import subprocess
 import pytest
 from textual.widgets import Sparkline, Static
 
-from curator.tokens import FakeTokenCounter
+from curator.base.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 from curator.tui.screens import BudgetsScreen
 from tests.pilot.conftest import settle, text_of

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from curator.base.tokens import FakeTokenCounter
 from curator.budgets.startup import startup_of
-from curator.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 from curator.tui.widgets import BudgetBar
 from tests.pilot.conftest import settle

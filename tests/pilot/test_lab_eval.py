@@ -8,8 +8,8 @@ import time
 
 from textual.widgets import Static
 
+from curator.base.tokens import FakeTokenCounter
 from curator.cli import main
-from curator.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 from curator.tui.screens import RetrievalLabScreen
 

@@ -4,8 +4,8 @@ to one source, as today."""
 
 from __future__ import annotations
 
+from curator.base.tokens import FakeTokenCounter
 from curator.model.sources import discover
-from curator.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 from tests.pilot.conftest import settle, wait_until
 

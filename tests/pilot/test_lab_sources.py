@@ -9,8 +9,8 @@ import threading
 
 from textual.widgets import Static
 
+from curator.base.tokens import default_counter
 from curator.cli import main
-from curator.tokens import default_counter
 from curator.tui.app import make_app
 from tests.fake_encoder import FakeEncoder, use_fake_encoder
 from tests.pilot.conftest import settle, text_of, wait_until

@@ -4,7 +4,7 @@ file changed outside is made again, never applied over the change."""
 
 from __future__ import annotations
 
-from curator.tokens import FakeTokenCounter
+from curator.base.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 from curator.tui.dialogs import DiffDialog
 from curator.tui.screens import MainScreen, RetrievalLabScreen

@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from curator.base.tokens import FakeTokenCounter
 from curator.model.sources import discover
-from curator.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 from curator.tui.screens import ContextScreen
 from tests.pilot.conftest import FakeEvents, settle, text_of, wait_until
@@ -135,10 +135,11 @@ async def test_a_repository_without_memory_follows_its_agents_md(tmp_path):
     app = _app(root, layout=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await _on_context_alone(app, pilot)
-        assert _agents_table(app) == {"codex": 5}
-        (root / "CLAUDE.md").write_text("# Claude\n\nBe brief.\n")  # a new agent's file
+        assert _agents_table(app) == {"claude-code": 5, "codex": 5}  # Claude Code reads AGENTS.md since 2.1.277
+        (root / "CLAUDE.md").write_text("# Claude\n\nBe brief.\n")  # now it reads this instead
         app.instruction_events.push(_real(root / "CLAUDE.md"))
-        await wait_until(pilot, lambda: "claude-code" in app.context_model.agents)
+        await wait_until(pilot, lambda: [e.path for e in app.context_model.agents["claude-code"].startup]
+                         == ["CLAUDE.md"])
         await settle(app, pilot)
         assert set(_agents_table(app)) == {"claude-code", "codex"}
         assert "no memory store · 2 agents" in str(app.screen.query_one("#totals").render())

@@ -10,9 +10,9 @@ import subprocess
 
 import pytest
 
+from curator.base.tokens import FakeTokenCounter
 from curator.cli import main
 from curator.model.sources import discover
-from curator.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 
 from .conftest import settle

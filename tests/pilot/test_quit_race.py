@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from curator.tokens import FakeTokenCounter
+from curator.base.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 from tests.pilot.conftest import settle, wait_until
 

@@ -9,9 +9,9 @@ import shutil
 
 import pytest
 
+from curator.base.tokens import FakeTokenCounter, default_counter
 from curator.cli import main
-from curator.demo_repository import build_history
-from curator.tokens import FakeTokenCounter, default_counter
+from curator.demo.repository import build_history
 from curator.tui.app import make_app
 
 from .conftest import settle, text_of, wait_until

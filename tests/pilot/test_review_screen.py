@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from curator.tokens import FakeTokenCounter
+from curator.base.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 from tests.pilot.conftest import settle, text_of, wait_until
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
+from curator.base.tokens import FakeTokenCounter, default_counter
 from curator.cli import main
-from curator.demo_repository import build_history
-from curator.tokens import FakeTokenCounter, default_counter
+from curator.demo.repository import build_history
 from curator.tui.app import make_app
 
 from .conftest import settle, text_of, wait_until
@@ -114,7 +114,7 @@ async def test_sessions_run_elsewhere_are_one_key_away(sample_repo_copy, tmp_pat
     import os
     from pathlib import Path
 
-    from curator.demo_repository import write_transcripts
+    from curator.demo.repository import write_transcripts
 
     elsewhere = tmp_path / "another-checkout"
     elsewhere.mkdir()
@@ -126,7 +126,7 @@ async def test_sessions_run_elsewhere_are_one_key_away(sample_repo_copy, tmp_pat
         await wait_until(pilot, lambda: app.transcripts is not None and app.transcripts.indexed)
         assert app.transcripts.sessions == []
         await pilot.press("a")  # like `curator sessions --all`
-        await wait_until(pilot, lambda: app.transcripts.indexed and len(app.transcripts.sessions) == 2)
+        await wait_until(pilot, lambda: app.transcripts.indexed and len(app.transcripts.sessions) == 4)
         assert "run anywhere" in str(app.screen.query_one("#sessions-status").render())
 
 

@@ -9,7 +9,7 @@ import shutil
 import pytest
 from textual.widgets import DataTable, Static
 
-from curator.tokens import FakeTokenCounter
+from curator.base.tokens import FakeTokenCounter
 from curator.transcripts import slug
 from curator.tui.app import make_app
 from curator.tui.dialogs import DiffDialog

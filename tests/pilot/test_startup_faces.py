@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from curator.base.tokens import default_counter
 from curator.cli import main
 from curator.model.sources import discover
-from curator.tokens import default_counter
 from curator.tui.app import make_app
 from curator.tui.widgets import BudgetBar
 from tests.pilot.conftest import settle, text_of, wait_until

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Static
 
-from curator.tokens import FakeTokenCounter
+from curator.base.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 from curator.tui.screens import ProblemsScreen
 from tests.pilot.conftest import settle, text_of

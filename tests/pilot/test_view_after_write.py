@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
+from curator.base.tokens import FakeTokenCounter
 from curator.curation import plan_promote
 from curator.live.session import open_session
 from curator.model.sources import discover
-from curator.tokens import FakeTokenCounter
 from curator.tui.dialogs import DiffDialog, KeywordDialog
 from curator.tui.screens import MainScreen
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from curator.tokens import FakeTokenCounter
+from curator.base.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 from tests.fake_encoder import use_fake_encoder
 
@@ -192,17 +192,27 @@ def _repo_app(repo):
 
 
 @pytest.fixture
-def demo_repo(sample_repo_copy, monkeypatch):
-    """The sample repository as the app's demo copy is: git history and two sessions run in it."""
+def demo_repo(monkeypatch):
+    """The sample repository as the app's demo copy is: git history and four sessions run in it.
+    Its path has the same length on every run and worker: the sessions record it on every line,
+    and the Sessions screen shows their size."""
     import os
+    import shutil
+    import tempfile
     from pathlib import Path
 
-    from curator.demo_repository import build_history, write_transcripts
+    from curator.base.locations import sample_repository
+    from curator.demo.repository import build_history, write_transcripts
 
-    if build_history(sample_repo_copy) is not None:
+    base = Path(tempfile.mkdtemp(prefix="curator-demo-"))  # /tmp/curator-demo-XXXXXXXX: one length
+    repo = base / "sample_memories"
+    shutil.copytree(sample_repository(), repo, symlinks=True)
+    if build_history(repo) is not None:
+        shutil.rmtree(base, ignore_errors=True)
         pytest.skip("git is not installed")
-    write_transcripts(sample_repo_copy, Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects")
-    return sample_repo_copy
+    write_transcripts(repo, Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects")
+    yield repo
+    shutil.rmtree(base, ignore_errors=True)
 
 
 def test_problems_whole_repository(snap_compare, sample_repo_copy):
@@ -302,3 +312,38 @@ def test_context_view(snap_compare, sample_repo_copy):
         await _ready(pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_context_view_with_sessions(snap_compare, demo_repo):
+    """The demo's sessions held against the model: each file seen in N sessions (the last day) or
+    never seen; AGENTS.md, loaded by one session although the rules say never, is marked ✖ and
+    its line says which rule predicted otherwise."""
+    async def run_before(pilot):
+        from tests.pilot.conftest import wait_until
+
+        await _ready(pilot)
+        await wait_until(pilot, lambda: pilot.app.proof is not None, timeout=30)
+        await pilot.press("7")
+        await _ready(pilot)
+        await pilot.press("f", "end")
+        await pilot.pause(0.3)
+        await _ready(pilot)
+
+    assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_sessions_that_loaded_a_file(snap_compare, demo_repo):
+    """Enter on a file of the Context view: the sessions that loaded it, and Esc for all."""
+    async def run_before(pilot):
+        from tests.pilot.conftest import wait_until
+
+        await _ready(pilot)
+        await wait_until(pilot, lambda: pilot.app.proof is not None, timeout=30)
+        await pilot.press("7")
+        await _ready(pilot)
+        await pilot.press("f", "end", "enter")
+        await wait_until(pilot, lambda: pilot.app.screen.__class__.__name__ == "SessionsScreen")
+        await pilot.pause(0.3)
+        await _ready(pilot)
+
+    assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)

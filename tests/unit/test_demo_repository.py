@@ -1,4 +1,5 @@
-"""The demo copy is a git repository with history and ships two sessions run in it."""
+"""The demo copy is a git repository with history and ships four sessions run in it, three of
+which record what they loaded (one with a deliberate mismatch to learn from)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import subprocess
 
 import pytest
 
-from curator import demo_repository
-from curator.demo_repository import build_history, write_transcripts
-from curator.locations import sample_repository
+from curator.base.locations import sample_repository
+from curator.demo import repository as demo_repository
+from curator.demo.repository import build_history, write_transcripts
 from curator.transcripts.discover import discover
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -64,5 +65,34 @@ def test_transcripts_are_found_as_sessions_run_in_the_copy(tmp_path):
     projects = tmp_path / "projects"
     assert write_transcripts(repo, projects) is None
     found = discover(repo, [projects])
-    assert len(found.sessions()) == 2
+    assert len(found.sessions()) == 4
     assert all(f.cwd == str(repo) for f in found.files)
+
+
+@needs_git
+def test_a_first_run_shows_verification_and_usage(tmp_path):
+    """The demo's sessions, held against the model: the August one predates the records, the
+    three others match it but for one file — AGENTS.md, loaded by a session whose developer read
+    both instruction files — and usage shows the rule attached and the skill launched."""
+    from curator.base.tokens import FakeTokenCounter
+    from curator.proof import prove
+    from curator.transcripts import SessionIndex
+
+    repo = _copy(tmp_path)
+    assert build_history(repo) is None and write_transcripts(repo, tmp_path / "projects") is None
+    index = SessionIndex.for_repo(repo, [tmp_path / "projects"], use_cache=False)
+    proof = prove(repo, index.build(), env={"HOME": str(tmp_path), "CI": ""}, home=str(tmp_path),
+                  token_counter=FakeTokenCounter())
+    states = sorted(c.state for c in proof.checks)
+    assert states == ["checked", "checked", "checked", "predates the records"]
+    assert {c.evidence.version for c in proof.checks} == {"2.1.180", "2.1.276", "2.1.290"}
+    rows = [r for c in proof.checks for r in c.mismatches]
+    assert [(r.path, r.status, r.rule) for r in rows] == [("AGENTS.md", "unexpected",
+                                                           "claude-code/agents-md.fallback@2.1.277")]
+    assert "claude-md-and-agents-md" in rows[0].hint
+    matched = [r for c in proof.checks for r in c.rows if r.status == "matched"]
+    assert len(matched) == 3 * 3 + 1 and all(r.bytes == "same" for r in matched)
+    use = {i.path: i for i in proof.usage.items}
+    assert (use[".claude/skills/release-notes/SKILL.md"].uses, use[".claude/rules/experience-entries.md"].uses) == (1, 1)
+    assert use["CLAUDE.md"].uses == 3 and use[".claude/skills/changelog/SKILL.md"].uses == 0
+    assert [f.check for f in proof.findings] == ["sessions.model-contradicted"]

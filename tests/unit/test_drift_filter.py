@@ -7,11 +7,11 @@ import json
 
 import pytest
 
+from curator.base.tokens import FakeTokenCounter
 from curator.cli import main
 from curator.live.drift import ALL_KINDS, drift_findings, filter_drift, kind_id, match_kinds
 from curator.live.session import open_session
 from curator.model.sources import discover
-from curator.tokens import FakeTokenCounter
 
 
 def test_a_kind_is_named_by_its_id_its_words_or_part_of_its_id():

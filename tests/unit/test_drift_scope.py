@@ -6,12 +6,12 @@ import shutil
 
 import pytest
 
-from curator.demo_repository import build_history
+from curator.base.tokens import FakeTokenCounter
+from curator.demo.repository import build_history
 from curator.live.drift import COPY_KIND, LoadHistory, LoadPoint, drift_kind, startup_history
-from curator.live.scope import next_scope, scope_name, scope_totals, scoped_findings
+from curator.live.scope import INSTRUCTIONS, next_scope, scope_name, scope_totals, scoped_findings
 from curator.live.session import open_session
 from curator.model.sources import discover
-from curator.tokens import FakeTokenCounter
 
 
 def test_what_is_out_of_step_is_named_by_what_disagrees():
@@ -26,7 +26,7 @@ def test_the_commits_that_grew_it_most_come_first():
     pts = [LoadPoint("d1", "a", "first", 100), LoadPoint("d2", "b", "small", 140),
            LoadPoint("d3", "c", "big", 900), LoadPoint("d4", "d", "shrink", 500), LoadPoint("d5", None, "now", 500)]
     grew = LoadHistory("x", tuple(pts)).grew_most()
-    assert [(p.subject, d) for p, d in grew] == [("big", 760), ("small", 40)]  # a shrink is never growth
+    assert [(p.subject, d) for p, d in grew] == [("big", 190), ("small", 10)]  # ≈ tokens; a shrink is never growth
 
 
 def test_no_git_history_is_a_reason_never_an_error(sample_repo_copy):
@@ -56,5 +56,13 @@ def test_the_whole_repository_is_every_source_plus_what_is_across_them(sample_re
     order = [None]
     while (nxt := next_scope(session, order[-1])) is not None:
         order.append(nxt)
-    assert len(order) == len(session.loaded()) + 1  # whole → each source → whole
+    # whole → each source → the instruction files → whole
+    assert order == [None, *(i for i, _ in session.loaded()), INSTRUCTIONS]
+    # the parts sum to the whole: each source (with the findings across sources in its folder)
+    # and the instruction files, as `curator check` totals them
+    parts = [scoped_findings(session, scope) for scope in order[1:]]
+    assert sum(len(p) for p in parts) == len(whole)
+    assert sorted(id(x.finding) for p in parts for x in p) == sorted(id(x.finding) for x in whole)
+    assert scope_name(session, INSTRUCTIONS).startswith("instruction files")
+    assert {x.finding for x in parts[-1]} == {*session.cross, *session.instruction_findings} and parts[-1]
     assert scope_name(session, None).startswith("whole repository") and scope_name(session, order[1]) == ".serena/memories"

@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-HEADLESS = ["curator.model", "curator.config", "curator.tokens", "curator.cli", "curator.live.workspace", "curator.reports", "curator.tui.themes"]
+HEADLESS = ["curator.base", "curator.base.kept", "curator.demo.sample_copy", "curator.model", "curator.base.config", "curator.base.tokens", "curator.cli", "curator.live.workspace", "curator.reports", "curator.tui.themes"]
 OPTIONAL = ["curator.checks", "curator.retrieval", "curator.curation", "curator.budgets", "curator.review", "curator.transcripts"]
 
 

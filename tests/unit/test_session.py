@@ -8,9 +8,9 @@ import time
 
 import pytest
 
+from curator.base.tokens import FakeTokenCounter
 from curator.live.session import Session, _ignored, open_session
 from curator.model.sources import discover
-from curator.tokens import FakeTokenCounter
 
 INDEX = ("| Keywords | File |\n|---|---|\n"
          "| alpha beta gamma delta epsilon | [notes/a](notes/a.md) |\n"

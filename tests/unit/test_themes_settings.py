@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from curator.locations import bundled_themes
+from curator.base.locations import bundled_themes
 from curator.tui.settings import Settings, load_settings, save_settings
 from curator.tui.themes import load_theme_files
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from curator.base.tokens import default_counter
 from curator.checks import run_checks
 from curator.live.workspace import open_workspace
 from curator.model import load_store
-from curator.tokens import default_counter
 
 
 def keys(findings):

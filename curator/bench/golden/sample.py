@@ -27,8 +27,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--chars", type=int, default=700)
     a = p.parse_args(argv)
 
+    from ...base.tokens import EstimateCounter
     from ...model import load_store
-    from ...tokens import EstimateCounter
 
     store = load_store(a.store, token_counter=EstimateCounter())
     for path in sample_paths(store, a.seed, a.n):

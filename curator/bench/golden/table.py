@@ -19,16 +19,17 @@ import yaml
 HERE = Path(__file__).parent
 
 
-def golden_files() -> list[Path]:
-    return sorted(HERE.glob("*.yaml"))
+def golden_files(given: list[Path] | None = None) -> list[Path]:
+    """The golden files given (`--golden`), else every one in this folder."""
+    return list(given) if given else sorted(HERE.glob("*.yaml"))
 
 
 def load(corpora: Path | list[Path], path: Path, semantic: bool):
     """(engine, golden queries) of one golden file, its store found under the first of the
     corpus roots that holds it (None when none does)."""
+    from ...base.tokens import EstimateCounter
     from ...model import load_store
     from ...retrieval import RetrievalEngine, load_golden
-    from ...tokens import EstimateCounter
 
     meta = yaml.safe_load(path.read_text(encoding="utf-8"))
     roots = [corpora] if isinstance(corpora, Path) else corpora
@@ -39,11 +40,11 @@ def load(corpora: Path | list[Path], path: Path, semantic: bool):
     return RetrievalEngine(store, semantic=semantic), load_golden(path)
 
 
-def load_all(roots: list[Path], semantic: bool) -> dict:
+def load_all(roots: list[Path], semantic: bool, given: list[Path] | None = None) -> dict:
     """Every golden file whose store is under one of `roots`; the others are named and skipped
     (the stores stay outside the project: `../shared/corpora`, a researcher's folder)."""
     out = {}
-    for f in golden_files():
+    for f in golden_files(given):
         got = load(roots, f, semantic)
         if got is None:
             store = yaml.safe_load(f.read_text(encoding="utf-8")).get("store")
@@ -310,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m curator.bench.golden.table", description=__doc__.splitlines()[0])
     p.add_argument("corpora", type=Path, nargs="+", help="folders the golden files' stores are under")
     p.add_argument("--semantic", action="store_true")
+    p.add_argument("--golden", type=Path, nargs="+", metavar="FILE", help="these golden files (default: all here)")
     p.add_argument("--fit", action="store_true")
     p.add_argument("--prf-shape", action="store_true", help="--fit also picks the feedback's memories and words")
     p.add_argument("--failures", action="store_true")
@@ -317,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--losses", action="store_true", help="the queries behind every cell fused loses")
     p.add_argument("--method", choices=tuple(GRIDS), default="score", help="the fusion --fit searches weights for")
     a = p.parse_args(argv)
-    engines = load_all(a.corpora, a.semantic)
+    engines = load_all(a.corpora, a.semantic, a.golden)
     if a.fit:
         fit(engines, a.method, a.prf_shape)
         return 0

@@ -27,6 +27,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--changed", action="store_true",
                         help="only the findings the changes since --base introduced (needs git)")
     parser.add_argument("--base", default="HEAD", metavar="REF", help="the revision --changed compares with (default: HEAD)")
+    parser.add_argument("--sessions", action="store_true",
+                        help="also the findings of the agent's own Claude Code sessions (sessions.*: a session that "
+                             "contradicts the model, unused skills and rules, dropped descriptions; reads the "
+                             "transcripts, so the run is never replayed)")
 
 
 def run(args) -> int:
@@ -60,11 +64,14 @@ def run(args) -> int:
     else:
         store = RepoView(repo, located.given)
     findings = repo.findings()
+    if args.sessions:
+        findings = sorted(findings + _session_findings(repo, only), key=lambda f: f.sort_key())
     known, gone = _narrow(args, store, findings, repo)
     findings = [f for f in findings if id(f) not in known]
-    from ...replay import capture, keep
+    from ...base.kept import capture
+    from ...checks.replay import keep
 
-    with capture() as printed:  # what this run prints, when the entry point may replay it
+    with capture(getattr(args, "kept", None)) as printed:  # what this run prints, when the entry point may replay it
         if args.format == "json":
             from ...live.instructions import agents_model
             from ...reports.tokens_report import agents_json
@@ -107,9 +114,23 @@ def run(args) -> int:
             _print_narrowed(out, args, len(known), gone)
     fail = Severity.parse(args.fail_on)
     code = EXIT_FINDINGS if any(f.severity >= fail for f in findings) else EXIT_OK
-    if printed.text is not None and not (args.changed or args.baseline):
-        keep(repo, located, store_argument(args), only, printed.text, code)  # replayed while nothing changes
+    if printed.text is not None and not (args.changed or args.baseline or args.sessions):
+        keep(getattr(args, "kept", None), repo, located, store_argument(args), only, printed.text, code)  # replayed while nothing changes
     return code
+
+
+def _session_findings(repo, only) -> list:
+    """The sessions' findings on the repository (paths relative to it; one store given alone: its
+    repository's, when the store is inside one)."""
+    from ...proof import prove
+    from ...transcripts import SessionIndex, repo_for
+
+    root = repo.root if not repo.single else repo_for(repo.root)
+    if repo.single and root == repo.root:
+        return []
+    sessions = SessionIndex.for_repo(root).build()
+    found = prove(root, sessions).findings if sessions else []
+    return [f for f in found if only is None or f.check in only]
 
 
 def _narrow(args, store, findings, repo=None):
@@ -180,12 +201,13 @@ def _rules(args) -> int:
     if store_argument(args) is not None or args.config:
         config = locate_and_configure(args)[1]
     out = console()
-    if args.explain:
-        for line in explain(CHECKS[args.explain], config).splitlines():
-            out.print(Text(line), soft_wrap=True)
-        return EXIT_OK
     from ...reports.findings_report import print_indented
 
+    if args.explain:  # each line whole, wrapped between words under its own indent
+        for line in explain(CHECKS[args.explain], config).splitlines():
+            body = line.lstrip(" ")
+            print_indented(out, Text(body), len(line) - len(body))
+        return EXIT_OK
     for line in list_lines(config):
         if len(line) <= out.width:
             out.print(Text(line), no_wrap=True)

@@ -24,9 +24,9 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from rich.text import Text
 
+    from ...base.tokens import default_counter
     from ...live.drift import drift_findings, filter_drift, kind_id, match_kinds, startup_history
     from ...live.session import Session
-    from ...tokens import default_counter
     from ..common import EXIT_OK, UsageError, console, locate_and_configure, print_json
 
     located, config = locate_and_configure(args)
@@ -87,6 +87,6 @@ def run(args) -> int:
                                           (f" ({h.what}, ≈ tokens)", "dim")), 0)
         print_indented(out, Text(" → ".join(f"{p.date} {p.approx_tokens:,}" for p in h.points)), 2)
         for p, grew in h.grew_most():  # one line a commit: its subject cut at the edge
-            out.print(Text(f"  +{grew // 4:,} tok  {p.date} {p.commit[:7] if p.commit else 'work tree'}  {p.subject}"),
+            out.print(Text(f"  +{grew:,} tok  {p.date} {p.commit[:7] if p.commit else 'work tree'}  {p.subject}"),
                       no_wrap=True, overflow="ellipsis")
     return EXIT_OK

@@ -37,9 +37,11 @@ def _fix_instructions(args, checks: set[str]) -> int:
                          f"({', '.join(sorted(checks - INSTRUCTION_IDS))} is a store's)")
     if not checks & FIXABLE:
         raise UsageError(f"no automatic fix for {', '.join(sorted(checks))} (fixable: {', '.join(sorted(FIXABLE))})")
+    from ...base.trust import REPOSITORY
+
     root = repository_root(store_argument(args))
     try:
-        with writing(root, dry_run=args.dry_run) as done:
+        with writing(root, dry_run=args.dry_run, kind=REPOSITORY) as done:
             report_recovery(done)
             plan = planning(plan_instruction_fixes, root, checks)
             return finish(args, None, plan, root=root)

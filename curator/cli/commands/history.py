@@ -19,18 +19,20 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from rich.text import Text
 
+    from ...base.trust import REPOSITORY, STORE
     from ...curation import history
+    from ...reports.escape import visible
     from ..common import EXIT_OK, console, locate_and_configure, print_json, store_argument
 
     if args.repository:  # instruction-file fixes journal at the repository root (as `curator undo --repository`)
         from .context import repository_root
 
-        root = repository_root(store_argument(args))
+        root, kind = repository_root(store_argument(args)), REPOSITORY
         given = str(root)
     else:
         located, _ = locate_and_configure(args)
-        root, given = located.root, located.given
-    items = history(root)
+        root, given, kind = located.root, located.given, STORE
+    items = history(root, kind)
     if args.format == "json":
         print_json({"store": given, "operations": items})
         return EXIT_OK
@@ -39,6 +41,12 @@ def run(args) -> int:
         out.print("no curator operations yet")
     for it in items:
         style = {"applied": "success", "undone": "dim", "rolled-back": "warning", "untrusted": "error",
-                 "quarantined": "error"}.get(it["state"], "")
-        out.print(Text.assemble((f"{it['id']:<18} {it['state']:<12}", style), f" {it['created'] or ''}  {it['title'] or ''}"))
+                 "quarantined": "error", "unverifiable": "warning"}.get(it["state"], "")
+        out.print(Text.assemble((f"{visible(it['id']):<18} {it['state']:<12}", style),
+                                f" {visible(it['created'] or '')}  {visible(it['title'] or '')}"))
+    unverifiable = [it["id"] for it in items if it["state"] == "unverifiable"]
+    if unverifiable:
+        flag = " --repository" if args.repository else ""
+        out.print(Text(f"unverifiable: written before journal entries were sealed, never acted on unasked; "
+                       f"`curator undo{flag} --entry ID` shows what undoing one would restore", style="dim"))
     return EXIT_OK

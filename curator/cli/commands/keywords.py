@@ -35,11 +35,32 @@ def address(index: str, target: str | None):
     return index, target, None
 
 
+def in_its_source(args, index: str) -> str:
+    """An index named by its place in the repository (`.serena/memories/database-index.md`, as
+    `curator check` on a repository prints it): its memory system becomes the store, and the
+    index is named inside it."""
+    from ..common import locate_and_configure
+
+    located, _ = locate_and_configure(args)
+    layout = located.layout
+    if layout is None or layout.single:
+        return index
+    for spec in layout.memory_sources():
+        prefix = spec.rel.strip("/") + "/"
+        if spec.rel not in (".", "") and index.startswith(prefix):
+            args.store, args.store_pos = str(spec.root), None
+            return index[len(prefix):]
+    return index
+
+
 def run(args) -> int:
     from ...curation import plan_keywords
     from ..curate import finish, planning, writing_session
 
     index, target, row = address(args.index, args.target)
+    inside = in_its_source(args, index)
+    if inside != index:
+        index, row = inside, (type(row)(inside, row.line, row.text) if row is not None else None)
     with writing_session(args) as store:  # locked from before the load to after the write
         kws = [k for item in args.keywords for k in item.replace(",", " ").split()]
         def make(s):  # planned again from the files as they are if one changes before the write
@@ -52,7 +73,7 @@ def run(args) -> int:
         if warning:
             from rich.text import Text
 
-            from ..common import err_console
+            from ..common import note_console
 
-            err_console().print(Text.assemble(("warning", "warning"), f": {len(set(k.lower() for k in kws))} keyword(s), {warning}"))
+            note_console().print(Text.assemble(("warning", "warning"), f": {len(set(k.lower() for k in kws))} keyword(s), {warning}"))
         return finish(args, store, plan, make)

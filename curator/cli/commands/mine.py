@@ -25,11 +25,12 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from ...curation.mine import passage_of, plan_mine
     from ...transcripts import repo_for
-    from ..common import UsageError, open_store
+    from ..common import UsageError, open_store, refuse_read_only
     from ..curate import finish, planning, recover_first
     from ..sessions_support import index_for
 
-    store, _ = open_store(args, quiet_notice=True)
+    store, located = open_store(args, quiet_notice=True)
+    refuse_read_only(located)
     recover_first(store.root)
     index = index_for(repo_for(store.root), args)
     index.quick()

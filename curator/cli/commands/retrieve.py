@@ -61,7 +61,13 @@ def run(args) -> int:
     ranker = args.source if args.source in RANKERS else "fused"
     from ..common import locate_and_configure
 
-    where = locate_and_configure(args)  # once: the repository path and the single-store path share it
+    try:
+        where = locate_and_configure(args)  # once: the repository path and the single-store path share it
+    except UsageError:
+        done = _instructions_only(args)  # no memory store: the skills and rules an agent would pick
+        if done is None:
+            raise
+        return done
     located = where[0]
     if args.source not in RANKERS or (located.repo is not None and len(located.layout.memory_sources()) > 1):
         return _run_repository(args, ranker, where)
@@ -78,7 +84,7 @@ def run(args) -> int:
     show(args.format, args.source, engine, result, misses, hops, store.encoding, evidence)
     from ...retrieval import fast  # the next retrieve of this store, unchanged, needs no load
 
-    fast.keep(store, located, engine, reads, evidence,
+    fast.keep(getattr(args, "kept", None), store, located, engine, reads, evidence,
               not args.why and args.semantic is None and not getattr(args, "config", None) and ranker == args.source)
     return EXIT_OK
 
@@ -122,24 +128,25 @@ def _store_path(store, path: str) -> str:
     return p
 
 
-def answer_fast(argv: list[str]) -> int | None:
-    """At the entry point: the exit code after answering from the saved index without loading
-    the store (`retrieval.fast`: the store is unchanged since), or None (the command runs)."""
+def answer_fast(argv: list[str]):
+    """At the entry point: (the exit code after answering from the saved index without loading
+    the store — `retrieval.fast`: the store is unchanged since —, None), or (None, the kept run
+    the command may keep a state through, or None)."""
     import sys
 
     from ...retrieval import fast
     from ..common import EXIT_OK
 
-    found = fast.begin(argv)
+    found, run = fast.begin(argv)
     if found is None:
-        return None
+        return None, run
     opts, engine, result, state = found
     try:
         show(opts["format"], opts["source"], engine, result, [], {}, state["encoding"], state["evidence"])
         sys.stdout.flush()
     except BrokenPipeError:
         pass
-    return EXIT_OK
+    return EXIT_OK, None
 
 
 def show(fmt: str, source: str, engine, result, misses, hops, encoding: str, evidence: dict) -> None:
@@ -275,3 +282,51 @@ def _said(source: str, evidence: dict) -> str:
     if evidence["sessions"]:
         return f"cluster size (the {evidence['sessions']} session(s) found read no memory)"
     return "cluster size (no agent transcripts found for this repository)"
+
+
+def _instructions_only(args) -> int | None:
+    """A repository with instruction files but no memory store: what the agents would pick by
+    description for the query (skills, subagents, agent-requested rules); None when it holds none."""
+    from pathlib import Path
+
+    from ...live.instructions import repository_here
+    from ...reports.retrieval_report import render_also
+    from ...retrieval.requested import requested_items, would_also_load
+    from ..common import EXIT_OK, console, print_json, store_argument
+
+    given = store_argument(args)
+    root = Path(given).expanduser() if given else repository_here(Path.cwd())
+    if root is None or not root.is_dir():
+        return None
+    items = requested_items(root)[0]
+    if not items:
+        return None
+    encoder = None
+    if args.semantic is not False:
+        from ...retrieval.semantic import disabled, load_encoder
+
+        if not disabled() or args.semantic:
+            encoder = load_encoder()[0]
+    picks = would_also_load(root, args.query, items, encoder)
+    from ...retrieval.requested import KIND
+
+    kinds: dict[str, int] = {}
+    for _, path, _, _ in items:
+        kind = next((k for prefix, k in KIND.items() if path.startswith(prefix)), "rule")
+        kinds[kind] = kinds.get(kind, 0) + 1
+    counted = ", ".join(f"{n} {k}{'s' if n != 1 else ''}" for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0].lower())))
+    if args.format == "json":
+        print_json({"query": args.query, "memory": None, "considered": len(items),
+                    "would_also_load": [p.to_json() for p in picks]})
+        return EXIT_OK
+    from rich.text import Text
+
+    out = console()
+    out.print(Text.assemble(("curator retrieve ", "bold"), (repr(args.query), "bold info")))
+    out.print(Text(f"no memory store here: what the agents would pick by description among {counted}",
+                   style="dim"))
+    if picks:
+        render_also(out, picks)
+    else:
+        out.print(Text("nothing matches the query's words" + (" or meaning" if encoder else ""), style="dim"))
+    return EXIT_OK

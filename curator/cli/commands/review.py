@@ -28,13 +28,13 @@ def run(args) -> int:
     import sys
     from pathlib import Path
 
+    from ...base.tokens import default_counter
     from ...model.findings import Severity
     from ...reports.review_report import render_markdown, render_text
     from ...review import GitError, review_repository
-    from ...tokens import default_counter
-    from ..common import EXIT_FINDINGS, EXIT_OK, UsageError, console, print_json
+    from ..common import EXIT_FINDINGS, EXIT_OK, UsageError, console, own_path, print_json
 
-    path = Path(args.path)
+    path = Path(own_path(args.path))
     if not path.exists():
         raise UsageError(f"not found: {args.path}")
     counter = default_counter()
@@ -51,7 +51,9 @@ def run(args) -> int:
     if args.format == "json":
         print_json(review.to_json())
     elif args.format == "markdown":
-        sys.stdout.write(render_markdown(review))
+        from ...reports.escape import plain_text
+
+        sys.stdout.write(plain_text(render_markdown(review)))
     else:
         render_text(console(), review)
     if args.fail_on == "never":

@@ -19,16 +19,19 @@ def add_arguments(parser) -> None:
     parser.add_argument("--search", metavar="WORDS", help="turns containing every word, across the sessions")
     parser.add_argument("--show", metavar="SESSION", help="print one session's conversation (tool calls folded)")
     parser.add_argument("--limit", type=int, default=50, metavar="N", help="rows or hits to show (text; default 50)")
+    parser.add_argument("--loaded", metavar="FILE",
+                        help="only the sessions that recorded loading this instruction file (or used this skill, "
+                             "command or subagent file), repository-relative")
 
 
 def run(args) -> int:
     from pathlib import Path
 
     from ...transcripts import repo_for
-    from ..common import EXIT_OK, UsageError, console, print_json
+    from ..common import EXIT_OK, UsageError, console, own_path, print_json
     from ..sessions_support import index_for
 
-    path = Path(args.path).expanduser()
+    path = Path(own_path(args.path)).expanduser()
     if not path.exists():
         raise UsageError(f"not found: {args.path}")
     repo = repo_for(path)
@@ -38,11 +41,17 @@ def run(args) -> int:
         return _show(args, index)
     if args.search is not None:
         return _search(args, sessions)
+    if args.loaded:
+        sessions = _loaded(repo, sessions, args.loaded)
     if args.format == "json":
         print_json({"repository": str(repo), "roots": [str(r) for r in index.discovery.roots],
                     "sessions": [s.to_json() for s in sessions]})
         return EXIT_OK
     out = console()
+    if not sessions and args.loaded:
+        out.print(f"no session recorded loading {args.loaded} (sessions of Claude Code 2.1.276 and later record "
+                  "what they load: `curator context --verify`)")
+        return EXIT_OK
     if not sessions:
         from rich.text import Text
 
@@ -54,9 +63,22 @@ def run(args) -> int:
     more = len(sessions) - args.limit
     where = (f"run anywhere (--all; {sum(1 for x in sessions if not _inside(x, repo))} outside {repo})" if args.all
              else f"run in {repo}")
+    if args.loaded:
+        where += f" that loaded {args.loaded}"
     out.print(f"{len(sessions)} session(s) {where}" + (f"; {more} more (--limit)" if more > 0 else ""),
               overflow="fold")
     return EXIT_OK
+
+
+def _loaded(repo, sessions, path: str):
+    """The sessions that recorded loading `path` (held against the model, as the app's Context view)."""
+    import os
+
+    from ...proof import prove
+
+    rel = os.path.relpath(os.path.abspath(path), os.path.realpath(repo)) if os.path.isabs(path) else path
+    ids = set(prove(repo, sessions).sessions_loading(rel.replace(os.sep, "/").removeprefix("./")))
+    return [s for s in sessions if s.session_id in ids]
 
 
 def _build(index):
@@ -118,19 +140,26 @@ def _show(args, index) -> int:
              "calls": [{"name": c.name, "input": c.summary} for c in t.calls],
              "results": [{"text": r.text, "is_error": r.is_error} for r in t.results]} for t in turns]})
         return EXIT_OK
+    from ...reports.findings_report import print_hanging, print_indented
+
     out = console()
-    out.print(Text(f"{s.title}  ({s.session_id}, {s.main.branch or 'no branch'})", style="bold"))
-    for t in turns:
+    print_indented(out, Text(s.title, style="bold"), 0)
+    print_indented(out, Text(f"{s.session_id} · {s.main.branch or 'no branch'}", style="dim"), 2)
+    repo = str(index.discovery.repo).rstrip("/") + "/"
+    for t in turns:  # time, role and id; the words beside them, wrapped under where they began
         head = Text(f"{t.timestamp[11:19]} {t.role:<9} {t.uuid[:8]} ", style="dim")
         if t.role == "tool":
             errs = sum(r.is_error for r in t.results)
-            head.append(f"▸ {len(t.results)} result(s)" + (f", {errs} error(s)" if errs else ""),
-                        style="error" if errs else "dim")
-        else:
-            head.append(" ".join(t.text.split())[:160])
-            for c in t.calls:
-                head.append(f"\n{'':>19}▸ {c.name} {c.summary[:100]}", style="info")
-        out.print(head)
+            print_hanging(out, head, Text(f"▸ {len(t.results)} result(s)" + (f", {errs} error(s)" if errs else ""),
+                                          style="error" if errs else "dim"))
+            continue
+        words = " ".join(t.text.split())
+        if words or not t.calls:
+            print_hanging(out, head, Text(words), limit=160)
+            head = Text(" " * head.cell_len)
+        for c in t.calls:  # a path in the repository by its place there
+            print_hanging(out, head, Text(f"▸ {c.name} {c.summary.replace(repo, '')}", style="info"), limit=100)
+            head = Text(" " * head.cell_len)
     return EXIT_OK
 
 
@@ -149,9 +178,13 @@ def _search(args, sessions) -> int:
             {"session_id": h.session_id, "path": h.path, "uuid": h.turn.uuid, "role": h.turn.role,
              "timestamp": h.turn.timestamp, "snippet": h.snippet} for h in hits]})
         return EXIT_OK
+    from rich.text import Text
+
+    from ...reports.findings_report import print_hanging
+
     out = console()
-    for h in hits:
-        out.print(f"{h.turn.timestamp[:16].replace('T', ' ')}  {h.session_id[:8]} {h.turn.uuid[:8]} "
-                  f"{h.turn.role:<9} {h.snippet}", soft_wrap=True)
+    for h in hits:  # where, then the snippet wrapped beside it
+        print_hanging(out, Text(f"{h.turn.timestamp[:16].replace('T', ' ')}  {h.session_id[:8]} {h.turn.uuid[:8]} "
+                                f"{h.turn.role:<9} "), Text(" ".join(h.snippet.split())))
     out.print(f"{len(hits)} hit(s)")
     return EXIT_OK

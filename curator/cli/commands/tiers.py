@@ -24,13 +24,16 @@ def run(args) -> int:
     if args.format == "json":
         print_json(data)
         return EXIT_OK
+    from rich import box
     from rich.table import Table
 
     out = console()
-    t = Table(title="Tiers", title_justify="left", show_edge=False)
+    # light rules and one space between columns: the reason keeps the room (no phrase broken in two)
+    t = Table(title="Tiers", title_justify="left", title_style="bold", show_edge=False, box=box.SIMPLE_HEAD,
+              padding=(0, 1), collapse_padding=True, pad_edge=False, header_style="bold")
     for col in ("folder", "tier", "records", "tokens", "why"):
         t.add_column(col, justify="right" if col in ("records", "tokens") else "left",
-                     no_wrap=col in ("folder", "tier"), overflow="fold")
+                     no_wrap=col != "why", overflow="fold")
     for f in data["folders"]:
         t.add_row(f["folder"], f["tier"], str(f["records"]), f"{f['tokens']:,}", f["why"])
     out.print(t)
@@ -40,5 +43,7 @@ def run(args) -> int:
 
     out.print(Text.assemble("\n", ("Start-up load", "bold"),
                             ": " + startup_words(st).replace(" tokens", f" tokens{approx}", 1)))
-    out.print(f"  why: {st['why']}", soft_wrap=True)
+    from ...reports.findings_report import print_indented
+
+    print_indented(out, Text(f"why: {st['why']}"), 2)
     return EXIT_OK

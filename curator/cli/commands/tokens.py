@@ -69,7 +69,7 @@ def run(args) -> int:
         out.print(Rule(Text(f"{s.name} · {s.spec.label}", style="bold"), align="left"))
         report = build_report(s.store)
         render_tokens(out, s.store, report, top=len(report.files) if args.all else max(args.top, 0),
-                      growth=store_growth(s.store.root, today=s.store.today))
+                      growth=store_growth(s.store.root, today=s.store.today), name=s.name)
     del top
     return EXIT_OK
 

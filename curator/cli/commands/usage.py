@@ -4,7 +4,8 @@ from __future__ import annotations
 
 NAME = "usage"
 ORDER = 61
-HELP = "which memories the agent's sessions read, and when: most and least used, never read"
+HELP = ("which memories and instruction files (rules, nested CLAUDE.md, skills, commands, subagents) the agent's "
+        "sessions used, when, and what they cost")
 
 
 def add_arguments(parser) -> None:
@@ -22,11 +23,15 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from rich.text import Text
 
-    from ..common import EXIT_OK, console, open_store, print_json
+    from ..common import EXIT_OK, UsageError, console, open_store, print_json
     from ..sessions_support import store_usage
 
-    store, _ = open_store(args, tokens=False, quiet_notice=args.format != "text")
+    try:
+        store, _ = open_store(args, tokens=False, quiet_notice=args.format != "text")
+    except UsageError:  # no memory store: the instruction files' usage alone, when there are any
+        return _instructions_only(args)
     usage, index = store_usage(store, args)
+    proof = _proof(index, store.today)
     memories = [p for p, r in store.records.items() if r.level == 2]
     uses = sorted((usage.use(p) for p in memories), key=lambda u: (-u.reads, u.path))
     unused = None
@@ -43,6 +48,7 @@ def run(args) -> int:
         if args.unused_for:
             data["unused_for_days"] = args.unused_for
             data["unused"] = unused  # null: no transcripts, so no evidence either way
+        data.update(_proof_json(proof))
         print_json(data)
         return EXIT_OK
     out = console()
@@ -69,15 +75,85 @@ def run(args) -> int:
                                 (f"curator prune --unused-for {args.unused_for}d offers the transient ones", "dim")))
         for p in unused[: args.top]:
             out.print(f"  {p}")
+    _print_proof(out, proof, args.top)
+    return EXIT_OK
+
+
+def _proof(index, today):
+    """The instruction files held against the same sessions (None without a repository model)."""
+    from ...proof import prove
+
+    if index.discovery.repo is None:
+        return None
+    return prove(index.discovery.repo, list(index.sessions.values()), today=today)
+
+
+def _proof_json(proof) -> dict:
+    if proof is None:
+        return {}
+    return {"instructions": proof.usage.to_json() if proof.usage else None,
+            "listing": proof.simulation.to_json() if proof.simulation else None,
+            "instruction_findings": [f.to_json() for f in proof.findings if f.check != "sessions.model-contradicted"]}
+
+
+def _print_proof(out, proof, top: int) -> None:
+    from rich.text import Text
+
+    from ...reports.proof_report import findings_lines, listing_lines, usage_lines
+
+    if proof is None or proof.usage is None or not proof.usage.items:
+        return
+    out.print()
+    shown = [f for f in proof.findings if f.check != "sessions.model-contradicted"]
+    for line in usage_lines(proof, top) + [""] + listing_lines(proof) + findings_lines(shown):
+        out.print(Text(line), no_wrap=True, overflow="ellipsis")
+    if any(f.check == "sessions.model-contradicted" for f in proof.findings):
+        out.print(Text("sessions contradict the model: curator context --verify", style="warning"))
+
+
+def _instructions_only(args) -> int:
+    """`curator usage` in a repository with instruction files but no memory store."""
+    from pathlib import Path
+
+    from ...base.paths import git_root
+    from ...live.instructions import instruction_repository
+    from ..common import EXIT_OK, UsageError, console, print_json, store_argument
+    from ..sessions_support import index_for
+
+    given = store_argument(args)
+    root = instruction_repository(given) or (git_root(Path(given or ".").resolve()) if given is None else None)
+    if root is None:
+        raise UsageError("no agent memory or instruction files found here (give the repository's path)")
+    index = index_for(Path(root), args)
+    index.build()
+    from datetime import date
+
+    proof = _proof(index, date.today())
+    if args.format == "json":
+        print_json({"repository": str(root), "sessions": len(index.sessions), **_proof_json(proof)})
+        return EXIT_OK
+    out = console()
+    if not index.sessions:
+        out.print(f"no Claude Code sessions found for {root}: no evidence of use "
+                  "(give --projects DIR if the transcripts are elsewhere)")
+        return EXIT_OK
+    _print_proof(out, proof, args.top)
     return EXIT_OK
 
 
 def _rows(out, heading, uses) -> None:
     from rich.table import Table
 
+    from ...reports.retrieval_report import middle_cut
+
     t = Table(box=None, pad_edge=False, header_style="bold", title=heading, title_justify="left", title_style="bold")
-    for col in ("reads", "30d", "90d", "sessions", "last read", "memory"):
-        t.add_column(col, justify="left" if col in ("memory", "last read") else "right", no_wrap=True)
-    for u in uses:
-        t.add_row(str(u.reads), str(u.reads_30), str(u.reads_90), str(len(u.sessions)), u.last_day or "-", u.path)
+    rows = [(str(u.reads), str(u.reads_30), str(u.reads_90), str(len(u.sessions)), u.last_day or "-") for u in uses]
+    heads = ("reads", "30d", "90d", "sessions", "last read")
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(heads)]
+    for col, width in zip(heads, widths, strict=True):  # every number and header whole
+        t.add_column(col, justify="left" if col == "last read" else "right", no_wrap=True, min_width=width)
+    room = max(12, out.width - sum(widths) - 2 * len(widths))  # the path gives way, cut in its middle
+    t.add_column("memory", no_wrap=True, max_width=room)
+    for row, u in zip(rows, uses, strict=True):
+        t.add_row(*row, middle_cut(u.path, room))
     out.print(t)

@@ -21,7 +21,8 @@ def add_arguments(parser) -> None:
 
 
 def describe(before, after, swap) -> dict:
-    """What one swap changed: the paths, and the findings it added and cleared."""
+    """What one swap changed: the paths, and the findings it added and cleared (`findings`: the
+    source's; `run` replaces it with the repository's total, as `curator check` counts it)."""
     def key(f):
         return (f.check, f.path, f.line, f.message, f.target)
 
@@ -43,10 +44,11 @@ def run(args) -> int:
 
     from rich.text import Text
 
+    from ...base.tokens import default_counter
     from ...live.instructions import context_root, instruction_repository
+    from ...live.scope import total_findings
     from ...live.session import open_session
     from ...model.sources import discover
-    from ...tokens import default_counter
     from ..common import EXIT_OK, UsageError, console, locate_and_configure, store_argument
 
     if args.count < 0 or args.timeout < 0:
@@ -80,19 +82,30 @@ def run(args) -> int:
 
     last = {i: s.workspace for i, s in session.loaded()} if session is not None else {}
 
+    def total() -> int:  # the repository's findings as `curator check` totals them
+        return total_findings(session)
+
     def on_swaps(swaps) -> None:
         for swap in swaps:
             before, last[swap.index] = last[swap.index], swap.workspace
             change = describe(before, swap.workspace, swap)
             change["source"] = session.sources[swap.index].name
+            change["findings"] = total()
             report(change)
 
-    instructions = _follow_instructions(repo_root, session, counter, stop, report, out)
-    if args.format == "text":
-        roots = ", ".join(str(r) for r in (session.roots() if session is not None else []))
-        what = f"{len(session.workspace.findings)} findings" if session is not None else "no memory store"
-        also = f"; the instruction files of {repo_root}" if instructions is not None else ""
-        out.print(Text(f"watching {roots or repo_root}{also} — {what}; ctrl+c stops", style="dim"))
+    instructions = _follow_instructions(repo_root, session, counter, stop, report, out, total)
+    if args.format == "text":  # the folders by their place in the repository, the repository once
+        from ...reports.findings_report import print_indented, print_phrases
+
+        base = repo_root if repo_root is not None else None
+        roots = [_shown(r, base) for r in (session.roots() if session is not None else [])]
+        what = f"{total()} findings" if session is not None else "no memory store"
+        also = ([f"the instruction files{'' if roots else ' of ' + str(repo_root)}"]
+                if instructions is not None else [])
+        print_phrases(out, [Text(f"watching {', '.join(roots + also) or repo_root}", style="dim"),
+                            Text(what, style="dim"), Text("ctrl+c stops", style="dim")], 0, sep=" — ")
+        if roots and base is not None:
+            print_indented(out, Text(f"in {base}", style="dim"), 2)
     timer = threading.Timer(args.timeout, stop.set) if args.timeout else None
     if timer is not None:
         timer.daemon = True
@@ -114,7 +127,17 @@ def run(args) -> int:
     return EXIT_OK
 
 
-def _follow_instructions(root, session, counter, stop, report, out):
+def _shown(path, base) -> str:
+    """A watched folder by its place in the repository (else as it is)."""
+    import os
+
+    if base is None:
+        return str(path)
+    rel = os.path.relpath(os.path.realpath(path), os.path.realpath(base))
+    return str(path) if rel.startswith("..") else rel.replace(os.sep, "/")
+
+
+def _follow_instructions(root, session, counter, stop, report, out, total):
     """The repository's instruction files followed on a thread (the app's instruction watcher):
     each change builds the context model again and is reported. None when there are none."""
     import threading
@@ -135,7 +158,10 @@ def _follow_instructions(root, session, counter, stop, report, out):
         state["model"] = after
         if session is not None:
             session.set_instructions(after)
-        report(*describe_instructions(before, after, paths))
+        change, lines = describe_instructions(before, after, paths)
+        if session is not None:
+            change["findings"] = total()  # the repository's, as every other line says it
+        report(change, lines)
 
     def failed(exc) -> None:
         out.print(Text(f"watching the instruction files stopped: {exc}", style="error"))
@@ -155,8 +181,8 @@ def _print(out, fmt: str, change: dict, lines) -> None:
         print(json.dumps(change), flush=True)
         return
     head = f"  {change['findings']} findings (+{len(change['added'])} −{len(change['cleared'])})"
-    if "tokens" in change:
-        head += f" · {change['tokens']:,} tokens"
+    if "tokens" in change:  # (the findings are the repository's; the tokens this source's)
+        head += f" · {change.get('source', 'the store')} {change['tokens']:,} tokens"
     out.print(Text.assemble((", ".join(change["paths"]), "bold"), head))
     for line in lines:
         out.print(Text(f"  {line}"))

@@ -26,21 +26,26 @@ class DiffDialog(ModalScreen[bool]):
         Binding("n,escape", "cancel", "Cancel", id="cancel-plan", tooltip="Write nothing"),
     ]
 
-    def __init__(self, plan, **kwargs) -> None:
+    def __init__(self, plan, prefix: str = "", store: str | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.plan = plan
+        self.prefix = prefix  # the store's folder in the repository: the diff's paths are the repository's
+        self.store = store  # the memory system it writes to, in words (None: the repository's instruction files)
 
     def compose(self) -> ComposeResult:
         files = ", ".join(f"{e.action} {e.path}" for e in self.plan.edits[:6])
         more = f" (+{len(self.plan.edits) - 6} more)" if len(self.plan.edits) > 6 else ""
+        into = f"writes to {self.store}: " if self.store else "writes to the repository's instruction files: "
         with Vertical():
             yield Static(f"{self.plan.title} — {len(self.plan.edits)} file(s)", id="diff-title")
-            yield Static(files + more + ("\n" + "\n".join(self.plan.notes) if self.plan.notes else ""), id="diff-notes")
+            yield Static(into + files + more + ("\n" + "\n".join(self.plan.notes) if self.plan.notes else ""),
+                         id="diff-notes")
             with VerticalScroll():
-                yield Static(diff_text(self.plan), id="diff-body")
+                yield Static(diff_text(self.plan, self.prefix), id="diff-body")
             with Horizontal(id="diff-buttons"):
-                yield Button("Cancel (n)", id="cancel")
-                yield Button("Apply (y)", id="apply", variant="primary")
+                # compact: at 80×24 the diff keeps the rows (the footer says y and n too)
+                yield Button("Cancel (n)", id="cancel", compact=True)
+                yield Button("Apply (y)", id="apply", variant="primary", compact=True)
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:

@@ -1,5 +1,7 @@
 """The journal, browsable: every curator operation on this store (and on the repository's
-instruction files, journaled at its root) and its state."""
+instruction files, journaled at its root) and its state. An entry written before journal
+entries were sealed is *unverifiable*: never acted on unasked; Enter on it closes the dialog
+with that entry, and the app shows what undoing it would restore before anything is written."""
 
 from __future__ import annotations
 
@@ -9,11 +11,12 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ...reports.escape import visible
 from ..widgets import RowTable
 from ..widgets.table import clip
 
 
-class HistoryDialog(ModalScreen[None]):
+class HistoryDialog(ModalScreen[dict | None]):
     DEFAULT_CSS = """
     HistoryDialog { align: center middle; }
     HistoryDialog > Vertical { width: 100%; max-width: 130; height: auto; max-height: 100%; border: thick $primary; background: $surface; }
@@ -31,6 +34,10 @@ class HistoryDialog(ModalScreen[None]):
         with Vertical():
             yield Static(f"Operations on {self.what} (newest last). ctrl+z undoes the last applied one; "
                          "Escape closes.")
+            if any(it["state"] == "unverifiable" for it in self.items):
+                yield Static("unverifiable: written before journal entries were sealed, so curator cannot tell who "
+                             "wrote it and never acts on it unasked — Enter on one shows what undoing it would "
+                             "restore.", id="history-unverifiable")
             table = RowTable(cursor_type="row", zebra_stripes=True)
             table.display = bool(self.items)
             yield table
@@ -50,12 +57,21 @@ class HistoryDialog(ModalScreen[None]):
         columns += [("in", 10)] if merged else []
         columns += [("what", None), ("files", 5)]
         widths = table.set_columns(columns, self.query_one(Vertical).content_region.width)
-        for it in self.items:
+        for n, it in enumerate(self.items):
             when = (it["created"] or "").replace("T", " ")[:16]  # to the minute, no zone: always UTC
             cells = [it["id"], it["state"], when] + ([it.get("where", "")] if merged else [])
-            cells += [it["title"] or ""]
-            row = [clip(str(v), w) for v, w in zip(cells, widths, strict=False)]
-            table.add_row(*row, str(len(it["files"])))  # Text: a title holding `[/]` is not markup
+            cells += [it["title"] or ""]  # from the journal: control characters shown, never sent
+            row = [clip(visible(str(v)), w) for v, w in zip(cells, widths, strict=False)]
+            table.add_row(*row, str(len(it["files"])), key=str(n))  # Text: a title holding `[/]` is not markup
+
+    def on_data_table_row_selected(self, event: RowTable.RowSelected) -> None:
+        """Enter on an unverifiable entry: the app previews undoing it (nothing else is acted on here)."""
+        item = self.items[int(event.row_key.value)]
+        if item["state"] == "unverifiable":
+            self.dismiss(item)
+        else:
+            self.notify("Only an unverifiable entry is opened here; ctrl+z undoes the newest applied operation",
+                        timeout=4)
 
     def action_close(self) -> None:
         self.dismiss(None)

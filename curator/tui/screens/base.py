@@ -16,7 +16,7 @@ from ..widgets import StatusHeader
 
 # the screens that honour the scope (the whole repository or one memory system) bind it to s
 SCOPE_BINDING = Binding("s", "app.cycle_scope", "Scope", id="cycle-scope",
-                        tooltip="Scope: whole repository → each memory system → whole")
+                        tooltip="Scope: whole repository → each memory system → instruction files → whole")
 
 
 def act_in_source(app, scoped):
@@ -55,10 +55,27 @@ class FindingRows:
             f = row.finding
         else:
             f = self._current()
-        if f is None or f.fix is None:
-            self.notify("this finding has no automatic fix", severity="warning")
+        if f is None:
+            return
+        if f.fix is None:
+            self.by_hand(f)
             return
         self.post_message(FixFindings([f]))
+
+    def by_hand(self, f) -> None:
+        """A finding with no automatic fix: its row's keyword editor when the fix is new
+        keywords (a collision, a row too little its own), else what to do by hand."""
+        from ...model.hints import hint
+
+        h = hint(f)
+        if h.key == "e" and f.line and (f.target is not None or f.check != "keywords.collision"):  # (a row's)
+            from ..messages import EditKeywords
+
+            self.notify(f"no automatic fix: new keywords for {f.path}:{f.line} (the editor shows what they "
+                        "share, live)", timeout=5)
+            self.post_message(EditKeywords(f.path, f.line))
+            return
+        self.notify(f"{f.check} has no automatic fix: {h.line()}", severity="warning", timeout=8, markup=False)
 
     def action_jump(self) -> None:
         f = self._current()

@@ -18,7 +18,7 @@ from ...reports.adr_links import linked
 from ...reports.tokens_report import COST_KEY
 from ..widgets import RowTable
 from ..widgets.budget_bar import compact
-from ..widgets.table import clip_middle
+from ..widgets.table import clip, clip_paths
 from .base import SCOPE_BINDING, CuratorScreen, LoadingPane, cursor_kept
 
 
@@ -148,8 +148,9 @@ class BudgetsScreen(CuratorScreen):
             files.clear()
             rows = self._largest()
             self._files = rows
-            for key, shown, tier, n, over in rows:
-                files.add_row(clip_middle(shown, 34, "bold error" if over else ""), Text(f"{n:,}", justify="right"), tier,
+            names = clip_paths([r[1] for r in rows], 34)  # two rows never look the same
+            for (key, _shown, tier, n, over), name in zip(rows, names, strict=True):
+                files.add_row(clip(name, 34, "bold error" if over else ""), Text(f"{n:,}", justify="right"), tier,
                               key=key)
         cost = self.query_one("#cost", DataTable)
         with cursor_kept(cost):
@@ -166,8 +167,10 @@ class BudgetsScreen(CuratorScreen):
         repo = self.app.session
         if repo is None:
             return []
-        scope = self.app.scope
-        return [(i, src) for i, src in repo.loaded() if scope is None or i == scope]
+        from ...live.scope import is_source
+
+        scope = self.app.scope  # (the instruction files' scope: every memory system's budgets)
+        return [(i, src) for i, src in repo.loaded() if not is_source(scope) or i == scope]
 
     def _every_source(self) -> Text:
         """In the whole repository: each memory system's start-up load first (the details below

@@ -1,7 +1,9 @@
 """Context: what each agent loads from the repository's instruction files — its start-up files as
-bars of tokens (with what a cap cuts), the import tree, the on-demand list, and a path box for
-"what loads when editing this file". The app's face of `curator context`; the model
-(`curator.context`) is built in the app's worker and arrives through `app.context_signal`."""
+bars of tokens (with what a cap cuts), the import tree, a table of every file with what the
+agent's own sessions show of it (seen in N sessions, never seen, a mismatch: Enter lists those
+sessions), and a path box for "what loads when editing this file". The app's face of `curator
+context` (and `--verify`); the model (`curator.context`) is built in the app's worker and arrives
+through `app.context_signal`, the sessions held against it through `app.proof_signal`."""
 
 from __future__ import annotations
 
@@ -14,17 +16,29 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
+from .. import messages as msg
 from ..widgets import RowTable, TextBox
-from ..widgets.budget_bar import compact
 from ..widgets.fitting import FirstThatFits
 from .base import CuratorScreen
+from .context_seen import SHORT, files_of, seen_cell, seen_detail, state_of, tokens_cell
 
-# the caps a bar is measured against, in words (the model cuts what passes them: `Loaded.cut`)
-CAPS = {
-    "claude-code": "auto memory MEMORY.md: first 200 lines or 25 KB",
-    "codex": "32 KiB of AGENTS.md files a chain (project_doc_max_bytes)",
-    "windsurf": "12,000 characters a rule file",
-}
+
+def cap_words(ctx) -> str | None:
+    """The cap a bar is measured against, in words, from the agent's rules at the version the
+    model applied (the model cuts what passes it: `Loaded.cut`); None: the agent has none."""
+    from ...agents import rules_for
+
+    rules = rules_for(ctx.agent, ctx.version or None)
+    if ctx.agent == "claude-code":
+        cap = rules.value("memory.auto-cap")
+        # (which file: auto memory's, in the user's folder — an imported MEMORY.md has no cap)
+        return f"auto memory's MEMORY.md (~/.claude/projects/…/memory): first {cap['lines']} lines or " \
+               f"{cap['bytes'] // 1000} KB"
+    if ctx.agent == "codex":
+        return f"{rules.value('project.max-bytes') / 1024:g} KiB of AGENTS.md files a chain (project_doc_max_bytes)"
+    if ctx.agent == "devin":
+        return f"{rules.value('rules.max-chars'):,} characters a rule file"
+    return None
 
 
 def startup_bars(ctx, room: int) -> Group:
@@ -51,8 +65,12 @@ def startup_bars(ctx, room: int) -> Group:
     for e in ctx.startup:
         if capped(e):
             parts.append(Text(f"✂ {e.path}: {e.cut.reason}", style="error"))
-    if ctx.agent in CAPS:
-        parts.append(Text(f"cap: {CAPS[ctx.agent]}", style="dim"))
+    cap = cap_words(ctx)
+    if cap:
+        parts.append(Text(f"cap: {cap}", style="dim"))
+    for e in ctx.startup:  # an imported MEMORY.md is no auto memory: the whole file loads
+        if ctx.agent == "claude-code" and e.path.endswith("MEMORY.md") and e.via:
+            parts.append(Text(f"{e.path}: imported at {e.via}, loads whole (no cap)", style="dim"))
     return Group(*parts)
 
 
@@ -91,19 +109,9 @@ def import_tree(ctx) -> RichTree | None:
     return tree
 
 
-def on_demand_list(ctx, limit: int = 40) -> Group:
-    parts: list = [Text(f"On demand ({len(ctx.on_demand)})", style="bold")]
-    for o in ctx.on_demand[:limit]:
-        line = Text(f"  {compact(o.tokens):>6}  ", style="dim")
-        line.append(o.path)
-        parts.append(line)
-        parts.append(Text(f"          {o.when}", style="dim"))
-    if len(ctx.on_demand) > limit:
-        parts.append(Text(f"  … and {len(ctx.on_demand) - limit} more (`curator context`)", style="dim"))
-    if not ctx.on_demand:
-        parts.append(Text("  nothing", style="dim"))
-    for u in ctx.never:
-        parts.append(Text(f"  never seen: {u.path} — {u.reason}", style="warning"))
+def never_list(ctx) -> Group:
+    """What the agent never loads, and why (the file table says which; this says why)."""
+    parts: list = [Text(f"never loaded: {u.path} — {u.reason}", style="warning") for u in ctx.never]
     return Group(*parts)
 
 
@@ -113,17 +121,25 @@ class ContextScreen(CuratorScreen):
     #context-side { width: 28; height: 1fr; }
     #context-agents-table { height: auto; max-height: 12; }
     #context-for-title { margin-top: 1; padding: 0 1; }
-    #context-detail { width: 1fr; padding: 0 1; }
+    #context-main { width: 1fr; height: 1fr; }
+    #context-detail { width: 1fr; height: 1fr; padding: 0 1; }
     #context-detail > Static { width: 100%; margin-bottom: 1; }
+    #context-files { height: 1fr; min-height: 5; }
+    #context-file { height: 4; padding: 0 1; }  /* fixed: a longer line never shrinks the table under the cursor */
     """
     BINDINGS = [
         Binding("slash", "focus_path", "Path", id="context-path", tooltip="What loads when editing a file"),
         Binding("a", "focus_agents", "Agents", id="context-agents", tooltip="Move focus to the agents", show=False),
+        Binding("f", "focus_files", "Files", id="context-files-key",
+                tooltip="Move focus to the files: Enter lists the sessions that loaded the highlighted one"),
     ]
     HELP = ("What each agent puts in its context from the repository's instruction files: the start-up "
             "files as bars of tokens (✂ = cut by a cap), the imports that brought them, what loads on "
-            "demand. Type a path in the box (/) to see what loads when the agent edits that file. "
-            "The same numbers as `curator context`.")
+            "demand. The table lists every file with what Claude Code's own sessions recorded: seen in N "
+            "sessions (the last day), never seen, ✖ when a session loaded it otherwise than the model "
+            "predicts for that session's version (`curator context --verify`); Enter on a file (f) opens "
+            "the sessions that loaded it. Type a path in the box (/) to see what loads when the agent "
+            "edits that file. The same numbers as `curator context`.")
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -140,15 +156,25 @@ class ContextScreen(CuratorScreen):
                 yield Static("[b]What loads when editing[/b]", id="context-for-title")
                 yield TextBox(placeholder="path, e.g. src/app.ts", id="context-for",
                               leave_to="#context-agents-table")
-            with VerticalScroll(id="context-detail"):
-                yield Static("reading the instruction files…", id="context-startup")
-                yield Static(id="context-for-result")
-                yield Static(id="context-imports")
-                yield Static(id="context-on-demand")
+            with Vertical(id="context-main"):
+                with VerticalScroll(id="context-detail"):
+                    yield Static("reading the instruction files…", id="context-startup")
+                    yield Static(id="context-for-result")
+                    yield Static(id="context-imports")
+                    yield Static(id="context-never")
+                files = RowTable(id="context-files", cursor_type="row", zebra_stripes=True)
+                files.add_column("tokens", width=6, key="tokens")
+                files.add_column("when", width=6, key="when")
+                files.add_column("file", key="file")
+                files.add_column("seen", width=11, key="seen")  # "3 · 11-19": the line below says it whole
+                yield files
+                yield Static(id="context-file")
 
     def on_mount(self) -> None:
         # (CuratorScreen.on_mount runs too: Textual calls each class's handler along the MRO)
         self.app.context_signal.subscribe(self, self._on_context)
+        self.app.proof_signal.subscribe(self, lambda _proof: self._files())
+        self.app.transcripts_signal.subscribe(self, lambda _svc: self._files())
         if self.app.context_model is not None:
             self._on_context(self.app.context_model)
 
@@ -161,7 +187,7 @@ class ContextScreen(CuratorScreen):
         if model is None or not model.agents:
             self.query_one("#context-startup", Static).update(Text(
                 "No agent instruction files in this repository (CLAUDE.md, AGENTS.md, GEMINI.md, .cursor/rules, "
-                ".github/copilot-instructions.md, .clinerules, .windsurf, .kiro, .roo).", style="dim"))
+                ".github/copilot-instructions.md, .clinerules, .devin, .kiro, .roo).", style="dim"))
             return
         for name, ctx in model.agents.items():
             table.add_row(ctx.label, Text(f"{ctx.startup_tokens:,}", justify="right"), key=name)
@@ -173,12 +199,27 @@ class ContextScreen(CuratorScreen):
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         key = event.row_key.value
+        if event.data_table.id == "context-files":
+            self._file_detail(key)
+            return
         if key and key != self.agent:
             self.agent = key
             self._draw()
 
     def on_data_table_row_selected(self, event) -> None:
-        pass  # rows are agents, not store paths
+        """Enter on a file: the Sessions screen, narrowed to the sessions that loaded it."""
+        if event.data_table.id != "context-files" or event.row_key.value is None:
+            return  # rows of agents: nothing to open
+        path = event.row_key.value
+        proof = self.app.proof
+        if self.agent != "claude-code" or proof is None:
+            self.notify("Sessions are Claude Code's: pick Claude Code, and let the transcripts be read", timeout=4)
+            return
+        ids = proof.sessions_loading(path)
+        if not ids:
+            self.notify(f"No session recorded loading {path}", timeout=4)
+            return
+        self.post_message(msg.ShowSessions(path, ids))
 
     def on_input_submitted(self, event) -> None:
         self.for_path = event.value.strip().lstrip("./") if event.value.strip() != "." else ""
@@ -211,7 +252,8 @@ class ContextScreen(CuratorScreen):
         imports.display = tree is not None
         if tree is not None:
             imports.update(tree)
-        self.query_one("#context-on-demand", Static).update(on_demand_list(ctx))
+        self.query_one("#context-never", Static).update(never_list(ctx))
+        self._files()
 
     def on_resize(self) -> None:
         self._draw()
@@ -234,6 +276,35 @@ class ContextScreen(CuratorScreen):
 
     def action_focus_path(self) -> None:
         self.query_one("#context-for", TextBox).focus()
+
+    def _files(self) -> None:
+        """The file table of the current agent, with what the sessions show (kept on its row)."""
+        model = self.app.context_model
+        ctx = model.agents.get(self.agent) if model is not None and self.agent else None
+        table = self.query_one("#context-files", DataTable)
+        keep = table.cursor_row if table.row_count else 0
+        table.clear()
+        if ctx is None:
+            return
+        proof, state = self.app.proof, state_of(self.app)
+        self._rows = files_of(ctx)
+        for path, when, tokens in self._rows:
+            table.add_row(tokens_cell(tokens), SHORT[when], path, seen_cell(ctx, proof, state, path), key=path)
+        if table.row_count:
+            table.move_cursor(row=min(keep, table.row_count - 1))
+            self._file_detail(self._rows[table.cursor_row][0])
+
+    def _file_detail(self, path: str | None) -> None:
+        model = self.app.context_model
+        ctx = model.agents.get(self.agent) if model is not None and self.agent else None
+        row = next((r for r in getattr(self, "_rows", []) if r[0] == path), None)
+        if ctx is None or row is None:
+            return
+        self.query_one("#context-file", Static).update(seen_detail(ctx, self.app.proof, state_of(self.app), path,
+                                                                   row[1]))
+
+    def action_focus_files(self) -> None:
+        self.query_one("#context-files", DataTable).focus()
 
     def action_focus_agents(self) -> None:
         self.query_one("#context-agents-table", DataTable).focus()

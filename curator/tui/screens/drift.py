@@ -16,7 +16,7 @@ from textual_plotext import PlotextPlot
 
 from ...live.drift import drift_findings, filter_drift, kind_id, startup_history
 from ..widgets import RowTable, TextBox
-from ..widgets.table import clip, clip_middle
+from ..widgets.table import clip, clip_paths
 from .base import SCOPE_BINDING, CuratorScreen, FindingRows, LoadingPane
 
 ICON = {2: ("✖", "bold error"), 1: ("▲", "warning"), 0: ("●", "info")}  # by Severity
@@ -30,13 +30,11 @@ class DriftScreen(FindingRows, CuratorScreen):
         Binding("x", "fix_one", "Fix", id="fix-drift", tooltip="Preview and apply this finding's fix"),
         Binding("enter", "jump", "Open", id="open-drift", tooltip="Open the file at this finding", show=False),
     ]
-    HELP = ("What is out of step. The chart: what each memory system's agent loads at start-up (≈ tokens, "
-            "from bytes ÷ 4) at each commit of its git history, then now; below it the commits that grew it "
-            "most. The table: index rows ↔ files, stale token counts, MEMORY.md ↔ topic files, entries ↔ "
-            "summaries, broken links and instruction files that were copies and diverged. "
-            "s narrows to one memory system; t shows one kind at a time (all → each kind → all); / filters by "
-            "kind, check, path or words (Esc or ↓ goes back); Enter opens the file; x previews and applies the "
-            "fix. CLI: `curator drift --kind KIND --text WORDS`.")
+    # (short: F1 shows it with the keys on one 80×24 screen)
+    HELP = ("What is out of step. The chart: each memory system's start-up load at each commit (≈ tokens at "
+            "today's tokens per byte), ending on today's number; the commits that grew it most. The table: "
+            "index rows ↔ files, stale counts, MEMORY.md ↔ topic files, entries ↔ summaries, broken links, "
+            "copies that diverged. Enter opens the file. CLI: `curator drift --kind KIND --text WORDS`.")
     AUTO_FOCUS = "#drift-table"
 
     def __init__(self, **kwargs) -> None:
@@ -76,14 +74,20 @@ class DriftScreen(FindingRows, CuratorScreen):
                                     ("x", 1), ("message", None)], room)
         names = {i: short_name(src.spec) for i, src in repo.loaded()}
         many = scope is None and len(names) > 1
+        # the source's short name, then the path inside it (as the tree and Problems show it),
+        # cut in the middle so the name and the line number stay — or where it differs from the
+        # others', when two would look the same
+        prefixes = [f"{names[x.source]} " if many and x.source is not None else "" for _, x in items]
+        paths = [(x.where if x.source is None else x.finding.path) + (f":{x.finding.line}" if x.finding.line else "")
+                 for _, x in items]
+        cuts = {}
+        for width in {widths[2] - len(n) for n in prefixes}:
+            cuts[width] = clip_paths(paths, width)
         for i, (kind, x) in enumerate(items):
             f = x.finding
             icon, style = ICON.get(int(f.severity), ("·", ""))
-            # the source's short name, then the path inside it (as the tree and Problems show it),
-            # cut in the middle so the name and the line number stay
-            name = f"{names[x.source]} " if many and x.source is not None else ""
-            path = (x.where if x.source is None else f.path) + (f":{f.line}" if f.line else "")
-            where = Text(name, style="dim").append_text(clip_middle(path, widths[2] - len(name)))
+            name = prefixes[i]
+            where = Text(name, style="dim").append_text(clip(cuts[widths[2] - len(name)][i], widths[2] - len(name)))
             table.add_row(clip(icon, 1, style), clip(kind, widths[1]), where,
                           Text("x", style="bold success") if f.fix is not None else Text(""),
                           clip(f.message, widths[4]), key=str(i))
@@ -140,7 +144,7 @@ class DriftScreen(FindingRows, CuratorScreen):
         if grew:
             lines.append("grew most: ", style="bold")
         for i, (d, name, p) in enumerate(grew):
-            lines.append(("\n" if i else "") + f"+{d // 4:,} tok ", style="bold warning")
+            lines.append(("\n" if i else "") + f"+{d:,} tok ", style="bold warning")
             lines.append(f"{name} {p.date} {p.commit[:7] if p.commit else 'work tree'} ", style="dim")
             lines.append(p.subject)
         missing = [f"{n}: {h.reason}" for n, h in histories if not h.points and h.reason]

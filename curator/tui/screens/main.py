@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import ContentSwitcher, Static, Tree
 
-from ..messages import EditKeywords, Promote, Recheck, SelectSource
+from ..messages import EditKeywords, OpenPath, Promote, Recheck, SelectSource
 from ..widgets import IndexView, InstructionRef, NodeRef, Overview, RecordView, StoreTree
 from .base import CuratorScreen, LoadingPane
 
@@ -217,8 +217,11 @@ class MainScreen(CuratorScreen):
             return
         want = tree.natural_width() + 1  # + the border
         share = self.TREE_SHARE if room >= 100 else 0.38  # at 80 columns the detail needs the room
+        floor = max(16, tree.min_width() + 1)  # never so narrow that a token count is cut
         width = min(want, int(room * share)) + self.tree_extra
-        tree.styles.width = max(16, min(width, room - 20))
+        if width < floor:  # (< pressed past the floor: > widens again at once)
+            self.tree_extra += floor - width
+        tree.styles.width = max(floor, min(width, room - 20))
 
     def action_tree_width(self, delta: int) -> None:
         self.tree_extra += delta
@@ -285,9 +288,25 @@ class MainScreen(CuratorScreen):
         # shown dimmed where they do not apply (None), so the keys are always there to be found
         if action == "promote":
             return (rec is not None and rec.level == 2 and rec.tier in ("transient", "reflexion")) or None
-        if action == "edit_keywords":
-            return (rec is not None and self.selected in ws.store.domain_indexes) or None
+        if action == "edit_keywords":  # every index: rows without keywords say what to do instead
+            return (rec is not None and rec.level < 2) or None
         return True
+
+    def on_index_view_row_chosen(self, event: IndexView.RowChosen) -> None:
+        """Enter on an index row: open what it points at (the first file that exists), or say
+        why nothing opens and what will."""
+        event.stop()
+        records = self.app.workspace.store.records
+        there = [t for t in event.targets if t and t in records]
+        if there:
+            self.post_message(OpenPath(there[0]))
+            return
+        if not event.targets:
+            self.notify(f"{event.index}:{event.line} links no file", severity="warning")
+            return
+        missing = event.raw[0] if event.raw else event.targets[0]
+        self.notify(f"{missing} is not in this memory store (outside it, or missing: Problems (2) lists "
+                    "index.missing-target with its fix)", severity="warning")
 
     def action_promote(self) -> None:
         if self.selected:

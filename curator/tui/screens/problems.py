@@ -14,7 +14,7 @@ from ...model.findings import Severity
 from ..messages import FixFindings
 from ..repository_flow import is_instruction
 from ..widgets import RowTable, TextBox
-from ..widgets.table import clip, clip_middle
+from ..widgets.table import clip, clip_paths
 from .base import SCOPE_BINDING, CuratorScreen, FindingRows, LoadingPane
 
 SEV = {Severity.ERROR: ("✖ error", "bold error"), Severity.WARNING: ("▲ warning", "warning"), Severity.INFO: ("● info", "info")}
@@ -128,6 +128,7 @@ class ProblemsScreen(FindingRows, CuratorScreen):
         columns += [("x", 1), ("where", min(max(22, room * 3 // 10), max((len(w) for w in wheres), default=5))),
                     ("message", None)]
         widths = table.set_columns(columns, room)
+        wheres = clip_paths(wheres, widths[len(columns) - 2])  # two rows never look the same
         for i, (x, where) in enumerate(zip(items, wheres, strict=True)):
             f = x.finding
             label, style = SEV[f.severity]
@@ -139,7 +140,7 @@ class ProblemsScreen(FindingRows, CuratorScreen):
             if not narrow:
                 cells.append(clip(f.check, widths[len(cells)]))
             cells.append(Text("x", style="bold success") if f.fix is not None else Text(""))
-            cells.append(clip_middle(where, widths[len(cells)]))
+            cells.append(clip(where, widths[len(cells)]))
             cells.append(clip(f.message, widths[len(cells)]))
             table.add_row(*cells, key=str(i))
         if items:
@@ -218,6 +219,6 @@ class ProblemsScreen(FindingRows, CuratorScreen):
                 return
             same = [g for g in self.app.workspace.findings if g.check == f.check and g.fix is not None]
         if not same:
-            self.notify(f"{f.check} findings have no automatic fix", severity="warning")
+            self.by_hand(f)  # (a collision: its row's keyword editor)
             return
         self.post_message(FixFindings(same))

@@ -41,17 +41,13 @@ class RetrievalLabScreen(LabEngines, CuratorScreen):
         Binding("y", "focus_why", "Why not?", id="why-not", tooltip="Ask why a memory did not come back"),
         Binding("enter", "open_highlighted", "Open", id="open-result", tooltip="Open the highlighted memory", show=False),
     ]
+    # (short: F1 shows it with the keys on one 80×24 screen)
     HELP = (
-        "Type a query: results update as you type. Each result shows its rank in every running source — "
-        "route (the ADR-017 keyword walk; rte when narrow), bm25 (full text), prior (relevance, recency, "
-        "frequency; pri), semantic (meaning, the bundled sentence encoder; sem) and graph (links from the "
-        "first hits; gph) when on — as `curator retrieve` prints them; fused = the weighted sum of their "
-        "normalised scores. Below the table, the highlighted result's own reasons: the words that matched "
-        "where, its rank and cosine by meaning, what links it. With the store's golden-queries.yaml, each "
-        "title shows what `curator eval` reports for that list (hit@1/hit@5/MRR@10). Esc leaves a text box; "
-        "then y asks why the highlighted memory (or a path you type) did not come back. s cycles the scope: "
-        "the whole repository (every memory system ranked, fused as `curator retrieve` does, each result "
-        "under its source's name) or one memory system."
+        "Type a query: results update as you type, ranked as `curator retrieve` ranks them — by route (rte: "
+        "the ADR-017 keyword walk), bm25 (full text), prior (pri), semantic (sem: meaning) and graph (gph: "
+        "links), fused into one list. Below it, why the highlighted result came back; with golden-queries.yaml, "
+        "what `curator eval` scores (hit@1/hit@5/MRR@10). y asks why a memory did not come back; s: the whole "
+        "repository or one memory system."
     )
 
     def __init__(self, **kwargs) -> None:
@@ -104,10 +100,10 @@ class RetrievalLabScreen(LabEngines, CuratorScreen):
     def _whole(self) -> list | None:
         """Every loaded source as (name, kind, prefix, store) when the app's scope is the whole
         repository of several memory systems; None: one source (the current one) is searched."""
-        from ...live.scope import prefix_of
+        from ...live.scope import is_source, prefix_of
 
         repo = getattr(self.app, "session", None)
-        if repo is None or self.app.scope is not None or len(repo.loaded()) < 2:
+        if repo is None or is_source(self.app.scope) or len(repo.loaded()) < 2:
             return None
         single = bool(getattr(repo.layout, "single", False))
         return [(s.name, s.spec.kind, prefix_of(s.spec, single), s.workspace.store) for _, s in repo.loaded()]

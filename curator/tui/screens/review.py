@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Static
 from ...model.findings import Severity
 from ..messages import OpenPath
 from ..widgets import RowTable
+from ..widgets.fitting import Phrases
 from .base import SCOPE_BINDING, CuratorScreen, LoadingPane
 
 SEV = {Severity.ERROR: ("✖", "bold error"), Severity.WARNING: ("▲", "warning"), Severity.INFO: ("●", "info")}
@@ -94,7 +95,18 @@ class ReviewScreen(CuratorScreen):
     ReviewScreen #review-panes { height: 1fr; }
     ReviewScreen #review-changes { width: 3fr; }
     ReviewScreen #review-diff-scroll { width: 2fr; border-left: solid $panel; padding: 0 1; }
+    ReviewScreen #review-panes.-stacked { layout: vertical; }
+    ReviewScreen #review-panes.-stacked > #review-changes { width: 1fr; height: 3fr; }
+    ReviewScreen #review-panes.-stacked > #review-diff-scroll { width: 1fr; height: 2fr; border-left: none;
+        border-top: solid $panel; }
     """
+    STACKED_BELOW = 110  # narrower: the diff goes under the changes (each gets the whole width)
+
+    def on_resize(self, event) -> None:
+        self.query_one("#review-panes").set_class(event.size.width < self.STACKED_BELOW, "-stacked")
+
+    def on_mount(self) -> None:
+        self.query_one("#review-panes").set_class(self.app.size.width < self.STACKED_BELOW, "-stacked")
 
     def show(self, workspace) -> None:
         self.run_review(*self._target(workspace))
@@ -102,8 +114,10 @@ class ReviewScreen(CuratorScreen):
     def _target(self, workspace):
         """(folder to review, whole?): the repository when the scope is whole and it holds more
         than one memory system, else the current memory system's folder (today's one-store view)."""
-        repo = self.app.session
-        if self.app.scope is None and repo is not None and len(repo.loaded()) > 1:
+        from ...live.scope import is_source
+
+        repo = self.app.session  # (the instruction files' scope: the repository, each agent's start-up)
+        if not is_source(self.app.scope) and repo is not None and len(repo.loaded()) > 1:
             return repo.layout.root, True
         return workspace.store.root, False
 
@@ -140,29 +154,31 @@ class ReviewScreen(CuratorScreen):
         self.review, self.whole = review, whole
         changed = review.changed
         self.store_review = changed[0] if changed else None
-        summary = Text.assemble(("against ", ""), (f"{review.base} ({review.commit[:7]})", "bold"), "  ")
+        # phrases wrapped between phrases only: a total is never cut, never split from its word
+        summary = [Text.assemble(("against ", ""), (f"{review.base} ({review.commit[:7]})", "bold"))]
         table = self.query_one(DataTable)
         # a re-run (r, or the watcher's swap after an edit) keeps the cursor on the same change
         was = self.idents.get(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value) \
             if table.row_count else None
         table.clear()
         self.files, self.heads, self.idents = {}, set(), {}
+        bad = []
         if whole or len(changed) > 1:
-            summary.append(totals_line(review) + "  ")
+            summary += [Text(p) for p in totals_line(review).split(" · ")]
             bad = worse_all(review)
         elif self.store_review is not None:
             s = self.store_review
-            summary.append(f"{_n(len(s.records), 'record')} · {_n(len(s.rows), 'row')} · "
-                           f"{_n(len(s.introduced), 'new finding')} · {len(s.resolved)} resolved  ")
+            summary += [Text(_n(len(s.records), 'record')), Text(_n(len(s.rows), 'row')),
+                        Text(_n(len(s.introduced), 'new finding')), Text(f"{len(s.resolved)} resolved")]
             bad = worse(s)
         if self.store_review is None and not (whole and review.agents):
-            summary.append("✔ no changes to the " + ("memory" if whole else "store"), style="bold success")
-            self.query_one("#review-summary", Static).update(summary)
+            summary.append(Text("✔ no changes to the " + ("memory" if whole else "store"), style="bold success"))
+            self.query_one("#review-summary", Static).update(Phrases(summary))
             self.query_one("#review-diff", Static).update("")
             return
-        summary.append("worse: " + "; ".join(bad) if bad else "nothing got worse",
-                       style="bold error" if bad else "success")
-        self.query_one("#review-summary", Static).update(summary)
+        summary.append(Text("worse: " + "; ".join(bad) if bad else "nothing got worse",
+                            style="bold error" if bad else "success"))
+        self.query_one("#review-summary", Static).update(Phrases(summary))
         if whole or len(changed) > 1:  # (one folder may hold several stores: docs/*-experience)
             self._fill_whole(table, review, agents=whole)
         else:
@@ -211,7 +227,7 @@ class ReviewScreen(CuratorScreen):
         self._show_diff(event.data_table)
 
     def _show_diff(self, table) -> None:
-        from ...reports.diff_report import STYLES
+        from ...reports.diff_report import FittedDiff
         from ...review.agent_startup import AgentChange
 
         key = self.highlighted_key()
@@ -232,10 +248,10 @@ class ReviewScreen(CuratorScreen):
             body.append("worse: " + "; ".join(bad) if bad else "nothing got worse", style="error" if bad else "success")
         elif owner is not None and path:
             diff = owner.file_diff(path)
-            for line in diff.splitlines():
-                body.append(line + "\n", style=next((st for prefix, st in STYLES if line.startswith(prefix)), "dim"))
-            if not diff:
-                body.append(f"{path}: unchanged (the change is elsewhere)", style="dim")
+            if diff:  # each line fitted to the pane, never wrapped
+                self.query_one("#review-diff", Static).update(FittedDiff(diff))
+                return
+            body.append(f"{path}: unchanged (the change is elsewhere)", style="dim")
         self.query_one("#review-diff", Static).update(body)
 
     def action_open_change(self) -> None:

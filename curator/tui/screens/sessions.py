@@ -54,15 +54,13 @@ class SessionsScreen(CuratorScreen):
         Binding("U", "prune_unused", "Prune unread", id="prune-unread",
                 tooltip="Archive the transient records no session read in 90 days (diff first)"),
     ]
+    # (short: F1 shows it with the keys on one 80×24 screen)
     HELP = (
-        "The agent's sessions in this repository (Claude Code transcripts found by their working folder), "
-        "newest first: title, branch, duration, messages and tokens. Enter opens a session's conversation: "
-        "tool calls and results are folded into one row each, the highlighted turn is shown in full below. "
-        "/ searches every session. Space marks the start of a passage; m mines the highlighted turn (or the "
-        "passage) into a reflexion record, M into a transient one — with its session id, message uuid and date. "
-        "U (from the list) archives the transient records no session read in the last 90 days (after a diff "
-        "preview). No sessions? The screen says where transcripts were looked for: set CLAUDE_CONFIG_DIR to "
-        "the folder holding Claude Code's projects/ to read them from elsewhere."
+        "The agent's sessions in this repository (Claude Code transcripts), newest first. Enter opens one: "
+        "tool calls fold into a row each, the highlighted turn shows whole below. Mining (m, M) writes a "
+        "record with its session id, uuid and date into the current memory system — the preview names it. "
+        "From the Context view, Enter on a file lists the sessions that loaded it (Esc: all). "
+        "No sessions? The screen says where it looked (CLAUDE_CONFIG_DIR reads them from elsewhere)."
     )
 
     def __init__(self, **kwargs) -> None:
@@ -72,6 +70,7 @@ class SessionsScreen(CuratorScreen):
         self.session = None
         self.mark: int | None = None
         self._want_uuid: str | None = None
+        self.only: tuple[str, set[str]] | None = None  # (a file, the sessions that loaded it): the list narrowed
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="sessions-body"):
@@ -115,7 +114,18 @@ class SessionsScreen(CuratorScreen):
                           + (f"{size / 1e6:,.0f} MB" if size >= 1e6 else f"{size / 1e3:,.0f} kB"))
         if self.hits:
             return
+        if self.only is not None:
+            path, ids = self.only
+            sessions = [x for x in sessions if x.session_id in ids]
+            status.update(f"{len(sessions)} session(s) loaded {path} · Esc: all")
         self._fill_sessions(sessions)
+
+    def narrow(self, path: str, session_ids) -> None:
+        """Only the sessions that loaded `path` (the Context view's Enter on a file)."""
+        self.hits = []
+        self.only = (path, set(session_ids))
+        self._on_sessions(None)
+        self.query_one("#sessions", DataTable).focus()
 
     def _fill_sessions(self, sessions) -> None:
         table = self.query_one("#sessions", DataTable)
@@ -270,6 +280,9 @@ class SessionsScreen(CuratorScreen):
         table.focus()
 
     def action_back(self) -> None:
+        if self.only is not None and not self.hits:
+            self.only = None
+            self._on_sessions(None)
         if self.hits:
             self.hits = []
             self.query_one("#session-search", Input).value = ""

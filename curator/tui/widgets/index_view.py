@@ -8,9 +8,9 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from ...base.config import Thresholds
 from ...checks.keyword_checks import collision_rate, row_uniqueness
-from ...config import Thresholds
-from .table import RowTable, clip, clip_middle
+from .table import RowTable, clip, clip_paths
 
 
 def overlaps(store, index_path: str, row) -> list[tuple[str, int, list[str]]]:
@@ -46,6 +46,13 @@ class IndexView(Vertical):
             super().__init__()
             self.index, self.line, self.target = index, line, target
 
+    class RowChosen(Message):
+        """Enter on a row: open what it points at."""
+
+        def __init__(self, index: str, line: int, targets: list[str], raw: list[str]) -> None:
+            super().__init__()
+            self.index, self.line, self.targets, self.raw = index, line, targets, raw
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._rows = []
@@ -74,7 +81,7 @@ class IndexView(Vertical):
         facts.append(f"  {len(rows)} rows · {rec.tokens or 0 if rec else 0:,} tokens")
         if path in store.domain_indexes:
             facts.append(" · strict" if strict else " · not strict", style="dim")
-            facts.append(f" · collision rate {rate:.0%}", style="bold error" if rate > store.config.thresholds.collision_rate else "")
+            facts.append(f" · collision rate {rate:.0%} within this index", style="bold error" if rate > store.config.thresholds.collision_rate else "")
         table = self.query_one(RowTable)
         targets = [", ".join(lk.target or lk.raw for lk in row.links) or "—" for row in rows]
         room = self.size.width or 80
@@ -88,6 +95,7 @@ class IndexView(Vertical):
         target_w = min(max(12, room * 2 // (7 if narrow else 6)), max(map(len, targets), default=6))
         columns = [("ln", 3), ("#", 2), ("uniq", 4)] if narrow else [("line", 4), ("#", 3), ("unique", 6)]
         widths = table.set_columns([*columns, ("target", target_w), ("keywords", None)], room)
+        targets = clip_paths(targets, widths[-2])  # two rows never look the same
         missing = {f.line for f in workspace.by_path.get(path, []) if f.check in ("index.missing-target", "index.unsafe-target")}
         for i, row in enumerate(rows):
             u = row_uniqueness(row.keyword_set, sets[:i] + sets[i + 1 :]) if len(rows) > 1 else 1.0
@@ -97,13 +105,15 @@ class IndexView(Vertical):
                 *cells,
                 Text(str(len(row.keyword_set)), style="warning" if len(row.keyword_set) < store.config.thresholds.min_keywords else ""),
                 Text(f"{u:.0%}", style="bold error" if low else ("success" if u >= 0.6 else "")),
-                clip_middle(targets[i], widths[-2], "bold error" if row.line in missing else ""),
+                clip(targets[i], widths[-2], "bold error" if row.line in missing else ""),
                 clip(" ".join(row.keywords), widths[-1]),
                 key=str(row.line),
             )
         self.query_one("#index-facts", Static).update(facts)
         self.call_after_refresh(self._refit)
-        self.query_one("#overlaps", Static).update(Text("highlight a row to see which rows share its words", style="dim"))
+        self.query_one("#overlaps", Static).update(Text(
+            "unique: the share of a row's keywords no other row of this index uses; highlight a row "
+            "to see the rows, here and in other indexes, that share its words", style="dim"))
         if line is not None:
             for i, row in enumerate(rows):
                 if row.line == line:
@@ -126,18 +136,28 @@ class IndexView(Vertical):
             return None
         return self._rows[table.cursor_row].line
 
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if self._workspace is None or event.cursor_row >= len(self._rows):
+            return
+        row = self._rows[event.cursor_row]
+        self.post_message(self.RowChosen(self._path, row.line, [lk.target for lk in row.links],
+                                         [lk.raw for lk in row.links]))
+
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
         if self._workspace is None or event.cursor_row >= len(self._rows):
             return
         row = self._rows[event.cursor_row]
         found = overlaps(self._workspace.store, self._path, row)
-        text = Text()
+        sets = [r.keyword_set for r in self._rows if r is not row]
+        u = row_uniqueness(row.keyword_set, sets) if sets else 1.0
+        # what the row's percentage is of: its own keywords, against this index's other rows
+        text = Text(f"line {row.line}: {u:.0%} of its keywords no other row of this index uses", style="dim")
         if not found:
-            text.append("no other row shares two or more of these keywords", style="success")
-        for i, (path, line, shared) in enumerate(found[:6]):
-            if i:
-                text.append("\n")
+            text.append("\nno other row, here or in another index, shares two or more of them", style="success")
+        for path, line, shared in found[:6]:
+            text.append("\n")
             same = path == self._path
             text.append(f"{path}:{line}", style="bold" if same else "bold accent")
             text.append(f"  shares {len(shared)}: ", style="dim")

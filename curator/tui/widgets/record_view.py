@@ -102,7 +102,7 @@ class RecordView(VerticalScroll):
         """An instruction file of an agent (from the context model): how it loads, and its text."""
         from pathlib import Path
 
-        from ...safeio import read_small_file
+        from ...base.safeio import read_small_file
 
         self._shown = None
         ctx = model.agents.get(agent)
@@ -180,7 +180,9 @@ def _folder_findings(store, path: str, findings) -> Text:
             text.append(f"{date}\n", style="dim")
         if len(named) > 40:
             text.append(f"  … and {len(named) - 40} more\n", style="dim")
-        hint = f.fix_hint
+        from ...model.hints import hint as fix_hint
+
+        hint = fix_hint(f)
         if hint.key == "x":
             text.append(f"x on Problems {f.fix.description} (`{hint.command}`)\n", style="success")
         elif hint.text:

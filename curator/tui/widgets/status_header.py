@@ -25,7 +25,7 @@ class StatusHeader(Horizontal):
     def show(self, workspace) -> None:
         """The scope's health: the whole repository (every source, as `curator check` counts
         it) unless the user narrowed it to one source (the app's `scope`)."""
-        from ...live.scope import scope_name, scope_totals, startup_overs
+        from ...live.scope import INSTRUCTIONS, scope_name, scope_totals, startup_overs
         from ...model.findings import Severity
 
         store, report = workspace.store, workspace.report
@@ -51,6 +51,13 @@ class StatusHeader(Horizontal):
         )
         bar = self.query_one(BudgetBar)
         bar.display = True  # (hidden while there was no memory store)
+        if scope == INSTRUCTIONS:  # each agent's start-up, as the Context view shows it
+            model = getattr(self.app, "context_model", None) or getattr(repo, "instructions", None)
+            agents = [(ctx.label, ctx.startup_tokens) for name, ctx in (model.agents.items() if model else ())
+                      if name != "serena"]
+            bar.label, bar.used, bar.budget, bar.past = "", 0, 0, 0
+            bar.note = "start-up " + " · ".join(f"{label} {compact(n)}" for label, n in agents) if agents else ""
+            return
         if whole:  # one bar cannot hold every source's cap: say how many are over
             over, n = startup_overs(repo, None)
             bar.label, bar.used, bar.budget, bar.past = "", 0, 0, 0

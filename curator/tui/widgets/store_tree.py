@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -12,9 +11,8 @@ from textual.widgets import Tree
 
 from .budget_bar import compact as _tokens
 from .instruction_nodes import InstructionRef, instruction_groups
-
-# a label's tail, never shortened: its usage mark, badges and token count
-TAIL = re.compile(r"(?: (?:r\d+|unread))?(?: [✖▲●]\d+)* [\d,.]+[kM]?$")
+from .tree_labels import depth_of, fit_label, min_width, neighbours
+from .tree_state import kept_folds, unique_names
 
 TIER_ORDER = ("semantic", "reflexion", "transient", "session")
 
@@ -64,9 +62,11 @@ class StoreTree(Tree[str]):
         self._folder_of: dict[NodeRef, object] = {}
         self._workspaces: dict[int, object] = {}  # source → the workspace its nodes were built from
         self._marks: dict[NodeRef, str] = {}  # the usage mark each record's label shows
+        self._names: dict[NodeRef, str] = {}  # a record's name where its file name alone is ambiguous
         # group nodes (sources, indexes, tiers, folders) with what their label adds up, for
         # in-place updates: (node, source, title — a source's SourceState —, paths | None, style)
         self._groups: list[tuple] = []
+        self._order: dict[int, tuple] = {}  # parent → (children, {child: its place}): for neighbours
         self._context_model = None  # the context model whose instruction files the tree shows
         self._instruction_nodes: list = []
 
@@ -98,26 +98,27 @@ class StoreTree(Tree[str]):
             self._measuring = False
 
     def render_label(self, node, base_style, style) -> Text:
-        """Shorten a name that does not fit with an ellipsis, never the badges and token count
-        after it (a cut count looks like a real, smaller number)."""
+        """A label that does not fit says less, in this order: the source's format in words,
+        the usage mark, the badges, then the name (cut with an ellipsis) — never the token
+        count (the tree is never narrower than the counts need: `min_width`)."""
         text = super().render_label(node, base_style, style)
         if self._measuring:
             return text
-        depth, parent = 0, node.parent
-        while parent is not None and parent is not self.root:
-            depth, parent = depth + 1, parent.parent
-        room = self.scrollable_content_region.width - depth * self.guide_depth
-        if room <= 0 or text.cell_len <= room:
-            return text
-        tail = TAIL.search(text.plain)
-        keep = len(tail.group(0)) if tail else 0
-        cut = max(1, room - keep - 1)
-        if cut >= len(text.plain) - keep:
-            return text
-        return Text.assemble(text[:cut], "…", text[len(text.plain) - keep:])
+        room = self.scrollable_content_region.width - self._depth(node) * self.guide_depth
+        return fit_label(text, room, self._neighbours(node)) if room > 0 and text.cell_len > room else text
+
+    def _neighbours(self, node) -> list[str]:
+        return neighbours(node, self._order)
+
+    def _depth(self, node) -> int:
+        return depth_of(self, node)
+
+    def min_width(self) -> int:
+        """The narrowest the tree may be (every visible line keeps its whole token count)."""
+        return min_width(self)
 
     def label_for(self, name: str, tokens: int, badge: str, style: str = "", mark: str = "") -> Text:
-        # the badge before the count: on a narrow terminal the count is what gets cut
+        # the badge before the count (narrow, the badge goes first: `tree_labels.fit_label`)
         text = Text(name, style=style)
         if mark:  # reads in 90 days, from the agent's transcripts
             text.append(f" {mark}", style="dim italic" if mark == "unread" else "dim")
@@ -130,11 +131,16 @@ class StoreTree(Tree[str]):
         """(Re)build from a workspace — or from every source of a repository — keeping the cursor
         on the same record when it still exists. Tiers show; folders below them start folded."""
         current = self.cursor_node.data if self.cursor_node else None
+        with kept_folds(self, self.fill) as kept:  # the folders open before stay open; the cursor its place
+            self._rebuild(workspace, session, current, kept)
+
+    def _rebuild(self, workspace, session, current, kept) -> None:
         self.clear()
         self._path_nodes = {}
         self._unfilled = {}
         self._folder_of = {}
         self._marks = {}
+        self._names = {}
         self._workspaces = {}
         self._groups = []
         loaded = session.loaded() if session is not None else []
@@ -157,8 +163,7 @@ class StoreTree(Tree[str]):
         self._add_instructions()
         if isinstance(current, NodeRef) and (current in self._path_nodes or current in self._folder_of):
             self.select_ref(current)
-        else:
-            self.cursor_line = 0
+            kept["moved"] = True
 
     # -- instruction files beside the memory (curator.context) -------------------------
 
@@ -232,6 +237,7 @@ class StoreTree(Tree[str]):
         ws = self._workspaces[source]
         usage = self._usage(ws)
         records = ws.store.records
+        self._names.update(unique_names(source, paths))  # six README.md in one group: each says where
         for path in paths:
             rec = records.get(path)
             if rec is not None:
@@ -288,7 +294,7 @@ class StoreTree(Tree[str]):
             ref = NodeRef(i, path)
             node = self._path_nodes.get(ref)  # (a leaf not built yet is labelled when built)
             if node is not None:
-                node.set_label(self._record_label(fresh[i].store.records[path], fresh[i], self._marks.get(ref, "")))
+                node.set_label(self._record_label(fresh[i].store.records[path], fresh[i], self._marks.get(ref, ""), i))
         self._workspaces = dict(fresh)
         for node, i, title, paths, style in self._groups:
             ws = fresh[i]
@@ -303,13 +309,14 @@ class StoreTree(Tree[str]):
     def _leaf(self, parent, rec, workspace, source: int = 0, usage=None) -> None:
         ref = NodeRef(source, rec.path)
         mark = usage_mark(usage, rec)
-        node = parent.add_leaf(self._record_label(rec, workspace, mark), data=ref)
+        node = parent.add_leaf(self._record_label(rec, workspace, mark, source), data=ref)
         self._path_nodes[ref] = node
         self._marks[ref] = mark
 
-    def _record_label(self, rec, workspace, mark: str) -> Text:
+    def _record_label(self, rec, workspace, mark: str, source: int) -> Text:
         style = "" if rec.readable else "error"
-        return self.label_for(rec.name, rec.tokens or 0, workspace.badge([rec.path]), style, mark)
+        name = self._names.get(NodeRef(source, rec.path), rec.name)
+        return self.label_for(name, rec.tokens or 0, workspace.badge([rec.path]), style, mark)
 
     # -- usage marks (the session tier) ------------------------------------------
 
@@ -334,7 +341,7 @@ class StoreTree(Tree[str]):
             mark = usage_mark(usages[ref.source], rec)
             if mark != self._marks.get(ref, ""):
                 self._marks[ref] = mark
-                node.set_label(self._record_label(rec, ws, mark))
+                node.set_label(self._record_label(rec, ws, mark, ref.source))
                 changed = True
         if changed:
             self.notify_style_update()  # label widths changed: Tree measures its lines again
@@ -374,3 +381,4 @@ def usage_mark(usage, rec) -> str:
     if use is None or not use.reads:
         return "unread"
     return f"r{use.reads_90}"
+

@@ -79,8 +79,9 @@ class RowTable(DataTable):
         for (label, _, key), width in zip(self._specs, widths, strict=True):
             super().add_column(label, width=width, key=key)
         self._cells = {}  # (a row added without a key gets a new one)
-        for key, (cells, height) in rows:
-            self._cells[super().add_row(*_cut_row(cells, widths), height=height, key=key.value)] = (cells, height)
+        shown = _distinct_rows([cells for _, (cells, _) in rows], widths)
+        for (key, (cells, height)), cut_cells in zip(rows, shown, strict=True):
+            self._cells[super().add_row(*cut_cells, height=height, key=key.value)] = (cells, height)
         if rows:
             self.move_cursor(row=min(max(row, 0), len(rows) - 1))
 
@@ -119,6 +120,11 @@ def _share(room: int, natural: list[int], fitted: list[bool]) -> list[int]:
     return widths
 
 
+def _lead(cell) -> str:
+    parts = _plain(cell).split(None, 1)
+    return parts[0] if parts else ""
+
+
 def _plain(cell) -> str:
     return cell.plain if isinstance(cell, Text) else str(cell)
 
@@ -127,14 +133,39 @@ def _cut_row(cells, widths: list[int]) -> list:
     return [cut(cell, w) for cell, w in zip(cells, widths, strict=False)] + list(cells[len(widths):])
 
 
+def _distinct_rows(rows: list, widths: list[int]) -> list[list]:
+    """Every row's cells cut to the widths; a path whose middle cut would hide where it differs
+    from its neighbours in the column (`good-…gning.md` twice) is cut where it differs."""
+    out = []
+    neighbours = []
+    for col in range(len(widths)):
+        leads = sorted({_lead(cells[col]) for cells in rows if col < len(cells)} - {""})
+        place = {lead: i for i, lead in enumerate(leads)}
+        neighbours.append((leads, place))
+    for cells in rows:
+        row = []
+        for col, cell in enumerate(cells):
+            if col >= len(widths):
+                row.append(cell)
+                continue
+            leads, place = neighbours[col]
+            i = place.get(_lead(cell), -1)
+            near = [leads[j] for j in (i - 1, i + 1) if i >= 0 and 0 <= j < len(leads)]
+            row.append(cut(cell, widths[col], near))
+        out.append(row)
+    return out
+
+
 def looks_like_path(value: str) -> bool:
     """A path (cut in the middle: its file name stays) rather than prose (cut at its end)."""
     return "/" in value and not any(c.isspace() for c in value.strip())  # (a bare name: its start tells)
 
 
-def cut(cell, width: int):
+def cut(cell, width: int, near=()):
     """A cell (str or Text, its styles kept) cut to `width` cells with an ellipsis: a path in
-    the middle, prose at its end; unchanged when it fits."""
+    the middle, prose at its end; unchanged when it fits. `near`: the paths above and below it in
+    its column — where a middle cut would hide what tells it from them, it is cut where it
+    differs (`fitting.distinct_cut`)."""
     text = cell if isinstance(cell, Text) else Text(str(cell))
     if width <= 0 or text.cell_len <= width:
         return cell
@@ -146,9 +177,20 @@ def cut(cell, width: int):
             rest = len(plain) - len(lead)
             # whole when it fits with room to show more follows; else at least two thirds of the cell
             keep = width if not rest else len(lead) if len(lead) <= width - 3 else max(width * 2 // 3, width - rest)
-            if keep < len(lead):
-                tail = max(1, (keep - 1) * 2 // 3)
-                head = max(0, keep - 1 - tail)
+            tail = max(1, (keep - 1) * 2 // 3)
+            head = max(0, keep - 1 - tail)
+            if keep < len(lead) and any(lead[:head] == o[:head] and lead[-tail:] == o[-tail:] for o in near):
+                from .fitting import distinct_cut  # (the middle it would drop is where they differ)
+
+                pieces = distinct_cut(lead, keep, near)
+                joined = Text()
+                for n, (a, b) in enumerate(pieces):
+                    joined.append("…" if n else "")
+                    joined.append_text(text[a:b])
+                if pieces[-1][1] < len(lead):
+                    joined.append("…")
+                text = Text.assemble(joined, text[len(lead):])
+            elif keep < len(lead):
                 text = Text.assemble(text[:head], "…", text[len(lead) - tail:])
     out = text.copy()
     out.no_wrap = True
@@ -163,14 +205,28 @@ def clip(value: str, width: int, style: str = "") -> Text:
     return Text(value, style=style, no_wrap=True, overflow="ellipsis")
 
 
-def clip_middle(value: str, width: int, style: str = "") -> Text:
-    """A path cut in the middle, so its start and its end (the file name and the `:line`)
-    stay readable: `.serena/memories/…/db-index.md:12`."""
+def middle_cut(value: str, width: int) -> str:
+    """`value` cut in the middle to `width` cells: its start and its end (the file name, the
+    `:line`) stay."""
     if width > 0 and len(value) > width:
         tail = max(1, (width - 1) * 2 // 3)  # the end says more than the start
         head = max(0, width - 1 - tail)
         value = value[:head] + "…" + value[len(value) - tail:]
-    return Text(value, style=style, no_wrap=True, overflow="ellipsis")
+    return value
+
+
+def clip_paths(values: list[str], width: int) -> list[str]:
+    """A column of paths or names, each cut in its middle — except where two would then look
+    the same: those keep what tells them from their neighbours (`fitting.cut_column`)."""
+    from .fitting import cut_column
+
+    return cut_column(values, width, middle_cut)
+
+
+def clip_middle(value: str, width: int, style: str = "") -> Text:
+    """A path cut in the middle, so its start and its end (the file name and the `:line`)
+    stay readable: `.serena/memories/…/db-index.md:12`."""
+    return Text(middle_cut(value, width), style=style, no_wrap=True, overflow="ellipsis")
 
 
 def fit_widths(room: int, wants: list[int | None], floor: int = 8, pad: int = 2) -> list[int]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 
+from curator.base.tokens import FakeTokenCounter
 from curator.checks import CHECKS, run_checks
 from curator.cli import main
 from curator.live.session import load_repository
 from curator.model import formats as fmts
 from curator.model import load_store
-from curator.tokens import FakeTokenCounter
 
 
 def topic(name: str, kind: str = "feedback") -> str:
@@ -38,7 +38,7 @@ def ids(findings):
 
 def test_every_check_names_its_formats():
     for spec in CHECKS.values():  # the instruction checks read a repository, no memory format
-        assert (spec.formats or spec.family == ("context",)) and spec.formats <= set(fmts.FORMATS), spec.id
+        assert (spec.formats or spec.family in (("context",), ("sessions",))) and spec.formats <= set(fmts.FORMATS), spec.id
     assert not CHECKS["naming.case"].applies_to(fmts.CLAUDE)
     assert not CHECKS["naming.case"].applies_to(fmts.SERENA)
     assert CHECKS["orphan.unindexed"].applies_to(fmts.CLAUDE)
@@ -205,7 +205,7 @@ def test_tokens_cli_on_a_repository(capsys, make_store, tmp_path):
     data = json.loads(capsys.readouterr().out)
     assert {s["name"]: s["startup"]["cap"] for s in data["sources"]} == {
         ".serena/memories": "no cap",
-        ".claude/memory": "first 200 lines or 25 KB",
+        ".claude/memory": "Claude Code's auto memory: first 200 lines or 25 KB of MEMORY.md",  # which agent, which file
     }
 
 

@@ -4,10 +4,10 @@ gets one note; in a store without tiers (issue 32) they are memories, retrieved 
 
 from __future__ import annotations
 
+from curator.base.tokens import FakeTokenCounter
 from curator.checks import run_checks
 from curator.model import load_store
 from curator.model.tiering import decide, is_log
-from curator.tokens import FakeTokenCounter
 
 
 def load(root):
@@ -103,3 +103,26 @@ def test_a_topic_file_listed_twice_in_memory_md_merges_into_its_first_line_and_u
     assert main(["undo", str(root)]) == 0
     assert (root / "MEMORY.md").read_text() == memory
     capsys.readouterr()
+
+
+def test_a_plain_store_behind_its_index_and_over_budget_warns(make_store):
+    """Issue 33: 65 of 116 memories over budget and 75 unindexed read `✖0 ▲0 ●6` in the header;
+    both are warnings (budget.over's and orphan.unindexed's severity), aggregated into one
+    finding each. A store with no index at all gets advice (info), not a warning."""
+    from curator.base.tokens import FakeTokenCounter
+    from curator.checks import run_checks
+    from curator.model import load_store
+    from curator.model.findings import Severity
+
+    long = "word " * 3000
+    files = {f"note_{i}.md": f"# Note {i}\n\n{long if i % 2 else 'short'}\n" for i in range(24)}
+    files["INDEX.md"] = "# Index\n\n" + "".join(f"- **note_{i}** — note {i}\n" for i in range(4))
+    store = load_store(make_store(files, name="plain/.serena/memories"), token_counter=FakeTokenCounter(),
+                       fmt="serena")
+    found = {f.check: f for f in run_checks(store)}
+    assert found["budget.over"].severity == Severity.WARNING and "12 of 24 memories" in found["budget.over"].message
+    assert found["orphan.unindexed"].severity == Severity.WARNING and "20 are not" in found["orphan.unindexed"].message
+    del files["INDEX.md"]
+    bare = load_store(make_store(files, name="bare/.serena/memories"), token_counter=FakeTokenCounter(), fmt="serena")
+    advice = [f for f in run_checks(bare) if f.check == "orphan.unindexed"]
+    assert advice and advice[0].severity == Severity.INFO  # no index: advice, not a fault

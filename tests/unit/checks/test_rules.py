@@ -10,17 +10,17 @@ from pathlib import Path
 import pytest
 import yaml
 
+from curator.base.config import Config, Thresholds
+from curator.base.tokens import FakeTokenCounter
 from curator.checks import CHECKS, FAMILIES, run_checks
-from curator.config import Config, Thresholds
 from curator.model.loader import load_store
 from curator.reports.rules_report import explain, rules_markdown
-from curator.tokens import FakeTokenCounter
 
 REPO = Path(__file__).resolve().parents[3]
 CASES = REPO / "tests" / "rules"
 DOCS = REPO / "docs" / "checks.md"
 ALL_CHECKS = sorted(CHECKS)
-STORE_CHECKS = sorted(i for i in CHECKS if CHECKS[i].family != ("context",))
+STORE_CHECKS = sorted(i for i in CHECKS if CHECKS[i].family not in (("context",), ("sessions",)))
 
 
 def _content(value):
@@ -31,6 +31,8 @@ def _content(value):
 
 def _findings(make_store, case: dict, check: str, side: str, monkeypatch):
     files = {path: _content(v) for path, v in case["files"].items()}
+    if case.get("sessions"):  # instruction files and Claude Code sessions: the proof's findings for the check
+        return _session_findings(make_store, case, check, side, files)
     if case.get("repo"):  # a repository's instruction files: the context model's findings for the check
         from curator.context import build_context
 
@@ -54,6 +56,47 @@ def _findings(make_store, case: dict, check: str, side: str, monkeypatch):
         files[".curator.yaml"] = case["config"]
     root = make_store(files, name=f"{side}/{case.get('store', 'store')}")
     return run_checks(load_store(root, token_counter=FakeTokenCounter()), only=[check])
+
+
+def _session_findings(make_store, case: dict, check: str, side: str, files: dict):
+    """`sessions: true` cases: `transcripts:` lists sessions, each {version, day, steps}; a step is
+    [instructions, [paths]], [read, path], [nested, path, globs?], [skill, name], [listing,
+    [[name, description]]] or [say, text] — written to the documented schema by tests/unit/proof."""
+    import importlib.util
+    import os
+
+    from curator.base.config import Thresholds
+    from curator.proof import prove
+    from curator.transcripts import SessionIndex
+
+    spec = importlib.util.spec_from_file_location("proof_sessions", REPO / "tests" / "unit" / "proof" / "sessions.py")
+    writer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(writer)
+    Session, sid = writer.Session, writer.sid
+
+    root = make_store(files, name=f"{side}/repo")
+    for rel in files:
+        os.utime(root / rel, (1_700_000_000, 1_700_000_000))  # older than every session
+    projects = root.parent / "projects"
+    r = str(root)
+    for n, spec in enumerate(case["transcripts"], 1):
+        s = Session(sid(n), r, str(spec["version"]), str(spec.get("day", "2026-11-10")))
+        for step, *args in spec["steps"]:
+            if step == "instructions":
+                s.instructions([(f"{r}/{p}", "Project", files[p]) for p in args[0]])
+            elif step == "nested":
+                s.nested(f"{r}/{args[0]}", files[args[0]], globs=args[1] if len(args) > 1 else None)
+            elif step == "listing":
+                s.listing([tuple(x) for x in args[0]])
+            else:
+                getattr(s, step)(*args)
+        s.write(projects)
+    home = root.parent / "home"
+    home.mkdir(exist_ok=True)
+    index = SessionIndex.for_repo(root, [projects], use_cache=False)
+    proof = prove(root, index.build(), env={"HOME": str(home), "CI": ""}, home=str(home),
+                  token_counter=FakeTokenCounter(), thresholds=Thresholds(**case.get("thresholds", {})))
+    return [f for f in proof.findings if f.check == check]
 
 
 def test_every_check_has_one_case_file_and_every_case_file_a_check():

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from curator.base.tokens import FakeTokenCounter
 from curator.checks import run_checks, topical_checks
 from curator.checks.facts import default_cache
 from curator.model import load_store
-from curator.tokens import FakeTokenCounter
 
 
 def words(tag: str) -> str:

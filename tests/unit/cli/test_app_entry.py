@@ -93,7 +93,7 @@ def test_no_path_with_neither_memory_nor_instructions_opens_the_demo_and_says_so
     monkeypatch.chdir(here)
     app = _opened(monkeypatch, [])
     assert app.given == "sample_memories" and app.layout is not None
-    assert app.notice.startswith("No agent memory or instruction files found here or above; opened the bundled")
+    assert app.notice.startswith("No agent memory or instruction files here or above: the demo, the bundled")
 
 
 def test_no_path_in_a_repository_with_memory_opens_its_memory(tmp_path, monkeypatch):

@@ -53,7 +53,7 @@ def test_usage_puts_the_app_first_and_store_help_tells_the_truth(capsys):
 
 
 def test_sessions_all_says_they_ran_anywhere(capsys, sample_repo_copy, tmp_path, monkeypatch):
-    from curator.demo_repository import write_transcripts
+    from curator.demo.repository import write_transcripts
 
     projects = tmp_path / "claude" / "projects"
     write_transcripts(sample_repo_copy, projects)
@@ -64,7 +64,7 @@ def test_sessions_all_says_they_ran_anywhere(capsys, sample_repo_copy, tmp_path,
     lines = _out(capsys)
     assert all(len(line) <= 80 for line in lines), max(lines, key=len)
     text = " ".join(" ".join(lines).split())
-    assert "ran in" in lines[0] and "2 session(s) run anywhere (--all; 2 outside" in text
+    assert "ran in" in lines[0] and "4 session(s) run anywhere (--all; 4 outside" in text
 
 
 def test_check_list_wraps_summaries_under_their_id(capsys):

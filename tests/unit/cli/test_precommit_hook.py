@@ -1,6 +1,9 @@
-"""The shipped `.pre-commit-hooks.yaml`, run by the real `pre-commit try-repo` in a temporary
-repository: a clean commit passes, a commit that adds an error fails. pre-commit installs curator
-into its own environment the first time (about half a minute)."""
+"""The shipped `.pre-commit-hooks.yaml`, run by the real `pre-commit` in a temporary repository:
+a clean commit passes, a commit that adds an error fails. pre-commit installs curator into its
+own environment (about half a minute); both runs share one installation (`pre-commit try-repo`
+installs afresh on every call, so the test does what it does once, by hand: a config naming this
+checkout at a commit that holds its uncommitted changes, and a PRE_COMMIT_HOME kept between
+the runs)."""
 
 from __future__ import annotations
 
@@ -27,11 +30,36 @@ def test_hook_file_names_real_commands():
         assert h["language"] == "python" and h["pass_filenames"] is False
 
 
+def _checkout_as_tried(tmp_path: Path, env: dict) -> tuple[str, str]:
+    """(repository, rev) of this checkout as `pre-commit try-repo` takes it: HEAD, or, with
+    uncommitted changes, a clone whose one new commit holds them (staged and tracked files)."""
+
+    def git(*args, cwd=CHECKOUT, extra=None):
+        return subprocess.run(["git", *args], cwd=cwd, env={**env, **(extra or {})}, check=True,
+                              capture_output=True, text=True).stdout.strip()
+
+    head = git("rev-parse", "HEAD")
+    if subprocess.run(["git", "diff", "--quiet", "HEAD"], cwd=CHECKOUT, env=env).returncode == 0:
+        return str(CHECKOUT), head
+    shadow = tmp_path / "shadow-repo"
+    git("clone", "-q", str(CHECKOUT), str(shadow))
+    git("checkout", "-q", head, "-b", "_tried", cwd=shadow)
+    # the checkout's changes staged into the clone's index and objects (the checkout is untouched)
+    into_shadow = {"GIT_INDEX_FILE": git("rev-parse", "--absolute-git-dir", cwd=shadow) + "/index",
+                   "GIT_OBJECT_DIRECTORY": git("rev-parse", "--absolute-git-dir", cwd=shadow) + "/objects"}
+    staged = git("diff", "--staged", "--name-only", "--no-renames").splitlines()
+    if staged:
+        git("add", "--", *staged, extra=into_shadow)
+    git("add", "-u", extra=into_shadow)
+    git("commit", "-q", "--no-verify", "-m", "uncommitted changes", cwd=shadow)
+    return str(shadow), git("rev-parse", "HEAD", cwd=shadow)
+
+
 @pytest.mark.slow
-def test_pre_commit_try_repo_fails_on_a_new_error(tmp_path):
-    """Every hook in one try-repo call (each call installs curator into a fresh environment)."""
+def test_pre_commit_passes_a_clean_commit_and_fails_on_a_new_error(tmp_path):
+    """Every hook of the shipped file, run twice by one pre-commit installation."""
     if not (CHECKOUT / ".git").exists():
-        pytest.skip("needs curator's own git checkout (try-repo clones it)")
+        pytest.skip("needs curator's own git checkout (pre-commit clones it)")
     repo = tmp_path / "project"
     store = repo / ".serena" / "memories"
     store.mkdir(parents=True)
@@ -51,11 +79,15 @@ def test_pre_commit_try_repo_fails_on_a_new_error(tmp_path):
     assert sh("git", "init", "-q").returncode == 0
     sh("git", "add", "-A")
     assert sh("git", "commit", "-q", "-m", "init").returncode == 0
-    try_repo = [sys.executable, "-m", "pre_commit", "try-repo", str(CHECKOUT)]
+    source, rev = _checkout_as_tried(tmp_path, env)
+    hooks = [{"id": h["id"]} for h in yaml.safe_load(HOOKS.read_text())]
+    config = tmp_path / "pre-commit-config.yaml"  # outside the project, as try-repo keeps it
+    config.write_text(yaml.safe_dump({"repos": [{"repo": source, "rev": rev, "hooks": hooks}]}))
+    run = [sys.executable, "-m", "pre_commit", "run", "--config", str(config)]  # the staged files
 
     (store / "ops" / "ops-deploy.md").write_text("# Deploy\n\nCanary first, then everyone.\n")
     sh("git", "add", "-A")
-    ok = sh(*try_repo)
+    ok = sh(*run)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert ok.stdout.count("Passed") == 2, ok.stdout
     assert "curator check (memory store)" in ok.stdout and "curator check --changed" in ok.stdout
@@ -63,7 +95,9 @@ def test_pre_commit_try_repo_fails_on_a_new_error(tmp_path):
     with (store / "skills-ops-index.md").open("a") as fh:
         fh.write("| queue retry backoff jitter dead | [ops/ops-queue](ops/ops-queue.md) |\n")
     sh("git", "add", "-A")
-    bad = sh(*try_repo)
+    bad = sh(*run)
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert bad.stdout.count("Failed") == 2, bad.stdout  # both hooks: the whole store and the change
     assert "index.missing-target" in bad.stdout and "ops/ops-queue.md" in bad.stdout
+    # one installation served both runs
+    assert len([p for p in (tmp_path / "pre-commit-home").iterdir() if p.name.startswith("repo")]) == 1

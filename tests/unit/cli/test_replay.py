@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from curator import replay
+from curator.base import kept
+from curator.checks import replay
 from curator.cli import main
 
 FILES = {
@@ -29,16 +30,16 @@ FILES = {
 @pytest.fixture
 def trusting(monkeypatch):
     """Files written by the test are seconds old; let the racy rule trust them."""
-    monkeypatch.setattr(replay, "RACY_SLACK_NS", -3600 * 10**9)
+    monkeypatch.setattr(kept, "RACY_SLACK_NS", -3600 * 10**9)
 
 
 def check(capsys, *argv) -> tuple[bool, int, str]:
     """(replayed, exit code, stdout) of one `curator check` as the entry point runs it."""
     argv = ["check", *argv]
-    code = replay.begin(argv)
+    code, run = replay.begin(argv)  # as the entry point: the run it opens is handed to the command
     replayed = code is not None
     if not replayed:
-        code = main(argv)
+        code = main(argv, kept=run)
     return replayed, code, capsys.readouterr().out
 
 
@@ -188,13 +189,13 @@ def test_no_replay_runs_the_checks_with_the_same_output(capsys, make_store, trus
 
 
 def test_only_the_newest_replay_files_are_kept(tmp_path, monkeypatch):
-    monkeypatch.setattr(replay, "KEEP", 3)
+    monkeypatch.setattr(kept, "KEEP", 3)
     for i in range(6):
         f = tmp_path / f"{i:08x}.marshal"
         f.write_bytes(b"x")
         os.utime(f, ns=(i * 10**9, i * 10**9))
     (tmp_path / "notes.txt").write_text("not ours")
-    replay._prune(str(tmp_path))
+    kept.prune(str(tmp_path))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["00000003.marshal", "00000004.marshal",
                                                           "00000005.marshal", "notes.txt"]
 
@@ -318,7 +319,7 @@ def test_an_error_while_asking_runs_the_command(capsys, sample_repo_copy, trusti
 
     with monkeypatch.context() as m:
         m.setattr(replay, "_found_unchanged", broken)
-        assert replay.begin(["check", str(sample_repo_copy), "--format", "json"]) is None
+        assert replay.begin(["check", str(sample_repo_copy), "--format", "json"])[0] is None
     assert check(capsys, str(sample_repo_copy), "--format", "json") == (True, *first[1:])
 
 

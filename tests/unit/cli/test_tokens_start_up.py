@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 
+from curator.base.tokens import default_counter
 from curator.budgets.startup import startup_of
 from curator.cli import main
 from curator.model import load_store
-from curator.tokens import default_counter
 
 
 def _json(capsys, root) -> dict:

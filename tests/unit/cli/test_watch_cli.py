@@ -67,3 +67,23 @@ def test_watch_follows_the_instruction_files_of_a_repository_without_memory(caps
     assert first["agents"]["codex"] > 0 and first["agents"]["claude-code"] > 0
     change = next(c for c in first["startup_changes"] if c["agent"] == "claude-code")
     assert change["after"] == first["agents"]["claude-code"] and change["files"][0]["path"] == "CLAUDE.md"
+
+
+def test_watch_counts_the_repository_as_check_does(capsys, sample_repo_copy, monkeypatch):
+    """Issue 33: watch announced one store's findings (41) for a repository with 52, and an edit
+    printed lines with different counts; every count is now `check`'s total."""
+    monkeypatch.setenv("CURATOR_NO_REPLAY", "1")
+    main(["check", str(sample_repo_copy), "--format", "json"])
+    summary = json.loads(capsys.readouterr().out)["summary"]
+    total = summary["errors"] + summary["warnings"] + summary["infos"]
+    assert main(["watch", str(sample_repo_copy), "--timeout", "0.1"]) == 0
+    head = capsys.readouterr().out
+    assert f"— {total} findings —" in " ".join(head.split())
+    memory = sample_repo_copy / ".claude" / "memory" / "new_topic.md"
+    lines = _watch_while(capsys, sample_repo_copy,
+                         lambda i: memory.write_text(f"---\nname: n\ndescription: d{i}\ntype: project\n---\nx\n"))
+    change = lines[0]
+    main(["check", str(sample_repo_copy), "--format", "json"])
+    summary = json.loads(capsys.readouterr().out)["summary"]
+    assert change["findings"] == summary["errors"] + summary["warnings"] + summary["infos"]  # the same total
+    assert change["source"] == ".claude/memory"

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
+from curator.base.tokens import FakeTokenCounter
 from curator.context import build_context
-from curator.tokens import FakeTokenCounter
 
 
 def repo(tmp_path, files: dict[str, str]):
@@ -178,7 +178,8 @@ def test_bad_input_is_one_finding_never_a_traceback(tmp_path, kind):
     m = build(root, tmp_path)
     found = [f.check for f in m.findings]
     expected = {"binary": ["instructions.unreadable"], "latin1": ["instructions.unreadable"],
-                "symlink-out": ["instructions.symlink-outside"], "huge-lines": [],
+                "symlink-out": ["instructions.symlink-outside"],
+                "huge-lines": ["instructions.startup-budget"],  # 50 KB at every start: read, and over the budget
                 "bad-yaml": ["instructions.frontmatter"]}[kind]
     assert found == expected
     if kind == "symlink-out":

@@ -7,24 +7,25 @@ import json
 
 import pytest
 
-from curator import replay
+from curator.base import kept
+from curator.checks import replay
 from curator.cli import main
 
 
 @pytest.fixture
 def trusting(monkeypatch, tmp_path):
     """Files written by the test are seconds old; let the racy rule trust them."""
-    monkeypatch.setattr(replay, "RACY_SLACK_NS", -3600 * 10**9)
+    monkeypatch.setattr(kept, "RACY_SLACK_NS", -3600 * 10**9)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.delenv("CI", raising=False)
 
 
 def run(capsys, *argv):
     argv = list(argv)
-    code = replay.begin(argv)
+    code, run = replay.begin(argv)
     replayed = code is not None
     if not replayed:
-        code = main(argv)
+        code = main(argv, kept=run)
     return replayed, code, capsys.readouterr().out
 
 

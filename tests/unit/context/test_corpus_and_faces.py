@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from curator.base.tokens import FakeTokenCounter
 from curator.cli import main
 from curator.context import build_context
-from curator.tokens import FakeTokenCounter
 
 CORPUS = Path(os.environ.get("CURATOR_INSTRUCTION_CORPUS", "/work/shared/corpora/instructions"))
 # repository -> {agent: {path: bytes loaded}}, counted by hand (see the report of issue 22)
@@ -23,6 +23,7 @@ EXPECTED = {
     },
     "pydantic__pydantic-ai": {"codex": {"AGENTS.md": 15525}},
     "312-dev__eclosion-for-monarch": {"codex": {"AGENTS.md": 5245}},
+    "dotnet__aspire": {"claude-code": {"AGENTS.md": 22843}, "codex": {"AGENTS.md": 22843}},  # Claude since 2.1.277
 }
 
 
@@ -42,6 +43,10 @@ def test_start_up_files_match_the_hand_count(tmp_path, name):
     hand = hand_count(root)  # the bench's own reading of the agents' docs agrees too
     assert {a: set(files) for a, files in hand.items() if a in EXPECTED[name]} == \
         {a: set(files) for a, files in EXPECTED[name].items()}
+    before = build_context(root, token_counter=FakeTokenCounter(), env={"HOME": str(tmp_path / "home")},
+                           versions={"claude-code": "2.1.276"})
+    if name == "dotnet__aspire":  # before 2.1.277 an AGENTS.md is nothing of Claude Code's
+        assert "claude-code" not in before.agents and hand_count(root, agents_md=False)["claude-code"] == {}
     if name == "pydantic__pydantic-ai":  # root + tests/AGENTS.md = 36,428 bytes: 3,660 cut
         cap = [f for f in model.findings if f.check == "instructions.cap"]
         assert [f.path for f in cap] == ["tests/AGENTS.md"] and "3,660 bytes never seen" in cap[0].message

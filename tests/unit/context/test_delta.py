@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import subprocess
 
+from curator.base.tokens import FakeTokenCounter
 from curator.context import build_context
 from curator.review.agent_startup import model_at, startup_changes
-from curator.tokens import FakeTokenCounter
 
 
 def git(root, *args):

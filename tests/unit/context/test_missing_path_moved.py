@@ -8,9 +8,9 @@ import subprocess
 
 import pytest
 
+from curator.base.tokens import FakeTokenCounter
 from curator.cli import main
 from curator.context import build_context
-from curator.tokens import FakeTokenCounter
 
 from .test_context_model import repo
 

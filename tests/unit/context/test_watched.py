@@ -11,22 +11,23 @@ from pathlib import Path
 
 import pytest
 
+from curator.base.tokens import FakeTokenCounter
 from curator.context import build_context
 from curator.context.watched import instruction_path, touches, watch_places
 from curator.live.instruction_watch import watch_instructions
-from curator.tokens import FakeTokenCounter
 
 
 @pytest.mark.parametrize("rel", ["CLAUDE.md", "src/api/AGENTS.md", "GEMINI.md", ".cursorrules", ".curator.yaml",
                                  ".claude/rules/x.md", ".claude/rules", ".claude/skills/a/SKILL.md",
                                  ".cursor/rules/style.mdc", ".github/copilot-instructions.md",
                                  ".github/instructions/py.instructions.md", ".kiro/steering/a.md",
-                                 ".roo/rules-code/a.md", ".roorules-code", "memory-bank/progress.md"])
+                                 ".roo/rules-code/a.md", ".roorules-code", "memory-bank/progress.md",
+                                 ".devin/rules/a.md", ".claude/settings.json", ".claude/AGENTS.md"])
 def test_where_agents_look(rel):
     assert instruction_path(rel)
 
 
-@pytest.mark.parametrize("rel", ["src/app.py", "README.md", "docs/guide.md", ".claude/settings.json",
+@pytest.mark.parametrize("rel", ["src/app.py", "README.md", "docs/guide.md", ".claude/launch.json",
                                  ".claude/rules/.x.md.swp", ".claude/rules/x.md~", ".claude/rules/4913",
                                  ".github/workflows/ci.yml", ".claude/memory/topic.md"])
 def test_what_no_agent_reads(rel):

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from curator.base.tokens import default_counter
 from curator.checks import run_checks
 from curator.cli import main
 from curator.curation import (
@@ -29,7 +30,6 @@ from curator.curation import (
     undo,
 )
 from curator.model import load_store
-from curator.tokens import default_counter
 
 
 def snapshot(root: Path) -> dict[str, bytes]:

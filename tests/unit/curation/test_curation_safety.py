@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from curator.base.tokens import default_counter
 from curator.checks import run_checks
 from curator.cli import main
 from curator.curation import (
@@ -26,7 +27,6 @@ from curator.curation import (
 from curator.curation.draft import rebase_links, remove_link
 from curator.curation.meters import suggest
 from curator.model import load_store
-from curator.tokens import default_counter
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
@@ -293,11 +293,9 @@ def test_diff_report_colours_by_line_kind(sample_copy):
     from curator.reports.diff_report import diff_text
 
     store = load(sample_copy)
-    text = diff_text(plan_prune(store))
-    styles = {str(span.style) for span in text.spans}
+    styles = {str(line.style) for line in diff_text(plan_prune(store)).at(200)}
     assert "warning" in styles  # archiving shows as renames
-    refresh = diff_text(plan_refresh(store, run_checks(store)))
-    by_line = [(refresh.plain[s.start:s.end], str(s.style)) for s in refresh.spans]
+    by_line = [(line.plain, str(line.style)) for line in diff_text(plan_refresh(store, run_checks(store))).at(200)]
     assert all(style == "success" for line, style in by_line if line.startswith("+") and not line.startswith("+++"))
     assert all(style == "error" for line, style in by_line if line.startswith("-") and not line.startswith("---"))
     assert {"success", "error", "info", "bold"} <= {style for _, style in by_line}  # roles: the theme colours them

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from curator.base.tokens import EstimateCounter
 from curator.checks import run_checks
 from curator.curation import NothingToDo, apply_plan, plan_fixes, undo
 from curator.model import load_store
-from curator.tokens import EstimateCounter
 
 FM = "---\nname: {n}\ndescription: {d}\ntype: {t}\n---\n"
 CLAUDE = {
@@ -123,7 +123,8 @@ def test_a_memory_md_entry_into_another_machines_home_folder_is_said_so_and_reli
     root = make_store({**CLAUDE, "MEMORY.md": index})
     found = [f for f in run_checks(load(root)) if f.check == "links.broken"]
     assert [f.message.split(":")[0] for f in found] == [
-        f"link to {far} points into another machine's home folder (/Users/alice)",
+        f"link to {far} points into one user's Claude Code auto memory (~/.claude/projects/-Users-alice-app/memory/, "
+        "in their home folder, never committed)",
         "link to /home/bob/old.md points into another machine's home folder (/home/bob)"]
     assert found[0].fix is not None and found[1].fix is None  # only the first has a file here
     fix(root)

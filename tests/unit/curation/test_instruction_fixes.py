@@ -14,6 +14,7 @@ import pytest
 from curator.context import build_context
 from curator.curation import NothingToDo, apply_plan, undo
 from curator.curation.instruction_fixes import FIXABLE, plan_instruction_fixes
+from curator.model.hints import hint
 
 
 def repo(tmp_path: Path, files: dict[str, str]) -> Path:
@@ -52,7 +53,7 @@ def test_a_broken_import_is_re_pointed_to_the_one_file_of_its_name_and_undone_by
     before = snapshot(root)
     [f] = findings(root, home, "instructions.import-broken")
     assert "the one guide.md in the repository is guides/guide.md" in f.message
-    assert f.fix_hint.command == "curator fix --check instructions.import-broken"
+    assert hint(f).command == "curator fix --check instructions.import-broken"
     p = plan(root, home, "instructions.import-broken")
     assert "-See @docs/guide.md.\n+See @guides/guide.md.\n" in p.diff()  # the full stop kept
     apply_plan(root, p)
@@ -138,9 +139,9 @@ def test_cli_fix_dry_run_apply_and_undo_repository(tmp_path, home):
 
 
 def test_a_store_plan_never_takes_an_instruction_fix(tmp_path, home, make_store):
+    from curator.base.tokens import FakeTokenCounter
     from curator.curation import plan_fixes
     from curator.model import load_store
-    from curator.tokens import FakeTokenCounter
 
     root = repo(tmp_path, {".cursor/rules/style.mdc": '---\nalwaysApply: "true"\n---\nx\n'})
     [f] = findings(root, home, "instructions.string-bool")

@@ -6,7 +6,6 @@ and say so in `undo`, `history` and the journal notes. Then generated hostile re
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -17,28 +16,15 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from curator.base.config import load_config
+from curator.base.locations import sample_store
+from curator.base.trust import Untrusted, confine, repository_boundary, store_path
 from curator.cli import main
-from curator.config import load_config
-from curator.locations import sample_store
-from curator.trust import Untrusted, confine, repository_boundary, store_path
+from tests.hostile import sha, tree_hash
 
 SAMPLE = sample_store()
 
 HOSTILE_INCLUDE = "../../../../../../../../.."
-
-
-def tree_hash(root: Path) -> str:
-    h = hashlib.sha256()
-    for dirpath, dirnames, filenames in sorted(os.walk(root)):
-        dirnames.sort()
-        for name in sorted(filenames):
-            p = Path(dirpath) / name
-            h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
-    return h.hexdigest()
-
-
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 @pytest.fixture
@@ -148,14 +134,21 @@ def test_writes_stay_in_the_store_and_its_tier_folders(tmp_path):
             store_path(store, rel)
 
 
-# -- generated hostile repositories ---------------------------------------------------
-# Generated hostile repositories: configs whose paths leave the repository and journals whose
-# entries name files outside the store (by `..`, absolute paths, symlinked folders inside the
-# store or beside it), in every state. Whatever curator is then asked to do — undo, history, a
-# keyword edit, fix, prune — no file outside the store's folder changes (a decoy tree's hash)
-# and every command ends with an exit code, never a traceback.
+# -- generated hostile repositories: both journal kinds ----------------------------------
+# A repository as a clone brings it: `.git/` (config, hooks), `.curator/lock`, instruction files,
+# a Serena store with its own journal and lock, tier folders beside the store (inside the
+# repository, and a symlinked one) and beside the repository (outside it), a FIFO. Its two
+# journals hold generated entries — each naming paths a hostile entry would (`..` out,
+# absolute, `.git/`, `.curator/`, a tier sibling outside, a symlinked folder, a FIFO, an agent's
+# settings) as well as ordinary ones, in every state, unsealed, with a forged seal or sealed with
+# the user's own key (a leaked key: the path rule behind the seal must hold alone). Whatever
+# curator is then asked — undo, history, fix, check, context, keyword edits, prune, an explicit
+# `undo --entry ID --yes` — the decoy trees outside, `.git/` and both `.curator/lock` files never
+# change, and every command ends with an exit code, never a traceback. Each run generates at
+# least 560 hostile entries of each kind (`EXAMPLES` examples of 7–10 entries).
 
-EXAMPLES = int(os.environ.get("CURATOR_FUZZ_EXAMPLES", "0")) or 30
+EXAMPLES = int(os.environ.get("CURATOR_FUZZ_EXAMPLES", "0")) or 80
+GIT_CONFIG = b"[core]\n\trepositoryformatversion = 0\n"
 
 STORE = {
     "memory-index.md": "# Memory Index\n\n| Keywords | Index |\n|---|---|\n| ci build | [skills-ci-index](skills-ci-index.md) |\n",
@@ -165,71 +158,157 @@ STORE = {
     "ci/flaky.md": "# Flaky\n\nRetry, then quarantine.\n",
     "validation/2026-01-01-old.md": "# Old check\n",
 }
-
-# where a hostile path can point: {decoy} is the decoy tree's absolute path (no leading slash)
-hostile = st.sampled_from([
-    "../../../../../../../../..{decoy}/victim.txt", "/{decoy}/victim.txt", "../../../outside/victim.txt",
-    "linked/victim.txt", "../knowledge/victim.txt", "../validation/victim.txt", "ci/../../../../outside/victim.txt",
-    "../../outside/victim.txt", "ci/cache.md", "../linkedtier/victim.txt", "./../../outside/victim.txt",
+REPO_FILES = {
+    "CLAUDE.md": "# P\n\nSee @docs/guide.md.\n", "guides/guide.md": "# Guide\n", "AGENTS.md": "# Agents\n",
+    ".claude/settings.json": '{"hooks": {}}\n', ".serena/knowledge/known.md": "# Known\n",
+}
+# {decoy}: the outside tree's absolute path without its leading slash
+UP = "../../../../../../../../..{decoy}/victim.txt"
+REPO_PATHS = st.sampled_from([
+    "../knowledge/victim.md", "../outside/victim.txt", UP, "/{decoy}/victim.txt", ".git/config", ".git/hooks/pre-commit",
+    ".GIT/config", ".git./config", "./.git/config", "guides/../.git/config", ".curator/lock",
+    ".curator/journal/00001-fix/meta.json", ".claude/settings.json", ".serena/memories/ci/cache.md", "fifo.md",
+    "CLAUDE.md", "AGENTS.md", "linked/CLAUDE.md", ".serena/knowledge/known.md", ".serena/memories/.curator/lock",
 ])
-include = st.sampled_from(["../../../../../../../../..", "/{decoy}", "../../outside", "linked", "../knowledge",
-                           "../linkedtier", "ci/../../..", "~/x", "../validation"])
-states = st.sampled_from(["pending", "applied", "undoing", "undone", "rolled-back"])
-commands = st.lists(st.sampled_from(["undo", "history", "keywords", "fix", "prune", "check"]), min_size=1, max_size=4)
+STORE_PATHS = st.sampled_from([
+    "../../../knowledge/victim.md", "../../.git/config", "../../.git/hooks/post-checkout", "../../.curator/lock",
+    ".curator/lock", ".curator/journal/00001-fix/meta.json", ".curator/archive/../lock", "../linkedtier/victim.txt",
+    "linked/victim.txt", "../../../outside/victim.txt", UP, "/{decoy}/victim.txt", "../knowledge/known.md",
+    "../knowledge/new.md", "ci/cache.md", "fifo.md", ".git/config", "../../CLAUDE.md", "ci/../../../../outside/x.md",
+    ".curator/archive/ci/cache.md",
+])
+SEALS = st.sampled_from(["none", "forged", "real"])
+STATES = st.sampled_from(["pending", "applied", "undoing", "undone", "rolled-back"])
+CONFIG_INCLUDES = st.lists(st.sampled_from(["../../../../../../../../..", "/{decoy}", "../../outside", "linked",
+                                            "../knowledge", "../linkedtier", "ci/../../..", "~/x"]), max_size=2)
 
 
-def build(base: Path, includes, entries) -> tuple[Path, Path]:
-    outside = base / "outside"
-    outside.mkdir()
+def entries_of(paths):
+    return st.lists(st.tuples(SEALS, STATES, st.lists(paths, min_size=1, max_size=3)), min_size=7, max_size=10)
+
+
+def build(base: Path, includes) -> dict:
+    outside, beside = base / "outside", base / "knowledge"
+    for folder in (outside, beside):
+        folder.mkdir()
     (outside / "victim.txt").write_bytes(b"the user's own file\n")
+    (beside / "victim.md").write_bytes(b"the user's own notes\n")
     repo = base / "repo"
-    (repo / ".git").mkdir(parents=True)
+    (repo / ".git" / "hooks").mkdir(parents=True)
+    (repo / ".git" / "config").write_bytes(GIT_CONFIG)
+    for rel, text in REPO_FILES.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
     store = repo / ".serena" / "memories"
     for rel, text in STORE.items():
         (store / rel).parent.mkdir(parents=True, exist_ok=True)
         (store / rel).write_text(text)
-    (store / "linked").symlink_to(outside, target_is_directory=True)  # a symlinked folder inside
+    (repo / "linked").symlink_to(outside, target_is_directory=True)
+    (store / "linked").symlink_to(outside, target_is_directory=True)
     (repo / ".serena" / "linkedtier").symlink_to(outside, target_is_directory=True)
-    (repo / ".serena" / "knowledge").symlink_to(outside, target_is_directory=True)  # a tier folder that is a link
-    decoy = str(outside).lstrip("/")
+    for root in (repo, store):
+        os.mkfifo(root / "fifo.md")
+        (root / ".curator" / "journal").mkdir(parents=True)
+        (root / ".curator" / "lock").write_bytes(b"")
     if includes:
+        decoy = str(outside).lstrip("/")
         (store / ".curator.yaml").write_text("include:\n" + "".join(f'  - "{i.format(decoy=decoy)}"\n' for i in includes))
-    jdir = store / ".curator" / "journal"
-    for n, (state, paths) in enumerate(entries, 1):
-        entry = jdir / f"{n:05d}-fix"
+    return {"repo": repo, "store": store, "outside": outside, "beside": beside}
+
+
+def forge(root: Path, kind: str, entries, decoy: str) -> int:
+    """Write the generated entries into the journal at `root`; how many were written."""
+    from curator.curation.seal import seal
+
+    for n, (sealed, state, paths) in enumerate(entries, 1):
+        entry = root / ".curator" / "journal" / f"{n:05d}-fix"
         (entry / "blobs").mkdir(parents=True)
-        planted, current = b"planted by the repository\n", b"the user's own file\n"
-        for data in (planted, current):
-            (entry / "blobs" / sha(data)).write_bytes(data)
-        files = [{"path": p.format(decoy=decoy), "before": sha(planted), "after": sha(current)} for p in paths]
-        (entry / "meta.json").write_text(json.dumps({"id": entry.name, "operation": "fix", "title": "t",
-                                                     "created": "2026-11-19", "state": state, "files": files}))
-    return store, outside
+        files = []
+        for rel in paths:
+            rel = rel.format(decoy=decoy)
+            target = root / rel
+            try:  # `after` is what the file holds now (an entry must match it to be undone)
+                current = target.read_bytes() if target.is_file() and not target.is_symlink() else b"x\n"
+            except OSError:
+                current = b"x\n"
+            planted = b"planted by the repository\n"
+            for data in (planted, current):
+                (entry / "blobs" / sha(data)).write_bytes(data)
+            files.append({"path": rel, "before": sha(planted), "after": sha(current)})
+        meta = {"id": entry.name, "operation": "fix", "title": "t", "created": "2026-11-19T10:00:00+00:00",
+                "state": state, "kind": kind, "files": files, "notes": []}
+        if sealed == "real":
+            meta = seal(meta)
+        elif sealed == "forged":
+            meta["seal"] = sha(json.dumps(meta).encode())
+        (entry / "meta.json").write_text(json.dumps(meta))
+    return len(entries)
 
 
-UP = "../../../../../../../../..{decoy}/victim.txt"
+def protected(places: dict) -> tuple:
+    """What no journal may ever change: the trees outside, `.git/`, both lock files."""
+    locks = tuple((p.is_file() and not p.is_symlink(), p.read_bytes() if p.is_file() else None)
+                  for p in (places["repo"] / ".curator" / "lock", places["store"] / ".curator" / "lock"))
+    return (tree_hash(places["outside"]), tree_hash(places["beside"]), tree_hash(places["repo"] / ".git"), locks)
 
 
-@example(["../../../../../../../../.."], [("applied", [UP])], ["undo"])  # issue 20's attacks, always tried
-@example(["../../../../../../../../.."], [("pending", [UP])], ["keywords"])
-@example([], [("pending", ["../knowledge/victim.txt"])], ["undo"])  # a tier folder that is a symlink out
-@example([], [("applied", ["linked/victim.txt"])], ["undo"])
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.lists(include, max_size=3), st.lists(st.tuples(states, st.lists(hostile, min_size=1, max_size=3)),
-                                                 min_size=1, max_size=3), commands)
-def test_hostile_journals_and_configs_never_change_a_file_outside_the_store(includes, entries, cmds):
+def _run_all(places: dict, argvs) -> None:
+    before = protected(places)
+    for argv in argvs:
+        code = main(argv)
+        assert code in (0, 1, 2), argv
+        assert protected(places) == before, argv
+
+
+REPO_COMMANDS = st.lists(st.sampled_from(["undo", "history", "fix", "check", "context", "entry"]), min_size=1,
+                         max_size=3)
+STORE_COMMANDS = st.lists(st.sampled_from(["undo", "history", "keywords", "fix", "prune", "check", "entry"]),
+                          min_size=1, max_size=3)
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@pytest.mark.slow
+@example([], [("real", "applied", [".git/config"]), ("none", "pending", ["../knowledge/victim.md"])], ["undo", "fix"])
+@example([], [("real", "pending", ["../knowledge/victim.md", ".curator/lock"])], ["check"])  # issue 29's attacks
+@example([], [("none", "applied", [".git/hooks/pre-commit"])], ["entry"])
+@FUZZ
+@given(CONFIG_INCLUDES, entries_of(REPO_PATHS), REPO_COMMANDS)
+def test_hostile_repository_journals_never_change_git_the_locks_or_anything_outside(includes, entries, cmds):
     os.environ["CURATOR_TOKENS"] = "estimate"
     base = Path(tempfile.mkdtemp(prefix="curator-trust-"))
     try:
-        store, outside = build(base, includes, entries)
-        before = tree_hash(outside)
-        for cmd in cmds:
-            argv = {"keywords": ["keywords", "skills-ci-index.md", "ci/cache.md", "--set", "cache", "key", "warm",
-                                 "--store", str(store)],
-                    "check": ["check", str(store), "--format", "json"]}.get(cmd, [cmd, str(store)])
-            code = main(argv)
-            assert code in (0, 1, 2), argv
-            assert tree_hash(outside) == before, (cmd, includes, entries)
+        places = build(base, includes)
+        repo = str(places["repo"])
+        forge(places["repo"], "repository", entries, str(places["outside"]).lstrip("/"))
+        argvs = {"undo": ["undo", "--repository", repo], "history": ["history", "--repository", repo],
+                 "fix": ["fix", repo, "--check", "instructions.import-broken"], "check": ["check", repo],
+                 "context": ["context", repo], "entry": ["undo", "--repository", "--entry", "00001-fix", "--yes", repo]}
+        _run_all(places, [argvs[c] for c in cmds])
+    finally:
+        os.environ.pop("CURATOR_TOKENS", None)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.mark.slow
+@example(["../../../../../../../../.."], [("none", "applied", [UP]), ("forged", "pending", [UP])], ["undo"])
+@example(["../../../../../../../../.."], [("none", "pending", [UP])], ["keywords"])  # issue 20's attacks
+@example([], [("real", "pending", ["../../.git/config", "../../../knowledge/victim.md"])], ["fix"])
+@example([], [("real", "applied", ["linked/victim.txt", ".curator/lock"])], ["undo", "entry"])
+@FUZZ
+@given(CONFIG_INCLUDES, entries_of(STORE_PATHS), STORE_COMMANDS)
+def test_hostile_store_journals_never_change_git_the_locks_or_anything_outside(includes, entries, cmds):
+    os.environ["CURATOR_TOKENS"] = "estimate"
+    base = Path(tempfile.mkdtemp(prefix="curator-trust-"))
+    try:
+        places = build(base, includes)
+        store = str(places["store"])
+        forge(places["store"], "store", entries, str(places["outside"]).lstrip("/"))
+        argvs = {"keywords": ["keywords", "skills-ci-index.md", "ci/cache.md", "--set", "cache", "key", "warm",
+                              "--store", store],
+                 "check": ["check", store, "--format", "json"], "fix": ["fix", store], "prune": ["prune", store],
+                 "undo": ["undo", store], "history": ["history", store],
+                 "entry": ["undo", "--entry", "00001-fix", "--yes", store]}
+        _run_all(places, [argvs[c] for c in cmds])
     finally:
         os.environ.pop("CURATOR_TOKENS", None)
         shutil.rmtree(base, ignore_errors=True)

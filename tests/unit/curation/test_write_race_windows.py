@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from curator.base.tokens import EstimateCounter
 from curator.curation import ChangedOnDisk, apply_plan, journal, plan_keywords, undo
 from curator.curation.apply import NO_MERGE, Conflict, rebase, recover
 from curator.model import load_store
-from curator.tokens import EstimateCounter
 
 STORE = {
     "memory-index.md": "# Memory Index\n\n|alpha beta gamma delta: [skills-a-index](skills-a-index.md) (3)\n",

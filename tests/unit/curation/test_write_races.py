@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from curator.base.tokens import EstimateCounter
 from curator.checks import run_checks
 from curator.cli import main
 from curator.curation import (
@@ -32,7 +33,6 @@ from curator.curation import (
     writing,
 )
 from curator.model import load_store
-from curator.tokens import EstimateCounter
 
 FORK = multiprocessing.get_context("fork")
 

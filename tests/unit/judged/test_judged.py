@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from curator.base.tokens import EstimateCounter
 from curator.checks import run_checks
 from curator.checks.keyword_checks import collision_pairs, collision_rows
 from curator.cli import main
@@ -20,7 +21,6 @@ from curator.curation.plan import NothingToDo
 from curator.model.indexes import parse_l0
 from curator.model.loader import load_store
 from curator.model.tiering import decide
-from curator.tokens import EstimateCounter
 
 ALL_FIXABLE = {"index.missing-target", "index.unsafe-target", "index.duplicate-entry", "index.unrouted",
                "orphan.unindexed", "tokens.stale-count", "transient.expired"}
@@ -238,7 +238,7 @@ def test_tiers_cli_json(capsys, make_store):
     assert folders["validation/"]["tier"] == "semantic" and folders["validation/"]["why"]
     st_ = data["startup"]
     assert st_["files"] == ["memory-index.md"] and "always-loaded" in st_["why"]
-    from curator.tokens import default_counter
+    from curator.base.tokens import default_counter
 
     assert st_["tokens"] == load_store(root, token_counter=default_counter()).records["memory-index.md"].tokens
 

@@ -1,7 +1,7 @@
 import pytest
 
-from curator.config import ConfigError, glob_match, load_config
-from curator.tokens import EstimateCounter, TiktokenCounter
+from curator.base.config import ConfigError, glob_match, load_config
+from curator.base.tokens import EstimateCounter, TiktokenCounter
 
 
 def test_defaults_without_a_file(tmp_path):

@@ -8,17 +8,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from curator.base.tokens import FakeTokenCounter
 from curator.checks import run_checks
 from curator.curation import plan_fixes
 from curator.model import load_store
 from curator.model.findings import (
     FIX_KINDS,
+    AddImport,
     DropRow,
     Fix,
     Frontmatter,
     IndexOrphan,
     ListEntry,
     MergeEntry,
+    Move,
     Prune,
     PruneMany,
     RefreshCount,
@@ -28,9 +31,10 @@ from curator.model.findings import (
     RepointRow,
     RouteIndex,
     RuleKeys,
+    Unimport,
+    Unlink,
     fix_from_row,
 )
-from curator.tokens import FakeTokenCounter
 
 text = st.text(min_size=1, max_size=30)
 lines = st.integers(min_value=1, max_value=10_000)
@@ -87,7 +91,11 @@ def test_each_variant_says_what_it_does():
     assert RuleKeys("r.md", "paths").description == "translate globs: to paths:"
     assert Repath("CLAUDE.md", 3, "src/a.ts", "src/b/a.ts").description == "name src/b/a.ts instead"
     assert MergeEntry("MEMORY.md", 4, "t.md", 2).description == "merge into line 2"
-    assert all(issubclass(c, Fix) for c in FIX_KINDS.values()) and len(FIX_KINDS) == 15
+    assert Move(".cursor/rules/a.md", ".cursor/rules/a.mdc").description == "move it to .cursor/rules/a.mdc"
+    assert Unimport("CLAUDE.md", 4, "@.claude/rules/a.md").description == "drop @.claude/rules/a.md"
+    assert AddImport("CLAUDE.md", 3, "@AGENTS.md").description == "import it: @AGENTS.md"
+    assert Unlink("a/x.md", 7, "y.md", "b/y.md").description == "drop it (the page links b/y.md already)"
+    assert all(issubclass(c, Fix) for c in FIX_KINDS.values()) and len(FIX_KINDS) == 19
 
 
 def test_the_checks_build_typed_fixes_and_the_plan_dispatches_on_them(sample_copy):

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from curator import tokens
+from curator.base import tokens
+from curator.base.tokens import ESTIMATE, FakeTokenCounter, TiktokenCounter
 from curator.checks import run_checks
 from curator.checks.facts import default_cache
 from curator.live.workspace import open_workspace
 from curator.model.loader import begin_load, load_store
-from curator.tokens import ESTIMATE, FakeTokenCounter, TiktokenCounter
 
 BUDGET = 40  # tokens a memory may have (budgets.memory in the store's .curator.yaml)
 

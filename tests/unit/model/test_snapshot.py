@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from curator.config import Config
+from curator.base.config import Config
+from curator.base.tokens import FakeTokenCounter
 from curator.model import load_store
 from curator.model.store import INDEXES, TEXT, FrozenStore
-from curator.tokens import FakeTokenCounter
 
 INDEX = "| Keywords | File |\n|---|---|\n| alpha beta gamma delta eps | [notes/a](notes/a.md) |\n"
 

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from curator.config import Config
+from curator.base.config import Config
 from curator.model import StoreError, load_store, locate_store
 
 
@@ -101,7 +101,7 @@ def test_locate_store_searches_upward_then_falls_back_to_sample(tmp_path):
     assert found.is_sample and found.notice
     assert Path(found.root).is_dir()
     # the demo is a private copy: curating it never writes into the installed package
-    from curator.locations import sample_store
+    from curator.base.locations import sample_store
 
     assert Path(found.root).resolve() != sample_store().resolve()
     assert (Path(found.root) / "memory-index.md").read_bytes() == (sample_store() / "memory-index.md").read_bytes()

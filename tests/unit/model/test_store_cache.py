@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from curator import cache as cache_mod
-from curator.cache import RACY_SLACK_NS, StoreCache, is_fresh, store_cache
+from curator.base import cache as cache_mod
+from curator.base.cache import RACY_SLACK_NS, StoreCache, is_fresh, store_cache
+from curator.base.tokens import FakeTokenCounter
 from curator.checks import run_checks
 from curator.checks.facts import default_cache
 from curator.model import load_store
 from curator.model.reading import CachedRecord
 from curator.model.records import Record
-from curator.tokens import FakeTokenCounter
 
 HOUR_NS = 3600 * 1_000_000_000
 

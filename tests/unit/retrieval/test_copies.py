@@ -8,11 +8,11 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
+from curator.base.tokens import FakeTokenCounter
 from curator.cli import main
 from curator.model import load_store
 from curator.retrieval import RetrievalEngine, load_golden, run_eval
 from curator.retrieval.copies import MIN_WORDS, copy_key, groups, prose_words
-from curator.tokens import FakeTokenCounter
 
 PROSE = "**Statement**: Parse each review comment independently; same-file comments may address different issues."
 # the shape found in a forked tiered store: one skill kept under two names after a rename

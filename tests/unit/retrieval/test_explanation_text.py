@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from curator.base.tokens import FakeTokenCounter
 from curator.cli import main
 from curator.model import load_store
 from curator.reports.retrieval_report import (
@@ -17,7 +18,6 @@ from curator.reports.retrieval_report import (
     surface_forms,
 )
 from curator.retrieval import RetrievalEngine
-from curator.tokens import FakeTokenCounter
 from curator.tui.screens.lab_text import reason_text, trace_text, why_text
 from tests.fake_encoder import use_fake_encoder
 

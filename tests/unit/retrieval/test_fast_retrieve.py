@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from curator import replay
+from curator.base import kept
+from curator.base.safeio import with_checksum, without_checksum
 from curator.cli import main
 from curator.cli.commands.retrieve import answer_fast
 from curator.retrieval import fast
@@ -47,22 +48,21 @@ OPTIONS = [[], ["--format", "json"], ["--k", "2"], ["--source", "bm25"], ["--sou
 @pytest.fixture
 def trusting(monkeypatch):
     """Files written by the test are seconds old; let the racy rule trust them."""
-    monkeypatch.setattr(replay, "RACY_SLACK_NS", -3600 * 10**9)
+    monkeypatch.setattr(kept, "RACY_SLACK_NS", -3600 * 10**9)
 
 
 def retrieve(capsys, *argv: str) -> tuple[bool, int, str]:
     """(answered fast, exit code, stdout) of one `curator retrieve` as the entry point runs it."""
     argv = ["retrieve", *argv]
-    code = answer_fast(argv)
+    code, run = answer_fast(argv)  # as the entry point: the run it opens is handed to the command
     answered = code is not None
     if not answered:
-        code = main(argv)
+        code = main(argv, kept=run)
     return answered, code, capsys.readouterr().out
 
 
 def full(capsys, *argv: str) -> tuple[int, str]:
     """The full path only (nothing kept: the entry point did not start this run)."""
-    fast._pending = None
     code = main(["retrieve", *argv])
     return code, capsys.readouterr().out
 
@@ -180,9 +180,9 @@ def test_a_foreign_state_layout_falls_back(capsys, make_store, trusting):
     root = make_store(FILES)
     first = retrieve(capsys, "retry lock", str(root))
     [state] = _state_files()
-    data = marshal.loads(state.read_bytes())
+    data = marshal.loads(without_checksum(state.read_bytes()))
     data["records"] = [("x",)]  # right key, wrong shape
-    state.write_bytes(marshal.dumps(data))
+    state.write_bytes(with_checksum(marshal.dumps(data)))  # well formed: the check behind the checksum
     assert retrieve(capsys, "retry lock", str(root)) == (False, *first[1:])
 
 
@@ -240,13 +240,14 @@ def test_the_fast_path_imports_no_heavy_module(make_store, tmp_path, semantic):
 
     root = make_store(FILES)
     code = (
-        "import sys; from curator import replay; replay.RACY_SLACK_NS = -3600 * 10**9\n"
+        "import sys; from curator.base import kept; kept.RACY_SLACK_NS = -3600 * 10**9\n"
         "from curator.cli.commands.retrieve import answer_fast\n"
         f"argv = ['retrieve', 'retry lock', {str(root)!r}, '--format', 'json']\n"
-        "answered = answer_fast(argv) is not None\n"
+        "code, run = answer_fast(argv)\n"
+        "answered = code is not None\n"
         "if not answered:\n"
-        "    from curator.cli import main; main(argv)\n"
-        "heavy = [m for m in ('numpy', 'onnxruntime', 'tiktoken', 'textual', 'rich.console', 'curator.tokens')\n"
+        "    from curator.cli import main; main(argv, kept=run)\n"
+        "heavy = [m for m in ('numpy', 'onnxruntime', 'tiktoken', 'textual', 'rich.console', 'curator.base.tokens')\n"
         "         if m in sys.modules]\n"
         "print('FAST', answered, heavy, file=sys.stderr)\n"
     )
@@ -265,7 +266,7 @@ def test_a_state_kept_on_another_day_is_not_used(capsys, make_store, trusting):
     root = make_store(FILES)
     first = retrieve(capsys, "stale cache", str(root), "--source", "prior")
     [state] = _state_files()
-    data = marshal.loads(state.read_bytes())
+    data = marshal.loads(without_checksum(state.read_bytes()))
     data["today"] = "2026-01-01"  # kept just before midnight: same key, another day's recency
-    state.write_bytes(marshal.dumps(data))
+    state.write_bytes(with_checksum(marshal.dumps(data)))  # well formed: the check behind the checksum
     assert retrieve(capsys, "stale cache", str(root), "--source", "prior") == (False, *first[1:])

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from curator.base.tokens import FakeTokenCounter
 from curator.cli import main
 from curator.model import load_store
 from curator.retrieval import RetrievalEngine
 from curator.retrieval.fusion import combine, normalise, rrf
-from curator.tokens import FakeTokenCounter
 
 
 def test_a_sure_source_is_not_outvoted_by_two_guessing_ones():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from curator.base.tokens import FakeTokenCounter
 from curator.cli import main
 from curator.model import load_store
 from curator.reports.retrieval_report import middle_cut
@@ -12,7 +13,6 @@ from curator.retrieval import RetrievalEngine
 from curator.retrieval.fusion import sure_first
 from curator.retrieval.graph import edges, spread
 from curator.retrieval.text import stem, terms
-from curator.tokens import FakeTokenCounter
 
 LINKED = {
     "a/deploy.md": "# Deploy\n\nShip it. See [rollout](../b/rollout.md) and mem:canary.\n",

@@ -8,13 +8,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from curator.base.tokens import FakeTokenCounter
 from curator.model import load_store
 from curator.retrieval import RetrievalEngine
 from curator.retrieval.fusion import covered_first, fuse
 from curator.retrieval.passage_rank import lift
 from curator.retrieval.passages import BUDGET, split
 from curator.retrieval.wordpiece import shared
-from curator.tokens import FakeTokenCounter
 
 WP = shared()
 

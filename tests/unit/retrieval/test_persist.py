@@ -8,10 +8,10 @@ import shutil
 
 import pytest
 
+from curator.base.tokens import FakeTokenCounter
 from curator.model import load_store
 from curator.retrieval import RetrievalEngine, bm25, persist
 from curator.retrieval import engine as engine_mod
-from curator.tokens import FakeTokenCounter
 
 FILES = {
     "deploy-checklist.md": "# Deploy checklist\n\nTag the release, run migrations, watch the dashboards.\n",
@@ -199,7 +199,7 @@ def test_warm_retrieve_process_never_imports_numpy(make_store):
     root = make_store(FILES)
     engine(root)
     code = ("import sys; from curator.model import load_store; from curator.retrieval import RetrievalEngine; "
-            "from curator.tokens import FakeTokenCounter; "
+            "from curator.base.tokens import FakeTokenCounter; "
             f"e = RetrievalEngine(load_store({str(root)!r}, token_counter=FakeTokenCounter()), persist=True); "
             "r = e.search('postgres pool'); "
             "print(e.index_state, e.bm25.backend, r.hits[0].path, 'numpy' in sys.modules)")
@@ -208,7 +208,7 @@ def test_warm_retrieve_process_never_imports_numpy(make_store):
 
 
 def test_the_old_shared_terms_cache_is_removed(make_store):
-    from curator.locations import cache_dir
+    from curator.base.locations import cache_dir
 
     legacy = cache_dir() / "terms.pickle"
     legacy.parent.mkdir(parents=True, exist_ok=True)

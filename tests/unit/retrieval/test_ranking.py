@@ -8,12 +8,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from curator.base.tokens import FakeTokenCounter
 from curator.cli import main
 from curator.model import load_store
 from curator.retrieval import RetrievalEngine, load_golden, run_eval
 from curator.retrieval.fusion import fuse_engines, fuse_sources
 from curator.retrieval.hooks import memory_hooks
-from curator.tokens import FakeTokenCounter
 
 FILLER = {
     "notes/deploy-checklist.md": "# Deploy checklist\n\nTag the release, run migrations, watch the dashboards.\n",

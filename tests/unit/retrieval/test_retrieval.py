@@ -6,13 +6,13 @@ import json
 
 import pytest
 
+from curator.base.tokens import FakeTokenCounter
 from curator.cli import main
 from curator.model import load_store
 from curator.retrieval import GoldenError, RetrievalEngine, load_golden, run_eval
 from curator.retrieval.fusion import dedupe, rrf
 from curator.retrieval.prior import recency
 from curator.retrieval.text import query_terms, stem, terms
-from curator.tokens import FakeTokenCounter
 
 ROWS = {
     "git/git-rebase.md": "rebase interactive autosquash fixup squash",

@@ -9,13 +9,13 @@ import json
 
 import pytest
 
+from curator.base.tokens import FakeTokenCounter
 from curator.cli import main
 from curator.model import load_store
 from curator.retrieval import RetrievalEngine
 from curator.retrieval import semantic as sem
 from curator.retrieval.text import stem
 from curator.retrieval.wordpiece import WordPiece
-from curator.tokens import FakeTokenCounter
 
 np = pytest.importorskip("numpy")
 

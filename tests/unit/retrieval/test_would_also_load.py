@@ -11,10 +11,10 @@ import sys
 import time
 from pathlib import Path
 
+from curator.base.tokens import FakeTokenCounter
 from curator.model import load_store
 from curator.retrieval import RetrievalEngine
 from curator.retrieval.requested import requested_items, would_also_load
-from curator.tokens import FakeTokenCounter
 
 FILES = {
     ".claude/skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploy the web app to production with the "

@@ -160,8 +160,8 @@ def test_history_is_read_once_per_head_and_the_work_tree_every_time(repo, monkey
     import curator.budgets.growth as hg
 
     calls: list[str] = []
-    real = hg._git
-    monkeypatch.setattr(hg, "_git", lambda cwd, *a, timeout: calls.append(a[0] if a[0] != "--literal-pathspecs" else a[1]) or real(cwd, *a, timeout=timeout))
+    real = hg.git  # the one git runner (base.git.run), as growth calls it
+    monkeypatch.setattr(hg, "git", lambda cwd, *a, timeout: calls.append(a[0] if a[0] != "--literal-pathspecs" else a[1]) or real(cwd, *a, timeout=timeout))
     first = store_growth(repo.root / STORE, today=TODAY)
     assert "log" in calls and "ls-tree" in calls
     calls.clear()

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 
+from curator.base.tokens import EstimateCounter
 from curator.cli import main
 from curator.model import load_store
 from curator.model.findings import Finding, Severity
 from curator.review import review_repository
 from curator.review.identity import Renamer, fingerprints
-from curator.tokens import EstimateCounter
 
 C, S = ".claude/memory", ".serena/memories"
 

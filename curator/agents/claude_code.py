@@ -1,0 +1,190 @@
+"""Claude Code: what it loads, version by version (the memory, skills, settings and sub-agents
+pages and the changelog). The context loaders (curator/context/claude*.py) read only these rows."""
+
+from __future__ import annotations
+
+from .table import AgentTable, Rule, Source
+
+MEMORY = "https://code.claude.com/docs/en/memory"
+SKILLS = "https://code.claude.com/docs/en/skills"
+SETTINGS = "https://code.claude.com/docs/en/settings"
+SUBAGENTS = "https://code.claude.com/docs/en/sub-agents"
+CHANGELOG = "https://github.com/anthropics/claude-code/blob/main/CHANGELOG.md"
+LISTING_BUDGET = "https://claudefa.st/blog/guide/mechanics/skill-listing-budget"
+
+_MEM = Source(MEMORY, "2026-09-29")
+ROOT_NAMES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
+MODES = ("claude-md-or-agents-md", "claude-md", "claude-md-and-agents-md", "managed-only")
+
+TABLE = AgentTable("claude-code", "Claude Code", "2.1.325", "2026-11-20", (
+    Rule("project.files", ROOT_NAMES,
+         "`CLAUDE.md`, `.claude/CLAUDE.md` and `CLAUDE.local.md` of the working folder (the repository root) and "
+         "every folder above it load at start-up, in full, in that order", _MEM),
+    Rule("project.nested", ROOT_NAMES,
+         "the same files in a subfolder load when the agent reads a file under that subfolder", _MEM,
+         when="on demand"),
+    Rule("project.max-bytes", 4 * 1024 * 1024,
+         "a `CLAUDE.md` over 4 MiB is skipped", Source(MEMORY, "2026-09-29",
+         "documented by 2026-09-29 (\"loads a CLAUDE.md file of up to 4 MiB in full and skips a larger file\"); "
+         "earlier pages said a CLAUDE.md loads in full regardless of length: the version the skip began is unknown"),
+         when="never"),
+    Rule("project.warn-chars", 40_000,
+         "a `CLAUDE.md` over 40,000 characters makes the agent warn at start-up (it still loads)",
+         Source("https://ivanmagda.dev/posts/fixing-40k-claude-md-warning-monorepo/", "2026-11-27",
+                "the warning as users saw it (\"Large CLAUDE.md will impact performance (42.5k chars > 40.0k)\"); "
+                "the memory page only says a warning is shown over the recommended length"), when="cap"),
+    Rule("imports.syntax", "@",
+         "`@path` outside code spans and fenced blocks imports a file, relative to the importing file; `~` and "
+         "absolute paths are allowed; each import is its own entry after its parent, each file once", _MEM),
+    Rule("imports.max-hops", 5, "imports are followed at most five hops deep",
+         Source(MEMORY, "2026-07-15", "the page said \"a maximum depth of five hops\" until some time before "
+                "2026-07-15; no changelog entry names the change, so the boundary is unknown: curator moves to four "
+                "hops at 2.1.210, the version current on 2026-07-15"), until="2.1.210", when="never"),
+    Rule("imports.max-hops", 4, "imports are followed at most four hops deep",
+         Source(MEMORY, "2026-09-29", "\"with a maximum depth of four hops\"; the first dated reading that says four "
+                "is of 2026-07-15 (version 2.1.210); the exact version of the change is unknown"),
+         since="2.1.210", when="never"),
+    Rule("imports.nested", True,
+         "imports in a nested `CLAUDE.md` (or `AGENTS.md`) load with it, resolved from its own folder",
+         Source(MEMORY, "2026-09-29", "\"Relative paths resolve relative to the file containing the import\"; "
+                "\"Inside each AGENTS.md: @path imports are expanded\""), when="on demand"),
+    Rule("imports.outside", "approval",
+         "an import that leaves the repository loads only after a one-time approval, and never in `claude -p`",
+         _MEM, when="never"),
+    Rule("agents-md.unsupported", "AGENTS.md",
+         "no `AGENTS.md` is read unless a loaded file imports it (or a `CLAUDE.md` is a link to it)",
+         Source(CHANGELOG, "2026-09-29", "support came in 2.1.277"), until="2.1.277", when="never"),
+    Rule("agents-md.fallback", ("AGENTS.md", ".claude/AGENTS.md"),
+         "where no `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` is found in the working folder or above "
+         "it, `AGENTS.md` and `.claude/AGENTS.md` load at start-up instead (with their imports)",
+         Source(MEMORY, "2026-09-29", "changelog 2.1.277 (2026-09-18): \"Added AGENTS.md support: in a project with "
+                "no CLAUDE.md, Claude Code reads AGENTS.md instead\""), since="2.1.277"),
+    Rule("agents-md.nested", "AGENTS.md",
+         "a subfolder's `AGENTS.md` loads when the agent reads a file there, unless that folder or one above it "
+         "(up to the working folder) holds one of the three `CLAUDE.md` files",
+         Source(MEMORY, "2026-09-29", "the page names the subfolder's own CLAUDE.md files and, for start-up, "
+                "\"your working directory or any directory above it\"; that a CLAUDE.md between the working folder "
+                "and the subfolder also stops it is our reading (\"a root CLAUDE.md stops the fallback below it\")"),
+         since="2.1.277", when="on demand"),
+    Rule("agents-md.not-read", ("AGENTS.local.md", "AGENTS.override.md", ".agents/"),
+         "`AGENTS.local.md`, `AGENTS.override.md` and anything under a `.agents/` folder are never read",
+         _MEM, since="2.1.277", when="never"),
+    Rule("agents-md.setting", {"plugin": "agents-md@builtin", "option": "instructionFiles", "default": MODES[0],
+                               "values": MODES},
+         "`pluginConfigs[\"agents-md@builtin\"].options.instructionFiles`: `claude-md-or-agents-md` (the default), "
+         "`claude-md`, `claude-md-and-agents-md` (each folder's CLAUDE.md files, then its AGENTS.md; a file already "
+         "loaded is not read twice) or `managed-only` (only the managed CLAUDE.md and auto memory at start-up)",
+         _MEM, since="2.1.277", when="setting"),
+    Rule("agents-md.legacy-setting", {"key": "projectInstructions", "map": {
+        "claude": "claude-md", "agents-fallback": "claude-md-or-agents-md", "both": "claude-md-and-agents-md",
+        "none": "managed-only"}},
+         "the option's first name, `projectInstructions` (`claude`, `agents-fallback`, `both`, `none`), still counts "
+         "while `instructionFiles` is unset or the default",
+         Source("https://github.com/anthropics/claude-code/blob/main/mods/agents-md/README.md", "2026-10-01",
+                "the plugin's README, \"Setting the option\"; the memory page does not mention it"),
+         since="2.1.277", when="setting"),
+    Rule("agents-md.setting-scopes", ("user", "managed"),
+         "`instructionFiles` is read from `~/.claude/settings.json`, a `--settings` file or managed settings; "
+         "project and local settings files are ignored",
+         Source(MEMORY, "2026-09-29", "\"Claude Code ignores it in project and local settings files\""),
+         since="2.1.277", when="setting"),
+    Rule("agents-md.providers", ("Bedrock", "Vertex", "Foundry"),
+         "sessions on Amazon Bedrock, Google Vertex or Microsoft Foundry read CLAUDE.md files only",
+         Source(CHANGELOG, "2026-10-01", "2.1.281: \"Changed AGENTS.md support to also work on Amazon Bedrock, "
+                "Google Vertex AI, Microsoft Foundry, LLM gateways, and sessions with telemetry disabled\""),
+         since="2.1.277", until="2.1.281", when="setting"),
+    Rule("settings.files", {"user": ".claude/settings.json", "project": ".claude/settings.json",
+                            "local": ".claude/settings.local.json",
+                            "managed": {"linux": "/etc/claude-code/managed-settings.json",
+                                        "darwin": "/Library/Application Support/ClaudeCode/managed-settings.json",
+                                        "win32": "C:\\Program Files\\ClaudeCode\\managed-settings.json"}},
+         "settings come from `~/.claude/settings.json` (user), `.claude/settings.json` (project), "
+         "`.claude/settings.local.json` (local) and the managed settings file; managed wins, then local, project, user",
+         Source(SETTINGS, "2026-09-29"), when="setting"),
+    Rule("excludes.setting", "claudeMdExcludes",
+         "`claudeMdExcludes`: globs matched against absolute paths take `CLAUDE.md`, `AGENTS.md` and rule files out "
+         "of the walk (the arrays of user, project, local and managed settings add up; a managed CLAUDE.md cannot be "
+         "excluded)", Source(MEMORY, "2026-09-29", "since when the setting exists is not on the page; an excluded "
+                             "file does not count as a CLAUDE.md for the AGENTS.md fallback (our reading)"),
+         when="setting"),
+    Rule("rules.folder", ".claude/rules",
+         "`.claude/rules/**/*.md` without `paths:` load at start-up", Source(MEMORY, "2026-09-29",
+         "changelog 2.0.64: \"Added support for .claude/rules/\""), since="2.0.64"),
+    Rule("rules.paths", "paths",
+         "a rule with `paths:` globs loads when a matching file is read; `paths` is the only key read (`globs:`, "
+         "`alwaysApply:` do nothing); YAML it cannot read makes it a rule without `paths`",
+         Source(MEMORY, "2026-09-29"), since="2.0.64", when="on demand"),
+    Rule("skills.folder", ".claude/skills",
+         "skills `.claude/skills/<name>/SKILL.md`: name and description listed at start-up, the body when used "
+         "(no readable description: the body's first line)", Source(SKILLS, "2026-09-29")),
+    Rule("skills.name-max", 64, "a skill name is at most 64 characters", Source(SKILLS, "2026-09-29"), when="cap"),
+    Rule("skills.description-max", 1024, "a skill description is at most 1,024 characters; the rest is cut",
+         Source(SKILLS, "2026-09-29"), when="cap"),
+    Rule("skills.listing-budget", 8_000,
+         "the listing's budget is 1% of the context window (about 8,000 characters on 200k; "
+         "`skillListingBudgetFraction` raises it): over it, the least-used skills lose their descriptions",
+         Source(SKILLS, "2026-09-29"), when="cap"),
+    Rule("skills.listing-description-max", 1_536,
+         "each description in the listing is cut at `skillListingMaxDescChars` (1,536)", Source(SKILLS, "2026-09-29"),
+         when="cap"),
+    Rule("skills.listing-fraction", {"setting": "skillListingBudgetFraction", "default": 0.01, "window": 200_000,
+                                     "chars-per-token": 4},
+         "the listing's budget is `skillListingBudgetFraction` (default 0.01) of the context window, counted at 4 "
+         "characters a token: 8,000 characters on a 200k window",
+         Source(LISTING_BUDGET, "2026-11-28", "the setting and its default as read from the 2.1.129 binary; the "
+                "skills page says \"1% of the context window (fallback: 8,000 characters)\"; the 4 characters a "
+                "token is the page's 8,000 characters for 1% of 200k"), since="2.1.129", when="cap"),
+    Rule("skills.listing-description-setting", "skillListingMaxDescChars",
+         "`skillListingMaxDescChars` sets where each description is cut in the listing (default 1,536); a "
+         "description's `when_to_use` counts with it",
+         Source(LISTING_BUDGET, "2026-11-28", "the cut happens before the budget is measured"), since="2.1.129",
+         when="setting"),
+    Rule("skills.listing-drop-order", "least-invoked",
+         "over the budget, whole descriptions are dropped from the least-invoked skills first until the listing "
+         "fits; every name stays listed",
+         Source(LISTING_BUDGET, "2026-11-28", "the warning reads \"N descriptions dropped (full descriptions kept "
+                "for most-used skills)\"; the order among skills used equally often is not documented: curator "
+                "drops the later-listed first"), since="2.1.129", when="cap"),
+    Rule("records.instructions", "instructions",
+         "each session's transcript records its start-up instruction files (`attachment.type` `instructions`: "
+         "`files[]` of path, type, content, parent for an import), again after a compaction with `changed` and "
+         "`reason`",
+         Source(CHANGELOG, "2026-11-28", "seen in transcripts from 2.1.276 on; up to about 2.1.261 the start-up "
+                "files were part of the system prompt and left no record; versions between were not seen"),
+         since="2.1.276", when="record"),
+    Rule("records.attachments", ("nested_memory", "skill_listing", "invoked_skills"),
+         "each session's transcript records what it attached later: a nested `CLAUDE.md`/`AGENTS.md` or a "
+         "`paths:` rule (`nested_memory`), the skill listing (`skill_listing`) and the skills invoked",
+         Source(CHANGELOG, "2026-11-28", "the oldest transcripts seen with these lines are of 2.1.220; transcripts "
+                "of 2.1.38-2.1.39 have none; the version that began writing them is unknown"),
+         since="2.1.220", when="record"),
+    Rule("commands.folder", ".claude/commands",
+         "`.claude/commands/**/*.md` are skills too: listed when they have a description, else only on `/name`",
+         Source(SKILLS, "2026-09-29")),
+    Rule("subagents.folder", ".claude/agents",
+         "subagents `.claude/agents/*.md` are listed by name and description", Source(SUBAGENTS, "2026-09-29")),
+    Rule("subagents.required", ("name", "description"),
+         "a subagent file needs YAML frontmatter with `name` and `description`: without them it is never registered",
+         Source(SUBAGENTS, "2026-11-28", "the page lists both fields as required; that a file lacking one is "
+                "skipped (not listed by its file name) is how the loader behaves, not a sentence of the page"),
+         when="never"),
+    Rule("skills.description-fallback", "first paragraph",
+         "a skill without a `description` is listed with the first paragraph of its body (a title alone says "
+         "nothing about when to use it)", Source(SKILLS, "2026-11-28"), when="setting"),
+    Rule("memory.auto", {"folder": ".claude/projects/<slug>/memory", "index": "MEMORY.md"},
+         "auto memory `~/.claude/projects/<slug>/memory/MEMORY.md` loads at start-up, topic files on demand "
+         "(the user's own, shown apart)", _MEM, when="memory"),
+    Rule("memory.auto-cap", {"lines": 200, "bytes": 25_000},
+         "only the first 200 lines or 25 KB of the auto-memory `MEMORY.md` load", _MEM, when="cap"),
+    Rule("memory.repository", ".claude/memory",
+         "a `.claude/memory/` committed in the repository reaches start-up only when a loaded file imports its "
+         "`MEMORY.md` (then the whole file, no 200-line cap)", _MEM, when="memory"),
+    Rule("memory.subagents", {"project": ".claude/agent-memory", "local": ".claude/agent-memory-local",
+                              "user": ".claude/agent-memory"},
+         "subagent memory (`memory:` in a subagent's frontmatter): `.claude/agent-memory/<agent>/` (project), "
+         "`.claude/agent-memory-local/<agent>/` (local), `~/.claude/agent-memory/<agent>/` (user); its `MEMORY.md` "
+         "reaches that subagent, not the main session",
+         Source(SUBAGENTS, "2026-09-29", "the version that added subagent memory is not on the page"), when="memory"),
+    Rule("user.files", (".claude/CLAUDE.md", ".claude/rules"),
+         "your own `~/.claude/CLAUDE.md` and `~/.claude/rules/` load at start-up (read-only, shown apart)", _MEM),
+))

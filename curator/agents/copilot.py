@@ -1,0 +1,29 @@
+"""GitHub Copilot: repository and path instructions (the Copilot custom instructions pages)."""
+
+from __future__ import annotations
+
+from .table import AgentTable, Rule, Source
+
+REPO = "https://docs.github.com/en/copilot/how-tos/configure-custom-instructions/add-repository-instructions"
+AGENTS = "https://docs.github.com/en/copilot/how-tos/use-copilot-agents/coding-agent/create-custom-agents"
+_R = Source(REPO, "2026-11-27")
+
+TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-27", (
+    Rule("repo.file", ".github/copilot-instructions.md", "`.github/copilot-instructions.md` applies always", _R),
+    Rule("path.folder", ".github/instructions",
+         "`.github/instructions/**/*.instructions.md` apply to the files their `applyTo` globs match "
+         "(`excludeAgent` names the agent that skips one); none: only when attached by hand", _R, when="on demand"),
+    Rule("path.suffix", ".instructions.md", "path instructions end in `.instructions.md`", _R, when="on demand"),
+    Rule("path.keys", {"globs": "applyTo", "exclude": "excludeAgent"}, "the frontmatter keys `applyTo` and "
+         "`excludeAgent`", _R, when="setting"),
+    Rule("review.max-chars", 4_000,
+         "formerly documented: code review read only the first 4,000 characters of an instructions file",
+         Source(REPO, "2026-11-27", "the sentence was removed from the page in early 2026; whether the limit is "
+                "still enforced is unknown, so curator cuts nothing and only notes it"), when="cap"),
+    Rule("agents-md", "AGENTS.md", "`AGENTS.md` at the root at start-up; a nested one for files under its folder",
+         _R),
+    Rule("agents.folder", ".github/agents",
+         "every `.md` in `.github/agents/` is a custom agent (its `description` says when to use it; its name is the "
+         "file's without `name:`)", Source(AGENTS, "2026-11-28", "VS Code prefers the `.agent.md` ending; GitHub's "
+         "coding agent reads any `.md` there (our reading: every `.md` counts)"), when="on demand"),
+))

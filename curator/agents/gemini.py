@@ -1,0 +1,31 @@
+"""Gemini CLI: context files and their imports (the Gemini CLI configuration and import pages)."""
+
+from __future__ import annotations
+
+from .table import AgentTable, Rule, Source
+
+CONFIG = "https://geminicli.com/docs/get-started/configuration/"
+MEMPORT = "https://geminicli.com/docs/reference/memport"
+
+TABLE = AgentTable("gemini", "Gemini CLI", "0.40.0", "2026-05-09", (
+    Rule("context.default-names", ("GEMINI.md",),
+         "`GEMINI.md` of the working folder and its parents at start-up, with its `@imports`; `AGENTS.md` is not "
+         "read unless named", Source(CONFIG, "2026-11-27")),
+    Rule("context.setting", ("context", "fileName"),
+         "`.gemini/settings.json` `context.fileName` (a name or a list) replaces the names read",
+         Source(CONFIG, "2026-11-27", "the nested settings format arrived in 0.3.0"), since="0.3.0", when="setting"),
+    Rule("context.legacy-setting", "contextFileName",
+         "the top-level `contextFileName` names the context files",
+         Source("https://github.com/google-gemini/gemini-cli/issues/26728", "2026-05-09",
+                "reported not working in 0.40.0 (2026-05-09); 0.3.0 moved it under `context`, migrating it on save; "
+                "the version it stopped working is unknown"), until="0.40.0", when="setting"),
+    Rule("context.nested", True, "a context file in a subfolder loads just in time, when a tool touches a file "
+         "under it", Source(CONFIG, "2026-11-27"), when="on demand"),
+    Rule("context.not-in", ".gemini",
+         "a context file inside `.gemini/` is never read as project context", Source(CONFIG, "2026-11-27"),
+         when="never"),
+    Rule("imports.syntax", "@", "`@file` imports, relative to the importing file, with cycle detection",
+         Source(MEMPORT, "2026-11-27")),
+    Rule("imports.max-hops", 5, "imports are followed at most five deep", Source(MEMPORT, "2026-11-27",
+         "the processor's default `maxDepth`"), when="never"),
+))

@@ -1,0 +1,171 @@
+"""Claude Code's `.claude/rules` and its listing (skills, commands, subagents), as the rules of the
+chosen version say (curator/agents/claude_code.py): rules without `paths:` at start-up, with them
+on demand; a skill, a command with a description and a subagent listed by name and description,
+the body when used."""
+
+from __future__ import annotations
+
+from ..agents import RuleSet
+from ..model.findings import RuleKeys
+from .builder import Builder
+from .model import AgentContext, Cut, Listed, Loaded, OnDemand, Unseen
+from .parse import find_imports, glob_list, read_meta
+
+
+def rules_folder(b: Builder, ctx: AgentContext, loaded: set[str], rules: RuleSet, excluded, *,
+                 startup: bool = True) -> None:
+    """`.claude/rules/**/*.md`: on demand by `paths:`, else at start-up (`startup=False`: the
+    managed-only setting leaves those out)."""
+    folder = rules.value("rules.folder")
+    key = rules.value("rules.paths")
+    for rel in b.fs.under(folder):
+        if not rel.endswith(".md"):
+            continue
+        if excluded(rel):
+            continue
+        t = b.text(rel)
+        if t is None:
+            continue
+        meta = read_meta(t.text)
+        if meta.lenient:  # Claude Code reads YAML: what only a line-by-line reading finds is lost
+            meta.data, meta.lenient = {}, False
+        keys = [k for k in ("globs", "alwaysApply") if k in meta.data]
+        if keys:
+            said = " and ".join(f"`{k}:`" for k in keys)
+            effect = "it loads at start-up" if key not in meta.data else f"only `{key}:` counts"
+            b.add("instructions.foreign-keys", rel, f"{said} {'is' if len(keys) == 1 else 'are'} Cursor's; Claude Code "
+                  f"ignores {'it' if len(keys) == 1 else 'them'} ({effect}; use `{key}:`)", 1,
+                  fix=RuleKeys(rel, "paths") if t.real == rel and not meta.error else None)
+        if meta.error:
+            b.add("instructions.frontmatter", rel, f"{meta.error}: Claude Code cannot read its settings "
+                  f"(a `{key}:` there is lost; the rule loads at start-up)", meta.line)
+        paths = glob_list(meta.data.get(key)) if not meta.error else []
+        if paths:
+            ctx.on_demand.append(OnDemand(rel, "reading a file matching " + ", ".join(paths), 0, t.size, "path",
+                                          tuple(paths), text=t.text, rule=rules.id("rules.paths")))
+            b.dead_globs(rel, key, paths)
+        elif startup and t.real not in loaded:
+            b.expand(ctx, rel, "rule without paths: (always loaded)", find_imports, loaded=loaded,
+                     hops=rules.value("imports.max-hops"), rule=rules.id("rules.folder"),
+                     import_rule=rules.id("imports.syntax"), depth_rule=rules.id("imports.max-hops"))
+
+
+def _items(b: Builder, rules: RuleSet) -> list[tuple[str, str, str]]:
+    """(path, kind, the name it has without frontmatter) of every skill, command and subagent."""
+    fs = b.fs
+    skills, commands, agents = (rules.value(k) for k in ("skills.folder", "commands.folder", "subagents.folder"))
+    depth = skills.count("/") + 3
+    items = [(rel, "skill", rel.split("/")[-2]) for rel in fs.under(skills)
+             if rel.count("/") + 1 == depth and rel.endswith("/SKILL.md")]
+    items += [(rel, "command", rel[len(commands) + 1:-3].replace("/", ":")) for rel in fs.under(commands)
+              if rel.endswith(".md")]
+    items += [(rel, "subagent", rel.rsplit("/", 1)[-1][:-3]) for rel in fs.under(agents) if rel.endswith(".md")]
+    return items
+
+
+def listing(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
+    """Skills, commands with a description and subagents: listed by name and description."""
+    name_max, desc_max = rules.value("skills.name-max"), rules.value("skills.description-max")
+    listed_max = rules.value("skills.listing-description-max")
+    budget = rules.value("skills.listing-budget")
+    total = 0
+    for rel, kind, default_name in _items(b, rules):
+        t = b.text(rel)
+        if t is None:
+            continue
+        meta = read_meta(t.text)
+        data = meta.data
+        if meta.error:  # Claude Code drops every field of frontmatter YAML cannot read
+            data = {}
+            effect = ("lists the skill by its folder's name and its body's first line" if kind == "skill"
+                      else f"the {kind} loses its description")
+            b.add("instructions.frontmatter", rel, f"{meta.error}: Claude Code drops every field (name, description, "
+                  f"allowed-tools) and {effect}", meta.line)
+        name = str(data.get("name") or default_name).strip()
+        desc = data.get("description")
+        desc = " ".join(str(desc).split()) if desc not in (None, "") else ""
+        desc_from = "frontmatter" if desc else "none"
+        if kind == "subagent" and not _registered(b, ctx, rules, rel, t, data, meta):
+            continue
+        if not desc and kind == "skill":
+            desc = _first_line(meta.body if meta.present and not meta.error else _after_frontmatter(t.text))
+            desc_from = "body" if desc else "none"
+            if not meta.error:
+                _undescribed_skill(b, rules, rel, meta, desc)
+        ctx.listing.append(Listed(rel, kind, name, desc, "unreadable" if meta.error else "ok" if meta.present else "none",
+                                  "frontmatter" if data.get("name") else "file", desc_from))
+        if kind == "skill":
+            if len(name) > name_max:
+                b.add("skills.name-length", rel, f"skill name is {len(name)} characters (at most {name_max})", 1)
+            if len(desc) > desc_max:
+                b.add("skills.description-length", rel,
+                      f"description is {len(desc):,} characters (at most {desc_max:,}; the rest is cut)", 1)
+                desc = desc[:desc_max]
+        desc = desc[:listed_max]
+        if kind == "command" and not desc:
+            ctx.on_demand.append(OnDemand(rel, f"when you type /{name}", 0, t.size, "invoked", text=t.text,
+                                          rule=rules.id("commands.folder")))
+            continue
+        line = f"- {name}: {desc}" if desc else f"- {name}"
+        total += len(line) + 1
+        rule = rules.id({"skill": "skills.folder", "command": "commands.folder", "subagent": "subagents.folder"}[kind])
+        ctx.startup.append(Loaded(rel, t.size, 0, f"{kind} listing (name and description; body on demand)", None,
+                                  Cut(len(line.encode("utf-8")), f"only the {kind}'s name and description are listed"),
+                                  line, rule))
+        when = f"when the {kind} is used" if kind != "command" else f"when /{name} is used"
+        ctx.on_demand.append(OnDemand(rel, when, 0, t.size, "description", description=desc, text=t.text, rule=rule))
+    if total > budget:
+        b.add("skills.budget", rules.value("skills.folder"),
+              f"the skills listing is {total:,} characters, over its ~{budget:,} budget (about 1% of "
+              "the context window): the least-used skills collapse to bare names")
+
+
+def _registered(b: Builder, ctx: AgentContext, rules: RuleSet, rel: str, t, data: dict, meta) -> bool:
+    """A subagent without the frontmatter fields the agent requires is never registered: it is
+    never listed, never delegated to (said once, with what is missing)."""
+    required = rules.value("subagents.required", ())
+    missing = [k for k in required if not str(data.get(k) or "").strip()]
+    if not missing:
+        return True
+    what = ("no YAML frontmatter" if not meta.present else "frontmatter YAML cannot read" if meta.error
+            else "no " + " or ".join(f"`{k}:`" for k in missing) + " in its frontmatter")
+    ctx.never.append(Unseen(rel, f"{what}: Claude Code never registers this subagent", t.size,
+                            rules.id("subagents.required")))
+    if not meta.error:  # unreadable frontmatter is instructions.frontmatter's finding
+        fields = ", ".join(f"`{k}`" for k in required)
+        b.add("instructions.no-description", rel, f"{what}: Claude Code registers a subagent only with {fields}, so "
+              "it is never listed or delegated to (its settings in the body are plain text)", 1)
+    return False
+
+
+def _undescribed_skill(b: Builder, rules: RuleSet, rel: str, meta, shown: str) -> None:
+    """A skill with no `description`: listed with its body's first line, which is only a title
+    (or nothing) — nothing tells the agent when to use it."""
+    first = next((ln.strip() for ln in (meta.body or "").splitlines() if ln.strip()), "")
+    if shown and not first.startswith("#") and len(shown.split()) >= _SAYS_WHEN:
+        return  # a sentence of its own: the agent has something to match on
+    what = "no frontmatter" if not meta.present else "no `description:` in its frontmatter"
+    listed = f"only its first line, {shown!r}," if shown else "nothing"
+    b.add("instructions.no-description", rel, f"{what}: Claude Code lists the skill by its folder's name with "
+          f"{listed} to say when to use it", 1)
+
+
+_SAYS_WHEN = 6  # words: a first paragraph this long is a description of sorts
+
+
+def _after_frontmatter(text: str) -> str:
+    lines = text.split("\n")
+    if lines and lines[0].strip().startswith("---"):
+        for i in range(1, len(lines)):
+            if lines[i].strip().startswith("---"):
+                return "\n".join(lines[i + 1:])
+    return text
+
+
+def _first_line(body: str) -> str:
+    """A skill without a readable description is listed by its body's first line."""
+    for line in body.splitlines():
+        s = line.strip().lstrip("#").strip()
+        if s:
+            return s
+    return ""

@@ -1,0 +1,103 @@
+"""The user-level files of Codex and Devin Desktop (read-only, shown apart, off when CI is set),
+the memories Codex writes, and Serena's entry (the names of the memories it lists)."""
+
+from __future__ import annotations
+
+import os
+
+from .builder import Builder
+from .model import AgentContext, Loaded, MemoryFolder, OnDemand
+
+
+def _home_rel(b: Builder, base: str | None, default: str) -> str | None:
+    """A folder under home as `read_user` takes it (`$CODEX_HOME` may move it; None: elsewhere)."""
+    if not base:
+        return default
+    try:
+        return os.path.relpath(base, b.home)
+    except ValueError:
+        return None
+
+
+def codex_user(b: Builder, ctx: AgentContext) -> None:
+    """~/.codex/AGENTS.override.md, else ~/.codex/AGENTS.md, and the memories folder."""
+    from .user import read_user
+
+    if b.ci:
+        return
+    rules = b.rules_of("codex")
+    rel = _home_rel(b, b.env.get("CODEX_HOME"), ".codex")
+    if rel is None:
+        return
+    for name in rules.value("user.files"):
+        got = read_user(b.home, [f"{rel}/{name}"], [])
+        if got:
+            shown, text = got[0]
+            ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your global AGENTS.md (user level)", None,
+                                   None, text, rules.id("user.files")))
+            break
+    folder = os.path.join(b.home, rel, rules.value("memory.folder"))
+    if os.path.isdir(folder) and not os.path.islink(folder):
+        from .user import count_md
+
+        files, size = count_md(folder)
+        shown = "~/" + os.path.relpath(folder, b.home).replace(os.sep, "/") + "/"
+        ctx.memory_folders.append(MemoryFolder(shown, "user", files, size, False, rules.id("memory.folder")))
+
+
+def devin_user(b: Builder, ctx: AgentContext) -> None:
+    """Devin Desktop's global AGENTS.md (Windsurf's global rules before 2026-06)."""
+    from .user import read_user
+
+    if b.ci:
+        return
+    rules = b.rules_of("devin")
+    for shown, text in read_user(b.home, [rules.value("user.file")], []):
+        ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your global rules (user level)", None, None,
+                               text, rules.id("user.file")))
+
+
+def serena(b: Builder) -> AgentContext:
+    """Serena lists every memory's name at start-up (the memory source's own rule, reused)."""
+    from ..model import load_store
+
+    folder = b.rules_of("serena").value("memories.folder")
+    root = os.path.join(b.fs.root, folder)
+    try:
+        store = load_store(root, given=folder, token_counter=b.counter)
+    except Exception as exc:  # noqa: BLE001 - a store that cannot load: said, never fatal
+        ctx = AgentContext("serena")
+        ctx.notes.append(f"{folder} cannot load: {exc}")
+        return ctx
+    return serena_context(store)
+
+
+def serena_context(store) -> AgentContext:
+    """Serena's entry from its loaded store (the app's own snapshot after a memory edit, too):
+    the memories its patterns hide are not listed (the store never loaded them)."""
+    from ..agents import rules_for
+    from ..budgets.startup import startup_of
+
+    rules = rules_for("serena")
+    ctx = AgentContext("serena")
+    st = startup_of(store)
+    folder = rules.value("memories.folder")
+    names = "\n".join(sorted(r.path[:-3] if r.path.endswith(".md") else r.path for r in store.memories()))
+    entry = Loaded(folder, len(names.encode("utf-8")), st.tokens, st.what, None, None, "", rules.id("memories.folder"))
+    ctx.startup.append(entry)
+    mems = list(store.memories())
+    if mems:  # one line: the bodies are read by name, none is attached by path
+        ctx.on_demand.append(OnDemand(folder + "/", f"{len(mems)} memory bodies, each when the agent reads "
+                                      "it by name", sum(r.tokens or 0 for r in mems),
+                                      sum(r.size or 0 for r in mems), "invoked", rule=rules.id("memories.folder")))
+    patterns = getattr(store, "memory_patterns", None)
+    if patterns is not None and (patterns.ignored or patterns.read_only):
+        rule = rules.id("memories.patterns")
+        if patterns.hidden:
+            ctx.notes.append(f"{len(patterns.hidden)} memories match ignored_memory_patterns: Serena never lists, "
+                             "reads or writes them, and curator leaves them out")
+        if patterns.read_only:
+            ctx.notes.append(f"read_only_memory_patterns {', '.join(patterns.read_only)}: curator never writes "
+                             "the memories they match")
+        ctx.settings = {"memory_patterns": patterns.to_json(), "rule": rule}
+    return ctx

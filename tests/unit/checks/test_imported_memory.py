@@ -1,0 +1,98 @@
+"""One start-up number for MEMORY.md (issue 33): a MEMORY.md that CLAUDE.md imports loads whole
+(no 200-line cap, no past-cap finding), as the context model says; one nobody imports is auto
+memory's, capped — and the cap says whose it is."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from curator.base.tokens import FakeTokenCounter
+from curator.budgets.startup import startup_of
+from curator.checks import run_checks
+from curator.cli import main
+from curator.context.build import build_context
+from curator.demo.repository import build_history
+from curator.live.drift import startup_history
+from curator.live.session import open_session
+from curator.model import load_store
+from curator.model.discovery import locate_store
+from curator.model.imports import claude_import_of
+from curator.model.sources import discover
+
+LONG = "# Memory\n\n" + "".join(f"- [Topic {i}](topic_{i}.md) — what topic {i} holds\n" for i in range(240))
+
+
+def _repo(make_store, claude_md: str | None, extra: dict | None = None):
+    files = {".claude/memory/MEMORY.md": LONG, ".git/HEAD": "ref: refs/heads/main\n", **(extra or {})}
+    files.update({f".claude/memory/topic_{i}.md": f"---\nname: t{i}\ndescription: d\ntype: project\n---\nx\n"
+                  for i in range(240)})
+    if claude_md is not None:
+        files["CLAUDE.md"] = claude_md
+    return make_store(files, name="repo")
+
+
+def _claude_store(root):
+    return load_store(root / ".claude" / "memory", token_counter=FakeTokenCounter(), repo_root=root)
+
+
+def test_an_imported_memory_md_loads_whole_with_no_cap(make_store):
+    root = _repo(make_store, "# Project\n\n@.claude/memory/MEMORY.md\n")
+    store = _claude_store(root)
+    st = startup_of(store)
+    whole = store.records["MEMORY.md"].tokens
+    assert st.tokens == whole and not st.past_cap and not st.over and st.cap_tokens is None
+    assert "CLAUDE.md:3" in st.what and "whole" in st.what  # which agent's import, from where
+    assert not [f for f in run_checks(store) if f.check == "budget.past-cap"]
+    model = build_context(root, token_counter=FakeTokenCounter())
+    entry = next(e for e in model.agents["claude-code"].startup if e.path == ".claude/memory/MEMORY.md")
+    assert entry.tokens == st.tokens and entry.via == "CLAUDE.md:3"  # the context model's number, exactly
+
+
+def test_a_memory_md_nobody_imports_is_auto_memory_capped_and_says_whose_cap(make_store):
+    root = _repo(make_store, "# Project\n\nRead `@.claude/memory/MEMORY.md` yourself.\n")  # (in code: no import)
+    store = _claude_store(root)
+    st = startup_of(store)
+    assert st.past_cap and st.tokens < store.records["MEMORY.md"].tokens
+    assert "Claude Code's auto memory" in st.cap_label and "MEMORY.md" in st.cap_label
+    past = [f for f in run_checks(store) if f.check == "budget.past-cap"]
+    assert past and "Claude Code's auto-memory cap" in past[0].message and "MEMORY.md" in past[0].message
+
+
+@pytest.mark.parametrize(("files", "via"), [
+    ({"CLAUDE.md": "@docs/agents.md\n", "docs/agents.md": "x\n@../.claude/memory/MEMORY.md\n"}, "docs/agents.md:2"),
+    ({".claude/CLAUDE.md": "@memory/MEMORY.md\n"}, ".claude/CLAUDE.md:1"),
+    ({"CLAUDE.local.md": "see @.claude/memory/MEMORY.md, then work\n"}, "CLAUDE.local.md:1"),
+    ({"CLAUDE.md": "```\n@.claude/memory/MEMORY.md\n```\n"}, None),  # in a code block: not an import
+    ({"CLAUDE.md": "@a.md\n", "a.md": "@b.md\n", "b.md": "@c.md\n", "c.md": "@.claude/memory/MEMORY.md\n"},
+     "c.md:1"),  # four hops: as deep as Claude Code follows today
+    ({"CLAUDE.md": "@a.md\n", "a.md": "@b.md\n", "b.md": "@c.md\n", "c.md": "@d.md\n",
+      "d.md": "@.claude/memory/MEMORY.md\n"}, None),  # five: one deeper than it follows
+    ({"AGENTS.md": "@.claude/memory/MEMORY.md\n"}, "AGENTS.md:1"),  # no CLAUDE.md: AGENTS.md is read instead
+    ({"CLAUDE.md": "# x\n", "AGENTS.md": "@.claude/memory/MEMORY.md\n"}, None),  # a CLAUDE.md: AGENTS.md unread
+])
+def test_the_import_is_found_as_claude_code_follows_it(make_store, files, via):
+    root = make_store({".claude/memory/MEMORY.md": "# M\n", **files}, name="r")
+    assert claude_import_of(root, root / ".claude" / "memory" / "MEMORY.md") == via
+    model = build_context(root, count=False)
+    entry = next((e for e in model.agents.get("claude-code", type("C", (), {"startup": []})).startup
+                  if e.path == ".claude/memory/MEMORY.md"), None)
+    assert (entry.via if entry is not None else None) == via  # the same answer as the context model
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_the_demo_shows_one_start_up_number_for_memory_md_everywhere(capsys, sample_repo_copy, monkeypatch):
+    monkeypatch.setenv("CURATOR_NO_REPLAY", "1")
+    build_history(sample_repo_copy)
+    session = open_session(discover(sample_repo_copy), token_counter=FakeTokenCounter())
+    claude = next(s for _, s in session.loaded() if s.name == ".claude/memory")
+    number = startup_of(claude.workspace.store).tokens
+    model = build_context(sample_repo_copy, token_counter=FakeTokenCounter())
+    assert [e.tokens for e in model.agents["claude-code"].startup if e.path.endswith("MEMORY.md")] == [number]
+    assert startup_history(claude.workspace.store).points[-1].approx_tokens == number  # the drift chart ends on it
+    assert main(["check", str(sample_repo_copy), "--format", "json"]) in (0, 1)
+    data = json.loads(capsys.readouterr().out)
+    assert "budget.past-cap" not in {f["check"] for f in data["findings"]}
+    assert locate_store(str(sample_repo_copy)).layout is not None

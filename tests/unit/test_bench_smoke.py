@@ -1,0 +1,160 @@
+"""Every `curator.bench` command runs at a tiny size and prints its table, so a rename breaks a
+test, not the next measurement (issue 34: `bench.sessions` crashed on `app.sessions` for a round).
+
+Each bench runs in-process through its `main(argv)` on small synthetic stores (a few runs) or on a
+tiny corpus made here (a copy of the sample store under a name the corpus benches know, a
+two-file instruction repository); what is asserted is the line that heads or closes its output.
+The ones that start the app or embed memories are marked slow (they run first)."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import curator.bench
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_memories"
+CLAUDE_STORE = "claude/0x0wRangler__stockerly"  # a name bench.identity / fixes / topical know
+GOLDEN = """\
+store: {store}
+seed: 12
+queries:
+- {{query: "rebase squash fixups before review", expect: [{a}], kind: literal, split: fit}}
+- {{query: "how do we roll back a failed migration", expect: [{b}], kind: paraphrase, split: held}}
+"""
+
+
+@pytest.fixture
+def bench_dirs(tmp_path, monkeypatch):
+    """Synthetic stores in a folder of this test's own; the corpus benches get a tiny corpus."""
+    monkeypatch.setenv("CURATOR_BENCH_DIR", str(tmp_path / "bench"))
+    for name in ("CURATOR_TOKENS", "CURATOR_NO_REPLAY", "CURATOR_TODAY"):  # bench.races sets them: restored after
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
+    corpora = tmp_path / "corpora"
+    shutil.copytree(SAMPLE / ".claude", corpora / CLAUDE_STORE / ".claude")
+    return tmp_path, corpora
+
+
+def _instruction_corpus(tmp_path: Path) -> Path:
+    """A corpus folder as /work/shared/corpora/instructions is: a `materialize.py` and one
+    repository (its `.files.txt`), here a CLAUDE.md importing a file and an AGENTS.md."""
+    corpus = tmp_path / "instructions"
+    repo = corpus / "tiny__repo"
+    (repo / "notes").mkdir(parents=True)
+    # an import of a file that moved (one file of that name: the fix re-points it)
+    (repo / "CLAUDE.md").write_text("# Tiny\n\n@docs/testing.md\n")
+    (repo / "notes" / "testing.md").write_text("Run the tests with pytest.\n")
+    (repo / "AGENTS.md").write_text("# Agents\n\nKeep commits small.\n")
+    (repo / ".files.txt").write_text("")
+    (corpus / "materialize.py").write_text(textwrap.dedent("""\
+        import shutil, sys
+        shutil.copytree(sys.argv[1], sys.argv[2], ignore=shutil.ignore_patterns(".files.txt"), dirs_exist_ok=True)
+        """))
+    return corpus
+
+
+def _golden(tmp_path: Path, corpora: Path) -> list[str]:
+    """Two golden files (loso leaves one out) over the sample's small Claude Code memory."""
+    claude = sorted(p.name for p in (corpora / CLAUDE_STORE / ".claude/memory").glob("*.md") if p.name != "MEMORY.md")
+    files = []
+    for name, (a, b) in (("one", claude[:2]), ("two", claude[2:4])):
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(GOLDEN.format(store=f"{CLAUDE_STORE}/.claude/memory", a=a, b=b))
+        files.append(str(path))
+    return files
+
+
+def _argv(name: str, tmp_path: Path, corpora: Path) -> list[str]:
+    tiny = {
+        "app": ["--files", "20", "--lab-files", "20", "--runs", "1"],
+        "check": ["--sizes", "20", "--repeat", "1", "--cold-repeat", "1"],
+        "context": ["--files", "5", "--repeat", "1", "--cold-repeat", "1"],
+        "curate": ["--sizes", "20", "--repeat", "1"],
+        "floor": ["--files", "20", "--repeat", "1"],
+        "live": ["--files", "20", "--edits", "2"],
+        "live_context": ["--files", "5", "--edits", "2"],
+        "races": ["--runs", "1"],
+        "retrieve": ["--files", "20", "--queries", "3", "--whole", "20", "--runs", "1", "--no-targets"],
+        "sessions": ["--mb", "1", "--app-runs", "1"],
+        "synth": [str(tmp_path / "synth"), "--files", "20"],
+        "fixes": [str(corpora), "--only", CLAUDE_STORE],
+        "identity": [str(corpora), "--only", CLAUDE_STORE, "--seeds", "1"],
+        "topical": [str(corpora), "--only", CLAUDE_STORE],
+        "golden.sample": [str(corpora / CLAUDE_STORE / ".claude/memory"), "--n", "2"],
+    }
+    if name in ("context_corpus", "instruction_fixes"):
+        return ["--corpus", str(_instruction_corpus(tmp_path)), "--work", str(tmp_path / "work")]
+    if name in ("golden.table", "golden.loso"):
+        return [str(corpora), "--golden", *_golden(tmp_path, corpora)]
+    return tiny[name]
+
+
+# what each bench prints (a table's header or its closing line)
+PRINTS = {
+    "app": "app on 20 files (warm): first screen",
+    "check": "20",
+    "context": "| `curator context` |",
+    "context_corpus": "| repository | claude-code 2.1.276 | claude-code 2.1.325 | codex |",
+    "curate": "20",
+    "fixes": "all fixes clean",
+    "floor": "20",
+    "identity": "changes gave the expected new findings",
+    "instruction_fixes": "total: 1 findings of the fixable checks, 1 with a fix, 1 fixed, 0 new",
+    "live": "20",
+    "live_context": "edit",
+    "races": "operation",
+    "retrieve": "whole-process `curator retrieve` warm at 20 files",
+    "sessions": '"mode": "app"',
+    "synth": "20",
+    "topical": "store (left out)",
+    "golden.sample": "### ",
+    "golden.table": "all files  (4 queries)",
+    "golden.loso": "overall",
+}
+SLOW = {"app", "sessions", "retrieve", "topical", "golden.loso", "golden.table", "races", "check"}
+HELPERS = {"run", "readhash", "semantic"}  # imported by the commands above (semantic: retrieve's targets, below)
+
+
+def commands() -> list[str]:
+    """Every module of curator.bench with a `main` (a command), as `name` or `golden.name`."""
+    out = []
+    for info in pkgutil.walk_packages(curator.bench.__path__, "curator.bench."):
+        name = info.name.removeprefix("curator.bench.")
+        if not info.ispkg and name not in HELPERS and hasattr(importlib.import_module(info.name), "main"):
+            out.append(name)
+    return sorted(out)
+
+
+def test_every_bench_command_is_smoke_tested():
+    assert set(commands()) == set(PRINTS), sorted(set(commands()) ^ set(PRINTS))
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in sorted(PRINTS)])
+def test_a_bench_runs_at_a_tiny_size_and_prints_its_table(name, bench_dirs, capsys):
+    tmp_path, corpora = bench_dirs
+    module = importlib.import_module(f"curator.bench.{name}")
+    code = module.main(_argv(name, tmp_path, corpora))
+    out = capsys.readouterr().out
+    assert PRINTS[name] in out, out[-2000:]
+    assert "Traceback" not in out, out[-2000:]
+    assert code in (0, 1, None), code  # 1: a bench that judges (fixes, identity, …) found a problem
+
+
+@pytest.mark.slow
+def test_the_semantic_targets_run_at_a_tiny_size(bench_dirs):
+    """`bench.retrieve`'s semantic targets (bench/semantic.py: each measure in a child that loads
+    the model), at 20 files and one timed run."""
+    from curator.bench.semantic import report
+
+    lines = report(20, runs=1)
+    assert not lines[0].startswith("semantic source unavailable"), lines
+    text = "\n".join(lines)
+    for part in ("first embedding:", "an edit re-embeds 1 memory", "fused query with semantic at 20",
+                 "one-shot `curator retrieve` warm at 20 with semantic", "without (CURATOR_NO_SEMANTIC=1)"):
+        assert part in text, text
