@@ -4,12 +4,13 @@ view the CLI reports from. Pure: no Textual, no Rich."""
 
 
 def _semantic_embedder():
-    """duplicate.topic's encoder: the retrieval source's, imported only when a check asks."""
+    """duplicate.topic's vectors: the static ones distilled from the retrieval source's model
+    (retrieval/static.py), imported only when a check asks."""
     try:
-        from ..retrieval import semantic
+        from ..retrieval import static
     except ImportError:
         return None
-    return getattr(semantic, "embed_records", None)
+    return getattr(static, "topic_space", None)
 
 
 def _provide() -> None:

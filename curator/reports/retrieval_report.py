@@ -75,6 +75,9 @@ def retrieve_json(result, misses: list[tuple[str, str]], unavailable: dict[str, 
             **({"copies": list(h.copies)} if h.copies else {}),
             **({"linked_from": list(result.linked_from[h.path])} if h.path in result.linked_from else {}),
             **({"kept_first": h.sure} if h.sure else {}),
+            **({"passage": {"heading": h.passage.heading, "line": h.passage.line, "excerpt": h.passage.excerpt,
+                            "cosine": _round(h.passage.passage, 3), "head": _round(h.passage.head, 3)}}
+               if h.passage is not None else {}),
         })
     extra = {"unavailable": dict(unavailable)} if unavailable else {}
     forms = surface_forms(result.query)
@@ -218,7 +221,7 @@ def hit_reasons(h, result, forms: dict[str, str], ranks_shown: dict[str, int], s
                 ) -> list[str]:
     """Why this memory came back, in its own words: the words that matched where, how the
     semantic source ranked it, what links it to the hits above, a sure first kept first."""
-    from ..retrieval.explain import cosine_text
+    from ..retrieval.explain import meaning_text
 
     why = []
     r = h.sources["route"]
@@ -230,7 +233,7 @@ def hit_reasons(h, result, forms: dict[str, str], ranks_shown: dict[str, int], s
         why.append("text: " + " ".join(shown_words(b.matched[:6], forms)) + rank)
     sem = h.sources.get("semantic")
     if sem is not None and sem.rank is not None:
-        why.append(f"meaning: semantic #{sem.rank}, cosine {cosine_text(sem.score)}")
+        why.append(f"meaning: semantic #{sem.rank}, {meaning_text(sem.score, h.passage)}")
     linked = [p for p in result.linked_from.get(h.path, [])]
     if linked:
         why.append("linked from " + ", ".join(f"#{ranks_shown[p]}" if p in ranks_shown else middle_cut(p, 40)
