@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..base.locations import demo_copy, shipped
+from .sources import Layout
 
 
 class StoreError(Exception):
@@ -24,7 +25,7 @@ class Located:
     notice: str | None = None  # e.g. "no store found; showing the bundled sample store"
     is_sample: bool = False  # the demo: the private copy of the bundled sample (or the sample itself)
     repo: Path | None = None  # the repository when the path held several memory systems
-    layout: object | None = None  # its model.sources.Layout
+    layout: Layout | None = None
     read_only: str | None = None  # why the store may not be written (it resolves outside the repository)
     fallback: bool = False  # opened because nothing was found here (not asked for by a path)
 
@@ -33,7 +34,8 @@ class Demo(Protocol):
     """What discovery asks of the demo (the module `curator.demo.sample_copy` is one): the faces
     pass it in, so the store model never imports the demo that stands beside it."""
 
-    DEMO_NOTES: Sequence[str]  # what the demo copy lacks, said in its banner
+    @property
+    def DEMO_NOTES(self) -> Sequence[str]: ...  # what the demo copy lacks, said in its banner
 
     def demo_store(self) -> tuple[Path, bool]: ...  # (its private copy, made on first use; is it a copy)
 

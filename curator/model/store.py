@@ -12,6 +12,7 @@ from pathlib import Path
 from ..base import cache as _cache
 from ..base.config import Config
 from ..base.paths import is_within
+from ..base.tokens import TokenCounter
 from . import formats as fmts
 from .counting import count_records
 from .findings import Finding, Severity
@@ -26,6 +27,7 @@ from .reading import (
     read_record,
 )
 from .records import LEVEL_L2, Record
+from .serena_patterns import MemoryPatterns
 
 
 @dataclass(slots=True)
@@ -66,14 +68,14 @@ class Store:
     encoding: str = "none"  # the token encoding used: cl100k_base | estimate | none
     # the TokenCounter that filled record.tokens: the session's (curator.live.session) — the snapshot
     # only names it, so plans recount with the same encoding
-    counter: object | None = None
+    counter: TokenCounter | None = None
     format: str = fmts.SERENA_TIERED  # the memory format (model/formats.py)
     repo_root: Path | None = None  # the repository holding the store (links resolve against it)
     # list-dialect indexes other than the always-loaded one (experience folder READMEs)
     list_indexes: dict[str, ListIndex] = field(default_factory=dict)
     serena_index: str | None = None  # a plain Serena store's hand-written index file
     # Serena's ignored/read-only memory patterns (model/serena_patterns.py); None: none set
-    memory_patterns: object | None = None
+    memory_patterns: MemoryPatterns | None = None
     # derived views of this snapshot: key -> (what it reads, value); see `view`
     _views: dict = field(default_factory=dict, repr=False)
     _frozen: bool = field(default=False, repr=False)
