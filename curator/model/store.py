@@ -8,11 +8,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..base import cache as _cache
 from ..base.config import Config
 from ..base.paths import is_within
-from ..base.tokens import TokenCounter
 from . import formats as fmts
 from .counting import count_records
 from .findings import Finding, Severity
@@ -28,6 +28,9 @@ from .reading import (
 )
 from .records import LEVEL_L2, Record
 from .serena_patterns import MemoryPatterns
+
+if TYPE_CHECKING:  # a type only: the fast retrieve path never loads the tokenizer's module
+    from ..base.tokens import TokenCounter
 
 
 @dataclass(slots=True)
