@@ -148,6 +148,33 @@ async def test_x_on_a_collision_opens_the_keyword_editor(app):
         assert "new keywords" in _notices(app)
 
 
+async def test_x_on_an_index_collision_rate_opens_that_index(app):
+    """The rate is the whole index's (its line is the table's header, no row): x opens the index,
+    whose uniq column says which rows share words, and the hint names no row that is not one."""
+    from curator.model.hints import hint
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        screen = app.screen
+        row = next(i for i, x in enumerate(screen.shown)
+                   if x.finding.check == "keywords.collision" and x.finding.target is None)
+        f = screen.shown[row].finding
+        assert "LINE" in hint(f).command and f":{f.line} " not in hint(f).command
+        table = screen.query_one(DataTable)
+        table.focus()
+        table.move_cursor(row=row)
+        await pilot.pause()
+        await pilot.press("x")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen) and not isinstance(app.screen, KeywordDialog)
+        view = app.screen.query_one(IndexView)
+        assert view.display and view._path == f.path
+        assert "rows under 100% uniq share words" in _notices(app)
+        assert "has no automatic fix" not in _notices(app)
+
+
 async def test_undo_of_a_promote_keeps_the_folds_and_the_cursor(app, sample_copy):
     from textual.widgets import Input, Select
 
