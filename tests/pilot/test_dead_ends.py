@@ -273,3 +273,31 @@ async def test_percentages_say_what_they_are_relative_to(app):
         assert "collision rate" in text_of(view.query_one("#index-facts")) and \
             "within this index" in text_of(view.query_one("#index-facts"))
         assert "no other row of this index uses" in text_of(view.query_one("#overlaps"))  # the highlighted row
+
+
+async def test_the_history_at_80_columns_says_what_each_operation_did(tmp_path, monkeypatch):
+    """Columns as wide as what they hold, no year at 80 columns: the title (what was done) keeps
+    the room it needs to be read, not `keyword…`."""
+    from curator.tui.widgets import RowTable
+
+    app = _demo(tmp_path, monkeypatch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await _open_index(app, pilot, ".serena/memories", "skills-git-index.md")
+        app.edit_keywords("skills-git-index.md", 3)
+        await settle(app, pilot)
+        assert isinstance(app.screen, KeywordDialog)
+        await pilot.press("end", *" cherrypick", "ctrl+s")
+        await settle(app, pilot)
+        assert isinstance(app.screen, DiffDialog)
+        await pilot.press("y")
+        await settle(app, pilot)
+        app.action_history()
+        await settle(app, pilot)
+        assert isinstance(app.screen, HistoryDialog)
+        row = [str(c) for c in app.screen.query_one(RowTable).get_row_at(0)]
+        assert row[:2] == ["00001-keywords", "applied"] and len(row[2]) == len("11-28 02:46"), row  # whole, no year
+        assert next(c for c in row if c.startswith("keywords of")).startswith("keywords of git/git-i"), row
+        detail = text_of(app.screen.query_one("#history-detail"))  # what the row cuts, whole
+        assert "keywords of git/git-interactive-rebase.md in skills-git-index.md:3" in detail.replace("\n", " ")
+        assert "2 file(s): skills-git-index.md, memory-index.md" in detail.replace("\n", " ")
