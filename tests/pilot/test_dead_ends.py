@@ -301,3 +301,26 @@ async def test_the_history_at_80_columns_says_what_each_operation_did(tmp_path, 
         detail = text_of(app.screen.query_one("#history-detail"))  # what the row cuts, whole
         assert "keywords of git/git-interactive-rebase.md in skills-git-index.md:3" in detail.replace("\n", " ")
         assert "2 file(s): skills-git-index.md, memory-index.md" in detail.replace("\n", " ")
+
+
+async def test_the_instruction_scope_header_says_no_wrong_token_number(tmp_path, monkeypatch):
+    """The instruction files' own scope at 80 columns: its name, its files and findings, each
+    agent's start-up whole — and no `0 tok` (their tokens are each agent's start-up, not one sum)."""
+    from curator.live.scope import INSTRUCTIONS, scope_totals
+
+    app = _demo(tmp_path, monkeypatch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: app.context_model is not None)
+        app.set_scope(INSTRUCTIONS)
+        await settle(app, pilot)
+        header = " ".join(text_of(w) for w in app.screen.query("StatusHeader Static")).replace("\n", " ")
+        header += " " + app.screen.query_one("StatusHeader BudgetBar").render().plain
+        t = scope_totals(app.session, INSTRUCTIONS)
+        assert header.split()[0] == "instructions", header
+        assert f"{t['files']} files · ✖{t['errors']} ▲{t['warnings']} ●{t['infos']}" in header, header
+        assert " tok " not in header
+        model = app.context_model
+        for name in ("claude-code", "codex"):
+            ctx = model.agents[name]
+            assert f"{ctx.label} {ctx.startup_tokens:,}" in header, header
