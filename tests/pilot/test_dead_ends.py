@@ -324,3 +324,18 @@ async def test_the_instruction_scope_header_says_no_wrong_token_number(tmp_path,
         for name in ("claude-code", "codex"):
             ctx = model.agents[name]
             assert f"{ctx.label} {ctx.startup_tokens:,}" in header, header
+
+
+async def test_problems_source_column_holds_every_label_whole(tmp_path, monkeypatch):
+    """The whole repository's Problems at 80 columns: an instruction file's finding says `context`
+    (it read `conte…`, the column as wide as the memory systems' names only)."""
+    app = _demo(tmp_path, monkeypatch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: app.context_model is not None)
+        await pilot.press("2")
+        await settle(app, pilot)
+        screen = app.screen
+        row = next(i for i, x in enumerate(screen.shown) if x.finding.check.startswith("instructions."))
+        cells = [str(c) for c in screen.query_one(DataTable).get_row_at(row)]
+        assert cells[1] == "context", cells
