@@ -64,6 +64,15 @@ def test_a_tree_label_never_cuts_its_token_count():
     assert fit_label(Text("semantic (36) ✖3 ▲9 12.6k"), 16).plain.startswith("sema… (36)")  # a group's count too
 
 
+def test_a_group_label_keeps_some_of_its_word_before_its_badges():
+    """`reflexion (5) ✖1 1,374` narrowed: the badges go before the word does (it read `… (5) ✖1 1,374`,
+    a row of no name)."""
+    for room in (14, 15, 16):
+        out = fit_label(Text("reflexion (5) ✖1 1,374"), room).plain
+        assert out.startswith("ref") and out.endswith(" (5) 1,374") and len(out) <= room, (room, out)
+    assert fit_label(Text("reflexion (5) ✖1 1,374"), 18).plain == "refl… (5) ✖1 1,374"  # room for both: both
+
+
 def test_a_tree_label_cut_keeps_what_tells_it_from_its_neighbours():
     near = ["project_innovation_cities_images.md", "project_innovation_id_keyed_maps.md"]
     out = fit_label(Text("project_innovation_deck_order.md 544"), 18, near).plain
