@@ -44,7 +44,8 @@ def test_table_rows_whose_paths_differ_only_in_the_middle_stay_told_apart():
     assert len(a) <= 58 and len(b) <= 58
 
 
-@given(st.lists(st.from_regex(r"[a-z_\-/]{1,40}\.md", fullmatch=True), min_size=2, max_size=12, unique=True),
+@given(st.lists(st.text("abcdefghijklmnopqrstuvwxyz_-/", min_size=1, max_size=40).map(lambda s: s + ".md"),
+                min_size=2, max_size=12, unique=True),  # (not from_regex: too slow to draw on a busy machine)
        st.integers(min_value=6, max_value=40))
 def test_distinct_cuts_fit_and_only_cut_what_is_long(values, width):
     for v in values:
