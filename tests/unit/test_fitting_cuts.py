@@ -3,7 +3,7 @@ count is never cut, a diff line shows its change."""
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.text import Text
 
@@ -47,6 +47,7 @@ def test_table_rows_whose_paths_differ_only_in_the_middle_stay_told_apart():
 @given(st.lists(st.text("abcdefghijklmnopqrstuvwxyz_-/", min_size=1, max_size=40).map(lambda s: s + ".md"),
                 min_size=2, max_size=12, unique=True),  # (not from_regex: too slow to draw on a busy machine)
        st.integers(min_value=6, max_value=40))
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # (two cores shared by many runs)
 def test_distinct_cuts_fit_and_only_cut_what_is_long(values, width):
     for v in values:
         c = shown(v, distinct_cut(v, width, [o for o in values if o != v]))
