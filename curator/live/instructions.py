@@ -24,11 +24,13 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
     if root is None or not root.is_dir():
         return None
     fs = RepoFS.scan(root)
-    if not present_agents(fs):
-        from ..context.placement import placements
+    from ..context.placement import placements
 
-        if not placements(fs):  # an agent's file where no agent reads it is a finding, not "no files"
-            return None
+    misplaced = placements(fs)
+    if not present_agents(fs) and not misplaced:  # an agent's file where no agent reads it is a finding
+        return None
+    if arg is None and not misplaced and instruction_repository(None, startup_only=True) is None:
+        return None  # with no path, the app's rule: nothing loads at start-up here (curator's checkout)
     from ..context.build import build_context
 
     ids = wanted(only)
