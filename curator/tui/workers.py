@@ -370,5 +370,7 @@ def _recover_repository(root: Path, warn) -> None:
     if done:
         back = ", ".join(done.restored) or "its files"
         warn(f"Recovered an interrupted fix of the instruction files ({', '.join(done)}): {back} put back.")
+    for note in done.notes:  # a file left missing (it could not be put back here): named, with how
+        warn(note)
     for note in done.notes:
         warn(note)
