@@ -124,3 +124,26 @@ async def test_x_y_says_which_clone_shipped_entry_it_set_aside(tmp_path):
         assert config.read_bytes() == b"[core]\n\tbare = false\n"
         said = " ".join(str(n.message) for n in app.toasts)
         assert "00001-fix" in said and "quarantine" in said and ".git/config" in said, said
+
+
+async def test_a_file_a_kill_left_aside_is_named_when_the_app_cannot_put_it_back(tmp_path, monkeypatch):
+    """A kill between move-aside and link, then the app opened where it cannot write (the roll-back
+    refused): recovery's note — which file is missing, and the `mv` that puts it back — is shown
+    (a warning the load's next toast replaced: nothing said, CLAUDE.md missing)."""
+    from curator.curation import recovery
+    from tests.unit.curation.test_repository_journal_attacks import _kill_mid_fix
+
+    root = _repo(tmp_path)
+    (root / "CLAUDE.md").write_text(BROKEN)
+    (root / "AGENTS.md").write_text("# Agents\n")  # still a repository with instructions while CLAUDE.md is aside
+    _kill_mid_fix(root)
+
+    def refused(*_a, **_k):
+        raise PermissionError(13, "Read-only file system")
+
+    monkeypatch.setattr(recovery, "_recover", refused)
+    app = _app(root, layout=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _on_context_alone(app, pilot)
+        said = " ".join(str(n.message) for n in app.toasts)
+        assert "CLAUDE.md is missing" in said and "mv " in said, said
