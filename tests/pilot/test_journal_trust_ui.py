@@ -141,7 +141,7 @@ async def test_a_file_a_kill_left_aside_is_named_when_the_app_cannot_put_it_back
     def refused(*_a, **_k):
         raise PermissionError(13, "Read-only file system")
 
-    monkeypatch.setattr(recovery, "_recover", refused)
+    monkeypatch.setattr(recovery, "recover_locked", refused)
     app = _app(root, layout=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await _on_context_alone(app, pilot)
