@@ -21,7 +21,7 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
     from .repository import Repository
 
     root = Path(arg) if arg else repository_here(Path.cwd())
-    if root is None or not root.is_dir():
+    if root is None or not root.is_dir() or _unreadable_store_config(root):
         return None
     fs = RepoFS.scan(root)
     from ..context.placement import placements
@@ -37,6 +37,23 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
     model = build_context(root, only=ids, token_counter=token_counter, fs=fs, count=False) if ids is None or ids else None
     repo = Repository(Layout(root, ()), [], findings_of(model), model)
     return repo, Located(root, arg or str(root), repo=root, layout=repo.layout)
+
+
+def _unreadable_store_config(root) -> bool:
+    """Does a memory store of the repository have a config curator refuses (invalid YAML, an
+    alias bomb)? Then its error stands: checking only the instruction files would pass a store
+    no check has read ("0 memory systems, no findings", exit 0)."""
+    from ..base.config import ConfigError, load_config
+    from ..model.sources import discover
+
+    for spec in discover(root).memory_sources():
+        try:
+            load_config(spec.root)
+        except ConfigError:
+            return True
+        except OSError:
+            continue
+    return False
 
 
 # names an agent reads at a repository's top: a folder outside git holding one is a repository
