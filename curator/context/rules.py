@@ -74,6 +74,7 @@ def cursor(b: Builder) -> AgentContext:
             if plain and rel.endswith(plain) and not rel.endswith(suffix):
                 ctx.never.append(Unseen(rel, f"a plain {plain} in {folder}: Cursor reads only {suffix} project rules",
                                         getattr(b.fs.read(rel), "size", 0), rules.id("rules.plain-md")))
+                _plain_rule_globs(b, rules, rel, scope, suffix)
         for rel, t, meta in _rule_files(b, where, (suffix,) if plain else (suffix, ".md"), "Cursor"):
             _cursor_rule(b, ctx, rules, rel, t, meta, scope)
     legacy = rules.value("legacy.file")
@@ -82,6 +83,25 @@ def cursor(b: Builder) -> AgentContext:
         if t is not None:
             _always(ctx, legacy, t, f"legacy {legacy} (always)", rules.id("legacy.file"))
     return ctx
+
+
+def _plain_rule_globs(b: Builder, rules, rel: str, scope: str, suffix: str) -> None:
+    """A plain `.md` rule's globs, checked as its `.mdc` would be: renamed (the cursor-md fix), a
+    rule whose globs match nothing still never loads. Its frontmatter is read quietly: Cursor
+    reads none of it today."""
+    t = b.text(rel)
+    if t is None:
+        return
+    keys = rules.value("rules.keys")
+    data = read_meta(t.text).data
+    if data.get(keys["always"]) is True:
+        return  # always applied once renamed: its globs do not matter
+    globs = glob_list(data.get(keys["globs"]))
+    if scope:
+        globs = [f"{scope}/{g.lstrip('/').removeprefix('./')}" for g in globs]
+    if globs:
+        b.dead_globs(rel, keys["globs"], globs, outcome=f"renamed to {suffix}, the rule would still never load",
+                     parts=False)  # a rule not loaded yet: its dead patterns can wait
 
 
 def nested_cursor_scopes(fs, folder: str) -> list[str]:
