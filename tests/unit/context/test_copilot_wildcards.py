@@ -35,3 +35,28 @@ def test_the_wildcards_are_a_rule_with_its_source():
     rules = rules_for("copilot")
     assert set(rules.value("path.every-file")) == {"**", "**/*", "*"}
     assert "computeAutomaticInstructions" in rules.held["path.every-file"].source.page
+
+
+@pytest.mark.parametrize("front, said", [
+    ('applyTo:\n  - "docs/**/*.md"\n  - "src/**"', 'a YAML list'),
+    ("applyTo: [docs/**/*.md]", "a YAML list"),
+    ("applyTo: {docs/**/*.md,src/**}", "a YAML mapping"),
+])
+def test_an_applyto_that_is_not_a_string_applies_nothing(tmp_path, front, said):
+    root = repo(tmp_path, {".github/instructions/docs.instructions.md": f"---\n{front}\n---\nCheck the style.\n",
+                           "docs/a.md": "# A\n", "src/x.ts": "x\n"})
+    m = build(root, tmp_path)
+    (f,) = [f for f in m.findings if f.check == "instructions.frontmatter"]
+    assert (f.path, f.line) == (".github/instructions/docs.instructions.md", 2) and said in f.message
+    assert "never apply by themselves" in f.message
+    copilot = m.agents["copilot"]
+    assert [o.trigger for o in copilot.on_demand] == ["manual"]
+
+
+def test_the_same_globs_as_one_string_apply(tmp_path):
+    root = repo(tmp_path, {".github/instructions/docs.instructions.md": '---\napplyTo: "docs/**/*.md,src/**"\n---\nx\n',
+                           "docs/a.md": "# A\n", "src/x.ts": "x\n"})
+    m = build(root, tmp_path)
+    assert [f for f in m.findings if f.check == "instructions.frontmatter"] == []
+    copilot = m.agents["copilot"]
+    assert [o.globs for o in copilot.on_demand] == [("docs/**/*.md", "src/**")]
