@@ -159,7 +159,7 @@ def copilot(b: Builder) -> AgentContext:
     rule = rules.id("path.folder")
     for rel, t, meta in _rule_files(b, rules.value("path.folder"), (rules.value("path.suffix"),), "Copilot"):
         globs = glob_list(meta.data.get(keys["globs"]))
-        if _not_a_string(b, rel, t.text, keys["globs"], meta.data.get(keys["globs"]), globs):
+        if not_a_string(b, rel, t.text, keys["globs"], meta.data.get(keys["globs"]), globs):
             globs = []
         quoted = _quoted_inside(meta, keys["globs"])
         if quoted:
@@ -180,7 +180,8 @@ def copilot(b: Builder) -> AgentContext:
     return ctx
 
 
-def _not_a_string(b: Builder, rel: str, text: str, key: str, value, globs: list[str]) -> bool:
+def not_a_string(b: Builder, rel: str, text: str, key: str, value, globs: list[str],
+                 outcome: str = "these instructions never apply by themselves") -> bool:
     """`applyTo` as a YAML list or mapping: Copilot takes one string of comma-separated globs
     (VS Code marks anything else "must be a string" and applies nothing)."""
     if value is None or isinstance(value, str):
@@ -188,8 +189,7 @@ def _not_a_string(b: Builder, rel: str, text: str, key: str, value, globs: list[
     kind = {list: "a YAML list", dict: "a YAML mapping (an unquoted `{...}`)"}.get(type(value), "not text")
     write = f'{key}: "{", ".join(globs)}"' if globs else f'{key}: "<globs>"'
     b.add("instructions.frontmatter", rel, f"`{key}:` is {kind}, not a string: Copilot reads one string of "
-          f"comma-separated globs, so these instructions never apply by themselves — write {write}",
-          _key_line(text, key))
+          f"comma-separated globs, so {outcome} — write {write}", _key_line(text, key))
     return True
 
 

@@ -60,3 +60,14 @@ def test_the_same_globs_as_one_string_apply(tmp_path):
     assert [f for f in m.findings if f.check == "instructions.frontmatter"] == []
     copilot = m.agents["copilot"]
     assert [o.globs for o in copilot.on_demand] == [("docs/**/*.md", "src/**")]
+
+
+def test_a_misplaced_path_instruction_is_also_told_its_applyto_list_would_not_apply_once_moved(tmp_path):
+    # deephaven: .github/copilot-instructions/docs.instructions.md, applyTo a YAML list
+    root = repo(tmp_path, {".github/copilot-instructions/docs.instructions.md":
+                           '---\napplyTo:\n  - "docs/**/*.md"\n---\nCheck the style.\n', "docs/a.md": "# A\n"})
+    m = build(root, tmp_path)
+    got = sorted((f.check, f.line) for f in m.findings if f.path == ".github/copilot-instructions/docs.instructions.md")
+    assert got == [("instructions.frontmatter", 2), ("instructions.misplaced", None)]
+    (msg,) = [f.message for f in m.findings if f.check == "instructions.frontmatter"]
+    assert 'moved, these instructions would still never apply — write applyTo: "docs/**/*.md"' in msg
