@@ -1,6 +1,6 @@
-"""Two rules measured on repositories curator had not seen (issue 30's blind batch): a path given
+"""Rules measured on repositories curator had not seen (issue 30's blind batch): a path given
 as an example or as one that may be absent is no stale reference; a plain `.md` Cursor rule's
-globs are checked as its `.mdc` would be, whole lists only."""
+globs are checked as its `.mdc` would be, whole lists only; Devin's own folder says it is used."""
 
 from __future__ import annotations
 
@@ -58,3 +58,18 @@ def test_a_plain_md_rules_dead_globs_are_said_with_what_the_rename_leaves(tmp_pa
 def test_a_plain_md_rule_that_would_load_once_renamed_has_no_glob_finding(tmp_path, meta):
     m = build(_cursor_md(tmp_path, meta), tmp_path)
     assert found(m, "instructions.dead-glob") == found(m, "instructions.dead-glob-part") == []
+
+
+@pytest.mark.parametrize("files", [
+    # deephaven: Devin skills and workflows, and a `.devin/rules` that is a file, not a folder
+    {".devin/skills/research/SKILL.md": "---\nname: research\ndescription: d\n---\nx\n",
+     ".devin/workflows/check.md": "steps\n", ".devin/rules": "style guide\n"},
+    {".windsurf/workflows/release.md": "steps\n"},
+])
+def test_the_agents_own_folder_says_devin_is_used_and_reads_agents_md(tmp_path, files):
+    m = build(repo(tmp_path, {"AGENTS.md": "# Repo\n", **files}), tmp_path)
+    assert [e.path for e in m.agents["devin"].startup] == ["AGENTS.md"]
+
+
+def test_an_agents_md_alone_does_not_make_devin_used(tmp_path):
+    assert "devin" not in build(repo(tmp_path, {"AGENTS.md": "# Repo\n"}), tmp_path).agents
