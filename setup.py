@@ -27,7 +27,7 @@ setup(
     package_data={
         "curator": ["*.tcss", "**/*.tcss"],
         "curator._themes": ["*.yaml"],
-        "curator.retrieval": ["data/*.txt"],
+        "curator.retrieval": ["data/*.txt", "data/*.npy"],
         "curator.bench.golden": ["*.yaml", "*.md"],
         "curator._sample_memories": files_below("sample_memories"),
     },

@@ -85,7 +85,8 @@ class RetrievalConfig:
     source_weights: dict[str, float] = field(
         default_factory=lambda: {"route": 0.05, "bm25": 1.0, "prior": 0.01, "semantic": 8.0, "prf": 1.0,
                                  "graph": 0.0,  # the graph source (graph.py) did not help held out: on by weight
-                                 "agree": 1.0}  # where route, BM25 and meaning agree (fusion.agreement)
+                                 "agree": 1.0,  # where route, BM25 and meaning agree (fusion.agreement)
+                                 "cover": 1.0}  # BM25's first holding every word of the query stays first
     )
     # BM25's first stays first when its second scores at most this share of it (fusion.sure_first);
     # fitted with the weights, leaving one store out (curator/bench/golden/loso.py); 0 turns it off
@@ -121,6 +122,9 @@ class Config:
     source: Path | None = None  # the file this came from, if any
     explicit: frozenset[str] = frozenset()  # settings the file gave (e.g. "tiers"): never re-decided
     refused: tuple[str, ...] = ()  # a repository config's paths that leave it (trust.py): dropped, shown
+    # dated session/hand-off logs of a store that declares no tiers (model/tiering.py): memories
+    # there, retrieved like any other, but still logs to the checks (not orphans, no near-copies)
+    logs: tuple[str, ...] = ()
 
     def tier_for(self, logical_path: str) -> str:
         # one combined regex: the first rule (leftmost alternative) that matches wins
@@ -137,6 +141,9 @@ class Config:
     def is_orphan_allowed(self, rel: str) -> bool:
         base = rel.rsplit("/", 1)[-1]
         return any(glob_match(rel, g) or fnmatch.fnmatchcase(base, g) for g in self.orphan_allow)
+
+    def is_log(self, logical_path: str) -> bool:
+        return any(glob_match(logical_path, g) for g in self.logs)
 
     def is_excluded(self, rel: str) -> bool:
         return _any_regex(self.exclude).match(rel) is not None

@@ -2,7 +2,7 @@
 
 - first embedding ≤ 40 ms of CPU per memory (a sample of the synthetic store's memories, and a
   real corpus store when CURATOR_BENCH_CORPUS names one);
-- an edit re-embeds one memory (the cache is keyed by content);
+- an edit re-embeds one memory (the cache is keyed by content): its head and the passages read;
 - a fused query with the semantic source ≤ 10 ms in-process (median) at 10,000 memories;
 - one-shot `curator retrieve` warm at 10,000 files ≤ 0.5 s with the semantic source, ≤ 0.3 s
   without (`CURATOR_NO_SEMANTIC=1`), resident ≤ 150 MB.
@@ -24,6 +24,7 @@ import sys
 import time
 
 SAMPLE = 200
+PASSAGES = 2  # meaning.PASSAGES: a memory's passages the model reads for one query
 TARGETS = {"embed_ms": 40.0, "query_ms": 10.0, "whole_semantic_s": 0.5, "whole_lexical_s": 0.3, "rss_mb": 150.0}
 
 
@@ -58,6 +59,13 @@ def _engine(size: int, fill: bool, root=None):
         cache.vectors = {k: vecs[i % len(pick)] for i, k in enumerate(keys)}
         cache.dirty = True
         cache.flush(keys, __import__("numpy").stack([cache.vectors[k] for k in keys]))
+        # every passage of every memory, from the same sample's vectors (meaning.py reads a few a query)
+        rows = lexical.rows_for([d.path for d in docs])
+        passages = sem.EmbeddingCache.open(store.root, f"{encoder.digest}-passages")
+        passages.put([r[3] for p in rows for r in rows[p]], [vecs[i % len(pick)] for i in range(sum(map(len, rows.values())))])
+        passages.flush_all()
+        warm = RetrievalEngine(store, semantic=True)
+        warm.semantic.static_matrix()  # the static vectors of every memory, cached
     return store, RetrievalEngine(store, semantic=True)
 
 
@@ -90,11 +98,14 @@ def child(mode: str, size: int, queries: int) -> dict:
         root = Path(tempfile.mkdtemp(prefix="curator-bench-edit-")) / "store"
         shutil.copytree(synthetic_store(size), root)  # the shared synthetic store stays as generated
         store, eng = _engine(size, fill=False, root=root)
-        first = eng.semantic.embedded
         target = eng.docs[len(eng.docs) // 2]
+        query = (target.title or target.stem).lower()  # a query the edited memory answers
+        eng.search(query)
+        first = eng.semantic.embedded
         path = Path(store.root) / target.path
         path.write_text(path.read_text(encoding="utf-8") + "\nEdited once.\n", encoding="utf-8")
         _again, eng2 = _engine(size, fill=False, root=root)
+        eng2.search(query)
         shutil.rmtree(root.parent, ignore_errors=True)
         return {"first": first, "after_edit": eng2.semantic.embedded}
     if mode == "query":  # fused query with the semantic source, in-process
@@ -156,8 +167,8 @@ def report(size: int = 10000, small: int = 1000, runs: int = 5) -> list[str]:
                          f"target ≤ {TARGETS['embed_ms']:.0f} ms {mark(c['embed_ms'] <= TARGETS['embed_ms'])}")
     d = _child("edit", min(200, size), fresh_cache_env())
     if "error" not in d:
-        lines.append(f"an edit re-embeds {d['after_edit']} memory (first build embedded {d['first']}) · "
-                     f"target 1 {mark(d['after_edit'] == 1)}")
+        lines.append(f"an edit re-reads {d['after_edit']} texts, the edited memory's head and passages (the first "
+                     f"query read {d['first']}) · target ≤ 1 + {PASSAGES} {mark(d['after_edit'] <= 1 + PASSAGES)}")
     q = _child("query", size, fresh_cache_env())
     if "error" not in q:
         lines.append(f"fused query with semantic at {size:,} (in-process): median {q['query_ms']:.1f} ms · "

@@ -8,6 +8,7 @@ first word hashes to 0 mod 8 — content-defined, so equal text samples equally)
 
 from __future__ import annotations
 
+from ..model.tiering import is_log
 from .context import Context
 from .facts import content_body, facts_for, shingle_prints, words_of
 from .pairs import shared_counts
@@ -15,10 +16,10 @@ from .pairs import shared_counts
 MAX_POSTING = 40
 
 
-def _both_transient(a, b) -> bool:
-    """Two transient records (dated session logs a hook writes from one template) alike is no
-    finding: they expire and are pruned, never merged — transient.unpruned speaks for them."""
-    return a.tier == "transient" and b.tier == "transient"
+def _both_logs(config, a, b) -> bool:
+    """Two session logs (transient records, or the dated logs of a store without tiers) alike is
+    no finding: a hook writes them from one template, and they are pruned or kept, never merged."""
+    return is_log(config, a) and is_log(config, b)
 
 
 def run(ctx: Context) -> None:
@@ -37,7 +38,7 @@ def run(ctx: Context) -> None:
         if facts.exact in exact:
             first = exact[facts.exact]
             reported.add((first, r.path))
-            if _both_transient(ctx.store.records[first], r):
+            if _both_logs(ctx.config, ctx.store.records[first], r):
                 continue
             ctx.add("duplicate.near", r.path, f"same text as {first} (after normalising)", target=first)
             continue
@@ -56,7 +57,7 @@ def run(ctx: Context) -> None:
 
     for a, b, _shared in candidates:
         pa, pb = docs[a].path, docs[b].path
-        if (pa, pb) in reported or (pb, pa) in reported or _both_transient(docs[a], docs[b]):
+        if (pa, pb) in reported or (pb, pa) in reported or _both_logs(ctx.config, docs[a], docs[b]):
             continue
         sa, sb = shingles(a), shingles(b)
         inter = len(sa & sb)
@@ -107,7 +108,7 @@ def near_duplicates_of(ctx: Context, path: str, fp_index: dict[int, set[str]]) -
     # an exact copy is reported once, against the first copy by path, and compared no further
     for other in sorted(fp_index.get(facts.fingerprints[0], ()) if facts.fingerprints else ()):
         if other != path and facts_for(ctx, [other])[other].exact == facts.exact:
-            if _both_transient(rec, ctx.store.records[other]):
+            if _both_logs(ctx.config, rec, ctx.store.records[other]):
                 return
             first, second = sorted((path, other))
             ctx.add("duplicate.near", second, f"same text as {first} (after normalising)", target=first)
@@ -121,7 +122,7 @@ def near_duplicates_of(ctx: Context, path: str, fp_index: dict[int, set[str]]) -
     mine = shingle_prints(words_of(content_body(rec.body())), th.shingle, False)
     for other in sorted(candidates):
         orec = ctx.store.records.get(other)
-        if orec is None or not orec.readable or _both_transient(rec, orec):
+        if orec is None or not orec.readable or _both_logs(ctx.config, rec, orec):
             continue
         theirs = shingle_prints(words_of(content_body(orec.body())), th.shingle, False)
         inter = len(mine & theirs)

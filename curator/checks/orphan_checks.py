@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..base.config import glob_match
 from ..model import formats as fmts
 from ..model.findings import IndexOrphan, ListEntry, Severity
+from ..model.tiering import is_log
 from .context import Context
 from .naming_checks import EXEMPT
 from .superseded_checks import superseded
@@ -43,12 +44,14 @@ def _names_only(ctx: Context) -> None:
     """Plain Serena: `list_memories` shows the agent every name, so an unlisted memory is not
     lost — one finding for the store, with advice, never one per file."""
     store = ctx.store
-    # transient records (session logs) are not meant to be listed: they are pruned
+    # session logs (transient records, or a plain store's dated logs) are not meant to be listed
     candidates = _candidates(ctx)
-    memories = [p for p in candidates if store.records[p].tier != "transient"]
+    memories = [p for p in candidates if not is_log(ctx.config, store.records[p])]
     # said, so "of 32 memories" reads against the 35 records every other screen counts
-    n_aside = len(candidates) - len(memories)
-    aside = f" ({n_aside} transient record{'s' if n_aside != 1 else ''} aside)" if n_aside else ""
+    logs = [store.records[p] for p in candidates if p not in set(memories)]
+    n_aside = len(logs)
+    what = "transient record" if all(r.tier == "transient" for r in logs) else "dated session log"
+    aside = f" ({n_aside} {what}{'s' if n_aside != 1 else ''} aside)" if n_aside else ""
     if not memories:
         return
     if store.l0 is None:
@@ -111,7 +114,7 @@ def _tiered(ctx: Context) -> None:
     store, cfg = ctx.store, ctx.config
     routed = store.routes_to
     for path, rec in store.records.items():
-        if rec.level != 2 or rec.kind != "memory" or rec.tier != "semantic" or not rec.readable:
+        if rec.level != 2 or rec.kind != "memory" or rec.tier != "semantic" or not rec.readable or is_log(cfg, rec):
             continue
         if path in routed or cfg.is_orphan_allowed(path) or _stem(path) in EXEMPT:
             continue

@@ -220,14 +220,17 @@ CHECKS: dict[str, CheckSpec] = {c.id: c for c in (
           fix="Write the missing summary, or remove the leftover one."),
     _spec("transient.expired", INFO, "a transient record older than its tier's TTL ({ttl}); a folder of many, one finding",
           "transient_checks", scope=STORE_WIDE, reads={TEXT, NAMES},
-          why="Transient notes (validation, reflection) are meant to be read soon and dropped; old ones crowd retrieval.",
+          why="Transient notes (validation, reflection) are meant to be read soon and dropped; old ones crowd retrieval. "
+              "Only where the store declares tiers (ADR-002 folders or frontmatter, .curator.yaml tiers): a plain "
+              "store's dated hand-offs are memories its agent is told to read, with no TTL.",
           example="validation/2026-01-05-run.md, 320 days old (transient 30 days); 266 transient records are past "
                   "the transient tier's 30 days (oldest session_2025-11-02_09-14.md, ...)",
           fix="Prune it (archived under .curator/archive/) or promote it if it still holds; `curator prune` "
               "archives every expired record at once.", safety=ASKED),
     _spec("transient.unpruned", INFO, "most of the store is transient records (dated session and hand-off logs)", "transient_share", PLAIN,
           scope=STORE_WIDE, reads={NAMES, TOKENS},
-          why="Session hand-offs are read once; a store made mostly of them buries the lasting knowledge under them.",
+          why="Session hand-offs are read once; a store made mostly of them buries the lasting knowledge under them. "
+              "Only where the store declares tiers: a plain store's dated logs are memories there.",
           example=".serena/memories: 41 of 52 files are dated session logs (session_2026-03-02.md, handoff-…)",
           fix="Prune the old logs (`curator prune`: archived, undoable) and promote what still holds."),
     _spec("store.foreign-file", W, "a file in a memory folder that is not a memory (not markdown, or a tool's config)", "loader", PLAIN,

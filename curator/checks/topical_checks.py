@@ -1,48 +1,66 @@
 """duplicate.topic: two memories on the same topic with little shared text (`…_BEST_PRACTICES`
-beside `…_CONSOLIDATED_BEST_PRACTICES`), found by meaning when the semantic source is there.
+beside `…_CONSOLIDATED_BEST_PRACTICES`), found by meaning when the semantic source is on.
 
-Pairs whose embeddings (the retrieval source's encoder, cached by content) are at least
-`THRESHOLD` alike, beside the textual `duplicate.near` (a pair it reports is not repeated).
-The threshold is fitted leave-one-store-out on the corpus (`python -m curator.bench.topical`).
-Without the semantic source the check is silent."""
+Each memory's opening (its name and first 126 word pieces: what it says it is about) as a static
+vector distilled from the retrieval source's model (retrieval/static.py: no model run, so a cold
+check pays for meaning what it pays for words), in the store's IDF, centred on the store's mean;
+pairs at least `THRESHOLD` alike, beside the textual `duplicate.near` (a pair it reports is not
+repeated). The threshold is fitted leave-one-store-out on the corpus over a maintainer's reading
+of the pairs (`python -m curator.bench.topical`). Without the semantic source the check is silent.
+
+A re-check of one edited memory compares it with the rest (`TopicIndex`, kept by the workspace:
+the store's IDF and centre as the last full run made them), never every pair again."""
 
 from __future__ import annotations
 
 from .context import Context
 
-THRESHOLD = 0.88  # cosine; fitted (F0.5) leaving one corpus store out: 0.875–0.88 on every fold
+THRESHOLD = 0.745  # cosine of the static openings; fitted (F0.5) on the corpus's read pairs (bench/topical.py)
 MIN_WORDS = 30  # shorter bodies (stubs, empty files) embed alike whatever they say
 BLOCK = 512  # rows of the similarity matrix at a time (a 10k store never holds n × n)
+CHECK = "duplicate.topic"
 
 
-_provider = None  # set by the layer that owns the semantic source (checks sit below retrieval)
+_provider = None  # set by the faces at their start (`live.use_meaning`): checks sit below retrieval
 
 
 def provide_embedder(provider) -> None:
-    """`provider()` → the semantic source's `embed_records(store, records)` or None (off)."""
+    """`provider()` → a function (store, records) → vectors (a matrix of unit rows, or an object
+    with `.matrix` and `.vector(text)`), or None (off)."""
     global _provider
     _provider = provider
 
 
 def embedder():
-    """The semantic source's `embed_records(store, records)`, or None without it."""
+    """The semantic source's vectors for this check, or None without it."""
     return _provider() if _provider is not None else None
 
 
 def candidates(store) -> list:
-    return [r for r in store.memories() if r.kind in ("memory", "experience") and r.readable
-            and r.tier != "transient" and len(r.body().split()) >= MIN_WORDS]
+    return [r for r in store.memories() if _candidate(store, r)]
+
+
+def _candidate(store, r) -> bool:
+    from ..model.tiering import is_log
+
+    return (r.kind in ("memory", "experience") and r.readable and r.level == 2 and not is_log(store.config, r)
+            and len(r.body().split()) >= MIN_WORDS)
+
+
+def _embed(store, recs):
+    embed = embedder()
+    if embed is None or not recs:
+        return None
+    return embed(store, recs)
 
 
 def topical_pairs(store, threshold: float = THRESHOLD) -> list[tuple[str, str, float]]:
     """(path, path, cosine) of every pair at or above `threshold`; [] without the source."""
-    embed = embedder()
     recs = candidates(store)
-    if embed is None or len(recs) < 2:
+    space = _embed(store, recs) if len(recs) >= 2 else None
+    if space is None:
         return []
-    matrix = embed(store, recs)
-    if matrix is None:
-        return []
+    matrix = getattr(space, "matrix", space)
     out = []
     for start in range(0, len(recs), BLOCK):
         sims = matrix[start : start + BLOCK] @ matrix.T
@@ -53,12 +71,79 @@ def topical_pairs(store, threshold: float = THRESHOLD) -> list[tuple[str, str, f
     return out
 
 
-def run(ctx: Context) -> None:
-    if ctx.paths is not None:
-        return  # judged on a full run (a re-check of one memory does not embed the store)
-    textual = {frozenset((f.path, f.target)) for f in ctx.findings if f.check == "duplicate.near"}
-    for a, b, cos in topical_pairs(ctx.store):
+def _said(ctx: Context) -> set[frozenset]:
+    return {frozenset((f.path, f.target)) for f in ctx.findings if f.check == "duplicate.near"}
+
+
+def _report(ctx: Context, pairs, textual: set[frozenset]) -> None:
+    for a, b, cos in pairs:
         if frozenset((a, b)) in textual or a.rsplit("/", 1)[-1] == b.rsplit("/", 1)[-1]:
             continue  # said already, or an experience entry and its summary twin
-        ctx.add("duplicate.topic", b, f"same topic as {a} (meaning {cos:.2f} alike, little shared text): "
+        ctx.add(CHECK, b, f"same topic as {a} (meaning {cos:.2f} alike, little shared text): "
                 "merge them into one memory, or say in each what the other does not", target=a)
+
+
+def run(ctx: Context) -> None:
+    if ctx.paths is not None:
+        return  # a re-check of some files goes through TopicIndex (the workspace keeps one)
+    _report(ctx, topical_pairs(ctx.store), _said(ctx))
+
+
+class TopicIndex:
+    """Every candidate memory's vector in the space of the last full run, by path: what an edited
+    memory is compared with. Built on the first re-check, handed from workspace to workspace."""
+
+    def __init__(self, paths: list[str], matrix, space) -> None:
+        self.paths, self.matrix, self.space = paths, matrix, space
+        self.row = {p: i for i, p in enumerate(paths)}
+
+    @classmethod
+    def build(cls, store) -> TopicIndex | None:
+        recs = candidates(store)
+        space = _embed(store, recs)
+        if space is None or not hasattr(space, "vector"):
+            return None
+        return cls([r.path for r in recs], space.matrix.copy(), space)
+
+    def replace(self, store, path: str) -> None:
+        """The memory at `path` as it is now: its new vector, or out of the index (gone, or no
+        longer a candidate). A new memory is placed in the last full run's space."""
+        np = self.space.table.np
+        rec = store.records.get(path)
+        i = self.row.get(path)
+        if rec is None or not _candidate(store, rec):
+            if i is not None:
+                self.matrix = np.delete(self.matrix, i, axis=0)
+                del self.paths[i]
+                self.row = {p: k for k, p in enumerate(self.paths)}
+            return
+        vector = self.space.vector_of(rec)
+        if i is None:
+            self.matrix = np.vstack([self.matrix, vector[None, :]])
+            self.row[path] = len(self.paths)
+            self.paths.append(path)
+        else:
+            self.matrix[i] = vector
+
+    def pairs_of(self, path: str, threshold: float = THRESHOLD) -> list[tuple[str, str, float]]:
+        i = self.row.get(path)
+        if i is None:
+            return []
+        sims = self.matrix @ self.matrix[i]
+        out = []
+        for j in (sims >= threshold).nonzero()[0].tolist():
+            if j != i:
+                a, b = sorted((path, self.paths[j]))
+                out.append((a, b, float(sims[j])))
+        return out
+
+
+def recheck(ctx: Context, index: TopicIndex, paths) -> None:
+    """duplicate.topic of the edited memories against the rest (ctx: the whole new snapshot)."""
+    textual = _said(ctx)
+    seen = set()
+    for p in paths:
+        for a, b, cos in index.pairs_of(p):
+            if (a, b) not in seen:
+                seen.add((a, b))
+                _report(ctx, [(a, b, cos)], textual)

@@ -103,6 +103,7 @@ class Workspace:
     facts_cache: FactsCache | None = None
     by_path: dict[str, list[Finding]] = field(default_factory=dict)
     _fingerprints: _Fingerprints | None = field(default=None, repr=False)
+    _topics: object | None = field(default=None, repr=False)  # checks.topical_checks.TopicIndex
 
     @property
     def report(self) -> BudgetReport | None:
@@ -158,34 +159,39 @@ class Workspace:
             return self
         touched = changed_inputs(self.store, store, paths)
         fps = self._fingerprints
+        topics = None
         if touched <= {TEXT, TOKENS}:
-            findings, fps = self._incremental(store, paths)
+            findings, fps, topics = self._incremental(store, paths)
         else:
             # every check that reads what changed runs again; the others' findings stay
             rerun = {c.id for c in CHECKS.values() if c.reads_any(touched)}
             keep = [f for f in self.findings if f.check in CHECKS and f.check not in rerun]
             fresh = run_checks(store, rerun, facts_cache=self.facts_cache)
             findings, fps = sorted(keep + fresh, key=Finding.sort_key), None
-        return Workspace(store, findings, _LATER, self.facts_cache, _fingerprints=fps)
+        return Workspace(store, findings, _LATER, self.facts_cache, _fingerprints=fps, _topics=topics)
 
-    def _incremental(self, store: Store, paths: list[str]) -> tuple[list[Finding], _Fingerprints]:
+    def _incremental(self, store: Store, paths: list[str]):
         from importlib import import_module
 
-        from ..checks import FAMILIES
+        from ..checks import FAMILIES, topical_checks
         from ..checks.context import Context
         from ..checks.duplicate_checks import near_duplicates_of
         from ..checks.facts import facts_for
 
         changed = set(paths)
+        # an edited memory against the rest, not every pair again: the shingle index, and the
+        # topic vectors when the semantic source gives them (else duplicate.topic runs whole)
+        topics = self._topics or topical_checks.TopicIndex.build(self.store)
+        pairwise = ("duplicate.near", *(("duplicate.topic",) if topics is not None else ()))
         rerun = {c.id for c in CHECKS.values()
-                 if c.scope == STORE_WIDE and c.reads_any({TEXT, TOKENS}) and c.id != "duplicate.near"}
+                 if c.scope == STORE_WIDE and c.reads_any({TEXT, TOKENS}) and c.id not in pairwise}
         old_loads = {id(f) for f in self.store.load_findings if f.path in changed}
 
         def stale(f: Finding) -> bool:
             spec = CHECKS.get(f.check)
             if id(f) in old_loads or f.check in rerun:
                 return True
-            if f.check == "duplicate.near":
+            if f.check in pairwise:
                 return f.path in changed or f.target in changed
             return spec is not None and spec.scope == PER_FILE and f.path in changed
 
@@ -208,9 +214,14 @@ class Workspace:
         if dupes.wants("duplicate.near"):
             for p in paths:
                 near_duplicates_of(dupes, p, fps.index)
+        if topics is not None:
+            for p in paths:
+                topics.replace(store, p)
+            if dupes.wants("duplicate.topic"):
+                topical_checks.recheck(dupes, topics, paths)
         fresh += dupes.findings
         fresh += [f for f in store.load_findings if f.path in changed]
-        return sorted(keep + fresh, key=Finding.sort_key), fps
+        return sorted(keep + fresh, key=Finding.sort_key), fps, topics
 
 
 def open_workspace(

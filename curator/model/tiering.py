@@ -7,6 +7,11 @@ start-up, each with the rule or evidence that decided it.
 - Otherwise a folder is transient by its name (ADR-002's `validation/`, `reflection/`,
   `reflect/`) or by what its records look like: transient frontmatter (`date, task, target,
   status` or `date, session_id, project, completion`) or dated names (`YYYY-MM-DD`).
+- Transient is a tier only where the store declares tiers (`.curator.yaml` `tiers`, or an
+  ADR-002 tier folder in its role). In a plain store, dated session and hand-off logs found by
+  their names are memories: the store's own notes send the agent to them, so retrieval ranks
+  them (with the recency their date carries); they stay marked as logs (`Config.logs`) so the
+  checks do not call them orphans or near-copies of each other.
 - The start-up load is the always-loaded index (`memory-index.md`), plus ADR-002's
   `knowledge/` only where the store follows ADR-002 (its `reflexion/`, `validation/` or
   `reflection/` folders are there in their ADR-002 tiers).
@@ -39,6 +44,8 @@ class FolderTier:
     records: int
     decided: bool = False  # True: read from the store, overriding the default rules
     glob: str = ""  # files, not a folder: top-level dated session logs (`session_*`)
+    log: bool = False  # dated logs kept as memories: the store declares no tiers
+    by_name: bool = False  # transient read from dated names (not a folder's ADR-002 name or frontmatter)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +56,10 @@ class Tiering:
 
     def rules(self) -> tuple[TierRule, ...]:
         return tuple(TierRule(f.glob or f"{f.folder}/**", f.tier) for f in self.folders if f.folder and f.decided)
+
+    def logs(self) -> tuple[str, ...]:
+        """Globs of the dated logs kept as memories (`Config.logs`)."""
+        return tuple(f.glob or f"{f.folder}/**" for f in self.folders if f.log)
 
 
 def _logical(path: str) -> str:
@@ -133,11 +144,37 @@ def decide(store) -> Tiering:
                                       "(date/task/target/status or date/session_id/project/completion), no index routes to it", n, True))
         elif n >= EVIDENCE_MIN and dated >= EVIDENCE_SHARE * n and not KNOWLEDGE_NAMES.match(folder):
             folders.append(FolderTier(folder, "transient", f"{dated} of {n} records have dated names "
-                                      "and no index routes to it", n, True))
+                                      "and no index routes to it", n, True, by_name=True))
         else:
             folders.append(FolderTier(folder, "semantic", "no transient evidence (names, frontmatter) → semantic", n))
+    declared = declares_tiers(config, folders)
+    if not declared:
+        folders = [_as_log(f) for f in folders]
     startup, why = _startup(store, routed, members, folders)
     return Tiering(tuple(folders), startup, why)
+
+
+def declares_tiers(config, folders: list[FolderTier]) -> str:
+    """Why the store has ADR-002 tiers ("" when it declares none): `.curator.yaml` `tiers`, a
+    tier folder of ADR-002 in its role (`reflexion/`, or `validation/`/`reflection/` no index
+    routes into), or records that carry ADR-002's transient frontmatter. Dated names alone
+    declare nothing: that is how people name notes."""
+    if "tiers" in config.explicit:
+        return ".curator.yaml tiers"
+    for f in folders:
+        if f.tier == "reflexion" or (f.tier == "transient" and not f.by_name):
+            return f"{f.folder or f.glob}: {f.reason}"
+    return ""
+
+
+def _as_log(f: FolderTier) -> FolderTier:
+    """A transient tier read from dated names, in a store without tiers: the logs are memories."""
+    if f.tier != "transient" or not f.by_name:
+        return f  # transient by the records' own (ADR-002) frontmatter: they declare their tier
+    what = f.reason.split(", no index", 1)[0].split(" and no index", 1)[0]
+    return replace(f, tier="semantic", log=True,
+                   reason=f"{what}: memories here, retrieved with their recency — the store declares no "
+                   "tiers (no ADR-002 tier folder, no .curator.yaml tiers)")
 
 
 # hand-off and session logs by name: `session_2025-12-19_08-31`, `SESSION_SUMMARY_20251009`,
@@ -167,7 +204,7 @@ def session_log_rules(recs, routes_to) -> list[FolderTier]:
         for g in globs:
             n = len(group) if len(globs) == 1 else 1
             out.append(FolderTier(g.removesuffix(".md"), "transient", f"{len(group)} dated session/hand-off log(s) "
-                                  f"by name (e.g. {example}), no index lists them", n, True, g))
+                                  f"by name (e.g. {example}), no index lists them", n, True, g, by_name=True))
     return out
 
 
@@ -204,8 +241,16 @@ def apply(store) -> Tiering:
     t = decide(store)
     config = store.config
     store.config = replace(config, tier_rules=_user_rules(config) + t.rules() + tuple(config.tier_rules),
-                           startup_load=t.startup)
+                           startup_load=t.startup, logs=t.logs())
     for path, rec in store.records.items():
         if rec.level == 2:
             rec.tier = store.config.tier_for(_logical(path))
     return t
+
+
+def is_log(config, rec) -> bool:
+    """A transient record, or a dated session/hand-off log a store without tiers keeps as a
+    memory (`Config.logs`, and a date in its name: an undated note beside the logs is not one)."""
+    if rec.tier == "transient":
+        return True
+    return bool(config.logs) and DATED.search(rec.stem) is not None and config.is_log(_logical(rec.path))

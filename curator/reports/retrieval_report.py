@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .fitting import middle_cut
+
 SOURCES = ("route", "bm25", "prior")
 
 
@@ -75,6 +77,9 @@ def retrieve_json(result, misses: list[tuple[str, str]], unavailable: dict[str, 
             **({"copies": list(h.copies)} if h.copies else {}),
             **({"linked_from": list(result.linked_from[h.path])} if h.path in result.linked_from else {}),
             **({"kept_first": h.sure} if h.sure else {}),
+            **({"passage": {"heading": h.passage.heading, "line": h.passage.line, "excerpt": h.passage.excerpt,
+                            "cosine": _round(h.passage.passage, 3), "head": _round(h.passage.head, 3)}}
+               if h.passage is not None else {}),
         })
     extra = {"unavailable": dict(unavailable)} if unavailable else {}
     forms = surface_forms(result.query)
@@ -183,16 +188,6 @@ def explanations(result, forms: dict[str, str] | None = None) -> tuple[dict[str,
     return {h.path: hit_reasons(h, result, forms, ranks_shown, shared) for h in result.hits}, shared
 
 
-def middle_cut(name: str, width: int) -> str:
-    """`name` in `width` characters, cut from the middle (`pr-review/…-autofix.md`): both the
-    folder and the file's own name stay readable."""
-    if len(name) <= width:
-        return name
-    keep = width - 1
-    head = keep // 2 - 1 if keep > 8 else keep // 2
-    return name[:head] + "…" + name[len(name) - (keep - head):]
-
-
 PRIOR_PARTS = ("relevance", "recency", "frequency")
 
 
@@ -218,7 +213,7 @@ def hit_reasons(h, result, forms: dict[str, str], ranks_shown: dict[str, int], s
                 ) -> list[str]:
     """Why this memory came back, in its own words: the words that matched where, how the
     semantic source ranked it, what links it to the hits above, a sure first kept first."""
-    from ..retrieval.explain import cosine_text
+    from ..retrieval.explain import meaning_text
 
     why = []
     r = h.sources["route"]
@@ -230,7 +225,7 @@ def hit_reasons(h, result, forms: dict[str, str], ranks_shown: dict[str, int], s
         why.append("text: " + " ".join(shown_words(b.matched[:6], forms)) + rank)
     sem = h.sources.get("semantic")
     if sem is not None and sem.rank is not None:
-        why.append(f"meaning: semantic #{sem.rank}, cosine {cosine_text(sem.score)}")
+        why.append(f"meaning: semantic #{sem.rank}, {meaning_text(sem.score, h.passage)}")
     linked = [p for p in result.linked_from.get(h.path, [])]
     if linked:
         why.append("linked from " + ", ".join(f"#{ranks_shown[p]}" if p in ranks_shown else middle_cut(p, 40)

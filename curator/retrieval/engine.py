@@ -18,15 +18,17 @@ from .copies import copy_key, groups
 from .explain import Explaining
 from .feedback import PRF_DOCS, PRF_TERMS, Feedback
 from .fusion import dedupe, fuse, rrf
+from .hits import make_hits
 from .hooks import frontmatter_text, index_keywords, memory_hooks
+from .passage_rank import Cover, PassageRanking
 from .prior_rank import PriorRanking
-from .results import DEPTH, HEAD_WEIGHT, Hit, SearchResult, SourceRank
+from .results import DEPTH, HEAD_WEIGHT, Hit, Lists, SearchResult, SourceRank
 from .route import KeywordIndex, RouteResult, walk
 from .text import query_terms, terms
 
 SOURCES = ("route", "bm25", "prior")  # the lexical sources, always available
 EXTRA_SOURCES = ("semantic",)  # optional: the semantic extra
-TERMS_VERSION = 3  # bump when text.terms() or the document fields change
+TERMS_VERSION = 4  # bump when text.terms(), the document fields or the passages (passages.py) change
 # Fusion (fusion.fuse): a convex combination of each source's normalised scores (`fusion: rrf` in
 # .curator.yaml restores weighted reciprocal rank fusion), plus where route, BM25 and meaning agree,
 # and BM25's sure first kept first. Weights fitted leaving one store out over the 14 corpus stores'
@@ -50,7 +52,7 @@ def document_head(store: Store, rec, hooks: dict[str, str]) -> str:
                                 hooks.get(rec.path, "")) if x)
 
 
-class RetrievalEngine(PriorRanking, Feedback, Explaining):
+class RetrievalEngine(PriorRanking, Feedback, Explaining, PassageRanking):
     def __init__(self, store: Store, config: RetrievalConfig | None = None, terms_cache: ContentCache | None = None,
                  reads: Mapping[str, int] | None = None, semantic: bool | None = False, persist: bool | None = None,
                  progress=None) -> None:
@@ -180,10 +182,14 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining):
         if saved is not None and (old_copies := saved.copies()) is not None:  # a digest depends on the bytes alone
             reuse_copies = {f"{p}:{h}": c for (p, h), c in zip(saved.keys, old_copies, strict=True)}
         self._doc_terms = self._make_terms(reuse, None)
+        old_rows = saved.passages() if reuse is not None else None
+        self._rows = self.make_rows({f"{p}:{h}": r for (p, h), r in zip(saved.keys, old_rows, strict=True)}
+                                    if old_rows is not None else None)
         copies = self._copy_keys(reuse_copies)
         self.copy_of = groups(self.position, copies)
         bm25 = BM25Index(self._doc_terms)
-        saved_index.save(self.store.root, context, keys, self._doc_terms, bm25, self.keywords.row_keywords, copies)
+        saved_index.save(self.store.root, context, keys, self._doc_terms, bm25, self.keywords.row_keywords, copies,
+                         self._rows)
         mine = saved_index.load(self.store.root)  # another process may have saved since: only ours is used
         self._saved = mine if mine is not None and mine.context == context and mine.keys == keys else None
         return bm25
@@ -195,9 +201,9 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining):
             arrays = self._saved.arrays()
             if arrays is not None:
                 self.bm25 = BM25Index.from_arrays(self.bm25.n, self.bm25.vocab, *arrays)
-        if self.semantic is not None:  # the session, and the vectors in memory (no page faults)
+        if self.semantic is not None:  # the session, and the static vectors in memory (no page faults)
             self.semantic.encoder.prepare()
-            self.semantic.matrix = self.semantic.encoder.np.ascontiguousarray(self.semantic.matrix)
+            self.semantic._static = self.semantic.table.np.ascontiguousarray(self.semantic.static_matrix())
         if self.bm25.uses_numpy and self._rec_arr is None:
             import numpy as np
 
@@ -212,19 +218,22 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining):
             return saved
         return [f"{r.content_hash}:{hash_text(head)}" for r, head in zip(self.docs, self.heads, strict=True)]
 
+    def semantic_texts(self, idx: list[int]) -> list[str]:
+        """What the model reads of each memory as a whole: its head, then its body (the model
+        stops at 128 pieces). Read only for memories not embedded yet."""
+        return [f"{self.heads[i]}\n{self.docs[i].body()}" for i in idx]
+
     def _start_semantic(self, progress=None) -> None:
-        from .semantic import EmbeddingCache, SemanticIndex, load_encoder
+        from .meaning import Meaning
+        from .semantic import load_encoder
+        from .static import load_table
 
         encoder, why = load_encoder()
-        if encoder is None:
-            self.unavailable["semantic"] = why
+        table, why_static = load_table() if encoder is not None else (None, "")
+        if encoder is None or table is None:
+            self.unavailable["semantic"] = why or why_static
             return
-
-        def texts(idx: list[int]) -> list[str]:  # read only for memories not embedded yet
-            return [f"{self.heads[i]}\n{self.docs[i].body()}" for i in idx]
-
-        self.semantic = SemanticIndex(encoder, texts, self.semantic_keys(),
-                                      EmbeddingCache.open(self.store.root, encoder.digest), progress)
+        self.semantic = Meaning(self, encoder, table, progress)
 
     @property
     def graph_edges(self) -> dict[str, list[str]]:
@@ -274,8 +283,8 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining):
         lists = self.fusion_lists(per_source, sources)
         if self.config.fusion == "rrf":
             fused = rrf({s: [p for p, _ in items] for s, items in lists.items()}, self.config.rrf_k, self.weights())
-        else:
-            fused = fuse(lists, self.weights(), self.config.sure_margin)  # a sure BM25 first survives it
+        else:  # BM25's first survives it when it is sure, or holds every word of the query
+            fused = fuse(lists, self.weights(), self.config.sure_margin, getattr(per_source, "cover", None))
         return dedupe(fused, self._same, limit)
 
     # -- sources -------------------------------------------------------------
@@ -284,12 +293,17 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining):
         return walk(self.store, self.keywords, qterms, k, self.loadable, fuzzy)
 
     def rank_bm25(self, qterms: list[str], depth: int = DEPTH) -> list[tuple[str, float]]:
-        return [(self.docs[i].path, s) for i, s in self.bm25.top(qterms, depth)]
+        """BM25 over the memories, its first ones ranked again with their best passage (passage_rank)."""
+        return self.lift_bm25(qterms, [(self.docs[i].path, s) for i, s in self.bm25.top(qterms, depth)])[0]
 
-    def rank_semantic(self, query: str, depth: int = DEPTH) -> list[tuple[str, float]]:
+    def rank_semantic(self, query: str, qterms: list[str] | None = None,
+                      bm25_list: list[tuple[str, float]] | None = None) -> list[tuple[str, float]]:
+        """The semantic source's list (meaning.py): BM25's and the static vectors' candidates,
+        read by the model; `self.semantic.matches` says which passage matched."""
         if self.semantic is None:
             return []
-        return [(self.docs[i].path, s) for i, s in self.semantic.top(query, depth)]
+        qterms = query_terms(query) if qterms is None else qterms
+        return self.semantic.rank(query, qterms, self.rank_bm25(qterms) if bm25_list is None else bm25_list)
 
     def also_load(self, query: str) -> list:
         """The skills and agent-requested rules of the store's repository an agent would pick
@@ -310,12 +324,11 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining):
         base_terms = terms(query)  # without the synthetic adjacent compounds
         route = self.rank_route(qterms, k, set(base_terms))
         linked_from: dict[str, list[str]] = {}
-        per_source: dict[str, list[tuple[str, float]]] = {
-            "route": [(h.path, h.score) for h in route.hits[:DEPTH]],
-            "bm25": self.rank_bm25(qterms),
-        }
+        per_source = Lists(route=[(h.path, h.score) for h in route.hits[:DEPTH]], bm25=self.rank_bm25(qterms))
         if self.semantic is not None:
-            per_source["semantic"] = self.rank_semantic(query)
+            per_source["semantic"] = self.rank_semantic(query, qterms, per_source["bm25"])
+            per_source.passages = dict(self.semantic.matches)
+            per_source.cover = Cover(self, base_terms)
         # the prior re-ranks what the other sources found (a boost, not a list of its own)
         candidates = [p for lst in per_source.values() for p, _ in lst]
         prior_list = self.rank_prior(base_terms, candidates=candidates)
@@ -326,41 +339,13 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining):
                 from .graph import spread
 
                 per_source["graph"], linked_from = spread(self.graph_edges, [per_source["bm25"], per_source["semantic"]])
-        prior_parts = {p: parts for p, _, parts in prior_list}
-        route_by_path = {h.path: h for h in route.hits}
         duplicates: dict[str, str] = {}
         if source in ("fused", "fused-lexical"):
             # de-duplicated as far as the k shown (`explain` fuses the whole list when asked)
             ranked, duplicates = self._fuse(per_source, self.sources if source == "fused" else SOURCES, k)
         else:
             ranked = list(per_source.get(source, []))
-        hits = []
-        shown = (*self.sources, *(("graph",) if "graph" in per_source else ()))  # each hit's rank in every running source
-        ranks = {s: {p: i for i, (p, _) in enumerate(per_source[s], 1)} for s in shown}
-        scores = {s: dict(per_source[s]) for s in shown}
-        for rank, (path, score) in enumerate(ranked[:k], 1):
-            rec = self.store.records[path]
-            srcs = {}
-            for s in shown:
-                sr = SourceRank(ranks[s].get(path), scores[s].get(path))
-                if s == "route" and path in route_by_path:
-                    sr.matched = route_by_path[path].matched
-                    sr.via = route_by_path[path].via
-                if s == "prior":
-                    sr.parts = prior_parts.get(path) or (
-                        self.prior_parts(base_terms, self.position[path]) if path in self.position else None
-                    )
-                if s == "bm25" and path in self.position:
-                    i = self.position[path]
-                    sr.matched = sorted(t for t in set(qterms) if self.bm25.contains(t, i))
-                srcs[s] = sr
-            sure = ""
-            if rank == 1 and len(ranked) > 1 and score < ranked[1][1]:
-                b = per_source["bm25"]
-                ratio = b[1][1] / b[0][1] if len(b) > 1 and b[0][1] > 0 else 0.0
-                sure = f"kept first: BM25 is sure of it (its second scores {ratio:.2f} of it)"
-            hits.append(Hit(rank, path, rec.tier, rec.tokens or 0, float(score), srcs, rec.title, tuple(self.copies(path)),
-                            sure))
+        hits = make_hits(self, ranked, per_source, k, qterms, base_terms, route, prior_list)
         return SearchResult(query, k, source, qterms, hits, route, per_source, duplicates, linked_from)
 
 def hash_text(text: str) -> str:

@@ -3,6 +3,7 @@ as it ran — the route hop by hop, BM25's counts and rank, the semantic rank, t
 
 from __future__ import annotations
 
+from .meaning import CANDIDATES
 from .results import DEPTH, HEAD_WEIGHT, SearchResult
 from .text import terms
 
@@ -45,9 +46,11 @@ class Explaining:
         if self.semantic is not None:
             sem = result.per_source.get("semantic", [])
             at = next((i for i, (p, _) in enumerate(sem, 1) if p == path), None)
+            match = (getattr(result.per_source, "passages", None) or {}).get(path)
             # the same words and numbers as a hit's "meaning:" line (reports.retrieval_report.hit_reasons)
-            out.append(("semantic", f"meaning: semantic #{at}, cosine {cosine_text(sem[at - 1][1])}" if at
-                        else f"meaning: not among the semantic source's top {DEPTH}"))
+            out.append(("semantic", f"meaning: semantic #{at}, {meaning_text(sem[at - 1][1], match)}" if at
+                        else "meaning: not read by the model (neither BM25's nor the static vectors' first "
+                        f"{CANDIDATES} memories)"))
         extra = [s for s in ("prf", "graph") if result.per_source.get(s)]  # BM25's feedback list, the graph's
         named = [*self.sources, *extra]
         ranks = {s: [p for p, _ in result.per_source[s]] for s in named}
@@ -121,6 +124,18 @@ def cosine_text(x: float) -> str:
     """A cosine as people read it: two places, never "-0.00"."""
     text = f"{x:.2f}"
     return "0.00" if text == "-0.00" else text
+
+
+def meaning_text(score: float, match=None) -> str:
+    """The semantic source's score of a memory, and which passage the model matched best
+    (meaning.Match): "cosine 0.64 (head 0.58, passage 0.70: Setup › Docker, line 12 “Run the…”)"."""
+    if match is None:
+        return f"cosine {cosine_text(score)}"
+    where = " › ".join(match.heading.split(" › ")[-2:]) or "its opening"  # the section, and the one it is in
+    excerpt = match.excerpt if len(match.excerpt) <= 64 else match.excerpt[:64].rsplit(" ", 1)[0] + " …"
+    excerpt = f" “{excerpt}”" if excerpt else ""
+    return (f"cosine {cosine_text(score)} (head {cosine_text(match.head)}, passage {cosine_text(match.passage)}: "
+            f"{where}, line {match.line}{excerpt})")
 
 
 SAID = {"prf": "bm25 with feedback words"}  # what an internal list is called where people read it

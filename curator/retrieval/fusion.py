@@ -95,7 +95,7 @@ def sure_first(ranked: list[str], lists: dict[str, Sequence[tuple[str, float]]],
     """BM25's first stays first when it is sure of itself: its second scores at most `margin` ×
     its first (a query that names one memory). 0 turns the rule off."""
     bm25 = lists.get("bm25") or []
-    if margin <= 0 or not bm25 or bm25[0][1] <= 0:
+    if margin <= 0 or not bm25 or bm25[0][1] <= 0 or not ranked:
         return ranked
     second = bm25[1][1] if len(bm25) > 1 else 0.0
     if second > margin * bm25[0][1] or not ranked or ranked[0] == bm25[0][0]:
@@ -104,20 +104,39 @@ def sure_first(ranked: list[str], lists: dict[str, Sequence[tuple[str, float]]],
     return [top, *(p for p in ranked if p != top)]
 
 
+def covered_first(ranked: list[str], lists: dict[str, Sequence[tuple[str, float]]], cover: dict[str, float]) -> list[str]:
+    """BM25's first stays first when it holds every word of the query (`cover`: the IDF-weighted
+    share of the query's terms a memory holds) and the fused first holds fewer: a query that
+    names what it wants in the memory's own words is answered by words, whatever meaning adds."""
+    bm25 = lists.get("bm25") or []
+    if not bm25 or not ranked or ranked[0] == bm25[0][0]:
+        return ranked
+    top = bm25[0][0]
+    if cover.get(top, 0.0) >= 1.0 - 1e-9 and cover.get(ranked[0], 0.0) < cover[top] - 1e-9:
+        return [top, *(p for p in ranked if p != top)]
+    return ranked
+
+
 def fuse(lists: dict[str, Sequence[tuple[str, float]]], weights: dict[str, float], sure_margin: float = 0.0,
-         ) -> list[tuple[str, float]]:
+         cover: dict[str, float] | None = None) -> list[tuple[str, float]]:
     """The fusion the engine runs and the golden tables score (one function, so the two never
     differ): `combine` over the lists with a weight above 0 — plus, with the semantic source and
-    an `agree` weight, the `agreement` list — then BM25's sure first kept first (`sure_first`).
-    Without the semantic source the lexical lists are combined as they are."""
+    an `agree` weight, the `agreement` list — then BM25's first kept first when it is sure
+    (`sure_first`) or, with a `cover` weight, when it holds every word of the query
+    (`covered_first`). Without the semantic source the lexical lists are combined as they are."""
     if "semantic" in lists and weights.get("agree", 0) > 0:
         lists = {**lists, "agree": agreement(lists)}
     fused = combine({s: v for s, v in lists.items() if weights.get(s, 1.0) > 0}, weights)
-    if sure_margin > 0 and "semantic" in lists:
-        order = sure_first([p for p, _ in fused], lists, sure_margin)
-        if order[0] != fused[0][0]:
-            score = dict(fused)
-            fused = [(p, score[p]) for p in order]
+    if "semantic" not in lists or not fused:  # an empty store fuses nothing
+        return fused
+    order = [p for p, _ in fused]
+    if sure_margin > 0:
+        order = sure_first(order, lists, sure_margin)
+    if cover is not None and weights.get("cover", 0) > 0:
+        order = covered_first(order, lists, cover)
+    if order[0] != fused[0][0]:
+        score = dict(fused)
+        fused = [(p, score[p]) for p in order]
     return fused
 
 

@@ -12,6 +12,8 @@ stores never share one, even with identical files):
 - `copies-<gen>.marshal` — each memory's prose digest (`copies.copy_key`; `index.marshal` keeps
   only the groups of near-copies, which search collapses), read only for an update;
 - `docterms-<gen>.bin` — the same terms, each memory readable alone (the feedback reads five);
+- `passages-<gen>.bin` — each memory's passages (`passage_rank.Row`s), readable alone (a query
+  reads BM25's first twenty and the semantic source's candidates);
 - `terms-<gen>.marshal` — each memory's terms (for a rebuild after a change, the Python backend,
   the prior's overlap and `why`), read only when needed;
 - `data-<gen>.npy`, `indices-<gen>.npy`, `indptr-<gen>.npy` — the BM25 weights, column-compressed
@@ -41,7 +43,7 @@ from pathlib import Path
 
 from ..base.safeio import with_checksum
 
-VERSION = 6  # 6: every file checksummed; 5: docterms-<gen>.bin (one memory's terms readable alone)
+VERSION = 7  # 7: passages-<gen>.bin; 6: every file checksummed; 5: docterms-<gen>.bin (one memory's terms readable alone)
 ARRAYS = ("data", "indices", "indptr")
 
 
@@ -88,11 +90,23 @@ class Saved:
     def terms_of(self, indices) -> dict[int, list[str]] | None:
         """Some memories' terms, read from the per-memory file without loading the others' (the
         query's feedback expansion reads five memories of thousands); each checked by its CRC."""
+        return self._blobs("docterms", indices)
+
+    def passages_of(self, indices) -> dict[int, list] | None:
+        """Some memories' passage rows (`passage_rank.Row`), read alone (and checked)."""
+        return self._blobs("passages", indices)
+
+    def passages(self) -> list[list] | None:
+        """Every memory's passage rows (to reuse the unchanged ones' when the index is updated)."""
+        got = self._blobs("passages", range(len(self.keys)))
+        return [got[i] for i in range(len(self.keys))] if got is not None else None
+
+    def _blobs(self, name: str, indices) -> dict[int, object] | None:
         import struct
         import zlib
 
         try:
-            with open(self.folder / f"docterms-{self.gen}.bin", "rb") as fh:
+            with open(self.folder / f"{name}-{self.gen}.bin", "rb") as fh:
                 (n,) = struct.unpack("<q", fh.read(8))
                 if n != len(self.keys):
                     return None
@@ -227,7 +241,8 @@ def load(root: Path | str) -> Saved | None:
 
 
 def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: list[list[str]], bm25,
-         route_keywords: list[tuple[str, ...]] | None = None, copies: list[str] | None = None) -> None:
+         route_keywords: list[tuple[str, ...]] | None = None, copies: list[str] | None = None,
+         passages: list[list] | None = None) -> None:
     """Write a new generation for this store; a cache that cannot be written is only slower next time."""
     folder = folder_for(root)
     gen = secrets.token_hex(6)
@@ -237,6 +252,8 @@ def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: lis
         _atomic(folder / "root.txt", os.path.realpath(root).encode("utf-8", "surrogatepass"))
         _atomic(folder / f"terms-{gen}.marshal", with_checksum(marshal.dumps(terms)))
         _atomic(folder / f"docterms-{gen}.bin", _doc_terms_bytes(terms))
+        if passages is not None:
+            _atomic(folder / f"passages-{gen}.bin", _doc_terms_bytes(passages))
         if copies is not None:
             _atomic(folder / f"copies-{gen}.marshal", with_checksum(marshal.dumps(copies)))
         crcs = {}
@@ -262,9 +279,9 @@ def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: lis
         (folder.parent.parent / "terms.pickle").unlink()
 
 
-def _doc_terms_bytes(terms: list[list[str]]) -> bytes:
-    """n, n + 1 offsets, n CRC-32s, then each memory's terms marshalled: one memory readable
-    (and checked) alone."""
+def _doc_terms_bytes(terms: list) -> bytes:
+    """n, n + 1 offsets, n CRC-32s, then each memory's terms (or passage rows) marshalled: one
+    memory readable (and checked) alone."""
     import struct
 
     blobs = [marshal.dumps(t) for t in terms]

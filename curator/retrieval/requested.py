@@ -121,7 +121,8 @@ def would_also_load(root, query: str, items=None, encoder=None) -> list[Pick]:
     """The items whose descriptions best match `query`, at most three. By words alone: BM25, each
     at least half the best. With the semantic source's `encoder`, meaning leads and words nudge
     (cosine + 0.1 × BM25 share of the best): each at least 0.35 and 0.8 of the best — so a word
-    many descriptions share ("extension") picks nothing by itself."""
+    many descriptions share ("extension") picks nothing by itself — and BM25's sure first stays
+    (a subagent whose description the prompt names is not dropped by the meaning floor alone)."""
     items = requested_items(root)[0] if items is None else items
     if not items:
         return []
@@ -134,7 +135,10 @@ def would_also_load(root, query: str, items=None, encoder=None) -> list[Pick]:
         floor = max(SEM_FLOOR, max(score) * SEM_SHARE)
     else:
         score, floor = list(bm25), top_bm25 * FLOOR
-    chosen = sorted((i for i in range(len(items)) if score[i] > 0 and score[i] >= floor), key=lambda i: (-score[i], i))
+    keep = {i for i in range(len(items)) if score[i] > 0 and score[i] >= floor}
+    if cosines is not None and (first := _sure_first(bm25)) is not None:
+        keep.add(first)  # words rank it first, clearly: the meaning floor alone does not drop it (issue 30)
+    chosen = sorted(keep, key=lambda i: (-score[i], i))
     qset = set(q)
     out = []
     for i in chosen[:SHOWN]:
@@ -146,6 +150,17 @@ def would_also_load(root, query: str, items=None, encoder=None) -> list[Pick]:
 
 
 SEM_FLOOR, SEM_SHARE = 0.35, 0.8  # unrelated prompts score under 0.1 on the corpus's skills
+SURE = 0.75  # BM25's first is sure when its second scores at most this share of it (as fusion.sure_first)
+
+
+def _sure_first(bm25) -> int | None:
+    """The description BM25 ranks first when it is sure of it (a word many descriptions share
+    ranks them alike: no sure first), else None."""
+    ranked = sorted(range(len(bm25)), key=lambda i: (-bm25[i], i))
+    if not ranked or bm25[ranked[0]] <= 0:
+        return None
+    second = bm25[ranked[1]] if len(ranked) > 1 else 0.0
+    return ranked[0] if second <= SURE * bm25[ranked[0]] else None
 
 
 def _cosines(root, query: str, items, encoder) -> list[float]:

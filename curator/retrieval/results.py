@@ -11,6 +11,15 @@ DEPTH = 50  # how deep each source ranks before fusion
 HEAD_WEIGHT = 2  # the head (name, title, description, index keywords, MEMORY.md hook) counts this many times
 
 
+class Lists(dict):
+    """Each source's ranked list of one query ({source: [(path, score)]}), with what the fusion
+    reads besides the lists: `cover` (passage_rank.Cover, the share of the query's words a
+    memory holds) and `passages` (meaning.Match: the passage the model matched, by path)."""
+
+    cover = None
+    passages: dict = {}
+
+
 @dataclass(slots=True)
 class SourceRank:
     rank: int | None = None
@@ -31,6 +40,7 @@ class Hit:
     title: str | None = None
     copies: tuple[str, ...] = ()  # near-copies of it that search collapsed into this line (copies.py)
     sure: str = ""  # why it was kept first although its fused score is not the highest (fusion.sure_first)
+    passage: object | None = None  # meaning.Match: the passage the model matched best, with the semantic source
 
 
 @dataclass(slots=True)

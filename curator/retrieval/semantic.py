@@ -11,7 +11,8 @@ onnxruntime or the model, `load_encoder()` returns None with a one-line reason a
 runs the lexical sources exactly as before.
 
 Embeddings are cached by content hash in the user cache dir (one file per store and model), so a
-warm store embeds nothing and an edit re-embeds one memory.
+warm store embeds nothing and an edit re-embeds one memory. Which memories and passages the
+model reads for a query, and how they are scored: meaning.py.
 """
 
 from __future__ import annotations
@@ -101,14 +102,14 @@ class Encoder:
             raise EncoderUnavailable(f"numpy is not installed ({exc.name})") from None
         if importlib.util.find_spec("onnxruntime") is None:
             raise EncoderUnavailable("onnxruntime is not installed: pip install onnxruntime")
-        from .wordpiece import WordPiece
+        from .wordpiece import shared
 
         self.np = np
         self.model = model
         self.digest = _verified(model, sha256)[:16]
         self._session = None
         self._numpy = None
-        self.tokenizer = WordPiece()
+        self.tokenizer = shared()
         self.name = MODEL_ID if sha256 else model.name
         self.max_tokens = MAX_TOKENS
 
@@ -208,7 +209,7 @@ class EmbeddingCache:
     _loaded: tuple = field(default=(), repr=False)  # (keys, matrix) as read, for a warm store's fast path
 
     @classmethod
-    def open(cls, store_root: Path, model_digest: str) -> EmbeddingCache:
+    def open(cls, store_root: Path, model_digest: str, dim: int = DIM) -> EmbeddingCache:
         """The store's vectors: `<key>.keys` (one content key a line) and `<key>.npy` (the
         matrix, memory-mapped: a warm query reads it in place, never copies it)."""
         from ..base.locations import cache_dir
@@ -225,13 +226,26 @@ class EmbeddingCache:
             if "/" in name or "\\" in name or not name.startswith(path.name):
                 raise ValueError("not a vectors file of this cache")
             matrix = np.load(path.parent / name, mmap_mode="r", allow_pickle=False)
-            if matrix.shape != (len(keys), DIM) or matrix.dtype != np.float32:
+            if matrix.shape != (len(keys), dim) or matrix.dtype != np.float32:
                 raise ValueError("keys and vectors disagree")
             if zlib.crc32(np.ascontiguousarray(matrix)) != int(crc):  # one damaged byte: embedded again
                 raise ValueError("damaged vectors")
             return cls(path, dict(zip(keys, matrix, strict=True)), _loaded=(keys, matrix))
         except Exception:  # noqa: BLE001 - missing or damaged (of any kind): embedded again
             return cls(path, {})
+
+    def put(self, keys: list[str], vectors) -> None:
+        for k, v in zip(keys, vectors, strict=True):
+            self.vectors[k] = v
+        self.dirty = self.dirty or bool(keys)
+
+    def flush_all(self) -> None:
+        """Save every vector held (a cache filled a few at a time, as queries need them)."""
+        if self.dirty and self.vectors:
+            import numpy as np
+
+            keys = list(self.vectors)
+            self.flush(keys, np.stack([self.vectors[k] for k in keys]))
 
     def matrix_for(self, keys: list[str]):
         """The saved matrix itself when it holds exactly these keys in this order (no copy)."""
@@ -300,16 +314,3 @@ class SemanticIndex:
         idx = np.argpartition(-sims, k - 1)[:k]
         order = sorted(idx.tolist(), key=lambda i: (-float(sims[i]), i))
         return [(i, float(sims[i])) for i in order]
-
-
-def embed_records(store, records, progress: Progress | None = None):
-    """Vectors (n × 384, unit length) of the given records' text, cached by content hash in the
-    store's embedding cache — for checks that compare memories by meaning (topical
-    near-duplicates). None when the semantic source is off or unavailable."""
-    encoder, _why = load_encoder()
-    if encoder is None or disabled(getattr(store.config, "retrieval", None)):
-        return None
-    records = list(records)
-    keys = [f"body:{r.content_hash}" for r in records]
-    cache = EmbeddingCache.open(store.root, f"{encoder.digest}-body")  # not the engine's file: each flush keeps its own keys
-    return SemanticIndex(encoder, lambda idx: [records[i].body() for i in idx], keys, cache, progress).matrix

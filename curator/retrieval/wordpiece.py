@@ -38,6 +38,8 @@ class WordPiece:
         self.vocab = {p: i for i, p in enumerate(pieces)}
         self.cls, self.sep, self.unk = self.vocab["[CLS]"], self.vocab["[SEP]"], self.vocab["[UNK]"]
         self._word = lru_cache(maxsize=65536)(self._pieces)
+        self._chunks: dict[str, tuple[int, ...]] = {}
+        self._counts: dict[str, int] = {}
 
     def encode(self, text: str, max_len: int = 128) -> list[int]:
         """[CLS] pieces… [SEP], at most `max_len` ids (truncated like the model's tokenizer)."""
@@ -50,6 +52,25 @@ class WordPiece:
                 break
         ids.append(self.sep)
         return ids
+
+    def count(self, chunk: str) -> int:
+        """How many pieces one whitespace-separated chunk takes (memoised, as `pieces`)."""
+        n = self._counts.get(chunk)
+        if n is None:
+            if len(self._counts) > 200_000:
+                self._counts.clear()
+            n = self._counts[chunk] = len(self.pieces(chunk))
+        return n
+
+    def pieces(self, chunk: str) -> tuple[int, ...]:
+        """The ids of one whitespace-separated chunk (cleaned, punctuation split), memoised:
+        a passage cutter counts every word of a memory, most of them seen before."""
+        hit = self._chunks.get(chunk)
+        if hit is None:
+            if len(self._chunks) > 200_000:
+                self._chunks.clear()
+            hit = self._chunks[chunk] = tuple(i for w in self._words(chunk) for i in self._word(w))
+        return hit
 
     def _words(self, text: str):
         """Lowercased, accent-free words and single punctuation marks, lazily (a long text is
@@ -104,3 +125,15 @@ class WordPiece:
                 return (self.unk,)
             start = end
         return tuple(out)
+
+
+_SHARED: WordPiece | None = None
+
+
+def shared() -> WordPiece:
+    """One tokenizer per process (the passage cutter, the static vectors and the model share its
+    memoised words)."""
+    global _SHARED
+    if _SHARED is None:
+        _SHARED = WordPiece()
+    return _SHARED

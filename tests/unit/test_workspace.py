@@ -102,7 +102,7 @@ def test_a_folder_of_expired_session_logs_is_one_finding_and_rechecks_as_a_full_
     # confident-claude: 266 session logs past the transient tier's 30 days were 266 lines
     logs = {f"session_2025-12-0{d}_10-00.md": f"# Session {d}\n\nDid things.\n" for d in range(1, 7)}
     root = make_store({"architecture.md": "# Architecture\n", "memory_index.md": "- **architecture** — how it fits\n",
-                       **logs})
+                       ".curator.yaml": "tiers:\n  - {glob: 'reflection/**', tier: transient}\n", **logs})  # tiers declared
     counter = default_counter()
     ws = open_workspace(root, token_counter=counter)
     expired = [f for f in ws.findings if f.check == "transient.expired"]

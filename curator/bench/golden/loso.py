@@ -1,6 +1,6 @@
 """Leave-one-store-out table: fused against every single source, per store and query class.
 
-    python -m curator.bench.golden.loso CORPORA_DIR [--markdown]
+    python -m curator.bench.golden.loso CORPORA_DIR [MORE_DIRS …] [--markdown]
 
 For each store, the fusion weights (and the sure-first rule's margin, `fusion.sure_first`) are
 the ones that score best (hit@1 + hit@5 + MRR@10) on the *other* stores' golden queries; the
@@ -14,14 +14,15 @@ import argparse
 import itertools
 from pathlib import Path
 
-from .table import _lists, golden_files, load, print_unreachable
+from .table import _lists, load_all, print_unreachable
 
 SINGLES = ("route", "bm25", "prior", "semantic", "graph")
 CLASSES = ("all", "literal", "paraphrase")
 # a wider grid (semantic 3–8 in 5 steps, sure 0.7–0.85 in 4) fitted the held-out stores worse
 # (8 cells below instead of 5): with 9–45 queries a store, finer steps chase single queries
-GRID = {"route": [0.01, 0.05], "prior": [0.0, 0.01], "semantic": [3.0, 5.0, 8.0], "prf": [0.5, 1.0],
-        "graph": [0.0, 0.3], "sure": [0.0, 0.7, 0.75, 0.8], "agree": [0.0, 1.0, 2.0, 4.0]}
+GRID = {"route": [0.01, 0.05], "prior": [0.0, 0.01], "semantic": [3.0, 5.0, 8.0], "prf": [0.0, 0.5, 1.0],
+        "sure": [0.0, 0.7, 0.75, 0.8], "agree": [0.0, 1.0, 2.0, 4.0], "cover": [0.0, 1.0]}
+RULES = ("sure", "agree", "cover")  # not lists: the fusion's rules (fusion.fuse)
 
 
 def fused(lists, w) -> list[str]:
@@ -29,12 +30,13 @@ def fused(lists, w) -> list[str]:
 
     # the lists the engine hands the fusion (RetrievalEngine.fusion_lists): the four sources, the
     # feedback and graph lists only when weighted
-    lists = {s: v for s, v in lists.items() if s in ("route", "bm25", "prior", "semantic") or w.get(s, 0) > 0}
-    return [p for p, _ in fuse(lists, w, w.get("sure", 0.0))]
+    use = {s: v for s, v in lists.items()
+           if s != "cover" and (s in ("route", "bm25", "prior", "semantic") or w.get(s, 0) > 0)}
+    return [p for p, _ in fuse(use, w, w.get("sure", 0.0), lists.get("cover"))]
 
 
 def combos(sources) -> list[dict]:
-    keys = [k for k in GRID if k in sources or k in ("sure", "agree")]
+    keys = [k for k in GRID if k in sources or k in RULES]
     return [{"bm25": 1.0, **dict(zip(keys, c, strict=True))} for c in itertools.product(*(GRID[k] for k in keys))]
 
 
@@ -124,11 +126,11 @@ def print_overall(out) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m curator.bench.golden.loso", description=__doc__.splitlines()[0])
-    p.add_argument("corpora", type=Path)
+    p.add_argument("corpora", type=Path, nargs="+", help="folders the golden files' stores are under")
     p.add_argument("--markdown", action="store_true")
     p.add_argument("--golden", type=Path, nargs="+", metavar="FILE", help="these golden files (default: all here)")
     a = p.parse_args(argv)
-    engines = {f.stem: load(a.corpora, f, True) for f in golden_files(a.golden)}
+    engines = load_all(a.corpora, True, a.golden)
     out, chosen, *_ = run(engines)
     print_table(out, chosen, a.markdown)
     print_overall(out)

@@ -1,8 +1,9 @@
 """The retrieval table over the golden files: hit@1 / hit@5 / MRR@10 per file, class and source.
 
-    python -m curator.bench.golden.table CORPORA_DIR [--semantic] [--fit [--method score|rrf]]
+    python -m curator.bench.golden.table CORPORA_DIR [MORE_DIRS …] [--semantic] [--fit [--method score|rrf]]
 
-CORPORA_DIR holds the stores the golden files name (`store:`). `--fit` is the earlier weight
+The corpus folders hold the stores the golden files name (`store:`); a golden file whose store is
+under none of them is skipped, and said so. `--fit` is the earlier weight
 search (plain weights, RRF, gates, the feedback's shape) the golden README's history reports; the
 shipped defaults (with the agreement list and the sure-first margin) are fitted by `loso.py`.
 """
@@ -23,14 +24,34 @@ def golden_files(given: list[Path] | None = None) -> list[Path]:
     return list(given) if given else sorted(HERE.glob("*.yaml"))
 
 
-def load(corpora: Path, path: Path, semantic: bool):
+def load(corpora: Path | list[Path], path: Path, semantic: bool):
+    """(engine, golden queries) of one golden file, its store found under the first of the
+    corpus roots that holds it (None when none does)."""
     from ...base.tokens import EstimateCounter
     from ...model import load_store
     from ...retrieval import RetrievalEngine, load_golden
 
     meta = yaml.safe_load(path.read_text(encoding="utf-8"))
-    store = load_store(corpora / meta["store"], token_counter=EstimateCounter())
+    roots = [corpora] if isinstance(corpora, Path) else corpora
+    found = next((r / meta["store"] for r in roots if (r / meta["store"]).is_dir()), None)
+    if found is None:
+        return None
+    store = load_store(found, token_counter=EstimateCounter())
     return RetrievalEngine(store, semantic=semantic), load_golden(path)
+
+
+def load_all(roots: list[Path], semantic: bool, given: list[Path] | None = None) -> dict:
+    """Every golden file whose store is under one of `roots`; the others are named and skipped
+    (the stores stay outside the project: `../shared/corpora`, a researcher's folder)."""
+    out = {}
+    for f in golden_files(given):
+        got = load(roots, f, semantic)
+        if got is None:
+            store = yaml.safe_load(f.read_text(encoding="utf-8")).get("store")
+            print(f"skipped {f.stem}: its store {store} is under none of {', '.join(map(str, roots))}")
+            continue
+        out[f.stem] = got
+    return out
 
 
 def print_report(name: str, report) -> None:
@@ -84,6 +105,8 @@ def _lists(engines, prf_shapes=()):
             res = eng.search(g.query, k=10)
             g = replace(g, expect=with_copies(eng.store, g.expect, eng))  # a copy kept by de-duplication is a hit
             lists = {s: list(res.per_source[s]) for s in eng.sources}
+            if res.per_source.cover is not None:  # the share of the query's words each memory holds
+                lists["cover"] = res.per_source.cover
             if res.per_source.get("prf"):  # the semantic fusion's expansion list (engine.PRF_DOCS)
                 lists["prf"] = list(res.per_source["prf"])
             if eng.semantic is not None and eng.graph_edges:  # the graph source (graph.py), for the fit
@@ -103,7 +126,7 @@ def _fused(lists, w, method: str, rrf_k: int = 60) -> list[str]:
 
     if "shape" in w:  # the feedback list of the shape this combination tries
         lists = {**lists, "prf": lists.get(f"prf{int(w['shape'])}", [])}
-    use = {s: v for s, v in lists.items() if w.get(s, 0) > 0 and not _is_shape(s)}
+    use = {s: v for s, v in lists.items() if w.get(s, 0) > 0 and not _is_shape(s) and s != "cover"}
     if method == "rrf":
         return [p for p, _ in rrf({s: [p for p, _ in v] for s, v in use.items()}, rrf_k, w)]
     fused = [p for p, _ in combine(use, w)]
@@ -170,7 +193,7 @@ def fit(engines, method: str = "score", prf_shape: bool = False) -> None:
     import random
 
     rows = _lists(engines, PRF_SHAPES if prf_shape else ())
-    sources = sorted({s for _, _, lists in rows for s in lists if not _is_shape(s)})
+    sources = sorted({s for _, _, lists in rows for s in lists if not _is_shape(s) and s != "cover"})
     grid = dict(GRIDS[method])
     if prf_shape:  # route and prior at their tie-breaking 0.01: the grid stays a few hundred
         grid.update(route=[0.01], prior=[0.01], semantic=[3.0, 4.0, 5.0, 6.0, 8.0], prf=[0.0, 0.5, 1.0, 1.5],
@@ -286,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     from ...retrieval import run_eval
 
     p = argparse.ArgumentParser(prog="python -m curator.bench.golden.table", description=__doc__.splitlines()[0])
-    p.add_argument("corpora", type=Path)
+    p.add_argument("corpora", type=Path, nargs="+", help="folders the golden files' stores are under")
     p.add_argument("--semantic", action="store_true")
     p.add_argument("--golden", type=Path, nargs="+", metavar="FILE", help="these golden files (default: all here)")
     p.add_argument("--fit", action="store_true")
@@ -296,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--losses", action="store_true", help="the queries behind every cell fused loses")
     p.add_argument("--method", choices=tuple(GRIDS), default="score", help="the fusion --fit searches weights for")
     a = p.parse_args(argv)
-    engines = {f.stem: load(a.corpora, f, a.semantic) for f in golden_files(a.golden)}
+    engines = load_all(a.corpora, a.semantic, a.golden)
     if a.fit:
         fit(engines, a.method, a.prf_shape)
         return 0

@@ -268,14 +268,14 @@ def test_odd_repository_settings_are_notes_not_errors(make_store, tmp_path):
 
 def test_plain_serena_summary_says_which_records_it_left_aside(make_store):
     # kynesyslabs/node: 35 records, "lists 14 of 32 memories" — the 3 dated session logs
-    # (transient, pruned not listed) were left out without a word
+    # (no index lists a log) were left out without a word
     files = {
         "_index.md": "# Index\n\n- **project_purpose** — what it is\n",
         "project_purpose.md": "# Purpose\n", "l2ps_overview.md": "# L2PS\n",
         **{f"session_2026-01-1{i}_storage_notes.md": f"# Session {i}\n" for i in range(3)},
     }
     summary = [f for f in found(make_store, files, name="memories") if f.check == "orphan.unindexed"][0]
-    assert "lists 1 of 2 memories (3 transient records aside); 1 is not listed (l2ps_overview)" in summary.message
+    assert "lists 1 of 2 memories (3 dated session logs aside); 1 is not listed (l2ps_overview)" in summary.message
 
 
 def test_experience_twins_are_paired_the_same_opened_at_docs_or_at_one_folder(make_store):

@@ -1,12 +1,13 @@
 """Plain stores (issue 23): files that are not memories are flagged; dated session and hand-off
-logs are transient (tiers, prune) and a store made mostly of them gets one note."""
+logs are transient (tiers, prune) where the store declares tiers, and a store made mostly of them
+gets one note; in a store without tiers (issue 32) they are memories, retrieved like any other."""
 
 from __future__ import annotations
 
 from curator.base.tokens import FakeTokenCounter
 from curator.checks import run_checks
 from curator.model import load_store
-from curator.model.tiering import decide
+from curator.model.tiering import decide, is_log
 
 
 def load(root):
@@ -22,10 +23,13 @@ def test_non_markdown_and_tool_config_files_are_flagged(make_store):
     assert not any(p in (".gitkeep", "diagram.png", ".obsidian/app.json") for _, p in found)
 
 
+TIERED = {".curator.yaml": "tiers:\n  - {glob: 'reflection/**', tier: transient}\n"}  # declares ADR-002 tiers
+
+
 def test_dated_session_logs_are_transient_and_most_of_the_store_is_one_note(make_store):
     files = {f"session_2025-12-{d:02d}_10-00.md": f"# Session {d}\n\nDid things.\n" for d in range(1, 13)}
     files |= {"architecture.md": "# Architecture\n", "session_management.md": "# How sessions work\n",
-              "memory_index.md": "- **architecture** — how it fits\n- **session_management** — sessions\n"}
+              "memory_index.md": "- **architecture** — how it fits\n- **session_management** — sessions\n", **TIERED}
     store = load(make_store(files))
     assert store.records["session_2025-12-01_10-00.md"].tier == "transient"
     assert store.records["session_management.md"].tier == "semantic"  # no date: knowledge
@@ -40,11 +44,35 @@ def test_dated_session_logs_are_transient_and_most_of_the_store_is_one_note(make
     assert len(expired) == 1 and expired[0].path == "." and len(expired[0].fix.paths) == 12
 
 
+def test_in_a_store_without_tiers_dated_logs_are_memories_still_no_orphans_or_near_copies(make_store):
+    # confident-claude (268 session_YYYY-MM-DD_HH-MM logs) and kynesys: the stores' notes send the
+    # agent to its hand-offs; transient there hid them from retrieval and pruned them as expired
+    template = "# Session {d}\n\nSession summary written by the hook: files touched, tests run, " \
+               "commits made, and the next step for whoever resumes this work tomorrow morning.\n"
+    files = {f"session_2025-12-{d:02d}_10-00.md": template.format(d=d) for d in range(1, 13)}
+    files |= {"architecture.md": "# Architecture\n", "session_management.md": "# How sessions work\n",
+              "memory_index.md": "- **architecture** — how it fits\n- **session_management** — sessions\n"}
+    store = load(make_store(files))
+    log = store.records["session_2025-12-01_10-00.md"]
+    assert log.tier == "semantic" and is_log(store.config, log)
+    assert not is_log(store.config, store.records["session_management.md"])
+    why = [f for f in decide(store).folders if f.glob == "session_2025-12-01_10-00.md"][0]
+    assert why.log and "the store declares no tiers" in why.reason
+    found = run_checks(store)
+    assert not [f for f in found if f.check in ("transient.expired", "transient.unpruned", "duplicate.near")]
+    assert not [f for f in found if f.check == "orphan.unindexed"]  # the logs are not an index's to list
+    from curator.retrieval import RetrievalEngine
+
+    hits = RetrievalEngine(store, persist=False).search("the next step for whoever resumes this work", k=3).hits
+    assert is_log(store.config, store.records[hits[0].path])  # retrieved, not hidden
+    assert len(hits[0].copies) == 11  # one template's prose: the logs are near-copies, shown once
+
+
 def test_the_one_expired_finding_of_a_folder_prunes_every_log_in_it(make_store):
     from curator.curation import plan_fixes
 
     files = {f"session_2025-12-{d:02d}_10-00.md": f"# Session {d}\n" for d in range(1, 8)}
-    store = load(make_store({"architecture.md": "# Architecture\n", **files}))
+    store = load(make_store({"architecture.md": "# Architecture\n", **files, **TIERED}))
     expired = [f for f in run_checks(store) if f.check == "transient.expired"]
     plan = plan_fixes(store, expired, {"transient.expired"}, counter=store.counter)
     moved = {e.path for e in plan.edits if e.action == "delete"}

@@ -44,8 +44,58 @@ def test_a_pair_on_one_topic_is_reported_once(make_store, monkeypatch):
 def test_below_the_threshold_or_without_the_source_nothing_is_said(make_store, monkeypatch):
     root = make_store(files())
     monkeypatch.setattr(topical_checks, "embedder", fake_embed(
-        {"best_practices.md": [1, 0.5, 0], "consolidated_best_practices.md": [0.5, 1, 0], "deploy.md": [0, 0, 1]}))
+        {"best_practices.md": [1, 0.5, 0], "consolidated_best_practices.md": [0.4, 1, 0.6], "deploy.md": [0, 0, 1]}))
     store = load_store(root, token_counter=FakeTokenCounter())
-    assert not [f for f in run_checks(store, facts_cache=default_cache()) if f.check == "duplicate.topic"]  # cosine 0.80
+    assert not [f for f in run_checks(store, facts_cache=default_cache()) if f.check == "duplicate.topic"]  # cosine 0.65
     monkeypatch.setattr(topical_checks, "embedder", lambda: None)
     assert not [f for f in run_checks(store, facts_cache=default_cache()) if f.check == "duplicate.topic"]
+
+
+DOCKER = ("docker image build cache layers multi stage builder smaller runtime base alpine pinned digest "
+          "registry push tag release pipeline buildkit secrets mount ssh agent forwarding reproducible "
+          "timestamps sbom provenance attestation scan vulnerabilities weekly rebuild policy owners")
+
+
+def test_a_recheck_compares_the_edited_memory_with_the_rest_and_agrees_with_a_full_run(make_store, monkeypatch):
+    """The static vectors (no fake): a memory rewritten in other words joins or leaves a topic
+    pair, and the re-check (TopicIndex: one memory against the rest) says what a full run says."""
+    from curator.live import semantic_embedder
+    from curator.live.workspace import open_workspace
+
+    monkeypatch.delenv("CURATOR_NO_SEMANTIC", raising=False)
+    monkeypatch.setattr(topical_checks, "_provider", semantic_embedder)  # as a face hands it over
+    words = DOCKER.split()
+    files = {"docker-builds.md": f"# Docker builds\n\n{DOCKER}\n",
+             "containers.md": "# Containers\n\n" + " ".join(reversed(words)) + "\n",  # the same words, no shared 8-word run
+             "billing.md": "# Billing\n\n" + " ".join(f"invoice{i} tax{i} refund{i}" for i in range(15)) + "\n",
+             "auth.md": "# Auth\n\n" + " ".join(f"token{i} session{i} oauth{i}" for i in range(15)) + "\n"}
+    root = make_store(files)
+
+    def topics(ws):
+        return sorted((f.path, f.target) for f in ws.findings if f.check == "duplicate.topic")
+
+    ws = open_workspace(root, token_counter=FakeTokenCounter())
+    assert topics(ws) == [("docker-builds.md", "containers.md")]
+    for text in ("# Containers\n\n" + " ".join(f"pager{i} oncall{i} rota{i}" for i in range(15)) + "\n",
+                 files["containers.md"]):
+        (root / "containers.md").write_text(text)
+        ws = ws.recheck("containers.md")
+        assert ws._topics is not None  # compared through the index, not the whole store again
+        assert topics(ws) == topics(open_workspace(root, token_counter=FakeTokenCounter()))
+    assert topics(ws) == [("docker-builds.md", "containers.md")]
+
+
+def test_importing_the_live_state_plugs_in_nothing_the_faces_hand_it_over():
+    """No hidden switch: duplicate.topic has vectors only once a face calls `use_meaning`
+    (`curator` does it for every command), never because some module was imported."""
+    import subprocess
+    import sys
+
+    code = ("import curator.live, curator.live.workspace, curator.live.session\n"
+            "from curator.checks import topical_checks\n"
+            "assert topical_checks.embedder() is None, 'plugged in by an import'\n"
+            "from curator.live import use_meaning, semantic_embedder\n"
+            "use_meaning()\n"
+            "assert topical_checks._provider is semantic_embedder\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr

@@ -67,19 +67,21 @@ def test_one_text_alone_equals_it_in_a_padded_batch_and_numpy_equals_onnxruntime
     assert float(one @ batch) > 0.9999
 
 
-def test_embeds_once_caches_by_content_and_an_edit_re_embeds_one(make_store):
+def test_the_model_reads_at_the_first_query_caches_by_content_and_an_edit_re_reads_one(make_store):
     eng = engine(make_store, semantic=True)
-    assert eng.semantic is not None and eng.unavailable == {}
-    assert eng.semantic.embedded == 3 and eng.sources[-1] == "semantic"
-    assert eng.semantic.matrix.shape == (3, 384)
+    assert eng.semantic is not None and eng.unavailable == {} and eng.sources[-1] == "semantic"
+    assert eng.semantic.embedded == 0  # nothing is read before a query asks
     r = eng.search("quarantine flaky tests", k=3)
     assert r.hits[0].path == "ci/flaky.md" and r.hits[0].sources["semantic"].rank == 1
+    assert eng.semantic.embedded == 6  # each candidate's head and its one passage
+    scores = dict(r.per_source["semantic"])
     again = RetrievalEngine(eng.store, semantic=True)
-    assert again.semantic.embedded == 0
-    assert float(abs(np.asarray(again.semantic.matrix) - np.asarray(eng.semantic.matrix)).max()) < 1e-6
+    assert dict(again.search("quarantine flaky tests", k=3).per_source["semantic"]) == pytest.approx(scores, abs=1e-5)
+    assert again.semantic.embedded == 0  # cached by content
     (eng.store.root / "db/pool.md").write_text("# Pool\n\nSize the pool to twice the worker count.\n")
     edited = RetrievalEngine(load_store(eng.store.root, token_counter=FakeTokenCounter()), semantic=True)
-    assert edited.semantic.embedded == 1
+    edited.search("quarantine flaky tests", k=3)
+    assert edited.semantic.embedded == 2  # the edited memory's head and passage only
 
 
 def test_without_a_model_the_source_is_unavailable_and_lexical_results_unchanged(make_store, tmp_path, monkeypatch):
@@ -140,17 +142,6 @@ def test_retrieve_cli_says_the_source_is_unavailable(make_store, tmp_path, monke
     assert "is not a model file" in data["unavailable"]["semantic"] and data["results"]
     assert main(["retrieve", "postgres pool", str(root), "--source", "semantic"]) == 2
     assert "semantic source is unavailable" in capsys.readouterr().err
-
-
-def test_embed_records_gives_cached_unit_vectors(make_store):
-    store = load_store(make_store(FILES), token_counter=FakeTokenCounter())
-    recs = [store.records[p] for p in sorted(FILES)]
-    first = sem.embed_records(store, recs)
-    assert first.shape == (3, 384)
-    assert float(first[0] @ first[0]) == pytest.approx(1.0, abs=1e-4)
-    seen = []
-    again = sem.embed_records(store, recs, progress=lambda done, total: seen.append(done))
-    assert seen == [] and float(abs(np.asarray(again) - np.asarray(first)).max()) < 1e-6  # nothing embedded twice
 
 
 PRF_FILES = {

@@ -131,3 +131,13 @@ def test_with_the_semantic_source_meaning_leads_and_a_lone_shared_word_picks_not
     assert would_also_load(root, "is it going to rain", encoder=stub) == []  # no description is about it
     # "files" is in two descriptions, but neither is about the weather: words alone would pick them
     assert names(would_also_load(root, "weather files")) and would_also_load(root, "weather files", encoder=stub) == []
+
+
+def test_with_meaning_a_description_words_rank_first_is_not_dropped_by_the_meaning_floor(tmp_path):
+    # issue 30: three subagents BM25 ranked first for their prompts fell under the fixed cosine floor
+    root = repo(tmp_path)
+    stub = MeaningStub()
+    prompt = "weather station: security review of this pull request"  # meaning: the weather
+    picks = would_also_load(root, prompt, encoder=stub)
+    assert names(picks) == [("subagent", "reviewer")] and picks[0].meaning < 0.35 and picks[0].score > 0
+    assert names(would_also_load(root, prompt)) == [("subagent", "reviewer")]  # as words alone pick it

@@ -108,7 +108,8 @@ def test_a_folder_of_expired_logs_keeps_its_identity_as_the_count_and_the_oldest
     from curator.checks import run_checks
 
     logs = {f"session_2025-12-{d:02d}_10-00.md": f"# Session {d}\n" for d in range(1, 9)}
-    root = make_store({"architecture.md": "# Architecture\n", **logs})
+    root = make_store({"architecture.md": "# Architecture\n", **logs,
+                       ".curator.yaml": "tiers:\n  - {glob: 'reflection/**', tier: transient}\n"})  # tiers declared
 
     def note():
         store = load_store(root, token_counter=EstimateCounter())
