@@ -266,8 +266,8 @@ def check(b, places: list[Place]) -> None:
 def _moved_copilot_keys(b, p: Place) -> None:
     """A misplaced path instruction's `applyTo`, checked as it will be read once moved: a list
     there would still apply nothing."""
+    from .applyto import not_a_string
     from .parse import glob_list, read_meta
-    from .rules import not_a_string
 
     copilot = b.rules_of("copilot")
     if p.rule != copilot.id("path.folder") or not p.path.endswith(".md"):

@@ -21,6 +21,8 @@ Every folder, key and cap is the agent's rule at the version chosen (curator/age
 from __future__ import annotations
 
 from ..model.findings import RuleKeys
+from .applyto import key_line as _key_line
+from .applyto import not_a_string
 from .builder import Builder, cap_chars
 from .model import AgentContext, Loaded, OnDemand, Unseen
 from .parse import find_kiro_refs, glob_list, read_meta
@@ -180,19 +182,6 @@ def copilot(b: Builder) -> AgentContext:
     return ctx
 
 
-def not_a_string(b: Builder, rel: str, text: str, key: str, value, globs: list[str],
-                 outcome: str = "these instructions never apply by themselves") -> bool:
-    """`applyTo` as a YAML list or mapping: Copilot takes one string of comma-separated globs
-    (VS Code marks anything else "must be a string" and applies nothing)."""
-    if value is None or isinstance(value, str):
-        return False
-    kind = {list: "a YAML list", dict: "a YAML mapping (an unquoted `{...}`)"}.get(type(value), "not text")
-    write = f'{key}: "{", ".join(globs)}"' if globs else f'{key}: "<globs>"'
-    b.add("instructions.frontmatter", rel, f"`{key}:` is {kind}, not a string: Copilot reads one string of "
-          f"comma-separated globs, so {outcome} — write {write}", _key_line(text, key))
-    return True
-
-
 def _copilot_agents(b: Builder, ctx: AgentContext, rules) -> None:
     """`.github/agents/*.md`: custom agents, each picked from the agent list by its name and
     description (by a person: no two descriptions compete for a prompt)."""
@@ -307,10 +296,6 @@ def _quoted_inside(meta, key: str) -> str:
         return ""
     v = value.strip()
     return v if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"" else ""
-
-
-def _key_line(text: str, key: str) -> int | None:
-    return next((i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith(f"{key}:")), None)
 
 
 def _devin_cap(b: Builder, ctx: AgentContext, entry: Loaded) -> None:
