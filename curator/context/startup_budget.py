@@ -43,9 +43,11 @@ def budget_tokens(root: str, read: set[str] | None = None) -> tuple[int, str]:
     return int(share * window), f"{share:.0%} of a {window:,}-token context window"
 
 
-def _always_attached(ctx: AgentContext) -> list[OnDemand]:
-    """Path-triggered items whose globs take in every file: they come with any file."""
-    return [o for o in ctx.on_demand if o.trigger == "path" and any(g.strip() in EVERY_FILE for g in o.globs)]
+def _always_attached(b: Builder, name: str, ctx: AgentContext) -> list[OnDemand]:
+    """Path-triggered items whose globs take in every file: they come with any file (and the
+    agent's own wildcards: Copilot's `applyTo: "*"` is one)."""
+    every = EVERY_FILE | frozenset(b.rules_of(name).value("path.every-file", ()))
+    return [o for o in ctx.on_demand if o.trigger == "path" and any(g.strip() in every for g in o.globs)]
 
 
 def _top(entry: Loaded, by_path: dict[str, Loaded]) -> str:
@@ -79,7 +81,7 @@ def check(b: Builder, built: dict[str, AgentContext]) -> None:
         if name in CAPPED or name in UNCOUNTED:
             continue
         items = [(e.path, e.text, e.rule, e) for e in ctx.startup]
-        items += [(o.path, o.text, o.rule, None) for o in _always_attached(ctx)]
+        items += [(o.path, o.text, o.rule, None) for o in _always_attached(b, name, ctx)]
         if sum(len(t.encode("utf-8")) for _, t, _, _ in items) < limit:
             continue  # fewer bytes than tokens allowed: under budget, nothing to count
         key = tuple(sorted(p for p, _, _, _ in items))
