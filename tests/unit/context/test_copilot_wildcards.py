@@ -24,6 +24,15 @@ def test_a_wildcard_applyto_is_loaded_at_every_start(tmp_path, apply_to):
     assert msg.startswith("GitHub Copilot loads") and ".github/instructions/" in msg
 
 
+def test_the_finding_names_the_start_up_number_context_shows(tmp_path):
+    """Path instructions on every file come with the first file, not at start-up: the finding
+    says the two apart, and its start-up number is the context model's (one number, two faces)."""
+    (msg,) = _budget(tmp_path, "**")
+    startup = build(tmp_path / "repo", tmp_path).agents["copilot"].startup_tokens
+    assert "with any file it works on (start-up " in msg and "before any work" not in msg
+    assert f"(start-up {startup:,} + " in msg
+
+
 @pytest.mark.parametrize("apply_to", ["*.ts", "src/**", "**/Dockerfile"])
 def test_a_narrower_applyto_is_not(tmp_path, apply_to):
     assert _budget(tmp_path, apply_to) == []
