@@ -1,6 +1,6 @@
 """Make the static word-piece vectors (`retrieval/data/minilm-static-*.npy`) from the bundled model.
 
-    python -m curator.bench.distill_static [--out DIR]
+    python -m curator.bench.distill_static [--out DIR] [--pieces N]
 
 Model2Vec's recipe, no data needed: every word piece of the vocabulary is run through the pinned
 all-MiniLM-L6-v2 alone (`[SEP] piece [CLS]`, the order Model2Vec found better, mean of the three
@@ -22,12 +22,13 @@ SIF = 1e-4  # Model2Vec's default coefficient
 BATCH = 1024
 
 
-def token_outputs(encoder):
-    """Each word piece's output alone: (vocabulary size, 384) float64."""
+def token_outputs(encoder, pieces: int = 0):
+    """Each word piece's output alone: (vocabulary size, 384) float64 (the first `pieces` only,
+    when given: a smoke run)."""
     import numpy as np
 
     wp = encoder.tokenizer
-    n = len(wp.vocab)
+    n = min(len(wp.vocab), pieces) if pieces else len(wp.vocab)
     session = encoder.session
     out = np.zeros((n, 384), dtype=np.float64)
     for start in range(0, n, BATCH):
@@ -70,11 +71,12 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(prog="python -m curator.bench.distill_static", description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=DATA)
+    ap.add_argument("--pieces", type=int, default=0, help=f"only the first N word pieces (N > {DIM}: a smoke run)")
     args = ap.parse_args(argv)
     encoder, why = load_encoder()
     if encoder is None:
         raise SystemExit(f"the bundled model is not available: {why}")
-    rows, scale = quantise(reduce(token_outputs(encoder)))
+    rows, scale = quantise(reduce(token_outputs(encoder, args.pieces)))
     args.out.mkdir(parents=True, exist_ok=True)
     for name, array in zip(FILES, (rows, scale), strict=True):
         path = args.out / name

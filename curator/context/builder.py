@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 
 from ..agents import RuleSet, rules_for
+from ..base.tokens import TokenCounter
 from ..model.findings import Finding, Fix, Reimport
 from .check_pages import SEVERITY
 from .fs import Problem, RepoFS, Text
@@ -23,7 +24,7 @@ class Builder:
     env: dict
     home: str
     only: set[str] | None = None  # check ids wanted (None: all)
-    counter: object = None  # the project's token counter (curator.base.tokens)
+    counter: TokenCounter | None = None  # the project's token counter
     findings: list[Finding] = field(default_factory=list)
     rules: dict[str, RuleSet] = field(default_factory=dict)  # the version chosen per agent
     managed_dir: str | None = None  # where the managed settings are looked for (None: the OS's place)

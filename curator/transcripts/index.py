@@ -16,7 +16,7 @@ from .discover import Discovery, TranscriptFile, discover
 from .reader import SessionScan, resume, scan, scan_state
 
 PEEK_BYTES = 64 * 1024
-CACHE_VERSION = 4  # 4: plain tuples in a checksummed marshal file (never pickle)
+CACHE_VERSION = 5  # 5: loads and listings kept; 4: plain tuples in a checksummed marshal file (never pickle)
 Progress = Callable[[str, float], None]
 
 
@@ -125,11 +125,13 @@ def _encode(size: int, mtime: float, scan: SessionScan, state) -> tuple:
 def _decode(value) -> tuple | None:
     """(size, mtime, scan, state) of a cache entry, or None when it is not one."""
     from .reader import LineStats, ScanState, Touch
+    from .records import Listing, Load
 
     try:
         size, mtime, fields, (seen, rank, tail) = value
-        *head, stats, touches = fields
-        scan = SessionScan(*head, stats=LineStats(*stats), touches=[Touch(*t) for t in touches])
+        *head, stats, touches, loads, listings = fields
+        scan = SessionScan(*head, stats=LineStats(*stats), touches=[Touch(*t) for t in touches],
+                           loads=[Load(*x) for x in loads], listings=[Listing(*x) for x in listings])
         if not (isinstance(scan.path, str) and isinstance(scan.stats.unknown, dict) and isinstance(seen, set)
                 and isinstance(tail, bytes) and isinstance(rank, int)):
             return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from textual.widgets import DataTable
 
 from curator.base.tokens import FakeTokenCounter
+from curator.demo import sample_copy
 from curator.model.discovery import locate_store
 from curator.tui.app import make_app
 from curator.tui.dialogs import DiffDialog, HistoryDialog, KeywordDialog
@@ -21,7 +22,7 @@ def _demo(tmp_path, monkeypatch, size=(80, 24)):
     empty = tmp_path / "empty"
     empty.mkdir()
     monkeypatch.chdir(empty)
-    located = locate_store(None)
+    located = locate_store(None, demo=sample_copy)
     return make_app(located.root, given=located.given, notice=located.notice, layout=located.layout,
                     token_counter=FakeTokenCounter(), theme="curator-dark", remember_theme=False)
 

@@ -10,7 +10,7 @@ import json
 import re
 from pathlib import Path
 
-from curator.curation.journal import entries
+from curator.curation.quarantine import entries
 from curator.tui.dialogs import DiffDialog, HistoryDialog
 from tests.pilot.conftest import settle, wait_until
 from tests.pilot.test_live_instructions import _app, _on_context_alone

@@ -87,6 +87,7 @@ def _argv(name: str, tmp_path: Path, corpora: Path) -> list[str]:
         "identity": [str(corpora), "--only", CLAUDE_STORE, "--seeds", "1"],
         "topical": [str(corpora), "--only", CLAUDE_STORE],
         "golden.sample": [str(corpora / CLAUDE_STORE / ".claude/memory"), "--n", "2"],
+        "distill_static": ["--out", str(tmp_path / "static"), "--pieces", "300"],
     }
     if name in ("context_corpus", "instruction_fixes"):
         return ["--corpus", str(_instruction_corpus(tmp_path)), "--work", str(tmp_path / "work")]
@@ -116,8 +117,9 @@ PRINTS = {
     "golden.sample": "### ",
     "golden.table": "all files  (4 queries)",
     "golden.loso": "overall",
+    "distill_static": "minilm-static",
 }
-SLOW = {"app", "sessions", "retrieve", "topical", "golden.loso", "golden.table", "races", "check"}
+SLOW = {"distill_static", "app", "sessions", "retrieve", "topical", "golden.loso", "golden.table", "races", "check"}
 HELPERS = {"run", "readhash", "semantic"}  # imported by the commands above (semantic: retrieve's targets, below)
 
 
@@ -155,6 +157,6 @@ def test_the_semantic_targets_run_at_a_tiny_size(bench_dirs):
     lines = report(20, runs=1)
     assert not lines[0].startswith("semantic source unavailable"), lines
     text = "\n".join(lines)
-    for part in ("first embedding:", "an edit re-embeds 1 memory", "fused query with semantic at 20",
+    for part in ("first embedding:", "an edit re-reads", "fused query with semantic at 20",
                  "one-shot `curator retrieve` warm at 20 with semantic", "without (CURATOR_NO_SEMANTIC=1)"):
         assert part in text, text

@@ -133,13 +133,11 @@ class ContextScreen(CuratorScreen):
         Binding("f", "focus_files", "Files", id="context-files-key",
                 tooltip="Move focus to the files: Enter lists the sessions that loaded the highlighted one"),
     ]
-    HELP = ("What each agent puts in its context from the repository's instruction files: the start-up "
-            "files as bars of tokens (✂ = cut by a cap), the imports that brought them, what loads on "
-            "demand. The table lists every file with what Claude Code's own sessions recorded: seen in N "
-            "sessions (the last day), never seen, ✖ when a session loaded it otherwise than the model "
-            "predicts for that session's version (`curator context --verify`); Enter on a file (f) opens "
-            "the sessions that loaded it. Type a path in the box (/) to see what loads when the agent "
-            "edits that file. The same numbers as `curator context`.")
+    HELP = ("What each agent loads from the repository's instruction files: start-up files as bars of "
+            "tokens (✂ = cut by a cap), then every file with what Claude Code's sessions recorded — seen "
+            "in N sessions, never, ✖ loaded otherwise than the model predicts (`curator context --verify`). "
+            "Enter on a file (f) opens the sessions that loaded it; / shows what loads when the agent "
+            "edits a path. The numbers of `curator context`.")
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)

@@ -59,7 +59,6 @@ class SessionsScreen(CuratorScreen):
         "The agent's sessions in this repository (Claude Code transcripts), newest first. Enter opens one: "
         "tool calls fold into a row each, the highlighted turn shows whole below. Mining (m, M) writes a "
         "record with its session id, uuid and date into the current memory system — the preview names it. "
-        "From the Context view, Enter on a file lists the sessions that loaded it (Esc: all). "
         "No sessions? The screen says where it looked (CLAUDE_CONFIG_DIR reads them from elsewhere)."
     )
 

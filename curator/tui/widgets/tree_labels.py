@@ -5,8 +5,18 @@ count, and never only the part of its name it shares with its neighbours."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from rich.text import Text
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRef:
+    """What a tree node stands for: a source (path None) or one record of it."""
+
+    source: int
+    path: str | None = None
+
 
 # a label's tail after its name: its usage mark, badges, token count (never cut: a cut count
 # looks like a real, smaller number) and, for a source, its format in words

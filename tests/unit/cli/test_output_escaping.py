@@ -27,6 +27,8 @@ def hostile(tmp_path, monkeypatch):
     (repo / ".git").mkdir(parents=True)
     (repo / ".claude" / "rules").mkdir(parents=True)
     (repo / "CLAUDE.md").write_text(f"# P\n\nSee @{ESC_IMPORT}\n")
+    (repo / "src").mkdir()  # source the rules' globs miss (a kit without source has no dead globs)
+    (repo / "src" / "app.py").write_text("x = 1\n")
     for name in (NEWLINE_RULE, RED_RULE, COMMAND_RULE):
         (repo / ".claude" / "rules" / name).write_text(RULE)
     monkeypatch.setenv("CURATOR_NO_REPLAY", "1")

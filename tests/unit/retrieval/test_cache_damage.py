@@ -43,16 +43,21 @@ def stamps() -> list[Path]:
 def test_a_damaged_model_stamp_is_a_cache_miss(make_store, capsys, semantic_on, monkeypatch):
     root = make_store(FILES, "memories")
     assert main(["retrieve", "rebase fixups", str(root), "--format", "json"]) == 0
-    [stamp] = stamps()
-    data = bytearray(stamp.read_bytes())
-    data[3] = 0xFF  # one damaged byte: not ASCII any more
-    stamp.write_bytes(bytes(data))
+    found = stamps()  # the model's and the static vectors' (retrieval/static.py)
+    assert found
+    damaged = {}
+    for stamp in found:
+        data = bytearray(stamp.read_bytes())
+        data[3] = 0xFF  # one damaged byte: not ASCII any more
+        damaged[stamp] = bytes(data)
+        stamp.write_bytes(damaged[stamp])
     monkeypatch.setattr(sem, "_ENCODERS", {})
     capsys.readouterr()
     assert main(["retrieve", "rebase fixups", str(root), "--format", "json"]) == 0
     out, err = capsys.readouterr()
     assert "Traceback" not in err and "unavailable" not in json.loads(out)
-    stamp.write_bytes(bytes(data))
+    for stamp, data in damaged.items():
+        stamp.write_bytes(data)
     monkeypatch.setattr(sem, "_ENCODERS", {})
     monkeypatch.setenv("CURATOR_NO_REPLAY", "1")
     assert main(["check", str(root)]) in (0, 1)
