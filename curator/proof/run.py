@@ -114,7 +114,7 @@ def prove(root, sessions, *, today: date | None = None, thresholds: Thresholds |
     paths = {x.name: x.path for x in current.ctx.listing if x.kind in ("skill", "command")}
     born = _born(verifier.root, proof.usage)
     proof.findings = sorted(
-        fnd.contradicted(checks, proof.usage) + fnd.unused(proof.usage, checks, today, t, born)
+        fnd.contradicted(checks) + fnd.unused(proof.usage, checks, today, t, born)
         + fnd.dropped(proof.simulation, checks, paths) + fnd.never_attached(proof.usage, checks, verifier.reads_matching),
         key=Finding.sort_key)
     return proof
