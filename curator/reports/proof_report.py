@@ -123,10 +123,10 @@ def listing_lines(proof: Proof) -> list[str]:
         if not e.path or e.state == "full":
             continue
         what = "listed bare (its description dropped)" if e.state == "bare" else f"cut at {sim.max_desc:,}"
-        line = f"  {e.name}: {what}, invoked {e.invocations} time(s)"
+        line = f"{e.name}: {what}, invoked {e.invocations} time(s)"
         if e.lost:
             line += f"; trigger phrases lost: {'; '.join(e.lost[:3])}"
-        out += _wrap(line, "  ")[:1] + _wrap(line, "    ")[1:] if len(line) > WIDTH else [line]
+        out += textwrap.wrap(line, WIDTH, initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False)
     for s in proof.listed:
         if not s.agrees:
             out += _wrap(f"{s.name}: the session {s.session_id[:8]} listed it {s.recorded}; the simulation: "
