@@ -118,11 +118,19 @@ class CurationFlow:
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
     def apply_plan(self, plan, then_open: str | None = None, replan=None) -> None:
-        from ..curation import ChangedOnDisk, CurationError
-        from ..curation.replan import PlanChanged, apply_replanning
-
         session = self.session
         index = session.current
+        done = self.recover_before(session.sources[index].root, plan.kind)
+        if done is None:
+            return
+        try:
+            self._apply_replanning(session, index, plan, then_open, replan)
+        finally:
+            self.tell_recovered(done)  # after the outcome: entries set aside are never silent
+
+    def _apply_replanning(self, session, index, plan, then_open, replan) -> None:
+        from ..curation import ChangedOnDisk, CurationError
+        from ..curation.replan import PlanChanged, apply_replanning
 
         def fresh(paths):  # the snapshot as it is now (shown too, as the watcher would)
             swap = session.recheck(index, paths)
@@ -179,16 +187,35 @@ class CurationFlow:
         """What an undo did, said: the operation, what recovery put back first, entries set aside."""
         from ..reports.escape import visible
 
-        recovered = getattr(entry, "recovered", None)
+        self.tell_recovered(getattr(entry, "recovered", None))
+        self.tell(msg.Notice(f"undone: {visible(str(entry.meta.get('title')))}", timeout=5, markup=False))
+        self.tell_recovered(None, entry.notes)
+        if swap is not None:
+            self.tell(msg.Swapped([swap]))
+
+    def tell_recovered(self, recovered, notes=None) -> None:
+        """What recovery did before a write, said: each interrupted operation rolled back (and
+        the files it put back), each journal entry set aside or left alone — never silent."""
+        from ..reports.escape import visible
+
         if recovered:
             back = ", ".join(map(visible, getattr(recovered, "restored", []))) or "its files"
             self.tell(msg.Notice(f"recovered an interrupted operation ({', '.join(recovered)}): {back} put back",
                                  severity="warning", timeout=10, markup=False))
-        self.tell(msg.Notice(f"undone: {visible(str(entry.meta.get('title')))}", timeout=5, markup=False))
-        for note in entry.notes:  # untrusted journal entries set aside first: never silent
+        for note in getattr(recovered, "notes", []) if notes is None else notes:
             self.tell(msg.Notice(visible(note), severity="warning", timeout=10, markup=False))
-        if swap is not None:
-            self.tell(msg.Swapped([swap]))
+
+    def recover_before(self, root, kind: str):
+        """Recover `root`'s journal (of `kind`) before applying, as the CLI's `fix` does (inside
+        `apply_plan` it would be silent): what it did, to say after the outcome (one toast at a
+        time: the last one stays). None (said) when it cannot."""
+        from ..curation import CurationError, recover
+
+        try:
+            return recover(root, kind)
+        except (CurationError, OSError) as exc:
+            self.tell(msg.Notice(f"Nothing was written: {exc}", severity="error", timeout=10, markup=False))
+            return None
 
     def action_history(self) -> None:
         from .dialogs import HistoryDialog

@@ -49,6 +49,15 @@ class RepositoryFixes:
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="write")
     def apply_in_repository(self, plan, root: Path, replan) -> None:
+        done = self.recover_before(root, plan.kind)  # entries set aside first are named, as `fix` names them
+        if done is None:
+            return
+        try:
+            self._apply_in_repository(plan, root, replan)
+        finally:
+            self.tell_recovered(done)
+
+    def _apply_in_repository(self, plan, root: Path, replan) -> None:
         from ..curation import ChangedOnDisk, CurationError, apply_plan
 
         try:
