@@ -15,6 +15,12 @@ import pytest
 # and every `python -m curator` a test starts compiles curator again (~0.35 s each)
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+# one BLAS thread, as `python -m curator` sets before numpy loads (curator/__main__.py): the tests
+# run the commands in-process, and on a busy machine a thread pool waking for each small matrix
+# took 4x the CPU (a one-shot query's numpy embedding 0.5 s instead of 0.13 s, load ~9); set
+# before anything imports numpy, and inherited by every child a test starts
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
 # A worker lives for the whole suite and every Pilot test leaves a dead app's cycles behind: at
 # the default thresholds the cyclic collector took ~10% of a Pilot test's CPU (3.8 s of 36 s on
 # test_app + test_view_after_write), at these 1.3 s. Nothing a test asserts depends on when a

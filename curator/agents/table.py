@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 _VERSION = re.compile(r"^\d+(?:[.-]\d+){0,3}$")
@@ -21,6 +22,7 @@ class VersionError(ValueError):
     """A version that is not dotted numbers or a date."""
 
 
+@lru_cache(maxsize=1024)  # every build sorts the agents' tables (~150 keys): parsed once each
 def version_key(text: str) -> tuple[int, ...]:
     """`2.1.277` → (2, 1, 277, 0); `2026-06` → (2026, 6, 0, 0). Raises VersionError."""
     s = str(text).strip().lstrip("v")

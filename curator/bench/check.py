@@ -110,7 +110,10 @@ def _recheck_in_process(store_path: str) -> float:
     from pathlib import Path
 
     from ..base.tokens import default_counter
+    from ..live import use_meaning
     from ..live.workspace import open_workspace
+
+    use_meaning()  # this child is a face too: duplicate.topic's vectors as `curator` has them
 
     work = Path(tempfile.mkdtemp(prefix="curator-bench-recheck-")) / "store"
     shutil.copytree(store_path, work)  # never edit the shared generated store

@@ -44,7 +44,22 @@ def _candidate(store, r) -> bool:
     from ..model.tiering import is_log
 
     return (r.kind in ("memory", "experience") and r.readable and r.level == 2 and not is_log(store.config, r)
-            and len(r.body().split()) >= MIN_WORDS)
+            and _long_enough(r))
+
+
+_LONG: dict[str, bool] = {}  # content hash → at least MIN_WORDS words (a re-check asks it of every memory)
+
+
+def _long_enough(r) -> bool:
+    key = r.content_hash
+    got = _LONG.get(key) if key else None
+    if got is None:
+        if not key:
+            return len(r.body().split()) >= MIN_WORDS
+        if len(_LONG) > 200_000:
+            _LONG.clear()
+        got = _LONG[key] = len(r.body().split()) >= MIN_WORDS
+    return got
 
 
 def _embed(store, recs):
@@ -56,6 +71,8 @@ def _embed(store, recs):
 
 def topical_pairs(store, threshold: float = THRESHOLD) -> list[tuple[str, str, float]]:
     """(path, path, cosine) of every pair at or above `threshold`; [] without the source."""
+    if embedder() is None:  # before reading every body: without vectors there is nothing to compare
+        return []
     recs = candidates(store)
     space = _embed(store, recs) if len(recs) >= 2 else None
     if space is None:
@@ -99,6 +116,8 @@ class TopicIndex:
 
     @classmethod
     def build(cls, store) -> TopicIndex | None:
+        if embedder() is None:  # off: a re-check must not read every body to learn it
+            return None
         recs = candidates(store)
         space = _embed(store, recs)
         if space is None or not hasattr(space, "vector"):
