@@ -233,7 +233,13 @@ def lengths(texts: list[str]) -> tuple[str, list[int], str | None]:
     return counter.encoding, counts, counter.fallback_reason
 
 
+def estimating() -> bool:
+    """Token counts only estimated in memory (CURATOR_TOKENS=estimate, as in throwaway runs):
+    nothing is kept in the user cache. Read by the faces, which hand it on."""
+    return os.environ.get("CURATOR_TOKENS") == ESTIMATE
+
+
 def default_counter() -> TokenCounter:
-    if os.environ.get("CURATOR_TOKENS") == ESTIMATE:
+    if estimating():
         return EstimateCounter("CURATOR_TOKENS=estimate")
     return TiktokenCounter()

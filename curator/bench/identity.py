@@ -170,7 +170,7 @@ def _collide(store: Path, rnd: random.Random) -> str | None:
 
 def run_one(corpora: Path, name: str, kind: str, seed: int, work: Path):
     """(what changed, new findings, resolved findings) of one change to one corpus store."""
-    from ..base.tokens import EstimateCounter
+    from ..base.tokens import EstimateCounter, estimating
     from ..review import review_repository
 
     dest = work / name.replace("/", "__")
@@ -179,7 +179,7 @@ def run_one(corpora: Path, name: str, kind: str, seed: int, work: Path):
     what = change(store, kind, random.Random(seed))
     if what is None:
         return None
-    review = review_repository(store, "HEAD", token_counter=EstimateCounter())
+    review = review_repository(store, "HEAD", token_counter=EstimateCounter(), persist=not estimating())
     return what, [f for s in review.stores for f in s.introduced], [f for s in review.stores for f in s.resolved]
 
 

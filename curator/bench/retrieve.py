@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
 
         targets = report(a.files, runs=a.runs)
 
-    from ..base.tokens import default_counter
+    from ..base.tokens import default_counter, estimating
     from ..model import load_store
     from ..retrieval import RetrievalEngine, persist
 
@@ -80,9 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     store = load_store(store_path, token_counter=default_counter())
     t1 = time.perf_counter()
     persist.forget(store.root)
-    engine = RetrievalEngine(store)  # cold: builds and saves the index
+    keep = not estimating()
+    engine = RetrievalEngine(store, persist=keep)  # cold: builds and saves the index
     t2 = time.perf_counter()
-    engine = RetrievalEngine(store)  # warm: maps the saved index
+    engine = RetrievalEngine(store, persist=keep)  # warm: maps the saved index
     t3 = time.perf_counter()
     state, backend = engine.index_state, engine.bm25.backend
     engine.prepare()  # a long-lived engine: route tables, numpy over the mapped arrays

@@ -40,15 +40,16 @@ def _child(mode: str, size: int, env: dict, queries: int = 50) -> dict:
 
 def _engine(size: int, fill: bool, root=None):
     """(store, engine) with the semantic source on; `fill`: the cache filled from a sample first."""
-    from ..base.tokens import EstimateCounter
+    from ..base.tokens import EstimateCounter, estimating
     from ..model import load_store
     from ..retrieval import RetrievalEngine
     from ..retrieval import semantic as sem
     from .run import synthetic_store
 
     store = load_store(root or synthetic_store(size), token_counter=EstimateCounter())
+    keep = not estimating()
     if fill:
-        lexical = RetrievalEngine(store)
+        lexical = RetrievalEngine(store, persist=keep)
         encoder, why = sem.load_encoder()
         if encoder is None:
             raise RuntimeError(why)
@@ -64,14 +65,14 @@ def _engine(size: int, fill: bool, root=None):
         passages = sem.EmbeddingCache.open(store.root, f"{encoder.digest}-passages")
         passages.put([r[3] for p in rows for r in rows[p]], [vecs[i % len(pick)] for i in range(sum(map(len, rows.values())))])
         passages.flush_all()
-        warm = RetrievalEngine(store, semantic=True)
+        warm = RetrievalEngine(store, semantic=True, persist=keep)
         warm.semantic.static_matrix()  # the static vectors of every memory, cached
-    return store, RetrievalEngine(store, semantic=True)
+    return store, RetrievalEngine(store, semantic=True, persist=keep)
 
 
 def child(mode: str, size: int, queries: int) -> dict:
     if mode == "embed":  # CPU per memory of a first embedding, on a sample
-        from ..base.tokens import EstimateCounter
+        from ..base.tokens import EstimateCounter, estimating
         from ..model import load_store
         from ..retrieval import RetrievalEngine
         from ..retrieval import semantic as sem
@@ -79,7 +80,7 @@ def child(mode: str, size: int, queries: int) -> dict:
 
         corpus = os.environ.get("CURATOR_BENCH_CORPUS")  # a real store's memories, as long as people write them
         store = load_store(corpus or synthetic_store(size), token_counter=EstimateCounter())
-        eng = RetrievalEngine(store)
+        eng = RetrievalEngine(store, persist=not estimating())
         encoder, why = sem.load_encoder()
         if encoder is None:
             return {"error": why}

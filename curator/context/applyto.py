@@ -17,7 +17,8 @@ def not_a_string(b: Builder, rel: str, text: str, key: str, value, globs: list[s
     (VS Code marks anything else "must be a string" and applies nothing)."""
     if value is None or isinstance(value, str):
         return False
-    kind = {list: "a YAML list", dict: "a YAML mapping (an unquoted `{...}`)"}.get(type(value), "not text")
+    kinds: dict[type, str] = {list: "a YAML list", dict: "a YAML mapping (an unquoted `{...}`)"}
+    kind = kinds.get(type(value), "not text")
     write = f'{key}: "{", ".join(globs)}"' if globs else f'{key}: "<globs>"'
     b.add("instructions.frontmatter", rel, f"`{key}:` is {kind}, not a string: Copilot reads one string of "
           f"comma-separated globs, so {outcome} — write {write}", key_line(text, key))

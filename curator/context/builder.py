@@ -269,7 +269,3 @@ def cut_bytes(entry: Loaded, kept_bytes: int, reason: str) -> None:
     data = entry.text.encode("utf-8")[:kept_bytes]
     entry.text = data.decode("utf-8", "ignore")
     entry.cut = Cut(kept_bytes, reason)
-
-
-def line_of(text: str, offset_chars: int) -> int:
-    return text.count("\n", 0, offset_chars) + 1

@@ -68,7 +68,7 @@ def touches(model: ContextModel, paths) -> bool:
     """Does a change to any of these absolute paths alter what the model says? A file it read,
     or a new or removed file where an agent looks (an editor's swap file is not one)."""
     root = os.path.realpath(model.root)
-    read = getattr(model.fs, "read_paths", set())
+    read: set[str] = getattr(model.fs, "read_paths", set())
     for path in paths:
         path = os.fspath(path)
         if path in read:

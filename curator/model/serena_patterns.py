@@ -75,7 +75,7 @@ def read_patterns(store_root: Path, env: dict | None = None) -> MemoryPatterns |
     store_root = Path(store_root)
     if store_root.name != "memories" or store_root.parent.name != ".serena":
         return None
-    env = os.environ if env is None else env
+    env = dict(os.environ) if env is None else env
     keys = rules_for("serena").value("memories.patterns")
     notes: list[str] = []
     ignored, read_only = _lists(store_root.parent / Path(keys["project"]).name, keys, notes)

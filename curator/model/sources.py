@@ -52,7 +52,7 @@ class Layout:
         return [s for s in self.sources if s.kind != SESSIONS]
 
 
-def claude_slug(path: Path) -> str:
+def claude_slug(path: Path | str) -> str:
     """Claude Code's project folder name: the absolute path, every non-alphanumeric → `-`."""
     return re.sub(r"[^A-Za-z0-9]", "-", str(path))
 

@@ -114,9 +114,6 @@ class Store:
             self._views[key] = got
         return got[1]
 
-    def has_view(self, key: str) -> bool:
-        return key in self._views
-
     # -- views ---------------------------------------------------------
 
     def get(self, path: str) -> Record | None:

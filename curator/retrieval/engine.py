@@ -6,7 +6,6 @@ the score parts; `why(path, query)` says why a memory did not come back.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 
 from ..base.cache import ContentCache
@@ -61,8 +60,8 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining, PassageRanking):
         CURATOR_NO_SEMANTIC turns it off (what the faces do), False never. `progress(done,
         total)` is told how the first embedding of new memories goes. `persist`: keep the BM25 index in the user cache dir, one folder per store
         (`retrieval.persist`), so the next process with the same store builds nothing. Default:
-        on, unless a `terms_cache` is given or token counts are only estimated in memory
-        (CURATOR_TOKENS=estimate, as in throwaway runs)."""
+        on, unless a `terms_cache` is given; the faces pass False when token counts are only
+        estimated in memory (`base.tokens.estimating`)."""
         self.store = store
         self.config = config or store.config.retrieval
         self.loadable = set(self.config.loadable_tiers)
@@ -73,7 +72,7 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining, PassageRanking):
         ]
         self.position = {r.path: i for i, r in enumerate(self.docs)}
         if persist is None:
-            persist = terms_cache is None and os.environ.get("CURATOR_TOKENS") != "estimate"
+            persist = terms_cache is None
         self._heads: list[str] | None = None
         self._doc_terms: list[list[str]] | None = None
         self.index_state = "built"  # built | reused | updated: what this engine did with the saved index

@@ -65,8 +65,10 @@ def pick_sources(repo: Path, path: Path, paths: list[str]) -> list[Source]:
     return [Source(rel, "store")]
 
 
-def review_repository(path: Path | str = ".", base: str = "HEAD", token_counter=None) -> Review:
-    """Raises GitError (not a repository, unknown revision) — a usage error for the faces."""
+def review_repository(path: Path | str = ".", base: str = "HEAD", token_counter=None,
+                      persist: bool | None = None) -> Review:
+    """Raises GitError (not a repository, unknown revision) — a usage error for the faces.
+    `persist`: the golden queries' engines keep their index (`RetrievalEngine`)."""
     from ..base.git import toplevel
     from . import git
 
@@ -86,7 +88,7 @@ def review_repository(path: Path | str = ".", base: str = "HEAD", token_counter=
             after = load_source(repo / src.path, src, config, token_counter)
             if before is None and after is None:
                 continue
-            review.stores.append(review_store(src.path, src.kind, before, after))
+            review.stores.append(review_store(src.path, src.kind, before, after, persist))
             if any(s is not None and s.encoding == "estimate" for s in (before, after)):
                 review.estimated = True
     agent_changes(review, token_counter)

@@ -294,7 +294,10 @@ def diff_findings(before: Store | None, after: Store | None, renames: dict[str, 
 # ------------------------------------------------------------------ golden queries
 
 
-def diff_queries(before: Store | None, after: Store | None, k: int = 5) -> list[QueryChange]:
+def diff_queries(before: Store | None, after: Store | None, k: int = 5,
+                 persist: bool | None = None) -> list[QueryChange]:
+    """The golden queries whose hits differ; `persist`: the engines keep their index (the
+    faces say, `RetrievalEngine`)."""
     from ..retrieval import GoldenError, RetrievalEngine, load_golden
 
     golden = None
@@ -310,7 +313,7 @@ def diff_queries(before: Store | None, after: Store | None, k: int = 5) -> list[
             break
     if not golden:
         return []
-    engines = [RetrievalEngine(s) if s is not None else None for s in (before, after)]
+    engines = [RetrievalEngine(s, persist=persist) if s is not None else None for s in (before, after)]
     out = []
     for g in golden:
         lists = [[h.path for h in e.search(g.query, k=k).hits] if e else [] for e in engines]
@@ -324,7 +327,8 @@ def diff_queries(before: Store | None, after: Store | None, k: int = 5) -> list[
 # ------------------------------------------------------------------ one store
 
 
-def review_store(source: str, kind: str, before: Store | None, after: Store | None) -> StoreReview:
+def review_store(source: str, kind: str, before: Store | None, after: Store | None,
+                 persist: bool | None = None) -> StoreReview:
     status = "added" if before is None else "removed" if after is None else "changed"
     review = StoreReview(source, kind, status)
     old = before.records if before else {}
@@ -346,5 +350,5 @@ def review_store(source: str, kind: str, before: Store | None, after: Store | No
     review.rows = diff_rows(before, after, renames)
     review.budgets = diff_budgets(before, after)
     review.introduced, review.resolved = diff_findings(before, after, renames)
-    review.queries = diff_queries(before, after)
+    review.queries = diff_queries(before, after, persist=persist)
     return review

@@ -50,10 +50,6 @@ class SessionEvidence:
     compactions: int = 0
 
     @property
-    def used_skills(self) -> set[str]:
-        return set(self.skills) | set(self.attributed)
-
-    @property
     def listing(self) -> Listing | None:
         """The first full listing the session recorded."""
         return next((x for x in self.listings if x.initial), self.listings[0] if self.listings else None)

@@ -13,9 +13,10 @@ import random
 
 
 def sample_paths(store, seed: int, n: int) -> list[str]:
+    from ...base.tokens import estimating
     from ...retrieval import RetrievalEngine
 
-    paths = sorted(r.path for r in RetrievalEngine(store).docs)
+    paths = sorted(r.path for r in RetrievalEngine(store, persist=not estimating()).docs)
     return random.Random(seed).sample(paths, min(n, len(paths)))
 
 

@@ -27,7 +27,7 @@ def golden_files(given: list[Path] | None = None) -> list[Path]:
 def load(corpora: Path | list[Path], path: Path, semantic: bool):
     """(engine, golden queries) of one golden file, its store found under the first of the
     corpus roots that holds it (None when none does)."""
-    from ...base.tokens import EstimateCounter
+    from ...base.tokens import EstimateCounter, estimating
     from ...model import load_store
     from ...retrieval import RetrievalEngine, load_golden
 
@@ -37,7 +37,7 @@ def load(corpora: Path | list[Path], path: Path, semantic: bool):
     if found is None:
         return None
     store = load_store(found, token_counter=EstimateCounter())
-    return RetrievalEngine(store, semantic=semantic), load_golden(path)
+    return RetrievalEngine(store, semantic=semantic, persist=not estimating()), load_golden(path)
 
 
 def load_all(roots: list[Path], semantic: bool, given: list[Path] | None = None) -> dict:

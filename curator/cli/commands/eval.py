@@ -24,6 +24,7 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from pathlib import Path
 
+    from ...base.tokens import estimating
     from ...reports.retrieval_report import render_eval
     from ...retrieval import GoldenError, RetrievalEngine, load_golden, run_eval
     from ..common import EXIT_FINDINGS, EXIT_OK, UsageError, console, open_store, print_json
@@ -44,7 +45,8 @@ def run(args) -> int:
         raise UsageError("--threshold must be between 0 and 1")
     from .retrieve import progress_line
 
-    report = run_eval(RetrievalEngine(store, semantic=args.semantic, progress=progress_line()), golden, args.threshold)
+    engine = RetrievalEngine(store, semantic=args.semantic, persist=not estimating(), progress=progress_line())
+    report = run_eval(engine, golden, args.threshold)
     if args.format == "json":
         print_json(report.to_json())
     else:

@@ -51,6 +51,7 @@ def _intermixed(parser) -> None:
 
 
 def run(args) -> int:
+    from ...base.tokens import estimating
     from ...retrieval import RetrievalEngine
     from ..common import EXIT_OK, UsageError, open_store
 
@@ -74,7 +75,7 @@ def run(args) -> int:
     store, _ = open_store(args, quiet_notice=args.format != "text", where=where)
     reads, evidence = _reads(store)
     engine = RetrievalEngine(store, reads=reads, semantic=True if ranker == "semantic" else args.semantic,
-                             progress=progress_line())
+                             persist=not estimating(), progress=progress_line())
     if ranker == "semantic" and engine.semantic is None:
         raise UsageError(f"the semantic source is unavailable: {engine.unavailable['semantic']}")
     result = engine.search(args.query, args.k, ranker)
@@ -185,6 +186,7 @@ def _run_repository(args, ranker: str, where) -> int:
     """Every memory system of the repository ranked on its own, fused, de-duplicated."""
     from rich.text import Text
 
+    from ...base.tokens import estimating
     from ...model.sources import repository_settings
     from ...reports.retrieval_report import (
         readable,
@@ -210,7 +212,8 @@ def _run_repository(args, ranker: str, where) -> int:
     engines, evidence, used = [], {"sessions": 0, "reads": 0}, set()
     for s in sources:
         reads, seen = _reads(s.store, sessions)
-        engine = RetrievalEngine(s.store, reads=reads, semantic=args.semantic, progress=progress_line())
+        engine = RetrievalEngine(s.store, reads=reads, semantic=args.semantic, persist=not estimating(),
+                                 progress=progress_line())
         engines.append(Engine(s.name, s.spec.kind, s.prefix, engine))
         evidence = {"sessions": seen["sessions"], "reads": evidence["reads"] + seen["reads"]}
         used.add(engine.frequency_source)

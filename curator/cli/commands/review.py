@@ -28,7 +28,7 @@ def run(args) -> int:
     import sys
     from pathlib import Path
 
-    from ...base.tokens import default_counter
+    from ...base.tokens import default_counter, estimating
     from ...model.findings import Severity
     from ...reports.review_report import render_markdown, render_text
     from ...review import GitError, review_repository
@@ -39,7 +39,7 @@ def run(args) -> int:
         raise UsageError(f"not found: {args.path}")
     counter = default_counter()
     try:
-        review = review_repository(path, args.base, token_counter=counter)
+        review = review_repository(path, args.base, token_counter=counter, persist=not estimating())
     except GitError as exc:
         raise UsageError(str(exc)) from None
     finally:

@@ -14,16 +14,18 @@ class LabEngines:
 
     @work(thread=True, exclusive=True, group="lab-engine", exit_on_error=False)
     def build_engine(self, store, whole=None) -> None:
+        from ...base.tokens import estimating
         from ...retrieval import RetrievalEngine
         from ...retrieval.semantic import disabled
 
+        keep = not estimating()
         if self.engine is None:
             self.app.hand_off(self._title, "building the retrieval index…")
         if whole is not None:
             self._build_engines(whole)
             return
         # a view of the snapshot: built once for it, whoever asks
-        engine = store.view("retrieval.engine", lambda: RetrievalEngine(store).prepare())
+        engine = store.view("retrieval.engine", lambda: RetrievalEngine(store, persist=keep).prepare())
         report = golden_report(engine, store)
         self.app.hand_off(self._engine_ready, engine, store, report)
         if disabled(engine.config):
@@ -36,7 +38,7 @@ class LabEngines:
                               True)
 
         semantic = store.view("retrieval.engine.semantic",
-                              lambda: RetrievalEngine(store, semantic=True, progress=progress).prepare())
+                              lambda: RetrievalEngine(store, semantic=True, persist=keep, progress=progress).prepare())
         if semantic.semantic is not None:
             self.app.hand_off(self._engine_ready, semantic, store, golden_report(semantic, store))
         else:  # words only, and why (as `curator retrieve` says it)
@@ -45,12 +47,14 @@ class LabEngines:
     def _build_engines(self, whole) -> None:
         """The whole repository: each source's engine (a view of its snapshot, as in one
         source's scope), then the same with meaning where it is on."""
+        from ...base.tokens import estimating
         from ...retrieval import RetrievalEngine
         from ...retrieval.multi import Engine
         from ...retrieval.semantic import disabled
 
+        keep = not estimating()
         wanted = tuple(st for *_, st in whole)
-        engines = [Engine(name, kind, pre, st.view("retrieval.engine", lambda st=st: RetrievalEngine(st).prepare()))
+        engines = [Engine(name, kind, pre, st.view("retrieval.engine", lambda st=st: RetrievalEngine(st, persist=keep).prepare()))
                    for name, kind, pre, st in whole]
         self.app.hand_off(self._engines_ready, engines, wanted)
         if any(disabled(e.engine.config) for e in engines):
@@ -63,7 +67,8 @@ class LabEngines:
 
             semantic.append(Engine(e.name, e.kind, e.prefix, e.engine.store.view(
                 "retrieval.engine.semantic",
-                lambda st=e.engine.store, progress=progress: RetrievalEngine(st, semantic=True, progress=progress).prepare())))
+                lambda st=e.engine.store, progress=progress: RetrievalEngine(st, semantic=True, persist=keep,
+                                                                          progress=progress).prepare())))
         if any(e.engine.semantic is not None for e in semantic):
             self.app.hand_off(self._engines_ready, semantic, wanted)
         else:

@@ -131,10 +131,11 @@ class ReviewScreen(CuratorScreen):
     def run_review(self, root, whole: bool = False) -> None:
         from textual.worker import get_current_worker
 
+        from ...base.tokens import estimating
         from ...review import GitError, review_repository
 
         try:
-            review = review_repository(root, "HEAD", token_counter=self.app.token_counter)
+            review = review_repository(root, "HEAD", token_counter=self.app.token_counter, persist=not estimating())
         except GitError as exc:
             self.app.hand_off(self._failed, str(exc))
             return

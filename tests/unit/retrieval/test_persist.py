@@ -9,6 +9,7 @@ import shutil
 import pytest
 
 from curator.base.tokens import FakeTokenCounter
+from curator.cli import main
 from curator.model import load_store
 from curator.retrieval import RetrievalEngine, bm25, persist
 from curator.retrieval import engine as engine_mod
@@ -164,13 +165,20 @@ def test_large_store_truncated_array_is_rebuilt(make_store, large):
     assert engine(root).bm25.backend == "mmap"  # and saved again
 
 
-def test_no_persistence_when_asked_or_estimating(make_store, monkeypatch):
+def test_no_persistence_when_asked_or_estimating(make_store, monkeypatch, capsys):
     root = make_store(FILES)
     RetrievalEngine(load_store(root, token_counter=FakeTokenCounter()), persist=False)
     assert not persist.folder_for(root).exists()
-    monkeypatch.setenv("CURATOR_TOKENS", "estimate")
+    monkeypatch.setenv("CURATOR_TOKENS", "estimate")  # read by the faces, which pass persist=False
+    (root / "golden-queries.yaml").write_text("- query: postgres pool\n  expect: [pool-sizing.md]\n", encoding="utf-8")
+    for argv, said in ((["retrieve", "postgres pool", "--store", str(root)], "pool-sizing.md"),
+                       (["eval", "--store", str(root)], "hit@5 1.00")):
+        assert main(argv) == 0
+        assert said in capsys.readouterr().out
+        assert not persist.folder_for(root).exists()
+    # the engine reads no environment: told nothing, it keeps its index
     RetrievalEngine(load_store(root, token_counter=FakeTokenCounter()))
-    assert not persist.folder_for(root).exists()
+    assert persist.folder_for(root).exists()
 
 
 def test_small_store_warm_index_is_mapped_and_written_as_real_npy_files(make_store):
