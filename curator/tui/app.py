@@ -1,35 +1,45 @@
-"""CuratorApp: registration, global bindings, themes, toasts and what the screens show. The
-background work is `workers.AppWorkers`, the curation flow `curation_flow.CurationFlow`; both
-report back through `messages`."""
+"""CuratorApp: registration, global bindings, themes, toasts and what the screens show. It owns
+its work as objects: the background work (`background.Background`), the two watchers
+(`watchers.Watchers`), and the flows (`flows`: curation, repository fixes, fixes, undo; the
+dialogs' choices in `choices.Choices`), which talk to it through the port it implements
+(`flows.port.Port`: show a diff and ask, notify, refresh, work off the UI thread)."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from textual.app import App
 from textual.binding import Binding
+from textual.message import Message
 from textual.notifications import Notify
 from textual.signal import Signal
 
 from ..base.config import Config
 from . import messages as msg
-from .curation_flow import CurationFlow
+from .background import Background
+from .choices import Choices
+from .dialogs import DiffDialog
+from .flows.curation import Curation
+from .flows.fixes import Fixes
+from .flows.repository import RepositoryFixes
+from .flows.undo import Undo
 from .palette import CuratorCommands
-from .repository_flow import RepositoryFixes
 from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, RetrievalLabScreen
 from .screens.context import ContextScreen
 from .screens.drift import DriftScreen
 from .screens.help import help_for
 from .screens.review import ReviewScreen
 from .screens.sessions import SessionsScreen
-from .settings import Settings, load_settings, save_settings
-from .themes import DEFAULT_THEME, available_themes
-from .workers import AppWorkers
+from .settings import Settings, save_settings
+from .themes import install as install_themes
+from .toasts import Toasts
+from .watchers import Watchers
 
 SCREENS_GROUP = Binding.Group("Screens", compact=True)  # one "1-7 Screens" entry: the footer fits 80 columns
 
 
-class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
+class CuratorApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "curator"
     COMMANDS = App.COMMANDS | {CuratorCommands}
@@ -99,10 +109,17 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
         self.proof = None  # the sessions held against the model (curator.proof.Proof), built in a worker
         self.proof_signal: Signal = Signal(self, "proof")
         self._role_theme_pushed = False
-        self._toasts: list = []  # the notifications shown (see on_notify)
-        self._in_flight: set[int] = set()  # toasts posted again, not yet back
+        self._toasts = Toasts(self)
         self.live_workspace = None  # the last workspace a change seen on disk (or a re-check) made
-
+        self.watch_events = None  # tests: a callable(roots, stop) yielding batches of changed paths
+        self.instruction_events = None  # tests: a callable(places, stop) yielding batches of changed paths
+        self.background = Background(self)
+        self.watchers = Watchers(self)
+        self.curation = Curation(self)
+        self.repository = RepositoryFixes(self, self.curation)
+        self.fixes = Fixes(self, self.curation, self.repository)
+        self.undo = Undo(self, self.repository)
+        self.choices = Choices(self, self.curation, self.undo)
 
     def on_mount(self) -> None:
         import sys
@@ -110,53 +127,23 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
         # workers (loading, searching) and the UI share the GIL: hand it over sooner than the
         # default 5 ms so a search finishes within a frame while the UI keeps drawing
         sys.setswitchinterval(0.0005)
-        themes, failures = available_themes()
-        for t in themes:
-            self.register_theme(t.to_textual())
-        if failures:
-            lines = "\n".join(f"{p.name}: {why}" for p, why in failures)
-            self.notify(f"Some theme files could not be loaded:\n{lines}", severity="warning", timeout=8)
-        wanted = self.requested_theme or load_settings().theme or DEFAULT_THEME
-        if wanted not in self.available_themes:
-            self.notify(f"Unknown theme {wanted!r}; using {DEFAULT_THEME}", severity="warning")
-            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
-        self.theme = wanted
+        self.theme = install_themes(self, self.requested_theme)
         self.role_styles()
         self._themes_ready = True
         # (the notice is the first screen's one-line banner, never also a toast)
-        self.load_store()
+        self.background.load_store()
         from ..transcripts.service import SessionsService
 
         self.transcripts = SessionsService(self.store_root)
-        self.index_transcripts()  # beside the store load: the sessions list never waits for it
+        self.background.index_transcripts()  # beside the store load: the sessions list never waits for it
 
     def on_notify(self, event: Notify) -> None:
-        """One toast at a time: a new one replaces the last (an error stays until it times out,
-        unless another error replaces it), so toasts never pile up over the content. Textual
-        removes toasts only all at once (`clear_notifications`): the ones kept are shown again."""
-        new = event.notification
-        if id(new) in self._in_flight:  # one of ours, shown again by _settle_toasts
-            self._in_flight.discard(id(new))
-            if not any(t is new for t in self._toasts):
-                self._settle_toasts()  # replaced while it was on its way back
-            return
-        live = [t for t in self._toasts if not t.has_expired]
-        keep = [t for t in live if t.severity == "error" and new.severity != "error"]
-        self._toasts = keep + [new]
-        if live:
-            self._settle_toasts()
-
-    def _settle_toasts(self) -> None:
-        self.clear_notifications()
-        for toast in self._toasts:
-            if id(toast) not in self._in_flight:
-                self._in_flight.add(id(toast))
-                self.post_message(Notify(toast))
+        self._toasts.notified(event)  # one toast at a time (`toasts.Toasts`)
 
     @property
     def toasts(self) -> list:
         """The notifications on screen now (tests read them)."""
-        return [t for t in self._toasts if not t.has_expired]
+        return self._toasts.on_screen()
 
     def role_styles(self) -> None:
         """Role styles ("bold error", "success", ...) follow the current theme's colours."""
@@ -171,7 +158,6 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
         self.role_styles()
         if self._themes_ready and self.remember_theme:
             save_settings(Settings(theme=theme))
-
 
     def _swapped(self, swaps) -> None:
         """New snapshots (seen on disk, re-checked or written by us): the screens re-render from
@@ -192,7 +178,7 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
             self._loaded(session.workspace)
         else:
             self.workspace_signal.publish(self.workspace)  # badges of the other sources
-        self._replan_if_touched([p for s in mine for p in s.paths])
+        self.curation.replan_if_touched([p for s in mine for p in s.paths])
 
     def select_source(self, index: int) -> bool:
         """Make another source current: the screens and the write path follow it."""
@@ -257,13 +243,12 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
     def _loaded(self, ws) -> None:
         self.workspace = ws
         self.workspace_signal.publish(ws)
-        path, self._open_after_load = self._open_after_load, None
+        path, self.curation.open_after_load = self.curation.open_after_load, None
         if path and path in ws.store.records:
             self.open_path(path)
         if self.transcripts is not None and self.transcripts.indexed:
             self.transcripts.usage_for(ws.store)  # records may have moved: map the reads again
             self.transcripts_signal.publish(self.transcripts)
-
 
     # -- actions ---------------------------------------------------------------
 
@@ -275,9 +260,9 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
 
     def action_reload_store(self) -> None:
         self.notify("re-reading the store…", timeout=2)
-        self.load_store()
+        self.background.load_store()
         if self.transcripts is not None and self.transcripts.indexed:
-            self.index_transcripts()  # new or grown transcripts (unchanged ones come from the cache)
+            self.background.index_transcripts()  # new or grown transcripts (unchanged ones come from the cache)
 
     def action_next_theme(self) -> None:
         names = sorted(self.available_themes)
@@ -319,6 +304,133 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
                 self.screen.narrow(message.path, message.session_ids)
 
         self.run_worker(go(), group="navigate", exclusive=True)
+
+    def on_propose(self, message: msg.Propose) -> None:
+        self.curation.propose(message.plan)
+
+    def on_fix_findings(self, message: msg.FixFindings) -> None:
+        self.fixes.fix_findings(message.findings, message.safe_only)
+
+    def on_promote(self, message: msg.Promote) -> None:
+        self.choices.promote(message.path)
+
+    def on_edit_keywords(self, message: msg.EditKeywords) -> None:
+        self.choices.edit_keywords(message.index, message.line)
+
+    def on_recheck(self, message: msg.Recheck) -> None:
+        self.background.recheck(message.path)
+
+    # -- what the workers and the watchers tell (on the UI thread) -----------------------------
+
+    def on_later(self, message: msg.Later) -> None:
+        message.fn(*message.args, **message.kwargs)
+
+    def on_notice(self, message: msg.Notice) -> None:
+        self.notify(message.text, **message.options)
+
+    def on_swapped(self, message: msg.Swapped) -> None:
+        self._swapped(message.swaps)
+
+    def on_instructions_changed(self, message: msg.InstructionsChanged) -> None:
+        self.instructions_changed(message.paths)
+
+    def on_worker_state_changed(self, event) -> None:
+        """Every worker's failure, in one place: a notice naming what failed (never a thread
+        that dies silently)."""
+        from textual.worker import WorkerState
+
+        if event.state != WorkerState.ERROR:
+            return
+        worker = event.worker
+        error = worker.error
+        what = worker.name or worker.group or "a background task"
+        self.notify(f"{what} failed: {type(error).__name__}: {error}", severity="error", timeout=10,
+                    markup=False, title="curator")
+
+    # -- the flows' port (flows.port.Port) and the workers' way back --------------------------
+
+    def show_diff(self, plan, decided, *, prefix: str = "", store: str | None = None) -> DiffDialog:
+        dialog = DiffDialog(plan, prefix=prefix, store=store)
+        self.push_screen(dialog, decided)
+        return dialog
+
+    def withdraw(self, shown) -> None:
+        if shown.is_attached and self.screen is shown:
+            shown.dismiss(None)
+
+    def ask(self, dialog, decided=None) -> None:
+        self.push_screen(dialog, decided)
+
+    def refresh_views(self, swaps: list) -> None:
+        self._swapped(swaps)
+
+    def instructions_changed(self, paths) -> None:
+        self.background.load_context(live=True)
+        root = self.repository.root()
+        if root is not None:  # an instruction fix shown as a diff over a file just changed: made again
+            inside = [Path(p) for p in paths if Path(p).is_relative_to(root)]
+            self.curation.replan_if_touched([p.relative_to(root).as_posix() for p in inside], root=root)
+
+    def in_background(self, fn, *args) -> None:
+        """A write, off the UI thread: one at a time (the "write" group)."""
+        self.in_worker(fn, *args, group="write")
+
+    def in_worker(self, fn, *args, group: str, exclusive: bool = True) -> None:
+        """`fn(*args)` on a worker's thread; its failure is a notice (`on_worker_state_changed`)."""
+        self.run_worker(partial(fn, *args), name=fn.__name__.lstrip("_"), group=group, exclusive=exclusive,
+                        exit_on_error=False, thread=True)
+
+    def later(self, fn, *args, **kwargs) -> None:
+        self.tell(msg.Later(fn, *args, **kwargs))
+
+    def tell(self, message: Message) -> None:
+        """Post `message` to the app from any thread; nothing once the app has left."""
+        try:
+            self.post_message(message)
+        except RuntimeError:  # the loop closed in between: nobody is left to tell
+            pass
+
+    def hand_off(self, callback, *args, **kwargs):
+        """Run `callback(*args, **kwargs)` on the UI thread from a worker (Textual's
+        `call_from_thread`) and return its result — None, quietly, once the app is leaving or
+        has left. The app's own workers post messages instead (`tell`); screens use this for a
+        result they draw themselves."""
+        if not self.is_running:
+            return None
+        try:
+            return self.call_from_thread(callback, *args, **kwargs)
+        except RuntimeError:  # the loop stopped or closed in between
+            return None
+
+    def exit(self, *args, **kwargs) -> None:
+        self.watchers.leave()
+        super().exit(*args, **kwargs)
+
+    async def on_unmount(self) -> None:
+        """The app is leaving (its loop still runs): wait for the watcher, keep what was learnt."""
+        await self.watchers.left()
+        if self.session is not None:
+            self.session.flush()
+
+    # -- the flows' actions (keys, the palette) ------------------------------------------
+
+    def action_undo(self) -> None:
+        self.undo.undo()
+
+    def action_history(self) -> None:
+        self.choices.history()
+
+    def action_tiers(self) -> None:
+        self.choices.tiers()
+
+    def action_prune(self) -> None:
+        self.choices.prune()
+
+    def action_refresh_counts(self) -> None:
+        self.fixes.refresh_counts()
+
+    def action_fix_all(self) -> None:
+        self.fixes.fix_all()
 
 
 def make_app(store_root: Path | str, **options) -> CuratorApp:

@@ -57,7 +57,7 @@ class CuratorCommands(Provider):
         if ws is not None:
             for path, rec in ws.store.records.items():
                 if rec.level == 2 and rec.tier in ("transient", "reflexion"):
-                    out.append((f"curate: promote {path}", partial(app.promote, path)))
+                    out.append((f"curate: promote {path}", partial(app.choices.promote, path)))
         return out
 
     async def discover(self) -> Hits:

@@ -69,7 +69,7 @@ async def test_quitting_while_the_watcher_reads_a_batch(live, thread_errors):
     app, events, root = live
     async with app.run_test(size=(80, 24)) as pilot:
         await events.ready(app, pilot)
-        watcher = app._watch_thread
+        watcher = app.watchers.thread
         session = app.session
         entered, release = threading.Event(), threading.Event()
         changed = session.changed

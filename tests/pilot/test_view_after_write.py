@@ -44,7 +44,7 @@ async def confirm(app, pilot) -> None:
 
 
 async def do_fix(app, pilot, root):
-    app.fix_findings([f for f in app.workspace.findings if f.check == "index.missing-target"])
+    app.fixes.fix_findings([f for f in app.workspace.findings if f.check == "index.missing-target"])
     await confirm(app, pilot)
 
 
@@ -55,12 +55,12 @@ async def do_promote(app, pilot, root):
         return plan_promote(w.store, src, "ci/ci-webhook-signing-rotation.md", "skills-ci-index.md", None,
                             counter=w.store.counter)
 
-    app.plan_from(make)
+    app.curation.plan_from(make)
     await confirm(app, pilot)
 
 
 async def do_keywords(app, pilot, root):
-    app.edit_keywords(INDEX, 6)
+    app.choices.edit_keywords(INDEX, 6)
     await settle(app, pilot)
     assert isinstance(app.screen, KeywordDialog)
     app.screen.query_one(Input).value = "pr size split stacked large-change diff-budget"
@@ -140,7 +140,7 @@ async def test_the_keyword_editor_writes_the_chosen_twin_row(app, sample_copy):
     before = (sample_copy / INDEX).read_text().splitlines()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
-        app.edit_keywords(INDEX, 9)
+        app.choices.edit_keywords(INDEX, 9)
         await settle(app, pilot)
         dialog = app.screen
         assert isinstance(dialog, KeywordDialog) and f"{INDEX}:9" in str(dialog.query("Static").first().content)
@@ -169,7 +169,7 @@ def _diff(a: dict, b: dict) -> str:
 
 
 async def keyword_preview(app, pilot):
-    app.edit_keywords(INDEX, 6)
+    app.choices.edit_keywords(INDEX, 6)
     await settle(app, pilot)
     app.screen.query_one(Input).value = "pr size split stacked large-change diff-budget"
     await pilot.press("enter")

@@ -10,8 +10,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Label, ProgressBar
 
+from ..flows.repository import is_instruction
 from ..messages import FixFindings, OpenPath
-from ..repository_flow import is_instruction
 from ..widgets import StatusHeader
 
 # the screens that honour the scope (the whole repository or one memory system) bind it to s

@@ -11,8 +11,8 @@ from textual.widgets import DataTable, Input, Static
 
 from ...checks import CHECKS
 from ...model.findings import Severity
+from ..flows.repository import is_instruction
 from ..messages import FixFindings
-from ..repository_flow import is_instruction
 from ..widgets import RowTable, TextBox
 from ..widgets.table import clip, clip_paths
 from .base import SCOPE_BINDING, CuratorScreen, FindingRows, LoadingPane

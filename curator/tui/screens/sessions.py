@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Static
 
 from ...transcripts.index import format_duration
-from ..curation_flow import planned
+from ..flows.curation import planned
 from ..messages import Propose
 from ..widgets import RowTable
 from .base import CuratorScreen
@@ -242,7 +242,7 @@ class SessionsScreen(CuratorScreen):
         if svc is None:
             return
         svc.match_all = not svc.match_all
-        self.app.index_transcripts()
+        self.app.background.index_transcripts()
 
     def action_focus_search(self) -> None:
         self.query_one("#session-search", Input).focus()
