@@ -4,7 +4,6 @@ fused list beside each source's list, the route trace with tokens, and "why not 
 from __future__ import annotations
 
 import time
-from contextlib import nullcontext
 
 from rich.text import Text
 from textual import on, work
@@ -15,26 +14,21 @@ from textual.widgets import DataTable, Input, Static
 
 from ...reports.retrieval_report import (
     explanations,
-    middle_cut,
-    rank_cell,
     readable_terms,
-    running_sources,
     surface_forms,
 )
 from ..messages import OpenPath
 from ..widgets import PathBox, RowTable, TextBox
-from .base import SCOPE_BINDING, CuratorScreen, LoadingPane, cursor_kept
+from .base import SCOPE_BINDING, CuratorScreen, LoadingPane
 from .lab_engines import LabEngines
+from .lab_tables import fill_fused, fill_source
 from .lab_text import reason_text, same_snapshots, scores, trace_text, why_text
 
 DEBOUNCE = 0.15  # seconds of quiet typing before a search runs
 SOURCES = ("route", "bm25", "prior", "semantic", "graph")  # each one's own list, shown while it runs
-# a rank column's header when the full name leaves the memory names too little room
-SHORT = {"route": "rte", "bm25": "bm25", "prior": "pri", "semantic": "sem", "graph": "gph"}
-NAME_ROOM = 24  # below this many cells for the memory names, the rank columns take their short headers
 
 
-class RetrievalLabScreen(LabEngines, CuratorScreen):
+class RetrievalLabScreen(CuratorScreen):
     BINDINGS = [
         SCOPE_BINDING,
         Binding("slash", "focus_query", "Query", id="focus-query", tooltip="Type a query"),
@@ -65,6 +59,7 @@ class RetrievalLabScreen(LabEngines, CuratorScreen):
         self.forms: dict[str, str] = {}
         self.reasons: dict[str, list[str]] = {}  # each shown hit's own reasons (reports.retrieval_report)
         self.unavailable = ""  # why the semantic source is not running, when it should
+        self.builder: LabEngines | None = None  # builds the engines off the UI thread (lab_engines.py)
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="lab-body"):
@@ -121,7 +116,8 @@ class RetrievalLabScreen(LabEngines, CuratorScreen):
             # a new snapshot or scope: its own engine(s) (the old ones keep answering for the old
             # snapshot, never for files that have gone, until the new ones are ready)
             self._wanted = wanted
-            self.build_engine(workspace.store, whole)
+            self.builder = self.builder or LabEngines(self)
+            self.builder.build(workspace.store, whole)
         if not self.live:
             self.query_one("#lab-query", Input).focus()  # (a change seen on disk never moves it)
 
@@ -218,32 +214,11 @@ class RetrievalLabScreen(LabEngines, CuratorScreen):
         self.reasons = explanations(result, forms)[0]  # each hit's own, as `curator retrieve` prints them
         fused = self.query_one("#fused", RowTable)
         room = self.query_one("#lab-fused").size.width
-        # one column per running source, ranks as `curator retrieve` prints them; short headers
-        # when the full ones would leave the names too little room (the reasons spell them out).
-        # Each cell starts with its one-cell gap (the table's cell padding is 0).
-        sources = running_sources(result)
-        tokens = [f"{h.tokens:,}" for h in result.hits]
-        tok_w = max([6, *map(len, tokens)])
-        fixed = 3 + 1 + tok_w + 1 + sum(len(s) + 1 for s in sources) + 2  # #, memory's gap, tokens, ranks, scrollbar
-        heads = list(sources) if room - fixed >= NAME_ROOM else [SHORT.get(s, s[:3]) for s in sources]
-        narrow = room < 70  # file names (the folder is in the reasons below the table)
-        with cursor_kept(fused) if again else nullcontext():
-            widths = fused.set_columns([(" #", 3), (" memory", None), (" " + "tokens".rjust(tok_w), tok_w + 1),
-                                        *((" " + h, len(h) + 1) for h in heads)], room)
-            for h, tok in zip(result.hits, tokens, strict=True):
-                # near-copies shown once (retrieval/copies.py), counted after the name, which is cut
-                copies = f" +{len(h.copies)} cop{'y' if len(h.copies) == 1 else 'ies'}" if h.copies else ""
-                name = middle_cut(self.result_name(h.path, narrow), widths[1] - 1 - len(copies)) + copies
-                ranks = [rank_cell(h, s).rjust(w) for s, w in zip(sources, widths[3:], strict=True)]
-                fused.add_row(f"{h.rank:>2}", Text(" " + name, style="bold", no_wrap=True),
-                              tok.rjust(widths[2]), *ranks, key=h.path)
+        fill_fused(fused, result, room, again, self.result_name)
         self._reason()
         for s in SOURCES:
             table = self.query_one(f"#src-{s}", RowTable)
-            cols = table.set_columns([("#", 1), ("memory", None), ("score", 5)], table.parent.size.width)
-            for i, (path, score) in enumerate(result.per_source.get(s, [])[:8], 1):
-                name = path.rsplit("/", 1)[-1]  # (the memory system's name is in the fused list)
-                table.add_row(str(i), Text(middle_cut(name, cols[1]), no_wrap=True), f"{score:.2f}", key=path)
+            fill_source(table, result.per_source.get(s, []))
         self.query_one("#trace", Static).update(trace_text(result, also, self.query_one("#trace").size.width))
         n = len(result.hits)
         words = f"words: {' '.join(readable_terms(result)[:8])}"
