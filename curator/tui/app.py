@@ -10,13 +10,13 @@ from functools import partial
 from pathlib import Path
 
 from textual.app import App
-from textual.binding import Binding
 from textual.message import Message
 from textual.notifications import Notify
 from textual.signal import Signal
 
 from ..base.config import Config
 from . import messages as msg
+from . import navigate
 from .background import Background
 from .choices import Choices
 from .dialogs import DiffDialog
@@ -24,6 +24,7 @@ from .flows.curation import Curation
 from .flows.fixes import Fixes
 from .flows.repository import RepositoryFixes
 from .flows.undo import Undo
+from .keys import APP_BINDINGS, SCREENS_GROUP
 from .palette import CuratorCommands
 from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, RetrievalLabScreen
 from .screens.context import ContextScreen
@@ -33,10 +34,9 @@ from .screens.review import ReviewScreen
 from .screens.sessions import SessionsScreen
 from .settings import Settings, save_settings
 from .themes import install as install_themes
+from .themes import role_styles
 from .toasts import Toasts
 from .watchers import Watchers
-
-SCREENS_GROUP = Binding.Group("Screens", compact=True)  # one "1-7 Screens" entry: the footer fits 80 columns
 
 
 class CuratorApp(App[None]):
@@ -54,27 +54,7 @@ class CuratorApp(App[None]):
         "context": ContextScreen,
     }
     DEFAULT_MODE = "store"
-    BINDINGS = [
-        # one footer entry for the screens ("1-7 Screens"); each key is in F1's list
-        Binding("1", "switch_mode('store')", "Screens", id="show-store", group=SCREENS_GROUP, key_display="1-7",
-                tooltip="1 Store · 2 Problems · 3 Budgets · 4 Lab · 5 Sessions · 6 Drift"),
-        Binding("2", "switch_mode('problems')", "Problems", id="show-problems", group=SCREENS_GROUP, tooltip="Every finding", show=False),
-        Binding("3", "switch_mode('budgets')", "Budgets", id="show-budgets", group=SCREENS_GROUP,
-                tooltip="Tokens, budgets and the cost model", show=False),
-        Binding("4", "switch_mode('lab')", "Lab", id="show-lab", group=SCREENS_GROUP, tooltip="What would the agent retrieve?",
-                show=False),
-        Binding("5", "switch_mode('sessions')", "Sessions", id="show-sessions", group=SCREENS_GROUP,
-                tooltip="The agent's sessions: browse, search, mine", show=False),
-        Binding("6", "switch_mode('drift')", "Drift", id="show-drift", group=SCREENS_GROUP,
-                tooltip="What is out of step, and each memory system's start-up load over git history", show=False),
-        Binding("7", "switch_mode('context')", "Context", id="show-context", group=SCREENS_GROUP,
-                tooltip="What each agent loads: start-up files, on demand, imports", show=False),
-        Binding("f1,question_mark", "help", "Help", id="help", tooltip="Keys and what this screen is for"),
-        Binding("ctrl+r", "reload_store", "Reload", id="reload-store", tooltip="Re-read the store and re-run the checks", show=False),
-        Binding("ctrl+t", "next_theme", "Theme", id="next-theme", tooltip="Cycle through the themes", show=False),
-        Binding("ctrl+z", "undo", "Undo", id="undo", tooltip="Undo the last curator operation (repeatable)"),
-        Binding("q", "quit", "Quit", id="quit", tooltip="Leave curator", show=False),  # (F1 lists it: the footer keeps 80 columns for this screen's keys)
-    ]
+    BINDINGS = APP_BINDINGS  # (keys.py: the screens' keys 1-7, help, reload, theme, undo, quit)
 
     def __init__(
         self,
@@ -91,7 +71,7 @@ class CuratorApp(App[None]):
         super().__init__()
         self.store_root = Path(store_root)
         self.layout = layout  # model.sources.Layout: every memory system of the repository
-        self.session = None  # the live session (curator.live.session.Session) once loaded
+        self.workbench = None  # the workbench (curator.live.workbench.Workbench) once loaded
         self.given = given or str(store_root)
         self.store_config = config
         self.token_counter = token_counter
@@ -128,7 +108,7 @@ class CuratorApp(App[None]):
         # default 5 ms so a search finishes within a frame while the UI keeps drawing
         sys.setswitchinterval(0.0005)
         self.theme = install_themes(self, self.requested_theme)
-        self.role_styles()
+        self._role_theme_pushed = role_styles(self, self._role_theme_pushed)
         self._themes_ready = True
         # (the notice is the first screen's one-line banner, never also a toast)
         self.background.load_store()
@@ -145,17 +125,8 @@ class CuratorApp(App[None]):
         """The notifications on screen now (tests read them)."""
         return self._toasts.on_screen()
 
-    def role_styles(self) -> None:
-        """Role styles ("bold error", "success", ...) follow the current theme's colours."""
-        from ..reports.styles import rich_theme
-
-        if self._role_theme_pushed:
-            self.console.pop_theme()
-        self.console.push_theme(rich_theme(self.current_theme))
-        self._role_theme_pushed = True
-
     def watch_theme(self, theme: str) -> None:
-        self.role_styles()
+        self._role_theme_pushed = role_styles(self, self._role_theme_pushed)
         if self._themes_ready and self.remember_theme:
             save_settings(Settings(theme=theme))
 
@@ -163,37 +134,37 @@ class CuratorApp(App[None]):
         """New snapshots (seen on disk, re-checked or written by us): the screens re-render from
         the current one, keeping selection and scroll; an open plan over a changed file is made
         again."""
-        session = self.session
-        if session is None:
+        bench = self.workbench
+        if bench is None:
             return
         from ..live.instructions import with_memory
 
-        model = with_memory(self.context_model, session, swaps)  # Serena's start-up follows its memory
+        model = with_memory(self.context_model, bench, swaps)  # Serena's start-up follows its memory
         if model is not None:
             self.context_model = model
             self.context_signal.publish(model)
-        mine = [s for s in swaps if s.index == session.current]
+        mine = [s for s in swaps if s.index == bench.current]
         if mine:
-            self.live_workspace = session.workspace  # screens update it in place (CuratorScreen.live)
-            self._loaded(session.workspace)
+            self.live_workspace = bench.workspace  # screens update it in place (CuratorScreen.live)
+            self._loaded(bench.workspace)
         else:
             self.workspace_signal.publish(self.workspace)  # badges of the other sources
         self.curation.replan_if_touched([p for s in mine for p in s.paths])
 
     def select_source(self, index: int) -> bool:
         """Make another source current: the screens and the write path follow it."""
-        session = self.session
-        if session is None or index == session.current or not (0 <= index < len(session.sources)):
+        bench = self.workbench
+        if bench is None or index == bench.current or not (0 <= index < len(bench.sources)):
             return False
-        if session.sources[index].workspace is None:
-            self.notify(f"{session.sources[index].name} could not be loaded: {session.sources[index].error}",
+        if bench.sources[index].workspace is None:
+            self.notify(f"{bench.sources[index].name} could not be loaded: {bench.sources[index].error}",
                         severity="warning")
             return False
-        session.current = index
-        self.store_root = Path(session.sources[index].spec.root)
+        bench.current = index
+        self.store_root = Path(bench.sources[index].spec.root)
         self.switching_source = True  # screens re-render for it; the tree keeps its shape
         try:
-            self._loaded(session.workspace)
+            self._loaded(bench.workspace)
         finally:
             self.switching_source = False
         return True
@@ -207,8 +178,8 @@ class CuratorApp(App[None]):
         """s: the whole repository → each memory system → the instruction files → the whole."""
         from ..live.scope import next_scope
 
-        if self.session is not None:
-            self.set_scope(next_scope(self.session, self.scope))
+        if self.workbench is not None:
+            self.set_scope(next_scope(self.workbench, self.scope))
 
     def set_scope(self, scope) -> None:
         """Narrow the screens to one source (it becomes current) or to the instruction files, or
@@ -232,8 +203,8 @@ class CuratorApp(App[None]):
 
     @property
     def read_only(self) -> bool:
-        session = self.session
-        return bool(session is not None and session.sources[session.current].spec.read_only)
+        bench = self.workbench
+        return bool(bench is not None and bench.sources[bench.current].spec.read_only)
 
     def _progress(self, what: str, fraction: float) -> None:
         progress = getattr(self.screen, "progress", None)
@@ -277,14 +248,7 @@ class CuratorApp(App[None]):
 
     def open_path(self, path: str, line: int | None = None) -> None:
         """Show a file on the store screen (from problems, budgets, the lab or the palette)."""
-
-        async def go() -> None:
-            await self.switch_mode("store")
-            screen = self.screen
-            if isinstance(screen, MainScreen):
-                screen.open_path(path, line)
-
-        self.run_worker(go(), group="navigate", exclusive=True)
+        self.run_worker(navigate.open_path(self, path, line), group="navigate", exclusive=True)
 
     # -- what the screens ask for ------------------------------------------------------------
 
@@ -296,14 +260,8 @@ class CuratorApp(App[None]):
 
     def on_show_sessions(self, message: msg.ShowSessions) -> None:
         """The Sessions screen, narrowed to the sessions that loaded a file."""
-        from .screens.sessions import SessionsScreen
-
-        async def go() -> None:
-            await self.switch_mode("sessions")
-            if isinstance(self.screen, SessionsScreen):
-                self.screen.narrow(message.path, message.session_ids)
-
-        self.run_worker(go(), group="navigate", exclusive=True)
+        self.run_worker(navigate.show_sessions(self, message.path, message.session_ids), group="navigate",
+                        exclusive=True)
 
     def on_propose(self, message: msg.Propose) -> None:
         self.curation.propose(message.plan)
@@ -335,17 +293,7 @@ class CuratorApp(App[None]):
         self.instructions_changed(message.paths)
 
     def on_worker_state_changed(self, event) -> None:
-        """Every worker's failure, in one place: a notice naming what failed (never a thread
-        that dies silently)."""
-        from textual.worker import WorkerState
-
-        if event.state != WorkerState.ERROR:
-            return
-        worker = event.worker
-        error = worker.error
-        what = worker.name or worker.group or "a background task"
-        self.notify(f"{what} failed: {type(error).__name__}: {error}", severity="error", timeout=10,
-                    markup=False, title="curator")
+        self.background.state_changed(event)  # every worker's failure, said in one place
 
     # -- the flows' port (flows.port.Port) and the workers' way back --------------------------
 
@@ -409,8 +357,8 @@ class CuratorApp(App[None]):
     async def on_unmount(self) -> None:
         """The app is leaving (its loop still runs): wait for the watcher, keep what was learnt."""
         await self.watchers.left()
-        if self.session is not None:
-            self.session.flush()
+        if self.workbench is not None:
+            self.workbench.flush()
 
     # -- the flows' actions (keys, the palette) ------------------------------------------
 

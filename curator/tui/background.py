@@ -24,7 +24,7 @@ class Background:
 
     def _load_store(self) -> None:
         from ..curation import CurationError, recover
-        from ..live.session import open_session
+        from ..live.workbench import open_workbench
         from ..model.sources import discover
 
         app, last = self.app, [0.0]
@@ -62,23 +62,23 @@ class Background:
                          f"({', '.join(recovered)}): it is as it was before it.")
                 for note in getattr(recovered, "notes", []):
                     warn(note)
-            session = open_session(layout, given=app.given, config=app.store_config,
+            bench = open_workbench(layout, given=app.given, config=app.store_config,
                                    token_counter=app.token_counter, progress=progress, prefer=app.store_root)
-            if session.workspace is None:
-                errors = "; ".join(f"{s.name}: {s.error}" for s in session.sources if s.error)
+            if bench.workspace is None:
+                errors = "; ".join(f"{s.name}: {s.error}" for s in bench.sources if s.error)
                 raise RuntimeError(errors or "no memory store found")
         except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
             app.later(self.load_failed, str(exc), False)
             return
-        app.later(self.loaded, session)
+        app.later(self.loaded, bench)
 
-    def loaded(self, session) -> None:
+    def loaded(self, bench) -> None:
         import gc
 
         app = self.app
-        app.session = session
-        app.store_root = Path(session.sources[session.current].spec.root)
-        app._loaded(session.workspace)
+        app.workbench = bench
+        app.store_root = Path(bench.sources[bench.current].spec.root)
+        app._loaded(bench.workspace)
         # the loaded snapshots live on: later collections need not scan them again (a change
         # on disk makes a new snapshot sharing most records, so this is done once per load)
         gc.freeze()
@@ -107,7 +107,7 @@ class Background:
 
         app = self.app
         try:
-            layout = app.session.layout if app.session is not None else app.layout or discover(app.store_root)
+            layout = app.workbench.layout if app.workbench is not None else app.layout or discover(app.store_root)
             model = load_context(layout, app.token_counter)
         except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
             app.tell(msg.Notice(f"Could not read the instruction files: {exc}", severity="warning",
@@ -121,15 +121,15 @@ class Background:
             return  # a newer model is on its way
         app.context_model = model
         app.watchers.follow_instructions(model)
-        if app.session is not None and model is not None:
-            app.session.set_instructions(model)  # its findings: the header's and Problems' counts
+        if app.workbench is not None and model is not None:
+            app.workbench.set_instructions(model)  # its findings: the header's and Problems' counts
         app.context_signal.publish(model)
         self.load_proof()
         if live:
             if app.workspace is not None:
                 app.workspace_signal.publish(app.workspace)  # counts with the instruction findings
             return
-        if app.session is not None:
+        if app.workbench is not None:
             return
         if model is not None and model.agents:
             # no memory to show, but instruction files: what each agent loads is the screen
@@ -206,14 +206,27 @@ class Background:
     def _recheck(self, path: str) -> None:
         """Re-read one file of the current source (F5): a new snapshot if it changed."""
         app = self.app
-        session = app.session
-        if session is None or session.workspace is None:
+        bench = app.workbench
+        if bench is None or bench.workspace is None:
             return
-        swap = session.recheck(session.current, [path])
+        swap = bench.recheck(bench.current, [path])
         if swap is not None:
             app.tell(msg.Swapped([swap]))
         app.tell(msg.Notice(f"re-checked {path}", timeout=2))
 
+
+    def state_changed(self, event) -> None:
+        """Every worker's failure, in one place: a notice naming what failed (never a thread
+        that dies silently)."""
+        from textual.worker import WorkerState
+
+        if event.state != WorkerState.ERROR:
+            return
+        worker = event.worker
+        error = worker.error
+        what = worker.name or worker.group or "a background task"
+        self.app.notify(f"{what} failed: {type(error).__name__}: {error}", severity="error", timeout=10,
+                        markup=False, title="curator")
 
 def _recover_repository(root: Path, warn) -> None:
     """An instruction-file fix a kill interrupted is rolled back as the app opens (never

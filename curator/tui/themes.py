@@ -119,3 +119,14 @@ def install(app, requested: str | None) -> str:
         app.notify(f"Unknown theme {wanted!r}; using {DEFAULT_THEME}", severity="warning")
         wanted = DEFAULT_THEME if DEFAULT_THEME in app.available_themes else "textual-dark"
     return wanted
+
+
+def role_styles(app, pushed: bool) -> bool:
+    """Role styles ("bold error", "success", ...) follow `app`'s current theme's colours (the
+    ones pushed before, if `pushed`, taken off first). Returns True: pushed now."""
+    from ..reports.styles import rich_theme
+
+    if pushed:
+        app.console.pop_theme()
+    app.console.push_theme(rich_theme(app.current_theme))
+    return True

@@ -27,11 +27,11 @@ class Watchers:
         """Follow every source on disk."""
         app = self.app
         self.stop()
-        if app.session is None or (os.environ.get("CURATOR_NO_WATCH") and app.watch_events is None):
+        if app.workbench is None or (os.environ.get("CURATOR_NO_WATCH") and app.watch_events is None):
             return
         stop = threading.Event()
         self.stop_event = stop
-        session = app.session
+        bench = app.workbench
 
         def swaps(found) -> None:
             if not stop.is_set():
@@ -42,7 +42,7 @@ class Watchers:
                 app.tell(msg.Notice(f"Watching the store stopped working: {exc}", severity="warning",
                                     timeout=10, markup=False))
 
-        thread = threading.Thread(target=session.watch, args=(swaps, stop, app.watch_events, failed),
+        thread = threading.Thread(target=bench.watch, args=(swaps, stop, app.watch_events, failed),
                                   name="curator-watch", daemon=True)
         thread.start()
         self.thread = thread

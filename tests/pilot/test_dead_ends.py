@@ -31,7 +31,7 @@ def _notices(app) -> str:
 
 
 async def _open_index(app, pilot, source_name: str, path: str):
-    session = app.session
+    session = app.workbench
     index = next(i for i, s in session.loaded() if s.name == source_name)
     app.select_source(index)
     await settle(app, pilot)

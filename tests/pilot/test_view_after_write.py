@@ -12,7 +12,7 @@ from textual.widgets import Input
 
 from curator.base.tokens import FakeTokenCounter
 from curator.curation import plan_promote
-from curator.live.session import open_session
+from curator.live.workbench import open_workbench
 from curator.model.sources import discover
 from curator.tui.dialogs import DiffDialog, KeywordDialog
 from curator.tui.screens import MainScreen
@@ -33,7 +33,7 @@ def view(ws) -> dict:
 
 
 def fresh(root) -> dict:
-    return view(open_session(discover(root), token_counter=FakeTokenCounter()).workspace)
+    return view(open_workbench(discover(root), token_counter=FakeTokenCounter()).workspace)
 
 
 async def confirm(app, pilot) -> None:
@@ -102,7 +102,7 @@ def watcher_sees_each_file_as_it_is_written(app, monkeypatch):
     def swap(root, rel, *a, **kw):
         real(root, rel, *a, **kw)
         written.append(Path(root) / rel)  # a batch names a file again when more events on it come
-        found = app.session.changed(written)
+        found = app.workbench.changed(written)
         if found:
             app.tell(Swapped(found))  # as the watcher hands its swaps to the app
 

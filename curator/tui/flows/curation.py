@@ -39,7 +39,7 @@ class Curation:
         if port.read_only and root is None:
             from ...reports.escape import visible
 
-            spec = port.session.sources[port.session.current].spec
+            spec = port.workbench.sources[port.workbench.current].spec
             port.notify(visible(spec.why) if spec.why else "This source is read-only (it lives outside the repository)",
                         severity="warning", markup=False)
             return
@@ -71,17 +71,17 @@ class Curation:
         after it are repository-relative."""
         from ...live.scope import prefix_of
 
-        session = self.port.session
-        if session is None or not session.sources:
+        bench = self.port.workbench
+        if bench is None or not bench.sources:
             return ""
-        return prefix_of(session.sources[session.current].spec, bool(getattr(session.layout, "single", False)))
+        return prefix_of(bench.sources[bench.current].spec, bool(getattr(bench.layout, "single", False)))
 
     def store_label(self) -> str | None:
         """The memory system a write lands in, in words (`.serena/memories (Serena, tiered …)`)."""
-        session = self.port.session
-        if session is None or not session.sources:
+        bench = self.port.workbench
+        if bench is None or not bench.sources:
             return None
-        src = session.sources[session.current]
+        src = bench.sources[bench.current]
         name = src.name if src.name not in (".", "") else (self.port.given or src.root.name)
         return f"{name} ({src.spec.label})"
 
@@ -127,22 +127,22 @@ class Curation:
         from ...curation.replan import PlanChanged, apply_replanning
 
         port = self.port
-        session = port.session
-        index = session.current
+        bench = port.workbench
+        index = bench.current
 
         def fresh(paths):  # the snapshot as it is now (shown too, as the watcher would)
-            swap = session.recheck(index, paths)
+            swap = bench.recheck(index, paths)
             if swap is not None:
                 port.later(port.refresh_views, [swap])
-            return session.sources[index].workspace
+            return bench.sources[index].workspace
 
         try:  # a file changed since the plan: made again; the same changes applied (issue 20)
-            (jid, swap), plan = apply_replanning(session.sources[index].root, session.apply, plan, fresh, replan)
+            (jid, swap), plan = apply_replanning(bench.sources[index].root, bench.apply, plan, fresh, replan)
         except PlanChanged as exc:  # different changes: the new diff (from the snapshot now shown), for approval
             port.later(self.refused, None, [exc.path], replan, then_open)
             return
         except ChangedOnDisk as exc:  # edited outside since the plan was made: never overwritten
-            changed = session.recheck(index, [e.path for e in plan.edits])
+            changed = bench.recheck(index, [e.path for e in plan.edits])
             port.later(self.refused, changed, [getattr(exc, "path", str(exc))], replan, then_open)
             return
         except (CurationError, OSError) as exc:

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 class Port(Protocol):
     # the state a flow plans from (the app's: None until loaded)
-    session: Any  # the live session (curator.live.session.Session)
+    workbench: Any  # the workbench (curator.live.workbench.Workbench)
     workspace: Any  # the current source's snapshot (curator.live.workspace.Workspace)
     context_model: Any  # the instruction files' model (curator.context), None before it is built
     store_root: Path

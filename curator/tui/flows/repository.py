@@ -28,8 +28,8 @@ class RepositoryFixes:
         """(name, root) of every journal the app writes: the current store's, the repository's."""
         from ...curation.journals import distinct
 
-        session = self.port.session
-        store = Path(session.sources[session.current].root) if session is not None and session.workspace else None
+        bench = self.port.workbench
+        store = Path(bench.sources[bench.current].root) if bench is not None and bench.workspace else None
         return distinct([("store", store), ("repository", self.root())])
 
     def fix(self, findings) -> None:

@@ -41,7 +41,7 @@ class Undo:
         port = self.port
         journals = self.repository.journals()
         hit = newest_applied(journals)
-        session = port.session
+        bench = port.workbench
         if hit is None:  # nothing of this user's applied: set aside what is not theirs, and say so
             from ...curation.journals import kind_of
 
@@ -52,8 +52,8 @@ class Undo:
                 except NothingToUndo as exc:
                     notes += exc.notes
             raise NothingToUndo(notes)
-        if hit[0] == "store" and session is not None:
-            entry, swap = session.undo()
+        if hit[0] == "store" and bench is not None:
+            entry, swap = bench.undo()
             repo = self.repository.root()
             if repo is not None and hit is not None and hit[1].resolve() == repo.resolve():
                 port.later(port.instructions_changed, [])  # the store's journal is the repository's
@@ -122,8 +122,8 @@ class Undo:
 
         port = self.port
         try:
-            if where == "store" and port.session is not None:
-                entry, swap = port.session.undo(entry_id=entry_id)
+            if where == "store" and port.workbench is not None:
+                entry, swap = port.workbench.undo(entry_id=entry_id)
             else:
                 entry, swap = undo(root, kind_of(where), entry_id), None
                 port.later(port.instructions_changed, [root / f["path"] for f in entry.meta.get("files", [])])

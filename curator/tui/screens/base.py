@@ -24,7 +24,7 @@ def act_in_source(app, scoped):
     acts there; a finding across sources goes to the source holding its path (None: none)."""
     from dataclasses import replace
 
-    repo = app.session
+    repo = app.workbench
     source, f = scoped.source, scoped.finding
     if repo is None:  # a repository without memory: its instruction findings act in no store
         return None
@@ -166,7 +166,7 @@ class CuratorScreen(Screen):
         """A repository of instruction files only (no memory store): the header names it and
         counts its agents and instruction findings; a memory screen says where to look."""
         app = self.app
-        if app.workspace is not None or app.session is not None or model is None or not model.agents:
+        if app.workspace is not None or app.workbench is not None or model is None or not model.agents:
             return
         self.query_one(StatusHeader).show_instructions(model)
         for pane in self.query(LoadingPane):

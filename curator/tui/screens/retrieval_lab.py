@@ -97,7 +97,7 @@ class RetrievalLabScreen(CuratorScreen):
         repository of several memory systems; None: one source (the current one) is searched."""
         from ...live.scope import is_source, prefix_of
 
-        repo = getattr(self.app, "session", None)
+        repo = getattr(self.app, "workbench", None)
         if repo is None or is_source(self.app.scope) or len(repo.loaded()) < 2:
             return None
         single = bool(getattr(repo.layout, "single", False))
@@ -163,7 +163,7 @@ class RetrievalLabScreen(CuratorScreen):
     def _title(self, text: str, first: bool = False) -> None:
         # the lab searches the app's scope (s cycles it): the whole repository or one memory
         # system, named after the text when it comes `first` (progress: seen at 80 columns)
-        repo = getattr(self.app, "session", None)
+        repo = getattr(self.app, "workbench", None)
         if repo is not None and len(repo.loaded()) > 1:
             from ...live.scope import scope_name, short_name
 
@@ -197,7 +197,7 @@ class RetrievalLabScreen(CuratorScreen):
             from ...model.sources import repository_settings
             from ...retrieval.multi import search_sources
 
-            repo = self.app.session
+            repo = self.app.workbench
             precedence = repository_settings(repo.layout.root).precedence
             result = search_sources(engines, query, engine.config.k, "fused", precedence)
         else:
@@ -285,7 +285,7 @@ class RetrievalLabScreen(CuratorScreen):
         from ...retrieval.multi import locate
 
         e, _ = locate(self.engines, path)
-        spec = next((s.spec for _, s in self.app.session.loaded() if e is not None and s.name == e.name), None)
+        spec = next((s.spec for _, s in self.app.workbench.loaded() if e is not None and s.name == e.name), None)
         return short_name(spec) if spec is not None else "?"
 
     def _open(self, key: str | None) -> None:
@@ -299,9 +299,9 @@ class RetrievalLabScreen(CuratorScreen):
                 self.post_message(OpenPath(key))
             return
         e, rel = locate(self.engines, key)
-        index = next((i for i, s in self.app.session.loaded() if e is not None and s.name == e.name), None)
+        index = next((i for i, s in self.app.workbench.loaded() if e is not None and s.name == e.name), None)
         if index is not None:
-            if index != self.app.session.current:
+            if index != self.app.workbench.current:
                 self.app.select_source(index)
             self.post_message(OpenPath(rel))
 

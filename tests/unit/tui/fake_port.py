@@ -21,7 +21,7 @@ class Shown:
 
 @dataclass
 class FakePort:
-    session: object = None
+    workbench: object = None
     context_model: object = None
     store_root: Path = Path(".")
     given: str = "store"
@@ -38,7 +38,7 @@ class FakePort:
 
     @property
     def workspace(self):
-        return self.session.workspace if self.session is not None else None
+        return self.workbench.workspace if self.workbench is not None else None
 
     def show_diff(self, plan, decided, *, prefix="", store=None):
         shown = Shown(plan, decided, prefix, store)
@@ -56,8 +56,8 @@ class FakePort:
 
     def refresh_views(self, swaps) -> None:
         self.refreshed.append(swaps)
-        session = self.session
-        mine = [s for s in swaps if session is not None and s.index == session.current]
+        bench = self.workbench
+        mine = [s for s in swaps if bench is not None and s.index == bench.current]
         if self.curation is not None:
             self.curation.replan_if_touched([p for s in mine for p in s.paths])
 

@@ -10,7 +10,7 @@ import pytest
 from curator.base.tokens import FakeTokenCounter
 from curator.curation import plan_keywords
 from curator.curation.keywords import RowRef
-from curator.live.session import open_session
+from curator.live.workbench import open_workbench
 from curator.model.sources import discover
 from curator.tui.flows.curation import Curation
 from curator.tui.flows.fixes import Fixes
@@ -37,8 +37,8 @@ def root(make_store):
 
 @pytest.fixture
 def flows(root):
-    session = open_session(discover(root), given=str(root), token_counter=FakeTokenCounter())
-    port = FakePort(session=session, store_root=root, given="store")
+    bench = open_workbench(discover(root), given=str(root), token_counter=FakeTokenCounter())
+    port = FakePort(workbench=bench, store_root=root, given="store")
     curation = Curation(port)
     port.curation = curation
     repository = RepositoryFixes(port, curation)
@@ -83,7 +83,7 @@ def test_a_failed_apply_says_so_and_writes_nothing(flows):
     def full(plan):
         raise OSError("No space left on device")
 
-    port.session.apply = full
+    port.workbench.apply = full
     curation.plan_from(keywords("alpha", "omega"))
     port.last_diff.answer(True)
     port.settle()
@@ -97,7 +97,7 @@ def test_a_file_changed_under_the_diff_is_planned_again(flows):
     curation.plan_from(keywords("alpha", "omega"))
     first = port.last_diff
     (root / INDEX).write_text(ROWS.replace("zeta eta", "zeta nu"))  # someone edits the index meanwhile
-    swap = port.session.recheck(port.session.current, [INDEX])
+    swap = port.workbench.recheck(port.workbench.current, [INDEX])
     port.refresh_views([swap])  # as the watcher hands it over
     assert port.withdrawn == [first]  # the old diff taken back, never applied
     assert port.said("changed on disk; the plan was made again")
