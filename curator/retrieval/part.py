@@ -11,7 +11,10 @@ class EnginePart:
     def __init__(self, engine) -> None:
         self.engine = engine
 
-    def __getattr__(self, name: str):
-        if name in type(self).READS:
-            return getattr(self.engine, name)
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in cls.READS:  # a read-only property each: a part never sets the engine's state
+            setattr(cls, name, property(lambda self, name=name: getattr(self.engine, name)))
+
+    def __getattr__(self, name: str):  # only for a name that is neither the part's nor in READS
         raise AttributeError(f"{type(self).__name__} has no {name!r} (and does not read it from the engine)")

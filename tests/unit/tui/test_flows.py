@@ -218,3 +218,18 @@ def test_instruction_fixes_are_journaled_at_the_repository_root(tmp_path):
     undo.undo()
     port.settle()
     assert (root / "CLAUDE.md").read_text() == "# P\n\nSee @docs/guide.md.\n" and port.said("undone: ")
+
+
+def test_the_app_implements_the_port(tmp_path):
+    """Every member of the port is the app's (a renamed app method would leave a flow calling
+    nothing) — and none of them overrides one of Textual's own."""
+    from textual.app import App
+
+    from curator.tui.app import make_app
+    from curator.tui.flows.port import Port
+
+    app = make_app(tmp_path)
+    members = {n for n in vars(Port) if not n.startswith("_")} | set(Port.__annotations__)
+    assert members >= {"show_diff", "withdraw", "ask", "notify", "refresh_views", "in_background", "later"}
+    assert [n for n in sorted(members) if not hasattr(app, n)] == []
+    assert [n for n in sorted(members - {"notify"}) if hasattr(App, n)] == []
