@@ -6,6 +6,8 @@ from .table import AgentTable, Rule, Source
 
 REPO = "https://docs.github.com/en/copilot/how-tos/configure-custom-instructions/add-repository-instructions"
 AGENTS = "https://docs.github.com/en/copilot/how-tos/use-copilot-agents/coding-agent/create-custom-agents"
+VSCODE = ("https://github.com/microsoft/vscode/blob/main/src/vs/workbench/contrib/chat/common/promptSyntax/"
+          "computeAutomaticInstructions.ts")
 _R = Source(REPO, "2026-11-27")
 
 TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-27", (
@@ -16,6 +18,10 @@ TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-27", (
     Rule("path.suffix", ".instructions.md", "path instructions end in `.instructions.md`", _R, when="on demand"),
     Rule("path.keys", {"globs": "applyTo", "exclude": "excludeAgent"}, "the frontmatter keys `applyTo` and "
          "`excludeAgent`", _R, when="setting"),
+    Rule("path.every-file", ("**", "**/*", "*"),
+         "`applyTo` `**`, `**/*` or `*` applies to every request, with or without a file open (`*` is one of "
+         "the wildcards, not \"root files only\")", Source(VSCODE, "2026-11-28", "VS Code's "
+         "computeAutomaticInstructions `_matches`; GitHub's page documents only `**`"), when="start-up"),
     Rule("review.max-chars", 4_000,
          "formerly documented: code review read only the first 4,000 characters of an instructions file",
          Source(REPO, "2026-11-27", "the sentence was removed from the page in early 2026; whether the limit is "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 _VERSION = re.compile(r"^\d+(?:[.-]\d+){0,3}$")
 _MISSING = object()
@@ -134,7 +135,7 @@ class RuleSet:
         """Does the rule hold at this version (a behaviour an older agent lacks)?"""
         return key in self.held
 
-    def value(self, key: str, default: object = _MISSING) -> object:
+    def value(self, key: str, default: object = _MISSING) -> Any:  # whatever the row holds: names, a number, a mapping
         """The row's value; `default` when no row of `key` holds at this version (without a
         default that is a bug in a loader: KeyError)."""
         rule = self.held.get(key)

@@ -100,6 +100,8 @@ class StoreCache:
                 self.entries, self.derived, self.config = data
 
     def _read(self, name: str):
+        if self.folder is None:  # in memory only
+            return None
         try:
             with open(self.folder / name, "rb") as fh:
                 payload = without_checksum(fh.read())
@@ -115,6 +117,8 @@ class StoreCache:
     def _write(self, name: str, data: tuple) -> bool:
         import tempfile
 
+        if self.folder is None:  # in memory only
+            return False
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".cache-", suffix=".tmp")

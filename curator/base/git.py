@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Literal, overload
 
 RENAMES_SCANNED = 2000  # commits of history read for renames (newest first)
 _RENAMES: dict[tuple, dict[str, str]] = {}  # (folder, HEAD, pathspec, relative) -> renames
@@ -29,6 +30,12 @@ class GitTimeout(GitError):
     """git did not answer within the time given."""
 
 
+@overload
+def run(cwd: Path | str, *args: str, binary: Literal[False] = False, timeout: float | None = None,
+        env: dict | None = None) -> str: ...
+@overload
+def run(cwd: Path | str, *args: str, binary: Literal[True], timeout: float | None = None,
+        env: dict | None = None) -> bytes: ...
 def run(cwd: Path | str, *args: str, binary: bool = False, timeout: float | None = None,
         env: dict | None = None) -> str | bytes:
     """git's output (text, or bytes when `binary`); GitError when it cannot run or fails.

@@ -57,9 +57,10 @@ def expand_braces(glob: str, limit: int = MAX_ALTERNATIVES) -> list[str] | None:
         out: list[str] = []
         for a, b in zip(bounds, bounds[1:], strict=False):
             # BREAK keeps `*{*,x}` from reading as `**`: stars of a group and beside it are apart
-            for alt in expand_braces(f"{head}{BREAK}{glob[a + 1:b]}{BREAK}{tail}", limit) or [None]:
-                if alt is None:
-                    return None
+            alts = expand_braces(f"{head}{BREAK}{glob[a + 1:b]}{BREAK}{tail}", limit)
+            if not alts:
+                return None
+            for alt in alts:
                 out.append(alt)
                 if len(out) > limit:
                     return None
@@ -152,7 +153,7 @@ def _unfold(toks: list[str], limit: int) -> list[list[str]] | None:
     """Every `**/` inside a name as its two readings (`(?:.*/)?`: nothing, or `**` and `/`);
     None past `limit` readings. (Committing to the leftmost place is exact only when a `**/`
     starts a name, so the two are matched as separate alternatives.)"""
-    out = [[]]
+    out: list[list[str]] = [[]]
     for t in toks:
         if t == MID:
             out = [*(o for o in out), *([*o, ANY, "/"] for o in out)]
@@ -195,7 +196,7 @@ def compile_glob(glob: str, *, classes: bool = True, braces: bool = True, below:
     alternatives = expand_braces(glob) if braces else [glob]
     if alternatives is None:
         return NOTHING
-    readings = []
+    readings: list[list[str]] = []
     for g in dict.fromkeys(alternatives):
         unfolded = _unfold(tokens(g, classes), MAX_ALTERNATIVES)
         if unfolded is None or len(readings) + len(unfolded) > MAX_ALTERNATIVES:

@@ -16,6 +16,7 @@ import yaml
 ALIAS_BUDGET = 10_000  # values aliases may add beyond those written in the text
 MAX_DEPTH = 500
 
+LOADER: type[yaml.SafeLoader] | type[yaml.CSafeLoader]
 try:
     LOADER = yaml.CSafeLoader  # libyaml is ~10x faster; the pure loader is the fallback
 except AttributeError:  # pragma: no cover - PyYAML built without libyaml
@@ -61,7 +62,7 @@ def check_aliases(text: str, loader=LOADER) -> None:
         elif isinstance(event, yaml.AliasEvent):
             if event.anchor in open_anchors:
                 raise Refused("a YAML alias refers to the value that holds it")
-            n = sizes.get(event.anchor, 1)
+            n = sizes.get(event.anchor, 1) if event.anchor is not None else 1
             seen += n
             if seen > ALIAS_BUDGET + written:
                 raise Refused(f"its aliases expand to more than {ALIAS_BUDGET:,} values")

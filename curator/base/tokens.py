@@ -166,8 +166,8 @@ class TiktokenCounter:
 
     def _encode_len(self, texts: list[str]) -> list[int]:
         fast = _fast_counter() if self.encoding == ENCODING else None
+        out: list[int] = []
         if fast is not None:
-            out = []
             for t in texts:
                 try:
                     out.append(fast(t))
@@ -180,7 +180,6 @@ class TiktokenCounter:
             return [estimate(t) for t in texts]
         if len(texts) > 64:
             # in slices: the token lists of a whole large store at once would take ~1 GB at 50k files
-            out: list[int] = []
             for i in range(0, len(texts), BATCH):
                 out += [len(t) for t in enc.encode_ordinary_batch(texts[i : i + BATCH], num_threads=2)]
             return out

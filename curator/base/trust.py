@@ -125,9 +125,10 @@ def journal_path(kind: str, root: Path, rel: str, known: Callable[[str], bool] |
         base, rest = Path(root).resolve(), norm
     elif norm.startswith("../"):
         prefix, _, rest = norm[3:].partition("/")
-        base = store_family(root).get(f"../{prefix}")
-        if base is None or not rest or rest.startswith("../") or rest == "..":
+        tier = store_family(root).get(f"../{prefix}")
+        if tier is None or not rest or rest.startswith("../") or rest == "..":
             raise Untrusted(f"{shown!r} leaves the store")
+        base = tier
     else:
         base, rest = Path(root).resolve(), norm
     target = base / rest

@@ -130,6 +130,9 @@ def _recheck_in_process(store_path: str) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ..live import use_meaning
+
+    use_meaning()  # duplicate.topic's vectors, as `curator` has them
     p = argparse.ArgumentParser(prog="python -m curator.bench.check", description=__doc__.splitlines()[0])
     p.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 50000])
     p.add_argument("--repeat", type=int, default=5, help="warm pairs per size (default 5)")

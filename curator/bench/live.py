@@ -130,6 +130,9 @@ def _watch_latency(bench, work: Path, paths: list[str]) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ..live import use_meaning
+
+    use_meaning()  # duplicate.topic's vectors, as `curator` has them
     p = argparse.ArgumentParser(prog="python -m curator.bench.live", description=__doc__.splitlines()[0])
     p.add_argument("--files", type=int, default=10000)
     p.add_argument("--edits", type=int, default=11)

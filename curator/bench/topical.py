@@ -84,7 +84,9 @@ def label(p: dict) -> bool | None:
 
 
 def pairs(corpora: Path, low: float = 0.60, only: str = "") -> list[dict]:
-    from .. import live  # noqa: F401 - provides duplicate.topic its vectors
+    from ..live import use_meaning
+
+    use_meaning()  # duplicate.topic's vectors
     from ..base.tokens import EstimateCounter
     from ..checks import run_checks
     from ..checks.topical_checks import embedder, topical_pairs

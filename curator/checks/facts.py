@@ -11,6 +11,7 @@ import hashlib
 import posixpath
 import re
 import zlib
+from collections.abc import Iterable
 from itertools import compress
 from typing import NamedTuple
 
@@ -64,7 +65,7 @@ _SAMPLED = _Sampled()
 def shingle_prints(words: list[str], n: int, sampled: bool) -> set[int]:
     if len(words) < n:
         return {zlib.crc32(" ".join(words).encode())} if words else set()
-    keep = range(len(words) - n + 1)
+    keep: Iterable[int] = range(len(words) - n + 1)
     if sampled:
         keep = compress(keep, map(_SAMPLED.__getitem__, words))  # words past the last shingle: not kept
     return {zlib.crc32(" ".join(words[j : j + n]).encode()) for j in keep}

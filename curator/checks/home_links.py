@@ -26,8 +26,8 @@ def report_home_link(ctx: Context, path: str, raw: str, line: int) -> bool:
     if auto is not None:
         store_folder = _shown_folder(ctx.store)
         message = auto_memory_message(raw, auto[0], auto[1], store_folder, meant)
-    else:
-        message = home_message(raw, prefix, meant)
+    else:  # not auto memory: a home folder's link, so `prefix` is set
+        message = home_message(raw, prefix or "~", meant)
     ctx.add("links.broken", path, message, line=line, target=target, suggestion=meant, fix=fix)
     return True
 

@@ -21,6 +21,28 @@ def likely_index(ctx: Context, path: str, text: str) -> str | None:
     return choose_index(ctx.store, path, profiles)
 
 
+PATHWISE = ("orphan.unindexed",)  # a tiered store's finding of a memory reads its text only
+
+
+def pathwise(store) -> bool:
+    """Whether a re-check after a text edit may run the check on the edited memories alone:
+    in a tiered store an orphan's finding reads its own text (superseded, likely index) and the
+    indexes; the other formats' findings read names and listings, not text."""
+    return store.format == fmts.SERENA_TIERED
+
+
+def recheck(ctx: Context, homes=None):
+    """`ctx.paths`' findings after a text edit, the indexes' profiles (`model.homes.Profiles`)
+    reused from the last run: they read the indexes and names, which a text edit leaves alone.
+    Returns the profiles, for the next re-check."""
+    if homes is not None:
+        homes = homes.moved_to(ctx.store)
+        ctx.memo("orphan.homes", lambda: homes)
+    if ctx.wants("orphan.unindexed"):
+        _tiered(ctx)
+    return ctx.memo("orphan.homes", lambda: None) if ctx.wants("orphan.unindexed") else homes
+
+
 def run(ctx: Context) -> None:
     fmt = ctx.store.format
     if fmt == fmts.SERENA_TIERED:
@@ -113,7 +135,9 @@ def _listed(ctx: Context) -> None:
 def _tiered(ctx: Context) -> None:
     store, cfg = ctx.store, ctx.config
     routed = store.routes_to
-    for path, rec in store.records.items():
+    records = store.records
+    for path in (records if ctx.paths is None else ctx.file_paths()):
+        rec = records[path]
         if rec.level != 2 or rec.kind != "memory" or rec.tier != "semantic" or not rec.readable or is_log(cfg, rec):
             continue
         if path in routed or cfg.is_orphan_allowed(path) or _stem(path) in EXEMPT:

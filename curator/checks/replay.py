@@ -92,10 +92,11 @@ def _found_unchanged(found) -> bool:
     if found is None:
         return True
     arg, layout = found
+    from ..demo import sample_copy
     from ..model.discovery import StoreError, locate_store
 
     try:
-        return describe(locate_store(arg, demo=False)) == layout
+        return describe(locate_store(arg, demo=sample_copy, fall_back=False)) == layout
     except (StoreError, OSError, ValueError):
         return False
 

@@ -41,7 +41,8 @@ def superseded(rec) -> str | None:
         m = _MARK.match(s)
         if m and m.group(1).isupper():
             return s
-        if s.startswith("#") and _TITLE_MARK.search(s) and _TITLE_MARK.search(s).group(1).isupper():
+        title = _TITLE_MARK.search(s) if s.startswith("#") else None
+        if title and title.group(1).isupper():
             return s
         if not s.startswith("#") and _PHRASE.search(s):
             return s

@@ -21,7 +21,7 @@ BLOCK = 512  # rows of the similarity matrix at a time (a 10k store never holds 
 CHECK = "duplicate.topic"
 
 
-_provider = None  # set by the layer that owns the semantic source (checks sit below retrieval)
+_provider = None  # set by the faces at their start (`live.use_meaning`): checks sit below retrieval
 
 
 def provide_embedder(provider) -> None:

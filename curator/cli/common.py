@@ -70,10 +70,11 @@ def locate_and_configure(args: argparse.Namespace, allow_demo: bool = False):
     """The store the arguments name (or discovery finds) and its config. Raises UsageError; with
     no store found, only the app (`allow_demo`) falls back to the bundled demo store."""
     from ..base.config import ConfigError, load_config
+    from ..demo import sample_copy
     from ..model import StoreError, locate_store
 
     try:
-        located = locate_store(store_argument(args), demo=allow_demo)
+        located = locate_store(store_argument(args), demo=sample_copy, fall_back=allow_demo)
         cfg_path = getattr(args, "config", None)
         if cfg_path and not Path(cfg_path).is_file():
             raise UsageError(f"config file not found: {cfg_path}")

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 
 from ..agents import RuleSet, rules_for
+from ..base.tokens import TokenCounter
 from ..model.findings import Finding, Fix, Reimport
 from .check_pages import SEVERITY
 from .fs import Problem, RepoFS, Text
@@ -23,7 +24,7 @@ class Builder:
     env: dict
     home: str
     only: set[str] | None = None  # check ids wanted (None: all)
-    counter: object = None  # the project's token counter (curator.base.tokens)
+    counter: TokenCounter | None = None  # the project's token counter
     findings: list[Finding] = field(default_factory=list)
     rules: dict[str, RuleSet] = field(default_factory=dict)  # the version chosen per agent
     managed_dir: str | None = None  # where the managed settings are looked for (None: the OS's place)
@@ -87,8 +88,10 @@ class Builder:
         check = "instructions.symlink-outside" if p.kind == "symlink-outside" else "instructions.unreadable"
         self.add(check, p.path, f"{p.message}; no agent reads it")
 
-    def dead_globs(self, rel: str, key: str, globs: list[str], line: int | None = None) -> bool:
-        """A finding when none of a rule's globs matches a file: the rule never loads."""
+    def dead_globs(self, rel: str, key: str, globs: list[str], line: int | None = None,
+                   outcome: str = "the rule never loads", parts: bool = True) -> bool:
+        """A finding when none of a rule's globs matches a file: the rule never loads (`parts`: an
+        info also for the patterns of a live list that match nothing)."""
         from .fs import SKIP_DIRS
         from .parse import first_match
 
@@ -97,11 +100,12 @@ class Builder:
         if not self.holds_code:
             return False  # a kit of agent files (no source of its own): its globs are for the projects it goes into
         if first_match(globs, self.fs.files) is not None:
-            self._dead_parts(rel, key, globs, line)
+            if parts:
+                self._dead_parts(rel, key, globs, line)
             return False
         shown = ", ".join(globs[:4]) + (" ..." if len(globs) > 4 else "")
-        self.add("instructions.dead-glob", rel, f"`{key}: {shown}` matches no file in the repository: "
-                 "the rule never loads", line)
+        self.add("instructions.dead-glob", rel, f"`{key}: {shown}` matches no file in the repository: {outcome}",
+                 line)
         return True
 
     def _dead_parts(self, rel: str, key: str, globs: list[str], line: int | None) -> None:

@@ -97,9 +97,12 @@ _PATH = re.compile(r"^[A-Za-z0-9_@.-]+(?:/[A-Za-z0-9_@.+-]+)+$")
 _FILE_EXT = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
 _GENERATED = frozenset({"dist", "build", "out", "target", "node_modules", "coverage", ".next", "generated",
                         "__generated__", "tmp", "temp", ".venv", "venv", "vendor", "bin", "obj", ".cache", "logs"})
-_HYPOTHETICAL = re.compile(r"\b(e\.g\.|eg\.|example|create|creating|add|adding|new|generate[sd]?|will|would|"
-                           r"should be|such as|like|rename|move|moved|renamed|output|write|writes|placeholder|"
-                           r"if (it|you)|when|your|my|foo|bar|xxx|yyyy)\b", re.I)
+# A line that gives a path as an example, a file to make, or one that may not be there. (`e.g.`
+# ends in a dot, so it needs no word boundary after it: `\b` never held after "e.g.," or "e.g. ".)
+_HYPOTHETICAL = re.compile(r"(?<![\w.])(?:e\.g\.|eg\.)|\b(example|create|creating|add|adding|new|generate[sd]?|"
+                           r"will|would|should be|such as|like|rename|move|moved|renamed|output|write|writes|"
+                           r"placeholder|if (it|you)|if (present|any|available|applicable)|if (it |they |one )?exists?|"
+                           r"when|your|my|foo|bar|xxx|yyyy)\b", re.I)
 
 
 def missing_paths(b: Builder, built: dict[str, AgentContext]) -> None:

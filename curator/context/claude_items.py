@@ -41,8 +41,9 @@ def rules_folder(b: Builder, ctx: AgentContext, loaded: set[str], rules: RuleSet
                   f"(a `{key}:` there is lost; the rule loads at start-up)", meta.line)
         paths = glob_list(meta.data.get(key)) if not meta.error else []
         if paths:
+            # what attaches is the body: the agent records it as `content`, the whole file as `rawContent`
             ctx.on_demand.append(OnDemand(rel, "reading a file matching " + ", ".join(paths), 0, t.size, "path",
-                                          tuple(paths), text=t.text, rule=rules.id("rules.paths")))
+                                          tuple(paths), text=meta.body, rule=rules.id("rules.paths")))
             b.dead_globs(rel, key, paths)
         elif startup and t.real not in loaded:
             b.expand(ctx, rel, "rule without paths: (always loaded)", find_imports, loaded=loaded,

@@ -260,3 +260,20 @@ def check(b, places: list[Place]) -> None:
             continue
         fix = Move(p.path, p.move) if p.move and p.path in b.fs.fileset and p.path not in b.fs.links else None
         b.add(p.check, p.path, f"{p.reason} — {p.where}", None, p.move, p.move, fix)
+        _moved_copilot_keys(b, p)
+
+
+def _moved_copilot_keys(b, p: Place) -> None:
+    """A misplaced path instruction's `applyTo`, checked as it will be read once moved: a list
+    there would still apply nothing."""
+    from .applyto import not_a_string
+    from .parse import glob_list, read_meta
+
+    copilot = b.rules_of("copilot")
+    if p.rule != copilot.id("path.folder") or not p.path.endswith(".md"):
+        return
+    t = b.fs.read(p.path)
+    if hasattr(t, "text"):
+        key = copilot.value("path.keys")["globs"]
+        value = read_meta(t.text).data.get(key)
+        not_a_string(b, p.path, t.text, key, value, glob_list(value), "moved, these instructions would still never apply")

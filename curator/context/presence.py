@@ -40,7 +40,8 @@ def present_agents(fs: RepoFS, rulesets: dict[str, RuleSet] | None = None) -> li
         found.add("cline")
     devin = _rules(rulesets, "devin")
     folders = [devin.value(k) for k in ("rules.folder", "rules.legacy-folder") if devin.has(k)]
-    if any(fs.under(f) for f in folders) or devin.value("legacy.file") in files:
+    # the agent's own folder (`.devin/` skills and workflows, a `.devin/rules` file) says it is used
+    if any(fs.under(f.split("/")[0]) for f in folders) or devin.value("legacy.file") in files:
         found.add("devin")
     if fs.under(_rules(rulesets, "kiro").value("steering.folder")):
         found.add("kiro")

@@ -21,6 +21,8 @@ Every folder, key and cap is the agent's rule at the version chosen (curator/age
 from __future__ import annotations
 
 from ..model.findings import RuleKeys
+from .applyto import key_line as _key_line
+from .applyto import not_a_string
 from .builder import Builder, cap_chars
 from .model import AgentContext, Loaded, OnDemand, Unseen
 from .parse import find_kiro_refs, glob_list, read_meta
@@ -74,6 +76,7 @@ def cursor(b: Builder) -> AgentContext:
             if plain and rel.endswith(plain) and not rel.endswith(suffix):
                 ctx.never.append(Unseen(rel, f"a plain {plain} in {folder}: Cursor reads only {suffix} project rules",
                                         getattr(b.fs.read(rel), "size", 0), rules.id("rules.plain-md")))
+                _plain_rule_globs(b, rules, rel, scope, suffix)
         for rel, t, meta in _rule_files(b, where, (suffix,) if plain else (suffix, ".md"), "Cursor"):
             _cursor_rule(b, ctx, rules, rel, t, meta, scope)
     legacy = rules.value("legacy.file")
@@ -82,6 +85,25 @@ def cursor(b: Builder) -> AgentContext:
         if t is not None:
             _always(ctx, legacy, t, f"legacy {legacy} (always)", rules.id("legacy.file"))
     return ctx
+
+
+def _plain_rule_globs(b: Builder, rules, rel: str, scope: str, suffix: str) -> None:
+    """A plain `.md` rule's globs, checked as its `.mdc` would be: renamed (the cursor-md fix), a
+    rule whose globs match nothing still never loads. Its frontmatter is read quietly: Cursor
+    reads none of it today."""
+    t = b.text(rel)
+    if t is None:
+        return
+    keys = rules.value("rules.keys")
+    data = read_meta(t.text).data
+    if data.get(keys["always"]) is True:
+        return  # always applied once renamed: its globs do not matter
+    globs = glob_list(data.get(keys["globs"]))
+    if scope:
+        globs = [f"{scope}/{g.lstrip('/').removeprefix('./')}" for g in globs]
+    if globs:
+        b.dead_globs(rel, keys["globs"], globs, outcome=f"renamed to {suffix}, the rule would still never load",
+                     parts=False)  # a rule not loaded yet: its dead patterns can wait
 
 
 def nested_cursor_scopes(fs, folder: str) -> list[str]:
@@ -139,6 +161,8 @@ def copilot(b: Builder) -> AgentContext:
     rule = rules.id("path.folder")
     for rel, t, meta in _rule_files(b, rules.value("path.folder"), (rules.value("path.suffix"),), "Copilot"):
         globs = glob_list(meta.data.get(keys["globs"]))
+        if not_a_string(b, rel, t.text, keys["globs"], meta.data.get(keys["globs"]), globs):
+            globs = []
         quoted = _quoted_inside(meta, keys["globs"])
         if quoted:
             b.add("instructions.dead-glob", rel, f"`{keys['globs']}: {quoted}` holds quote characters inside the "
@@ -272,10 +296,6 @@ def _quoted_inside(meta, key: str) -> str:
         return ""
     v = value.strip()
     return v if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"" else ""
-
-
-def _key_line(text: str, key: str) -> int | None:
-    return next((i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith(f"{key}:")), None)
 
 
 def _devin_cap(b: Builder, ctx: AgentContext, entry: Loaded) -> None:

@@ -43,9 +43,11 @@ def budget_tokens(root: str, read: set[str] | None = None) -> tuple[int, str]:
     return int(share * window), f"{share:.0%} of a {window:,}-token context window"
 
 
-def _always_attached(ctx: AgentContext) -> list[OnDemand]:
-    """Path-triggered items whose globs take in every file: they come with any file."""
-    return [o for o in ctx.on_demand if o.trigger == "path" and any(g.strip() in EVERY_FILE for g in o.globs)]
+def _always_attached(b: Builder, name: str, ctx: AgentContext) -> list[OnDemand]:
+    """Path-triggered items whose globs take in every file: they come with any file (and the
+    agent's own wildcards: Copilot's `applyTo: "*"` is one)."""
+    every = EVERY_FILE | frozenset(b.rules_of(name).value("path.every-file", ()))
+    return [o for o in ctx.on_demand if o.trigger == "path" and any(g.strip() in every for g in o.globs)]
 
 
 def _top(entry: Loaded, by_path: dict[str, Loaded]) -> str:
@@ -79,7 +81,7 @@ def check(b: Builder, built: dict[str, AgentContext]) -> None:
         if name in CAPPED or name in UNCOUNTED:
             continue
         items = [(e.path, e.text, e.rule, e) for e in ctx.startup]
-        items += [(o.path, o.text, o.rule, None) for o in _always_attached(ctx)]
+        items += [(o.path, o.text, o.rule, None) for o in _always_attached(b, name, ctx)]
         if sum(len(t.encode("utf-8")) for _, t, _, _ in items) < limit:
             continue  # fewer bytes than tokens allowed: under budget, nothing to count
         key = tuple(sorted(p for p, _, _, _ in items))
@@ -92,17 +94,18 @@ def check(b: Builder, built: dict[str, AgentContext]) -> None:
         for path, text, rule, entry in items:
             top = _top(entry, by_path) if entry is not None else path
             groups.setdefault(_group(top, rule), []).append((path, counts[text]))
-        totals[key] = (sum(counts[t] for _, t, _, _ in items), groups)
+        attached = sum(counts[t] for _, t, _, e in items if e is None)  # path instructions on every file
+        totals[key] = (sum(counts[t] for _, t, _, _ in items), groups, attached)
     over: dict[str, list] = {}  # by the part that weighs most: one finding for the agents it burdens
     for key, labels in loads.items():
-        total, groups = totals[key]
+        total, groups, attached = totals[key]
         if total > limit:
             heaviest = max(groups, key=lambda g: sum(n for _, n in groups[g]))
-            over.setdefault(heaviest, []).append((total, labels, groups, len(key)))
+            over.setdefault(heaviest, []).append((total, labels, groups, len(key), attached))
     for shares in over.values():
-        total, _, groups, files = max(shares, key=lambda s: s[0])
-        labels = [label for _, names, _, _ in sorted(shares, key=lambda s: -s[0]) for label in names]
-        _report(b, labels, total, limit, said, groups, files, exact=len(shares) == 1)
+        total, _, groups, files, attached = max(shares, key=lambda s: s[0])
+        labels = [label for _, names, _, _, _ in sorted(shares, key=lambda s: -s[0]) for label in names]
+        _report(b, labels, total, limit, said, groups, files, exact=len(shares) == 1, attached=attached)
 
 
 def _count(b: Builder, texts: list[str]) -> dict[str, int]:
@@ -114,7 +117,7 @@ def _count(b: Builder, texts: list[str]) -> dict[str, int]:
 
 
 def _report(b: Builder, labels: list[str], total: int, limit: int, said: str, groups: dict[str, list],
-            files: int, exact: bool = True) -> None:
+            files: int, exact: bool = True, attached: int = 0) -> None:
     ranked = sorted(groups.items(), key=lambda kv: -sum(n for _, n in kv[1]))
     parts = []
     for where, members in ranked[:3]:
@@ -125,10 +128,13 @@ def _report(b: Builder, labels: list[str], total: int, limit: int, said: str, gr
         parts.append(f"{where} {n:,}{inner}")
     more = f"; {len(ranked) - 3} more" if len(ranked) > 3 else ""
     who = _agents(labels)
+    # path instructions on every file come with the first file the agent touches, not at start-up:
+    # said apart, so the start-up number is the one `curator context` shows
+    when = "at every start, before any work (" if not attached else \
+        f"with any file it works on (start-up {total - attached:,} + {attached:,} of path instructions on every file; "
     b.add("instructions.startup-budget", ranked[0][0].rstrip("/"),
-          f"{who} load{'s' if len(labels) == 1 else ''} {'' if exact else 'up to '}{total:,} tokens of instructions at "
-          "every start, before any "
-          f"work ({files} files; the budget is {limit:,}: {said}): " + ", ".join(parts) + more)
+          f"{who} load{'s' if len(labels) == 1 else ''} {'' if exact else 'up to '}{total:,} tokens of instructions "
+          f"{when}{files} files; the budget is {limit:,}: {said}): " + ", ".join(parts) + more)
 
 
 def _agents(labels: list[str]) -> str:

@@ -361,10 +361,3 @@ def discard(entry: Entry) -> None:
     """Remove an entry no file was swapped for (its pending state would roll back nothing)."""
     shutil.rmtree(entry.path, ignore_errors=True)
     fsync_dir(entry.path.parent)
-
-
-# which entries are trusted, and where the others go (quarantine.py); the write lock (lock.py)
-from .lock import locked  # noqa: E402
-from .quarantine import WHY, entries, quarantine, quarantined, scan  # noqa: E402
-
-__all__ = ["WHY", "entries", "locked", "quarantine", "quarantined", "scan"]

@@ -7,8 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..base.trust import REPOSITORY, STORE
-from . import journal
-from .quarantine import history
+from .quarantine import entries, history
 
 
 def kind_of(name: str) -> str:
@@ -31,7 +30,7 @@ def distinct(named_roots) -> list[tuple[str, Path]]:
 
 def _last_applied(root: Path, kind: str = STORE) -> tuple:
     """When the root's last applied operation was applied, as a sortable key (() if none)."""
-    applied = [e for e in journal.entries(root, kind) if e.state == "applied"]
+    applied = [e for e in entries(root, kind) if e.state == "applied"]
     if not applied:
         return ()
     last = applied[-1]

@@ -16,8 +16,10 @@ from pathlib import Path
 
 from ..base.trust import REPOSITORY, STORE
 from . import journal
-from .apply import Conflict, _aside, _current, _put_back, _read, _transplant
-from .plan import Busy, CurationError
+from .lock import locked
+from .plan import Busy, CurationError, WriteFailed
+from .quarantine import entries, quarantine, scan
+from .swap import Conflict, aside_path, current_bytes, put_back, read_file, transplant
 from .validate import inside_store
 
 
@@ -40,15 +42,15 @@ def _roll_back(root: Path, entry: journal.Entry, tag: str) -> list[str]:
         path = inside_store(root, rel)
         for old in sorted(path.parent.glob(f".{path.name}.{entry.id}*.aside")) if path.parent.is_dir() else []:
             if not os.path.lexists(path):  # a crash between moving the file aside and replacing it
-                _put_back(old, path, entry.id)
+                put_back(old, path, entry.id)
                 restored.append(rel)
-        now = _current(root, rel)
+        now = current_bytes(root, rel)
         if now == before:
             continue
         if now != after:
             kept.append(rel)
         try:
-            _transplant(root, rel, after, before, tag)
+            transplant(root, rel, after, before, tag)
             restored.append(rel)
         except Conflict:
             pass
@@ -67,9 +69,9 @@ def _sweep_temp_files(root: Path, entry: journal.Entry) -> None:
         for tmp in target.parent.glob(f".{target.name}.*.tmp"):
             journal.remove(tmp)
         for old in target.parent.glob(f".{target.name}.{entry.id}*.aside"):
-            data = _read(old)
+            data = read_file(old)
             if data is not None and journal._digest(data) not in known:
-                os.replace(old, _aside(target, entry.id, "conflict"))
+                os.replace(old, aside_path(target, entry.id, "conflict"))
             else:
                 journal.remove(old)
 
@@ -81,18 +83,18 @@ def recover(root: Path, kind: str = STORE) -> Recovered:
     root = Path(root)
     if not (root / journal.DIR).is_symlink() and not (root / journal.DIR / "journal").is_dir():
         return Recovered()  # never written to: no lock file to create in a read-only store
-    with journal.locked(root):
-        return _recover(root, kind)
+    with locked(root):
+        return recover_locked(root, kind)
 
 
 def pending(root: Path, kind: str = STORE) -> list[str]:
     """Ids of operations a crash interrupted (read only: for a dry run, which writes nothing)."""
-    return [e.id for e in journal.entries(Path(root), kind) if e.state in ("pending", "undoing")]
+    return [e.id for e in entries(Path(root), kind) if e.state in ("pending", "undoing")]
 
 
-def _recover(root: Path, kind: str = STORE, set_aside: bool = True) -> Recovered:
-    good, bad, unsealed = journal.scan(root, kind)
-    notes = [journal.quarantine(root, p, why) for p, why in bad] if set_aside else []
+def recover_locked(root: Path, kind: str = STORE, set_aside: bool = True) -> Recovered:
+    good, bad, unsealed = scan(root, kind)
+    notes = [quarantine(root, p, why) for p, why in bad] if set_aside else []
     flag = " --repository" if kind == REPOSITORY else ""
     notes += [f"journal entry {e.id} was interrupted but written before entries were sealed: not rolled back; "
               f"`curator undo{flag} --entry {e.id}` shows what it would restore"
@@ -107,7 +109,7 @@ def _recover(root: Path, kind: str = STORE, set_aside: bool = True) -> Recovered
         try:
             entry.check_blobs()
         except journal.JournalCorrupt as exc:
-            notes.append(journal.quarantine(root, entry.path, str(exc)) + "; check its files by hand")
+            notes.append(quarantine(root, entry.path, str(exc)) + "; check its files by hand")
             continue
         kept, back = _roll_back(root, entry, f"{entry.id}-r")
         _sweep_temp_files(root, entry)
@@ -126,15 +128,15 @@ def writing(root: Path, dry_run: bool = False, kind: str = STORE):
     the store has one) and refuses while an interrupted operation waits for recovery."""
     root = Path(root)
     if dry_run:
-        with journal.locked(root, shared=True):
+        with locked(root, shared=True):
             waiting = pending(root, kind)
             if waiting:
                 raise CurationError(f"an interrupted operation ({', '.join(waiting)}) is waiting to be rolled back; "
                                     "run the command without --dry-run first (a dry run writes nothing)")
             yield Recovered()
         return
-    with journal.locked(root):
-        yield _recover(root, kind)
+    with locked(root):
+        yield recover_locked(root, kind)
 
 
 def recover_now(root: Path, kind: str = REPOSITORY, dry_run: bool = False) -> Recovered:
@@ -147,15 +149,15 @@ def recover_now(root: Path, kind: str = REPOSITORY, dry_run: bool = False) -> Re
     jdir = root / journal.DIR / "journal"
     if jdir.is_symlink() or not jdir.is_dir():
         return Recovered()
-    waiting = [e for e in journal.entries(root, kind) if e.state in ("pending", "undoing") and e.kind == kind]
+    waiting = [e for e in entries(root, kind) if e.state in ("pending", "undoing") and e.kind == kind]
     if not waiting:
         return Recovered()
     if dry_run:
         return Recovered(notes=[stranded(root, e, kind, "waits for recovery (a dry run writes nothing)")
                                 for e in waiting])
     try:
-        with journal.locked(root, wait=0):
-            return _recover(root, kind, set_aside=False)
+        with locked(root, wait=0):
+            return recover_locked(root, kind, set_aside=False)
     except Busy:
         return Recovered()
     except (CurationError, OSError):
@@ -175,3 +177,18 @@ def stranded(root: Path, entry: journal.Entry, kind: str, what: str = "could not
             told.append(f"{f['path']} may hold half of it")
     return (f"an interrupted operation ({entry.id}) {what}: " + "; ".join(told)
             + f"; `curator undo{flag}` where you can write rolls it back")
+
+
+def give_back(root: Path, exc: OSError, done=()):
+    """A write failed half-way: roll the operation back now (or, if that fails too, on the next
+    start) and say in one line what was and was not changed."""
+    reason = exc.strerror or str(exc)
+    where = f" on {Path(exc.filename).name}" if getattr(exc, "filename", None) else ""
+    try:
+        recover_locked(root)
+    except OSError:
+        written = ", ".join(done[:3]) + (f" and {len(done) - 3} more" if len(done) > 3 else "")
+        now = f"{written} hold{'s' if len(done) == 1 else ''} the new text" if done else "no file was changed"
+        raise WriteFailed(f"write failed{where} ({reason}); {now} until the next curator command rolls the "
+                          "operation back from its journal; nothing else was changed") from None
+    raise WriteFailed(f"write failed{where} ({reason}); rolled back: no file was changed") from None

@@ -8,8 +8,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from .apply import NO_MERGE, Conflict, _current, rebase
+from .merge import NO_MERGE, rebase
 from .plan import ChangedOnDisk, CurationError, FileEdit, Plan, same_changes
+from .swap import Conflict, current_bytes
 
 ATTEMPTS = 30  # a file edited faster than curator can write it is refused after this many tries ...
 PATIENCE = 10.0  # ... or this many seconds
@@ -30,7 +31,7 @@ def rebased(root, plan: Plan) -> Plan | None:
     changes, or creates or deletes one of its files."""
     edits = []
     for e in plan.edits:
-        now = _current(root, e.path)
+        now = current_bytes(root, e.path)
         if now == e.before:
             edits.append(e)
             continue

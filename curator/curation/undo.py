@@ -12,9 +12,11 @@ from pathlib import Path
 
 from ..base.trust import STORE
 from . import journal
-from .apply import _current, _give_back, _roll_back_refused, swap
+from .lock import locked
 from .plan import ChangedOnDisk, CurationError, FileEdit, Plan
-from .recovery import Recovered, _recover
+from .quarantine import entries, quarantined, scan
+from .recovery import Recovered, give_back, recover_locked
+from .swap import current_bytes, roll_back_refused, swap
 
 
 class NothingToUndo(CurationError):
@@ -40,19 +42,19 @@ def undo(root: Path, kind: str = STORE, entry_id: str | None = None) -> journal.
     root = Path(root)
     if _no_journal(root):
         raise NothingToUndo()
-    with journal.locked(root):
-        done = _recover(root, kind)  # an untrusted entry is set aside before any byte is read
+    with locked(root):
+        done = recover_locked(root, kind)  # an untrusted entry is set aside before any byte is read
         if entry_id is not None:
             entry = _named(root, kind, entry_id)
             if entry.state in ("pending", "undoing"):  # interrupted: rolled back as recovery does
                 entry.adopt(kind)
-                again = _recover(root, kind)
+                again = recover_locked(root, kind)
                 entry.recovered = again
                 entry.notes = done.notes
                 return entry
             entry.adopt(kind)
         else:
-            applied = [e for e in journal.entries(root, kind) if e.state == "applied"]
+            applied = [e for e in entries(root, kind) if e.state == "applied"]
             if not applied:
                 raise NothingToUndo([*done.notes, *_left_alone(root, kind)], done)
             entry = applied[-1]
@@ -63,17 +65,17 @@ def undo(root: Path, kind: str = STORE, entry_id: str | None = None) -> journal.
 
 def _left_alone(root: Path, kind: str) -> list[str]:
     flag = " --repository" if kind != STORE else ""
-    quarantined = [f"journal entry {name} is in {journal.DIR}/quarantine ({why})" for name, why in journal.quarantined(root)]
+    set_aside = [f"journal entry {name} is in {journal.DIR}/quarantine ({why})" for name, why in quarantined(root)]
     unsealed = [f"journal entry {e.id} ({e.meta.get('title')}) was written before entries were sealed: "
                 f"`curator undo{flag} --entry {e.id}` shows what it would restore"
-                for e in journal.scan(root, kind).unsealed if e.state == "applied"]
-    return quarantined + unsealed
+                for e in scan(root, kind).unsealed if e.state == "applied"]
+    return set_aside + unsealed
 
 
 def _take_back(root: Path, entry: journal.Entry) -> None:
     files = list(entry.files())  # verified: a blob that is not what its digest says is refused
     for rel, _before, after in files:
-        if _current(root, rel) != after:
+        if current_bytes(root, rel) != after:
             raise ChangedOnDisk(rel)
     done = []
     try:
@@ -83,20 +85,20 @@ def _take_back(root: Path, entry: journal.Entry) -> None:
             done.append((rel, before, after))
         entry.set_state("undone")
     except ChangedOnDisk as exc:
-        _roll_back_refused(root, entry, reversed(done), exc, "applied")
+        roll_back_refused(root, entry, reversed(done), exc, "applied")
     except OSError as exc:
-        _give_back(root, exc, [rel for rel, _b, _a in done])
+        give_back(root, exc, [rel for rel, _b, _a in done])
 
 
 def _named(root: Path, kind: str, entry_id: str) -> journal.Entry:
     """The entry the person named: this user's or an unverifiable one, never one set aside."""
-    found = journal.scan(root, kind)
+    found = scan(root, kind)
     for entry in [*found.good, *found.unsealed]:
         if entry.id == entry_id:
             if entry.state not in ("applied", "pending", "undoing"):
                 raise CurationError(f"journal entry {entry_id} is {entry.state}: there is nothing to undo")
             return entry
-    bad = {p.name: why for p, why in found.bad} | dict(journal.quarantined(root))
+    bad = {p.name: why for p, why in found.bad} | dict(quarantined(root))
     why = next((w for name, w in bad.items() if name.startswith(entry_id)), None)
     if why is not None:
         raise CurationError(f"journal entry {entry_id} is not trusted ({why}); curator never acts on it")
@@ -110,6 +112,6 @@ def preview_entry(root: Path, kind: str, entry_id: str) -> tuple[journal.Entry, 
     if _no_journal(root):
         raise CurationError(f"no journal entry {entry_id} (curator history lists them)")
     entry = _named(root, kind, entry_id)
-    edits = [FileEdit(rel, _current(root, rel), before) for rel, before, _after in entry.files()]
+    edits = [FileEdit(rel, current_bytes(root, rel), before) for rel, before, _after in entry.files()]
     title = f"undo {entry.id}: {entry.meta.get('title') or entry.meta.get('operation')}"
     return entry, Plan("undo", title, edits, kind=kind)

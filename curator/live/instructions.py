@@ -21,20 +21,39 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
     from .repository import Repository
 
     root = Path(arg) if arg else repository_here(Path.cwd())
-    if root is None or not root.is_dir():
+    if root is None or not root.is_dir() or _unreadable_store_config(root):
         return None
     fs = RepoFS.scan(root)
-    if not present_agents(fs):
-        from ..context.placement import placements
+    from ..context.placement import placements
 
-        if not placements(fs):  # an agent's file where no agent reads it is a finding, not "no files"
-            return None
+    misplaced = placements(fs)
+    if not present_agents(fs) and not misplaced:  # an agent's file where no agent reads it is a finding
+        return None
+    if arg is None and not misplaced and instruction_repository(None, startup_only=True) is None:
+        return None  # with no path, the app's rule: nothing loads at start-up here (curator's checkout)
     from ..context.build import build_context
 
     ids = wanted(only)
     model = build_context(root, only=ids, token_counter=token_counter, fs=fs, count=False) if ids is None or ids else None
     repo = Repository(Layout(root, ()), [], findings_of(model), model)
     return repo, Located(root, arg or str(root), repo=root, layout=repo.layout)
+
+
+def _unreadable_store_config(root) -> bool:
+    """Does a memory store of the repository have a config curator refuses (invalid YAML, an
+    alias bomb)? Then its error stands: checking only the instruction files would pass a store
+    no check has read ("0 memory systems, no findings", exit 0)."""
+    from ..base.config import ConfigError, load_config
+    from ..model.sources import discover
+
+    for spec in discover(root).memory_sources():
+        try:
+            load_config(spec.root)
+        except ConfigError:
+            return True
+        except OSError:
+            continue
+    return False
 
 
 # names an agent reads at a repository's top: a folder outside git holding one is a repository

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..base.cache import store_cache
-from ..base.config import load_config
+from ..base.config import Config, load_config
+from ..base.tokens import TokenCounter
 from ..checks.cross_source import cross_source_duplicates
 from ..model.findings import Finding
 from ..model.sources import SESSIONS, Layout, discover
@@ -57,10 +58,10 @@ class Swap:
 
 @dataclass
 class Workbench:
-    layout: object  # model.sources.Layout
+    layout: Layout
     given: str | None = None
-    config: object | None = None  # the Config given for a single store (the CLI's --config)
-    token_counter: object | None = None
+    config: Config | None = None  # the Config given for a single store (the CLI's --config)
+    token_counter: TokenCounter | None = None
     facts_cache: object | None = None  # None: checks reuse a whole run's cached findings
     check: bool = True  # False: load only (no findings, no budgets)
     only: set[str] | None = None  # the checks to run (None: all)

@@ -104,6 +104,7 @@ class Workspace:
     by_path: dict[str, list[Finding]] = field(default_factory=dict)
     _fingerprints: _Fingerprints | None = field(default=None, repr=False)
     _topics: object | None = field(default=None, repr=False)  # checks.topical_checks.TopicIndex
+    _homes: object | None = field(default=None, repr=False)  # model.homes.Profiles of the last full orphan run
 
     @property
     def report(self) -> BudgetReport | None:
@@ -159,21 +160,22 @@ class Workspace:
             return self
         touched = changed_inputs(self.store, store, paths)
         fps = self._fingerprints
-        topics = None
+        topics = homes = None
         if touched <= {TEXT, TOKENS}:
-            findings, fps, topics = self._incremental(store, paths)
+            findings, fps, topics, homes = self._incremental(store, paths)
         else:
             # every check that reads what changed runs again; the others' findings stay
             rerun = {c.id for c in CHECKS.values() if c.reads_any(touched)}
             keep = [f for f in self.findings if f.check in CHECKS and f.check not in rerun]
             fresh = run_checks(store, rerun, facts_cache=self.facts_cache)
             findings, fps = sorted(keep + fresh, key=Finding.sort_key), None
-        return Workspace(store, findings, _LATER, self.facts_cache, _fingerprints=fps, _topics=topics)
+        return Workspace(store, findings, _LATER, self.facts_cache, _fingerprints=fps, _topics=topics,
+                         _homes=homes)
 
     def _incremental(self, store: Store, paths: list[str]):
         from importlib import import_module
 
-        from ..checks import FAMILIES, topical_checks
+        from ..checks import FAMILIES, orphan_checks, topical_checks
         from ..checks.context import Context
         from ..checks.duplicate_checks import near_duplicates_of
         from ..checks.facts import facts_for
@@ -183,8 +185,11 @@ class Workspace:
         # topic vectors when the semantic source gives them (else duplicate.topic runs whole)
         topics = self._topics or topical_checks.TopicIndex.build(self.store)
         pairwise = ("duplicate.near", *(("duplicate.topic",) if topics is not None else ()))
+        # store-wide, but an edited memory's text decides only its own orphan finding (the
+        # indexes and names are unchanged): the edited memories are checked, the rest kept
+        pathwise = orphan_checks.PATHWISE if orphan_checks.pathwise(store) else ()
         rerun = {c.id for c in CHECKS.values()
-                 if c.scope == STORE_WIDE and c.reads_any({TEXT, TOKENS}) and c.id not in pairwise}
+                 if c.scope == STORE_WIDE and c.reads_any({TEXT, TOKENS}) and c.id not in pairwise + pathwise}
         old_loads = {id(f) for f in self.store.load_findings if f.path in changed}
 
         def stale(f: Finding) -> bool:
@@ -193,6 +198,8 @@ class Workspace:
                 return True
             if f.check in pairwise:
                 return f.path in changed or f.target in changed
+            if f.check in pathwise:
+                return f.path in changed
             return spec is not None and spec.scope == PER_FILE and f.path in changed
 
         keep = [f for f in self.findings if not stale(f)]
@@ -206,6 +213,11 @@ class Workspace:
             if ids & rerun and any(wide.wants(i) for i in ids):
                 import_module(f"curator.checks.{name}").run(wide)
         fresh += wide.findings
+        homes = None
+        if pathwise:
+            own = Context(store, set(pathwise), self.facts_cache, paths=changed)
+            homes = orphan_checks.recheck(own, self._homes)
+            fresh += own.findings
         dupes = Context(store, None, self.facts_cache)
         fps = self._fingerprints or _Fingerprints.build(dupes)
         new_facts = facts_for(dupes, paths)
@@ -221,7 +233,7 @@ class Workspace:
                 topical_checks.recheck(dupes, topics, paths)
         fresh += dupes.findings
         fresh += [f for f in store.load_findings if f.path in changed]
-        return sorted(keep + fresh, key=Finding.sort_key), fps, topics
+        return sorted(keep + fresh, key=Finding.sort_key), fps, topics, homes
 
 
 def open_workspace(

@@ -22,15 +22,15 @@ class Section:
 
 def inline_sections(text: str) -> list[Section]:
     lines = text.splitlines()
-    heads = [i for i, ln in enumerate(lines) if _H2.match(ln)]
+    heads = [(i, m.group(1)) for i, ln in enumerate(lines) if (m := _H2.match(ln))]
     out = []
-    for k, i in enumerate(heads):
-        end = heads[k + 1] if k + 1 < len(heads) else len(lines)
+    for k, (i, title) in enumerate(heads):
+        end = heads[k + 1][0] if k + 1 < len(heads) else len(lines)
         body = lines[i + 1 : end]
         while body and not body[-1].strip():
             body = body[:-1]
         content = [ln for ln in body if ln.strip()]
         entries = sum(1 for ln in content if _ENTRY.match(ln))
         if len(content) >= MIN_LINES and entries < len(content) / 2:
-            out.append(Section(_H2.match(lines[i]).group(1), i + 1, i + len(body) + 1, body))
+            out.append(Section(title, i + 1, i + len(body) + 1, body))
     return out

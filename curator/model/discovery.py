@@ -1,11 +1,16 @@
 """Finding the store a command works on: the path given, a repository found upward from the
-current folder, else the bundled sample."""
+current folder, else the bundled sample — the demo, which the faces pass in (`Demo`)."""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
+
+from ..base.locations import demo_copy, shipped
+from .sources import Layout
 
 
 class StoreError(Exception):
@@ -20,17 +25,32 @@ class Located:
     notice: str | None = None  # e.g. "no store found; showing the bundled sample store"
     is_sample: bool = False  # the demo: the private copy of the bundled sample (or the sample itself)
     repo: Path | None = None  # the repository when the path held several memory systems
-    layout: object | None = None  # its model.sources.Layout
+    layout: Layout | None = None
     read_only: str | None = None  # why the store may not be written (it resolves outside the repository)
     fallback: bool = False  # opened because nothing was found here (not asked for by a path)
 
 
-def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: bool = True) -> Located:
+class Demo(Protocol):
+    """What discovery asks of the demo (the module `curator.demo.sample_copy` is one): the faces
+    pass it in, so the store model never imports the demo that stands beside it."""
+
+    @property
+    def DEMO_NOTES(self) -> Sequence[str]: ...  # what the demo copy lacks, said in its banner
+
+    def demo_store(self) -> tuple[Path, bool]: ...  # (its private copy, made on first use; is it a copy)
+
+    def private_path(self, path: str | os.PathLike) -> Path | None: ...  # a shipped place, in the copy
+
+    def in_private_copy(self, path: str | os.PathLike) -> bool: ...
+
+
+def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: Demo | None = None,
+                 fall_back: bool = True) -> Located:
     """The path given (a store, or a repository holding memory systems), else a repository
-    found upward from the current folder, else the bundled sample repository (only when `demo`:
-    commands for machines raise StoreError instead of checking the demo). A path inside what
-    curator ships (the bundled sample, the package) is the demo's private copy: the installed
-    files are never what a command works on."""
+    found upward from the current folder, else — with a `demo`, and only when `fall_back`:
+    commands for machines raise StoreError instead of checking the demo — the bundled sample
+    repository. With a `demo`, a path inside what curator ships (the bundled sample, the
+    package) is the demo's private copy: the installed files are never what a command works on."""
     from .sources import discover, find_repository
 
     if arg is not None and str(arg) != "":
@@ -39,7 +59,7 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: b
             raise StoreError(f"store not found: {arg}")
         if not path.is_dir():
             raise StoreError(f"store is not a folder: {arg}")
-        return _demo_or(path, str(arg), discover)
+        return _demo_or(path, str(arg), discover, demo)
     here = (cwd or Path.cwd()).resolve()
     found = find_repository(here)
     if found is not None:
@@ -47,15 +67,13 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: b
             shown = str(found.relative_to(here)) or "."
         except ValueError:
             shown = str(found)
-        return _demo_or(found, shown, discover)
-    if not demo:
+        return _demo_or(found, shown, discover, demo)
+    if demo is None or not fall_back:
         raise StoreError(
             f"no agent memory found in {here} or above (looked for .serena/memories, .claude/memory, "
             "docs/*-experience); give the store's or the repository's path"
         )
-    from ..demo.sample_copy import DEMO_NOTES, demo_store
-
-    sample, is_copy = demo_store()
+    sample, is_copy = demo.demo_store()
     where = f" Your private copy: {sample} (delete it to start over)." if is_copy else ""
     located = _from_layout(discover(sample), "sample_memories")
     return Located(
@@ -63,7 +81,7 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: b
         "sample_memories",
         # what the demo lacks before where it lives: the banner is one line (F1 has it whole)
         notice="No agent memory or instruction files here or above: the demo, the bundled sample repository."
-        + "".join(f" Note: {n}." for n in DEMO_NOTES) + where,
+        + _notes(demo) + where,
         is_sample=True,
         repo=located.repo,
         layout=located.layout,
@@ -71,28 +89,28 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: b
     )
 
 
-def _demo_or(path: Path, given: str, discover) -> Located:
+def _demo_or(path: Path, given: str, discover, demo: Demo | None) -> Located:
     """The store at `path` — or, for a place inside what curator ships or inside the demo's
     private copy, the demo (its copy, with the banner that says so)."""
-    from dataclasses import replace
-
-    from ..base.locations import shipped
-    from ..demo.sample_copy import DEMO_NOTES, in_private_copy, private_path
-
+    if demo is None:
+        return _from_layout(discover(path), given)
     if shipped(path) is not None:
-        copy = private_path(path)
+        copy = demo.private_path(path)
         if copy is None:  # no copy can be made: read in place (the write path refuses it)
             return replace(_from_layout(discover(path), given), is_sample=True, notice=(
                 f"{given} is the sample curator ships: read in place, never written (no private copy "
-                "could be made in your user data folder)." + "".join(f" Note: {n}." for n in DEMO_NOTES)))
+                "could be made in your user data folder)." + _notes(demo)))
         path = copy
-    elif not in_private_copy(path):
+    elif not demo.in_private_copy(path):
         return _from_layout(discover(path), given)
-    from ..base.locations import demo_copy
-
     return replace(_from_layout(discover(path), given), is_sample=True, notice=(
         "The demo: the sample curator ships, opened as your private copy (the installed one is never written)."
-        + "".join(f" Note: {n}." for n in DEMO_NOTES) + f" Your copy: {demo_copy()} (delete it to start over)."))
+        + _notes(demo) + f" Your copy: {demo_copy()} (delete it to start over)."))
+
+
+def _notes(demo: Demo) -> str:
+    """What the demo copy lacks (known once the copy was made), for its banner."""
+    return "".join(f" Note: {n}." for n in demo.DEMO_NOTES)
 
 
 def _from_layout(layout, given: str) -> Located:

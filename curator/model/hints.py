@@ -64,6 +64,10 @@ def hint(f: Finding, store_arg: str = "") -> Hint:
     where = f" --store {store_arg}" if store_arg else ""
     if f.check.startswith("keywords."):
         index, line = f.path, f.line
+        if f.check == "keywords.collision" and f.target is None:  # the index's rate: no one row to name
+            return Hint(f"give the rows of {index} that share words keywords of their own (in the app: Enter "
+                        "opens it, its uniq column says which rows, `e` edits one)",
+                        f"curator keywords {index}:LINE --set …{where}", "e")
         cmd = f"curator keywords {index}:{line} --set …{where}" if line else \
             f"curator keywords {index} {f.target or 'TARGET'} --set …{where}"
         return Hint(f"edit the row's keywords (`e` on {index}:{line} in the app)", cmd, "e")

@@ -63,6 +63,12 @@ class Profiles:
                 p.by_folder.setdefault(f, []).append(path)
         return p
 
+    def moved_to(self, store: Store) -> Profiles:
+        """These profiles for a later snapshot whose indexes and names are the same (a memory's
+        text edited): the document frequencies are counted again when asked."""
+        self.store, self.df, self.n_docs = store, Counter(), 1
+        return self
+
     def idf(self, word: str) -> float:
         if not self.df:  # document frequencies: only when keywords are suggested
             mems = self.store.memories()

@@ -11,9 +11,9 @@ from ..base import cache as _cache
 from ..base.config import Config, load_config
 from ..base.paths import is_within
 from . import formats as fmts
-from .counting import Loading
 from .discovery import StoreError
 from .findings import Finding, Severity
+from .loading import Loading
 from .reading import EXPERIENCE_TOP, attach_index, attach_list_indexes, read_record, walk
 from .records import LEVEL_L2
 from .serena_patterns import read_patterns

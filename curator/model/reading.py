@@ -9,7 +9,7 @@ import re
 import stat
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..base import cache as _cache
 from ..base.config import Config
@@ -20,8 +20,8 @@ from .cache_encoding import decode_index, encode_index, plain_frontmatter, unpla
 from .findings import Finding, Severity
 from .foreign import TOOL_CONFIG, foreign_file, is_attachment
 from .frontmatter import split_frontmatter
-from .indexes import parse_domain_index, parse_l0
-from .list_index import name_resolver, parse_list_index
+from .indexes import DomainIndex, L0Index, parse_domain_index, parse_l0
+from .list_index import ListIndex, name_resolver, parse_list_index
 from .records import (
     DOMAIN_INDEX,
     EXPERIENCE,
@@ -37,8 +37,22 @@ from .records import (
 )
 from .special import special_finding
 
-if TYPE_CHECKING:
-    from .store import Store
+
+class Building(Protocol):
+    """What the reader fills of a snapshot being built: a `Store` before it is frozen (named
+    here, by what it holds, so the reader never imports the store module that calls it)."""
+
+    format: str
+    config: Config
+    records: dict[str, Record]
+    l0: L0Index | ListIndex | None
+    domain_indexes: dict[str, DomainIndex]
+    list_indexes: dict[str, ListIndex]
+
+    @property
+    def adapter(self) -> fmts.Format: ...
+
+    def index_name(self) -> str | None: ...
 
 L0_NAME = "memory-index.md"
 
@@ -146,7 +160,7 @@ def classify(rel: str, fmt: str = fmts.SERENA_TIERED, index_name: str | None = N
     return LEVEL_L2, MEMORY
 
 
-def read_record(store: Store, rel: str, abspath, findings: list[Finding], cache=None) -> Record:
+def read_record(store: Building, rel: str, abspath, findings: list[Finding], cache=None) -> Record:
     level, kind = classify(rel, store.format, store.index_name())
     if cache is not None:
         hit = _from_cache(cache, store.config, rel, abspath, level, kind, findings)
@@ -331,7 +345,7 @@ def _mb(n: int) -> str:
     return f"{n / 1_000_000:.1f} MB"
 
 
-def attach_list_indexes(store: Store) -> None:
+def attach_list_indexes(store: Building) -> None:
     """Parse every list-dialect index of a non-tiered store (names resolve against its files)."""
     resolve = name_resolver([p for p, r in store.records.items() if r.level == LEVEL_L2])
     store.l0 = None
@@ -347,7 +361,7 @@ def attach_list_indexes(store: Store) -> None:
             store.list_indexes[rec.path] = idx
 
 
-def attach_index(store: Store, rec: Record, cache=None) -> None:
+def attach_index(store: Building, rec: Record, cache=None) -> None:
     if not rec.readable or rec.kind not in (L0_INDEX, DOMAIN_INDEX):
         return
     parsed = None

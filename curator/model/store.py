@@ -8,6 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..base import cache as _cache
 from ..base.config import Config
@@ -26,6 +27,10 @@ from .reading import (
     read_record,
 )
 from .records import LEVEL_L2, Record
+from .serena_patterns import MemoryPatterns
+
+if TYPE_CHECKING:  # a type only: the fast retrieve path never loads the tokenizer's module
+    from ..base.tokens import TokenCounter
 
 
 @dataclass(slots=True)
@@ -66,14 +71,14 @@ class Store:
     encoding: str = "none"  # the token encoding used: cl100k_base | estimate | none
     # the TokenCounter that filled record.tokens: the session's (curator.live.workbench) — the snapshot
     # only names it, so plans recount with the same encoding
-    counter: object | None = None
+    counter: TokenCounter | None = None
     format: str = fmts.SERENA_TIERED  # the memory format (model/formats.py)
     repo_root: Path | None = None  # the repository holding the store (links resolve against it)
     # list-dialect indexes other than the always-loaded one (experience folder READMEs)
     list_indexes: dict[str, ListIndex] = field(default_factory=dict)
     serena_index: str | None = None  # a plain Serena store's hand-written index file
     # Serena's ignored/read-only memory patterns (model/serena_patterns.py); None: none set
-    memory_patterns: object | None = None
+    memory_patterns: MemoryPatterns | None = None
     # derived views of this snapshot: key -> (what it reads, value); see `view`
     _views: dict = field(default_factory=dict, repr=False)
     _frozen: bool = field(default=False, repr=False)

@@ -13,7 +13,7 @@ from ..model.findings import Finding
 from ..transcripts.check_pages import SEVERITY
 from .listing import BARE, Simulation, recorded_state
 from .usage import Usage
-from .verify import MISSING, NOT_ATTACHED, UNEXPECTED, SessionCheck
+from .verify import MATCHED, MISSING, NOT_ATTACHED, UNEXPECTED, SessionCheck
 
 EVIDENCE_SESSIONS = 2  # sessions that read a rule's files before "never attached" is said
 CONTRADICTED, UNUSED, DROPPED, GLOB = ("sessions.model-contradicted", "sessions.unused-instructions",
@@ -29,10 +29,11 @@ def _when(c: SessionCheck) -> str:
     return f"Claude Code {ev.version} (session {ev.session_id[:8]}, {ev.started[:10]})"
 
 
-def contradicted(checks: list[SessionCheck], usage: Usage | None = None) -> list[Finding]:
+def contradicted(checks: list[SessionCheck]) -> list[Finding]:
     """One finding per file and rule a session contradicted, naming the first session that did.
-    A `paths:` rule never attached anywhere is the glob check's; one attached elsewhere is noise."""
-    attached_somewhere = {i.path for i in usage.items if i.sessions} if usage is not None else set()
+    A `paths:` rule never attached anywhere is the glob check's; a file another session attached
+    on demand is noise (loaded at start-up by a session run below it says nothing of attaching)."""
+    attached_somewhere = {r.path for c in checks for r in c.rows if r.when == "on demand" and r.status == MATCHED}
     first: dict[tuple[str, str, str], tuple[SessionCheck, object, int]] = {}
     for c in sorted(checks, key=lambda c: c.evidence.started):
         for row in c.mismatches:

@@ -114,7 +114,7 @@ def prove(root, sessions, *, today: date | None = None, thresholds: Thresholds |
     paths = {x.name: x.path for x in current.ctx.listing if x.kind in ("skill", "command")}
     born = _born(verifier.root, proof.usage)
     proof.findings = sorted(
-        fnd.contradicted(checks, proof.usage) + fnd.unused(proof.usage, checks, today, t, born)
+        fnd.contradicted(checks) + fnd.unused(proof.usage, checks, today, t, born)
         + fnd.dropped(proof.simulation, checks, paths) + fnd.never_attached(proof.usage, checks, verifier.reads_matching),
         key=Finding.sort_key)
     return proof
@@ -191,10 +191,10 @@ def _read(c: SessionCheck, verifier: Verifier, out: dict[str, FileSeen]) -> None
     p = c.prediction
     if p is None:
         return
+    opened = {o.path for o in p.ctx.on_demand if o.trigger in ("invoked", "manual")}  # (not in p.on_demand)
     for t in c.evidence.reads:
-        rel = verifier._rel(t.target)
-        exp = p.on_demand.get(rel) if rel else None
-        if exp is None or exp.trigger not in ("invoked", "manual") or t.how != "read":
+        rel = verifier._rel(t.target) if t.how == "read" else None
+        if rel is None or rel not in opened:
             continue
         f = out.setdefault(rel, FileSeen(rel))
         if c.evidence.session_id not in f.sessions:

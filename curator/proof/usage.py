@@ -115,7 +115,7 @@ def usage(checks: list[SessionCheck], current: Prediction, rel_of) -> Usage:
                     _use(item, ev, 1, used)
         for name, n in ev.subagents.items():
             for item in _named(by_name, name, ("subagent",)):
-                _use(item, ev, n, used)
+                _use(item, ev, n, used, ev.started_at.get(name, ""))
         _carried(ev, by_path, by_name, rel_of)
         _listed(ev, by_name)
     oldest = min((c.evidence.started for c in counted if c.evidence.started), default="")

@@ -45,6 +45,8 @@ class Row:
         key = self.rule.split("/", 1)[-1].split("@")[0]
         if not self.mismatch:
             return ""
+        if self.status == NOT_ATTACHED:  # whichever rule put it on demand: the attaching is at fault
+            return "the agent attaches these when it reads a file there; a glob or folder it reads otherwise misses"
         if key.startswith("agents-md"):
             return ("did that session run with another instructionFiles (claude-md-and-agents-md loads both), or a "
                     "Claude Code that reads AGENTS.md otherwise?")

@@ -12,6 +12,7 @@ from ..checks.registry import CHECKS
 from ..model.findings import Finding, Severity
 from ..model.hints import hint
 from ..model.store import Store
+from .fitting import middle_cut
 
 STYLE = {Severity.ERROR: "bold error", Severity.WARNING: "warning", Severity.INFO: "info"}
 ICON = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "●"}
@@ -68,7 +69,6 @@ def print_hanging(console, head, body, limit: int = 0) -> None:
         return
     room = max(20, console.width - indent)
     if any(len(w) > room for w in body.plain.split()):  # a path longer than the line: cut in its middle
-        from .retrieval_report import middle_cut
 
         body = Text(" ".join(middle_cut(w, room) for w in body.plain.split()), style=body.style)
     lines = body.wrap(console, room) if body.plain else [Text()]
@@ -83,7 +83,6 @@ def print_phrases(console, phrases, indent: int, sep: str = " · ", head=None) -
     a phrase longer than a line is wrapped between words, a path in it cut in its middle."""
     from rich.text import Text
 
-    from .retrieval_report import middle_cut
 
     room = max(20, console.width - indent)
     lines: list[Text] = []

@@ -48,6 +48,27 @@ def session_head(c: SessionCheck) -> str:
     return f"{ev.started[:16].replace('T', ' ')}  {ev.session_id[:8]}  Claude Code {ev.version or '?'}{rules}{where}"
 
 
+def differing_rules(checks: list[SessionCheck]) -> dict[str, list[str]]:
+    """Per checked session, the ids of its version's rules that not every checked session's
+    version holds (empty when all the sessions share their rules): what "its own version's
+    rules" changed for it."""
+    held = {c.evidence.session_id: {c.prediction.rules.table.rule_id(r) for r in c.prediction.rules.held.values()}
+            for c in checks if c.prediction is not None}
+    if len({frozenset(h) for h in held.values()}) < 2:
+        return {}
+    common = set.intersection(*held.values())
+    return {sid: sorted(h - common) for sid, h in held.items()}
+
+
+def rules_line(c: SessionCheck, differing: dict[str, list[str]]) -> list[str]:
+    ids = differing.get(c.evidence.session_id)
+    if not ids:
+        return []
+    short = [i.split("/", 1)[-1] for i in ids]  # every id is Claude Code's
+    shown = ", ".join(short[:3]) + (f" and {len(short) - 3} more" if len(short) > 3 else "")
+    return _wrap(f"rules of {c.rules_version}, not held by every session's version: {shown}", "  ")
+
+
 def row_lines(row, indent: str = "  ") -> list[str]:
     head = f"{indent}{_mark(row.status)} {row.when:<9}  {row.path}"
     if row.status != MATCHED:
@@ -73,11 +94,16 @@ def render_text(proof: Proof, rows: bool = True) -> str:
     if proof.current is not None:
         out += _wrap(f"each checked against the model built with its own version's rules (docs/agents.md); "
                      f"usage against today's ({proof.current.version})", "  ")
+    differing = differing_rules(proof.checks)
     for c in sorted(proof.checks, key=lambda c: c.evidence.started, reverse=True):
         out.append("")
         out.append(session_head(c))
+        out += rules_line(c, differing)
         if c.note or c.state not in (CHECKED,):
             out += _wrap(f"{c.state}: {c.note}" if c.note else c.state, "  ")
+        elif not c.rows:
+            out += _wrap(f"it recorded no instruction file at start-up, and the rules of {c.rules_version} "
+                         "predict none", "  ")
         if rows:
             for row in c.rows:
                 out += row_lines(row)
@@ -97,10 +123,10 @@ def listing_lines(proof: Proof) -> list[str]:
         if not e.path or e.state == "full":
             continue
         what = "listed bare (its description dropped)" if e.state == "bare" else f"cut at {sim.max_desc:,}"
-        line = f"  {e.name}: {what}, invoked {e.invocations} time(s)"
+        line = f"{e.name}: {what}, invoked {e.invocations} time(s)"
         if e.lost:
             line += f"; trigger phrases lost: {'; '.join(e.lost[:3])}"
-        out += _wrap(line, "  ")[:1] + _wrap(line, "    ")[1:] if len(line) > WIDTH else [line]
+        out += textwrap.wrap(line, WIDTH, initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False)
     for s in proof.listed:
         if not s.agrees:
             out += _wrap(f"{s.name}: the session {s.session_id[:8]} listed it {s.recorded}; the simulation: "
@@ -123,8 +149,12 @@ def findings_lines(findings) -> list[str]:
 
 def render_markdown(proof: Proof) -> str:
     out = [f"# Claude Code sessions of `{proof.root}`", "", headline(proof), ""]
+    differing = differing_rules(proof.checks)
     for c in sorted(proof.checks, key=lambda c: c.evidence.started, reverse=True):
         out += [f"## {session_head(c)}", ""]
+        said = " ".join(line.strip() for line in rules_line(c, differing))
+        if said:
+            out += [said, ""]
         if c.note:
             out += [f"*{c.state}*: {c.note}", ""]
         if c.rows:

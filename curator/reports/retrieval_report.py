@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .fitting import middle_cut
+
 SOURCES = ("route", "bm25", "prior")
 
 
@@ -184,16 +186,6 @@ def explanations(result, forms: dict[str, str] | None = None) -> tuple[dict[str,
     shared = shared_prior(result.hits)
     ranks_shown = {h.path: h.rank for h in result.hits}
     return {h.path: hit_reasons(h, result, forms, ranks_shown, shared) for h in result.hits}, shared
-
-
-def middle_cut(name: str, width: int) -> str:
-    """`name` in `width` characters, cut from the middle (`pr-review/…-autofix.md`): both the
-    folder and the file's own name stay readable."""
-    if len(name) <= width:
-        return name
-    keep = width - 1
-    head = keep // 2 - 1 if keep > 8 else keep // 2
-    return name[:head] + "…" + name[len(name) - (keep - head):]
 
 
 PRIOR_PARTS = ("relevance", "recency", "frequency")

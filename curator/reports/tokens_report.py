@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..budgets import BudgetReport
 from ..budgets.growth import Growth
 from ..model.store import Store
+from .fitting import middle_cut
 
 
 def tokens_json(store: Store, report: BudgetReport, top: int | None = None, growth: Growth | None = None) -> dict:
@@ -95,7 +96,6 @@ def render_tokens(console, store: Store, report: BudgetReport, top: int = 15, gr
     from rich.text import Text
 
     from .findings_report import print_indented
-    from .retrieval_report import middle_cut
 
     est = " (estimated: no tokenizer could load)" if report.estimated else ""
     head = Text.assemble(("curator tokens ", "bold"), (name or store.given, "bold underline"))
@@ -187,7 +187,6 @@ def render_startup(console, store: Store) -> None:
 
     from ..budgets.startup import startup_of
     from .findings_report import print_indented
-    from .retrieval_report import middle_cut
 
     st = startup_of(store)
     style = "bold error" if st.over else "bold success"

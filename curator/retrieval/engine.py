@@ -33,11 +33,12 @@ SOURCES = ("route", "bm25", "prior")  # the lexical sources, always available
 EXTRA_SOURCES = ("semantic",)  # optional: the semantic extra
 TERMS_VERSION = 4  # bump when text.terms(), the document fields or the passages (passages.py) change
 # Fusion (fusion.fuse): a convex combination of each source's normalised scores (`fusion: rrf` in
-# .curator.yaml restores weighted reciprocal rank fusion), plus where route, BM25 and meaning agree,
-# and BM25's sure first kept first. Weights fitted leaving one store out over the 14 corpus stores'
-# golden queries (`python -m curator.bench.golden.loso CORPORA`): BM25 1, semantic 8 (raw cosines
-# above its list's lowest: fusion.SCALES), BM25's expansion (PRF below) 1, agreement 1, route 0.05,
-# prior 0.01 (near-ties). The defaults live in RetrievalConfig.source_weights and sure_margin; a
+# .curator.yaml restores weighted reciprocal rank fusion), plus where route, BM25 and meaning agree;
+# then BM25's sure first kept first, and meaning's first put first where the model is sure of it.
+# Weights fitted leaving one store out over the 21 golden stores' queries (`python -m
+# curator.bench.golden.loso CORPORA STORES`): BM25 1, semantic 5 (raw cosines above its list's
+# lowest: fusion.SCALES), BM25's expansion (PRF below) 0.5, agreement 1, route 0.05, sure margin
+# 0.8, meaning's lead 0.1. The defaults live in RetrievalConfig.source_weights and sure_margin; a
 # .curator.yaml `source_weights` overrides the ones it names.
 FUSION_WEIGHTS = RetrievalConfig().source_weights
 # Pseudo-relevance feedback (RM3-style), run with the semantic source only: the PRF_TERMS words

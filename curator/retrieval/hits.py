@@ -40,6 +40,11 @@ def kept_first(engine, per_source, ranked, rank: int, score: float) -> str:
     """Why the first is first although another memory's fused score is higher ("" otherwise)."""
     if rank != 1 or len(ranked) < 2 or score >= ranked[1][1]:
         return ""
+    sem = per_source.get("semantic") or []
+    lead = engine.weights().get("lead", 0)
+    if lead > 0 and len(sem) > 1 and ranked[0][0] == sem[0][0] and sem[0][1] - sem[1][1] >= lead:
+        return (f"put first: the model is sure of it (cosine {sem[0][1]:.2f}, its second "
+                f"{sem[1][1]:.2f})")
     b = per_source["bm25"]
     ratio = b[1][1] / b[0][1] if len(b) > 1 and b[0][1] > 0 else 0.0
     margin = engine.config.sure_margin

@@ -80,13 +80,13 @@ def model_at(root, ref: str, *, token_counter=None, env: dict | None = None) -> 
 
     from ..context.build import build_context
     from ..context.fs import RepoFS
-    from .git import _git, tracked_files
+    from .git import _git_bytes, tracked_files
 
     files = tracked_files(root, ref)
     wanted = [f for f in files if _candidate(f)]
     with tempfile.TemporaryDirectory(prefix="curator-context-") as tmp:
         for i in range(0, len(wanted), 400):
-            data = _git(root, "archive", "--format=tar", ref, "--", *wanted[i:i + 400], binary=True)
+            data = _git_bytes(root, "archive", "--format=tar", ref, "--", *wanted[i:i + 400])
             with tarfile.open(fileobj=io.BytesIO(data)) as tar:
                 for member in tar:
                     try:  # the "data" filter refuses links leaving the folder, devices, absolute paths

@@ -12,9 +12,18 @@ from pathlib import Path
 from ..base.git import GitError, run
 
 
-def _git(cwd: Path, *args: str, binary: bool = False) -> bytes | str:
+def _git(cwd: Path, *args: str) -> str:
+    return _says_why(lambda: run(cwd, *args))
+
+
+def _git_bytes(cwd: Path, *args: str) -> bytes:
+    return _says_why(lambda: run(cwd, *args, binary=True))
+
+
+def _says_why(call):
+    """git's answer, or GitError saying why review needs git when it is not installed."""
     try:
-        return run(cwd, *args, binary=binary)
+        return call()
     except GitError as exc:
         if str(exc) == "git is not installed":
             raise GitError("git is not installed (review compares with a git revision)") from None
@@ -41,7 +50,7 @@ def extract(root: Path, ref: str, folder: str, dest: Path) -> Path:
     target = dest / folder
     target.mkdir(parents=True, exist_ok=True)
     try:
-        data = _git(root, "archive", "--format=tar", ref, "--", folder, binary=True)
+        data = _git_bytes(root, "archive", "--format=tar", ref, "--", folder)
     except GitError:
         return target  # the folder did not exist at the revision
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:

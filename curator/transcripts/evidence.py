@@ -41,6 +41,7 @@ class SessionEvidence:
     skills: dict[str, int] = field(default_factory=dict)  # skill -> invocations (refused calls left out)
     subagents: dict[str, int] = field(default_factory=dict)
     attributed: dict[str, int] = field(default_factory=dict)  # skill -> runs of lines attributed to it
+    started_at: dict[str, str] = field(default_factory=dict)  # subagent -> the newest call that started it
     listings: list[Listing] = field(default_factory=list)
     reads: list = field(default_factory=list)  # Touch (read or edit), every transcript
     calls: int = 0  # API calls of every transcript
@@ -133,6 +134,7 @@ def _fold(ev: SessionEvidence, loads: list[Load], main: bool, seen: set[str]) ->
                 invoked_since_compact.add(load.path)
             elif load.kind == SUBAGENT:
                 ev.subagents[load.path] = ev.subagents.get(load.path, 0) + 1
+                ev.started_at[load.path] = max(ev.started_at.get(load.path, ""), load.timestamp)
             elif load.kind == ATTRIBUTION:
                 ev.attributed[load.path] = ev.attributed.get(load.path, 0) + 1
 

@@ -36,10 +36,10 @@ class Background:
                 last[0] = now
                 app.later(app._progress, what, fraction)
 
-        def warn(text: str) -> None:
+        def warn(text: str, severity: str = "warning") -> None:
             from ..reports.escape import visible
 
-            app.tell(msg.Notice(visible(text), severity="warning", timeout=10, markup=False))
+            app.tell(msg.Notice(visible(text), severity=severity, timeout=10, markup=False))
 
         try:
             if app.layout is None and not app.store_root.is_dir():
@@ -241,5 +241,5 @@ def _recover_repository(root: Path, warn) -> None:
     if done:
         back = ", ".join(done.restored) or "its files"
         warn(f"Recovered an interrupted fix of the instruction files ({', '.join(done)}): {back} put back.")
-    for note in done.notes:
-        warn(note)
+    for note in done.notes:  # a file left missing, with the `mv` that puts it back: an error, so no later
+        warn(note, "error")  # toast of the load (one at a time) replaces it

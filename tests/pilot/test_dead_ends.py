@@ -6,6 +6,7 @@ from __future__ import annotations
 from textual.widgets import DataTable
 
 from curator.base.tokens import FakeTokenCounter
+from curator.demo import sample_copy
 from curator.model.discovery import locate_store
 from curator.tui.app import make_app
 from curator.tui.dialogs import DiffDialog, HistoryDialog, KeywordDialog
@@ -21,7 +22,7 @@ def _demo(tmp_path, monkeypatch, size=(80, 24)):
     empty = tmp_path / "empty"
     empty.mkdir()
     monkeypatch.chdir(empty)
-    located = locate_store(None)
+    located = locate_store(None, demo=sample_copy)
     return make_app(located.root, given=located.given, notice=located.notice, layout=located.layout,
                     token_counter=FakeTokenCounter(), theme="curator-dark", remember_theme=False)
 
@@ -148,6 +149,33 @@ async def test_x_on_a_collision_opens_the_keyword_editor(app):
         assert "new keywords" in _notices(app)
 
 
+async def test_x_on_an_index_collision_rate_opens_that_index(app):
+    """The rate is the whole index's (its line is the table's header, no row): x opens the index,
+    whose uniq column says which rows share words, and the hint names no row that is not one."""
+    from curator.model.hints import hint
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        screen = app.screen
+        row = next(i for i, x in enumerate(screen.shown)
+                   if x.finding.check == "keywords.collision" and x.finding.target is None)
+        f = screen.shown[row].finding
+        assert "LINE" in hint(f).command and f":{f.line} " not in hint(f).command
+        table = screen.query_one(DataTable)
+        table.focus()
+        table.move_cursor(row=row)
+        await pilot.pause()
+        await pilot.press("x")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen) and not isinstance(app.screen, KeywordDialog)
+        view = app.screen.query_one(IndexView)
+        assert view.display and view._path == f.path
+        assert "rows under 100% uniq share words" in _notices(app)
+        assert "has no automatic fix" not in _notices(app)
+
+
 async def test_undo_of_a_promote_keeps_the_folds_and_the_cursor(app, sample_copy):
     from textual.widgets import Input, Select
 
@@ -246,3 +274,69 @@ async def test_percentages_say_what_they_are_relative_to(app):
         assert "collision rate" in text_of(view.query_one("#index-facts")) and \
             "within this index" in text_of(view.query_one("#index-facts"))
         assert "no other row of this index uses" in text_of(view.query_one("#overlaps"))  # the highlighted row
+
+
+async def test_the_history_at_80_columns_says_what_each_operation_did(tmp_path, monkeypatch):
+    """Columns as wide as what they hold, no year at 80 columns: the title (what was done) keeps
+    the room it needs to be read, not `keyword…`."""
+    from curator.tui.widgets import RowTable
+
+    app = _demo(tmp_path, monkeypatch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await _open_index(app, pilot, ".serena/memories", "skills-git-index.md")
+        app.choices.edit_keywords("skills-git-index.md", 3)
+        await settle(app, pilot)
+        assert isinstance(app.screen, KeywordDialog)
+        await pilot.press("end", *" cherrypick", "ctrl+s")
+        await settle(app, pilot)
+        assert isinstance(app.screen, DiffDialog)
+        await pilot.press("y")
+        await settle(app, pilot)
+        app.action_history()
+        await settle(app, pilot)
+        assert isinstance(app.screen, HistoryDialog)
+        row = [str(c) for c in app.screen.query_one(RowTable).get_row_at(0)]
+        assert row[:2] == ["00001-keywords", "applied"] and len(row[2]) == len("11-28 02:46"), row  # whole, no year
+        assert next(c for c in row if c.startswith("keywords of")).startswith("keywords of git/git-i"), row
+        detail = text_of(app.screen.query_one("#history-detail"))  # what the row cuts, whole
+        assert "keywords of git/git-interactive-rebase.md in skills-git-index.md:3" in detail.replace("\n", " ")
+        assert "2 file(s): skills-git-index.md, memory-index.md" in detail.replace("\n", " ")
+
+
+async def test_the_instruction_scope_header_says_no_wrong_token_number(tmp_path, monkeypatch):
+    """The instruction files' own scope at 80 columns: its name, its files and findings, each
+    agent's start-up whole — and no `0 tok` (their tokens are each agent's start-up, not one sum)."""
+    from curator.live.scope import INSTRUCTIONS, scope_totals
+
+    app = _demo(tmp_path, monkeypatch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: app.context_model is not None)
+        app.set_scope(INSTRUCTIONS)
+        await settle(app, pilot)
+        header = " ".join(text_of(w) for w in app.screen.query("StatusHeader Static")).replace("\n", " ")
+        header += " " + app.screen.query_one("StatusHeader BudgetBar").render().plain
+        t = scope_totals(app.workbench, INSTRUCTIONS)
+        assert header.split()[0] == "instructions", header
+        assert f"{t['files']} files · ✖{t['errors']} ▲{t['warnings']} ●{t['infos']}" in header, header
+        assert " tok " not in header
+        model = app.context_model
+        for name in ("claude-code", "codex"):
+            ctx = model.agents[name]
+            assert f"{ctx.label} {ctx.startup_tokens:,}" in header, header
+
+
+async def test_problems_source_column_holds_every_label_whole(tmp_path, monkeypatch):
+    """The whole repository's Problems at 80 columns: an instruction file's finding says `context`
+    (it read `conte…`, the column as wide as the memory systems' names only)."""
+    app = _demo(tmp_path, monkeypatch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: app.context_model is not None)
+        await pilot.press("2")
+        await settle(app, pilot)
+        screen = app.screen
+        row = next(i for i, x in enumerate(screen.shown) if x.finding.check.startswith("instructions."))
+        cells = [str(c) for c in screen.query_one(DataTable).get_row_at(row)]
+        assert cells[1] == "context", cells

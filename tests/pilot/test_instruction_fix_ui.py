@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from curator.curation.journal import entries
+from curator.curation.quarantine import entries
 from curator.tui.dialogs import DiffDialog, HistoryDialog
 from tests.pilot.conftest import settle, wait_until
 from tests.pilot.test_live_instructions import _app, _on_context_alone, _ready

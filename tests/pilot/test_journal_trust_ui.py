@@ -10,7 +10,7 @@ import json
 import re
 from pathlib import Path
 
-from curator.curation.journal import entries
+from curator.curation.quarantine import entries
 from curator.tui.dialogs import DiffDialog, HistoryDialog
 from tests.pilot.conftest import settle, wait_until
 from tests.pilot.test_live_instructions import _app, _on_context_alone
@@ -98,3 +98,52 @@ async def test_control_characters_in_names_are_drawn_never_sent(tmp_path):
             await settle(app, pilot)
             shot = app.export_screenshot()
             assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", shot), key
+
+
+async def test_x_y_says_which_clone_shipped_entry_it_set_aside(tmp_path):
+    """Issue 29's clone flow in the app: a pending entry shipped with the clone names `.git/config`;
+    X then y fixes the import, never touches `.git/`, and says the entry was set aside (the CLI's
+    `fix` prints it; the app said only "applied")."""
+    root = _repo(tmp_path)
+    (root / "CLAUDE.md").write_text(BROKEN)
+    config = root / ".git" / "config"
+    config.write_bytes(b"[core]\n\tbare = false\n")
+    entry = _entry(root, ".git/config", b"[core]\n\tfsmonitor = touch /tmp/pwned\n", config.read_bytes())
+    meta = json.loads((entry / "meta.json").read_text())
+    (entry / "meta.json").write_text(json.dumps({**meta, "state": "pending"}))
+    app = _app(root, layout=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _on_context_alone(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        await pilot.press("X")
+        await wait_until(pilot, lambda: isinstance(app.screen, DiffDialog))
+        await pilot.press("y")
+        await wait_until(pilot, lambda: (root / "CLAUDE.md").read_text() == FIXED)
+        await settle(app, pilot)
+        assert config.read_bytes() == b"[core]\n\tbare = false\n"
+        said = " ".join(str(n.message) for n in app.toasts)
+        assert "00001-fix" in said and "quarantine" in said and ".git/config" in said, said
+
+
+async def test_a_file_a_kill_left_aside_is_named_when_the_app_cannot_put_it_back(tmp_path, monkeypatch):
+    """A kill between move-aside and link, then the app opened where it cannot write (the roll-back
+    refused): recovery's note — which file is missing, and the `mv` that puts it back — is shown
+    (a warning the load's next toast replaced: nothing said, CLAUDE.md missing)."""
+    from curator.curation import recovery
+    from tests.unit.curation.test_repository_journal_attacks import _kill_mid_fix
+
+    root = _repo(tmp_path)
+    (root / "CLAUDE.md").write_text(BROKEN)
+    (root / "AGENTS.md").write_text("# Agents\n")  # still a repository with instructions while CLAUDE.md is aside
+    _kill_mid_fix(root)
+
+    def refused(*_a, **_k):
+        raise PermissionError(13, "Read-only file system")
+
+    monkeypatch.setattr(recovery, "recover_locked", refused)
+    app = _app(root, layout=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _on_context_alone(app, pilot)
+        said = " ".join(str(n.message) for n in app.toasts)
+        assert "CLAUDE.md is missing" in said and "mv " in said, said

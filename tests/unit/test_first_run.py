@@ -13,6 +13,7 @@ from curator.cli.app_entry import app_target
 from curator.cli.common import Parser, add_store_args
 from curator.curation import CurationError
 from curator.curation.journal import curator_dir
+from curator.demo import sample_copy
 from curator.live.instructions import instruction_repository
 from curator.model.discovery import locate_store
 
@@ -56,7 +57,7 @@ def test_the_readme_command_in_a_checkout_opens_the_demo_with_its_banner(tmp_pat
 @pytest.mark.parametrize("inside", ["", ".serena/memories", "docs"])
 def test_a_path_inside_the_bundled_sample_opens_the_private_copy(inside):
     path = sample_repository() / inside
-    located = locate_store(str(path))
+    located = locate_store(str(path), demo=sample_copy)
     assert located.is_sample and "private copy" in located.notice
     copy = demo_copy().resolve()
     assert Path(located.root).resolve().is_relative_to(copy)

@@ -28,3 +28,13 @@ def test_the_wide_columns_share_what_the_narrow_ones_leave():
     assert _share(100, [10, 20, 30], [True, True, True]) == [10, 20, 30]  # all fit: as they are
     assert _share(40, [5, 60, 30], [False, True, True]) == [5, 18, 17]
     assert _share(20, [5, 60, 30], [False, True, True]) == [5, 8, 8]  # never below 8: past the edge
+
+
+def test_a_path_then_a_number_keeps_the_number_whole_where_the_path_can_give_way():
+    """Review's `validation/2026-11-18-c0ffee.md  transient  +30 tok` at 80 columns: it read
+    `…  transient  +30…` — a number is never cut while the path beside it can lose its middle."""
+    cell = "validation/2026-11-18-c0ffee.md  transient  +30 tok"
+    out = cut(cell, 45).plain
+    assert out.endswith("c0ffee.md  transient  +30 tok") and len(out) == 45 and "…" in out
+    out = cut("good-experience/summary/entries/2026-11-18-webhook-secret-dual-signing.md  semantic  +86 tok", 47).plain
+    assert out.endswith("signing.md  semantic  +86 tok") and len(out) == 47

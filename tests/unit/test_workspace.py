@@ -122,3 +122,21 @@ def test_a_folder_of_expired_session_logs_is_one_finding_and_rechecks_as_a_full_
         assert keys(ws.findings) == keys(full), path
     # 5 again after the last step: one finding (with 4, before it, each log was its own)
     assert [f.path for f in full if f.check == "transient.expired"] == ["."]
+
+
+def test_an_orphans_text_edits_recheck_it_alone_and_match_a_full_run(sample_copy):
+    """In a tiered store an edited memory's text decides only its own orphan finding (retired
+    by a SUPERSEDED line, or a likelier index by its words): the others are kept, not re-run."""
+    orphan = sample_copy / "git/git-orphan-notes.md"
+    orphan.write_text("# Orphan notes\n\nRebase and bisect notes nobody listed.\n")
+    ws = open_workspace(sample_copy, token_counter=default_counter()).recheck("git/git-orphan-notes.md")
+    assert any(f.check == "orphan.unindexed" and f.path == "git/git-orphan-notes.md" for f in ws.findings)
+    others = [f for f in ws.findings if f.check == "orphan.unindexed" and f.path != "git/git-orphan-notes.md"]
+    for text in ("# Orphan notes\n\nFrontend accessibility checklist, contrast and focus order.\n",
+                 "# Orphan notes\n\nSUPERSEDED by git/git-interactive-rebase.md\n\nOld rebase notes.\n"):
+        orphan.write_text(text)
+        ws = ws.recheck("git/git-orphan-notes.md")
+        full = run_checks(load_store(sample_copy, token_counter=default_counter()))
+        assert keys(ws.findings) == keys(full), text
+    assert not any(f.check == "orphan.unindexed" and f.path == "git/git-orphan-notes.md" for f in ws.findings)
+    assert [f for f in ws.findings if f.check == "orphan.unindexed"] == others  # the same objects: kept

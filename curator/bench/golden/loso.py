@@ -21,8 +21,8 @@ CLASSES = ("all", "literal", "paraphrase")
 # a wider grid (semantic 3–8 in 5 steps, sure 0.7–0.85 in 4) fitted the held-out stores worse
 # (8 cells below instead of 5): with 9–45 queries a store, finer steps chase single queries
 GRID = {"route": [0.01, 0.05], "prior": [0.0, 0.01], "semantic": [3.0, 5.0, 8.0], "prf": [0.0, 0.5, 1.0],
-        "sure": [0.0, 0.7, 0.75, 0.8], "agree": [0.0, 1.0, 2.0, 4.0], "cover": [0.0, 1.0]}
-RULES = ("sure", "agree", "cover")  # not lists: the fusion's rules (fusion.fuse)
+        "sure": [0.0, 0.75, 0.8], "agree": [0.0, 1.0, 2.0], "cover": [0.0, 1.0], "lead": [0.0, 0.1, 0.15]}
+RULES = ("sure", "agree", "cover", "lead")  # not lists: the fusion's rules (fusion.fuse)
 
 
 def fused(lists, w) -> list[str]:
@@ -30,9 +30,7 @@ def fused(lists, w) -> list[str]:
 
     # the lists the engine hands the fusion (RetrievalEngine.fusion_lists): the four sources, the
     # feedback and graph lists only when weighted
-    use = {s: v for s, v in lists.items()
-           if s != "cover" and (s in ("route", "bm25", "prior", "semantic") or w.get(s, 0) > 0)}
-    return [p for p, _ in fuse(use, w, w.get("sure", 0.0), lists.get("cover"))]
+    return [p for p, _ in fuse(_use(lists, w), w, w.get("sure", 0.0), lists.get("cover"))]
 
 
 def combos(sources) -> list[dict]:
@@ -41,10 +39,29 @@ def combos(sources) -> list[dict]:
 
 
 def _scores(rows, ws):
-    """score[w][q] = (hit@1, hit@5, rr) of every weight combination on every query, once."""
+    """score[w][q] = (hit@1, hit@5, rr) of every weight combination on every query, once: the
+    weighted sum once per set of list weights, the rules (`fusion.firsts`) on it for each."""
     from ...retrieval.eval import _score
+    from ...retrieval.fusion import blend, firsts
 
-    return [[_score(fused(lists, w), g.expect) for _name, g, lists in rows] for w in ws]
+    summed: dict[tuple, list] = {}
+    out = []
+    for w in ws:
+        key = tuple(sorted((k, v) for k, v in w.items() if k not in RULES or k == "agree"))
+        if key not in summed:
+            summed[key] = [[p for p, _ in blend(_use(lists, w), w)] for _n, _g, lists in rows]
+        row = []
+        for (_name, g, lists), order in zip(rows, summed[key], strict=True):
+            if order and "semantic" in lists:
+                order = firsts(order, lists, w, w.get("sure", 0.0), lists.get("cover"))
+            row.append(_score(order, g.expect))
+        out.append(row)
+    return out
+
+
+def _use(lists, w) -> dict:
+    return {s: v for s, v in lists.items()
+            if s != "cover" and (s in ("route", "bm25", "prior", "semantic") or w.get(s, 0) > 0)}
 
 
 def _mean(triples) -> tuple[float, float, float, int]:

@@ -84,7 +84,7 @@ def _instructions_only(args) -> int | None:
     from ..common import EXIT_OK, console, print_json, store_argument
 
     given = store_argument(args)
-    root = instruction_repository(given)
+    root = instruction_repository(given, startup_only=given is None)  # no path: the app's rule
     if root is None:
         return None
     model = build_context(root)

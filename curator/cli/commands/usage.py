@@ -144,7 +144,7 @@ def _instructions_only(args) -> int:
 def _rows(out, heading, uses) -> None:
     from rich.table import Table
 
-    from ...reports.retrieval_report import middle_cut
+    from ...reports.fitting import middle_cut
 
     t = Table(box=None, pad_edge=False, header_style="bold", title=heading, title_justify="left", title_style="bold")
     rows = [(str(u.reads), str(u.reads_30), str(u.reads_90), str(len(u.sessions)), u.last_day or "-") for u in uses]

@@ -180,13 +180,17 @@ def _print(out, fmt: str, change: dict, lines) -> None:
     if fmt == "json":
         print(json.dumps(change), flush=True)
         return
-    head = f"  {change['findings']} findings (+{len(change['added'])} −{len(change['cleared'])})"
+    from ...reports.findings_report import print_hanging, print_indented, print_phrases
+
+    # each line wrapped between words, its further lines indented under where its words began
+    phrases = [Text(", ".join(change["paths"]), style="bold"),
+               f"{change['findings']} findings (+{len(change['added'])} −{len(change['cleared'])})"]
     if "tokens" in change:  # (the findings are the repository's; the tokens this source's)
-        head += f" · {change.get('source', 'the store')} {change['tokens']:,} tokens"
-    out.print(Text.assemble((", ".join(change["paths"]), "bold"), head))
+        phrases.append(f"{change.get('source', 'the store')} {change['tokens']:,} tokens")
+    print_phrases(out, phrases, 0)
     for line in lines:
-        out.print(Text(f"  {line}"))
+        print_indented(out, Text(line), 2)
     for sign, key, style in (("+", "added", "warning"), ("−", "cleared", "success")):
         for f in change[key]:
             where = f["path"] + (f":{f['line']}" if f["line"] else "")
-            out.print(Text.assemble(f"  {sign} ", (f["check"], style), f" {where} {f['message']}"))
+            print_hanging(out, Text(f"  {sign} "), Text.assemble((f["check"], style), f" {where} {f['message']}"))

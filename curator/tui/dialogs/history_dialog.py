@@ -5,6 +5,7 @@ with that entry, and the app shows what undoing it would restore before anything
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -41,6 +42,9 @@ class HistoryDialog(ModalScreen[dict | None]):
             table = RowTable(cursor_type="row", zebra_stripes=True)
             table.display = bool(self.items)
             yield table
+            detail = Static("", id="history-detail")  # the highlighted entry whole: its title, its files
+            detail.display = bool(self.items)
+            yield detail
             if not self.items:
                 yield Static(f"No curator operation on {self.what} yet: fixes, promotes, keyword edits and "
                              "prunes appear here once applied.", classes="history-empty")
@@ -53,16 +57,33 @@ class HistoryDialog(ModalScreen[dict | None]):
         """The rows cut to the dialog's width, each cut cell ending in an ellipsis."""
         table = self.query_one(RowTable)
         merged = any("where" in it for it in self.items)
-        columns = [("id", max((len(it["id"]) for it in self.items), default=2)), ("state", 11), ("when", 16)]
-        columns += [("in", 10)] if merged else []
-        columns += [("what", None), ("files", 5)]
-        widths = table.set_columns(columns, self.query_one(Vertical).content_region.width)
-        for n, it in enumerate(self.items):
-            when = (it["created"] or "").replace("T", " ")[:16]  # to the minute, no zone: always UTC
+        room = self.query_one(Vertical).content_region.width
+        short = room < 100  # at 80 columns: no year, so that the title (what was done) has room
+        whens = [(it["created"] or "").replace("T", " ")[5 if short else 0:16] for it in self.items]  # UTC, to the minute
+
+        def fit(label: str, cells) -> tuple[str, int]:  # a column as wide as its widest cell
+            return label, max([len(label), *(len(c) for c in cells)])
+
+        columns = [fit("id", [it["id"] for it in self.items]), fit("state", [it["state"] for it in self.items]),
+                   fit("when", whens)]
+        columns += [fit("in", [it.get("where", "") for it in self.items])] if merged else []
+        columns += [("what", None), fit("files", [str(len(it["files"])) for it in self.items])]
+        widths = table.set_columns(columns, room)
+        for n, (it, when) in enumerate(zip(self.items, whens, strict=True)):
             cells = [it["id"], it["state"], when] + ([it.get("where", "")] if merged else [])
             cells += [it["title"] or ""]  # from the journal: control characters shown, never sent
             row = [clip(visible(str(v)), w) for v, w in zip(cells, widths, strict=False)]
             table.add_row(*row, str(len(it["files"])), key=str(n))  # Text: a title holding `[/]` is not markup
+
+    def on_data_table_row_highlighted(self, event: RowTable.RowHighlighted) -> None:
+        """What the row's cells cut: the title and the files, whole (as the journal holds them)."""
+        if event.row_key is None or event.row_key.value is None:
+            return
+        it = self.items[int(event.row_key.value)]
+        files = [visible(str(f)) for f in it["files"]]
+        shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+        detail = self.query_one("#history-detail", Static)
+        detail.update(Text(f"{visible(it['title'] or it['id'])}\n{len(files)} file(s): {shown}"))
 
     def on_data_table_row_selected(self, event: RowTable.RowSelected) -> None:
         """Enter on an unverifiable entry: the app previews undoing it (nothing else is acted on here)."""

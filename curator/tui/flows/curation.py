@@ -21,6 +21,19 @@ def planned(widget, fn, *args, **kwargs):
         return None
 
 
+def tell_recovered(port, recovered, notes=None) -> None:
+    """What recovery did before a write (from a worker's thread), said: each interrupted operation
+    rolled back (and the files it put back), each journal entry set aside or left alone — never silent."""
+    from ...reports.escape import visible
+
+    if recovered:
+        back = ", ".join(map(visible, getattr(recovered, "restored", []))) or "its files"
+        port.later(port.notify, f"recovered an interrupted operation ({', '.join(recovered)}): {back} put back",
+                   severity="warning", timeout=10, markup=False)
+    for note in getattr(recovered, "notes", []) if notes is None else notes:
+        port.later(port.notify, visible(note), severity="warning", timeout=10, markup=False)
+
+
 class Curation:
     """plan → diff → apply → re-plan, for the current store and the repository's instruction files."""
 
@@ -123,12 +136,21 @@ class Curation:
     # -- the writes: on a worker's thread, their results back on the UI thread (port.later) ----
 
     def apply_plan(self, plan, then_open: str | None = None, replan=None) -> None:
+        bench = self.port.workbench
+        index = bench.current
+        done = self.recover_before(bench.sources[index].root, plan.kind)
+        if done is None:
+            return
+        try:
+            self._apply_replanning(bench, index, plan, then_open, replan)
+        finally:
+            tell_recovered(self.port, done)  # after the outcome: entries set aside are never silent
+
+    def _apply_replanning(self, bench, index, plan, then_open, replan) -> None:
         from ...curation import ChangedOnDisk, CurationError
         from ...curation.replan import PlanChanged, apply_replanning
 
         port = self.port
-        bench = port.workbench
-        index = bench.current
 
         def fresh(paths):  # the snapshot as it is now (shown too, as the watcher would)
             swap = bench.recheck(index, paths)
@@ -154,6 +176,28 @@ class Curation:
     def apply_in_repository(self, plan, root: Path, replan) -> None:
         """A plan of the instruction files, journaled at the repository root (`curator fix
         --check instructions.*` writes the same)."""
+        done = self.recover_before(root, plan.kind)  # entries set aside first are named, as `fix` names them
+        if done is None:
+            return
+        try:
+            self._apply_in_repository(plan, root, replan)
+        finally:
+            tell_recovered(self.port, done)
+
+    def recover_before(self, root, kind: str):
+        """Recover `root`'s journal (of `kind`) before applying, as the CLI's `fix` does (inside
+        `apply_plan` it would be silent): what it did, to say after the outcome (one toast at a
+        time: the last one stays). None (said) when it cannot."""
+        from ...curation import CurationError, recover
+
+        try:
+            return recover(root, kind)
+        except (CurationError, OSError) as exc:
+            self.port.later(self.port.notify, f"Nothing was written: {exc}", severity="error", timeout=10,
+                            markup=False)
+            return None
+
+    def _apply_in_repository(self, plan, root: Path, replan) -> None:
         from ...curation import ChangedOnDisk, CurationError, apply_plan
 
         port = self.port

@@ -65,16 +65,12 @@ class Undo:
     def said(self, entry, swap) -> None:
         """What an undo did, said: the operation, what recovery put back first, entries set aside."""
         from ...reports.escape import visible
+        from .curation import tell_recovered
 
         port = self.port
-        recovered = getattr(entry, "recovered", None)
-        if recovered:
-            back = ", ".join(map(visible, getattr(recovered, "restored", []))) or "its files"
-            port.later(port.notify, f"recovered an interrupted operation ({', '.join(recovered)}): {back} put back",
-                       severity="warning", timeout=10, markup=False)
+        tell_recovered(port, getattr(entry, "recovered", None))
         port.later(port.notify, f"undone: {visible(str(entry.meta.get('title')))}", timeout=5, markup=False)
-        for note in entry.notes:  # untrusted journal entries set aside first: never silent
-            port.later(port.notify, visible(note), severity="warning", timeout=10, markup=False)
+        tell_recovered(port, None, entry.notes)  # untrusted journal entries set aside first: never silent
         if swap is not None:
             port.later(port.refresh_views, [swap])
 

@@ -75,6 +75,11 @@ class FindingRows:
                         "share, live)", timeout=5)
             self.post_message(EditKeywords(f.path, f.line))
             return
+        if f.check == "keywords.collision":  # the index's rate: its rows, with what each shares
+            self.notify(f"no automatic fix: the collision rate is {f.path}'s; rows under 100% uniq share words, "
+                        "`e` on one gives it keywords of its own", timeout=8, markup=False)
+            self.post_message(OpenPath(f.path, None))
+            return
         self.notify(f"{f.check} has no automatic fix: {h.line()}", severity="warning", timeout=8, markup=False)
 
     def action_jump(self) -> None:

@@ -121,22 +121,23 @@ class ProblemsScreen(FindingRows, CuratorScreen):
         wheres = [(x.where if x.source is None else x.finding.path if x.finding.path != "." else "(store)")
                   + (f":{x.finding.line}" if x.finding.line else "") for x in items]
         columns = [("" if narrow else "severity", 1 if narrow else 9)]
-        if many:
-            columns.append(("source", min(8, max((len(n) for n in names.values()), default=6))))
+        # no source: found across sources, or in the instruction files (`curator context`)
+        labels = [names.get(x.source) or ("context" if x.finding.check.startswith(("instructions.", "skills."))
+                                          else "across") for x in items]
+        if many:  # as wide as every label it shows (`context` is not `conte…`)
+            columns.append(("source", min(8, max((len(n) for n in labels), default=6))))
         if not narrow:
             columns.append(("check", min(24, max((len(x.finding.check) for x in items), default=5))))
         columns += [("x", 1), ("where", min(max(22, room * 3 // 10), max((len(w) for w in wheres), default=5))),
                     ("message", None)]
         widths = table.set_columns(columns, room)
         wheres = clip_paths(wheres, widths[len(columns) - 2])  # two rows never look the same
-        for i, (x, where) in enumerate(zip(items, wheres, strict=True)):
+        for i, (x, where, source) in enumerate(zip(items, wheres, labels, strict=True)):
             f = x.finding
             label, style = SEV[f.severity]
             cells = [clip(label.split()[0] if narrow else label, widths[0], style)]
             if many:
-                # no source: found across sources, or in the instruction files (`curator context`)
-                beside = "context" if f.check.startswith(("instructions.", "skills.")) else "across"
-                cells.append(clip(names.get(x.source, beside), widths[1], "dim"))
+                cells.append(clip(source, widths[1], "dim"))
             if not narrow:
                 cells.append(clip(f.check, widths[len(cells)]))
             cells.append(Text("x", style="bold success") if f.fix is not None else Text(""))

@@ -213,10 +213,12 @@ class ReviewScreen(CuratorScreen):
             self.idents[f"a{i}"] = ("agent", a.agent)
         for si, s in enumerate(review.changed):
             # the memory system's name heads its changes (in the widest column: names run long)
+            # what changed in it, the counts that are not 0 (the summary above says the rest): whole at 80 columns
+            counts = [_n(n, word) for n, word in ((len(s.records), "record"), (len(s.rows), "row"),
+                                                  (len(s.introduced), "new finding")) if n]
+            counts += [f"{len(s.resolved)} resolved"] if s.resolved else []
             table.add_row(Text(""), Text(s.status, style="dim"),
-                          Text.assemble((s.source, "bold underline"), (
-                              f"  {s.kind} · {_n(len(s.records), 'record')} · {_n(len(s.rows), 'row')} · "
-                              f"{_n(len(s.introduced), 'new finding')} · {len(s.resolved)} resolved", "dim")),
+                          Text.assemble((s.source, "bold underline"), (f"  {' · '.join([s.kind, *counts])}", "dim")),
                           key=f"s{si}")
             self.files[f"s{si}"] = (s, None)
             self.heads.add(f"s{si}")

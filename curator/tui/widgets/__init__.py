@@ -6,9 +6,10 @@ from .instruction_nodes import InstructionRef
 from .overview import Overview
 from .record_view import RecordView
 from .status_header import StatusHeader
-from .store_tree import NodeRef, StoreTree
+from .store_tree import StoreTree
 from .table import RowTable
 from .text_box import PathBox, TextBox
+from .tree_labels import NodeRef
 
 __all__ = [
     "BudgetBar", "IndexView", "InstructionRef", "NodeRef", "Overview", "RecordView", "RowTable", "StatusHeader",

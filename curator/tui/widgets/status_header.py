@@ -43,12 +43,14 @@ class StatusHeader(Horizontal):
             counts = (c[Severity.ERROR], c[Severity.WARNING], c[Severity.INFO])
         width = self.app.size.width  # (this header may not be laid out yet)
         room = max(12, width // 4)  # the totals and the start-up bar matter more
+        if scope == INSTRUCTIONS and len(given) > room:
+            given = "instructions"  # (not `…les, across systems`)
         if len(given) > room:
             given = "…" + given[-(room - 1):]
         self.query_one("#title", Static).update(given if width < 100 else f"curator · {given}")
-        self.query_one("#totals", Static).update(
-            f"{files:,} files · {'~' if est else ''}{compact(tokens)} tok · ✖{counts[0]} ▲{counts[1]} ●{counts[2]}"
-        )
+        # the instruction files' tokens are each agent's start-up (the bar's note), never one sum
+        tok = "" if scope == INSTRUCTIONS else f"{'~' if est else ''}{compact(tokens)} tok · "
+        self.query_one("#totals", Static).update(f"{files:,} files · {tok}✖{counts[0]} ▲{counts[1]} ●{counts[2]}")
         bar = self.query_one(BudgetBar)
         bar.display = True  # (hidden while there was no memory store)
         if scope == INSTRUCTIONS:  # each agent's start-up, as the Context view shows it

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 
 from rich.text import Text
 from textual.binding import Binding
@@ -11,18 +10,10 @@ from textual.widgets import Tree
 
 from .budget_bar import compact as _tokens
 from .instruction_nodes import InstructionRef, instruction_groups
-from .tree_labels import depth_of, fit_label, min_width, neighbours
+from .tree_labels import NodeRef, depth_of, fit_label, min_width, neighbours
 from .tree_state import kept_folds, unique_names
 
 TIER_ORDER = ("semantic", "reflexion", "transient", "session")
-
-
-@dataclass(frozen=True, slots=True)
-class NodeRef:
-    """What a tree node stands for: a source (path None) or one record of it."""
-
-    source: int
-    path: str | None = None
 
 
 class StoreTree(Tree[str]):

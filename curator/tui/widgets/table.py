@@ -175,8 +175,10 @@ def cut(cell, width: int, near=()):
         if lead and looks_like_path(lead) and len(lead) > 12:
             # a path, or a path then words (`api/x.md  semantic +12 tok`): the path's middle goes first
             rest = len(plain) - len(lead)
-            # whole when it fits with room to show more follows; else at least two thirds of the cell
-            keep = width if not rest else len(lead) if len(lead) <= width - 3 else max(width * 2 // 3, width - rest)
+            if rest and width - rest >= 12:  # what follows (a tier, a token count: numbers) whole, the path gives way
+                keep = width - rest
+            else:  # whole when it fits with room to show more follows; else at least two thirds of the cell
+                keep = width if not rest else len(lead) if len(lead) <= width - 3 else max(width * 2 // 3, width - rest)
             tail = max(1, (keep - 1) * 2 // 3)
             head = max(0, keep - 1 - tail)
             if keep < len(lead) and any(lead[:head] == o[:head] and lead[-tail:] == o[-tail:] for o in near):

@@ -5,8 +5,18 @@ count, and never only the part of its name it shares with its neighbours."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from rich.text import Text
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRef:
+    """What a tree node stands for: a source (path None) or one record of it."""
+
+    source: int
+    path: str | None = None
+
 
 # a label's tail after its name: its usage mark, badges, token count (never cut: a cut count
 # looks like a real, smaller number) and, for a source, its format in words
@@ -32,6 +42,8 @@ def fit_label(text: Text, room: int, neighbours=()) -> Text:
         out.truncate(room, overflow="ellipsis")
         return out
     name = text[: tail.start()]
+    counted = re.search(r" \(\d+\)$", name.plain)  # a group's "(36)" is not name: 5 cells of the word besides
+    least = min(name.cell_len, 5 + (len(counted.group(0)) if counted else 0))
     parts = {k: text[tail.start(k): tail.end(k)] if tail.group(k) else Text() for k in ("mark", "badges", "count", "desc")}
     for drop in ("desc", "mark", "badges", None):
         if drop is not None and (drop not in parts or not parts[drop].plain):
@@ -39,7 +51,7 @@ def fit_label(text: Text, room: int, neighbours=()) -> Text:
         keep = Text.assemble(*(parts[k] for k in ("mark", "badges", "count", "desc") if k in parts))
         if name.cell_len + keep.cell_len <= room:
             return Text.assemble(name, keep)
-        if min(name.cell_len, 5) + keep.cell_len <= room or drop is None:
+        if least + keep.cell_len <= room or drop is None:
             return Text.assemble(_cut_name(name, max(2, room - keep.cell_len), neighbours), keep)
         parts.pop(drop)
     return text

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 
-from .tree_labels import label_name
+from .tree_labels import NodeRef, label_name
 
 _COUNT = re.compile(r" \(\d+\)$")  # a group's record count, "semantic (36)": it changes with a write
 
@@ -62,8 +62,6 @@ def unique_names(source: int, paths: list[str]) -> dict:
     """{NodeRef: name} for the records of one folder node whose file names repeat there (an
     Indexes group's six README.md): each named by as much of its path as tells them apart."""
     from collections import Counter
-
-    from .store_tree import NodeRef
 
     base = Counter(p.rsplit("/", 1)[-1] for p in paths)
     out = {}

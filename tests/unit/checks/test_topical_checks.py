@@ -59,9 +59,11 @@ DOCKER = ("docker image build cache layers multi stage builder smaller runtime b
 def test_a_recheck_compares_the_edited_memory_with_the_rest_and_agrees_with_a_full_run(make_store, monkeypatch):
     """The static vectors (no fake): a memory rewritten in other words joins or leaves a topic
     pair, and the re-check (TopicIndex: one memory against the rest) says what a full run says."""
+    from curator.live import semantic_embedder
     from curator.live.workspace import open_workspace
 
     monkeypatch.delenv("CURATOR_NO_SEMANTIC", raising=False)
+    monkeypatch.setattr(topical_checks, "_provider", semantic_embedder)  # as a face hands it over
     words = DOCKER.split()
     files = {"docker-builds.md": f"# Docker builds\n\n{DOCKER}\n",
              "containers.md": "# Containers\n\n" + " ".join(reversed(words)) + "\n",  # the same words, no shared 8-word run
@@ -81,3 +83,19 @@ def test_a_recheck_compares_the_edited_memory_with_the_rest_and_agrees_with_a_fu
         assert ws._topics is not None  # compared through the index, not the whole store again
         assert topics(ws) == topics(open_workspace(root, token_counter=FakeTokenCounter()))
     assert topics(ws) == [("docker-builds.md", "containers.md")]
+
+
+def test_importing_the_live_state_plugs_in_nothing_the_faces_hand_it_over():
+    """No hidden switch: duplicate.topic has vectors only once a face calls `use_meaning`
+    (`curator` does it for every command), never because some module was imported."""
+    import subprocess
+    import sys
+
+    code = ("import curator.live, curator.live.workspace, curator.live.workbench\n"
+            "from curator.checks import topical_checks\n"
+            "assert topical_checks.embedder() is None, 'plugged in by an import'\n"
+            "from curator.live import use_meaning, semantic_embedder\n"
+            "use_meaning()\n"
+            "assert topical_checks._provider is semantic_embedder\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr

@@ -12,8 +12,8 @@ from curator.cli import main
 INDEX = "| Keywords | File |\n|---|---|\n| alpha beta gamma delta epsilon | [notes/a](notes/a.md) |\n"
 
 
-def _watch_while(capsys, root, write) -> list[dict]:
-    """`curator watch ROOT --count 1` while `write(i)` changes a file every 0.3 s, until the
+def _watch_while(capsys, root, write, count: int = 1) -> list[dict]:
+    """`curator watch ROOT --count COUNT` while `write(i)` changes a file every 0.3 s, until the
     watcher is up and saw one; the JSON lines it printed."""
     done = threading.Event()
 
@@ -27,7 +27,7 @@ def _watch_while(capsys, root, write) -> list[dict]:
     writer = threading.Thread(target=write_until_seen, daemon=True)
     writer.start()
     try:
-        code = main(["watch", str(root), "--format", "json", "--count", "1", "--timeout", "15"])
+        code = main(["watch", str(root), "--format", "json", "--count", str(count), "--timeout", "15"])
     finally:
         done.set()
         writer.join(2)
@@ -81,9 +81,34 @@ def test_watch_counts_the_repository_as_check_does(capsys, sample_repo_copy, mon
     assert f"— {total} findings —" in " ".join(head.split())
     memory = sample_repo_copy / ".claude" / "memory" / "new_topic.md"
     lines = _watch_while(capsys, sample_repo_copy,
-                         lambda i: memory.write_text(f"---\nname: n\ndescription: d{i}\ntype: project\n---\nx\n"))
-    change = lines[0]
+                         lambda i: memory.write_text(f"---\nname: n\ndescription: d{i}\ntype: project\n---\nx\n"),
+                         count=2)  # (the instruction files' watcher may tell of it first: MEMORY.md's folder)
+    change = next(ln for ln in lines if ln["source"] == ".claude/memory")
     main(["check", str(sample_repo_copy), "--format", "json"])
     summary = json.loads(capsys.readouterr().out)["summary"]
     assert change["findings"] == summary["errors"] + summary["warnings"] + summary["infos"]  # the same total
-    assert change["source"] == ".claude/memory"
+
+
+def test_a_change_at_80_columns_wraps_under_its_words():
+    """A change's lines at 80 columns: none wider, none padded, a finding's further lines indented
+    under its words (not back at the margin, where they read as a change of their own)."""
+    import io
+
+    from rich.console import Console
+
+    from curator.cli.commands.watch import _print
+
+    out = io.StringIO()
+    console = Console(file=out, width=80, color_system=None)
+    message = "start-up load is 2,764 tokens, over its 2,500 budget; 22 line(s) fall past the cap"
+    change = {"paths": ["knowledge/conventions.md"], "findings": 53, "source": ".serena/memories", "tokens": 16566,
+              "added": [{"check": "budget.over", "path": "knowledge/domain-model.md", "line": 14, "message": message}],
+              "cleared": []}
+    _print(console, "text", change, ["serena start-up +3 tokens: .serena/memories +3"])
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "knowledge/conventions.md · 53 findings (+1 −0) · .serena/memories 16,566 tokens"
+    assert lines[1] == "  serena start-up +3 tokens: .serena/memories +3"
+    assert lines[2].startswith("  + budget.over knowledge/domain-model.md:14 start-up load")
+    assert len(lines) > 3 and all(ln.startswith("    ") for ln in lines[3:]), lines
+    assert all(len(ln) <= 80 and ln == ln.rstrip() for ln in lines), lines
+    assert " ".join(" ".join(lines[2:]).split()).endswith(message)

@@ -83,6 +83,21 @@ def test_an_alias_bomb_in_the_config_is_a_config_error(tmp_path):
     assert done.returncode == 2 and "aliases expand" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("config", [bomb("orphan_allow").replace("---\n", "", 1).split("---")[0], "include: [\n"])
+def test_a_store_whose_config_is_refused_is_never_passed_over_by_the_repositorys_check(repo, config):
+    """`curator check REPO` with a store whose `.curator.yaml` is an alias bomb (or not YAML) fell
+    back to the instruction files alone: "0 memory systems", "no findings", exit 0 — a CI gate a
+    clone could pass by breaking its store's config. The store's error stands, as for `check STORE`."""
+    store = repo / ".serena" / "memories"
+    store.mkdir(parents=True)
+    (store / "a.md").write_text("# A\n")
+    (store / ".curator.yaml").write_text(config)
+    for fmt in ("text", "json", "github"):
+        done = curator("check", str(repo), "--format", fmt)
+        assert done.returncode == 2 and ".curator.yaml" in done.stderr and "Traceback" not in done.stderr, fmt
+    assert curator("context", str(repo)).returncode == 0  # what the agents load is still shown
+
+
 def test_an_alias_bomb_in_a_memory_or_a_golden_file_is_one_finding_or_error(tmp_path):
     store = tmp_path / "memories"
     store.mkdir()

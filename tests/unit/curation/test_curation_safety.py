@@ -25,7 +25,9 @@ from curator.curation import (
     recover,
 )
 from curator.curation.draft import rebase_links, remove_link
+from curator.curation.lock import locked
 from curator.curation.meters import suggest
+from curator.curation.quarantine import entries
 from curator.model import load_store
 
 
@@ -80,7 +82,7 @@ def test_recovery_keeps_a_file_edited_after_the_crash(sample_copy, monkeypatch):
     done = recover(sample_copy)
     assert len(done) == 1
     assert (sample_copy / written.path).read_bytes() == b"edited by hand after the crash\n"
-    entry = journal.entries(sample_copy)[-1]
+    entry = entries(sample_copy)[-1]
     assert entry.state == "rolled-back" and entry.meta["kept_external_edits"] == [written.path]
     for e in plan.edits:  # every other file is back to its before state
         if e.path != written.path:
@@ -238,7 +240,7 @@ def test_a_failed_write_is_rolled_back_at_once(sample_copy, monkeypatch):
     with pytest.raises(WriteFailed, match="No space left on device.*rolled back"):
         apply_plan(sample_copy, plan)
     assert snapshot(sample_copy) == before  # no restart needed
-    assert journal.entries(sample_copy)[-1].state == "rolled-back"
+    assert entries(sample_copy)[-1].state == "rolled-back"
     assert not list(sample_copy.rglob("*.tmp"))
 
 
@@ -274,13 +276,13 @@ def test_a_second_writer_waits_then_is_told_the_store_is_busy(sample_copy):
 
     def second_writer():  # another thread (the app's worker) or process: it waits, then gives up
         try:
-            with journal.locked(sample_copy, wait=0.1):
+            with locked(sample_copy, wait=0.1):
                 seen.append("entered")
         except Busy as exc:
             seen.append(str(exc))
 
-    with journal.locked(sample_copy):
-        with journal.locked(sample_copy):  # re-entrant in the thread that holds it
+    with locked(sample_copy):
+        with locked(sample_copy):  # re-entrant in the thread that holds it
             t = threading.Thread(target=second_writer)
             t.start()
             t.join()

@@ -12,6 +12,7 @@ import pytest
 
 from curator.cli import main
 from curator.curation import CurationError, apply_plan, history, journal, plan_prune, recover, undo
+from curator.curation.quarantine import entries
 from curator.model import load_store
 
 
@@ -37,7 +38,7 @@ def store_files(root: Path) -> dict[str, bytes]:
 
 def applied_prune(root: Path) -> journal.Entry:
     apply_plan(root, plan_prune(load_store(root)))
-    return journal.entries(root)[-1]
+    return entries(root)[-1]
 
 
 def rewrite_meta(entry: journal.Entry, **changes) -> None:

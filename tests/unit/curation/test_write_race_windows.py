@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from curator.base.tokens import EstimateCounter
 from curator.curation import ChangedOnDisk, apply_plan, journal, plan_keywords, undo
 from curator.curation.apply import NO_MERGE, Conflict, rebase, recover
+from curator.curation.quarantine import entries
 from curator.model import load_store
 
 STORE = {
@@ -101,7 +102,7 @@ def test_an_append_to_an_applied_file_survives_the_rollback_of_its_operation(sto
     now = files(store)
     assert now[INDEX] == before[INDEX] + b"<!-- edit to the index -->\n"  # refused whole, edit kept
     assert now[L0] == before[L0] + b"<!-- edit to the L0 -->\n"
-    assert journal.entries(store)[-1].state == "rolled-back"
+    assert entries(store)[-1].state == "rolled-back"
     assert strays(store) == []
 
 
@@ -121,7 +122,7 @@ def test_undo_refused_half_way_keeps_an_append_to_the_file_it_already_restored(s
     now = files(store)
     assert now[INDEX] == after[INDEX] + b"<!-- edit to the index -->\n"  # still the applied state
     assert now[L0] == after[L0] + b"<!-- edit to the L0 -->\n"
-    assert journal.entries(store)[-1].state == "applied"
+    assert entries(store)[-1].state == "applied"
     assert strays(store) == []
 
 
@@ -148,7 +149,7 @@ def test_a_late_write_through_an_old_handle_and_an_append_to_the_new_file_are_bo
     now = files(store)
     assert now[INDEX] == before[INDEX] + b"<!-- through the old handle -->\n<!-- to the new file -->\n"
     assert now[L0] == before[L0]
-    assert journal.entries(store)[-1].state == "rolled-back"
+    assert entries(store)[-1].state == "rolled-back"
     assert strays(store) == []
 
 
@@ -242,7 +243,7 @@ def test_recovery_keeps_an_append_made_after_the_crash(store, monkeypatch):
     assert recover(store)
     assert files(store)[INDEX] == before[INDEX] + b"<!-- after the crash -->\n"
     assert files(store)[L0] == before[L0]
-    assert journal.entries(store)[-1].meta["kept_external_edits"] == [INDEX]
+    assert entries(store)[-1].meta["kept_external_edits"] == [INDEX]
 
 
 # -- the merge ----------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from curator.curation import (
     undo,
     writing,
 )
+from curator.curation.quarantine import entries
 from curator.model import load_store
 
 FORK = multiprocessing.get_context("fork")
@@ -109,7 +110,7 @@ def test_an_edit_just_before_the_rename_is_refused_and_kept(sample_copy, monkeyp
     assert now["skills-ci-index.md"] == external
     assert {k: v for k, v in now.items() if k != "skills-ci-index.md"} == {
         k: v for k, v in before.items() if k != "skills-ci-index.md"}  # the rest rolled back whole
-    assert journal.entries(sample_copy)[-1].state == "rolled-back"
+    assert entries(sample_copy)[-1].state == "rolled-back"
 
 
 def test_a_write_through_a_handle_opened_before_the_move_is_kept(sample_copy, monkeypatch):
@@ -185,7 +186,7 @@ def test_two_concurrent_fix_runs_apply_the_fix_once(sample_copy, tmp_path):
         for p in procs:
             p.join(120)
         assert files(root) == expected, f"trial {trial}"
-        assert [e.state for e in journal.entries(root) if e.state == "applied"] == ["applied"]
+        assert [e.state for e in entries(root) if e.state == "applied"] == ["applied"]
         text = (root / "memory-index.md").read_text()
         assert not re.search(r"\(\d+\) \(\d+\)", text)
 
@@ -356,7 +357,7 @@ def test_stress_writers_and_an_editor_on_one_store(make_store, tmp_path):
     applied = [r for r in results if r["result"] == "applied"]
     refused = [r for r in results if r["result"] == "refused"]
     rows = [ln for ln in text["skills-a-index.md"].splitlines() if "(a/m1.md)" in ln]
-    journal_applied = [e for e in journal.entries(root) if e.state == "applied"]
+    journal_applied = [e for e in entries(root) if e.state == "applied"]
     versions = [re.search(r"\| (w\dv\d+) ", ln).group(1) for ln in rows]
     report = {"iterations": iterations * 2, "external_edits": len(edits), "preserved": len(edits) - len(lost),
               "applied": len(applied), "refused": len(refused), "double_applies": len(rows) - 1,

@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 
 from curator.base.config import Config
+from curator.demo import sample_copy
 from curator.model import StoreError, load_store, locate_store
 
 
@@ -97,7 +98,11 @@ def test_locate_store_searches_upward_then_falls_back_to_sample(tmp_path):
     assert locate_store(None, cwd=deep).root.resolve() == mem.resolve()
     lonely = tmp_path / "elsewhere"
     lonely.mkdir()
-    found = locate_store(None, cwd=lonely)
+    with pytest.raises(StoreError, match="no agent memory found"):  # the model alone knows no demo
+        locate_store(None, cwd=lonely)
+    with pytest.raises(StoreError, match="no agent memory found"):  # nor falls back when told not to
+        locate_store(None, cwd=lonely, demo=sample_copy, fall_back=False)
+    found = locate_store(None, cwd=lonely, demo=sample_copy)
     assert found.is_sample and found.notice
     assert Path(found.root).is_dir()
     # the demo is a private copy: curating it never writes into the installed package
@@ -106,7 +111,7 @@ def test_locate_store_searches_upward_then_falls_back_to_sample(tmp_path):
     assert Path(found.root).resolve() != sample_store().resolve()
     assert (Path(found.root) / "memory-index.md").read_bytes() == (sample_store() / "memory-index.md").read_bytes()
     (Path(found.root) / "note.md").write_text("mine\n")
-    assert (Path(locate_store(None, cwd=lonely).root) / "note.md").exists()
+    assert (Path(locate_store(None, cwd=lonely, demo=sample_copy).root) / "note.md").exists()
 
 
 def test_evolve_picks_up_an_edit_and_a_deletion(make_store):

@@ -203,3 +203,45 @@ def test_real_transcripts_of_2_1_38_predate_the_records(tmp_path):
     assert proof.mismatches == 0 and not proof.findings
     assert all("recorded from 2.1.276 on" in c.note for c in proof.checks)
     assert proof.usage.sessions == 0  # no evidence either way
+
+
+@needs_corpus
+def test_each_version_is_shown_with_its_rules_and_a_nested_file_missed_on_demand_is_said(tmp_path):
+    """The text report names, per session, the rules its version holds that another session's does
+    not (2.1.276 reads no AGENTS.md, 2.1.287 does); a session that recorded no file because its rules
+    predict none says so; a nested AGENTS.md read under but never attached is a finding even when a
+    session run in its folder loaded it at start-up (that says nothing of attaching)."""
+    from curator.reports.proof_report import render_text
+
+    root = _repo(tmp_path, "sqlfluff__sqlfluff")
+    r = str(root)
+    agents = (f"{r}/AGENTS.md", "Project", _text(root, "AGENTS.md"))
+    old = Session(sid(1), r, "2.1.276", "2026-09-10").instructions([]).prompt("hi").say("hello")
+    new = Session(sid(2), r, "2.1.287", "2026-10-10").instructions([agents]).prompt("fix")
+    new.read("test/core/parser/lexer_test.py").say("ok")
+    below = Session(sid(3), f"{r}/test", "2.1.287", "2026-10-12")
+    below.root = r
+    below.instructions([agents, (f"{r}/test/AGENTS.md", "Project", _text(root, "test/AGENTS.md"))]).say("ok")
+    proof = _prove(tmp_path, root, [old, new, below])
+    _accounted(proof)
+    flat = " ".join(render_text(proof).split())
+    assert "Claude Code 2.1.276 rules of 2.1.276, not held by every session's version: agents-md.unsupported" in flat
+    assert "rules of 2.1.287, not held by every session's version: agents-md.fallback@2.1.277" in flat
+    assert "it recorded no instruction file at start-up, and the rules of 2.1.276 predict none" in flat
+    missed = next(row for c in proof.checks for row in c.rows if row.status == "not attached")
+    assert missed.path == "test/AGENTS.md" and "instructionFiles" not in missed.hint and "attaches" in missed.hint
+    assert [(f.check, f.path) for f in proof.findings if f.check == "sessions.model-contradicted"] == [
+        ("sessions.model-contradicted", "test/AGENTS.md")]
+
+
+def test_one_version_says_no_rules_line(tmp_path):
+    from curator.reports.proof_report import differing_rules
+
+    root = tmp_path / "r"
+    (root / ".git").mkdir(parents=True)
+    (root / "CLAUDE.md").write_text("x\n")
+    r = str(root)
+    a = Session(sid(1), r, "2.1.287", "2026-10-10").instructions([(f"{r}/CLAUDE.md", "Project", "x\n")]).say("a")
+    b = Session(sid(2), r, "2.1.290", "2026-10-11").instructions([(f"{r}/CLAUDE.md", "Project", "x\n")]).say("b")
+    proof = _prove(tmp_path, root, [a, b])
+    assert differing_rules(proof.checks) == {}  # 2.1.287 and 2.1.290 hold the same rules

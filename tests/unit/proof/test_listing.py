@@ -91,3 +91,19 @@ def test_the_simulation_beside_a_recorded_listing_and_its_findings(tmp_path):
     dropped = {f.path for f in proof.findings if f.check == "sessions.listing-dropped"}
     assert dropped == {".claude/skills/s01/SKILL.md"}  # the record wins over the simulation (s03 was listed)
     assert states["s03"] == (FULL, BARE)
+
+
+def test_the_text_report_indents_a_cut_skill_like_the_others():
+    from types import SimpleNamespace
+
+    from curator.reports.proof_report import listing_lines
+
+    cut = Entry("deploy", "x" * 1560 + ' Use when the user says "ship it to production today".',
+                ".claude/skills/deploy/SKILL.md")
+    sim = simulate([cut, *_entries(9)], rules_for("claude-code", "2.1.300"))
+    proof = SimpleNamespace(simulation=sim, current=SimpleNamespace(version="2.1.300"), listed=[])
+    lines = listing_lines(proof)
+    heads = [line for line in lines if line.startswith(" ") and not line.startswith("    ")]
+    assert heads and all(line.startswith("  ") and not line.startswith("   ") for line in heads), lines
+    assert any(line.startswith("  deploy: cut at 1,536") for line in lines), lines
+    assert all(len(line) <= 80 for line in lines)

@@ -107,7 +107,15 @@ def test_usage_counts_equal_the_hand_count(tmp_path):
     got = {p: (len(use[p].sessions), use[p].uses, use[p].calls) for p in hand}
     assert got == hand
     assert use[".claude/skills/deploy/SKILL.md"].last.startswith("2026-11-03")
+    reviewer = use[".claude/agents/reviewer.md"]  # the time of the call that started it, not the session's start
+    task = next(x for x in s2.lines if x["type"] == "assistant" and x["message"]["content"][0].get("name") == "Task")
+    assert reviewer.last == task["timestamp"] > s2.lines[0]["timestamp"]
     assert use["CLAUDE.md"].cost == use["CLAUDE.md"].tokens * 14 and use["CLAUDE.md"].tokens > 0
+    # a `paths:` rule attaches its body (recorded as `content`; the frontmatter only as `rawContent`)
+    fake = FakeTokenCounter()
+    api = use[".claude/rules/api.md"]
+    assert api.tokens == fake.count("API handlers validate input.\n") < fake.count(FILES[".claude/rules/api.md"])
+    assert api.cost == api.tokens * 4
     # the listing line rode on every call of S1, the only session that recorded a listing (6 calls)
     assert use[".claude/skills/unused/SKILL.md"].listed_calls == 6
     by = {(f.check, f.path) for f in proof.findings}

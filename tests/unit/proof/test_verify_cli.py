@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -104,3 +106,21 @@ def test_check_with_sessions_adds_their_findings_and_names_the_transcripts(demo,
         ("sessions.model-contradicted", "AGENTS.md")]
     assert main(["check", str(demo), "--sessions", "--only", "sessions.model-contradicted", "--fail-on",
                  "warning"]) == 1
+
+
+def test_a_memory_topic_file_a_session_read_is_seen_there(demo, capsys):
+    """Claude Code opens a memory topic file when it needs it: a session that read one saw it
+    (the Context view's seen column and `sessions --loaded` said "never" for a file two sessions
+    read)."""
+    from curator.proof import prove
+    from curator.transcripts import SessionIndex
+
+    index = SessionIndex.for_repo(demo, [Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects"], use_cache=False)
+    proof = prove(demo, index.build())
+    seen = proof.seen(".claude/memory/feedback_quarantine_not_rerun.md")
+    assert seen.count == 1 and seen.last.startswith("2026-11-19")
+    assert proof.seen(".claude/memory/feedback_migration_lock_timeout.md").last.startswith("2026-11-17")
+    assert proof.seen(".claude/memory/project_nightly_export_replica.md").count == 0  # 2.1.180: no records
+    data = json.loads(_run(capsys, "sessions", str(demo), "--loaded", ".claude/memory/feedback_quarantine_not_rerun.md",
+                           "--format", "json"))
+    assert len(data["sessions"]) == 1, data

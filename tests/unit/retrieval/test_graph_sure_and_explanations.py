@@ -10,7 +10,7 @@ from curator.cli import main
 from curator.model import load_store
 from curator.reports.retrieval_report import middle_cut
 from curator.retrieval import RetrievalEngine
-from curator.retrieval.fusion import sure_first
+from curator.retrieval.fusion import firsts, fuse, meaning_first, sure_first
 from curator.retrieval.graph import edges, spread
 from curator.retrieval.text import stem, terms
 
@@ -46,6 +46,24 @@ def test_a_sure_bm25_first_stays_first():
     assert sure_first(fused, sure, 0.7) == ["a", "b", "c"]
     assert sure_first(fused, unsure, 0.7) == fused  # second at 0.9 of the first: not sure
     assert sure_first(fused, sure, 0.0) == fused  # off
+
+
+def test_meaning_puts_its_first_first_only_when_it_is_sure_of_it():
+    fused = ["b", "a", "c"]
+    sure = {"semantic": [("a", 0.45), ("c", 0.30)], "bm25": [("b", 10.0), ("a", 4.0)]}
+    unsure = {"semantic": [("a", 0.45), ("c", 0.40)], "bm25": [("b", 10.0), ("a", 4.0)]}
+    assert meaning_first(fused, sure, 0.1) == ["a", "b", "c"]
+    assert meaning_first(fused, unsure, 0.1) == fused  # 0.05 above its second: not sure
+    assert meaning_first(fused, sure, 0.0) == fused  # off
+    # over BM25's sure first (its second at 0.4 of it): the model's lead of 0.15 decides
+    assert firsts(fused, sure, {"lead": 0.1}, sure_margin=0.8) == ["a", "b", "c"]
+    assert firsts(fused, unsure, {"lead": 0.1}, sure_margin=0.8) == ["b", "a", "c"]
+
+
+def test_the_fused_list_keeps_its_scores_when_meaning_reorders_the_first():
+    lists = {"bm25": [("b", 10.0), ("a", 4.0), ("c", 3.0)], "semantic": [("a", 0.45), ("c", 0.30), ("b", 0.29)]}
+    out = fuse(lists, {"bm25": 1.0, "semantic": 1.0, "lead": 0.1})
+    assert [p for p, _ in out][0] == "a" and dict(out)["b"] > dict(out)["a"]  # said by `kept_first`
 
 
 def test_snowball_meets_forms_the_old_stemmer_missed():

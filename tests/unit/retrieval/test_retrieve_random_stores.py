@@ -49,7 +49,7 @@ def _write(root: Path, files: dict) -> None:
 
 
 def _retrieve(capsys, root: Path, query: str, *extra: str) -> dict:
-    code = main(["retrieve", query, str(root), "--format", "json", *extra])
+    code = main(["retrieve", "--format", "json", *extra, "--", query, str(root)])  # a query may begin with -
     out = capsys.readouterr()
     assert code == 0, out.err
     assert "Traceback" not in out.err
@@ -67,7 +67,7 @@ def test_retrieve_with_meaning_answers_on_any_store(capsys, monkeypatch, files, 
         hits = [h["path"] for h in data["results"]]
         assert all(h.endswith(".md") and (root / h).is_file() for h in hits)
         assert len(hits) == len(set(hits)) <= 5
-        code = main(["retrieve", query, str(root), "--why", "a.md"])
+        code = main(["retrieve", "--why", "a.md", "--", query, str(root)])
         out = capsys.readouterr()
         assert code in (0, 2) and "Traceback" not in out.err
 
