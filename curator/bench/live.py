@@ -3,9 +3,9 @@
     python -m curator.bench.live [--files 10000] [--edits 11]
 
 On a private copy of the synthetic store (the store cache and token counts warm), in one
-process: the session loads it, then
+process: the workbench loads it, then
   re-check, one edited memory      ms from the edit to the new snapshot's findings
-                                   (`Workspace.recheck`), and with its budgets (`Session.recheck`)
+                                   (`Workspace.recheck`), and with its budgets (`Workbench.recheck`)
   re-check, a memory added/deleted ms (every check runs again; the facts of unchanged files are kept)
   watcher                          ms from a write on disk to the new snapshot (real watchfiles,
                                    its 150 ms debounce included)
@@ -50,31 +50,31 @@ def _edit(path: Path, n: int) -> None:
 
 def measure(n_files: int, edits: int) -> dict:
     from ..base.tokens import default_counter
-    from ..live.session import open_session
+    from ..live.workbench import open_workbench
     from ..model.sources import discover
 
     work = Path(tempfile.mkdtemp(prefix="curator-bench-live-")) / "store"
     shutil.copytree(synthetic_store(n_files), work)
     try:
-        open_session(discover(work), given=str(work), token_counter=default_counter()).flush()  # warm
+        open_workbench(discover(work), given=str(work), token_counter=default_counter()).flush()  # warm
         import gc
 
         gc.collect()
         start = time.perf_counter()
-        session = open_session(discover(work), given=str(work), token_counter=default_counter())
+        bench = open_workbench(discover(work), given=str(work), token_counter=default_counter())
         load_s = time.perf_counter() - start
         rss_loaded = _rss_mb()
-        memories = [r.path for r in session.workspace.store.memories()]
+        memories = [r.path for r in bench.workspace.store.memories()]
         findings_ms, full_ms = [], []
         for i, path in enumerate(memories[: edits + 1]):  # the first builds the fingerprint index
             _edit(work / path, i)
-            ws = session.workspace
+            ws = bench.workspace
             t0 = time.perf_counter()
             new = ws.recheck([path])
             t1 = time.perf_counter()
-            new.report  # noqa: B018 - the budgets, as Session.recheck builds them
+            new.report  # noqa: B018 - the budgets, as Workbench.recheck builds them
             t2 = time.perf_counter()
-            session.sources[session.current].workspace = new
+            bench.sources[bench.current].workspace = new
             if i:
                 findings_ms.append((t1 - t0) * 1000)
                 full_ms.append((t2 - t0) * 1000)
@@ -83,14 +83,14 @@ def measure(n_files: int, edits: int) -> dict:
             added = work / f"bench-added-{i}.md"
             added.write_text(f"# Added {i}\nA memory about cache retry and lock timeouts.\n")
             t0 = time.perf_counter()
-            session.recheck(session.current, [added.name])
+            bench.recheck(bench.current, [added.name])
             structural.append((time.perf_counter() - t0) * 1000)
             added.unlink()
             t0 = time.perf_counter()
-            session.recheck(session.current, [added.name])
+            bench.recheck(bench.current, [added.name])
             structural.append((time.perf_counter() - t0) * 1000)
         rss_checked = _rss_mb()
-        watch_ms = _watch_latency(session, work, memories[edits + 1: edits + 8])
+        watch_ms = _watch_latency(bench, work, memories[edits + 1: edits + 8])
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         return {
             "n": n_files, "load": load_s, "findings": statistics.median(findings_ms),
@@ -102,8 +102,8 @@ def measure(n_files: int, edits: int) -> dict:
         shutil.rmtree(work.parent, ignore_errors=True)
 
 
-def _watch_latency(session, work: Path, paths: list[str]) -> float:
-    """Median ms from a write to the session's new snapshot, through the real watcher."""
+def _watch_latency(bench, work: Path, paths: list[str]) -> float:
+    """Median ms from a write to the workbench's new snapshot, through the real watcher."""
     stop, got = threading.Event(), threading.Event()
     seen: list[float] = []
 
@@ -111,7 +111,7 @@ def _watch_latency(session, work: Path, paths: list[str]) -> float:
         seen.append(time.perf_counter())
         got.set()
 
-    thread = threading.Thread(target=session.watch, args=(on_swaps, stop), daemon=True)
+    thread = threading.Thread(target=bench.watch, args=(on_swaps, stop), daemon=True)
     thread.start()
     time.sleep(1.0)  # the watcher is up
     lat = []
@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     r = measure(a.files, a.edits)
     ok = "✓" if r["findings"] <= RECHECK_TARGET_MS else "✗"
-    print(f"live store, {r['n']:,} files (session loaded warm in {r['load']:.2f} s):")
+    print(f"live store, {r['n']:,} files (workbench loaded warm in {r['load']:.2f} s):")
     print(f"  re-check after one edited memory: findings {r['findings']:.1f} ms median "
           f"(max {r['findings_max']:.1f}) {ok} ≤ {RECHECK_TARGET_MS} ms; with budgets {r['full']:.1f} ms")
     print(f"  re-check after a memory added or deleted (every check again): {r['structural']:.0f} ms median")

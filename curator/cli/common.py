@@ -124,7 +124,7 @@ def open_repository(args, *, only=None, check: bool = True, quiet_notice: bool =
     the (located, config) a caller already has — checked unless `check=False`. Returns
     (repository, located). Raises UsageError."""
     from ..base.tokens import default_counter
-    from ..live.session import load_repository
+    from ..live.workbench import load_repository
 
     located, config = where if where is not None else locate_and_configure(args)
     counter = default_counter()

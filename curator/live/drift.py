@@ -2,7 +2,7 @@
 load grew over its git history. Pure (no Textual, no Rich); the app's drift screen and
 `curator drift` show it.
 
-- `drift_findings(session, scope)`: the findings that say two things disagree — an index row and
+- `drift_findings(bench, scope)`: the findings that say two things disagree — an index row and
   the files (`index.*` targets, orphans), a stale `(N)` token count, `MEMORY.md` and its topic
   files, an experience entry and its summary, a link, and instruction files that were copies and
   diverged (any check whose id starts with one of `COPY_PREFIXES`, when such checks exist).
@@ -61,13 +61,13 @@ def drift_kind(check: str, fmt: str | None = None) -> str | None:
     return kind
 
 
-def drift_findings(session, scope: int | None):
+def drift_findings(bench, scope: int | None):
     """The scope's findings that are drift, as `scope.Scoped`, with their kind."""
     from .scope import scoped_findings
 
     out = []
-    for x in scoped_findings(session, scope):
-        fmt = session.sources[x.source].spec.fmt if x.source is not None else None
+    for x in scoped_findings(bench, scope):
+        fmt = bench.sources[x.source].spec.fmt if x.source is not None else None
         kind = drift_kind(x.finding.check, fmt)
         if kind:
             out.append((kind, x))

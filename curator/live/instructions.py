@@ -121,8 +121,8 @@ def agents_model(repo, token_counter=None):
     return build_context(repo.root, token_counter=token_counter)
 
 
-def with_memory(model, session, swaps=None):
-    """The model with Serena's entry made from the session's own `.serena/memories` snapshot: a
+def with_memory(model, bench, swaps=None):
+    """The model with Serena's entry made from the workbench's own `.serena/memories` snapshot: a
     memory edit changes Serena's start-up with no instruction file changed, and walking the
     repository again for it would be waste. None when nothing differs (or `swaps`, the sources
     that changed, leave Serena's alone)."""
@@ -131,11 +131,11 @@ def with_memory(model, session, swaps=None):
 
     from ..context.build import serena_context
 
-    if model is None or session is None or "serena" not in model.agents:
+    if model is None or bench is None or "serena" not in model.agents:
         return None
     root = os.path.realpath(os.path.join(model.root, ".serena", "memories"))
     changed = None if swaps is None else {s.index for s in swaps}
-    store = next((s.workspace.store for i, s in session.loaded()
+    store = next((s.workspace.store for i, s in bench.loaded()
                   if os.path.realpath(s.root) == root and (changed is None or i in changed)), None)
     if store is None:
         return None
@@ -151,17 +151,17 @@ def _shown(ctx) -> tuple:
             [(o.path, o.when, o.tokens, o.bytes) for o in ctx.on_demand])
 
 
-def instructions_session(model):
-    """A session with no memory source, holding only the instruction findings of `model`: what
+def instructions_workbench(model):
+    """A workbench with no memory source, holding only the instruction findings of `model`: what
     the app's Problems lists (and the scope counts) in a repository without memory."""
     from pathlib import Path
 
     from ..model.sources import Layout
-    from .session import Session
+    from .workbench import Workbench
 
-    session = Session(Layout(Path(model.root), ()))
-    session.instructions, session.instruction_findings = model, list(model.findings)
-    return session
+    bench = Workbench(Layout(Path(model.root), ()))
+    bench.instructions, bench.instruction_findings = model, list(model.findings)
+    return bench
 
 
 def context_root(layout):

@@ -1,8 +1,8 @@
 """A repository's memory, every source at once: load each one in its own format, check it, and
 find what only shows across sources (the same knowledge kept in Serena and in Claude memory).
 
-Pure (no Textual, no Rich). `Session.repository()` builds one (the CLI loads through
-`live.session.load_repository`); a path that is one memory folder gives a repository of that one
+Pure (no Textual, no Rich). `Workbench.repository()` builds one (the CLI loads through
+`live.workbench.load_repository`); a path that is one memory folder gives a repository of that one
 source, so single-store use is unchanged.
 """
 

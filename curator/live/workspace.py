@@ -1,8 +1,8 @@
-"""One source's state in a session: a store snapshot with its findings and budget report.
+"""One source's state in the workbench: a store snapshot with its findings and budget report.
 
 Pure (no Textual). A `Workspace` never changes: `recheck(paths)` returns the workspace of the
 snapshot after those files changed on disk, re-running only the checks the change touches (see
-`CheckSpec.scope` / `reads`). `curator.live.session.Session` holds one per memory source.
+`CheckSpec.scope` / `reads`). `curator.live.workbench.Workbench` holds one per memory source.
 """
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ class Store:
     load_findings: list[Finding] = field(default_factory=list)
     today: date = field(default_factory=date.today)
     encoding: str = "none"  # the token encoding used: cl100k_base | estimate | none
-    # the TokenCounter that filled record.tokens: the session's (curator.live.session) — the snapshot
+    # the TokenCounter that filled record.tokens: the session's (curator.live.workbench) — the snapshot
     # only names it, so plans recount with the same encoding
     counter: TokenCounter | None = None
     format: str = fmts.SERENA_TIERED  # the memory format (model/formats.py)
@@ -237,7 +237,7 @@ class Store:
             attach_list_indexes(new)  # names resolve against the files there are
             touched.add(INDEXES)
         new._views = {k: v for k, v in self._views.items() if not (v[0] & touched)}
-        return new.freeze()  # the store cache is saved by whoever owns it (Session.flush)
+        return new.freeze()  # the store cache is saved by whoever owns it (Workbench.flush)
 
     def _escapes(self, abspath, findings: list[Finding], rel: str) -> bool:
         """A symbolic link that leaves the store (as the walk reports it): never read."""

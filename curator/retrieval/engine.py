@@ -1,5 +1,8 @@
 """RetrievalEngine: built once per store, then each query ranks with every source and fuses.
 
+The engine holds the index (BM25 saved per store, the route's keywords, near-copies, the priors)
+and composes its parts, each a class of its own: the passage ranker (`passage_rank`), the prior
+ranker (`prior_rank`), pseudo-relevance feedback (`feedback`) and the explainer (`explain`).
 Explanations travel with the results: each hit's rank in every source, the words that matched,
 the score parts; `why(path, query)` says why a memory did not come back.
 """
@@ -14,13 +17,13 @@ from ..model.store import Store
 from . import prior as priors
 from .bm25 import PYTHON_UP_TO, BM25Index
 from .copies import copy_key, groups
-from .explain import Explaining
+from .explain import Explainer
 from .feedback import PRF_DOCS, PRF_TERMS, Feedback
 from .fusion import dedupe, fuse, rrf
 from .hits import make_hits
 from .hooks import frontmatter_text, index_keywords, memory_hooks
-from .passage_rank import Cover, PassageRanking
-from .prior_rank import PriorRanking
+from .passage_rank import Cover, PassageRanker
+from .prior_rank import PriorRanker
 from .results import DEPTH, HEAD_WEIGHT, Hit, Lists, SearchResult, SourceRank
 from .route import KeywordIndex, RouteResult, walk
 from .text import query_terms, terms
@@ -52,7 +55,7 @@ def document_head(store: Store, rec, hooks: dict[str, str]) -> str:
                                 hooks.get(rec.path, "")) if x)
 
 
-class RetrievalEngine(PriorRanking, Feedback, Explaining, PassageRanking):
+class RetrievalEngine:
     def __init__(self, store: Store, config: RetrievalConfig | None = None, terms_cache: ContentCache | None = None,
                  reads: Mapping[str, int] | None = None, semantic: bool | None = False, persist: bool | None = None,
                  progress=None) -> None:
@@ -63,6 +66,8 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining, PassageRanking):
         on, unless a `terms_cache` is given; the faces pass False when token counts are only
         estimated in memory (`base.tokens.estimating`)."""
         self.store = store
+        self.passages, self.prior = PassageRanker(self), PriorRanker(self)  # the parts (see the module's words)
+        self.feedback, self.explainer = Feedback(self), Explainer(self)
         self.config = config or store.config.retrieval
         self.loadable = set(self.config.loadable_tiers)
         self.docs = [
@@ -91,7 +96,6 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining, PassageRanking):
         self.recency = [
             priors.recency(priors.record_day(r), store.today, self.config.half_life_days) for r in self.docs
         ]
-        self._rec_arr = self._freq_arr = None  # numpy copies, made when the numpy path first runs
         self._graph: dict[str, list[str]] | None = None  # graph.edges, made on first use
         self.unavailable: dict[str, str] = {}  # optional source → why it is not running
         self.semantic = None
@@ -183,13 +187,13 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining, PassageRanking):
             reuse_copies = {f"{p}:{h}": c for (p, h), c in zip(saved.keys, old_copies, strict=True)}
         self._doc_terms = self._make_terms(reuse, None)
         old_rows = saved.passages() if reuse is not None else None
-        self._rows = self.make_rows({f"{p}:{h}": r for (p, h), r in zip(saved.keys, old_rows, strict=True)}
-                                    if old_rows is not None else None)
+        rows = self.passages._rows = self.passages.make_rows(
+            {f"{p}:{h}": r for (p, h), r in zip(saved.keys, old_rows, strict=True)} if old_rows is not None else None)
         copies = self._copy_keys(reuse_copies)
         self.copy_of = groups(self.position, copies)
         bm25 = BM25Index(self._doc_terms)
         saved_index.save(self.store.root, context, keys, self._doc_terms, bm25, self.keywords.row_keywords, copies,
-                         self._rows)
+                         rows)
         mine = saved_index.load(self.store.root)  # another process may have saved since: only ours is used
         self._saved = mine if mine is not None and mine.context == context and mine.keys == keys else None
         return bm25
@@ -204,11 +208,7 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining, PassageRanking):
         if self.semantic is not None:  # the session, and the static vectors in memory (no page faults)
             self.semantic.encoder.prepare()
             self.semantic._static = self.semantic.table.np.ascontiguousarray(self.semantic.static_matrix())
-        if self.bm25.uses_numpy and self._rec_arr is None:
-            import numpy as np
-
-            self._rec_arr = np.asarray(self.recency, dtype=float)
-            self._freq_arr = np.asarray(self.frequency, dtype=float)
+        self.prior.prepare()  # its numpy copies of the priors
         return self
 
     def semantic_keys(self) -> list[str]:
@@ -294,7 +294,7 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining, PassageRanking):
 
     def rank_bm25(self, qterms: list[str], depth: int = DEPTH) -> list[tuple[str, float]]:
         """BM25 over the memories, its first ones ranked again with their best passage (passage_rank)."""
-        return self.lift_bm25(qterms, [(self.docs[i].path, s) for i, s in self.bm25.top(qterms, depth)])[0]
+        return self.passages.lift_bm25(qterms, [(self.docs[i].path, s) for i, s in self.bm25.top(qterms, depth)])[0]
 
     def rank_semantic(self, query: str, qterms: list[str] | None = None,
                       bm25_list: list[tuple[str, float]] | None = None) -> list[tuple[str, float]]:
@@ -331,10 +331,10 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining, PassageRanking):
             per_source.cover = Cover(self, base_terms)
         # the prior re-ranks what the other sources found (a boost, not a list of its own)
         candidates = [p for lst in per_source.values() for p, _ in lst]
-        prior_list = self.rank_prior(base_terms, candidates=candidates)
+        prior_list = self.prior.rank_prior(base_terms, candidates=candidates)
         per_source["prior"] = [(p, s) for p, s, _ in prior_list]
         if self.semantic is not None:  # fused with the semantic source only (see PRF_DOCS)
-            per_source["prf"] = self.rank_prf(qterms, per_source["bm25"])
+            per_source["prf"] = self.feedback.rank_prf(qterms, per_source["bm25"])
             if self.weights().get("graph", 0) > 0 and self.graph_edges:
                 from .graph import spread
 
@@ -347,6 +347,32 @@ class RetrievalEngine(PriorRanking, Feedback, Explaining, PassageRanking):
             ranked = list(per_source.get(source, []))
         hits = make_hits(self, ranked, per_source, k, qterms, base_terms, route, prior_list)
         return SearchResult(query, k, source, qterms, hits, route, per_source, duplicates, linked_from)
+
+    # -- the parts' answers, asked of the engine -------------------------------------------------
+
+    def why(self, path: str, query: str, result: SearchResult | None = None) -> str:
+        return self.explainer.why(path, query, result)
+
+    def explain(self, path: str, query: str, result: SearchResult | None = None) -> list[tuple[str, str]]:
+        return self.explainer.explain(path, query, result)
+
+    def rows_for(self, paths):
+        return self.passages.rows_for(paths)
+
+    def prior_parts(self, qterms: list[str], i: int):
+        return self.prior.prior_parts(qterms, i)
+
+    def rank_prior(self, qterms: list[str], depth: int = DEPTH, candidates: list[str] | None = None):
+        return self.prior.rank_prior(qterms, depth, candidates)
+
+    def prf_terms(self, qterms: list[str], bm25_list: list[tuple[str, float]], docs: int = PRF_DOCS,
+                  n_terms: int = PRF_TERMS) -> list[tuple[str, float]]:
+        return self.feedback.prf_terms(qterms, bm25_list, docs, n_terms)
+
+    def rank_prf(self, qterms: list[str], bm25_list: list[tuple[str, float]], depth: int = DEPTH,
+                 docs: int = PRF_DOCS, n_terms: int = PRF_TERMS) -> list[tuple[str, float]]:
+        return self.feedback.rank_prf(qterms, bm25_list, depth, docs, n_terms)
+
 
 def hash_text(text: str) -> str:
     import hashlib

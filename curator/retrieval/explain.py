@@ -1,14 +1,18 @@
-"""Why a memory did not come back (engine mixin): the store's verdict, then each source walked
-as it ran — the route hop by hop, BM25's counts and rank, the semantic rank, the fused rank."""
+"""Why a memory did not come back (the engine's explainer): the store's verdict, then each source
+walked as it ran — the route hop by hop, BM25's counts and rank, the semantic rank, the fused rank."""
 
 from __future__ import annotations
 
 from .meaning import CANDIDATES
+from .part import EnginePart
 from .results import DEPTH, HEAD_WEIGHT, SearchResult
 from .text import terms
 
 
-class Explaining:
+class Explainer(EnginePart):
+    READS = ("store", "search", "loadable", "_fuse", "sources", "semantic", "keywords", "position", "doc_terms",
+             "bm25", "docs")
+
     def why(self, path: str, query: str, result: SearchResult | None = None) -> str:
         """Why a memory did not come back for this query (or where it did): see `explain`."""
         return "; ".join(text for _, text in self.explain(path, query, result))

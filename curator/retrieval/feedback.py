@@ -1,18 +1,21 @@
-"""Pseudo-relevance feedback (RM3-style, engine mixin): the words that weigh most in BM25's
-first memories, scored by BM25 as a second query; fused with the semantic source only
+"""Pseudo-relevance feedback (RM3-style, a part of the engine): the words that weigh most in
+BM25's first memories, scored by BM25 as a second query; fused with the semantic source only
 (engine.PRF_DOCS has the why and the numbers)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+from .part import EnginePart
 from .results import DEPTH
 
 PRF_DOCS = 5
 PRF_TERMS = 5
 
 
-class Feedback:
+class Feedback(EnginePart):
+    READS = ("position", "docs", "bm25", "doc_terms", "_doc_terms", "_saved")
+
     def prf_terms(self, qterms: list[str], bm25_list: list[tuple[str, float]], docs: int = PRF_DOCS,
                   n_terms: int = PRF_TERMS) -> list[tuple[str, float]]:
         """(word, weight) of the expansion: the words that weigh most in BM25's first `docs`

@@ -18,6 +18,8 @@ import hashlib
 import math
 from collections import Counter
 
+from .part import EnginePart
+
 LIFT_DEPTH = 20  # BM25's first memories whose passages are scored
 K1, B = 1.5, 0.75
 
@@ -92,11 +94,12 @@ def idf_of(bm25, qterms: list[str]) -> dict[str, float]:
     return out
 
 
-class PassageRanking:
-    """Engine mixin: each memory's passage rows (built with the index and saved with it, read
-    back a few at a time, or made from the text for an engine that keeps no index) and BM25's
-    lifted list."""
+class PassageRanker(EnginePart):
+    """The engine's part that holds each memory's passage rows (built with the index and saved
+    with it, read back a few at a time, or made from the text for an engine that keeps no index)
+    and lifts BM25's list with them."""
 
+    READS = ("position", "docs", "heads", "bm25", "_saved")
     _rows: list[list[Row]] | None = None  # every memory's rows, when this engine built them
 
     def rows_for(self, paths) -> dict[str, list[Row]]:

@@ -1,13 +1,24 @@
-"""The prior as a ranked source (engine mixin): every memory the query touches, or only the
-candidates the other sources found (a boost inside search, far cheaper at 10k)."""
+"""The prior as a ranked source (a part of the engine): every memory the query touches, or only
+the candidates the other sources found (a boost inside search, far cheaper at 10k)."""
 
 from __future__ import annotations
 
 from . import prior as priors
+from .part import EnginePart
 from .results import DEPTH
 
 
-class PriorRanking:
+class PriorRanker(EnginePart):
+    READS = ("bm25", "config", "recency", "frequency", "docs", "position")
+    _rec_arr = _freq_arr = None  # numpy copies, made when the numpy path first runs (or by prepare)
+
+    def prepare(self) -> None:
+        if self.bm25.uses_numpy and self._rec_arr is None:
+            import numpy as np
+
+            self._rec_arr = np.asarray(self.recency, dtype=float)
+            self._freq_arr = np.asarray(self.frequency, dtype=float)
+
     def prior_parts(self, qterms: list[str], i: int) -> priors.PriorParts:
         qset = set(qterms)
         # the index says which query words the memory holds (its terms are not loaded for this)

@@ -1,35 +1,45 @@
-"""CuratorApp: registration, global bindings, themes, toasts and what the screens show. The
-background work is `workers.AppWorkers`, the curation flow `curation_flow.CurationFlow`; both
-report back through `messages`."""
+"""CuratorApp: registration, global bindings, themes, toasts and what the screens show. It owns
+its work as objects: the background work (`background.Background`), the two watchers
+(`watchers.Watchers`), and the flows (`flows`: curation, repository fixes, fixes, undo; the
+dialogs' choices in `choices.Choices`), which talk to it through the port it implements
+(`flows.port.Port`: show a diff and ask, notify, refresh, work off the UI thread)."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from textual.app import App
-from textual.binding import Binding
+from textual.message import Message
 from textual.notifications import Notify
 from textual.signal import Signal
 
 from ..base.config import Config
 from . import messages as msg
-from .curation_flow import CurationFlow
+from . import navigate
+from .background import Background
+from .choices import Choices
+from .dialogs import DiffDialog
+from .flows.curation import Curation
+from .flows.fixes import Fixes
+from .flows.repository import RepositoryFixes
+from .flows.undo import Undo
+from .keys import APP_BINDINGS, SCREENS_GROUP
 from .palette import CuratorCommands
-from .repository_flow import RepositoryFixes
 from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, RetrievalLabScreen
 from .screens.context import ContextScreen
 from .screens.drift import DriftScreen
 from .screens.help import help_for
 from .screens.review import ReviewScreen
 from .screens.sessions import SessionsScreen
-from .settings import Settings, load_settings, save_settings
-from .themes import DEFAULT_THEME, available_themes
-from .workers import AppWorkers
+from .settings import Settings, save_settings
+from .themes import install as install_themes
+from .themes import role_styles
+from .toasts import Toasts
+from .watchers import Watchers
 
-SCREENS_GROUP = Binding.Group("Screens", compact=True)  # one "1-7 Screens" entry: the footer fits 80 columns
 
-
-class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
+class CuratorApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "curator"
     COMMANDS = App.COMMANDS | {CuratorCommands}
@@ -44,27 +54,7 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
         "context": ContextScreen,
     }
     DEFAULT_MODE = "store"
-    BINDINGS = [
-        # one footer entry for the screens ("1-7 Screens"); each key is in F1's list
-        Binding("1", "switch_mode('store')", "Screens", id="show-store", group=SCREENS_GROUP, key_display="1-7",
-                tooltip="1 Store · 2 Problems · 3 Budgets · 4 Lab · 5 Sessions · 6 Drift"),
-        Binding("2", "switch_mode('problems')", "Problems", id="show-problems", group=SCREENS_GROUP, tooltip="Every finding", show=False),
-        Binding("3", "switch_mode('budgets')", "Budgets", id="show-budgets", group=SCREENS_GROUP,
-                tooltip="Tokens, budgets and the cost model", show=False),
-        Binding("4", "switch_mode('lab')", "Lab", id="show-lab", group=SCREENS_GROUP, tooltip="What would the agent retrieve?",
-                show=False),
-        Binding("5", "switch_mode('sessions')", "Sessions", id="show-sessions", group=SCREENS_GROUP,
-                tooltip="The agent's sessions: browse, search, mine", show=False),
-        Binding("6", "switch_mode('drift')", "Drift", id="show-drift", group=SCREENS_GROUP,
-                tooltip="What is out of step, and each memory system's start-up load over git history", show=False),
-        Binding("7", "switch_mode('context')", "Context", id="show-context", group=SCREENS_GROUP,
-                tooltip="What each agent loads: start-up files, on demand, imports", show=False),
-        Binding("f1,question_mark", "help", "Help", id="help", tooltip="Keys and what this screen is for"),
-        Binding("ctrl+r", "reload_store", "Reload", id="reload-store", tooltip="Re-read the store and re-run the checks", show=False),
-        Binding("ctrl+t", "next_theme", "Theme", id="next-theme", tooltip="Cycle through the themes", show=False),
-        Binding("ctrl+z", "undo", "Undo", id="undo", tooltip="Undo the last curator operation (repeatable)"),
-        Binding("q", "quit", "Quit", id="quit", tooltip="Leave curator", show=False),  # (F1 lists it: the footer keeps 80 columns for this screen's keys)
-    ]
+    BINDINGS = APP_BINDINGS  # (keys.py: the screens' keys 1-7, help, reload, theme, undo, quit)
 
     def __init__(
         self,
@@ -81,7 +71,7 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
         super().__init__()
         self.store_root = Path(store_root)
         self.layout = layout  # model.sources.Layout: every memory system of the repository
-        self.session = None  # the live session (curator.live.session.Session) once loaded
+        self.workbench = None  # the workbench (curator.live.workbench.Workbench) once loaded
         self.given = given or str(store_root)
         self.store_config = config
         self.token_counter = token_counter
@@ -99,10 +89,17 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
         self.proof = None  # the sessions held against the model (curator.proof.Proof), built in a worker
         self.proof_signal: Signal = Signal(self, "proof")
         self._role_theme_pushed = False
-        self._toasts: list = []  # the notifications shown (see on_notify)
-        self._in_flight: set[int] = set()  # toasts posted again, not yet back
+        self._toasts = Toasts(self)
         self.live_workspace = None  # the last workspace a change seen on disk (or a re-check) made
-
+        self.watch_events = None  # tests: a callable(roots, stop) yielding batches of changed paths
+        self.instruction_events = None  # tests: a callable(places, stop) yielding batches of changed paths
+        self.background = Background(self)
+        self.watchers = Watchers(self)
+        self.curation = Curation(self)
+        self.repository = RepositoryFixes(self, self.curation)
+        self.fixes = Fixes(self, self.curation, self.repository)
+        self.undo = Undo(self, self.repository)
+        self.choices = Choices(self, self.curation, self.undo)
 
     def on_mount(self) -> None:
         import sys
@@ -110,104 +107,64 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
         # workers (loading, searching) and the UI share the GIL: hand it over sooner than the
         # default 5 ms so a search finishes within a frame while the UI keeps drawing
         sys.setswitchinterval(0.0005)
-        themes, failures = available_themes()
-        for t in themes:
-            self.register_theme(t.to_textual())
-        if failures:
-            lines = "\n".join(f"{p.name}: {why}" for p, why in failures)
-            self.notify(f"Some theme files could not be loaded:\n{lines}", severity="warning", timeout=8)
-        wanted = self.requested_theme or load_settings().theme or DEFAULT_THEME
-        if wanted not in self.available_themes:
-            self.notify(f"Unknown theme {wanted!r}; using {DEFAULT_THEME}", severity="warning")
-            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
-        self.theme = wanted
-        self.role_styles()
+        self.theme = install_themes(self, self.requested_theme)
+        self._role_theme_pushed = role_styles(self, self._role_theme_pushed)
         self._themes_ready = True
         # (the notice is the first screen's one-line banner, never also a toast)
-        self.load_store()
+        self.background.load_store()
         from ..transcripts.service import SessionsService
 
         self.transcripts = SessionsService(self.store_root)
-        self.index_transcripts()  # beside the store load: the sessions list never waits for it
+        self.background.index_transcripts()  # beside the store load: the sessions list never waits for it
 
     def on_notify(self, event: Notify) -> None:
-        """One toast at a time: a new one replaces the last (an error stays until it times out,
-        unless another error replaces it), so toasts never pile up over the content. Textual
-        removes toasts only all at once (`clear_notifications`): the ones kept are shown again."""
-        new = event.notification
-        if id(new) in self._in_flight:  # one of ours, shown again by _settle_toasts
-            self._in_flight.discard(id(new))
-            if not any(t is new for t in self._toasts):
-                self._settle_toasts()  # replaced while it was on its way back
-            return
-        live = [t for t in self._toasts if not t.has_expired]
-        keep = [t for t in live if t.severity == "error" and new.severity != "error"]
-        self._toasts = keep + [new]
-        if live:
-            self._settle_toasts()
-
-    def _settle_toasts(self) -> None:
-        self.clear_notifications()
-        for toast in self._toasts:
-            if id(toast) not in self._in_flight:
-                self._in_flight.add(id(toast))
-                self.post_message(Notify(toast))
+        self._toasts.notified(event)  # one toast at a time (`toasts.Toasts`)
 
     @property
     def toasts(self) -> list:
         """The notifications on screen now (tests read them)."""
-        return [t for t in self._toasts if not t.has_expired]
-
-    def role_styles(self) -> None:
-        """Role styles ("bold error", "success", ...) follow the current theme's colours."""
-        from ..reports.styles import rich_theme
-
-        if self._role_theme_pushed:
-            self.console.pop_theme()
-        self.console.push_theme(rich_theme(self.current_theme))
-        self._role_theme_pushed = True
+        return self._toasts.on_screen()
 
     def watch_theme(self, theme: str) -> None:
-        self.role_styles()
+        self._role_theme_pushed = role_styles(self, self._role_theme_pushed)
         if self._themes_ready and self.remember_theme:
             save_settings(Settings(theme=theme))
-
 
     def _swapped(self, swaps) -> None:
         """New snapshots (seen on disk, re-checked or written by us): the screens re-render from
         the current one, keeping selection and scroll; an open plan over a changed file is made
         again."""
-        session = self.session
-        if session is None:
+        bench = self.workbench
+        if bench is None:
             return
         from ..live.instructions import with_memory
 
-        model = with_memory(self.context_model, session, swaps)  # Serena's start-up follows its memory
+        model = with_memory(self.context_model, bench, swaps)  # Serena's start-up follows its memory
         if model is not None:
             self.context_model = model
             self.context_signal.publish(model)
-        mine = [s for s in swaps if s.index == session.current]
+        mine = [s for s in swaps if s.index == bench.current]
         if mine:
-            self.live_workspace = session.workspace  # screens update it in place (CuratorScreen.live)
-            self._loaded(session.workspace)
+            self.live_workspace = bench.workspace  # screens update it in place (CuratorScreen.live)
+            self._loaded(bench.workspace)
         else:
             self.workspace_signal.publish(self.workspace)  # badges of the other sources
-        self._replan_if_touched([p for s in mine for p in s.paths])
+        self.curation.replan_if_touched([p for s in mine for p in s.paths])
 
     def select_source(self, index: int) -> bool:
         """Make another source current: the screens and the write path follow it."""
-        session = self.session
-        if session is None or index == session.current or not (0 <= index < len(session.sources)):
+        bench = self.workbench
+        if bench is None or index == bench.current or not (0 <= index < len(bench.sources)):
             return False
-        if session.sources[index].workspace is None:
-            self.notify(f"{session.sources[index].name} could not be loaded: {session.sources[index].error}",
+        if bench.sources[index].workspace is None:
+            self.notify(f"{bench.sources[index].name} could not be loaded: {bench.sources[index].error}",
                         severity="warning")
             return False
-        session.current = index
-        self.store_root = Path(session.sources[index].spec.root)
+        bench.current = index
+        self.store_root = Path(bench.sources[index].spec.root)
         self.switching_source = True  # screens re-render for it; the tree keeps its shape
         try:
-            self._loaded(session.workspace)
+            self._loaded(bench.workspace)
         finally:
             self.switching_source = False
         return True
@@ -221,8 +178,8 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
         """s: the whole repository → each memory system → the instruction files → the whole."""
         from ..live.scope import next_scope
 
-        if self.session is not None:
-            self.set_scope(next_scope(self.session, self.scope))
+        if self.workbench is not None:
+            self.set_scope(next_scope(self.workbench, self.scope))
 
     def set_scope(self, scope) -> None:
         """Narrow the screens to one source (it becomes current) or to the instruction files, or
@@ -246,8 +203,8 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
 
     @property
     def read_only(self) -> bool:
-        session = self.session
-        return bool(session is not None and session.sources[session.current].spec.read_only)
+        bench = self.workbench
+        return bool(bench is not None and bench.sources[bench.current].spec.read_only)
 
     def _progress(self, what: str, fraction: float) -> None:
         progress = getattr(self.screen, "progress", None)
@@ -257,13 +214,12 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
     def _loaded(self, ws) -> None:
         self.workspace = ws
         self.workspace_signal.publish(ws)
-        path, self._open_after_load = self._open_after_load, None
+        path, self.curation.open_after_load = self.curation.open_after_load, None
         if path and path in ws.store.records:
             self.open_path(path)
         if self.transcripts is not None and self.transcripts.indexed:
             self.transcripts.usage_for(ws.store)  # records may have moved: map the reads again
             self.transcripts_signal.publish(self.transcripts)
-
 
     # -- actions ---------------------------------------------------------------
 
@@ -275,9 +231,9 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
 
     def action_reload_store(self) -> None:
         self.notify("re-reading the store…", timeout=2)
-        self.load_store()
+        self.background.load_store()
         if self.transcripts is not None and self.transcripts.indexed:
-            self.index_transcripts()  # new or grown transcripts (unchanged ones come from the cache)
+            self.background.index_transcripts()  # new or grown transcripts (unchanged ones come from the cache)
 
     def action_next_theme(self) -> None:
         names = sorted(self.available_themes)
@@ -292,14 +248,7 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
 
     def open_path(self, path: str, line: int | None = None) -> None:
         """Show a file on the store screen (from problems, budgets, the lab or the palette)."""
-
-        async def go() -> None:
-            await self.switch_mode("store")
-            screen = self.screen
-            if isinstance(screen, MainScreen):
-                screen.open_path(path, line)
-
-        self.run_worker(go(), group="navigate", exclusive=True)
+        self.run_worker(navigate.open_path(self, path, line), group="navigate", exclusive=True)
 
     # -- what the screens ask for ------------------------------------------------------------
 
@@ -311,14 +260,125 @@ class CuratorApp(CurationFlow, RepositoryFixes, AppWorkers, App[None]):
 
     def on_show_sessions(self, message: msg.ShowSessions) -> None:
         """The Sessions screen, narrowed to the sessions that loaded a file."""
-        from .screens.sessions import SessionsScreen
+        self.run_worker(navigate.show_sessions(self, message.path, message.session_ids), group="navigate",
+                        exclusive=True)
 
-        async def go() -> None:
-            await self.switch_mode("sessions")
-            if isinstance(self.screen, SessionsScreen):
-                self.screen.narrow(message.path, message.session_ids)
+    def on_propose(self, message: msg.Propose) -> None:
+        self.curation.propose(message.plan)
 
-        self.run_worker(go(), group="navigate", exclusive=True)
+    def on_fix_findings(self, message: msg.FixFindings) -> None:
+        self.fixes.fix_findings(message.findings, message.safe_only)
+
+    def on_promote(self, message: msg.Promote) -> None:
+        self.choices.promote(message.path)
+
+    def on_edit_keywords(self, message: msg.EditKeywords) -> None:
+        self.choices.edit_keywords(message.index, message.line)
+
+    def on_recheck(self, message: msg.Recheck) -> None:
+        self.background.recheck(message.path)
+
+    # -- what the workers and the watchers tell (on the UI thread) -----------------------------
+
+    def on_later(self, message: msg.Later) -> None:
+        message.fn(*message.args, **message.kwargs)
+
+    def on_notice(self, message: msg.Notice) -> None:
+        self.notify(message.text, **message.options)
+
+    def on_swapped(self, message: msg.Swapped) -> None:
+        self._swapped(message.swaps)
+
+    def on_instructions_changed(self, message: msg.InstructionsChanged) -> None:
+        self.instructions_changed(message.paths)
+
+    def on_worker_state_changed(self, event) -> None:
+        self.background.state_changed(event)  # every worker's failure, said in one place
+
+    # -- the flows' port (flows.port.Port) and the workers' way back --------------------------
+
+    def show_diff(self, plan, decided, *, prefix: str = "", store: str | None = None) -> DiffDialog:
+        dialog = DiffDialog(plan, prefix=prefix, store=store)
+        self.push_screen(dialog, decided)
+        return dialog
+
+    def withdraw(self, shown) -> None:
+        if shown.is_attached and self.screen is shown:
+            shown.dismiss(None)
+
+    def ask(self, dialog, decided=None) -> None:
+        self.push_screen(dialog, decided)
+
+    def refresh_views(self, swaps: list) -> None:
+        self._swapped(swaps)
+
+    def instructions_changed(self, paths) -> None:
+        self.background.load_context(live=True)
+        root = self.repository.root()
+        if root is not None:  # an instruction fix shown as a diff over a file just changed: made again
+            inside = [Path(p) for p in paths if Path(p).is_relative_to(root)]
+            self.curation.replan_if_touched([p.relative_to(root).as_posix() for p in inside], root=root)
+
+    def in_background(self, fn, *args) -> None:
+        """A write, off the UI thread: one at a time (the "write" group)."""
+        self.in_worker(fn, *args, group="write")
+
+    def in_worker(self, fn, *args, group: str, exclusive: bool = True) -> None:
+        """`fn(*args)` on a worker's thread; its failure is a notice (`on_worker_state_changed`)."""
+        self.run_worker(partial(fn, *args), name=fn.__name__.lstrip("_"), group=group, exclusive=exclusive,
+                        exit_on_error=False, thread=True)
+
+    def later(self, fn, *args, **kwargs) -> None:
+        self.tell(msg.Later(fn, *args, **kwargs))
+
+    def tell(self, message: Message) -> None:
+        """Post `message` to the app from any thread; nothing once the app has left."""
+        try:
+            self.post_message(message)
+        except RuntimeError:  # the loop closed in between: nobody is left to tell
+            pass
+
+    def hand_off(self, callback, *args, **kwargs):
+        """Run `callback(*args, **kwargs)` on the UI thread from a worker (Textual's
+        `call_from_thread`) and return its result — None, quietly, once the app is leaving or
+        has left. The app's own workers post messages instead (`tell`); screens use this for a
+        result they draw themselves."""
+        if not self.is_running:
+            return None
+        try:
+            return self.call_from_thread(callback, *args, **kwargs)
+        except RuntimeError:  # the loop stopped or closed in between
+            return None
+
+    def exit(self, *args, **kwargs) -> None:
+        self.watchers.leave()
+        super().exit(*args, **kwargs)
+
+    async def on_unmount(self) -> None:
+        """The app is leaving (its loop still runs): wait for the watcher, keep what was learnt."""
+        await self.watchers.left()
+        if self.workbench is not None:
+            self.workbench.flush()
+
+    # -- the flows' actions (keys, the palette) ------------------------------------------
+
+    def action_undo(self) -> None:
+        self.undo.undo()
+
+    def action_history(self) -> None:
+        self.choices.history()
+
+    def action_tiers(self) -> None:
+        self.choices.tiers()
+
+    def action_prune(self) -> None:
+        self.choices.prune()
+
+    def action_refresh_counts(self) -> None:
+        self.fixes.refresh_counts()
+
+    def action_fix_all(self) -> None:
+        self.fixes.fix_all()
 
 
 def make_app(store_root: Path | str, **options) -> CuratorApp:

@@ -6,39 +6,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-# -- from the workers and the watcher (curator/tui/workers.py, curation_flow.py) --------------
-
-
-class LoadProgress(Message):
-    def __init__(self, what: str, fraction: float) -> None:
-        super().__init__()
-        self.what, self.fraction = what, fraction
-
-
-class Loaded(Message):
-    """Every source loaded: `session` is the live session (curator.live.session.Session)."""
-
-    def __init__(self, session) -> None:
-        super().__init__()
-        self.session = session
-
-
-class LoadFailed(Message):
-    def __init__(self, error: str, no_memory: bool = False) -> None:
-        super().__init__()
-        self.error = error
-        self.no_memory = no_memory  # the folder holds no memory system (its instruction files may still show)
-
-
-class ContextLoaded(Message):
-    """The repository's context model (curator.context) is built (None: no repository);
-    `live`: built again because an instruction file changed on disk."""
-
-    def __init__(self, model, live: bool = False, generation: int = 0) -> None:
-        super().__init__()
-        self.model = model
-        self.live = live
-        self.generation = generation  # a model older than the last one asked for is dropped
+# -- from the workers, the watchers and the flows (background.py, watchers.py, flows/) -------
 
 
 class InstructionsChanged(Message):
@@ -65,15 +33,6 @@ class Notice(Message):
         self.text, self.options = text, options
 
 
-class ProofLoaded(Message):
-    """The sessions held against the model (curator.proof.Proof; None: nothing to hold)."""
-
-    def __init__(self, proof, generation: int = 0) -> None:
-        super().__init__()
-        self.proof = proof
-        self.generation = generation
-
-
 class ShowSessions(Message):
     """A screen asks for the sessions that loaded a file (the Sessions screen, filtered)."""
 
@@ -83,29 +42,13 @@ class ShowSessions(Message):
         self.session_ids = session_ids
 
 
-class TranscriptsChanged(Message):
-    """The transcripts' index grew (`done`: every file is read)."""
+class Later(Message):
+    """Run `fn(*args, **kwargs)` on the UI thread: a flow's result, after what it told before
+    (`flows.port.Port.later`)."""
 
-    def __init__(self, done: bool = False) -> None:
+    def __init__(self, fn, *args, **kwargs) -> None:
         super().__init__()
-        self.done = done
-
-
-class Applied(Message):
-    """A plan was written: show the new snapshot, then `then_open` if it names a file."""
-
-    def __init__(self, swap, then_open: str | None) -> None:
-        super().__init__()
-        self.swap, self.then_open = swap, then_open
-
-
-class Refused(Message):
-    """A plan was refused because a file it changes was edited outside: made again."""
-
-    def __init__(self, swap, hit: list[str], replan, then_open: str | None, root=None) -> None:
-        super().__init__()
-        self.swap, self.hit, self.replan, self.then_open = swap, hit, replan, then_open
-        self.root = root  # a plan of the repository's instruction files (not the store's)
+        self.fn, self.args, self.kwargs = fn, args, kwargs
 
 
 # -- from the screens and the palette: what the user asked for --------------------------------

@@ -37,7 +37,7 @@ class CuratorCommands(Provider):
         out = [(title, partial(app.run_action, action)) for title, action in ACTIONS]
         for name in sorted(app.available_themes):
             out.append((f"theme: use {name}", partial(setattr, app, "theme", name)))
-        repo = getattr(app, "session", None)
+        repo = getattr(app, "workbench", None)
         if repo is not None and len(repo.loaded()) > 1:
             out.append(("scope: the whole repository (every memory system)", partial(app.set_scope, None)))
             for i, src in repo.loaded():
@@ -57,7 +57,7 @@ class CuratorCommands(Provider):
         if ws is not None:
             for path, rec in ws.store.records.items():
                 if rec.level == 2 and rec.tier in ("transient", "reflexion"):
-                    out.append((f"curate: promote {path}", partial(app.promote, path)))
+                    out.append((f"curate: promote {path}", partial(app.choices.promote, path)))
         return out
 
     async def discover(self) -> Hits:
@@ -74,7 +74,7 @@ class CuratorCommands(Provider):
 
 def _open_in(app, source: int, path: str) -> None:
     """Open a file of another memory system: it becomes the current one first."""
-    session = app.session
-    if session is not None and session.current != source:
+    bench = app.workbench
+    if bench is not None and bench.current != source:
         app.select_source(source)
     app.open_path(path)

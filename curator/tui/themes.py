@@ -101,3 +101,32 @@ def available_themes() -> tuple[list[ThemeFile], list[tuple[Path, str]]]:
     from ..base.locations import bundled_themes, user_themes
 
     return load_theme_files(bundled_themes(), user_themes())
+
+
+def install(app, requested: str | None) -> str:
+    """Register every theme with `app` (saying which files failed) and return the one to show:
+    `requested`, else the user's saved theme, else the default."""
+    from .settings import load_settings
+
+    themes, failures = available_themes()
+    for t in themes:
+        app.register_theme(t.to_textual())
+    if failures:
+        lines = "\n".join(f"{p.name}: {why}" for p, why in failures)
+        app.notify(f"Some theme files could not be loaded:\n{lines}", severity="warning", timeout=8)
+    wanted = requested or load_settings().theme or DEFAULT_THEME
+    if wanted not in app.available_themes:
+        app.notify(f"Unknown theme {wanted!r}; using {DEFAULT_THEME}", severity="warning")
+        wanted = DEFAULT_THEME if DEFAULT_THEME in app.available_themes else "textual-dark"
+    return wanted
+
+
+def role_styles(app, pushed: bool) -> bool:
+    """Role styles ("bold error", "success", ...) follow `app`'s current theme's colours (the
+    ones pushed before, if `pushed`, taken off first). Returns True: pushed now."""
+    from ..reports.styles import rich_theme
+
+    if pushed:
+        app.console.pop_theme()
+    app.console.push_theme(rich_theme(app.current_theme))
+    return True

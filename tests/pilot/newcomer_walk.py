@@ -85,11 +85,11 @@ async def walk(report: dict) -> None:
     screens, dialogs, numbers = {}, {}, {}
     async with app.run_test(size=SIZE) as pilot:
         await _settle(app, pilot)
-        await _until(pilot, lambda: app.session is not None and app.context_model is not None)
+        await _until(pilot, lambda: app.workbench is not None and app.context_model is not None)
         await _settle(app, pilot)
         banner = app.screen.query("#notice-banner")
         report["banner"] = _text(banner.first()) if banner else ""
-        session = app.session
+        session = app.workbench
         claude = next(s for _, s in session.loaded() if s.name == ".claude/memory")
         numbers["startup_of"] = startup_of(claude.workspace.store).tokens
         numbers["sources"] = {s.name: startup_of(s.workspace.store).tokens for _, s in session.loaded()}
@@ -129,12 +129,12 @@ async def walk(report: dict) -> None:
         await _settle(app, pilot)
         app.screen.open_path("validation/2026-11-18-c0ffee.md")
         await _settle(app, pilot)
-        app.promote("validation/2026-11-18-c0ffee.md")
+        app.choices.promote("validation/2026-11-18-c0ffee.md")
         await _settle(app, pilot)
         dialogs["promote"] = isinstance(app.screen, PromoteDialog) and _fits(app.screen)
         await pilot.press("escape")
         await _settle(app, pilot)
-        app.edit_keywords("skills-git-index.md", 5)
+        app.choices.edit_keywords("skills-git-index.md", 5)
         await _settle(app, pilot)
         dialogs["keywords"] = isinstance(app.screen, KeywordDialog) and _fits(app.screen)
         await pilot.press("escape")

@@ -104,7 +104,7 @@ async def test_a_repository_without_memory_opens_on_what_each_agent_loads(tmp_pa
         await settle(app, pilot)
         await wait_until(pilot, lambda: isinstance(app.screen, ContextScreen))
         await settle(app, pilot)
-        assert app.session is None and set(app.context_model.agents) == {"claude-code", "codex"}
+        assert app.workbench is None and set(app.context_model.agents) == {"claude-code", "codex"}
         assert app.screen.query_one("#context-agents-table").row_count == 2
         assert "no memory store · 2 agents" in str(app.screen.query_one("#totals").render())
         assert str(app.screen.query_one("#title").render()) == "repo"  # the repository, not "curator"

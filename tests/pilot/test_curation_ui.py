@@ -78,7 +78,7 @@ async def test_keyword_editor_meter_updates_as_you_type(app, sample_copy):
         await settle(app, pilot)
         app.screen.open_path("skills-review-index.md")
         await settle(app, pilot)
-        app.edit_keywords("skills-review-index.md", 6)
+        app.choices.edit_keywords("skills-review-index.md", 6)
         await settle(app, pilot)
         dialog = app.screen
         assert isinstance(dialog, KeywordDialog)

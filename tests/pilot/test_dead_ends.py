@@ -32,7 +32,7 @@ def _notices(app) -> str:
 
 
 async def _open_index(app, pilot, source_name: str, path: str):
-    session = app.session
+    session = app.workbench
     index = next(i for i, s in session.loaded() if s.name == source_name)
     app.select_source(index)
     await settle(app, pilot)
@@ -285,7 +285,7 @@ async def test_the_history_at_80_columns_says_what_each_operation_did(tmp_path, 
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         await _open_index(app, pilot, ".serena/memories", "skills-git-index.md")
-        app.edit_keywords("skills-git-index.md", 3)
+        app.choices.edit_keywords("skills-git-index.md", 3)
         await settle(app, pilot)
         assert isinstance(app.screen, KeywordDialog)
         await pilot.press("end", *" cherrypick", "ctrl+s")
@@ -317,7 +317,7 @@ async def test_the_instruction_scope_header_says_no_wrong_token_number(tmp_path,
         await settle(app, pilot)
         header = " ".join(text_of(w) for w in app.screen.query("StatusHeader Static")).replace("\n", " ")
         header += " " + app.screen.query_one("StatusHeader BudgetBar").render().plain
-        t = scope_totals(app.session, INSTRUCTIONS)
+        t = scope_totals(app.workbench, INSTRUCTIONS)
         assert header.split()[0] == "instructions", header
         assert f"{t['files']} files · ✖{t['errors']} ▲{t['warnings']} ●{t['infos']}" in header, header
         assert " tok " not in header

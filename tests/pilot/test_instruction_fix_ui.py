@@ -80,7 +80,7 @@ async def test_beside_a_memory_store_the_fix_journals_at_the_repository_root_not
     app = _app(root)
     async with app.run_test(size=(80, 24)) as pilot:
         await _ready(app, pilot, key=None)
-        store = Path(app.session.sources[app.session.current].root)
+        store = Path(app.workbench.sources[app.workbench.current].root)
         assert os.path.realpath(store) != os.path.realpath(root)
         await _fix_the_import(app, pilot, root)
         assert entries(store) == []  # nothing in the store's journal

@@ -44,7 +44,7 @@ async def test_lab_searches_the_whole_repository_then_the_narrowed_source(tmp_pa
                    remember_theme=False, layout=discover(root))
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(app, pilot)
-        assert app.scope is None and len(app.session.loaded()) == 2
+        assert app.scope is None and len(app.workbench.loaded()) == 2
         await pilot.press("4")
         screen = app.screen
         await wait_until(pilot, lambda: screen.engines is not None)
@@ -61,7 +61,7 @@ async def test_lab_searches_the_whole_repository_then_the_narrowed_source(tmp_pa
         await pilot.press("escape", "s")
         await settle(app, pilot)
         await wait_until(pilot, lambda: screen.engines is None and screen.engine is not None)
-        narrowed = app.session.sources[app.scope]
+        narrowed = app.workbench.sources[app.scope]
         keys = await _search(app, pilot, "deploy rollback froze")
         store = narrowed.workspace.store
         assert keys and all(k in store.records for k in keys)
@@ -85,5 +85,5 @@ async def test_lab_opens_a_result_of_the_whole_repository_in_its_own_source(tmp_
         table.move_cursor(row=keys.index(".claude/memory/deploy-rollback.md"))
         await pilot.press("enter")
         await settle(app, pilot)
-        assert app.session.sources[app.session.current].name == ".claude/memory"
+        assert app.workbench.sources[app.workbench.current].name == ".claude/memory"
         assert app.scope is None  # opening a file never narrows the scope

@@ -174,7 +174,7 @@ async def test_the_real_watcher_updates_the_app(sample_copy, monkeypatch):
     app = make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(), theme="curator-dark")
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(app, pilot)
-        await wait_until(pilot, lambda: app._watch_stop is not None)
+        await wait_until(pilot, lambda: app.watchers.stop_event is not None)
         new = sample_copy / "git/git-watched.md"
         import time
 

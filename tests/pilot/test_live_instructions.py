@@ -68,8 +68,8 @@ async def test_editing_claude_md_on_disk_updates_the_context_view_and_the_header
         from curator.live.scope import scope_counts
         from curator.model.findings import Severity as S
 
-        counts = scope_counts(app.session, None)
-        assert any(f.path == "CLAUDE.md" for f in app.session.instruction_findings)
+        counts = scope_counts(app.workbench, None)
+        assert any(f.path == "CLAUDE.md" for f in app.workbench.instruction_findings)
         assert f"✖{counts[S.ERROR]} ▲{counts[S.WARNING]} ●{counts[S.INFO]}" in str(app.screen.query_one("#totals").render())
         await pilot.press("1")  # the overview's agent line and the tree's node agree
         await settle(app, pilot)
@@ -111,7 +111,7 @@ async def test_serena_follows_its_memory_without_a_new_walk(sample_repo_copy):
         await wait_until(pilot, lambda: app.context_model.startup_tokens("serena") != before)
         await settle(app, pilot)
         assert app.context_model.fs is walk  # the repository was not walked again
-        serena = next(s for _, s in app.session.loaded() if s.name == ".serena/memories")
+        serena = next(s for _, s in app.workbench.loaded() if s.name == ".serena/memories")
         from curator.budgets.startup import startup_of
 
         assert _agents_table(app)["serena"] == startup_of(serena.workspace.store).tokens > before

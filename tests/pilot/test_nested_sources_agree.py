@@ -54,8 +54,8 @@ async def _app_sources(root) -> tuple[list[str], str]:
                    remember_theme=False, layout=discover(root))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        title = app.screen._title(app.session)
-        return sorted(s.spec.rel for s in app.session.sources), title
+        title = app.screen._title(app.workbench)
+        return sorted(s.spec.rel for s in app.workbench.sources), title
 
 
 @pytest.mark.parametrize("added", [False, True])

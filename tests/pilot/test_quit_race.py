@@ -69,8 +69,8 @@ async def test_quitting_while_the_watcher_reads_a_batch(live, thread_errors):
     app, events, root = live
     async with app.run_test(size=(80, 24)) as pilot:
         await events.ready(app, pilot)
-        watcher = app._watch_thread
-        session = app.session
+        watcher = app.watchers.thread
+        session = app.workbench
         entered, release = threading.Event(), threading.Event()
         changed = session.changed
 
@@ -96,9 +96,9 @@ async def test_switching_screens_while_the_store_loads_never_fails_the_load(samp
     (it failed the whole load: "could not open the store: No nodes match '#loading-what'")."""
     import time
 
-    import curator.live.session as session_module
+    import curator.live.workbench as session_module
 
-    real = session_module.open_session
+    real = session_module.open_workbench
 
     def slow_open(layout, *, progress=None, **kwargs):
         end = time.monotonic() + 1.0
@@ -106,7 +106,7 @@ async def test_switching_screens_while_the_store_loads_never_fails_the_load(samp
             progress("reading", 0.5)
         return real(layout, progress=progress, **kwargs)
 
-    monkeypatch.setattr(session_module, "open_session", slow_open)
+    monkeypatch.setattr(session_module, "open_workbench", slow_open)
     app = make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(), theme="curator-dark")
     async with app.run_test(size=(80, 24)) as pilot:
         for key in "4321" * 3:

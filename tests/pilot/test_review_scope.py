@@ -84,7 +84,7 @@ async def test_whole_repository_reviews_every_memory_system_as_the_cli_does(caps
         assert "+++ b/" in text_of(screen.query_one("#review-diff"))
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.current_mode == "store")
-        assert app.session.sources[app.session.current].root.as_posix().endswith(changed[1].split("/")[0])
+        assert app.workbench.sources[app.workbench.current].root.as_posix().endswith(changed[1].split("/")[0])
 
 
 async def test_s_narrows_the_review_to_one_memory_system(history_repo):
@@ -96,7 +96,7 @@ async def test_s_narrows_the_review_to_one_memory_system(history_repo):
         screen = await _open_review(app, pilot)
         await pilot.press("s")
         await settle(app, pilot)
-        name = app.session.sources[app.scope].name
+        name = app.workbench.sources[app.scope].name
         await wait_until(pilot, lambda: screen.review is not None and not screen.whole)
         rows = _rows(screen.query_one("#review-changes"))
         assert not any(r.startswith("start-up") for r in rows)  # the agents belong to the whole

@@ -51,14 +51,14 @@ async def test_header_problems_and_overview_count_as_the_cli_does(capsys, sample
                    for r in range(app.screen.query_one("#problems").row_count)}
         assert {"serena", "claude"} <= sources  # every source's findings, each row labelled
         # s narrows: the scope is written, and the counts are that source's (as the CLI's)
-        while app.scope is None or app.session.sources[app.scope].name != ".claude/memory":
+        while app.scope is None or app.workbench.sources[app.scope].name != ".claude/memory":
             await pilot.press("s")
             await settle(app, pilot)
         n = claude["errors"] + claude["warnings"] + claude["infos"]
         counts = str(app.screen.query_one("#problem-counts").render())
         assert f"{n} of {n}" in counts and ".claude/memory" in counts
         assert f"✖{claude['errors']} ▲{claude['warnings']} ●{claude['infos']}" in _header(app)
-        assert app.workspace is app.session.sources[app.scope].workspace  # fixes go to that source
+        assert app.workspace is app.workbench.sources[app.scope].workspace  # fixes go to that source
 
 
 async def test_fixing_a_finding_of_another_source_from_the_whole_repository(sample_repo_copy):
@@ -69,15 +69,15 @@ async def test_fixing_a_finding_of_another_source_from_the_whole_repository(samp
         await settle(app, pilot)
         screen = app.screen
         row = next(i for i, x in enumerate(screen.shown)
-                   if app.session.sources[x.source].name == ".claude/memory" and x.finding.fix is not None)
+                   if app.workbench.sources[x.source].name == ".claude/memory" and x.finding.fix is not None)
         screen.query_one("#problems").move_cursor(row=row)
-        before = app.session.sources[screen.shown[row].source].workspace.findings
+        before = app.workbench.sources[screen.shown[row].source].workspace.findings
         await pilot.press("x")
         await settle(app, pilot)
         assert app.screen.__class__.__name__ == "DiffDialog"
         await pilot.press("y")
         await settle(app, pilot)
-        claude = next(s for s in app.session.sources if s.name == ".claude/memory")
+        claude = next(s for s in app.workbench.sources if s.name == ".claude/memory")
         assert len(claude.workspace.findings) < len(before)
         await pilot.press("ctrl+z")
         await settle(app, pilot)

@@ -61,7 +61,7 @@ async def _app_numbers(root: Path) -> tuple[dict, dict, dict, dict, dict]:
         await settle(app, pilot)
         await wait_until(pilot, lambda: app.context_model is not None)
         await settle(app, pilot)
-        session = app.session
+        session = app.workbench
         text = text_of(app.screen.query_one("#overview-body"))
         model = app.context_model
         for name, ctx in model.agents.items():

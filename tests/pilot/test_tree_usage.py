@@ -93,7 +93,7 @@ async def test_read_memories_show_their_reads_and_unread_ones_are_marked(repo_ap
             tx.prompt("u1", "rebase with lfs", "2026-11-19T09:00:00.000Z", sid=other, cwd=str(repo)),
             read_memory("r1", "2026-11-19T09:00:05.000Z", "git/git-lfs-fixtures", other, str(repo)),
         ])
-        app.index_transcripts()
+        app.background.index_transcripts()
         await wait_until(pilot, lambda: " r1 " in label(tree, UNREAD))
         await settle(app, pilot)
         after = nodes(tree)

@@ -12,7 +12,7 @@ from textual.widgets import Input
 
 from curator.base.tokens import FakeTokenCounter
 from curator.curation import plan_promote
-from curator.live.session import open_session
+from curator.live.workbench import open_workbench
 from curator.model.sources import discover
 from curator.tui.dialogs import DiffDialog, KeywordDialog
 from curator.tui.screens import MainScreen
@@ -33,7 +33,7 @@ def view(ws) -> dict:
 
 
 def fresh(root) -> dict:
-    return view(open_session(discover(root), token_counter=FakeTokenCounter()).workspace)
+    return view(open_workbench(discover(root), token_counter=FakeTokenCounter()).workspace)
 
 
 async def confirm(app, pilot) -> None:
@@ -44,7 +44,7 @@ async def confirm(app, pilot) -> None:
 
 
 async def do_fix(app, pilot, root):
-    app.fix_findings([f for f in app.workspace.findings if f.check == "index.missing-target"])
+    app.fixes.fix_findings([f for f in app.workspace.findings if f.check == "index.missing-target"])
     await confirm(app, pilot)
 
 
@@ -55,12 +55,12 @@ async def do_promote(app, pilot, root):
         return plan_promote(w.store, src, "ci/ci-webhook-signing-rotation.md", "skills-ci-index.md", None,
                             counter=w.store.counter)
 
-    app.plan_from(make)
+    app.curation.plan_from(make)
     await confirm(app, pilot)
 
 
 async def do_keywords(app, pilot, root):
-    app.edit_keywords(INDEX, 6)
+    app.choices.edit_keywords(INDEX, 6)
     await settle(app, pilot)
     assert isinstance(app.screen, KeywordDialog)
     app.screen.query_one(Input).value = "pr size split stacked large-change diff-budget"
@@ -102,7 +102,7 @@ def watcher_sees_each_file_as_it_is_written(app, monkeypatch):
     def swap(root, rel, *a, **kw):
         real(root, rel, *a, **kw)
         written.append(Path(root) / rel)  # a batch names a file again when more events on it come
-        found = app.session.changed(written)
+        found = app.workbench.changed(written)
         if found:
             app.tell(Swapped(found))  # as the watcher hands its swaps to the app
 
@@ -140,7 +140,7 @@ async def test_the_keyword_editor_writes_the_chosen_twin_row(app, sample_copy):
     before = (sample_copy / INDEX).read_text().splitlines()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
-        app.edit_keywords(INDEX, 9)
+        app.choices.edit_keywords(INDEX, 9)
         await settle(app, pilot)
         dialog = app.screen
         assert isinstance(dialog, KeywordDialog) and f"{INDEX}:9" in str(dialog.query("Static").first().content)
@@ -169,7 +169,7 @@ def _diff(a: dict, b: dict) -> str:
 
 
 async def keyword_preview(app, pilot):
-    app.edit_keywords(INDEX, 6)
+    app.choices.edit_keywords(INDEX, 6)
     await settle(app, pilot)
     app.screen.query_one(Input).value = "pr size split stacked large-change diff-budget"
     await pilot.press("enter")

@@ -26,26 +26,26 @@ def run(args) -> int:
 
     from ...base.tokens import default_counter
     from ...live.drift import drift_findings, filter_drift, kind_id, match_kinds, startup_history
-    from ...live.session import Session
+    from ...live.workbench import Workbench
     from ..common import EXIT_OK, UsageError, console, locate_and_configure, print_json
 
     located, config = locate_and_configure(args)
     target = located.repo if located.repo is not None else located.root
-    session = Session(located.layout, given=str(target), config=config, token_counter=default_counter(),
+    bench = Workbench(located.layout, given=str(target), config=config, token_counter=default_counter(),
                       budgets=False).load(name_by_root=True)
     scope = None
     if args.source:
-        scope = next((i for i, s in session.loaded() if s.name.strip("/") == args.source.strip("/")), None)
+        scope = next((i for i, s in bench.loaded() if s.name.strip("/") == args.source.strip("/")), None)
         if scope is None:
-            names = ", ".join(s.name for _, s in session.loaded())
+            names = ", ".join(s.name for _, s in bench.loaded())
             raise UsageError(f"no memory system {args.source!r} here (there are: {names})")
     try:
         kinds = [k for arg in args.kind for k in match_kinds(arg)]
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    every = drift_findings(session, scope)
+    every = drift_findings(bench, scope)
     items = filter_drift(every, kinds, args.text)
-    histories = [(s.name, startup_history(s.workspace.store)) for i, s in session.loaded()
+    histories = [(s.name, startup_history(s.workspace.store)) for i, s in bench.loaded()
                  if scope is None or i == scope]
     if args.format == "json":
         print_json({

@@ -1,5 +1,5 @@
 """`curator watch`: follow the store on disk and print what each change did to the findings (the
-CLI face of the app's live store; the same session and watcher)."""
+CLI face of the app's live store; the same workbench and watcher)."""
 
 from __future__ import annotations
 
@@ -47,14 +47,14 @@ def run(args) -> int:
     from ...base.tokens import default_counter
     from ...live.instructions import context_root, instruction_repository
     from ...live.scope import total_findings
-    from ...live.session import open_session
+    from ...live.workbench import open_workbench
     from ...model.sources import discover
     from ..common import EXIT_OK, UsageError, console, locate_and_configure, store_argument
 
     if args.count < 0 or args.timeout < 0:
         raise UsageError("--count and --timeout take a number of 0 or more")
     counter = default_counter()
-    session = None
+    bench = None
     try:
         located, config = locate_and_configure(args)
     except UsageError:  # no memory store: a repository's instruction files are followed still
@@ -63,10 +63,10 @@ def run(args) -> int:
             raise
     else:
         layout = located.layout or discover(located.root)
-        session = open_session(layout, given=located.given, config=config, token_counter=counter,
+        bench = open_workbench(layout, given=located.given, config=config, token_counter=counter,
                                prefer=located.root)
-        if session.workspace is None:
-            raise UsageError("; ".join(s.error for s in session.sources if s.error) or "no memory store found")
+        if bench.workspace is None:
+            raise UsageError("; ".join(s.error for s in bench.sources if s.error) or "no memory store found")
         repo_root = context_root(layout)
     out = console()
     stop = threading.Event()
@@ -80,26 +80,26 @@ def run(args) -> int:
             if args.count and shown[0] >= args.count:
                 stop.set()
 
-    last = {i: s.workspace for i, s in session.loaded()} if session is not None else {}
+    last = {i: s.workspace for i, s in bench.loaded()} if bench is not None else {}
 
     def total() -> int:  # the repository's findings as `curator check` totals them
-        return total_findings(session)
+        return total_findings(bench)
 
     def on_swaps(swaps) -> None:
         for swap in swaps:
             before, last[swap.index] = last[swap.index], swap.workspace
             change = describe(before, swap.workspace, swap)
-            change["source"] = session.sources[swap.index].name
+            change["source"] = bench.sources[swap.index].name
             change["findings"] = total()
             report(change)
 
-    instructions = _follow_instructions(repo_root, session, counter, stop, report, out, total)
+    instructions = _follow_instructions(repo_root, bench, counter, stop, report, out, total)
     if args.format == "text":  # the folders by their place in the repository, the repository once
         from ...reports.findings_report import print_indented, print_phrases
 
         base = repo_root if repo_root is not None else None
-        roots = [_shown(r, base) for r in (session.roots() if session is not None else [])]
-        what = f"{total()} findings" if session is not None else "no memory store"
+        roots = [_shown(r, base) for r in (bench.roots() if bench is not None else [])]
+        what = f"{total()} findings" if bench is not None else "no memory store"
         also = ([f"the instruction files{'' if roots else ' of ' + str(repo_root)}"]
                 if instructions is not None else [])
         print_phrases(out, [Text(f"watching {', '.join(roots + also) or repo_root}", style="dim"),
@@ -112,8 +112,8 @@ def run(args) -> int:
         timer.start()
     failed = lambda exc: out.print(Text(f"watching stopped: {exc}", style="error"))  # noqa: E731
     try:
-        if session is not None:
-            session.watch(on_swaps, stop, on_error=failed)
+        if bench is not None:
+            bench.watch(on_swaps, stop, on_error=failed)
         else:
             stop.wait()
     except KeyboardInterrupt:
@@ -122,8 +122,8 @@ def run(args) -> int:
         stop.set()
         if instructions is not None:
             instructions.join(2)
-        if session is not None:
-            session.flush()
+        if bench is not None:
+            bench.flush()
     return EXIT_OK
 
 
@@ -137,7 +137,7 @@ def _shown(path, base) -> str:
     return str(path) if rel.startswith("..") else rel.replace(os.sep, "/")
 
 
-def _follow_instructions(root, session, counter, stop, report, out, total):
+def _follow_instructions(root, bench, counter, stop, report, out, total):
     """The repository's instruction files followed on a thread (the app's instruction watcher):
     each change builds the context model again and is reported. None when there are none."""
     import threading
@@ -156,10 +156,10 @@ def _follow_instructions(root, session, counter, stop, report, out, total):
     def changed(paths) -> None:
         before, after = state["model"], build_context(root, token_counter=counter)
         state["model"] = after
-        if session is not None:
-            session.set_instructions(after)
+        if bench is not None:
+            bench.set_instructions(after)
         change, lines = describe_instructions(before, after, paths)
-        if session is not None:
+        if bench is not None:
             change["findings"] = total()  # the repository's, as every other line says it
         report(change, lines)
 

@@ -10,8 +10,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Label, ProgressBar
 
+from ..flows.repository import is_instruction
 from ..messages import FixFindings, OpenPath
-from ..repository_flow import is_instruction
 from ..widgets import StatusHeader
 
 # the screens that honour the scope (the whole repository or one memory system) bind it to s
@@ -24,7 +24,7 @@ def act_in_source(app, scoped):
     acts there; a finding across sources goes to the source holding its path (None: none)."""
     from dataclasses import replace
 
-    repo = app.session
+    repo = app.workbench
     source, f = scoped.source, scoped.finding
     if repo is None:  # a repository without memory: its instruction findings act in no store
         return None
@@ -171,7 +171,7 @@ class CuratorScreen(Screen):
         """A repository of instruction files only (no memory store): the header names it and
         counts its agents and instruction findings; a memory screen says where to look."""
         app = self.app
-        if app.workspace is not None or app.session is not None or model is None or not model.agents:
+        if app.workspace is not None or app.workbench is not None or model is None or not model.agents:
             return
         self.query_one(StatusHeader).show_instructions(model)
         for pane in self.query(LoadingPane):

@@ -164,7 +164,7 @@ class BudgetsScreen(CuratorScreen):
 
     def _sources(self):
         """(index, source) of the scope: every loaded source in the whole repository, else one."""
-        repo = self.app.session
+        repo = self.app.workbench
         if repo is None:
             return []
         from ...live.scope import is_source
@@ -179,7 +179,7 @@ class BudgetsScreen(CuratorScreen):
 
         out = Text(no_wrap=True, overflow="ellipsis")
         sources = self._sources()
-        repo = self.app.session
+        repo = self.app.workbench
         if len(sources) < 2:
             return out
         out.append("Start-up load of every memory system", style="bold")
@@ -197,7 +197,7 @@ class BudgetsScreen(CuratorScreen):
     def _largest(self) -> list[tuple[str, str, str, int, bool]]:
         """(row key, path shown, tier, tokens, over budget): the scope's largest files; in the
         whole repository every source's, each path with its source's folder."""
-        repo = self.app.session
+        repo = self.app.workbench
         sources = self._sources()
         many = len(sources) > 1
         rows = []
@@ -215,7 +215,7 @@ class BudgetsScreen(CuratorScreen):
         if not key or "\t" not in key:
             return
         i, path = key.split("\t", 1)
-        repo = self.app.session
+        repo = self.app.workbench
         if repo is not None and int(i) != repo.current:
             self.app.select_source(int(i))
         self.app.open_path(path)

@@ -57,7 +57,7 @@ class DriftScreen(FindingRows, CuratorScreen):
     def show(self, workspace) -> None:
         from ...live.scope import scope_name, short_name
 
-        repo = self.app.session
+        repo = self.app.workbench
         if repo is None:
             return
         scope = self.app.scope

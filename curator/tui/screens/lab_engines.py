@@ -4,43 +4,52 @@ memory system or for each of the whole repository's."""
 
 from __future__ import annotations
 
-from textual import work
+from functools import partial
 
 from .lab_text import golden_report
 
 
 class LabEngines:
-    """Mixed into the lab screen: it hands each engine to `_engine_ready` / `_engines_ready`."""
+    """The lab screen's engine builder: it hands each engine to the screen's `_engine_ready` /
+    `_engines_ready`, from a worker of the screen's."""
 
-    @work(thread=True, exclusive=True, group="lab-engine", exit_on_error=False)
+    def __init__(self, screen) -> None:
+        self.screen = screen
+        self.app = screen.app
+
+    def build(self, store, whole=None) -> None:
+        self.screen.run_worker(partial(self.build_engine, store, whole), name="build_engine", group="lab-engine",
+                               exclusive=True, exit_on_error=False, thread=True)
+
     def build_engine(self, store, whole=None) -> None:
         from ...base.tokens import estimating
         from ...retrieval import RetrievalEngine
         from ...retrieval.semantic import disabled
 
         keep = not estimating()
-        if self.engine is None:
-            self.app.hand_off(self._title, "building the retrieval index…")
+        lab = self.screen
+        if lab.engine is None:
+            self.app.hand_off(lab._title, "building the retrieval index…")
         if whole is not None:
             self._build_engines(whole)
             return
         # a view of the snapshot: built once for it, whoever asks
         engine = store.view("retrieval.engine", lambda: RetrievalEngine(store, persist=keep).prepare())
         report = golden_report(engine, store)
-        self.app.hand_off(self._engine_ready, engine, store, report)
+        self.app.hand_off(lab._engine_ready, engine, store, report)
         if disabled(engine.config):
             return
         # then the same with meaning: the lexical engine answers while memories are embedded
         # (only new or edited ones: the vectors are cached by content)
 
         def progress(done: int, total: int) -> None:
-            self.app.hand_off(self._title, f"embedding {done}/{total} memories for meaning (searching by words meanwhile)…",
+            self.app.hand_off(lab._title, f"embedding {done}/{total} memories for meaning (searching by words meanwhile)…",
                               True)
 
         semantic = store.view("retrieval.engine.semantic",
                               lambda: RetrievalEngine(store, semantic=True, persist=keep, progress=progress).prepare())
         if semantic.semantic is not None:
-            self.app.hand_off(self._engine_ready, semantic, store, golden_report(semantic, store))
+            self.app.hand_off(lab._engine_ready, semantic, store, golden_report(semantic, store))
         else:  # words only, and why (as `curator retrieve` says it)
             self.app.hand_off(self._no_meaning, semantic.unavailable.get("semantic", "not running"))
 
@@ -56,13 +65,13 @@ class LabEngines:
         wanted = tuple(st for *_, st in whole)
         engines = [Engine(name, kind, pre, st.view("retrieval.engine", lambda st=st: RetrievalEngine(st, persist=keep).prepare()))
                    for name, kind, pre, st in whole]
-        self.app.hand_off(self._engines_ready, engines, wanted)
+        self.app.hand_off(self.screen._engines_ready, engines, wanted)
         if any(disabled(e.engine.config) for e in engines):
             return
         semantic = []
         for e in engines:  # each memory system's first embedding shows its progress, as one source's does
             def progress(done: int, total: int, name: str = e.name) -> None:
-                self.app.hand_off(self._title, f"embedding {done}/{total} memories of {name} for meaning "
+                self.app.hand_off(self.screen._title, f"embedding {done}/{total} memories of {name} for meaning "
                                                "(searching by words meanwhile)…", True)
 
             semantic.append(Engine(e.name, e.kind, e.prefix, e.engine.store.view(
@@ -70,12 +79,13 @@ class LabEngines:
                 lambda st=e.engine.store, progress=progress: RetrievalEngine(st, semantic=True, persist=keep,
                                                                           progress=progress).prepare())))
         if any(e.engine.semantic is not None for e in semantic):
-            self.app.hand_off(self._engines_ready, semantic, wanted)
+            self.app.hand_off(self.screen._engines_ready, semantic, wanted)
         else:
             self.app.hand_off(self._no_meaning, semantic[0].engine.unavailable.get("semantic", "not running"))
 
     def _no_meaning(self, why: str) -> None:
-        self.unavailable = why
-        self._title(f"fused · words only · semantic source unavailable: {why}")
-        self._reason()
+        lab = self.screen
+        lab.unavailable = why
+        lab._title(f"fused · words only · semantic source unavailable: {why}")
+        lab._reason()
 

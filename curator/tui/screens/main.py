@@ -88,14 +88,14 @@ class MainScreen(CuratorScreen):
 
     def show(self, workspace) -> None:
         tree = self.query_one(StoreTree)
-        session = getattr(self.app, "session", None)
+        bench = getattr(self.app, "workbench", None)
         switcher = self.query_one(ContentSwitcher)
         # a tier or folder shown: the same group of the new snapshot is shown after the swap
         group = group_key(tree, tree.cursor_node) if self.live and switcher.current == "group" else None
-        if not getattr(self.app, "switching_source", False) and not (self.live and tree.update_in_place(session, workspace)):
-            tree.show(workspace, session)
-        if session is not None:
-            self.query_one(Overview).show(session, self._title(session))
+        if not getattr(self.app, "switching_source", False) and not (self.live and tree.update_in_place(bench, workspace)):
+            tree.show(workspace, bench)
+        if bench is not None:
+            self.query_one(Overview).show(bench, self._title(bench))
         self.call_after_refresh(self.fit_tree)
         if self._pending:
             path, line = self._pending
@@ -119,11 +119,11 @@ class MainScreen(CuratorScreen):
         if not getattr(self.app, "switching_source", False) and not self.live:
             tree.focus()  # (a change seen on disk never moves the focus)
 
-    def _title(self, session) -> str:
+    def _title(self, bench) -> str:
         from pathlib import Path
 
-        n = len(session.sources)
-        what = f"{n} memory systems" if n != 1 else session.sources[0].spec.label
+        n = len(bench.sources)
+        what = f"{n} memory systems" if n != 1 else bench.sources[0].spec.label
         name = self.app.given
         if name in ("", ".", "./"):
             name = Path.cwd().name or name
@@ -176,9 +176,9 @@ class MainScreen(CuratorScreen):
             if isinstance(ref, InstructionRef) and ref.path is not None and self.selected is None \
                     and self.query_one(ContentSwitcher).current == "record":
                 self._show_instruction(ref)  # the file shown changed on disk: its numbers and text again
-        session = getattr(self.app, "session", None)
-        if session is not None:
-            self.query_one(Overview).show(session, self._title(session))
+        bench = getattr(self.app, "workbench", None)
+        if bench is not None:
+            self.query_one(Overview).show(bench, self._title(bench))
 
     def on_mount(self) -> None:
         # (CuratorScreen.on_mount runs too: Textual calls each class's handler along the MRO)
@@ -259,8 +259,8 @@ class MainScreen(CuratorScreen):
             self._show_group(event.node)  # a tier or folder: what it holds, never a stale record
             self.refresh_bindings()
             return
-        session = getattr(self.app, "session", None)
-        if session is not None and ref.source != session.current:
+        bench = getattr(self.app, "workbench", None)
+        if bench is not None and ref.source != bench.current:
             self.selected = ref.path
             self.post_message(SelectSource(ref.source))  # the app re-renders this screen on it
             return

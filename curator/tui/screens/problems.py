@@ -11,8 +11,8 @@ from textual.widgets import DataTable, Input, Static
 
 from ...checks import CHECKS
 from ...model.findings import Severity
+from ..flows.repository import is_instruction
 from ..messages import FixFindings
-from ..repository_flow import is_instruction
 from ..widgets import RowTable, TextBox
 from ..widgets.table import clip, clip_paths
 from .base import SCOPE_BINDING, CuratorScreen, FindingRows, LoadingPane
@@ -75,14 +75,14 @@ class ProblemsScreen(FindingRows, CuratorScreen):
 
     def _repository(self):
         """The session whose findings are listed (None: nothing loaded yet)."""
-        ws, repo = self.app.workspace, self.app.session
+        ws, repo = self.app.workspace, self.app.workbench
         if ws is None or repo is None:
             model = self.app.context_model
             if repo is not None or model is None or not model.agents:
                 return None
-            from ...live.instructions import instructions_session
+            from ...live.instructions import instructions_workbench
 
-            repo = instructions_session(model)  # no memory: the instruction findings alone
+            repo = instructions_workbench(model)  # no memory: the instruction findings alone
         return repo
 
     def all_findings(self) -> list:

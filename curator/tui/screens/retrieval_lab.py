@@ -4,7 +4,6 @@ fused list beside each source's list, the route trace with tokens, and "why not 
 from __future__ import annotations
 
 import time
-from contextlib import nullcontext
 
 from rich.text import Text
 from textual import on, work
@@ -15,26 +14,21 @@ from textual.widgets import DataTable, Input, Static
 
 from ...reports.retrieval_report import (
     explanations,
-    middle_cut,
-    rank_cell,
     readable_terms,
-    running_sources,
     surface_forms,
 )
 from ..messages import OpenPath
 from ..widgets import PathBox, RowTable, TextBox
-from .base import SCOPE_BINDING, CuratorScreen, LoadingPane, cursor_kept
+from .base import SCOPE_BINDING, CuratorScreen, LoadingPane
 from .lab_engines import LabEngines
+from .lab_tables import fill_fused, fill_source
 from .lab_text import reason_text, same_snapshots, scores, trace_text, why_text
 
 DEBOUNCE = 0.15  # seconds of quiet typing before a search runs
 SOURCES = ("route", "bm25", "prior", "semantic", "graph")  # each one's own list, shown while it runs
-# a rank column's header when the full name leaves the memory names too little room
-SHORT = {"route": "rte", "bm25": "bm25", "prior": "pri", "semantic": "sem", "graph": "gph"}
-NAME_ROOM = 24  # below this many cells for the memory names, the rank columns take their short headers
 
 
-class RetrievalLabScreen(LabEngines, CuratorScreen):
+class RetrievalLabScreen(CuratorScreen):
     BINDINGS = [
         SCOPE_BINDING,
         Binding("slash", "focus_query", "Query", id="focus-query", tooltip="Type a query"),
@@ -65,6 +59,7 @@ class RetrievalLabScreen(LabEngines, CuratorScreen):
         self.forms: dict[str, str] = {}
         self.reasons: dict[str, list[str]] = {}  # each shown hit's own reasons (reports.retrieval_report)
         self.unavailable = ""  # why the semantic source is not running, when it should
+        self.builder: LabEngines | None = None  # builds the engines off the UI thread (lab_engines.py)
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="lab-body"):
@@ -102,7 +97,7 @@ class RetrievalLabScreen(LabEngines, CuratorScreen):
         repository of several memory systems; None: one source (the current one) is searched."""
         from ...live.scope import is_source, prefix_of
 
-        repo = getattr(self.app, "session", None)
+        repo = getattr(self.app, "workbench", None)
         if repo is None or is_source(self.app.scope) or len(repo.loaded()) < 2:
             return None
         single = bool(getattr(repo.layout, "single", False))
@@ -121,7 +116,8 @@ class RetrievalLabScreen(LabEngines, CuratorScreen):
             # a new snapshot or scope: its own engine(s) (the old ones keep answering for the old
             # snapshot, never for files that have gone, until the new ones are ready)
             self._wanted = wanted
-            self.build_engine(workspace.store, whole)
+            self.builder = self.builder or LabEngines(self)
+            self.builder.build(workspace.store, whole)
         if not self.live:
             self.query_one("#lab-query", Input).focus()  # (a change seen on disk never moves it)
 
@@ -167,7 +163,7 @@ class RetrievalLabScreen(LabEngines, CuratorScreen):
     def _title(self, text: str, first: bool = False) -> None:
         # the lab searches the app's scope (s cycles it): the whole repository or one memory
         # system, named after the text when it comes `first` (progress: seen at 80 columns)
-        repo = getattr(self.app, "session", None)
+        repo = getattr(self.app, "workbench", None)
         if repo is not None and len(repo.loaded()) > 1:
             from ...live.scope import scope_name, short_name
 
@@ -201,7 +197,7 @@ class RetrievalLabScreen(LabEngines, CuratorScreen):
             from ...model.sources import repository_settings
             from ...retrieval.multi import search_sources
 
-            repo = self.app.session
+            repo = self.app.workbench
             precedence = repository_settings(repo.layout.root).precedence
             result = search_sources(engines, query, engine.config.k, "fused", precedence)
         else:
@@ -218,32 +214,11 @@ class RetrievalLabScreen(LabEngines, CuratorScreen):
         self.reasons = explanations(result, forms)[0]  # each hit's own, as `curator retrieve` prints them
         fused = self.query_one("#fused", RowTable)
         room = self.query_one("#lab-fused").size.width
-        # one column per running source, ranks as `curator retrieve` prints them; short headers
-        # when the full ones would leave the names too little room (the reasons spell them out).
-        # Each cell starts with its one-cell gap (the table's cell padding is 0).
-        sources = running_sources(result)
-        tokens = [f"{h.tokens:,}" for h in result.hits]
-        tok_w = max([6, *map(len, tokens)])
-        fixed = 3 + 1 + tok_w + 1 + sum(len(s) + 1 for s in sources) + 2  # #, memory's gap, tokens, ranks, scrollbar
-        heads = list(sources) if room - fixed >= NAME_ROOM else [SHORT.get(s, s[:3]) for s in sources]
-        narrow = room < 70  # file names (the folder is in the reasons below the table)
-        with cursor_kept(fused) if again else nullcontext():
-            widths = fused.set_columns([(" #", 3), (" memory", None), (" " + "tokens".rjust(tok_w), tok_w + 1),
-                                        *((" " + h, len(h) + 1) for h in heads)], room)
-            for h, tok in zip(result.hits, tokens, strict=True):
-                # near-copies shown once (retrieval/copies.py), counted after the name, which is cut
-                copies = f" +{len(h.copies)} cop{'y' if len(h.copies) == 1 else 'ies'}" if h.copies else ""
-                name = middle_cut(self.result_name(h.path, narrow), widths[1] - 1 - len(copies)) + copies
-                ranks = [rank_cell(h, s).rjust(w) for s, w in zip(sources, widths[3:], strict=True)]
-                fused.add_row(f"{h.rank:>2}", Text(" " + name, style="bold", no_wrap=True),
-                              tok.rjust(widths[2]), *ranks, key=h.path)
+        fill_fused(fused, result, room, again, self.result_name)
         self._reason()
         for s in SOURCES:
             table = self.query_one(f"#src-{s}", RowTable)
-            cols = table.set_columns([("#", 1), ("memory", None), ("score", 5)], table.parent.size.width)
-            for i, (path, score) in enumerate(result.per_source.get(s, [])[:8], 1):
-                name = path.rsplit("/", 1)[-1]  # (the memory system's name is in the fused list)
-                table.add_row(str(i), Text(middle_cut(name, cols[1]), no_wrap=True), f"{score:.2f}", key=path)
+            fill_source(table, result.per_source.get(s, []))
         self.query_one("#trace", Static).update(trace_text(result, also, self.query_one("#trace").size.width))
         n = len(result.hits)
         words = f"words: {' '.join(readable_terms(result)[:8])}"
@@ -310,7 +285,7 @@ class RetrievalLabScreen(LabEngines, CuratorScreen):
         from ...retrieval.multi import locate
 
         e, _ = locate(self.engines, path)
-        spec = next((s.spec for _, s in self.app.session.loaded() if e is not None and s.name == e.name), None)
+        spec = next((s.spec for _, s in self.app.workbench.loaded() if e is not None and s.name == e.name), None)
         return short_name(spec) if spec is not None else "?"
 
     def _open(self, key: str | None) -> None:
@@ -324,9 +299,9 @@ class RetrievalLabScreen(LabEngines, CuratorScreen):
                 self.post_message(OpenPath(key))
             return
         e, rel = locate(self.engines, key)
-        index = next((i for i, s in self.app.session.loaded() if e is not None and s.name == e.name), None)
+        index = next((i for i, s in self.app.workbench.loaded() if e is not None and s.name == e.name), None)
         if index is not None:
-            if index != self.app.session.current:
+            if index != self.app.workbench.current:
                 self.app.select_source(index)
             self.post_message(OpenPath(rel))
 

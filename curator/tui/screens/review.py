@@ -116,7 +116,7 @@ class ReviewScreen(CuratorScreen):
         than one memory system, else the current memory system's folder (today's one-store view)."""
         from ...live.scope import is_source
 
-        repo = self.app.session  # (the instruction files' scope: the repository, each agent's start-up)
+        repo = self.app.workbench  # (the instruction files' scope: the repository, each agent's start-up)
         if not is_source(self.app.scope) and repo is not None and len(repo.loaded()) > 1:
             return repo.layout.root, True
         return workspace.store.root, False
@@ -261,7 +261,7 @@ class ReviewScreen(CuratorScreen):
         owner, path = self.files.get(self.highlighted_key(), (None, None))
         if not path:
             return
-        repo, ws = self.app.session, self.app.workspace
+        repo, ws = self.app.workbench, self.app.workspace
         where = self.review.repo / owner.source / path if self.review is not None else None
         if repo is not None and where is not None:  # the file's own memory system, made current
             # (review names a file inside the folder it found in git, the session inside its store)

@@ -18,10 +18,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Static
 
 from ...transcripts.index import format_duration
-from ..curation_flow import planned
-from ..messages import Propose
 from ..widgets import RowTable
 from .base import CuratorScreen
+from .session_text import folded, mine, prune_unused, turn_detail
 
 MAX_TURNS = 5000  # a conversation view keeps at most this many turns (the CLI shows them all)
 ROLE_STYLE = {"user": "bold", "assistant": "", "tool": "dim", "system": "dim italic"}
@@ -188,7 +187,7 @@ class SessionsScreen(CuratorScreen):
         conv.clear()
         for i, t in enumerate(turns):
             conv.add_row(t.timestamp[11:16], Text(t.role + ("*" if t.sidechain else ""), style=ROLE_STYLE.get(t.role, "")),
-                         self._folded(t), key=str(i))
+                         folded(t), key=str(i))
         conv.focus()
         at = next((i for i, t in enumerate(turns) if t.uuid == self._want_uuid), 0) if self._want_uuid else 0
         if turns:
@@ -197,41 +196,14 @@ class SessionsScreen(CuratorScreen):
         else:
             self.query_one("#turn-text", Static).update(Text("this session has no conversation to show", style="dim"))
 
-    @staticmethod
-    def _folded(t) -> Text:
-        if t.role == "tool":
-            errs = sum(r.is_error for r in t.results)
-            first = " ".join((t.results[0].text if t.results else "").split())[:80]
-            return Text(f"▸ result{'s' if len(t.results) > 1 else ''}{' ✖ error' if errs else ''}: {first}",
-                        style="error" if errs else "dim", no_wrap=True, overflow="ellipsis")
-        text = Text(" ".join(t.text.split())[:200], no_wrap=True, overflow="ellipsis")
-        if t.calls:
-            first = t.calls[0]
-            more = f" +{len(t.calls) - 1}" if len(t.calls) > 1 else ""
-            text.append(f"{'  ' if t.text else ''}▸ {first.name} {first.summary}{more}", style="info")
-        return text
-
     @on(DataTable.RowHighlighted, "#conversation")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.row_key is not None and event.row_key.value is not None:
             self._detail(int(event.row_key.value))
 
     def _detail(self, i: int) -> None:
-        if not 0 <= i < len(self.turns):
-            return
-        t = self.turns[i]
-        out = Text()
-        out.append(f"{t.timestamp.replace('T', ' ')[:19]} · {t.role} · {t.uuid}", style="dim")
-        if self.mark is not None:
-            out.append(f" · passage from turn {self.mark + 1}", style="warning")
-        out.append("\n")
-        if t.text:
-            out.append(t.text + "\n")
-        for c in t.calls:
-            out.append(f"▸ {c.name} {c.summary}\n", style="info")
-        for r in t.results:
-            out.append(r.text[:1200] + "\n", style="error" if r.is_error else "dim")
-        self.query_one("#turn-text", Static).update(out)
+        if 0 <= i < len(self.turns):
+            self.query_one("#turn-text", Static).update(turn_detail(self.turns[i], self.mark))
 
     # -- search ----------------------------------------------------------------
 
@@ -242,7 +214,7 @@ class SessionsScreen(CuratorScreen):
         if svc is None:
             return
         svc.match_all = not svc.match_all
-        self.app.index_transcripts()
+        self.app.background.index_transcripts()
 
     def action_focus_search(self) -> None:
         self.query_one("#session-search", Input).focus()
@@ -317,41 +289,7 @@ class SessionsScreen(CuratorScreen):
                     else "mark cleared", timeout=3)
 
     def action_mine(self, kind: str) -> None:
-        from ...curation.mine import Passage, plan_mine
-        from ...transcripts.conversation import turn_text
-
-        i = self._cursor_turn()
-        ws = self.app.workspace
-        if i is None or ws is None or self.session is None:
-            self.notify("Open a session and highlight the turn to mine", severity="warning")
-            return
-        a, b = (min(self.mark, i), max(self.mark, i)) if self.mark is not None else (i, i)
-        chosen = self.turns[a: b + 1]
-        s = self.session
-        passage = Passage(s.session_id, chosen[0].uuid, chosen[0].timestamp, [(t.role, turn_text(t)) for t in chosen],
-                          uuid_to=chosen[-1].uuid if b > a else "", task=s.title, branch=s.main.branch)
-        plan = planned(self, plan_mine, ws.store, passage, kind)
-        if plan is not None:
-            self.mark = None
-            self.post_message(Propose(plan))
+        mine(self, kind)
 
     def action_prune_unused(self, days: int = 90) -> None:
-        from ...curation import plan_prune_paths
-        from ...curation.prune import unused_candidates
-
-        svc, ws = self.app.transcripts, self.app.workspace
-        usage = svc.usage if svc is not None else None
-        if ws is None or usage is None:
-            self.notify("The transcripts are still being read", severity="warning")
-            return
-        if not usage.has_evidence:
-            self.notify("No transcripts for this repository: nothing can be called unread", severity="warning")
-            return
-        last = {p: u.last for p, u in usage.by_path.items()}
-        paths = planned(self, unused_candidates, ws.store, last, days)
-        if paths is not None and not paths:
-            self.notify(f"Every transient record at least {days} days old was read in the last {days} days", timeout=4)
-        elif paths:
-            plan = planned(self, plan_prune_paths, ws.store, paths, True)
-            if plan is not None:
-                self.post_message(Propose(plan))
+        prune_unused(self, days)

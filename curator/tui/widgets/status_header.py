@@ -29,7 +29,7 @@ class StatusHeader(Horizontal):
         from ...model.findings import Severity
 
         store, report = workspace.store, workspace.report
-        repo = getattr(self.app, "session", None)
+        repo = getattr(self.app, "workbench", None)
         scope = getattr(self.app, "scope", None)
         whole = repo is not None and scope is None and len(repo.loaded()) > 1
         if repo is not None:

@@ -118,14 +118,14 @@ class StoreTree(Tree[str]):
         text.append(f" {_tokens(tokens)}", style="dim")
         return text
 
-    def show(self, workspace, session=None) -> None:
+    def show(self, workspace, bench=None) -> None:
         """(Re)build from a workspace — or from every source of a repository — keeping the cursor
         on the same record when it still exists. Tiers show; folders below them start folded."""
         current = self.cursor_node.data if self.cursor_node else None
         with kept_folds(self, self.fill) as kept:  # the folders open before stay open; the cursor its place
-            self._rebuild(workspace, session, current, kept)
+            self._rebuild(workspace, bench, current, kept)
 
-    def _rebuild(self, workspace, session, current, kept) -> None:
+    def _rebuild(self, workspace, bench, current, kept) -> None:
         self.clear()
         self._path_nodes = {}
         self._unfilled = {}
@@ -134,9 +134,9 @@ class StoreTree(Tree[str]):
         self._names = {}
         self._workspaces = {}
         self._groups = []
-        loaded = session.loaded() if session is not None else []
-        if len(session.sources if session is not None else []) > 1:
-            for i, src in enumerate(session.sources):
+        loaded = bench.loaded() if bench is not None else []
+        if len(bench.sources if bench is not None else []) > 1:
+            for i, src in enumerate(bench.sources):
                 ws = src.workspace
                 if ws is None:
                     self.root.add_leaf(Text(f"{src.name} — cannot load: {src.error}", style="error"),
@@ -255,12 +255,12 @@ class StoreTree(Tree[str]):
         label.append(f"  {src.spec.label}", style="dim italic")
         return label
 
-    def update_in_place(self, session, workspace) -> bool:
+    def update_in_place(self, bench, workspace) -> bool:
         """A new snapshot of the same shape (the same files in the same tiers and folders: an
         edit seen on disk): relabel the records whose record or findings changed and every
         group, keeping nodes, folds, cursor and scroll. False when the shape changed (the
         caller rebuilds)."""
-        sources = dict(session.loaded()) if session is not None else {}
+        sources = dict(bench.loaded()) if bench is not None else {}
         fresh = {i: s.workspace for i, s in sources.items()} if sources else {0: workspace}
         if set(fresh) != set(self._workspaces) or not self._groups:
             return False
@@ -354,8 +354,8 @@ class StoreTree(Tree[str]):
     def select_path(self, path: str, source: int | None = None) -> bool:
         """Select a record of a source (default: the current one)."""
         if source is None:
-            session = getattr(self.app, "session", None)
-            source = session.current if session is not None else 0
+            bench = getattr(self.app, "workbench", None)
+            source = bench.current if bench is not None else 0
         return self.select_ref(NodeRef(source, path))
 
     def _move_to(self, node) -> None:

@@ -8,7 +8,7 @@ import json
 from curator.base.tokens import FakeTokenCounter
 from curator.checks import CHECKS, run_checks
 from curator.cli import main
-from curator.live.session import load_repository
+from curator.live.workbench import load_repository
 from curator.model import formats as fmts
 from curator.model import load_store
 

@@ -16,7 +16,7 @@ from curator.cli import main
 from curator.context.build import build_context
 from curator.demo.repository import build_history
 from curator.live.drift import startup_history
-from curator.live.session import open_session
+from curator.live.workbench import open_workbench
 from curator.model import load_store
 from curator.model.discovery import locate_store
 from curator.model.imports import claude_import_of
@@ -86,7 +86,7 @@ def test_the_import_is_found_as_claude_code_follows_it(make_store, files, via):
 def test_the_demo_shows_one_start_up_number_for_memory_md_everywhere(capsys, sample_repo_copy, monkeypatch):
     monkeypatch.setenv("CURATOR_NO_REPLAY", "1")
     build_history(sample_repo_copy)
-    session = open_session(discover(sample_repo_copy), token_counter=FakeTokenCounter())
+    session = open_workbench(discover(sample_repo_copy), token_counter=FakeTokenCounter())
     claude = next(s for _, s in session.loaded() if s.name == ".claude/memory")
     number = startup_of(claude.workspace.store).tokens
     model = build_context(sample_repo_copy, token_counter=FakeTokenCounter())

@@ -91,7 +91,7 @@ def test_importing_the_live_state_plugs_in_nothing_the_faces_hand_it_over():
     import subprocess
     import sys
 
-    code = ("import curator.live, curator.live.workspace, curator.live.session\n"
+    code = ("import curator.live, curator.live.workspace, curator.live.workbench\n"
             "from curator.checks import topical_checks\n"
             "assert topical_checks.embedder() is None, 'plugged in by an import'\n"
             "from curator.live import use_meaning, semantic_embedder\n"

@@ -1,14 +1,15 @@
-"""The headless session: every memory source of a repository, each as its current immutable
+"""The workbench: every memory source of a repository, each as its current immutable
 snapshot (a `Workspace`: store, findings, budgets), and the one way they change.
 
 Pure (no Textual, no Rich). The CLI (`load_repository`, below) and the app both load
-through `Session.load`; the app then keeps the session and asks it for new snapshots:
+through `Workbench.load`; the app then keeps the workbench and asks it for new snapshots:
 `changed(abs_paths)` (what the watcher saw), `recheck(index, paths)`, `apply(plan)` and
 `undo()`. Each returns the sources that got a new snapshot; nothing is ever changed in place,
 so a worker can build the next snapshot while the screens draw the current one.
 
-The session owns the token counter (snapshots only name it) and the facts cache; the store
-cache is per store (`curator.base.cache.store_cache`).
+The workbench owns the token counter (snapshots only name it) and the facts cache; the store
+cache is per store (`curator.base.cache.store_cache`). (Not a "session": in curator a session is
+one conversation of the agent, `transcripts.Session`, which the Sessions screen lists.)
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from .workspace import Progress, Workspace, open_workspace
 
 @dataclass
 class SourceState:
-    """One memory source of the session: its spec and current workspace (or why it has none)."""
+    """One memory source of the workbench: its spec and current workspace (or why it has none)."""
 
     spec: object  # model.sources.SourceSpec
     workspace: Workspace | None = None
@@ -56,7 +57,7 @@ class Swap:
 
 
 @dataclass
-class Session:
+class Workbench:
     layout: Layout
     given: str | None = None
     config: Config | None = None  # the Config given for a single store (the CLI's --config)
@@ -125,7 +126,7 @@ class Session:
 
     # -- loading -------------------------------------------------------------
 
-    def load(self, progress: Progress | None = None, *, name_by_root: bool = False) -> Session:
+    def load(self, progress: Progress | None = None, *, name_by_root: bool = False) -> Workbench:
         """Load, count, check and budget every memory source (sessions are browsed elsewhere).
         A source that cannot be loaded keeps its reason; it never stops the others."""
         say = progress or (lambda _what, _frac: None)
@@ -189,7 +190,7 @@ class Session:
         self.cross = cross_source_duplicates(self.layout.root, [(s.name, s.prefix, s.store) for s in loaded])
 
     def repository(self) -> Repository:
-        """The session as the CLI's `Repository` (every source's store and findings)."""
+        """The workbench as the CLI's `Repository` (every source's store and findings)."""
         by_root = {str(s.spec.root): s for s in self.sources}
         sources = []
         for spec in self.layout.sources:
@@ -238,7 +239,7 @@ class Session:
                 swaps.append(swap)
         return swaps
 
-    def reload(self, progress: Progress | None = None) -> Session:
+    def reload(self, progress: Progress | None = None) -> Workbench:
         """Every source read again (F5 / ctrl+r); the current source stays current."""
         root = self.sources[self.current].root if self.sources else None
         self.load(progress)
@@ -334,16 +335,16 @@ def watch_files(roots: list[Path], stop: threading.Event, debounce_ms: int = 150
         yield {Path(p) for _change, p in changes}
 
 
-def open_session(layout, *, given: str | None = None, config=None, token_counter=None,
-                 progress: Progress | None = None, prefer: Path | None = None,
-                 facts_cache=None) -> Session:
-    """A loaded session for the app. An unchanged store's findings come from the store cache
+def open_workbench(layout, *, given: str | None = None, config=None, token_counter=None,
+                   progress: Progress | None = None, prefer: Path | None = None,
+                   facts_cache=None) -> Workbench:
+    """A loaded workbench for the app. An unchanged store's findings come from the store cache
     (as for `curator check`); each workspace keeps a facts cache for its re-checks."""
-    session = Session(layout, given=given, config=config, token_counter=token_counter,
+    bench = Workbench(layout, given=given, config=config, token_counter=token_counter,
                       facts_cache=facts_cache)
-    session.load(progress)
-    session.prefer(prefer)
-    return session
+    bench.load(progress)
+    bench.prefer(prefer)
+    return bench
 
 
 def load_repository(
@@ -358,15 +359,15 @@ def load_repository(
     layout: Layout | None = None,
 ) -> Repository:
     """Discover, load and (unless `check=False`) check every memory source under `path` — the
-    CLI's load, through the same `Session` as the app's."""
+    CLI's load, through the same `Workbench` as the app's."""
     layout = layout or discover(Path(path), env=env)
-    session = Session(layout, given=str(path), config=config, token_counter=token_counter,
+    bench = Workbench(layout, given=str(path), config=config, token_counter=token_counter,
                       check=check, only=set(only) if only else None, budgets=False)
-    session.load(progress, name_by_root=True)
+    bench.load(progress, name_by_root=True)
     if progress:
         progress("loaded", 1.0)
-    repo = session.repository()
-    if session.instructions is not None:  # the instruction files' findings count with the cross-source ones
-        repo.instructions = session.instructions
-        repo.cross += session.instruction_findings
+    repo = bench.repository()
+    if bench.instructions is not None:  # the instruction files' findings count with the cross-source ones
+        repo.instructions = bench.instructions
+        repo.cross += bench.instruction_findings
     return repo

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from curator.base.tokens import FakeTokenCounter
-from curator.live.session import Session, _ignored, open_session
+from curator.live.workbench import Workbench, _ignored, open_workbench
 from curator.model.sources import discover
 
 INDEX = ("| Keywords | File |\n|---|---|\n"
@@ -27,8 +27,8 @@ def root(make_store):
     })
 
 
-def session_of(root) -> Session:
-    return open_session(discover(root), given=str(root), token_counter=FakeTokenCounter())
+def session_of(root) -> Workbench:
+    return open_workbench(discover(root), given=str(root), token_counter=FakeTokenCounter())
 
 
 def checks_of(ws, path):
@@ -36,7 +36,7 @@ def checks_of(ws, path):
 
 
 def test_the_cli_loads_through_the_session(root):
-    from curator.live.session import load_repository
+    from curator.live.workbench import load_repository
 
     repo = load_repository(root, token_counter=FakeTokenCounter())
     session = session_of(root)
