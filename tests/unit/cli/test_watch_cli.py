@@ -66,7 +66,9 @@ def test_watch_follows_the_instruction_files_of_a_repository_without_memory(caps
     assert first["source"] == "instructions" and first["paths"] == ["CLAUDE.md"]
     assert first["agents"]["codex"] > 0 and first["agents"]["claude-code"] > 0
     change = next(c for c in first["startup_changes"] if c["agent"] == "claude-code")
-    assert change["after"] == first["agents"]["claude-code"] and change["files"][0]["path"] == "CLAUDE.md"
+    # CLAUDE.md among the files that changed (when the watcher began before it existed, Claude Code's
+    # AGENTS.md fallback goes out as it comes in: both are listed)
+    assert change["after"] == first["agents"]["claude-code"] and "CLAUDE.md" in [f["path"] for f in change["files"]]
 
 
 def test_watch_counts_the_repository_as_check_does(capsys, sample_repo_copy, monkeypatch):
