@@ -96,16 +96,9 @@ def sample_repo_copy(tmp_path) -> Path:
 def make_store(tmp_path):
     """Build a small store from {relative path: text or bytes}; returns its root."""
 
+    from tests.files import write_tree
+
     def build(files: dict[str, str | bytes], name: str = "store") -> Path:
-        root = tmp_path / name
-        root.mkdir(parents=True, exist_ok=True)
-        for rel, content in files.items():
-            p = root / rel
-            p.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, bytes):
-                p.write_bytes(content)
-            else:
-                p.write_text(content, encoding="utf-8")
-        return root
+        return write_tree(tmp_path / name, files)
 
     return build

@@ -20,6 +20,7 @@ from curator.cli import main
 from curator.retrieval import semantic as sem
 from curator.retrieval.fusion import fuse
 from tests.fake_encoder import use_fake_encoder
+from tests.files import write_tree
 
 WORDS = ["cache", "retry", "lock", "deploy", "rebase", "session", "2025-01-31", "the", "ünïcode", "日本",
          "pnpm-lock", "x", "", "#", "---", "|", "[link](other.md)", "mem:other"]
@@ -38,17 +39,6 @@ stores = st.dictionaries(st.sampled_from(NAMES), content, max_size=8)
 queries = st.one_of(text, st.text(min_size=1, max_size=30)).filter(lambda q: q.strip() and not q.startswith("-"))
 
 
-def _write(root: Path, files: dict) -> None:
-    root.mkdir(parents=True, exist_ok=True)
-    for rel, body in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(body, bytes):
-            p.write_bytes(body)
-        else:
-            p.write_text(body, encoding="utf-8")
-
-
 def _retrieve(capsys, root: Path, query: str, *extra: str) -> dict:
     code = main(["retrieve", query, str(root), "--format", "json", *extra])
     out = capsys.readouterr()
@@ -63,7 +53,7 @@ def test_retrieve_with_meaning_answers_on_any_store(capsys, monkeypatch, files, 
     use_fake_encoder(monkeypatch)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / ".serena" / "memories"
-        _write(root, files)
+        write_tree(root, files)
         data = _retrieve(capsys, root, query)
         hits = [h["path"] for h in data["results"]]
         assert all(h.endswith(".md") and (root / h).is_file() for h in hits)
@@ -81,7 +71,7 @@ def test_retrieve_with_the_bundled_model_on_a_store_with_nothing_to_rank(capsys,
     encoder, why = sem.load_encoder()
     assert encoder is not None, why
     root = tmp_path / ".serena" / "memories"
-    _write(root, files)
+    write_tree(root, files)
     data = _retrieve(capsys, root, "how do we retry a held cache lock")
     assert [h["path"] for h in data["results"]] == (["a.md"] if isinstance(files.get("a.md"), str) else [])
     main(["retrieve", "how do we retry a held cache lock", str(root)])  # the text face too
