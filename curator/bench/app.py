@@ -32,10 +32,12 @@ async def _first_screen(path) -> tuple[float, float]:
     return first, loaded
 
 
-async def _lab(path, queries: list[str]) -> tuple[float, list[float]]:
+async def _lab(path, queries: list[str]) -> tuple[float, list[float], list[float]]:
+    from textual.widgets import Input
+
     from ..base.tokens import default_counter
     from ..tui.app import make_app
-    from ..tui.screens.retrieval_lab import DEBOUNCE
+    from ..tui.screens.retrieval_lab import DEBOUNCE, RetrievalLabScreen
 
     app = make_app(path, token_counter=default_counter(), remember_theme=False)
     lags: list[float] = []
@@ -44,13 +46,13 @@ async def _lab(path, queries: list[str]) -> tuple[float, list[float]]:
         await app.workers.wait_for_complete()
         await pilot.press("4")
         start = time.perf_counter()
-        while app.screen.engine is None:
+        while not (isinstance(app.screen, RetrievalLabScreen) and app.screen.engine is not None):
             await pilot.pause(0.05)
         build = time.perf_counter() - start
         screen = app.screen
         for q in queries:
             screen.result = None
-            screen.query_one("#lab-query").value = q
+            screen.query_one("#lab-query", Input).value = q
             await pilot.pause(0.3)  # a person pausing after typing: the UI is idle meanwhile
             while screen.result is None or screen.result.query != q:
                 await pilot.pause(0.05)

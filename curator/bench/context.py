@@ -96,7 +96,7 @@ def measure(n: int, repeat: int, cold_repeat: int) -> dict:
     yard = [sys.executable, "-m", "curator.bench.context", "--yard", repo]
     env = fresh_cache_env()
     env["HOME"] = env["CURATOR_CACHE_DIR"]  # no user-level files of whoever runs it
-    out = {"n": n}
+    out: dict[str, object] = {"n": n}
     for name, argv in (("context", curator_argv("context", repo, "--format", "json")),
                        ("check", curator_argv("check", repo, "--format", "json"))):
         timed(argv, env)  # fills the caches

@@ -34,7 +34,7 @@ def _new(store, before, after) -> list:
     return multiset_minus(after, fingerprints(store, after), fingerprints(store, before))
 
 
-def fix_store(folder: Path, show: bool = False) -> list[tuple]:
+def fix_store(folder: Path, show: bool = False) -> list[tuple[str, int, int, int, int, bool | None]]:
     """(check, findings, fixable, fixed, new after, undo identical) per check with fixes."""
     from ..base.tokens import EstimateCounter
     from ..checks import run_checks
@@ -48,7 +48,7 @@ def fix_store(folder: Path, show: bool = False) -> list[tuple]:
     findings = run_checks(store)
     by_check = Counter(f.check for f in findings)
     fixable = Counter(f.check for f in findings if f.fix is not None)
-    rows = []
+    rows: list[tuple[str, int, int, int, int, bool | None]] = []
     for check in sorted(by_check):
         if not fixable[check]:
             rows.append((check, by_check[check], 0, 0, 0, None))

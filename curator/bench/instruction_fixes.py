@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .context_corpus import CORPUS, materialize
@@ -26,7 +27,20 @@ def _snapshot(root: Path) -> dict[str, bytes]:
     return out
 
 
-def judge(root: Path, env: dict, home: str) -> dict:
+@dataclass
+class Judged:
+    """One repository: its fixable findings, what applying every fix did, whether undo restored it."""
+
+    findings: int
+    fixable: int
+    fixed: int = 0
+    new: list[str] = field(default_factory=list)
+    undo: bool | None = None  # None: nothing applied
+    notes: list[str] = field(default_factory=list)
+    diff: str = ""
+
+
+def judge(root: Path, env: dict, home: str) -> Judged:
     from ..context import build_context
     from ..curation import NothingToDo, apply_plan, undo
     from ..curation.instruction_fixes import FIXABLE, _key, plan_instruction_fixes
@@ -34,24 +48,23 @@ def judge(root: Path, env: dict, home: str) -> dict:
     model = build_context(root, count=False, env=env, home=home)
     before = {_key(f) for f in model.findings}
     found = [f for f in model.findings if f.check in FIXABLE]
-    row = {"findings": len(found), "fixable": sum(f.fix is not None for f in found), "fixed": 0, "new": [],
-           "undo": None, "notes": []}
-    if not row["fixable"]:
+    row = Judged(findings=len(found), fixable=sum(f.fix is not None for f in found))
+    if not row.fixable:
         return row
     snap = _snapshot(root)
     try:
         plan = plan_instruction_fixes(root, set(FIXABLE), env=env, home=home)
     except NothingToDo as exc:
-        row["notes"].append(str(exc))
+        row.notes.append(str(exc))
         return row
-    row["notes"] = plan.notes
-    row["diff"] = plan.diff()
+    row.notes = list(plan.notes)
+    row.diff = plan.diff()
     apply_plan(root, plan)
     after = build_context(root, count=False, env=env, home=home)
-    row["fixed"] = len(found) - sum(f.check in FIXABLE for f in after.findings)
-    row["new"] = [f"{f.check} {f.path}: {f.message}" for f in after.findings if _key(f) not in before]
+    row.fixed = len(found) - sum(f.check in FIXABLE for f in after.findings)
+    row.new = [f"{f.check} {f.path}: {f.message}" for f in after.findings if _key(f) not in before]
     undo(root)
-    row["undo"] = _snapshot(root) == snap
+    row.undo = _snapshot(root) == snap
     return row
 
 
@@ -73,17 +86,18 @@ def main(argv: list[str] | None = None) -> int:
         if not root.exists():
             materialize(args.corpus, name, str(root))
         row = judge(root, env, str(home))
-        undo_txt = "-" if row["undo"] is None else ("same" if row["undo"] else "DIFFERS")
-        print(f"{name:<42} {row['findings']:>5} {row['fixable']:>7} {row['fixed']:>5} {len(row['new']):>3} {undo_txt}")
-        for line in row["new"] + row["notes"]:
+        undo_txt = "-" if row.undo is None else ("same" if row.undo else "DIFFERS")
+        print(f"{name:<42} {row.findings:>5} {row.fixable:>7} {row.fixed:>5} {len(row.new):>3} {undo_txt}")
+        for line in row.new + row.notes:
             print(f"    {line}")
-        if args.diff and row.get("diff"):
-            print(row["diff"])
-        for k in ("findings", "fixable", "fixed"):
-            total[k] += row[k]
-        total["new"] += len(row["new"])
-        total["applied"] += row["undo"] is not None
-        total["undo_ok"] += bool(row["undo"])
+        if args.diff and row.diff:
+            print(row.diff)
+        total["findings"] += row.findings
+        total["fixable"] += row.fixable
+        total["fixed"] += row.fixed
+        total["new"] += len(row.new)
+        total["applied"] += row.undo is not None
+        total["undo_ok"] += bool(row.undo)
     print(f"total: {total['findings']} findings of the fixable checks, {total['fixable']} with a fix, "
           f"{total['fixed']} fixed, {total['new']} new findings after; undo byte-identical in "
           f"{total['undo_ok']} of {total['applied']} repositories")

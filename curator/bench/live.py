@@ -64,11 +64,14 @@ def measure(n_files: int, edits: int) -> dict:
         bench = open_workbench(discover(work), given=str(work), token_counter=default_counter())
         load_s = time.perf_counter() - start
         rss_loaded = _rss_mb()
+        if bench.workspace is None:
+            raise RuntimeError(f"the synthetic store at {work} did not load")
         memories = [r.path for r in bench.workspace.store.memories()]
         findings_ms, full_ms = [], []
         for i, path in enumerate(memories[: edits + 1]):  # the first builds the fingerprint index
             _edit(work / path, i)
             ws = bench.workspace
+            assert ws is not None  # each recheck swaps in a new one, never none
             t0 = time.perf_counter()
             new = ws.recheck([path])
             t1 = time.perf_counter()

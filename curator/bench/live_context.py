@@ -50,7 +50,7 @@ def measure(n: int, edits: int) -> dict:
     env = {"HOME": os.path.join(tmp, "home")}  # no user-level files of whoever runs it
     counter = default_counter()
     state = {"model": build_context(root, token_counter=counter, env=env)}
-    out = {"n": n, "yard": _ms(lambda: read_and_hash(root), 5),
+    out: dict[str, float | int | None] = {"n": n, "yard": _ms(lambda: read_and_hash(root), 5),
            "rebuild": _ms(lambda: build_context(root, token_counter=counter, env=env), 5)}
     seen: list[float] = []
     rebuilt = threading.Event()

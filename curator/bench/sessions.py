@@ -73,24 +73,24 @@ def _session_lines(rng: random.Random, sid: str, day: str, target: int, cwd: str
                         "message": {"id": mid, "role": "assistant", "content": [{"type": "text", "text": _sentence(rng, rng.randint(10, 120))}],
                                     "usage": usage}})
             r = rng.random()
+            tool_input: dict[str, str]
             if r < 0.15:
-                call = {"type": "tool_use", "id": f"t{n}", "name": "mcp__serena__read_memory",
-                        "input": {"memory_file_name": f"topic-{rng.randint(0, 199)}"}}
+                tool, tool_input = "mcp__serena__read_memory", {"memory_file_name": f"topic-{rng.randint(0, 199)}"}
             elif r < 0.3:
-                call = {"type": "tool_use", "id": f"t{n}", "name": "Read",
-                        "input": {"file_path": f"{REPO}/.serena/memories/topic-{rng.randint(0, 199)}.md"}}
+                tool, tool_input = "Read", {"file_path": f"{REPO}/.serena/memories/topic-{rng.randint(0, 199)}.md"}
             elif r < 0.32:
-                call = {"type": "tool_use", "id": f"t{n}", "name": "Skill", "input": {"skill": rng.choice(skills)}}
+                tool, tool_input = "Skill", {"skill": rng.choice(skills)}
             else:
-                call = {"type": "tool_use", "id": f"t{n}", "name": "Bash", "input": {"command": _sentence(rng, 6)}}
+                tool, tool_input = "Bash", {"command": _sentence(rng, 6)}
+            call = {"type": "tool_use", "id": f"t{n}", "name": tool, "input": tool_input}
             yield line({**base, "type": "assistant", "uuid": f"{u}-c{k}", "timestamp": ts(),
                         "message": {"id": mid, "role": "assistant", "content": [call], "usage": usage}})
             yield line({**base, "type": "progress", "uuid": f"{u}-p{k}", "timestamp": ts(),
                         "data": {"type": "hook_progress", "hookEvent": "PreToolUse"}})
             big = rng.random() < 0.1
             out = _sentence(rng, rng.randint(2000, 8000) if big else rng.randint(20, 400))
-            if call["name"] == "Skill":
-                out = f"Launching skill: {call['input']['skill']}"
+            if tool == "Skill":
+                out = f"Launching skill: {tool_input['skill']}"
             yield line({**base, "type": "user", "uuid": f"{u}-r{k}", "timestamp": ts(),
                         "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{n}",
                                                                  "content": out, "is_error": rng.random() < 0.05}]}})
@@ -158,6 +158,8 @@ def _app(root: str) -> None:
     import tempfile
     import time
 
+    from textual.widgets import DataTable
+
     from curator.base.locations import sample_store
     from curator.base.tokens import FakeTokenCounter
     from curator.transcripts.service import SessionsService
@@ -173,7 +175,8 @@ def _app(root: str) -> None:
 
     import curator.transcripts.service as service
 
-    service.SessionsService = Service
+    # the app (in this child process) builds its service on mount: one rooted at the generated projects
+    service.SessionsService = Service  # type: ignore[misc]  # a test double swapped in for one run
 
     async def run() -> dict:
         app = make_app(store, token_counter=FakeTokenCounter(), remember_theme=False)
@@ -185,9 +188,9 @@ def _app(root: str) -> None:
             while True:
                 await pilot.pause(0.01)
                 table = app.screen.query("#sessions")
-                if "listed_s" not in out and table and table.first().row_count:
+                if "listed_s" not in out and table and table.first(DataTable).row_count:
                     out["listed_s"] = round(time.perf_counter() - start, 3)
-                    out["rows"] = table.first().row_count
+                    out["rows"] = table.first(DataTable).row_count
                 if app.transcripts is not None and app.transcripts.indexed:
                     out["indexed_s"] = round(time.perf_counter() - start, 3)
                     break

@@ -63,8 +63,8 @@ def generate(root: Path, n_files: int, seed: int = 0) -> Path:
     n_memories = max(1, n_files - n_domains - 1)
     vocab = TECH + [_word(rng) for _ in range(3000)]
     domains = []
-    for d in range(n_domains):
-        domains.append(f"{rng.choice(TECH)}-{_word(rng)}-{d}")
+    for k in range(n_domains):
+        domains.append(f"{rng.choice(TECH)}-{_word(rng)}-{k}")
     per_domain: dict[str, list[tuple[list[str], str]]] = {d: [] for d in domains}
     for i in range(n_memories):
         domain = domains[i % n_domains]

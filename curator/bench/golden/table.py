@@ -145,15 +145,16 @@ def _gate(fused: list[str], items, sure) -> list[str]:
 def _total(rows, w, method) -> tuple[float, float, float, int]:
     from ...retrieval.eval import _score
 
-    t = [0.0, 0.0, 0.0, 0]
+    t = [0.0, 0.0, 0.0]
+    count = 0
     for _name, g, lists in rows:
         h1, h5, rr = _score(_fused(lists, w, method), g.expect)
         t[0] += h1
         t[1] += h5
         t[2] += rr
-        t[3] += 1
-    n = max(1, t[3])
-    return t[0] / n, t[1] / n, t[2] / n, t[3]
+        count += 1
+    n = max(1, count)
+    return t[0] / n, t[1] / n, t[2] / n, count
 
 
 GRIDS = {
@@ -246,7 +247,8 @@ def print_losses(name: str, report, eng, golden) -> None:
                 result, lists = ranked_lists(eng, g.query)
                 mine, theirs = _rank(lists["fused"], g.expect), _rank(lists[best], g.expect)
                 worse = theirs is not None and (mine is None or mine > theirs)
-                if not worse or (metric != "mrr10" and (theirs > k or (mine is not None and mine <= k))):
+                if theirs is None or not worse or (
+                        metric != "mrr10" and (theirs > k or (mine is not None and mine <= k))):
                     continue
                 ranks = ", ".join(f"{s} #{_rank(lists[s], g.expect) or '>10'}" for s in report.sources)
                 above = lists["fused"][: (mine or 11) - 1][:3]
