@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from pathlib import Path
+from typing import overload
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -49,6 +51,14 @@ def store_argument(args: argparse.Namespace) -> str | None:
     if pos and opt and Path(pos) != Path(opt):
         raise UsageError(f"two stores given ({pos} and --store {opt}); give one")
     return opt or pos
+
+
+@overload
+def own_path(value: str) -> str: ...
+
+
+@overload
+def own_path(value: None) -> None: ...
 
 
 def own_path(value: str | None) -> str | None:
@@ -192,20 +202,19 @@ class NoTrailingSpaces:
     """A text stream that drops the spaces at the end of each line (a table's padding, a
     wrapped line's last space) before passing it on: what curator prints is never padded."""
 
-    _END = None
+    _END: re.Pattern[str] | None = None
 
     def __init__(self, out) -> None:
         self.out = out
         self._line = ""
 
     def write(self, text: str) -> int:
-        import re
-
-        if NoTrailingSpaces._END is None:  # spaces before the line's closing colour codes go too
-            NoTrailingSpaces._END = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$")
+        end = NoTrailingSpaces._END
+        if end is None:  # spaces before the line's closing colour codes go too
+            end = NoTrailingSpaces._END = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$")
         *done, self._line = (self._line + text).split("\n")
         if done:
-            self.out.write("\n".join(NoTrailingSpaces._END.sub(r"\1", line) for line in done) + "\n")
+            self.out.write("\n".join(end.sub(r"\1", line) for line in done) + "\n")
         return len(text)
 
     def flush(self) -> None:

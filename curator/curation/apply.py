@@ -23,13 +23,14 @@ from pathlib import Path
 
 from ..base.trust import Untrusted
 from . import journal
+
+# recovery (recovery.py) and undo (undo.py), re-exported: callers import them from here
+from .journal import Recovered
 from .lock import locked
 from .merge import NO_MERGE, rebase  # the three-way merge (re-exported for callers)
 from .plan import ChangedOnDisk, CurationError, Plan, WriteFailed
 from .quarantine import Gate
-
-# recovery (recovery.py) and undo (undo.py), re-exported: callers import them from here
-from .recovery import Recovered, give_back, pending, recover, recover_locked, writing
+from .recovery import give_back, pending, recover, recover_locked, writing
 from .swap import Conflict, current_bytes, roll_back_refused, swap
 from .undo import NothingToUndo, undo
 

@@ -225,7 +225,7 @@ def drain(path: Path, wait: float = 2.0) -> bytes | None:
         leased = _no_writers(fd, wait)
         try:
             remove(path)
-            chunks = []
+            chunks: list[bytes] = []
             while chunk := os.pread(fd, 1 << 20, sum(map(len, chunks))):
                 chunks.append(chunk)
             return b"".join(chunks)
@@ -254,6 +254,16 @@ class JournalCorrupt(CurationError):
     """A journal entry that does not hold what it claims (a blob missing, altered or not a file)."""
 
 
+class Recovered(list[str]):
+    """Ids of the operations recovery rolled back; `notes` says what it set aside and why,
+    `restored` the files it put back."""
+
+    def __init__(self, ids=(), notes=(), restored=()) -> None:
+        super().__init__(ids)
+        self.notes = list(notes)
+        self.restored = list(restored)
+
+
 @dataclass
 class Entry:
     id: str
@@ -261,7 +271,7 @@ class Entry:
     meta: dict
     notes: list = field(default_factory=list)  # what recovery set aside before this entry was read
     trust: str = SEALED  # UNSEALED: written before entries were sealed; acted on only when named
-    recovered: list = field(default_factory=list)  # what recovery put back before this entry was undone
+    recovered: Recovered = field(default_factory=Recovered)  # what recovery put back before this entry was undone
 
     @property
     def state(self) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..base.trust import REPOSITORY, STORE
 from . import journal
+from .journal import Recovered
 from .lock import locked
 from .plan import Busy, CurationError, WriteFailed
 from .quarantine import entries, quarantine, scan
@@ -23,21 +24,13 @@ from .swap import Conflict, aside_path, current_bytes, put_back, read_file, tran
 from .validate import inside_store
 
 
-class Recovered(list):
-    """Ids of the operations recovery rolled back; `notes` says what it set aside and why,
-    `restored` the files it put back."""
-
-    def __init__(self, ids=(), notes=(), restored=()) -> None:
-        super().__init__(ids)
-        self.notes = list(notes)
-        self.restored = list(restored)
-
-
-def _roll_back(root: Path, entry: journal.Entry, tag: str) -> list[str]:
+def _roll_back(root: Path, entry: journal.Entry, tag: str) -> tuple[list[str], list[str]]:
     """Put back every file's `before`, keeping any edit someone made to it after the crash
     (merged when it touches other lines than the operation's). A file whose edit cannot be
-    merged is kept as it is (never overwritten) and reported, so recovery loses nothing."""
-    kept, restored = [], []
+    merged is kept as it is (never overwritten) and reported, so recovery loses nothing; returns
+    (the files kept, the files put back)."""
+    kept: list[str] = []
+    restored: list[str] = []
     for rel, before, after in entry.files():
         path = inside_store(root, rel)
         for old in sorted(path.parent.glob(f".{path.name}.{entry.id}*.aside")) if path.parent.is_dir() else []:
@@ -102,7 +95,8 @@ def recover_locked(root: Path, kind: str = STORE, set_aside: bool = True) -> Rec
     jdir = root / journal.DIR / "journal"
     for tmp in [*jdir.glob("*/.*.tmp"), *jdir.glob("*/blobs/.*.tmp"), *(root / journal.DIR).glob("..gitignore.*.tmp")]:
         journal.remove(tmp)  # a crash while journaling left curator's own temp files
-    done, restored = [], []
+    done: list[str] = []
+    restored: list[str] = []
     for entry in good:
         if entry.state not in ("pending", "undoing"):
             continue

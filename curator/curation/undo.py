@@ -12,10 +12,11 @@ from pathlib import Path
 
 from ..base.trust import STORE
 from . import journal
+from .journal import Recovered
 from .lock import locked
 from .plan import ChangedOnDisk, CurationError, FileEdit, Plan
 from .quarantine import entries, quarantined, scan
-from .recovery import Recovered, give_back, recover_locked
+from .recovery import give_back, recover_locked
 from .swap import current_bytes, roll_back_refused, swap
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from ..model.findings import Finding
 from ..model.store import Store
 from .diff import diff_findings, diff_records
-from .identity import fingerprints, renames_by_content
+from .identity import Recorded, fingerprints, renames_by_content
 
 BASELINE_NAME = ".curator-baseline.json"
 VERSION = 1
@@ -29,10 +29,10 @@ class BaselineResult:
     gone: list[dict] = field(default_factory=list)  # baseline entries no longer found (fixed)
 
 
-def make_baseline(store: Store, findings: list[Finding]) -> dict:
+def make_baseline(store: Recorded, findings: list[Finding]) -> dict:
     entries = []
     for f, fp in zip(findings, fingerprints(store, findings), strict=True):
-        entry = {"fingerprint": fp, "check": f.check, "severity": f.severity.label, "path": f.path}
+        entry: dict[str, str | int] = {"fingerprint": fp, "check": f.check, "severity": f.severity.label, "path": f.path}
         rec = store.records.get(f.path)
         if rec is not None and rec.content_hash:
             entry["sha"] = rec.content_hash[:16]  # finds the file again after a rename or move

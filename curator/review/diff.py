@@ -170,7 +170,7 @@ def diff_records(before: Store | None, after: Store | None) -> tuple[list[Record
     came = [p for p in new if p not in old]
     renames: dict[str, str] = {}
     # exact content first, then by similarity (best pairs first)
-    by_hash = {}
+    by_hash: dict[str, list[str]] = {}
     for p in came:
         by_hash.setdefault(new[p].content_hash, []).append(p)
     for p in gone:
@@ -241,7 +241,10 @@ def diff_budgets(before: Store | None, after: Store | None) -> list[Budget]:
         s = startup_of(store)  # the number every face shows
         return s.tokens, s.cap_tokens
 
-    cfg = (after or before).config
+    either = after if after is not None else before
+    if either is None:  # no store on either side: nothing to compare
+        return []
+    cfg = either.config
     tb, ta = tiers(before), tiers(after)
     out = [Budget("total", sum(tb.values()), sum(ta.values()), None)]
     tier_caps = getattr(cfg.budgets, "tiers", None) or {}

@@ -10,9 +10,20 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
+from typing import Protocol, overload
 
 from ..model.findings import Finding, fingerprint
+from ..model.records import Record
 from ..model.store import Store
+
+
+class Recorded(Protocol):
+    """What a finding's identity reads of a store: its records by path (a `Store`, or the
+    repository seen as one store, `live.repository.RepoView`)."""
+
+    @property
+    def records(self) -> Mapping[str, Record]: ...
 
 
 class Renamer:
@@ -34,8 +45,23 @@ class Renamer:
         alts = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
         self.pattern = re.compile(rf"(?<![\w.-])(?:{alts})(?![\w-]|\.\w)") if words else None
 
+    @overload
+    def path(self, path: str) -> str: ...
+
+    @overload
+    def path(self, path: None) -> None: ...
+
     def path(self, path: str | None) -> str | None:
         return self.renames.get(path, path) if path is not None else None
+
+    @overload
+    def text(self, text: str) -> str: ...
+
+    @overload
+    def text(self, text: None) -> None: ...
+
+    @overload
+    def text(self, text: str | None) -> str | None: ...
 
     def text(self, text: str | None) -> str | None:
         if not text or self.pattern is None:
@@ -43,7 +69,7 @@ class Renamer:
         return self.pattern.sub(lambda m: self.words[m.group(0)], text)
 
 
-def line_text(store: Store, f: Finding) -> str | None:
+def line_text(store: Recorded, f: Finding) -> str | None:
     rec = store.records.get(f.path)
     if not f.line or rec is None or not rec.text:
         return None
@@ -56,7 +82,7 @@ def line_text(store: Store, f: Finding) -> str | None:
 _ADVICE = re.compile(r"; | \(| — ")
 
 
-def is_note(store: Store, f: Finding) -> bool:
+def is_note(store: Recorded, f: Finding) -> bool:
     """A store-level note: one finding summing up many files (its examples and line numbers
     change when any of them is renamed or moved, the note does not)."""
     if f.path == "." or f.check == "budget.past-cap":
@@ -65,13 +91,13 @@ def is_note(store: Store, f: Finding) -> bool:
     return f.check == "orphan.unindexed" and rec is not None and rec.level < 2
 
 
-def _anchor(store: Store, f: Finding) -> str | None:
+def _anchor(store: Recorded, f: Finding) -> str | None:
     # a finding about a target is that target (a reordered index moves which row says it);
     # others are the text of their line (line numbers drift)
     return None if f.target else line_text(store, f)
 
 
-def fingerprints(store: Store, findings: list[Finding], renames: dict[str, str] | None = None) -> list[str]:
+def fingerprints(store: Recorded, findings: list[Finding], renames: dict[str, str] | None = None) -> list[str]:
     """The identity of each finding of `store`, its paths read through `renames` (old → new)."""
     r = Renamer(renames) if renames else None
     out = []
@@ -107,10 +133,10 @@ def renames_by_content(store: Store, entries: list[dict]) -> dict[str, str]:
             by_hash.setdefault(rec.content_hash[:16], []).append(path)
     out: dict[str, str] = {}
     for e in entries:
-        path, sha = e.get("path"), e.get("sha")
-        if not isinstance(path, str) or not isinstance(sha, str) or path in store.records or path in out:
+        old, sha = e.get("path"), e.get("sha")
+        if not isinstance(old, str) or not isinstance(sha, str) or old in store.records or old in out:
             continue
         cands = by_hash.get(sha)
         if cands and len(cands) == 1:
-            out[path] = cands[0]
+            out[old] = cands[0]
     return out

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import JustifyMethod
+
 NAME = "sessions"
 ORDER = 60
 HELP = "list the agent's sessions (Claude Code transcripts) run in a repository, newest first"
@@ -106,9 +111,13 @@ def _table(out, sessions, where: bool = False) -> None:
 
     t = Table(box=None, pad_edge=False, header_style="bold")
     # with --all, where each ran takes the place of its length and message count
-    cols = [("started", "left")] + ([] if where else [("dur", "right"), ("msgs", "right")]) + [
-        ("tokens", "right"), ("branch", "left"), ("session", "left")] + ([("ran in", "left")] if where else []) + [
-        ("title", "left")]
+    cols: list[tuple[str, JustifyMethod]] = [("started", "left")]
+    if not where:
+        cols += [("dur", "right"), ("msgs", "right")]
+    cols += [("tokens", "right"), ("branch", "left"), ("session", "left")]
+    if where:
+        cols.append(("ran in", "left"))
+    cols.append(("title", "left"))
     widths = {"started": 16, "dur": 4, "msgs": 4, "tokens": 7, "branch": 12, "session": 8, "ran in": 16}
     # one line a session: the title gets what is left, cut with an ellipsis
     widths["title"] = max(12, out.width - sum(widths[c] for c, _ in cols if c != "title") - 2 * (len(cols) - 1))

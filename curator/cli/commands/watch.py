@@ -3,6 +3,8 @@ CLI face of the app's live store; the same workbench and watcher)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 NAME = "watch"
 ORDER = 35
 HELP = ("follow the store and the instruction files on disk: each change (edit, new, deleted or renamed file), "
@@ -73,7 +75,7 @@ def run(args) -> int:
     shown = [0]
     printing = threading.Lock()  # the memory and the instruction watchers print from two threads
 
-    def report(change: dict, lines: list[str] = ()) -> None:
+    def report(change: dict, lines: Sequence[str] = ()) -> None:
         with printing:
             _print(out, args.format, change, lines)
             shown[0] += 1
@@ -86,6 +88,7 @@ def run(args) -> int:
         return total_findings(bench)
 
     def on_swaps(swaps) -> None:
+        assert bench is not None  # the workbench's own watcher is the only caller
         for swap in swaps:
             before, last[swap.index] = last[swap.index], swap.workspace
             change = describe(before, swap.workspace, swap)
