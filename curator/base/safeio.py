@@ -17,7 +17,7 @@ class UnsafeFile(Exception):
     """The file is not a small regular file inside the allowed folders (message is one line)."""
 
 
-def read_small_file(path: Path, cap: int = SMALL_FILE_CAP, inside: tuple[Path, ...] = ()) -> bytes:
+def read_small_file(path: Path | str, cap: int = SMALL_FILE_CAP, inside: tuple[Path, ...] = ()) -> bytes:
     """The bytes of a regular file of at most `cap` bytes. Raises FileNotFoundError when it is
     absent, UnsafeFile when it is a symlink, not regular, too large or outside `inside`, and
     OSError for the rest. Opening never blocks (O_NONBLOCK: a FIFO cannot hang the reader)."""

@@ -58,7 +58,7 @@ def _files(repo: Path) -> list[str]:
 
 def _uncommitted(rel: str) -> bool:
     m = _DATE.search(rel.rsplit("/", 1)[-1])
-    return bool(m) and m.group(1) >= UNCOMMITTED_FROM
+    return m is not None and m.group(1) >= UNCOMMITTED_FROM
 
 
 def _git(repo: Path, *args: str, env: dict) -> None:

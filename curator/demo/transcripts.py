@@ -135,7 +135,7 @@ def transcripts(repo: str) -> dict[str, list[str]]:
             minute = hh * 60 + mm + i
             ts = f"{start[:11]}{minute // 60:02d}:{minute % 60:02d}:00.000Z"
             uid = str(uuid.uuid5(_NS, f"{name}/{i}"))
-            base = {"parentUuid": parent, "isSidechain": False, "userType": "external", "cwd": repo,
+            base: dict[str, object] = {"parentUuid": parent, "isSidechain": False, "userType": "external", "cwd": repo,
                     "sessionId": sid, "version": version, "gitBranch": branch, "timestamp": ts, "uuid": uid}
             msg = {"role": "assistant", "model": "claude-demo", "id": f"msg_{uid[:12]}"}
             if kind == "user":

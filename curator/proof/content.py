@@ -91,7 +91,7 @@ class Contents:
             return SAME, ""
         commit = self.commit(started, branch) if started else None
         then = self.at(commit, rel) if commit else None
-        if then is not None and shas & then:
+        if commit is not None and then is not None and shas & then:
             return CHANGED_SINCE, f"the file changed since the session (it saw the version of {commit[:8]})"
         if commit is None:
             return DIFFERS, "its content differs from the file on disk (no commit to compare with)"

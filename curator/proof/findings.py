@@ -13,7 +13,7 @@ from ..model.findings import Finding
 from ..transcripts.check_pages import SEVERITY
 from .listing import BARE, Simulation, recorded_state
 from .usage import Usage
-from .verify import MATCHED, MISSING, NOT_ATTACHED, UNEXPECTED, SessionCheck
+from .verify import MATCHED, MISSING, NOT_ATTACHED, UNEXPECTED, Row, SessionCheck
 
 EVIDENCE_SESSIONS = 2  # sessions that read a rule's files before "never attached" is said
 CONTRADICTED, UNUSED, DROPPED, GLOB = ("sessions.model-contradicted", "sessions.unused-instructions",
@@ -34,7 +34,7 @@ def contradicted(checks: list[SessionCheck]) -> list[Finding]:
     A `paths:` rule never attached anywhere is the glob check's; a file another session attached
     on demand is noise (loaded at start-up by a session run below it says nothing of attaching)."""
     attached_somewhere = {r.path for c in checks for r in c.rows if r.when == "on demand" and r.status == MATCHED}
-    first: dict[tuple[str, str, str], tuple[SessionCheck, object, int]] = {}
+    first: dict[tuple[str, str, str], tuple[SessionCheck, Row, int]] = {}
     for c in sorted(checks, key=lambda c: c.evidence.started):
         for row in c.mismatches:
             if row.status == NOT_ATTACHED and (row.path in attached_somewhere or _is_paths_rule(row.rule)):
@@ -138,6 +138,7 @@ def never_attached(usage: Usage, checks: list[SessionCheck], reads_matching) -> 
             continue
         hits: list[tuple[SessionCheck, list[str]]] = []
         for c in counted:
+            assert c.prediction is not None  # (counted holds only the predicted)
             exp = c.prediction.on_demand.get(item.path)
             if exp is not None:
                 got = reads_matching(c.evidence, exp)

@@ -37,7 +37,7 @@ class Entry:
         return f"- {self.name}: {self.listed}" if self.listed else f"- {self.name}"
 
     def to_json(self) -> dict:
-        out = {"name": self.name, "path": self.path or None, "kind": self.kind, "invocations": self.invocations,
+        out: dict[str, object] = {"name": self.name, "path": self.path or None, "kind": self.kind, "invocations": self.invocations,
                "state": self.state, "chars": len(self.description), "listed_chars": len(self.listed)}
         if self.lost:
             out["lost_triggers"] = self.lost

@@ -133,10 +133,11 @@ def _thresholds(root) -> Thresholds:
 
 def _described(fs, x) -> str:
     """What the listing shows of a skill: its description, with its `when_to_use` after it."""
+    from ..context.fs import Text
     from ..context.parse import read_meta
 
     got = fs.read(x.path) if fs is not None else None
-    when = read_meta(got.text).data.get("when_to_use") if hasattr(got, "text") else None
+    when = read_meta(got.text).data.get("when_to_use") if isinstance(got, Text) else None
     return f"{x.description} {' '.join(str(when).split())}" if isinstance(when, str) and when.strip() else x.description
 
 
@@ -153,8 +154,7 @@ def _listing(current: Prediction, checks: list[SessionCheck], root: str, home: s
             if x.kind in ("skill", "command") and x.description]
     newest = max((c for c in checks if c.evidence.listing is not None), key=lambda c: c.evidence.started, default=None)
     others = []
-    if newest is not None:
-        listing = newest.evidence.listing
+    if newest is not None and (listing := newest.evidence.listing) is not None:
         mine = {e.name for e in ours}
         others = [Entry(n, "·" * chars, "", "skill", invoked.get(n, 0)) for n, chars in
                   zip(listing.names, listing.described, strict=False) if n not in mine]

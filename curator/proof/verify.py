@@ -115,7 +115,9 @@ class Verifier:
             return SessionCheck(ev, NO_RULES, f"its version {ev.version!r} is not one curator can read")
         attachments = rules.has("records.attachments") or ev.attachments
         if not ev.recorded and not rules.has("records.instructions"):
-            since = self.predictor.rules(rules.table.newest).rule("records.instructions").since
+            newest = self.predictor.rules(rules.table.newest)
+            rule = newest.rule("records.instructions") if newest is not None else None
+            since = rule.since if rule is not None else "a later version"
             return SessionCheck(ev, PREDATES, f"Claude Code {ev.version} recorded no start-up files (they are "
                                 f"recorded from {since} on){'' if attachments else '; nor what it attached later'}",
                                 attachments=attachments)
@@ -123,6 +125,8 @@ class Verifier:
         if cwd_rel is None:
             return SessionCheck(ev, ELSEWHERE, f"it ran in {ev.cwd or 'an unknown folder'}, outside {self.root}")
         p = self.predictor.predict(ev.version, cwd_rel)
+        if p is None:  # (the rules were read above: predict has them too)
+            return SessionCheck(ev, NO_RULES, f"its version {ev.version!r} is not one curator can read")
         out = SessionCheck(ev, CHECKED if ev.recorded else NO_RECORD, prediction=p, attachments=attachments)
         if not ev.recorded:
             out.note = "the session holds no start-up record (a resumed or forked session?): only what it attached"

@@ -81,6 +81,6 @@ def diff_text(plan, prefix: str = "") -> FittedDiff:
 
 def plan_renderable(plan, prefix: str = "") -> Group:
     """Title, coloured diff and the plan's notes (uniqueness, collisions, what was left)."""
-    parts: list[Text] = [Text(plan.title, style="bold"), diff_text(plan, prefix)]
+    parts: list[Text | FittedDiff] = [Text(plan.title, style="bold"), diff_text(plan, prefix)]
     parts += [Text(f"note: {note}", style="dim") for note in plan.notes]
     return Group(*parts)

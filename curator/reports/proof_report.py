@@ -114,7 +114,7 @@ def render_text(proof: Proof, rows: bool = True) -> str:
 
 def listing_lines(proof: Proof) -> list[str]:
     sim = proof.simulation
-    if sim is None or not sim.entries:
+    if sim is None or not sim.entries or proof.current is None:  # (a simulation is of today's model)
         return []
     how = f"{sim.fraction:g} of a {sim.window:,}-token window" if sim.fraction else "a fixed budget"
     out = _wrap(f"skill listing as Claude Code {proof.current.version} builds it: {sim.total:,} of {sim.budget:,} "

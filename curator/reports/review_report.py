@@ -157,9 +157,9 @@ def render_text(console, review: Review) -> None:
                 print_phrases(console, record_parts(c), 16, sep="  ", head=mark)
         if s.rows:
             console.print(Text("  Index rows", style="bold"))
-            for c in s.rows:
-                mark = Text.assemble("    ", (f"{MARK[c.change]} {c.change:<12}", STYLE[c.change]), " ")
-                print_phrases(console, row_line(c).split("  "), 19, sep="  ", head=mark)
+            for r in s.rows:
+                mark = Text.assemble("    ", (f"{MARK[r.change]} {r.change:<12}", STYLE[r.change]), " ")
+                print_phrases(console, row_line(r).split("  "), 19, sep="  ", head=mark)
         moved = [b for b in s.budgets if b.delta or b.crossed]
         if moved:
             console.print(Text("  Tokens", style="bold"))

@@ -70,10 +70,10 @@ def _result_text(content) -> str:
 def turn_of(no: int, obj: dict) -> Turn | None:
     kind = obj.get("type")
     msg = obj.get("message")
-    uuid = obj.get("uuid") if isinstance(obj.get("uuid"), str) else ""
-    ts = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else ""
+    uuid = u if isinstance(u := obj.get("uuid"), str) else ""
+    ts = t if isinstance(t := obj.get("timestamp"), str) else ""
     side = obj.get("isSidechain") is True
-    sid = obj.get("sessionId") if isinstance(obj.get("sessionId"), str) else ""
+    sid = s if isinstance(s := obj.get("sessionId"), str) else ""
     if kind == "system":
         content = obj.get("content")
         if isinstance(content, str) and content.strip():

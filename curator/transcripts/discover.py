@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,7 +53,7 @@ def slug(path: str | Path) -> str:
     return re.sub(r"[^A-Za-z0-9]", "-", str(path))
 
 
-def claude_roots(env: dict | None = None, home: Path | None = None) -> list[Path]:
+def claude_roots(env: Mapping[str, str] | None = None, home: Path | None = None) -> list[Path]:
     """The `projects` folders to search, existing or not."""
     env = os.environ if env is None else env
     home = Path.home() if home is None else home
@@ -131,7 +132,7 @@ def inside(cwd: str, repo: Path) -> bool:
 
 
 def _transcripts(folder: Path) -> list[tuple[Path, bool]]:
-    out = []
+    out: list[tuple[Path, bool]] = []
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError:

@@ -9,7 +9,7 @@ run only reads transcripts that grew.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from .discover import Discovery, TranscriptFile, discover
@@ -109,6 +109,10 @@ def _merge(dicts) -> dict[str, int]:
     return out
 
 
+# a cache entry's scan: these plain values, then its stats, touches, loads and listings
+_HEAD_FIELDS = len(fields(SessionScan)) - 4
+
+
 def _cache():
     from ..base.cache import user_cache
 
@@ -128,10 +132,13 @@ def _decode(value) -> tuple | None:
     from .records import Listing, Load
 
     try:
-        size, mtime, fields, (seen, rank, tail) = value
-        *head, stats, touches, loads, listings = fields
-        scan = SessionScan(*head, stats=LineStats(*stats), touches=[Touch(*t) for t in touches],
-                           loads=[Load(*x) for x in loads], listings=[Listing(*x) for x in listings])
+        size, mtime, values, (seen, rank, tail) = value
+        *head, stats, touches, loads, listings = values
+        if len(head) != _HEAD_FIELDS:  # not this shape of SessionScan
+            return None
+        scan = SessionScan(*head)
+        scan.stats, scan.touches = LineStats(*stats), [Touch(*t) for t in touches]
+        scan.loads, scan.listings = [Load(*x) for x in loads], [Listing(*x) for x in listings]
         if not (isinstance(scan.path, str) and isinstance(scan.stats.unknown, dict) and isinstance(seen, set)
                 and isinstance(tail, bytes) and isinstance(rank, int)):
             return None

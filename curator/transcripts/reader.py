@@ -243,7 +243,7 @@ class Scanner:
             return
         # Claude Code writes one line per content block, each repeating the message's usage:
         # count a message (and its usage) once, by its id
-        mid = msg.get("id") if isinstance(msg.get("id"), str) else obj.get("uuid")
+        mid = i if isinstance(i := msg.get("id"), str) else str(obj.get("uuid"))
         if mid not in self._seen_usage:
             self._seen_usage.add(mid)
             s.assistant_messages += 1
@@ -267,7 +267,7 @@ class Scanner:
             if not isinstance(name, str) or not isinstance(inp, dict) or (name in USE_TOOLS and self.rec.tool(obj, block)):
                 continue
             short = tool_name(name)
-            uuid = obj.get("uuid") if isinstance(obj.get("uuid"), str) else ""
+            uuid = u if isinstance(u := obj.get("uuid"), str) else ""
             if short == SERENA_READ:
                 target = inp.get("memory_file_name") or inp.get("memory_name") or inp.get("name")
                 if isinstance(target, str) and target.strip():
@@ -284,7 +284,7 @@ class Scanner:
         att = obj.get("attachment")
         if not isinstance(att, dict):
             return
-        uuid = obj.get("uuid") if isinstance(obj.get("uuid"), str) else ""
+        uuid = u if isinstance(u := obj.get("uuid"), str) else ""
         paths = []
         kind = att.get("type")
         self.rec.attachment(obj, att)

@@ -230,7 +230,8 @@ class Recorder:
             if block.__class__ is not dict or block.get("type") != "tool_result":
                 continue
             if calls:
-                call = calls.pop(block.get("tool_use_id"), None) if block.get("tool_use_id").__class__ is str else None
+                use_id = block.get("tool_use_id")
+                call = calls.pop(use_id, None) if isinstance(use_id, str) else None
                 if call is not None:
                     if block.get("is_error") is True:
                         call.note = "error"

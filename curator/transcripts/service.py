@@ -46,13 +46,15 @@ class SessionsService:
               should_stop: Callable[[], bool] | None = None) -> list[Session]:
         if self.index is None:
             self.quick()
+        index = self.index
+        assert index is not None  # quick() made it
 
         def said(what: str, fraction: float) -> None:
             self.progress = (what, fraction)
             if progress is not None:
                 progress(what, fraction)
 
-        out = self.index.build(said, should_stop)
+        out = index.build(said, should_stop)
         self.indexed = all(s.complete for s in out)
         return out
 
