@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.message import Message
@@ -37,6 +38,9 @@ from .themes import install as install_themes
 from .themes import role_styles
 from .toasts import Toasts
 from .watchers import Watchers
+
+if TYPE_CHECKING:
+    from ..transcripts.service import SessionsService
 
 
 class CuratorApp(App[None]):
@@ -82,7 +86,7 @@ class CuratorApp(App[None]):
         self.workspace_signal: Signal = Signal(self, "workspace")
         self.load_error: str | None = None
         self._themes_ready = False
-        self.transcripts = None  # the session tier (curator.transcripts.SessionsService), indexed in a worker
+        self.transcripts: SessionsService | None = None  # the session tier, indexed in a worker
         self.transcripts_signal: Signal = Signal(self, "transcripts")
         self.context_model = None  # the instruction files' context model, built in a worker
         self.context_signal: Signal = Signal(self, "context")

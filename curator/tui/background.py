@@ -24,6 +24,7 @@ class Background:
 
     def _load_store(self) -> None:
         from ..curation import CurationError, recover
+        from ..curation.journal import Recovered
         from ..live.workbench import open_workbench
         from ..model.sources import discover
 
@@ -55,7 +56,7 @@ class Background:
                 try:
                     recovered = recover(Path(spec.root))
                 except (CurationError, OSError) as exc:  # e.g. a symlinked .curator: reading still works
-                    recovered = []
+                    recovered = Recovered()
                     warn(f"Writing to {spec.rel} is off: {exc}")
                 if recovered:
                     warn(f"Recovered an interrupted operation in {spec.rel} "

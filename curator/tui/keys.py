@@ -3,11 +3,11 @@ help, reload, theme, undo and quit."""
 
 from __future__ import annotations
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 SCREENS_GROUP = Binding.Group("Screens", compact=True)  # one "1-7 Screens" entry: the footer fits 80 columns
 
-APP_BINDINGS = [
+APP_BINDINGS: list[BindingType] = [
     # one footer entry for the screens ("1-7 Screens"); each key is in F1's list
     Binding("1", "switch_mode('store')", "Screens", id="show-store", group=SCREENS_GROUP, key_display="1-7",
             tooltip="1 Store · 2 Problems · 3 Budgets · 4 Lab · 5 Sessions · 6 Drift"),

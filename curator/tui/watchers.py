@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import os
 import threading
+from typing import TYPE_CHECKING
 
 from . import messages as msg
+
+if TYPE_CHECKING:
+    from ..context.watched import WatchPlaces
 
 
 class Watchers:
@@ -19,7 +23,7 @@ class Watchers:
         self.thread: threading.Thread | None = None
         self.leaving: threading.Thread | None = None  # the store watcher's thread, stopped when the app began to leave
         self.instruction_stop: threading.Event | None = None
-        self.instruction_places = None  # what the instruction watcher follows (context.watched.WatchPlaces)
+        self.instruction_places: WatchPlaces | None = None  # what the instruction watcher follows
 
     # -- the store watcher: changes on disk become new snapshots ----------------------------
 

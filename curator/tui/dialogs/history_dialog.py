@@ -64,7 +64,7 @@ class HistoryDialog(ModalScreen[dict | None]):
         def fit(label: str, cells) -> tuple[str, int]:  # a column as wide as its widest cell
             return label, max([len(label), *(len(c) for c in cells)])
 
-        columns = [fit("id", [it["id"] for it in self.items]), fit("state", [it["state"] for it in self.items]),
+        columns: list[tuple[str | Text, int | None]] = [fit("id", [it["id"] for it in self.items]), fit("state", [it["state"] for it in self.items]),
                    fit("when", whens)]
         columns += [fit("in", [it.get("where", "") for it in self.items])] if merged else []
         columns += [("what", None), fit("files", [str(len(it["files"])) for it in self.items])]
@@ -87,6 +87,8 @@ class HistoryDialog(ModalScreen[dict | None]):
 
     def on_data_table_row_selected(self, event: RowTable.RowSelected) -> None:
         """Enter on an unverifiable entry: the app previews undoing it (nothing else is acted on here)."""
+        if event.row_key.value is None:
+            return
         item = self.items[int(event.row_key.value)]
         if item["state"] == "unverifiable":
             self.dismiss(item)

@@ -6,7 +6,11 @@ changed) is made again from the new snapshot, never applied over the change. The
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
+
+from ...curation.plan import Plan
 
 
 def planned(widget, fn, *args, **kwargs):
@@ -34,12 +38,23 @@ def tell_recovered(port, recovered, notes=None) -> None:
         port.later(port.notify, visible(note), severity="warning", timeout=10, markup=False)
 
 
+class Proposal(NamedTuple):
+    """A plan whose diff is shown: what shows it, how to make it again from a newer snapshot,
+    the file to open once applied, and the repository it is of (None: the current store)."""
+
+    plan: Plan
+    shown: object
+    replan: Callable | None
+    then_open: str | None
+    root: Path | None
+
+
 class Curation:
     """plan → diff → apply → re-plan, for the current store and the repository's instruction files."""
 
     def __init__(self, port) -> None:
         self.port = port
-        self.proposal = None  # (plan, shown, replan, then_open, root) while a plan is previewed
+        self.proposal: Proposal | None = None  # while a plan is previewed
         self.open_after_load: str | None = None  # the file to show once the written snapshot is
 
     def propose(self, plan, then_open: str | None = None, replan=None, root=None) -> None:
@@ -66,7 +81,7 @@ class Curation:
 
         def decided(ok: bool | None) -> None:
             answered.append(ok)
-            if box and self.proposal is not None and self.proposal[1] is box[0]:
+            if box and self.proposal is not None and self.proposal.shown is box[0]:
                 self.proposal = None
             if ok and root is not None:
                 port.in_background(self.apply_in_repository, plan, root, replan)
@@ -77,7 +92,7 @@ class Curation:
                                store=None if root is not None else self.store_label())
         box.append(shown)
         if not answered:
-            self.proposal = (plan, shown, replan, then_open, root)
+            self.proposal = Proposal(plan, shown, replan, then_open, root)
 
     def store_prefix(self) -> str:
         """The current store's folder in its repository (`.serena/memories/`): a diff's paths
@@ -112,7 +127,7 @@ class Curation:
     def replan_if_touched(self, paths, why: str = "changed on disk", root=None) -> None:
         """`paths`: relative to the current store (`root` None) or to the repository `root`."""
         proposal = self.proposal
-        if proposal is None or not paths or proposal[4] != root:
+        if proposal is None or not paths or proposal.root != root:
             return
         plan, shown, replan, then_open, root = proposal
         hit = sorted({e.path for e in plan.edits} & set(paths))

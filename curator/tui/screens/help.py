@@ -27,7 +27,12 @@ def help_for(app, screen, screens_group) -> HelpScreen:
         parts.append(focused.HELP)
     if app.notice:
         parts.append(app.notice)
-    rows, seen, screens, groups, anywhere = [], set(), [], {}, []
+    # each row: its keys, what they do, and (for a group) what each key of it does
+    rows: list[tuple[list[str], str, list[str]]] = []
+    seen: set[str] = set()
+    screens: list[tuple[str, str]] = []
+    groups: dict[str, int] = {}
+    anywhere: list[tuple[str, str]] = []
     for active in screen.active_bindings.values():
         b = active.binding
         if b.action in seen or not b.description:
@@ -50,17 +55,17 @@ def help_for(app, screen, screens_group) -> HelpScreen:
             keys.append(key)
             whats.append(b.description)
             continue
-        rows.append((key, b.tooltip or b.description))
-    rows = [(" ".join(r[0]), f"{r[1]}: {' / '.join(r[2])}") if isinstance(r[0], list) else r for r in rows]
+        rows.append(([key], b.tooltip or b.description, []))
+    lines = [(" ".join(keys), f"{what}: {' / '.join(each)}" if each else what) for keys, what, each in rows]
     anywhere.append(("^p", "Commands"))  # (Textual's palette: every action by name)
     typing = not screens  # a text box has the focus: the number keys type into it until Esc
     if typing:
         screens = [(b.key, "Store" if b.id == "show-store" else b.description)
                    for b in app.BINDINGS if getattr(b, "group", None) is screens_group]
     if screens:
-        keys = f"{screens[0][0]}-{screens[-1][0]}" if len(screens) > 2 else " ".join(k for k, _ in screens)
-        anywhere.append((f"Esc {keys}" if typing else keys, " ".join(d for _, d in screens)))
-    return HelpScreen("\n".join(p for p in parts if p), rows, anywhere)
+        span = f"{screens[0][0]}-{screens[-1][0]}" if len(screens) > 2 else " ".join(k for k, _ in screens)
+        anywhere.append((f"Esc {span}" if typing else span, " ".join(d for _, d in screens)))
+    return HelpScreen("\n".join(p for p in parts if p), lines, anywhere)
 
 
 class HelpScreen(ModalScreen[None]):

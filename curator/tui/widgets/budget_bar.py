@@ -31,7 +31,7 @@ class BudgetBar(Widget):
             return Text(self.note, style="bold error" if over else "success", no_wrap=True, overflow="ellipsis")
         if not self.budget:  # no cap in tokens: the number alone (nothing before a load)
             return self._uncapped()
-        over = self.budget and self.used > self.budget
+        over = bool(self.budget) and self.used > self.budget
         colour = "error" if over else "success"  # role styles: the current theme's colours
         tail = f" {self.used:,}/{self.budget:,}" + (f" {self.unit}" if self.unit else "") + (" over" if over else "")
         label = self.label + " " if self.label else ""

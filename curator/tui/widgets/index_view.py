@@ -10,6 +10,7 @@ from textual.widgets import DataTable, Static
 
 from ...base.config import Thresholds
 from ...checks.keyword_checks import collision_rate, row_uniqueness
+from ...model.indexes import IndexRow
 from .table import RowTable, clip, clip_paths
 
 
@@ -34,8 +35,9 @@ class IndexView(Vertical):
     IndexView > DataTable { height: 1fr; }
     IndexView > #overlaps { height: auto; max-height: 8; padding: 0 1; border-top: solid $panel; }
     """
+    # help that says what is shown (Textual declares HELP a class attribute)
     @property
-    def HELP(self) -> str:  # noqa: N802 - the name every widget's help uses
+    def HELP(self) -> str:  # type: ignore[override]  # noqa: N802 - the name every widget's help uses
         """The threshold is the store's (`.curator.yaml` can change it)."""
         ws = getattr(self.app, "workspace", None)
         need = ws.store.config.thresholds.uniqueness if ws is not None else Thresholds().uniqueness
@@ -55,7 +57,7 @@ class IndexView(Vertical):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self._rows = []
+        self._rows: list[IndexRow] = []
         self._path = ""
         self._workspace = None
         self._room = 0

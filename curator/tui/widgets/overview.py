@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ...model.findings import Severity
+from ...model.findings import Finding, Severity
 from .budget_bar import compact
 from .fitting import FirstThatFits, KeyLine
 
@@ -18,7 +18,7 @@ SEVERITY_STYLE = {Severity.ERROR: "bold error", Severity.WARNING: "warning", Sev
 ICON = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "●"}
 
 
-def worst(session, n: int = 5) -> list[tuple[str, object]]:
+def worst(session, n: int = 5) -> list[tuple[str, Finding]]:
     """(source name, finding) of the most severe findings, errors first, one per check where
     possible so the list shows different kinds of trouble."""
     pool = []

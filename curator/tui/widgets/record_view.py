@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -9,6 +11,11 @@ from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
 
 from ...model.findings import Severity
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
+
+    from ...live.workspace import Workspace
 
 ICON = {Severity.ERROR: ("✖", "bold error"), Severity.WARNING: ("▲", "warning"), Severity.INFO: ("●", "info")}
 
@@ -20,6 +27,9 @@ class RecordView(VerticalScroll):
     RecordView > Markdown { margin: 0; padding: 0; }
     """
     HELP = "The selected memory: facts, frontmatter, findings, the index rows that route here, the text."
+    _shown: tuple[Workspace, str] | None = None  # the memory shown, shown again when the sessions change
+    _body_timer: Timer | None = None
+    _pending_body = ""
 
     def compose(self) -> ComposeResult:
         yield Static(id="facts")
@@ -35,7 +45,7 @@ class RecordView(VerticalScroll):
         if shown is not None and getattr(_svc, "indexed", False):
             self.show(*shown)
 
-    def show(self, workspace, path: str) -> None:
+    def show(self, workspace: Workspace, path: str) -> None:
         self._shown = (workspace, path)
         store = workspace.store
         rec = store.records.get(path)
@@ -138,7 +148,7 @@ class RecordView(VerticalScroll):
         # Markdown.update is asynchronous: when the cursor runs down the tree, render only the
         # latest file once things settle, so a slow earlier render can never land last.
         self._pending_body = text
-        if getattr(self, "_body_timer", None) is not None:
+        if self._body_timer is not None:
             self._body_timer.stop()
         self._body_timer = self.set_timer(0.05, self._flush_body)
 

@@ -3,21 +3,31 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
 
 from .budget_bar import compact as _tokens
 from .instruction_nodes import InstructionRef, instruction_groups
 from .tree_labels import NodeRef, depth_of, fit_label, min_width, neighbours
 from .tree_state import kept_folds, unique_names
 
+if TYPE_CHECKING:
+    from ...live.workspace import Workspace
+
 TIER_ORDER = ("semantic", "reflexion", "transient", "session")
 
 
-class StoreTree(Tree[str]):
-    """Node data is the record path (or None for a group)."""
+Ref = NodeRef | InstructionRef
+Node = TreeNode[Ref]
+
+
+class StoreTree(Tree[Ref]):
+    """Node data says what a node is: a source, tier, folder or record of a memory system
+    (`NodeRef`), or an agent's instruction file (`InstructionRef`); None for other groups."""
 
     BINDINGS = [
         Binding("j", "cursor_down", "Down", show=False, id="tree-down", tooltip="Next item"),
@@ -27,8 +37,9 @@ class StoreTree(Tree[str]):
     MARKS_HELP = ("Reads, from the agent's transcripts: r12 = read 12 times in the last 90 days (r0: only "
                   "before), unread = never read.")
 
+    # help that says what is shown (Textual declares HELP a class attribute)
     @property
-    def HELP(self) -> str:  # noqa: N802 - the name every widget's help uses
+    def HELP(self) -> str:  # type: ignore[override]  # noqa: N802 - the name every widget's help uses
         """The marks are explained only where they show."""
         return f"{self.BASE_HELP} {self.MARKS_HELP}" if self._has_marks() else self.BASE_HELP
 
@@ -46,12 +57,12 @@ class StoreTree(Tree[str]):
         super().__init__("store", **kwargs)
         self.show_root = False
         self.guide_depth = 3
-        self._path_nodes: dict[NodeRef, object] = {}  # the nodes built so far
+        self._path_nodes: dict[NodeRef, Node] = {}  # the nodes built so far
         # folders are filled when first opened, highlighted or asked for a record of theirs:
         # folder node → (source, its records' paths, sorted); record → its folder node
-        self._unfilled: dict[object, tuple[int, list[str]]] = {}
-        self._folder_of: dict[NodeRef, object] = {}
-        self._workspaces: dict[int, object] = {}  # source → the workspace its nodes were built from
+        self._unfilled: dict[Node, tuple[int, list[str]]] = {}
+        self._folder_of: dict[NodeRef, Node] = {}
+        self._workspaces: dict[int, Workspace] = {}  # source → the workspace its nodes were built from
         self._marks: dict[NodeRef, str] = {}  # the usage mark each record's label shows
         self._names: dict[NodeRef, str] = {}  # a record's name where its file name alone is ambiguous
         # group nodes (sources, indexes, tiers, folders) with what their label adds up, for

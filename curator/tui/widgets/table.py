@@ -7,6 +7,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 
 
@@ -45,7 +46,7 @@ class RowTable(DataTable):
 
     def given_row(self, index: int) -> list:
         """The row's cells as they were given, before any was cut to fit the pane."""
-        key = self.coordinate_to_cell_key((index, 0)).row_key
+        key = self.coordinate_to_cell_key(Coordinate(index, 0)).row_key
         given = self._cells.get(key)
         return list(given[0]) if given is not None else self.get_row_at(index)
 
