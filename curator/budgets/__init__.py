@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from ..base.config import glob_match
 from ..base.tokens import estimate
+from ..model.indexes import DomainIndex
 from ..model.store import Store
 
 
@@ -158,8 +159,8 @@ def _domain_members(store: Store) -> dict[str, list[str]]:
 
 
 def domain_costs(store: Store) -> list[DomainCost]:
-    l0 = store.records.get(store.l0.path).tokens if store.l0 else 0
-    l0 = l0 or 0
+    l0_rec = store.records.get(store.l0.path) if store.l0 else None
+    l0 = (l0_rec.tokens if l0_rec is not None else 0) or 0
     out = []
     for path, idx, targets in _domain_targets(store):
         index_tokens = store.records[path].tokens or 0
@@ -186,7 +187,7 @@ def domain_costs(store: Store) -> list[DomainCost]:
     return out
 
 
-def _domain_targets(store: Store) -> list[tuple[str, object, list[str]]]:
+def _domain_targets(store: Store) -> list[tuple[str, DomainIndex, list[str]]]:
     """(index path, index, the memories its rows reach) per domain index: a view of the
     snapshot (it reads the indexes and the names)."""
     from ..model.store import INDEXES, NAMES

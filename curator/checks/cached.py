@@ -42,7 +42,7 @@ def probes(store) -> tuple | None:
     only re-asks the disk (`still_true`). None when a file's facts are not in the cache."""
     kept = store_cache(store.root)
     variant = (CACHE_VERSION, store.config.thresholds.shingle)
-    out = []
+    out: list[tuple[str, str, str, bool | str | None]] = []
     for path, rec in store.records.items():
         if rec.readable and rec.level == 2:
             facts = kept.facts(path, rec.content_hash, variant)
@@ -75,6 +75,7 @@ def still_true(store, probed) -> bool:
     facts are loaded and no record is visited.)"""
     try:
         for kind, where, target, verdict in probed:
+            now: bool | str | None
             if kind == "exists":
                 now = os.path.exists(where) if trusted_place(store, where) else None
             elif kind == "outside":

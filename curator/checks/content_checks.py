@@ -122,10 +122,10 @@ def _links(ctx: Context, rec, links) -> None:
             cands = likely_meant(ctx, resolved) if inside else []
             meant = cands[0] if len(cands) == 1 else None
             fix_as = posixpath.relpath(meant, rec.folder or ".") if meant else None
-            if meant is not None:
-                linked = _linked(store, rec, links) if linked is None else linked
+            if meant is not None and linked is None:
+                linked = _linked(store, rec, links)
             fragment = raw[len(raw.split("#", 1)[0]):]
-            if meant is not None and (meant in linked or meant == rec.path):
+            if meant is not None and linked is not None and (meant in linked or meant == rec.path):
                 # re-pointing it would link the same file twice on one page (or the page to itself)
                 said = "this page itself" if meant == rec.path else f"{meant}, which this page links already"
                 ctx.add("links.broken", rec.path, f"link to {raw} reaches nothing (it likely meant {said}: drop it)",

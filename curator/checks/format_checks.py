@@ -66,7 +66,7 @@ def _claude_frontmatter(ctx: Context) -> None:
         if rec.level != 2 or not rec.readable or rec.frontmatter_error:
             continue
         fm = rec.frontmatter or {}
-        meta = fm.get("metadata") if isinstance(fm.get("metadata"), dict) else {}
+        meta = m if isinstance(m := fm.get("metadata"), dict) else {}
         missing = [k for k in ctx.store.adapter.required_frontmatter if _blank(fm.get(k)) and _blank(meta.get(k))]
         if not fm:
             ctx.add(

@@ -124,6 +124,7 @@ def _targets(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
                 )
                 continue
             suggestion = closest_path(ctx, link.target)
+            fix: RepointRow | DropRow
             if suggestion:
                 fix = RepointRow(index_path, row.line, link.target, suggestion)
                 message = f"{link.target} does not exist (renamed to {suggestion}?)"

@@ -98,7 +98,8 @@ def _cap_finding(b: Builder, ctx: AgentContext, chain: list[Loaded], past: int, 
     cut = next((e for e in chain if e.cut is not None), None)
     total = sum(e.bytes for e in chain) + (0 if cut else past)
     path = at or (cut.path if cut else chain[-1].path if chain else "AGENTS.md")
-    what = (f"{cut.path} is cut after {cut.cut.kept_bytes:,} of {cut.bytes:,} bytes" if cut else "later files are dropped")
+    what = (f"{cut.path} is cut after {cut.cut.kept_bytes:,} of {cut.bytes:,} bytes"
+            if cut is not None and cut.cut is not None else "later files are dropped")
     ctx.never.append(Unseen(path, f"past Codex's {cap:,}-byte cap when {where}", past, rules.id("project.max-bytes")))
     b.add("instructions.cap", path, f"Codex {where}: the AGENTS.md chain is {total:,} bytes, over its "
           f"{cap:,}-byte cap; {what} ({past:,} bytes never seen)")
@@ -177,9 +178,9 @@ def gemini(b: Builder) -> AgentContext:
             continue
         folder = _folder(rel)
         if folder == hidden or folder.endswith("/" + hidden):
-            t = b.fs.read(rel)
+            got = b.fs.read(rel)
             ctx.never.append(Unseen(rel, f"Gemini CLI looks for {name} in the working folder, its parents and "
-                                    f"subfolders, not in {hidden}/", getattr(t, "size", 0), rules.id("context.not-in")))
+                                    f"subfolders, not in {hidden}/", getattr(got, "size", 0), rules.id("context.not-in")))
             continue
         t = b.text(rel)
         if t is None:

@@ -201,10 +201,10 @@ class Builder:
                                           on_demand.trigger, on_demand.globs, text=t.text, rule=rule, via=via))
         chain = chain + (key,)
         for ref in refs_of(t.text):
-            target, why_not = self.resolve(ref, rel)
+            target, _ = self.resolve(ref, rel)
             at = f"{rel}:{ref.line}"
             edge = ImportEdge(rel, ref.line, f"@{ref.path}", target or "", "loaded", when)
-            if why_not == "outside":
+            if target is None:  # outside the repository
                 if ref.pathlike:
                     ctx.imports.append(ImportEdge(rel, ref.line, edge.written, "", "outside", when))
                     if report:

@@ -13,6 +13,7 @@ from itertools import combinations
 
 from ..model.findings import Repath
 from .builder import Builder
+from .fs import Text
 from .model import AgentContext
 from .moved import Moved, moved_to
 from .parse import code_free_lines
@@ -60,7 +61,7 @@ def drifted_copies(b: Builder) -> None:
         texts, reals = [], set()
         for rel in sorted(set(group)):
             t = fs.read(rel)
-            if hasattr(t, "text") and t.real not in reals:  # a symbolic link is the file it names
+            if isinstance(t, Text) and t.real not in reals:  # a symbolic link is the file it names
                 reals.add(t.real)
                 texts.append((rel, t))
         for (ra, ta), (rb, tb) in combinations(texts, 2):

@@ -67,8 +67,8 @@ def subagent_memory(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
             folder = os.path.join(user, agent)
             if not os.path.isdir(folder) or os.path.islink(folder):
                 continue
-            files, size = count_md(folder)
-            ctx.memory_folders.append(MemoryFolder(f"~/{places['user']}/{agent}/", "user", files, size, False, rule))
+            n_files, size = count_md(folder)
+            ctx.memory_folders.append(MemoryFolder(f"~/{places['user']}/{agent}/", "user", n_files, size, False, rule))
 
 
 def auto_memory(b: Builder, ctx: AgentContext, rules: RuleSet, slug_root: str) -> None:

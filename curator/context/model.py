@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ..agents import TABLES
 from ..model.findings import Finding
+from .fs import RepoFS
 
 LABELS = {name: table.label for name, table in TABLES.items()}
 
@@ -195,7 +196,7 @@ class ContextModel:
     findings: list[Finding] = field(default_factory=list)
     encoding: str = "cl100k_base"
     files: int = 0  # instruction files found (every agent's)
-    fs: object = field(default=None, repr=False, compare=False)  # the RepoFS read (what a cache keys on)
+    fs: RepoFS | None = field(default=None, repr=False, compare=False)  # the RepoFS read (what a cache keys on)
     home: str = ""  # the home folder whose user-level files were looked at
     env: dict = field(default_factory=dict, repr=False, compare=False)
     misplaced: list[Unseen] = field(default_factory=list)  # files where no agent looks (rule folder a file, ...)

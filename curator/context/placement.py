@@ -69,7 +69,12 @@ def placements(fs: RepoFS, rulesets: dict[str, RuleSet] | None = None) -> list[P
     out += _cursor(fs, rulesets)
     out += _gemini(fs, rulesets)
     seen: set[str] = set()
-    return [p for p in out if not (p.path in seen or seen.add(p.path))]
+    unique = []
+    for p in out:
+        if p.path not in seen:
+            seen.add(p.path)
+            unique.append(p)
+    return unique
 
 
 def unseen(fs: RepoFS, p: Place) -> Unseen:

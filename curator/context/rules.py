@@ -24,6 +24,7 @@ from ..model.findings import RuleKeys
 from .applyto import key_line as _key_line
 from .applyto import not_a_string
 from .builder import Builder, cap_chars
+from .fs import Text
 from .model import AgentContext, Loaded, OnDemand, Unseen
 from .parse import find_kiro_refs, glob_list, read_meta
 
@@ -342,7 +343,7 @@ def _kiro_refs(b: Builder, ctx: AgentContext, rel: str, text: str) -> None:
             b.add("instructions.import-outside", rel, f"#[[file:{ref.path}]] is outside the repository", ref.line, ref.path)
             continue
         got = b.fs.read(target)
-        if not hasattr(got, "text"):
+        if not isinstance(got, Text):
             if getattr(got, "kind", "") == "missing":
                 b.broken_import(rel, ref, target, f"#[[file:{ref.path}]]", "", from_root=True)
             else:

@@ -76,11 +76,11 @@ def check(b: Builder, built: dict[str, AgentContext]) -> None:
         return
     limit, said = budget_tokens(b.fs.root, b.fs.read_paths)
     loads: dict[tuple, list[str]] = {}
-    totals: dict[tuple, tuple[int, dict[str, list]]] = {}
+    totals: dict[tuple, tuple[int, dict[str, list], int]] = {}
     for name, ctx in built.items():
         if name in CAPPED or name in UNCOUNTED:
             continue
-        items = [(e.path, e.text, e.rule, e) for e in ctx.startup]
+        items: list[tuple[str, str, str, Loaded | None]] = [(e.path, e.text, e.rule, e) for e in ctx.startup]
         items += [(o.path, o.text, o.rule, None) for o in _always_attached(b, name, ctx)]
         if sum(len(t.encode("utf-8")) for _, t, _, _ in items) < limit:
             continue  # fewer bytes than tokens allowed: under budget, nothing to count
