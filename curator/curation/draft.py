@@ -100,7 +100,8 @@ class Draft:
         if rel in self._whole:
             return self._whole[rel]
         if rel in self._replace or rel in self._append:
-            return edit_lines(before.decode("utf-8"), self._replace.get(rel), self._append.get(rel)).encode("utf-8")
+            # (an edited line's file exists and is UTF-8: replace_line and append_line read it)
+            return edit_lines(self.text(rel), self._replace.get(rel), self._append.get(rel)).encode("utf-8")
         return before
 
     def replace_line(self, rel: str, no: int, new: str | None) -> None:

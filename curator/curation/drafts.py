@@ -36,7 +36,7 @@ def draft_fix(store: Store, draft: Draft, fix: ListEntry | Frontmatter | SplitIn
 
 def _field(rec, key: str) -> str:
     fm = rec.frontmatter or {}
-    meta = fm.get("metadata") if isinstance(fm.get("metadata"), dict) else {}
+    meta = m if isinstance(m := fm.get("metadata"), dict) else {}
     value = fm.get(key) if fm.get(key) not in (None, "") else meta.get(key)
     return " ".join(str(value).split()) if value not in (None, "") else ""
 
@@ -153,7 +153,7 @@ def _split_index(store: Store, draft: Draft, index: str) -> None:
     taken = set(store.records)
     gone: dict[int, str | None] = {}
     for sec in order:
-        if claude_cap_line("\n".join(gone.get(i, ln) for i, ln in enumerate(lines, 1) if gone.get(i, ln) is not None)) is None:
+        if claude_cap_line("\n".join(kept for i, ln in enumerate(lines, 1) if (kept := gone.get(i, ln)) is not None)) is None:
             break
         slug = re.sub(r"[^a-z0-9]+", "_", sec.title.lower()).strip("_")[:60] or "section"
         name, n = f"reference_{slug}.md", 2

@@ -92,7 +92,12 @@ def row_for_target(store: Store, index: str, target: str):
 def plan_keywords(store: Store, index: str, target: str | None, keywords: list[str], *,
                   row: RowRef | None = None) -> Plan:
     """Set the keywords of the row `row` names (or, without it, of the one row for `target`)."""
-    chosen = find_row(store, row) if row is not None else row_for_target(store, index, target)
+    if row is not None:
+        chosen = find_row(store, row)
+    elif target is not None:
+        chosen = row_for_target(store, index, target)
+    else:
+        raise CurationError(f"which row of {index}? (give its target or the row)")
     if not chosen.links:
         raise CurationError(f"{index}:{chosen.line} links no memory; edit it by hand")
     kws = clean_keywords(keywords)

@@ -4,10 +4,21 @@ different lines; appends at the end always merge."""
 
 from __future__ import annotations
 
-NO_MERGE = object()
+from enum import Enum
+from typing import Final, Literal
 
 
-def rebase(base: bytes | None, changed: bytes | None, onto: bytes | None):
+class _NoMerge(Enum):
+    """The merge's "no" (None already means an absent file): one value, which `is` tells apart."""
+
+    NO_MERGE = "no merge"
+
+
+NO_MERGE: Final = _NoMerge.NO_MERGE
+NoMerge = Literal[_NoMerge.NO_MERGE]
+
+
+def rebase(base: bytes | None, changed: bytes | None, onto: bytes | None) -> bytes | None | NoMerge:
     """The changes someone made from `base` to `changed`, applied onto `onto` — a clean three-way
     merge by lines (None: the file is absent), or NO_MERGE when the two sides touch the same
     lines or one side creates or deletes the file. Appends at the end never conflict with a
@@ -29,7 +40,7 @@ def rebase(base: bytes | None, changed: bytes | None, onto: bytes | None):
     return b"".join(merged)
 
 
-def _merge(b: list, c: list, o: list):
+def _merge(b: list[bytes], c: list[bytes], o: list[bytes]) -> list[bytes] | NoMerge:
     """Both sides' hunks against `b` applied together (lists of lines), or NO_MERGE."""
     from difflib import SequenceMatcher
 
@@ -42,7 +53,8 @@ def _merge(b: list, c: list, o: list):
         for oi1, oi2, _ in ours:
             if ti1 < oi2 and oi1 < ti2 or ti1 == oi1 or ti1 == ti2 == oi2 or oi1 == oi2 == ti2:
                 return NO_MERGE  # overlapping, or both at one spot: which goes first is not ours to say
-    out, at = [], 0
+    out: list[bytes] = []
+    at = 0
     for i1, i2, lines in sorted(theirs + ours, key=lambda h: (h[0], h[1])):
         out += b[at:i1]
         out += lines

@@ -37,7 +37,7 @@ def suggest(store: Store, text: str, index: str | None = None, limit: int = 12) 
     Frontmatter is left out (session ids and dates are not search words); words of the `#`
     title count three times, as they name what the memory is about."""
     every, per_index = _keyword_use(store)
-    local = per_index.get(index, Counter())
+    local = per_index.get(index, Counter()) if index is not None else Counter()
     _fm, body, _line = split_frontmatter(text)
     counts: Counter = Counter()
     for line in body.splitlines():

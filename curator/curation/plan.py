@@ -90,7 +90,8 @@ def _moves(plan: Plan) -> dict[str, FileEdit]:
     for e in plan.edits:
         if e.after is None and e.before is not None:
             twin = next((c for c in created if c.after == e.before), None) or next(
-                (c for c in created if e.before and c.after.endswith(e.before) and c not in out.values()), None)
+                (c for c in created if e.before and c.after is not None and c.after.endswith(e.before)
+                 and c not in out.values()), None)
             if twin is not None:
                 out[e.path] = twin
     return out

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import NamedTuple
@@ -70,14 +71,15 @@ class Gate:
 
     def __init__(self, root: Path, kind: str = STORE) -> None:
         self.root, self.kind = Path(root), kind
-        self._known = None
+        self._known: Callable[[str], bool] | None = None
 
     def known(self, rel: str) -> bool:
-        if self._known is None:
+        known = self._known
+        if known is None:
             from .instruction_fixes import instruction_files
 
-            self._known = instruction_files(self.root)
-        return self._known(rel)
+            known = self._known = instruction_files(self.root)
+        return known(rel)
 
     def path(self, rel: str, kind: str | None = None) -> Path:
         """The absolute path of `rel` if an entry of `kind` may name it (Untrusted otherwise)."""
@@ -159,7 +161,7 @@ def scan(root: Path, kind: str = STORE) -> Scan:
         elif why == "no meta.json" and p.is_dir() and not p.is_symlink():
             continue
         else:
-            out.bad.append((p, why))
+            out.bad.append((p, why or "not a journal entry"))
     return out
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..model.indexes import IndexLink, format_l0_link, format_l0_row
+from ..model.indexes import IndexLink, IndexRow, format_l0_link, format_l0_row
 from ..model.store import Store
 from ..model.vocabulary import content_words
 from .draft import Draft, remove_link, set_count
@@ -32,7 +32,7 @@ def drop_routes(store: Store, draft: Draft, paths: list[str]) -> None:
     """Index rows and L0 links that route to files this plan removes: a row with only such
     links is dropped, a row with others loses just those links (no dead rows left behind)."""
     gone = set(paths)
-    rows: dict[tuple[str, int], tuple] = {}
+    rows: dict[tuple[str, int], IndexRow] = {}
     for path in paths:
         for route in store.routes_to.get(path, []):
             rows[(route.index, route.row.line)] = route.row

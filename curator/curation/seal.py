@@ -18,6 +18,7 @@ import os
 import secrets
 import stat
 from pathlib import Path
+from typing import Literal, overload
 
 KEY_FILE = "journal-key"
 DOMAIN = b"curator journal entry v1\0"
@@ -69,6 +70,14 @@ def _make(path: Path) -> None:
         pass  # another curator made it first: theirs is the key
     finally:
         os.unlink(tmp)
+
+
+@overload
+def key(create: Literal[True]) -> bytes: ...
+
+
+@overload
+def key(create: bool = False) -> bytes | None: ...
 
 
 def key(create: bool = False) -> bytes | None:

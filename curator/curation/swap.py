@@ -63,15 +63,16 @@ def swap(root: Path, rel: str, expect: bytes | None, new: bytes | None, tag: str
     if expect == new:
         return
     if expect is None:
+        assert new is not None  # (expect == new returned above)
         if os.path.lexists(path):
             raise ChangedOnDisk(rel)
-        tmp = journal.write_temp(path, new)
+        fresh = journal.write_temp(path, new)
         try:
-            journal.link_new(tmp, path)
+            journal.link_new(fresh, path)
         except FileExistsError:
             raise ChangedOnDisk(rel) from None
         finally:
-            journal._unlink(tmp)
+            journal._unlink(fresh)
         journal.fsync_dir(path.parent)
         return
     tmp = journal.write_temp(path, new) if new is not None else None
