@@ -19,6 +19,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..base.git import GitError
 from ..base.git import run as git
@@ -31,6 +32,9 @@ from ..budgets.growth import (
     sample,
 )
 from ..model import formats as fmts
+
+if TYPE_CHECKING:
+    from .scope import Scope
 
 # check id → what is out of step with what, in a few words
 KINDS = {
@@ -61,7 +65,7 @@ def drift_kind(check: str, fmt: str | None = None) -> str | None:
     return kind
 
 
-def drift_findings(bench, scope: int | None):
+def drift_findings(bench, scope: Scope):
     """The scope's findings that are drift, as `scope.Scoped`, with their kind."""
     from .scope import scoped_findings
 

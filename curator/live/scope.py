@@ -16,6 +16,7 @@ from ..model.findings import Finding, Severity
 
 WHOLE = None
 INSTRUCTIONS = "instructions"  # the instruction files' findings (never a source's index)
+Scope = int | str | None  # WHOLE, a source's index, or INSTRUCTIONS
 
 
 def is_source(scope) -> bool:
@@ -46,12 +47,12 @@ def prefix_of(spec, single: bool) -> str:
     return "" if single or spec.rel in (".", "") else spec.rel.rstrip("/") + "/"
 
 
-def scope_name(bench, scope: int | None) -> str:
+def scope_name(bench, scope: Scope) -> str:
     """The scope in words, as the screens write it."""
     loaded = bench.loaded()
     if scope == INSTRUCTIONS:
         return "instruction files" + (", across systems" if getattr(bench, "cross", None) else "")
-    if scope is None or scope >= len(bench.sources):
+    if not isinstance(scope, int) or scope >= len(bench.sources):
         if len(loaded) <= 1:
             return bench.sources[loaded[0][0]].name if loaded else "nothing loaded"
         return f"whole repository ({len(loaded)} memory systems)"

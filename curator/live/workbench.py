@@ -25,7 +25,7 @@ from ..base.config import Config, load_config
 from ..base.tokens import TokenCounter
 from ..checks.cross_source import cross_source_duplicates
 from ..model.findings import Finding
-from ..model.sources import SESSIONS, Layout, discover
+from ..model.sources import SESSIONS, Layout, SourceSpec, discover
 from .repository import Repository, Source
 from .workspace import Progress, Workspace, open_workspace
 
@@ -34,7 +34,7 @@ from .workspace import Progress, Workspace, open_workspace
 class SourceState:
     """One memory source of the workbench: its spec and current workspace (or why it has none)."""
 
-    spec: object  # model.sources.SourceSpec
+    spec: SourceSpec
     workspace: Workspace | None = None
     error: str | None = None
 

@@ -18,6 +18,7 @@ from textual.signal import Signal
 from ..base.config import Config
 from . import messages as msg
 from . import navigate
+from .app_state import AppState
 from .background import Background
 from .choices import Choices
 from .dialogs import DiffDialog
@@ -40,10 +41,11 @@ from .toasts import Toasts
 from .watchers import Watchers
 
 if TYPE_CHECKING:
+    from ..live.workspace import Workspace
     from ..transcripts.service import SessionsService
 
 
-class CuratorApp(App[None]):
+class CuratorApp(AppState):
     CSS_PATH = "app.tcss"
     TITLE = "curator"
     COMMANDS = App.COMMANDS | {CuratorCommands}
@@ -94,7 +96,7 @@ class CuratorApp(App[None]):
         self.proof_signal: Signal = Signal(self, "proof")
         self._role_theme_pushed = False
         self._toasts = Toasts(self)
-        self.live_workspace = None  # the last workspace a change seen on disk (or a re-check) made
+        self.live_workspace: Workspace | None = None  # the last workspace a change seen on disk (or a re-check) made
         self.watch_events = None  # tests: a callable(roots, stop) yielding batches of changed paths
         self.instruction_events = None  # tests: a callable(places, stop) yielding batches of changed paths
         self.background = Background(self)
@@ -174,9 +176,8 @@ class CuratorApp(App[None]):
         return True
 
     switching_source = False
-    # what Problems, Budgets, Drift, Review and the header show: None the whole repository, a
-    # source's index, or live.scope.INSTRUCTIONS (the instruction files' findings)
-    scope: int | str | None = None
+    scope = None  # (app_state.AppState.scope)
+    notice_seen = False
 
     def action_cycle_scope(self) -> None:
         """s: the whole repository → each memory system → the instruction files → the whole."""

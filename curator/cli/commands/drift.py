@@ -46,7 +46,7 @@ def run(args) -> int:
     every = drift_findings(bench, scope)
     items = filter_drift(every, kinds, args.text)
     histories = [(s.name, startup_history(s.workspace.store)) for i, s in bench.loaded()
-                 if scope is None or i == scope]
+                 if s.workspace is not None and (scope is None or i == scope)]  # (loaded: each has one)
     if args.format == "json":
         print_json({
             "version": 1,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -13,6 +14,11 @@ from textual.widgets import Footer, Label, ProgressBar
 from ..flows.repository import is_instruction
 from ..messages import FixFindings, OpenPath
 from ..widgets import StatusHeader
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from ..app_state import AppState
 
 # the screens that honour the scope (the whole repository or one memory system) bind it to s
 SCOPE_BINDING = Binding("s", "app.cycle_scope", "Scope", id="cycle-scope",
@@ -36,56 +42,6 @@ def act_in_source(app, scoped):
     if source is not None and source != repo.current:
         app.select_source(source)
     return f
-
-
-class FindingRows:
-    """Screens listing findings as `scope.Scoped` rows (Problems, Drift): `scoped_row()` gives
-    the one under the cursor; x fixes it and Enter jumps to it, in its own source."""
-
-    def scoped_row(self):  # pragma: no cover - overridden
-        return None
-
-    def _current(self):
-        row = self.scoped_row()
-        return act_in_source(self.app, row) if row is not None else None
-
-    def action_fix_one(self) -> None:
-        row = self.scoped_row()
-        if row is not None and is_instruction(row.finding):  # the repository's file: no store to act in
-            f = row.finding
-        else:
-            f = self._current()
-        if f is None:
-            return
-        if f.fix is None:
-            self.by_hand(f)
-            return
-        self.post_message(FixFindings([f]))
-
-    def by_hand(self, f) -> None:
-        """A finding with no automatic fix: its row's keyword editor when the fix is new
-        keywords (a collision, a row too little its own), else what to do by hand."""
-        from ...model.hints import hint
-
-        h = hint(f)
-        if h.key == "e" and f.line and (f.target is not None or f.check != "keywords.collision"):  # (a row's)
-            from ..messages import EditKeywords
-
-            self.notify(f"no automatic fix: new keywords for {f.path}:{f.line} (the editor shows what they "
-                        "share, live)", timeout=5)
-            self.post_message(EditKeywords(f.path, f.line))
-            return
-        if f.check == "keywords.collision":  # the index's rate: its rows, with what each shares
-            self.notify(f"no automatic fix: the collision rate is {f.path}'s; rows under 100% uniq share words, "
-                        "`e` on one gives it keywords of its own", timeout=8, markup=False)
-            self.post_message(OpenPath(f.path, None))
-            return
-        self.notify(f"{f.check} has no automatic fix: {h.line()}", severity="warning", timeout=8, markup=False)
-
-    def action_jump(self) -> None:
-        f = self._current()
-        if f is not None:
-            self.post_message(OpenPath(f.path, f.line))
 
 
 @contextmanager
@@ -136,6 +92,9 @@ class LoadingPane(Vertical):
 class CuratorScreen(Screen):
     """Subclasses implement `compose_body()` and `show(workspace)`."""
 
+    if TYPE_CHECKING:  # the app these screens run in (it imports them: they cannot import it)
+        app = getters.app(AppState)
+
     DEFAULT_CSS = """
     CuratorScreen > #notice-banner { width: 1fr; height: 1; padding: 0 1; background: $warning 30%; color: $text;
                                      text-wrap: nowrap; text-overflow: ellipsis; }
@@ -144,7 +103,7 @@ class CuratorScreen(Screen):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         notice = getattr(self.app, "notice", None)
-        if notice and not getattr(self.app, "notice_seen", False):
+        if notice and not self.app.notice_seen:
             # e.g. no store found, so this is the bundled demo: one line, on the first screen only
             # (gone when another screen opens; F1 keeps the whole sentence)
             self.app.notice_seen = True
@@ -230,3 +189,53 @@ class CuratorScreen(Screen):
         key = event.row_key.value
         if key and self.app.workspace is not None and key in self.app.workspace.store.records:
             self.post_message(OpenPath(key))
+
+
+class FindingRows(CuratorScreen):
+    """Screens listing findings as `scope.Scoped` rows (Problems, Drift): `scoped_row()` gives
+    the one under the cursor; x fixes it and Enter jumps to it, in its own source."""
+
+    def scoped_row(self):  # pragma: no cover - overridden
+        return None
+
+    def _current(self):
+        row = self.scoped_row()
+        return act_in_source(self.app, row) if row is not None else None
+
+    def action_fix_one(self) -> None:
+        row = self.scoped_row()
+        if row is not None and is_instruction(row.finding):  # the repository's file: no store to act in
+            f = row.finding
+        else:
+            f = self._current()
+        if f is None:
+            return
+        if f.fix is None:
+            self.by_hand(f)
+            return
+        self.post_message(FixFindings([f]))
+
+    def by_hand(self, f) -> None:
+        """A finding with no automatic fix: its row's keyword editor when the fix is new
+        keywords (a collision, a row too little its own), else what to do by hand."""
+        from ...model.hints import hint
+
+        h = hint(f)
+        if h.key == "e" and f.line and (f.target is not None or f.check != "keywords.collision"):  # (a row's)
+            from ..messages import EditKeywords
+
+            self.notify(f"no automatic fix: new keywords for {f.path}:{f.line} (the editor shows what they "
+                        "share, live)", timeout=5)
+            self.post_message(EditKeywords(f.path, f.line))
+            return
+        if f.check == "keywords.collision":  # the index's rate: its rows, with what each shares
+            self.notify(f"no automatic fix: the collision rate is {f.path}'s; rows under 100% uniq share words, "
+                        "`e` on one gives it keywords of its own", timeout=8, markup=False)
+            self.post_message(OpenPath(f.path, None))
+            return
+        self.notify(f"{f.check} has no automatic fix: {h.line()}", severity="warning", timeout=8, markup=False)
+
+    def action_jump(self) -> None:
+        f = self._current()
+        if f is not None:
+            self.post_message(OpenPath(f.path, f.line))

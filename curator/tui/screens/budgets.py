@@ -133,12 +133,12 @@ class BudgetsScreen(CuratorScreen):
         domains = list(report.domain_tokens.items())[:12]
         self.query_one("#domain-bars", Static).update(self._panel("Tokens per domain", bars(domains, room, theme.accent or "accent")))
         hist = size_histogram(store)
-        key = Text("Tiers count memories, indexes on their own line (as in the tree). Domains: ", style="dim")
-        key.append("name", style="bold")
-        key.append(" = a domain index and the memories it routes to; ", style="dim")
-        key.append("name/", style="bold")
-        key.append(" = a folder no index routes to.", style="dim")
-        self.query_one("#budget-key", Static).update(key)
+        legend = Text("Tiers count memories, indexes on their own line (as in the tree). Domains: ", style="dim")
+        legend.append("name", style="bold")
+        legend.append(" = a domain index and the memories it routes to; ", style="dim")
+        legend.append("name/", style="bold")
+        legend.append(" = a folder no index routes to.", style="dim")
+        self.query_one("#budget-key", Static).update(legend)
         self._start_growth(store)
         self.query_one("#histogram", Static).update(
             self._panel("Memory sizes (tokens)", bars(hist, room, theme.secondary or "secondary"))
@@ -180,7 +180,7 @@ class BudgetsScreen(CuratorScreen):
         out = Text(no_wrap=True, overflow="ellipsis")
         sources = self._sources()
         repo = self.app.workbench
-        if len(sources) < 2:
+        if repo is None or len(sources) < 2:
             return out
         out.append("Start-up load of every memory system", style="bold")
         for _, src in sources:
@@ -206,9 +206,10 @@ class BudgetsScreen(CuratorScreen):
             over = {p for p, *_ in report.over_budget}
             pre = src.name.rstrip("/") + "/" if many else ""
             rows += [(f"{i}\t{p}", pre + p, tier, n, p in over) for p, tier, n in report.files[:200]]
-        if repo is None:
-            report = self.app.workspace.report
-            rows = [(f"{0}\t{p}", p, t, n, False) for p, t, n in report.files[:200]]
+        if repo is None:  # (a lone store, no workbench: its report alone)
+            ws = self.app.workspace
+            report = ws.report if ws is not None else None
+            rows = [(f"{0}\t{p}", p, t, n, False) for p, t, n in report.files[:200]] if report is not None else []
         return sorted(rows, key=lambda r: -r[3])[:200]
 
     def _open_key(self, key: str | None) -> None:

@@ -87,7 +87,7 @@ def import_tree(ctx) -> RichTree | None:
         return None
     chained = set(parent_of) | set(parent_of.values())
     tree = RichTree(Text("Imports", style="bold"), guide_style="dim")
-    nodes: dict[str, object] = {}
+    nodes: dict[str, RichTree] = {}
     pending = [e for e in ctx.startup if e.path in chained]
     for _ in range(len(pending) + 1):  # parents before children, whatever the order
         left = []
@@ -226,7 +226,7 @@ class ContextScreen(CuratorScreen):
     def _draw(self) -> None:
         model = self.app.context_model
         ctx = model.agents.get(self.agent) if model is not None and self.agent else None
-        if ctx is None:
+        if model is None or ctx is None:
             return
         # the detail pane's width: the screen's less the side column, its padding and scrollbar
         room = max(30, self.size.width - 32) if self.size.width else 50
@@ -296,7 +296,7 @@ class ContextScreen(CuratorScreen):
         model = self.app.context_model
         ctx = model.agents.get(self.agent) if model is not None and self.agent else None
         row = next((r for r in getattr(self, "_rows", []) if r[0] == path), None)
-        if ctx is None or row is None:
+        if ctx is None or row is None or path is None:
             return
         self.query_one("#context-file", Static).update(seen_detail(ctx, self.app.proof, state_of(self.app), path,
                                                                    row[1]))

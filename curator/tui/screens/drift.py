@@ -17,12 +17,12 @@ from textual_plotext import PlotextPlot
 from ...live.drift import drift_findings, filter_drift, kind_id, startup_history
 from ..widgets import RowTable, TextBox
 from ..widgets.table import clip, clip_paths
-from .base import SCOPE_BINDING, CuratorScreen, FindingRows, LoadingPane
+from .base import SCOPE_BINDING, FindingRows, LoadingPane
 
 ICON = {2: ("✖", "bold error"), 1: ("▲", "warning"), 0: ("●", "info")}  # by Severity
 
 
-class DriftScreen(FindingRows, CuratorScreen):
+class DriftScreen(FindingRows):
     BINDINGS = [
         SCOPE_BINDING,
         Binding("slash", "focus_filter", "Filter", id="filter-drift", tooltip="Filter by kind, check, path or words"),
@@ -41,7 +41,7 @@ class DriftScreen(FindingRows, CuratorScreen):
         super().__init__(**kwargs)
         self.shown: list = []
         self.kind: str | None = None  # the one kind shown (t cycles it), None: every kind
-        self._histories_for = None
+        self._histories_for: tuple[tuple[int, int], ...] | None = None  # (source, its store) the chart is of
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="drift-body"):
@@ -104,11 +104,13 @@ class DriftScreen(FindingRows, CuratorScreen):
         if len(repo.loaded()) > 1 and not self.kind:  # (the footer says it too: room for the kind)
             head.append("  s scope", style="dim")
         self.query_one("#drift-scope", Static).update(head)
-        key = tuple((i, id(s.workspace.store)) for i, s in repo.loaded() if scope is None or i == scope)
+        key = tuple((i, id(s.workspace.store)) for i, s in repo.loaded()
+                    if s.workspace is not None and (scope is None or i == scope))  # (loaded: each has one)
         if key != self._histories_for:  # committed history changes only with the files
             self._histories_for = key
             self.query_one("#drift-grew", Static).update(Text("reading the git history…", style="dim"))
-            self._read_histories([(repo.sources[i].name, repo.sources[i].workspace.store) for i, _ in key])
+            self._read_histories([(repo.sources[i].name, ws.store) for i, _ in key
+                                  if (ws := repo.sources[i].workspace) is not None])
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="drift-history")
     def _read_histories(self, stores) -> None:
@@ -134,7 +136,7 @@ class DriftScreen(FindingRows, CuratorScreen):
         if dates:
             step = max(1, len(dates) // 4)
             ticks = list(range(0, len(dates), step))
-            plt.xticks(ticks, [dates[i][2:] for i in ticks])
+            plt.xticks([float(i) for i in ticks], [dates[i][2:] for i in ticks])
             top = max(p.approx_tokens for _, h in drawn for p in h.points) or 1
             plt.yticks([0, top // 2, top], ["0", f"{top // 2:,}", f"{top:,}"])
         plt.title("start-up load, ≈ tokens, over git history")

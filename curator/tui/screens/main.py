@@ -145,6 +145,8 @@ class MainScreen(CuratorScreen):
 
     def _show_path(self, path: str, line: int | None = None) -> None:
         ws = self.app.workspace
+        if ws is None:  # (no store loaded: nothing to show a file of)
+            return
         self._shown_state = (path, ws.store.records.get(path), ws.by_path.get(path))
         self.selected = path
         switcher = self.query_one(ContentSwitcher)
@@ -259,6 +261,7 @@ class MainScreen(CuratorScreen):
             self._show_group(event.node)  # a tier or folder: what it holds, never a stale record
             self.refresh_bindings()
             return
+        assert ref.path is not None  # (a source's node returned above)
         bench = getattr(self.app, "workbench", None)
         if bench is not None and ref.source != bench.current:
             self.selected = ref.path
@@ -266,7 +269,8 @@ class MainScreen(CuratorScreen):
             return
         if ref.path != self.selected:
             self._show_path(ref.path)
-            rec = self.app.workspace.store.records.get(ref.path)
+            ws = self.app.workspace
+            rec = ws.store.records.get(ref.path) if ws is not None else None
             if rec is not None and changed_on_disk(rec):
                 self.post_message(Recheck(ref.path))  # edited outside curator: show what is on disk now
         self.refresh_bindings()
@@ -296,6 +300,8 @@ class MainScreen(CuratorScreen):
         """Enter on an index row: open what it points at (the first file that exists), or say
         why nothing opens and what will."""
         event.stop()
+        if self.app.workspace is None:
+            return
         records = self.app.workspace.store.records
         there = [t for t in event.targets if t and t in records]
         if there:

@@ -10,12 +10,13 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Static
 
 from ...checks import CHECKS
+from ...live.scope import Scoped
 from ...model.findings import Severity
 from ..flows.repository import is_instruction
 from ..messages import FixFindings
 from ..widgets import RowTable, TextBox
 from ..widgets.table import clip, clip_paths
-from .base import SCOPE_BINDING, CuratorScreen, FindingRows, LoadingPane
+from .base import SCOPE_BINDING, FindingRows, LoadingPane
 
 SEV = {Severity.ERROR: ("✖ error", "bold error"), Severity.WARNING: ("▲ warning", "warning"), Severity.INFO: ("● info", "info")}
 
@@ -23,13 +24,13 @@ SEV = {Severity.ERROR: ("✖ error", "bold error"), Severity.WARNING: ("▲ warn
 SEVERITIES = Binding.Group("Severities")
 
 
-class ProblemsScreen(FindingRows, CuratorScreen):
+class ProblemsScreen(FindingRows):
     BINDINGS = [
         SCOPE_BINDING,
         Binding("slash", "focus_filter", "Filter", id="filter-problems", tooltip="Filter findings by text"),
-        Binding("e", "toggle('error')", "Errors", id="toggle-errors", group=SEVERITIES, tooltip="Show or hide errors"),
-        Binding("w", "toggle('warning')", "Warnings", id="toggle-warnings", group=SEVERITIES, tooltip="Show or hide warnings"),
-        Binding("i", "toggle('info')", "Infos", id="toggle-infos", group=SEVERITIES, tooltip="Show or hide infos"),
+        Binding("e", "toggle_severity('error')", "Errors", id="toggle-errors", group=SEVERITIES, tooltip="Show or hide errors"),
+        Binding("w", "toggle_severity('warning')", "Warnings", id="toggle-warnings", group=SEVERITIES, tooltip="Show or hide warnings"),
+        Binding("i", "toggle_severity('info')", "Infos", id="toggle-infos", group=SEVERITIES, tooltip="Show or hide infos"),
         Binding("enter", "jump", "Jump", id="jump-to-problem", tooltip="Open the file at this finding", show=False),
         Binding("x", "fix_one", "Fix", id="fix-problem", tooltip="Preview and apply this finding's fix"),
         Binding("X", "fix_check", "Fix check", id="fix-check", tooltip="Preview and apply every fix of this check"),
@@ -42,7 +43,7 @@ class ProblemsScreen(FindingRows, CuratorScreen):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.hidden: set[str] = set()
-        self.shown = []
+        self.shown: list[Scoped] = []
         self._room = -1  # the width the table's rows were last cut for
 
     def compose_body(self) -> ComposeResult:
@@ -120,7 +121,7 @@ class ProblemsScreen(FindingRows, CuratorScreen):
         # the source column labels a row: its path is the one inside that source (as the tree shows it)
         wheres = [(x.where if x.source is None else x.finding.path if x.finding.path != "." else "(store)")
                   + (f":{x.finding.line}" if x.finding.line else "") for x in items]
-        columns = [("" if narrow else "severity", 1 if narrow else 9)]
+        columns: list[tuple[str | Text, int | None]] = [("" if narrow else "severity", 1 if narrow else 9)]
         # no source: found across sources, or in the instruction files (`curator context`)
         labels = [names.get(x.source) or ("context" if x.finding.check.startswith(("instructions.", "skills."))
                                           else "across") for x in items]
@@ -199,7 +200,7 @@ class ProblemsScreen(FindingRows, CuratorScreen):
     def action_focus_filter(self) -> None:
         self.query_one("#problem-filter", Input).focus()
 
-    def action_toggle(self, severity: str) -> None:
+    def action_toggle_severity(self, severity: str) -> None:
         self.hidden ^= {severity}
         self.refilter()
 
@@ -218,7 +219,8 @@ class ProblemsScreen(FindingRows, CuratorScreen):
             f = self._current()
             if f is None:
                 return
-            same = [g for g in self.app.workspace.findings if g.check == f.check and g.fix is not None]
+            ws = self.app.workspace
+            same = [g for g in ws.findings if g.check == f.check and g.fix is not None] if ws is not None else []
         if not same:
             self.by_hand(f)  # (a collision: its row's keyword editor)
             return

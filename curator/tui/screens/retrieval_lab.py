@@ -4,6 +4,7 @@ fused list beside each source's list, the route trace with tokens, and "why not 
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -23,6 +24,12 @@ from .base import SCOPE_BINDING, CuratorScreen, LoadingPane
 from .lab_engines import LabEngines
 from .lab_tables import fill_fused, fill_source
 from .lab_text import reason_text, same_snapshots, scores, trace_text, why_text
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
+
+    from ...retrieval.multi import Engine
+    from ...retrieval.results import SearchResult
 
 DEBOUNCE = 0.15  # seconds of quiet typing before a search runs
 SOURCES = ("route", "bm25", "prior", "semantic", "graph")  # each one's own list, shown while it runs
@@ -48,12 +55,12 @@ class RetrievalLabScreen(CuratorScreen):
         super().__init__(**kwargs)
         self.engine = None
         self.engine_store = None
-        self.engines = None  # the whole repository: each loaded source's `multi.Engine` (fused as `curator retrieve`)
+        self.engines: list[Engine] | None = None  # the whole repository: each loaded source's `multi.Engine` (fused as `curator retrieve`)
         self._wanted = None  # what the engines are built for: a store, or every loaded source's
         self.golden = None  # the eval report on the store's golden queries, if it has them
-        self.result = None
+        self.result: SearchResult | None = None
         self._searched: str | None = None  # the words of the results shown
-        self._timer = None
+        self._timer: Timer | None = None
         self.last_ms = 0.0
         self.changed_at = self.shown_at = 0.0
         self.forms: dict[str, str] = {}
@@ -239,7 +246,7 @@ class RetrievalLabScreen(CuratorScreen):
         table = self.query_one("#fused", RowTable)
         hits = {h.path: h for h in self.result.hits} if self.result is not None else {}
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value if table.row_count else None
-        h = hits.get(key)
+        h = hits.get(key) if key is not None else None
         if h is None:
             out.update("")
             return
@@ -284,8 +291,11 @@ class RetrievalLabScreen(CuratorScreen):
         from ...live.scope import short_name
         from ...retrieval.multi import locate
 
+        bench = self.app.workbench
+        if self.engines is None or bench is None:
+            return "?"
         e, _ = locate(self.engines, path)
-        spec = next((s.spec for _, s in self.app.workbench.loaded() if e is not None and s.name == e.name), None)
+        spec = next((s.spec for _, s in bench.loaded() if e is not None and s.name == e.name), None)
         return short_name(spec) if spec is not None else "?"
 
     def _open(self, key: str | None) -> None:
@@ -298,10 +308,13 @@ class RetrievalLabScreen(CuratorScreen):
             if self.app.workspace is not None and key in self.app.workspace.store.records:
                 self.post_message(OpenPath(key))
             return
+        bench = self.app.workbench
+        if bench is None:
+            return
         e, rel = locate(self.engines, key)
-        index = next((i for i, s in self.app.workbench.loaded() if e is not None and s.name == e.name), None)
+        index = next((i for i, s in bench.loaded() if e is not None and s.name == e.name), None)
         if index is not None:
-            if index != self.app.workbench.current:
+            if index != bench.current:
                 self.app.select_source(index)
             self.post_message(OpenPath(rel))
 

@@ -10,6 +10,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Static
 
 from ...model.findings import Severity
@@ -159,8 +160,8 @@ class ReviewScreen(CuratorScreen):
         summary = [Text.assemble(("against ", ""), (f"{review.base} ({review.commit[:7]})", "bold"))]
         table = self.query_one(DataTable)
         # a re-run (r, or the watcher's swap after an edit) keeps the cursor on the same change
-        was = self.idents.get(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value) \
-            if table.row_count else None
+        at = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value if table.row_count else None
+        was = self.idents.get(at) if at is not None else None
         table.clear()
         self.files, self.heads, self.idents = {}, set(), {}
         bad = []
@@ -187,7 +188,8 @@ class ReviewScreen(CuratorScreen):
         again = next((k for k, ident in self.idents.items() if ident == was), None) if was else None
         if again is not None:
             table.move_cursor(row=table.get_row_index(again))
-        elif table.row_count > 1 and table.coordinate_to_cell_key((0, 0)).row_key.value in self.heads:
+        elif table.row_count > 1 and (first := table.coordinate_to_cell_key(Coordinate(0, 0)).row_key.value) \
+                is not None and first in self.heads:
             table.move_cursor(row=1)  # past the first system's name, onto its first change
         table.focus()
         self._show_diff(table)
@@ -236,7 +238,7 @@ class ReviewScreen(CuratorScreen):
         key = self.highlighted_key()
         if key is None and table.row_count:
             key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        owner, path = self.files.get(key, (None, None))
+        owner, path = self.files.get(key, (None, None)) if key is not None else (None, None)
         body = Text()
         if isinstance(owner, AgentChange):  # what the agent loads at start-up, file by file
             body.append(f"{owner.agent} start-up: {owner.before:,} → {owner.after:,} tokens\n", style="bold")
@@ -258,7 +260,8 @@ class ReviewScreen(CuratorScreen):
         self.query_one("#review-diff", Static).update(body)
 
     def action_open_change(self) -> None:
-        owner, path = self.files.get(self.highlighted_key(), (None, None))
+        key = self.highlighted_key()
+        owner, path = self.files.get(key, (None, None)) if key is not None else (None, None)
         if not path:
             return
         repo, ws = self.app.workbench, self.app.workspace

@@ -17,7 +17,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Static
 
-from ...transcripts.index import format_duration
+from ...transcripts.conversation import Turn
+from ...transcripts.index import Session, format_duration
 from ..widgets import RowTable
 from .base import CuratorScreen
 from .session_text import folded, mine, prune_unused, turn_detail
@@ -65,7 +66,7 @@ class SessionsScreen(CuratorScreen):
         super().__init__(**kwargs)
         self.turns: list = []
         self.hits: list = []
-        self.session = None
+        self.session: Session | None = None
         self.mark: int | None = None
         self._want_uuid: str | None = None
         self.only: tuple[str, set[str]] | None = None  # (a file, the sessions that loaded it): the list narrowed
@@ -132,7 +133,7 @@ class SessionsScreen(CuratorScreen):
         self.set_class(not sessions, "-empty")  # no conversation to show: the explanation gets the room
         if not sessions:
             svc = self.app.transcripts
-            if svc.index is not None:
+            if svc is not None and svc.index is not None:
                 from ...transcripts.discover import explain_none
 
                 head, *rest = explain_none(svc.index.discovery)
@@ -149,6 +150,8 @@ class SessionsScreen(CuratorScreen):
     def _open_row(self, event: DataTable.RowSelected) -> None:
         event.stop()
         key = event.row_key.value
+        if key is None:
+            return
         if self.hits:
             hit = self.hits[int(key)]
             self._open(hit.session_id, hit.turn.uuid)
@@ -171,7 +174,7 @@ class SessionsScreen(CuratorScreen):
     def load_conversation(self, session) -> None:
         from ...transcripts import conversation
 
-        turns = []
+        turns: list[Turn] = []
         for sc in session.scans:
             turns.extend(conversation(Path(sc.path), MAX_TURNS - len(turns)))
             if len(turns) >= MAX_TURNS:
@@ -234,6 +237,8 @@ class SessionsScreen(CuratorScreen):
         from ...transcripts import search
 
         svc = self.app.transcripts
+        if svc is None:  # (not yet made: the app makes it on mount)
+            return
         files = [(s.session_id, Path(sc.path)) for s in svc.sessions for sc in s.scans]
         hits = list(search(files, query, limit=500))
         self.app.hand_off(self._show_hits, query, hits)
@@ -242,7 +247,8 @@ class SessionsScreen(CuratorScreen):
         self.hits = hits
         table = self.query_one("#sessions", DataTable)
         table.clear()
-        titles = {s.session_id: s.title for s in self.app.transcripts.sessions}
+        svc = self.app.transcripts
+        titles = {s.session_id: s.title for s in svc.sessions} if svc is not None else {}
         for i, h in enumerate(hits):
             table.add_row(h.turn.timestamp[:16].replace("T", " "), h.turn.role, "", "", h.session_id[:8],
                           Text(f"{titles.get(h.session_id, '')[:30]} │ {h.snippet}", no_wrap=True, overflow="ellipsis"),
