@@ -22,7 +22,7 @@ enforced here and nowhere else:
    Config never widens this: a journal entry naming anything else is set aside before any byte
    is read or written.
 3. **A store that resolves outside its repository is read-only** (`outside_repository`) unless
-   the user names it on the command line or in their own settings.
+   the user names the real folder on the command line or in their own settings (not the link).
 """
 
 from __future__ import annotations

@@ -59,7 +59,9 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: D
             raise StoreError(f"store not found: {arg}")
         if not path.is_dir():
             raise StoreError(f"store is not a folder: {arg}")
-        return _demo_or(path, str(arg), discover, demo)
+        located = _demo_or(path, str(arg), discover, demo)
+        why = None if located.read_only or located.is_sample else linked_out(path)
+        return replace(located, read_only=why) if why else located
     here = (cwd or Path.cwd()).resolve()
     found = find_repository(here)
     if found is not None:
@@ -106,6 +108,29 @@ def _demo_or(path: Path, given: str, discover, demo: Demo | None) -> Located:
     return replace(_from_layout(discover(path), given), is_sample=True, notice=(
         "The demo: the sample curator ships, opened as your private copy (the installed one is never written)."
         + _notes(demo) + f" Your copy: {demo_copy()} (delete it to start over)."))
+
+
+def linked_out(path: Path) -> str | None:
+    """Why a folder named on the command line is read-only: the path as typed lies inside a
+    repository but a symbolic link on the way leads out of it (a clone's `.serena/memories`
+    linked to `~/somewhere`, typed as a README told). Typing the real folder is the user's own
+    word; so is `writable_stores:` in their settings."""
+    from ..base.paths import is_within
+    from .sources import _settings_name, user_writable_stores
+
+    typed = Path(os.path.abspath(path))
+    repo = next((f for f in typed.parents if os.path.lexists(f / ".git")), None)
+    if repo is None:
+        return None
+    try:
+        real, home = typed.resolve(), repo.resolve()
+    except (OSError, RuntimeError):
+        return f"{path} cannot be resolved: curator does not write there"
+    if is_within(real, home) or str(real) in user_writable_stores():
+        return None
+    return (f"{path} is a link out of the repository {repo} (to {real}): curator does not write there unless "
+            f"you name the real folder — `curator COMMAND {real}`, or `writable_stores: [{real}]` in "
+            f"{_settings_name()}")
 
 
 def _notes(demo: Demo) -> str:

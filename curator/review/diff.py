@@ -313,7 +313,8 @@ def diff_queries(before: Store | None, after: Store | None, k: int = 5,
             break
     if not golden:
         return []
-    engines = [RetrievalEngine(s, persist=persist) if s is not None else None for s in (before, after)]
+    # the base revision's store is a temporary copy: an index kept for it would be litter
+    engines = [RetrievalEngine(s, persist=persist if s is after else False) if s is not None else None for s in (before, after)]
     out = []
     for g in golden:
         lists = [[h.path for h in e.search(g.query, k=k).hits] if e else [] for e in engines]

@@ -34,12 +34,14 @@ def _intermixed(parser) -> None:
     """Let options sit between QUERY and STORE (`retrieve QUERY --source bm25 STORE`): plain
     argparse fills both positionals from the first run of words, leaving STORE unrecognised.
     The subcommand's parser is asked through `parse_known_args`, so that call (on this parser
-    only) becomes argparse's intermixed parse, which itself calls the plain one."""
+    only) becomes argparse's intermixed parse, which itself calls the plain one. After `--`
+    every word is a positional already, and the intermixed parse would drop the `--` before
+    its second pass (`retrieve -- -flaky tests` read -flaky as an option): the plain parse."""
     plain = parser.parse_known_args
     busy: list[bool] = []
 
     def parse_known_args(args=None, namespace=None):
-        if busy:
+        if busy or (args is not None and "--" in args):
             return plain(args, namespace)
         busy.append(True)
         try:

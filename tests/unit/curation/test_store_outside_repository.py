@@ -47,10 +47,23 @@ def test_undo_on_a_store_linked_outside_is_refused(linked, capsys):
     assert main(["undo", str(outside)]) == 0  # named: undone
 
 
+def test_the_link_typed_as_a_readme_says_is_not_written(linked, capsys):
+    """`curator fix .serena/memories` in a clone whose link leads out: the path typed is the
+    clone's, not the user's own word for the folder outside — refused, the real folder named."""
+    repo, outside = linked
+    before = tree_hash(outside.parent)
+    for argv in (["fix", str(repo / ".serena" / "memories")], ["prune", "--store", str(repo / ".serena" / "memories")]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "link out of the repository" in err and str(outside.resolve()) in err and "Traceback" not in err
+    assert tree_hash(outside.parent) == before
+    assert main(["check", str(repo / ".serena" / "memories")]) in (0, 1)  # reading it is fine
+
+
 def test_named_on_the_command_line_or_in_the_users_settings_it_is_written(linked, capsys, tmp_path, monkeypatch):
     repo, outside = linked
     before = tree_hash(outside.parent)
-    assert main(["fix", str(repo / ".serena" / "memories")]) == 0  # the folder itself, named
+    assert main(["fix", str(outside)]) == 0  # the real folder itself, named
     assert tree_hash(outside.parent) != before
     settings = tmp_path / "settings.yaml"
     settings.write_text(f"writable_stores:\n  - {outside}\n")

@@ -35,12 +35,12 @@ content = st.one_of(
     st.just(""),
 )
 stores = st.dictionaries(st.sampled_from(NAMES), content, max_size=8)
-# a query beginning with - is an option to argparse, even after -- (its subcommands): not a query here
-queries = st.one_of(text, st.text(min_size=1, max_size=30)).filter(lambda q: q.strip() and not q.startswith("-"))
+# any query, one beginning with - too: after `--` it is the query, never an option
+queries = st.one_of(text, st.text(min_size=1, max_size=30), st.builds("-{}".format, text)).filter(str.strip)
 
 
 def _retrieve(capsys, root: Path, query: str, *extra: str) -> dict:
-    code = main(["retrieve", query, str(root), "--format", "json", *extra])
+    code = main(["retrieve", "--format", "json", *extra, "--", query, str(root)])
     out = capsys.readouterr()
     assert code == 0, out.err
     assert "Traceback" not in out.err
@@ -58,7 +58,7 @@ def test_retrieve_with_meaning_answers_on_any_store(capsys, monkeypatch, files, 
         hits = [h["path"] for h in data["results"]]
         assert all(h.endswith(".md") and (root / h).is_file() for h in hits)
         assert len(hits) == len(set(hits)) <= 5
-        code = main(["retrieve", query, str(root), "--why", "a.md"])
+        code = main(["retrieve", "--why", "a.md", "--", query, str(root)])
         out = capsys.readouterr()
         assert code in (0, 2) and "Traceback" not in out.err
 
@@ -82,3 +82,13 @@ def test_fuse_of_nothing_is_nothing():
     """The crash itself: every list empty, the semantic one present, a sure margin set."""
     assert fuse({"bm25": [], "semantic": [], "route": [], "prior": []}, {"semantic": 8.0}, 0.75) == []
     assert [p for p, _ in fuse({"semantic": [("a.md", 0.3)], "bm25": []}, {"semantic": 8.0}, 0.75)] == ["a.md"]
+
+
+def test_a_query_beginning_with_a_dash_is_the_query_after_double_dash(capsys, tmp_path):
+    root = tmp_path / ".serena" / "memories"
+    write_tree(root, {"flaky.md": "# Flaky tests\n\nthe -flaky switch reruns a failing test\n", "b.md": "deploy notes\n"})
+    data = _retrieve(capsys, root, "-flaky tests", "--no-semantic", "--source", "bm25")
+    assert data["query"] == "-flaky tests" and data["results"][0]["path"] == "flaky.md"
+    with pytest.raises(SystemExit) as exc:  # without --: an unknown option, said in one line
+        main(["retrieve", "--no-semantic", "-flaky", str(root)])
+    assert exc.value.code == 2 and "unrecognized arguments: -flaky" in capsys.readouterr().err

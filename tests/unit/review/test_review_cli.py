@@ -150,6 +150,11 @@ def test_golden_query_that_gets_worse(capsys, repo, monkeypatch):
     assert q["query"] == "bcrypt password hashing cost"
     assert q["rank_before"] == 1 and q["rank_after"] is None and q["verdict"] == "worse"
     assert ("removed", "auth/auth-password-hashing.md") in {(r["change"], r["target"]) for r in s["rows"]}
+    # the base revision's store lives in a temporary folder: its index is never kept in the cache
+    from curator.base.locations import cache_dir
+
+    kept = [(f / "root.txt").read_text() for f in (cache_dir() / "retrieval").iterdir() if (f / "root.txt").is_file()]
+    assert kept == [str((repo.root / S).resolve())]
 
 
 def test_no_changes_and_markdown(capsys, repo, monkeypatch):
