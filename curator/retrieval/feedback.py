@@ -23,7 +23,8 @@ class Feedback(EnginePart):
         top = [(self.position[p], s) for p, s in bm25_list[:docs] if p in self.position]
         if not top or top[0][1] <= 0:
             return []
-        asked, best, weight = set(qterms), top[0][1], {}
+        asked, best = set(qterms), top[0][1]
+        weight: dict[str, float] = {}
         some = None
         if self._doc_terms is None and self._saved is not None:  # five memories, not every one
             some = self._saved.terms_of([i for i, _ in top])

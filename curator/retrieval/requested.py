@@ -100,7 +100,7 @@ def requested_items(root) -> tuple[list[tuple[str, str, str, str]], tuple]:
 
 def _signature(root, files) -> tuple:
     """(path, mtime, size) of the folders and files the items came from (None: absent)."""
-    out = []
+    out: list[tuple[str, int | None, int | None]] = []
     for rel in (*FOLDERS, *files):
         try:
             st = os.stat(os.path.join(root, rel))

@@ -141,10 +141,10 @@ def walk(store: Store, kindex: KeywordIndex, terms: list[str], k: int, loadable:
          fuzzy: set[str] | None = None) -> RouteResult:
     """The agent's walk for these query terms; memories ranked by how well their rows matched."""
     l0 = store.l0
-    l0_path = l0.path if l0 is not None else None
     steps: list[Step] = []
     if l0 is None:
         return RouteResult([], steps)
+    l0_path = l0.path
     l0_tokens = store.records[l0_path].tokens or 0
     steps.append(Step(l0_path, l0_tokens, True, "always loaded at start-up"))
     l0_rows = kindex.match(terms, l0_path, fuzzy)
