@@ -40,6 +40,7 @@ SAME = [  # one memory told twice: merging loses nothing, the finding stays
     ("caching-004-layered-strategy-90", "caching-layered-strategy"),  # a numbered atom and its consolidation
     ("gates-001-verificationbased-checks", "gates-002-verification-based-check-effectiveness"),  # renumbered
     ("search_tuning_20250301", "search_tuning_notes_20250301"),  # one day's work written twice
+    ("viewer_fixes_20250301", "viewer_ui_fixes_20250302"),  # fixes of one thing on two days: one name in the other
     ("onboarding_guide", "onboarding_overview_20250301"),  # one side undated
     ("api-007-retries", "api-retries-backoff"),
 ]
@@ -47,7 +48,7 @@ APART = [  # same area, different facts: two records by their names
     ("lint-004-matcher-all-files", "lint-005-matcher-all-patterns"),  # two numbered rules of one series
     ("lint-001-negation-selection", "lint-006-negation-isolation"),
     ("upload_queue_backend_complete_20250301", "upload_queue_ui_complete_20250302"),  # two days' work
-    ("session-2025-03-01-cache", "session-2025-03-04-cache"),
+    ("session-2025-03-01-cache-warmup", "session-2025-03-04-cache-eviction"),
 ]
 
 
@@ -74,6 +75,12 @@ def test_two_entries_of_an_experience_log_are_two_incidents(make_store, monkeypa
     assert found == []
     a, b = (store.records[f"error-experience/entries/{n}.md"] for n in names)
     assert distinct_records(a, b) == "incidents"
+
+
+def test_one_incident_written_twice_in_an_experience_log_stays_a_finding(make_store, monkeypatch):
+    names = ["2026-01-05-flaky-ci", "2026-01-05-flaky-ci-retry"]
+    found, _ = topic_findings(make_store, monkeypatch, names, name="docs", folder="error-experience/entries/")
+    assert len(found) == 1
 
 
 def test_a_series_needs_its_prefix_and_numbers_that_differ(make_store, monkeypatch):
