@@ -112,13 +112,14 @@ def _recheck_in_process(store_path: str) -> float:
     from ..base.tokens import default_counter
     from ..live import use_meaning
     from ..live.workspace import open_workspace
+    from ..model.loader import LoadOptions
 
     use_meaning()  # this child is a face too: duplicate.topic's vectors as `curator` has them
 
     work = Path(tempfile.mkdtemp(prefix="curator-bench-recheck-")) / "store"
     shutil.copytree(store_path, work)  # never edit the shared generated store
     try:
-        ws = open_workspace(work, token_counter=default_counter())
+        ws = open_workspace(work, LoadOptions(token_counter=default_counter()))
         times = []
         for path in [r.path for r in ws.store.memories()][:12]:
             f = ws.store.root / path

@@ -51,17 +51,18 @@ def _edit(path: Path, n: int) -> None:
 def measure(n_files: int, edits: int) -> dict:
     from ..base.tokens import default_counter
     from ..live.workbench import open_workbench
+    from ..model.loader import LoadOptions
     from ..model.sources import discover
 
     work = Path(tempfile.mkdtemp(prefix="curator-bench-live-")) / "store"
     shutil.copytree(synthetic_store(n_files), work)
     try:
-        open_workbench(discover(work), given=str(work), token_counter=default_counter()).flush()  # warm
+        open_workbench(discover(work), LoadOptions(given=str(work), token_counter=default_counter())).flush()  # warm
         import gc
 
         gc.collect()
         start = time.perf_counter()
-        bench = open_workbench(discover(work), given=str(work), token_counter=default_counter())
+        bench = open_workbench(discover(work), LoadOptions(given=str(work), token_counter=default_counter()))
         load_s = time.perf_counter() - start
         rss_loaded = _rss_mb()
         memories = [r.path for r in bench.workspace.store.memories()]

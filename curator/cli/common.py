@@ -104,6 +104,7 @@ def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: b
     """Locate, configure and load the store the arguments name (or `where`, the (located, config)
     a caller already has). Raises UsageError on failure."""
     from ..model import StoreError, load_store
+    from ..model.loader import LoadOptions
 
     located, config = where if where is not None else locate_and_configure(args)
     counter = None
@@ -112,7 +113,7 @@ def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: b
 
         counter = default_counter()
     try:
-        store = load_store(located.root, given=located.given, config=config, token_counter=counter)
+        store = load_store(located.root, LoadOptions(given=located.given, config=config, token_counter=counter))
     except StoreError as exc:
         raise UsageError(str(exc)) from None
     _loaded(counter, located, quiet_notice)
@@ -125,12 +126,13 @@ def open_repository(args, *, only=None, check: bool = True, quiet_notice: bool =
     (repository, located). Raises UsageError."""
     from ..base.tokens import default_counter
     from ..live.workbench import load_repository
+    from ..model.loader import LoadOptions
 
     located, config = where if where is not None else locate_and_configure(args)
     counter = default_counter()
     target = located.repo if located.repo is not None else located.root
-    repo = load_repository(target, token_counter=counter, config=config, only=only, check=check,
-                           layout=located.layout)
+    options = LoadOptions(config=config, token_counter=counter, only=frozenset(only) if only else None, check=check)
+    repo = load_repository(target, options, layout=located.layout)
     _loaded(counter, located, quiet_notice)
     failed = [s for s in repo.sources if s.error]
     if failed and not repo.loaded():

@@ -48,6 +48,7 @@ def run(args) -> int:
     from ...live.instructions import context_root, instruction_repository
     from ...live.scope import total_findings
     from ...live.workbench import open_workbench
+    from ...model.loader import LoadOptions
     from ...model.sources import discover
     from ..common import EXIT_OK, UsageError, console, locate_and_configure, store_argument
 
@@ -63,8 +64,8 @@ def run(args) -> int:
             raise
     else:
         layout = located.layout or discover(located.root)
-        bench = open_workbench(layout, given=located.given, config=config, token_counter=counter,
-                               prefer=located.root)
+        options = LoadOptions(given=located.given, config=config, token_counter=counter)
+        bench = open_workbench(layout, options, prefer=located.root)
         if bench.workspace is None:
             raise UsageError("; ".join(s.error for s in bench.sources if s.error) or "no memory store found")
         repo_root = context_root(layout)

@@ -9,6 +9,7 @@ from curator.base.tokens import FakeTokenCounter
 from curator.checks import run_checks, topical_checks
 from curator.checks.facts import default_cache
 from curator.model import load_store
+from curator.model.loader import LoadOptions
 
 
 def words(tag: str) -> str:
@@ -74,14 +75,14 @@ def test_a_recheck_compares_the_edited_memory_with_the_rest_and_agrees_with_a_fu
     def topics(ws):
         return sorted((f.path, f.target) for f in ws.findings if f.check == "duplicate.topic")
 
-    ws = open_workspace(root, token_counter=FakeTokenCounter())
+    ws = open_workspace(root, LoadOptions(token_counter=FakeTokenCounter()))
     assert topics(ws) == [("docker-builds.md", "containers.md")]
     for text in ("# Containers\n\n" + " ".join(f"pager{i} oncall{i} rota{i}" for i in range(15)) + "\n",
                  files["containers.md"]):
         (root / "containers.md").write_text(text)
         ws = ws.recheck("containers.md")
         assert ws._topics is not None  # compared through the index, not the whole store again
-        assert topics(ws) == topics(open_workspace(root, token_counter=FakeTokenCounter()))
+        assert topics(ws) == topics(open_workspace(root, LoadOptions(token_counter=FakeTokenCounter())))
     assert topics(ws) == [("docker-builds.md", "containers.md")]
 
 
