@@ -99,7 +99,7 @@ class Scratch:
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 dest.write_bytes(data)
         self.result = load_store(self.root, LoadOptions(config=store.config, today=store.today, token_counter=store.counter,
-                                                        fmt=store.format, use_cache=False))
+                                                        meaning=store.meaning, fmt=store.format, use_cache=False))
 
     def close(self) -> None:
         from ..base.cache import forget_store

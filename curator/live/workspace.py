@@ -183,7 +183,7 @@ class Workspace:
         changed = set(paths)
         # an edited memory against the rest, not every pair again: the shingle index, and the
         # topic vectors when the semantic source gives them (else duplicate.topic runs whole)
-        topics = self._topics or topical_checks.TopicIndex.build(self.store)
+        topics = self._topics or topical_checks.TopicIndex.build(self.store, self.facts_cache)
         pairwise = ("duplicate.near", *(("duplicate.topic",) if topics is not None else ()))
         # store-wide, but an edited memory's text decides only its own orphan finding (the
         # indexes and names are unchanged): the edited memories are checked, the rest kept

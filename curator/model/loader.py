@@ -5,6 +5,7 @@ indexes, then count tokens (`Loading`). How is one `LoadOptions` value, built on
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
@@ -31,6 +32,9 @@ class LoadOptions:
     config: Config | None = None  # None: the store's own .curator.yaml
     today: date | None = None  # None: `current_day()`
     token_counter: object = None  # base.tokens.TokenCounter; None: no counts
+    # () → duplicate.topic's vectors, or None (`live.semantic_embedder`: the faces hand it in;
+    # the checks stand below retrieval and never import it); None here: that check is silent
+    meaning: Callable[[], object] | None = None
     fmt: str | None = None  # None: detected from the files
     repo_root: Path | None = None  # the repository the store belongs to (a source of several)
     use_cache: bool = True  # the store cache: an unchanged file is not read again
@@ -82,6 +86,7 @@ def _new_store(root: Path, opts: LoadOptions) -> Store:
     store = Store(root=root, given=opts.given or str(root), config=cfg, today=opts.today or current_day(),
                   format=opts.fmt or fmts.detect_format(root))
     store.repo_root = opts.repo_root
+    store.meaning = opts.meaning
     store.load_findings += [Finding("parse.error", Severity.ERROR, ".curator.yaml", note)
                             for note in cfg.refused]  # trust.py
     return store

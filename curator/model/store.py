@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -72,6 +73,9 @@ class Store:
     # the TokenCounter that filled record.tokens: the session's (curator.live.workbench) — the snapshot
     # only names it, so plans recount with the same encoding
     counter: TokenCounter | None = None
+    # the face's vectors by meaning for duplicate.topic (`LoadOptions.meaning`): named, like the
+    # counter, so every check run on this snapshot and the next has them; None: that check is silent
+    meaning: Callable[[], object] | None = None
     format: str = fmts.SERENA_TIERED  # the memory format (model/formats.py)
     repo_root: Path | None = None  # the repository holding the store (links resolve against it)
     # list-dialect indexes other than the always-loaded one (experience folder READMEs)
@@ -187,7 +191,7 @@ class Store:
         index_changed = False
         new = Store(root=self.root, given=self.given, config=self.config, records=records, l0=self.l0,
                     domain_indexes=dict(self.domain_indexes), load_findings=load_findings, today=self.today,
-                    encoding=self.encoding, counter=self.counter, format=self.format, repo_root=self.repo_root,
+                    encoding=self.encoding, counter=self.counter, meaning=self.meaning, format=self.format, repo_root=self.repo_root,
                     list_indexes=dict(self.list_indexes), serena_index=self.serena_index,
                     memory_patterns=self.memory_patterns)
         for path in changed:

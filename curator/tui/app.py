@@ -15,6 +15,7 @@ from textual.notifications import Notify
 from textual.signal import Signal
 
 from ..base.config import Config
+from ..live import semantic_embedder
 from ..model.loader import LoadOptions
 from . import messages as msg
 from . import navigate
@@ -77,7 +78,8 @@ class CuratorApp(App[None]):
         self.store_config = config
         self.token_counter = token_counter
         # how the workbench loads each source, built once from the app's settings
-        self.load_options = LoadOptions(given=self.given, config=config, token_counter=token_counter)
+        self.load_options = LoadOptions(given=self.given, config=config, token_counter=token_counter,
+                                        meaning=semantic_embedder)
         self.requested_theme = theme
         self.notice = notice
         self.remember_theme = remember_theme
