@@ -17,10 +17,11 @@ from . import formats as fmts
 from .discovery import StoreError
 from .findings import Finding, Severity
 from .loading import Loading
-from .reading import EXPERIENCE_TOP, attach_index, attach_list_indexes, read_record, walk
+from .reading import attach_index, attach_list_indexes, read_record
 from .records import LEVEL_L2
 from .serena_patterns import MemoryPatterns, read_patterns
 from .store import Store
+from .walk import EXPERIENCE_TOP, walk
 
 
 @dataclass(frozen=True)
