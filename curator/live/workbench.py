@@ -253,13 +253,6 @@ class Workbench:
                 swaps.append(swap)
         return swaps
 
-    def reload(self, progress: Progress | None = None) -> Workbench:
-        """Every source read again (F5 / ctrl+r); the current source stays current."""
-        root = self.sources[self.current].root if self.sources else None
-        self.load(progress)
-        self.prefer(root)
-        return self
-
     def apply(self, plan, index: int | None = None) -> tuple[str, Swap | None]:
         """Write a plan through the journaled write path, then the source's next snapshot (from
         the files the plan changed). Raises CurationError (ChangedOnDisk included)."""
