@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import budgets
 from ..model.findings import RefreshCount
+from ..model.indexes import L0Index
 from .context import Context
 
 
@@ -12,7 +13,7 @@ def run(ctx: Context) -> None:
     the start-up load against its budget."""
     store = ctx.store
     if ctx.wants("tokens.stale-count") and store.l0 is not None and store.encoding != "none":
-        _stale_counts(ctx)
+        _stale_counts(ctx, store.l0)
     if not ctx.wants("budget.over") or store.encoding == "none":
         return
     approx = " (estimated)" if store.encoding == "estimate" else ""
@@ -26,10 +27,10 @@ def run(ctx: Context) -> None:
         _startup_over(ctx, approx)
 
 
-def _stale_counts(ctx: Context) -> None:
+def _stale_counts(ctx: Context, l0: L0Index) -> None:
     """tokens.stale-count: each count the always-loaded index gives that the file's is not."""
     store = ctx.store
-    for row, link in store.l0.links():
+    for row, link in l0.links():
         rec = store.records.get(link.target)
         if rec is None or rec.tokens is None or link.count == rec.tokens:
             continue
@@ -40,8 +41,8 @@ def _stale_counts(ctx: Context) -> None:
             message = f"{link.target} count is the (0) placeholder (it is {real})"
         else:
             message = f"{link.target} is counted ({link.count}) but is {real} tokens"
-        ctx.add("tokens.stale-count", store.l0.path, message, line=row.line, target=link.target,
-                fix=RefreshCount(store.l0.path, row.line, link.target, real))
+        ctx.add("tokens.stale-count", l0.path, message, line=row.line, target=link.target,
+                fix=RefreshCount(l0.path, row.line, link.target, real))
 
 
 def _files_over(ctx: Context, over, approx: str) -> None:

@@ -5,7 +5,9 @@ then the routes of pruned files dropped and the counts of changed files refreshe
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..model.findings import (
     DropRow,
@@ -155,7 +157,7 @@ def _prune_many(d: _Drafting, fix: PruneMany) -> None:
             d.pruned.append(path)
 
 
-_STEPS = {
+_STEPS: dict[type, Callable[[_Drafting, Any], None]] = {
     RepointRow: _repoint_row,
     RefreshCount: _refresh_count,
     IndexOrphan: _index_orphan,

@@ -8,6 +8,7 @@ from datetime import date
 import yaml
 
 from ..model.indexes import format_domain_row
+from ..model.records import Record
 from ..model.store import Store
 from .draft import Draft, rebase_links, repoint, set_count
 from .meters import meter, suggest
@@ -28,8 +29,7 @@ def plan_promote(
     today: date | None = None,
     counter=None,
 ) -> Plan:
-    rec = store.records.get(src)
-    dest = _checked(store, rec, src, dest, index, source_action)
+    rec, dest = _checked(store, src, dest, index, source_action)
     draft = Draft(store.root, "promote", f"promote {src} → {dest}", store)
     content = _memory_text(rec, src, dest, today or store.today)
     draft.create(dest, content)
@@ -45,9 +45,11 @@ def plan_promote(
     return draft.plan()
 
 
-def _checked(store: Store, rec, src: str, dest: str, index: str, source_action: str) -> str:
-    """The memory's path as it will be written; CurationError when the promotion cannot be
-    made (no such record, not transient, unreadable, no folder, not a semantic tier, ...)."""
+def _checked(store: Store, src: str, dest: str, index: str, source_action: str) -> tuple[Record, str]:
+    """The record promoted and the memory's path as it will be written; CurationError when the
+    promotion cannot be made (no such record, not transient, unreadable, no folder, not a
+    semantic tier, ...)."""
+    rec = store.records.get(src)
     if rec is None:
         raise CurationError(f"{src} is not in the store")
     if rec.tier not in ("transient", "reflexion"):
@@ -64,10 +66,10 @@ def _checked(store: Store, rec, src: str, dest: str, index: str, source_action: 
         raise CurationError(f"{index} is not a domain index of this store")
     if source_action not in ("archive", "remove", "keep"):
         raise CurationError("source action must be archive, remove or keep")
-    return dest
+    return rec, dest
 
 
-def _memory_text(rec, src: str, dest: str, today: date) -> str:
+def _memory_text(rec: Record, src: str, dest: str, today: date) -> str:
     """The new memory: the record's frontmatter without what only a transient record carries,
     where it came from and when, and its body with links rebased and a report's heading made
     knowledge's."""
