@@ -89,23 +89,21 @@ def label(p: dict) -> bool | None:
 
 
 def pairs(corpora: Path, low: float = 0.60, only: str = "") -> list[dict]:
-    from ..live import use_meaning
-
-    use_meaning()  # duplicate.topic's vectors
     from ..base.tokens import EstimateCounter
     from ..checks import run_checks
     from ..checks.topic_records import distinct_records
-    from ..checks.topical_checks import embedder, topical_pairs
+    from ..checks.topical_checks import topical_pairs
+    from ..live import semantic_embedder
     from ..model import load_store
 
-    if embedder() is None:
+    if semantic_embedder() is None:
         raise SystemExit("the semantic source is not installed: nothing to fit")
     out = []
     for name, sub in STORES.items():
         if only not in name:
             continue
         sub = "docs" if name.startswith("experience/") else sub
-        store = load_store(corpora / name / sub, token_counter=EstimateCounter())
+        store = load_store(corpora / name / sub, token_counter=EstimateCounter(), meaning=semantic_embedder)
         near = {frozenset((f.path, f.target)) for f in run_checks(store, ["duplicate.near"])}
         for a, b, cos in topical_pairs(store, low):
             if frozenset((a, b)) not in near and a.rsplit("/", 1)[-1] != b.rsplit("/", 1)[-1]:

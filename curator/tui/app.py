@@ -15,6 +15,8 @@ from textual.notifications import Notify
 from textual.signal import Signal
 
 from ..base.config import Config
+from ..live import semantic_embedder
+from ..model.loader import LoadOptions
 from . import messages as msg
 from . import navigate
 from .background import Background
@@ -75,6 +77,9 @@ class CuratorApp(App[None]):
         self.given = given or str(store_root)
         self.store_config = config
         self.token_counter = token_counter
+        # how the workbench loads each source, built once from the app's settings
+        self.load_options = LoadOptions(given=self.given, config=config, token_counter=token_counter,
+                                        meaning=semantic_embedder)
         self.requested_theme = theme
         self.notice = notice
         self.remember_theme = remember_theme

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from curator.base.tokens import FakeTokenCounter
-from curator.checks import run_checks, topical_checks
+from curator.checks import run_checks
 from curator.checks.facts import default_cache
 from curator.checks.topic_records import distinct_records
 from curator.model import load_store
@@ -30,8 +30,8 @@ def topic_findings(make_store, monkeypatch, names: list[str], name: str = "store
     files = {f"{folder}{n}.md": f"# {n}\n\n{body(chr(97 + k))}\n" for k, n in enumerate([*names, "billing"])}
     root = make_store(files, name=name)
     pair = list(files)[:2]
-    monkeypatch.setattr(topical_checks, "embedder", lambda: lambda store, records: vectors(records, pair))
-    store = load_store(root, token_counter=FakeTokenCounter())
+    store = load_store(root, token_counter=FakeTokenCounter(),
+                       meaning=lambda: lambda store, records: vectors(records, pair))
     return sorted((f.target, f.path) for f in run_checks(store, facts_cache=default_cache())
                   if f.check == "duplicate.topic"), store
 
@@ -94,6 +94,7 @@ def test_a_series_needs_its_prefix_and_numbers_that_differ(make_store, monkeypat
 def test_a_recheck_drops_the_same_pairs_as_a_full_run(make_store, monkeypatch):
     """The re-check (TopicIndex) reports through the same second stage."""
     from curator.live.workspace import open_workspace
+    from curator.model.loader import LoadOptions
 
     names = ["lint-004-matcher-all-files", "lint-005-matcher-all-patterns", "caching-004-layered", "caching-layered"]
     files = {f"{n}.md": f"# {n}\n\n{body(chr(97 + k))}\n" for k, n in enumerate(names)}
@@ -111,8 +112,7 @@ def test_a_recheck_drops_the_same_pairs_as_a_full_run(make_store, monkeypatch):
         def vector_of(self, rec):
             return self.vector(rec.body())
 
-    monkeypatch.setattr(topical_checks, "embedder", lambda: Space)
-    ws = open_workspace(root, token_counter=FakeTokenCounter())
+    ws = open_workspace(root, LoadOptions(token_counter=FakeTokenCounter(), meaning=lambda: Space))
     full = sorted((f.target, f.path) for f in ws.findings if f.check == "duplicate.topic")
     assert full == [("caching-004-layered.md", "caching-layered.md")]
     (root / "lint-005-matcher-all-patterns.md").write_text("# lint 5\n\n" + body("z") + "\n")
