@@ -43,6 +43,28 @@ def add_format_arg(parser: argparse.ArgumentParser, choices=("text", "json")) ->
     parser.add_argument("--format", choices=choices, default="text", help="output format (default: text)")
 
 
+def add_agent_arg(parser: argparse.ArgumentParser) -> None:
+    from ..agents import AGENTS
+
+    parser.add_argument("--agent", nargs="+", metavar="NAME[@VERSION]",
+                        help=f"only these agents ({', '.join(AGENTS)}; windsurf is devin), each at the version "
+                             "whose rules apply (claude-code@2.1.270; default: .curator.yaml's, else the newest "
+                             "known)")
+
+
+def agent_context(root, args: argparse.Namespace, **kwargs):
+    """The context model of `root` for the agents `--agent` names (all, when none): a name or
+    version curator does not know is one line, exit 2."""
+    from ..agents import UnknownAgent, VersionError
+    from ..context.build import build_context
+
+    agents = getattr(args, "agent", None)
+    try:
+        return build_context(root, agents=agents, chosen_by="--agent", **kwargs)
+    except (UnknownAgent, VersionError) as exc:
+        raise UsageError(f"--agent: {exc}") from None
+
+
 def store_argument(args: argparse.Namespace) -> str | None:
     pos = getattr(args, "store_pos", None)
     opt = getattr(args, "store", None)

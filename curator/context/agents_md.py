@@ -108,7 +108,7 @@ def nearest(b: Builder, ctx: AgentContext) -> None:
     """The open AGENTS.md spec: root file at start-up, the nearest one wins below."""
     rules = b.rules_of(ctx.agent)
     name, rule = rules.value("agents-md"), rules.id("agents-md")
-    docs = {_folder(r): r for r in b.fs.files if r.rsplit("/", 1)[-1] == name}
+    docs = {_folder(r): r for r in b.fs.named(name)}
     loaded = {getattr(b.fs.read(e.path), "real", e.path) for e in ctx.startup}
     for folder, rel in sorted(docs.items()):
         t = b.text(rel)

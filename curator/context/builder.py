@@ -156,7 +156,7 @@ class Builder:
         name = target.rsplit("/", 1)[-1]
         rooted = "; " in why and ref.path in self.fs.fileset  # written from the root (`_from_root_hint` said so)
         cands = [ref.path] if rooted else [
-            f for f in self.fs.files if f.rsplit("/", 1)[-1] == name and f not in self.fs.links][:6]
+            f for f in self.fs.named(name) if f not in self.fs.links][:6]
         fix = None
         if len(cands) == 1 and cands[0] != rel and cands[0] not in self.fs.links:
             new_path = cands[0] if from_root else _hint_path(rel, cands[0])

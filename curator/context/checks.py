@@ -210,8 +210,7 @@ def _found(fs, path: str, folder: str, kind: str) -> bool:
     for base in _bases(folder, kind):
         if fs.exists(_join(base, path)):
             return True
-    suffix = "/" + path
-    return any(f.endswith(suffix) for f in fs.files) if kind == "code" else False
+    return kind == "code" and fs.ends_with(path)
 
 
 def _parent_exists(fs, path: str, folder: str, kind: str) -> tuple[str, str] | None:

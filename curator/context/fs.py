@@ -55,6 +55,8 @@ class RepoFS:
     read_paths: set[str] = field(default_factory=set)  # absolute files read (for replay keys)
     _texts: dict[str, Text | Problem] = field(default_factory=dict)
     _fileset: set[str] | None = None
+    _by_name: dict[str, list[str]] | None = None
+    _tails: set[str] | None = None
 
     @classmethod
     def scan(cls, root: str | os.PathLike) -> RepoFS:
@@ -128,6 +130,32 @@ class RepoFS:
         if self._fileset is None:
             self._fileset = set(self.files)
         return self._fileset
+
+    def changed(self) -> None:
+        """`files` was edited in place (a planned move modelled): the lookups are built again."""
+        self.files.sort()
+        self._fileset = self._by_name = self._tails = None
+
+    def named(self, name: str) -> list[str]:
+        """Every file of that base name, in walk order (one dict, not a scan of every file per
+        question: a large folder asks thousands)."""
+        if self._by_name is None:
+            self._by_name = {}
+            for f in self.files:
+                self._by_name.setdefault(f.rsplit("/", 1)[-1], []).append(f)
+        return self._by_name.get(name, [])
+
+    def ends_with(self, path: str) -> bool:
+        """Does some file's path end with `/path` (a path written from a folder further down)?"""
+        if self._tails is None:
+            tails: set[str] = set()
+            for f in self.files:
+                i = f.find("/")
+                while i != -1:
+                    tails.add(f[i + 1:])
+                    i = f.find("/", i + 1)
+            self._tails = tails
+        return path in self._tails
 
     def exists(self, rel: str) -> bool:
         """Is `rel` a file or folder of the repository (one the walk did not enter: asked)?"""

@@ -22,8 +22,8 @@ def moved_to(fs, history: dict[str, str], path: str, parent: str) -> Moved:
         return Moved(now, "git")
     name = path.rsplit("/", 1)[-1]
     same, reals = [], set()
-    for f in fs.files:  # one file reached through a linked folder is one file
-        if f.rsplit("/", 1)[-1] == name and f not in fs.links:
+    for f in fs.named(name):  # one file reached through a linked folder is one file
+        if f not in fs.links:
             real = getattr(fs.read(f), "real", f)
             if real not in reals:
                 reals.add(real)

@@ -94,6 +94,5 @@ def with_edits(fs: RepoFS, edits: list[FileEdit]) -> RepoFS:
                 fs.files.append(e.path)
                 parts = e.path.split("/")
                 fs.dirs.update("/".join(parts[:i]) for i in range(1, len(parts)))
-    fs.files.sort()
-    fs._fileset = None
+    fs.changed()
     return fs

@@ -100,6 +100,9 @@ class CuratorApp(App[None]):
         self.fixes = Fixes(self, self.curation, self.repository)
         self.undo = Undo(self, self.repository)
         self.choices = Choices(self, self.curation, self.undo)
+        # the theme is chosen before the app runs: set in on_mount, it parsed the whole stylesheet
+        # again (Textual re-parses every source on a theme change) for every launch
+        self.theme, self._theme_warnings = install_themes(self, theme)
 
     def on_mount(self) -> None:
         import sys
@@ -107,7 +110,8 @@ class CuratorApp(App[None]):
         # workers (loading, searching) and the UI share the GIL: hand it over sooner than the
         # default 5 ms so a search finishes within a frame while the UI keeps drawing
         sys.setswitchinterval(0.0005)
-        self.theme = install_themes(self, self.requested_theme)
+        for text, severity, timeout in self._theme_warnings:
+            self.notify(text, severity=severity, timeout=timeout)  # type: ignore[arg-type]
         self._role_theme_pushed = role_styles(self, self._role_theme_pushed)
         self._themes_ready = True
         # (the notice is the first screen's one-line banner, never also a toast)

@@ -103,22 +103,25 @@ def available_themes() -> tuple[list[ThemeFile], list[tuple[Path, str]]]:
     return load_theme_files(bundled_themes(), user_themes())
 
 
-def install(app, requested: str | None) -> str:
-    """Register every theme with `app` (saying which files failed) and return the one to show:
-    `requested`, else the user's saved theme, else the default."""
+def install(app, requested: str | None) -> tuple[str, list[tuple[str, str, float | None]]]:
+    """Register every theme with `app` and return the one to show (`requested`, else the user's
+    saved theme, else the default) with the warnings to tell once the app runs (message,
+    severity, timeout): called before the app starts, so its stylesheet is parsed once, with this
+    theme's colours, not again for a theme set after the first screen."""
     from .settings import load_settings
 
     themes, failures = available_themes()
     for t in themes:
         app.register_theme(t.to_textual())
+    warnings: list[tuple[str, str, float | None]] = []
     if failures:
         lines = "\n".join(f"{p.name}: {why}" for p, why in failures)
-        app.notify(f"Some theme files could not be loaded:\n{lines}", severity="warning", timeout=8)
+        warnings.append((f"Some theme files could not be loaded:\n{lines}", "warning", 8))
     wanted = requested or load_settings().theme or DEFAULT_THEME
     if wanted not in app.available_themes:
-        app.notify(f"Unknown theme {wanted!r}; using {DEFAULT_THEME}", severity="warning")
+        warnings.append((f"Unknown theme {wanted!r}; using {DEFAULT_THEME}", "warning", None))
         wanted = DEFAULT_THEME if DEFAULT_THEME in app.available_themes else "textual-dark"
-    return wanted
+    return wanted, warnings
 
 
 def role_styles(app, pushed: bool) -> bool:

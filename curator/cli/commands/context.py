@@ -10,13 +10,10 @@ HELP = "what each agent (Claude Code, Codex, Cursor, ...) loads: start-up files,
 
 
 def add_arguments(parser) -> None:
-    from ...agents import AGENTS
+    from ..common import add_agent_arg
 
     parser.add_argument("path", nargs="?", metavar="PATH", help="the repository (default: the git repository here)")
-    parser.add_argument("--agent", nargs="+", metavar="NAME[@VERSION]",
-                        help=f"only these agents ({', '.join(AGENTS)}; windsurf is devin), each at the version "
-                             "whose rules apply (claude-code@2.1.270; default: .curator.yaml's, else the newest "
-                             "known)")
+    add_agent_arg(parser)
     parser.add_argument("--for", dest="for_paths", nargs="+", metavar="FILE", default=[],
                         help="also what loads when these repository files are read or edited")
     parser.add_argument("--format", choices=("text", "json", "markdown"), default="text", help="output format")
@@ -53,7 +50,6 @@ def run(args) -> int:
     if args.verify:
         return verify(args)
 
-    from ...context.build import build_context
     from ...reports.context_report import context_json, render_markdown, render_text
     from ...reports.escape import plain_text
     from ..common import EXIT_OK, UsageError, print_json
@@ -65,13 +61,10 @@ def run(args) -> int:
         if rel.startswith(".."):
             raise UsageError(f"--for {p}: not inside {root}")
         fors.append(rel.replace(os.sep, "/"))
-    from ...agents import UnknownAgent, VersionError
     from ...base.kept import capture
+    from ..common import agent_context
 
-    try:
-        model = build_context(root, agents=args.agent, for_paths=fors, chosen_by="--agent")
-    except (UnknownAgent, VersionError) as exc:
-        raise UsageError(f"--agent: {exc}") from None
+    model = agent_context(root, args, for_paths=fors)
     with capture(getattr(args, "kept", None)) as printed:  # kept: an unchanged repository prints it again without a build
         if args.format == "json":
             print_json(context_json(model))

@@ -8,9 +8,10 @@ HELP = "token counts per tier, domain and file; start-up load against its budget
 
 
 def add_arguments(parser) -> None:
-    from ..common import add_format_arg, add_store_args
+    from ..common import add_agent_arg, add_format_arg, add_store_args
 
     add_store_args(parser)
+    add_agent_arg(parser)
     add_format_arg(parser, ("text", "json"))
     parser.add_argument("--top", type=int, default=15, metavar="N", help="largest files to list (text; default 15)")
     parser.add_argument("--all", action="store_true", help="list every file (json lists every file always)")
@@ -43,10 +44,10 @@ def run(args) -> int:
         return EXIT_OK
     # not checked here: `check --format json` gives each source's findings
     summaries = {row["name"]: row for row in source_summaries(repo, findings=False)}
-    from ...context.build import build_context
     from ...reports.tokens_report import agents_json, render_agents
+    from ..common import agent_context
 
-    model = build_context(repo.root)  # each agent's start-up from the instruction files, as `context` counts it
+    model = agent_context(repo.root, args)  # each agent's start-up from the instruction files, as `context` counts it
     if args.format == "json":
         out = []
         for s in repo.loaded():
@@ -77,17 +78,16 @@ def run(args) -> int:
 def _instructions_only(args) -> int | None:
     """A repository with instruction files and no memory (as `check` and `context` take it):
     each agent's start-up load, the number `context` shows; None when it has none either."""
-    from ...context.build import build_context
     from ...live.instructions import instruction_repository
     from ...reports.findings_report import plural
     from ...reports.tokens_report import agents_json, render_agents
-    from ..common import EXIT_OK, console, print_json, store_argument
+    from ..common import EXIT_OK, agent_context, console, print_json, store_argument
 
     given = store_argument(args)
     root = instruction_repository(given, startup_only=given is None)  # no path: the app's rule
     if root is None:
         return None
-    model = build_context(root)
+    model = agent_context(root, args)
     shown = given or str(root)
     if args.format == "json":
         print_json({"version": 1, "repository": shown, "sources": [], "agents": agents_json(model)})

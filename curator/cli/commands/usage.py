@@ -21,17 +21,48 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from rich.text import Text
-
-    from ..common import EXIT_OK, UsageError, console, open_store, print_json
-    from ..sessions_support import store_usage
+    from ..common import EXIT_OK, UsageError, console, open_repository, print_json
 
     try:
-        store, _ = open_store(args, tokens=False, quiet_notice=args.format != "text")
+        repo, _ = open_repository(args, check=False, quiet_notice=args.format != "text")
     except UsageError:  # no memory store: the instruction files' usage alone, when there are any
         return _instructions_only(args)
+    stores = [_store_use(s.name, s.store, args) for s in repo.loaded()]  # every memory system's reads
+    if not stores:
+        return _instructions_only(args)
+    index, today = stores[0]["index"], stores[0]["store"].today
+    proof = _proof(index, today)
+    if args.format == "json":
+        data = {"repository": str(index.discovery.repo), "sessions": stores[0]["usage"].session_count,
+                "today": today.isoformat()}
+        if len(stores) == 1:
+            data.update(_store_json(stores[0], args))
+        else:
+            data["sources"] = [{"name": u["name"], **_store_json(u, args)} for u in stores]
+        data.update(_proof_json(proof))
+        print_json(data)
+        return EXIT_OK
+    out = console()
+    if not stores[0]["usage"].has_evidence:
+        out.print(f"no Claude Code sessions found for {index.discovery.repo}: no evidence of use "
+                  "(give --projects DIR if the transcripts are elsewhere)")
+        return EXIT_OK
+    for u in stores:
+        if len(stores) > 1:
+            from rich.rule import Rule
+            from rich.text import Text
+
+            out.print(Rule(Text(u["name"], style="bold"), align="left"))
+        _print_store(out, u, args)
+    _print_proof(out, proof, args.top)
+    return EXIT_OK
+
+
+def _store_use(name: str, store, args) -> dict:
+    """One memory system's reads: its memories by reads, and those unused for `--unused-for`."""
+    from ..sessions_support import store_usage
+
     usage, index = store_usage(store, args)
-    proof = _proof(index, store.today)
     memories = [p for p, r in store.records.items() if r.level == 2]
     uses = sorted((usage.use(p) for p in memories), key=lambda u: (-u.reads, u.path))
     unused = None
@@ -40,29 +71,31 @@ def run(args) -> int:
 
         last = {p: u.last for p, u in usage.by_path.items()}
         unused = unused_candidates(store, last, args.unused_for, None, allow_semantic=True)
-    if args.format == "json":
-        data = {"repository": str(index.discovery.repo), "sessions": usage.session_count,
-                "today": store.today.isoformat(), "reads": len(usage.reads),
-                "list_memories_calls": sum(usage.listings.values()),
-                "memories": [u.to_json() for u in uses]}
-        if args.unused_for:
-            data["unused_for_days"] = args.unused_for
-            data["unused"] = unused  # null: no transcripts, so no evidence either way
-        data.update(_proof_json(proof))
-        print_json(data)
-        return EXIT_OK
-    out = console()
-    if not usage.has_evidence:
-        out.print(f"no Claude Code sessions found for {index.discovery.repo}: no evidence of use "
-                  "(give --projects DIR if the transcripts are elsewhere)")
-        return EXIT_OK
-    read = [u for u in uses if u.reads]
-    never = [u.path for u in uses if not u.reads]
+    return {"name": name, "store": store, "usage": usage, "index": index, "memories": memories, "uses": uses,
+            "unused": unused}
+
+
+def _store_json(u: dict, args) -> dict:
+    usage = u["usage"]
+    data = {"reads": len(usage.reads), "list_memories_calls": sum(usage.listings.values()),
+            "memories": [m.to_json() for m in u["uses"]]}
+    if args.unused_for:
+        data["unused_for_days"] = args.unused_for
+        data["unused"] = u["unused"]  # null: no transcripts, so no evidence either way
+    return data
+
+
+def _print_store(out, u: dict, args) -> None:
+    from rich.text import Text
+
+    usage, uses, unused = u["usage"], u["uses"], u["unused"]
+    read = [m for m in uses if m.reads]
+    never = [m.path for m in uses if not m.reads]
     out.print(f"{usage.session_count} session(s), {len(usage.reads)} read(s) of {len(read)} of "
-              f"{len(memories)} memories; {sum(usage.listings.values())} list_memories call(s)")
+              f"{len(u['memories'])} memories; {sum(usage.listings.values())} list_memories call(s)")
     if read:
         _rows(out, "most read", read[: args.top])
-        least = sorted(read, key=lambda u: (u.reads, u.last, u.path))[: args.top]
+        least = sorted(read, key=lambda m: (m.reads, m.last, m.path))[: args.top]
         _rows(out, "least read (of those read)", least)
     out.print(Text.assemble(("never read", "bold"), f" ({len(never)})"))
     for p in never[: args.top]:
@@ -75,8 +108,6 @@ def run(args) -> int:
                                 (f"curator prune --unused-for {args.unused_for}d offers the transient ones", "dim")))
         for p in unused[: args.top]:
             out.print(f"  {p}")
-    _print_proof(out, proof, args.top)
-    return EXIT_OK
 
 
 def _proof(index, today):

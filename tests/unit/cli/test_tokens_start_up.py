@@ -102,3 +102,18 @@ def test_check_with_no_path_in_a_checkout_without_git_reads_its_instruction_file
     monkeypatch.chdir(root)
     assert main(["check", "--format", "json"]) in (0, 1)
     assert [f["check"] for f in json.loads(capsys.readouterr().out)["findings"]] == ["instructions.missing-path"]
+
+
+
+def test_agent_chooses_the_agents_and_their_version_as_context_does(capsys, sample_repo_copy):
+    def agents(command, *argv):
+        assert main([command, str(sample_repo_copy), "--format", "json", *argv]) == 0
+        return {a["agent"]: a for a in json.loads(capsys.readouterr().out)["agents"]}
+
+    assert len(agents("tokens")) > 1 and set(agents("tokens", "--agent", "codex")) == {"codex"}
+    tokens = agents("tokens", "--agent", "claude-code@2.1.200")["claude-code"]
+    context = agents("context", "--agent", "claude-code@2.1.200")["claude-code"]
+    assert tokens["version"] == "2.1.200"
+    assert tokens["startup"]["tokens"] == context["startup"]["tokens"] > 0  # one number on both screens
+    assert main(["tokens", str(sample_repo_copy), "--agent", "nope"]) == 2
+    assert "--agent: unknown agent 'nope'" in capsys.readouterr().err

@@ -64,7 +64,13 @@ def test_usage_covers_the_instruction_files_beside_memories(demo, capsys):
     data = json.loads(_run(capsys, "usage", str(demo), "--format", "json"))
     items = {i["path"]: i for i in data["instructions"]["items"]}
     assert items["CLAUDE.md"]["sessions"] == 3 and items[".claude/skills/release-notes/SKILL.md"]["uses"] == 1
-    assert data["listing"]["budget_chars"] == 8000 and data["memories"]
+    assert data["listing"]["budget_chars"] == 8000
+    # every memory system's reads, not the first one's only (the Claude memory folder's too)
+    sources = {s["name"]: s for s in data["sources"]}
+    assert set(sources) == {".serena/memories", ".claude/memory", "docs"}
+    read = {s: {m["path"] for m in sources[s]["memories"] if m["reads"]} for s in sources}
+    assert "feedback_quarantine_not_rerun.md" in read[".claude/memory"] and read[".serena/memories"]
+    assert ".claude/memory ──" in text and "feedback_quarantine_not_rerun.md" in text
     verify = json.loads(_run(capsys, "context", str(demo), "--verify", "--format", "json"))
     assert verify["usage"]["items"] == data["instructions"]["items"]  # one number in both faces
 
