@@ -5,7 +5,8 @@ Each memory's opening (its name and first 126 word pieces: what it says it is ab
 vector distilled from the retrieval source's model (retrieval/static.py: no model run, so a cold
 check pays for meaning what it pays for words), in the store's IDF, centred on the store's mean;
 pairs at least `THRESHOLD` alike, beside the textual `duplicate.near` (a pair it reports is not
-repeated). The threshold is fitted leave-one-store-out on the corpus over a maintainer's reading
+repeated), unless their names make them two records (`topic_records`: two days' records, two
+incidents of an experience log, two numbered items of a series). The threshold is fitted leave-one-store-out on the corpus over a maintainer's reading
 of the pairs (`python -m curator.bench.topical`). Without the semantic source the check is silent.
 
 A re-check of one edited memory compares it with the rest (`TopicIndex`, kept by the workspace:
@@ -14,6 +15,7 @@ the store's IDF and centre as the last full run made them), never every pair aga
 from __future__ import annotations
 
 from .context import Context
+from .topic_records import distinct_records
 
 THRESHOLD = 0.745  # cosine of the static openings; fitted (F0.5) on the corpus's read pairs (bench/topical.py)
 MIN_WORDS = 30  # shorter bodies (stubs, empty files) embed alike whatever they say
@@ -93,9 +95,12 @@ def _said(ctx: Context) -> set[frozenset]:
 
 
 def _report(ctx: Context, pairs, textual: set[frozenset]) -> None:
+    records = ctx.store.records
     for a, b, cos in pairs:
         if frozenset((a, b)) in textual or a.rsplit("/", 1)[-1] == b.rsplit("/", 1)[-1]:
             continue  # said already, or an experience entry and its summary twin
+        if distinct_records(records[a], records[b]):
+            continue  # alike in meaning, but two records by their names (topic_records.py)
         ctx.add(CHECK, b, f"same topic as {a} (meaning {cos:.2f} alike, little shared text): "
                 "merge them into one memory, or say in each what the other does not", target=a)
 
