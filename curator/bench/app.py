@@ -74,9 +74,6 @@ def _peak_rss_mb() -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..live import use_meaning
-
-    use_meaning()  # duplicate.topic's vectors, as `curator` has them
     p = argparse.ArgumentParser(prog="python -m curator.bench.app", description=__doc__.splitlines()[0])
     p.add_argument("--files", type=int, default=1000)
     p.add_argument("--lab-files", type=int, default=10000)

@@ -110,15 +110,14 @@ def _recheck_in_process(store_path: str) -> float:
     from pathlib import Path
 
     from ..base.tokens import default_counter
-    from ..live import use_meaning
+    from ..live import semantic_embedder
     from ..live.workspace import open_workspace
-
-    use_meaning()  # this child is a face too: duplicate.topic's vectors as `curator` has them
+    from ..model.loader import LoadOptions
 
     work = Path(tempfile.mkdtemp(prefix="curator-bench-recheck-")) / "store"
     shutil.copytree(store_path, work)  # never edit the shared generated store
     try:
-        ws = open_workspace(work, token_counter=default_counter())
+        ws = open_workspace(work, LoadOptions(token_counter=default_counter(), meaning=semantic_embedder))  # as `curator` has it
         times = []
         for path in [r.path for r in ws.store.memories()][:12]:
             f = ws.store.root / path
@@ -133,9 +132,6 @@ def _recheck_in_process(store_path: str) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..live import use_meaning
-
-    use_meaning()  # duplicate.topic's vectors, as `curator` has them
     p = argparse.ArgumentParser(prog="python -m curator.bench.check", description=__doc__.splitlines()[0])
     p.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 50000])
     p.add_argument("--repeat", type=int, default=5, help="warm pairs per size (default 5)")

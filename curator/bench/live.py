@@ -50,18 +50,20 @@ def _edit(path: Path, n: int) -> None:
 
 def measure(n_files: int, edits: int) -> dict:
     from ..base.tokens import default_counter
+    from ..live import semantic_embedder
     from ..live.workbench import open_workbench
+    from ..model.loader import LoadOptions
     from ..model.sources import discover
 
     work = Path(tempfile.mkdtemp(prefix="curator-bench-live-")) / "store"
     shutil.copytree(synthetic_store(n_files), work)
     try:
-        open_workbench(discover(work), given=str(work), token_counter=default_counter()).flush()  # warm
+        open_workbench(discover(work), LoadOptions(given=str(work), token_counter=default_counter(), meaning=semantic_embedder)).flush()  # warm
         import gc
 
         gc.collect()
         start = time.perf_counter()
-        bench = open_workbench(discover(work), given=str(work), token_counter=default_counter())
+        bench = open_workbench(discover(work), LoadOptions(given=str(work), token_counter=default_counter(), meaning=semantic_embedder))
         load_s = time.perf_counter() - start
         rss_loaded = _rss_mb()
         if bench.workspace is None:
@@ -133,9 +135,6 @@ def _watch_latency(bench, work: Path, paths: list[str]) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..live import use_meaning
-
-    use_meaning()  # duplicate.topic's vectors, as `curator` has them
     p = argparse.ArgumentParser(prog="python -m curator.bench.live", description=__doc__.splitlines()[0])
     p.add_argument("--files", type=int, default=10000)
     p.add_argument("--edits", type=int, default=11)

@@ -90,9 +90,6 @@ def measure(n: int, edits: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..live import use_meaning
-
-    use_meaning()  # duplicate.topic's vectors, as `curator` has them
     p = argparse.ArgumentParser(prog="python -m curator.bench.live_context", description=__doc__.splitlines()[0])
     p.add_argument("--files", type=int, default=300)
     p.add_argument("--edits", type=int, default=7)

@@ -200,9 +200,6 @@ def _app(root: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..live import use_meaning
-
-    use_meaning()  # duplicate.topic's vectors, as `curator` has them
     import subprocess
     import tempfile
 

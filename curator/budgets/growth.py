@@ -161,65 +161,87 @@ def store_growth(root: Path | str, *, samples: int = SAMPLES, today: date | None
         return Growth(reason=f"git history unreadable: {exc}")
 
 
+class _NoHistory(Exception):
+    """Why the store has no history to show (the Growth's reason)."""
+
+
 def _growth(root: Path, samples: int, today: date, call_timeout: float, total_timeout: float) -> Growth:
     deadline = time.monotonic() + total_timeout
     try:
-        root = root.resolve()
-    except OSError:
-        return Growth(reason="the store folder cannot be read")
-    if not root.is_dir():
-        return Growth(reason="the store folder cannot be read")
-    if shutil.which("git") is None:
-        return Growth(reason="git is not installed")
-    try:
-        out = git(root, "rev-parse", "--show-toplevel", "--is-shallow-repository", timeout=call_timeout)
-    except GitError:
-        return Growth(reason="not in a git repository")
-    lines = out.strip().splitlines()
-    if len(lines) < 2:
-        return Growth(reason="not in a git repository")
-    top = Path(lines[0]).resolve()
-    if lines[1].strip() == "true":
-        return Growth(reason="a shallow clone: its history is cut short (git fetch --unshallow)")
-    try:
-        rel = root.relative_to(top).as_posix()
-    except ValueError:
-        return Growth(reason="the store is outside the repository's work tree")
-    rel = "" if rel == "." else rel
-    try:  # the history's points depend on HEAD only: a live change re-walks the work tree alone
-        head = git(top, "rev-parse", "-q", "--verify", "HEAD", timeout=call_timeout).strip()
-    except GitError:
-        head = ""  # no commits yet: `git log` below says so
-    key = (str(top), rel, head, samples)
-    if head and key in _HISTORY:
-        past, count = _HISTORY[key]
-        return Growth((*past, work_tree_point(root, today)), commits=count)
-    try:
-        log = git(top, "--literal-pathspecs", "log", "--format=%H %cs", "--", rel or ".",
-                   timeout=min(call_timeout, deadline - time.monotonic()))
-    except GitError as exc:
-        text = str(exc)
-        if "does not have any commits" in text or "bad default revision" in text:
-            return Growth(reason="the repository has no commits yet")
-        return Growth(reason=text)
-    commits = [ln.split(" ", 1) for ln in log.splitlines() if " " in ln]
-    if not commits:
-        return Growth(reason="the store has no commits yet")
-    points: list[GrowthPoint] = []
-    whole = True
-    for commit, day in sample(commits[::-1], samples):  # oldest first
-        left = deadline - time.monotonic()
-        if left <= 0:
-            whole = False
-            break
-        try:
-            points.append(_tree_point(top, commit, day.strip(), rel, min(call_timeout, left)))
+        root, top, rel = _place(root, call_timeout)
+        try:  # the history's points depend on HEAD only: a live change re-walks the work tree alone
+            head = git(top, "rev-parse", "-q", "--verify", "HEAD", timeout=call_timeout).strip()
         except GitError:
-            whole = False
-            break
+            head = ""  # no commits yet: `git log` below says so
+        key = (str(top), rel, head, samples)
+        if head and key in _HISTORY:
+            past, count = _HISTORY[key]
+            return Growth((*past, work_tree_point(root, today)), commits=count)
+        commits = _commits(top, rel, min(call_timeout, deadline - time.monotonic()))
+    except _NoHistory as exc:
+        return Growth(reason=str(exc))
+    points, whole = _points(top, rel, sample(commits[::-1], samples), call_timeout, deadline)  # oldest first
     if whole and head:  # a history cut short by a timeout is read again next time
         while len(_HISTORY) >= _HISTORY_KEPT:
             _HISTORY.pop(next(iter(_HISTORY)))
         _HISTORY[key] = (tuple(points), len(commits))
     points.append(work_tree_point(root, today))
     return Growth(tuple(points), commits=len(commits))
+
+
+def _place(root: Path, timeout: float) -> tuple[Path, Path, str]:
+    """(the store's real folder, its repository's top, the store's path in it ("" at the top));
+    raises _NoHistory when there is no full history to read."""
+    try:
+        root = root.resolve()
+    except OSError:
+        raise _NoHistory("the store folder cannot be read") from None
+    if not root.is_dir():
+        raise _NoHistory("the store folder cannot be read")
+    if shutil.which("git") is None:
+        raise _NoHistory("git is not installed")
+    try:
+        out = git(root, "rev-parse", "--show-toplevel", "--is-shallow-repository", timeout=timeout)
+    except GitError:
+        raise _NoHistory("not in a git repository") from None
+    lines = out.strip().splitlines()
+    if len(lines) < 2:
+        raise _NoHistory("not in a git repository")
+    top = Path(lines[0]).resolve()
+    if lines[1].strip() == "true":
+        raise _NoHistory("a shallow clone: its history is cut short (git fetch --unshallow)")
+    try:
+        rel = root.relative_to(top).as_posix()
+    except ValueError:
+        raise _NoHistory("the store is outside the repository's work tree") from None
+    return root, top, "" if rel == "." else rel
+
+
+def _commits(top: Path, rel: str, timeout: float) -> list[list[str]]:
+    """[commit, day] of every commit that touched the store, newest first."""
+    try:
+        log = git(top, "--literal-pathspecs", "log", "--format=%H %cs", "--", rel or ".", timeout=timeout)
+    except GitError as exc:
+        text = str(exc)
+        if "does not have any commits" in text or "bad default revision" in text:
+            raise _NoHistory("the repository has no commits yet") from None
+        raise _NoHistory(text) from None
+    commits = [ln.split(" ", 1) for ln in log.splitlines() if " " in ln]
+    if not commits:
+        raise _NoHistory("the store has no commits yet")
+    return commits
+
+
+def _points(top: Path, rel: str, commits, call_timeout: float, deadline: float) -> tuple[list[GrowthPoint], bool]:
+    """The store's size at each sampled commit, and whether every one was read before the
+    deadline (a timeout or a git error stops the walk)."""
+    points: list[GrowthPoint] = []
+    for commit, day in commits:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return points, False
+        try:
+            points.append(_tree_point(top, commit, day.strip(), rel, min(call_timeout, left)))
+        except GitError:
+            return points, False
+    return points, True

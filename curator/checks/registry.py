@@ -203,7 +203,11 @@ CHECKS: dict[str, CheckSpec] = {c.id: c for c in (
           fix="Merge them into one memory and drop or re-point the other's rows."),
     _spec("duplicate.topic", INFO, "memories on the same topic with little shared text (with the semantic source)", "topical_checks",
           scope=STORE_WIDE, reads={TEXT, NAMES},
-          why="Two memories about one topic in other words split what the agent knows: it loads one and misses the other.",
+          why="Two memories about one topic in other words split what the agent knows: it loads one and misses the other. "
+              "Two records of one area are not one topic: a pair whose names make them two records is not reported "
+              "(two records dated on different days, two entries of an experience log, or two numbered items of one "
+              "series, whose names each say something the other's does not: upload_backend_0301 and upload_ui_0302, "
+              "lint-004-all-files and lint-005-all-patterns).",
           example="docs/BEST_PRACTICES.md and docs/CONSOLIDATED_BEST_PRACTICES.md: meaning 0.91 alike, few shared sentences",
           fix="Merge the two into one memory (keep the newer facts) and drop or re-point the other."),
     _spec("links.broken", W, "a markdown link inside a memory that reaches nothing", "content_checks format_checks",

@@ -94,9 +94,6 @@ def main(argv: list[str] | None = None, kept=None) -> int:
     """Run one command. `kept`: the `base.kept.Run` the entry point opened for it (a command run
     any other way keeps nothing for the next one)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    from ..live import use_meaning
-
-    use_meaning()  # duplicate.topic's vectors, for every command and the app
     try:
         parser, mods = build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
         if argv and (argv[0] in mods or argv[0] in ("-h", "--help", "--version")):

@@ -7,7 +7,10 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import overload
+from typing import TYPE_CHECKING, overload
+
+if TYPE_CHECKING:
+    from ..model.loader import LoadOptions
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -132,6 +135,15 @@ def writable_root(args: argparse.Namespace):
     return located.root
 
 
+def load_options(**fields) -> LoadOptions:
+    """How every command loads a store: the fields its arguments give, and duplicate.topic's
+    vectors (the semantic source, `live.semantic_embedder`)."""
+    from ..live import semantic_embedder
+    from ..model.loader import LoadOptions
+
+    return LoadOptions(meaning=semantic_embedder, **fields)
+
+
 def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: bool = False, where=None):
     """Locate, configure and load the store the arguments name (or `where`, the (located, config)
     a caller already has). Raises UsageError on failure."""
@@ -144,7 +156,7 @@ def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: b
 
         counter = default_counter()
     try:
-        store = load_store(located.root, given=located.given, config=config, token_counter=counter)
+        store = load_store(located.root, load_options(given=located.given, config=config, token_counter=counter))
     except StoreError as exc:
         raise UsageError(str(exc)) from None
     _loaded(counter, located, quiet_notice)
@@ -161,8 +173,8 @@ def open_repository(args, *, only=None, check: bool = True, quiet_notice: bool =
     located, config = where if where is not None else locate_and_configure(args)
     counter = default_counter()
     target = located.repo if located.repo is not None else located.root
-    repo = load_repository(target, token_counter=counter, config=config, only=only, check=check,
-                           layout=located.layout)
+    options = load_options(config=config, token_counter=counter, only=frozenset(only) if only else None, check=check)
+    repo = load_repository(target, options, layout=located.layout)
     _loaded(counter, located, quiet_notice)
     failed = [s for s in repo.sources if s.error]
     if failed and not repo.loaded():

@@ -38,10 +38,6 @@ def build_context(root: str | os.PathLike, *, agents: Iterable[str] | None = Non
     to those check ids; `count=False` leaves every token count at 0 (`curator check` needs only
     the findings); `managed_dir` is where Claude Code's managed settings are looked for.
     A wrong agent name or version raises UnknownAgent / VersionError (both ValueError)."""
-    from . import agents_md, claude, rules
-    from .checks import repository_checks
-    from .others import codex_user, devin_user, serena
-
     env = dict(os.environ) if env is None else env
     home = home or env.get("HOME") or str(Path.home())
     fs = fs or RepoFS.scan(root)
@@ -53,40 +49,15 @@ def build_context(root: str | os.PathLike, *, agents: Iterable[str] | None = Non
     b = Builder(fs, env, home, only, counter=token_counter, rules=dict(choice.rules), managed_dir=managed_dir)
     present = set(present_agents(fs, choice.rules))
     names = choice.wanted or sorted(present | set(choice.named), key=AGENTS.index)
-    makers = {"claude-code": claude.build, "codex": agents_md.codex, "gemini": agents_md.gemini,
-              "cursor": rules.cursor, "copilot": rules.copilot, "cline": rules.cline, "devin": rules.devin,
-              "kiro": rules.kiro, "roo": rules.roo, "serena": serena}
     model = ContextModel(fs.root, home=home, env=env, notes=list(choice.problems))
     built: dict[str, AgentContext] = {}
     for name in AGENTS:  # every present agent is built: the findings are the repository's
         if name not in present and name not in names or (name == "serena" and not count):
             continue  # (Serena's entry makes no finding: a check does not load its store twice)
-        ctx = built[name] = makers[name](b)
-        ruleset = choice.rules[name]
-        ctx.version, ctx.chosen_by = ruleset.version, choice.chosen_by[name]
-        ctx.name = str(ruleset.value("name", ruleset.table.label))
-        ctx.notes = choice.notes.get(name, []) + ctx.notes
-        if name in NEAREST_AGENTS:
-            agents_md.nearest(b, ctx)
-        if name == "claude-code":
-            claude.user_files(b, ctx, fs.root)
-        elif name == "codex":
-            codex_user(b, ctx)
-        elif name == "devin":
-            devin_user(b, ctx)
+        ctx = built[name] = _agent(b, name, choice)
         if name in names:
             model.agents[name] = ctx
-    repository_checks(b, built)
-    from . import placement, startup_budget, traps
-
-    b.dead_parts()
-    traps.check(b, built.get("claude-code"))
-    startup_budget.check(b, built)
-
-    places = placement.placements(fs, choice.rules)
-    placement.check(b, places)
-    model.misplaced = [placement.unseen(fs, p) for p in places]
-    model.files = len(instruction_files(model))
+    _repository_findings(b, built, model, choice)
     if count:
         model.encoding = _count(model, token_counter)
     for p in for_paths:
@@ -96,6 +67,45 @@ def build_context(root: str | os.PathLike, *, agents: Iterable[str] | None = Non
     model.findings = sorted(b.findings, key=lambda f: f.sort_key())
     model.fs = fs
     return model
+
+
+def _agent(b: Builder, name: str, choice) -> AgentContext:
+    """One agent's context: what its rules load, with its version, name, notes and the files
+    it reads beside the repository's (the nearest AGENTS.md, the user's own files)."""
+    from . import agents_md, claude, rules
+    from .others import codex_user, devin_user, serena
+
+    makers = {"claude-code": claude.build, "codex": agents_md.codex, "gemini": agents_md.gemini,
+              "cursor": rules.cursor, "copilot": rules.copilot, "cline": rules.cline, "devin": rules.devin,
+              "kiro": rules.kiro, "roo": rules.roo, "serena": serena}
+    users = {"claude-code": lambda ctx: claude.user_files(b, ctx, b.fs.root), "codex": lambda ctx: codex_user(b, ctx),
+             "devin": lambda ctx: devin_user(b, ctx)}
+    ctx = makers[name](b)
+    ruleset = choice.rules[name]
+    ctx.version, ctx.chosen_by = ruleset.version, choice.chosen_by[name]
+    ctx.name = str(ruleset.value("name", ruleset.table.label))
+    ctx.notes = choice.notes.get(name, []) + ctx.notes
+    if name in NEAREST_AGENTS:
+        agents_md.nearest(b, ctx)
+    if name in users:
+        users[name](ctx)
+    return ctx
+
+
+def _repository_findings(b: Builder, built: dict[str, AgentContext], model: ContextModel, choice) -> None:
+    """The checks across every agent built: the repository's, dead parts, Claude Code's traps,
+    the start-up budget, and instruction files no agent reads (the model's `misplaced`)."""
+    from . import placement, startup_budget, traps
+    from .checks import repository_checks
+
+    repository_checks(b, built)
+    b.dead_parts()
+    traps.check(b, built.get("claude-code"))
+    startup_budget.check(b, built)
+    places = placement.placements(b.fs, choice.rules)
+    placement.check(b, places)
+    model.misplaced = [placement.unseen(b.fs, p) for p in places]
+    model.files = len(instruction_files(model))
 
 
 def loads_for(model: ContextModel, rel: str) -> dict[str, list[OnDemand]]:

@@ -184,14 +184,17 @@ class Builder:
         `on_demand` (the nested file's own item, its trigger and globs) the file and its imports
         join `ctx.on_demand` instead. Every import is recorded in `ctx.imports` and a broken one is
         a finding on the importing file and line, nested or not (`report=False`: recorded only)."""
+        walk = _ImportWalk(ctx, refs_of, loaded, hops, agent_note, import_rule, depth_rule, on_demand, report)
+        self._load(walk, rel, why, via, depth, chain, rule)
+
+    def _load(self, walk: _ImportWalk, rel: str, why: str, via: str | None, depth: int, chain: tuple[str, ...],
+              rule: str) -> None:
+        """One file of the import walk: loaded (once), then each of its imports followed."""
         t = self.text(rel)
-        if t is None:
+        if t is None or t.real in walk.loaded:
             return
-        key = t.real
-        if key in loaded:
-            return
-        loaded.add(key)
-        when = "start-up" if on_demand is None else "on demand"
+        walk.loaded.add(t.real)
+        ctx, on_demand = walk.ctx, walk.on_demand
         if on_demand is None:
             ctx.startup.append(Loaded(rel, t.size, 0, why, via, None, t.text, rule))
         elif depth == 0:
@@ -199,51 +202,80 @@ class Builder:
         else:
             ctx.on_demand.append(OnDemand(rel, f"with {on_demand.path} (imported at {via})", 0, t.size,
                                           on_demand.trigger, on_demand.globs, text=t.text, rule=rule, via=via))
-        chain = chain + (key,)
-        for ref in refs_of(t.text):
-            target, _ = self.resolve(ref, rel)
-            at = f"{rel}:{ref.line}"
-            edge = ImportEdge(rel, ref.line, f"@{ref.path}", target or "", "loaded", when)
-            if target is None:  # outside the repository
-                if ref.pathlike:
-                    ctx.imports.append(ImportEdge(rel, ref.line, edge.written, "", "outside", when))
-                    if report:
-                        self.add("instructions.import-outside", rel,
-                                 f"@{ref.path} is outside the repository: loads only after a one-time approval, "
-                                 f"never in `claude -p` or CI{agent_note}", ref.line, ref.path)
-                    ctx.never.append(Unseen(ref.path, f"outside the repository (imported at {at}; needs approval)",
-                                            rule=import_rule))
-                continue
-            got = self.fs.read(target)
-            if isinstance(got, Problem):
-                if got.kind == "missing":
-                    if ref.pathlike:
-                        ctx.imports.append(ImportEdge(rel, ref.line, edge.written, target, "missing", when))
-                        if report:
-                            self.broken_import(rel, ref, target, f"@{ref.path}", f"({target} does not exist)"
-                                               + self._from_root_hint(ref.path, rel))
-                else:
-                    ctx.imports.append(ImportEdge(rel, ref.line, edge.written, target, "unreadable", when))
-                    self.problem(got)
-                continue
-            if got.real in chain:
-                ctx.imports.append(ImportEdge(rel, ref.line, edge.written, target, "cycle", when))
-                what = "imports itself" if got.real == key else f"@{ref.path} leads back to {got.real}, already being imported"
+        chain = chain + (t.real,)
+        for ref in walk.refs_of(t.text):
+            got = self._follow(walk, rel, ref, t.real, depth, chain)
+            if got is not None:
+                self._load(walk, got, f"imported by {rel}", f"{rel}:{ref.line}", depth + 1, chain, walk.import_rule)
+
+    def _follow(self, walk: _ImportWalk, rel: str, ref: Ref, key: str, depth: int, chain: tuple[str, ...]) -> str | None:
+        """One import of `rel`, recorded in `ctx.imports` with its outcome (a broken one a finding
+        unless the walk only records): the file to load next, or None (outside, missing,
+        unreadable, a cycle, too deep)."""
+        ctx, when, report = walk.ctx, walk.when, walk.report
+        target, why_not = self.resolve(ref, rel)
+        at = f"{rel}:{ref.line}"
+        written = f"@{ref.path}"
+
+        def record(state: str, to: str | None = target) -> None:
+            ctx.imports.append(ImportEdge(rel, ref.line, written, to or "", state, when))
+
+        if why_not == "outside":
+            if ref.pathlike:
+                record("outside", "")
                 if report:
-                    self.add("instructions.import-cycle", rel, f"{what} (the agent stops there)", ref.line, target)
-                continue
-            if depth + 1 > hops:
-                ctx.imports.append(ImportEdge(rel, ref.line, edge.written, target, "too-deep", when))
+                    self.add("instructions.import-outside", rel,
+                             f"@{ref.path} is outside the repository: loads only after a one-time approval, "
+                             f"never in `claude -p` or CI{walk.agent_note}", ref.line, ref.path)
+                ctx.never.append(Unseen(ref.path, f"outside the repository (imported at {at}; needs approval)",
+                                        rule=walk.import_rule))
+            return None
+        got = self.fs.read(target)
+        if isinstance(got, Problem):
+            if got.kind != "missing":
+                record("unreadable")
+                self.problem(got)
+            elif ref.pathlike:
+                record("missing")
                 if report:
-                    self.add("instructions.import-depth", rel, f"@{ref.path} is {depth + 1} imports deep; the agent "
-                             f"follows {hops}: it never loads", ref.line, target)
-                ctx.never.append(Unseen(target, f"import deeper than {hops} hops (at {at})", got.size, depth_rule))
-                continue
-            ctx.imports.append(edge if got.real not in loaded else
-                               ImportEdge(rel, ref.line, edge.written, target, "already", when))
-            self.expand(ctx, target, f"imported by {rel}", refs_of, via=at, depth=depth + 1, chain=chain,
-                        loaded=loaded, hops=hops, agent_note=agent_note, rule=import_rule, import_rule=import_rule,
-                        depth_rule=depth_rule, on_demand=on_demand, report=report)
+                    self.broken_import(rel, ref, target, written, f"({target} does not exist)"
+                                       + self._from_root_hint(ref.path, rel))
+            return None
+        if got.real in chain:
+            record("cycle")
+            what = "imports itself" if got.real == key else f"@{ref.path} leads back to {got.real}, already being imported"
+            if report:
+                self.add("instructions.import-cycle", rel, f"{what} (the agent stops there)", ref.line, target)
+            return None
+        if depth + 1 > walk.hops:
+            record("too-deep")
+            if report:
+                self.add("instructions.import-depth", rel, f"@{ref.path} is {depth + 1} imports deep; the agent "
+                         f"follows {walk.hops}: it never loads", ref.line, target)
+            ctx.never.append(Unseen(target, f"import deeper than {walk.hops} hops (at {at})", got.size, walk.depth_rule))
+            return None
+        record("loaded" if got.real not in walk.loaded else "already")
+        return target
+
+
+@dataclass(slots=True)
+class _ImportWalk:
+    """What every step of one `Builder.expand` shares: the agent's context, how imports are
+    read, the files loaded so far, the bounds and rules, and where the files go."""
+
+    ctx: AgentContext
+    refs_of: object
+    loaded: set[str]
+    hops: int
+    agent_note: str
+    import_rule: str
+    depth_rule: str
+    on_demand: OnDemand | None
+    report: bool
+
+    @property
+    def when(self) -> str:
+        return "start-up" if self.on_demand is None else "on demand"
 
 
 def _hint_path(importer: str, path: str) -> str:

@@ -59,12 +59,12 @@ def devin_user(b: Builder, ctx: AgentContext) -> None:
 
 def serena(b: Builder) -> AgentContext:
     """Serena lists every memory's name at start-up (the memory source's own rule, reused)."""
-    from ..model import load_store
+    from ..model.loader import LoadOptions, load_store
 
     folder = b.rules_of("serena").value("memories.folder")
     root = os.path.join(b.fs.root, folder)
     try:
-        store = load_store(root, given=folder, token_counter=b.counter)
+        store = load_store(root, LoadOptions(given=folder, token_counter=b.counter))
     except Exception as exc:  # noqa: BLE001 - a store that cannot load: said, never fatal
         ctx = AgentContext("serena")
         ctx.notes.append(f"{folder} cannot load: {exc}")

@@ -22,23 +22,17 @@ from ..model.findings import (
     IndexOrphan,
     ListEntry,
     MergeEntry,
-    Prune,
-    PruneMany,
     RefreshCount,
     Relink,
     RepointRow,
     RouteIndex,
-    SplitIndex,
     Unlink,
 )
-from ..model.indexes import IndexLink, format_domain_row, format_l0_row
 from ..model.list_entry import merged_entry
 from ..model.store import Store
-from .draft import Draft, repoint, set_count
+from .fix_draft import draft_fixes, raw_lines
 from .gate import gate
 from .plan import NothingToDo, Plan
-from .relinks import linked_already, relink, unlink
-from .routes import archive_path, drop_routes, recount_routes
 
 
 def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = None, counter=None,
@@ -63,15 +57,15 @@ def plan_fixes(store: Store, findings: list[Finding], checks: set[str] | None = 
     notes: list[str] = []
     chosen = _orphans_one_index(store, chosen, index, notes)
     if gated:
-        plan, dropped = gate(store, chosen, lambda items: _draft(store, items, counter), _label)
+        plan, dropped = gate(store, chosen, lambda items: draft_fixes(store, items, counter), _label)
         if insist and dropped:  # the user takes the trade-off: every item, each cost said
-            plan = _draft(store, chosen, counter)
+            plan = draft_fixes(store, chosen, counter)
             notes += ["trade-off: " + d.text(_label(d.item)).replace("dropped ", "kept ", 1) for d in dropped]
             dropped = []
         else:
             notes += [d.text(_label(d.item)) for d in dropped]
     else:
-        plan = _draft(store, chosen, counter)
+        plan = draft_fixes(store, chosen, counter)
     kept = len(chosen) - (len(dropped) if gated else 0)
     plan.title = f"fix {kept} finding(s)" + (f", {len(chosen) - kept} dropped" if kept < len(chosen) else "")
     plan.notes = notes + plan.notes
@@ -139,26 +133,9 @@ def is_safe(store: Store, f: Finding) -> bool:
         case DropRow(index=index, line=line, target=target, reason="repeated"):
             return _exact_duplicate(store, index, line, target)
         case MergeEntry(index=index, line=line, first=first):
-            raw = _raw_lines(store, index)
+            raw = raw_lines(store, index)
             return first in raw and line in raw and merged_entry(raw[first], raw[line]) == raw[first]  # a repeat
     return False
-
-
-def _raw_lines(store: Store, index: str) -> dict[int, str]:
-    return {r.line: r.raw for r in dict(store.all_indexes()).get(index, [])}
-
-
-def _merge_entry(store: Store, draft: Draft, fix: MergeEntry) -> bool:
-    """The repeated entry line's hook added to the first line (as this plan leaves it), then
-    the repeat dropped. False (both lines stay) when either is no longer an entry line."""
-    first, repeat = draft.current_line(fix.index, fix.first), _raw_lines(store, fix.index).get(fix.line)
-    merged = merged_entry(first, repeat) if first is not None and repeat is not None else None
-    if merged is None:
-        return False
-    if merged != first:
-        draft.replace_line(fix.index, fix.first, merged)
-    draft.replace_line(fix.index, fix.line, None)
-    return True
 
 
 def _exact_duplicate(store: Store, index: str, line: int, target: str) -> bool:
@@ -246,130 +223,3 @@ def _orphans_one_index(store: Store, chosen: list[Finding], index: str | None, n
         rest.append(Finding(f.check, f.severity, f.path, f.message, f.line, f.target, target,
                             IndexOrphan(path, target, tuple(kws))))
     return rest
-
-
-def _draft(store: Store, chosen: list[Finding], counter=None) -> Plan:
-    draft = Draft(store.root, "fix", "fix drift", store)
-    done: set = set()
-    routed: set[str] = set()
-    dropped: dict[str, set[int]] = {}
-    pruned: list[str] = []
-    # drops first, so a row that is dropped is not also re-pointed or re-counted
-    for f in chosen:
-        if isinstance(fix := f.fix, DropRow):
-            if fix.reason == "repeated" and not _merge_into_first(store, draft, fix.index, fix.line, fix.target, dropped):
-                continue  # its keywords could not be kept: the row stays
-            dropped.setdefault(fix.index, set()).add(fix.line)
-            draft.replace_line(fix.index, fix.line, None)
-        elif isinstance(fix, MergeEntry) and _merge_entry(store, draft, fix):
-            dropped.setdefault(fix.index, set()).add(fix.line)
-    for f in chosen:
-        fix = f.fix
-        if fix in done or isinstance(fix, (DropRow, MergeEntry)):
-            continue
-        done.add(fix)
-        match fix:
-            case RepointRow(index=index, line=line) | RefreshCount(index=index, line=line) if line in dropped.get(index, set()):
-                continue
-            case RefreshCount(target=target) if counter is not None and target in draft.touched():
-                continue  # the target changes in this plan: recount_routes sets its new count
-            case RepointRow(index=index, line=line, old=old, new=new):
-                if (current := draft.current_line(index, line)) is not None:
-                    draft.replace_line(index, line, repoint(current, old, new))
-            case RefreshCount(index=index, line=line, target=target, count=count):
-                if (current := draft.current_line(index, line)) is None:
-                    continue
-                raw = next((lk.raw for r in (store.l0.rows if store.l0 else []) if r.line == line
-                            for lk in r.links if lk.target == target), target)
-                new = set_count(current, raw, count)
-                if new == current:  # no "(N)" yet: add one after the link
-                    new = _add_count(current, raw, count)
-                draft.replace_line(index, line, new)
-            case IndexOrphan(path=path, index=index, keywords=suggested):
-                row_kws = list(suggested)
-                if not row_kws:
-                    from .orphans import suggest_row_keywords
-
-                    row_kws = suggest_row_keywords(store, path, index, [])[0] or []
-                    if not row_kws:
-                        continue
-                draft.append_line(index, format_domain_row(row_kws, path))
-            case RouteIndex(index=index, keywords=given):
-                if index in routed or store.l0 is None:
-                    continue
-                routed.add(index)
-                name = index.removesuffix(".md")
-                route_kws = list(given) or [name.removeprefix("skills-").removesuffix("-index")]
-                idx_tokens = store.records[index].tokens
-                draft.append_line(store.l0.path, format_l0_row(route_kws, [IndexLink(name, index, index, idx_tokens)],
-                                                               store.l0.dialect))
-            case Relink(path=path, line=line, old=old, new=new):
-                if (current := draft.current_line(path, line)) is not None:
-                    if linked_already(draft, path, line, new):  # another fix of this plan links it
-                        draft.replace_line(path, line, unlink(current, old))
-                    else:
-                        draft.replace_line(path, line, relink(current, old, new))
-            case Unlink(path=path, line=line, old=old):
-                if (current := draft.current_line(path, line)) is not None:
-                    draft.replace_line(path, line, unlink(current, old))
-            case ListEntry() | Frontmatter() | SplitIndex():
-                from .drafts import draft_fix
-
-                draft_fix(store, draft, fix)
-            case Prune(path=path):
-                draft.move(path, archive_path(store.root, path))
-                pruned.append(path)
-            case PruneMany(paths=paths):
-                for path in paths:
-                    if path in store.records and path not in pruned:
-                        draft.move(path, archive_path(store.root, path))
-                        pruned.append(path)
-    drop_routes(store, draft, pruned)
-    recount_routes(store, draft, counter)
-    return draft.plan()
-
-
-def _merge_into_first(store: Store, draft: Draft, index: str, line: int, target: str, dropped) -> bool:
-    """Before a repeated row is dropped, the first row for the same target takes its keywords
-    (an exact duplicate row loses nothing). False when they cannot be kept there."""
-    rows = dict(store.all_indexes()).get(index, [])
-    dup = next((r for r in rows if r.line == line), None)
-    first = next((r for r in rows if r.line != line and r.line not in dropped.get(index, set())
-                  and any(lk.target == target for lk in r.links)), None)
-    if dup is None or first is None or first.line > line:
-        return not (dup and dup.keywords)  # nowhere to keep its keywords
-    have = {k.lower() for k in first.keywords}
-    current = draft.current_line(index, first.line)
-    if current is None:
-        return False
-    # keywords the first row already took in this plan count as had
-    have |= {w.lower() for w in re.split(r"[\s,;:|]+", current) if w}
-    extra = [k for k in dup.keywords if k.lower() not in have]
-    if not extra:
-        return True
-    merged = _add_keywords(current, extra, store.l0 is not None and index == store.l0.path)
-    if merged == current:
-        return False
-    draft.replace_line(index, first.line, merged)
-    return True
-
-
-def _add_keywords(line: str, extra: list[str], is_l0: bool) -> str:
-    add = " ".join(extra)
-    if is_l0 and ":" in line and not line.lstrip().startswith("| "):
-        kw, rest = line.split(":", 1)
-        return f"{kw.rstrip()} {add}:{rest}"
-    cells = line.split("|")
-    if len(cells) >= 4:
-        cells[1] = f" {cells[1].strip()} {add} "
-        return "|".join(cells)
-    return line
-
-
-def _add_count(line: str, raw: str, count: int) -> str:
-    marker = f"]({raw})"
-    at = line.find(marker)
-    if at < 0:
-        return line
-    end = at + len(marker)
-    return line[:end] + f" ({count})" + line[end:]

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..base.paths import is_below
 from ..model.findings import Finding
-from ..model.loader import load_store
+from ..model.loader import LoadOptions, load_store
 from ..model.store import Store
 from .plan import Plan
 
@@ -98,8 +98,8 @@ class Scratch:
             if data is not None:
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 dest.write_bytes(data)
-        self.result = load_store(self.root, config=store.config, today=store.today, token_counter=store.counter,
-                                 fmt=store.format, use_cache=False)
+        self.result = load_store(self.root, LoadOptions(config=store.config, today=store.today, token_counter=store.counter,
+                                                        meaning=store.meaning, fmt=store.format, use_cache=False))
 
     def close(self) -> None:
         from ..base.cache import forget_store

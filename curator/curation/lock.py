@@ -38,53 +38,24 @@ def locked(root: Path, wait: float = 5.0, shared: bool = False):
     so it never reads a store half way through another curator's write. Where flock does not
     exist (Windows) the journal alone has to do."""
     try:
-        import fcntl
+        import fcntl  # noqa: F401 - only where flock exists
     except ImportError:
         yield
         return
     key = _lock_key(root)
-    with _held_guard:
-        if key in _held:
-            _held[key][1] += 1
-            reentered = True
-        else:
-            reentered = False
-    if reentered:
+    if _reenter(key):
         try:
             yield
         finally:
             with _held_guard:
                 _held[key][1] -= 1
         return
-    nofollow = getattr(os, "O_NOFOLLOW", 0)
-    if shared:
-        _refuse_link(Path(root) / DIR, DIR)  # never open anything through a linked .curator
-        _refuse_link(Path(root) / DIR / "journal", f"{DIR}/journal")
-        lock = Path(root) / DIR / "lock"
-        if lock.is_symlink() or not lock.is_file():
-            yield
-            return
-        try:
-            fd = os.open(lock, os.O_RDONLY | nofollow)
-        except OSError:
-            yield
-            return
-    else:
-        try:
-            fd = os.open(_lock_file(root), os.O_RDWR | os.O_CREAT | nofollow, 0o644)
-        except OSError as exc:
-            raise WriteFailed(f"cannot write to {root}: {exc.strerror or exc}; nothing was changed") from None
+    fd = _open_lock(Path(root), shared)
+    if fd is None:  # a dry run with no lock file: no write has ever begun here
+        yield
+        return
     try:
-        deadline = time.monotonic() + wait
-        mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
-        while True:
-            try:
-                fcntl.flock(fd, mode | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise Busy("another curator is writing to this store; try again in a moment") from None
-                time.sleep(0.05)
+        _acquire(fd, shared, wait)
         with _held_guard:
             _held[key] = [fd, 1]
         try:
@@ -94,3 +65,48 @@ def locked(root: Path, wait: float = 5.0, shared: bool = False):
                 _held.pop(key, None)
     finally:
         os.close(fd)  # closing releases the lock
+
+
+def _reenter(key: tuple) -> bool:
+    """True (one level deeper) when this thread holds the store's lock already."""
+    with _held_guard:
+        if key in _held:
+            _held[key][1] += 1
+            return True
+    return False
+
+
+def _open_lock(root: Path, shared: bool) -> int | None:
+    """The lock file, opened never through a link: created for a write; for a dry run only if
+    it exists (None: it does not, or cannot be opened)."""
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    if not shared:
+        try:
+            return os.open(_lock_file(root), os.O_RDWR | os.O_CREAT | nofollow, 0o644)
+        except OSError as exc:
+            raise WriteFailed(f"cannot write to {root}: {exc.strerror or exc}; nothing was changed") from None
+    _refuse_link(root / DIR, DIR)  # never open anything through a linked .curator
+    _refuse_link(root / DIR / "journal", f"{DIR}/journal")
+    lock = root / DIR / "lock"
+    if lock.is_symlink() or not lock.is_file():
+        return None
+    try:
+        return os.open(lock, os.O_RDONLY | nofollow)
+    except OSError:
+        return None
+
+
+def _acquire(fd: int, shared: bool, wait: float) -> None:
+    """flock, retried until `wait` seconds have passed (then Busy)."""
+    import fcntl
+
+    deadline = time.monotonic() + wait
+    mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
+    while True:
+        try:
+            fcntl.flock(fd, mode | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                raise Busy("another curator is writing to this store; try again in a moment") from None
+            time.sleep(0.05)

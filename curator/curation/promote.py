@@ -8,6 +8,7 @@ from datetime import date
 import yaml
 
 from ..model.indexes import format_domain_row
+from ..model.records import Record
 from ..model.store import Store
 from .draft import Draft, rebase_links, repoint, set_count
 from .meters import meter, suggest
@@ -28,7 +29,26 @@ def plan_promote(
     today: date | None = None,
     counter=None,
 ) -> Plan:
-    root = store.root
+    rec, dest = _checked(store, src, dest, index, source_action)
+    draft = Draft(store.root, "promote", f"promote {src} → {dest}", store)
+    content = _memory_text(rec, src, dest, today or store.today)
+    draft.create(dest, content)
+    kws = clean_keywords(keywords or suggest(store, rec.body(), index))
+    if not kws:
+        raise CurationError("no keywords: give some with --keywords")
+    _route(store, draft, src, dest, index, kws, content, counter, repoint=source_action != "keep")
+    if source_action == "archive":
+        draft.move(src, archive_path(store.root, src))
+    elif source_action == "remove":
+        draft.delete(src)
+    recount_routes(store, draft, counter)
+    return draft.plan()
+
+
+def _checked(store: Store, src: str, dest: str, index: str, source_action: str) -> tuple[Record, str]:
+    """The record promoted and the memory's path as it will be written; CurationError when the
+    promotion cannot be made (no such record, not transient, unreadable, no folder, not a
+    semantic tier, ...)."""
     rec = store.records.get(src)
     if rec is None:
         raise CurationError(f"{src} is not in the store")
@@ -36,7 +56,7 @@ def plan_promote(
         raise CurationError(f"{src} is {rec.tier}; only transient and reflexion records are promoted")
     if not rec.readable:
         raise CurationError(f"{src} cannot be read ({rec.error})")
-    dest = memory_name(root, dest)
+    dest = memory_name(store.root, dest)
     if "/" not in dest:
         raise CurationError("give the memory a folder, like git/git-new-topic.md")
     tier = store.config.tier_for(re.sub(r"^(\.\./)+", "", dest))
@@ -46,9 +66,13 @@ def plan_promote(
         raise CurationError(f"{index} is not a domain index of this store")
     if source_action not in ("archive", "remove", "keep"):
         raise CurationError("source action must be archive, remove or keep")
-    today = today or store.today
-    draft = Draft(root, "promote", f"promote {src} → {dest}", store)
+    return rec, dest
 
+
+def _memory_text(rec: Record, src: str, dest: str, today: date) -> str:
+    """The new memory: the record's frontmatter without what only a transient record carries,
+    where it came from and when, and its body with links rebased and a report's heading made
+    knowledge's."""
     meta = {k: v for k, v in rec.frontmatter.items() if k not in TRANSIENT_ONLY}
     source_date = None
     try:
@@ -62,15 +86,14 @@ def plan_promote(
     # "# Validation: X" becomes "# X": the record is knowledge now, not a report
     body = re.sub(r"^(#\s+)(?:Validation|Reflection|Reflect|Session)\s*:\s*(\w)",
                   lambda m: m.group(1) + m.group(2).upper(), body, count=1, flags=re.I)
-    content = f"---\n{front}\n---\n\n{body}" + ("" if body.endswith("\n") else "\n")
-    draft.create(dest, content)
+    return f"---\n{front}\n---\n\n{body}" + ("" if body.endswith("\n") else "\n")
 
-    kws = clean_keywords(keywords or suggest(store, rec.body(), index))
-    if not kws:
-        raise CurationError("no keywords: give some with --keywords")
-    # rows that linked the record now link the memory it became (with its count), so its
-    # routing survives; a new row or L0 link is only added where none was re-pointed
-    repointed = _repoint_routes(store, draft, src, dest, content, counter) if source_action != "keep" else set()
+
+def _route(store: Store, draft: Draft, src: str, dest: str, index: str, kws: list[str], content: str, counter,
+           *, repoint: bool) -> None:
+    """Rows that linked the record now link the memory it became (with its count), so its
+    routing survives; a new row or L0 link is only added where none was re-pointed."""
+    repointed = _repoint_routes(store, draft, src, dest, content, counter) if repoint else set()
     if index in repointed:
         draft.notes.append(f"the row of {index} that linked {src} now links {dest}")
     else:
@@ -80,13 +103,6 @@ def plan_promote(
                            + (f"; shares words with {collisions[0][0]}:{collisions[0][1]}" if collisions else ""))
     l0_links_it = store.l0 is not None and store.l0.path in repointed
     route_new_row(store, draft, index, kws, None if l0_links_it else dest, content, counter)
-
-    if source_action == "archive":
-        draft.move(src, archive_path(store.root, src))
-    elif source_action == "remove":
-        draft.delete(src)
-    recount_routes(store, draft, counter)
-    return draft.plan()
 
 
 def _repoint_routes(store: Store, draft: Draft, src: str, dest: str, content: str, counter) -> set[str]:

@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..base.cache import store_cache
-from ..base.config import Config, load_config
+from ..base.config import load_config
 from ..base.tokens import TokenCounter
 from ..checks.cross_source import cross_source_duplicates
 from ..model.findings import Finding
+from ..model.loader import DEFAULT, LoadOptions
 from ..model.sources import SESSIONS, Layout, SourceSpec, discover
 from .repository import Repository, Source
 from .workspace import Progress, Workspace, open_workspace
@@ -59,13 +60,10 @@ class Swap:
 @dataclass
 class Workbench:
     layout: Layout
-    given: str | None = None
-    config: Config | None = None  # the Config given for a single store (the CLI's --config)
-    token_counter: TokenCounter | None = None
+    # given: the path the user typed; config: the one given for a single store (the CLI's --config);
+    # check / only / budgets: what runs on each source (budgets=False: reports only when asked for)
+    options: LoadOptions = DEFAULT
     facts_cache: object | None = None  # None: checks reuse a whole run's cached findings
-    check: bool = True  # False: load only (no findings, no budgets)
-    only: set[str] | None = None  # the checks to run (None: all)
-    budgets: bool = True  # False: budget reports only when asked for (the CLI's checks)
     sources: list[SourceState] = field(default_factory=list)
     cross: list[Finding] = field(default_factory=list)  # duplicate.near across sources
     instructions: object = None  # the context model of the instruction files beside the memory
@@ -74,6 +72,18 @@ class Workbench:
 
     def __post_init__(self) -> None:
         self._lock = threading.RLock()  # one change at a time (watcher, workers)
+
+    @property
+    def token_counter(self) -> TokenCounter | None:
+        return self.options.token_counter  # type: ignore[return-value]
+
+    @property
+    def check(self) -> bool:
+        return self.options.check
+
+    @property
+    def only(self) -> set[str] | None:
+        return set(self.options.only) if self.options.only is not None else None
 
     # -- views ---------------------------------------------------------------
 
@@ -137,16 +147,9 @@ class Workbench:
             def sub(what: str, frac: float, i=i, spec=spec) -> None:
                 say(f"{spec.rel}: {what}", (i + frac) / max(1, len(specs)))
 
-            if layout.single:
-                given = self.given
-            else:
-                given = str(spec.root) if name_by_root else spec.rel
             try:
-                cfg = self.config if self.config is not None and layout.single else load_config(spec.root)
-                ws = open_workspace(spec.root, given=given, config=cfg, token_counter=self.token_counter,
-                                    progress=sub, facts_cache=self.facts_cache, fmt=spec.fmt,
-                                    repo_root=None if layout.single else layout.root,
-                                    check=self.check, only=self.only, budgets=self.budgets and self.check)
+                ws = open_workspace(spec.root, self._options_for(spec, name_by_root), progress=sub,
+                                    facts_cache=self.facts_cache)
                 out.append(SourceState(spec, ws))
             except Exception as exc:  # noqa: BLE001 - a missing folder, a config error: shown, never fatal
                 out.append(SourceState(spec, None, str(exc)))
@@ -163,6 +166,17 @@ class Workbench:
             elif self.current >= len(out):
                 self.current = 0
         return self
+
+    def _options_for(self, spec, name_by_root: bool) -> LoadOptions:
+        """The workbench's options for one source: its name, config, format and repository."""
+        opts, single = self.options, self.layout.single
+        if single:
+            given = opts.given
+        else:
+            given = str(spec.root) if name_by_root else spec.rel
+        cfg = opts.config if opts.config is not None and single else load_config(spec.root)
+        return opts.but(given=given, config=cfg, fmt=spec.fmt, repo_root=None if single else self.layout.root,
+                        budgets=opts.budgets and opts.check)
 
     def set_instructions(self, model) -> None:
         """The instruction files' model built again (the app's, after a change on disk): its
@@ -216,7 +230,7 @@ class Workbench:
             new = ws.recheck(paths)
             if new is ws:
                 return None
-            if self.check and self.budgets:
+            if self.check and self.options.budgets:
                 new.report  # noqa: B018 - the budgets too, before the screens ask (not on their thread)
             src.workspace = new
             memories = any((r is not None and r.level == 2)
@@ -238,13 +252,6 @@ class Workbench:
             if swap is not None:
                 swaps.append(swap)
         return swaps
-
-    def reload(self, progress: Progress | None = None) -> Workbench:
-        """Every source read again (F5 / ctrl+r); the current source stays current."""
-        root = self.sources[self.current].root if self.sources else None
-        self.load(progress)
-        self.prefer(root)
-        return self
 
     def apply(self, plan, index: int | None = None) -> tuple[str, Swap | None]:
         """Write a plan through the journaled write path, then the source's next snapshot (from
@@ -335,13 +342,11 @@ def watch_files(roots: list[Path], stop: threading.Event, debounce_ms: int = 150
         yield {Path(p) for _change, p in changes}
 
 
-def open_workbench(layout, *, given: str | None = None, config=None, token_counter=None,
-                   progress: Progress | None = None, prefer: Path | None = None,
-                   facts_cache=None) -> Workbench:
+def open_workbench(layout, options: LoadOptions = DEFAULT, *, progress: Progress | None = None,
+                   prefer: Path | None = None, facts_cache=None) -> Workbench:
     """A loaded workbench for the app. An unchanged store's findings come from the store cache
     (as for `curator check`); each workspace keeps a facts cache for its re-checks."""
-    bench = Workbench(layout, given=given, config=config, token_counter=token_counter,
-                      facts_cache=facts_cache)
+    bench = Workbench(layout, options, facts_cache=facts_cache)
     bench.load(progress)
     bench.prefer(prefer)
     return bench
@@ -349,20 +354,16 @@ def open_workbench(layout, *, given: str | None = None, config=None, token_count
 
 def load_repository(
     path: Path | str,
+    options: LoadOptions = DEFAULT,
     *,
-    token_counter=None,
-    config=None,
-    only: set[str] | None = None,
-    check: bool = True,
     progress: Progress | None = None,
     env: dict | None = None,
     layout: Layout | None = None,
 ) -> Repository:
-    """Discover, load and (unless `check=False`) check every memory source under `path` — the
-    CLI's load, through the same `Workbench` as the app's."""
+    """Discover, load and (unless `options.check` is False) check every memory source under
+    `path` — the CLI's load, through the same `Workbench` as the app's."""
     layout = layout or discover(Path(path), env=env)
-    bench = Workbench(layout, given=str(path), config=config, token_counter=token_counter,
-                      check=check, only=set(only) if only else None, budgets=False)
+    bench = Workbench(layout, options.but(given=str(path), budgets=False))
     bench.load(progress, name_by_root=True)
     if progress:
         progress("loaded", 1.0)

@@ -12,13 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..base.config import Config, load_config
+from ..base.config import load_config
 from ..budgets import BudgetReport, build_report
 from ..checks import run_checks
 from ..checks.facts import FactsCache, default_cache
 from ..checks.registry import CHECKS, INDEXES, NAMES, PER_FILE, STORE_WIDE, TEXT, TOKENS
 from ..model.findings import Finding, Severity
-from ..model.loader import begin_load
+from ..model.loader import DEFAULT, LoadOptions, begin_load
 from ..model.store import Store
 
 Progress = Callable[[str, float], None]  # (what is happening, fraction done 0..1)
@@ -183,7 +183,7 @@ class Workspace:
         changed = set(paths)
         # an edited memory against the rest, not every pair again: the shingle index, and the
         # topic vectors when the semantic source gives them (else duplicate.topic runs whole)
-        topics = self._topics or topical_checks.TopicIndex.build(self.store)
+        topics = self._topics or topical_checks.TopicIndex.build(self.store, self.facts_cache)
         pairwise = ("duplicate.near", *(("duplicate.topic",) if topics is not None else ()))
         # store-wide, but an edited memory's text decides only its own orphan finding (the
         # indexes and names are unchanged): the edited memories are checked, the rest kept
@@ -238,42 +238,38 @@ class Workspace:
 
 def open_workspace(
     root: Path | str,
+    options: LoadOptions = DEFAULT,
     *,
-    given: str | None = None,
-    config: Config | None = None,
-    token_counter=None,
     progress: Progress | None = None,
     facts_cache: FactsCache | None = None,
-    fmt: str | None = None,
-    repo_root: Path | None = None,
-    check: bool = True,
-    only: set[str] | None = None,
-    budgets: bool = True,
 ) -> Workspace:
-    """Load, count, check (unless `check=False`; `only` some checks) and budget (unless
-    `budgets=False`: the report is then built when first asked for) one store, reporting
-    progress between the phases."""
+    """Load, count, check (unless `options.check` is False; `options.only` some checks) and
+    budget (unless `options.budgets` is False: the report is then built when first asked for)
+    one store, reporting progress between the phases."""
     say = progress or (lambda _what, _frac: None)
     root = Path(root)
     say("reading the store", 0.05)
-    cfg = config if config is not None else load_config(root)
+    opts = options if options.config is not None else options.but(config=load_config(root))
     # a cold load counts tokens elsewhere (a forked process, else a thread) while the checks that read none run
-    loading = begin_load(root, given=given, config=cfg, fmt=fmt, repo_root=repo_root, token_counter=token_counter,
-                         background=check)
+    loading = begin_load(root, opts, background=opts.check)
     say("running the checks", 0.65)
     cache = facts_cache if facts_cache is not None else default_cache()
     # the default path reuses the findings of the last run when the store is unchanged
-    if not check:
+    if not opts.check:
         findings = []
     elif facts_cache is None:
-        findings = run_checks(loading.store, only, loading=loading)
+        findings = run_checks(loading.store, _set(opts.only), loading=loading)
     else:
-        findings = run_checks(loading.store, only, facts_cache=cache, loading=loading)
+        findings = run_checks(loading.store, _set(opts.only), facts_cache=cache, loading=loading)
     store = loading.finish()
-    flush = getattr(token_counter, "flush", None)
+    flush = getattr(opts.token_counter, "flush", None)
     if flush:
         flush()
     say("adding up budgets", 0.9)
-    report = build_report(store) if budgets else _LATER  # (else built if something asks)
+    report = build_report(store) if opts.budgets else _LATER  # (else built if something asks)
     say("ready", 1.0)
     return Workspace(store, findings, report, cache)
+
+
+def _set(only: frozenset[str] | None) -> set[str] | None:
+    return set(only) if only is not None else None

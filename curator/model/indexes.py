@@ -202,12 +202,6 @@ def format_domain_row(keywords: list[str], target: str) -> str:
     return f"| {' '.join(keywords)} | {format_file_cell(target)} |"
 
 
-def format_domain_index(rows: list[tuple[list[str], str]]) -> str:
-    lines = ["| Keywords | File |", "|----------|------|"]
-    lines += [format_domain_row(k, t) for k, t in rows]
-    return "\n".join(lines) + "\n"
-
-
 # ------------------------------------------------------------------ L0
 
 
@@ -294,21 +288,3 @@ def format_l0_row(keywords: list[str], links: list[IndexLink], dialect: str = "s
         return f"| {' '.join(keywords)} | {cell} |{tail}"
     return f"|{' '.join(keywords)}: " + ", ".join(format_l0_link(lk) for lk in links)
 
-
-def format_l0(idx: L0Index) -> str:
-    """Write an L0 back in its own dialect (used by tests and by whole-file rewrites)."""
-    out: list[str] = []
-    if idx.dialect == "table":
-        out += ["| Keywords | File | Tokens |" if any(lk.count is not None for _, lk in idx.links()) else "| Keywords | File |"]
-        out += ["|---|---|---|" if out[0].count("|") == 4 else "|---|---|"]
-        for row in idx.rows:
-            out.append(format_l0_row(row.keywords, row.links, "table"))
-        return "\n".join(out) + "\n"
-    current = object()
-    for row in idx.rows:
-        if row.section != current:
-            if row.section is not None:
-                out.append(f"[{row.section}]")
-            current = row.section
-        out.append(format_l0_row(row.keywords, row.links))
-    return "\n".join(out) + "\n"

@@ -1,11 +1,10 @@
-"""The loader's walk and read: which files a store holds, what kind each is, reading and parsing
-one file (or taking its parsed fields from the store cache), and attaching parsed indexes."""
+"""The loader's read: what kind each file is, reading and parsing one file (or taking its parsed
+fields from the store cache), and attaching parsed indexes (which files there are: `walk.py`)."""
 
 from __future__ import annotations
 
 import hashlib
 import os
-import re
 import stat
 import time
 from pathlib import Path
@@ -13,12 +12,10 @@ from typing import Protocol
 
 from ..base import cache as _cache
 from ..base.config import Config
-from ..base.paths import is_within
 from . import formats as fmts
 from . import markdown as md
 from .cache_encoding import decode_index, encode_index, plain_frontmatter, unplain
 from .findings import Finding, Severity
-from .foreign import TOOL_CONFIG, foreign_file, is_attachment
 from .frontmatter import split_frontmatter
 from .indexes import DomainIndex, L0Index, parse_domain_index, parse_l0
 from .list_index import ListIndex, name_resolver, parse_list_index
@@ -35,7 +32,6 @@ from .records import (
     UNREADABLE,
     Record,
 )
-from .special import special_finding
 
 
 class Building(Protocol):
@@ -55,82 +51,6 @@ class Building(Protocol):
     def index_name(self) -> str | None: ...
 
 L0_NAME = "memory-index.md"
-
-
-# an experience source rooted at `docs/` reads only the experience folders and their indexes
-EXPERIENCE_TOP = re.compile(r"^[\w.-]*-experience(\.md)?$")
-
-
-def walk(base: Path, prefix: str, allowed: list[Path], findings: list[Finding], cfg: Config, only_top=None):
-    """Yield (rel, abspath) for every markdown file below base; never follows folder symlinks."""
-    stack = [(base, prefix)]
-    while stack:
-        folder, rel_folder = stack.pop()
-        try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError as exc:
-            findings.append(
-                Finding("parse.error", Severity.ERROR, rel_folder or ".", f"cannot list folder: {exc.strerror or exc}")
-            )
-            continue
-        for entry in entries:
-            rel = f"{rel_folder}/{entry.name}" if rel_folder else entry.name
-            if only_top is not None and folder == base and not only_top.match(entry.name):
-                continue
-            if entry.name.startswith(".") and entry.name not in (".serena",):
-                if TOOL_CONFIG.match(entry.name) and entry.is_file(follow_symlinks=False):
-                    findings.append(foreign_file(rel, True))
-                continue  # hidden files and folders (.git, .curator, editor swap files)
-            if cfg.is_excluded(rel):
-                continue
-            try:
-                is_link = entry.is_symlink()
-                if is_link:
-                    try:
-                        target = Path(entry.path).resolve(strict=True)
-                    except (OSError, RuntimeError):
-                        if entry.name.endswith(".md"):
-                            findings.append(
-                                Finding("parse.error", Severity.ERROR, rel, "symbolic link is broken or loops")
-                            )
-                        continue
-                    if not any(is_within(target, a) for a in allowed):
-                        findings.append(
-                            Finding(
-                                "index.unsafe-target",
-                                Severity.ERROR,
-                                rel,
-                                "symbolic link leaves the store; not read",
-                                target=str(target),
-                            )
-                        )
-                        continue
-                    if target.is_dir():
-                        findings.append(
-                            Finding(
-                                "parse.error",
-                                Severity.WARNING,
-                                rel,
-                                "symbolic link to a folder is not followed (loops and double counting)",
-                            )
-                        )
-                        continue
-                    special = special_finding(rel, target)  # a link to a FIFO or a device
-                    if special is not None:
-                        findings.append(special)
-                    elif entry.name.endswith(".md"):
-                        yield rel, entry.path
-                    continue
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append((Path(entry.path), rel))
-                elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
-                    yield rel, entry.path
-                elif not is_attachment(entry.name) and entry.is_file(follow_symlinks=False):
-                    findings.append(foreign_file(rel, False))
-                elif not entry.is_file(follow_symlinks=False) and (special := special_finding(rel, entry.path)):
-                    findings.append(special)  # never opened (model/special.py)
-            except OSError as exc:
-                findings.append(Finding("parse.error", Severity.ERROR, rel, f"cannot read: {exc}"))
 
 
 def _logical(rel: str) -> str:
@@ -167,54 +87,74 @@ def read_record(store: Building, rel: str, abspath, findings: list[Finding], cac
         if hit is not None:
             return hit
     tier = _tier(store.config, rel, level)
-    abspath = Path(abspath)
-    rec = Record(path=rel, abspath=abspath, tier=tier, level=level, kind=kind)
-    limit = store.config.thresholds.max_file_bytes
+    rec = Record(path=rel, abspath=Path(abspath), tier=tier, level=level, kind=kind)
     verified_ns = time.time_ns()  # before the read: a later edit in the same tick is racy
-
-    def fail(message: str) -> Record:
-        rec.error = message
-        rec.kind = UNREADABLE
-        findings.append(Finding("parse.error", Severity.ERROR, rel, message))
+    raw, st, error = _read_bytes(rec, store.config.thresholds.max_file_bytes)
+    text = None
+    if raw is not None:
+        rec.content_hash = hashlib.sha256(raw).hexdigest()
+        text, error = _decoded(raw)
+    if text is None:
+        _refuse(rec, error, findings)
+        if raw is not None and cache is not None:  # read but no text: the refusal is kept by content
+            cache.put(rel, _cache.stat_key(st), verified_ns, rec.content_hash, rec.error, None)
         return rec
+    _parse(rec, text, level)
+    if cache is not None:
+        data, encoded = plain_frontmatter(rec.frontmatter)
+        if data is not None:
+            fields = (rec.title, data, encoded, rec.frontmatter_error, rec.frontmatter_error_line,
+                      rec.body_line, rec.date, rec.meta, len(text))
+            cache.put(rel, _cache.stat_key(st), verified_ns, rec.content_hash, None, fields, tier)
+    return rec
 
-    # one open + fstat + read: the size check and the read see the same file; O_NONBLOCK so a
-    # FIFO behind a symlink is reported, not waited on
+
+def _refuse(rec: Record, message: str, findings: list[Finding]) -> None:
+    rec.error = message
+    rec.kind = UNREADABLE
+    findings.append(Finding("parse.error", Severity.ERROR, rec.path, message))
+
+
+def _read_bytes(rec: Record, limit: int) -> tuple[bytes | None, os.stat_result | None, str | None]:
+    """(bytes, stat, None), or (None, stat or None, why not): one open + fstat + read, so the
+    size check and the read see the same file; O_NONBLOCK so a FIFO behind a symlink is
+    reported, not waited on. Sets the record's size and mtime."""
     try:
-        fd = os.open(abspath, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(rec.abspath, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except (OSError, RuntimeError) as exc:
-        return fail(f"cannot read: {getattr(exc, 'strerror', None) or exc}")
+        return None, None, f"cannot read: {getattr(exc, 'strerror', None) or exc}"
     try:
         st = os.fstat(fd)
         rec.size, rec.mtime = st.st_size, st.st_mtime
         if not stat.S_ISREG(st.st_mode):
-            return fail("not a regular file")
+            return None, st, "not a regular file"
         if st.st_size > limit:
-            return fail(f"file is too large to read ({_mb(st.st_size)}; the limit is {_mb(limit)})")
+            return None, st, f"file is too large to read ({_mb(st.st_size)}; the limit is {_mb(limit)})"
         chunks = []
         while True:
             chunk = os.read(fd, max(st.st_size + 1, 65536))
             if not chunk:
                 break
             chunks.append(chunk)
-        raw = b"".join(chunks)
+        return b"".join(chunks), st, None
     except OSError as exc:
-        return fail(f"cannot read: {exc.strerror or exc}")
+        return None, None, f"cannot read: {exc.strerror or exc}"
     finally:
         os.close(fd)
-    rec.content_hash = hashlib.sha256(raw).hexdigest()
+
+
+def _decoded(raw: bytes) -> tuple[str | None, str | None]:
+    """(text, None), or (None, why it is no markdown)."""
     if b"\x00" in raw[:8192]:
-        fail("binary file (contains NUL bytes), not markdown")
-        if cache is not None:
-            cache.put(rel, _cache.stat_key(st), verified_ns, rec.content_hash, rec.error, None)
-        return rec
+        return None, "binary file (contains NUL bytes), not markdown"
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8"), None
     except UnicodeDecodeError as exc:
-        fail(f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})")
-        if cache is not None:
-            cache.put(rel, _cache.stat_key(st), verified_ns, rec.content_hash, rec.error, None)
-        return rec
+        return None, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+
+
+def _parse(rec: Record, text: str, level: int) -> None:
+    """The record's text and what is parsed from it: frontmatter, title, key-values, date."""
     rec.text = text
     fm, body, body_line = split_frontmatter(text)
     rec.frontmatter = fm.data
@@ -225,13 +165,6 @@ def read_record(store: Building, rel: str, abspath, findings: list[Finding], cac
     if level == LEVEL_L2:
         rec.meta = md.key_values(body_lines[:80])
     rec.date = md.date_in_name(rec.name) or _fm_date(fm.data)
-    if cache is not None:
-        data, encoded = plain_frontmatter(rec.frontmatter)
-        if data is not None:
-            fields = (rec.title, data, encoded, rec.frontmatter_error, rec.frontmatter_error_line,
-                      rec.body_line, rec.date, rec.meta, len(text))
-            cache.put(rel, _cache.stat_key(st), verified_ns, rec.content_hash, None, fields, tier)
-    return rec
 
 
 def _tier(config: Config, rel: str, level: int) -> str:

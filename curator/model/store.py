@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -18,16 +19,10 @@ from .counting import count_records
 from .findings import Finding, Severity
 from .indexes import DomainIndex, IndexLink, IndexRow, L0Index
 from .list_index import ListIndex
-from .reading import (
-    EXPERIENCE_TOP,
-    L0_NAME,
-    attach_index,
-    attach_list_indexes,
-    classify,
-    read_record,
-)
+from .reading import L0_NAME, attach_index, attach_list_indexes, classify, read_record
 from .records import LEVEL_L2, Record
 from .serena_patterns import MemoryPatterns
+from .walk import EXPERIENCE_TOP
 
 if TYPE_CHECKING:  # a type only: the fast retrieve path never loads the tokenizer's module
     from ..base.tokens import TokenCounter
@@ -72,6 +67,9 @@ class Store:
     # the TokenCounter that filled record.tokens: the session's (curator.live.workbench) — the snapshot
     # only names it, so plans recount with the same encoding
     counter: TokenCounter | None = None
+    # the face's vectors by meaning for duplicate.topic (`LoadOptions.meaning`): named, like the
+    # counter, so every check run on this snapshot and the next has them; None: that check is silent
+    meaning: Callable[[], object] | None = None
     format: str = fmts.SERENA_TIERED  # the memory format (model/formats.py)
     repo_root: Path | None = None  # the repository holding the store (links resolve against it)
     # list-dialect indexes other than the always-loaded one (experience folder READMEs)
@@ -179,65 +177,79 @@ class Store:
         changed = sorted({p for p in changed if p})
         if not changed:
             return self
-        records = dict(self.records)
-        load_findings = [f for f in self.load_findings if f.path not in changed]
-        cache = _cache.store_cache(self.root)
-        touched: set[str] = set()
-        new_recs: list[Record] = []
-        index_changed = False
-        new = Store(root=self.root, given=self.given, config=self.config, records=records, l0=self.l0,
-                    domain_indexes=dict(self.domain_indexes), load_findings=load_findings, today=self.today,
-                    encoding=self.encoding, counter=self.counter, format=self.format, repo_root=self.repo_root,
-                    list_indexes=dict(self.list_indexes), serena_index=self.serena_index,
-                    memory_patterns=self.memory_patterns)
+        step = _Evolving(self._successor(changed), _cache.store_cache(self.root))
         for path in changed:
-            old = records.get(path)
-            abspath = old.abspath if old is not None else self.root / path
-            level, _ = classify(path, self.format, self.index_name())
-            if not self.reads_path(path) or not os.path.isfile(abspath) or self._escapes(abspath, load_findings, path):
-                if old is None:
-                    continue  # never was a record (and is not one now)
-                del records[path]
-                cache.drop(path)
-                touched.add(NAMES)
-                index_changed = index_changed or level < LEVEL_L2
-                continue
-            rec = read_record(new, path, abspath, load_findings, cache)
-            if old is not None and rec.content_hash == old.content_hash and rec.error == old.error \
-                    and rec.content_hash is not None:
-                load_findings += [f for f in self.load_findings if f.path == path]
-                continue  # the same bytes (e.g. our own write, seen again by the watcher)
-            if old is None:
-                touched.add(NAMES)
-            touched.add(TEXT if rec.level == LEVEL_L2 else INDEXES)
-            index_changed = index_changed or rec.level < LEVEL_L2
-            records[path] = rec
-            new_recs.append(rec)
-        if not touched and sorted(load_findings, key=Finding.sort_key) == sorted(self.load_findings, key=Finding.sort_key):
+            self._reread(step, path)
+        new, touched = step.new, step.touched
+        if not touched and sorted(new.load_findings, key=Finding.sort_key) == sorted(self.load_findings,
+                                                                                   key=Finding.sort_key):
             return self
         if NAMES in touched:
-            new.records = dict(sorted(records.items()))
+            new.records = dict(sorted(new.records.items()))
         if self.counter is not None:
-            count_records(self.counter, [r for r in new_recs if r.error is None], cache)
-        if self.adapter.is_tiered:
-            if index_changed:
-                new.l0 = self.l0 if self.l0 is not None and self.l0.path in new.records else None
-                for p in changed:
-                    if p in records and records[p] is self.records.get(p):
-                        continue  # the same bytes: its parsed index stays (else it showed 0 rows)
-                    new.domain_indexes.pop(p, None)
-                    if new.l0 is not None and new.l0.path == p:
-                        new.l0 = None
-                for rec in new_recs:
-                    if rec.level < LEVEL_L2:
-                        attach_index(new, rec, cache)
-                new.domain_indexes = dict(sorted(new.domain_indexes.items()))
-                touched.add(INDEXES)
-        elif index_changed or NAMES in touched:
-            attach_list_indexes(new)  # names resolve against the files there are
-            touched.add(INDEXES)
+            count_records(self.counter, [r for r in step.new_recs if r.error is None], step.cache)
+        self._reindex(step, changed)
         new._views = {k: v for k, v in self._views.items() if not (v[0] & touched)}
         return new.freeze()  # the store cache is saved by whoever owns it (Workbench.flush)
+
+    def _successor(self, changed: list[str]) -> Store:
+        """The next snapshot before any file is read again: this one's records, indexes and
+        settings, without the load findings of the changed files."""
+        return Store(root=self.root, given=self.given, config=self.config, records=dict(self.records), l0=self.l0,
+                     domain_indexes=dict(self.domain_indexes), today=self.today,
+                     load_findings=[f for f in self.load_findings if f.path not in changed],
+                     encoding=self.encoding, counter=self.counter, meaning=self.meaning, format=self.format,
+                     repo_root=self.repo_root, list_indexes=dict(self.list_indexes), serena_index=self.serena_index,
+                     memory_patterns=self.memory_patterns)
+
+    def _reread(self, step: _Evolving, path: str) -> None:
+        """One changed path into the next snapshot: gone (or no longer read), the same bytes
+        (nothing but its load findings carried over), or a new record."""
+        new, records = step.new, step.new.records
+        old = records.get(path)
+        abspath = old.abspath if old is not None else self.root / path
+        level, _ = classify(path, self.format, self.index_name())
+        if not self.reads_path(path) or not os.path.isfile(abspath) or self._escapes(abspath, new.load_findings, path):
+            if old is not None:  # (else never was a record, and is not one now)
+                del records[path]
+                step.cache.drop(path)
+                step.touched.add(NAMES)
+                step.index_changed = step.index_changed or level < LEVEL_L2
+            return
+        rec = read_record(new, path, abspath, new.load_findings, step.cache)
+        if old is not None and rec.content_hash == old.content_hash and rec.error == old.error \
+                and rec.content_hash is not None:
+            new.load_findings += [f for f in self.load_findings if f.path == path]
+            return  # the same bytes (e.g. our own write, seen again by the watcher)
+        if old is None:
+            step.touched.add(NAMES)
+        step.touched.add(TEXT if rec.level == LEVEL_L2 else INDEXES)
+        step.index_changed = step.index_changed or rec.level < LEVEL_L2
+        records[path] = rec
+        step.new_recs.append(rec)
+
+    def _reindex(self, step: _Evolving, changed: list[str]) -> None:
+        """The next snapshot's indexes, parsed again where an index file (or, for list indexes,
+        a name they resolve) changed."""
+        new = step.new
+        if self.adapter.is_tiered:
+            if not step.index_changed:
+                return
+            new.l0 = self.l0 if self.l0 is not None and self.l0.path in new.records else None
+            for p in changed:
+                if p in new.records and new.records[p] is self.records.get(p):
+                    continue  # the same bytes: its parsed index stays (else it showed 0 rows)
+                new.domain_indexes.pop(p, None)
+                if new.l0 is not None and new.l0.path == p:
+                    new.l0 = None
+            for rec in step.new_recs:
+                if rec.level < LEVEL_L2:
+                    attach_index(new, rec, step.cache)
+            new.domain_indexes = dict(sorted(new.domain_indexes.items()))
+            step.touched.add(INDEXES)
+        elif step.index_changed or NAMES in step.touched:
+            attach_list_indexes(new)  # names resolve against the files there are
+            step.touched.add(INDEXES)
 
     def _escapes(self, abspath, findings: list[Finding], rel: str) -> bool:
         """A symbolic link that leaves the store (as the walk reports it): never read."""
@@ -280,3 +292,15 @@ class Store:
         if self.format == fmts.SERENA:
             return self.serena_index
         return None
+
+
+@dataclass
+class _Evolving:
+    """What `Store.evolve`'s steps share: the next snapshot being built, the store cache, and
+    what the changed files touched (which views and indexes must be made again)."""
+
+    new: Store
+    cache: _cache.StoreCache
+    touched: set[str] = field(default_factory=set)
+    new_recs: list[Record] = field(default_factory=list)
+    index_changed: bool = False

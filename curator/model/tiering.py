@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..base.config import DEFAULT_TIER_RULES, TierRule, glob_match
 
@@ -89,69 +89,105 @@ def _transient_frontmatter(rec) -> bool:
 
 def decide(store) -> Tiering:
     """Each top-level folder's tier and why; the start-up load and why."""
-    config = store.config
-    user = _user_rules(config)
     members: dict[str, list] = {}
     for path, rec in store.records.items():
         if rec.level == 2:
             members.setdefault(_folder(path), []).append(rec)
-    routed: Counter = Counter()
-    example: dict[str, str] = {}
+    seen = _Seen(store, _user_rules(store.config))
     for target, routes in store.routes_to.items():
         if target in store.records and store.records[target].level == 2:
             f = _folder(target)
-            routed[f] += 1
-            example.setdefault(f, f"{routes[0].index} → {target}")
+            seen.routed[f] += 1
+            seen.example.setdefault(f, f"{routes[0].index} → {target}")
     folders = []
     for folder, recs in sorted(members.items()):
-        n = len(recs)
-        probe = f"{folder}/x.md" if folder else "x.md"
-        rule = next((r for r in user if glob_match(probe, r.glob)), None)
-        if rule is not None:
-            folders.append(FolderTier(folder, rule.tier, f".curator.yaml rule {rule.glob} → {rule.tier}", n))
-            continue
-        default = next((r for r in DEFAULT_TIER_RULES if glob_match(probe, r.glob)), DEFAULT_TIER_RULES[-1])
-        if routed[folder] and default.tier == "transient":
-            folders.append(FolderTier(folder, "semantic", f"indexes route to {routed[folder]} of its {n} record(s) "
-                                      f"(e.g. {example[folder]}), so it is knowledge, not transient", n, True))
-            continue
-        if not folder:
-            logs = session_log_rules(recs, store.routes_to)
-            folders += logs
-            n -= sum(f.records for f in logs)
-            if n:
-                folders.append(FolderTier(folder, "semantic", "top-level memories → semantic", n))
-            continue
-        by_rule = Counter(config.tier_for(_logical(r.path)) for r in recs)
-        if default.glob != "**" or len(by_rule) > 1 or any(
-            r.glob != "**" and glob_match(_logical(recs[0].path), r.glob) for r in DEFAULT_TIER_RULES
-        ):
-            tier = by_rule.most_common(1)[0][0]
-            if folder in ADR002_FOLDERS:
-                why = f"ADR-002 folder name → {tier}"
-            else:
-                why = "default rules per path: " + ", ".join(f"{t} {k}" for t, k in by_rule.most_common())
-            folders.append(FolderTier(folder, tier, why, n))
-            continue
-
-        if routed[folder]:
-            folders.append(FolderTier(folder, "semantic", f"indexes route to {routed[folder]} of its {n} record(s)", n))
-            continue
-        shaped = sum(1 for r in recs if _transient_frontmatter(r))
-        dated = sum(1 for r in recs if DATED.search(r.stem))
-        if n >= EVIDENCE_MIN and shaped >= EVIDENCE_SHARE * n:
-            folders.append(FolderTier(folder, "transient", f"{shaped} of {n} records carry transient frontmatter "
-                                      "(date/task/target/status or date/session_id/project/completion), no index routes to it", n, True))
-        elif n >= EVIDENCE_MIN and dated >= EVIDENCE_SHARE * n and not KNOWLEDGE_NAMES.match(folder):
-            folders.append(FolderTier(folder, "transient", f"{dated} of {n} records have dated names "
-                                      "and no index routes to it", n, True, by_name=True))
-        else:
-            folders.append(FolderTier(folder, "semantic", "no transient evidence (names, frontmatter) → semantic", n))
-    declared = declares_tiers(config, folders)
+        folders += next(got for rule in _FOLDER_RULES if (got := rule(seen, folder, recs)) is not None)
+    declared = declares_tiers(store.config, folders)
     if not declared:
         folders = [_as_log(f) for f in folders]
-    startup, why = _startup(store, routed, members, folders)
+    startup, why = _startup(store, seen.routed, members, folders)
     return Tiering(tuple(folders), startup, why)
+
+
+@dataclass
+class _Seen:
+    """What the folder rules read: the store, the user's tier rules, and per folder how many of
+    its records an index routes to (with one route as the example)."""
+
+    store: object
+    user: list
+    routed: Counter = field(default_factory=Counter)
+    example: dict[str, str] = field(default_factory=dict)
+
+
+def _probe(folder: str) -> str:
+    return f"{folder}/x.md" if folder else "x.md"
+
+
+def _default_rule(folder: str) -> TierRule:
+    return next((r for r in DEFAULT_TIER_RULES if glob_match(_probe(folder), r.glob)), DEFAULT_TIER_RULES[-1])
+
+
+def _by_user_rule(seen: _Seen, folder: str, recs: list) -> list[FolderTier] | None:
+    rule = next((r for r in seen.user if glob_match(_probe(folder), r.glob)), None)
+    if rule is None:
+        return None
+    return [FolderTier(folder, rule.tier, f".curator.yaml rule {rule.glob} → {rule.tier}", len(recs))]
+
+
+def _routed_not_transient(seen: _Seen, folder: str, recs: list) -> list[FolderTier] | None:
+    n, routed = len(recs), seen.routed[folder]
+    if not routed or _default_rule(folder).tier != "transient":
+        return None
+    return [FolderTier(folder, "semantic", f"indexes route to {routed} of its {n} record(s) "
+                       f"(e.g. {seen.example[folder]}), so it is knowledge, not transient", n, True)]
+
+
+def _top_level(seen: _Seen, folder: str, recs: list) -> list[FolderTier] | None:
+    if folder:
+        return None
+    logs = session_log_rules(recs, seen.store.routes_to)
+    n = len(recs) - sum(f.records for f in logs)
+    return logs + ([FolderTier(folder, "semantic", "top-level memories → semantic", n)] if n else [])
+
+
+def _by_default_rules(seen: _Seen, folder: str, recs: list) -> list[FolderTier] | None:
+    by_rule = Counter(seen.store.config.tier_for(_logical(r.path)) for r in recs)
+    if _default_rule(folder).glob == "**" and len(by_rule) <= 1 and not any(
+        r.glob != "**" and glob_match(_logical(recs[0].path), r.glob) for r in DEFAULT_TIER_RULES
+    ):
+        return None
+    tier = by_rule.most_common(1)[0][0]
+    if folder in ADR002_FOLDERS:
+        why = f"ADR-002 folder name → {tier}"
+    else:
+        why = "default rules per path: " + ", ".join(f"{t} {k}" for t, k in by_rule.most_common())
+    return [FolderTier(folder, tier, why, len(recs))]
+
+
+def _routed(seen: _Seen, folder: str, recs: list) -> list[FolderTier] | None:
+    routed = seen.routed[folder]
+    if not routed:
+        return None
+    return [FolderTier(folder, "semantic", f"indexes route to {routed} of its {len(recs)} record(s)", len(recs))]
+
+
+def _by_evidence(seen: _Seen, folder: str, recs: list) -> list[FolderTier]:
+    n = len(recs)
+    shaped = sum(1 for r in recs if _transient_frontmatter(r))
+    dated = sum(1 for r in recs if DATED.search(r.stem))
+    if n >= EVIDENCE_MIN and shaped >= EVIDENCE_SHARE * n:
+        return [FolderTier(folder, "transient", f"{shaped} of {n} records carry transient frontmatter "
+                           "(date/task/target/status or date/session_id/project/completion), no index routes to it",
+                           n, True)]
+    if n >= EVIDENCE_MIN and dated >= EVIDENCE_SHARE * n and not KNOWLEDGE_NAMES.match(folder):
+        return [FolderTier(folder, "transient", f"{dated} of {n} records have dated names "
+                           "and no index routes to it", n, True, by_name=True)]
+    return [FolderTier(folder, "semantic", "no transient evidence (names, frontmatter) → semantic", n)]
+
+
+# a folder's tier: the first of these that decides, in their documented order of precedence
+_FOLDER_RULES = (_by_user_rule, _routed_not_transient, _top_level, _by_default_rules, _routed, _by_evidence)
 
 
 def declares_tiers(config, folders: list[FolderTier]) -> str:

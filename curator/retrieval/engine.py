@@ -58,10 +58,11 @@ def document_head(store: Store, rec, hooks: dict[str, str]) -> str:
 class RetrievalEngine:
     def __init__(self, store: Store, config: RetrievalConfig | None = None, terms_cache: ContentCache | None = None,
                  reads: Mapping[str, int] | None = None, semantic: bool | None = False, persist: bool | None = None,
-                 progress=None) -> None:
+                 progress=None, indexing=None) -> None:
         """`semantic`: True runs the semantic source, None runs it unless the config or
         CURATOR_NO_SEMANTIC turns it off (what the faces do), False never. `progress(done,
-        total)` is told how the first embedding of new memories goes. `persist`: keep the BM25 index in the user cache dir, one folder per store
+        total)` is told how the first embedding of new memories goes, `indexing(done, total)`
+        how the memories are read into a new index (neither is told anything when all is saved). `persist`: keep the BM25 index in the user cache dir, one folder per store
         (`retrieval.persist`), so the next process with the same store builds nothing. Default:
         on, unless a `terms_cache` is given; the faces pass False when token counts are only
         estimated in memory (`base.tokens.estimating`)."""
@@ -78,6 +79,7 @@ class RetrievalEngine:
         self.position = {r.path: i for i, r in enumerate(self.docs)}
         if persist is None:
             persist = terms_cache is None
+        self._indexing = indexing
         self._heads: list[str] | None = None
         self._doc_terms: list[list[str]] | None = None
         self.index_state = "built"  # built | reused | updated: what this engine did with the saved index
@@ -188,7 +190,8 @@ class RetrievalEngine:
         self._doc_terms = self._make_terms(reuse, None)
         old_rows = saved.passages() if reuse is not None else None
         rows = self.passages._rows = self.passages.make_rows(
-            {f"{p}:{h}": r for (p, h), r in zip(saved.keys, old_rows, strict=True)} if old_rows is not None else None)
+            {f"{p}:{h}": r for (p, h), r in zip(saved.keys, old_rows, strict=True)} if old_rows is not None else None,
+            self._indexing)
         copies = self._copy_keys(reuse_copies)
         self.copy_of = groups(self.position, copies)
         bm25 = BM25Index(self._doc_terms)

@@ -14,8 +14,8 @@ query the model does not understand (its best cosine 0.25, its 50th 0.10) weighs
 it does (0.75 over 0.20) and buries BM25's sure first. Raw, the spread itself is the semantic
 source's confidence: held out on the golden queries it raised every metric (golden README).
 
-`rrf`/`dedupe` fuse the sources of one store; `fuse_sources`/`fuse_engines` fuse several stores'
-engines (Serena + Claude memory + experience), tagging each result with its source name.
+`rrf`/`dedupe` fuse the sources of one store; `fuse_sources` fuses several stores' ranked lists
+(Serena + Claude memory + experience: `multi.search_sources`), tagging each result with its source.
 """
 
 from __future__ import annotations
@@ -234,13 +234,3 @@ def fuse_sources(ranked: Sequence[tuple[str, Sequence[tuple[str, str | None]]]],
     order = sorted(score, key=lambda key: (-score[key], best[key], kept[key][1]))
     return [SourcedHit(kept[key][0], kept[key][1], score[key], tuple(copies[key])) for key in order]
 
-
-def fuse_engines(engines: Sequence[tuple[str, object]], query: str, k: int = 5, rrf_k: int = 60,
-                 weights: dict[str, float] | None = None) -> list[SourcedHit]:
-    """Run one query on each named RetrievalEngine (in precedence order) and fuse their fused lists."""
-    ranked = []
-    for name, engine in engines:
-        result = engine.search(query, k=50)
-        records = engine.store.records
-        ranked.append((name, [(h.path, records[h.path].content_hash) for h in result.hits]))
-    return fuse_sources(ranked, rrf_k, weights)[:k]

@@ -117,15 +117,20 @@ class PassageRanker(EnginePart):
                 cache[i] = rows_of(self.heads[i], self.docs[i].body(), shared())
         return {self.docs[i].path: cache[i] for i in idx}
 
-    def make_rows(self, reuse: dict[str, list[Row]] | None) -> list[list[Row]]:
-        """Every memory's rows; unchanged memories' from `reuse` (path:hash → rows)."""
+    def make_rows(self, reuse: dict[str, list[Row]] | None, progress=None) -> list[list[Row]]:
+        """Every memory's rows; unchanged memories' from `reuse` (path:hash → rows).
+        `progress(done, total)` hears how it goes (the most of building an index)."""
         from .wordpiece import shared
 
         tokenizer = shared()
         out = []
+        total = len(self.docs)
+        step = max(1, total // 100)
         for r, head in zip(self.docs, self.heads, strict=True):
             got = reuse.get(f"{r.path}:{r.content_hash}") if reuse is not None else None
             out.append(got if got is not None else rows_of(head, r.body(), tokenizer))
+            if progress is not None and (len(out) % step == 0 or len(out) == total):
+                progress(len(out), total)
         return out
 
     def lift_bm25(self, qterms: list[str], docs_list: list[tuple[str, float]]):

@@ -13,7 +13,9 @@ Pure: text in, passages out (the tokenizer counts pieces; nothing is embedded he
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 
 BUDGET = 128  # the model's pieces per passage, [CLS] and [SEP] included
 HEAD_PIECES = 24  # the memory's head, at most, at the start of every passage
@@ -88,8 +90,9 @@ def split(head: str, body: str, tokenizer, budget: int = BUDGET) -> list[Passage
         if cost <= room:
             pack, used = [(sec, words)], cost
             continue
+        lines = _line_starts(sec.lines)
         for start, end in _windows(costs, room - head_cost):
-            out.append(_passage(prefix, sec.path, sec.start + _line_of(sec.lines, start), words[start:end]))
+            out.append(_passage(prefix, sec.path, sec.start + _line_of(lines, start), words[start:end]))
     flush()
     return out or [_passage(prefix, "", 1, [])]
 
@@ -122,30 +125,26 @@ def _fit(count, words: list[str], room: int) -> list[str]:
 
 
 def _windows(costs: list[int], room: int):
-    """(start, end) word spans of overlapping windows of at most `room` pieces."""
+    """(start, end) word spans of overlapping windows of at most `room` pieces: each as long as
+    fits, the next starting OVERLAP of it back (found by bisection over the running sums: a long
+    memory is cut in one pass, not word by word)."""
     room = max(room, 8)
-    start = 0
-    while start < len(costs):
-        end, used = start, 0
-        while end < len(costs) and used + costs[end] <= room:
-            used += costs[end]
-            end += 1
-        end = max(end, start + 1)
+    sums = [0, *accumulate(costs)]  # sums[i]: the pieces of words[:i]
+    n, start = len(costs), 0
+    while start < n:
+        end = max(bisect_right(sums, sums[start] + room, start, n + 1) - 1, start + 1)
         yield start, end
-        if end >= len(costs):
+        if end >= n:
             return
-        back, kept = end, 0  # the next window starts OVERLAP of this one back
-        while back > start + 1 and kept + costs[back - 1] <= room * OVERLAP:
-            back -= 1
-            kept += costs[back]
-        start = back
+        # the first word from which the rest of the window fits OVERLAP of it (one word at least)
+        start = bisect_left(sums, sums[end] - room * OVERLAP, start + 1, end)
 
 
-def _line_of(lines: list[str], word_index: int) -> int:
+def _line_starts(lines: list[str]) -> list[int]:
+    """How many words come before each line of a section, and after its last (running sums)."""
+    return [0, *accumulate(len(line.split()) for line in lines)]
+
+
+def _line_of(starts: list[int], word_index: int) -> int:
     """The line (0-based, within the section's text) holding its `word_index`-th word."""
-    seen = 0
-    for i, line in enumerate(lines):
-        seen += len(line.split())
-        if seen > word_index:
-            return i
-    return max(0, len(lines) - 1)
+    return min(bisect_right(starts, word_index), len(starts) - 1) - 1 if len(starts) > 1 else 0

@@ -42,7 +42,29 @@ def _strip_suffix(word: str) -> str:
 
 
 def terms(text: str) -> list[str]:
-    """Stemmed content terms of a text; a compound adds its parts (`pnpm-lock` → pnpm, lock)."""
+    """Stemmed content terms of a text; a compound adds its parts (`pnpm-lock` → pnpm, lock).
+
+    A word never spans whitespace, so the terms of a text are its whitespace-separated pieces'
+    terms in turn: each piece is worked out once and remembered (`_PIECES`), and building an
+    index of thousands of memories, whose passages repeat the same words, looks most of them up."""
+    out: list[str] = []
+    get = _PIECES.get
+    for piece in text.split():
+        got = get(piece)
+        if got is None:
+            if len(_PIECES) >= _PIECES_MAX:  # bounded: a long-lived process never grows with it
+                _PIECES.clear()
+            got = _PIECES[piece] = tuple(_terms(piece))
+        out += got
+    return out
+
+
+_PIECES: dict[str, tuple[str, ...]] = {}
+_PIECES_MAX = 200_000
+
+
+def _terms(text: str) -> list[str]:
+    """`terms` worked out from the words (what `terms` remembers per piece)."""
     out: list[str] = []
     for w in words(text):
         w = w.strip("-_")

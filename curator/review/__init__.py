@@ -66,9 +66,10 @@ def pick_sources(repo: Path, path: Path, paths: list[str]) -> list[Source]:
 
 
 def review_repository(path: Path | str = ".", base: str = "HEAD", token_counter=None,
-                      persist: bool | None = None) -> Review:
+                      persist: bool | None = None, meaning=None) -> Review:
     """Raises GitError (not a repository, unknown revision) — a usage error for the faces.
-    `persist`: the golden queries' engines keep their index (`RetrievalEngine`)."""
+    `persist`: the golden queries' engines keep their index (`RetrievalEngine`); `meaning`: the
+    face's vectors for duplicate.topic (`LoadOptions.meaning`)."""
     from ..base.git import toplevel
     from . import git
 
@@ -84,8 +85,8 @@ def review_repository(path: Path | str = ".", base: str = "HEAD", token_counter=
         for src in sources:
             config = source_config(repo, src)
             old_dir = git.extract(repo, commit, src.path, Path(tmp))
-            before = load_source(old_dir, src, config, token_counter)
-            after = load_source(repo / src.path, src, config, token_counter)
+            before = load_source(old_dir, src, config, token_counter, meaning)
+            after = load_source(repo / src.path, src, config, token_counter, meaning)
             if before is None and after is None:
                 continue
             review.stores.append(review_store(src.path, src.kind, before, after, persist))

@@ -114,7 +114,8 @@ def introduced_since(store: Store, findings: list[Finding], base: str = "HEAD", 
     with tempfile.TemporaryDirectory(prefix="curator-changed-") as tmp:
         git.stand_in(Path(tmp), git.tracked_files(repo, commit), skip=(rel,))
         folder = git.extract(repo, commit, rel, Path(tmp))
-        before = load_source(folder, Source(rel, "store"), store.config, token_counter or store.counter)
+        before = load_source(folder, Source(rel, "store"), store.config, token_counter or store.counter,
+                             store.meaning)
         if before is None:
             return list(findings)
         _, renames = diff_records(before, store)

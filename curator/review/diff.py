@@ -168,9 +168,22 @@ def diff_records(before: Store | None, after: Store | None) -> tuple[list[Record
     old, new = _memories(before), _memories(after)
     gone = [p for p in old if p not in new]
     came = [p for p in new if p not in old]
+    renames, sims = _renames(old, new, gone, came)
+    taken = set(renames.values())
+    out = [_added(p, new[p]) for p in came if p not in taken]
+    out += [_renamed(p, renames[p], old[p], new[renames[p]], sims.get(p, 1.0)) if p in renames else _removed(p, old[p])
+            for p in gone]
+    out += [_modified(p, old[p], new[p]) for p in new if p in old and new[p].content_hash != old[p].content_hash]
+    order = {"added": 0, "modified": 1, "renamed": 2, "moved": 3, "removed": 4}
+    out.sort(key=lambda c: (order[c.change], c.path))
+    return out, renames
+
+
+def _renames(old: dict, new: dict, gone: list[str], came: list[str]) -> tuple[dict[str, str], dict[str, float]]:
+    """old path → new path of each record that moved, and how alike the pair is: exact content
+    first, then by similarity (best pairs first, each path in one pair)."""
     renames: dict[str, str] = {}
-    # exact content first, then by similarity (best pairs first)
-    by_hash: dict[str, list[str]] = {}
+    by_hash: dict[str | None, list[str]] = {}
     for p in came:
         by_hash.setdefault(new[p].content_hash, []).append(p)
     for p in gone:
@@ -195,36 +208,30 @@ def diff_records(before: Store | None, after: Store | None) -> tuple[list[Record
             continue
         renames[g], sims[g] = c, s
         taken.add(c)
-    taken = set(renames.values())
-    out: list[RecordChange] = []
-    for p in came:
-        if p not in taken:
-            r = new[p]
-            out.append(RecordChange("added", p, tier=r.tier, tokens=r.tokens or 0,
-                                    lines_added=len((r.text or "").splitlines())))
-    for p in gone:
-        r = old[p]
-        if p in renames:
-            q = renames[p]
-            n = new[q]
-            a, d = _line_counts(r.text or "", n.text or "")
-            out.append(RecordChange("moved" if n.tier != r.tier else "renamed", q, old_path=p, tier=n.tier,
-                                    old_tier=r.tier, tokens=n.tokens or 0, old_tokens=r.tokens or 0,
-                                    similarity=round(sims.get(p, 1.0), 3), lines_added=a, lines_removed=d))
-        else:
-            out.append(RecordChange("removed", p, tier=r.tier, old_tokens=r.tokens or 0,
-                                    lines_removed=len((r.text or "").splitlines())))
-    for p in new:
-        if p in old and new[p].content_hash != old[p].content_hash:
-            r, o = new[p], old[p]
-            a, d = _line_counts(o.text or "", r.text or "")
-            change = "moved" if r.tier != o.tier else "modified"
-            out.append(RecordChange(change, p, old_path=p if change == "moved" else None, tier=r.tier,
-                                    old_tier=o.tier, tokens=r.tokens or 0, old_tokens=o.tokens or 0,
-                                    lines_added=a, lines_removed=d))
-    order = {"added": 0, "modified": 1, "renamed": 2, "moved": 3, "removed": 4}
-    out.sort(key=lambda c: (order[c.change], c.path))
-    return out, renames
+    return renames, sims
+
+
+def _added(p: str, r) -> RecordChange:
+    return RecordChange("added", p, tier=r.tier, tokens=r.tokens or 0, lines_added=len((r.text or "").splitlines()))
+
+
+def _removed(p: str, r) -> RecordChange:
+    return RecordChange("removed", p, tier=r.tier, old_tokens=r.tokens or 0,
+                        lines_removed=len((r.text or "").splitlines()))
+
+
+def _renamed(p: str, q: str, r, n, similarity: float) -> RecordChange:
+    a, d = _line_counts(r.text or "", n.text or "")
+    return RecordChange("moved" if n.tier != r.tier else "renamed", q, old_path=p, tier=n.tier, old_tier=r.tier,
+                        tokens=n.tokens or 0, old_tokens=r.tokens or 0, similarity=round(similarity, 3),
+                        lines_added=a, lines_removed=d)
+
+
+def _modified(p: str, o, r) -> RecordChange:
+    a, d = _line_counts(o.text or "", r.text or "")
+    change = "moved" if r.tier != o.tier else "modified"
+    return RecordChange(change, p, old_path=p if change == "moved" else None, tier=r.tier, old_tier=o.tier,
+                        tokens=r.tokens or 0, old_tokens=o.tokens or 0, lines_added=a, lines_removed=d)
 
 
 def diff_budgets(before: Store | None, after: Store | None) -> list[Budget]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..base.config import Config, load_config
 from ..model.discovery import StoreError
-from ..model.loader import load_store
+from ..model.loader import LoadOptions, load_store
 from ..model.sources import RepoSettings, repository_settings, repository_source_of
 from ..model.store import Store
 
@@ -51,11 +51,12 @@ def source_config(repo_root: Path, source: Source) -> Config:
     return load_config(repo_root / source.path)
 
 
-def load_source(folder: Path, source: Source, config: Config, token_counter=None) -> Store | None:
+def load_source(folder: Path, source: Source, config: Config, token_counter=None, meaning=None) -> Store | None:
     """The store in `folder`, or None when the folder holds no files (the source is new or gone)."""
     if not folder.is_dir() or not any(folder.iterdir()):
         return None
     try:
-        return load_store(folder, given=source.path, config=config, token_counter=token_counter)
+        return load_store(folder, LoadOptions(given=source.path, config=config, token_counter=token_counter,
+                                              meaning=meaning))
     except StoreError:
         return None

@@ -16,6 +16,8 @@ from textual.notifications import Notify
 from textual.signal import Signal
 
 from ..base.config import Config
+from ..live import semantic_embedder
+from ..model.loader import LoadOptions
 from . import messages as msg
 from . import navigate
 from .app_state import AppState
@@ -81,6 +83,9 @@ class CuratorApp(AppState):
         self.given = given or str(store_root)
         self.store_config = config
         self.token_counter = token_counter
+        # how the workbench loads each source, built once from the app's settings
+        self.load_options = LoadOptions(given=self.given, config=config, token_counter=token_counter,
+                                        meaning=semantic_embedder)
         self.requested_theme = theme
         self.notice = notice
         self.remember_theme = remember_theme

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..context.model import ContextModel
     from ..live.workbench import Workbench
     from ..live.workspace import Workspace
+    from ..model.loader import LoadOptions
     from ..proof.run import Proof
     from ..transcripts.service import SessionsService
     from .background import Background
@@ -29,6 +30,7 @@ class AppState(App[None]):
     store_root: Path
     given: str
     token_counter: TokenCounter | None
+    load_options: LoadOptions
     notice: str | None
     notice_seen: bool  # the first screen showed the notice once
     workbench: Workbench | None  # every memory system of the repository, once loaded

@@ -63,8 +63,7 @@ class Background:
                          f"({', '.join(recovered)}): it is as it was before it.")
                 for note in getattr(recovered, "notes", []):
                     warn(note)
-            bench = open_workbench(layout, given=app.given, config=app.store_config,
-                                   token_counter=app.token_counter, progress=progress, prefer=app.store_root)
+            bench = open_workbench(layout, app.load_options, progress=progress, prefer=app.store_root)
             if bench.workspace is None:
                 errors = "; ".join(f"{s.name}: {s.error}" for s in bench.sources if s.error)
                 raise RuntimeError(errors or "no memory store found")

@@ -100,11 +100,11 @@ async def test_switching_screens_while_the_store_loads_never_fails_the_load(samp
 
     real = session_module.open_workbench
 
-    def slow_open(layout, *, progress=None, **kwargs):
+    def slow_open(layout, options, *, progress=None, **kwargs):
         end = time.monotonic() + 1.0
         while time.monotonic() < end:  # reports as fast as a large store's walk does
             progress("reading", 0.5)
-        return real(layout, progress=progress, **kwargs)
+        return real(layout, options, progress=progress, **kwargs)
 
     monkeypatch.setattr(session_module, "open_workbench", slow_open)
     app = make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(), theme="curator-dark")

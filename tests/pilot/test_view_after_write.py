@@ -13,6 +13,7 @@ from textual.widgets import Input
 from curator.base.tokens import FakeTokenCounter
 from curator.curation import plan_promote
 from curator.live.workbench import open_workbench
+from curator.model.loader import LoadOptions
 from curator.model.sources import discover
 from curator.tui.dialogs import DiffDialog, KeywordDialog
 from curator.tui.screens import MainScreen
@@ -33,7 +34,7 @@ def view(ws) -> dict:
 
 
 def fresh(root) -> dict:
-    return view(open_workbench(discover(root), token_counter=FakeTokenCounter()).workspace)
+    return view(open_workbench(discover(root), LoadOptions(token_counter=FakeTokenCounter())).workspace)
 
 
 async def confirm(app, pilot) -> None:

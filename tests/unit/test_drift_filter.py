@@ -11,6 +11,7 @@ from curator.base.tokens import FakeTokenCounter
 from curator.cli import main
 from curator.live.drift import ALL_KINDS, drift_findings, filter_drift, kind_id, match_kinds
 from curator.live.workbench import open_workbench
+from curator.model.loader import LoadOptions
 from curator.model.sources import discover
 
 
@@ -26,7 +27,7 @@ def test_a_kind_is_named_by_its_id_its_words_or_part_of_its_id():
 
 
 def test_filter_keeps_the_kinds_and_the_words(sample_repo_copy):
-    session = open_workbench(discover(sample_repo_copy), token_counter=FakeTokenCounter())
+    session = open_workbench(discover(sample_repo_copy), LoadOptions(token_counter=FakeTokenCounter()))
     every = drift_findings(session, None)
     kinds = {k for k, _ in every}
     assert len(kinds) >= 3

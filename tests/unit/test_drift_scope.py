@@ -11,6 +11,7 @@ from curator.demo.repository import build_history
 from curator.live.drift import COPY_KIND, LoadHistory, LoadPoint, drift_kind, startup_history
 from curator.live.scope import INSTRUCTIONS, next_scope, scope_name, scope_totals, scoped_findings
 from curator.live.workbench import open_workbench
+from curator.model.loader import LoadOptions
 from curator.model.sources import discover
 
 
@@ -30,7 +31,7 @@ def test_the_commits_that_grew_it_most_come_first():
 
 
 def test_no_git_history_is_a_reason_never_an_error(sample_repo_copy):
-    session = open_workbench(discover(sample_repo_copy), token_counter=FakeTokenCounter())
+    session = open_workbench(discover(sample_repo_copy), LoadOptions(token_counter=FakeTokenCounter()))
     for _, src in session.loaded():
         h = startup_history(src.workspace.store)
         assert not h.points and h.reason
@@ -39,7 +40,7 @@ def test_no_git_history_is_a_reason_never_an_error(sample_repo_copy):
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 def test_the_start_up_load_grows_over_the_demo_history(sample_repo_copy):
     build_history(sample_repo_copy)
-    session = open_workbench(discover(sample_repo_copy), token_counter=FakeTokenCounter())
+    session = open_workbench(discover(sample_repo_copy), LoadOptions(token_counter=FakeTokenCounter()))
     serena = next(s for _, s in session.loaded() if s.name == ".serena/memories")
     h = startup_history(serena.workspace.store)
     sizes = [p.bytes for p in h.points]
@@ -47,7 +48,7 @@ def test_the_start_up_load_grows_over_the_demo_history(sample_repo_copy):
 
 
 def test_the_whole_repository_is_every_source_plus_what_is_across_them(sample_repo_copy):
-    session = open_workbench(discover(sample_repo_copy), token_counter=FakeTokenCounter())
+    session = open_workbench(discover(sample_repo_copy), LoadOptions(token_counter=FakeTokenCounter()))
     whole = scoped_findings(session, None)
     per_source = sum(len(s.workspace.findings) for _, s in session.loaded())
     assert len(whole) == per_source + len(session.cross) + len(session.instruction_findings)

@@ -10,6 +10,7 @@ import pytest
 
 from curator.base.tokens import FakeTokenCounter
 from curator.live.workbench import Workbench, _ignored, open_workbench
+from curator.model.loader import LoadOptions
 from curator.model.sources import discover
 
 INDEX = ("| Keywords | File |\n|---|---|\n"
@@ -28,7 +29,7 @@ def root(make_store):
 
 
 def session_of(root) -> Workbench:
-    return open_workbench(discover(root), given=str(root), token_counter=FakeTokenCounter())
+    return open_workbench(discover(root), LoadOptions(given=str(root), token_counter=FakeTokenCounter()))
 
 
 def checks_of(ws, path):
@@ -38,7 +39,7 @@ def checks_of(ws, path):
 def test_the_cli_loads_through_the_session(root):
     from curator.live.workbench import load_repository
 
-    repo = load_repository(root, token_counter=FakeTokenCounter())
+    repo = load_repository(root, LoadOptions(token_counter=FakeTokenCounter()))
     session = session_of(root)
     assert [s.store.records.keys() for s in repo.loaded()] == [session.workspace.store.records.keys()]
     assert sorted(f.check for f in repo.findings()) == sorted(f.check for f in session.workspace.findings)

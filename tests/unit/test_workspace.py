@@ -6,6 +6,7 @@ from curator.base.tokens import default_counter
 from curator.checks import run_checks
 from curator.live.workspace import open_workspace
 from curator.model import load_store
+from curator.model.loader import LoadOptions
 
 
 def keys(findings):
@@ -13,7 +14,7 @@ def keys(findings):
 
 
 def test_incremental_recheck_matches_a_full_run(sample_copy):
-    ws = open_workspace(sample_copy, token_counter=default_counter())
+    ws = open_workspace(sample_copy, LoadOptions(token_counter=default_counter()))
     edits = {
         "git/git-lfs-fixtures.md": lambda t: t + "\n" + "## Extra\n" * 16 + "see [gone](nowhere.md)\n",
         "git/git-signed-commits.md": lambda t: (sample_copy / "git/git-interactive-rebase.md").read_text(),
@@ -29,7 +30,7 @@ def test_incremental_recheck_matches_a_full_run(sample_copy):
 
 
 def test_recheck_of_a_deleted_file(sample_copy):
-    ws = open_workspace(sample_copy, token_counter=default_counter())
+    ws = open_workspace(sample_copy, LoadOptions(token_counter=default_counter()))
     (sample_copy / "git/git-lfs-fixtures.md").unlink()
     ws = ws.recheck("git/git-lfs-fixtures.md")
     assert "git/git-lfs-fixtures.md" not in ws.store.records
@@ -39,7 +40,7 @@ def test_recheck_of_a_deleted_file(sample_copy):
 def test_every_kind_of_change_matches_a_full_run(sample_copy):
     """Additions, deletions, renames and index edits re-run only the checks that read what
     changed (CheckSpec.reads); the result is what a whole new run finds."""
-    ws = open_workspace(sample_copy, token_counter=default_counter())
+    ws = open_workspace(sample_copy, LoadOptions(token_counter=default_counter()))
     index = sample_copy / "memory-index.md"
     steps = [
         ("add", "git/git-new-thing.md", "# New\nsee [lfs](git-lfs-fixtures.md) and mem:nowhere\n"),
@@ -77,7 +78,7 @@ def test_transient_copies_and_store_root_links_recheck_as_a_full_run(make_store)
         **{f"session_2025-12-17_18-0{i}.md": f"# Session Summary - 2025-12-17 18:0{i}\n{body}" for i in range(4)},
     })
     counter = default_counter()
-    ws = open_workspace(root, token_counter=counter)
+    ws = open_workspace(root, LoadOptions(token_counter=counter))
     assert not [f for f in ws.findings if f.check in ("duplicate.near", "links.broken")], ws.findings
     steps = [
         ("session_2025-12-17_18-01.md", "# Session Summary - 2025-12-17 18:01\n" + body + "- one more file\n"),
@@ -104,7 +105,7 @@ def test_a_folder_of_expired_session_logs_is_one_finding_and_rechecks_as_a_full_
     root = make_store({"architecture.md": "# Architecture\n", "memory_index.md": "- **architecture** — how it fits\n",
                        ".curator.yaml": "tiers:\n  - {glob: 'reflection/**', tier: transient}\n", **logs})  # tiers declared
     counter = default_counter()
-    ws = open_workspace(root, token_counter=counter)
+    ws = open_workspace(root, LoadOptions(token_counter=counter))
     expired = [f for f in ws.findings if f.check == "transient.expired"]
     assert [f.path for f in expired] == ["."]
     assert expired[0].message.startswith("6 transient records are past the transient tier's 30 days "
@@ -129,7 +130,7 @@ def test_an_orphans_text_edits_recheck_it_alone_and_match_a_full_run(sample_copy
     by a SUPERSEDED line, or a likelier index by its words): the others are kept, not re-run."""
     orphan = sample_copy / "git/git-orphan-notes.md"
     orphan.write_text("# Orphan notes\n\nRebase and bisect notes nobody listed.\n")
-    ws = open_workspace(sample_copy, token_counter=default_counter()).recheck("git/git-orphan-notes.md")
+    ws = open_workspace(sample_copy, LoadOptions(token_counter=default_counter())).recheck("git/git-orphan-notes.md")
     assert any(f.check == "orphan.unindexed" and f.path == "git/git-orphan-notes.md" for f in ws.findings)
     others = [f for f in ws.findings if f.check == "orphan.unindexed" and f.path != "git/git-orphan-notes.md"]
     for text in ("# Orphan notes\n\nFrontend accessibility checklist, contrast and focus order.\n",

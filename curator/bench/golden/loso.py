@@ -150,11 +150,11 @@ def run(engines=None, rows=None, grid: dict | None = None):
         mine = [i for i, r in enumerate(rows) if r[0] == store]
         for cls in CLASSES:
             idx = [i for i in mine if cls == "all" or rows[i][1].kind == cls]
-            scored = {"fused": _mean([table[best][i] for i in idx])}
+            scores = {"fused": _mean([table[best][i] for i in idx])}
             for s in SINGLES:
                 if s in sources:
-                    scored[s] = _mean([_score([p for p, _ in rows[i][2].get(s, [])], rows[i][1].expect) for i in idx])
-            out[(store, cls)] = scored
+                    scores[s] = _mean([_score([p for p, _ in rows[i][2].get(s, [])], rows[i][1].expect) for i in idx])
+            out[(store, cls)] = scores
     everywhere = max(range(len(ws)), key=lambda j: (-sum(losing[j].values()), sum(sum(t) for t in table[j])))
     chosen["(every store, in-sample: the defaults)"] = ws[everywhere]
     return out, chosen, rows, table, ws

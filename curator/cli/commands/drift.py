@@ -27,12 +27,19 @@ def run(args) -> int:
     from ...base.tokens import default_counter
     from ...live.drift import drift_findings, filter_drift, kind_id, match_kinds, startup_history
     from ...live.workbench import Workbench
-    from ..common import EXIT_OK, UsageError, console, locate_and_configure, print_json
+    from ..common import (
+        EXIT_OK,
+        UsageError,
+        console,
+        load_options,
+        locate_and_configure,
+        print_json,
+    )
 
     located, config = locate_and_configure(args)
     target = located.repo if located.repo is not None else located.root
-    bench = Workbench(located.layout, given=str(target), config=config, token_counter=default_counter(),
-                      budgets=False).load(name_by_root=True)
+    options = load_options(given=str(target), config=config, token_counter=default_counter(), budgets=False)
+    bench = Workbench(located.layout, options).load(name_by_root=True)
     scope = None
     if args.source:
         scope = next((i for i, s in bench.loaded() if s.name.strip("/") == args.source.strip("/")), None)

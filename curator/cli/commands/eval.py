@@ -43,10 +43,16 @@ def run(args) -> int:
         raise UsageError(str(exc)) from None
     if args.threshold is not None and not 0 <= args.threshold <= 1:
         raise UsageError("--threshold must be between 0 and 1")
-    from .retrieve import progress_line
+    from ..progress import progress_line
 
-    engine = RetrievalEngine(store, semantic=args.semantic, persist=not estimating(), progress=progress_line())
-    report = run_eval(engine, golden, args.threshold)
+    line = progress_line(args.format)
+    try:
+        engine = RetrievalEngine(store, semantic=args.semantic, persist=not estimating(), progress=line,
+                                 indexing=line.indexing if line is not None else None)
+        report = run_eval(engine, golden, args.threshold)
+    finally:
+        if line is not None:
+            line.close()
     if args.format == "json":
         print_json(report.to_json())
     else:

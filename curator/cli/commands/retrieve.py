@@ -56,6 +56,7 @@ def run(args) -> int:
     from ...base.tokens import estimating
     from ...retrieval import RetrievalEngine
     from ..common import EXIT_OK, UsageError, open_store
+    from ..progress import progress_line
 
     if not args.query.strip():
         raise UsageError("the query is empty")
@@ -76,11 +77,17 @@ def run(args) -> int:
         return _run_repository(args, ranker, where)
     store, _ = open_store(args, quiet_notice=args.format != "text", where=where)
     reads, evidence = _reads(store)
-    engine = RetrievalEngine(store, reads=reads, semantic=True if ranker == "semantic" else args.semantic,
-                             persist=not estimating(), progress=progress_line())
-    if ranker == "semantic" and engine.semantic is None:
-        raise UsageError(f"the semantic source is unavailable: {engine.unavailable['semantic']}")
-    result = engine.search(args.query, args.k, ranker)
+    line = progress_line(args.format)
+    try:
+        engine = RetrievalEngine(store, reads=reads, semantic=True if ranker == "semantic" else args.semantic,
+                                 persist=not estimating(), progress=line,
+                                 indexing=line.indexing if line is not None else None)
+        if ranker == "semantic" and engine.semantic is None:
+            raise UsageError(f"the semantic source is unavailable: {engine.unavailable['semantic']}")
+        result = engine.search(args.query, args.k, ranker)
+    finally:
+        if line is not None:
+            line.close()
     misses = [(_store_path(engine.store, p), "") for p in args.why]
     hops = {p: engine.explain(p, args.query, result) for p, _ in misses}
     misses = [(p, "; ".join(text for _, text in hops[p])) for p, _ in misses]
@@ -90,22 +97,6 @@ def run(args) -> int:
     fast.keep(getattr(args, "kept", None), store, located, engine, reads, evidence,
               not args.why and args.semantic is None and not getattr(args, "config", None) and ranker == args.source)
     return EXIT_OK
-
-
-def progress_line():
-    """A progress callback writing "embedding 40/116 memories" over itself on stderr, when stderr
-    is a terminal (the first embedding of a large store takes a while); None otherwise."""
-    import sys
-
-    if not sys.stderr.isatty():
-        return None
-
-    def show(done: int, total: int) -> None:
-        end = "\n" if done >= total else ""
-        sys.stderr.write(f"\rembedding {done}/{total} memories (first time only; cached after){end}")
-        sys.stderr.flush()
-
-    return show
 
 
 def _store_path(store, path: str) -> str:
@@ -201,6 +192,7 @@ def _run_repository(args, ranker: str, where) -> int:
     from ...retrieval.multi import Engine, explain, locate, search_sources, source_of
     from ...retrieval.requested import would_also_load
     from ..common import EXIT_OK, UsageError, console, open_repository, print_json
+    from ..progress import progress_line
 
     repo, located = open_repository(args, check=False, quiet_notice=args.format != "text", where=where)
     sources = repo.loaded()
@@ -212,16 +204,21 @@ def _run_repository(args, ranker: str, where) -> int:
             raise UsageError(f"no memory system {args.source!r} here (there are: {names})")
     sessions = _sessions(repo.root)
     engines, evidence, used = [], {"sessions": 0, "reads": 0}, set()
-    for s in sources:
-        reads, seen = _reads(s.store, sessions)
-        engine = RetrievalEngine(s.store, reads=reads, semantic=args.semantic, persist=not estimating(),
-                                 progress=progress_line())
-        engines.append(Engine(s.name, s.spec.kind, s.prefix, engine))
-        evidence = {"sessions": seen["sessions"], "reads": evidence["reads"] + seen["reads"]}
-        used.add(engine.frequency_source)
-    frequency = "reads" if "reads" in used else "cluster"
-    settings = repository_settings(repo.root)
-    result = search_sources(engines, args.query, args.k or 5, ranker, settings.precedence)
+    line = progress_line(args.format)
+    try:
+        for s in sources:
+            reads, seen = _reads(s.store, sessions)
+            engine = RetrievalEngine(s.store, reads=reads, semantic=args.semantic, persist=not estimating(),
+                                     progress=line, indexing=line.indexing if line is not None else None)
+            engines.append(Engine(s.name, s.spec.kind, s.prefix, engine))
+            evidence = {"sessions": seen["sessions"], "reads": evidence["reads"] + seen["reads"]}
+            used.add(engine.frequency_source)
+        frequency = "reads" if "reads" in used else "cluster"
+        settings = repository_settings(repo.root)
+        result = search_sources(engines, args.query, args.k or 5, ranker, settings.precedence)
+    finally:
+        if line is not None:
+            line.close()
     encoder = next((e.engine.semantic.encoder for e in engines if e.engine.semantic is not None), None)
     picks = would_also_load(repo.root, args.query, encoder=encoder)
     misses, hops = [], {}

@@ -32,14 +32,23 @@ def run(args) -> int:
     from ...model.findings import Severity
     from ...reports.review_report import render_markdown, render_text
     from ...review import GitError, review_repository
-    from ..common import EXIT_FINDINGS, EXIT_OK, UsageError, console, own_path, print_json
+    from ..common import (
+        EXIT_FINDINGS,
+        EXIT_OK,
+        UsageError,
+        console,
+        load_options,
+        own_path,
+        print_json,
+    )
 
     path = Path(own_path(args.path))
     if not path.exists():
         raise UsageError(f"not found: {args.path}")
     counter = default_counter()
     try:
-        review = review_repository(path, args.base, token_counter=counter, persist=not estimating())
+        review = review_repository(path, args.base, token_counter=counter, persist=not estimating(),
+                                   meaning=load_options().meaning)
     except GitError as exc:
         raise UsageError(str(exc)) from None
     finally:

@@ -51,7 +51,14 @@ def run(args) -> int:
     from ...live.scope import total_findings
     from ...live.workbench import open_workbench
     from ...model.sources import discover
-    from ..common import EXIT_OK, UsageError, console, locate_and_configure, store_argument
+    from ..common import (
+        EXIT_OK,
+        UsageError,
+        console,
+        load_options,
+        locate_and_configure,
+        store_argument,
+    )
 
     if args.count < 0 or args.timeout < 0:
         raise UsageError("--count and --timeout take a number of 0 or more")
@@ -65,8 +72,8 @@ def run(args) -> int:
             raise
     else:
         layout = located.layout or discover(located.root)
-        bench = open_workbench(layout, given=located.given, config=config, token_counter=counter,
-                               prefer=located.root)
+        options = load_options(given=located.given, config=config, token_counter=counter)
+        bench = open_workbench(layout, options, prefer=located.root)
         if bench.workspace is None:
             raise UsageError("; ".join(s.error for s in bench.sources if s.error) or "no memory store found")
         repo_root = context_root(layout)

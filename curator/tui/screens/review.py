@@ -136,7 +136,8 @@ class ReviewScreen(CuratorScreen):
         from ...review import GitError, review_repository
 
         try:
-            review = review_repository(root, "HEAD", token_counter=self.app.token_counter, persist=not estimating())
+            review = review_repository(root, "HEAD", token_counter=self.app.token_counter, persist=not estimating(),
+                                       meaning=self.app.load_options.meaning)
         except GitError as exc:
             self.app.hand_off(self._failed, str(exc))
             return

@@ -11,6 +11,7 @@ from curator.cli import main
 from curator.live.workbench import load_repository
 from curator.model import formats as fmts
 from curator.model import load_store
+from curator.model.loader import LoadOptions
 
 
 def topic(name: str, kind: str = "feedback") -> str:
@@ -167,7 +168,7 @@ def test_same_knowledge_in_two_systems_is_found_across_sources(make_store, tmp_p
         },
         name="repo",
     )
-    repo = load_repository(tmp_path / "repo", token_counter=FakeTokenCounter())
+    repo = load_repository(tmp_path / "repo", LoadOptions(token_counter=FakeTokenCounter()))
     assert [(f.check, f.path, f.target) for f in repo.cross] == [
         ("duplicate.near", ".claude/memory/reference_invariants.md", ".serena/memories/knowledge/invariants.md")
     ] or [(f.check, f.path, f.target) for f in repo.cross] == [

@@ -20,6 +20,7 @@ from curator.live.workbench import open_workbench
 from curator.model import load_store
 from curator.model.discovery import locate_store
 from curator.model.imports import claude_import_of
+from curator.model.loader import LoadOptions
 from curator.model.sources import discover
 
 LONG = "# Memory\n\n" + "".join(f"- [Topic {i}](topic_{i}.md) — what topic {i} holds\n" for i in range(240))
@@ -86,7 +87,7 @@ def test_the_import_is_found_as_claude_code_follows_it(make_store, files, via):
 def test_the_demo_shows_one_start_up_number_for_memory_md_everywhere(capsys, sample_repo_copy, monkeypatch):
     monkeypatch.setenv("CURATOR_NO_REPLAY", "1")
     build_history(sample_repo_copy)
-    session = open_workbench(discover(sample_repo_copy), token_counter=FakeTokenCounter())
+    session = open_workbench(discover(sample_repo_copy), LoadOptions(token_counter=FakeTokenCounter()))
     claude = next(s for _, s in session.loaded() if s.name == ".claude/memory")
     number = startup_of(claude.workspace.store).tokens
     model = build_context(sample_repo_copy, token_counter=FakeTokenCounter())

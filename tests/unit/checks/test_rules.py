@@ -42,20 +42,20 @@ def _findings(make_store, case: dict, check: str, side: str, monkeypatch):
         home = make_store({}, name=f"{side}/home")  # no user-level file of the machine running the tests
         model = build_context(root, only={check}, env={"CI": "1", "HOME": str(home)}, home=str(home), count=False)
         return model.findings
+    meaning = None
     if "vectors" in case:  # the semantic source stood in for: each file's vector by its path
         import numpy as np
-
-        from curator.checks import topical_checks
 
         def embed(store, records, vectors=case["vectors"]):
             m = np.array([vectors[r.path] for r in records], dtype=np.float32)
             return m / np.linalg.norm(m, axis=1, keepdims=True)
 
-        monkeypatch.setattr(topical_checks, "embedder", lambda: embed)
+        def meaning():
+            return embed
     if "config" in case:
         files[".curator.yaml"] = case["config"]
     root = make_store(files, name=f"{side}/{case.get('store', 'store')}")
-    return run_checks(load_store(root, token_counter=FakeTokenCounter()), only=[check])
+    return run_checks(load_store(root, token_counter=FakeTokenCounter(), meaning=meaning), only=[check])
 
 
 def _session_findings(make_store, case: dict, check: str, side: str, files: dict):

@@ -9,6 +9,7 @@ from curator.base.tokens import FakeTokenCounter
 from curator.checks import run_checks, topical_checks
 from curator.checks.facts import default_cache
 from curator.model import load_store
+from curator.model.loader import LoadOptions
 
 
 def words(tag: str) -> str:
@@ -31,24 +32,25 @@ def files():
             "deploy.md": f"# Deploy\n\n{words('c')}\n", "stub.md": "# Stub\n\ntoo short\n"}
 
 
-def test_a_pair_on_one_topic_is_reported_once(make_store, monkeypatch):
+def test_a_pair_on_one_topic_is_reported_once(make_store):
     root = make_store(files())
-    monkeypatch.setattr(topical_checks, "embedder", fake_embed(
-        {"best_practices.md": [1, 0.1, 0], "consolidated_best_practices.md": [1, 0.2, 0], "deploy.md": [0, 0, 1]}))
-    found = [f for f in run_checks(load_store(root, token_counter=FakeTokenCounter()), facts_cache=default_cache())
-             if f.check == "duplicate.topic"]
+    meaning = fake_embed(
+        {"best_practices.md": [1, 0.1, 0], "consolidated_best_practices.md": [1, 0.2, 0], "deploy.md": [0, 0, 1]})
+    store = load_store(root, token_counter=FakeTokenCounter(), meaning=meaning)
+    found = [f for f in run_checks(store, facts_cache=default_cache()) if f.check == "duplicate.topic"]
     assert [(f.path, f.target) for f in found] == [("consolidated_best_practices.md", "best_practices.md")]
     assert "same topic as best_practices.md" in found[0].message
 
 
-def test_below_the_threshold_or_without_the_source_nothing_is_said(make_store, monkeypatch):
+def test_below_the_threshold_or_without_the_source_nothing_is_said(make_store):
     root = make_store(files())
-    monkeypatch.setattr(topical_checks, "embedder", fake_embed(
-        {"best_practices.md": [1, 0.5, 0], "consolidated_best_practices.md": [0.4, 1, 0.6], "deploy.md": [0, 0, 1]}))
-    store = load_store(root, token_counter=FakeTokenCounter())
+    meaning = fake_embed(
+        {"best_practices.md": [1, 0.5, 0], "consolidated_best_practices.md": [0.4, 1, 0.6], "deploy.md": [0, 0, 1]})
+    store = load_store(root, token_counter=FakeTokenCounter(), meaning=meaning)
     assert not [f for f in run_checks(store, facts_cache=default_cache()) if f.check == "duplicate.topic"]  # cosine 0.65
-    monkeypatch.setattr(topical_checks, "embedder", lambda: None)
-    assert not [f for f in run_checks(store, facts_cache=default_cache()) if f.check == "duplicate.topic"]
+    for off in (None, lambda: None):  # no source handed in, or one that is not installed
+        store = load_store(root, token_counter=FakeTokenCounter(), meaning=off)
+        assert not [f for f in run_checks(store, facts_cache=default_cache()) if f.check == "duplicate.topic"]
 
 
 DOCKER = ("docker image build cache layers multi stage builder smaller runtime base alpine pinned digest "
@@ -63,7 +65,6 @@ def test_a_recheck_compares_the_edited_memory_with_the_rest_and_agrees_with_a_fu
     from curator.live.workspace import open_workspace
 
     monkeypatch.delenv("CURATOR_NO_SEMANTIC", raising=False)
-    monkeypatch.setattr(topical_checks, "_provider", semantic_embedder)  # as a face hands it over
     words = DOCKER.split()
     files = {"docker-builds.md": f"# Docker builds\n\n{DOCKER}\n",
              "containers.md": "# Containers\n\n" + " ".join(reversed(words)) + "\n",  # the same words, no shared 8-word run
@@ -74,28 +75,31 @@ def test_a_recheck_compares_the_edited_memory_with_the_rest_and_agrees_with_a_fu
     def topics(ws):
         return sorted((f.path, f.target) for f in ws.findings if f.check == "duplicate.topic")
 
-    ws = open_workspace(root, token_counter=FakeTokenCounter())
+    ws = open_workspace(root, LoadOptions(token_counter=FakeTokenCounter(), meaning=semantic_embedder))
     assert topics(ws) == [("docker-builds.md", "containers.md")]
     for text in ("# Containers\n\n" + " ".join(f"pager{i} oncall{i} rota{i}" for i in range(15)) + "\n",
                  files["containers.md"]):
         (root / "containers.md").write_text(text)
         ws = ws.recheck("containers.md")
         assert ws._topics is not None  # compared through the index, not the whole store again
-        assert topics(ws) == topics(open_workspace(root, token_counter=FakeTokenCounter()))
+        assert topics(ws) == topics(open_workspace(root, LoadOptions(token_counter=FakeTokenCounter(), meaning=semantic_embedder)))
     assert topics(ws) == [("docker-builds.md", "containers.md")]
 
 
-def test_importing_the_live_state_plugs_in_nothing_the_faces_hand_it_over():
-    """No hidden switch: duplicate.topic has vectors only once a face calls `use_meaning`
-    (`curator` does it for every command), never because some module was imported."""
+def test_no_hidden_switch_the_vectors_come_with_the_load_options(make_store):
+    """duplicate.topic has vectors only when the one who loads the store hands them in
+    (`LoadOptions.meaning`); importing a module plugs in nothing. `curator` hands them in for
+    every command (`cli.common.load_options`) and the app with its settings."""
     import subprocess
     import sys
 
-    code = ("import curator.live, curator.live.workspace, curator.live.workbench\n"
-            "from curator.checks import topical_checks\n"
-            "assert topical_checks.embedder() is None, 'plugged in by an import'\n"
-            "from curator.live import use_meaning, semantic_embedder\n"
-            "use_meaning()\n"
-            "assert topical_checks._provider is semantic_embedder\n")
+    code = ("import curator.live, curator.live.workspace, curator.live.workbench, curator.cli.common\n"
+            "from curator.model.loader import LoadOptions\n"
+            "from curator.live import semantic_embedder\n"
+            "assert LoadOptions().meaning is None, 'plugged in by an import'\n"
+            "assert curator.cli.common.load_options().meaning is semantic_embedder\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
     assert out.returncode == 0, out.stderr
+    root = make_store(files())
+    assert topical_checks.embedder(load_store(root)) is None
+    assert topical_checks.embedder(load_store(root, meaning=fake_embed({}))) is not None

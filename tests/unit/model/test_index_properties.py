@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from curator.model.indexes import (
     IndexLink,
-    format_domain_index,
     format_l0_row,
     parse_domain_index,
     parse_l0,
 )
+from tests.index_text import format_domain_index
 
 # the languages of KEYWORD and SEGMENT, built from characters (`from_regex` costs ~50x the parse)
 KEYWORD = r"[a-z]([a-z0-9_.-]{0,10}[a-z0-9])?"

@@ -1,10 +1,9 @@
 from curator.model.indexes import (
-    format_domain_index,
-    format_l0,
     parse_domain_index,
     parse_l0,
     resolve_target,
 )
+from tests.index_text import format_domain_index, format_l0
 
 EVOLVED = """\
 <!-- generated: do not edit by hand -->

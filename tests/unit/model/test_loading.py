@@ -16,7 +16,7 @@ from curator.base.tokens import ESTIMATE, FakeTokenCounter, TiktokenCounter
 from curator.checks import run_checks
 from curator.checks.facts import default_cache
 from curator.live.workspace import open_workspace
-from curator.model.loader import begin_load, load_store
+from curator.model.loader import LoadOptions, begin_load, load_store
 
 BUDGET = 40  # tokens a memory may have (budgets.memory in the store's .curator.yaml)
 
@@ -62,7 +62,7 @@ def _budget_paths(findings) -> set[str]:
 
 def test_counting_while_checking_gives_the_snapshot_and_findings_of_counting_first(store_root, tmp_path):
     store, findings = _sync(store_root, tmp_path)
-    ws = open_workspace(store_root, token_counter=TiktokenCounter(tmp_path / "bg.json"))
+    ws = open_workspace(store_root, LoadOptions(token_counter=TiktokenCounter(tmp_path / "bg.json")))
     assert ws.store.frozen
     assert {p: r.tokens for p, r in ws.store.records.items()} == {p: r.tokens for p, r in store.records.items()}
     assert ws.store.records["cache/over.md"].tokens == BUDGET + 1
@@ -133,10 +133,10 @@ def test_the_fast_tokenizer_counts_exactly_what_tiktoken_counts(text):
 
 
 def test_a_kept_result_is_looked_up_only_once_the_counts_are_in(store_root, tmp_path):
-    open_workspace(store_root, token_counter=FakeTokenCounter())  # keeps a result under "fake" counts
+    open_workspace(store_root, LoadOptions(token_counter=FakeTokenCounter()))  # keeps a result under "fake" counts
     _store, expected = _sync(store_root, tmp_path)
-    counted = open_workspace(store_root, token_counter=TiktokenCounter(tmp_path / "a.json"))  # counts pending
-    again = open_workspace(store_root, token_counter=TiktokenCounter(tmp_path / "b.json"))  # every count kept
+    counted = open_workspace(store_root, LoadOptions(token_counter=TiktokenCounter(tmp_path / "a.json")))  # counts pending
+    again = open_workspace(store_root, LoadOptions(token_counter=TiktokenCounter(tmp_path / "b.json")))  # every count kept
     for ws in (counted, again):
         assert ws.store.encoding == "cl100k_base"
         assert [f.to_json() for f in ws.findings] == [f.to_json() for f in expected]

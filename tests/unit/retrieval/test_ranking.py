@@ -12,8 +12,9 @@ from curator.base.tokens import FakeTokenCounter
 from curator.cli import main
 from curator.model import load_store
 from curator.retrieval import RetrievalEngine, load_golden, run_eval
-from curator.retrieval.fusion import fuse_engines, fuse_sources
+from curator.retrieval.fusion import fuse_sources
 from curator.retrieval.hooks import memory_hooks
+from curator.retrieval.multi import Engine, search_sources
 
 FILLER = {
     "notes/deploy-checklist.md": "# Deploy checklist\n\nTag the release, run migrations, watch the dashboards.\n",
@@ -158,12 +159,13 @@ def test_fuse_sources_rrf_precedence_and_sha_dedup():
     assert [h.source for h in tie] == ["one", "two"]
 
 
-def test_fuse_engines_tags_results_with_their_store(make_store, tmp_path):
+def test_search_sources_tags_results_with_their_store(make_store, tmp_path):
     a = RetrievalEngine(load(make_store(TIERED)))
     b = RetrievalEngine(load(make_store(CLAUDE)))
-    hits = fuse_engines([("serena", a), ("claude", b)], "rebase deploy worktree", k=6)
-    assert {h.source for h in hits} == {"serena", "claude"}
-    assert all(h.path in (a if h.source == "serena" else b).store.records for h in hits)
+    engines = [Engine("claude-memory", "claude", "claude/", b), Engine(".serena/memories", "serena", "serena/", a)]
+    hits = search_sources(engines, "rebase deploy worktree", k=6).hits
+    assert {h.path.split("/", 1)[0] for h in hits} == {"serena", "claude"}
+    assert all(h.path.split("/", 1)[1] in (a if h.path.startswith("serena/") else b).store.records for h in hits)
 
 
 GOLDEN = """\

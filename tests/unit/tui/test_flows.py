@@ -11,6 +11,7 @@ from curator.base.tokens import FakeTokenCounter
 from curator.curation import plan_keywords
 from curator.curation.keywords import RowRef
 from curator.live.workbench import open_workbench
+from curator.model.loader import LoadOptions
 from curator.model.sources import discover
 from curator.tui.flows.curation import Curation
 from curator.tui.flows.fixes import Fixes
@@ -37,7 +38,7 @@ def root(make_store):
 
 @pytest.fixture
 def flows(root):
-    bench = open_workbench(discover(root), given=str(root), token_counter=FakeTokenCounter())
+    bench = open_workbench(discover(root), LoadOptions(given=str(root), token_counter=FakeTokenCounter()))
     port = FakePort(workbench=bench, store_root=root, given="store")
     curation = Curation(port)
     port.curation = curation
