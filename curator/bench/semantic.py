@@ -66,7 +66,8 @@ def _engine(size: int, fill: bool, root=None):
         passages.put([r[3] for p in rows for r in rows[p]], [vecs[i % len(pick)] for i in range(sum(map(len, rows.values())))])
         passages.flush_all()
         warm = RetrievalEngine(store, semantic=True, persist=keep)
-        warm.semantic.static_matrix()  # the static vectors of every memory, cached
+        if warm.semantic is not None:  # the model may be missing: then there is nothing to warm
+            warm.semantic.static_matrix()  # the static vectors of every memory, cached
     return store, RetrievalEngine(store, semantic=True, persist=keep)
 
 

@@ -10,6 +10,7 @@ the score parts; `why(path, query)` says why a memory did not come back.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ..base.cache import ContentCache
 from ..base.config import RetrievalConfig
@@ -46,6 +47,9 @@ FUSION_WEIGHTS = RetrievalConfig().source_weights
 # golden queries) it raised hit@5 and MRR@10 (5-fold: every metric); in the lexical fusion alone
 # it lowered hit@1, so there it does not run. The golden README has the numbers (feedback.py).
 __all__ = ["DEPTH", "HEAD_WEIGHT", "PRF_DOCS", "PRF_TERMS", "Hit", "RetrievalEngine", "SearchResult", "SourceRank"]
+
+if TYPE_CHECKING:
+    from .meaning import Meaning
 
 
 def document_head(store: Store, rec, hooks: dict[str, str]) -> str:
@@ -100,7 +104,7 @@ class RetrievalEngine:
         ]
         self._graph: dict[str, list[str]] | None = None  # graph.edges, made on first use
         self.unavailable: dict[str, str] = {}  # optional source → why it is not running
-        self.semantic = None
+        self.semantic: Meaning | None = None
         if semantic is None:  # turned off by choice is not "unavailable": nothing to warn about
             from .semantic import disabled
 
