@@ -146,9 +146,8 @@ class CuratorApp(AppState):
             save_settings(Settings(theme=theme))
 
     def _swapped(self, swaps) -> None:
-        """New snapshots (seen on disk, re-checked or written by us): the screens re-render from
-        the current one, keeping selection and scroll; an open plan over a changed file is made
-        again."""
+        """New snapshots (seen on disk, re-checked or written by us): the screens re-render from the
+        current one, keeping selection and scroll; an open plan over a changed file is made again."""
         bench = self.workbench
         if bench is None:
             return
@@ -353,10 +352,9 @@ class CuratorApp(AppState):
             pass
 
     def hand_off(self, callback, *args, **kwargs):
-        """Run `callback(*args, **kwargs)` on the UI thread from a worker (Textual's
-        `call_from_thread`) and return its result — None, quietly, once the app is leaving or
-        has left. The app's own workers post messages instead (`tell`); screens use this for a
-        result they draw themselves."""
+        """Run `callback(*args, **kwargs)` on the UI thread from a worker (Textual's `call_from_thread`)
+        and return its result — None, quietly, once the app is leaving or has left. The app's own
+        workers post messages instead (`tell`); screens use this for a result they draw themselves."""
         if not self.is_running:
             return None
         try:
@@ -396,7 +394,6 @@ class CuratorApp(AppState):
 
 
 def make_app(store_root: Path | str, **options) -> CuratorApp:
-    """Build the app (used by the CLI and by tests, which pass a fake token counter). Options are
-    CuratorApp's: given, config, token_counter, theme, notice, remember_theme, layout (every
-    memory system of a repository; default: what `store_root` holds)."""
+    """Build the app (the CLI; tests pass a fake token counter). Options are CuratorApp's: given,
+    config, token_counter, theme, notice, remember_theme, layout (default: what `store_root` holds)."""
     return CuratorApp(Path(store_root), **options)
