@@ -7,6 +7,7 @@ four tiers, experience entries), so most stores need no config at all.
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
@@ -344,3 +345,13 @@ def config_from_mapping(data: dict, source: Path | None = None) -> Config:
             raise ConfigError(f"{source or CONFIG_NAME}: unknown setting '{key}'")
     changes["explicit"] = frozenset(str(k).replace("-", "_") for k in data)
     return replace(cfg, **changes)
+
+
+def meaning_off(retrieval=None) -> str:
+    """Why meaning (the semantic source, duplicate.topic's vectors) is off by choice ("" when it
+    is on): `CURATOR_NO_SEMANTIC=1`, or `.curator.yaml`'s `retrieval: {semantic: false}`."""
+    if os.environ.get("CURATOR_NO_SEMANTIC", "") not in ("", "0"):
+        return "turned off (CURATOR_NO_SEMANTIC=1)"
+    if retrieval is not None and not getattr(retrieval, "semantic", True):
+        return "turned off (.curator.yaml retrieval: semantic: false)"
+    return ""

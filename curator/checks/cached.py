@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from ..base.cache import code_signature, store_cache
+from ..base.config import meaning_off
 from ..model.findings import Finding, Fix, Severity, fix_from_row
 from ..model.linkres import outside_verdict, trusted_place
 from .facts import CACHE_VERSION, Facts, link_probe, resolve_link
@@ -24,7 +25,7 @@ def signature(store, wanted: set[str] | None) -> str:
     """What a check run of `store` depends on inside the store, as one digest."""
     h = hashlib.sha256()
     h.update(f"{code_signature()}\n{store.config!r}\n{store.today}\n{store.encoding}\n".encode())
-    h.update(f"{store.format}\n{store.repo_root}\n".encode())
+    h.update(f"{store.format}\n{store.repo_root}\n{_meaning(store)}\n".encode())
     h.update(repr(sorted(wanted) if wanted else None).encode())
     lines = [
         f"{path}\0{rec.content_hash}\0{rec.tokens}\0{rec.error}\0{rec.tier}\0{rec.kind}"
@@ -33,6 +34,14 @@ def signature(store, wanted: set[str] | None) -> str:
     lines += [f"{f.check}\0{f.path}\0{f.message}\0{f.target}" for f in store.load_findings]
     h.update("\n".join(lines).encode("utf-8", "surrogatepass"))
     return h.hexdigest()
+
+
+def _meaning(store) -> str:
+    """Whether duplicate.topic had vectors: none handed in, handed in but turned off, or on — a
+    run without meaning never replays the findings of a run with it, nor the other way round."""
+    if getattr(store, "meaning", None) is None:
+        return "meaning: none"
+    return "meaning: " + (meaning_off(getattr(store.config, "retrieval", None)) or "on")
 
 
 def probes(store) -> tuple | None:

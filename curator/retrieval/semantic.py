@@ -24,6 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..base.config import meaning_off
+
 MAX_TOKENS = 128  # all-MiniLM-L6-v2 was trained on 128 word pieces; 256 doubles the cost
 BATCH = 8  # length-sorted batches of 8: no padding waste to speak of, and fewer runs than one by one
 CACHE_VERSION = 4  # 4: the vectors checksummed in the keys file
@@ -38,13 +40,7 @@ class EncoderUnavailable(Exception):
     """onnxruntime or the model is missing (a reason to show, never a traceback)."""
 
 
-def disabled(config=None) -> str:
-    """Why the semantic source is off by choice ("" when it is on)."""
-    if os.environ.get("CURATOR_NO_SEMANTIC", "") not in ("", "0"):
-        return "turned off (CURATOR_NO_SEMANTIC=1)"
-    if config is not None and not getattr(config, "semantic", True):
-        return "turned off (.curator.yaml retrieval: semantic: false)"
-    return ""
+disabled = meaning_off  # why the semantic source is off by choice ("" when it is on)
 
 
 def find_model() -> tuple[Path, str | None]:

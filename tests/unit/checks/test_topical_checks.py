@@ -103,3 +103,28 @@ def test_no_hidden_switch_the_vectors_come_with_the_load_options(make_store):
     root = make_store(files())
     assert topical_checks.embedder(load_store(root)) is None
     assert topical_checks.embedder(load_store(root, meaning=fake_embed({}))) is not None
+
+
+def test_a_run_without_meaning_never_replays_the_findings_of_a_run_with_it(make_store, monkeypatch):
+    """The store cache keeps a whole run's findings: whether vectors were handed in (and not
+    turned off) is part of what they depend on, both ways."""
+    from curator.base.config import meaning_off
+
+    root = make_store(files())
+    embed = fake_embed(
+        {"best_practices.md": [1, 0.1, 0], "consolidated_best_practices.md": [1, 0.2, 0], "deploy.md": [0, 0, 1]})()
+
+    def meaning():  # as the static vectors do: nothing while CURATOR_NO_SEMANTIC=1
+        return lambda store, records: None if meaning_off(store.config.retrieval) else embed(store, records)
+
+    def topics(**options):
+        store = load_store(root, token_counter=FakeTokenCounter(), **options)
+        return [f.path for f in run_checks(store) if f.check == "duplicate.topic"]  # through the store cache
+
+    monkeypatch.delenv("CURATOR_NO_SEMANTIC", raising=False)  # (the suite turns it off)
+    assert topics(meaning=meaning) == ["consolidated_best_practices.md"]
+    assert topics(meaning=None) == []
+    monkeypatch.setenv("CURATOR_NO_SEMANTIC", "1")
+    assert topics(meaning=meaning) == []
+    monkeypatch.delenv("CURATOR_NO_SEMANTIC")
+    assert topics(meaning=meaning) == ["consolidated_best_practices.md"]
