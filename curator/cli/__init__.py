@@ -9,8 +9,6 @@ import importlib
 import pkgutil
 import sys
 
-from rich.text import Text
-
 from .. import __version__
 from . import commands as _commands_pkg
 from .common import EXIT_USAGE, Parser, UsageError, err_console
@@ -107,9 +105,14 @@ def main(argv: list[str] | None = None, kept=None) -> int:
 
         return run_app(argv)
     except UsageError as exc:
+        # imported here: a warm `retrieve` answered at the entry point never needs rich
+        from rich.text import Text
+
         err_console().print(Text.assemble(("curator: error:", "error"), f" {exc}"))
         return EXIT_USAGE
     except OSError as exc:  # read-only, full, forbidden: one line, exit 2, never a traceback
+        from rich.text import Text
+
         from ..base.safeio import one_line
 
         err_console().print(Text.assemble(("curator: error:", "error"), f" {one_line(exc)}"))

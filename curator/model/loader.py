@@ -13,6 +13,7 @@ from pathlib import Path
 from ..base import cache as _cache
 from ..base.config import Config, load_config
 from ..base.paths import is_within
+from ..base.today import current_day
 from . import formats as fmts
 from .discovery import StoreError
 from .findings import Finding, Severity
@@ -153,12 +154,3 @@ def _attach_indexes(store: Store, cache) -> None:
         apply_tiering(store)  # tiers and start-up load read from the store (.curator.yaml wins)
 
 
-def current_day() -> date:
-    """The day checks count from: CURATOR_TODAY=YYYY-MM-DD fixes it (the tests do)."""
-    fixed = os.environ.get("CURATOR_TODAY")
-    if fixed:
-        try:
-            return date.fromisoformat(fixed)
-        except ValueError:
-            pass
-    return date.today()

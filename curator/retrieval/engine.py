@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from ..base.cache import ContentCache
 from ..base.config import RetrievalConfig
-from ..model.store import Store
 from . import prior as priors
 from .bm25 import PYTHON_UP_TO, BM25Index
 from .copies import copy_key, groups
@@ -48,7 +47,8 @@ FUSION_WEIGHTS = RetrievalConfig().source_weights
 # it lowered hit@1, so there it does not run. The golden README has the numbers (feedback.py).
 __all__ = ["DEPTH", "HEAD_WEIGHT", "PRF_DOCS", "PRF_TERMS", "Hit", "RetrievalEngine", "SearchResult", "SourceRank"]
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: a warm `retrieve` answers without the model package (retrieval/fast.py)
+    from ..model.store import Store
     from .meaning import Meaning
 
 

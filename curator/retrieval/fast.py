@@ -136,7 +136,7 @@ def answer(run: kept.Run, opts: dict):
         return None  # lexical only, and not by choice (a refused model): the full path tries the model again
     if not kept.unchanged(state["stats"], state["presence"]) or not _sessions_unchanged(state["sessions"]):
         return None
-    from ..model.loader import current_day
+    from ..base.today import current_day
     from .engine import RetrievalEngine
 
     if state["today"] != current_day().isoformat():  # recency is counted from the day a load would use

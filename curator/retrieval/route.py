@@ -9,12 +9,13 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from rapidfuzz import fuzz, process
-
-from ..model.indexes import IndexRow
-from ..model.store import Store
 from .text import keyword_forms, stem
+
+if TYPE_CHECKING:  # annotations only: a warm `retrieve` answers without the model package (retrieval/fast.py)
+    from ..model.indexes import IndexRow
+    from ..model.store import Store
 
 EXACT, PART, FUZZY = 1.0, 0.5, 0.6
 
@@ -108,6 +109,8 @@ class KeywordIndex:
         key = (index, term)
         hit = self._fuzzy_cache.get(key)
         if hit is None:
+            from rapidfuzz import fuzz, process  # only when a term matched no form exactly
+
             # fuzzy matching looks only at the forms of the index being read (as the agent would)
             found = process.extract(term, self.forms(index), scorer=fuzz.ratio,
                                     score_cutoff=self.fuzzy_cutoff, limit=5)
