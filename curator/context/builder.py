@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..agents import RuleSet, rules_for
@@ -175,7 +176,7 @@ class Builder:
             return f"; {path} exists, but imports resolve from the importing file's folder: write @{_hint_path(importer, path)}"
         return ""
 
-    def expand(self, ctx: AgentContext, rel: str, why: str, refs_of, *, loaded: set[str], hops: int,
+    def expand(self, ctx: AgentContext, rel: str, why: str, refs_of: Callable[[str], list[Ref]], *, loaded: set[str], hops: int,
                via: str | None = None, depth: int = 0, chain: tuple[str, ...] = (), agent_note: str = "",
                rule: str = "", import_rule: str = "", depth_rule: str = "", on_demand: OnDemand | None = None,
                report: bool = True) -> None:
@@ -213,14 +214,14 @@ class Builder:
         unless the walk only records): the file to load next, or None (outside, missing,
         unreadable, a cycle, too deep)."""
         ctx, when, report = walk.ctx, walk.when, walk.report
-        target, why_not = self.resolve(ref, rel)
+        target, _outside = self.resolve(ref, rel)
         at = f"{rel}:{ref.line}"
         written = f"@{ref.path}"
 
         def record(state: str, to: str | None = target) -> None:
             ctx.imports.append(ImportEdge(rel, ref.line, written, to or "", state, when))
 
-        if why_not == "outside":
+        if target is None:  # `resolve` gives no target exactly when the import leaves the repository
             if ref.pathlike:
                 record("outside", "")
                 if report:
@@ -264,7 +265,7 @@ class _ImportWalk:
     read, the files loaded so far, the bounds and rules, and where the files go."""
 
     ctx: AgentContext
-    refs_of: object
+    refs_of: Callable[[str], list[Ref]]
     loaded: set[str]
     hops: int
     agent_note: str
