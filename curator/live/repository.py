@@ -58,6 +58,10 @@ class Repository:
     def loaded(self) -> list[Source]:
         return [s for s in self.sources if s.store is not None]
 
+    def stores(self) -> list[tuple[Source, Store]]:
+        """The loaded sources with their snapshots."""
+        return [(s, s.store) for s in self.sources if s.store is not None]
+
     def findings(self) -> list[Finding]:
         """Every finding, paths relative to the repository (or to the store given alone)."""
         out: list[Finding] = []
@@ -95,13 +99,13 @@ class RepoView:
         self.repo = repo
         self.given = given
         self.root = repo.root
-        self.records = {s.shown(p): r for s in repo.loaded() for p, r in s.store.records.items()}
-        encodings = {s.store.encoding for s in repo.loaded()}
+        self.records = {s.shown(p): r for s, store in repo.stores() for p, r in store.records.items()}
+        encodings = {store.encoding for _, store in repo.stores()}
         self.encoding = "estimate" if "estimate" in encodings else next(iter(sorted(encodings)), "none")
 
     @property
     def total_tokens(self) -> int:
-        return sum(s.store.total_tokens for s in self.repo.loaded())
+        return sum(store.total_tokens for _, store in self.repo.stores())
 
 
 def source_summaries(repo: Repository, findings: bool = True) -> list[dict]:

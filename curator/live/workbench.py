@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..base.cache import store_cache
+from ..base.cache import ContentCache, store_cache
 from ..base.config import load_config
 from ..base.tokens import TokenCounter
 from ..checks.cross_source import cross_source_duplicates
@@ -47,6 +47,13 @@ class SourceState:
     def root(self) -> Path:
         return Path(self.spec.root)
 
+    @property
+    def loaded_workspace(self) -> Workspace:
+        """The workspace of a source that loaded (as `Workbench.loaded()` yields them)."""
+        if self.workspace is None:
+            raise ValueError(f"{self.name} is not loaded: {self.error}")
+        return self.workspace
+
 
 @dataclass
 class Swap:
@@ -63,7 +70,7 @@ class Workbench:
     # given: the path the user typed; config: the one given for a single store (the CLI's --config);
     # check / only / budgets: what runs on each source (budgets=False: reports only when asked for)
     options: LoadOptions = DEFAULT
-    facts_cache: object | None = None  # None: checks reuse a whole run's cached findings
+    facts_cache: ContentCache | None = None  # None: checks reuse a whole run's cached findings
     sources: list[SourceState] = field(default_factory=list)
     cross: list[Finding] = field(default_factory=list)  # duplicate.near across sources
     instructions: object = None  # the context model of the instruction files beside the memory
@@ -107,7 +114,7 @@ class Workbench:
         out = []
         for _, s in self.loaded():
             out.append(s.root)
-            for inc in s.workspace.store.config.include:
+            for inc in s.loaded_workspace.store.config.include:
                 extra = s.root / inc
                 if extra.is_dir():
                     out.append(extra)
@@ -121,7 +128,7 @@ class Workbench:
         best: tuple[int, str] | None = None
         depth = -1
         for i, s in self.loaded():
-            store = s.workspace.store
+            store = s.loaded_workspace.store
             bases = [(s.root, "")] + [(s.root / inc, inc.rstrip("/")) for inc in store.config.include]
             for base, prefix in bases:
                 base = Path(os.path.abspath(base))
@@ -200,8 +207,8 @@ class Workbench:
         if not wanted or len(self.loaded()) < 2:
             self.cross = []
             return
-        loaded = self.repository().loaded()
-        self.cross = cross_source_duplicates(self.layout.root, [(s.name, s.prefix, s.store) for s in loaded])
+        stores = self.repository().stores()
+        self.cross = cross_source_duplicates(self.layout.root, [(s.name, s.prefix, store) for s, store in stores])
 
     def repository(self) -> Repository:
         """The workbench as the CLI's `Repository` (every source's store and findings)."""
@@ -266,7 +273,7 @@ class Workbench:
         """The source's snapshot after our own write: always a swap, even when the watcher saw
         the files first (then the face still gets the current snapshot, never keeps an older one)."""
         swap = self.recheck(index, paths)
-        return swap if swap is not None else Swap(index, self.sources[index].workspace, tuple(sorted(set(paths))))
+        return swap if swap is not None else Swap(index, self.sources[index].loaded_workspace, tuple(sorted(set(paths))))
 
     def undo(self, index: int | None = None, entry_id: str | None = None):
         """Undo the source's last operation (or the entry named: one the person reviewed);
