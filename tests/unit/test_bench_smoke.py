@@ -93,6 +93,8 @@ def _argv(name: str, tmp_path: Path, corpora: Path) -> list[str]:
         return ["--corpus", str(_instruction_corpus(tmp_path)), "--work", str(tmp_path / "work")]
     if name in ("golden.table", "golden.loso"):
         return [str(corpora), "--golden", *_golden(tmp_path, corpora)]
+    if name == "golden.reliability":
+        return [str(corpora), "--golden", *_golden(tmp_path, corpora), "--n", "2"]
     return tiny[name]
 
 
@@ -117,9 +119,10 @@ PRINTS = {
     "golden.sample": "### ",
     "golden.table": "all files  (4 queries)",
     "golden.loso": "overall",
+    "golden.reliability": "| store | memories | asked |",
     "distill_static": "minilm-static",
 }
-SLOW = {"distill_static", "app", "sessions", "retrieve", "topical", "golden.loso", "golden.table", "races", "check"}
+SLOW = {"distill_static", "app", "sessions", "retrieve", "topical", "golden.loso", "golden.reliability", "golden.table", "races", "check"}
 HELPERS = {"run", "readhash", "semantic"}  # imported by the commands above (semantic: retrieve's targets, below)
 
 

@@ -33,7 +33,7 @@ GRID = {"route": [0.05], "prior": [0.0], "semantic": [3.0, 5.0, 8.0], "prf": [0.
         "sure": [0.0, 0.75, 0.8], "agree": [0.0, 1.0, 2.0], "lead": [0.0, 0.1, 0.15]}
 # `--wide`: the grid of issue 24 to the first run of issue 32, the tie-breakers and the cover rule fitted too
 WIDE = {**GRID, "route": [0.01, 0.05], "prior": [0.0, 0.01], "cover": [0.0, 1.0]}
-RULES = ("sure", "agree", "cover", "lead")  # not lists: the fusion's rules (fusion.fuse)
+RULES: tuple[str, ...] = ("sure", "agree", "cover", "lead")  # not lists: the fusion's rules (fusion.fuse)
 
 
 def fused(lists, w) -> list[str]:
