@@ -35,6 +35,24 @@ async def wait_until(pilot, condition, timeout: float = 10.0) -> None:
         await pilot.app.workers.wait_for_complete()
 
 
+async def back_to_start(app, pilot, size: tuple[int, int] | None = None) -> None:
+    """Between read-only steps that share one launch (each launch costs ~1 s of CPU): every dialog
+    closed as a user closes it (Escape), the store screen, no toasts, nothing focused by the step
+    before; `size` resizes the terminal for the next step."""
+    for _ in range(5):
+        if len(app.screen_stack) <= 1:
+            break
+        await pilot.press("escape")
+        await settle(app, pilot)
+    while len(app.screen_stack) > 1:  # a dialog Escape does not close (a box holding it)
+        await app.pop_screen()
+    await app.switch_mode("store")
+    app.clear_notifications()
+    if size is not None and app.size != size:
+        await pilot.resize_terminal(*size)
+    await settle(app, pilot)
+
+
 def text_of(static) -> str:
     """The plain text a Static shows (Rich tables and Text alike)."""
     from io import StringIO
