@@ -152,7 +152,7 @@ async def test_palette_opens_a_file(app):
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"open: git/git-lfs")
-        await pilot.pause(0.5)
+        await settle(app, pilot)  # the palette's search is a worker: settled, its hits are listed
         await pilot.press("enter")
         await settle(app, pilot)
         assert isinstance(app.screen, MainScreen) and app.screen.selected == "git/git-lfs-fixtures.md"

@@ -66,7 +66,7 @@ async def test_the_palette_opens_the_context_view(sample_repo_copy):
         await _ready(app, pilot)
         await pilot.press("ctrl+p")
         await pilot.press(*"context: what each")
-        await pilot.pause(0.3)
+        await settle(app, pilot)  # the palette's search is a worker: settled, its hits are listed
         await pilot.press("enter")
         await settle(app, pilot)
         assert isinstance(app.screen, ContextScreen)
@@ -88,7 +88,7 @@ async def test_the_tree_shows_each_agents_instruction_files(sample_repo_copy):
         await settle(app, pilot)
         tree.move_cursor(leaves["CLAUDE.md"])
         await settle(app, pilot)
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: "CLAUDE.md" in text_of(app.screen.query_one("#facts")))
         facts = text_of(app.screen.query_one("#facts"))
         assert "CLAUDE.md" in facts and "Claude Code" in facts and "start-up" in facts
         assert app.screen.query_one("#detail").current == "record"

@@ -98,8 +98,7 @@ async def _palette_history_opens_history(app, pilot):
     await pilot.press("ctrl+p")
     await settle(app, pilot)
     await pilot.press(*"history")
-    await pilot.pause(0.3)
-    await settle(app, pilot)
+    await settle(app, pilot)  # the palette's search is a worker: settled, its hits are listed
     await pilot.press("enter")
     await settle(app, pilot)
     assert isinstance(app.screen, HistoryDialog)
