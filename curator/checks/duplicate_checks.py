@@ -8,6 +8,9 @@ first word hashes to 0 mod 8 — content-defined, so equal text samples equally)
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from typing import Protocol
+
 from ..model.tiering import is_log
 from .context import Context
 from .facts import content_body, facts_for, shingle_prints, words_of
@@ -95,7 +98,13 @@ def _groups(owners: list[int], prints: list[tuple[int, ...]]):
     return [o[a : a + n].tolist() for a, n in zip(starts[keep].tolist(), lengths[keep].tolist(), strict=True)]
 
 
-def near_duplicates_of(ctx: Context, path: str, fp_index: dict[int, set[str]]) -> None:
+class FingerprintIndex(Protocol):
+    """{fingerprint: the memories holding it}, as a re-check reads it."""
+
+    def get(self, fp: int, default: tuple[()] = (), /) -> Collection[str]: ...
+
+
+def near_duplicates_of(ctx: Context, path: str, fp_index: FingerprintIndex) -> None:
     """duplicate.near for one (edited) memory against the rest, through a fingerprint index
     {fingerprint: paths} kept by the caller, so a re-check does not rescan the store."""
     th = ctx.config.thresholds

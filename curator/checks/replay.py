@@ -31,6 +31,7 @@ import time
 
 from ..base import kept
 from ..base.kept import Run, unchanged
+from ..base.tokens import estimating
 
 FORMAT = 4  # 4: checksummed (base.kept); the repository journal's stat
 
@@ -152,7 +153,7 @@ def keep(run: Run | None, repo, located, arg: str | None, only, out: str, code: 
 def dependencies(store, only, settled_ns: int):
     """(stat keys, presence, outside-link probes) of a loaded and checked store, or None when
     the run cannot be replayed (racy, a symbolic link, estimated tokens, no cached probes)."""
-    if store.encoding != "cl100k_base" and os.environ.get("CURATOR_TOKENS") != "estimate":
+    if store.encoding != "cl100k_base" and not estimating():
         return None  # the tokenizer could not load: the next run should try again
     probed = _probes(store, only)
     if probed is None:

@@ -100,12 +100,12 @@ def git_relinks(store: Store, findings: list[Finding]) -> list[Finding]:
     prefix = "" if prefix == "." else prefix + "/"
     out = []
     for f in findings:
-        now = history.get(prefix + f.target) if id(f) in broken else None
+        now = history.get(prefix + f.target) if id(f) in broken and f.target else None
         rel = now[len(prefix):] if now and now.startswith(prefix) else None
         if rel and rel in store.records:
             folder = posixpath.dirname(f.path) or "."
             raw = f.fix.old if isinstance(f.fix, Relink) else _raw_link(store, f)
-            if raw:
+            if raw and f.line:
                 fragment = raw[len(raw.split("#", 1)[0]):]
                 f = Finding(f.check, f.severity, f.path, f.message, f.line, f.target, rel,
                             Relink(f.path, f.line, raw, posixpath.relpath(rel, folder) + fragment, "git"))

@@ -10,20 +10,24 @@ import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from ..context.model import ContextModel
 from ..context.watched import WatchPlaces, touches, watch_places
 
 Events = Callable[[WatchPlaces, threading.Event], Iterable[set]]
 
 
-def watch_instructions(current: Callable[[], object], on_change: Callable[[set], None], stop: threading.Event,
+def watch_instructions(current: Callable[[], ContextModel | None], on_change: Callable[[set], None], stop: threading.Event,
                        events: Events | None = None, on_error: Callable[[Exception], None] | None = None) -> None:
     """Follow the places the current context model (`current()`) names until `stop` is set:
     each batch of changed paths that `touches` the model current then goes to `on_change`.
     `events(places, stop)` yields batches of absolute paths (default: watchfiles); tests pass
     their own."""
     source = events or watch_places_on_disk
+    first = current()
+    if first is None:
+        return  # no model (yet): nothing to follow
     try:
-        for batch in source(watch_places(current()), stop):
+        for batch in source(watch_places(first), stop):
             if stop.is_set():
                 return
             model = current()

@@ -35,7 +35,7 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
 
     ids = wanted(only)
     model = build_context(root, only=ids, token_counter=token_counter, fs=fs, count=False) if ids is None or ids else None
-    repo = Repository(Layout(root, ()), [], findings_of(model), model)
+    repo = Repository(Layout(root, ()), (), (), model, tuple(findings_of(model)))
     return repo, Located(root, arg or str(root), repo=root, layout=repo.layout)
 
 
@@ -154,13 +154,14 @@ def _shown(ctx) -> tuple:
 def instructions_workbench(model):
     """A workbench with no memory source, holding only the instruction findings of `model`: what
     the app's Problems lists (and the scope counts) in a repository without memory."""
+    from dataclasses import replace
     from pathlib import Path
 
     from ..model.sources import Layout
     from .workbench import Workbench
 
     bench = Workbench(Layout(Path(model.root), ()))
-    bench.instructions, bench.instruction_findings = model, list(model.findings)
+    bench.repo = replace(bench.repo, instructions=model, instruction_findings=tuple(model.findings))
     return bench
 
 

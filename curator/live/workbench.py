@@ -17,35 +17,18 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..base.cache import store_cache
+from ..base.cache import ContentCache, store_cache
 from ..base.config import load_config
 from ..base.tokens import TokenCounter
 from ..checks.cross_source import cross_source_duplicates
 from ..model.findings import Finding
 from ..model.loader import DEFAULT, LoadOptions
-from ..model.sources import SESSIONS, Layout, SourceSpec, discover
+from ..model.sources import SESSIONS, Layout, discover
 from .repository import Repository, Source
 from .workspace import Progress, Workspace, open_workspace
-
-
-@dataclass
-class SourceState:
-    """One memory source of the workbench: its spec and current workspace (or why it has none)."""
-
-    spec: SourceSpec
-    workspace: Workspace | None = None
-    error: str | None = None
-
-    @property
-    def name(self) -> str:
-        return self.spec.rel
-
-    @property
-    def root(self) -> Path:
-        return Path(self.spec.root)
 
 
 @dataclass
@@ -63,15 +46,30 @@ class Workbench:
     # given: the path the user typed; config: the one given for a single store (the CLI's --config);
     # check / only / budgets: what runs on each source (budgets=False: reports only when asked for)
     options: LoadOptions = DEFAULT
-    facts_cache: object | None = None  # None: checks reuse a whole run's cached findings
-    sources: list[SourceState] = field(default_factory=list)
-    cross: list[Finding] = field(default_factory=list)  # duplicate.near across sources
-    instructions: object = None  # the context model of the instruction files beside the memory
-    instruction_findings: list[Finding] = field(default_factory=list)  # its findings (repository paths)
-    current: int = 0
+    facts_cache: ContentCache | None = None  # None: checks reuse a whole run's cached findings
+    repo: Repository = field(init=False)  # every source now: swapped for the next on each change
+    current: int = 0  # which memory source the faces show (an index into `sources`)
 
     def __post_init__(self) -> None:
         self._lock = threading.RLock()  # one change at a time (watcher, workers)
+        self.repo = Repository(self.layout, given=self.options.given or "")
+
+    @property
+    def sources(self) -> tuple[Source, ...]:
+        """The memory sources (sessions are browsed elsewhere), in the layout's order."""
+        return self.repo.memory_sources()
+
+    @property
+    def cross(self) -> tuple[Finding, ...]:
+        return self.repo.cross
+
+    @property
+    def instructions(self) -> object:
+        return self.repo.instructions
+
+    @property
+    def instruction_findings(self) -> tuple[Finding, ...]:
+        return self.repo.instruction_findings
 
     @property
     def token_counter(self) -> TokenCounter | None:
@@ -93,7 +91,7 @@ class Workbench:
             return None
         return self.sources[self.current].workspace
 
-    def loaded(self) -> list[tuple[int, SourceState]]:
+    def loaded(self) -> list[tuple[int, Source]]:
         return [(i, s) for i, s in enumerate(self.sources) if s.workspace is not None]
 
     def index_of(self, root: Path) -> int | None:
@@ -107,7 +105,7 @@ class Workbench:
         out = []
         for _, s in self.loaded():
             out.append(s.root)
-            for inc in s.workspace.store.config.include:
+            for inc in s.loaded_workspace.store.config.include:
                 extra = s.root / inc
                 if extra.is_dir():
                     out.append(extra)
@@ -121,7 +119,7 @@ class Workbench:
         best: tuple[int, str] | None = None
         depth = -1
         for i, s in self.loaded():
-            store = s.workspace.store
+            store = s.loaded_workspace.store
             bases = [(s.root, "")] + [(s.root / inc, inc.rstrip("/")) for inc in store.config.include]
             for base, prefix in bases:
                 base = Path(os.path.abspath(base))
@@ -142,7 +140,7 @@ class Workbench:
         say = progress or (lambda _what, _frac: None)
         layout = self.layout
         specs = [s for s in layout.sources if s.kind != SESSIONS]
-        out: list[SourceState] = []
+        loaded: dict[int, Source] = {}
         for i, spec in enumerate(specs):
             def sub(what: str, frac: float, i=i, spec=spec) -> None:
                 say(f"{spec.rel}: {what}", (i + frac) / max(1, len(specs)))
@@ -150,20 +148,24 @@ class Workbench:
             try:
                 ws = open_workspace(spec.root, self._options_for(spec, name_by_root), progress=sub,
                                     facts_cache=self.facts_cache)
-                out.append(SourceState(spec, ws))
+                loaded[id(spec)] = Source(spec, ws)
             except Exception as exc:  # noqa: BLE001 - a missing folder, a config error: shown, never fatal
-                out.append(SourceState(spec, None, str(exc)))
+                loaded[id(spec)] = Source(spec, None, str(exc))
+        sources = tuple(loaded.get(id(spec)) or Source(spec) for spec in layout.sources)
+        model = None
+        found: tuple[Finding, ...] = ()
         if self.check and not layout.single:  # the instruction files beside the memory (CLAUDE.md, rules, ...)
             from ..context.for_check import findings_of, instruction_model
 
-            self.instructions = instruction_model(layout.root, self.only, self.token_counter)
-            self.instruction_findings = findings_of(self.instructions)
+            model = instruction_model(layout.root, self.only, self.token_counter)
+            found = tuple(findings_of(model))
         with self._lock:
-            self.sources = out
+            self.repo = replace(self.repo, sources=sources, instructions=model, instruction_findings=found)
             self._cross()
-            if self.sources and self.sources[self.current if self.current < len(out) else 0].workspace is None:
+            n = len(self.sources)
+            if n and self.sources[self.current if self.current < n else 0].workspace is None:
                 self.current = next((i for i, _ in self.loaded()), 0)
-            elif self.current >= len(out):
+            elif self.current >= n:
                 self.current = 0
         return self
 
@@ -187,8 +189,8 @@ class Workbench:
 
         ids = wanted(self.only)
         with self._lock:
-            self.instructions = model
-            self.instruction_findings = [f for f in findings_of(model) if ids is None or f.check in ids]
+            found = tuple(f for f in findings_of(model) if ids is None or f.check in ids)
+            self.repo = replace(self.repo, instructions=model, instruction_findings=found)
 
     def prefer(self, root: Path | None) -> None:
         idx = self.index_of(root) if root is not None else None
@@ -197,25 +199,15 @@ class Workbench:
 
     def _cross(self) -> None:
         wanted = self.check and (self.only is None or "duplicate.near" in self.only)
-        if not wanted or len(self.loaded()) < 2:
-            self.cross = []
-            return
-        loaded = self.repository().loaded()
-        self.cross = cross_source_duplicates(self.layout.root, [(s.name, s.prefix, s.store) for s in loaded])
+        cross: tuple[Finding, ...] = ()
+        if wanted and len(self.loaded()) >= 2:
+            stores = self.repo.stores()
+            cross = tuple(cross_source_duplicates(self.layout.root, [(s.name, s.prefix, store) for s, store in stores]))
+        self.repo = replace(self.repo, cross=cross)
 
     def repository(self) -> Repository:
-        """The workbench as the CLI's `Repository` (every source's store and findings)."""
-        by_root = {str(s.spec.root): s for s in self.sources}
-        sources = []
-        for spec in self.layout.sources:
-            s = by_root.get(str(spec.root))
-            if s is None or s.spec is not spec:
-                sources.append(Source(spec))
-            elif s.workspace is None:
-                sources.append(Source(spec, error=s.error))
-            else:
-                sources.append(Source(spec, s.workspace.store, list(s.workspace.findings)))
-        return Repository(self.layout, sources, list(self.cross))
+        """Every source now, as one immutable value (what the CLI prints and the screens read)."""
+        return self.repo
 
     # -- change ----------------------------------------------------------------
 
@@ -232,7 +224,7 @@ class Workbench:
                 return None
             if self.check and self.options.budgets:
                 new.report  # noqa: B018 - the budgets too, before the screens ask (not on their thread)
-            src.workspace = new
+            self.repo = self.repo.with_workspace(src, new)
             memories = any((r is not None and r.level == 2)
                            for p in paths for r in (ws.store.records.get(p), new.store.records.get(p)))
             if memories and len(self.loaded()) > 1:
@@ -266,7 +258,7 @@ class Workbench:
         """The source's snapshot after our own write: always a swap, even when the watcher saw
         the files first (then the face still gets the current snapshot, never keeps an older one)."""
         swap = self.recheck(index, paths)
-        return swap if swap is not None else Swap(index, self.sources[index].workspace, tuple(sorted(set(paths))))
+        return swap if swap is not None else Swap(index, self.sources[index].loaded_workspace, tuple(sorted(set(paths))))
 
     def undo(self, index: int | None = None, entry_id: str | None = None):
         """Undo the source's last operation (or the entry named: one the person reviewed);
@@ -367,8 +359,4 @@ def load_repository(
     bench.load(progress, name_by_root=True)
     if progress:
         progress("loaded", 1.0)
-    repo = bench.repository()
-    if bench.instructions is not None:  # the instruction files' findings count with the cross-source ones
-        repo.instructions = bench.instructions
-        repo.cross += bench.instruction_findings
-    return repo
+    return bench.repository()  # the instruction files' findings count with the cross-source ones

@@ -8,9 +8,11 @@ snapshot after those files changed on disk, re-running only the checks the chang
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..base.config import load_config
 from ..budgets import BudgetReport, build_report
@@ -20,6 +22,9 @@ from ..checks.registry import CHECKS, INDEXES, NAMES, PER_FILE, STORE_WIDE, TEXT
 from ..model.findings import Finding, Severity
 from ..model.loader import DEFAULT, LoadOptions, begin_load
 from ..model.store import Store
+
+if TYPE_CHECKING:  # imported when first used: the topic index brings the encoder's helpers
+    from ..checks.topical_checks import TopicIndex
 
 Progress = Callable[[str, float], None]  # (what is happening, fraction done 0..1)
 
@@ -37,7 +42,7 @@ class _Fingerprints:
     def index(self) -> _Fingerprints:
         return self  # what near_duplicates_of reads: `.get(fingerprint, ())` → the paths
 
-    def get(self, fp: int, default=()):
+    def get(self, fp: int, default: tuple[()] = ()) -> Collection[str]:
         got = self.postings.get(fp)
         if got is None:
             return default
@@ -92,27 +97,35 @@ def changed_inputs(before: Store, after: Store, paths) -> set[str]:
     return out
 
 
-_LATER = object()  # a workspace's budget report, built when first asked for
+class _Later(Enum):
+    """A workspace's budget report not built yet: built when first asked for."""
+
+    LATER = 0
+
+
+_LATER = _Later.LATER
 
 
 @dataclass(frozen=True, eq=False)
 class Workspace:
     store: Store
     findings: list[Finding]
-    _report: BudgetReport | None | object = field(default=_LATER, repr=False)
+    _report: BudgetReport | None | _Later = field(default=_LATER, repr=False)
     facts_cache: FactsCache | None = None
     by_path: dict[str, list[Finding]] = field(default_factory=dict)
     _fingerprints: _Fingerprints | None = field(default=None, repr=False)
-    _topics: object | None = field(default=None, repr=False)  # checks.topical_checks.TopicIndex
+    _topics: TopicIndex | None = field(default=None, repr=False)
     _homes: object | None = field(default=None, repr=False)  # model.homes.Profiles of the last full orphan run
 
     @property
     def report(self) -> BudgetReport | None:
         """The budgets of this snapshot (built on first use: a re-check gives its findings
         first; the app's worker builds it right after, before the screens ask)."""
-        if self._report is _LATER:
-            object.__setattr__(self, "_report", build_report(self.store))
-        return self._report
+        report = self._report
+        if isinstance(report, _Later):
+            report = build_report(self.store)
+            object.__setattr__(self, "_report", report)
+        return report
 
     def __post_init__(self) -> None:
         by_path: dict[str, list[Finding]] = defaultdict(list)

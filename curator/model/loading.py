@@ -4,6 +4,8 @@ thread — while the caller goes on (`Loading`)."""
 from __future__ import annotations
 
 import os
+import threading
+from typing import Any
 
 from ..base import cache as _cache
 from .counting import set_counts
@@ -47,17 +49,16 @@ class Loading:
     and the store cache are touched on the caller's thread, in `finish`."""
 
     def __init__(self, store: Store, counter, cache, background: bool = True) -> None:
-        import threading
-
         self.store = store
         self._counter = counter
         self._cache = cache
         self._counts: list[int] | None = None
         self._error: BaseException | None = None
-        self._thread = None
-        self._process = None
+        self._thread: threading.Thread | None = None
+        # the forked counter: (process, its pipe, the items, the cached counts, which were missing)
+        self._process: tuple[Any, Any, list, list, list] | None = None
         self._todo: list[Record] = []
-        self._encoding = counter.encoding if counter is not None else None
+        self._encoding: str = counter.encoding if counter is not None else ""
         if counter is None:
             return
         self._todo = uncounted(store, counter, self._known())
@@ -83,7 +84,6 @@ class Loading:
         processors or more), and the counter can hand its cache lookups and its results
         across (`lookup` / `learn`)."""
         import sys
-        import threading
 
         counter = self._counter
         if sys.platform != "linux" or threading.active_count() > 1 or not hasattr(counter, "learn"):
@@ -121,6 +121,7 @@ class Loading:
 
     def _collect(self) -> None:
         """The forked counter's results (counted here instead when it failed)."""
+        assert self._process is not None
         proc, receive, items, out, missing = self._process
         self._process = None
         try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,12 +58,12 @@ def claude_slug(path: Path | str) -> str:
     return re.sub(r"[^A-Za-z0-9]", "-", str(path))
 
 
-def claude_roots(env: dict | None = None, home: Path | None = None) -> list[Path]:
+def claude_roots(env: Mapping[str, str] | None = None, home: Path | None = None) -> list[Path]:
     """Claude Code's configuration folders: `$CLAUDE_CONFIG_DIR` (comma-separated) else
     `~/.claude` and `~/.config/claude`."""
-    env = os.environ if env is None else env
-    home = home or Path(env.get("HOME") or Path.home())
-    given = env.get("CLAUDE_CONFIG_DIR", "")
+    environ = os.environ if env is None else env
+    home = home or Path(environ.get("HOME") or Path.home())
+    given = environ.get("CLAUDE_CONFIG_DIR", "")
     if given.strip():
         return [Path(p.strip()).expanduser() for p in given.split(",") if p.strip()]
     return [home / ".claude", home / ".config" / "claude"]
@@ -177,10 +178,10 @@ def repository_settings(root: Path) -> RepoSettings:
     return RepoSettings(names("exclude"), tuple(add), precedence, tuple(notes))
 
 
-def discover(path: Path | str, *, env: dict | None = None, home: Path | None = None,
+def discover(path: Path | str, *, env: Mapping[str, str] | None = None, home: Path | None = None,
              user_sources: bool = True) -> Layout:
     """Every memory system in a repository, or the one folder given. Never raises."""
-    env = os.environ if env is None else env
+    environ = os.environ if env is None else env
     root = Path(path)
     if looks_like_memory_folder(root) and not _is_dir(root / ".serena") and not _is_dir(root / ".claude"):
         fmt = fmts.detect_format(root)
@@ -197,10 +198,10 @@ def discover(path: Path | str, *, env: dict | None = None, home: Path | None = N
     if _is_dir(docs) and any(_is_dir(docs / f"{k}-experience") for k in ("error", "good")):
         found.append(SourceSpec(EXPERIENCE, docs, "docs", "repo", False, fmts.EXPERIENCE))
     if user_sources:
-        found += _user_sources(root, env, home)
+        found += _user_sources(root, environ, home)
     settings = repository_settings(root)
     notes = list(settings.notes)
-    for rel, fmt in settings.add:
+    for rel, named in settings.add:
         extra = (root / rel)
         try:
             confine(root, root, rel, "sources.add")  # a repository's config stays inside it
@@ -208,7 +209,7 @@ def discover(path: Path | str, *, env: dict | None = None, home: Path | None = N
             notes.append(str(exc))
             continue
         if _is_dir(extra) and all(s.root != extra for s in found):
-            fmt = fmt or fmts.detect_format(extra)
+            fmt = named or fmts.detect_format(extra)
             kind = {fmts.CLAUDE: CLAUDE, fmts.EXPERIENCE: EXPERIENCE}.get(fmt, SERENA)
             found.append(SourceSpec(kind, extra, rel, "repo", False, fmt))
     if settings.exclude:
@@ -298,7 +299,7 @@ def _unless_excluded(kind: str, rel: str, settings: RepoSettings) -> tuple[str, 
     return kind, rel
 
 
-def _user_sources(root: Path, env, home: Path | None) -> list[SourceSpec]:
+def _user_sources(root: Path, env: Mapping[str, str], home: Path | None) -> list[SourceSpec]:
     out: list[SourceSpec] = []
     home = home or Path(env.get("HOME") or Path.home())
     try:
@@ -331,15 +332,3 @@ def _shown(p: Path, home: Path) -> str:
         return "~/" + str(p.relative_to(home))
     except ValueError:
         return str(p)
-
-
-def find_repository(start: Path) -> Path | None:
-    """The nearest folder at or above `start` that holds a memory system."""
-    here = start.resolve()
-    for folder in (here, *here.parents):
-        if _is_dir(folder / ".serena" / "memories") or _is_dir(folder / ".claude" / "memory"):
-            return folder
-        docs = folder / "docs"
-        if _is_dir(docs) and any(_is_dir(docs / f"{k}-experience") for k in ("error", "good")):
-            return folder
-    return None

@@ -24,8 +24,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from ..base.config import DEFAULT_TIER_RULES, TierRule, glob_match
+
+if TYPE_CHECKING:  # the snapshot the rules read; store.py itself never imports this module
+    from .store import Store
 
 ADR002_FOLDERS = ("knowledge", "reflexion", "validation", "reflection", "reflect")
 KNOWLEDGE_NAMES = re.compile(r"^(knowledge|kb|docs?|wiki|references?|patterns?|guides?)$", re.IGNORECASE)
@@ -114,8 +118,8 @@ class _Seen:
     """What the folder rules read: the store, the user's tier rules, and per folder how many of
     its records an index routes to (with one route as the example)."""
 
-    store: object
-    user: list
+    store: Store
+    user: tuple[TierRule, ...]
     routed: Counter = field(default_factory=Counter)
     example: dict[str, str] = field(default_factory=dict)
 
@@ -227,7 +231,9 @@ def session_log_rules(recs, routes_to) -> list[FolderTier]:
         return []
     by_prefix: dict[str, list] = {}
     for r in logs:
-        by_prefix.setdefault(SESSION_LOG.match(r.stem).group(0), []).append(r)
+        head = SESSION_LOG.match(r.stem)
+        assert head is not None  # kept above only where it matched
+        by_prefix.setdefault(head.group(0), []).append(r)
     out = []
     log_paths = {r.path for r in logs}
     for prefix, group in sorted(by_prefix.items()):

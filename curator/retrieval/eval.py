@@ -206,7 +206,7 @@ def run_eval(engine: RetrievalEngine, golden: list[GoldenQuery], threshold: floa
             failures.append(Failure(g.query, g.expect, lists["fused"][:5], reasons))
 
     def scores(c: str) -> dict[str, Scores]:
-        return {s: Scores(t[0] / max(1, t[3]), t[1] / max(1, t[3]), t[2] / max(1, t[3]), t[3])
+        return {s: Scores(t[0] / max(1, t[3]), t[1] / max(1, t[3]), t[2] / max(1, t[3]), int(t[3]))
                 for s, t in totals[c].items()}
 
     by_class = {c: scores(c) for c in classes[1:] if totals[c]["fused"][3]}

@@ -14,7 +14,14 @@ class EnginePart:
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         for name in cls.READS:  # a read-only property each: a part never sets the engine's state
-            setattr(cls, name, property(lambda self, name=name: getattr(self.engine, name)))
+            setattr(cls, name, _engine_property(name))
 
     def __getattr__(self, name: str):  # only for a name that is neither the part's nor in READS
         raise AttributeError(f"{type(self).__name__} has no {name!r} (and does not read it from the engine)")
+
+
+def _engine_property(name: str) -> property:
+    def read(part: EnginePart) -> object:
+        return getattr(part.engine, name)
+
+    return property(read)

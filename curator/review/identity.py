@@ -20,7 +20,7 @@ from ..model.store import Store
 
 class Recorded(Protocol):
     """What a finding's identity reads of a store: its records by path (a `Store`, or the
-    repository seen as one store, `live.repository.RepoView`)."""
+    repository seen as one store, `live.repository.Repository`)."""
 
     @property
     def records(self) -> Mapping[str, Record]: ...

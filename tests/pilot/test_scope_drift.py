@@ -72,11 +72,13 @@ async def test_fixing_a_finding_of_another_source_from_the_whole_repository(samp
         assert app.screen.__class__.__name__ == "DiffDialog"
         await pilot.press("y")
         await settle(app, pilot)
-        claude = next(s for s in app.workbench.sources if s.name == ".claude/memory")
-        assert len(claude.workspace.findings) < len(before)
+        def claude():  # the source now: each write swaps in the next immutable one
+            return next(s for s in app.workbench.sources if s.name == ".claude/memory")
+
+        assert len(claude().workspace.findings) < len(before)
         await pilot.press("ctrl+z")
         await settle(app, pilot)
-        assert len(claude.workspace.findings) == len(before)
+        assert len(claude().workspace.findings) == len(before)
 
 
 async def _drift_charts_the_start_up_load_and_names_the_commits(app, pilot):

@@ -72,6 +72,25 @@ def test_an_edit_an_addition_a_deletion_and_a_rename_each_make_a_snapshot(root):
     assert session.workspace.report.total == session.workspace.store.total_tokens  # budgets follow
 
 
+def test_a_change_swaps_in_a_new_repository_and_the_one_held_stays_as_it_was(root):
+    import dataclasses
+
+    bench = session_of(root)
+    held = bench.repository()
+    source, first = held.sources[0], held.sources[0].workspace
+    (root / "notes/a.md").write_text("# A\nalpha words here\n" + "## h\n" * 16)
+    [swap] = bench.changed([root / "notes/a.md"])
+    now = bench.repository()
+    assert now is not held and now.sources[0].workspace is swap.workspace is not first
+    assert held.sources[0] is source and source.workspace is first  # a worker's copy never moves
+    assert "size.headings" not in checks_of(first, "notes/a.md")
+    assert now.sources[0].store is swap.workspace.store and now.sources[0].findings == swap.workspace.findings
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        held.sources[0].workspace = swap.workspace
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        held.cross = ()
+
+
 def test_what_the_session_ignores(root):
     session = session_of(root)
     (root / ".curator").mkdir()

@@ -16,9 +16,9 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from dataclasses import replace
     from pathlib import Path
 
-    from ...live.repository import RepoView
     from ...review.baseline import BASELINE_NAME, make_baseline, write_baseline
     from ..common import EXIT_OK, UsageError, console, open_repository, store_argument
 
@@ -33,7 +33,7 @@ def run(args) -> int:
         if got is None:
             raise
         repo, located = got
-    store = repo.loaded()[0].store if repo.single else RepoView(repo, located.given)
+    store = repo.loaded()[0].store if repo.single else replace(repo, given=located.given)
     findings = repo.findings()
     out = Path(args.output) if args.output else Path(store.root) / BASELINE_NAME
     if out.is_dir():

@@ -47,7 +47,9 @@ def run(args) -> int:
         unknown = sorted(only - set(CHECKS))
         if unknown:
             raise UsageError(f"unknown check id: {', '.join(unknown)} (see `curator check --list`)")
-    from ...live.repository import RepoView, source_summaries
+    from dataclasses import replace
+
+    from ...live.repository import source_summaries
     from ..common import open_repository, render_sources
 
     try:
@@ -61,8 +63,8 @@ def run(args) -> int:
         repo, located = got
     if repo.single:
         store = repo.loaded()[0].store
-    else:
-        store = RepoView(repo, located.given)
+    else:  # the repository printed as one store, named as the user named it
+        store = repo = replace(repo, given=located.given)
     findings = repo.findings()
     if args.sessions:
         findings = sorted(findings + _session_findings(repo, only), key=lambda f: f.sort_key())
@@ -81,7 +83,7 @@ def run(args) -> int:
             model = agents_model(repo)  # each agent's start-up, the number `tokens` and `context` give
             data["agents"] = agents_json(model) if model is not None else []
             if repo.instructions is None:  # (--only without instruction checks) the output read them still:
-                repo.instructions = model  # a kept run is replayed only while they are unchanged
+                repo = replace(repo, instructions=model)  # a kept run is replayed only while they are unchanged
             if args.baseline:
                 data["baseline"] = {"file": args.baseline, "known": len(known), "gone": gone}
             if args.changed:
@@ -122,10 +124,11 @@ def run(args) -> int:
 def _session_findings(repo, only) -> list:
     """The sessions' findings on the repository (paths relative to it; one store given alone: its
     repository's, when the store is inside one)."""
+    from ...base.paths import transcript_repository
     from ...proof import prove
-    from ...transcripts import SessionIndex, repo_for
+    from ...transcripts import SessionIndex
 
-    root = repo.root if not repo.single else repo_for(repo.root)
+    root = repo.root if not repo.single else transcript_repository(repo.root)
     if repo.single and root == repo.root:
         return []
     sessions = SessionIndex.for_repo(root).build()
@@ -151,7 +154,7 @@ def _narrow(args, store, findings, repo=None):
                 for src in repo.loaded():
                     for f in introduced_since(src.store, src.findings, args.base):
                         keys.add((src.shown(f.path), f.line, f.check, f.message))
-                cross = {id(f) for f in repo.cross}
+                cross = {id(f) for f in repo.across()}
                 new = {id(f) for f in findings if (f.path, f.line, f.check, f.message) in keys or id(f) in cross}
         except GitError as exc:
             raise UsageError(f"--changed: {exc}") from None

@@ -66,7 +66,7 @@ class StoreTree(Tree[Ref]):
         self._marks: dict[NodeRef, str] = {}  # the usage mark each record's label shows
         self._names: dict[NodeRef, str] = {}  # a record's name where its file name alone is ambiguous
         # group nodes (sources, indexes, tiers, folders) with what their label adds up, for
-        # in-place updates: (node, source, title — a source's SourceState —, paths | None, style)
+        # in-place updates: (node, source, title — a source's `live.repository.Source` —, paths | None, style)
         self._groups: list[tuple] = []
         self._order: dict[int, tuple] = {}  # parent → (children, {child: its place}): for neighbours
         self._context_model = None  # the context model whose instruction files the tree shows
@@ -300,7 +300,7 @@ class StoreTree(Tree[Ref]):
         self._workspaces = dict(fresh)
         for node, i, title, paths, style in self._groups:
             ws = fresh[i]
-            if paths is None:  # a source: `title` is its SourceState
+            if paths is None:  # a source: `title` is its Source
                 node.set_label(self._source_label(title, ws))
                 continue
             records = ws.store.records

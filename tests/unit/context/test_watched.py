@@ -77,6 +77,16 @@ def test_only_batches_that_touch_the_current_model_are_handed_on(tmp_path):
     assert seen == [batches[1]]
 
 
+def test_no_model_yet_watches_nothing_and_reports_no_error():
+    errors, seen = [], []
+
+    def events(places, stop):
+        raise AssertionError("nothing is watched without a model")
+
+    watch_instructions(lambda: None, seen.append, threading.Event(), events, errors.append)
+    assert errors == [] and seen == []
+
+
 def test_watchfiles_sees_a_nested_agents_md_added_and_a_rule_edited(tmp_path):
     root = _repo(tmp_path)
     model = _model(root, tmp_path)
