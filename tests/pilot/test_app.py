@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import ContentSwitcher, DataTable, Input, Static
 
 from curator.tui.screens import (
@@ -160,6 +161,7 @@ async def test_missing_store_is_a_message_not_a_crash(tmp_path):
         assert app.workspace is None and "not found" in (app.load_error or "")
 
 
+@pytest.mark.slow  # eight walks on one launch: started first, so the suite does not end waiting on it
 async def test_the_sample_store_driven_by_keys_on_one_launch(app):
     """The read-only steps above on one launch (each launch is ~0.5 s of CPU before any key), each
     from the store screen with no dialog open; the first two while the tree is as it opens, the
