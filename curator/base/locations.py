@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from platformdirs import user_cache_dir, user_config_dir, user_data_dir
-
 APP = "curator"
 _PACKAGE = Path(__file__).resolve().parent.parent  # curator/
 
@@ -62,14 +60,23 @@ def repository_journal(start) -> str:
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("CURATOR_CACHE_DIR") or user_cache_dir(APP))
+    given = os.environ.get("CURATOR_CACHE_DIR")
+    if given:
+        return Path(given)
+    from platformdirs import user_cache_dir  # imported when used: a warm `retrieve` is short
+
+    return Path(user_cache_dir(APP))
 
 
 def config_dir() -> Path:
+    from platformdirs import user_config_dir
+
     return Path(user_config_dir(APP))
 
 
 def data_dir() -> Path:
+    from platformdirs import user_data_dir
+
     return Path(user_data_dir(APP))
 
 

@@ -176,7 +176,8 @@ class RetrievalEngine:
         context = saved_index.context_signature(self.store, self.docs, extra)
         saved = saved_index.load(self.store.root)
         same_context = saved is not None and saved.context == context
-        self.keywords = KeywordIndex(self.store, cutoff, saved.route_keywords if same_context else None)
+        self.keywords = (KeywordIndex(self.store, cutoff, saved.route_keywords, saved) if same_context
+                         else KeywordIndex(self.store, cutoff))
         if same_context and saved.keys == keys:
             views = saved.views()
             if views is not None and saved.groups is not None:  # scored in Python until prepare()
@@ -200,7 +201,7 @@ class RetrievalEngine:
         self.copy_of = groups(self.position, copies)
         bm25 = BM25Index(self._doc_terms)
         saved_index.save(self.store.root, context, keys, self._doc_terms, bm25, self.keywords.row_keywords, copies,
-                         rows)
+                         rows, self.keywords.document_frequency(), self.keywords.all_tables())
         mine = saved_index.load(self.store.root)  # another process may have saved since: only ours is used
         self._saved = mine if mine is not None and mine.context == context and mine.keys == keys else None
         return bm25

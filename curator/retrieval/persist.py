@@ -7,8 +7,12 @@ stores never share one, even with identical files):
 - `index.marshal` — version, the store's real path, the *context* signature (everything a
   memory's searchable head depends on besides its own bytes: the indexes and `MEMORY.md` hooks,
   the loadable tiers, the term rules), every searchable memory as (path, sha256 of content), and
-  the BM25 vocabulary and the generation of its arrays, and each index row's
-  keyword set for the route (in the store's row order);
+  the BM25 vocabulary and the generation of its arrays, each index row's
+  keyword set for the route (in the store's row order) and how many rows carry each keyword
+  (the route's idf);
+- `routes-<gen>.bin` — each index's form table for the route (`route.KeywordIndex.table`),
+  readable alone (a query reads L0's and the few domain indexes it routes to); checked against
+  the row keywords before use;
 - `copies-<gen>.marshal` — each memory's prose digest (`copies.copy_key`; `index.marshal` keeps
   only the groups of near-copies, which search collapses), read only for an update;
 - `docterms-<gen>.bin` — the same terms, each memory readable alone (the feedback reads five);
@@ -43,7 +47,7 @@ from pathlib import Path
 
 from ..base.safeio import with_checksum
 
-VERSION = 7  # 7: passages-<gen>.bin; 6: every file checksummed; 5: docterms-<gen>.bin (one memory's terms readable alone)
+VERSION = 8  # 8: the route's keyword counts and routes-<gen>.bin; 7: 7: passages-<gen>.bin; 6: every file checksummed; 5: docterms-<gen>.bin (one memory's terms readable alone)
 ARRAYS = ("data", "indices", "indptr")
 
 
@@ -77,6 +81,8 @@ class Saved:
     route_keywords: list[tuple[str, ...]] | None = None
     groups: dict[str, str] | None = None  # near-copies: path → prose digest (copies.groups)
     crcs: dict[str, int] | None = None  # each array file's CRC-32
+    route_df: dict[str, int] | None = None  # keyword → rows carrying it (the route's idf)
+    route_tables: int = 0  # how many index form tables routes-<gen>.bin holds
 
     def copies(self) -> list[str] | None:
         """Each memory's prose digest (`copies.copy_key`), aligned with `keys`."""
@@ -96,19 +102,24 @@ class Saved:
         """Some memories' passage rows (`passage_rank.Row`), read alone (and checked)."""
         return self._blobs("passages", indices)
 
+    def route_table(self, position: int):
+        """One index's form table (`route.KeywordIndex.table`), read alone (and checked), or None."""
+        got = self._blobs("routes", (position,), self.route_tables)
+        return got[position] if got is not None else None
+
     def passages(self) -> list[list] | None:
         """Every memory's passage rows (to reuse the unchanged ones' when the index is updated)."""
         got = self._blobs("passages", range(len(self.keys)))
         return [got[i] for i in range(len(self.keys))] if got is not None else None
 
-    def _blobs(self, name: str, indices) -> dict[int, object] | None:
+    def _blobs(self, name: str, indices, count: int | None = None) -> dict[int, object] | None:
         import struct
         import zlib
 
         try:
             with open(self.folder / f"{name}-{self.gen}.bin", "rb") as fh:
                 (n,) = struct.unpack("<q", fh.read(8))
-                if n != len(self.keys):
+                if n != (len(self.keys) if count is None else count):
                     return None
                 out = {}
                 for i in indices:
@@ -234,15 +245,18 @@ def load(root: Path | str) -> Saved | None:
         keys = [(str(p), str(h)) for p, h in meta["keys"]]
         groups = meta.get("copies")
         crcs = meta.get("crc")
+        df, tables = meta.get("route_df"), meta.get("route_tables")
         return Saved(folder, str(meta["context"]), keys, str(meta["gen"]), meta.get("vocab"), meta.get("route"),
-                     groups if isinstance(groups, dict) else None, crcs if isinstance(crcs, dict) else None)
+                     groups if isinstance(groups, dict) else None, crcs if isinstance(crcs, dict) else None,
+                     df if isinstance(df, dict) else None, tables if type(tables) is int and tables >= 0 else 0)
     except (KeyError, TypeError, ValueError):
         return None
 
 
 def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: list[list[str]], bm25,
          route_keywords: list[tuple[str, ...]] | None = None, copies: list[str] | None = None,
-         passages: list[list] | None = None) -> None:
+         passages: list[list] | None = None, route_df: dict[str, int] | None = None,
+         route_tables: list[dict] | None = None) -> None:
     """Write a new generation for this store; a cache that cannot be written is only slower next time."""
     folder = folder_for(root)
     gen = secrets.token_hex(6)
@@ -254,6 +268,8 @@ def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: lis
         _atomic(folder / f"docterms-{gen}.bin", _doc_terms_bytes(terms))
         if passages is not None:
             _atomic(folder / f"passages-{gen}.bin", _doc_terms_bytes(passages))
+        if route_tables is not None:
+            _atomic(folder / f"routes-{gen}.bin", _doc_terms_bytes(route_tables))
         if copies is not None:
             _atomic(folder / f"copies-{gen}.marshal", with_checksum(marshal.dumps(copies)))
         crcs = {}
@@ -262,7 +278,8 @@ def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: lis
             crcs[name] = zlib.crc32(memoryview(data)[_npy_header_size(data):])
             _atomic(folder / f"{name}-{gen}.npy", data)
         meta = {"v": VERSION, "root": os.path.realpath(root), "context": context, "keys": keys, "gen": gen,
-                "vocab": dict(vocab), "route": route_keywords, "crc": crcs}
+                "vocab": dict(vocab), "route": route_keywords, "crc": crcs,
+                "route_df": route_df, "route_tables": len(route_tables) if route_tables is not None else 0}
         if copies is not None:
             from .copies import groups
 

@@ -16,6 +16,7 @@ from .text import keyword_forms, stem
 if TYPE_CHECKING:  # annotations only: a warm `retrieve` answers without the model package (retrieval/fast.py)
     from ..model.indexes import IndexRow
     from ..model.store import Store
+    from .persist import Saved as SavedRoute
 
 EXACT, PART, FUZZY = 1.0, 0.5, 0.6
 
@@ -59,24 +60,58 @@ class KeywordIndex:
     """
 
     def __init__(self, store: Store, fuzzy_cutoff: int = 88,
-                 row_keywords: list[tuple[str, ...]] | None = None) -> None:
+                 row_keywords: list[tuple[str, ...]] | None = None, saved: SavedRoute | None = None) -> None:
         """`row_keywords`: each row's keyword set as saved with the retrieval index (same rows,
-        same order), which spares lower-casing every keyword of a large store again."""
+        same order), which spares lower-casing every keyword of a large store again; `saved`:
+        the keyword counts and form tables saved beside them (used only with them, and checked)."""
         self.store = store
         self.fuzzy_cutoff = fuzzy_cutoff
         self.rows: list[tuple[str, IndexRow]] = [(p, r) for p, rows in store.all_indexes() for r in rows]
         if row_keywords is None or len(row_keywords) != len(self.rows):
             row_keywords = [tuple(row.keyword_set) for _, row in self.rows]
+            saved = None
         self.row_keywords = row_keywords
         self.rows_of: dict[str, list[int]] = defaultdict(list)
         for i, (path, _row) in enumerate(self.rows):
             self.rows_of[path].append(i)
-        df = Counter(kw for kws in row_keywords for kw in kws)
-        n = max(1, len(self.rows))
-        self.idf = {kw: math.log(1 + n / c) for kw, c in df.items()}
+        self._saved = saved
+        self._n = max(1, len(self.rows))
+        self._df = saved.route_df if saved is not None and self._df_fits(saved.route_df) else None
+        self._idf: dict[str, float] = {}
+        self._positions: dict[str, int] | None = None
         self._tables: dict[str, dict[str, list[tuple[int, str, bool]]]] = {}
         self._fuzzy_cache: dict[tuple[str, str], list[str]] = {}
         self._forms: dict[str, list[str]] = {}
+
+    def _df_fits(self, df) -> bool:
+        """Saved keyword counts that add up to this index's rows (else they are counted again)."""
+        return (isinstance(df, dict) and all(type(c) is int and c > 0 for c in df.values())
+                and sum(df.values()) == sum(map(len, self.row_keywords)))
+
+    def document_frequency(self) -> dict[str, int]:
+        """keyword → how many rows carry it."""
+        if self._df is None:
+            self._df = dict(Counter(kw for kws in self.row_keywords for kw in kws))
+        return self._df
+
+    def weight(self, kw: str) -> float:
+        """The keyword's idf over every index row (rarer weighs more)."""
+        w = self._idf.get(kw)
+        if w is None:
+            c = self.document_frequency().get(kw)
+            if c is None:  # saved counts that lack a keyword of these rows: all counted again
+                self._df, self._idf = None, {}
+                c = self.document_frequency()[kw]
+            w = self._idf[kw] = math.log(1 + self._n / c)
+        return w
+
+    @property
+    def idf(self) -> dict[str, float]:
+        return {kw: self.weight(kw) for kw in self.document_frequency()}
+
+    def all_tables(self) -> list[dict[str, list[tuple[int, str, bool]]]]:
+        """Every index's form table, in `rows_of` order (saved with the retrieval index)."""
+        return [self.table(index) for index in self.rows_of]
 
     def prepare(self) -> None:
         """Build every index's form table now (a long-lived engine: the lab, a benchmark)."""
@@ -92,6 +127,10 @@ class KeywordIndex:
     def table(self, index: str) -> dict[str, list[tuple[int, str, bool]]]:
         """form → [(row number, keyword, exact?)] for the rows of one index."""
         table = self._tables.get(index)
+        if table is None and self._saved is not None:
+            table = self._saved_table(index)
+            if table is not None:
+                self._tables[index] = table
         if table is None:
             table = defaultdict(list)
             for i in self.rows_of.get(index, ()):
@@ -102,6 +141,29 @@ class KeywordIndex:
                         table[form].append((i, kw, form in exact_forms))
             self._tables[index] = table = dict(table)
         return table
+
+    def _saved_table(self, index: str) -> dict[str, list[tuple[int, str, bool]]] | None:
+        """The saved table of one index when it is well-formed and names only this index's rows
+        and their keywords (anything else: built again)."""
+        assert self._saved is not None
+        position = self._position().get(index)
+        table = self._saved.route_table(position) if position is not None else None
+        if not isinstance(table, dict):
+            return None
+        rows = set(self.rows_of[index])
+        for form, entries in table.items():
+            if type(form) is not str or type(entries) is not list:
+                return None
+            for entry in entries:
+                if (type(entry) is not tuple or len(entry) != 3 or entry[0] not in rows
+                        or entry[1] not in self.row_keywords[entry[0]] or type(entry[2]) is not bool):
+                    return None
+        return table
+
+    def _position(self) -> dict[str, int]:
+        if self._positions is None:
+            self._positions = {p: n for n, p in enumerate(self.rows_of)}
+        return self._positions
 
     def near_forms(self, term: str, index: str) -> list[str]:
         if len(term) < 5:
@@ -134,7 +196,7 @@ class KeywordIndex:
                 continue
             for form, quality in candidates:
                 for i, kw, exact in table.get(form, ()):
-                    w = self.idf[kw] * quality * (EXACT if exact else PART)
+                    w = self.weight(kw) * quality * (EXACT if exact else PART)
                     if w > best[i].get(kw, 0.0):
                         best[i][kw] = w
         return {i: (sum(kws.values()), sorted(kws, key=lambda k: -kws[k])) for i, kws in best.items()}

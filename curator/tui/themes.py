@@ -81,6 +81,8 @@ def parse_theme(data: object, source: Path | None = None) -> ThemeFile:
 
 def load_theme_files(*folders: Path) -> tuple[list[ThemeFile], list[tuple[Path, str]]]:
     """Every theme in the folders (later folders override earlier names) and the failures."""
+    from ..base.safeyaml import load  # libyaml and bounded aliases, like every YAML curator reads
+
     themes: dict[str, ThemeFile] = {}
     failures: list[tuple[Path, str]] = []
     for folder in folders:
@@ -88,7 +90,7 @@ def load_theme_files(*folders: Path) -> tuple[list[ThemeFile], list[tuple[Path, 
             continue
         for path in sorted(folder.glob("*.y*ml")):
             try:
-                data = yaml.safe_load(path.read_text(encoding="utf-8"))
+                data = load(path.read_text(encoding="utf-8"))
                 theme = parse_theme(data, path)
             except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError) as exc:
                 failures.append((path, str(exc).splitlines()[0] if str(exc) else type(exc).__name__))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import queue
 
 import pytest
@@ -15,11 +16,30 @@ def app(sample_copy):
     return make_app(sample_copy, given="sample_memories", token_counter=FakeTokenCounter(), theme="curator-dark")
 
 
+async def workers_done(app) -> None:
+    """`app.workers.wait_for_complete()`, where a worker cancelled meanwhile is no error: an
+    exclusive worker replaced by a newer one (the growth reader, a search) raised WorkerCancelled
+    out of the wait on a busy machine; the newer one is waited for. A failed worker still raises."""
+    import time
+
+    from textual.worker import WorkerCancelled
+
+    end = time.monotonic() + 60
+    while True:
+        try:
+            await app.workers.wait_for_complete()
+            return
+        except WorkerCancelled:
+            if time.monotonic() > end:
+                raise
+            await asyncio.sleep(0.02)  # until the cancelled one's thread returns and it leaves the manager
+
+
 async def settle(app, pilot):
     """Wait for workers (loading, searching) and for the screen to catch up."""
-    await app.workers.wait_for_complete()
+    await workers_done(app)
     await pilot.pause()
-    await app.workers.wait_for_complete()
+    await workers_done(app)
     await pilot.pause()
 
 
@@ -32,7 +52,25 @@ async def wait_until(pilot, condition, timeout: float = 10.0) -> None:
         if time.monotonic() > end:
             raise AssertionError("condition not met in time")
         await pilot.pause(0.05)
-        await pilot.app.workers.wait_for_complete()
+        await workers_done(pilot.app)
+
+
+async def back_to_start(app, pilot, size: tuple[int, int] | None = None) -> None:
+    """Between read-only steps that share one launch (each launch costs ~1 s of CPU): every dialog
+    closed as a user closes it (Escape), the store screen, no toasts, nothing focused by the step
+    before; `size` resizes the terminal for the next step."""
+    for _ in range(5):
+        if len(app.screen_stack) <= 1:
+            break
+        await pilot.press("escape")
+        await settle(app, pilot)
+    while len(app.screen_stack) > 1:  # a dialog Escape does not close (a box holding it)
+        await app.pop_screen()
+    await app.switch_mode("store")
+    app.clear_notifications()
+    if size is not None and app.size != size:
+        await pilot.resize_terminal(*size)
+    await settle(app, pilot)
 
 
 def text_of(static) -> str:

@@ -103,8 +103,7 @@ async def walk(report: dict) -> None:
                 app.set_focus(None)
                 await pilot.press(key)
             await _settle(app, pilot)
-            await pilot.pause(0.3)
-            await _settle(app, pilot)
+            await _settle(app, pilot)  # (the screen's own loading, started when it mounts)
             seen = {"mode": app.current_mode, "header": _text(app.screen.query_one("#totals"))}
             if mode == "budgets":
                 seen["text"] = " ".join(_text(w) for w in app.screen.query("Static") if w.display)

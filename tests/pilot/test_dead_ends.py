@@ -13,7 +13,7 @@ from curator.tui.dialogs import DiffDialog, HistoryDialog, KeywordDialog
 from curator.tui.screens import MainScreen
 from curator.tui.widgets import IndexView, StoreTree
 
-from .conftest import settle, text_of, wait_until
+from .conftest import back_to_start, settle, text_of, wait_until
 
 
 def _demo(tmp_path, monkeypatch, size=(80, 24)):
@@ -45,135 +45,122 @@ async def _open_index(app, pilot, source_name: str, path: str):
     return view, table
 
 
-async def test_enter_and_e_on_memory_index_rows(tmp_path, monkeypatch):
-    app = _demo(tmp_path, monkeypatch)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        view, table = await _open_index(app, pilot, ".serena/memories", "memory-index.md")
-        table.move_cursor(row=1)  # |git rebase …: [skills-git-index](skills-git-index.md) (200), …
-        await pilot.pause()
-        await pilot.press("e")  # keywords of an L0 row: the editor, as for a domain index row
-        await settle(app, pilot)
-        assert isinstance(app.screen, KeywordDialog) and app.screen.index == "memory-index.md"
-        await pilot.press("escape")
-        await settle(app, pilot)
-        table.focus()
-        await pilot.press("enter")  # opens what the row routes to
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: app.screen.selected == "skills-git-index.md")
+async def _enter_and_e_on_memory_index_rows(app, pilot):
+    await settle(app, pilot)
+    view, table = await _open_index(app, pilot, ".serena/memories", "memory-index.md")
+    table.move_cursor(row=1)  # |git rebase …: [skills-git-index](skills-git-index.md) (200), …
+    await pilot.pause()
+    await pilot.press("e")  # keywords of an L0 row: the editor, as for a domain index row
+    await settle(app, pilot)
+    assert isinstance(app.screen, KeywordDialog) and app.screen.index == "memory-index.md"
+    await pilot.press("escape")
+    await settle(app, pilot)
+    table.focus()
+    await pilot.press("enter")  # opens what the row routes to
+    await settle(app, pilot)
+    await wait_until(pilot, lambda: app.screen.selected == "skills-git-index.md")
 
 
-async def test_enter_and_e_on_memory_md_rows(tmp_path, monkeypatch):
-    app = _demo(tmp_path, monkeypatch)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        view, table = await _open_index(app, pilot, ".claude/memory", "MEMORY.md")
-        await pilot.press("e")  # MEMORY.md routes by no keywords: it says what to do instead
-        await settle(app, pilot)
-        assert not isinstance(app.screen, KeywordDialog)
-        assert "routes by no keywords" in _notices(app) and "Enter opens" in _notices(app)
-        target = view._rows[table.cursor_row].links[0].target
-        await pilot.press("enter")
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: app.screen.selected == target)
+async def _enter_and_e_on_memory_md_rows(app, pilot):
+    await settle(app, pilot)
+    view, table = await _open_index(app, pilot, ".claude/memory", "MEMORY.md")
+    await pilot.press("e")  # MEMORY.md routes by no keywords: it says what to do instead
+    await settle(app, pilot)
+    assert not isinstance(app.screen, KeywordDialog)
+    assert "routes by no keywords" in _notices(app) and "Enter opens" in _notices(app)
+    target = view._rows[table.cursor_row].links[0].target
+    await pilot.press("enter")
+    await settle(app, pilot)
+    await wait_until(pilot, lambda: app.screen.selected == target)
 
 
-async def test_mining_in_the_whole_repository_names_the_store_it_writes_to(tmp_path, monkeypatch):
-    app = _demo(tmp_path, monkeypatch)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        assert app.scope is None  # the whole repository
-        await pilot.press("5")
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: app.screen.query_one("#sessions", DataTable).row_count > 0)
-        app.screen.query_one("#sessions", DataTable).focus()
-        await pilot.press("enter")
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: bool(app.screen.turns))
-        await pilot.press("m")
-        await settle(app, pilot)
-        assert isinstance(app.screen, DiffDialog)
-        notes = text_of(app.screen.query_one("#diff-notes"))
-        assert "writes to .serena/memories" in notes
-        heads = [line.plain for line in app.screen.query_one("#diff-body").content.at(200)]
-        assert any(h.startswith("+++ b/.serena/memories/reflexion/") for h in heads)  # repository paths
+async def _mining_in_the_whole_repository_names_the_store_it_writes_to(app, pilot):
+    await settle(app, pilot)
+    assert app.scope is None  # the whole repository
+    await pilot.press("5")
+    await settle(app, pilot)
+    await wait_until(pilot, lambda: app.screen.query_one("#sessions", DataTable).row_count > 0)
+    app.screen.query_one("#sessions", DataTable).focus()
+    await pilot.press("enter")
+    await settle(app, pilot)
+    await wait_until(pilot, lambda: bool(app.screen.turns))
+    await pilot.press("m")
+    await settle(app, pilot)
+    assert isinstance(app.screen, DiffDialog)
+    notes = text_of(app.screen.query_one("#diff-notes"))
+    assert "writes to .serena/memories" in notes
+    heads = [line.plain for line in app.screen.query_one("#diff-body").content.at(200)]
+    assert any(h.startswith("+++ b/.serena/memories/reflexion/") for h in heads)  # repository paths
 
 
-async def test_the_palette_history_opens_history(app):
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("ctrl+p")
-        await settle(app, pilot)
-        await pilot.press(*"history")
-        await pilot.pause(0.3)
-        await settle(app, pilot)
-        await pilot.press("enter")
-        await settle(app, pilot)
-        assert isinstance(app.screen, HistoryDialog)
+async def _palette_history_opens_history(app, pilot):
+    await settle(app, pilot)
+    await pilot.press("ctrl+p")
+    await settle(app, pilot)
+    await pilot.press(*"history")
+    await settle(app, pilot)  # the palette's search is a worker: settled, its hits are listed
+    await pilot.press("enter")
+    await settle(app, pilot)
+    assert isinstance(app.screen, HistoryDialog)
 
 
-async def test_fix_everything_previews_every_fixable_finding_and_says_which_need_confirmation(app, sample_copy):
+async def _fix_everything_previews_every_fixable_finding_and_says_which_need_confirmation(app, pilot):
     from curator.curation.fix import is_safe
 
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        ws = app.workspace
-        fixable = [f for f in ws.findings if f.fix is not None]
-        asked = {f.check for f in fixable if not is_safe(ws.store, f)}
-        assert asked  # the sample has fixes `curator fix` plans only when asked
-        app.action_fix_all()
-        await settle(app, pilot)
-        assert isinstance(app.screen, DiffDialog)
-        notes = " ".join(app.screen.plan.notes)
-        assert "need your confirmation" in notes and all(c in notes for c in asked)
-        touched = {e.path for e in app.screen.plan.edits}
-        assert any(f.path in touched for f in fixable if not is_safe(ws.store, f))  # not only the safe ones
-        await pilot.press("n")
+    ws = app.workspace
+    fixable = [f for f in ws.findings if f.fix is not None]
+    asked = {f.check for f in fixable if not is_safe(ws.store, f)}
+    assert asked  # the sample has fixes `curator fix` plans only when asked
+    app.action_fix_all()
+    await settle(app, pilot)
+    assert isinstance(app.screen, DiffDialog)
+    notes = " ".join(app.screen.plan.notes)
+    assert "need your confirmation" in notes and all(c in notes for c in asked)
+    touched = {e.path for e in app.screen.plan.edits}
+    assert any(f.path in touched for f in fixable if not is_safe(ws.store, f))  # not only the safe ones
+    await pilot.press("n")
 
 
-async def test_x_on_a_collision_opens_the_keyword_editor(app):
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("2")
-        await settle(app, pilot)
-        screen = app.screen
-        row = next(i for i, x in enumerate(screen.shown)
-                   if x.finding.check == "keywords.collision" and x.finding.target is not None)
-        table = screen.query_one(DataTable)
-        table.focus()
-        table.move_cursor(row=row)
-        await pilot.pause()
-        await pilot.press("x")
-        await settle(app, pilot)
-        assert isinstance(app.screen, KeywordDialog)
-        assert "new keywords" in _notices(app)
+async def _x_on_a_collision_opens_the_keyword_editor(app, pilot):
+    await settle(app, pilot)
+    await pilot.press("2")
+    await settle(app, pilot)
+    screen = app.screen
+    row = next(i for i, x in enumerate(screen.shown)
+               if x.finding.check == "keywords.collision" and x.finding.target is not None)
+    table = screen.query_one(DataTable)
+    table.focus()
+    table.move_cursor(row=row)
+    await pilot.pause()
+    await pilot.press("x")
+    await settle(app, pilot)
+    assert isinstance(app.screen, KeywordDialog)
+    assert "new keywords" in _notices(app)
 
 
-async def test_x_on_an_index_collision_rate_opens_that_index(app):
+async def _x_on_an_index_collision_rate_opens_that_index(app, pilot):
     """The rate is the whole index's (its line is the table's header, no row): x opens the index,
     whose uniq column says which rows share words, and the hint names no row that is not one."""
     from curator.model.hints import hint
 
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("2")
-        await settle(app, pilot)
-        screen = app.screen
-        row = next(i for i, x in enumerate(screen.shown)
-                   if x.finding.check == "keywords.collision" and x.finding.target is None)
-        f = screen.shown[row].finding
-        assert "LINE" in hint(f).command and f":{f.line} " not in hint(f).command
-        table = screen.query_one(DataTable)
-        table.focus()
-        table.move_cursor(row=row)
-        await pilot.pause()
-        await pilot.press("x")
-        await settle(app, pilot)
-        assert isinstance(app.screen, MainScreen) and not isinstance(app.screen, KeywordDialog)
-        view = app.screen.query_one(IndexView)
-        assert view.display and view._path == f.path
-        assert "rows under 100% uniq share words" in _notices(app)
-        assert "has no automatic fix" not in _notices(app)
+    await pilot.press("2")
+    await settle(app, pilot)
+    screen = app.screen
+    row = next(i for i, x in enumerate(screen.shown)
+               if x.finding.check == "keywords.collision" and x.finding.target is None)
+    f = screen.shown[row].finding
+    assert "LINE" in hint(f).command and f":{f.line} " not in hint(f).command
+    table = screen.query_one(DataTable)
+    table.focus()
+    table.move_cursor(row=row)
+    await pilot.pause()
+    await pilot.press("x")
+    await settle(app, pilot)
+    assert isinstance(app.screen, MainScreen) and not isinstance(app.screen, KeywordDialog)
+    view = app.screen.query_one(IndexView)
+    assert view.display and view._path == f.path
+    assert "rows under 100% uniq share words" in _notices(app)
+    assert "has no automatic fix" not in _notices(app)
 
 
 async def test_undo_of_a_promote_keeps_the_folds_and_the_cursor(app, sample_copy):
@@ -241,39 +228,36 @@ async def test_a_plain_store_behind_its_index_does_not_read_all_clear(make_store
         assert "▲0" not in header and "▲2" in header  # over budget and unindexed: warnings, as check counts
 
 
-async def test_the_narrowed_tree_never_cuts_a_count(app):
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        app.screen.open_path("memory-index.md")
-        await settle(app, pilot)
-        tree = app.screen.query_one(StoreTree)
-        for _ in range(12):
-            await pilot.press("less_than_sign")
-        await settle(app, pilot)
-        for y in range(min(tree.size.height, tree.last_line + 1)):
-            line = "".join(s.text for s in tree.render_line(y)).rstrip("▕ ")
-            node = tree.get_node_at_line(y)
-            if node is None:
-                continue
-            count = node.label.plain.rsplit(" ", 1)[-1]
-            assert line.rstrip().endswith(count), (line, count)  # `737`, never `73`
-        await pilot.press(*["greater_than_sign"] * 2)  # > widens again at once
-        await settle(app, pilot)
+async def _the_narrowed_tree_never_cuts_a_count(app, pilot):
+    await settle(app, pilot)
+    app.screen.open_path("memory-index.md")
+    await settle(app, pilot)
+    tree = app.screen.query_one(StoreTree)
+    for _ in range(12):
+        await pilot.press("less_than_sign")
+    await settle(app, pilot)
+    for y in range(min(tree.size.height, tree.last_line + 1)):
+        line = "".join(s.text for s in tree.render_line(y)).rstrip("▕ ")
+        node = tree.get_node_at_line(y)
+        if node is None:
+            continue
+        count = node.label.plain.rsplit(" ", 1)[-1]
+        assert line.rstrip().endswith(count), (line, count)  # `737`, never `73`
+    await pilot.press(*["greater_than_sign"] * 2)  # > widens again at once
+    await settle(app, pilot)
 
 
-async def test_percentages_say_what_they_are_relative_to(app):
+async def _percentages_say_what_they_are_relative_to(app, pilot):
     """The collision finding's share is of the smaller row's keywords against another index; the
     index view's rate and uniqueness are within the index — each says so."""
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        crossed = next(f for f in app.workspace.findings if f.check == "keywords.collision" and f.target)
-        assert "a row of another index" in crossed.message and "of the smaller row's" in crossed.message
-        app.screen.open_path(crossed.target)
-        await settle(app, pilot)
-        view = app.screen.query_one(IndexView)
-        assert "collision rate" in text_of(view.query_one("#index-facts")) and \
-            "within this index" in text_of(view.query_one("#index-facts"))
-        assert "no other row of this index uses" in text_of(view.query_one("#overlaps"))  # the highlighted row
+    crossed = next(f for f in app.workspace.findings if f.check == "keywords.collision" and f.target)
+    assert "a row of another index" in crossed.message and "of the smaller row's" in crossed.message
+    app.screen.open_path(crossed.target)
+    await settle(app, pilot)
+    view = app.screen.query_one(IndexView)
+    assert "collision rate" in text_of(view.query_one("#index-facts")) and \
+        "within this index" in text_of(view.query_one("#index-facts"))
+    assert "no other row of this index uses" in text_of(view.query_one("#overlaps"))  # the highlighted row
 
 
 async def test_the_history_at_80_columns_says_what_each_operation_did(tmp_path, monkeypatch):
@@ -304,39 +288,63 @@ async def test_the_history_at_80_columns_says_what_each_operation_did(tmp_path, 
         assert "2 file(s): skills-git-index.md, memory-index.md" in detail.replace("\n", " ")
 
 
-async def test_the_instruction_scope_header_says_no_wrong_token_number(tmp_path, monkeypatch):
+async def _the_instruction_scope_header_says_no_wrong_token_number(app, pilot):
     """The instruction files' own scope at 80 columns: its name, its files and findings, each
     agent's start-up whole — and no `0 tok` (their tokens are each agent's start-up, not one sum)."""
     from curator.live.scope import INSTRUCTIONS, scope_totals
 
-    app = _demo(tmp_path, monkeypatch)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: app.context_model is not None)
-        app.set_scope(INSTRUCTIONS)
-        await settle(app, pilot)
-        header = " ".join(text_of(w) for w in app.screen.query("StatusHeader Static")).replace("\n", " ")
-        header += " " + app.screen.query_one("StatusHeader BudgetBar").render().plain
-        t = scope_totals(app.workbench, INSTRUCTIONS)
-        assert header.split()[0] == "instructions", header
-        assert f"{t['files']} files · ✖{t['errors']} ▲{t['warnings']} ●{t['infos']}" in header, header
-        assert " tok " not in header
-        model = app.context_model
-        for name in ("claude-code", "codex"):
-            ctx = model.agents[name]
-            assert f"{ctx.label} {ctx.startup_tokens:,}" in header, header
+    await wait_until(pilot, lambda: app.context_model is not None)
+    app.set_scope(INSTRUCTIONS)
+    await settle(app, pilot)
+    header = " ".join(text_of(w) for w in app.screen.query("StatusHeader Static")).replace("\n", " ")
+    header += " " + app.screen.query_one("StatusHeader BudgetBar").render().plain
+    t = scope_totals(app.workbench, INSTRUCTIONS)
+    assert header.split()[0] == "instructions", header
+    assert f"{t['files']} files · ✖{t['errors']} ▲{t['warnings']} ●{t['infos']}" in header, header
+    assert " tok " not in header
+    model = app.context_model
+    for name in ("claude-code", "codex"):
+        ctx = model.agents[name]
+        assert f"{ctx.label} {ctx.startup_tokens:,}" in header, header
 
 
-async def test_problems_source_column_holds_every_label_whole(tmp_path, monkeypatch):
+async def _problems_source_column_holds_every_label_whole(app, pilot):
     """The whole repository's Problems at 80 columns: an instruction file's finding says `context`
     (it read `conte…`, the column as wide as the memory systems' names only)."""
+    await wait_until(pilot, lambda: app.context_model is not None)
+    await pilot.press("2")
+    await settle(app, pilot)
+    screen = app.screen
+    row = next(i for i, x in enumerate(screen.shown) if x.finding.check.startswith("instructions."))
+    cells = [str(c) for c in screen.query_one(DataTable).get_row_at(row)]
+    assert cells[1] == "context", cells
+
+
+# -- read-only steps share one launch each (a launch is ~1 s of CPU): each step starts from the
+# store screen with no dialog and no toast (`back_to_start`), in the order that keeps what a step
+# expects of a fresh app (the whole repository in scope for those that say so)
+
+async def test_read_only_dead_ends_of_the_sample_store(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        for step in (_palette_history_opens_history,
+                     _fix_everything_previews_every_fixable_finding_and_says_which_need_confirmation,
+                     _x_on_a_collision_opens_the_keyword_editor,
+                     _x_on_an_index_collision_rate_opens_that_index,
+                     _percentages_say_what_they_are_relative_to,
+                     _the_narrowed_tree_never_cuts_a_count):
+            await step(app, pilot)
+            await back_to_start(app, pilot)
+
+
+async def test_read_only_dead_ends_of_the_demo(tmp_path, monkeypatch):
     app = _demo(tmp_path, monkeypatch)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        await wait_until(pilot, lambda: app.context_model is not None)
-        await pilot.press("2")
-        await settle(app, pilot)
-        screen = app.screen
-        row = next(i for i, x in enumerate(screen.shown) if x.finding.check.startswith("instructions."))
-        cells = [str(c) for c in screen.query_one(DataTable).get_row_at(row)]
-        assert cells[1] == "context", cells
+        for step in (_mining_in_the_whole_repository_names_the_store_it_writes_to,  # whole repository first
+                     _problems_source_column_holds_every_label_whole,
+                     _enter_and_e_on_memory_index_rows,  # these pick a source
+                     _enter_and_e_on_memory_md_rows,
+                     _the_instruction_scope_header_says_no_wrong_token_number):
+            await step(app, pilot)
+            await back_to_start(app, pilot)

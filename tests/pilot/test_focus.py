@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.widgets import DataTable, Input
 
 from curator.tui.screens import MainScreen, ProblemsScreen, RetrievalLabScreen
-from tests.pilot.conftest import settle, wait_until
+from tests.pilot.conftest import back_to_start, settle, wait_until
 
 
 def shown_keys(screen) -> set[str]:
@@ -87,46 +87,53 @@ async def test_tables_move_with_j_k_and_end_never_scrolls_sideways(app):
         assert table.cursor_row == 0
 
 
-async def test_every_shown_key_has_a_working_action(app):
+async def _every_shown_key_has_a_working_action(app, pilot):
     """Bindings in the footer of every screen map to an action the screen or app implements."""
-    async with app.run_test(size=(80, 24)) as pilot:
+    await settle(app, pilot)
+    for key in ("1", "2", "3", "4"):
+        await pilot.press("escape", key)
         await settle(app, pilot)
-        for key in ("1", "2", "3", "4"):
-            await pilot.press("escape", key)
-            await settle(app, pilot)
-            for active in app.screen.active_bindings.values():
-                if not (active.binding.show and active.enabled):
-                    continue
-                name = active.binding.action.split("(", 1)[0]
-                owner = app if name.startswith("app.") else active.node
-                assert hasattr(owner, f"action_{name.removeprefix('app.')}"), (key, active.binding.key)
-        assert isinstance(app.screen, RetrievalLabScreen)
-        await pilot.press("escape", "1")
-        assert isinstance(app.screen, MainScreen)
+        for active in app.screen.active_bindings.values():
+            if not (active.binding.show and active.enabled):
+                continue
+            name = active.binding.action.split("(", 1)[0]
+            owner = app if name.startswith("app.") else active.node
+            assert hasattr(owner, f"action_{name.removeprefix('app.')}"), (key, active.binding.key)
+    assert isinstance(app.screen, RetrievalLabScreen)
+    await pilot.press("escape", "1")
+    assert isinstance(app.screen, MainScreen)
 
 
-async def test_help_fits_80x24_and_lists_only_curator_keys(app):
-    async with app.run_test(size=(80, 24)) as pilot:
+async def _help_fits_80x24_and_lists_only_curator_keys(app, pilot):
+    await settle(app, pilot)
+    for mode in ("store", "problems", "budgets", "lab", "sessions", "drift", "context", "review"):
+        await app.switch_mode(mode)
         await settle(app, pilot)
-        for mode in ("store", "problems", "budgets", "lab", "sessions", "drift", "context", "review"):
-            await app.switch_mode(mode)
-            await settle(app, pilot)
-            await pilot.press("f1")
-            await settle(app, pilot)
-            help_screen = app.screen
-            box = help_screen.query_one("VerticalScroll")
-            assert box.max_scroll_y == 0 and box.size.height <= 24, mode  # nothing below the fold
-            shown = str(help_screen.binding_rows) + str(help_screen.anywhere)
-            assert "1-7" in shown and "Cursor" not in shown and "Scroll" not in shown
-            await pilot.press("escape")
-
-
-async def test_toasts_do_not_pile_up(app):
-    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
         await settle(app, pilot)
-        app.notify("first", severity="error")
-        for i in range(4):
-            app.notify(f"info {i}")
-        await pilot.pause()
-        kept = [n.message for n in app.toasts]
-        assert kept == ["first", "info 3"]  # the error stays; infos replace each other
+        help_screen = app.screen
+        box = help_screen.query_one("VerticalScroll")
+        assert box.max_scroll_y == 0 and box.size.height <= 24, mode  # nothing below the fold
+        shown = str(help_screen.binding_rows) + str(help_screen.anywhere)
+        assert "1-7" in shown and "Cursor" not in shown and "Scroll" not in shown
+        await pilot.press("escape")
+
+
+async def _toasts_do_not_pile_up(app, pilot):
+    await settle(app, pilot)
+    app.notify("first", severity="error")
+    for i in range(4):
+        app.notify(f"info {i}")
+    await pilot.pause()
+    kept = [n.message for n in app.toasts]
+    assert kept == ["first", "info 3"]  # the error stays; infos replace each other
+
+
+async def test_toasts_shown_keys_and_help_on_one_launch(app):
+    """Three read-only walks share one launch: the toasts first (none before them), then every
+    screen's footer keys, then every screen's F1."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        for step in (_toasts_do_not_pile_up, _every_shown_key_has_a_working_action,
+                     _help_fits_80x24_and_lists_only_curator_keys):
+            await back_to_start(app, pilot)
+            await step(app, pilot)

@@ -167,7 +167,7 @@ async def test_the_instruction_file_shown_on_the_store_screen_follows_its_edit(s
         app.instruction_events.push(_real(claude))
         await wait_until(pilot, lambda: app.context_model is not first)
         await settle(app, pilot)
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: f"{before + 5:,} tokens" in text_of(app.screen.query_one("#facts")))
         assert f"{before + 5:,} tokens" in text_of(app.screen.query_one("#facts"))
 
 

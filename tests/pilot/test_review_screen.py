@@ -89,7 +89,7 @@ async def test_palette_opens_the_review(repo_store):
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"review: the memory")
-        await pilot.pause(0.3)
+        await settle(app, pilot)  # the palette's search is a worker: settled, its hits are listed
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.current_mode == "review")
 

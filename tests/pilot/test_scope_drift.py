@@ -10,7 +10,7 @@ from curator.cli import main
 from curator.demo.repository import build_history
 from curator.tui.app import make_app
 
-from .conftest import settle, text_of, wait_until
+from .conftest import back_to_start, settle, text_of, wait_until
 
 
 def _cli_summary(capsys, repo, source=None) -> dict:
@@ -29,36 +29,31 @@ def _app(repo, counter=None):
     return make_app(repo, given="sample_memories", token_counter=counter or FakeTokenCounter(), theme="curator-dark")
 
 
-async def test_header_problems_and_overview_count_as_the_cli_does(capsys, sample_repo_copy, monkeypatch):
-    monkeypatch.setenv("CURATOR_TOKENS", "estimate")  # the same counts in both faces
-    whole = _cli_summary(capsys, sample_repo_copy)
-    claude = _cli_summary(capsys, sample_repo_copy, ".claude/memory")
-    app = _app(sample_repo_copy, default_counter())
-    async with app.run_test(size=(80, 24)) as pilot:
+async def _header_problems_and_overview_count_as_the_cli_does(app, pilot, whole: dict, claude: dict):
+    await settle(app, pilot)
+    assert app.scope is None
+    header = _header(app)
+    assert f"✖{whole['errors']} ▲{whole['warnings']} ●{whole['infos']}" in header
+    assert f"{whole['files']} files" in header
+    overview = text_of(app.screen.query_one("#overview-body"))
+    assert f"✖{whole['errors']} ▲{whole['warnings']} ●{whole['infos']}" in overview
+    await pilot.press("2")
+    await settle(app, pilot)
+    total = whole["errors"] + whole["warnings"] + whole["infos"]
+    counts = str(app.screen.query_one("#problem-counts").render())
+    assert f"{total} of {total}" in counts and "whole repository" in counts
+    sources = {str(app.screen.query_one("#problems").get_cell_at((r, 1)))
+               for r in range(app.screen.query_one("#problems").row_count)}
+    assert {"serena", "claude"} <= sources  # every source's findings, each row labelled
+    # s narrows: the scope is written, and the counts are that source's (as the CLI's)
+    while app.scope is None or app.workbench.sources[app.scope].name != ".claude/memory":
+        await pilot.press("s")
         await settle(app, pilot)
-        assert app.scope is None
-        header = _header(app)
-        assert f"✖{whole['errors']} ▲{whole['warnings']} ●{whole['infos']}" in header
-        assert f"{whole['files']} files" in header
-        overview = text_of(app.screen.query_one("#overview-body"))
-        assert f"✖{whole['errors']} ▲{whole['warnings']} ●{whole['infos']}" in overview
-        await pilot.press("2")
-        await settle(app, pilot)
-        total = whole["errors"] + whole["warnings"] + whole["infos"]
-        counts = str(app.screen.query_one("#problem-counts").render())
-        assert f"{total} of {total}" in counts and "whole repository" in counts
-        sources = {str(app.screen.query_one("#problems").get_cell_at((r, 1)))
-                   for r in range(app.screen.query_one("#problems").row_count)}
-        assert {"serena", "claude"} <= sources  # every source's findings, each row labelled
-        # s narrows: the scope is written, and the counts are that source's (as the CLI's)
-        while app.scope is None or app.workbench.sources[app.scope].name != ".claude/memory":
-            await pilot.press("s")
-            await settle(app, pilot)
-        n = claude["errors"] + claude["warnings"] + claude["infos"]
-        counts = str(app.screen.query_one("#problem-counts").render())
-        assert f"{n} of {n}" in counts and ".claude/memory" in counts
-        assert f"✖{claude['errors']} ▲{claude['warnings']} ●{claude['infos']}" in _header(app)
-        assert app.workspace is app.workbench.sources[app.scope].workspace  # fixes go to that source
+    n = claude["errors"] + claude["warnings"] + claude["infos"]
+    counts = str(app.screen.query_one("#problem-counts").render())
+    assert f"{n} of {n}" in counts and ".claude/memory" in counts
+    assert f"✖{claude['errors']} ▲{claude['warnings']} ●{claude['infos']}" in _header(app)
+    assert app.workspace is app.workbench.sources[app.scope].workspace  # fixes go to that source
 
 
 async def test_fixing_a_finding_of_another_source_from_the_whole_repository(sample_repo_copy):
@@ -86,30 +81,25 @@ async def test_fixing_a_finding_of_another_source_from_the_whole_repository(samp
         assert len(claude().workspace.findings) == len(before)
 
 
-async def test_drift_charts_the_start_up_load_and_names_the_commits(sample_repo_copy):
-    assert build_history(sample_repo_copy) is None
-    app = _app(sample_repo_copy)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("6")
-        await settle(app, pilot)
-        await wait_until(pilot, lambda: "grew most" in text_of(app.screen.query_one("#drift-grew")))
-        grew = text_of(app.screen.query_one("#drift-grew"))
-        assert "Claude Code memory: MEMORY.md" in grew or "Experience entries" in grew
-        table = app.screen.query_one("#drift-table")
-        kinds = {str(table.get_cell_at((r, 1))) for r in range(table.row_count)}
-        assert {"index row → no file", "MEMORY.md ↔ topic file"} <= kinds
-        assert app.focused is table  # keys act on the table; nothing typed anywhere
+async def _drift_charts_the_start_up_load_and_names_the_commits(app, pilot):
+    await settle(app, pilot)
+    await pilot.press("6")
+    await settle(app, pilot)
+    await wait_until(pilot, lambda: "grew most" in text_of(app.screen.query_one("#drift-grew")))
+    grew = text_of(app.screen.query_one("#drift-grew"))
+    assert "Claude Code memory: MEMORY.md" in grew or "Experience entries" in grew
+    table = app.screen.query_one("#drift-table")
+    kinds = {str(table.get_cell_at((r, 1))) for r in range(table.row_count)}
+    assert {"index row → no file", "MEMORY.md ↔ topic file"} <= kinds
+    assert app.focused is table  # keys act on the table; nothing typed anywhere
 
 
-async def test_problems_never_start_in_the_filter(sample_repo_copy):
-    app = _app(sample_repo_copy)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("2")  # before the load ends too
-        await settle(app, pilot)
-        assert app.focused is app.screen.query_one("#problems")
-        await pilot.press("j", "3")
-        assert app.screen.__class__.__name__ == "BudgetsScreen"
+async def _problems_never_start_in_the_filter(app, pilot):
+    await pilot.press("2")  # before the load ends too
+    await settle(app, pilot)
+    assert app.focused is app.screen.query_one("#problems")
+    await pilot.press("j", "3")
+    assert app.screen.__class__.__name__ == "BudgetsScreen"
 
 
 async def test_sessions_run_elsewhere_are_one_key_away(sample_repo_copy, tmp_path, monkeypatch):
@@ -132,41 +122,61 @@ async def test_sessions_run_elsewhere_are_one_key_away(sample_repo_copy, tmp_pat
         assert "run anywhere" in str(app.screen.query_one("#sessions-status").render())
 
 
-async def test_drift_filters_by_kind_and_text_as_the_cli_does(capsys, sample_repo_copy, monkeypatch):
-    import json
-
+async def _drift_filters_by_kind_and_text_as_the_cli_does(app, pilot, every: list, cli: list, claude: list):
     from curator.live.drift import kind_id
 
-    monkeypatch.setenv("CURATOR_TOKENS", "estimate")  # the same token counts (stale counts) in both faces
+    first = every[0]["kind_id"]  # t's first kind: the table's order, the CLI's
+    await settle(app, pilot)
+    await pilot.press("6")
+    await settle(app, pilot)
+    screen = app.screen
+    table = screen.query_one("#drift-table")
+    assert table.row_count == len(every)
+    await pilot.press("t")  # the first kind in the table's order
+    await pilot.pause()
+    assert kind_id(screen.kind) == first
+    assert 0 < table.row_count == len(cli) < len(every)
+    assert [k for k, _ in screen.shown] == [d["kind"] for d in cli]
+    assert f"{len(cli)} of {len(every)} out of step" in text_of(screen.query_one("#drift-scope"))
+    # / narrows by words too; Esc leaves the box and t goes on to the next kind
+    await pilot.press("slash", *"claude")
+    await pilot.pause()
+    assert all("claude" in f"{k} {x.where} {x.finding.message}".lower() for k, x in screen.shown)
+    await pilot.press("escape")
+    assert screen.focused is table
+    for _ in screen.kinds:
+        await pilot.press("t")
+    await pilot.pause()
+    assert screen.kind is None  # every kind again after the last
+    assert 0 < table.row_count == len(claude) < len(every)
+
+
+# -- steps that share a launch (a launch of the sample repository reads every memory system)
+
+async def test_problems_never_start_in_the_filter_and_drift_charts_the_history(sample_repo_copy):
+    assert build_history(sample_repo_copy) is None
+    app = _app(sample_repo_copy)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _problems_never_start_in_the_filter(app, pilot)  # first: `2` before the load ends
+        await back_to_start(app, pilot)
+        await _drift_charts_the_start_up_load_and_names_the_commits(app, pilot)
+
+
+async def test_drift_header_problems_and_overview_count_as_the_cli_does(capsys, sample_repo_copy, monkeypatch):
+    """Both faces on the same counts: the drift table filtered by kind and text as `curator drift`
+    filters, then the header, Problems and the overview as `curator check` counts, the whole
+    repository and one source (the last step narrows the scope)."""
+    monkeypatch.setenv("CURATOR_TOKENS", "estimate")  # the same counts (stale counts too) in both faces
     main(["drift", "--format", "json", str(sample_repo_copy)])
     every = json.loads(capsys.readouterr().out)["drift"]
-    first = every[0]["kind_id"]  # t's first kind: the table's order, the CLI's
-    main(["drift", "--format", "json", "--kind", first, str(sample_repo_copy)])
+    main(["drift", "--format", "json", "--kind", every[0]["kind_id"], str(sample_repo_copy)])
     cli = json.loads(capsys.readouterr().out)["drift"]
     main(["drift", "--format", "json", "--text", "claude", str(sample_repo_copy)])
-    claude = json.loads(capsys.readouterr().out)["drift"]
+    claude_drift = json.loads(capsys.readouterr().out)["drift"]
+    whole = _cli_summary(capsys, sample_repo_copy)
+    claude = _cli_summary(capsys, sample_repo_copy, ".claude/memory")
     app = _app(sample_repo_copy, default_counter())  # (the app holds stdout while it runs)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("6")
-        await settle(app, pilot)
-        screen = app.screen
-        table = screen.query_one("#drift-table")
-        assert table.row_count == len(every)
-        await pilot.press("t")  # the first kind in the table's order
-        await pilot.pause()
-        assert kind_id(screen.kind) == first
-        assert 0 < table.row_count == len(cli) < len(every)
-        assert [k for k, _ in screen.shown] == [d["kind"] for d in cli]
-        assert f"{len(cli)} of {len(every)} out of step" in text_of(screen.query_one("#drift-scope"))
-        # / narrows by words too; Esc leaves the box and t goes on to the next kind
-        await pilot.press("slash", *"claude")
-        await pilot.pause()
-        assert all("claude" in f"{k} {x.where} {x.finding.message}".lower() for k, x in screen.shown)
-        await pilot.press("escape")
-        assert screen.focused is table
-        for _ in screen.kinds:
-            await pilot.press("t")
-        await pilot.pause()
-        assert screen.kind is None  # every kind again after the last
-        assert 0 < table.row_count == len(claude) < len(every)
+        await _drift_filters_by_kind_and_text_as_the_cli_does(app, pilot, every, cli, claude_drift)
+        await back_to_start(app, pilot)
+        await _header_problems_and_overview_count_as_the_cli_does(app, pilot, whole, claude)

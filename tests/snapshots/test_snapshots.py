@@ -11,6 +11,9 @@ from tests.fake_encoder import use_fake_encoder
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
 PROMOTE_SRC = "validation/2026-11-18-c0ffee.md"
+# after the last key, time for the short timers a view starts (a record's body: 0.05 s) to fire
+# before the picture is taken; the workers are waited for, not timed
+TIMERS = 0.1
 
 
 @pytest.fixture(autouse=True)
@@ -42,7 +45,7 @@ def press(*keys, open_path: str | None = None):
         for key in keys:
             await pilot.press(key)
             await _ready(pilot)
-        await pilot.pause(0.3)
+        await pilot.pause(TIMERS)
         await _ready(pilot)
 
     return run_before
@@ -102,7 +105,7 @@ def search_lab(query: str, *keys: str, semantic: bool = True):
         for key in keys:
             await pilot.press(key)
             await _ready(pilot)
-        await pilot.pause(0.3)
+        await pilot.pause(TIMERS)
         await _ready(pilot)
 
     return run_before
@@ -233,7 +236,7 @@ def open_then_wait(key: str, ready):
             if ready(pilot.app):
                 break
             await pilot.pause(0.05)
-        await pilot.pause(0.3)
+        await pilot.pause(TIMERS)
         await _ready(pilot)
 
     return run_before
@@ -308,7 +311,7 @@ def test_context_view(snap_compare, sample_repo_copy):
         await wait_until(pilot, lambda: pilot.app.context_model is not None)
         await pilot.press("7")
         await _ready(pilot)
-        await pilot.pause(0.3)
+        await pilot.pause(TIMERS)
         await _ready(pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
@@ -326,7 +329,7 @@ def test_context_view_with_sessions(snap_compare, demo_repo):
         await pilot.press("7")
         await _ready(pilot)
         await pilot.press("f", "end")
-        await pilot.pause(0.3)
+        await pilot.pause(TIMERS)
         await _ready(pilot)
 
     assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)
@@ -343,7 +346,7 @@ def test_sessions_that_loaded_a_file(snap_compare, demo_repo):
         await _ready(pilot)
         await pilot.press("f", "end", "enter")
         await wait_until(pilot, lambda: pilot.app.screen.__class__.__name__ == "SessionsScreen")
-        await pilot.pause(0.3)
+        await pilot.pause(TIMERS)
         await _ready(pilot)
 
     assert snap_compare(_repo_app(demo_repo), terminal_size=(80, 24), run_before=run_before)

@@ -6,9 +6,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from ...reports.diff_report import diff_text
+from ..widgets import KeyFooter
 
 
 class DiffDialog(ModalScreen[bool]):
@@ -46,7 +47,7 @@ class DiffDialog(ModalScreen[bool]):
                 # compact: at 80×24 the diff keeps the rows (the footer says y and n too)
                 yield Button("Cancel (n)", id="cancel", compact=True)
                 yield Button("Apply (y)", id="apply", variant="primary", compact=True)
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeyFooter(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#apply", Button).focus()

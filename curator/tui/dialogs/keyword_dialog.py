@@ -7,9 +7,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
 
-from ..widgets import TextBox
+from ..widgets import KeyFooter, TextBox
 from .meter import meter_text
 
 
@@ -39,7 +39,7 @@ class KeywordDialog(ModalScreen[list[str] | None]):
             with Horizontal():
                 yield Button("Cancel", id="cancel")
                 yield Button("Preview diff (^s)", id="preview", variant="primary")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeyFooter(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self._update(self.query_one(Input).value)

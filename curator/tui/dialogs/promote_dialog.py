@@ -10,9 +10,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
-from ..widgets import TextBox
+from ..widgets import KeyFooter, TextBox
 from .meter import meter_text
 
 
@@ -106,7 +106,7 @@ class PromoteDialog(ModalScreen[PromoteChoice | None]):
             with Horizontal():
                 yield Button("Cancel", id="cancel", compact=True)
                 yield Button("Preview diff (^s)", id="preview", variant="primary", compact=True)
-        yield Footer(compact=True, show_command_palette=False)  # Enter / ctrl+s previews, Esc cancels
+        yield KeyFooter(compact=True, show_command_palette=False)  # Enter / ctrl+s previews, Esc cancels
 
     def on_mount(self) -> None:
         self._meter()

@@ -13,9 +13,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.strip import Strip
-from textual.widgets import Button, Checkbox, Footer, Label, Select, SelectionList, Static, Switch
+from textual.widgets import Button, Checkbox, Label, Select, SelectionList, Static, Switch
 from textual.widgets.option_list import OptionDoesNotExist
 from textual.widgets.selection_list import Selection
+
+from ..widgets import KeyFooter
 
 
 class TickList(SelectionList[str]):
@@ -75,7 +77,7 @@ class PruneDialog(ModalScreen[PruneChoice | None]):
             with Horizontal(id="prune-buttons"):
                 yield Button("Cancel", id="cancel", compact=True)
                 yield Button("Preview diff (^s)", id="preview", variant="primary", compact=True)
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeyFooter(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self._fill("transient")

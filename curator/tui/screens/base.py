@@ -9,11 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Label, ProgressBar
+from textual.widgets import Label, ProgressBar
 
 from ..flows.repository import is_instruction
 from ..messages import FixFindings, OpenPath
-from ..widgets import StatusHeader
+from ..widgets import KeyFooter, StatusHeader
 
 if TYPE_CHECKING:
     from textual import getters
@@ -109,7 +109,7 @@ class CuratorScreen(Screen):
             self.app.notice_seen = True
             yield Label(notice, id="notice-banner")
         yield from self.compose_body()
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeyFooter(compact=True, show_command_palette=False)
 
     def compose_body(self) -> ComposeResult:  # pragma: no cover - overridden
         yield from ()

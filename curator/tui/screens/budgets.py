@@ -47,6 +47,7 @@ class BudgetsScreen(CuratorScreen):
     HELP = ("Where the tokens go. Bars are relative to the largest item; the error colour means over budget. "
             "Growth: the size of the memory files at commits of the store's git history, then now.")
     _growth_root = None
+    _growth_reading: tuple | None = None  # (the snapshot, its worker) of the last history read started
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="budgets-body"):
@@ -228,6 +229,9 @@ class BudgetsScreen(CuratorScreen):
         self._open_key(event.row_key.value)
 
     def _start_growth(self, store) -> None:
+        reading = self._growth_reading
+        if reading is not None and reading[0] is store and not reading[1].is_finished:
+            return  # this very snapshot's history is being read: reading it again would cancel that
         root = store.root
         if root != self._growth_root:  # another store: what was shown is not its history
             self._growth_root = root
@@ -235,7 +239,7 @@ class BudgetsScreen(CuratorScreen):
             self.query_one("#growth-legend", Static).display = False
             self.query_one("#growth-title", Static).update(
                 Text.assemble(("Growth over git history", "bold"), ("  reading the git history…", "dim")))
-        self._read_growth(root, store.today)
+        self._growth_reading = (store, self._read_growth(root, store.today))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="growth")
     def _read_growth(self, root, today) -> None:

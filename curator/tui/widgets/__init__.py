@@ -3,6 +3,7 @@
 from .budget_bar import BudgetBar
 from .index_view import IndexView
 from .instruction_nodes import InstructionRef
+from .key_footer import KeyFooter
 from .overview import Overview
 from .record_view import RecordView
 from .status_header import StatusHeader
@@ -12,6 +13,6 @@ from .text_box import PathBox, TextBox
 from .tree_labels import NodeRef
 
 __all__ = [
-    "BudgetBar", "IndexView", "InstructionRef", "NodeRef", "Overview", "RecordView", "RowTable", "StatusHeader",
+    "BudgetBar", "IndexView", "InstructionRef", "KeyFooter", "NodeRef", "Overview", "RecordView", "RowTable", "StatusHeader",
     "PathBox", "StoreTree", "TextBox",
 ]
