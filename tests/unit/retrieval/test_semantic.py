@@ -67,6 +67,26 @@ def test_one_text_alone_equals_it_in_a_padded_batch_and_numpy_equals_onnxruntime
     assert float(one @ batch) > 0.9999
 
 
+def test_rows_come_back_in_input_order_whatever_the_batching():
+    """Texts are run sorted by length in batches; each row is still its own text's vector, and
+    the session's optimisation level changes no vector beyond float rounding."""
+    import onnxruntime as ort
+
+    encoder, _ = sem.load_encoder()
+    texts = [("word " * n).strip() for n in (40, 3, 17, 90, 1, 17, 60, 8, 25, 2, 70)]
+    batched = encoder.encode(texts)
+    alone = np.stack([encoder._batch([encoder.tokenizer.encode(t, encoder.max_tokens)])[0] for t in texts])
+    assert np.abs(batched - alone).max() < 1e-5
+    reordered = encoder.encode(texts[::-1])[::-1]
+    assert np.abs(batched - reordered).max() < 1e-5
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    full = sem.Encoder(encoder.model, None)
+    full._session = ort.InferenceSession(str(encoder.model), opts, providers=["CPUExecutionProvider"])
+    full.inputs = encoder.inputs
+    assert np.abs(full.encode(texts) - batched).max() < 1e-5
+
+
 def test_the_model_reads_at_the_first_query_caches_by_content_and_an_edit_re_reads_one(make_store):
     eng = engine(make_store, semantic=True)
     assert eng.semantic is not None and eng.unavailable == {} and eng.sources[-1] == "semantic"
