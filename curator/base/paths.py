@@ -17,9 +17,14 @@ The roots curator means by "the repository", each for one use:
 - `base.git.toplevel(path)` — git's own answer (worktrees, `GIT_DIR`): only for running git.
 - `base.trust.repository_boundary(store_root)` — how far a repository's own config may reach
   (real path, `.git` even as a dangling link, else the store's parent folder): only for trust.
-- `base.config.find_config` stops its walk at the first folder holding `.git`;
-  `retrieval.requested.repository_of` also stops at an agent's description folder (and never
-  takes the home folder): the repository whose skills and rules a query may also load.
+- `memory_repository(start)` — the nearest folder at or above `start` holding a memory system:
+  where `curator` run without a path (or inside a repository) starts.
+- `transcript_repository(path)` — the repository whose agent sessions go with a store: the folder
+  holding `.serena`/`.claude` (above or beside it), else the folder itself; the transcripts are
+  found by its path.
+- `described_repository(store_root)` — the repository whose skills and rules a query may also
+  load: the nearest `.git` or agent description folder above a store, never the home folder.
+- `base.config.find_config` stops its walk at the first folder holding `.git`.
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ import os
 from pathlib import Path
 
 REPOSITORY_DEPTH = 12  # folders above a store searched for a git checkout holding it
+MEMORY_MARKERS = (".serena", ".claude")  # the folders that hold an agent's memory in a repository
+# the agents' description folders: skills, subagents and rules an agent loads when a task asks
+DESCRIBED = (".claude/skills", ".claude/agents", ".cursor/rules", ".kiro/steering", ".devin/rules", ".windsurf/rules")
 
 
 def is_within(path: str | os.PathLike, root: str | os.PathLike) -> bool:
@@ -73,4 +81,52 @@ def store_repository(root: str | os.PathLike, repo_root: Path | None = None, fmt
                 return folder
         except (OSError, ValueError):
             continue
+    return None
+
+
+def _is_dir(p: Path) -> bool:
+    try:
+        return p.is_dir()
+    except OSError:
+        return False
+
+
+def memory_repository(start: Path) -> Path | None:
+    """The nearest folder at or above `start` that holds a memory system."""
+    here = start.resolve()
+    for folder in (here, *here.parents):
+        if _is_dir(folder / ".serena" / "memories") or _is_dir(folder / ".claude" / "memory"):
+            return folder
+        docs = folder / "docs"
+        if _is_dir(docs) and any(_is_dir(docs / f"{k}-experience") for k in ("error", "good")):
+            return folder
+    return None
+
+
+def transcript_repository(path: str | os.PathLike) -> Path:
+    """The repository a store or folder belongs to: the folder holding `.serena`/`.claude`, else
+    the folder itself."""
+    p = Path(path).expanduser().absolute()
+    for cand in (p, *p.parents):
+        if cand.name in MEMORY_MARKERS:
+            return cand.parent
+    for cand in (p, *p.parents):
+        if any((cand / m).is_dir() for m in MEMORY_MARKERS):
+            return cand
+    return p
+
+
+def described_repository(store_root: str | os.PathLike) -> Path | None:
+    """The repository a memory store sits in, for what its agents may also load: the nearest
+    folder above it holding one of the agents' description folders or `.git` (None: neither,
+    e.g. ~/.claude/projects/...)."""
+    here = Path(store_root).resolve()
+    home = Path.home()
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return folder
+        if folder == home:  # ~/.claude/skills are the user's, not a repository's
+            return None
+        if any((folder / f).is_dir() for f in DESCRIBED):
+            return folder
     return None

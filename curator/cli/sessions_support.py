@@ -34,6 +34,7 @@ def index_for(repo: Path, args, *, match_all: bool = False):
 
 def store_usage(store, args, progress=None):
     """(UsageIndex, SessionIndex) for a loaded store."""
-    from ..transcripts import repo_for, usage_for_store
+    from ..base.paths import transcript_repository
+    from ..transcripts import usage_for_store
 
-    return usage_for_store(store.root, list(store.records), store.today, repo_for(store.root), roots_of(args), progress)
+    return usage_for_store(store.root, list(store.records), store.today, transcript_repository(store.root), roots_of(args), progress)

@@ -51,7 +51,8 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: D
     commands for machines raise StoreError instead of checking the demo — the bundled sample
     repository. With a `demo`, a path inside what curator ships (the bundled sample, the
     package) is the demo's private copy: the installed files are never what a command works on."""
-    from .sources import discover, find_repository
+    from ..base.paths import memory_repository
+    from .sources import discover
 
     if arg is not None and str(arg) != "":
         path = Path(arg).expanduser()
@@ -63,7 +64,7 @@ def locate_store(arg: str | os.PathLike | None, cwd: Path | None = None, demo: D
         why = None if located.read_only or located.is_sample else linked_out(path)
         return replace(located, read_only=why) if why else located
     here = (cwd or Path.cwd()).resolve()
-    found = find_repository(here)
+    found = memory_repository(here)
     if found is not None:
         try:
             shown = str(found.relative_to(here)) or "."

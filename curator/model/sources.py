@@ -332,15 +332,3 @@ def _shown(p: Path, home: Path) -> str:
         return "~/" + str(p.relative_to(home))
     except ValueError:
         return str(p)
-
-
-def find_repository(start: Path) -> Path | None:
-    """The nearest folder at or above `start` that holds a memory system."""
-    here = start.resolve()
-    for folder in (here, *here.parents):
-        if _is_dir(folder / ".serena" / "memories") or _is_dir(folder / ".claude" / "memory"):
-            return folder
-        docs = folder / "docs"
-        if _is_dir(docs) and any(_is_dir(docs / f"{k}-experience") for k in ("error", "good")):
-            return folder
-    return None

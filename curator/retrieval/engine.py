@@ -315,10 +315,11 @@ class RetrievalEngine:
     def also_load(self, query: str) -> list:
         """The skills and agent-requested rules of the store's repository an agent would pick
         for `query` by their descriptions (`requested.Pick`s; kept while their files are unchanged)."""
-        from .requested import Described, repository_of, would_also_load
+        from ..base.paths import described_repository
+        from .requested import Described, would_also_load
 
         if getattr(self, "_described", None) is None:
-            self._described = Described(repository_of(self.store.root))
+            self._described = Described(described_repository(self.store.root))
         items = self._described.current()
         encoder = self.semantic.encoder if self.semantic is not None else None
         return would_also_load(self._described.root, query, items, encoder) if items else []

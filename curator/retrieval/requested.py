@@ -17,10 +17,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..base.paths import DESCRIBED as FOLDERS
 from .bm25 import BM25Index
 from .text import query_terms, terms
 
-FOLDERS = (".claude/skills", ".claude/agents", ".cursor/rules", ".kiro/steering", ".devin/rules", ".windsurf/rules")
 AGENTS = ("claude-code", "cursor", "kiro", "devin")
 KIND = {".claude/skills/": "skill", ".claude/agents/": "subagent", ".cursor/rules/": "Cursor rule",
         ".kiro/steering/": "Kiro steering", ".devin/rules/": "Devin rule", ".windsurf/rules/": "Windsurf rule"}
@@ -42,21 +42,6 @@ class Pick:
         return {"agent": self.agent, "kind": self.kind, "name": self.name, "path": self.path,
                 "description": self.description, "matched": list(self.matched), "score": round(self.score, 4),
                 "meaning": None if self.meaning is None else round(self.meaning, 3)}
-
-
-def repository_of(store_root) -> Path | None:
-    """The repository a memory store sits in: the nearest folder above it holding one of the
-    agents' description folders or `.git` (None: neither, e.g. ~/.claude/projects/...)."""
-    here = Path(store_root).resolve()
-    home = Path.home()
-    for folder in (here, *here.parents):
-        if (folder / ".git").exists():
-            return folder
-        if folder == home:  # ~/.claude/skills are the user's, not a repository's
-            return None
-        if any((folder / f).is_dir() for f in FOLDERS):
-            return folder
-    return None
 
 
 class Described:

@@ -2,7 +2,7 @@
 and mined, and the evidence of which memories the agent really read. Pure (no Textual)."""
 
 from .conversation import Hit, ToolCall, ToolResult, Turn, conversation, find_turn, search
-from .discover import Discovery, TranscriptFile, claude_roots, discover, repo_for, slug
+from .discover import Discovery, TranscriptFile, claude_roots, discover, slug
 from .index import Session, SessionIndex
 from .reader import LineStats, SessionScan, Touch, iter_objects, scan
 from .usage import MemoryUse, PathMapper, UsageIndex, build_usage, usage_for_store
@@ -10,5 +10,5 @@ from .usage import MemoryUse, PathMapper, UsageIndex, build_usage, usage_for_sto
 __all__ = [
     "Discovery", "Hit", "LineStats", "MemoryUse", "PathMapper", "Session", "SessionIndex", "SessionScan", "ToolCall",
     "ToolResult", "Touch", "TranscriptFile", "Turn", "UsageIndex", "build_usage", "claude_roots", "conversation",
-    "discover", "find_turn", "iter_objects", "repo_for", "scan", "search", "slug", "usage_for_store",
+    "discover", "find_turn", "iter_objects", "scan", "search", "slug", "usage_for_store",
 ]

@@ -21,7 +21,6 @@ from .lines import capped_lines
 
 SLUG_MAX = 200  # longer slugs are shortened (and hashed) by Claude Code: never trust them then
 PEEK_LINES = 40
-MARKERS = (".serena", ".claude")
 
 
 @dataclass(slots=True)
@@ -74,19 +73,6 @@ def claude_roots(env: Mapping[str, str] | None = None, home: Path | None = None)
         if demo.is_dir() and demo not in out:
             out.append(demo)
     return out
-
-
-def repo_for(path: str | Path) -> Path:
-    """The repository a store or folder belongs to: the folder holding `.serena`/`.claude`, else
-    the folder itself."""
-    p = Path(path).expanduser().absolute()
-    for cand in (p, *p.parents):
-        if cand.name in MARKERS:
-            return cand.parent
-    for cand in (p, *p.parents):
-        if any((cand / m).is_dir() for m in MARKERS):
-            return cand
-    return p
 
 
 def projects_folder_of(path: Path, roots: list[Path]) -> Path | None:

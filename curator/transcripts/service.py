@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from .discover import repo_for
+from ..base.paths import transcript_repository
 from .index import Session, SessionIndex
 from .usage import PathMapper, UsageIndex, build_usage
 
@@ -17,7 +17,7 @@ from .usage import PathMapper, UsageIndex, build_usage
 class SessionsService:
     def __init__(self, store_root: Path, roots: list[Path] | None = None) -> None:
         self.store_root = Path(store_root)
-        self.repo = repo_for(store_root)
+        self.repo = transcript_repository(store_root)
         self.roots = roots
         self.index: SessionIndex | None = None
         self.usage: UsageIndex | None = None

@@ -179,10 +179,10 @@ def build_usage(scans, mapper: PathMapper, today: date) -> UsageIndex:
 def usage_for_store(store_root: Path, record_paths: Iterable[str], today: date, repo: Path | None = None,
                     roots=None, progress=None) -> tuple[UsageIndex, object]:
     """Discover, index (cached) and map: (UsageIndex, SessionIndex)."""
-    from .discover import repo_for
+    from ..base.paths import transcript_repository
     from .index import SessionIndex
 
-    repo = repo or repo_for(store_root)
+    repo = repo or transcript_repository(store_root)
     index = SessionIndex.for_repo(repo, roots)
     sessions = index.build(progress)
     scans = [sc for s in sessions for sc in s.scans]

@@ -124,10 +124,11 @@ def run(args) -> int:
 def _session_findings(repo, only) -> list:
     """The sessions' findings on the repository (paths relative to it; one store given alone: its
     repository's, when the store is inside one)."""
+    from ...base.paths import transcript_repository
     from ...proof import prove
-    from ...transcripts import SessionIndex, repo_for
+    from ...transcripts import SessionIndex
 
-    root = repo.root if not repo.single else repo_for(repo.root)
+    root = repo.root if not repo.single else transcript_repository(repo.root)
     if repo.single and root == repo.root:
         return []
     sessions = SessionIndex.for_repo(root).build()

@@ -23,8 +23,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from ...base.paths import transcript_repository
     from ...curation.mine import passage_of, plan_mine
-    from ...transcripts import repo_for
     from ..common import UsageError, open_store, refuse_read_only
     from ..curate import finish, planning, recover_first
     from ..sessions_support import index_for
@@ -32,7 +32,7 @@ def run(args) -> int:
     store, located = open_store(args, quiet_notice=True)
     refuse_read_only(located)
     recover_first(store.root)
-    index = index_for(repo_for(store.root), args)
+    index = index_for(transcript_repository(store.root), args)
     index.quick()
     session = index.find(args.session)
     if session is None:

@@ -257,10 +257,11 @@ def _joined(texts: list[str]) -> str:
 
 def _sessions(path):
     """The agent's sessions run in the repository of `path` (every transcript streamed, cached)."""
-    from ...transcripts import SessionIndex, repo_for
+    from ...base.paths import transcript_repository
+    from ...transcripts import SessionIndex
 
     try:
-        return SessionIndex.for_repo(repo_for(path)).build()
+        return SessionIndex.for_repo(transcript_repository(path)).build()
     except OSError:
         return []
 
@@ -268,13 +269,14 @@ def _sessions(path):
 def _reads(store, sessions=None):
     """Reads per memory of `store` from the agent's transcripts (None when there are none), and
     what was found."""
-    from ...transcripts import PathMapper, build_usage, repo_for
+    from ...base.paths import transcript_repository
+    from ...transcripts import PathMapper, build_usage
 
     sessions = _sessions(store.root) if sessions is None else sessions
     scans = [sc for s in sessions for sc in s.scans]
     if not scans:  # no transcripts: nothing to map (mapping every memory's path costs 0.1 s at 10k)
         return None, {"sessions": 0, "reads": 0}
-    usage = build_usage(scans, PathMapper(store.root, list(store.records), repo_for(store.root)), store.today)
+    usage = build_usage(scans, PathMapper(store.root, list(store.records), transcript_repository(store.root)), store.today)
     return (usage.read_counts() or None), {"sessions": usage.session_count, "reads": len(usage.reads)}
 
 

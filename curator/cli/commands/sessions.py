@@ -32,14 +32,14 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from pathlib import Path
 
-    from ...transcripts import repo_for
+    from ...base.paths import transcript_repository
     from ..common import EXIT_OK, UsageError, console, own_path, print_json
     from ..sessions_support import index_for
 
     path = Path(own_path(args.path)).expanduser()
     if not path.exists():
         raise UsageError(f"not found: {args.path}")
-    repo = repo_for(path)
+    repo = transcript_repository(path)
     index = index_for(repo, args, match_all=args.all)
     sessions = _build(index)
     if args.show:

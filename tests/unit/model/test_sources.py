@@ -8,11 +8,12 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from curator.base.paths import memory_repository
 from curator.model import formats as fmts
 from curator.model import load_store
 from curator.model.discovery import locate_store
 from curator.model.list_index import name_resolver, parse_list_index
-from curator.model.sources import claude_slug, discover, find_repository
+from curator.model.sources import claude_slug, discover
 
 CLAUDE_MEMORY = (
     "# Memory\n\n"
@@ -75,7 +76,7 @@ def test_repository_with_every_system(tmp_path, monkeypatch):
     ]
     # from a subfolder, the repository is found upward
     (repo / "src" / "pkg").mkdir(parents=True)
-    assert find_repository(repo / "src" / "pkg") == repo.resolve()
+    assert memory_repository(repo / "src" / "pkg") == repo.resolve()
 
 
 def test_user_claude_memory_and_global_serena(tmp_path, monkeypatch):

@@ -1,7 +1,8 @@
 import json
 from pathlib import Path
 
-from curator.transcripts import SessionIndex, claude_roots, discover, repo_for, slug
+from curator.base.paths import transcript_repository
+from curator.transcripts import SessionIndex, claude_roots, discover, slug
 from tests.unit.transcripts import transcripts as tx
 
 
@@ -15,11 +16,11 @@ def test_roots_from_env_comma_separated_and_defaults(tmp_path):
 def test_repo_for_a_store_is_the_folder_holding_serena_or_claude(tmp_path):
     (tmp_path / "r" / ".serena" / "memories").mkdir(parents=True)
     (tmp_path / "c" / ".claude" / "memory").mkdir(parents=True)
-    assert repo_for(tmp_path / "r" / ".serena" / "memories") == tmp_path / "r"
-    assert repo_for(tmp_path / "c" / ".claude" / "memory") == tmp_path / "c"
-    assert repo_for(tmp_path / "r") == tmp_path / "r"
+    assert transcript_repository(tmp_path / "r" / ".serena" / "memories") == tmp_path / "r"
+    assert transcript_repository(tmp_path / "c" / ".claude" / "memory") == tmp_path / "c"
+    assert transcript_repository(tmp_path / "r") == tmp_path / "r"
     (tmp_path / "r" / "src").mkdir()
-    assert repo_for(tmp_path / "r" / "src") == tmp_path / "r"
+    assert transcript_repository(tmp_path / "r" / "src") == tmp_path / "r"
 
 
 def _session(root: Path, cwd: str, sid: str, name: str | None = None) -> Path:
