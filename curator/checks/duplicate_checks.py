@@ -8,7 +8,7 @@ first word hashes to 0 mod 8 — content-defined, so equal text samples equally)
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Protocol
 
 from ..model.tiering import is_log
@@ -33,7 +33,7 @@ def run(ctx: Context) -> None:
     exact: dict[bytes, str] = {}
     reported: set[tuple[str, str]] = set()
     owners: list[int] = []
-    prints: list[tuple[int, ...]] = []
+    prints: list[Sequence[int]] = []
     for i, r in enumerate(docs):
         facts = all_facts[r.path]
         if not facts.words:
@@ -77,7 +77,7 @@ def run(ctx: Context) -> None:
             )
 
 
-def _groups(owners: list[int], prints: list[tuple[int, ...]]):
+def _groups(owners: list[int], prints: list[Sequence[int]]):
     """Documents grouped by shared fingerprint. A dict for small stores; for large ones numpy
     sorts one flat array (a dict of ~700k fingerprints at 10k files costs ~1 s)."""
     if len(owners) <= 3000:

@@ -11,7 +11,8 @@ import hashlib
 import posixpath
 import re
 import zlib
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, Sequence
 from itertools import compress
 from typing import NamedTuple
 
@@ -31,7 +32,9 @@ class Facts(NamedTuple):
     h2: int
     links: tuple[tuple[str, int], ...]  # (target as written, line)
     exact: bytes  # digest of the normalised words (exact duplicates)
-    fingerprints: tuple[int, ...]  # crc32 of sampled 8-word shingles (near-duplicate candidates)
+    # crc32 of sampled 8-word shingles (near-duplicate candidates), sorted; 4 bytes each in an
+    # array (a tuple of Python ints is 40: 16 MB at 10k files), bytes as the store cache keeps it
+    fingerprints: Sequence[int]
     words: int
 
 
@@ -113,7 +116,7 @@ def compute(text: str, body: str, shingle: int) -> Facts:
     # its identity takes every letter, else all such notes are "the same text"
     norm = " ".join(words) if content.isascii() else " ".join(UNICODE_WORD.findall(content.lower()))
     exact = hashlib.blake2b(norm.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-    return Facts(h1, h2, links, exact, tuple(sorted(shingle_prints(words, shingle, True))), len(words))
+    return Facts(h1, h2, links, exact, array("I", sorted(shingle_prints(words, shingle, True))), len(words))
 
 
 FactsCache = ContentCache
@@ -125,6 +128,20 @@ def default_cache() -> ContentCache:
 
 
 _as_facts = tuple.__new__
+PRINTS = Facts._fields.index("fingerprints")
+
+
+def _kept(hit: tuple) -> Facts:
+    """Facts as the store cache gives them back: marshal keeps the fingerprints' array as bytes."""
+    prints = hit[PRINTS]
+    if not isinstance(prints, array):
+        packed = array("I")
+        if isinstance(prints, bytes):
+            packed.frombytes(prints)
+        else:
+            packed.extend(prints)
+        hit = (*hit[:PRINTS], packed, *hit[PRINTS + 1 :])
+    return _as_facts(Facts, hit)
 
 
 def facts_for(ctx, paths: list[str] | None = None) -> dict[str, Facts]:
@@ -143,7 +160,7 @@ def facts_for(ctx, paths: list[str] | None = None) -> dict[str, Facts]:
                 digest = rec.content_hash
                 hit = kept.facts(path, digest, variant) if digest else None
                 if hit is not None:
-                    out[path] = _as_facts(Facts, hit)
+                    out[path] = _kept(hit)
                     continue
                 key = digest or hashlib.sha256(rec.text.encode()).hexdigest()
                 facts = cache.get(f"{shingle}:{key}", lambda rec=rec: compute(rec.text, rec.body(), shingle))

@@ -19,7 +19,7 @@ from .topic_records import distinct_records
 
 THRESHOLD = 0.745  # cosine of the static openings; fitted (F0.5) on the corpus's read pairs (bench/topical.py)
 MIN_WORDS = 30  # shorter bodies (stubs, empty files) embed alike whatever they say
-BLOCK = 512  # rows of the similarity matrix at a time (a 10k store never holds n × n)
+BLOCK = 128  # rows of the similarity matrix at a time: a 10k store holds 128 × n floats (5 MB), never n × n
 CHECK = "duplicate.topic"
 
 
@@ -74,6 +74,7 @@ def topical_pairs(store, threshold: float = THRESHOLD, counts=None) -> list[tupl
             a, b = start + int(i), int(j)
             if a < b:
                 out.append((recs[a].path, recs[b].path, float(sims[i, j])))
+        del sims  # before the next block is made, not after
     return out
 
 

@@ -16,6 +16,7 @@ sha256 pinned here and checked once per file version, like the model's.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
@@ -65,7 +66,7 @@ class StaticTable:
                     counts[i] = counts.get(i, 0.0) + n
         else:
             left = limit
-            for chunk in text.split():
+            for chunk in _words(text):
                 for i in pieces(chunk)[:left]:
                     counts[i] = counts.get(i, 0.0) + 1
                     left -= 1
@@ -88,20 +89,36 @@ class StaticTable:
         np = self.np
         out = np.zeros((len(bags), DIM), dtype=np.float32)
         for k, (ids, counts) in enumerate(bags):
-            if not ids:
+            if not len(ids):
                 continue
             idx = np.asarray(ids, dtype=np.int64)
             w = (1.0 + np.log(np.asarray(counts, dtype=np.float32))) * idf[idx] * self.scale[idx]
             out[k] = w @ self.rows[idx]
-        return unit(np, out, centre)
+        return unit(np, out, centre, in_place=True)
 
 
-def unit(np, matrix, centre=None):
-    """Rows scaled to length 1 (after `centre` is taken off each); a zero row stays zero."""
+def _words(text: str, step: int = 256):
+    """`text.split()` a few words at a time: a bag of the first pieces never splits a whole
+    long memory into a list of all its words."""
+    while True:
+        parts = text.split(None, step)
+        if len(parts) <= step:
+            yield from parts
+            return
+        yield from parts[:step]
+        text = parts[step]
+
+
+def unit(np, matrix, centre=None, in_place: bool = False):
+    """Rows scaled to length 1 (after `centre` is taken off each); a zero row stays zero.
+    `in_place`: the caller's float32 matrix is scaled where it is (a 10k store's matrix is 10 MB)."""
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    matrix = matrix / np.maximum(norms, 1e-12)
+    if in_place and matrix.dtype == np.float32:
+        matrix /= np.maximum(norms, 1e-12)
+    else:
+        matrix = matrix / np.maximum(norms, 1e-12)
     if centre is not None:
-        matrix = matrix - centre
+        matrix -= centre
         matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
     return matrix.astype(np.float32, copy=False)
 
@@ -124,19 +141,27 @@ class TopicSpace:
     """Memories' openings as static vectors in one store's space (its IDF and centre), so that an
     edited memory is placed among the others without recomputing them (a re-check)."""
 
-    def __init__(self, table: StaticTable, texts: list[str]) -> None:
+    def __init__(self, table: StaticTable, texts: Iterable[str]) -> None:
+        """`texts`: read one at a time (a generator keeps one opening alive, not 10,000)."""
         self.table = table
-        bags = [table.bag(t, OPENING) for t in texts]
+        bags = [_packed(table.np, table.bag(t, OPENING)) for t in texts]
         self.idf = table.idf(bags)
         raw = table.embed(bags, self.idf)
+        del bags
         self.centre = raw.mean(0) if len(raw) else None
-        self.matrix = unit(table.np, raw, self.centre)
+        self.matrix = unit(table.np, raw, self.centre, in_place=True)
 
     def vector(self, text: str):
         return unit(self.table.np, self.table.embed([self.table.bag(text, OPENING)], self.idf), self.centre)[0]
 
     def vector_of(self, record):
         return self.vector(opening(record))
+
+
+def _packed(np, bag: tuple[list[int], list[float]]):
+    """A bag as two small arrays (a list of Python ints and floats is 4× their size)."""
+    ids, counts = bag
+    return np.asarray(ids, dtype=np.int64), np.asarray(counts, dtype=np.float32)
 
 
 def opening(record) -> str:
@@ -153,4 +178,4 @@ def topic_space(store, records) -> TopicSpace | None:
     table, _why = load_table()
     if table is None:
         return None
-    return TopicSpace(table, [opening(r) for r in records])
+    return TopicSpace(table, (opening(r) for r in records))
