@@ -95,12 +95,12 @@ def read_record(store: Building, rel: str, abspath, findings: list[Finding], cac
         rec.content_hash = hashlib.sha256(raw).hexdigest()
         text, error = _decoded(raw)
     if text is None:
-        _refuse(rec, error, findings)
-        if raw is not None and cache is not None:  # read but no text: the refusal is kept by content
+        _refuse(rec, error or "cannot read", findings)
+        if raw is not None and st is not None and cache is not None:  # read but no text: the refusal is kept by content
             cache.put(rel, _cache.stat_key(st), verified_ns, rec.content_hash, rec.error, None)
         return rec
     _parse(rec, text, level)
-    if cache is not None:
+    if cache is not None and st is not None:
         data, encoded = plain_frontmatter(rec.frontmatter)
         if data is not None:
             fields = (rec.title, data, encoded, rec.frontmatter_error, rec.frontmatter_error_line,
@@ -183,6 +183,7 @@ class CachedRecord(Record):
     once used."""
 
     __slots__ = ("_chars",)
+    _chars: int  # the text's length, from the cache (the text itself is read when asked for)
 
     @property
     def text(self) -> str:
@@ -297,19 +298,17 @@ def attach_list_indexes(store: Building) -> None:
 def attach_index(store: Building, rec: Record, cache=None) -> None:
     if not rec.readable or rec.kind not in (L0_INDEX, DOMAIN_INDEX):
         return
+    want = L0Index if rec.kind == L0_INDEX else DomainIndex
     parsed = None
     if cache is not None and rec.content_hash:
         parsed = decode_index(cache.index(rec.path, rec.content_hash))
-    if parsed is None:
-        if rec.kind == L0_INDEX:
-            parsed = parse_l0(rec.path, rec.text)
-        else:
-            parsed = parse_domain_index(rec.path, rec.text)
+    if not isinstance(parsed, want):  # not kept, or kept as the other kind: parsed again
+        parsed = parse_l0(rec.path, rec.text) if want is L0Index else parse_domain_index(rec.path, rec.text)
         if cache is not None and rec.content_hash:
             encoded = encode_index(parsed)
             if encoded is not None:
                 cache.set_index(rec.path, rec.content_hash, encoded)
-    if rec.kind == L0_INDEX:
+    if isinstance(parsed, L0Index):
         store.l0 = parsed
-    else:
+    elif isinstance(parsed, DomainIndex):
         store.domain_indexes[rec.path] = parsed

@@ -21,15 +21,20 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from typing import Any
 
 PYTHON_UP_TO = 2000  # documents; below this, scoring in Python beats importing numpy
 
 
 class BM25Index:
+    # term → its id (numpy, mmap); the python backend's postings stand here, asked only `in`
+    vocab: dict[str, Any]
+    _csc: tuple[Any, Any, Any] | None  # (data, indices, indptr) of the numpy backend
+
     def __init__(self, docs: list[list[str]], k1: float = 1.5, b: float = 0.75, backend: str = "auto") -> None:
         self.n = len(docs)
         self.k1, self.b = k1, b
-        self._csc = None  # (data, indices, indptr) of the numpy backend
+        self._csc = None
         if backend == "python" or (backend == "auto" and self.n <= PYTHON_UP_TO) or not docs:
             self._fallback(docs)
             return
@@ -59,7 +64,7 @@ class BM25Index:
         self._views = (data, indices, indptr)
         return self
 
-    _views = None
+    _views: tuple[Any, Any, Any] | None = None
 
     @property
     def backend(self) -> str:
@@ -172,12 +177,12 @@ class BM25Index:
             import numpy as np
 
             data, indices, indptr = self._csc
-            out = np.zeros(self.n, dtype=np.float64)
+            summed = np.zeros(self.n, dtype=np.float64)
             for t in known:  # a repeated query word counts again, as in the Python scorer
                 tid = self.vocab[t]
                 s, e = int(indptr[tid]), int(indptr[tid + 1])
-                out[indices[s:e]] += data[s:e]  # a term's documents are distinct: no np.add.at needed
-            return out
+                summed[indices[s:e]] += data[s:e]  # a term's documents are distinct: no np.add.at needed
+            return summed
         if self._views is not None:
             data, indices, indptr = self._views
             out = [0.0] * self.n

@@ -175,28 +175,27 @@ class RetrievalEngine:
         extra = f"{TERMS_VERSION}:{HEAD_WEIGHT}:{sorted(self.loadable)}"
         context = saved_index.context_signature(self.store, self.docs, extra)
         saved = saved_index.load(self.store.root)
-        same_context = saved is not None and saved.context == context
-        self.keywords = (KeywordIndex(self.store, cutoff, saved.route_keywords, saved) if same_context
+        same = saved if saved is not None and saved.context == context else None  # built with the same heads
+        self.keywords = (KeywordIndex(self.store, cutoff, same.route_keywords, same) if same is not None
                          else KeywordIndex(self.store, cutoff))
-        if same_context and saved.keys == keys:
-            views = saved.views()
-            if views is not None and saved.groups is not None:  # scored in Python until prepare()
-                self._saved, self.index_state = saved, "reused"
-                self.copy_of = saved.groups
-                return BM25Index.from_views(len(keys), saved.vocab, *views)
-        reuse = reuse_copies = None
-        if same_context:  # the same heads: memories whose bytes did not change keep their terms
-            old = saved.terms()
+        if same is not None and same.keys == keys:
+            views = same.views()
+            if views is not None and same.groups is not None and same.vocab is not None:  # scored in Python until prepare()
+                self._saved, self.index_state = same, "reused"
+                self.copy_of = same.groups
+                return BM25Index.from_views(len(keys), same.vocab, *views)
+        reuse = reuse_copies = old_rows = None
+        if same is not None:  # the same heads: memories whose bytes did not change keep their terms
+            old = same.terms()
             if old is not None:
-                reuse = {f"{p}:{h}": t for (p, h), t in zip(saved.keys, old, strict=True)}
+                reuse = {f"{p}:{h}": t for (p, h), t in zip(same.keys, old, strict=True)}
                 self.index_state = "updated"
+                if (rows_kept := same.passages()) is not None:
+                    old_rows = {f"{p}:{h}": r for (p, h), r in zip(same.keys, rows_kept, strict=True)}
         if saved is not None and (old_copies := saved.copies()) is not None:  # a digest depends on the bytes alone
             reuse_copies = {f"{p}:{h}": c for (p, h), c in zip(saved.keys, old_copies, strict=True)}
         self._doc_terms = self._make_terms(reuse, None)
-        old_rows = saved.passages() if reuse is not None else None
-        rows = self.passages._rows = self.passages.make_rows(
-            {f"{p}:{h}": r for (p, h), r in zip(saved.keys, old_rows, strict=True)} if old_rows is not None else None,
-            self._indexing)
+        rows = self.passages._rows = self.passages.make_rows(old_rows, self._indexing)
         copies = self._copy_keys(reuse_copies)
         self.copy_of = groups(self.position, copies)
         bm25 = BM25Index(self._doc_terms)

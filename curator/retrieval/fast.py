@@ -32,8 +32,12 @@ from __future__ import annotations
 import os
 import sys
 import time
+from typing import TYPE_CHECKING, cast
 
 from ..base import kept
+
+if TYPE_CHECKING:  # the stand-in's model, never imported on the fast path
+    from ..model.store import Store
 
 FORMAT = 3  # 3: checksummed; why the semantic source was off
 KEEP = 64
@@ -143,7 +147,8 @@ def answer(run: kept.Run, opts: dict):
         return None
     store = LiteStore(state)
     try:
-        engine = RetrievalEngine(store, store.retrieval, reads=state["reads"], persist=True,
+        # a stand-in for the Store: what the engine reads of one, anything else raises Declined
+        engine = RetrievalEngine(cast("Store", store), store.retrieval, reads=state["reads"], persist=True,
                                  semantic=state["semantic_keys"] is not None)
     except Declined:
         return None

@@ -20,7 +20,7 @@ source's confidence: held out on the golden queries it raised every metric (gold
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -52,14 +52,14 @@ def normalise(items: Sequence[tuple[str, float]], how: str) -> dict[str, float]:
     return dict(items)
 
 
-def _normalised(lists: dict[str, Sequence[tuple[str, float]]], scales: dict[str, str] | None,
+def _normalised(lists: Mapping[str, Sequence[tuple[str, float]]], scales: dict[str, str] | None,
                 ) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
     scales = {**SCALES, **(scales or {})}
     norm = {s: normalise(items, scales.get(s, "max")) for s, items in lists.items() if items}
     return norm, {s: min(v.values()) for s, v in norm.items()}
 
 
-def combine(lists: dict[str, Sequence[tuple[str, float]]], weights: dict[str, float] | None = None,
+def combine(lists: Mapping[str, Sequence[tuple[str, float]]], weights: dict[str, float] | None = None,
             scales: dict[str, str] | None = None) -> list[tuple[str, float]]:
     """Score fusion: Σ weight · normalised score over the sources, a memory missing from a list
     counted at that list's lowest value. Ties: best rank in any list, then id."""
@@ -83,7 +83,7 @@ AGREE_FROM = ("route", "bm25", "semantic")
 AGREE_K = 10
 
 
-def agreement(lists: dict[str, Sequence[tuple[str, float]]], k: int = AGREE_K) -> list[tuple[str, float]]:
+def agreement(lists: Mapping[str, Sequence[tuple[str, float]]], k: int = AGREE_K) -> list[tuple[str, float]]:
     """Where the sources agree, as a list of its own: reciprocal ranks summed over the route,
     BM25 and the semantic source (k small, so two firsts count far above two tenths). A memory
     the route and the model both put first stays near the top however the scores compare."""
@@ -91,7 +91,7 @@ def agreement(lists: dict[str, Sequence[tuple[str, float]]], k: int = AGREE_K) -
     return ranked[:50]
 
 
-def sure_first(ranked: list[str], lists: dict[str, Sequence[tuple[str, float]]], margin: float) -> list[str]:
+def sure_first(ranked: list[str], lists: Mapping[str, Sequence[tuple[str, float]]], margin: float) -> list[str]:
     """BM25's first stays first when it is sure of itself: its second scores at most `margin` ×
     its first (a query that names one memory). 0 turns the rule off."""
     bm25 = lists.get("bm25") or []
@@ -104,7 +104,7 @@ def sure_first(ranked: list[str], lists: dict[str, Sequence[tuple[str, float]]],
     return [top, *(p for p in ranked if p != top)]
 
 
-def covered_first(ranked: list[str], lists: dict[str, Sequence[tuple[str, float]]], cover: dict[str, float]) -> list[str]:
+def covered_first(ranked: list[str], lists: Mapping[str, Sequence[tuple[str, float]]], cover: dict[str, float]) -> list[str]:
     """BM25's first stays first when it holds every word of the query (`cover`: the IDF-weighted
     share of the query's terms a memory holds) and the fused first holds fewer: a query that
     names what it wants in the memory's own words is answered by words, whatever meaning adds."""
@@ -117,7 +117,7 @@ def covered_first(ranked: list[str], lists: dict[str, Sequence[tuple[str, float]
     return ranked
 
 
-def meaning_first(ranked: list[str], lists: dict[str, Sequence[tuple[str, float]]], margin: float) -> list[str]:
+def meaning_first(ranked: list[str], lists: Mapping[str, Sequence[tuple[str, float]]], margin: float) -> list[str]:
     """The semantic source's first goes first when meaning is sure of it: its cosine is at least
     `margin` above its second's (a query the model reads one way only). Left out one store at a
     time over 21 stores every fold chose 0.1; asking BM25 to be unsure too (its second at least
@@ -129,7 +129,7 @@ def meaning_first(ranked: list[str], lists: dict[str, Sequence[tuple[str, float]
     return [top, *(p for p in ranked if p != top)]
 
 
-def fuse(lists: dict[str, Sequence[tuple[str, float]]], weights: dict[str, float], sure_margin: float = 0.0,
+def fuse(lists: Mapping[str, Sequence[tuple[str, float]]], weights: dict[str, float], sure_margin: float = 0.0,
          cover: dict[str, float] | None = None) -> list[tuple[str, float]]:
     """The fusion the engine runs and the golden tables score (one function, so the two never
     differ): `combine` over the lists with a weight above 0 — plus, with the semantic source and
@@ -145,14 +145,14 @@ def fuse(lists: dict[str, Sequence[tuple[str, float]]], weights: dict[str, float
     return fused
 
 
-def blend(lists: dict[str, Sequence[tuple[str, float]]], weights: dict[str, float]) -> list[tuple[str, float]]:
+def blend(lists: Mapping[str, Sequence[tuple[str, float]]], weights: dict[str, float]) -> list[tuple[str, float]]:
     """The weighted sum of `fuse` (with the agreement list when the semantic source runs)."""
     if "semantic" in lists and weights.get("agree", 0) > 0:
         lists = {**lists, "agree": agreement(lists)}
     return combine({s: v for s, v in lists.items() if weights.get(s, 1.0) > 0}, weights)
 
 
-def firsts(order: list[str], lists: dict[str, Sequence[tuple[str, float]]], weights: dict[str, float],
+def firsts(order: list[str], lists: Mapping[str, Sequence[tuple[str, float]]], weights: dict[str, float],
            sure_margin: float = 0.0, cover=None) -> list[str]:
     """Who is first, once the scores are summed: BM25's first when it is sure (`sure_first`);
     meaning's first when meaning is sure of it (`lead`: `meaning_first`, over BM25's sure first);
@@ -166,7 +166,7 @@ def firsts(order: list[str], lists: dict[str, Sequence[tuple[str, float]]], weig
     return order
 
 
-def shares(lists: dict[str, Sequence[tuple[str, float]]], paths: Sequence[str],
+def shares(lists: Mapping[str, Sequence[tuple[str, float]]], paths: Sequence[str],
            weights: dict[str, float] | None = None, scales: dict[str, str] | None = None,
            ) -> dict[str, dict[str, float]]:
     """What each source adds to each memory's fused score above the common base (weight ×
@@ -182,7 +182,8 @@ def dedupe(items: list[tuple[str, float]], content_hash, limit: int | None = Non
     """Keep the first of items with equal content; returns (kept, dropped id → the id kept).
     With `limit`, stop once that many are kept (the rest of the list is not looked at)."""
     seen: dict[str, str] = {}
-    kept, dropped = [], {}
+    kept: list[tuple[str, float]] = []
+    dropped: dict[str, str] = {}
     for item, score in items:
         if limit is not None and len(kept) >= limit:
             break

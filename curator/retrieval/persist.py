@@ -44,10 +44,11 @@ import secrets
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..base.safeio import with_checksum
 
-VERSION = 8  # 8: the route's keyword counts and routes-<gen>.bin; 7: 7: passages-<gen>.bin; 6: every file checksummed; 5: docterms-<gen>.bin (one memory's terms readable alone)
+VERSION = 8  # 8: the route's keyword counts and routes-<gen>.bin; 7: passages-<gen>.bin; 6: every file checksummed; 5: docterms-<gen>.bin (one memory's terms readable alone)
 ARRAYS = ("data", "indices", "indptr")
 
 
@@ -112,7 +113,7 @@ class Saved:
         got = self._blobs("passages", range(len(self.keys)))
         return [got[i] for i in range(len(self.keys))] if got is not None else None
 
-    def _blobs(self, name: str, indices, count: int | None = None) -> dict[int, object] | None:
+    def _blobs(self, name: str, indices, count: int | None = None) -> dict[int, Any] | None:
         import struct
         import zlib
 
@@ -220,9 +221,10 @@ def _npy_view(path: Path) -> memoryview:
     if fmt is None or header["fortran_order"] or len(header["shape"]) != 1:
         raise ValueError(f"{path.name}: unexpected array layout")
     view = memoryview(mm)[start:]
+    # (typeshed lists the format letters as literals: `fmt` is one of _NPY_TYPES' values)
     if not header["shape"][0]:
-        return memoryview(b"").cast(fmt)
-    return view.cast(fmt)
+        return memoryview(b"").cast(fmt)  # type: ignore[call-overload]
+    return view.cast(fmt)  # type: ignore[call-overload]
 
 
 def _read_checked(path: Path):

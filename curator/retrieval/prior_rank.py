@@ -3,14 +3,21 @@ the candidates the other sources found (a boost inside search, far cheaper at 10
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import prior as priors
 from .part import EnginePart
 from .results import DEPTH
 
+if TYPE_CHECKING:  # numpy is imported when the numpy path first runs
+    import numpy as np
+
 
 class PriorRanker(EnginePart):
     READS = ("bm25", "config", "recency", "frequency", "docs", "position")
-    _rec_arr = _freq_arr = None  # numpy copies, made when the numpy path first runs (or by prepare)
+    # numpy copies of recency and frequency, made when the numpy path first runs (or by prepare)
+    _rec_arr: np.ndarray | None = None
+    _freq_arr: np.ndarray | None = None
 
     def prepare(self) -> None:
         if self.bm25.uses_numpy and self._rec_arr is None:
@@ -90,9 +97,10 @@ class PriorRanker(EnginePart):
     def _rank_prior_numpy(self, qset: list[str], depth: int, weights) -> list[tuple[str, float, priors.PriorParts]]:
         import numpy as np
 
-        if self._rec_arr is None:
-            self._rec_arr = np.asarray(self.recency, dtype=float)
-            self._freq_arr = np.asarray(self.frequency, dtype=float)
+        rec_arr, freq_arr = self._rec_arr, self._freq_arr
+        if rec_arr is None or freq_arr is None:
+            rec_arr = self._rec_arr = np.asarray(self.recency, dtype=float)
+            freq_arr = self._freq_arr = np.asarray(self.frequency, dtype=float)
         # documents containing each term come from the BM25 index itself (no second posting list)
         hits = [np.asarray(d, dtype=np.int64) for d in (self.bm25.docs_with(t) for t in qset) if len(d)]
         if not hits:
@@ -101,9 +109,9 @@ class PriorRanker(EnginePart):
         touched = np.flatnonzero(overlap)  # only memories the query touches at all
         wr, wc, wf = weights
         rel = overlap[touched] / len(qset)
-        score = wr * rel + wc * self._rec_arr[touched] + wf * self._freq_arr[touched]
+        score = wr * rel + wc * rec_arr[touched] + wf * freq_arr[touched]
         # ties: recency, then frequency, then path (lexsort's last key is the primary one)
-        order = np.lexsort((np.arange(len(touched)), -self._freq_arr[touched], -self._rec_arr[touched], -score))[:depth]
+        order = np.lexsort((np.arange(len(touched)), -freq_arr[touched], -rec_arr[touched], -score))[:depth]
         out = []
         for j in order.tolist():
             i = int(touched[j])

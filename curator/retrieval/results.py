@@ -16,7 +16,7 @@ class Lists(dict):
     reads besides the lists: `cover` (passage_rank.Cover, the share of the query's words a
     memory holds) and `passages` (meaning.Match: the passage the model matched, by path)."""
 
-    cover = None
+    cover: object | None = None  # a passage_rank.Cover when the semantic source ran
     passages: dict = {}
 
 

