@@ -106,9 +106,9 @@ class RetrievalEngine:
         self.unavailable: dict[str, str] = {}  # optional source → why it is not running
         self.semantic: Meaning | None = None
         if semantic is None:  # turned off by choice is not "unavailable": nothing to warn about
-            from .semantic import disabled
+            from ..base.config import meaning_off
 
-            semantic = not disabled(self.config)
+            semantic = not meaning_off(self.config)
         if semantic:
             self._start_semantic(progress)
 

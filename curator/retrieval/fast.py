@@ -300,9 +300,9 @@ def keep(run: kept.Run | None, store, located, engine, reads, evidence, extra_ok
 def _semantic_off(config) -> str | None:
     """Why the semantic source is turned off by choice (None when it is on): `CURATOR_NO_SEMANTIC`
     (in the state's key) or the store's config (its file is stated: a change takes the full path)."""
-    from .semantic import disabled
+    from ..base.config import meaning_off
 
-    why = disabled(config)
+    why = meaning_off(config)
     return why or None
 
 

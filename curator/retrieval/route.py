@@ -105,10 +105,6 @@ class KeywordIndex:
             w = self._idf[kw] = math.log(1 + self._n / c)
         return w
 
-    @property
-    def idf(self) -> dict[str, float]:
-        return {kw: self.weight(kw) for kw in self.document_frequency()}
-
     def all_tables(self) -> list[dict[str, list[tuple[int, str, bool]]]]:
         """Every index's form table, in `rows_of` order (saved with the retrieval index)."""
         return [self.table(index) for index in self.rows_of]

@@ -25,8 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..base.config import meaning_off
-
 MAX_TOKENS = 128  # all-MiniLM-L6-v2 was trained on 128 word pieces; 256 doubles the cost
 BATCH = 8  # length-sorted batches of 8: no padding waste to speak of, and fewer runs than one by one
 CACHE_VERSION = 4  # 4: the vectors checksummed in the keys file
@@ -42,9 +40,6 @@ if TYPE_CHECKING:  # imported on a one-shot query's first use
 
 class EncoderUnavailable(Exception):
     """onnxruntime or the model is missing (a reason to show, never a traceback)."""
-
-
-disabled = meaning_off  # why the semantic source is off by choice ("" when it is on)
 
 
 def find_model() -> tuple[Path, str | None]:

@@ -171,9 +171,9 @@ def opening(record) -> str:
 
 def topic_space(store, records) -> TopicSpace | None:
     """duplicate.topic's vectors of `records` (None when meaning is off or the table is missing)."""
-    from .semantic import disabled
+    from ..base.config import meaning_off
 
-    if disabled(getattr(store.config, "retrieval", None)):
+    if meaning_off(getattr(store.config, "retrieval", None)):
         return None
     table, _why = load_table()
     if table is None:

@@ -73,6 +73,18 @@ async def back_to_start(app, pilot, size: tuple[int, int] | None = None) -> None
     await settle(app, pilot)
 
 
+async def press_on_row(app, pilot, row: int, key: str = "x") -> None:
+    """Problems' table focused with its cursor on `row`, then `key`, and the app settled."""
+    from textual.widgets import DataTable
+
+    table = app.screen.query_one(DataTable)
+    table.focus()
+    table.move_cursor(row=row)
+    await pilot.pause()
+    await pilot.press(key)
+    await settle(app, pilot)
+
+
 def text_of(static) -> str:
     """The plain text a Static shows (Rich tables and Text alike)."""
     from io import StringIO

@@ -13,7 +13,7 @@ from curator.tui.dialogs import DiffDialog, HistoryDialog, KeywordDialog
 from curator.tui.screens import MainScreen
 from curator.tui.widgets import IndexView, StoreTree
 
-from .conftest import back_to_start, settle, text_of, wait_until
+from .conftest import back_to_start, press_on_row, settle, text_of, wait_until
 
 
 def _demo(tmp_path, monkeypatch, size=(80, 24)):
@@ -128,12 +128,7 @@ async def _x_on_a_collision_opens_the_keyword_editor(app, pilot):
     screen = app.screen
     row = next(i for i, x in enumerate(screen.shown)
                if x.finding.check == "keywords.collision" and x.finding.target is not None)
-    table = screen.query_one(DataTable)
-    table.focus()
-    table.move_cursor(row=row)
-    await pilot.pause()
-    await pilot.press("x")
-    await settle(app, pilot)
+    await press_on_row(app, pilot, row)
     assert isinstance(app.screen, KeywordDialog)
     assert "new keywords" in _notices(app)
 
@@ -150,12 +145,7 @@ async def _x_on_an_index_collision_rate_opens_that_index(app, pilot):
                if x.finding.check == "keywords.collision" and x.finding.target is None)
     f = screen.shown[row].finding
     assert "LINE" in hint(f).command and f":{f.line} " not in hint(f).command
-    table = screen.query_one(DataTable)
-    table.focus()
-    table.move_cursor(row=row)
-    await pilot.pause()
-    await pilot.press("x")
-    await settle(app, pilot)
+    await press_on_row(app, pilot, row)
     assert isinstance(app.screen, MainScreen) and not isinstance(app.screen, KeywordDialog)
     view = app.screen.query_one(IndexView)
     assert view.display and view._path == f.path

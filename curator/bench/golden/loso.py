@@ -44,15 +44,17 @@ def fused(lists, w) -> list[str]:
     return [p for p, _ in fuse(_use(lists, w), w, w.get("sure", 0.0), lists.get("cover"))]
 
 
-def combos(sources, grid: dict | None = None) -> list[dict]:
+def combos(sources, grid: dict | None = None, extra: tuple[str, ...] = ()) -> list[dict]:
+    """Every weight combination of the grid's sources and rules (and `extra` keys a caller fits)."""
     grid = grid or GRID
-    keys = [k for k in grid if k in sources or k in RULES]
+    keys = [k for k in grid if k in sources or k in RULES or k in extra]
     return [{"bm25": 1.0, **dict(zip(keys, c, strict=True))} for c in itertools.product(*(grid[k] for k in keys))]
 
 
-def _scores(rows, ws):
+def _scores(rows, ws, tilt=None):
     """score[w][q] = (hit@1, hit@5, rr) of every weight combination on every query, once: the
-    weighted sum once per set of list weights, the rules (`fusion.firsts`) on it for each."""
+    weighted sum once per set of list weights, the rules (`fusion.firsts`) on it for each.
+    `tilt(store, w)`: the weights one store's lists are summed with (default: `w`)."""
     from ...retrieval.eval import _score
     from ...retrieval.fusion import blend, firsts
 
@@ -61,7 +63,8 @@ def _scores(rows, ws):
     for w in ws:
         key = tuple(sorted((k, v) for k, v in w.items() if k not in RULES or k == "agree"))
         if key not in summed:
-            summed[key] = [[p for p, _ in blend(_use(lists, w), w)] for _n, _g, lists in rows]
+            summed[key] = [[p for p, _ in blend(_use(lists, wr), wr)]
+                           for name, _g, lists in rows for wr in [tilt(name, w) if tilt else w]]
         row = []
         for (_name, g, lists), order in zip(rows, summed[key], strict=True):
             if order and "semantic" in lists:
@@ -123,13 +126,15 @@ def cached_rows(cache: Path | None, key: str, engines):
     return rows
 
 
-def run(engines=None, rows=None, grid: dict | None = None):
+def run(engines=None, rows=None, grid: dict | None = None, tilt=None, extra: tuple[str, ...] = ()):
+    """Leave one store out over `rows`. `extra`: grid keys fitted besides sources and rules,
+    read by `tilt(store, w)`, which gives the weights a store's lists are summed with."""
     from ...retrieval.eval import _score
 
     rows = lists_of(engines) if rows is None else rows
     sources = {s for _, _, lists in rows for s in lists}
-    ws = combos(sources, grid)
-    table = _scores(rows, ws)
+    ws = combos(sources, grid, extra)
+    table = _scores(rows, ws, tilt)
     stores = list(dict.fromkeys(r[0] for r in rows))
     cells = [(st, cls, [i for i, r in enumerate(rows) if r[0] == st and cls in ("all", r[1].kind)])
              for st in stores for cls in CLASSES]

@@ -82,36 +82,13 @@ def real_gaps(rows) -> dict[str, float]:
 
 
 def tilt_loso(rows, r: dict[str, float], betas: list[float]):
-    """loso.run with β in the grid: each row's semantic weight tilted by its store's r (the
-    weighted sum once per set of list weights and β, `fusion.firsts` on it, as loso._scores)."""
-    from ...retrieval.eval import _score
-    from ...retrieval.fusion import blend, firsts
+    """loso.run with β in the grid: each store's semantic weight tilted by its r."""
     from . import loso
 
-    def scores(rows_, ws) -> list[list]:
-        summed: dict[tuple, list] = {}
-        out = []
-        for w in ws:
-            key = tuple(sorted((k, v) for k, v in w.items() if k not in loso.RULES or k in ("agree", "beta")))
-            if key not in summed:
-                summed[key] = []
-                for name, _g, lists in rows_:
-                    wr = {**w, "semantic": tilted(w["semantic"], r.get(name, 0.0), w.get("beta", 0.0))}
-                    summed[key].append([p for p, _ in blend(loso._use(lists, wr), wr)])
-            row = []
-            for (_n, g, lists), order in zip(rows_, summed[key], strict=True):
-                if order and "semantic" in lists:
-                    order = firsts(order, lists, w, w.get("sure", 0.0), lists.get("cover"))
-                row.append(_score(order, g.expect))
-            out.append(row)
-        return out
+    def tilt(name: str, w: dict) -> dict:
+        return {**w, "semantic": tilted(w["semantic"], r.get(name, 0.0), w.get("beta", 0.0))}
 
-    base, rules = loso._scores, loso.RULES
-    loso._scores, loso.RULES = scores, (*rules, "beta")
-    try:
-        return loso.run(rows=rows, grid={**loso.GRID, "beta": betas})
-    finally:
-        loso._scores, loso.RULES = base, rules
+    return loso.run(rows=rows, grid={**loso.GRID, "beta": betas}, tilt=tilt, extra=("beta",))
 
 
 def main(argv: list[str] | None = None) -> int:

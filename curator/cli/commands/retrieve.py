@@ -307,9 +307,10 @@ def _instructions_only(args) -> int | None:
         return None
     encoder = None
     if args.semantic is not False:
-        from ...retrieval.semantic import disabled, load_encoder
+        from ...base.config import meaning_off
+        from ...retrieval.semantic import load_encoder
 
-        if not disabled() or args.semantic:
+        if not meaning_off() or args.semantic:
             encoder = load_encoder()[0]
     picks = would_also_load(root, args.query, items, encoder)
     from ...retrieval.requested import KIND

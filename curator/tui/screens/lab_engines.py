@@ -22,9 +22,9 @@ class LabEngines:
                                exclusive=True, exit_on_error=False, thread=True)
 
     def build_engine(self, store, whole=None) -> None:
+        from ...base.config import meaning_off
         from ...base.tokens import estimating
         from ...retrieval import RetrievalEngine
-        from ...retrieval.semantic import disabled
 
         keep = not estimating()
         lab = self.screen
@@ -37,7 +37,7 @@ class LabEngines:
         engine = store.view("retrieval.engine", lambda: RetrievalEngine(store, persist=keep).prepare())
         report = golden_report(engine, store)
         self.app.hand_off(lab._engine_ready, engine, store, report)
-        if disabled(engine.config):
+        if meaning_off(engine.config):
             return
         # then the same with meaning: the lexical engine answers while memories are embedded
         # (only new or edited ones: the vectors are cached by content)
@@ -56,17 +56,17 @@ class LabEngines:
     def _build_engines(self, whole) -> None:
         """The whole repository: each source's engine (a view of its snapshot, as in one
         source's scope), then the same with meaning where it is on."""
+        from ...base.config import meaning_off
         from ...base.tokens import estimating
         from ...retrieval import RetrievalEngine
         from ...retrieval.multi import Engine
-        from ...retrieval.semantic import disabled
 
         keep = not estimating()
         wanted = tuple(st for *_, st in whole)
         engines = [Engine(name, kind, pre, st.view("retrieval.engine", lambda st=st: RetrievalEngine(st, persist=keep).prepare()))
                    for name, kind, pre, st in whole]
         self.app.hand_off(self.screen._engines_ready, engines, wanted)
-        if any(disabled(e.engine.config) for e in engines):
+        if any(meaning_off(e.engine.config) for e in engines):
             return
         semantic = []
         for e in engines:  # each memory system's first embedding shows its progress, as one source's does

@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from curator.base.config import meaning_off
 from curator.base.tokens import FakeTokenCounter
 from curator.cli import main
 from curator.model import load_store
@@ -136,12 +137,12 @@ def test_turned_off_by_environment_or_config(make_store, monkeypatch):
     monkeypatch.setenv("CURATOR_NO_SEMANTIC", "1")
     eng = engine(make_store, semantic=None)
     assert eng.semantic is None and "semantic" not in eng.unavailable  # off by choice: no warning
-    assert "CURATOR_NO_SEMANTIC" in sem.disabled()
+    assert "CURATOR_NO_SEMANTIC" in meaning_off()
     monkeypatch.delenv("CURATOR_NO_SEMANTIC")
     on = engine(make_store, semantic=None)
     assert on.semantic is not None
     off = engine(make_store, {**FILES, ".curator.yaml": "retrieval:\n  semantic: false\n"}, semantic=None)
-    assert off.semantic is None and "semantic: false" in sem.disabled(off.config)
+    assert off.semantic is None and "semantic: false" in meaning_off(off.config)
 
 
 def test_retrieve_cli_ranks_by_meaning_by_default(make_store, capsys, monkeypatch):
