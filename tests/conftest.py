@@ -27,7 +27,16 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 # cycle is collected; the app and the CLI keep their own settings.
 gc.set_threshold(20_000, 50, 100)
 
+from hypothesis import HealthCheck, settings  # noqa: E402
+
 from curator.base.locations import sample_repository, sample_store  # noqa: E402  (after the switch above)
+
+# No per-example deadline and no too-slow health check anywhere: on two cores shared by four
+# workers (and, in CI, a pip install) an example's time says nothing about the code, and deadlines
+# failed runs at random (the date styles of test_memory_fixes, the fusion scores). Tests that bound
+# time or memory (bounded parsing) measure it themselves.
+settings.register_profile("curator", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("curator")
 
 SAMPLE = sample_store()
 SAMPLE_REPO = sample_repository()

@@ -43,14 +43,18 @@ async def settle(app, pilot):
     await pilot.pause()
 
 
-async def wait_until(pilot, condition, timeout: float = 10.0) -> None:
-    """Poll (letting timers and workers run) until condition() holds; fail after timeout."""
+async def wait_until(pilot, condition, timeout: float = 10.0, seen=None) -> None:
+    """Poll (letting timers and workers run) until condition() holds; fail after timeout, saying
+    what `seen()` describes (what the screen showed instead: a rare failure on a busy CI machine
+    is then read from its log, not guessed)."""
     import time
 
     end = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > end:
-            raise AssertionError("condition not met in time")
+            focused = pilot.app.focused
+            raise AssertionError(f"condition not met in time; screen {type(pilot.app.screen).__name__}, focus "
+                                 f"{getattr(focused, 'id', None)!r}" + (f"; {seen()}" if seen is not None else ""))
         await pilot.pause(0.05)
         await workers_done(pilot.app)
 

@@ -54,7 +54,11 @@ async def test_every_source_has_a_column_that_fits_and_agrees_with_the_cli(sampl
         await pilot.resize_terminal(140, 40)  # room: the full names
         await settle(app, pilot)
         await pilot.press("escape", "slash", "end", "space", "backspace")
-        await wait_until(pilot, lambda: _labels(table)[3:] == ["route", "bm25", "prior", "semantic"])
+        await wait_until(pilot, lambda: _labels(table)[3:] == ["route", "bm25", "prior", "semantic"],
+                         seen=lambda: f"labels {_labels(table)}, query {screen.query_one('#lab-query').value!r}, "
+                                      f"shown {screen._searched!r}, room {screen.query_one('#lab-fused').size.width}, "
+                                      f"semantic {screen.engine.semantic is not None}, "
+                                      f"title {text_of(screen.query_one('#lab-fused-title', Static))!r}")
         assert screen.query_one("#src-semantic-list").display and not screen.query_one("#src-graph-list").display
 
 

@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Static
+from textual.worker import get_current_worker
 
 from ...reports.retrieval_report import (
     explanations,
@@ -200,17 +201,23 @@ class RetrievalLabScreen(CuratorScreen):
         if engine is None or not query.strip():
             return
         start = time.perf_counter()
-        if engines is not None:  # the whole repository: each source ranked, fused as `curator retrieve` does
-            from ...model.sources import repository_settings
-            from ...retrieval.multi import search_sources
+        try:
+            if engines is not None:  # the whole repository: each source ranked, fused as `curator retrieve` does
+                from ...model.sources import repository_settings
+                from ...retrieval.multi import search_sources
 
-            repo = self.app.workbench
-            precedence = repository_settings(repo.layout.root).precedence
-            result = search_sources(engines, query, engine.config.k, "fused", precedence)
-        else:
-            result = engine.search(query)
-        elapsed = (time.perf_counter() - start) * 1000
-        also = engine.also_load(query)  # skills and rules picked by description (after the timing)
+                repo = self.app.workbench
+                precedence = repository_settings(repo.layout.root).precedence
+                result = search_sources(engines, query, engine.config.k, "fused", precedence)
+            else:
+                result = engine.search(query)
+            elapsed = (time.perf_counter() - start) * 1000
+            also = engine.also_load(query)  # skills and rules picked by description (after the timing)
+        except Exception as exc:  # said where the results go, not swallowed by the worker
+            self.app.hand_off(self._title, f"the search failed: {type(exc).__name__}: {exc}")
+            raise
+        if get_current_worker().is_cancelled:
+            return  # newer words are searched (an older search finishing last would show its results)
         self.app.hand_off(self._show_result, result, elapsed, also)
 
     def _show_result(self, result, elapsed_ms: float, also=()) -> None:
