@@ -17,6 +17,24 @@ class LabEngines:
         self.screen = screen
         self.app = screen.app
 
+    @staticmethod
+    def search(app, engine, engines, query: str) -> tuple:
+        """(result, milliseconds, skills and rules also loaded) of `query`: one memory system's
+        engine, or the whole repository's `engines` fused as `curator retrieve` fuses them."""
+        import time
+
+        start = time.perf_counter()
+        if engines is not None:
+            from ...model.sources import repository_settings
+            from ...retrieval.multi import search_sources
+
+            precedence = repository_settings(app.workbench.layout.root).precedence
+            result = search_sources(engines, query, engine.config.k, "fused", precedence)
+        else:
+            result = engine.search(query)
+        elapsed = (time.perf_counter() - start) * 1000
+        return result, elapsed, engine.also_load(query)  # skills and rules picked by description (after the timing)
+
     def build(self, store, whole=None) -> None:
         self.screen.run_worker(partial(self.build_engine, store, whole), name="build_engine", group="lab-engine",
                                exclusive=True, exit_on_error=False, thread=True)

@@ -200,25 +200,13 @@ class RetrievalLabScreen(CuratorScreen):
         engine, engines = self.engine, self.engines
         if engine is None or not query.strip():
             return
-        start = time.perf_counter()
         try:
-            if engines is not None:  # the whole repository: each source ranked, fused as `curator retrieve` does
-                from ...model.sources import repository_settings
-                from ...retrieval.multi import search_sources
-
-                repo = self.app.workbench
-                precedence = repository_settings(repo.layout.root).precedence
-                result = search_sources(engines, query, engine.config.k, "fused", precedence)
-            else:
-                result = engine.search(query)
-            elapsed = (time.perf_counter() - start) * 1000
-            also = engine.also_load(query)  # skills and rules picked by description (after the timing)
+            shown = LabEngines.search(self.app, engine, engines, query)
         except Exception as exc:  # said where the results go, not swallowed by the worker
             self.app.hand_off(self._title, f"the search failed: {type(exc).__name__}: {exc}")
             raise
-        if get_current_worker().is_cancelled:
-            return  # newer words are searched (an older search finishing last would show its results)
-        self.app.hand_off(self._show_result, result, elapsed, also)
+        if not get_current_worker().is_cancelled:  # (newer words are searched: an older search finishing last is dropped)
+            self.app.hand_off(self._show_result, *shown)
 
     def _show_result(self, result, elapsed_ms: float, also=()) -> None:
         again = self._searched == result.query  # the same words on a newer snapshot: keep the cursor
