@@ -105,6 +105,7 @@ class RetrievalEngine:
         self._graph: dict[str, list[str]] | None = None  # graph.edges, made on first use
         self.unavailable: dict[str, str] = {}  # optional source → why it is not running
         self.semantic: Meaning | None = None
+        self._last_bm25: tuple | None = None  # (words, BM25's list): `rank_bm25`
         if semantic is None:  # turned off by choice is not "unavailable": nothing to warn about
             from ..base.config import meaning_off
 
@@ -301,7 +302,11 @@ class RetrievalEngine:
 
     def rank_bm25(self, qterms: list[str], depth: int = DEPTH) -> list[tuple[str, float]]:
         """BM25 over the memories, its first ones ranked again with their best passage (passage_rank)."""
-        return self.passages.lift_bm25(qterms, [(self.docs[i].path, s) for i, s in self.bm25.top(qterms, depth)])[0]
+        key = (tuple(qterms), depth)
+        last = self._last_bm25  # the lab asks `unread`, then `search`, of the same words (one tuple: thread-safe)
+        if last is None or last[0] != key:
+            last = self._last_bm25 = (key, self.passages.lift_bm25(qterms, [(self.docs[i].path, s) for i, s in self.bm25.top(qterms, depth)])[0])
+        return list(last[1])
 
     def rank_semantic(self, query: str, qterms: list[str] | None = None,
                       bm25_list: list[tuple[str, float]] | None = None) -> list[tuple[str, float]]:
@@ -311,6 +316,11 @@ class RetrievalEngine:
             return []
         qterms = query_terms(query) if qterms is None else qterms
         return self.semantic.rank(query, qterms, self.rank_bm25(qterms) if bm25_list is None else bm25_list)
+
+    def unread(self, query: str) -> int:
+        """Texts the model must read before `search(query)` ranks by meaning (0: milliseconds)."""
+        qterms = query_terms(query)
+        return 0 if self.semantic is None else self.semantic.unread(query, qterms, self.rank_bm25(qterms))
 
     def also_load(self, query: str) -> list:
         """The skills and agent-requested rules of the store's repository an agent would pick

@@ -54,6 +54,7 @@ class Meaning:
         self._static = None
         self.embedded = 0  # texts the model read for this engine (0 when everything was cached)
         self.matches: dict[str, Match] = {}  # of the last query
+        self._last_plan: tuple | None = None  # (query, its plan): `_plan`
 
     # -- the static vectors of every memory ---------------------------------------------------
 
@@ -98,19 +99,11 @@ class Meaning:
 
     def rank(self, query: str, qterms: list[str], bm25_list: list[tuple[str, float]]) -> list[tuple[str, float]]:
         """(path, score) of the candidates, best first; `self.matches` says why."""
-        from .passage_rank import chosen, idf_of
-
         eng = self.engine
         self.matches = {}
         if not eng.docs or not query.strip():
             return []
-        cand = self.candidates(query, bm25_list)
-        keys = eng.semantic_keys()
-        rows = eng.rows_for([eng.docs[i].path for i in cand])
-        idf = idf_of(eng.bm25, qterms)
-        lengths = [len(r[4]) for p in rows for r in rows[p]]
-        avg = sum(lengths) / len(lengths) if lengths else 1.0
-        picks = {i: chosen(rows[eng.docs[i].path], qterms, idf, avg, PASSAGES) for i in cand}
+        cand, keys, rows, picks = self._plan(query, qterms, bm25_list)
         self._embed_missing(cand, keys, rows, picks)
         qv = self.encoder.encode([query])[0]
         out = []
@@ -131,22 +124,54 @@ class Meaning:
         out.sort(key=lambda x: (-x[1], eng.position[x[0]]))
         return out
 
+    def _plan(self, query: str, qterms: list[str], bm25_list: list[tuple[str, float]]):
+        """(candidates, every memory's key, the candidates' passage rows, the passages read of each)."""
+        from .passage_rank import chosen, idf_of
+
+        key = (query, tuple(qterms), tuple(bm25_list[:CANDIDATES]))
+        last = self._last_plan  # `unread` then `rank` of one query plan it once (one tuple: thread-safe)
+        if last is not None and last[0] == key:
+            return last[1]
+        eng = self.engine
+        cand = self.candidates(query, bm25_list)
+        rows = eng.rows_for([eng.docs[i].path for i in cand])
+        idf = idf_of(eng.bm25, qterms)
+        lengths = [len(r[4]) for p in rows for r in rows[p]]
+        avg = sum(lengths) / len(lengths) if lengths else 1.0
+        plan = cand, eng.semantic_keys(), rows, {i: chosen(rows[eng.docs[i].path], qterms, idf, avg, PASSAGES) for i in cand}
+        self._last_plan = (key, plan)
+        return plan
+
+    def unread(self, query: str, qterms: list[str], bm25_list: list[tuple[str, float]]) -> int:
+        """How many texts (heads and passages) the model must read before `rank` can answer
+        `query`: 0 when every vector is cached (the answer then takes milliseconds)."""
+        if not self.engine.docs or not query.strip():
+            return 0
+        cand, keys, rows, picks = self._plan(query, qterms, bm25_list)
+        heads, passages = self._missing(cand, keys, rows, picks)
+        return len(heads) + sum(len(want) for _, want in passages)
+
+    def _missing(self, cand: list[int], keys: list[str], rows, picks) -> tuple[list[int], list[tuple[int, list[int]]]]:
+        """The candidates whose head is not cached, and each candidate's chosen passages that are not."""
+        eng = self.engine
+        heads = [i for i in cand if keys[i] not in self.head_cache.vectors]
+        passages = [(i, want) for i in cand
+                    if (want := [k for k in picks[i] if rows[eng.docs[i].path][k][3] not in self.passage_cache.vectors])]
+        return heads, passages
+
     def _embed_missing(self, cand: list[int], keys: list[str], rows, picks) -> None:
         """Run the model on the heads and chosen passages not cached yet, in one batch."""
         from .passages import split
         from .wordpiece import shared
 
         eng = self.engine
-        heads = [i for i in cand if keys[i] not in self.head_cache.vectors]
+        heads, passages = self._missing(cand, keys, rows, picks)
         texts, owners = [], []
         if heads:
             texts += eng.semantic_texts(heads)
             owners += [("head", keys[i]) for i in heads]
-        for i in cand:
+        for i, want in passages:
             path = eng.docs[i].path
-            want = [k for k in picks[i] if rows[path][k][3] not in self.passage_cache.vectors]
-            if not want:
-                continue
             made = split(eng.heads[i], eng.docs[i].body(), shared())  # the texts are not kept: cut again
             for k in want:
                 if k < len(made):

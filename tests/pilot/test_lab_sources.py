@@ -12,6 +12,8 @@ from textual.widgets import Static
 from curator.base.tokens import default_counter
 from curator.cli import main
 from curator.tui.app import make_app
+from curator.tui.screens import retrieval_lab
+from curator.tui.screens.lab_engines import LabEngines
 from tests.fake_encoder import FakeEncoder, use_fake_encoder
 from tests.pilot.conftest import settle, text_of, wait_until
 
@@ -113,6 +115,50 @@ async def test_the_first_embedding_shows_its_progress_while_words_answer(app, mo
             release.set()
         await wait_until(pilot, lambda: screen.engine.semantic is not None)
         assert "embedding" not in text_of(title)
+
+
+async def test_new_words_show_their_words_ranking_while_the_model_reads_then_meanings(app, monkeypatch):
+    use_fake_encoder(monkeypatch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _search(app, pilot)
+        monkeypatch.setattr(retrieval_lab, "DEBOUNCE", 30.0)  # searched on Enter only: no prefix reads ahead
+        shown = []
+        real = screen._show_result
+        monkeypatch.setattr(screen, "_show_result", lambda result, *rest: (shown.append(result), real(result, *rest)))
+        # words whose passages the model has not read yet (the store's golden queries were read)
+        new = next(q for q in ("zebra migration lunch", "quarantine the flaky suite", "rotate the webhook secret",
+                               "keyword index collision") if screen.engine.unread(q) > 0)
+        await pilot.press("ctrl+u", *new, "enter")  # (Enter: the results take the focus)
+        await wait_until(pilot, lambda: shown and "semantic" in shown[-1].per_source)
+        mine = [r for r in shown if r.query == new]
+        assert ["semantic" in r.per_source for r in mine] == [False, True]  # the words' ranking first, then meaning's
+        assert [h.path for h in mine[0].hits] == [h.path for h in LabEngines.words_engine(screen.engine.store).search(new).hits]
+        assert _labels(screen.query_one("#fused"))[-1] == "sem" and screen.engine.unread(new) == 0
+        shown.clear()
+        await pilot.press("slash", "enter")  # the same words again: everything read, meaning's ranking at once
+        await wait_until(pilot, lambda: shown)
+        assert ["semantic" in r.per_source for r in shown] == [True]
+
+
+async def test_a_search_whose_words_changed_stops_reading(app, monkeypatch):
+    from textual.worker import Worker
+
+    from curator.tui.screens.lab_engines import Superseded, stop_if_superseded
+
+    stop_if_superseded()  # outside a worker: nothing to stop
+    ran = []
+
+    def step():
+        worker.cancel()
+        try:
+            stop_if_superseded()
+        except Superseded:
+            ran.append("stopped")
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        worker = app.run_worker(step, thread=True, exit_on_error=False)
+        await wait_until(pilot, lambda: ran)
+        assert ran == ["stopped"] and isinstance(worker, Worker)
 
 
 async def test_a_semantic_source_that_cannot_run_says_why(app, monkeypatch):

@@ -9,6 +9,23 @@ from functools import partial
 from .lab_text import golden_report
 
 
+class Superseded(Exception):
+    """Newer words (or a newer snapshot) took over: the model stops reading for this search."""
+
+
+def stop_if_superseded() -> None:
+    """Raise Superseded in a worker that was cancelled: called between the model's batches, so a
+    search whose words changed stops within a batch instead of reading on for seconds."""
+    from textual.worker import NoActiveWorker, get_current_worker
+
+    try:
+        cancelled = get_current_worker().is_cancelled
+    except NoActiveWorker:
+        return
+    if cancelled:
+        raise Superseded
+
+
 class LabEngines:
     """The lab screen's engine builder: it hands each engine to the screen's `_engine_ready` /
     `_engines_ready`, from a worker of the screen's."""
@@ -18,9 +35,32 @@ class LabEngines:
         self.app = screen.app
 
     @staticmethod
-    def search(app, engine, engines, query: str) -> tuple:
+    def words_engine(store):
+        """The snapshot's engine without meaning (a view: built once for it, whoever asks)."""
+        from ...base.tokens import estimating
+        from ...retrieval import RetrievalEngine
+
+        keep = not estimating()
+        return store.view("retrieval.engine", lambda: RetrievalEngine(store, persist=keep).prepare())
+
+    @classmethod
+    def search(cls, app, engine, engines, query: str, words_first=None) -> tuple:
         """(result, milliseconds, skills and rules also loaded) of `query`: one memory system's
-        engine, or the whole repository's `engines` fused as `curator retrieve` fuses them."""
+        engine, or the whole repository's `engines` fused as `curator retrieve` fuses them. When
+        the model must first read passages it has not read (a new query on a large store: a
+        second or more), `words_first(result, ms, also)` hears the words' ranking before that."""
+        from ...retrieval.multi import Engine
+
+        if words_first is not None:
+            meaning = [e.engine for e in engines] if engines is not None else [engine]
+            if any(e.unread(query) for e in meaning):
+                words = ([Engine(e.name, e.kind, e.prefix, cls.words_engine(e.engine.store)) for e in engines]
+                         if engines is not None else None)
+                words_first(*cls._search(app, words[0].engine if words else cls.words_engine(engine.store), words, query))
+        return cls._search(app, engine, engines, query)
+
+    @staticmethod
+    def _search(app, engine, engines, query: str) -> tuple:
         import time
 
         start = time.perf_counter()
@@ -51,8 +91,7 @@ class LabEngines:
         if whole is not None:
             self._build_engines(whole)
             return
-        # a view of the snapshot: built once for it, whoever asks
-        engine = store.view("retrieval.engine", lambda: RetrievalEngine(store, persist=keep).prepare())
+        engine = self.words_engine(store)
         report = golden_report(engine, store)
         self.app.hand_off(lab._engine_ready, engine, store, report)
         if meaning_off(engine.config):
@@ -61,7 +100,8 @@ class LabEngines:
         # (only new or edited ones: the vectors are cached by content)
 
         def progress(done: int, total: int) -> None:
-            self.app.hand_off(lab._title, f"embedding {done}/{total} memories for meaning (searching by words meanwhile)…",
+            stop_if_superseded()
+            self.app.hand_off(lab._title, f"embedding {done}/{total} texts for meaning (searching by words meanwhile)…",
                               True)
 
         semantic = store.view("retrieval.engine.semantic",
@@ -81,15 +121,15 @@ class LabEngines:
 
         keep = not estimating()
         wanted = tuple(st for *_, st in whole)
-        engines = [Engine(name, kind, pre, st.view("retrieval.engine", lambda st=st: RetrievalEngine(st, persist=keep).prepare()))
-                   for name, kind, pre, st in whole]
+        engines = [Engine(name, kind, pre, self.words_engine(st)) for name, kind, pre, st in whole]
         self.app.hand_off(self.screen._engines_ready, engines, wanted)
         if any(meaning_off(e.engine.config) for e in engines):
             return
         semantic = []
         for e in engines:  # each memory system's first embedding shows its progress, as one source's does
             def progress(done: int, total: int, name: str = e.name) -> None:
-                self.app.hand_off(self.screen._title, f"embedding {done}/{total} memories of {name} for meaning "
+                stop_if_superseded()
+                self.app.hand_off(self.screen._title, f"embedding {done}/{total} texts of {name} for meaning "
                                                "(searching by words meanwhile)…", True)
 
             semantic.append(Engine(e.name, e.kind, e.prefix, e.engine.store.view(

@@ -22,7 +22,7 @@ from ...reports.retrieval_report import (
 from ..messages import OpenPath
 from ..widgets import PathBox, RowTable, TextBox
 from .base import SCOPE_BINDING, CuratorScreen, LoadingPane
-from .lab_engines import LabEngines
+from .lab_engines import LabEngines, Superseded
 from .lab_tables import fill_fused, fill_source
 from .lab_text import reason_text, same_snapshots, scores, trace_text, why_text
 
@@ -200,13 +200,17 @@ class RetrievalLabScreen(CuratorScreen):
         engine, engines = self.engine, self.engines
         if engine is None or not query.strip():
             return
-        try:
-            shown = LabEngines.search(self.app, engine, engines, query)
+        def show(*shown) -> None:  # (newer words are searched: an older search finishing last is dropped)
+            if not get_current_worker().is_cancelled:
+                self.app.hand_off(self._show_result, *shown)
+
+        try:  # the words' ranking first when the model has passages to read for these words
+            show(*LabEngines.search(self.app, engine, engines, query, words_first=show))
+        except Superseded:
+            return
         except Exception as exc:  # said where the results go, not swallowed by the worker
             self.app.hand_off(self._title, f"the search failed: {type(exc).__name__}: {exc}")
             raise
-        if not get_current_worker().is_cancelled:  # (newer words are searched: an older search finishing last is dropped)
-            self.app.hand_off(self._show_result, *shown)
 
     def _show_result(self, result, elapsed_ms: float, also=()) -> None:
         again = self._searched == result.query  # the same words on a newer snapshot: keep the cursor

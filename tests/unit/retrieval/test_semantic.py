@@ -92,15 +92,18 @@ def test_the_model_reads_at_the_first_query_caches_by_content_and_an_edit_re_rea
     eng = engine(make_store, semantic=True)
     assert eng.semantic is not None and eng.unavailable == {} and eng.sources[-1] == "semantic"
     assert eng.semantic.embedded == 0  # nothing is read before a query asks
+    assert eng.unread("quarantine flaky tests") == 6 and eng.semantic.embedded == 0  # said, not read
     r = eng.search("quarantine flaky tests", k=3)
     assert r.hits[0].path == "ci/flaky.md" and r.hits[0].sources["semantic"].rank == 1
     assert eng.semantic.embedded == 6  # each candidate's head and its one passage
+    assert eng.unread("quarantine flaky tests") == 0 and RetrievalEngine(eng.store).unread("flaky") == 0
     scores = dict(r.per_source["semantic"])
     again = RetrievalEngine(eng.store, semantic=True)
     assert dict(again.search("quarantine flaky tests", k=3).per_source["semantic"]) == pytest.approx(scores, abs=1e-5)
     assert again.semantic.embedded == 0  # cached by content
     (eng.store.root / "db/pool.md").write_text("# Pool\n\nSize the pool to twice the worker count.\n")
     edited = RetrievalEngine(load_store(eng.store.root, token_counter=FakeTokenCounter()), semantic=True)
+    assert edited.unread("quarantine flaky tests") == 2
     edited.search("quarantine flaky tests", k=3)
     assert edited.semantic.embedded == 2  # the edited memory's head and passage only
 
