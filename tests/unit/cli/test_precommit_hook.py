@@ -65,8 +65,13 @@ def test_pre_commit_passes_a_clean_commit_and_fails_on_a_new_error(tmp_path):
     store.mkdir(parents=True)
     # PIP_NO_COMPILE=0 is pip's `--no-compile` (pip reads a `--no-` flag's variable as the value of
     # the option it turns off): the hook environment's packages are not all compiled up front (~10 s
-    # of the installation's 22 s of CPU); what the hook imports compiles as it runs
+    # of the installation's 22 s of CPU); what the hook imports compiles as it runs.
+    # PIP_NO_BUILD_ISOLATION=0 (`--no-build-isolation`, the same inversion) builds curator's wheel
+    # with the setuptools the hook environment is seeded with (VIRTUALENV_SETUPTOOLS=bundle: also on
+    # 3.12+, where virtualenv seeds none) instead of resolving and installing setuptools and wheel
+    # into a throwaway build environment first: 15.2 s -> 12.5 s of CPU for this test
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "PIP_NO_COMPILE": "0",
+           "PIP_NO_BUILD_ISOLATION": "0", "VIRTUALENV_SETUPTOOLS": "bundle",
            "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com", "NO_COLOR": "1"}
     env.pop("PRE_COMMIT", None)
