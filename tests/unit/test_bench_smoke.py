@@ -29,13 +29,31 @@ queries:
 """
 
 
+# the benches that embed the sample's Claude memory with the model (~2.5 s of CPU each) read one
+# corpus and share its embedding cache: the vectors are the same whichever computes them (the
+# cache is keyed by the store's folder and the model), what each prints is unchanged
+EMBEDDING = {"golden.loso", "golden.reliability"}
+
+
+@pytest.fixture(scope="module")
+def embedded_corpus(tmp_path_factory):
+    """(corpora, cache folder) the EMBEDDING benches share; neither writes into the corpus."""
+    root = tmp_path_factory.mktemp("embedded")
+    shutil.copytree(SAMPLE / ".claude", root / "corpora" / CLAUDE_STORE / ".claude")
+    return root / "corpora", root / "cache"
+
+
 @pytest.fixture
-def bench_dirs(tmp_path, monkeypatch):
+def bench_dirs(request, tmp_path, monkeypatch):
     """Synthetic stores in a folder of this test's own; the corpus benches get a tiny corpus."""
     monkeypatch.setenv("CURATOR_BENCH_DIR", str(tmp_path / "bench"))
     for name in ("CURATOR_TOKENS", "CURATOR_NO_REPLAY", "CURATOR_TODAY"):  # bench.races sets them: restored after
         monkeypatch.setenv(name, "")
         monkeypatch.delenv(name)
+    if getattr(request.node, "callspec", None) and request.node.callspec.params.get("name") in EMBEDDING:
+        corpora, cache = request.getfixturevalue("embedded_corpus")
+        monkeypatch.setenv("CURATOR_CACHE_DIR", str(cache))
+        return tmp_path, corpora
     corpora = tmp_path / "corpora"
     shutil.copytree(SAMPLE / ".claude", corpora / CLAUDE_STORE / ".claude")
     return tmp_path, corpora
