@@ -93,8 +93,36 @@ def _isolated_user_dirs(tmp_path_factory):
     # never pick up the developer's own Claude Code or Serena folders
     monkeypatch.setenv("HOME", str(home / "user"))
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / "claude"))  # never the developer's transcripts
+    if "onnxruntime" in sys.modules:  # once a test has loaded it (importing it costs every worker)
+        _one_session_per_model_file(sys.modules["onnxruntime"])
     yield
     monkeypatch.undo()
+
+
+def _one_session_per_model_file(ort) -> None:
+    """onnxruntime's session for one version of a model file, with the same options, built once
+    a worker (~0.2 s of CPU each; a dozen tests load the model afresh, as a new process does:
+    `semantic._ENCODERS` emptied). A session only maps inputs to outputs; every test still
+    verifies the model and reads its caches. Another file, a changed file (size, times, inode)
+    or other options build a session of their own, and a file that fails to load is never kept."""
+    if getattr(ort.InferenceSession, "_curator_tests", False):
+        return
+    real, made = ort.InferenceSession, {}
+
+    def session(path, sess_options=None, *args, **kwargs):
+        if not isinstance(path, (str, os.PathLike)) or args:
+            return real(path, sess_options, *args, **kwargs)
+        st = os.stat(path)
+        opts = sess_options and (sess_options.intra_op_num_threads, sess_options.inter_op_num_threads,
+                                 sess_options.graph_optimization_level, sess_options.log_severity_level)
+        key = (os.fspath(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, opts,
+               repr(sorted(kwargs.items())))
+        if key not in made:
+            made[key] = real(path, sess_options, **kwargs)
+        return made[key]
+
+    session._curator_tests = True
+    ort.InferenceSession = session
 
 
 @pytest.fixture

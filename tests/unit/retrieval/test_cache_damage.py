@@ -127,27 +127,9 @@ def _run(capsys, monkeypatch, store: Path) -> tuple:
     return (code, findings, rcode, ranked), err + err2
 
 
-def _one_session_per_model(monkeypatch) -> None:
-    """onnxruntime's session for the (unchanged, pinned) model file built once, not in each of
-    the ~30 cold runs (~0.1 s of CPU each): a session only maps inputs to outputs, and every run
-    still verifies the model, opens the caches and reads what they hold as a new process does."""
-    import onnxruntime as ort
-
-    made: dict = {}
-    real = ort.InferenceSession
-
-    def session(path, *args, **kwargs):
-        if path not in made:
-            made[path] = real(path, *args, **kwargs)
-        return made[path]
-
-    monkeypatch.setattr(ort, "InferenceSession", session)
-
-
 @pytest.mark.slow
 def test_one_damaged_byte_in_any_cache_file_changes_no_verdict(make_store, capsys, semantic_on, monkeypatch):
     monkeypatch.setattr(kept, "RACY_SLACK_NS", -3600 * 10**9)  # keep what these seconds-old files made
-    _one_session_per_model(monkeypatch)
     store = make_store({**FILES, "memory-index.md": "# Memory Index\n\n| Keywords | File |\n|---|---|\n"
                         "| rebase fixup | [git/rebase](git/rebase.md) |\n"}, "memories")
     clean, err = _run(capsys, monkeypatch, store)  # fills every cache
