@@ -72,7 +72,7 @@ async def test_without_meaning_there_is_no_semantic_column(app):
         assert "semantic" not in text_of(screen.query_one("#lab-reason", Static))
 
 
-async def test_each_highlighted_result_explains_itself(app, monkeypatch):
+async def test_each_highlighted_result_explains_itself_and_new_words_rank_by_words_first(app, monkeypatch):
     use_fake_encoder(monkeypatch)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _search(app, pilot)
@@ -87,6 +87,26 @@ async def test_each_highlighted_result_explains_itself(app, monkeypatch):
             await settle(app, pilot)
         assert len(set(seen)) == len(seen)  # five results, five different reasons
         assert screen.query_one("#lab-reason").region.bottom <= 23  # above the footer at 80×24
+
+        # new words show their words' ranking while the model reads, then meaning's (one launch)
+        await pilot.press("slash")
+        monkeypatch.setattr(retrieval_lab, "DEBOUNCE", 30.0)  # searched on Enter only: no prefix reads ahead
+        shown = []
+        real = screen._show_result
+        monkeypatch.setattr(screen, "_show_result", lambda result, *rest: (shown.append(result), real(result, *rest)))
+        # words whose passages the model has not read yet (the store's golden queries were read)
+        new = next(q for q in ("zebra migration lunch", "quarantine the flaky suite", "rotate the webhook secret",
+                               "keyword index collision") if screen.engine.unread(q) > 0)
+        await pilot.press("ctrl+u", *new, "enter")  # (Enter: the results take the focus)
+        await wait_until(pilot, lambda: shown and "semantic" in shown[-1].per_source)
+        mine = [r for r in shown if r.query == new]
+        assert ["semantic" in r.per_source for r in mine] == [False, True]  # the words' ranking first, then meaning's
+        assert [h.path for h in mine[0].hits] == [h.path for h in LabEngines.words_engine(screen.engine.store).search(new).hits]
+        assert _labels(screen.query_one("#fused"))[-1] == "sem" and screen.engine.unread(new) == 0
+        shown.clear()
+        await pilot.press("slash", "enter")  # the same words again: everything read, meaning's ranking at once
+        await wait_until(pilot, lambda: shown)
+        assert ["semantic" in r.per_source for r in shown] == [True]
 
 
 async def test_the_first_embedding_shows_its_progress_while_words_answer(app, monkeypatch):
@@ -115,29 +135,6 @@ async def test_the_first_embedding_shows_its_progress_while_words_answer(app, mo
             release.set()
         await wait_until(pilot, lambda: screen.engine.semantic is not None)
         assert "embedding" not in text_of(title)
-
-
-async def test_new_words_show_their_words_ranking_while_the_model_reads_then_meanings(app, monkeypatch):
-    use_fake_encoder(monkeypatch)
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await _search(app, pilot)
-        monkeypatch.setattr(retrieval_lab, "DEBOUNCE", 30.0)  # searched on Enter only: no prefix reads ahead
-        shown = []
-        real = screen._show_result
-        monkeypatch.setattr(screen, "_show_result", lambda result, *rest: (shown.append(result), real(result, *rest)))
-        # words whose passages the model has not read yet (the store's golden queries were read)
-        new = next(q for q in ("zebra migration lunch", "quarantine the flaky suite", "rotate the webhook secret",
-                               "keyword index collision") if screen.engine.unread(q) > 0)
-        await pilot.press("ctrl+u", *new, "enter")  # (Enter: the results take the focus)
-        await wait_until(pilot, lambda: shown and "semantic" in shown[-1].per_source)
-        mine = [r for r in shown if r.query == new]
-        assert ["semantic" in r.per_source for r in mine] == [False, True]  # the words' ranking first, then meaning's
-        assert [h.path for h in mine[0].hits] == [h.path for h in LabEngines.words_engine(screen.engine.store).search(new).hits]
-        assert _labels(screen.query_one("#fused"))[-1] == "sem" and screen.engine.unread(new) == 0
-        shown.clear()
-        await pilot.press("slash", "enter")  # the same words again: everything read, meaning's ranking at once
-        await wait_until(pilot, lambda: shown)
-        assert ["semantic" in r.per_source for r in shown] == [True]
 
 
 async def test_a_search_whose_words_changed_stops_reading(app, monkeypatch):
