@@ -43,16 +43,18 @@ SAMPLE_REPO = sample_repository()
 
 
 def pytest_xdist_auto_num_workers(config):
-    """`-n auto` (the README's `pytest`): two workers a core. Part of the suite waits without
+    """`-n auto` (the README's `pytest`): three workers a core. Part of the suite waits without
     working — Textual's Pilot sleeps in 20 ms slices until the process is idle after every key and
     pause, subprocess tests wait on their child — so with one worker a core the cores sat idle a
     quarter of the time (433 s of CPU in 323 s on 2 cores). On 2 idle cores: 3 workers 201 s
-    wall, 4 workers 176 s (the same tests, back to back). PYTEST_XDIST_AUTO_NUM_WORKERS still
+    wall, 4 workers 176 s. On the same 2 cores shared with other work (load 2-5), two pairs back
+    to back, in both orders: 4 workers 232 s and 240 s, 6 workers 207 s and 202 s (and less CPU:
+    378+45 s and 392+61 s against 355+32 s and 348+33 s). PYTEST_XDIST_AUTO_NUM_WORKERS still
     decides when set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # xdist's own hook reads it
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return 2 * cores
+    return 3 * cores
 
 
 def pytest_collection_modifyitems(config, items):
