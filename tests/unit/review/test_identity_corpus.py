@@ -21,12 +21,36 @@ CASES = ["tiered/skogai__ai-agents", "claude/Aleslammer__deathwatch_foundryvtt",
          "serena/kynesyslabs__node", "experience/cklxx__elephant.ai"]
 
 
-@pytest.mark.parametrize("name", CASES)
-@pytest.mark.parametrize("kind", identity.KINDS)
-def test_corpus_changes_give_only_real_new_findings(name, kind, tmp_path, monkeypatch):
-    for var, value in (("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig")), ("GIT_CONFIG_NOSYSTEM", "1")):
+def _no_user_git(monkeypatch, folder: Path) -> None:
+    for var, value in (("GIT_CONFIG_GLOBAL", str(folder / "gitconfig")), ("GIT_CONFIG_NOSYSTEM", "1")):
         monkeypatch.setenv(var, value)
-    out = identity.run_one(CORPORA, name, kind, 0, tmp_path)
+
+
+@pytest.fixture(scope="module")
+def committed(tmp_path_factory):
+    """name -> that corpus store copied into a repository and committed, once a module: the five
+    kinds of change each start from a copy of it (as `python -m curator.bench.identity` does)."""
+    made: dict[str, Path] = {}
+
+    def base(name: str) -> Path:
+        if name not in made:
+            folder = tmp_path_factory.mktemp("committed")
+            with pytest.MonkeyPatch.context() as mp:
+                _no_user_git(mp, folder)
+                identity.make_repo(CORPORA / name, folder / "repo")
+            made[name] = folder / "repo"
+        return made[name]
+
+    return base
+
+
+# the kinds of one store next to each other: a worker (worksteal hands out runs of neighbours)
+# commits a store once for all of them
+@pytest.mark.parametrize("kind", identity.KINDS)
+@pytest.mark.parametrize("name", CASES)
+def test_corpus_changes_give_only_real_new_findings(name, kind, tmp_path, monkeypatch, committed):
+    _no_user_git(monkeypatch, tmp_path)
+    out = identity.run_one(CORPORA, name, kind, 0, tmp_path, committed(name))
     if out is None:
         pytest.skip("nothing of that kind in this store")
     what, new, _ = out
