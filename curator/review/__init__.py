@@ -6,7 +6,6 @@ holds (now or at `base`), loads each on both sides and compares them (`diff.revi
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -79,12 +78,12 @@ def review_repository(path: Path | str = ".", base: str = "HEAD", token_counter=
     now = git.work_files(repo)
     then = git.tracked_files(repo, commit)
     review = Review(repo, base, commit)
-    with tempfile.TemporaryDirectory(prefix="curator-review-") as tmp:
+    with git.base_folder(commit) as tmp:
         sources = pick_sources(repo, path, now + then)
-        git.stand_in(Path(tmp), then, skip=tuple(s.path for s in sources))
+        git.stand_in(tmp, then, skip=tuple(s.path for s in sources))
         for src in sources:
             config = source_config(repo, src)
-            old_dir = git.extract(repo, commit, src.path, Path(tmp))
+            old_dir = git.extract(repo, commit, src.path, tmp)
             before = load_source(old_dir, src, config, token_counter, meaning)
             after = load_source(repo / src.path, src, config, token_counter, meaning)
             if before is None and after is None:

@@ -5,8 +5,14 @@ git missing); nothing here raises anything else."""
 
 from __future__ import annotations
 
+import hashlib
 import io
+import os
+import shutil
 import tarfile
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..base.git import GitError, run
@@ -60,6 +66,50 @@ def extract(root: Path, ref: str, folder: str, dest: Path) -> Path:
             except (tarfile.TarError, OSError):
                 continue  # such a file is not read on the other side either
     return target
+
+
+@contextmanager
+def base_folder(commit: str) -> Iterator[Path]:
+    """An empty folder to extract the base revision into, removed after. One folder a commit in
+    the user's cache: the next review of the same commit (a pre-commit hook reviews HEAD on every
+    commit) finds that side's counts, facts and findings in the store cache, which is keyed by
+    the folder, instead of reading and checking every file again. One review at a time holds the
+    cache's folders (an flock); another, or one where flock or the cache is off, gets a
+    temporary folder (the same result, only not kept)."""
+    from ..base.kept import folder as kept_folder
+
+    where = kept_folder("review")
+    lock = _lock(where) if where is not None else None
+    if lock is None or where is None:
+        with tempfile.TemporaryDirectory(prefix="curator-review-") as tmp:
+            yield Path(tmp)
+        return
+    dest = Path(where) / hashlib.sha256(commit.encode()).hexdigest()[:24]
+    try:
+        shutil.rmtree(dest, ignore_errors=True)  # what a review killed half way left
+        dest.mkdir()
+        yield dest
+    finally:
+        shutil.rmtree(dest, ignore_errors=True)
+        os.close(lock)
+
+
+def _lock(where: str) -> int | None:
+    """The descriptor holding `where/.lock` (never unlinked: a waiter holds the same file), or None."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    fd = None
+    try:
+        os.makedirs(where, mode=0o700, exist_ok=True)
+        fd = os.open(os.path.join(where, ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return fd
+    except OSError:
+        if fd is not None:
+            os.close(fd)
+        return None
 
 
 PLACEHOLDER_LIMIT = 200_000  # past it a base revision's other files are not stood in for

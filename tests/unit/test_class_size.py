@@ -37,12 +37,15 @@ class Classes:
 
     def __init__(self, mods: dict[str, ast.Module], packages: set[str]) -> None:
         self.mods = mods
-        self.classes = {m: {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)} for m, tree in mods.items()}
+        self.classes: dict[str, dict[str, ast.ClassDef]] = {}
         self.names: dict[str, dict[str, tuple[str, str | None]]] = {}  # module → alias → (module, name or None)
-        for m, tree in mods.items():
+        for m, tree in mods.items():  # one walk of each tree for its classes and its imports
+            classes: dict[str, ast.ClassDef] = {}
             seen: dict[str, tuple[str, str | None]] = {}
             for node in ast.walk(tree):
-                if isinstance(node, ast.ImportFrom):
+                if isinstance(node, ast.ClassDef):
+                    classes[node.name] = node  # the last of a name, as a dict of them keeps
+                elif isinstance(node, ast.ImportFrom):
                     source = _absolute(m, m in packages, node.level, node.module)
                     for a in node.names:
                         full = f"{source}.{a.name}"
@@ -50,7 +53,7 @@ class Classes:
                 elif isinstance(node, ast.Import):
                     for a in node.names:
                         seen[a.asname or a.name.split(".")[0]] = (a.name if a.asname else a.name.split(".")[0], None)
-            self.names[m] = seen
+            self.classes[m], self.names[m] = classes, seen
 
     def find(self, module: str, name: str, depth: int = 0) -> tuple[str, ast.ClassDef] | None:
         """The class `name` means in `module` (followed through re-exports), if curator defines it."""
