@@ -87,7 +87,12 @@ def base_folder(commit: str) -> Iterator[Path]:
     dest = Path(where) / hashlib.sha256(commit.encode()).hexdigest()[:24]
     try:
         shutil.rmtree(dest, ignore_errors=True)  # what a review killed half way left
-        dest.mkdir()
+        try:
+            dest.mkdir()
+        except OSError:  # left behind and not removable (permissions): not kept, as without flock
+            with tempfile.TemporaryDirectory(prefix="curator-review-") as tmp:
+                yield Path(tmp)
+            return
         yield dest
     finally:
         shutil.rmtree(dest, ignore_errors=True)

@@ -26,6 +26,17 @@ def test_the_base_folder_is_one_a_commit_in_the_cache_and_is_removed_after():
         assert again == one and not any(again.iterdir())  # the same place, emptied
 
 
+def test_a_left_folder_that_cannot_be_removed_gives_a_temporary_folder(monkeypatch):
+    import shutil
+
+    with base_folder("c" * 40) as kept:
+        pass
+    kept.mkdir()  # as a killed review left it, and rmtree cannot take it away (permissions)
+    monkeypatch.setattr(shutil, "rmtree", lambda *a, **k: None)
+    with base_folder("c" * 40) as folder:
+        assert folder != kept and folder.is_dir() and not folder.is_relative_to(cache_dir())
+
+
 def test_without_a_cache_the_base_folder_is_temporary(monkeypatch):
     monkeypatch.setenv("CURATOR_NO_CACHE", "1")
     with base_folder("b" * 40) as folder:
