@@ -80,23 +80,25 @@ def base_folder(commit: str) -> Iterator[Path]:
 
     where = kept_folder("review")
     lock = _lock(where) if where is not None else None
-    if lock is None or where is None:
-        with tempfile.TemporaryDirectory(prefix="curator-review-") as tmp:
-            yield Path(tmp)
-        return
-    dest = Path(where) / hashlib.sha256(commit.encode()).hexdigest()[:24]
-    try:
+    dest = None
+    if lock is not None and where is not None:
+        dest = Path(where) / hashlib.sha256(commit.encode()).hexdigest()[:24]
         shutil.rmtree(dest, ignore_errors=True)  # what a review killed half way left
         try:
             dest.mkdir()
         except OSError:  # left behind and not removable (permissions): not kept, as without flock
+            dest = None
+    try:
+        if dest is None:
             with tempfile.TemporaryDirectory(prefix="curator-review-") as tmp:
                 yield Path(tmp)
-            return
-        yield dest
+        else:
+            yield dest
     finally:
-        shutil.rmtree(dest, ignore_errors=True)
-        os.close(lock)
+        if dest is not None:
+            shutil.rmtree(dest, ignore_errors=True)
+        if lock is not None:
+            os.close(lock)
 
 
 def _lock(where: str) -> int | None:
