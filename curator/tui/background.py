@@ -10,6 +10,8 @@ from pathlib import Path
 
 from . import messages as msg
 
+QUIET = 0.25  # seconds of a load that show no progress (a quick load never draws a moving bar)
+
 
 class Background:
     def __init__(self, app) -> None:
@@ -28,11 +30,16 @@ class Background:
         from ..live.workbench import open_workbench
         from ..model.sources import discover
 
-        app, last = self.app, [0.0]
+        app, start = self.app, time.monotonic()
+        last = [start]
 
         def progress(what: str, fraction: float) -> None:
-            # a large store's walk reports thousands of times a second: a few a second are shown
+            # a large store's walk reports thousands of times a second: a few a second are shown,
+            # and none in a load's first QUIET seconds: a small store opens with its pane as it
+            # is (each report re-lays the screen out: ~8% of the sample's start-up)
             now = time.monotonic()
+            if now - start < QUIET:
+                return
             if now - last[0] >= 0.05 or fraction >= 1:
                 last[0] = now
                 app.later(app._progress, what, fraction)
