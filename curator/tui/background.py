@@ -156,9 +156,9 @@ class Background:
         from textual.worker import get_current_worker
 
         app = self.app
-        svc, worker, last = app.transcripts, get_current_worker(), [0.0]
+        svc, worker, last = app.transcripts, get_current_worker(), [time.monotonic() - 0.3 + QUIET]
 
-        def progress(what: str, fraction: float) -> None:
+        def progress(what: str, fraction: float) -> None:  # (none in the quiet start, as the store's)
             if time.monotonic() - last[0] > 0.3:
                 last[0] = time.monotonic()
                 app.later(self.transcripts_changed, False)
