@@ -91,6 +91,15 @@ def step_named(name: str):
         raise AssertionError(f"step {name}: {failed}") from failed
 
 
+async def run_steps(app, pilot, steps) -> None:
+    """Read-only steps on one launch: each `(size, fresh modes, step)` from the start state
+    (`back_to_start`), a failed assertion naming its step."""
+    for size, fresh, step in steps:
+        await back_to_start(app, pilot, size, fresh)
+        with step_named(step.__name__):
+            await step(app, pilot)
+
+
 async def press_on_row(app, pilot, row: int, key: str = "x") -> None:
     """Problems' table focused with its cursor on `row`, then `key`, and the app settled."""
     from textual.widgets import DataTable

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.widgets import DataTable, Input
 
 from curator.tui.screens import MainScreen, ProblemsScreen, RetrievalLabScreen
-from tests.pilot.conftest import back_to_start, settle, step_named, wait_until
+from tests.pilot.conftest import run_steps, settle, wait_until
 
 
 def shown_keys(screen) -> set[str]:
@@ -130,13 +130,10 @@ async def test_focus_toasts_keys_and_help_on_one_launch(app):
     (`back_to_start`): the toasts first (none before them); the lab and the problems each on a new
     screen, as at their first visit; then every screen's footer keys, then every screen's F1."""
     async with app.run_test(size=(80, 24)) as pilot:
-        for fresh, step in (((), _toasts_do_not_pile_up),
-                            (("lab",), _lab_query_takes_digits_and_escape_gives_the_keys_back),
-                            (("lab",), _why_box_escape_leaves_and_y_comes_back),
-                            (("problems",), _problem_filter_down_leaves_and_keys_work_again),
-                            (("problems",), _tables_move_with_j_k_and_end_never_scrolls_sideways),
-                            (("lab", "problems"), _every_shown_key_has_a_working_action),
-                            ((), _help_fits_80x24_and_lists_only_curator_keys)):
-            await back_to_start(app, pilot, fresh=fresh)
-            with step_named(step.__name__):
-                await step(app, pilot)
+        await run_steps(app, pilot, ((None, (), _toasts_do_not_pile_up),
+                                     (None, ("lab",), _lab_query_takes_digits_and_escape_gives_the_keys_back),
+                                     (None, ("lab",), _why_box_escape_leaves_and_y_comes_back),
+                                     (None, ("problems",), _problem_filter_down_leaves_and_keys_work_again),
+                                     (None, ("problems",), _tables_move_with_j_k_and_end_never_scrolls_sideways),
+                                     (None, ("lab", "problems"), _every_shown_key_has_a_working_action),
+                                     (None, (), _help_fits_80x24_and_lists_only_curator_keys)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from curator.base.tokens import FakeTokenCounter
 from curator.model.sources import discover
 from curator.tui.app import make_app
-from tests.pilot.conftest import back_to_start, settle, step_named, wait_until
+from tests.pilot.conftest import run_steps, settle, wait_until
 
 
 def _repo(tmp_path):
@@ -87,8 +87,5 @@ async def test_lab_opens_a_result_in_its_source_then_searches_then_narrows_on_on
     app = make_app(root, given=root.name, token_counter=FakeTokenCounter(), theme="curator-dark",
                    remember_theme=False, layout=discover(root))
     async with app.run_test(size=(80, 24)) as pilot:
-        for size, step in (((80, 24), _lab_opens_a_result_of_the_whole_repository_in_its_own_source),
-                           ((120, 36), _lab_searches_the_whole_repository_then_the_narrowed_source)):
-            await back_to_start(app, pilot, size, fresh=("lab",))
-            with step_named(step.__name__):
-                await step(app, pilot)
+        await run_steps(app, pilot, (((80, 24), ("lab",), _lab_opens_a_result_of_the_whole_repository_in_its_own_source),
+                                     ((120, 36), ("lab",), _lab_searches_the_whole_repository_then_the_narrowed_source)))

@@ -10,7 +10,7 @@ import pytest
 
 from curator.base.tokens import FakeTokenCounter
 from curator.tui.app import make_app
-from tests.pilot.conftest import back_to_start, settle, step_named, text_of, wait_until
+from tests.pilot.conftest import run_steps, settle, text_of, wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -130,7 +130,5 @@ async def test_review_and_the_palette_on_one_launch(repo_store):
     then, from the store screen, the palette's entry opening the review."""
     app = make_app(repo_store, token_counter=FakeTokenCounter(), theme="curator-dark", remember_theme=False)
     async with app.run_test(size=(120, 36)) as pilot:
-        for step in (_review_groups_changes_and_shows_each_diff, _palette_opens_the_review):
-            await back_to_start(app, pilot)
-            with step_named(step.__name__):
-                await step(app, pilot)
+        await run_steps(app, pilot, ((None, (), _review_groups_changes_and_shows_each_diff),
+                                     (None, (), _palette_opens_the_review)))

@@ -15,7 +15,7 @@ from curator.tui.app import make_app
 from curator.tui.dialogs import DiffDialog
 from curator.tui.screens import MainScreen, SessionsScreen
 from tests.conftest import SAMPLE
-from tests.pilot.conftest import back_to_start, settle, step_named, text_of, wait_until
+from tests.pilot.conftest import run_steps, settle, text_of, wait_until
 from tests.unit.transcripts import transcripts as tx
 
 SID = "33333333-cccc-4ddd-8eee-000000000003"
@@ -191,9 +191,7 @@ async def test_marking_at_80_columns_then_the_record_view_at_120_on_one_launch(r
     (the mining preview is cancelled by going back), then the store's record facts at 120×36."""
     app, store = repo_app
     async with app.run_test(size=(80, 24)) as pilot:
-        for size, step in (((80, 24), _marking_and_mining_show_once_a_conversation_is_open_and_the_footer_fits_80),
-                           ((120, 36), _record_view_shows_reads)):
-            await back_to_start(app, pilot, size)
-            with step_named(step.__name__):
-                await step(app, pilot)
+        await run_steps(app, pilot, (
+            ((80, 24), (), _marking_and_mining_show_once_a_conversation_is_open_and_the_footer_fits_80),
+            ((120, 36), (), _record_view_shows_reads)))
     assert not list((store / "reflexion").glob("2026-11-10-*.md"))  # the cancelled preview wrote nothing

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import DataTable
 
 from curator.tui.dialogs import TiersDialog
-from tests.pilot.conftest import back_to_start, settle, step_named, text_of
+from tests.pilot.conftest import run_steps, settle, text_of
 
 
 async def _tiers_table(app, pilot) -> DataTable:
@@ -47,8 +47,5 @@ async def test_tiers_panel_at_120_then_80_columns_on_one_launch(app):
     """Both read-only steps on one launch (a launch is ~1 s of CPU): the panel from its action at
     120×36, then, closed and opened again at 80×24, its cut whys."""
     async with app.run_test(size=(120, 36)) as pilot:
-        for size, step in (((120, 36), _tiers_panel_from_the_palette_action),
-                           ((80, 24), _at_80_columns_a_cut_why_ends_in_an_ellipsis_and_shows_whole_below)):
-            await back_to_start(app, pilot, size)
-            with step_named(step.__name__):
-                await step(app, pilot)
+        await run_steps(app, pilot, (((120, 36), (), _tiers_panel_from_the_palette_action),
+                                     ((80, 24), (), _at_80_columns_a_cut_why_ends_in_an_ellipsis_and_shows_whole_below)))
