@@ -15,7 +15,7 @@ from curator.tui.app import make_app
 from curator.tui.dialogs import DiffDialog
 from curator.tui.screens import MainScreen, SessionsScreen
 from tests.conftest import SAMPLE
-from tests.pilot.conftest import run_steps, settle, text_of, wait_until
+from tests.pilot.conftest import settle, text_of, wait_until
 from tests.unit.transcripts import transcripts as tx
 
 SID = "33333333-cccc-4ddd-8eee-000000000003"
@@ -81,17 +81,20 @@ async def test_list_conversation_search_and_mine(repo_app):
         assert not screen.hits and table.row_count == 2
 
 
-async def _record_view_shows_reads(app, pilot):
-    await wait_until(pilot, lambda: app.transcripts is not None and app.transcripts.usage is not None)
-    screen = app.screen
-    assert isinstance(screen, MainScreen)
-    screen.open_path("git/git-interactive-rebase.md")
-    await settle(app, pilot)
-    facts = text_of(screen.query_one("#facts", Static))
-    assert re.search(r"last read +2026-11-10 · reads 30d 1 / 90d 1 \(1 in 1 session\(s\)\)", facts)
-    screen.open_path("git/git-lfs-fixtures.md")
-    await settle(app, pilot)
-    assert "never, in 2 session(s)" in text_of(screen.query_one("#facts", Static))
+async def test_record_view_shows_reads(repo_app):
+    app, _ = repo_app
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: app.transcripts is not None and app.transcripts.usage is not None)
+        screen = app.screen
+        assert isinstance(screen, MainScreen)
+        screen.open_path("git/git-interactive-rebase.md")
+        await settle(app, pilot)
+        facts = text_of(screen.query_one("#facts", Static))
+        assert re.search(r"last read +2026-11-10 · reads 30d 1 / 90d 1 \(1 in 1 session\(s\)\)", facts)
+        screen.open_path("git/git-lfs-fixtures.md")
+        await settle(app, pilot)
+        assert "never, in 2 session(s)" in text_of(screen.query_one("#facts", Static))
 
 
 async def test_no_transcripts_says_so(app):
@@ -121,24 +124,27 @@ def _footer_width(screen) -> int:
     return max(w.region.right for w in footer.children if w.display) - footer.region.x
 
 
-async def _marking_and_mining_show_once_a_conversation_is_open_and_the_footer_fits_80(app, pilot):
-    await wait_until(pilot, lambda: app.transcripts is not None and app.transcripts.indexed)
-    await pilot.press("5")
-    await settle(app, pilot)
-    screen = app.screen
+async def test_marking_and_mining_show_once_a_conversation_is_open_and_the_footer_fits_80(repo_app):
+    app, _ = repo_app
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: app.transcripts is not None and app.transcripts.indexed)
+        await pilot.press("5")
+        await settle(app, pilot)
+        screen = app.screen
 
-    def shown():
-        return {k for k, b in screen.active_bindings.items() if b.binding.show and b.enabled}
+        def shown():
+            return {k for k, b in screen.active_bindings.items() if b.binding.show and b.enabled}
 
-    assert "m" not in shown() and "U" in shown()
-    await pilot.press("enter")
-    await wait_until(pilot, lambda: len(screen.turns) > 0)
-    await settle(app, pilot)
-    assert {"m", "M", "space"} <= shown() and "U" not in shown()
-    assert 40 < _footer_width(screen) <= 80
-    await pilot.press("m")  # mining works from here
-    await settle(app, pilot)
-    assert isinstance(app.screen, DiffDialog)
+        assert "m" not in shown() and "U" in shown()
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: len(screen.turns) > 0)
+        await settle(app, pilot)
+        assert {"m", "M", "space"} <= shown() and "U" not in shown()
+        assert 40 < _footer_width(screen) <= 80
+        await pilot.press("m")  # mining works from here
+        await settle(app, pilot)
+        assert isinstance(app.screen, DiffDialog)
 
 
 async def test_search_hit_opens_at_its_turn_and_a_marked_range_is_mined(repo_app):
@@ -184,14 +190,3 @@ async def test_prune_unread_transient_records_from_the_sessions_screen(repo_app)
         assert not (store / "validation" / "2026-09-30-ci-cache-key.md").exists()
         assert (store / ".curator" / "archive" / "validation" / "2026-09-30-ci-cache-key.md").exists()
         assert (store / "validation" / "2026-11-18-c0ffee.md").exists()  # too young to be called unread
-
-
-async def test_marking_at_80_columns_then_the_record_view_at_120_on_one_launch(repo_app):
-    """Both read-only steps on one launch (a launch is ~1 s of CPU): the sessions' keys at 80×24
-    (the mining preview is cancelled by going back), then the store's record facts at 120×36."""
-    app, store = repo_app
-    async with app.run_test(size=(80, 24)) as pilot:
-        await run_steps(app, pilot, (
-            ((80, 24), (), _marking_and_mining_show_once_a_conversation_is_open_and_the_footer_fits_80),
-            ((120, 36), (), _record_view_shows_reads)))
-    assert not list((store / "reflexion").glob("2026-11-10-*.md"))  # the cancelled preview wrote nothing
