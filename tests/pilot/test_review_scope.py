@@ -9,13 +9,12 @@ import shutil
 
 import pytest
 
-from curator.base.tokens import default_counter
+from curator.base.tokens import FakeTokenCounter, default_counter
 from curator.cli import main
 from curator.demo.repository import build_history
-from curator.model.sources import discover
 from curator.tui.app import make_app
 
-from .conftest import back_to_start, settle, step_named, text_of, wait_until
+from .conftest import settle, text_of, wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -46,52 +45,9 @@ async def _open_review(app, pilot):
     return app.screen
 
 
-async def _whole_repository_reviews_every_memory_system_as_the_cli_does(app, pilot, data, cli_text, changed):
-    screen = await _open_review(app, pilot)
-    assert app.scope is None
-    summary = _flat(text_of(screen.query_one("#review-summary")))
-    s = data["summary"]
-    totals = (f"{s['changed']} of {s['sources']} sources changed · {s['records']} records · "
-              f"{s['rows']} index rows · {s['introduced']} new findings · {s['resolved']} resolved")
-    assert totals in summary and totals in cli_text  # the same line, the JSON's numbers
-    table = screen.query_one("#review-changes")
-    rows = _rows(table)
-    # each changed memory system heads its own changes, in the CLI's order
-    heads = [i for i, r in enumerate(rows) if any(name in r and "changed" in r for name in changed)]
-    assert len(heads) == len(changed)
-    assert [next(n for n in changed if n in rows[i]) for i in heads] == changed
-    records = sum(len(x["records"]) for x in data["sources"])
-    assert sum(1 for r in rows if "added" in r or "modified" in r or "removed" in r) >= records
-    # the instruction files' change: each agent's start-up, first
-    agent = data["agents"][0]
-    assert rows[0].startswith("start-up") and agent["agent"] in rows[0] and "CLAUDE.md" in rows[0]
-    assert f"{agent['before']:,} → {agent['after']:,}" in text_of(screen.query_one("#review-diff"))
-    # a record of the second system: its diff, and Enter opens it in that system
-    second = heads[1] + 1
-    table.move_cursor(row=second)
-    await pilot.pause()
-    assert "+++ b/" in text_of(screen.query_one("#review-diff"))
-    await pilot.press("enter")
-    await wait_until(pilot, lambda: app.current_mode == "store")
-    assert app.workbench.sources[app.workbench.current].root.as_posix().endswith(changed[1].split("/")[0])
+async def test_whole_repository_reviews_every_memory_system_as_the_cli_does(capsys, history_repo):
+    from curator.model.sources import discover
 
-
-async def _s_narrows_the_review_to_one_memory_system(app, pilot):
-    screen = await _open_review(app, pilot)
-    await pilot.press("s")
-    await settle(app, pilot)
-    name = app.workbench.sources[app.scope].name
-    await wait_until(pilot, lambda: screen.review is not None and not screen.whole)
-    rows = _rows(screen.query_one("#review-changes"))
-    assert not any(r.startswith("start-up") for r in rows)  # the agents belong to the whole
-    assert all(s.source.startswith(name.strip("/")) for s in screen.review.stores)
-    assert "sources changed" not in text_of(screen.query_one("#review-summary"))
-
-
-async def test_the_whole_repository_then_one_memory_system_review_as_the_cli_does(capsys, history_repo):
-    """Both read-only steps on one launch (a launch of the sample repository costs ~1 s of CPU), the
-    review new at each: the whole repository as `curator review` says it, Enter opening a record of
-    the second system; then s narrows the review to one memory system (last: the scope stays)."""
     main(["review", "--format", "json", str(history_repo)])
     data = json.loads(capsys.readouterr().out)
     main(["review", str(history_repo)])
@@ -102,9 +58,47 @@ async def test_the_whole_repository_then_one_memory_system_review_as_the_cli_doe
     app = make_app(history_repo, given="sample_memories", token_counter=default_counter(), theme="curator-dark",
                    remember_theme=False, layout=discover(history_repo))
     async with app.run_test(size=(80, 24)) as pilot:
-        await back_to_start(app, pilot)
-        with step_named("whole repository"):
-            await _whole_repository_reviews_every_memory_system_as_the_cli_does(app, pilot, data, cli_text, changed)
-        await back_to_start(app, pilot, fresh=("review",))
-        with step_named("s narrows"):
-            await _s_narrows_the_review_to_one_memory_system(app, pilot)
+        screen = await _open_review(app, pilot)
+        assert app.scope is None
+        summary = _flat(text_of(screen.query_one("#review-summary")))
+        s = data["summary"]
+        totals = (f"{s['changed']} of {s['sources']} sources changed · {s['records']} records · "
+                  f"{s['rows']} index rows · {s['introduced']} new findings · {s['resolved']} resolved")
+        assert totals in summary and totals in cli_text  # the same line, the JSON's numbers
+        table = screen.query_one("#review-changes")
+        rows = _rows(table)
+        # each changed memory system heads its own changes, in the CLI's order
+        heads = [i for i, r in enumerate(rows) if any(name in r and "changed" in r for name in changed)]
+        assert len(heads) == len(changed)
+        assert [next(n for n in changed if n in rows[i]) for i in heads] == changed
+        records = sum(len(x["records"]) for x in data["sources"])
+        assert sum(1 for r in rows if "added" in r or "modified" in r or "removed" in r) >= records
+        # the instruction files' change: each agent's start-up, first
+        agent = data["agents"][0]
+        assert rows[0].startswith("start-up") and agent["agent"] in rows[0] and "CLAUDE.md" in rows[0]
+        assert f"{agent['before']:,} → {agent['after']:,}" in text_of(screen.query_one("#review-diff"))
+        # a record of the second system: its diff, and Enter opens it in that system
+        second = heads[1] + 1
+        table.move_cursor(row=second)
+        await pilot.pause()
+        assert "+++ b/" in text_of(screen.query_one("#review-diff"))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.current_mode == "store")
+        assert app.workbench.sources[app.workbench.current].root.as_posix().endswith(changed[1].split("/")[0])
+
+
+async def test_s_narrows_the_review_to_one_memory_system(history_repo):
+    from curator.model.sources import discover
+
+    app = make_app(history_repo, given="sample_memories", token_counter=FakeTokenCounter(), theme="curator-dark",
+                   remember_theme=False, layout=discover(history_repo))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open_review(app, pilot)
+        await pilot.press("s")
+        await settle(app, pilot)
+        name = app.workbench.sources[app.scope].name
+        await wait_until(pilot, lambda: screen.review is not None and not screen.whole)
+        rows = _rows(screen.query_one("#review-changes"))
+        assert not any(r.startswith("start-up") for r in rows)  # the agents belong to the whole
+        assert all(s.source.startswith(name.strip("/")) for s in screen.review.stores)
+        assert "sources changed" not in text_of(screen.query_one("#review-summary"))
