@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 
 import pytest
@@ -59,10 +60,11 @@ async def wait_until(pilot, condition, timeout: float = 10.0, seen=None) -> None
         await workers_done(pilot.app)
 
 
-async def back_to_start(app, pilot, size: tuple[int, int] | None = None) -> None:
+async def back_to_start(app, pilot, size: tuple[int, int] | None = None, fresh: tuple[str, ...] = ()) -> None:
     """Between read-only steps that share one launch (each launch costs ~1 s of CPU): every dialog
     closed as a user closes it (Escape), the store screen, no toasts, nothing focused by the step
-    before; `size` resizes the terminal for the next step."""
+    before; `size` resizes the terminal for the next step; each mode in `fresh` gets a new screen
+    (its first visit again: focus, cursor, typed text and filters as a new launch has them)."""
     for _ in range(5):
         if len(app.screen_stack) <= 1:
             break
@@ -71,10 +73,31 @@ async def back_to_start(app, pilot, size: tuple[int, int] | None = None) -> None
     while len(app.screen_stack) > 1:  # a dialog Escape does not close (a box holding it)
         await app.pop_screen()
     await app.switch_mode("store")
+    for mode in fresh:
+        await app.remove_mode(mode)
+        app.add_mode(mode, type(app).MODES[mode])
     app.clear_notifications()
     if size is not None and app.size != size:
         await pilot.resize_terminal(*size)
     await settle(app, pilot)
+
+
+@contextlib.contextmanager
+def step_named(name: str):
+    """A failed assertion of one step of a shared launch names the step it belongs to."""
+    try:
+        yield
+    except AssertionError as failed:
+        raise AssertionError(f"step {name}: {failed}") from failed
+
+
+async def run_steps(app, pilot, steps) -> None:
+    """Read-only steps on one launch: each `(size, fresh modes, step)` from the start state
+    (`back_to_start`), a failed assertion naming its step."""
+    for size, fresh, step in steps:
+        await back_to_start(app, pilot, size, fresh)
+        with step_named(step.__name__):
+            await step(app, pilot)
 
 
 async def press_on_row(app, pilot, row: int, key: str = "x") -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.widgets import DataTable, Input
 
 from curator.tui.screens import MainScreen, ProblemsScreen, RetrievalLabScreen
-from tests.pilot.conftest import back_to_start, settle, wait_until
+from tests.pilot.conftest import run_steps, settle, wait_until
 
 
 def shown_keys(screen) -> set[str]:
@@ -14,77 +14,73 @@ def shown_keys(screen) -> set[str]:
     return {key for key, active in screen.active_bindings.items() if active.binding.show and active.enabled}
 
 
-async def test_lab_query_takes_digits_and_escape_gives_the_keys_back(app):
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("4")
-        await settle(app, pilot)
-        screen = app.screen
-        assert isinstance(screen, RetrievalLabScreen)
-        query = screen.query_one("#lab-query", Input)
-        assert app.focused is query
-        assert "1" not in shown_keys(screen) and "q" not in shown_keys(screen)  # typed, not keys
-        await pilot.press(*"undo 1 q")
-        assert query.value == "undo 1 q" and isinstance(app.screen, RetrievalLabScreen)
-        await pilot.press("escape")
-        assert app.focused is screen.query_one("#fused", DataTable)
-        assert "1" in shown_keys(app.screen)
-        await pilot.press("2")
-        await settle(app, pilot)
-        assert isinstance(app.screen, ProblemsScreen)
-        assert query.value == "undo 1 q"  # nothing typed after leaving the box
+async def _lab_query_takes_digits_and_escape_gives_the_keys_back(app, pilot):
+    await settle(app, pilot)
+    await pilot.press("4")
+    await settle(app, pilot)
+    screen = app.screen
+    assert isinstance(screen, RetrievalLabScreen)
+    query = screen.query_one("#lab-query", Input)
+    assert app.focused is query
+    assert "1" not in shown_keys(screen) and "q" not in shown_keys(screen)  # typed, not keys
+    await pilot.press(*"undo 1 q")
+    assert query.value == "undo 1 q" and isinstance(app.screen, RetrievalLabScreen)
+    await pilot.press("escape")
+    assert app.focused is screen.query_one("#fused", DataTable)
+    assert "1" in shown_keys(app.screen)
+    await pilot.press("2")
+    await settle(app, pilot)
+    assert isinstance(app.screen, ProblemsScreen)
+    assert query.value == "undo 1 q"  # nothing typed after leaving the box
 
 
-async def test_why_box_escape_leaves_and_y_comes_back(app):
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("4")
-        screen = app.screen
-        await wait_until(pilot, lambda: screen.engine is not None)
-        await pilot.press(*"deploy")
-        await wait_until(pilot, lambda: screen.query_one("#fused", DataTable).row_count > 0)
-        await pilot.press("escape", "y")
-        why = screen.query_one("#why-path", Input)
-        assert app.focused is why and why.value  # y filled in the highlighted memory
-        await pilot.press("x")
-        assert why.value.endswith("x")  # typing adds; the box did not select all on focus
-        await pilot.press("escape")
-        assert app.focused is screen.query_one("#fused", DataTable)
+async def _why_box_escape_leaves_and_y_comes_back(app, pilot):
+    await settle(app, pilot)
+    await pilot.press("4")
+    screen = app.screen
+    await wait_until(pilot, lambda: screen.engine is not None)
+    await pilot.press(*"deploy")
+    await wait_until(pilot, lambda: screen.query_one("#fused", DataTable).row_count > 0)
+    await pilot.press("escape", "y")
+    why = screen.query_one("#why-path", Input)
+    assert app.focused is why and why.value  # y filled in the highlighted memory
+    await pilot.press("x")
+    assert why.value.endswith("x")  # typing adds; the box did not select all on focus
+    await pilot.press("escape")
+    assert app.focused is screen.query_one("#fused", DataTable)
 
 
-async def test_problem_filter_down_leaves_and_keys_work_again(app):
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("2")
-        await settle(app, pilot)
-        screen = app.screen
-        await pilot.press("slash", *"e1q")
-        box = screen.query_one("#problem-filter", Input)
-        assert box.value == "e1q" and isinstance(app.screen, ProblemsScreen)
-        assert not screen.hidden  # e was typed, it did not hide the errors
-        for key in ("e", "w", "x", "1", "q", "question_mark"):
-            assert key not in shown_keys(screen), key
-        await pilot.press("backspace", "backspace", "backspace", "down")
-        table = screen.query_one("#problems", DataTable)
-        assert app.focused is table
-        await pilot.press("e")
-        assert screen.hidden == {"error"}
+async def _problem_filter_down_leaves_and_keys_work_again(app, pilot):
+    await settle(app, pilot)
+    await pilot.press("2")
+    await settle(app, pilot)
+    screen = app.screen
+    await pilot.press("slash", *"e1q")
+    box = screen.query_one("#problem-filter", Input)
+    assert box.value == "e1q" and isinstance(app.screen, ProblemsScreen)
+    assert not screen.hidden  # e was typed, it did not hide the errors
+    for key in ("e", "w", "x", "1", "q", "question_mark"):
+        assert key not in shown_keys(screen), key
+    await pilot.press("backspace", "backspace", "backspace", "down")
+    table = screen.query_one("#problems", DataTable)
+    assert app.focused is table
+    await pilot.press("e")
+    assert screen.hidden == {"error"}
 
 
-async def test_tables_move_with_j_k_and_end_never_scrolls_sideways(app):
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("2")
-        await settle(app, pilot)
-        table = app.screen.query_one("#problems", DataTable)
-        assert app.focused is table and table.cursor_row == 0
-        await pilot.press("j", "j", "k")
-        assert table.cursor_row == 1
-        await pilot.press("end")
-        await pilot.pause()
-        assert table.cursor_row == table.row_count - 1 and table.scroll_x == 0
-        await pilot.press("home")
-        assert table.cursor_row == 0
+async def _tables_move_with_j_k_and_end_never_scrolls_sideways(app, pilot):
+    await settle(app, pilot)
+    await pilot.press("2")
+    await settle(app, pilot)
+    table = app.screen.query_one("#problems", DataTable)
+    assert app.focused is table and table.cursor_row == 0
+    await pilot.press("j", "j", "k")
+    assert table.cursor_row == 1
+    await pilot.press("end")
+    await pilot.pause()
+    assert table.cursor_row == table.row_count - 1 and table.scroll_x == 0
+    await pilot.press("home")
+    assert table.cursor_row == 0
 
 
 async def _every_shown_key_has_a_working_action(app, pilot):
@@ -129,11 +125,15 @@ async def _toasts_do_not_pile_up(app, pilot):
     assert kept == ["first", "info 3"]  # the error stays; infos replace each other
 
 
-async def test_toasts_shown_keys_and_help_on_one_launch(app):
-    """Three read-only walks share one launch: the toasts first (none before them), then every
-    screen's footer keys, then every screen's F1."""
+async def test_focus_toasts_keys_and_help_on_one_launch(app):
+    """Read-only walks share one launch (a launch is ~1 s of CPU), each from the store screen
+    (`back_to_start`): the toasts first (none before them); the lab and the problems each on a new
+    screen, as at their first visit; then every screen's footer keys, then every screen's F1."""
     async with app.run_test(size=(80, 24)) as pilot:
-        for step in (_toasts_do_not_pile_up, _every_shown_key_has_a_working_action,
-                     _help_fits_80x24_and_lists_only_curator_keys):
-            await back_to_start(app, pilot)
-            await step(app, pilot)
+        await run_steps(app, pilot, ((None, (), _toasts_do_not_pile_up),
+                                     (None, ("lab",), _lab_query_takes_digits_and_escape_gives_the_keys_back),
+                                     (None, ("lab",), _why_box_escape_leaves_and_y_comes_back),
+                                     (None, ("problems",), _problem_filter_down_leaves_and_keys_work_again),
+                                     (None, ("problems",), _tables_move_with_j_k_and_end_never_scrolls_sideways),
+                                     (None, ("lab", "problems"), _every_shown_key_has_a_working_action),
+                                     (None, (), _help_fits_80x24_and_lists_only_curator_keys)))

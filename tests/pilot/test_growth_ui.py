@@ -11,7 +11,7 @@ from textual.widgets import Sparkline, Static
 from curator.base.tokens import FakeTokenCounter
 from curator.tui.app import make_app
 from curator.tui.screens import BudgetsScreen
-from tests.pilot.conftest import settle, text_of
+from tests.pilot.conftest import back_to_start, settle, step_named, text_of
 
 
 def git(cwd, *args):
@@ -44,21 +44,29 @@ async def open_budgets(app, pilot) -> BudgetsScreen:
     return screen
 
 
+async def _budgets_draws_the_growth_at(app, pilot, size):
+    screen = await open_budgets(app, pilot)
+    line = screen.query_one("#growth-line", Sparkline)
+    assert line.display and len(line.data) == 3  # two commits, then the work tree
+    assert list(line.data) == sorted(line.data) and line.data[0] < line.data[-1]
+    assert line.size.width <= size[0]
+    title = text_of(screen.query_one("#growth-title", Static))
+    legend = text_of(screen.query_one("#growth-legend", Static))
+    assert "2 commits" in title
+    assert "→ now" in legend and "≈+" in legend and legend.count("files") == 2
+    assert "no git history" not in legend
+
+
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
-@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
-async def test_budgets_draws_the_growth_of_a_store_in_git(git_store, size):
+async def test_budgets_draws_the_growth_of_a_store_in_git_at_80_and_120_columns(git_store):
+    """One launch (a launch is ~1 s of CPU): the budgets screen drawn new at 80×24, then drawn new
+    again (its first visit once more) at 120×36."""
     app = make_app(git_store, given="memories", token_counter=FakeTokenCounter(), theme="curator-dark")
-    async with app.run_test(size=size) as pilot:
-        screen = await open_budgets(app, pilot)
-        line = screen.query_one("#growth-line", Sparkline)
-        assert line.display and len(line.data) == 3  # two commits, then the work tree
-        assert list(line.data) == sorted(line.data) and line.data[0] < line.data[-1]
-        assert line.size.width <= size[0]
-        title = text_of(screen.query_one("#growth-title", Static))
-        legend = text_of(screen.query_one("#growth-legend", Static))
-        assert "2 commits" in title
-        assert "→ now" in legend and "≈+" in legend and legend.count("files") == 2
-        assert "no git history" not in legend
+    async with app.run_test(size=(80, 24)) as pilot:
+        for size in ((80, 24), (120, 36)):
+            await back_to_start(app, pilot, size, fresh=("budgets",))
+            with step_named(f"budgets at {size[0]}×{size[1]}"):
+                await _budgets_draws_the_growth_at(app, pilot, size)
 
 
 async def test_budgets_says_when_there_is_no_git_history(app):

@@ -15,7 +15,7 @@ from curator.tui.app import make_app
 from curator.tui.screens import retrieval_lab
 from curator.tui.screens.lab_engines import LabEngines
 from tests.fake_encoder import FakeEncoder, use_fake_encoder
-from tests.pilot.conftest import settle, text_of, wait_until
+from tests.pilot.conftest import settle, step_named, text_of, wait_until
 
 QUERY = "schema change froze deploy"
 
@@ -64,12 +64,17 @@ async def test_every_source_has_a_column_that_fits_and_agrees_with_the_cli(sampl
         assert screen.query_one("#src-semantic-list").display and not screen.query_one("#src-graph-list").display
 
 
-async def test_without_meaning_there_is_no_semantic_column(app):
+async def test_without_meaning_there_is_no_semantic_column_and_a_superseded_search_stops(app):
+    """Two checks on one launch (a launch is ~1 s of CPU): no semantic column without meaning, then
+    a search worker whose words changed stops reading."""
     async with app.run_test(size=(80, 24)) as pilot:  # CURATOR_NO_SEMANTIC=1: the tests' default
-        screen = await _search(app, pilot, semantic=False)
-        assert _labels(screen.query_one("#fused")) == ["#", "memory", "tokens", "rte", "bm25", "pri"]
-        assert not screen.query_one("#src-semantic-list").display
-        assert "semantic" not in text_of(screen.query_one("#lab-reason", Static))
+        with step_named("no semantic column"):
+            screen = await _search(app, pilot, semantic=False)
+            assert _labels(screen.query_one("#fused")) == ["#", "memory", "tokens", "rte", "bm25", "pri"]
+            assert not screen.query_one("#src-semantic-list").display
+            assert "semantic" not in text_of(screen.query_one("#lab-reason", Static))
+        with step_named("a superseded search stops"):
+            await _a_search_whose_words_changed_stops_reading(app, pilot)
 
 
 async def test_each_highlighted_result_explains_itself_and_new_words_rank_by_words_first(app, monkeypatch):
@@ -137,7 +142,7 @@ async def test_the_first_embedding_shows_its_progress_while_words_answer(app, mo
         assert "embedding" not in text_of(title)
 
 
-async def test_a_search_whose_words_changed_stops_reading(app, monkeypatch):
+async def _a_search_whose_words_changed_stops_reading(app, pilot):
     from textual.worker import Worker
 
     from curator.tui.screens.lab_engines import Superseded, stop_if_superseded
@@ -152,10 +157,9 @@ async def test_a_search_whose_words_changed_stops_reading(app, monkeypatch):
         except Superseded:
             ran.append("stopped")
 
-    async with app.run_test(size=(80, 24)) as pilot:
-        worker = app.run_worker(step, thread=True, exit_on_error=False)
-        await wait_until(pilot, lambda: ran)
-        assert ran == ["stopped"] and isinstance(worker, Worker)
+    worker = app.run_worker(step, thread=True, exit_on_error=False)
+    await wait_until(pilot, lambda: ran)
+    assert ran == ["stopped"] and isinstance(worker, Worker)
 
 
 async def test_a_semantic_source_that_cannot_run_says_why(app, monkeypatch):

@@ -10,7 +10,7 @@ import pytest
 
 from curator.base.tokens import FakeTokenCounter
 from curator.tui.app import make_app
-from tests.pilot.conftest import settle, text_of, wait_until
+from tests.pilot.conftest import run_steps, settle, text_of, wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -41,32 +41,30 @@ def repo_store(tmp_path):
     return store
 
 
-async def test_review_groups_changes_and_shows_each_diff(repo_store):
+async def _review_groups_changes_and_shows_each_diff(app, pilot):
     from textual.widgets import DataTable, Static
 
-    app = make_app(repo_store, token_counter=FakeTokenCounter(), theme="curator-dark", remember_theme=False)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(app, pilot)
-        await app.run_action("switch_mode('review')")  # the palette's "review: ..." entry
-        await settle(app, pilot)
-        screen = app.screen
-        table = screen.query_one("#review-changes", DataTable)
-        await wait_until(pilot, lambda: table.row_count > 0)
-        rows = [" ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count)]
-        assert any("records" in r and "modified" in r and "api/api-paging.md" in r for r in rows)
-        assert any("index rows" in r and "added" in r and "api/api-retry.md" in r for r in rows)
-        assert any("new" in r and "index.missing-target" in r for r in rows)
-        summary = text_of(screen.query_one("#review-summary", Static))
-        assert "against HEAD" in summary and "worse: 1 new finding (1 error)" in summary
-        diff = text_of(screen.query_one("#review-diff", Static))
-        assert "-Use cursor pagination with a limit of 100." in diff
-        assert "+Use cursor pagination with a limit of 50." in diff
-        await pilot.press("down")
-        await pilot.pause()
-        diff = text_of(screen.query_one("#review-diff", Static))
-        assert "+| retry backoff jitter idempotency keys" in diff
-        await pilot.press("up", "enter")
-        await wait_until(pilot, lambda: app.current_mode == "store")
+    await settle(app, pilot)
+    await app.run_action("switch_mode('review')")  # the palette's "review: ..." entry
+    await settle(app, pilot)
+    screen = app.screen
+    table = screen.query_one("#review-changes", DataTable)
+    await wait_until(pilot, lambda: table.row_count > 0)
+    rows = [" ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count)]
+    assert any("records" in r and "modified" in r and "api/api-paging.md" in r for r in rows)
+    assert any("index rows" in r and "added" in r and "api/api-retry.md" in r for r in rows)
+    assert any("new" in r and "index.missing-target" in r for r in rows)
+    summary = text_of(screen.query_one("#review-summary", Static))
+    assert "against HEAD" in summary and "worse: 1 new finding (1 error)" in summary
+    diff = text_of(screen.query_one("#review-diff", Static))
+    assert "-Use cursor pagination with a limit of 100." in diff
+    assert "+Use cursor pagination with a limit of 50." in diff
+    await pilot.press("down")
+    await pilot.pause()
+    diff = text_of(screen.query_one("#review-diff", Static))
+    assert "+| retry backoff jitter idempotency keys" in diff
+    await pilot.press("up", "enter")
+    await wait_until(pilot, lambda: app.current_mode == "store")
 
 
 async def test_review_outside_git_says_so(sample_copy):
@@ -82,16 +80,14 @@ async def test_review_outside_git_says_so(sample_copy):
         assert "not in a git repository" in text_of(app.screen.query_one("#review-summary", Static))
 
 
-async def test_palette_opens_the_review(repo_store):
-    app = make_app(repo_store, token_counter=FakeTokenCounter(), theme="curator-dark", remember_theme=False)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"review: the memory")
-        await settle(app, pilot)  # the palette's search is a worker: settled, its hits are listed
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: app.current_mode == "review")
+async def _palette_opens_the_review(app, pilot):
+    await settle(app, pilot)
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    await pilot.press(*"review: the memory")
+    await settle(app, pilot)  # the palette's search is a worker: settled, its hits are listed
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: app.current_mode == "review")
 
 
 async def test_an_edit_elsewhere_keeps_the_cursor_on_the_same_change(repo_store):
@@ -127,3 +123,12 @@ async def test_an_edit_elsewhere_keeps_the_cursor_on_the_same_change(repo_store)
         await settle(app, pilot)
         assert "index.missing-target" in under_cursor()
         assert any("api/api-auth.md" in " ".join(map(str, table.get_row_at(i))) for i in range(table.row_count))
+
+
+async def test_review_and_the_palette_on_one_launch(repo_store):
+    """Both read-only steps on one launch (a launch is ~1 s of CPU): the review's groups and diffs,
+    then, from the store screen, the palette's entry opening the review."""
+    app = make_app(repo_store, token_counter=FakeTokenCounter(), theme="curator-dark", remember_theme=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await run_steps(app, pilot, ((None, (), _review_groups_changes_and_shows_each_diff),
+                                     (None, (), _palette_opens_the_review)))
