@@ -100,6 +100,27 @@ async def run_steps(app, pilot, steps) -> None:
             await step(app, pilot)
 
 
+async def palette_pick(app, pilot, text: str) -> None:
+    """The command palette (ctrl+p), `text` typed, its first hit chosen, the app settled."""
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    await pilot.press(*text)
+    await settle(app, pilot)  # the palette's search is a worker: settled, its hits are listed
+    await pilot.press("enter")
+    await settle(app, pilot)
+
+
+async def search_in_lab(app, pilot, query: str):
+    """The lab (key 4) with `query` typed and answered; returns the lab's screen."""
+    await settle(app, pilot)
+    await pilot.press("4")
+    screen = app.screen
+    await wait_until(pilot, lambda: screen.engine is not None)
+    await pilot.press(*query)
+    await wait_until(pilot, lambda: screen.result is not None and screen.result.query == query)
+    return screen
+
+
 async def press_on_row(app, pilot, row: int, key: str = "x") -> None:
     """Problems' table focused with its cursor on `row`, then `key`, and the app settled."""
     from textual.widgets import DataTable

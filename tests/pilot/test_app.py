@@ -13,7 +13,7 @@ from curator.tui.screens import (
     RetrievalLabScreen,
 )
 from curator.tui.widgets import IndexView, StoreTree
-from tests.pilot.conftest import back_to_start, settle, text_of, wait_until
+from tests.pilot.conftest import back_to_start, palette_pick, settle, text_of, wait_until
 
 
 async def _loads_in_a_worker_and_shows_the_tree(app, pilot):
@@ -142,12 +142,7 @@ async def _help_palette_and_theme(app, pilot):
 
 async def _palette_opens_a_file(app, pilot):
     await settle(app, pilot)
-    await pilot.press("ctrl+p")
-    await pilot.pause()
-    await pilot.press(*"open: git/git-lfs")
-    await settle(app, pilot)  # the palette's search is a worker: settled, its hits are listed
-    await pilot.press("enter")
-    await settle(app, pilot)
+    await palette_pick(app, pilot, "open: git/git-lfs")
     assert isinstance(app.screen, MainScreen) and app.screen.selected == "git/git-lfs-fixtures.md"
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.widgets import DataTable, Input
 
 from curator.tui.screens import MainScreen, ProblemsScreen, RetrievalLabScreen
-from tests.pilot.conftest import run_steps, settle, wait_until
+from tests.pilot.conftest import run_steps, search_in_lab, settle, wait_until
 
 
 def shown_keys(screen) -> set[str]:
@@ -35,11 +35,7 @@ async def _lab_query_takes_digits_and_escape_gives_the_keys_back(app, pilot):
 
 
 async def _why_box_escape_leaves_and_y_comes_back(app, pilot):
-    await settle(app, pilot)
-    await pilot.press("4")
-    screen = app.screen
-    await wait_until(pilot, lambda: screen.engine is not None)
-    await pilot.press(*"deploy")
+    screen = await search_in_lab(app, pilot, "deploy")
     await wait_until(pilot, lambda: screen.query_one("#fused", DataTable).row_count > 0)
     await pilot.press("escape", "y")
     why = screen.query_one("#why-path", Input)

@@ -3,18 +3,7 @@ an agent would also load for the query."""
 
 from __future__ import annotations
 
-from tests.pilot.conftest import settle, step_named, wait_until
-
-
-async def search_in_lab(app, pilot, query: str):
-    await settle(app, pilot)
-    await pilot.press("4")
-    screen = app.screen
-    await wait_until(pilot, lambda: screen.engine is not None)
-    await pilot.press(*query)
-    await wait_until(pilot, lambda: screen.result is not None and screen.result.query == query)
-    return screen
-
+from tests.pilot.conftest import search_in_lab, settle, step_named
 
 PROSE = "Retry the webhook delivery with exponential backoff and give up after the seventh attempt."
 

@@ -10,7 +10,7 @@ import pytest
 
 from curator.base.tokens import FakeTokenCounter
 from curator.tui.app import make_app
-from tests.pilot.conftest import run_steps, settle, text_of, wait_until
+from tests.pilot.conftest import palette_pick, run_steps, settle, text_of, wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -82,11 +82,7 @@ async def test_review_outside_git_says_so(sample_copy):
 
 async def _palette_opens_the_review(app, pilot):
     await settle(app, pilot)
-    await pilot.press("ctrl+p")
-    await pilot.pause()
-    await pilot.press(*"review: the memory")
-    await settle(app, pilot)  # the palette's search is a worker: settled, its hits are listed
-    await pilot.press("enter")
+    await palette_pick(app, pilot, "review: the memory")
     await wait_until(pilot, lambda: app.current_mode == "review")
 
 

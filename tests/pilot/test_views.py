@@ -9,7 +9,7 @@ from curator.tui.dialogs import DiffDialog, KeywordDialog, PromoteDialog
 from curator.tui.dialogs.promote_dialog import slug_words
 from curator.tui.screens import MainScreen
 from curator.tui.widgets import StoreTree
-from tests.pilot.conftest import back_to_start, settle, text_of, wait_until
+from tests.pilot.conftest import back_to_start, search_in_lab, settle, text_of, wait_until
 
 SRC = "validation/2026-11-18-c0ffee.md"
 
@@ -129,12 +129,7 @@ async def _keyword_editor_keeps_the_text_and_warns_below_five(app, pilot):
 
 
 async def _lab_shows_words_as_typed_never_stems(app, pilot):
-    await settle(app, pilot)
-    await pilot.press("4")
-    screen = app.screen
-    await wait_until(pilot, lambda: screen.engine is not None)
-    await pilot.press(*"rebasing charges twice")
-    await wait_until(pilot, lambda: screen.result is not None and screen.result.query == "rebasing charges twice")
+    screen = await search_in_lab(app, pilot, "rebasing charges twice")
     title = text_of(screen.query_one("#lab-fused-title", Static))
     assert "rebasing charges twice" in title and "charg " not in title and "rebas " not in title
     await pilot.press("escape")
