@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
 
 from ..model.findings import Finding
@@ -22,11 +23,12 @@ _ORDER = [f for f in FAMILIES if f not in _TOKEN_FAMILIES] + _TOKEN_FAMILIES
 
 
 def run_checks(store: Store, only: set[str] | list[str] | None = None, facts_cache=None,
-               loading=None) -> list[Finding]:
+               loading=None, progress: Callable[[float], None] | None = None) -> list[Finding]:
     """The findings of `store`. With `loading` (a `model.counting.Loading` of this store, its
     counts still being made), the checks that read no token run first, then the loading is
     finished (the store frozen with every count) and the rest run: the caller's store is then
-    `loading.finish()` — the same, complete snapshot."""
+    `loading.finish()` — the same, complete snapshot. `progress(fraction)` hears after each
+    family of checks that ran (a large store's checks take seconds; a cached result, none)."""
     wanted = set(only) if only else None
     unknown = (wanted or set()) - set(CHECKS)
     if unknown:
@@ -34,11 +36,13 @@ def run_checks(store: Store, only: set[str] | list[str] | None = None, facts_cac
 
     def run() -> list[Finding]:
         ctx = Context(store, wanted, facts_cache)
-        for name, ids in _ORDER:
+        for done, (name, ids) in enumerate(_ORDER, 1):
             if loading is not None and (name, ids) in _TOKEN_FAMILIES:
                 loading.finish()
             if any(ctx.wants(i) for i in ids):
                 import_module(f"{__package__}.{name}").run(ctx)
+                if progress is not None:
+                    progress(done / len(_ORDER))
         if loading is not None:
             loading.finish()
         for f in store.load_findings:

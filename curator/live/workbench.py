@@ -143,7 +143,8 @@ class Workbench:
         loaded: dict[int, Source] = {}
         for i, spec in enumerate(specs):
             def sub(what: str, frac: float, i=i, spec=spec) -> None:
-                say(f"{spec.rel}: {what}", (i + frac) / max(1, len(specs)))
+                # (a store at the repository's root is named by nothing: not ".: reading the store")
+                say(f"{spec.rel}: {what}" if spec.rel not in ("", ".") else what, (i + frac) / max(1, len(specs)))
 
             try:
                 ws = open_workspace(spec.root, self._options_for(spec, name_by_root), progress=sub,

@@ -270,10 +270,12 @@ def open_workspace(
     # the default path reuses the findings of the last run when the store is unchanged
     if not opts.check:
         findings = []
-    elif facts_cache is None:
-        findings = run_checks(loading.store, _set(opts.only), loading=loading)
     else:
-        findings = run_checks(loading.store, _set(opts.only), facts_cache=cache, loading=loading)
+        def checked(fraction: float) -> None:
+            say("running the checks", 0.65 + 0.25 * fraction)
+
+        findings = run_checks(loading.store, _set(opts.only), facts_cache=facts_cache, loading=loading,
+                              progress=checked)
     store = loading.finish()
     flush = getattr(opts.token_counter, "flush", None)
     if flush:

@@ -141,3 +141,36 @@ def test_an_orphans_text_edits_recheck_it_alone_and_match_a_full_run(sample_copy
         assert keys(ws.findings) == keys(full), text
     assert not any(f.check == "orphan.unindexed" and f.path == "git/git-orphan-notes.md" for f in ws.findings)
     assert [f for f in ws.findings if f.check == "orphan.unindexed"] == others  # the same objects: kept
+
+
+def test_opening_reports_each_family_of_checks_and_a_cached_open_skips_them(sample_copy):
+    """A large store's checks take seconds: the loading pane hears after each family, in order;
+    an unchanged store's findings come from the cache, with no check step to report."""
+    heard: list[tuple[str, float]] = []
+    ws = open_workspace(sample_copy, LoadOptions(token_counter=default_counter()),
+                        progress=lambda what, fraction: heard.append((what, fraction)))
+    fractions = [f for _, f in heard]
+    assert fractions == sorted(fractions) and fractions[0] > 0 and fractions[-1] == 1.0
+    steps = [f for what, f in heard if what == "running the checks"]
+    assert len(set(steps)) >= 5 and 0.65 <= min(steps) and max(steps) <= 0.9, heard
+    assert ws.findings
+
+    heard.clear()
+    again = open_workspace(sample_copy, LoadOptions(token_counter=default_counter()),
+                           progress=lambda what, fraction: heard.append((what, fraction)))
+    assert keys(again.findings) == keys(ws.findings)
+    assert [f for what, f in heard if what == "running the checks"] == [0.65]
+
+
+def test_the_loading_steps_name_the_source_unless_it_is_the_folder_opened(sample_copy, sample_repo_copy):
+    from curator.live.workbench import open_workbench
+    from curator.model.sources import discover
+
+    def said(root) -> list[str]:
+        heard: list[str] = []
+        open_workbench(discover(root), progress=lambda what, _fraction: heard.append(what))
+        return heard
+
+    assert "running the checks" in said(sample_copy)  # the store itself: not ".: running the checks"
+    repo = said(sample_repo_copy)
+    assert ".serena/memories: running the checks" in repo and ".claude/memory: running the checks" in repo, repo
