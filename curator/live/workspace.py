@@ -264,7 +264,8 @@ def open_workspace(
     say("reading the store", 0.05)
     opts = options if options.config is not None else options.but(config=load_config(root))
     # a cold load counts tokens elsewhere (a forked process, else a thread) while the checks that read none run
-    loading = begin_load(root, opts, background=opts.check)
+    loading = begin_load(root, opts, background=opts.check,
+                         read=lambda n: say(f"reading the store: {n:,} files", 0.05))
     say("running the checks", 0.65)
     cache = facts_cache if facts_cache is not None else default_cache()
     # the default path reuses the findings of the last run when the store is unchanged

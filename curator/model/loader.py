@@ -24,6 +24,8 @@ from .serena_patterns import MemoryPatterns, read_patterns
 from .store import Store
 from .walk import EXPERIENCE_TOP, walk
 
+READ_STEP = 256  # files read between two reports of a load's walk (`begin_load(read=…)`)
+
 
 @dataclass(frozen=True)
 class LoadOptions:
@@ -62,16 +64,17 @@ def load_store(root: Path | str, options: LoadOptions = DEFAULT, **changes) -> S
     return begin_load(root, options.but(**changes), background=False).finish()
 
 
-def begin_load(root: Path | str, options: LoadOptions = DEFAULT, *, background: bool = True, **changes) -> Loading:
+def begin_load(root: Path | str, options: LoadOptions = DEFAULT, *, background: bool = True,
+               read: Callable[[int], None] | None = None, **changes) -> Loading:
     """`load_store` whose token counts are made elsewhere (`background`) while the caller goes
-    on with the store: see `Loading`."""
+    on with the store: see `Loading`. `read(n)` hears every READ_STEP files the walk has read."""
     opts = options.but(**changes)
     store = _new_store(Path(root), opts)
     patterns = _patterns(store)
     cache = _cache.store_cache(store.root) if opts.use_cache else None
     if cache is not None:
         cache.begin_walk(f"{store.config!r}\0{store.format}\0{patterns.to_json() if patterns else ''}")
-    _read_records(store, patterns, cache)
+    _read_records(store, patterns, cache, read)
     _attach_indexes(store, cache)
     if cache is not None:
         cache.end_walk()
@@ -125,7 +128,7 @@ def _roots(root: Path, cfg: Config) -> list[tuple[Path, str]]:
     return roots
 
 
-def _read_records(store: Store, patterns: MemoryPatterns | None, cache) -> None:
+def _read_records(store: Store, patterns: MemoryPatterns | None, cache, read: Callable[[int], None] | None) -> None:
     """Every file the walk finds, read (or taken from the cache) into `store.records`, sorted."""
     root, fmt, cfg = store.root, store.format, store.config
     roots = _roots(root, cfg)
@@ -137,6 +140,8 @@ def _read_records(store: Store, patterns: MemoryPatterns | None, cache) -> None:
                 patterns.hidden.append(rel)  # Serena never lists, reads or writes it: not counted, not fixed
                 continue
             store.records[rel] = read_record(store, rel, abspath, store.load_findings, cache)
+            if read is not None and len(store.records) % READ_STEP == 0:
+                read(len(store.records))
     store.records = dict(sorted(store.records.items()))
 
 

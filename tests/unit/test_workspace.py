@@ -174,3 +174,14 @@ def test_the_loading_steps_name_the_source_unless_it_is_the_folder_opened(sample
     assert "running the checks" in said(sample_copy)  # the store itself: not ".: running the checks"
     repo = said(sample_repo_copy)
     assert ".serena/memories: running the checks" in repo and ".claude/memory: running the checks" in repo, repo
+
+
+def test_the_walk_reports_how_many_files_it_has_read(sample_copy, monkeypatch):
+    import curator.model.loader as loader
+
+    monkeypatch.setattr(loader, "READ_STEP", 8)
+    heard: list[str] = []
+    ws = open_workspace(sample_copy, LoadOptions(token_counter=default_counter()),
+                        progress=lambda what, _fraction: heard.append(what))
+    counts = [int(w.split(": ")[1].split()[0].replace(",", "")) for w in heard if w.startswith("reading the store: ")]
+    assert counts == list(range(8, len(ws.store.records) + 1, 8)) and len(counts) >= 3, heard
