@@ -13,6 +13,24 @@ from . import messages as msg
 QUIET = 0.25  # seconds of a load that show no progress (a quick load never draws a moving bar)
 
 
+def paced(every: float):
+    """`due(last=False)`: whether a progress report goes to the screen now — none in the first
+    QUIET seconds (each report re-lays the screen out: ~8% of the sample's start-up, for a bar
+    nobody sees), then at most one every `every` seconds (a large store's walk reports thousands
+    a second); `last`: the final report of a step, let through once the quiet start is over."""
+    start = time.monotonic()
+    shown = [start]
+
+    def due(last: bool = False) -> bool:
+        now = time.monotonic()
+        if now - start < QUIET or (now - shown[0] < every and not last):
+            return False
+        shown[0] = now
+        return True
+
+    return due
+
+
 class Background:
     def __init__(self, app) -> None:
         self.app = app
@@ -30,18 +48,10 @@ class Background:
         from ..live.workbench import open_workbench
         from ..model.sources import discover
 
-        app, start = self.app, time.monotonic()
-        last = [start]
+        app, due = self.app, paced(0.05)
 
         def progress(what: str, fraction: float) -> None:
-            # a large store's walk reports thousands of times a second: a few a second are shown,
-            # and none in a load's first QUIET seconds: a small store opens with its pane as it
-            # is (each report re-lays the screen out: ~8% of the sample's start-up)
-            now = time.monotonic()
-            if now - start < QUIET:
-                return
-            if now - last[0] >= 0.05 or fraction >= 1:
-                last[0] = now
+            if due(last=fraction >= 1):
                 app.later(app._progress, what, fraction)
 
         def warn(text: str, severity: str = "warning") -> None:
@@ -156,11 +166,10 @@ class Background:
         from textual.worker import get_current_worker
 
         app = self.app
-        svc, worker, last = app.transcripts, get_current_worker(), [time.monotonic() - 0.3 + QUIET]
+        svc, worker, due = app.transcripts, get_current_worker(), paced(0.3)
 
-        def progress(what: str, fraction: float) -> None:  # (none in the quiet start, as the store's)
-            if time.monotonic() - last[0] > 0.3:
-                last[0] = time.monotonic()
+        def progress(what: str, fraction: float) -> None:
+            if due():
                 app.later(self.transcripts_changed, False)
 
         try:
