@@ -19,7 +19,7 @@ from ..base.config import Config
 from ..live import semantic_embedder
 from ..model.loader import LoadOptions
 from . import messages as msg
-from . import navigate
+from . import navigate, views
 from .app_state import AppState
 from .background import Background
 from .choices import Choices
@@ -30,12 +30,8 @@ from .flows.repository import RepositoryFixes
 from .flows.undo import Undo
 from .keys import APP_BINDINGS, SCREENS_GROUP
 from .palette import CuratorCommands
-from .screens import BudgetsScreen, HelpScreen, MainScreen, ProblemsScreen, RetrievalLabScreen
-from .screens.context import ContextScreen
-from .screens.drift import DriftScreen
+from .screens import HelpScreen
 from .screens.help import help_for
-from .screens.review import ReviewScreen
-from .screens.sessions import SessionsScreen
 from .settings import Settings, save_settings
 from .themes import install as install_themes
 from .themes import role_styles
@@ -43,6 +39,8 @@ from .toasts import Toasts
 from .watchers import Watchers
 
 if TYPE_CHECKING:
+    from textual.await_complete import AwaitComplete
+
     from ..live.workspace import Workspace
     from ..transcripts.service import SessionsService
 
@@ -51,17 +49,7 @@ class CuratorApp(AppState):
     CSS_PATH = "app.tcss"
     TITLE = "curator"
     COMMANDS = App.COMMANDS | {CuratorCommands}
-    MODES = {
-        "store": MainScreen,
-        "problems": ProblemsScreen,
-        "budgets": BudgetsScreen,
-        "lab": RetrievalLabScreen,
-        "sessions": SessionsScreen,
-        "review": ReviewScreen,
-        "drift": DriftScreen,
-        "context": ContextScreen,
-    }
-    DEFAULT_MODE = "store"
+    SCREENS = views.VIEWS  # (views.py: one stack, each view made on its first visit and kept)
     BINDINGS = APP_BINDINGS  # (keys.py: the screens' keys 1-7, help, reload, theme, undo, quit)
 
     def __init__(
@@ -111,8 +99,7 @@ class CuratorApp(AppState):
         self.fixes = Fixes(self, self.curation, self.repository)
         self.undo = Undo(self, self.repository)
         self.choices = Choices(self, self.curation, self.undo)
-        # the theme is chosen before the app runs: set in on_mount, it parsed the whole stylesheet
-        # again (Textual re-parses every source on a theme change) for every launch
+        # the theme is chosen before the app runs: set in on_mount, Textual re-parsed every source
         self.theme, self._theme_warnings = install_themes(self, theme)
 
     def on_mount(self) -> None:
@@ -126,6 +113,7 @@ class CuratorApp(AppState):
         self._role_theme_pushed = role_styles(self, self._role_theme_pushed)
         self._themes_ready = True
         # (the notice is the first screen's one-line banner, never also a toast)
+        self.push_screen(views.FIRST)  # over Textual's blank base screen (views.py says why)
         self.background.load_store()
         from ..transcripts.service import SessionsService
 
@@ -254,6 +242,15 @@ class CuratorApp(AppState):
         i = ours.index(self.theme) if self.theme in ours else -1
         self.theme = ours[(i + 1) % len(ours)]
         self.notify(f"theme: {self.theme}", timeout=2)
+
+    @property
+    def current_view(self) -> str:
+        return views.current(self)
+
+    def show_view(self, name: str) -> AwaitComplete:
+        return views.show(self, name)
+
+    action_show_view = show_view  # keys 1-7 and the palette
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -152,7 +152,7 @@ class Background:
             # no memory to show, but instruction files: what each agent loads is the screen
             app.notify("No agent memory here: showing what each agent loads from its instruction files.",
                        timeout=8)
-            app.switch_mode("context")
+            app.show_view("context")
         elif app.load_error:
             app.notify(f"Could not open the store: {app.load_error}", severity="error", timeout=15)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 async def open_path(app, path: str, line: int | None = None) -> None:
     from .screens import MainScreen
 
-    await app.switch_mode("store")
+    await app.show_view("store")
     screen = app.screen
     if isinstance(screen, MainScreen):
         screen.open_path(path, line)
@@ -16,6 +16,6 @@ async def open_path(app, path: str, line: int | None = None) -> None:
 async def show_sessions(app, path: str, session_ids) -> None:
     from .screens.sessions import SessionsScreen
 
-    await app.switch_mode("sessions")
+    await app.show_view("sessions")
     if isinstance(app.screen, SessionsScreen):
         app.screen.narrow(path, session_ids)

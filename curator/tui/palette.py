@@ -7,17 +7,17 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 ACTIONS = [
-    ("store: show the store tree", "switch_mode('store')"),
-    ("problems: show every finding", "switch_mode('problems')"),
-    ("budgets: show token budgets and the cost model", "switch_mode('budgets')"),
+    ("store: show the store tree", "show_view('store')"),
+    ("problems: show every finding", "show_view('problems')"),
+    ("budgets: show token budgets and the cost model", "show_view('budgets')"),
     ("tiers: each folder's tier and the start-up load, with why", "tiers"),
-    ("retrieval: open the retrieval lab", "switch_mode('lab')"),
-    ("sessions: the agent's sessions — browse, search, mine; memory usage", "switch_mode('sessions')"),
-    ("review: the memory's changes against git HEAD", "switch_mode('review')"),
+    ("retrieval: open the retrieval lab", "show_view('lab')"),
+    ("sessions: the agent's sessions — browse, search, mine; memory usage", "show_view('sessions')"),
+    ("review: the memory's changes against git HEAD", "show_view('review')"),
     # ("history" is the operations' word: drift says "past commits", so the palette's history opens history)
     ("history: every operation curator applied, newest first (ctrl+z undoes it)", "history"),
-    ("drift: what is out of step; start-up load over past commits", "switch_mode('drift')"),
-    ("context: what each agent loads — start-up files, on demand, imports", "switch_mode('context')"),
+    ("drift: what is out of step; start-up load over past commits", "show_view('drift')"),
+    ("context: what each agent loads — start-up files, on demand, imports", "show_view('context')"),
     ("store: re-check the whole store", "reload_store"),
     ("curate: fix every finding that has a fix (preview first)", "fix_all"),
     ("curate: refresh stale L0 token counts (preview first)", "refresh_counts"),

@@ -10,6 +10,7 @@ import pytest
 
 from curator.base.tokens import FakeTokenCounter
 from curator.tui.app import make_app
+from curator.tui.views import VIEWS, name_of
 
 
 @pytest.fixture
@@ -63,19 +64,22 @@ async def wait_until(pilot, condition, timeout: float = 10.0, seen=None) -> None
 async def back_to_start(app, pilot, size: tuple[int, int] | None = None, fresh: tuple[str, ...] = ()) -> None:
     """Between read-only steps that share one launch (each launch costs ~1 s of CPU): every dialog
     closed as a user closes it (Escape), the store screen, no toasts, nothing focused by the step
-    before; `size` resizes the terminal for the next step; each mode in `fresh` gets a new screen
+    before; `size` resizes the terminal for the next step; each view in `fresh` gets a new screen
     (its first visit again: focus, cursor, typed text and filters as a new launch has them)."""
     for _ in range(5):
-        if len(app.screen_stack) <= 1:
+        if name_of(app.screen) is not None:
             break
         await pilot.press("escape")
         await settle(app, pilot)
-    while len(app.screen_stack) > 1:  # a dialog Escape does not close (a box holding it)
+    while name_of(app.screen) is None:  # a dialog Escape does not close (a box holding it)
         await app.pop_screen()
-    await app.switch_mode("store")
-    for mode in fresh:
-        await app.remove_mode(mode)
-        app.add_mode(mode, type(app).MODES[mode])
+    await app.show_view("store")
+    for view in fresh:  # a new screen in its place, made on the next visit as a launch makes it
+        old = app.get_screen(view)
+        app.uninstall_screen(view)
+        if old.is_attached:
+            await old.remove()
+        app.install_screen(VIEWS[view], view)  # (a class, as App.SCREENS holds it: made when shown)
     app.clear_notifications()
     if size is not None and app.size != size:
         await pilot.resize_terminal(*size)

@@ -98,13 +98,13 @@ async def walk(report: dict) -> None:
         for key, mode in (("1", "store"), ("2", "problems"), ("3", "budgets"), ("4", "lab"), ("5", "sessions"),
                           ("6", "drift"), ("7", "context"), (None, "review")):
             if key is None or mode == "lab":
-                await app.switch_mode(mode)  # (review from the palette; the lab's box takes keys)
+                await app.show_view(mode)  # (review from the palette; the lab's box takes keys)
             else:
                 app.set_focus(None)
                 await pilot.press(key)
             await _settle(app, pilot)
             await _settle(app, pilot)  # (the screen's own loading, started when it mounts)
-            seen = {"mode": app.current_mode, "header": _text(app.screen.query_one("#totals"))}
+            seen = {"mode": app.current_view, "header": _text(app.screen.query_one("#totals"))}
             if mode == "budgets":
                 seen["text"] = " ".join(_text(w) for w in app.screen.query("Static") if w.display)
             if mode == "context":
@@ -122,7 +122,7 @@ async def walk(report: dict) -> None:
                 seen["help_fits"] = False
             screens[mode] = seen
         # the dialogs: the promote wizard, the keyword editor, a fix's diff, the history
-        await app.switch_mode("store")
+        await app.show_view("store")
         await _settle(app, pilot)
         app.select_source(next(i for i, s in session.loaded() if s.name == ".serena/memories"))
         await _settle(app, pilot)
@@ -164,7 +164,7 @@ async def walk(report: dict) -> None:
         await _settle(app, pilot)
         report["header_after_fix"] = _text(app.screen.query_one("#totals"))
         numbers["sources_after_fix"] = {s.name: startup_of(s.workspace.store).tokens for _, s in session.loaded()}
-        await app.switch_mode("store")
+        await app.show_view("store")
         await _settle(app, pilot)
         numbers["overview_after_fix"] = _text(app.screen.query_one("#overview-body"))
     report["screens"] = screens

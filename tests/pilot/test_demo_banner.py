@@ -18,7 +18,7 @@ async def test_demo_banner_is_one_line_shown_once(sample_copy):
         assert "bundled sample store" in str(banner.render()) and banner.size.height == 1
         assert not app._notifications  # never also a toast
         for mode in ("problems", "store"):  # leaving the first screen dismisses it
-            await app.switch_mode(mode)
+            await app.show_view(mode)
             await pilot.pause()
             assert not app.screen.query("#notice-banner")
         await pilot.press("f1")

@@ -99,7 +99,7 @@ async def _every_shown_key_has_a_working_action(app, pilot):
 async def _help_fits_80x24_and_lists_only_curator_keys(app, pilot):
     await settle(app, pilot)
     for mode in ("store", "problems", "budgets", "lab", "sessions", "drift", "context", "review"):
-        await app.switch_mode(mode)
+        await app.show_view(mode)
         await settle(app, pilot)
         await pilot.press("f1")
         await settle(app, pilot)

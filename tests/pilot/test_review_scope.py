@@ -39,7 +39,7 @@ def _flat(text: str) -> str:
 
 async def _open_review(app, pilot):
     await settle(app, pilot)
-    await app.run_action("switch_mode('review')")
+    await app.run_action("show_view('review')")
     await settle(app, pilot)
     await wait_until(pilot, lambda: "comparing" not in text_of(app.screen.query_one("#review-summary")))
     return app.screen
@@ -83,7 +83,7 @@ async def test_whole_repository_reviews_every_memory_system_as_the_cli_does(caps
         await pilot.pause()
         assert "+++ b/" in text_of(screen.query_one("#review-diff"))
         await pilot.press("enter")
-        await wait_until(pilot, lambda: app.current_mode == "store")
+        await wait_until(pilot, lambda: app.current_view == "store")
         assert app.workbench.sources[app.workbench.current].root.as_posix().endswith(changed[1].split("/")[0])
 
 

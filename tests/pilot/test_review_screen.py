@@ -45,7 +45,7 @@ async def _review_groups_changes_and_shows_each_diff(app, pilot):
     from textual.widgets import DataTable, Static
 
     await settle(app, pilot)
-    await app.run_action("switch_mode('review')")  # the palette's "review: ..." entry
+    await app.run_action("show_view('review')")  # the palette's "review: ..." entry
     await settle(app, pilot)
     screen = app.screen
     table = screen.query_one("#review-changes", DataTable)
@@ -64,7 +64,7 @@ async def _review_groups_changes_and_shows_each_diff(app, pilot):
     diff = text_of(screen.query_one("#review-diff", Static))
     assert "+| retry backoff jitter idempotency keys" in diff
     await pilot.press("up", "enter")
-    await wait_until(pilot, lambda: app.current_mode == "store")
+    await wait_until(pilot, lambda: app.current_view == "store")
 
 
 async def test_review_outside_git_says_so(sample_copy):
@@ -74,7 +74,7 @@ async def test_review_outside_git_says_so(sample_copy):
                    remember_theme=False)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(app, pilot)
-        await app.run_action("switch_mode('review')")
+        await app.run_action("show_view('review')")
         await settle(app, pilot)
         await wait_until(pilot, lambda: "No review" in text_of(app.screen.query_one("#review-summary", Static)))
         assert "not in a git repository" in text_of(app.screen.query_one("#review-summary", Static))
@@ -83,7 +83,7 @@ async def test_review_outside_git_says_so(sample_copy):
 async def _palette_opens_the_review(app, pilot):
     await settle(app, pilot)
     await palette_pick(app, pilot, "review: the memory")
-    await wait_until(pilot, lambda: app.current_mode == "review")
+    await wait_until(pilot, lambda: app.current_view == "review")
 
 
 async def test_an_edit_elsewhere_keeps_the_cursor_on_the_same_change(repo_store):
@@ -98,7 +98,7 @@ async def test_an_edit_elsewhere_keeps_the_cursor_on_the_same_change(repo_store)
     app.watch_events = events
     async with app.run_test(size=(120, 36)) as pilot:
         await events.ready(app, pilot)
-        await app.run_action("switch_mode('review')")
+        await app.run_action("show_view('review')")
         await settle(app, pilot)
         table = app.screen.query_one("#review-changes", DataTable)
         await wait_until(pilot, lambda: table.row_count > 0)

@@ -70,7 +70,7 @@ async def _app_numbers(root: Path) -> tuple[dict, dict, dict, dict, dict]:
         for _i, src in session.loaded():
             block = text.split(src.name + "  ", 1)[1]
             overview[src.name] = int(block.split("start-up: ")[1].split(" tokens")[0].replace(",", ""))
-        await app.switch_mode("budgets")
+        await app.show_view("budgets")
         for i, src in session.loaded():
             app.set_scope(i)  # narrowed: the header shows that source's own start-up bar
             await settle(app, pilot)

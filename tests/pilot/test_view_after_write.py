@@ -122,8 +122,8 @@ async def test_the_view_after_each_write_equals_a_fresh_load(app, sample_copy, o
         assert (sample_copy / ".curator" / "journal").is_dir() and len(list((sample_copy / ".curator/journal").iterdir())) > (before or 0)
         shown, loaded = view(app.workspace), fresh(sample_copy)
         assert shown == loaded, _diff(shown, loaded)
-        screen = app.get_screen("store") if app.current_mode != "store" else app.screen
-        await app.switch_mode("store")
+        screen = app.get_screen("store") if app.current_view != "store" else app.screen
+        await app.show_view("store")
         await settle(app, pilot)
         screen = app.screen
         assert isinstance(screen, MainScreen)

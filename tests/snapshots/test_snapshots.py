@@ -259,7 +259,7 @@ def test_drift_one_kind(snap_compare, demo_repo):
 
 def test_review(snap_compare, demo_repo):
     app = _repo_app(demo_repo)
-    app.bind("ctrl+o", "switch_mode('review')")  # (review has no number key: the palette opens it)
+    app.bind("ctrl+o", "show_view('review')")  # (review has no number key: the palette opens it)
     run_before = open_then_wait(
         "ctrl+o", lambda app: "comparing" not in str(app.screen.query_one("#review-summary").render()))
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
@@ -268,7 +268,7 @@ def test_review(snap_compare, demo_repo):
 def test_review_narrowed_to_one_source(snap_compare, demo_repo):
     """s on the review: one memory system's changes, without the names and the agents' rows."""
     app = _repo_app(demo_repo)
-    app.bind("ctrl+o", "switch_mode('review')")
+    app.bind("ctrl+o", "show_view('review')")
 
     async def run_before(pilot):
         await open_then_wait("ctrl+o", lambda app: app.screen.review is not None)(pilot)
