@@ -14,6 +14,11 @@ def shown_keys(screen) -> set[str]:
     return {key for key, active in screen.active_bindings.items() if active.binding.show and active.enabled}
 
 
+def lit(title) -> bool:
+    """A pane's title in the focused pane's style (app.tcss: `:focus-within > .lab-title`)."""
+    return "reverse" in str(title.styles.text_style)
+
+
 async def _lab_query_takes_digits_and_escape_gives_the_keys_back(app, pilot):
     await settle(app, pilot)
     await pilot.press("4")
@@ -25,9 +30,16 @@ async def _lab_query_takes_digits_and_escape_gives_the_keys_back(app, pilot):
     assert "1" not in shown_keys(screen) and "q" not in shown_keys(screen)  # typed, not keys
     await pilot.press(*"undo 1 q")
     assert query.value == "undo 1 q" and isinstance(app.screen, RetrievalLabScreen)
+    fused_title, why_title = screen.query(".lab-title")[:2]
+    assert not lit(fused_title) and not lit(why_title)  # the focus is in the query box
     await pilot.press("escape")
     assert app.focused is screen.query_one("#fused", DataTable)
     assert "1" in shown_keys(app.screen)
+    assert lit(fused_title) and not lit(why_title)  # the pane the focus is in says so
+    await pilot.press("tab")
+    assert app.focused is screen.query_one("#why-path", Input)
+    assert lit(why_title) and not lit(fused_title)
+    await pilot.press("escape")
     await pilot.press("2")
     await settle(app, pilot)
     assert isinstance(app.screen, ProblemsScreen)

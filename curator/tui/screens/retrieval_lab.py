@@ -95,6 +95,18 @@ class RetrievalLabScreen(CuratorScreen):
                         yield Static(s, classes="lab-title", id=f"src-{s}-title")
                         yield RowTable(id=f"src-{s}", cursor_type="row", show_header=False)
 
+    def on_descendant_focus(self) -> None:
+        # each pane's title lights up while the focus is inside it (app.tcss, `:focus-within >`):
+        # Textual restyles a focus change's ancestors, not their other children, so the titles here
+        self._restyle_titles()
+
+    def on_descendant_blur(self) -> None:
+        self._restyle_titles()
+
+    def _restyle_titles(self) -> None:
+        for title in self.query(".lab-title"):
+            self.app.update_styles(title)
+
     def on_resize(self) -> None:
         # a short terminal keeps the fused list and the why-not answer; the per-source lists
         # (their ranks are in the fused list too) come back when there is room
