@@ -12,6 +12,7 @@ from ..model.formats import SERENA
 from ..model.store import Store
 from .context import Context
 from .duplicate_checks import run as run_duplicates
+from .facts import facts_for
 
 
 def cross_source_duplicates(root: Path, sources: list[tuple[str, str, Store]]) -> list[Finding]:
@@ -25,6 +26,11 @@ def cross_source_duplicates(root: Path, sources: list[tuple[str, str, Store]]) -
             owner[shown] = name
             union.records[shown] = _moved(rec, shown)
     ctx = Context(union, {"duplicate.near"})
+    # each memory's facts as its own source's checks left them in that store's cache: under the
+    # union's new names they were computed all over again (a third of a cold open of the sample)
+    facts = {prefix + path: f for _name, prefix, store in sources
+             for path, f in facts_for(Context(store, {"duplicate.near"})).items()}
+    ctx.memo("facts", lambda: facts)
     run_duplicates(ctx)
     out = []
     for f in ctx.findings:

@@ -161,3 +161,17 @@ def test_the_real_watcher_sees_an_edit_within_a_few_seconds(root):
         stop.set()
         thread.join(5)
     assert not thread.is_alive()
+
+
+def test_a_cold_open_reads_each_memorys_facts_once_also_across_sources(sample_repo_copy, monkeypatch):
+    """The cross-source duplicates take each memory's facts from its own source's checks: under
+    the union's names they were computed a second time (a third of a cold open of the sample)."""
+    from curator.checks import facts
+
+    computed: list[str] = []
+    real = facts.compute
+    monkeypatch.setattr(facts, "compute", lambda text, *a: (computed.append(text), real(text, *a))[1])
+    bench = session_of(sample_repo_copy)
+    assert len(bench.loaded()) >= 2
+    assert any("kept in" in f.message for f in bench.cross)  # the cross-source pass ran and found its pair
+    assert computed and len(computed) == len(set(computed))

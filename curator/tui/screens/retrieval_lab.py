@@ -21,6 +21,7 @@ from ...reports.retrieval_report import (
 )
 from ..messages import OpenPath
 from ..widgets import PathBox, RowTable, TextBox
+from ..widgets.pane_title import PaneTitle
 from .base import SCOPE_BINDING, CuratorScreen, LoadingPane
 from .lab_engines import LabEngines, Superseded
 from .lab_tables import fill_fused, fill_source
@@ -76,36 +77,23 @@ class RetrievalLabScreen(CuratorScreen):
                           leave_to="#fused", compact=True)
             with Horizontal(id="lab-columns"):
                 with Vertical(id="lab-fused"):
-                    yield Static("fused", classes="lab-title", id="lab-fused-title")
+                    yield PaneTitle("fused", classes="lab-title", id="lab-fused-title")
                     # one cell between columns, not two: every rank column fits at 80 columns
                     yield RowTable(id="fused", cursor_type="row", zebra_stripes=True, cell_padding=0)
                     yield Static(id="lab-reason")  # the highlighted result's own reasons
-                side = VerticalScroll(id="lab-side")
-                side.can_focus = False  # Tab goes from the results straight to the why-not box
-                with side:
-                    yield Static("why not this one?", classes="lab-title")
+                # can_focus off: Tab goes from the results straight to the why-not box
+                with VerticalScroll(id="lab-side", can_focus=False):
+                    yield PaneTitle("why not this one?", classes="lab-title")
                     yield PathBox(placeholder="a path (Tab completes, Enter asks)", id="why-path", leave_to="#fused",
                                   compact=True)
                     yield Static(id="why")
-                    yield Static("route trace", classes="lab-title")
+                    yield PaneTitle("route trace", classes="lab-title")
                     yield Static(id="trace")
             with Horizontal(id="lab-sources"):
                 for s in SOURCES:
                     with Vertical(classes="lab-source", id=f"src-{s}-list"):
                         yield Static(s, classes="lab-title", id=f"src-{s}-title")
                         yield RowTable(id=f"src-{s}", cursor_type="row", show_header=False)
-
-    def on_descendant_focus(self) -> None:
-        # each pane's title lights up while the focus is inside it (app.tcss, `:focus-within >`):
-        # Textual restyles a focus change's ancestors, not their other children, so the titles here
-        self._restyle_titles()
-
-    def on_descendant_blur(self) -> None:
-        self._restyle_titles()
-
-    def _restyle_titles(self) -> None:
-        for title in self.query(".lab-title"):
-            self.app.update_styles(title)
 
     def on_resize(self) -> None:
         # a short terminal keeps the fused list and the why-not answer; the per-source lists
