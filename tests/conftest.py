@@ -95,10 +95,39 @@ def _isolated_user_dirs(tmp_path_factory):
     # never pick up the developer's own Claude Code or Serena folders
     monkeypatch.setenv("HOME", str(home / "user"))
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / "claude"))  # never the developer's transcripts
-    if "onnxruntime" in sys.modules:  # once a test has loaded it (importing it costs every worker)
-        _one_session_per_model_file(sys.modules["onnxruntime"])
     yield
     monkeypatch.undo()
+
+
+class _SharedSessionsOnImport:
+    """Puts `_one_session_per_model_file` in place the moment onnxruntime is first imported, so the
+    test that loads it first shares its sessions too (the shim was put in place by the next
+    test's set-up: the cache-damage test, run first as a slow test, built 13 sessions, ~2 s of
+    CPU). onnxruntime is never imported here (importing it costs every worker)."""
+
+    searching = False
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "onnxruntime" or self.searching:
+            return None
+        import importlib.util
+
+        self.searching = True  # the search below asks every finder again, this one included
+        try:
+            spec = importlib.util.find_spec(name)
+        finally:
+            self.searching = False
+        if spec is not None and spec.loader is not None:
+            run = spec.loader.exec_module
+
+            def exec_module(module, run=run):
+                run(module)
+                _one_session_per_model_file(module)
+                if self in sys.meta_path:
+                    sys.meta_path.remove(self)
+
+            spec.loader.exec_module = exec_module
+        return spec
 
 
 def _one_session_per_model_file(ort) -> None:
@@ -125,6 +154,12 @@ def _one_session_per_model_file(ort) -> None:
 
     session._curator_tests = True
     ort.InferenceSession = session
+
+
+if "onnxruntime" in sys.modules:
+    _one_session_per_model_file(sys.modules["onnxruntime"])
+else:
+    sys.meta_path.insert(0, _SharedSessionsOnImport())
 
 
 @pytest.fixture

@@ -74,25 +74,19 @@ def _candidate(path: str) -> bool:
 def model_at(root, ref: str, *, token_counter=None, env: dict | None = None) -> ContextModel:
     """The context model of the repository at git revision `ref`: its file list from the
     revision, its instruction files extracted to a scratch folder. Raises review.git.GitError."""
-    import io
-    import tarfile
     import tempfile
 
     from ..context.build import build_context
     from ..context.fs import RepoFS
     from .git import _git_bytes, tracked_files
+    from .untar import untar
 
     files = tracked_files(root, ref)
     wanted = [f for f in files if _candidate(f)]
     with tempfile.TemporaryDirectory(prefix="curator-context-") as tmp:
         for i in range(0, len(wanted), 400):
             data = _git_bytes(root, "archive", "--format=tar", ref, "--", *wanted[i:i + 400])
-            with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-                for member in tar:
-                    try:  # the "data" filter refuses links leaving the folder, devices, absolute paths
-                        tar.extract(member, tmp, filter="data")
-                    except (tarfile.TarError, OSError):
-                        continue
+            untar(data, tmp)  # as tarfile's "data" filter: no link out, no device, no absolute path
         fs = RepoFS(os.path.realpath(tmp))
         fs.files = sorted(files)
         fs.dirs = {f.rsplit("/", i)[0] for f in files for i in range(1, f.count("/") + 1)}

@@ -6,16 +6,15 @@ git missing); nothing here raises anything else."""
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import shutil
-import tarfile
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from ..base.git import GitError, run
+from .untar import untar
 
 
 def _git(cwd: Path, *args: str) -> str:
@@ -59,12 +58,7 @@ def extract(root: Path, ref: str, folder: str, dest: Path) -> Path:
         data = _git_bytes(root, "archive", "--format=tar", ref, "--", folder)
     except GitError:
         return target  # the folder did not exist at the revision
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        for member in tar:
-            try:  # the "data" filter refuses links that leave the folder, devices, absolute paths
-                tar.extract(member, dest, filter="data")
-            except (tarfile.TarError, OSError):
-                continue  # such a file is not read on the other side either
+    untar(data, dest)  # as tarfile's "data" filter: no link out, no device, no absolute path
     return target
 
 
