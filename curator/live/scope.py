@@ -54,9 +54,28 @@ def scope_name(bench, scope: Scope) -> str:
         return "instruction files" + (", across systems" if getattr(bench, "cross", None) else "")
     if not isinstance(scope, int) or scope >= len(bench.sources):
         if len(loaded) <= 1:
-            return bench.sources[loaded[0][0]].name if loaded else "nothing loaded"
+            return source_name(bench.sources[loaded[0][0]].spec) if loaded else "nothing loaded"
         return f"whole repository ({len(loaded)} memory systems)"
-    return bench.sources[scope].name
+    return source_name(bench.sources[scope].spec)
+
+
+def source_name(spec) -> str:
+    """A source as the screens name it: its folder in the repository (`.serena/memories`). A store
+    opened as the folder itself (its folder is ".") is named by its path in its repository, else
+    by its folder's name — never "." (`curator .serena/memories` showed ". 54 files")."""
+    if spec.rel not in (".", ""):
+        return spec.rel
+    from pathlib import Path
+
+    from ..base.paths import store_repository
+
+    root = Path(spec.root)
+    repo = store_repository(root, None, spec.fmt or "")
+    try:
+        rel = root.resolve().relative_to(repo.resolve()).as_posix() if repo is not None else ""
+    except (ValueError, OSError):
+        rel = ""
+    return rel if rel not in ("", ".") else (root.resolve().name or str(root))
 
 
 def next_scope(bench, scope):

@@ -67,3 +67,18 @@ def test_the_whole_repository_is_every_source_plus_what_is_across_them(sample_re
     assert scope_name(session, INSTRUCTIONS).startswith("instruction files")
     assert {x.finding for x in parts[-1]} == {*session.cross, *session.instruction_findings} and parts[-1]
     assert scope_name(session, None).startswith("whole repository") and scope_name(session, order[1]) == ".serena/memories"
+
+
+def test_a_store_opened_as_the_folder_itself_is_named_by_its_path_never_dot(sample_repo_copy, tmp_path):
+    def name_of(root):
+        bench = open_workbench(discover(root), LoadOptions(given=str(root), token_counter=FakeTokenCounter()))
+        return scope_name(bench, None), scope_name(bench, bench.current)
+
+    # `curator .serena/memories`: the store's path in its repository, as the repository view names it
+    assert name_of(sample_repo_copy / ".serena" / "memories") == (".serena/memories", ".serena/memories")
+    whole = open_workbench(discover(sample_repo_copy), LoadOptions(given="r", token_counter=FakeTokenCounter()))
+    assert ".serena/memories" in {scope_name(whole, i) for i, _ in whole.loaded()}
+    # a store folder in no repository: its folder's name
+    alone = tmp_path / "notes"
+    shutil.copytree(sample_repo_copy / ".serena" / "memories", alone)
+    assert name_of(alone) == ("notes", "notes")
