@@ -36,7 +36,7 @@ class Scoped:
 def short_name(spec) -> str:
     """A source in a few letters: `.serena/memories` → serena, `.claude/memory` → claude,
     `docs/good-experience` → docs/good-experience (user folders keep their ~ form)."""
-    rel = spec.rel.strip("/")
+    rel = source_name(spec).strip("/")
     if rel.startswith("~"):
         return rel
     first = rel.split("/", 1)[0]

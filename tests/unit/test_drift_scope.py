@@ -9,7 +9,14 @@ import pytest
 from curator.base.tokens import FakeTokenCounter
 from curator.demo.repository import build_history
 from curator.live.drift import COPY_KIND, LoadHistory, LoadPoint, drift_kind, startup_history
-from curator.live.scope import INSTRUCTIONS, next_scope, scope_name, scope_totals, scoped_findings
+from curator.live.scope import (
+    INSTRUCTIONS,
+    next_scope,
+    scope_name,
+    scope_totals,
+    scoped_findings,
+    short_name,
+)
 from curator.live.workbench import open_workbench
 from curator.model.loader import LoadOptions
 from curator.model.sources import discover
@@ -72,7 +79,10 @@ def test_the_whole_repository_is_every_source_plus_what_is_across_them(sample_re
 def test_a_store_opened_as_the_folder_itself_is_named_by_its_path_never_dot(sample_repo_copy, tmp_path):
     def name_of(root):
         bench = open_workbench(discover(root), LoadOptions(given=str(root), token_counter=FakeTokenCounter()))
-        return scope_name(bench, None), scope_name(bench, bench.current)
+        names = scope_name(bench, None), scope_name(bench, bench.current)
+        short = short_name(bench.sources[bench.current].spec)  # the lab's and the tables' few letters
+        assert short == names[0].split("/")[0].lstrip("."), short
+        return names
 
     # `curator .serena/memories`: the store's path in its repository, as the repository view names it
     assert name_of(sample_repo_copy / ".serena" / "memories") == (".serena/memories", ".serena/memories")
