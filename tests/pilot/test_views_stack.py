@@ -65,9 +65,12 @@ async def test_a_switch_asked_while_a_dialog_is_open_leaves_the_dialog_and_its_v
         assert isinstance(app.screen, MainScreen)
 
 
+def _app_in(sample_copy, theme: str):
+    return make_app(sample_copy, given="memories", token_counter=FakeTokenCounter(), theme=theme, remember_theme=False)
+
+
 async def test_a_view_hidden_during_a_theme_change_shows_the_new_theme(sample_copy):
-    app = make_app(sample_copy, given="memories", token_counter=FakeTokenCounter(), theme="curator-dark",
-                   remember_theme=False)
+    app = _app_in(sample_copy, "curator-dark")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         await pilot.press("4")
@@ -79,8 +82,7 @@ async def test_a_view_hidden_during_a_theme_change_shows_the_new_theme(sample_co
         await pilot.press("4")
         await settle(app, pilot)
         seen = styles(app)
-    fresh = make_app(sample_copy, given="memories", token_counter=FakeTokenCounter(), theme=theme,
-                     remember_theme=False)
+    fresh = _app_in(sample_copy, theme)
     async with fresh.run_test(size=(80, 24)) as pilot:
         await settle(fresh, pilot)
         await pilot.press("4", "escape", "1")  # the same steps without the theme change
