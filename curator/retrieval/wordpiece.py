@@ -10,12 +10,18 @@ short one (tests compare it with `tokenizers` on real memories when that is inst
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
 VOCAB = Path(__file__).parent / "data" / "minilm-vocab.txt"
 MAX_WORD = 100  # BERT's max_input_chars_per_word: a longer word is one [UNK]
+# In ASCII, BERT's punctuation is every printable character but letters and digits, and its
+# cleaning drops the control characters: a chunk's words are then its letter-and-digit runs and
+# each other character alone (tests compare this with the character loop on random text)
+_ASCII_WORDS = re.compile(r"[a-z0-9]+|[^a-z0-9]").findall
+_ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def _is_punct(ch: str) -> bool:
@@ -76,24 +82,29 @@ class WordPiece:
         """Lowercased, accent-free words and single punctuation marks, lazily (a long text is
         only read as far as the budget needs)."""
         for chunk in text.split():
-            chunk = self._clean(chunk)
-            if not chunk:
-                continue
-            word: list[str] = []
-            for ch in chunk:
-                if ch.isspace():
-                    if word:
-                        yield "".join(word)
-                        word = []
-                elif _is_punct(ch) or _is_cjk(ord(ch)):
-                    if word:
-                        yield "".join(word)
-                        word = []
-                    yield ch
-                else:
-                    word.append(ch)
-            if word:
-                yield "".join(word)
+            if chunk.isascii():  # the most of any memory: one regex does what `_chunk_words` does
+                yield from _ASCII_WORDS(_ASCII_CONTROL.sub("", chunk).lower())
+            else:
+                yield from self._chunk_words(chunk)
+
+    def _chunk_words(self, chunk: str):
+        """One whitespace-free chunk's words, character by character (BERT's BasicTokenizer)."""
+        chunk = self._clean(chunk)
+        word: list[str] = []
+        for ch in chunk:
+            if ch.isspace():
+                if word:
+                    yield "".join(word)
+                    word = []
+            elif _is_punct(ch) or _is_cjk(ord(ch)):
+                if word:
+                    yield "".join(word)
+                    word = []
+                yield ch
+            else:
+                word.append(ch)
+        if word:
+            yield "".join(word)
 
     @staticmethod
     def _clean(chunk: str) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from curator.base.config import meaning_off
 from curator.base.tokens import FakeTokenCounter
@@ -50,6 +52,14 @@ def test_wordpiece_matches_bert_uncased():
     assert w.encode("one two three four five six", max_len=5) == [101, 2028, 2048, 2093, 102]
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
+def test_ascii_words_by_regex_are_the_character_loops_words(text):
+    """ASCII chunks skip BERT's character loop (`_chunk_words`) for one regex: the same words."""
+    w = WordPiece()
+    assert list(w._words(text)) == [x for chunk in text.split() for x in w._chunk_words(chunk)]
+
+
 def test_the_bundled_model_gives_its_reference_similarity():
     encoder, why = sem.load_encoder()
     assert encoder is not None, why
@@ -88,6 +98,33 @@ def test_rows_come_back_in_input_order_whatever_the_batching():
     assert np.abs(full.encode(texts) - batched).max() < 1e-5
 
 
+
+
+def test_batches_run_side_by_side_on_the_cores_give_the_same_rows_and_progress_in_order(monkeypatch):
+    """A first reading runs its batches on one thread a core (a run releases the GIL): the rows
+    are those of one thread, and progress still counts up in order to the total."""
+    import threading
+
+    encoder, _ = sem.load_encoder()
+    texts = [("word " * n).strip() for n in (40, 3, 17, 90, 1, 17, 60, 8, 25, 2, 70)]
+    ran_on, real = [], sem.Encoder._batch
+
+    def spy(self, rows):
+        ran_on.append(threading.current_thread().name)
+        return real(self, rows)
+
+    monkeypatch.setattr(sem.Encoder, "_batch", spy)
+    seen: dict[int, list] = {}
+    rows = {}
+    for threads in (1, 2):
+        monkeypatch.setattr(sem, "_batch_threads", lambda n=threads: n)
+        ran_on.clear()
+        seen[threads] = []
+        rows[threads] = encoder.encode(texts, lambda done, total, t=threads: seen[t].append((done, total)))
+        assert len(ran_on) == 3  # 11 texts in batches of 4
+        assert any(name.startswith("curator-embed") for name in ran_on) == (threads == 2)
+    assert np.abs(rows[1] - rows[2]).max() < 1e-6
+    assert seen[1] == seen[2] == [(4, 11), (8, 11), (11, 11)]
 def test_the_model_reads_at_the_first_query_caches_by_content_and_an_edit_re_reads_one(make_store):
     eng = engine(make_store, semantic=True)
     assert eng.semantic is not None and eng.unavailable == {} and eng.sources[-1] == "semantic"
