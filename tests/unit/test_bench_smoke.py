@@ -119,7 +119,7 @@ def _argv(name: str, tmp_path: Path, corpora: Path) -> list[str]:
 # what each bench prints (a table's header or its closing line)
 PRINTS = {
     "app": "app on 20 files (warm): first screen",
-    "check": "20",
+    "check": "| cold check, meaning on ÷ off (CURATOR_NO_SEMANTIC=1) |",
     "context": "| `curator context` |",
     "context_corpus": "| repository | claude-code 2.1.276 | claude-code 2.1.325 | codex |",
     "curate": "20",
