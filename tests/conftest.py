@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import itertools
 import os
 import shutil
 import sys
@@ -63,12 +64,21 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: the rest keep their order
 
 
+@pytest.fixture(scope="session")
+def _homes(tmp_path_factory):
+    """(the folder of every test's user folders, a counter naming the next): `mktemp("home")` for
+    each test listed and parsed every name already in the worker's temporary folder to number the
+    new one, so the n-th test of a worker read n names (over a second of CPU a worker)."""
+    return tmp_path_factory.mktemp("homes"), itertools.count()
+
+
 @pytest.fixture(autouse=True)
-def _isolated_user_dirs(tmp_path_factory):
+def _isolated_user_dirs(_homes):
     # a MonkeyPatch of its own: a test's `monkeypatch.undo()` (restoring what it patched
     # mid-test) never takes the isolation away — the journal key, caches and settings stay in tmp
     monkeypatch = pytest.MonkeyPatch()
-    home = tmp_path_factory.mktemp("home")
+    home = _homes[0] / f"home{next(_homes[1])}"
+    home.mkdir()
     for var, sub in (
         ("XDG_CONFIG_HOME", "config"),
         ("XDG_CACHE_HOME", "cache"),
@@ -160,6 +170,44 @@ if "onnxruntime" in sys.modules:
     _one_session_per_model_file(sys.modules["onnxruntime"])
 else:
     sys.meta_path.insert(0, _SharedSessionsOnImport())
+
+
+def _css_parsed_once_per_worker() -> None:
+    """Textual parses every CSS source (each widget's DEFAULT_CSS, the app's own) afresh for each
+    app, in a cache of that app's stylesheet: ~12% of a launch's CPU, and a worker launches a few
+    dozen apps (Pilot tests, snapshots). Here the parsed rules are kept for the worker, keyed by
+    everything the parse reads — the CSS text, where it was read from, its flags and the theme's
+    variables — so an app gets the rules its own parse would give (Textual's own cache already hands
+    one parse to several parses of a stylesheet: rules are not changed after parsing). A parse
+    that fails raises as before and is never kept. Should Textual's private method change, the
+    tests run without this (only slower)."""
+    import inspect
+
+    try:
+        from textual.css.stylesheet import Stylesheet
+
+        real = Stylesheet._parse_rules
+        params = list(inspect.signature(real).parameters)
+    except (ImportError, AttributeError, TypeError, ValueError):
+        return
+    if params != ["self", "css", "read_from", "is_default_rules", "tie_breaker", "scope"]:
+        return
+    parsed: dict = {}
+
+    def _parse_rules(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
+        variables = getattr(self, "_variables", None)
+        if not isinstance(variables, dict):
+            return real(self, css, read_from, is_default_rules, tie_breaker, scope)
+        key = (css, read_from, is_default_rules, tie_breaker, scope, frozenset(variables.items()))
+        rules = parsed.get(key)
+        if rules is None:
+            rules = parsed[key] = real(self, css, read_from, is_default_rules, tie_breaker, scope)
+        return rules
+
+    Stylesheet._parse_rules = _parse_rules
+
+
+_css_parsed_once_per_worker()
 
 
 @pytest.fixture
