@@ -58,6 +58,17 @@ def pytest_xdist_auto_num_workers(config):
     return 3 * cores
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    """In xdist's main process, before it starts the workers (its own `pytest_sessionstart` runs
+    last): the caches each worker would otherwise make for itself on a fresh checkout."""
+    config = session.config
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        from tests.warm_caches import warm
+
+        warm(config)
+
+
 def pytest_collection_modifyitems(config, items):
     """Slow tests first: with xdist one worker takes each while the others run the rest, so the
     suite does not end waiting on a minute-long test started last."""
