@@ -167,12 +167,12 @@ class Encoder:
         order = sorted(range(len(texts)), key=lambda i: len(ids[i]))
         chunks = [order[start:start + BATCH] for start in range(0, len(order), BATCH)]
         rows = ([ids[i] for i in chunk] for chunk in chunks)
-        pool = None
-        if min(_batch_threads(), len(chunks)) > 1:
+        pool, workers = None, min(_batch_threads(), len(chunks))
+        if workers > 1:
             from concurrent.futures import ThreadPoolExecutor
 
             self.session  # noqa: B018 - made once, before the pool's threads ask for it
-            pool = ThreadPoolExecutor(min(_batch_threads(), len(chunks)), thread_name_prefix="curator-embed")
+            pool = ThreadPoolExecutor(workers, thread_name_prefix="curator-embed")
         try:
             read = 0
             for chunk, vectors in zip(chunks, pool.map(self._batch, rows) if pool else map(self._batch, rows),
