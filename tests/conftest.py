@@ -31,6 +31,7 @@ gc.set_threshold(20_000, 50, 100)
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 from curator.base.locations import sample_repository, sample_store  # noqa: E402  (after the switch above)
+from tests.headless_frames import skip_unread_frames  # noqa: E402
 
 # No per-example deadline and no too-slow health check anywhere: on two cores shared by four
 # workers (and, in CI, a pip install) an example's time says nothing about the code, and deadlines
@@ -221,6 +222,7 @@ def _css_parsed_once_per_worker() -> None:
 
 
 _css_parsed_once_per_worker()
+skip_unread_frames()
 
 
 @pytest.fixture

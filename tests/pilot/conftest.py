@@ -137,6 +137,14 @@ async def press_on_row(app, pilot, row: int, key: str = "x") -> None:
     await settle(app, pilot)
 
 
+def drawn_lines(widget) -> list[str]:
+    """The widget's lines as the screen shows them, drawn now (the tests draw no frame they do
+    not read: tests/headless_frames.py)."""
+    from textual.geometry import Region
+
+    return [strip.text for strip in widget.render_lines(Region(0, 0, *widget.size))]
+
+
 def text_of(static) -> str:
     """The plain text a Static shows (Rich tables and Text alike)."""
     from io import StringIO

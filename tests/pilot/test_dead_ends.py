@@ -13,7 +13,7 @@ from curator.tui.dialogs import DiffDialog, HistoryDialog, KeywordDialog
 from curator.tui.screens import MainScreen
 from curator.tui.widgets import IndexView, StoreTree
 
-from .conftest import back_to_start, press_on_row, settle, text_of, wait_until
+from .conftest import back_to_start, drawn_lines, press_on_row, settle, text_of, wait_until
 
 
 def _demo(tmp_path, monkeypatch, size=(80, 24)):
@@ -226,8 +226,8 @@ async def _the_narrowed_tree_never_cuts_a_count(app, pilot):
     for _ in range(12):
         await pilot.press("less_than_sign")
     await settle(app, pilot)
-    for y in range(min(tree.size.height, tree.last_line + 1)):
-        line = "".join(s.text for s in tree.render_line(y)).rstrip("▕ ")
+    for y, line in enumerate(drawn_lines(tree)[:tree.last_line + 1]):
+        line = line.rstrip("▕ ")
         node = tree.get_node_at_line(y)
         if node is None:
             continue

@@ -15,7 +15,7 @@ from curator.tui.app import make_app
 from curator.tui.widgets import NodeRef, StoreTree
 from curator.tui.widgets.store_tree import usage_mark
 from tests.conftest import SAMPLE
-from tests.pilot.conftest import settle, wait_until
+from tests.pilot.conftest import drawn_lines, settle, wait_until
 from tests.unit.transcripts import transcripts as tx
 
 SID = "44444444-dddd-4eee-8fff-000000000004"
@@ -73,8 +73,8 @@ async def test_read_memories_show_their_reads_and_unread_ones_are_marked(repo_ap
         # at 80×24, every visible line keeps its mark and token count whole
         tree.root.expand_all()
         await settle(app, pilot)
-        for y in range(tree.size.height):
-            line = tree.render_line(y).text.rstrip(" ▕▇▆▅▄▃▂▁")
+        for y, line in enumerate(drawn_lines(tree)):
+            line = line.rstrip(" ▕▇▆▅▄▃▂▁")
             node = tree.get_node_at_line(tree.scroll_offset.y + y)
             if node is not None and line and isinstance(node.data, NodeRef) and node.data.path:
                 assert line.split()[-1] == str(node.label).split()[-1], line

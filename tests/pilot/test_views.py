@@ -9,7 +9,14 @@ from curator.tui.dialogs import DiffDialog, KeywordDialog, PromoteDialog
 from curator.tui.dialogs.promote_dialog import slug_words
 from curator.tui.screens import MainScreen
 from curator.tui.widgets import StoreTree
-from tests.pilot.conftest import back_to_start, search_in_lab, settle, text_of, wait_until
+from tests.pilot.conftest import (
+    back_to_start,
+    drawn_lines,
+    search_in_lab,
+    settle,
+    text_of,
+    wait_until,
+)
 
 SRC = "validation/2026-11-18-c0ffee.md"
 
@@ -194,8 +201,8 @@ async def _a_resized_terminal_refits_tree_and_tables(app, pilot):
     await settle(app, pilot)
     assert tree.size.width <= 36 < wide  # at most 45% of 80 columns
     # every visible line keeps its token count whole: the name gives way, not the number
-    for y in range(tree.size.height):
-        line = tree.render_line(y).text.rstrip(" ▕▇▆▅▄▃▂▁")
+    for y, line in enumerate(drawn_lines(tree)):
+        line = line.rstrip(" ▕▇▆▅▄▃▂▁")
         node = tree.get_node_at_line(tree.scroll_offset.y + y)
         if node is not None and line:
             assert line.split()[-1] == str(node.label).split()[-1], line
