@@ -195,6 +195,9 @@ def main() -> None:
     import curator
 
     report["curator"] = curator.__file__
+    from tests.headless_frames import skip_unread_frames
+
+    skip_unread_frames()  # as in the test process (tests/headless_frames.py)
     asyncio.run(walk(report))
     sys.stdout.write(json.dumps(report) + "\n")
 
