@@ -44,8 +44,10 @@ def skip_unread_frames() -> None:
     async def run_test(self, *args, **kwargs):
         async with real_run_test(self, *args, **kwargs) as pilot:
             yield pilot
-            if self._running and not self._exit and self.screen.is_attached:  # the last screen, drawn whole
-                real(self.screen._compositor, full=True, screen_stack=self._background_screens)
+            running = getattr(self, "_running", False) and not getattr(self, "_exit", True)
+            compositor = getattr(self.screen, "_compositor", None) if running else None
+            if compositor is not None and self.screen.is_attached:  # the last screen, drawn whole
+                real(compositor, full=True, screen_stack=getattr(self, "_background_screens", None))
 
     Compositor.render_update = render_update
     App.run_test = run_test
