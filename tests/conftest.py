@@ -31,7 +31,7 @@ gc.set_threshold(20_000, 50, 100)
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 from curator.base.locations import sample_repository, sample_store  # noqa: E402  (after the switch above)
-from tests.headless_frames import skip_unread_frames  # noqa: E402
+from tests.textual_patches import parse_css_once, skip_unread_frames  # noqa: E402
 
 # No per-example deadline and no too-slow health check anywhere: on two cores shared by four
 # workers (and, in CI, a pip install) an example's time says nothing about the code, and deadlines
@@ -185,43 +185,7 @@ else:
     sys.meta_path.insert(0, _SharedSessionsOnImport())
 
 
-def _css_parsed_once_per_worker() -> None:
-    """Textual parses every CSS source (each widget's DEFAULT_CSS, the app's own) afresh for each
-    app, in a cache of that app's stylesheet: about a tenth of a launch's CPU (measured: 1.3 s of
-    parsing became 0.3 s over six snapshot tests of ~20 s), and a worker launches a few
-    dozen apps (Pilot tests, snapshots). Here the parsed rules are kept for the worker, keyed by
-    everything the parse reads — the CSS text, where it was read from, its flags and the theme's
-    variables — so an app gets the rules its own parse would give (Textual's own cache already hands
-    one parse to several parses of a stylesheet: rules are not changed after parsing). A parse
-    that fails raises as before and is never kept. Should Textual's private method change, the
-    tests run without this (only slower)."""
-    import inspect
-
-    try:
-        from textual.css.stylesheet import Stylesheet
-
-        real = Stylesheet._parse_rules
-        params = list(inspect.signature(real).parameters)
-    except (ImportError, AttributeError, TypeError, ValueError):
-        return
-    if params != ["self", "css", "read_from", "is_default_rules", "tie_breaker", "scope"]:
-        return
-    parsed: dict = {}
-
-    def _parse_rules(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
-        variables = getattr(self, "_variables", None)
-        if not isinstance(variables, dict):
-            return real(self, css, read_from, is_default_rules, tie_breaker, scope)
-        key = (css, read_from, is_default_rules, tie_breaker, scope, frozenset(variables.items()))
-        rules = parsed.get(key)
-        if rules is None:
-            rules = parsed[key] = real(self, css, read_from, is_default_rules, tie_breaker, scope)
-        return rules
-
-    Stylesheet._parse_rules = _parse_rules
-
-
-_css_parsed_once_per_worker()
+parse_css_once()
 skip_unread_frames()
 
 

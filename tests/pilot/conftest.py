@@ -139,7 +139,7 @@ async def press_on_row(app, pilot, row: int, key: str = "x") -> None:
 
 def drawn_lines(widget) -> list[str]:
     """The widget's lines as the screen shows them, drawn now (the tests draw no frame they do
-    not read: tests/headless_frames.py)."""
+    not read: tests/textual_patches.py)."""
     from textual.geometry import Region
 
     return [strip.text for strip in widget.render_lines(Region(0, 0, *widget.size))]

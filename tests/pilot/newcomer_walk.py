@@ -195,9 +195,9 @@ def main() -> None:
     import curator
 
     report["curator"] = curator.__file__
-    from tests.headless_frames import skip_unread_frames
+    from tests.textual_patches import skip_unread_frames
 
-    skip_unread_frames()  # as in the test process (tests/headless_frames.py)
+    skip_unread_frames()  # as in the test process (tests/textual_patches.py)
     asyncio.run(walk(report))
     sys.stdout.write(json.dumps(report) + "\n")
 

@@ -52,7 +52,7 @@ def test_a_newcomer_sees_the_demo_and_one_number_per_thing(tmp_path):
                CURATOR_NO_WATCH="1", CURATOR_NO_SEMANTIC="1", CURATOR_TODAY="2026-11-20")
     env.pop("NO_COLOR", None)
     if os.environ.get("CURATOR_TEST_EVERY_FRAME"):
-        env["CURATOR_TEST_EVERY_FRAME"] = "1"  # (tests/headless_frames.py)
+        env["CURATOR_TEST_EVERY_FRAME"] = "1"  # (tests/textual_patches.py)
     run = subprocess.run([sys.executable, str(clone / "tests" / "pilot" / "newcomer_walk.py")], cwd=clone, env=env,
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]

@@ -1,4 +1,4 @@
-"""The tests' headless apps draw only what a test reads (tests/headless_frames.py), and a widget
+"""The tests' headless apps draw only what a test reads (tests/textual_patches.py), and a widget
 that cannot draw still fails its test."""
 
 from __future__ import annotations
