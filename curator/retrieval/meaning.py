@@ -11,6 +11,10 @@ answer, each by its head and by the passages the query reaches.
 3. A candidate scores the mean of its head's cosine and its best passage's: a memory whose one
    section answers rises, a long one is not favoured for having many passages (the best of many
    is high by chance; the head keeps it honest).
+4. The heads are read first. A candidate only the static vectors brought (not among BM25's
+   first) whose head the model reads FAR_BELOW under the best head is scored by its head alone:
+   its passages are not read. Held out over the 21 golden stores this ranks every query's fused
+   list as before (semantic alone a little better) and reads a fifth fewer texts (golden README).
 
 Vectors are cached by content (the head by memory, a passage by its text), so the model runs only
 for memories and passages it has not read: the first query on a 1,000-memory store reads about
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 
 CANDIDATES = 20
 PASSAGES = 2
+FAR_BELOW = 0.1  # cosine under the best head: a static-only candidate's passages are not read
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +60,7 @@ class Meaning:
         self.embedded = 0  # texts the model read for this engine (0 when everything was cached)
         self.matches: dict[str, Match] = {}  # of the last query
         self._last_plan: tuple | None = None  # (query, its plan): `_plan`
+        self._last_query: tuple | None = None  # (query, its vector): `_query_vector`
 
     # -- the static vectors of every memory ---------------------------------------------------
 
@@ -104,8 +110,12 @@ class Meaning:
         if not eng.docs or not query.strip():
             return []
         cand, keys, rows, picks = self._plan(query, qterms, bm25_list)
-        self._embed_missing(cand, keys, rows, picks)
-        qv = self.encoder.encode([query])[0]
+        heads, passages = self._missing(cand, keys, rows, picks)
+        pending = len(heads) + sum(len(want) for _, want in passages)
+        self._embed_missing(cand, keys, rows, {i: [] for i in cand}, pending)  # the heads first
+        qv = self._query_vector(query)
+        picks = self._pruned(cand, keys, picks, bm25_list, qv)
+        self._embed_missing(cand, keys, rows, picks, offset=len(heads))
         out = []
         for i in cand:
             path = eng.docs[i].path
@@ -149,7 +159,35 @@ class Meaning:
             return 0
         cand, keys, rows, picks = self._plan(query, qterms, bm25_list)
         heads, passages = self._missing(cand, keys, rows, picks)
+        if not heads and passages:  # every head read: the passages `rank` would skip are not counted
+            qv = self._query_vector(query)
+            _, passages = self._missing(cand, keys, rows, self._pruned(cand, keys, picks, bm25_list, qv))
         return len(heads) + sum(len(want) for _, want in passages)
+
+    def _query_vector(self, query: str):
+        """The query's vector, made once for `unread` and `rank` of the same query."""
+        last = self._last_query
+        if last is None or last[0] != query:
+            last = self._last_query = (query, self.encoder.encode([query])[0])
+        return last[1]
+
+    def _pruned(self, cand: list[int], keys: list[str], picks, bm25_list, qv) -> dict[int, list[int]]:
+        """`picks` without the passages of static-only candidates whose head is FAR_BELOW the best
+        head (every candidate's head is read by now)."""
+        eng = self.engine
+        cos = {i: float(self.head_cache.vectors[keys[i]] @ qv) for i in cand}
+        if not cos:
+            return picks
+        floor = max(cos.values()) - FAR_BELOW
+        lexical = {eng.position[p] for p, _ in bm25_list[:CANDIDATES] if p in eng.position}
+        return {i: ([] if i not in lexical and cos[i] < floor else want) for i, want in picks.items()}
+
+    def _progress_from(self, offset: int, whole: int):
+        """`self.progress` told of one batch of texts as part of the query's whole reading."""
+        outer = self.progress
+        if outer is None:
+            return None
+        return lambda done, _n: outer(offset + done, whole)
 
     def _missing(self, cand: list[int], keys: list[str], rows, picks) -> tuple[list[int], list[tuple[int, list[int]]]]:
         """The candidates whose head is not cached, and each candidate's chosen passages that are not."""
@@ -159,8 +197,9 @@ class Meaning:
                     if (want := [k for k in picks[i] if rows[eng.docs[i].path][k][3] not in self.passage_cache.vectors])]
         return heads, passages
 
-    def _embed_missing(self, cand: list[int], keys: list[str], rows, picks) -> None:
-        """Run the model on the heads and chosen passages not cached yet, in one batch."""
+    def _embed_missing(self, cand: list[int], keys: list[str], rows, picks, total: int = 0, offset: int = 0) -> None:
+        """Run the model on the heads and chosen passages not cached yet, in one batch. Progress
+        counts from `offset` (texts read before) to `total` (or what is read now, when larger)."""
         from .passages import split
         from .wordpiece import shared
 
@@ -179,7 +218,7 @@ class Meaning:
                     owners.append(("passage", rows[path][k][3]))
         if not texts:
             return
-        vecs = self.encoder.encode(texts, self.progress)
+        vecs = self.encoder.encode(texts, self._progress_from(offset, max(total, offset + len(texts))))
         self.embedded += len(texts)
         for (kind, key), v in zip(owners, vecs, strict=True):
             (self.head_cache if kind == "head" else self.passage_cache).put([key], [v])

@@ -137,10 +137,14 @@ def test_the_model_reads_at_the_first_query_caches_by_content_and_an_edit_re_rea
     eng = engine(make_store, semantic=True)
     assert eng.semantic is not None and eng.unavailable == {} and eng.sources[-1] == "semantic"
     assert eng.semantic.embedded == 0  # nothing is read before a query asks
+    # before any head is read: at most each candidate's head and its one passage
     assert eng.unread("quarantine flaky tests") == 6 and eng.semantic.embedded == 0  # said, not read
     r = eng.search("quarantine flaky tests", k=3)
     assert r.hits[0].path == "ci/flaky.md" and r.hits[0].sources["semantic"].rank == 1
-    assert eng.semantic.embedded == 6  # each candidate's head and its one passage
+    # every head, and the passage of the one memory BM25 brought: the two only the static vectors
+    # brought are read far below it (cosine ~0.1 and ~0.0 against ~0.7), so their heads score them
+    assert eng.semantic.embedded == 4
+    assert eng.semantic.matches["git/rebase.md"].passage == eng.semantic.matches["git/rebase.md"].head
     assert eng.unread("quarantine flaky tests") == 0 and RetrievalEngine(eng.store).unread("flaky") == 0
     scores = dict(r.per_source["semantic"])
     again = RetrievalEngine(eng.store, semantic=True)
@@ -148,9 +152,32 @@ def test_the_model_reads_at_the_first_query_caches_by_content_and_an_edit_re_rea
     assert again.semantic.embedded == 0  # cached by content
     (eng.store.root / "db/pool.md").write_text("# Pool\n\nSize the pool to twice the worker count.\n")
     edited = RetrievalEngine(load_store(eng.store.root, token_counter=FakeTokenCounter()), semantic=True)
-    assert edited.unread("quarantine flaky tests") == 2
+    # at most: its head, its passage, and rebase's passage (skipped before, never read)
+    assert edited.unread("quarantine flaky tests") == 3
     edited.search("quarantine flaky tests", k=3)
-    assert edited.semantic.embedded == 2  # the edited memory's head and passage only
+    assert edited.semantic.embedded == 1  # the edited memory's head only: it is read far below
+
+
+def test_a_candidate_only_the_static_vectors_brought_is_read_whole_unless_its_head_is_far_below(make_store):
+    """meaning.FAR_BELOW: the passages of a static-only candidate are skipped when its head's
+    cosine is 0.1 or more under the best head; BM25's candidates are always read whole."""
+    from curator.retrieval.meaning import FAR_BELOW
+
+    eng = engine(make_store, semantic=True)
+    m, paths = eng.semantic, [d.path for d in eng.docs]
+    qv = np.zeros(384, dtype=np.float32)
+    qv[0] = 1.0
+
+    def head(c):
+        v = np.zeros(384, dtype=np.float32)
+        v[0], v[1] = c, (1 - c * c) ** 0.5
+        return v
+
+    keys, picks = ["k0", "k1", "k2"], {0: [0], 1: [0], 2: [0]}
+    bm25_list = [(paths[0], 1.0), (paths[2], 0.4)]  # 0 and 2 by words; 1 by the static vectors alone
+    for near, kept in ((0.9 - FAR_BELOW + 0.01, [0]), (0.9 - FAR_BELOW - 0.01, [])):
+        m.head_cache.vectors.update({"k0": head(0.9), "k1": head(near), "k2": head(0.2)})
+        assert m._pruned([0, 1, 2], keys, picks, bm25_list, qv) == {0: [0], 1: kept, 2: [0]}
 
 
 def test_without_a_model_the_source_is_unavailable_and_lexical_results_unchanged(make_store, tmp_path, monkeypatch):
