@@ -218,7 +218,10 @@ class Meaning:
                     owners.append(("passage", rows[path][k][3]))
         if not texts:
             return
-        vecs = self.encoder.encode(texts, self._progress_from(offset, max(total, offset + len(texts))))
+        progress = self._progress_from(offset, max(total, offset + len(texts)))
+        if progress is not None and offset == 0:
+            progress(0, len(texts))  # said before the model loads (0.2–0.4 s), not after its first batch
+        vecs = self.encoder.encode(texts, progress)
         self.embedded += len(texts)
         for (kind, key), v in zip(owners, vecs, strict=True):
             (self.head_cache if kind == "head" else self.passage_cache).put([key], [v])

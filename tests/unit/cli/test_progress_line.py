@@ -82,7 +82,8 @@ def test_first_retrieve_on_a_terminal_shows_indexing_and_embedding_then_erases(m
     root = _store(make_store)
     code, out, err = _retrieve(monkeypatch, root)
     assert code == 0 and "topic-" in out
-    assert "indexing 30 memories… 100%" in err and "embedding " in err
+    assert "indexing 30 memories… 100%" in err
+    assert "embedding 0/" in err  # as soon as the model starts loading, not after its first batch
     assert err.endswith(ERASE)  # nothing left on the line when the answer prints
     code, out, err = _retrieve(monkeypatch, root)  # the index is saved: nothing to say
     assert code == 0 and "topic-" in out and "indexing" not in err and "embedding" not in err
