@@ -79,7 +79,7 @@ def retrieve_json(result, misses: list[tuple[str, str]], unavailable: dict[str, 
             **({"kept_first": h.sure} if h.sure else {}),
             **({"passage": {"heading": h.passage.heading, "line": h.passage.line, "excerpt": h.passage.excerpt,
                             "cosine": _round(h.passage.passage, 3), "head": _round(h.passage.head, 3)}}
-               if h.passage is not None else {}),
+               if h.passage is not None and h.passage.read else {}),
         })
     extra = {"unavailable": dict(unavailable)} if unavailable else {}
     forms = surface_forms(result.query)

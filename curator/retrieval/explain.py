@@ -135,6 +135,8 @@ def meaning_text(score: float, match=None) -> str:
     (meaning.Match): "cosine 0.64 (head 0.58, passage 0.70: Setup › Docker, line 12 “Run the…”)"."""
     if match is None:
         return f"cosine {cosine_text(score)}"
+    if not match.read:
+        return f"cosine {cosine_text(score)} (its head alone: far under the best head, its passages not read)"
     where = " › ".join(match.heading.split(" › ")[-2:]) or "its opening"  # the section, and the one it is in
     excerpt = match.excerpt if len(match.excerpt) <= 64 else match.excerpt[:64].rsplit(" ", 1)[0] + " …"
     excerpt = f" “{excerpt}”" if excerpt else ""

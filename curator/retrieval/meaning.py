@@ -40,6 +40,7 @@ class Match:
     heading: str  # the best passage's heading path ("" before the first heading)
     line: int
     excerpt: str
+    read: bool = True  # False: scored by its head alone, its passages not read (FAR_BELOW)
 
     @property
     def score(self) -> float:
@@ -126,9 +127,7 @@ class Meaning:
                 vec = self.passage_cache.vectors.get(row[3])
                 if vec is not None and float(vec @ qv) > best:
                     best, at = float(vec @ qv), row
-            if at is None:
-                best, at = head, ("", 1, "", "", [])
-            m = Match(head, best, at[0], at[1], at[2])
+            m = Match(head, best, at[0], at[1], at[2]) if at is not None else Match(head, head, "", 1, "", read=False)
             self.matches[path] = m
             out.append((path, m.score))
         out.sort(key=lambda x: (-x[1], eng.position[x[0]]))

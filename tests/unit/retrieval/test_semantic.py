@@ -144,7 +144,8 @@ def test_the_model_reads_at_the_first_query_caches_by_content_and_an_edit_re_rea
     # every head, and the passage of the one memory BM25 brought: the two only the static vectors
     # brought are read far below it (cosine ~0.1 and ~0.0 against ~0.7), so their heads score them
     assert eng.semantic.embedded == 4
-    assert eng.semantic.matches["git/rebase.md"].passage == eng.semantic.matches["git/rebase.md"].head
+    skipped, read = eng.semantic.matches["git/rebase.md"], eng.semantic.matches["ci/flaky.md"]
+    assert not skipped.read and skipped.passage == skipped.head and read.read and read.heading == "Flaky"
     assert eng.unread("quarantine flaky tests") == 0 and RetrievalEngine(eng.store).unread("flaky") == 0
     scores = dict(r.per_source["semantic"])
     again = RetrievalEngine(eng.store, semantic=True)
@@ -283,3 +284,15 @@ def test_a_memory_only_the_feedback_found_is_explained_by_it(make_store):
     assert "ops/rollout.md" not in [p for p, _ in r.per_source["bm25"]]
     text = dict(eng.explain("ops/rollout.md", "deploy", r))["fused"]
     assert "bm25 with feedback words #" in text and "with k=1" in text
+
+
+def test_a_memory_scored_by_its_head_alone_says_so_and_names_no_passage(make_store, capsys):
+    """The text says the passages were not read (not "its opening, line 1"); the JSON has no passage."""
+    root = make_store({**FILES, "README.md": "# Notes\n"})  # a top-level .md: the CLI sees a store
+    assert main(["retrieve", "quarantine flaky tests", str(root), "--semantic", "--format", "json"]) == 0
+    hits = {h["path"]: h for h in json.loads(capsys.readouterr().out)["results"]}
+    assert hits["ci/flaky.md"]["passage"]["heading"] == "Flaky" and "passage" not in hits["git/rebase.md"]
+    assert main(["retrieve", "quarantine flaky tests", str(root), "--semantic"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "cosine 0.68 (head 0.68, passage 0.68: Flaky, line 1" in text
+    assert "(its head alone: far under the best head, its passages not read)" in text
