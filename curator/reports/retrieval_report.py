@@ -59,6 +59,15 @@ def _round(x: float | None, n: int = 4):
     return None if x is None else round(float(x), n)
 
 
+def _passage_json(m) -> dict:
+    """The passage the model matched best (meaning.Match); a memory scored by its head alone
+    (its passages not read) says so: `read` false, the head's cosine, no passage."""
+    if not m.read:
+        return {"read": False, "head": _round(m.head, 3)}
+    return {"read": True, "heading": m.heading, "line": m.line, "excerpt": m.excerpt,
+            "cosine": _round(m.passage, 3), "head": _round(m.head, 3)}
+
+
 def retrieve_json(result, misses: list[tuple[str, str]], unavailable: dict[str, str] | None = None) -> dict:
     results = []
     for h in result.hits:
@@ -77,9 +86,7 @@ def retrieve_json(result, misses: list[tuple[str, str]], unavailable: dict[str, 
             **({"copies": list(h.copies)} if h.copies else {}),
             **({"linked_from": list(result.linked_from[h.path])} if h.path in result.linked_from else {}),
             **({"kept_first": h.sure} if h.sure else {}),
-            **({"passage": {"heading": h.passage.heading, "line": h.passage.line, "excerpt": h.passage.excerpt,
-                            "cosine": _round(h.passage.passage, 3), "head": _round(h.passage.head, 3)}}
-               if h.passage is not None and h.passage.read else {}),
+            **({"passage": _passage_json(h.passage)} if h.passage is not None else {}),
         })
     extra = {"unavailable": dict(unavailable)} if unavailable else {}
     forms = surface_forms(result.query)

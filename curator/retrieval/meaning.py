@@ -115,8 +115,11 @@ class Meaning:
         pending = len(heads) + sum(len(want) for _, want in passages)
         self._embed_missing(cand, keys, rows, {i: [] for i in cand}, pending)  # the heads first
         qv = self._query_vector(query)
-        picks = self._pruned(cand, keys, picks, bm25_list, qv)
-        self._embed_missing(cand, keys, rows, picks, offset=len(heads))
+        kept = self._pruned(cand, keys, picks, bm25_list, qv)
+        skipped = {i for i in cand if picks[i] and not kept[i]}
+        picks = kept
+        if not self._embed_missing(cand, keys, rows, picks, offset=len(heads)) and heads and self.progress:
+            self.progress(len(heads), len(heads))  # every passage skipped: the reading is done
         out = []
         for i in cand:
             path = eng.docs[i].path
@@ -127,7 +130,10 @@ class Meaning:
                 vec = self.passage_cache.vectors.get(row[3])
                 if vec is not None and float(vec @ qv) > best:
                     best, at = float(vec @ qv), row
-            m = Match(head, best, at[0], at[1], at[2]) if at is not None else Match(head, head, "", 1, "", read=False)
+            if at is not None:
+                m = Match(head, best, at[0], at[1], at[2])
+            else:  # skipped (FAR_BELOW), or no passage vector to compare: the head alone
+                m = Match(head, head, "", 1, "", read=i not in skipped)
             self.matches[path] = m
             out.append((path, m.score))
         out.sort(key=lambda x: (-x[1], eng.position[x[0]]))
@@ -196,9 +202,10 @@ class Meaning:
                     if (want := [k for k in picks[i] if rows[eng.docs[i].path][k][3] not in self.passage_cache.vectors])]
         return heads, passages
 
-    def _embed_missing(self, cand: list[int], keys: list[str], rows, picks, total: int = 0, offset: int = 0) -> None:
-        """Run the model on the heads and chosen passages not cached yet, in one batch. Progress
-        counts from `offset` (texts read before) to `total` (or what is read now, when larger)."""
+    def _embed_missing(self, cand: list[int], keys: list[str], rows, picks, total: int = 0, offset: int = 0) -> int:
+        """Run the model on the heads and chosen passages not cached yet, in one batch; how many
+        texts it read. Progress counts from `offset` (texts read before) to `total` (or what is read
+        now, when larger)."""
         from .passages import split
         from .wordpiece import shared
 
@@ -216,7 +223,7 @@ class Meaning:
                     texts.append(made[k].text)
                     owners.append(("passage", rows[path][k][3]))
         if not texts:
-            return
+            return 0
         progress = self._progress_from(offset, max(total, offset + len(texts)))
         if progress is not None and offset == 0:
             progress(0, len(texts))  # said before the model loads (0.2–0.4 s), not after its first batch
@@ -229,3 +236,4 @@ class Meaning:
         if kept and self.head_cache.dirty:
             self.head_cache.flush(kept, self.table.np.stack([self.head_cache.vectors[k] for k in kept]))
         self.passage_cache.flush_all()
+        return len(texts)

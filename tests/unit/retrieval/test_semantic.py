@@ -287,12 +287,29 @@ def test_a_memory_only_the_feedback_found_is_explained_by_it(make_store):
 
 
 def test_a_memory_scored_by_its_head_alone_says_so_and_names_no_passage(make_store, capsys):
-    """The text says the passages were not read (not "its opening, line 1"); the JSON has no passage."""
+    """The text says the passages were not read (not "its opening, line 1"); the JSON says
+    `read: false` with the head's cosine and names no passage."""
     root = make_store({**FILES, "README.md": "# Notes\n"})  # a top-level .md: the CLI sees a store
     assert main(["retrieve", "quarantine flaky tests", str(root), "--semantic", "--format", "json"]) == 0
     hits = {h["path"]: h for h in json.loads(capsys.readouterr().out)["results"]}
-    assert hits["ci/flaky.md"]["passage"]["heading"] == "Flaky" and "passage" not in hits["git/rebase.md"]
+    read, skipped = hits["ci/flaky.md"]["passage"], hits["git/rebase.md"]["passage"]
+    assert read["read"] is True and read["heading"] == "Flaky" and read["line"] == 1
+    assert skipped == {"read": False, "head": pytest.approx(0.09, abs=0.03)}
     assert main(["retrieve", "quarantine flaky tests", str(root), "--semantic"]) == 0
     text = " ".join(capsys.readouterr().out.split())
     assert "cosine 0.68 (head 0.68, passage 0.68: Flaky, line 1" in text
     assert "(its head alone: far under the best head, its passages not read)" in text
+
+
+def test_progress_ends_at_its_total_when_every_passage_left_is_skipped(make_store):
+    """A new head to read, and the only passage left to read is a far-below candidate's: the
+    reading ends at n/n, not n/(n + the skipped passage)."""
+    eng = engine(make_store, semantic=True)
+    eng.search("quarantine flaky tests", k=3)  # flaky read whole; rebase and pool by their heads
+    (eng.store.root / "git/rebase.md").write_text("# Rebase\n\nRebase onto main before you push.\n")
+    seen: list[tuple[int, int]] = []
+    again = RetrievalEngine(load_store(eng.store.root, token_counter=FakeTokenCounter()), semantic=True,
+                            progress=lambda done, total: seen.append((done, total)))
+    again.search("quarantine flaky tests", k=3)
+    assert again.semantic.embedded == 1 and not again.semantic.matches["git/rebase.md"].read
+    assert seen[-1] == (1, 1)
