@@ -118,8 +118,7 @@ class Meaning:
         kept = self._pruned(cand, keys, picks, bm25_list, qv)
         skipped = {i for i in cand if picks[i] and not kept[i]}
         picks = kept
-        if not self._embed_missing(cand, keys, rows, picks, offset=len(heads)) and heads and self.progress:
-            self.progress(len(heads), len(heads))  # every passage skipped: the reading is done
+        self._embed_missing(cand, keys, rows, picks, offset=len(heads))
         out = []
         for i in cand:
             path = eng.docs[i].path
@@ -202,10 +201,10 @@ class Meaning:
                     if (want := [k for k in picks[i] if rows[eng.docs[i].path][k][3] not in self.passage_cache.vectors])]
         return heads, passages
 
-    def _embed_missing(self, cand: list[int], keys: list[str], rows, picks, total: int = 0, offset: int = 0) -> int:
-        """Run the model on the heads and chosen passages not cached yet, in one batch; how many
-        texts it read. Progress counts from `offset` (texts read before) to `total` (or what is read
-        now, when larger)."""
+    def _embed_missing(self, cand: list[int], keys: list[str], rows, picks, total: int = 0, offset: int = 0) -> None:
+        """Run the model on the heads and chosen passages not cached yet, in one batch. Progress
+        counts from `offset` (texts read before) to `total` (or what is read now, when larger);
+        with nothing left to read after `offset` texts, the reading is done at offset/offset."""
         from .passages import split
         from .wordpiece import shared
 
@@ -223,7 +222,9 @@ class Meaning:
                     texts.append(made[k].text)
                     owners.append(("passage", rows[path][k][3]))
         if not texts:
-            return 0
+            if offset and self.progress is not None:
+                self.progress(offset, offset)  # every passage left was skipped or cached
+            return
         progress = self._progress_from(offset, max(total, offset + len(texts)))
         if progress is not None and offset == 0:
             progress(0, len(texts))  # said before the model loads (0.2–0.4 s), not after its first batch
@@ -236,4 +237,3 @@ class Meaning:
         if kept and self.head_cache.dirty:
             self.head_cache.flush(kept, self.table.np.stack([self.head_cache.vectors[k] for k in kept]))
         self.passage_cache.flush_all()
-        return len(texts)
