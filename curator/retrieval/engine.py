@@ -3,9 +3,8 @@
 The engine holds the index (BM25 saved per store, the route's keywords, near-copies, the priors)
 and composes its parts, each a class of its own: the passage ranker (`passage_rank`), the prior
 ranker (`prior_rank`), pseudo-relevance feedback (`feedback`) and the explainer (`explain`).
-Explanations travel with the results: each hit's rank in every source, the words that matched,
-the score parts; `why(path, query)` says why a memory did not come back.
-"""
+Explanations travel with the results (each hit's rank in every source, the words, the score
+parts); `why(path, query)` says why a memory did not come back."""
 
 from __future__ import annotations
 
@@ -40,11 +39,10 @@ TERMS_VERSION = 4  # bump when text.terms(), the document fields or the passages
 # 0.8, meaning's lead 0.1. The defaults live in RetrievalConfig.source_weights and sure_margin; a
 # .curator.yaml `source_weights` overrides the ones it names.
 FUSION_WEIGHTS = RetrievalConfig().source_weights
-# Pseudo-relevance feedback (RM3-style), run with the semantic source only: the PRF_TERMS words
-# that weigh most in BM25's first PRF_DOCS memories (term share × the memory's score ÷ the best)
-# make a second BM25 list, fused at weight `prf`. Held out (leave one store out and 5-fold over the
-# golden queries) it raised hit@5 and MRR@10 (5-fold: every metric); in the lexical fusion alone
-# it lowered hit@1, so there it does not run. The golden README has the numbers (feedback.py).
+# Pseudo-relevance feedback (RM3-style, feedback.py), run with the semantic source only: the
+# PRF_TERMS words that weigh most in BM25's first PRF_DOCS memories make a second BM25 list, fused
+# at weight `prf`. Held out it raised hit@5 and MRR@10; in the lexical fusion alone it lowered
+# hit@1, so there it does not run (golden README).
 __all__ = ["DEPTH", "HEAD_WEIGHT", "PRF_DOCS", "PRF_TERMS", "Hit", "RetrievalEngine", "SearchResult", "SourceRank"]
 
 if TYPE_CHECKING:  # annotations only: a warm `retrieve` answers without the model package (retrieval/fast.py)
@@ -85,6 +83,7 @@ class RetrievalEngine:
             persist = terms_cache is None
         self._indexing = indexing
         self._heads: list[str] | None = None
+        self._semantic_keys: list[str] | None = None
         self._doc_terms: list[list[str]] | None = None
         self.index_state = "built"  # built | reused | updated: what this engine did with the saved index
         self.copy_of: dict[str, str] = {}  # near-copies (copies.py): path → prose digest, groups of 2+ only
@@ -222,9 +221,9 @@ class RetrievalEngine:
     def semantic_keys(self) -> list[str]:
         """What each memory's vector depends on: its bytes and its head (index rows, hooks)."""
         saved = getattr(self.store, "semantic_keys", None)  # a kept fast-path state has them
-        if saved is not None:
-            return saved
-        return [f"{r.content_hash}:{hash_text(head)}" for r, head in zip(self.docs, self.heads, strict=True)]
+        if saved is None and self._semantic_keys is None:  # made once: every query asks (20 ms at 10,000)
+            self._semantic_keys = [f"{r.content_hash}:{hash_text(head)}" for r, head in zip(self.docs, self.heads, strict=True)]
+        return saved if saved is not None else self._semantic_keys or []
 
     def semantic_texts(self, idx: list[int]) -> list[str]:
         """What the model reads of each memory as a whole: its head, then its body (the model
@@ -338,6 +337,8 @@ class RetrievalEngine:
 
     def search(self, query: str, k: int | None = None, source: str = "fused") -> SearchResult:
         k = k or self.config.k
+        if self.semantic is not None:
+            self.semantic.begin(query)  # the model reads the query while the words are scored
         qterms = query_terms(query)
         base_terms = terms(query)  # without the synthetic adjacent compounds
         route = self.rank_route(qterms, k, set(base_terms))

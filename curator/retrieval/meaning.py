@@ -19,7 +19,8 @@ answer, each by its head and by the passages the query reaches.
 Vectors are cached by content (the head by memory, a passage by its text), so the model runs only
 for memories and passages it has not read: the first query on a 1,000-memory store reads about
 80 texts, not 1,000 memories' worth; onnxruntime is imported only when a vector must be computed
-(one query's own vector is made with numpy). `progress(done, total)` hears how that goes.
+(one query's own vector is made with numpy, on a thread while its words are scored: `begin`).
+`progress(done, total)` hears how that goes.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 CANDIDATES = 20
 PASSAGES = 2
 FAR_BELOW = 0.1  # cosine under the best head: a static-only candidate's passages are not read
+_POOL = None  # the thread a query's vector is made on (`Meaning.begin`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,14 +56,15 @@ class Meaning:
 
         self.engine, self.encoder, self.table, self.progress = engine, encoder, table, progress
         root = engine.store.root
-        self.head_cache = EmbeddingCache.open(root, encoder.digest)
-        self.passage_cache = EmbeddingCache.open(root, f"{encoder.digest}-passages")
+        self.head_cache = EmbeddingCache.open(root, encoder.digest, rows=True)
+        self.passage_cache = EmbeddingCache.open(root, f"{encoder.digest}-passages", rows=True)
         self.static_cache = EmbeddingCache.open(root, f"static-{SHA256[next(iter(SHA256))][:12]}", DIM)
         self._static = None
         self.embedded = 0  # texts the model read for this engine (0 when everything was cached)
         self.matches: dict[str, Match] = {}  # of the last query
         self._last_plan: tuple | None = None  # (query, its plan): `_plan`
         self._last_query: tuple | None = None  # (query, its vector): `_query_vector`
+        self._pending: tuple | None = None  # (query, the future of its vector): `begin`
 
     # -- the static vectors of every memory ---------------------------------------------------
 
@@ -168,8 +171,31 @@ class Meaning:
             _, passages = self._missing(cand, keys, rows, self._pruned(cand, keys, picks, bm25_list, qv))
         return len(heads) + sum(len(want) for _, want in passages)
 
+    def begin(self, query: str) -> None:
+        """Start the query's vector on a thread of its own while the words are scored: the model
+        run releases the GIL, so at 10,000 memories a query costs its longer half, not the sum."""
+        if not query.strip() or not self.engine.docs or (self._last_query or ("",))[0] == query:
+            return
+        self._settle()
+        from concurrent.futures import ThreadPoolExecutor
+
+        global _POOL  # noqa: PLW0603 - one thread a process, made when the first query wants it
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(1, thread_name_prefix="curator-query")
+        self._pending = (query, _POOL.submit(self.encoder.encode, [query]))
+
+    def _settle(self) -> None:
+        """Wait for a vector begun and not asked for: one model run at a time from this source."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            try:
+                self._last_query = (pending[0], pending[1].result()[0])
+            except Exception:  # noqa: BLE001 - it is made again, and fails there, when asked for
+                self._last_query = None
+
     def _query_vector(self, query: str):
         """The query's vector, made once for `unread` and `rank` of the same query."""
+        self._settle()
         last = self._last_query
         if last is None or last[0] != query:
             last = self._last_query = (query, self.encoder.encode([query])[0])

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from .vector_files import checked, mapped, stamp
+
 MAX_TOKENS = 128  # all-MiniLM-L6-v2 was trained on 128 word pieces; 256 doubles the cost
 # length-sorted batches of 4, one core each, run side by side on the process's cores: at this
 # size a second thread inside one run gains little (117 passages of the corpora: batches of 8
@@ -66,9 +68,9 @@ def _verified(path: Path, sha256: str | None) -> str:
     which `touch` sets) — so a swapped file is hashed again. A damaged stamp is a cache miss."""
     from ..base.locations import cache_dir
     from ..base.safeio import UnsafeFile, read_small_file
+    from .vector_files import file_version
 
-    st = path.stat()
-    version = f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\0{st.st_dev}"
+    version = f"{path}\0{file_version(path)}"
     stamp = cache_dir() / "embeddings" / f"verified-{hashlib.sha256(version.encode('utf-8', 'surrogatepass')).hexdigest()[:32]}"
     if sha256 is not None:
         try:
@@ -255,26 +257,25 @@ class EmbeddingCache:
     _loaded: tuple = field(default=(), repr=False)  # (keys, matrix) as read, for a warm store's fast path
 
     @classmethod
-    def open(cls, store_root: Path, model_digest: str, dim: int = DIM) -> EmbeddingCache:
+    def open(cls, store_root: Path, model_digest: str, dim: int = DIM, rows: bool = False) -> EmbeddingCache:
         """The store's vectors: `<key>.keys` (one content key a line) and `<key>.npy` (the
-        matrix, memory-mapped: a warm query reads it in place, never copies it)."""
+        matrix, memory-mapped: a warm query reads it in place, never copies it). `rows`: the
+        vectors are read a few rows at a time, never as one matrix (`vector_files.mapped`)."""
         from ..base.locations import cache_dir
 
         key = hashlib.sha256(str(Path(store_root).resolve()).encode()).hexdigest()[:16]
         path = cache_dir() / "embeddings" / f"{key}-{model_digest}-v{CACHE_VERSION}"
         try:
-            import zlib
-
             import numpy as np
 
             head, *keys = path.with_suffix(".keys").read_text(encoding="utf-8").split("\n")
             name, crc = head.rsplit(" ", 1)
             if "/" in name or "\\" in name or not name.startswith(path.name):
                 raise ValueError("not a vectors file of this cache")
-            matrix = np.load(path.parent / name, mmap_mode="r", allow_pickle=False)
+            matrix, offset = mapped(path.parent / name, rows)
             if matrix.shape != (len(keys), dim) or matrix.dtype != np.float32:
                 raise ValueError("keys and vectors disagree")
-            if zlib.crc32(np.ascontiguousarray(matrix).data) != int(crc):  # one damaged byte: embedded again
+            if not checked(path.parent / name, int(crc), offset):  # one damaged byte: embedded again
                 raise ValueError("damaged vectors")
             return cls(path, SavedVectors(keys, matrix), _loaded=(keys, matrix))
         except Exception:  # noqa: BLE001 - missing or damaged (of any kind): embedded again
@@ -312,11 +313,13 @@ class EmbeddingCache:
             vectors = np.ascontiguousarray(matrix, dtype=np.float32)
             with open(self.path.parent / name, "wb") as fh:
                 np.save(fh, vectors)
+            crc = zlib.crc32(vectors.data)
+            stamp(self.path.parent / name, crc)
             tmp = Path(f"{self.path}.{os.getpid()}.tmp")
-            tmp.write_text("\n".join([f"{name} {zlib.crc32(vectors.data)}", *keys]), encoding="utf-8")
+            tmp.write_text("\n".join([f"{name} {crc}", *keys]), encoding="utf-8")
             tmp.replace(self.path.with_suffix(".keys"))
-            for old in self.path.parent.glob(f"{self.path.name}-*.npy"):
-                if old.name != name:
+            for old in self.path.parent.glob(f"{self.path.name}-*.npy*"):  # old vectors and their stamps
+                if old.name not in (name, f"{name}.ok"):
                     old.unlink(missing_ok=True)
         except OSError:
             pass  # a cache that cannot be written is only slower next time

@@ -1,0 +1,140 @@
+"""What a query with meaning costs: its vector made on a thread while the words are scored (once,
+the same vector), passage words counted without a Counter of each passage, the memories' keys
+made once an engine, and the cached vectors read a row at a time and checked once per version."""
+
+from __future__ import annotations
+
+import threading
+import zlib
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from curator.base.tokens import FakeTokenCounter
+from curator.model import load_store
+from curator.retrieval import RetrievalEngine, vector_files
+from curator.retrieval import meaning as meaning_mod
+from curator.retrieval import semantic as sem
+from curator.retrieval.passage_rank import K1, B, passage_scores
+
+np = pytest.importorskip("numpy")
+
+FILES = {
+    "git/rebase.md": "# Rebase\n\nUse interactive rebase with autosquash to fold fixup commits.\n",
+    "db/pool.md": "# Pool\n\nSize the postgres pool to the worker count.\n",
+    "ci/flaky.md": "# Flaky\n\nQuarantine flaky tests and fix the clock.\n",
+}
+
+
+@pytest.fixture(autouse=True)
+def fresh_encoders(monkeypatch):
+    monkeypatch.setattr(sem, "_ENCODERS", {})
+    monkeypatch.delenv("CURATOR_NO_SEMANTIC", raising=False)
+    monkeypatch.delenv("CURATOR_EMBED_MODEL", raising=False)
+
+
+def engine(make_store):
+    return RetrievalEngine(load_store(make_store(FILES), token_counter=FakeTokenCounter()), semantic=True)
+
+
+def _counting(monkeypatch, eng, query: str, fail: bool = False) -> list[str]:
+    """The threads the encoder ran the query alone on (its vector); `fail`: each run raises."""
+    asked: list[str] = []
+    encode = eng.semantic.encoder.encode
+
+    def counted(texts, progress=None):
+        if list(texts) == [query]:
+            asked.append(threading.current_thread().name)
+            if fail:
+                raise RuntimeError("the model failed")
+        return encode(texts, progress)
+
+    monkeypatch.setattr(eng.semantic.encoder, "encode", counted)
+    return asked
+
+
+def test_the_query_vector_begun_beside_the_words_is_made_once_and_ranks_as_made_in_line(make_store, monkeypatch):
+    eng = engine(make_store)
+    asked = _counting(monkeypatch, eng, "quarantine flaky tests")
+    begun = eng.search("quarantine flaky tests", k=3)
+    assert asked == ["curator-query_0"]  # begun in `search` on its thread, taken by `rank`: one model run
+    eng.search("quarantine flaky tests", k=3)
+    assert len(asked) == 1  # the same query again: its vector is kept
+    monkeypatch.setattr(meaning_mod.Meaning, "begin", lambda self, query: None)
+    inline = engine(make_store).search("quarantine flaky tests", k=3)
+    assert [h.path for h in begun.hits] == [h.path for h in inline.hits]
+    assert dict(begun.per_source["semantic"]) == pytest.approx(dict(inline.per_source["semantic"]), abs=1e-6)
+
+
+def test_a_blank_query_begins_nothing_and_a_failed_vector_fails_the_query_as_before(make_store, monkeypatch):
+    eng = engine(make_store)
+    eng.semantic.begin("   ")
+    assert eng.semantic._pending is None
+    asked = _counting(monkeypatch, eng, "postgres pool size", fail=True)
+    with pytest.raises(RuntimeError, match="the model failed"):
+        eng.search("postgres pool size", k=3)
+    assert asked == ["curator-query_0", "MainThread"]  # the thread's run failed; `rank`'s own fails the same way
+    assert eng.semantic._pending is None  # nothing left waiting for the next query
+
+
+def test_an_engine_makes_its_memories_keys_once(make_store):
+    eng = engine(make_store)
+    assert eng.semantic_keys() is eng.semantic_keys()
+    assert len(eng.semantic_keys()) == len(eng.docs)
+
+
+def _reference(rows, qterms, idf, avg):
+    out = []
+    for row in rows:
+        counts, n, s = Counter(row[4]), len(row[4]), 0.0
+        for t in qterms:
+            if counts.get(t):
+                s += idf.get(t, 0.0) * counts[t] / (counts[t] + K1 * (1 - B + B * n / avg))
+        out.append(s)
+    return out
+
+
+WORDS = st.sampled_from(["pool", "rebase", "flaky", "clock", "worker", "fix", "test"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(WORDS, max_size=30), max_size=6), st.lists(WORDS, min_size=1, max_size=6),
+       st.dictionaries(WORDS, st.floats(0, 5)), st.floats(1, 50))
+def test_passage_scores_are_bm25_of_each_passage_exactly(passages, qterms, idf, avg):
+    rows = [("", 1, "", "k", terms) for terms in passages]
+    assert passage_scores(rows, qterms, idf, avg) == _reference(rows, qterms, idf, avg)
+
+
+def _saved(tmp_path, matrix):
+    path = tmp_path / "v.npy"
+    np.save(path, matrix)
+    return path, zlib.crc32(np.ascontiguousarray(matrix).data)
+
+
+def test_rows_read_one_at_a_time_are_the_saved_rows(tmp_path):
+    matrix = np.random.default_rng(1).standard_normal((50, 8)).astype(np.float32)
+    path, _crc = _saved(tmp_path, matrix)
+    rows, offset = vector_files.mapped(path, rows=True)
+    whole, same = vector_files.mapped(path, rows=False)
+    assert offset == same and rows.shape == whole.shape == (50, 8) and len(rows) == 50
+    assert all(np.array_equal(rows[i], matrix[i]) and np.array_equal(whole[i], matrix[i]) for i in range(50))
+    with pytest.raises(IndexError):
+        rows[50]
+
+
+def test_vectors_are_read_in_full_once_a_version_and_a_rewritten_file_again(tmp_path, monkeypatch):
+    matrix = np.arange(64, dtype=np.float32).reshape(8, 8)
+    path, crc = _saved(tmp_path, matrix)
+    _rows, offset = vector_files.mapped(path, rows=True)
+    assert vector_files.checked(path, crc, offset)  # read in full, and stamped
+    assert not vector_files.checked(path, crc + 1, offset)  # another CRC is not this stamp's
+    reads = []
+    real = zlib.crc32
+    monkeypatch.setattr(zlib, "crc32", lambda data, start=0: reads.append(len(data)) or real(data, start))
+    assert vector_files.checked(path, crc, offset) and reads == []  # this version: by its stamp
+    data = bytearray(path.read_bytes())
+    data[offset + 5] ^= 0xFF  # one damaged byte, written: a new version of the file
+    path.write_bytes(bytes(data))
+    assert not vector_files.checked(path, crc, offset) and reads
