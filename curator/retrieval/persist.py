@@ -41,8 +41,9 @@ import hashlib
 import marshal
 import os
 import secrets
+import struct
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,7 @@ class Saved:
     crcs: dict[str, int] | None = None  # each array file's CRC-32
     route_df: dict[str, int] | None = None  # keyword → rows carrying it (the route's idf)
     route_tables: int = 0  # how many index form tables routes-<gen>.bin holds
+    _readers: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # name → BlobFile, open
 
     def copies(self) -> list[str] | None:
         """Each memory's prose digest (`copies.copy_key`), aligned with `keys`."""
@@ -114,32 +116,16 @@ class Saved:
         return [got[i] for i in range(len(self.keys))] if got is not None else None
 
     def _blobs(self, name: str, indices, count: int | None = None) -> dict[int, Any] | None:
-        import struct
-        import zlib
+        reader = self._readers.get(name)
+        if reader is None:
+            from .blob_file import BlobFile
 
-        try:
-            with open(self.folder / f"{name}-{self.gen}.bin", "rb") as fh:
-                (n,) = struct.unpack("<q", fh.read(8))
-                if n != (len(self.keys) if count is None else count):
-                    return None
-                out = {}
-                for i in indices:
-                    if not 0 <= i < n:
-                        return None
-                    fh.seek(8 + 8 * i)
-                    start, end = struct.unpack("<qq", fh.read(16))
-                    fh.seek(8 + 8 * (n + 1) + 4 * i)
-                    (crc,) = struct.unpack("<I", fh.read(4))
-                    if not 0 <= start <= end or end - start > 1 << 30:
-                        return None
-                    fh.seek(8 + 8 * (n + 1) + 4 * n + start)
-                    blob = fh.read(end - start)
-                    if zlib.crc32(blob) != crc:
-                        return None
-                    out[i] = marshal.loads(blob)
-                return out
-        except (OSError, EOFError, ValueError, TypeError, struct.error):
-            return None
+            try:
+                reader = self._readers[name] = BlobFile(self.folder / f"{name}-{self.gen}.bin",
+                                                        len(self.keys) if count is None else count)
+            except (OSError, ValueError, struct.error):
+                return None
+        return reader.read(indices)
 
     def _arrays_intact(self, maps) -> bool:
         """Do the mapped arrays hold the bytes their CRC-32s (kept in index.marshal) say?"""

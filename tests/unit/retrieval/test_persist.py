@@ -231,3 +231,29 @@ def test_a_store_without_memories_saves_and_maps_an_empty_index(make_store):
     warm = engine(root)
     assert warm.index_state == "reused" and warm.bm25.backend == "mmap"
     assert warm.search("anything").hits == [] and warm.why("gone.md", "anything") == "not in the store"
+
+
+def test_a_blob_file_reads_each_memory_alone_and_refuses_damage_and_short_files(tmp_path):
+    """blob_file.BlobFile: the per-memory files (passages, docterms, routes) held open, one read
+    a memory; a damaged byte, an index out of range or a file that ends early is None, never a
+    wrong blob."""
+    from curator.retrieval.blob_file import BlobFile
+
+    blobs = [[("Heading", i, "excerpt", f"k{i}", ["word"] * i)] for i in range(6)]
+    path = tmp_path / "passages-g.bin"
+    path.write_bytes(persist._doc_terms_bytes(blobs))
+    reader = BlobFile(path, 6)
+    assert reader.read([4, 0, 5]) == {4: blobs[4], 0: blobs[0], 5: blobs[5]}
+    assert reader.read([6]) is None and reader.read([-1]) is None
+    with pytest.raises(ValueError):
+        BlobFile(path, 7)  # not the count the index names
+    data = bytearray(path.read_bytes())
+    data[-3] ^= 0xFF  # inside the last blob
+    path.write_bytes(bytes(data))
+    damaged = BlobFile(path, 6)
+    assert damaged.read([5]) is None and damaged.read([1]) == {1: blobs[1]}
+    path.write_bytes(bytes(data[:-10]))  # ends early
+    assert BlobFile(path, 6).read([5]) is None
+    path.write_bytes(bytes(data[:20]))  # not even its tables
+    with pytest.raises(ValueError):
+        BlobFile(path, 6)
