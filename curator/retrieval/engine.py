@@ -33,11 +33,10 @@ TERMS_VERSION = 4  # bump when text.terms(), the document fields or the passages
 # Fusion (fusion.fuse): a convex combination of each source's normalised scores (`fusion: rrf` in
 # .curator.yaml restores weighted reciprocal rank fusion), plus where route, BM25 and meaning agree;
 # then BM25's sure first kept first, and meaning's first put first where the model is sure of it.
-# Weights fitted leaving one store out over the 21 golden stores' queries (`python -m
-# curator.bench.golden.loso CORPORA STORES`): BM25 1, semantic 5 (raw cosines above its list's
-# lowest: fusion.SCALES), BM25's expansion (PRF below) 0.5, agreement 1, route 0.05, sure margin
-# 0.8, meaning's lead 0.1. The defaults live in RetrievalConfig.source_weights and sure_margin; a
-# .curator.yaml `source_weights` overrides the ones it names.
+# Weights fitted leaving one store out over the 21 golden stores' queries (golden.loso): BM25 1,
+# semantic 5 (raw cosines above its list's lowest: fusion.SCALES), BM25's expansion (PRF below)
+# 0.5, agreement 1, route 0.05, sure margin 0.8, meaning's lead 0.1. The defaults live in
+# RetrievalConfig.source_weights and sure_margin; `source_weights` in .curator.yaml overrides them.
 FUSION_WEIGHTS = RetrievalConfig().source_weights
 # Pseudo-relevance feedback (RM3-style, feedback.py), run with the semantic source only: the
 # PRF_TERMS words that weigh most in BM25's first PRF_DOCS memories make a second BM25 list, fused
@@ -79,8 +78,7 @@ class RetrievalEngine:
             and r.tier in self.loadable
         ]
         self.position = {r.path: i for i, r in enumerate(self.docs)}
-        if persist is None:
-            persist = terms_cache is None
+        persist = terms_cache is None if persist is None else persist
         self._indexing = indexing
         self._heads: list[str] | None = None
         self._semantic_keys: list[str] | None = None
@@ -98,9 +96,8 @@ class RetrievalEngine:
         # `reads` (memory → reads in the agent's transcripts) replaces cluster size when given
         self.frequency, self.frequency_source = priors.frequency_for(
             [r.path for r in self.docs], [clusters[k] for k in keys], reads)
-        self.recency = [
-            priors.recency(priors.record_day(r), store.today, self.config.half_life_days) for r in self.docs
-        ]
+        self.recency = [priors.recency(priors.record_day(r), store.today, self.config.half_life_days)
+                        for r in self.docs]
         self._graph: dict[str, list[str]] | None = None  # graph.edges, made on first use
         self.unavailable: dict[str, str] = {}  # optional source → why it is not running
         self.semantic: Meaning | None = None
@@ -318,8 +315,11 @@ class RetrievalEngine:
 
     def unread(self, query: str) -> int:
         """Texts the model must read before `search(query)` ranks by meaning (0: milliseconds)."""
+        if self.semantic is None:
+            return 0
+        self.semantic.begin(query)  # the model reads the query while the words are scored (as `search`)
         qterms = query_terms(query)
-        return 0 if self.semantic is None else self.semantic.unread(query, qterms, self.rank_bm25(qterms))
+        return self.semantic.unread(query, qterms, self.rank_bm25(qterms))
 
     def also_load(self, query: str) -> list:
         """The skills and agent-requested rules of the store's repository an agent would pick

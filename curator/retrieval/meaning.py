@@ -174,8 +174,9 @@ class Meaning:
     def begin(self, query: str) -> None:
         """Start the query's vector on a thread of its own while the words are scored: the model
         run releases the GIL, so at 10,000 memories a query costs its longer half, not the sum."""
-        if not query.strip() or not self.engine.docs or (self._last_query or ("",))[0] == query:
-            return
+        if not query.strip() or not self.engine.docs or query in ((self._last_query or ("",))[0],
+                                                                  (self._pending or ("",))[0]):
+            return  # made, or being made
         self._settle()
         from concurrent.futures import ThreadPoolExecutor
 

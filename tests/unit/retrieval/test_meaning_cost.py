@@ -62,6 +62,11 @@ def test_the_query_vector_begun_beside_the_words_is_made_once_and_ranks_as_made_
     assert asked == ["curator-query_0"]  # begun in `search` on its thread, taken by `rank`: one model run
     eng.search("quarantine flaky tests", k=3)
     assert len(asked) == 1  # the same query again: its vector is kept
+    lab = engine(make_store)  # the lab asks `unread`, then searches: both begin the vector, one run
+    asked_lab = _counting(monkeypatch, lab, "postgres pool size")
+    lab.unread("postgres pool size")
+    lab.search("postgres pool size", k=3)
+    assert asked_lab == ["curator-query_0"]
     monkeypatch.setattr(meaning_mod.Meaning, "begin", lambda self, query: None)
     inline = engine(make_store).search("quarantine flaky tests", k=3)
     assert [h.path for h in begun.hits] == [h.path for h in inline.hits]
