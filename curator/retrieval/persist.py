@@ -17,7 +17,8 @@ stores never share one, even with identical files):
   only the groups of near-copies, which search collapses), read only for an update;
 - `docterms-<gen>.bin` — the same terms, each memory readable alone (the feedback reads five);
 - `passages-<gen>.bin` — each memory's passages (`passage_rank.Row`s), readable alone (a query
-  reads BM25's first twenty and the semantic source's candidates);
+  reads BM25's first twenty and the semantic source's candidates); these `.bin` files are held
+  open by the engine that reads them, one positioned read a memory (`blob_file.BlobFile`);
 - `terms-<gen>.marshal` — each memory's terms (for a rebuild after a change, the Python backend,
   the prior's overlap and `why`), read only when needed;
 - `data-<gen>.npy`, `indices-<gen>.npy`, `indptr-<gen>.npy` — the BM25 weights, column-compressed
