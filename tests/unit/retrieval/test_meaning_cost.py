@@ -12,31 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from curator.base.tokens import FakeTokenCounter
-from curator.model import load_store
-from curator.retrieval import RetrievalEngine, vector_files
 from curator.retrieval import meaning as meaning_mod
-from curator.retrieval import semantic as sem
+from curator.retrieval import vector_files
 from curator.retrieval.passage_rank import K1, B, passage_scores
+from tests.unit.retrieval.test_semantic import engine as semantic_engine
+from tests.unit.retrieval.test_semantic import fresh_encoders  # noqa: F401 - the same autouse fixture
 
 np = pytest.importorskip("numpy")
 
-FILES = {
-    "git/rebase.md": "# Rebase\n\nUse interactive rebase with autosquash to fold fixup commits.\n",
-    "db/pool.md": "# Pool\n\nSize the postgres pool to the worker count.\n",
-    "ci/flaky.md": "# Flaky\n\nQuarantine flaky tests and fix the clock.\n",
-}
-
-
-@pytest.fixture(autouse=True)
-def fresh_encoders(monkeypatch):
-    monkeypatch.setattr(sem, "_ENCODERS", {})
-    monkeypatch.delenv("CURATOR_NO_SEMANTIC", raising=False)
-    monkeypatch.delenv("CURATOR_EMBED_MODEL", raising=False)
-
 
 def engine(make_store):
-    return RetrievalEngine(load_store(make_store(FILES), token_counter=FakeTokenCounter()), semantic=True)
+    return semantic_engine(make_store, semantic=True)
 
 
 def _counting(monkeypatch, eng, query: str, fail: bool = False) -> list[str]:
