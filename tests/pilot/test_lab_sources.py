@@ -73,6 +73,15 @@ async def test_without_meaning_there_is_no_semantic_column_and_a_superseded_sear
             assert _labels(screen.query_one("#fused")) == ["#", "memory", "tokens", "rte", "bm25", "pri"]
             assert not screen.query_one("#src-semantic-list").display
             assert "semantic" not in text_of(screen.query_one("#lab-reason", Static))
+        with step_named("no words, no results"):
+            assert screen.query_one("#fused").row_count > 0
+            await pilot.press("slash", "ctrl+u")  # the box emptied: the last words' results go with them
+            await settle(app, pilot)
+            assert screen.result is None and screen.query_one("#fused").row_count == 0
+            assert all(t.row_count == 0 for t in screen.query(".lab-source RowTable"))
+            assert "loadable memories" in text_of(screen.query_one("#lab-fused-title", Static))
+            assert not text_of(screen.query_one("#lab-reason", Static)).strip()
+            assert not text_of(screen.query_one("#trace", Static)).strip()
         with step_named("a superseded search stops"):
             await _a_search_whose_words_changed_stops_reading(app, pilot)
 

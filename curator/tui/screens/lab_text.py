@@ -85,3 +85,27 @@ def why_text(path: str, hops: list[tuple[str, str]], forms: dict[str, str]) -> T
         text.append(f"\n{hop}: ", style="bold")
         text.append(reason, style="success" if "retrieved" in reason else "warning")
     return text
+
+
+def result_name(engines, workbench, path: str, narrow: bool) -> str:
+    """A result's name in a table: in the whole repository (`engines`) its source's short name
+    and its path in that source (`serena: db/pool.md`); narrow, the file's name alone."""
+    name = path
+    if engines is not None:
+        from ...retrieval.multi import locate
+
+        name = locate(engines, path)[1]
+    name = name.rsplit("/", 1)[-1] if narrow else name
+    return f"{source_label(engines, workbench, path)}: {name}" if engines is not None else name
+
+
+def source_label(engines, workbench, path: str) -> str:
+    """The short name of the memory system a result of the whole repository comes from."""
+    from ...live.scope import short_name
+    from ...retrieval.multi import locate
+
+    if engines is None or workbench is None:
+        return "?"
+    e, _ = locate(engines, path)
+    spec = next((s.spec for _, s in workbench.loaded() if e is not None and s.name == e.name), None)
+    return short_name(spec) if spec is not None else "?"

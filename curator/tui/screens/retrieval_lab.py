@@ -25,7 +25,15 @@ from ..widgets.pane_title import PaneTitle
 from .base import SCOPE_BINDING, CuratorScreen, LoadingPane
 from .lab_engines import LabEngines, Superseded
 from .lab_tables import fill_fused, fill_source
-from .lab_text import reason_text, same_snapshots, scores, trace_text, why_text
+from .lab_text import (
+    reason_text,
+    result_name,
+    same_snapshots,
+    scores,
+    source_label,
+    trace_text,
+    why_text,
+)
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -69,6 +77,7 @@ class RetrievalLabScreen(CuratorScreen):
         self.reasons: dict[str, list[str]] = {}  # each shown hit's own reasons (reports.retrieval_report)
         self.unavailable = ""  # why the semantic source is not running, when it should
         self.builder: LabEngines | None = None  # builds the engines off the UI thread (lab_engines.py)
+        self._ready_title = "fused"  # the title the lab shows before any query
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="lab-body"):
@@ -152,6 +161,7 @@ class RetrievalLabScreen(CuratorScreen):
         title = f"fused · {docs:,} loadable memories"
         if report is not None:
             title += f" · golden {scores(report, 'fused')} (hit@1/hit@5/MRR@10, {report.queries} queries)"
+        self._ready_title = title
         self._title(title)
         weights = engine.weights()
         running = self._ranking_sources(engine)
@@ -186,7 +196,22 @@ class RetrievalLabScreen(CuratorScreen):
         self.changed_at = time.perf_counter()  # for the benchmark: typing → results shown
         if self._timer is not None:
             self._timer.stop()
+        if not event.value.strip():
+            self._cleared()
+            return
         self._timer = self.set_timer(DEBOUNCE, lambda: self.run_search(event.value))
+
+    def _cleared(self) -> None:
+        """No words: no results (the last query's would stand under an empty box), no search on its way."""
+        self.workers.cancel_group(self, "lab-search")
+        if self.result is None:
+            return
+        self.result, self._searched, self.reasons = None, None, {}
+        for table in self.query(RowTable):
+            table.clear()
+        for pane in ("#lab-reason", "#trace", "#why"):
+            self.query_one(pane, Static).update("")
+        self._title(self._ready_title)
 
     @on(Input.Submitted, "#lab-query")
     def _query_submitted(self, event: Input.Submitted) -> None:
@@ -213,6 +238,8 @@ class RetrievalLabScreen(CuratorScreen):
             raise
 
     def _show_result(self, result, elapsed_ms: float, also=()) -> None:
+        if not self.query_one("#lab-query", Input).value.strip():
+            return  # the words were cleared while they were searched
         again = self._searched == result.query  # the same words on a newer snapshot: keep the cursor
         self._searched = result.query
         self.result, self.last_ms = result, elapsed_ms
@@ -249,7 +276,7 @@ class RetrievalLabScreen(CuratorScreen):
         if h is None:
             out.update("")
             return
-        within = self._source_label(h.path) if self.engines is not None else None
+        within = source_label(self.engines, self.app.workbench, h.path) if self.engines is not None else None
         text = reason_text(self.result, h, self.reasons.get(h.path, []), self.forms, within, out.size.width)
         if self.unavailable:
             text.append(f"\nsemantic source unavailable: {self.unavailable}", style="warning")
@@ -276,26 +303,7 @@ class RetrievalLabScreen(CuratorScreen):
         out.update(why_text(path, hops, self.forms))
 
     def result_name(self, path: str, narrow: bool) -> str:
-        """A result's name in a table: in the whole repository its source's short name and its
-        path in that source (`serena: db/pool.md`); narrow, the file's name alone."""
-        name = path
-        if self.engines is not None:
-            from ...retrieval.multi import locate
-
-            name = locate(self.engines, path)[1]
-        name = name.rsplit("/", 1)[-1] if narrow else name
-        return f"{self._source_label(path)}: {name}" if self.engines is not None else name
-
-    def _source_label(self, path: str) -> str:
-        from ...live.scope import short_name
-        from ...retrieval.multi import locate
-
-        bench = self.app.workbench
-        if self.engines is None or bench is None:
-            return "?"
-        e, _ = locate(self.engines, path)
-        spec = next((s.spec for _, s in bench.loaded() if e is not None and s.name == e.name), None)
-        return short_name(spec) if spec is not None else "?"
+        return result_name(self.engines, self.app.workbench, path, narrow)
 
     def _open(self, key: str | None) -> None:
         """Open a result; in the whole repository, in its own source (made current)."""
