@@ -20,6 +20,7 @@ import math
 from .part import EnginePart
 
 LIFT_DEPTH = 20  # BM25's first memories whose passages are scored
+ROWS_KEPT = 2000  # memories whose passage rows an engine keeps once read (a query reads up to ~60)
 K1, B = 1.5, 0.75
 
 Row = tuple  # (heading, line, excerpt, key, terms): one passage of a memory
@@ -111,6 +112,8 @@ class PassageRanker(EnginePart):
         if self._rows is not None:
             return {self.docs[i].path: self._rows[i] for i in idx}
         cache = self.__dict__.setdefault("_rows_read", {})
+        if len(cache) > ROWS_KEPT:  # a long session would keep every memory's (22 KB each at 10,000)
+            cache.clear()
         missing = [i for i in idx if i not in cache]
         if missing and self._saved is not None:
             cache.update(self._saved.passages_of(missing) or {})

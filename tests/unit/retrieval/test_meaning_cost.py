@@ -12,9 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from curator.base.tokens import FakeTokenCounter
+from curator.model import load_store
+from curator.retrieval import RetrievalEngine, vector_files
 from curator.retrieval import meaning as meaning_mod
-from curator.retrieval import vector_files
 from curator.retrieval.passage_rank import K1, B, passage_scores
+from curator.retrieval.wordpiece import shared
 from tests.unit.retrieval.test_semantic import engine as semantic_engine
 from tests.unit.retrieval.test_semantic import fresh_encoders  # noqa: F401 - the same autouse fixture
 
@@ -129,3 +132,19 @@ def test_vectors_are_read_in_full_once_a_version_and_a_rewritten_file_again(tmp_
     data[offset + 5] ^= 0xFF  # one damaged byte, written: a new version of the file
     path.write_bytes(bytes(data))
     assert not vector_files.checked(path, crc, offset) and reads
+
+
+def test_an_engine_keeps_a_bounded_number_of_memories_passage_rows(make_store, monkeypatch):
+    from curator.retrieval import passage_rank
+
+    store = load_store(make_store({f"m/n{i}.md": f"# Note {i}\n\nWord{i} and the shared words.\n" for i in range(8)}),
+                       token_counter=FakeTokenCounter())
+    RetrievalEngine(store, persist=True)  # builds and saves the index
+    eng = RetrievalEngine(store, persist=True)  # reads its rows from the saved index, as a warm process
+    assert eng.index_state == "reused"
+    monkeypatch.setattr(passage_rank, "ROWS_KEPT", 3)
+    paths = [d.path for d in eng.docs]
+    whole = {p: passage_rank.rows_of(eng.heads[i], eng.docs[i].body(), shared()) for i, p in enumerate(paths)}
+    for p in paths:
+        assert eng.rows_for([p]) == {p: whole[p]}
+        assert len(eng.passages.__dict__["_rows_read"]) <= 4
