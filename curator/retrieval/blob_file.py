@@ -10,6 +10,7 @@ from __future__ import annotations
 import marshal
 import os
 import struct
+import threading
 import weakref
 import zlib
 from pathlib import Path
@@ -58,12 +59,16 @@ class BlobFile:
         return out
 
 
+_SEEK = threading.Lock()  # where there is no positioned read, a seek and its read go together
+
+
 def _read(fd: int, size: int, at: int) -> bytes:
     if hasattr(os, "pread"):
         data = os.pread(fd, size, at)
-    else:  # no positioned read here (Windows): one reader at a time is all this file sees
-        os.lseek(fd, at, os.SEEK_SET)
-        data = os.read(fd, size)
+    else:  # no positioned read here (Windows); searches on two threads share the file
+        with _SEEK:
+            os.lseek(fd, at, os.SEEK_SET)
+            data = os.read(fd, size)
     if len(data) != size:
         raise ValueError("the file ends early")
     return data

@@ -30,7 +30,6 @@ from dataclasses import dataclass
 CANDIDATES = 20
 PASSAGES = 2
 FAR_BELOW = 0.1  # cosine under the best head: a static-only candidate's passages are not read
-_POOL = None  # the thread a query's vector is made on (`Meaning.begin`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +63,7 @@ class Meaning:
         self.matches: dict[str, Match] = {}  # of the last query
         self._last_plan: tuple | None = None  # (query, its plan): `_plan`
         self._last_query: tuple | None = None  # (query, its vector): `_query_vector`
-        self._pending: tuple | None = None  # (query, the future of its vector): `begin`
+        self._pending: tuple | None = None  # (query, the future of its vector, its thread): `begin`
 
     # -- the static vectors of every memory ---------------------------------------------------
 
@@ -173,17 +172,29 @@ class Meaning:
 
     def begin(self, query: str) -> None:
         """Start the query's vector on a thread of its own while the words are scored: the model
-        run releases the GIL, so at 10,000 memories a query costs its longer half, not the sum."""
+        run releases the GIL, so at 10,000 memories a query costs its longer half, not the sum.
+        The thread ends with its vector (a load after it may still fork to count: model.loading)."""
         if not query.strip() or not self.engine.docs or query in ((self._last_query or ("",))[0],
                                                                   (self._pending or ("",))[0]):
             return  # made, or being made
         self._settle()
-        from concurrent.futures import ThreadPoolExecutor
+        import threading
+        from concurrent.futures import Future
 
-        global _POOL  # noqa: PLW0603 - one thread a process, made when the first query wants it
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(1, thread_name_prefix="curator-query")
-        self._pending = (query, _POOL.submit(self.encoder.encode, [query]))
+        made: Future = Future()
+
+        def run() -> None:
+            try:
+                made.set_result(self.encoder.encode([query]))
+            except BaseException as exc:  # noqa: BLE001 - raised again where the vector is asked for
+                made.set_exception(exc)
+
+        thread = threading.Thread(target=run, name="curator-query")
+        try:
+            thread.start()
+        except RuntimeError:  # no new thread (the interpreter is exiting): made in line when asked for
+            return
+        self._pending = (query, made, thread)
 
     def _settle(self) -> None:
         """Wait for a vector begun and not asked for: one model run at a time from this source."""
@@ -193,6 +204,7 @@ class Meaning:
                 self._last_query = (pending[0], pending[1].result()[0])
             except Exception:  # noqa: BLE001 - it is made again, and fails there, when asked for
                 self._last_query = None
+            pending[2].join()
 
     def _query_vector(self, query: str):
         """The query's vector, made once for `unread` and `rank` of the same query."""

@@ -204,8 +204,8 @@ class RetrievalLabScreen(CuratorScreen):
     def _cleared(self) -> None:
         """No words: no results (the last query's would stand under an empty box), no search on its way."""
         self.workers.cancel_group(self, "lab-search")
-        if self.result is None:
-            return
+        if self.result is None and not self.query_one("#fused", RowTable).row_count:
+            return  # nothing shown (a new engine's search may be on its way: cancelled above)
         self.result, self._searched, self.reasons = None, None, {}
         for table in self.query(RowTable):
             table.clear()
