@@ -117,20 +117,22 @@ class Meaning:
         pending = len(heads) + sum(len(want) for _, want in passages)
         self._embed_missing(cand, keys, rows, {i: [] for i in cand}, pending)  # the heads first
         qv = self._query_vector(query)
-        kept = self._pruned(cand, keys, picks, bm25_list, qv)
+        cos = self._head_cosines(cand, keys, qv)  # each head read once (a row of the cache file each)
+        kept = self._pruned(cand, keys, picks, bm25_list, qv, cos)
         skipped = {i for i in cand if picks[i] and not kept[i]}
         picks = kept
         self._embed_missing(cand, keys, rows, picks, offset=len(heads))
         out = []
         for i in cand:
             path = eng.docs[i].path
-            head = float(self.head_cache.vectors[keys[i]] @ qv)
+            head = cos[i]
             best, at = -1.0, None
             for k in picks[i]:
                 row = rows[path][k]
                 vec = self.passage_cache.vectors.get(row[3])
-                if vec is not None and float(vec @ qv) > best:
-                    best, at = float(vec @ qv), row
+                c = float(vec @ qv) if vec is not None else -1.0
+                if c > best:
+                    best, at = c, row
             if at is not None:
                 m = Match(head, best, at[0], at[1], at[2])
             else:  # skipped (FAR_BELOW), or no passage vector to compare: the head alone
@@ -214,11 +216,14 @@ class Meaning:
             last = self._last_query = (query, self.encoder.encode([query])[0])
         return last[1]
 
-    def _pruned(self, cand: list[int], keys: list[str], picks, bm25_list, qv) -> dict[int, list[int]]:
+    def _head_cosines(self, cand: list[int], keys: list[str], qv) -> dict[int, float]:
+        return {i: float(self.head_cache.vectors[keys[i]] @ qv) for i in cand}
+
+    def _pruned(self, cand: list[int], keys: list[str], picks, bm25_list, qv, cos=None) -> dict[int, list[int]]:
         """`picks` without the passages of static-only candidates whose head is FAR_BELOW the best
         head (every candidate's head is read by now)."""
         eng = self.engine
-        cos = {i: float(self.head_cache.vectors[keys[i]] @ qv) for i in cand}
+        cos = self._head_cosines(cand, keys, qv) if cos is None else cos
         if not cos:
             return picks
         floor = max(cos.values()) - FAR_BELOW
