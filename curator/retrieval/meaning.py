@@ -279,5 +279,5 @@ class Meaning:
         # the heads' file holds the store's memories only (a gone memory's vector goes with it)
         kept = [k for k in dict.fromkeys(keys) if k in self.head_cache.vectors]
         if kept and self.head_cache.dirty:
-            self.head_cache.flush(kept, self.table.np.stack([self.head_cache.vectors[k] for k in kept]))
+            self.head_cache.flush(kept, self.head_cache.stacked(kept))
         self.passage_cache.flush_all()

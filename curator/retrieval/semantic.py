@@ -246,6 +246,19 @@ class SavedVectors(MutableMapping):
     def __len__(self) -> int:
         return len(self._rows)
 
+    def stacked(self, keys: list[str]):
+        """These keys' vectors as one matrix: the saved rows taken from the whole file read once
+        (row by row, a full passage cache at 10,000 memories took 0.8 s instead of 0.5 s)."""
+        import numpy as np
+
+        whole = self._matrix.whole() if hasattr(self._matrix, "whole") else self._matrix
+        rows = [self._rows[k] for k in keys]
+        out = np.asarray(whole)[np.asarray([r if type(r) is int else 0 for r in rows], dtype=np.int64)]
+        for j, r in enumerate(rows):
+            if type(r) is not int:  # a vector put since the file was read
+                out[j] = r
+        return out
+
 
 @dataclass
 class EmbeddingCache:
@@ -289,10 +302,15 @@ class EmbeddingCache:
     def flush_all(self) -> None:
         """Save every vector held (a cache filled a few at a time, as queries need them)."""
         if self.dirty and self.vectors:
-            import numpy as np
+            self.flush(list(self.vectors), self.stacked(list(self.vectors)))
 
-            keys = list(self.vectors)
-            self.flush(keys, np.stack([self.vectors[k] for k in keys]))
+    def stacked(self, keys: list[str]):
+        """These keys' vectors as one matrix (the saved ones read in one go: `SavedVectors.stacked`)."""
+        import numpy as np
+
+        if isinstance(self.vectors, SavedVectors):
+            return self.vectors.stacked(keys)
+        return np.stack([self.vectors[k] for k in keys])
 
     def matrix_for(self, keys: list[str]):
         """The saved matrix itself when it holds exactly these keys in this order (no copy)."""

@@ -53,6 +53,15 @@ class RowFile:
     def __len__(self) -> int:
         return self.shape[0]
 
+    def whole(self):
+        """Every row, read in one go (to write the file again with a few more)."""
+        import numpy as np
+
+        data = os.pread(self.fd, self.width * self.shape[0], self.offset)
+        if len(data) != self.width * self.shape[0]:
+            raise ValueError("the vectors file ends early")
+        return np.frombuffer(data, dtype=self.dtype).reshape(self.shape)
+
     def __getitem__(self, row: int):
         import numpy as np
 

@@ -194,3 +194,21 @@ def test_dropping_the_kept_rows_never_breaks_a_search_reading_them_on_another_th
     finally:
         sys.setswitchinterval(old)
     assert errors == []
+
+
+def test_the_vectors_saved_again_are_the_rows_read_and_the_ones_put(tmp_path):
+    """`SavedVectors.stacked` (what a cache writes back after a query read new texts): the whole
+    file read once, its rows taken by index, the vectors put since in their places."""
+    from curator.retrieval.semantic import SavedVectors
+
+    matrix = np.random.default_rng(2).standard_normal((40, 8)).astype(np.float32)
+    path, _crc = _saved(tmp_path, matrix)
+    keys = [f"k{i}" for i in range(40)]
+    for rows in (True, False):
+        saved = SavedVectors(keys, vector_files.mapped(path, rows)[0])
+        saved["new"] = np.full(8, 7.0, dtype=np.float32)
+        saved["k3"] = np.zeros(8, dtype=np.float32)  # a key's vector put again
+        order = ["new", "k39", "k3", "k0", "k3"]
+        want = np.stack([saved[k] for k in order])
+        assert np.array_equal(saved.stacked(order), want) and want[1].tolist() == matrix[39].tolist()
+    assert SavedVectors(keys, vector_files.mapped(path, True)[0]).stacked([]).shape[0] == 0
