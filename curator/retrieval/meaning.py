@@ -144,7 +144,7 @@ class Meaning:
 
     def _plan(self, query: str, qterms: list[str], bm25_list: list[tuple[str, float]]):
         """(candidates, every memory's key, the candidates' passage rows, the passages read of each)."""
-        from .passage_rank import chosen, idf_of
+        from .passage_rank import chosen, idf_of, row_length
 
         key = (query, tuple(qterms), tuple(bm25_list[:CANDIDATES]))
         last = self._last_plan  # `unread` then `rank` of one query plan it once (one tuple: thread-safe)
@@ -154,7 +154,7 @@ class Meaning:
         cand = self.candidates(query, bm25_list)
         rows = eng.rows_for([eng.docs[i].path for i in cand])
         idf = idf_of(eng.bm25, qterms)
-        lengths = [len(r[4]) for p in rows for r in rows[p]]
+        lengths = [row_length(r) for p in rows for r in rows[p]]
         avg = sum(lengths) / len(lengths) if lengths else 1.0
         plan = cand, eng.semantic_keys(), rows, {i: chosen(rows[eng.docs[i].path], qterms, idf, avg, PASSAGES) for i in cand}
         self._last_plan = (key, plan)

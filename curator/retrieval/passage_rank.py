@@ -23,7 +23,7 @@ LIFT_DEPTH = 20  # BM25's first memories whose passages are scored
 ROWS_KEPT = 2000  # memories whose passage rows an engine keeps once read (a query reads up to ~60)
 K1, B = 1.5, 0.75
 
-Row = tuple  # (heading, line, excerpt, key, terms): one passage of a memory
+Row = tuple  # (heading, line, excerpt, key, terms packed, how many): one passage of a memory
 
 
 def rows_of(head: str, body: str, tokenizer) -> list[Row]:
@@ -31,7 +31,21 @@ def rows_of(head: str, body: str, tokenizer) -> list[Row]:
     from .passages import split
     from .text import terms
 
-    return [(p.heading, p.line, p.excerpt, text_key(p.text), terms(p.text)) for p in split(head, body, tokenizer)]
+    return [(p.heading, p.line, p.excerpt, text_key(p.text), *packed(terms(p.text), p.text))
+            for p in split(head, body, tokenizer)]
+
+
+def packed(terms: list[str], text: str = "") -> tuple:
+    """(the terms as one string, how many): each term between OPEN and SHUT, so that a term's
+    count is one `str.count` and reading a memory's rows back makes one string a passage, not one
+    a term (4 µs a memory against 18 µs: BM25's first twenty are read for every new query). A
+    text holding either mark keeps the list."""
+    if OPEN in text or SHUT in text:
+        return terms, len(terms)
+    return (f"{OPEN}{(SHUT + OPEN).join(terms)}{SHUT}" if terms else ""), len(terms)
+
+
+OPEN, SHUT = "\x1e", "\x1f"  # record and unit separators: never in a term
 
 
 def text_key(text: str) -> str:
@@ -40,22 +54,27 @@ def text_key(text: str) -> str:
 
 def passage_scores(rows: list[Row], qterms: list[str], idf: dict[str, float], avg: float) -> list[float]:
     """BM25 of each passage for the query's terms (Lucene's form, as bm25.py; `idf` by term)."""
-    weighted = [(t, idf.get(t, 0.0)) for t in qterms]
-    wanted = {t for t, w in weighted if w}
+    # a term of weight 0 (in no memory) adds 0.0 wherever it is: not counted
+    weighted = [(t, w, f"{OPEN}{t}{SHUT}") for t in qterms if (w := idf.get(t, 0.0))]
+    wanted = {t for t, _, _ in weighted}
     out = []
     for row in rows:
-        terms = row[4]
-        if wanted.isdisjoint(terms):  # most passages hold no query word
+        terms, n = row[4], row_length(row)
+        if type(terms) is not str and wanted.isdisjoint(terms):  # most passages hold no query word
             out.append(0.0)
             continue
-        n = len(terms)
         s = 0.0
-        for t, w in weighted:  # a few query terms counted in C: no Counter of every passage (a query scores ~500)
-            f = terms.count(t)
+        for t, w, marked in weighted:  # a few query terms counted in C: no Counter of every passage
+            f = terms.count(marked) if type(terms) is str else terms.count(t)
             if f:
                 s += w * f / (f + K1 * (1 - B + B * n / avg))
         out.append(s)
     return out
+
+
+def row_length(row: Row) -> int:
+    """How many terms a passage has (rows of a list of terms carry no count)."""
+    return row[5] if len(row) > 5 else len(row[4])
 
 
 def lift(bm25_list: list[tuple[str, float]], rows_for, qterms: list[str], idf,
@@ -67,7 +86,7 @@ def lift(bm25_list: list[tuple[str, float]], rows_for, qterms: list[str], idf,
         return bm25_list, {}
     top = bm25_list[:depth]
     rows = rows_for([p for p, _ in top])
-    lengths = [len(r[4]) for p, _ in top for r in rows.get(p, ())]
+    lengths = [row_length(r) for p, _ in top for r in rows.get(p, ())]
     avg = sum(lengths) / len(lengths) if lengths else 1.0
     best: dict[str, tuple[float, int]] = {}
     for p, _ in top:

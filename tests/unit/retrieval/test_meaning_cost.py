@@ -16,7 +16,7 @@ from curator.base.tokens import FakeTokenCounter
 from curator.model import load_store
 from curator.retrieval import RetrievalEngine, vector_files
 from curator.retrieval import meaning as meaning_mod
-from curator.retrieval.passage_rank import K1, B, passage_scores
+from curator.retrieval.passage_rank import K1, B, packed, passage_scores
 from curator.retrieval.wordpiece import shared
 from tests.unit.retrieval.test_semantic import engine as semantic_engine
 from tests.unit.retrieval.test_semantic import fresh_encoders  # noqa: F401 - the same autouse fixture
@@ -100,7 +100,21 @@ WORDS = st.sampled_from(["pool", "rebase", "flaky", "clock", "worker", "fix", "t
        st.dictionaries(WORDS, st.floats(0, 5)), st.floats(1, 50))
 def test_passage_scores_are_bm25_of_each_passage_exactly(passages, qterms, idf, avg):
     rows = [("", 1, "", "k", terms) for terms in passages]
-    assert passage_scores(rows, qterms, idf, avg) == _reference(rows, qterms, idf, avg)
+    want = _reference(rows, qterms, idf, avg)
+    assert passage_scores(rows, qterms, idf, avg) == want
+    # the saved form: each passage's terms as one string and their count (passage_rank.packed)
+    assert passage_scores([("", 1, "", "k", *packed(terms)) for terms in passages], qterms, idf, avg) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="ab\x1e\x1f ", max_size=8), max_size=12), st.text(alphabet="ab\x1e\x1f", max_size=3))
+def test_a_term_is_counted_whole_in_the_packed_form_and_a_text_with_the_marks_keeps_its_list(terms, term):
+    joined, n = packed(terms, "".join(terms))
+    assert n == len(terms)
+    if any(c in "".join(terms) for c in "\x1e\x1f"):
+        assert joined == terms  # kept as a list: the marks would make a term's count wrong
+    elif term and "\x1e" not in term and "\x1f" not in term:
+        assert joined.count(f"\x1e{term}\x1f") == terms.count(term)
 
 
 def _saved(tmp_path, matrix):
