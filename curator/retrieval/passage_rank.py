@@ -131,7 +131,7 @@ class PassageRanker(EnginePart):
         if self._rows is not None:
             return {self.docs[i].path: self._rows[i] for i in idx}
         cache = self.__dict__.setdefault("_rows_read", {})
-        if len(cache) > ROWS_KEPT:  # a long session would keep every memory's (22 KB each at 10,000);
+        if len(cache) > ROWS_KEPT:  # a long session would keep every memory's (10 KB each at 10,000);
             cache = self.__dict__["_rows_read"] = {}  # a new dict: a search on another thread reads the old
         missing = [i for i in idx if i not in cache]
         if missing and self._saved is not None:
