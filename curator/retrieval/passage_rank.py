@@ -22,6 +22,7 @@ from .part import EnginePart
 LIFT_DEPTH = 20  # BM25's first memories whose passages are scored
 ROWS_KEPT = 2000  # memories whose passage rows an engine keeps once read (a query reads up to ~60)
 K1, B = 1.5, 0.75
+OPEN, SHUT = "\x1e", "\x1f"  # record and unit separators around each term of a packed passage
 
 Row = tuple  # (heading, line, excerpt, key, terms packed, how many): one passage of a memory
 
@@ -43,9 +44,6 @@ def packed(terms: list[str], text: str = "") -> tuple:
     if OPEN in text or SHUT in text:
         return terms, len(terms)
     return (f"{OPEN}{(SHUT + OPEN).join(terms)}{SHUT}" if terms else ""), len(terms)
-
-
-OPEN, SHUT = "\x1e", "\x1f"  # record and unit separators: never in a term
 
 
 def text_key(text: str) -> str:
