@@ -4,13 +4,25 @@ BM25's first memories, scored by BM25 as a second query; fused with the semantic
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
+from collections.abc import Iterable
 
 from .part import EnginePart
 from .results import DEPTH
 
 PRF_DOCS = 5
 PRF_TERMS = 5
+
+
+def heaviest(weight: dict[str, float], n: int) -> list[tuple[str, float]]:
+    """The `n` heaviest (word, weight), heaviest first, equal weights by word: what sorting all of
+    them would give, from the few at or above the n-th weight (a query's expansion weighs ~700)."""
+    items: Iterable[tuple[str, float]] = weight.items()
+    if 0 < n < len(weight):
+        cut = heapq.nlargest(n, weight.values())[-1]
+        items = [(t, w) for t, w in items if w >= cut]
+    return sorted(items, key=lambda kv: (-kv[1], kv[0]))[:n]
 
 
 class Feedback(EnginePart):
@@ -28,12 +40,14 @@ class Feedback(EnginePart):
         some = None
         if self._doc_terms is None and self._saved is not None:  # five memories, not every one
             some = self._saved.terms_of([i for i, _ in top])
+        get = weight.get
         for i, score in top:
             doc = some[i] if some is not None else self.doc_terms[i]
+            size = len(doc)
             for t, n in Counter(doc).items():
                 if t not in asked:
-                    weight[t] = weight.get(t, 0.0) + n / len(doc) * score / best
-        return sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:n_terms]
+                    weight[t] = get(t, 0.0) + n / size * score / best
+        return heaviest(weight, n_terms)
 
     def rank_prf(self, qterms: list[str], bm25_list: list[tuple[str, float]], depth: int = DEPTH,
                  docs: int = PRF_DOCS, n_terms: int = PRF_TERMS) -> list[tuple[str, float]]:

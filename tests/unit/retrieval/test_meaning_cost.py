@@ -226,3 +226,12 @@ def test_the_vectors_saved_again_are_the_rows_read_and_the_ones_put(tmp_path):
         want = np.stack([saved[k] for k in order])
         assert np.array_equal(saved.stacked(order), want) and want[1].tolist() == matrix[39].tolist()
     assert SavedVectors(keys, vector_files.mapped(path, True)[0]).stacked([]).shape[0] == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text("abcde", min_size=1, max_size=3), st.sampled_from([0.0, 0.1, 0.25, 0.5, 1.0, 2.0])),
+       st.integers(0, 8))
+def test_the_heaviest_expansion_words_are_those_a_full_sort_gives(weight, n):
+    from curator.retrieval.feedback import heaviest
+
+    assert heaviest(weight, n) == sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:n]
