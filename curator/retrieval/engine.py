@@ -344,6 +344,8 @@ class RetrievalEngine:
         route = self.rank_route(qterms, k, set(base_terms))
         linked_from: dict[str, list[str]] = {}
         per_source = Lists(route=[(h.path, h.score) for h in route.hits[:DEPTH]], bm25=self.rank_bm25(qterms))
+        # BM25's feedback (fused with the semantic source only: PRF_DOCS) while the model reads the query
+        prf = self.feedback.rank_prf(qterms, per_source["bm25"]) if self.semantic is not None else []
         if self.semantic is not None:
             per_source["semantic"] = self.rank_semantic(query, qterms, per_source["bm25"])
             per_source.passages = dict(self.semantic.matches)
@@ -352,18 +354,15 @@ class RetrievalEngine:
         candidates = [p for lst in per_source.values() for p, _ in lst]
         prior_list = self.prior.rank_prior(base_terms, candidates=candidates)
         per_source["prior"] = [(p, s) for p, s, _ in prior_list]
-        if self.semantic is not None:  # fused with the semantic source only (see PRF_DOCS)
-            per_source["prf"] = self.feedback.rank_prf(qterms, per_source["bm25"])
+        if self.semantic is not None:
+            per_source["prf"] = prf  # listed after the prior, as it always was
             if self.weights().get("graph", 0) > 0 and self.graph_edges:
                 from .graph import spread
 
                 per_source["graph"], linked_from = spread(self.graph_edges, [per_source["bm25"], per_source["semantic"]])
-        duplicates: dict[str, str] = {}
-        if source in ("fused", "fused-lexical"):
-            # de-duplicated as far as the k shown (`explain` fuses the whole list when asked)
+        ranked, duplicates = list(per_source.get(source, [])), dict[str, str]()
+        if source in ("fused", "fused-lexical"):  # de-duplicated as far as the k shown (`explain`: all)
             ranked, duplicates = self._fuse(per_source, self.sources if source == "fused" else SOURCES, k)
-        else:
-            ranked = list(per_source.get(source, []))
         hits = make_hits(self, ranked, per_source, k, qterms, base_terms, route, prior_list)
         return SearchResult(query, k, source, qterms, hits, route, per_source, duplicates, linked_from)
 
