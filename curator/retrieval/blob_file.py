@@ -23,12 +23,12 @@ class BlobFile:
     """Raises OSError or ValueError when the file cannot be opened or does not hold `n` blobs."""
 
     def __init__(self, path: Path, n: int) -> None:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+        fd = open_held(path)
         try:
-            (held,) = struct.unpack("<q", _read(fd, 8, 0))
+            (held,) = struct.unpack("<q", read_at(fd, 8, 0))
             if held != n or n < 0:
                 raise ValueError(f"{path.name} holds {held} blobs, not {n}")
-            self.tables = _read(fd, 8 * (n + 1) + 4 * n, 8)
+            self.tables = read_at(fd, 8 * (n + 1) + 4 * n, 8)
         except BaseException:
             os.close(fd)
             raise
@@ -47,7 +47,7 @@ class BlobFile:
             if not 0 <= start <= end or end - start > MAX_BLOB:
                 return None
             try:
-                blob = _read(self.fd, end - start, self.base + start)
+                blob = read_at(self.fd, end - start, self.base + start)
             except (OSError, ValueError):
                 return None
             if zlib.crc32(blob) != crc:
@@ -62,7 +62,14 @@ class BlobFile:
 _SEEK = threading.Lock()  # where there is no positioned read, a seek and its read go together
 
 
-def _read(fd: int, size: int, at: int) -> bytes:
+def open_held(path: Path) -> int:
+    """A descriptor for reading `path` for as long as its reader lives (close it with a
+    `weakref.finalize`): a cache file replaced meanwhile stays readable through it."""
+    return os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+
+
+def read_at(fd: int, size: int, at: int) -> bytes:
+    """`size` bytes at `at` (ValueError when the file ends first), safe from several threads."""
     if hasattr(os, "pread"):
         data = os.pread(fd, size, at)
     else:  # no positioned read here (Windows); searches on two threads share the file

@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .blob_file import open_held, read_at
+
 CHUNK = 1 << 20
 
 
@@ -47,8 +49,8 @@ class RowFile:
 
         self.shape, self.dtype, self.offset = shape, dtype, offset
         self.width = shape[1] * dtype.itemsize
-        self.fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-        weakref.finalize(self, os.close, self.fd)  # a replaced cache file stays readable while open
+        self.fd = open_held(path)
+        weakref.finalize(self, os.close, self.fd)
 
     def __len__(self) -> int:
         return self.shape[0]
@@ -57,9 +59,7 @@ class RowFile:
         """Every row, read in one go (to write the file again with a few more)."""
         import numpy as np
 
-        data = os.pread(self.fd, self.width * self.shape[0], self.offset)
-        if len(data) != self.width * self.shape[0]:
-            raise ValueError("the vectors file ends early")
+        data = read_at(self.fd, self.width * self.shape[0], self.offset)
         return np.frombuffer(data, dtype=self.dtype).reshape(self.shape)
 
     def __getitem__(self, row: int):
@@ -67,9 +67,10 @@ class RowFile:
 
         if not 0 <= row < self.shape[0]:
             raise IndexError(row)
-        data = os.pread(self.fd, self.width, self.offset + row * self.width)
-        if len(data) != self.width:
-            raise IndexError(f"row {row} is past the end of the vectors file")
+        try:
+            data = read_at(self.fd, self.width, self.offset + row * self.width)
+        except ValueError:
+            raise IndexError(f"row {row} is past the end of the vectors file") from None
         return np.frombuffer(data, dtype=self.dtype)
 
 
@@ -90,10 +91,12 @@ def checked(npy: Path, crc: int, offset: int) -> bool:
     version of the file, then known by its stamp. Read, not mapped: nothing stays resident."""
     import zlib
 
+    from ..base.safeio import UnsafeFile, read_small_file
+
     try:
-        if _stamp_of(npy).read_text(encoding="ascii") == f"{file_version(npy)}\0{crc}":
+        if read_small_file(_stamp_of(npy), 256) == f"{file_version(npy)}\0{crc}".encode("ascii"):
             return True
-    except (OSError, UnicodeDecodeError):
+    except (OSError, UnsafeFile):
         pass
     got = 0
     with open(npy, "rb") as fh:
