@@ -25,10 +25,9 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
-from .run import synthetic_store
+from .run import scratch, synthetic_store
 
 IMPORTS = "import curator.cli.commands.check, curator.live.workspace, curator.checks, numpy"
 
@@ -91,7 +90,7 @@ def _parts(store_path: str) -> dict[str, float]:
 
 
 def _child(store_path: str) -> dict[str, float]:
-    env = dict(os.environ, CURATOR_CACHE_DIR=tempfile.mkdtemp(prefix="curator-bench-floor-"))
+    env = dict(os.environ, CURATOR_CACHE_DIR=scratch("curator-bench-floor-"))
     code = f"import json; from curator.bench.floor import _parts; print(json.dumps(_parts({store_path!r})))"
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
 from pathlib import Path
@@ -155,7 +154,6 @@ def _app(root: str) -> None:
     until it lists sessions, and until indexing is done."""
     import asyncio
     import shutil
-    import tempfile
     import time
 
     from textual.widgets import DataTable
@@ -165,7 +163,9 @@ def _app(root: str) -> None:
     from curator.transcripts.service import SessionsService
     from curator.tui.app import make_app
 
-    store = Path(tempfile.mkdtemp(prefix="curator-bench-store-")) / "memories"
+    from .run import scratch
+
+    store = Path(scratch("curator-bench-store-")) / "memories"
     shutil.copytree(sample_store(), store)
 
     class Service(SessionsService):
@@ -201,9 +201,8 @@ def _app(root: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     import subprocess
-    import tempfile
 
-    from .run import bench_root
+    from .run import bench_root, fresh_cache_env
 
     p = argparse.ArgumentParser(prog="python -m curator.bench.sessions", description=__doc__.splitlines()[0])
     p.add_argument("--mb", type=int, default=500)
@@ -218,12 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (dest / ".generated").exists():
         print(f"generating {args.mb} MB of transcripts in {dest} …", file=sys.stderr)
         generate(dest, args.mb, args.seed)
-    def fresh_env() -> dict:
-        env = dict(os.environ, CURATOR_CACHE_DIR=tempfile.mkdtemp(prefix="curator-bench-cache-"))
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        return env
-
-    cli, app = fresh_env(), fresh_env()
+    cli, app = fresh_cache_env(), fresh_cache_env()
     # cold quick list, cold full index, warm full index, warm quick list; the app cold, then warm
     for mode, env in (("quick", cli), ("build", cli), ("build", cli), ("quick", cli), *[("app", app)] * args.app_runs):
         out = subprocess.run([sys.executable, "-m", "curator.bench.sessions", "--child", mode, str(dest)],

@@ -183,3 +183,20 @@ def test_the_semantic_targets_run_at_a_tiny_size(bench_dirs):
     for part in ("first embedding:", "an edit re-reads", "fused query with semantic at 10",
                  "one-shot `curator retrieve` warm at 10 with semantic", "without (CURATOR_NO_SEMANTIC=1)"):
         assert part in text, text
+
+
+def test_a_benchs_temporary_cache_folders_are_gone_when_it_exits(tmp_path):
+    """Each timed run gets a fresh cache folder; they are removed at exit, not left in /tmp."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from curator.bench.run import fresh_cache_env, scratch\n"
+            "a = fresh_cache_env()['CURATOR_CACHE_DIR']; b = scratch('curator-test-')\n"
+            "open(a + '/x', 'w').write('kept until exit')\n"
+            "print(a); print(b)")
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    made = out.stdout.split()
+    assert len(made) == 2 and all(Path(p).parent == tmp_path for p in made)
+    assert not any(Path(p).exists() for p in made)
