@@ -81,17 +81,18 @@ class RetrievalConfig:
     half_life_days: float = 30.0
     loadable_tiers: tuple[str, ...] = ("semantic", "reflexion")
     # fusion: "score" (convex combination of normalised scores) or "rrf" (weighted, k = rrf_k);
-    # weights fitted on three real stores' golden queries (curator/bench/golden/)
+    # weights fitted leaving one store out over the golden stores (curator/bench/golden/README.md)
     fusion: str = "score"
     source_weights: dict[str, float] = field(
         default_factory=lambda: {"route": 0.05, "bm25": 1.0, "prior": 0.0, "semantic": 5.0, "prf": 0.5,
                                  "graph": 0.0,  # the graph source (graph.py) did not help held out: on by weight
                                  "agree": 1.0,  # where route, BM25 and meaning agree (fusion.agreement)
                                  "cover": 0.0,  # BM25's first holding every word of the query stays first (off)
-                                 "lead": 0.1}  # meaning's first ≥ 0.1 above its second goes first (fusion.meaning_first)
+                                 "lead": 0.1,  # meaning's first ≥ 0.1 above its second goes first (fusion.meaning_first)
+                                 "unsure": 0.5}  # … unless BM25's second scores under half its first
     )
     # BM25's first stays first when its second scores at most this share of it (fusion.sure_first);
-    # fitted with the weights, leaving one store out over the 21 golden stores
+    # fitted with the weights, leaving one store out over the 26 golden stores
     # (curator/bench/golden/loso.py); 0 turns it off
     sure_margin: float = 0.8
     fuzzy_cutoff: int = 88  # rapidfuzz ratio for near-forms of query words

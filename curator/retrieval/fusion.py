@@ -117,14 +117,25 @@ def covered_first(ranked: list[str], lists: Mapping[str, Sequence[tuple[str, flo
     return ranked
 
 
-def meaning_first(ranked: list[str], lists: Mapping[str, Sequence[tuple[str, float]]], margin: float) -> list[str]:
+def meaning_first(ranked: list[str], lists: Mapping[str, Sequence[tuple[str, float]]], margin: float,
+                  unsure: float = 0.0) -> list[str]:
     """The semantic source's first goes first when meaning is sure of it: its cosine is at least
     `margin` above its second's (a query the model reads one way only). Left out one store at a
     time over 21 stores every fold chose 0.1; asking BM25 to be unsure too (its second at least
-    0.8 of its first) was never chosen. 0 turns it off."""
+    0.8 of its first) was never chosen. 0 turns it off.
+
+    `unsure`: except over a BM25 first whose second scores under `unsure` × it — a query whose
+    words pick one memory by far (twice its second at 0.5). On five stores first measured in
+    issue 32's last round meaning overruled two such firsts, and BM25's were the right ones
+    ("does this project use ESLint or Prettier", BM25's second at 0.15 of its first); over all 26 golden stores the gate changes no other
+    first place, and 26 of 27 folds chose 0.5 (golden README)."""
     sem = lists.get("semantic") or []
     if margin <= 0 or len(sem) < 2 or not ranked or ranked[0] == sem[0][0] or sem[0][1] - sem[1][1] < margin:
         return ranked
+    bm25 = lists.get("bm25") or []
+    second = bm25[1][1] if len(bm25) > 1 else 0.0
+    if unsure > 0 and bm25 and bm25[0][1] > 0 and second < unsure * bm25[0][1]:
+        return ranked  # the words pick their first by far: meaning's lead does not overrule it
     top = sem[0][0]
     return [top, *(p for p in ranked if p != top)]
 
@@ -160,7 +171,7 @@ def firsts(order: list[str], lists: Mapping[str, Sequence[tuple[str, float]]], w
     if sure_margin > 0:
         order = sure_first(order, lists, sure_margin)
     if weights.get("lead", 0) > 0:
-        order = meaning_first(order, lists, weights["lead"])
+        order = meaning_first(order, lists, weights["lead"], weights.get("unsure", 0.0))
     if cover is not None and weights.get("cover", 0) > 0:
         order = covered_first(order, lists, cover)
     return order

@@ -28,12 +28,14 @@ CLASSES = ("all", "literal", "paraphrase")
 # (8 cells below instead of 5): with 9–45 queries a store, finer steps chase single queries.
 # Route and prior are tie-breakers, not fitted: a fold choosing route 0.01 over 0.05 (or the cover
 # rule, `fusion.covered_first`) is decided by one or two queries of the other stores and cost the
-# held-out store its first place (baez, confident-claude; golden README, issue 32)
+# held-out store its first place (baez, confident-claude; golden README, issue 32). `unsure`:
+# meaning's lead does not overrule a BM25 first whose second scores under that share of it
 GRID = {"route": [0.05], "prior": [0.0], "semantic": [3.0, 5.0, 8.0], "prf": [0.0, 0.5, 1.0],
-        "sure": [0.0, 0.75, 0.8], "agree": [0.0, 1.0, 2.0], "lead": [0.0, 0.1, 0.15]}
+        "sure": [0.0, 0.75, 0.8], "agree": [0.0, 1.0, 2.0], "lead": [0.0, 0.1, 0.15],
+        "unsure": [0.0, 0.5, 0.7]}
 # `--wide`: the grid of issue 24 to the first run of issue 32, the tie-breakers and the cover rule fitted too
 WIDE = {**GRID, "route": [0.01, 0.05], "prior": [0.0, 0.01], "cover": [0.0, 1.0]}
-RULES: tuple[str, ...] = ("sure", "agree", "cover", "lead")  # not lists: the fusion's rules (fusion.fuse)
+RULES: tuple[str, ...] = ("sure", "agree", "cover", "lead", "unsure")  # not lists: the fusion's rules (fusion.fuse)
 
 
 def fused(lists, w) -> list[str]:

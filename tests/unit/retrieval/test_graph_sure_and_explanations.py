@@ -60,6 +60,27 @@ def test_meaning_puts_its_first_first_only_when_it_is_sure_of_it():
     assert firsts(fused, unsure, {"lead": 0.1}, sure_margin=0.8) == ["b", "a", "c"]
 
 
+def test_meaning_does_not_overrule_a_bm25_first_twice_its_second():
+    fused = ["b", "a", "c"]
+    meaning = {"semantic": [("a", 0.45), ("c", 0.30)]}
+    far = {**meaning, "bm25": [("b", 10.0), ("a", 4.0)]}  # BM25's second at 0.4 of its first
+    near = {**meaning, "bm25": [("b", 10.0), ("a", 6.0)]}  # at 0.6
+    alone = {**meaning, "bm25": [("b", 10.0)]}  # nothing second: the words are surest
+    assert meaning_first(fused, far, 0.1, unsure=0.5) == fused
+    assert meaning_first(fused, alone, 0.1, unsure=0.5) == fused
+    assert meaning_first(fused, near, 0.1, unsure=0.5) == ["a", "b", "c"]
+    assert meaning_first(fused, far, 0.1) == ["a", "b", "c"]  # the gate off: as before
+    assert firsts(fused, far, {"lead": 0.1, "unsure": 0.5}, sure_margin=0.8) == fused
+
+
+def test_the_shipped_fusion_keeps_a_far_surer_bm25_first():
+    from curator.base.config import RetrievalConfig
+
+    w = RetrievalConfig().source_weights
+    lists = {"bm25": [("b", 10.0), ("a", 1.5), ("c", 1.0)], "semantic": [("a", 0.55), ("b", 0.41), ("c", 0.40)]}
+    assert w["lead"] > 0 and [p for p, _ in fuse(lists, w, RetrievalConfig().sure_margin)][0] == "b"
+
+
 def test_the_fused_list_keeps_its_scores_when_meaning_reorders_the_first():
     lists = {"bm25": [("b", 10.0), ("a", 4.0), ("c", 3.0)], "semantic": [("a", 0.45), ("c", 0.30), ("b", 0.29)]}
     out = fuse(lists, {"bm25": 1.0, "semantic": 1.0, "lead": 0.1})
