@@ -9,16 +9,17 @@ from rapidfuzz import fuzz, process
 
 from ..model import formats as fmts
 from ..model.findings import DropRow, MergeEntry, RepointRow, RouteIndex, Severity
-from ..model.indexes import IndexRow
+from ..model.indexes import IndexLink, IndexRow
 from ..model.list_entry import merged_entry
 from .context import Context
 
 
-def closest_path(ctx: Context, target: str) -> str | None:
+def closest_path(ctx: Context, target: str, taken: frozenset[str] = frozenset()) -> str | None:
     """The existing file whose name is closest to a missing target (a rename, usually).
 
     Renames keep most of their words (`ci-release-pipeline` → `ci-release-workflow`), so a
     candidate scores the better of its character similarity and its share of the target's words.
+    `taken`: files that cannot be where the target went (those its index already lists).
     """
     names = ctx.memo("closest_path.names", lambda: _name_table(ctx))
     if not names.paths:
@@ -29,6 +30,10 @@ def closest_path(ctx: Context, target: str) -> str | None:
     scores: dict[int, float] = {}
     # renames usually stay in their folder: look there first, the whole store only if empty
     pool = names.by_folder.get(folder) or range(len(names.paths))
+    if taken:
+        pool = [i for i in pool if names.paths[i] not in taken]
+        if not pool:
+            return None
     # plain character similarity: WRatio's partial matching pairs `project_pyright_gaps` with
     # any long name that happens to contain `p…right`
     best_char = process.extractOne(stem, {i: names.stems[i] for i in pool}, scorer=fuzz.ratio)
@@ -37,7 +42,8 @@ def closest_path(ctx: Context, target: str) -> str | None:
     shared: dict[int, int] = {}
     for w in set(words):
         for i in names.by_word.get(w, ()):
-            shared[i] = shared.get(i, 0) + 1
+            if names.paths[i] not in taken:
+                shared[i] = shared.get(i, 0) + 1
     for i, n in shared.items():
         if n >= 2:
             share = 100 * n / max(len(set(words)), len(re.split(r"[-_]", names.stems[i]))) + 5
@@ -99,6 +105,7 @@ def _short(text: str, n: int = 60) -> str:
 
 def _targets(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
     store = ctx.store
+    missing: list[tuple[IndexRow, IndexLink]] = []
     for row in rows:
         for link in row.links:
             if link.unsafe:
@@ -123,23 +130,37 @@ def _targets(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
                     target=link.target,
                 )
                 continue
-            suggestion = closest_path(ctx, link.target)
-            fix: RepointRow | DropRow
-            if suggestion:
-                fix = RepointRow(index_path, row.line, link.target, suggestion)
-                message = f"{link.target} does not exist (renamed to {suggestion}?)"
-            else:
-                fix = DropRow(index_path, row.line, link.target, "dead")
-                message = f"{link.target} does not exist"
-            ctx.add(
-                "index.missing-target",
-                index_path,
-                message,
-                line=row.line,
-                target=link.target,
-                suggestion=suggestion,
-                fix=fix,
-            )
+            missing.append((row, link))
+    if not missing:
+        return
+    # a rename is one file become another: a file this index already lists is not where a dead
+    # row's file went, and a file that several dead rows would each be re-pointed to is none's
+    # (MEMORY.md rows naming topic files never committed all "renamed to" one dated record)
+    listed = frozenset(link.target for row in rows for link in row.links if link.target in store.records)
+    guesses = [closest_path(ctx, link.target, listed) for _, link in missing]
+    claimed: dict[str, int] = {}
+    for g in guesses:
+        if g:
+            claimed[g] = claimed.get(g, 0) + 1
+    for (row, link), suggestion in zip(missing, guesses, strict=True):
+        if suggestion and claimed[suggestion] > 1:
+            suggestion = None
+        fix: RepointRow | DropRow
+        if suggestion:
+            fix = RepointRow(index_path, row.line, link.target, suggestion)
+            message = f"{link.target} does not exist (renamed to {suggestion}?)"
+        else:
+            fix = DropRow(index_path, row.line, link.target, "dead")
+            message = f"{link.target} does not exist"
+        ctx.add(
+            "index.missing-target",
+            index_path,
+            message,
+            line=row.line,
+            target=link.target,
+            suggestion=suggestion,
+            fix=fix,
+        )
 
 
 def _duplicates(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:

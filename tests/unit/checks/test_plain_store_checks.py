@@ -126,3 +126,25 @@ def test_a_plain_store_behind_its_index_and_over_budget_warns(make_store):
     bare = load_store(make_store(files, name="bare/.serena/memories"), token_counter=FakeTokenCounter(), fmt="serena")
     advice = [f for f in run_checks(bare) if f.check == "orphan.unindexed"]
     assert advice and advice[0].severity == Severity.INFO  # no index: advice, not a fault
+
+
+def _missing(root):
+    return {f.target: f.suggestion for f in run_checks(load(root), {"index.missing-target"})}
+
+
+def test_a_dead_memory_md_row_is_re_pointed_only_to_an_unlisted_file_no_other_row_wants(make_store):
+    # 4444J99/portfolio: rows naming topic files never committed were each "renamed to" the one
+    # dated record MEMORY.md already lists, or two of them to one unlisted feedback file
+    topic = "---\nname: t\ndescription: d\ntype: project\n---\n# T\n"
+    memory = ("# Memory\n- [Rescue](project_artifact_session_rescue_2026_04_29.md) — kept\n"
+              "- [Repair](project_artifact_conductor_repair_2026_04_29.md) — never committed\n"
+              "- [Discipline](feedback_session_discipline.md) — never committed\n"
+              "- [Naming](feedback_session_naming.md) — never committed\n"
+              "- [Release](release_checklist.md) — renamed\n")
+    files = {"project_artifact_session_rescue_2026_04_29.md": topic, "feedback_session_logging.md": topic,
+             "release_checklist_v2.md": topic}
+    root = make_store({"MEMORY.md": memory, **files}, name="memory")
+    assert _missing(root) == {"project_artifact_conductor_repair_2026_04_29.md": None,  # listed already
+                              "feedback_session_discipline.md": None,  # wanted by two dead rows: by none
+                              "feedback_session_naming.md": None,
+                              "release_checklist.md": "release_checklist_v2.md"}  # a rename still found
