@@ -156,11 +156,20 @@ def _named(line: str, resolve: Resolver, folder: str) -> list[IndexLink]:
     return out
 
 
+# what introduces an example, not a reference: Serena's own memory_maintenance.md says "use a
+# mem: prefix inside backticks, e.g. `mem:frontend/core`" and "avoid a reference like \"frontend
+# debugging: `mem:frontend/debugging`\"" in every store that keeps it
+_EXAMPLE = re.compile(r"\b(?:e\.g\.|i\.e\.|for example|for instance|such as|like)[^`.!?]{0,40}$", re.IGNORECASE)
+
+
 def mem_references(text: str) -> list[tuple[str, int]]:
-    """`mem:NAME` references (Serena ≥ 1.5) and `[[name]]` wiki links, with their line."""
+    """`mem:NAME` references (Serena ≥ 1.5), with their line; one written as an example (after
+    "e.g." or "like" in its sentence) is not a reference."""
     out = []
     for no, line in enumerate(text.splitlines(), 1):
         for m in re.finditer(r"(?<![\w/])mem:([A-Za-z0-9_][A-Za-z0-9_./-]*[A-Za-z0-9_])", line):
-            out.append((m.group(1), no))
+            before = line[: m.start()].rstrip("`")
+            if not _EXAMPLE.search(before):
+                out.append((m.group(1), no))
     return out
 

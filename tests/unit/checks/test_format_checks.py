@@ -125,6 +125,19 @@ def test_serena_mem_references(make_store):
     assert [(f.path, f.target) for f in result] == [("a_note.md", "gone_note")]
 
 
+def test_a_mem_reference_written_as_an_example_is_not_a_broken_link(make_store):
+    # Serena's memory_maintenance.md (perfice, frame-the-world): the format explained by example
+    files = {
+        "memory_maintenance.md": (
+            "# Maintenance\n\n- Memory references must use a mem: prefix inside backticks, e.g. `mem:frontend/core`.\n"
+            "- avoid a reference like \"frontend debugging: `mem:frontend/debugging`\" and say more.\n"
+            "- Read `mem:gone_note` first. Notes such as `mem:b_note` stay.\n"),
+        "b_note.md": "# B\n",
+    }
+    result = found(make_store, files, name="memories", only=["links.broken"])
+    assert [(f.line, f.target) for f in result] == [(5, "gone_note")]
+
+
 def test_links_leaving_a_store_copied_alone_are_not_judged(make_store, tmp_path):
     files = claude_files()
     files["feedback_tdd.md"] += "See [runbook](../../docs/runbook.md) and [code](src/app.py).\n"
