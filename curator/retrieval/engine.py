@@ -32,10 +32,11 @@ EXTRA_SOURCES = ("semantic",)  # optional: the semantic extra
 TERMS_VERSION = 5  # bump when text.terms(), the document fields or the passages (passages.py) change
 # Fusion (fusion.fuse): a convex combination of each source's normalised scores (`fusion: rrf` in
 # .curator.yaml restores weighted reciprocal rank fusion), plus where route, BM25 and meaning agree;
-# then BM25's sure first kept first, and meaning's first put first where the model is sure of it.
-# Weights fitted leaving one store out over the 21 golden stores' queries (golden.loso): BM25 1,
-# semantic 5 (raw cosines above its list's lowest: fusion.SCALES), BM25's expansion (PRF below)
-# 0.5, agreement 1, route 0.05, sure margin 0.8, meaning's lead 0.1. The defaults live in
+# then BM25's sure first kept first, and meaning's first put first where the model is sure of it
+# (unless BM25's first is twice its second). Weights fitted leaving one store out over the 26
+# golden stores' queries (golden.loso): BM25 1, semantic 5 (raw cosines above its list's lowest:
+# fusion.SCALES), BM25's expansion (PRF below) 0.5, agreement 1, route 0.05, sure margin 0.8,
+# meaning's lead 0.1, unsure 0.5. The defaults live in
 # RetrievalConfig.source_weights and sure_margin; `source_weights` in .curator.yaml overrides them.
 FUSION_WEIGHTS = RetrievalConfig().source_weights
 # Pseudo-relevance feedback (RM3-style, feedback.py), run with the semantic source only: the
