@@ -168,7 +168,7 @@ def mem_references(text: str) -> list[tuple[str, int]]:
     out = []
     for no, line in enumerate(text.splitlines(), 1):
         for m in re.finditer(r"(?<![\w/])mem:([A-Za-z0-9_][A-Za-z0-9_./-]*[A-Za-z0-9_])", line):
-            before = line[: m.start()].rstrip("`")
+            before = line[max(0, m.start() - 80): m.start()].rstrip("`")  # a marker and 40 characters at most
             if not _EXAMPLE.search(before):
                 out.append((m.group(1), no))
     return out

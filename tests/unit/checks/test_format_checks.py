@@ -138,6 +138,15 @@ def test_a_mem_reference_written_as_an_example_is_not_a_broken_link(make_store):
     assert [(f.line, f.target) for f in result] == [(5, "gone_note")]
 
 
+def test_only_the_words_just_before_a_mem_reference_can_make_it_an_example():
+    from curator.model.list_index import mem_references
+
+    far = "a line like this one goes on " + "and on " * 12 + "`mem:real_note`"  # "like" 100 characters back
+    assert mem_references(far) == [("real_note", 1)]
+    many = "see `mem:a_note`, " * 20000  # one long line of references: each looks 80 characters back
+    assert len(mem_references(many)) == 20000
+
+
 def test_links_leaving_a_store_copied_alone_are_not_judged(make_store, tmp_path):
     files = claude_files()
     files["feedback_tdd.md"] += "See [runbook](../../docs/runbook.md) and [code](src/app.py).\n"
