@@ -13,6 +13,8 @@ from ..model.indexes import IndexLink, IndexRow
 from ..model.list_entry import merged_entry
 from .context import Context
 
+WORD_CANDIDATES = 100  # the files sharing most words with a dead name, scored by their share
+
 
 def closest_path(ctx: Context, target: str, taken: frozenset[str] = frozenset()) -> str | None:
     """The existing file whose name is closest to a missing target (a rename, usually).
@@ -25,29 +27,29 @@ def closest_path(ctx: Context, target: str, taken: frozenset[str] = frozenset())
     if not names.paths:
         return None
     stem = target.rsplit("/", 1)[-1].removesuffix(".md").lower()
-    words = re.split(r"[-_]", stem)
+    words = set(re.split(r"[-_]", stem))
     folder = target.rsplit("/", 1)[0] if "/" in target else ""
     scores: dict[int, float] = {}
     # renames usually stay in their folder: look there first, the whole store only if empty
-    pool = names.by_folder.get(folder) or range(len(names.paths))
-    if taken:
-        pool = [i for i in pool if names.paths[i] not in taken]
-        if not pool:
-            return None
+    choices = names.choices(folder, taken)
+    if not choices:
+        return None
     # plain character similarity: WRatio's partial matching pairs `project_pyright_gaps` with
     # any long name that happens to contain `p…right`
-    best_char = process.extractOne(stem, {i: names.stems[i] for i in pool}, scorer=fuzz.ratio)
+    best_char = process.extractOne(stem, choices, scorer=fuzz.ratio)
     if best_char is not None:
         scores[best_char[2]] = best_char[1]
-    shared: dict[int, int] = {}
-    for w in set(words):
-        for i in names.by_word.get(w, ()):
-            if names.paths[i] not in taken:
-                shared[i] = shared.get(i, 0) + 1
-    for i, n in shared.items():
-        if n >= 2:
-            share = 100 * n / max(len(set(words)), len(re.split(r"[-_]", names.stems[i]))) + 5
-            scores[i] = max(scores.get(i, 0.0), share, fuzz.ratio(stem, names.stems[i]))
+    # counted in C, and only the files sharing most words scored: names that all share a word or
+    # two (`project_…`) made this quadratic — 52 s for an index of 5,000 dead rows
+    shared: Counter[int] = Counter()
+    postings = names.postings(taken)
+    for w in words:
+        shared.update(postings.get(w, ()))
+    for i, n in shared.most_common(WORD_CANDIDATES):
+        if n < 2:
+            break
+        share = 100 * n / max(len(words), names.nwords[i]) + 5
+        scores[i] = max(scores.get(i, 0.0), share, fuzz.ratio(stem, names.stems[i]))
     best, best_score = None, 0.0
     for i, score in scores.items():
         path = names.paths[i]
@@ -62,13 +64,36 @@ class _Names:
     def __init__(self, paths: list[str]) -> None:
         self.paths = paths
         self.stems = [p.rsplit("/", 1)[-1].removesuffix(".md").lower() for p in paths]
+        self.nwords = [len(re.split(r"[-_]", stem)) for stem in self.stems]
         self.by_word: dict[str, list[int]] = {}
         self.by_folder: dict[str, list[int]] = {}
+        self._choices: dict[tuple[str, frozenset[str]], dict[int, str]] = {}
+        self._postings: dict[frozenset[str], dict[str, list[int]]] = {}
         for i, path in enumerate(paths):
             self.by_folder.setdefault(path.rsplit("/", 1)[0] if "/" in path else "", []).append(i)
         for i, stem in enumerate(self.stems):
             for w in set(re.split(r"[-_]", stem)):
                 self.by_word.setdefault(w, []).append(i)
+
+    def choices(self, folder: str, taken: frozenset[str]) -> dict[int, str]:
+        """The stems a dead name in `folder` is compared with (its folder's, else every file's),
+        without `taken`: the same for every dead row of one index, so made once."""
+        key = (folder, taken)
+        got = self._choices.get(key)
+        if got is None:
+            pool = self.by_folder.get(folder) or range(len(self.paths))
+            got = self._choices[key] = {i: self.stems[i] for i in pool if self.paths[i] not in taken}
+        return got
+
+    def postings(self, taken: frozenset[str]) -> dict[str, list[int]]:
+        """Word → the files whose name holds it, without `taken`."""
+        if not taken:
+            return self.by_word
+        got = self._postings.get(taken)
+        if got is None:
+            got = self._postings[taken] = {w: [i for i in ids if self.paths[i] not in taken]
+                                           for w, ids in self.by_word.items()}
+        return got
 
 
 def _name_table(ctx: Context) -> _Names:
