@@ -31,20 +31,24 @@ def closest_path(ctx: Context, target: str, taken: frozenset[str] = frozenset())
     folder = target.rsplit("/", 1)[0] if "/" in target else ""
     scores: dict[int, float] = {}
     # renames usually stay in their folder: look there first, the whole store only if empty
-    choices = names.choices(folder, taken)
-    if not choices:
-        return None
+    choices = names.choices(folder)
+    skip = names.ids(taken)
     # plain character similarity: WRatio's partial matching pairs `project_pyright_gaps` with
-    # any long name that happens to contain `p…right`
-    best_char = process.extractOne(stem, choices, scorer=fuzz.ratio)
+    # any long name that happens to contain `p…right`; the best file not `taken`
+    barred = [i for i in skip if i in choices]
+    if len(barred) >= len(choices):
+        return None
+    found = process.extract(stem, choices, scorer=fuzz.ratio, limit=len(barred) + 1)
+    best_char = next((r for r in found if r[2] not in skip), None)
     if best_char is not None:
         scores[best_char[2]] = best_char[1]
     # counted in C, and only the files sharing most words scored: names that all share a word or
     # two (`project_…`) made this quadratic — 52 s for an index of 5,000 dead rows
     shared: Counter[int] = Counter()
-    postings = names.postings(taken)
     for w in words:
-        shared.update(postings.get(w, ()))
+        shared.update(names.by_word.get(w, ()))
+    for i in skip:
+        shared.pop(i, None)
     for i, n in shared.most_common(WORD_CANDIDATES):
         if n < 2:
             break
@@ -67,32 +71,28 @@ class _Names:
         self.nwords = [len(re.split(r"[-_]", stem)) for stem in self.stems]
         self.by_word: dict[str, list[int]] = {}
         self.by_folder: dict[str, list[int]] = {}
-        self._choices: dict[tuple[str, frozenset[str]], dict[int, str]] = {}
-        self._postings: dict[frozenset[str], dict[str, list[int]]] = {}
+        self.number = {p: i for i, p in enumerate(paths)}
+        self._choices: dict[str, dict[int, str]] = {}
+        self._ids: dict[frozenset[str], frozenset[int]] = {}
         for i, path in enumerate(paths):
             self.by_folder.setdefault(path.rsplit("/", 1)[0] if "/" in path else "", []).append(i)
         for i, stem in enumerate(self.stems):
             for w in set(re.split(r"[-_]", stem)):
                 self.by_word.setdefault(w, []).append(i)
 
-    def choices(self, folder: str, taken: frozenset[str]) -> dict[int, str]:
-        """The stems a dead name in `folder` is compared with (its folder's, else every file's),
-        without `taken`: the same for every dead row of one index, so made once."""
-        key = (folder, taken)
-        got = self._choices.get(key)
+    def choices(self, folder: str) -> dict[int, str]:
+        """The stems a dead name in `folder` is compared with: its folder's, else every file's."""
+        got = self._choices.get(folder)
         if got is None:
             pool = self.by_folder.get(folder) or range(len(self.paths))
-            got = self._choices[key] = {i: self.stems[i] for i in pool if self.paths[i] not in taken}
+            got = self._choices[folder] = {i: self.stems[i] for i in pool}
         return got
 
-    def postings(self, taken: frozenset[str]) -> dict[str, list[int]]:
-        """Word → the files whose name holds it, without `taken`."""
-        if not taken:
-            return self.by_word
-        got = self._postings.get(taken)
+    def ids(self, taken: frozenset[str]) -> frozenset[int]:
+        """The files of `taken` by number (an index's own rows: a few, kept per index)."""
+        got = self._ids.get(taken)
         if got is None:
-            got = self._postings[taken] = {w: [i for i in ids if self.paths[i] not in taken]
-                                           for w, ids in self.by_word.items()}
+            got = self._ids[taken] = frozenset(self.number[p] for p in taken if p in self.number)
         return got
 
 
