@@ -107,8 +107,11 @@ def _claude(store: Store) -> Startup:
             if lines[no - 1].strip():
                 past.append(CapLine(rec.path, no, lines[no - 1].rstrip("\n"), running))
     cut = 0 if first is None else len(lines) - first + 1
-    return Startup(f"{rec.path} as Claude Code's auto memory (its first {fmts.CLAUDE_CAP_LINES} lines or "
-                   f"{fmts.CLAUDE_CAP_BYTES // 1000} KB)", tokens, None, label, [(rec.path, tokens)], past, cut)
+    what = (f"{rec.path} as Claude Code's auto memory (its first {fmts.CLAUDE_CAP_LINES} lines or "
+            f"{fmts.CLAUDE_CAP_BYTES // 1000} KB)")
+    if fmts.committed_claude_memory(store.root):  # the context view's "never by itself", said here too
+        what += "; committed in the repository, it loads only if a loaded file imports it"
+    return Startup(what, tokens, None, label, [(rec.path, tokens)], past, cut)
 
 
 def _serena_names(store: Store) -> Startup:

@@ -134,7 +134,9 @@ def _past_cap(ctx: Context) -> None:
         rec.path,
         f"lines {first}–{len(lines)} are past Claude Code's auto-memory cap (it reads only {why} of "
         f"{rec.path}): the agent never sees them"
-        + (f"; {len(lost)} topic file(s) listed only there: {shown}" if lost else ""),
+        + (f"; {len(lost)} topic file(s) listed only there: {shown}" if lost else "")
+        + (" — as auto memory: committed in the repository, it loads only if imported, and then whole"
+           if fmts.committed_claude_memory(store.root) else ""),
         line=first,
         fix=SplitIndex(rec.path) if inline_sections(rec.text) else None,
     )

@@ -62,6 +62,22 @@ def test_a_memory_md_nobody_imports_is_auto_memory_capped_and_says_whose_cap(mak
     assert past and "Claude Code's auto-memory cap" in past[0].message and "MEMORY.md" in past[0].message
 
 
+def test_a_committed_memory_md_nobody_imports_says_it_loads_only_if_imported(make_store, tmp_path):
+    # 4444J99/portfolio: the repository's copy of the user's auto memory; the context view says
+    # "never by itself", and the store's start-up figure and the cap finding now say so too
+    store = _claude_store(_repo(make_store, "# Project\n"))
+    said = "committed in the repository, it loads only if"
+    assert said in startup_of(store).what
+    past = [f for f in run_checks(store) if f.check == "budget.past-cap"]
+    assert past and said in past[0].message and past[0].message.startswith("lines 201–")
+    auto = tmp_path / "home" / ".claude" / "projects" / "-work-app" / "memory"  # the user's own: capped, no clause
+    auto.mkdir(parents=True)
+    (auto / "MEMORY.md").write_text(LONG)
+    mine = load_store(auto, token_counter=FakeTokenCounter())
+    assert said not in startup_of(mine).what
+    assert [f for f in run_checks(mine) if f.check == "budget.past-cap" and said not in f.message]
+
+
 @pytest.mark.parametrize(("files", "via"), [
     ({"CLAUDE.md": "@docs/agents.md\n", "docs/agents.md": "x\n@../.claude/memory/MEMORY.md\n"}, "docs/agents.md:2"),
     ({".claude/CLAUDE.md": "@memory/MEMORY.md\n"}, ".claude/CLAUDE.md:1"),
