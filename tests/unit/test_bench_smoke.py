@@ -200,3 +200,19 @@ def test_a_benchs_temporary_cache_folders_are_gone_when_it_exits(tmp_path):
     made = out.stdout.split()
     assert len(made) == 2 and all(Path(p).parent == tmp_path for p in made)
     assert not any(Path(p).exists() for p in made)
+
+
+@pytest.mark.slow
+def test_loso_scores_the_defaults_unfitted_and_prints_groups(embedded_corpus, tmp_path, monkeypatch, capsys):
+    """`--fixed` (the product's weights, `--set` overriding) and `--group`: the golden README's
+    tables of the sets first run untouched come from these, not from a script of one session."""
+    from curator.bench.golden import loso
+
+    corpora, cache = embedded_corpus
+    monkeypatch.setenv("CURATOR_CACHE_DIR", str(cache))
+    files = _golden(tmp_path, corpora)
+    assert loso.main([str(corpora), "--golden", *files, "--fixed", "--set", "unsure=0", "--group", "both=one,two"]) == 0
+    out = capsys.readouterr().out
+    assert "cells where fused (fixed)" in out and "nothing fitted): weights {" in out  # labelled as unfitted
+    assert "'unsure': 0.0" in out and "'lead': 0.1" in out  # the defaults, one of them overridden
+    assert "group both all        n=4" in out and "stores below their best single source" in out

@@ -1,6 +1,7 @@
 """Leave-one-store-out table: fused against every single source, per store and query class.
 
     python -m curator.bench.golden.loso CORPORA_DIR [MORE_DIRS …] [--markdown] [--cache FILE]
+        [--fixed [--set KEY=VALUE …]] [--group NAME=STORE,… …]
 
 For each store, the fusion weights (and the sure-first rule's margin, `fusion.sure_first`) are
 the ones that score best (hit@1 + hit@5 + MRR@10) on the *other* stores' golden queries; the
@@ -167,11 +168,69 @@ def run(engines=None, rows=None, grid: dict | None = None, tilt=None, extra: tup
     return out, chosen, rows, table, ws
 
 
-def print_table(out, chosen, markdown: bool) -> None:
+def fixed(rows, w: dict) -> dict:
+    """Every store scored with one set of weights, nothing fitted (`--fixed`): what the product
+    does with its defaults, in `run`'s shape ((store, class) → source → hit@1, hit@5, MRR, n)."""
+    from ...retrieval.eval import _score
+
+    sources = {s for _, _, lists in rows for s in lists}
+    out = {}
+    for store in dict.fromkeys(r[0] for r in rows):
+        for cls in CLASSES:
+            mine = [r for r in rows if r[0] == store and cls in ("all", r[1].kind)]
+            cells = {"fused": _mean([_score(fused(lists, w), g.expect) for _, g, lists in mine])}
+            for src in SINGLES:
+                if src in sources:
+                    cells[src] = _mean([_score([p for p, _ in lists.get(src, [])], g.expect) for _, g, lists in mine])
+            out[(store, cls)] = cells
+    return out
+
+
+def defaults(settings: list[str]) -> dict:
+    """The product's fusion weights and sure margin (`RetrievalConfig`), `KEY=VALUE` overriding."""
+    from ...base.config import RetrievalConfig
+
+    cfg = RetrievalConfig()
+    w = {**cfg.source_weights, "sure": cfg.sure_margin}
+    for item in settings:
+        key, _, value = item.partition("=")
+        w[key.strip()] = float(value)
+    return w
+
+
+def print_groups(out, groups: list[str]) -> None:
+    """`NAME=store,store,…`: each group's figures over its stores' queries, per class."""
+    for spec in groups:
+        name, _, members = spec.partition("=")
+        wanted = {m.strip() for m in members.split(",") if m.strip()}
+        for cls in CLASSES:
+            cells = [c for (st, k), c in out.items() if k == cls and st in wanted and c["fused"][3]]
+            n = sum(c["fused"][3] for c in cells)
+            if not n:
+                continue
+            agg = {s: [sum(c[s][m] * c[s][3] for c in cells) / n for m in range(3)] for s in ("fused", "bm25", "semantic")
+                   if all(s in c for c in cells)}
+            print(f"group {name} {cls:<10} n={n:<4} " + "  ".join(f"{s} {v[0]:.3f}/{v[1]:.3f}/{v[2]:.3f}" for s, v in agg.items()))
+
+
+def print_below(out) -> None:
+    """The issue's bar: stores whose fused hit@1 or MRR is under their best single source."""
+    below = []
+    for (store, cls), cells in out.items():
+        if cls != "all":
+            continue
+        best = [max(cells[s][m] for s in cells if s != "fused") for m in range(3)]
+        gap = [cells["fused"][m] - best[m] for m in range(3)]
+        if gap[0] < -1e-9 or gap[2] < -1e-9:
+            below.append(f"{store} {gap[0]:+.2f}/{gap[2]:+.3f}")
+    print("stores below their best single source on hit@1 or MRR: " + (", ".join(below) or "none"))
+
+
+def print_table(out, chosen, markdown: bool, how: str = "LOSO") -> None:
     cols = [s for s in SINGLES if any(s in c for c in out.values())]
     below = 0
     if markdown:
-        print("| store | class | n | " + " | ".join(cols) + " | fused (LOSO) | fused − best |")
+        print("| store | class | n | " + " | ".join(cols) + f" | fused ({how}) | fused − best |")
         print("|---|---|---|" + "---|" * (len(cols) + 2))
     for (store, cls), cells in out.items():
         f = cells["fused"]
@@ -187,9 +246,10 @@ def print_table(out, chosen, markdown: bool) -> None:
         else:
             print(f"{name:<18}{cls:<11}{f[3]:>3}  {vals.replace(' | ', '  ')}  fused {f[0]:.2f}/{f[1]:.2f}/{f[2]:.2f}"
                   f"  {gap[0]:+.2f}/{gap[1]:+.2f}/{gap[2]:+.2f}{mark}")
-    print(f"\ncells where fused (held out) is below the best single source on some metric: {below} of {len(out)}")
+    print(f"\ncells where fused ({'held out' if how == 'LOSO' else how}) is below the best single source on some "
+          f"metric: {below} of {len(out)}")
     for store, w in chosen.items():
-        print(f"  {store}: fitted on the others {w}")
+        print(f"  {store}: {'fitted on the others' if how == 'LOSO' else 'weights'} {w}")
 
 
 def print_overall(out) -> None:
@@ -207,11 +267,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--golden", type=Path, nargs="+", metavar="FILE", help="these golden files (default: all here)")
     p.add_argument("--cache", type=Path, metavar="FILE", help="keep each query's source lists here between runs")
     p.add_argument("--wide", action="store_true", help="fit the route, prior and cover weights in each fold too")
+    p.add_argument("--fixed", action="store_true",
+                   help="score every store with the product's defaults (or --set ones): nothing fitted, nothing left out")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="with --fixed: a weight or rule (lead=0.1, unsure=0, sure=0.8, semantic=5 …)")
+    p.add_argument("--group", action="append", default=[], metavar="NAME=STORE,…",
+                   help="also print these stores' figures together (e.g. the sets first run untouched)")
     a = p.parse_args(argv)
     rows = cached_rows(a.cache, cache_key(a.corpora, a.golden), lambda: load_all(a.corpora, True, a.golden))
-    out, chosen, *_ = run(rows=rows, grid=WIDE if a.wide else None)
-    print_table(out, chosen, a.markdown)
+    if a.fixed:
+        w = defaults(a.set)
+        out, chosen = fixed(rows, w), {"(every store, nothing fitted)": w}
+    else:
+        out, chosen, *_ = run(rows=rows, grid=WIDE if a.wide else None)
+    print_table(out, chosen, a.markdown, "fixed" if a.fixed else "LOSO")
     print_overall(out)
+    print_groups(out, a.group)
+    print_below(out)
     print_unreachable()
     return 0
 
