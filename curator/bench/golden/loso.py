@@ -158,14 +158,18 @@ def run(engines=None, rows=None, grid: dict | None = None, tilt=None, extra: tup
         mine = [i for i, r in enumerate(rows) if r[0] == store]
         for cls in CLASSES:
             idx = [i for i in mine if cls == "all" or rows[i][1].kind == cls]
-            scores = {"fused": _mean([table[best][i] for i in idx])}
-            for s in SINGLES:
-                if s in sources:
-                    scores[s] = _mean([_score([p for p, _ in rows[i][2].get(s, [])], rows[i][1].expect) for i in idx])
-            out[(store, cls)] = scores
+            out[(store, cls)] = {"fused": _mean([table[best][i] for i in idx]), **_singles(rows, idx, sources)}
     everywhere = max(range(len(ws)), key=lambda j: (-sum(losing[j].values()), sum(sum(t) for t in table[j])))
     chosen["(every store, in-sample: the defaults)"] = ws[everywhere]
     return out, chosen, rows, table, ws
+
+
+def _singles(rows, idx: list[int], sources) -> dict:
+    """Each single source's (hit@1, hit@5, MRR, n) over these queries."""
+    from ...retrieval.eval import _score
+
+    return {s: _mean([_score([p for p, _ in rows[i][2].get(s, [])], rows[i][1].expect) for i in idx])
+            for s in SINGLES if s in sources}
 
 
 def fixed(rows, w: dict) -> dict:
@@ -177,12 +181,9 @@ def fixed(rows, w: dict) -> dict:
     out = {}
     for store in dict.fromkeys(r[0] for r in rows):
         for cls in CLASSES:
-            mine = [r for r in rows if r[0] == store and cls in ("all", r[1].kind)]
-            cells = {"fused": _mean([_score(fused(lists, w), g.expect) for _, g, lists in mine])}
-            for src in SINGLES:
-                if src in sources:
-                    cells[src] = _mean([_score([p for p, _ in lists.get(src, [])], g.expect) for _, g, lists in mine])
-            out[(store, cls)] = cells
+            idx = [i for i, r in enumerate(rows) if r[0] == store and cls in ("all", r[1].kind)]
+            fused_scores = _mean([_score(fused(rows[i][2], w), rows[i][1].expect) for i in idx])
+            out[(store, cls)] = {"fused": fused_scores, **_singles(rows, idx, sources)}
     return out
 
 

@@ -90,22 +90,28 @@ def why_text(path: str, hops: list[tuple[str, str]], forms: dict[str, str]) -> T
 def result_name(engines, workbench, path: str, narrow: bool) -> str:
     """A result's name in a table: in the whole repository (`engines`) its source's short name
     and its path in that source (`serena: db/pool.md`); narrow, the file's name alone."""
-    name = path
-    if engines is not None:
-        from ...retrieval.multi import locate
+    if engines is None:
+        return path.rsplit("/", 1)[-1] if narrow else path
+    from ...retrieval.multi import locate
 
-        name = locate(engines, path)[1]
+    engine, name = locate(engines, path)  # once a row: the table fills a row per result
     name = name.rsplit("/", 1)[-1] if narrow else name
-    return f"{source_label(engines, workbench, path)}: {name}" if engines is not None else name
+    return f"{_label(engine, workbench)}: {name}"
 
 
 def source_label(engines, workbench, path: str) -> str:
     """The short name of the memory system a result of the whole repository comes from."""
-    from ...live.scope import short_name
     from ...retrieval.multi import locate
 
     if engines is None or workbench is None:
         return "?"
-    e, _ = locate(engines, path)
-    spec = next((s.spec for _, s in workbench.loaded() if e is not None and s.name == e.name), None)
+    return _label(locate(engines, path)[0], workbench)
+
+
+def _label(engine, workbench) -> str:
+    from ...live.scope import short_name
+
+    if engine is None or workbench is None:
+        return "?"
+    spec = next((s.spec for _, s in workbench.loaded() if s.name == engine.name), None)
     return short_name(spec) if spec is not None else "?"
