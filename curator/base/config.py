@@ -7,6 +7,7 @@ four tiers, experience entries), so most stores need no config at all.
 from __future__ import annotations
 
 import fnmatch
+import math
 import os
 import re
 from dataclasses import dataclass, field, fields, replace
@@ -292,6 +293,12 @@ def _dataclass_from(cls, data: Any, path: Path | None, section: str):
             value = tuple(str(v) for v in value)
         elif isinstance(default, dict):
             _expect(isinstance(value, dict), path, f"'{section}.{key}' must be a mapping")
+            if known[name].type in ("dict[str, float]", "dict[str, int]"):
+                # numbers that arrive with a repository (fusion weights, budgets, days): a string or
+                # NaN there was a traceback at the first query that compared it
+                for k, v in value.items():
+                    _expect(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0,
+                            path, f"'{section}.{key}.{k}' must be a non-negative number")
         kwargs[name] = value
     return cls(**kwargs)
 

@@ -37,6 +37,9 @@ def test_rules_thresholds_and_budgets_from_yaml(tmp_path):
         ("- a\n- b\n", "must be a mapping"),
         ("severity: {naming.case: loud}", "must be error, warning, info or off"),
         ('include: "\\x00"', "holds a NUL byte"),  # a path no file system accepts: not a traceback
+        # fusion weights a cloned repository sets: a string or NaN was a traceback at the first query
+        ('retrieval: {source_weights: {lead: "x"}}', "'retrieval.source_weights.lead' must be a non-negative number"),
+        ("retrieval: {source_weights: {unsure: .nan}}", "'retrieval.source_weights.unsure' must be a non-negative"),
     ],
 )
 def test_bad_config_is_a_clear_error(tmp_path, text, message):
