@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 
 from ..model.vocabulary import STOPWORDS, words
@@ -63,10 +64,42 @@ _PIECES: dict[str, tuple[str, ...]] = {}
 _PIECES_MAX = 200_000
 
 
+# Pictographs people mark memories with (✅ ❌ ⚠️ 🟢 🔴 🚀): Miscellaneous Symbols, Dingbats,
+# Miscellaneous Symbols and Arrows, and the emoji planes. Box drawing and arrows stay marks.
+PICTOGRAPHS = ((0x2600, 0x27BF), (0x2B00, 0x2BFF), (0x1F300, 0x1FAFF))
+# words of a Unicode name that say how it is drawn, not what it shows ("LARGE GREEN CIRCLE")
+DRAWN = frozenset({"large", "medium", "small", "heavy", "sign", "symbol", "with"})
+# ticks and crosses (✅ ✔ ❌ ✗ ☑) mark done and not done on most rows of a status memory: read as
+# "check mark" they made every such memory answer a query about checking something
+STATUS_MARKS = ("CHECK", "CROSS", "BALLOT")
+
+
+def symbol_words(piece: str) -> list[str]:
+    """A pictograph read as its Unicode name: 🟢 is "green circle", ✅ "check mark". A memory that
+    marks its rows 🟢/🟡/🔴 is found by a query about the green, yellow and red circles, which
+    neither its words nor the model (whose vocabulary has no emoji) could see."""
+    out: list[str] = []
+    for ch in piece:
+        o = ord(ch)
+        if o < 0x2600 or not any(lo <= o <= hi for lo, hi in PICTOGRAPHS):
+            continue
+        full = unicodedata.name(ch, "")
+        if any(m in full for m in STATUS_MARKS):
+            continue
+        name = full.lower().split()
+        if name and name[0] in ("white", "black") and len(name) > 1:
+            name = name[1:]  # WHITE HEAVY CHECK MARK: white is the outline, not a colour
+        out += (w for w in name if w not in DRAWN and w not in STOPWORDS)
+    return out
+
+
 def _terms(text: str) -> list[str]:
     """`terms` worked out from the words (what `terms` remembers per piece)."""
     out: list[str] = []
-    for w in words(text):
+    found = words(text)
+    if not text.isascii():
+        found += symbol_words(text)
+    for w in found:
         w = w.strip("-_")
         if not w or w in STOPWORDS:
             continue
