@@ -96,9 +96,10 @@ def symbol_words(piece: str) -> list[str]:
 def _terms(text: str) -> list[str]:
     """`terms` worked out from the words (what `terms` remembers per piece)."""
     out: list[str] = []
-    found = words(text)
-    if not text.isascii():
-        found += symbol_words(text)
+    if text.isascii():
+        found = words(text)
+    else:  # a pictograph's words follow its piece's, as `terms` (piece by piece) gives them
+        found = [w for piece in text.split() for w in (*words(piece), *symbol_words(piece))]
     for w in found:
         w = w.strip("-_")
         if not w or w in STOPWORDS:

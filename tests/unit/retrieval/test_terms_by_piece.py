@@ -13,7 +13,8 @@ from curator.retrieval import text
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=200)
        | st.lists(st.sampled_from(["pnpm-lock", "Cache", "retry_x", "İstanbul", "\u212a", "ΣΑΣ", "the", "-_",
-                                   "a-b-c", "v2", "\u2028", "\x1c", "\x85", " ", "\n", "naïve", "e.g."]))
+                                   "a-b-c", "v2", "\u2028", "\x1c", "\x85", " ", "\n", "naïve", "e.g.",
+                                   "🟢", "go🚀", "⚠️", "✅"]))
        .map("".join))
 def test_terms_by_piece_are_the_terms_of_the_whole_text(s):
     assert text.terms(s) == text._terms(s)
