@@ -116,9 +116,15 @@ class Explainer(EnginePart):
         counts = {t: doc.count(t) for t in dict.fromkeys(result.terms) if t in doc}
         if not counts:
             return f"no query word appears in its text ({typed_words(result)})"
-        scores = self.bm25.scores(result.terms)
-        mine = float(scores[i])
-        rank = 1 + sum(1 for j in range(len(scores)) if float(scores[j]) > mine)
+        # the rank in the list the fusion read (BM25's first memories lifted by their best passage:
+        # passage_rank.py), as every other line says it; below that list, by the whole-memory score
+        listed = [p for p, _ in result.per_source.get("bm25", [])]
+        if path in listed:
+            rank = listed.index(path) + 1
+        else:
+            scores = self.bm25.scores(result.terms)
+            mine = float(scores[i])
+            rank = max(len(listed), sum(1 for j in range(len(scores)) if float(scores[j]) > mine)) + 1
         found = ", ".join(f"{t}×{n}" for t, n in sorted(counts.items(), key=lambda kv: -kv[1])[:6])
         depth = f" (below the depth of {DEPTH} each source passes to fusion)" if rank > DEPTH else ""
         return f"bm25 #{rank} of {len(self.docs)}{depth}; its text has {found} (head words count {HEAD_WEIGHT}×)"
