@@ -51,9 +51,11 @@ async def _why_box_escape_leaves_and_y_comes_back(app, pilot):
     await wait_until(pilot, lambda: screen.query_one("#fused", DataTable).row_count > 0)
     await pilot.press("escape", "y")
     why = screen.query_one("#why-path", Input)
-    assert app.focused is why and why.value  # y filled in the highlighted memory
-    await pilot.press("x")
-    assert why.value.endswith("x")  # typing adds; the box did not select all on focus
+    assert app.focused is why and why.value  # y filled in the highlighted memory, selected
+    await pilot.press("right", "x")
+    assert len(why.value) > 1 and why.value.endswith("x")  # an arrow keeps it to edit; typing adds
+    await pilot.press("escape", "y", *"ops/x.md")
+    assert why.value == "ops/x.md"  # typing over the path y filled in replaces it
     await pilot.press("escape")
     assert app.focused is screen.query_one("#fused", DataTable)
 

@@ -7,6 +7,7 @@ from contextlib import nullcontext
 
 from rich.text import Text
 
+from ...reports.fitting import unique_tails
 from ...reports.retrieval_report import middle_cut, rank_cell, running_sources
 from .base import cursor_kept
 
@@ -17,7 +18,8 @@ NAME_ROOM = 24  # below this many cells for the memory names, the rank columns t
 
 def fill_fused(fused, result, room: int, again: bool, result_name) -> None:
     """The fused list in `fused` (a RowTable `room` cells wide); `again`: the same words on a
-    newer snapshot, the cursor kept; `result_name(path, narrow)`: a result's name."""
+    newer snapshot, the cursor kept; `result_name(path, tail)`: a result's name (narrow: `tail`,
+    the end of its path that tells it from the other results)."""
     # one column per running source, ranks as `curator retrieve` prints them; short headers
     # when the full ones would leave the names too little room (the reasons spell them out).
     # Each cell starts with its one-cell gap (the table's cell padding is 0).
@@ -26,14 +28,16 @@ def fill_fused(fused, result, room: int, again: bool, result_name) -> None:
     tok_w = max([6, *map(len, tokens)])
     fixed = 3 + 1 + tok_w + 1 + sum(len(s) + 1 for s in sources) + 2  # #, memory's gap, tokens, ranks, scrollbar
     heads = list(sources) if room - fixed >= NAME_ROOM else [SHORT.get(s, s[:3]) for s in sources]
-    narrow = room < 70  # file names (the folder is in the reasons below the table)
+    # narrow: file names, with as many of their folders as tell same-named files apart (the
+    # whole path is in the reasons below the table)
+    narrow = unique_tails(h.path for h in result.hits) if room < 70 else None
     with cursor_kept(fused) if again else nullcontext():
         widths = fused.set_columns([(" #", 3), (" memory", None), (" " + "tokens".rjust(tok_w), tok_w + 1),
                                     *((" " + h, len(h) + 1) for h in heads)], room)
         for h, tok in zip(result.hits, tokens, strict=True):
             # near-copies shown once (retrieval/copies.py), counted after the name, which is cut
             copies = f" +{len(h.copies)} cop{'y' if len(h.copies) == 1 else 'ies'}" if h.copies else ""
-            name = middle_cut(result_name(h.path, narrow), widths[1] - 1 - len(copies)) + copies
+            name = middle_cut(result_name(h.path, narrow and narrow[h.path]), widths[1] - 1 - len(copies)) + copies
             ranks = [rank_cell(h, s).rjust(w) for s, w in zip(sources, widths[3:], strict=True)]
             fused.add_row(f"{h.rank:>2}", Text(" " + name, style="bold", no_wrap=True),
                           tok.rjust(widths[2]), *ranks, key=h.path)
@@ -42,6 +46,7 @@ def fill_fused(fused, result, room: int, again: bool, result_name) -> None:
 def fill_source(table, items) -> None:
     """One source's own list: its first 8 memories and their scores."""
     cols = table.set_columns([("#", 1), ("memory", None), ("score", 5)], table.parent.size.width)
+    names = unique_tails(path for path, _ in items[:8])  # (the memory system's name is in the fused list)
     for i, (path, score) in enumerate(items[:8], 1):
-        name = path.rsplit("/", 1)[-1]  # (the memory system's name is in the fused list)
+        name = names[path]
         table.add_row(str(i), Text(middle_cut(name, cols[1]), no_wrap=True), f"{score:.2f}", key=path)

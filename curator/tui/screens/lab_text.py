@@ -82,20 +82,25 @@ def why_text(path: str, hops: list[tuple[str, str]], forms: dict[str, str]) -> T
     text.append(path, style="bold")  # the path is in the box too: the hops say why
     for hop, reason in hops:
         reason = readable(reason, forms)
-        text.append(f"\n{hop}: ", style="bold")
+        # a reason that names its source ("bm25 #15 of 16", "meaning: semantic #8") is not labelled
+        # again: "bm25: bm25 #15" and "semantic: meaning: …" took a narrow panel's room twice
+        named = reason.startswith((f"{hop} ", f"{hop}:")) or reason.split(" ", 1)[0].endswith(":")
+        text.append("\n" if named else f"\n{hop}: ", style="bold")
         text.append(reason, style="success" if "retrieved" in reason else "warning")
     return text
 
 
-def result_name(engines, workbench, path: str, narrow: bool) -> str:
+def result_name(engines, workbench, path: str, tail: str | None = None) -> str:
     """A result's name in a table: in the whole repository (`engines`) its source's short name
-    and its path in that source (`serena: db/pool.md`); narrow, the file's name alone."""
+    and its path in that source (`serena: db/pool.md`); narrow, `tail` (the end of the path that
+    tells it from the other results: `reports.fitting.unique_tails`) in place of the path."""
     if engines is None:
-        return path.rsplit("/", 1)[-1] if narrow else path
+        return tail or path
     from ...retrieval.multi import locate
 
     engine, name = locate(engines, path)  # once a row: the table fills a row per result
-    name = name.rsplit("/", 1)[-1] if narrow else name
+    if tail and len(tail) < len(name):
+        name = tail
     return f"{_label(engine, workbench)}: {name}"
 
 

@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Static
+from textual.widgets.input import Selection
 from textual.worker import get_current_worker
 
 from ...reports.retrieval_report import (
@@ -302,8 +303,8 @@ class RetrievalLabScreen(CuratorScreen):
             hops = self.engine.explain(path, self.result.query, self.result)
         out.update(why_text(path, hops, self.forms))
 
-    def result_name(self, path: str, narrow: bool) -> str:
-        return result_name(self.engines, self.app.workbench, path, narrow)
+    def result_name(self, path: str, tail: str | None = None) -> str:
+        return result_name(self.engines, self.app.workbench, path, tail)
 
     def _open(self, key: str | None) -> None:
         """Open a result; in the whole repository, in its own source (made current)."""
@@ -338,7 +339,11 @@ class RetrievalLabScreen(CuratorScreen):
 
     def action_focus_why(self) -> None:
         key = self.highlighted_key()
+        box = self.query_one("#why-path", Input)
         if key:
-            self.query_one("#why-path", Input).value = key
+            box.value = key
+            # the highlighted path, selected from its end to the cursor at its start (the box shows
+            # the path's beginning, as it did): typing another path replaces it, an arrow keeps it
+            box.selection = Selection(len(key), 0)
             self._explain(key)
-        self.query_one("#why-path", Input).focus()
+        box.focus()

@@ -90,6 +90,10 @@ def test_why_not_says_the_typed_words_once_and_the_cosine(make_store, monkeypatc
     assert hops["semantic"].startswith("meaning: semantic #") and "cosine" in hops["semantic"]
     text = why_text("db/pool.md", list(hops.items()), forms).plain
     assert text.startswith("db/pool.md\nroute: ") and "handoff handoff" not in text
+    # each source named once: the reasons that say their source are not labelled again
+    assert "\nbm25: no query word" in text and "\nmeaning: semantic #" in text and "semantic: meaning" not in text
+    ranked = why_text("x.md", [("route", "not in any index"), ("bm25", "bm25 #15 of 16; its text has services×6")], {})
+    assert ranked.plain == "x.md\nroute: not in any index\nbm25 #15 of 16; its text has services×6"
 
 
 def test_the_lab_reason_panel_names_path_score_every_rank_and_bolds_typed_words(make_store, monkeypatch):
