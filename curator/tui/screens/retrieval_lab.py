@@ -342,8 +342,7 @@ class RetrievalLabScreen(CuratorScreen):
         box = self.query_one("#why-path", Input)
         if key:
             box.value = key
-            # the highlighted path, selected from its end to the cursor at its start (the box shows
-            # the path's beginning, as it did): typing another path replaces it, an arrow keeps it
+            # selected, the cursor at its start: a typed path replaces it, an arrow keeps it to edit
             box.selection = Selection(len(key), 0)
             self._explain(key)
         box.focus()
