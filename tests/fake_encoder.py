@@ -17,7 +17,7 @@ class FakeEncoder:
     digest = "fake-encoder-1"
     name = "fake"
 
-    def prepare(self) -> FakeEncoder:
+    def prepare(self, lean: bool = False) -> FakeEncoder:
         return self
 
     def encode(self, texts: list[str], progress=None):

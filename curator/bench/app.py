@@ -103,7 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"retrieval lab on {a.lab_files:,} files: engine built in {build:.2f} s (in a worker); "
           f"search {statistics.median(searches):.1f} ms; keystroke → results shown, after the 150 ms "
           f"debounce: median {statistics.median(lags):.1f} ms, max {max(lags):.1f} ms "
-          f"(one frame at 60 fps ≈ 16.7 ms {'✓' if statistics.median(lags) <= 16.7 else '✗'})")
+          f"(one frame at 60 fps ≈ 16.7 ms {'✓' if statistics.median(lags) <= 16.7 else '✗'})"
+          + (f"; peak resident with the lab and meaning {lab_rss:.0f} MB ({'✓' if lab_rss <= 300 else '✗'} ≤ 300 MB)"
+             if (lab_rss := _peak_rss_mb()) else ""))
     return 0
 
 

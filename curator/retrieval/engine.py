@@ -108,7 +108,7 @@ class RetrievalEngine:
 
             semantic = not meaning_off(self.config)
         if semantic:
-            self._start_semantic(progress)
+            self.start_semantic(progress)
 
     # -- the BM25 index: saved per store, reused when nothing it depends on changed -----------
 
@@ -203,15 +203,15 @@ class RetrievalEngine:
         self._saved = mine if mine is not None and mine.context == context and mine.keys == keys else None
         return bm25
 
-    def prepare(self) -> RetrievalEngine:
-        """Do now what the first queries would do lazily (route tables, numpy copies)."""
+    def prepare(self, lean: bool = False) -> RetrievalEngine:
+        """Do now what the first queries would do lazily (`lean`: semantic.Encoder.prepare)."""
         self.keywords.prepare()
         if self.bm25.backend == "mmap" and self._saved is not None and self.bm25.n > PYTHON_UP_TO:
             arrays = self._saved.arrays()
             if arrays is not None:
                 self.bm25 = BM25Index.from_arrays(self.bm25.n, self.bm25.vocab, *arrays)
         if self.semantic is not None:  # the session, and the static vectors in memory (no page faults)
-            self.semantic.encoder.prepare()
+            self.semantic.encoder.prepare(lean)
             self.semantic._static = self.semantic.table.np.ascontiguousarray(self.semantic.static_matrix())
         self.prior.prepare()  # its numpy copies of the priors
         return self
@@ -224,11 +224,11 @@ class RetrievalEngine:
         return saved if saved is not None else self._semantic_keys or []
 
     def semantic_texts(self, idx: list[int]) -> list[str]:
-        """What the model reads of each memory as a whole: its head, then its body (the model
-        stops at 128 pieces). Read only for memories not embedded yet."""
+        """What the model reads of a memory as a whole: its head, then its body (128 pieces)."""
         return [f"{self.heads[i]}\n{self.docs[i].body()}" for i in idx]
 
-    def _start_semantic(self, progress=None) -> None:
+    def start_semantic(self, progress=None) -> None:
+        """The semantic source on this engine, its words' index kept (the lab's words engine gains it)."""
         from .meaning import Meaning
         from .semantic import load_encoder
         from .static import load_table
@@ -336,26 +336,27 @@ class RetrievalEngine:
 
     # -- search -----------------------------------------------------------------
 
-    def search(self, query: str, k: int | None = None, source: str = "fused") -> SearchResult:
+    def search(self, query: str, k: int | None = None, source: str = "fused", words_only: bool = False) -> SearchResult:
         k = k or self.config.k
-        if self.semantic is not None:
-            self.semantic.begin(query)  # the model reads the query while the words are scored
+        meaning = None if words_only else self.semantic  # words only: as the engine without meaning
+        if meaning is not None:
+            meaning.begin(query)  # the model reads the query while the words are scored
         qterms = query_terms(query)
         base_terms = terms(query)  # without the synthetic adjacent compounds
         route = self.rank_route(qterms, k, set(base_terms))
         linked_from: dict[str, list[str]] = {}
         per_source = Lists(route=[(h.path, h.score) for h in route.hits[:DEPTH]], bm25=self.rank_bm25(qterms))
         # BM25's feedback (fused with the semantic source only: PRF_DOCS) while the model reads the query
-        prf = self.feedback.rank_prf(qterms, per_source["bm25"]) if self.semantic is not None else []
-        if self.semantic is not None:
+        prf = self.feedback.rank_prf(qterms, per_source["bm25"]) if meaning is not None else []
+        if meaning is not None:
             per_source["semantic"] = self.rank_semantic(query, qterms, per_source["bm25"])
-            per_source.passages = dict(self.semantic.matches)
+            per_source.passages = dict(meaning.matches)
             per_source.cover = Cover(self, base_terms)
         # the prior re-ranks what the other sources found (a boost, not a list of its own)
         candidates = [p for lst in per_source.values() for p, _ in lst]
         prior_list = self.prior.rank_prior(base_terms, candidates=candidates)
         per_source["prior"] = [(p, s) for p, s, _ in prior_list]
-        if self.semantic is not None:
+        if meaning is not None:
             per_source["prf"] = prf  # listed after the prior, as it always was
             if self.weights().get("graph", 0) > 0 and self.graph_edges:
                 from .graph import spread
@@ -363,7 +364,7 @@ class RetrievalEngine:
                 per_source["graph"], linked_from = spread(self.graph_edges, [per_source["bm25"], per_source["semantic"]])
         ranked, duplicates = list(per_source.get(source, [])), dict[str, str]()
         if source in ("fused", "fused-lexical"):  # de-duplicated as far as the k shown (`explain`: all)
-            ranked, duplicates = self._fuse(per_source, self.sources if source == "fused" else SOURCES, k)
+            ranked, duplicates = self._fuse(per_source, self.sources if source == "fused" and meaning else SOURCES, k)
         hits = make_hits(self, ranked, per_source, k, qterms, base_terms, route, prior_list)
         return SearchResult(query, k, source, qterms, hits, route, per_source, duplicates, linked_from)
 

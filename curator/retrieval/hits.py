@@ -7,7 +7,8 @@ from .results import Hit, SourceRank
 
 
 def make_hits(engine, ranked, per_source, k: int, qterms, base_terms, route, prior_list) -> list[Hit]:
-    shown = (*engine.sources, *(("graph",) if "graph" in per_source else ()))  # each hit's rank in every running source
+    # each hit's rank in every source that ranked (an engine with meaning searched for words only: not its)
+    shown = (*(s for s in engine.sources if s in per_source), *(("graph",) if "graph" in per_source else ()))
     ranks = {s: {p: i for i, (p, _) in enumerate(per_source[s], 1)} for s in shown}
     scores = {s: dict(per_source[s]) for s in shown}
     prior_parts = {p: parts for p, _, parts in prior_list}

@@ -23,11 +23,12 @@ class Engine:
 
 def search_sources(engines: list[Engine], query: str, k: int = 5, ranker: str = "fused",
                    precedence: tuple[str, ...] = ("serena", "claude", "experience"),
-                   rrf_k: int = 60) -> SearchResult:
-    """One fused list over every source; `ranker` picks route, bm25, prior or fused within each."""
+                   rrf_k: int = 60, words_only: bool = False) -> SearchResult:
+    """One fused list over every source; `ranker` picks route, bm25, prior or fused within each
+    (`words_only`: each as its engine without meaning would)."""
     order = {kind: i for i, kind in enumerate(precedence)}
     engines = sorted(engines, key=lambda e: order.get(e.kind, len(order)))  # stable: found order within a kind
-    results = [(e, e.engine.search(query, DEPTH, ranker)) for e in engines]
+    results = [(e, e.engine.search(query, DEPTH, ranker, words_only)) for e in engines]
     hits_by_path = {}
     ranked = []
     for e, res in results:

@@ -11,9 +11,9 @@ from textual.widgets import Static
 
 from curator.base.tokens import default_counter
 from curator.cli import main
+from curator.retrieval import RetrievalEngine
 from curator.tui.app import make_app
 from curator.tui.screens import retrieval_lab
-from curator.tui.screens.lab_engines import LabEngines
 from tests.fake_encoder import FakeEncoder, use_fake_encoder
 from tests.pilot.conftest import settle, step_named, text_of, wait_until
 
@@ -115,7 +115,8 @@ async def test_each_highlighted_result_explains_itself_and_new_words_rank_by_wor
         await wait_until(pilot, lambda: shown and "semantic" in shown[-1].per_source)
         mine = [r for r in shown if r.query == new]
         assert ["semantic" in r.per_source for r in mine] == [False, True]  # the words' ranking first, then meaning's
-        assert [h.path for h in mine[0].hits] == [h.path for h in LabEngines.words_engine(screen.engine.store).search(new).hits]
+        words = RetrievalEngine(screen.engine.store, semantic=False).search(new)  # an engine without meaning
+        assert [h.path for h in mine[0].hits] == [h.path for h in words.hits]
         assert _labels(screen.query_one("#fused"))[-1] == "sem" and screen.engine.unread(new) == 0
         shown.clear()
         await pilot.press("slash", "enter")  # the same words again: everything read, meaning's ranking at once
@@ -144,11 +145,16 @@ async def test_the_first_embedding_shows_its_progress_while_words_answer(app, mo
         title = screen.query_one("#lab-fused-title", Static)
         try:
             await wait_until(pilot, lambda: "embedding 1/" in text_of(title))
-            assert screen.engine is not None and screen.engine.semantic is None  # words answer meanwhile
+            assert "searching by words meanwhile" in text_of(title)
+            # the lab answers while the model reads for the golden queries: by words first where
+            # these words' passages are unread, else by meaning (the engine is the same)
+            await pilot.press(*"deploy", "enter")
+            await wait_until(pilot, lambda: screen.result is not None and screen.result.query == "deploy")
+            assert not release.is_set()  # answered before the model's reading was let go
         finally:
             release.set()
-        await wait_until(pilot, lambda: screen.engine.semantic is not None)
-        assert "embedding" not in text_of(title)
+        await wait_until(pilot, lambda: "embedding" not in text_of(title))
+        assert screen.engine.semantic is not None
 
 
 async def _a_search_whose_words_changed_stops_reading(app, pilot):

@@ -8,6 +8,9 @@ from functools import partial
 
 from .lab_text import golden_report
 
+WORDS = "retrieval.engine"  # the snapshot's engine, built without meaning
+MEANING = "retrieval.engine.semantic"  # the same engine once meaning started on it (`with_meaning`)
+
 
 class Superseded(Exception):
     """Newer words (or a newer snapshot) took over: the model stops reading for this search."""
@@ -41,7 +44,15 @@ class LabEngines:
         from ...retrieval import RetrievalEngine
 
         keep = not estimating()
-        return store.view("retrieval.engine", lambda: RetrievalEngine(store, persist=keep).prepare())
+        return store.view(WORDS, lambda: RetrievalEngine(store, persist=keep).prepare())
+
+    @staticmethod
+    def with_meaning(engine, progress):
+        """The words engine with meaning started on it: one index, not a second engine's (~50 MB
+        at 10,000 memories), words-first searches asking it for words only (`words_only`). Lean:
+        the model's session only while it reads (~170 MB), so the app stays under 300 MB there."""
+        engine.start_semantic(progress)
+        return engine.prepare(lean=True)
 
     @classmethod
     def search(cls, app, engine, engines, query: str, words_first=None) -> tuple:
@@ -49,18 +60,15 @@ class LabEngines:
         engine, or the whole repository's `engines` fused as `curator retrieve` fuses them. When
         the model must first read passages it has not read (a new query on a large store: a
         second or more), `words_first(result, ms, also)` hears the words' ranking before that."""
-        from ...retrieval.multi import Engine
 
         if words_first is not None:
             meaning = [e.engine for e in engines] if engines is not None else [engine]
-            if any(e.unread(query) for e in meaning):
-                words = ([Engine(e.name, e.kind, e.prefix, cls.words_engine(e.engine.store)) for e in engines]
-                         if engines is not None else None)
-                words_first(*cls._search(app, words[0].engine if words else cls.words_engine(engine.store), words, query))
+            if any(e.unread(query) for e in meaning):  # the same engines, as they rank without meaning
+                words_first(*cls._search(app, engine, engines, query, words_only=True))
         return cls._search(app, engine, engines, query)
 
     @staticmethod
-    def _search(app, engine, engines, query: str) -> tuple:
+    def _search(app, engine, engines, query: str, words_only: bool = False) -> tuple:
         import time
 
         start = time.perf_counter()
@@ -69,9 +77,9 @@ class LabEngines:
             from ...retrieval.multi import search_sources
 
             precedence = repository_settings(app.workbench.layout.root).precedence
-            result = search_sources(engines, query, engine.config.k, "fused", precedence)
+            result = search_sources(engines, query, engine.config.k, "fused", precedence, words_only=words_only)
         else:
-            result = engine.search(query)
+            result = engine.search(query, words_only=words_only)
         elapsed = (time.perf_counter() - start) * 1000
         return result, elapsed, engine.also_load(query)  # skills and rules picked by description (after the timing)
 
@@ -81,10 +89,6 @@ class LabEngines:
 
     def build_engine(self, store, whole=None) -> None:
         from ...base.config import meaning_off
-        from ...base.tokens import estimating
-        from ...retrieval import RetrievalEngine
-
-        keep = not estimating()
         lab = self.screen
         if lab.engine is None:
             self.app.hand_off(lab._title, "building the retrieval index…")
@@ -104,8 +108,7 @@ class LabEngines:
             self.app.hand_off(lab._title, f"embedding {done}/{total} texts for meaning (searching by words meanwhile)…",
                               True)
 
-        semantic = store.view("retrieval.engine.semantic",
-                              lambda: RetrievalEngine(store, semantic=True, persist=keep, progress=progress).prepare())
+        semantic = store.view(MEANING, lambda: self.with_meaning(engine, progress))
         if semantic.semantic is not None:
             self.app.hand_off(lab._engine_ready, semantic, store, golden_report(semantic, store))
         else:  # words only, and why (as `curator retrieve` says it)
@@ -115,11 +118,8 @@ class LabEngines:
         """The whole repository: each source's engine (a view of its snapshot, as in one
         source's scope), then the same with meaning where it is on."""
         from ...base.config import meaning_off
-        from ...base.tokens import estimating
-        from ...retrieval import RetrievalEngine
         from ...retrieval.multi import Engine
 
-        keep = not estimating()
         wanted = tuple(st for *_, st in whole)
         engines = [Engine(name, kind, pre, self.words_engine(st)) for name, kind, pre, st in whole]
         self.app.hand_off(self.screen._engines_ready, engines, wanted)
@@ -133,9 +133,7 @@ class LabEngines:
                                                "(searching by words meanwhile)…", True)
 
             semantic.append(Engine(e.name, e.kind, e.prefix, e.engine.store.view(
-                "retrieval.engine.semantic",
-                lambda st=e.engine.store, progress=progress: RetrievalEngine(st, semantic=True, persist=keep,
-                                                                          progress=progress).prepare())))
+                MEANING, lambda words=e.engine, progress=progress: self.with_meaning(words, progress))))
         if any(e.engine.semantic is not None for e in semantic):
             self.app.hand_off(self.screen._engines_ready, semantic, wanted)
         else:

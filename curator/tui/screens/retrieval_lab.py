@@ -150,8 +150,8 @@ class RetrievalLabScreen(CuratorScreen):
         ws = self.app.workspace
         if ws is not None and ws.store is not store or self._wanted is not store:
             return  # a newer snapshot (or the whole scope) came while this one's engine was built
-        if engine is not self.engine:
-            self.result = None  # the last result was the old engine's: searched again below
+        if engine is not self.engine or self.result and ("semantic" in self.result.per_source) != bool(getattr(engine, "semantic", None)):
+            self.result = None  # the old engine's, or the words engine's before meaning started: again below
         self.engines = None
         self.engine, self.engine_store = engine, store
         self._ready(engine, len(engine.docs), report)

@@ -313,3 +313,20 @@ def test_progress_ends_at_its_total_when_every_passage_left_is_skipped(make_stor
     again.search("quarantine flaky tests", k=3)
     assert again.semantic.embedded == 1 and not again.semantic.matches["git/rebase.md"].read
     assert seen[-1] == (1, 1)
+
+
+def test_a_lean_encoder_holds_the_session_only_while_a_batch_is_read():
+    """The app's encoder (`prepare(lean=True)`): onnxruntime's session (~170 MB) exists while
+    passages are read and is let go after, queries take numpy's path; the vectors are the same.
+    Without lean a long-lived process keeps the session for its ~6 ms queries."""
+    encoder = sem.Encoder(*sem.find_model())  # its own, not the process's shared one
+    texts = ["Deploys go out from main after the checks pass.", "Size the pool to the workers."]
+    kept = encoder.prepare().encode(texts)
+    assert encoder._session is not None
+    lean = sem.Encoder(*sem.find_model()).prepare(lean=True)
+    assert lean._session is None  # prepared: numpy's weights mapped, no session
+    got = lean.encode(texts)
+    assert lean._session is None  # made for the batch, let go after it
+    assert np.allclose(got, kept, atol=1e-5)
+    query = lean.encode(["where do deploys go out from"])[0]
+    assert lean._session is None and np.allclose(query, encoder.encode(["where do deploys go out from"])[0], atol=1e-5)
