@@ -39,7 +39,8 @@ class LabEngines:
 
     @staticmethod
     def words_engine(store):
-        """The snapshot's engine without meaning (a view: built once for it, whoever asks)."""
+        """The snapshot's engine, built without meaning (a view: built once for it, whoever asks);
+        `with_meaning` later starts meaning on this same engine."""
         from ...base.tokens import estimating
         from ...retrieval import RetrievalEngine
 
