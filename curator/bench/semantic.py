@@ -110,9 +110,9 @@ def child(mode: str, size: int, queries: int) -> dict:
         eng2.search(query)
         shutil.rmtree(root.parent, ignore_errors=True)
         return {"first": first, "after_edit": eng2.semantic.embedded}
-    if mode == "query":  # fused query with the semantic source, in-process
+    if mode in ("query", "lean"):  # fused query with the semantic source, in-process (lean: as the app)
         store, eng = _engine(size, fill=True)
-        eng.prepare()
+        eng.prepare(lean=mode == "lean")
         rng = random.Random(2)
         vocab = sorted({k for _, rows in store.all_indexes() for r in rows for k in r.keyword_set}) or ["memory"]
         qs = [" ".join(rng.sample(vocab, min(len(vocab), rng.randint(2, 5)))) for _ in range(queries)]
@@ -176,6 +176,11 @@ def report(size: int = 10000, small: int = 1000, runs: int = 5, queries: int = 5
     if "error" not in q:
         lines.append(f"fused query with semantic at {size:,} (in-process): median {q['query_ms']:.1f} ms · "
                      f"target ≤ {TARGETS['query_ms']:.0f} ms {mark(q['query_ms'] <= TARGETS['query_ms'])}")
+    lean = _child("lean", size, fresh_cache_env(), queries)  # the app's engine: no session, numpy queries
+    if "error" not in lean:
+        lines.append(f"the same, lean as the app (numpy's query vector, no onnxruntime session): median "
+                     f"{lean['query_ms']:.1f} ms (the app's peak: `python -m curator.bench.app`) · "
+                     f"target ≤ {TARGETS['query_ms']:.0f} ms {mark(lean['query_ms'] <= TARGETS['query_ms'])}")
     ws, wl = whole(size, True, runs), whole(size, False, runs)
     if "error" not in ws:
         lines.append(f"one-shot `curator retrieve` warm at {size:,} with semantic: {ws['wall']:.2f} s, peak "
