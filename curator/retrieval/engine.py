@@ -364,7 +364,7 @@ class RetrievalEngine:
                 per_source["graph"], linked_from = spread(self.graph_edges, [per_source["bm25"], per_source["semantic"]])
         ranked, duplicates = list(per_source.get(source, [])), dict[str, str]()
         if source in ("fused", "fused-lexical"):  # de-duplicated as far as the k shown (`explain`: all)
-            ranked, duplicates = self._fuse(per_source, self.sources if source == "fused" and meaning else SOURCES, k)
+            ranked, duplicates = self._fuse(per_source, self.sources if source == "fused" and meaning is not None else SOURCES, k)
         hits = make_hits(self, ranked, per_source, k, qterms, base_terms, route, prior_list)
         return SearchResult(query, k, source, qterms, hits, route, per_source, duplicates, linked_from)
 

@@ -80,17 +80,25 @@ def symbol_words(piece: str) -> list[str]:
     neither its words nor the model (whose vocabulary has no emoji) could see."""
     out: list[str] = []
     for ch in piece:
-        o = ord(ch)
-        if o < 0x2600 or not any(lo <= o <= hi for lo, hi in PICTOGRAPHS):
-            continue
-        full = unicodedata.name(ch, "")
-        if any(m in full for m in STATUS_MARKS):
-            continue
-        name = full.lower().split()
-        if name and name[0] in ("white", "black") and len(name) > 1:
-            name = name[1:]  # WHITE HEAVY CHECK MARK: white is the outline, not a colour
-        out += (w for w in name if w not in DRAWN and w not in STOPWORDS)
+        if ord(ch) >= 0x2600:
+            out += _char_words(ch)
     return out
+
+
+@lru_cache(maxsize=4096)
+def _char_words(ch: str) -> tuple[str, ...]:
+    """One character's words (none unless a pictograph): looked up once, so a file of a million
+    emoji costs a dictionary lookup each, not a Unicode name each."""
+    o = ord(ch)
+    if not any(lo <= o <= hi for lo, hi in PICTOGRAPHS):
+        return ()
+    full = unicodedata.name(ch, "")
+    if any(m in full for m in STATUS_MARKS):
+        return ()
+    name = full.lower().split()
+    if name and name[0] in ("white", "black") and len(name) > 1:
+        name = name[1:]  # WHITE HEAVY CHECK MARK: white is the outline, not a colour
+    return tuple(w for w in name if w not in DRAWN and w not in STOPWORDS)
 
 
 def _terms(text: str) -> list[str]:
