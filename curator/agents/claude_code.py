@@ -10,6 +10,9 @@ SKILLS = "https://code.claude.com/docs/en/skills"
 SETTINGS = "https://code.claude.com/docs/en/settings"
 SUBAGENTS = "https://code.claude.com/docs/en/sub-agents"
 CHANGELOG = "https://github.com/anthropics/claude-code/blob/main/CHANGELOG.md"
+CLAUDE_DIR = "https://code.claude.com/docs/en/claude-directory"
+CONFIG_DIR_HOME = "https://github.com/anthropics/claude-code/issues/58815"
+CONFIG_DIR_BOTH = "https://github.com/anthropics/claude-code/issues/86837"
 LISTING_BUDGET = "https://claudefa.st/blog/guide/mechanics/skill-listing-budget"
 
 _MEM = Source(MEMORY, "2026-09-29")
@@ -187,4 +190,26 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.325", "2026-11-20", (
          Source(SUBAGENTS, "2026-09-29", "the version that added subagent memory is not on the page"), when="memory"),
     Rule("user.files", (".claude/CLAUDE.md", ".claude/rules"),
          "your own `~/.claude/CLAUDE.md` and `~/.claude/rules/` load at start-up (read-only, shown apart)", _MEM),
+    Rule("managed.file", {"linux": "/etc/claude-code/CLAUDE.md",
+                          "darwin": "/Library/Application Support/ClaudeCode/CLAUDE.md",
+                          "win32": "C:\\Program Files\\ClaudeCode\\CLAUDE.md"},
+         "the managed policy `CLAUDE.md` your organisation deploys loads first at start-up, in every project; "
+         "`claudeMdExcludes` cannot take it out and `managed-only` keeps it (read-only, shown apart)",
+         Source(MEMORY, "2026-11-29", "earlier pages put the Windows file in `C:\\ProgramData\\ClaudeCode`; "
+                "when it moved is not on the page")),
+    Rule("config.dir", "CLAUDE_CONFIG_DIR",
+         "`$CLAUDE_CONFIG_DIR` moves `~/.claude`: your settings, auto memory, subagent memory and transcripts "
+         "live under it", Source(CLAUDE_DIR, "2026-11-29", "\"If you set CLAUDE_CONFIG_DIR, every ~/.claude path "
+                                "on this page lives under that directory instead\""), when="setting"),
+    Rule("config.dir-instructions", ("home",),
+         "with `$CLAUDE_CONFIG_DIR` set, your `CLAUDE.md` and `rules/` are still read from `~/.claude` only",
+         Source(CONFIG_DIR_HOME, "2026-11-29", "reported on 2.1.140; the first version that reads the moved "
+                "folder's CLAUDE.md is not known: curator moves at 2.1.233, the first seen doing it"),
+         until="2.1.233", when="setting"),
+    Rule("config.dir-instructions", ("moved", "home"),
+         "with `$CLAUDE_CONFIG_DIR` set, your `CLAUDE.md` and `rules/` load from that folder and from `~/.claude` "
+         "too (the docs say only the moved folder; sessions load both)",
+         Source(CONFIG_DIR_BOTH, "2026-11-29", "reported on 2.1.233 and 2.1.238 (anthropics/claude-code #88528, "
+                "open); that the moved folder's rules/ load is our reading of the claude-directory page"),
+         since="2.1.233", when="setting"),
 ))

@@ -213,17 +213,48 @@ def _size(b: Builder, rel: str) -> int:
 
 
 def user_files(b: Builder, ctx: AgentContext, slug_root: str) -> None:
-    """~/.claude/CLAUDE.md, ~/.claude/rules/ and the project's auto memory: read-only, apart."""
-    from .user import read_user
+    """The managed policy CLAUDE.md, ~/.claude/CLAUDE.md, ~/.claude/rules/ (and those of the
+    folder `$CLAUDE_CONFIG_DIR` names, by the version's rule) and the project's auto memory:
+    read-only, apart."""
+    from .user import claude_moved, read_user
 
     if b.ci:
         ctx.notes.append("CI is set: user-level files (~/.claude) are not shown")
         return
     rules = b.rules_of("claude-code")
+    if rules.has("managed.file"):
+        _managed_file(b, ctx, rules)
+    moved = claude_moved(b, rules)
     if ctx.settings.get("instructionFiles", {}).get("value") != "managed-only":
-        files = [f for f in rules.value("user.files") if f.endswith(".md")]
-        folders = [f for f in rules.value("user.files") if not f.endswith(".md")]
-        for shown, text in read_user(b.home, files, folders):
-            ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your own instructions (user level)", None,
-                                   None, text, rules.id("user.files")))
+        names = rules.value("user.files")
+        files = [f for f in names if f.endswith(".md")]
+        folders = [f for f in names if not f.endswith(".md")]
+        places = [(b.home, files, folders)]
+        if moved and "moved" in rules.value("config.dir-instructions", ("home",)):
+            strip = [f.partition("/")[2] for f in files], [f.partition("/")[2] for f in folders]
+            places.insert(0, (moved, *strip))
+        for base, some, within in places:
+            for shown, text in read_user(b.home, some, within, base):
+                ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your own instructions (user level)",
+                                       None, None, text, rules.id("user.files")))
+        if moved and "moved" not in rules.value("config.dir-instructions", ("home",)):
+            ctx.notes.append(f"$CLAUDE_CONFIG_DIR is set, but Claude Code {rules.version} still reads your "
+                             "CLAUDE.md and rules/ from ~/.claude")
     claude_memory.auto_memory(b, ctx, rules, slug_root)
+
+
+def _managed_file(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
+    """The organisation's CLAUDE.md at the OS's managed place (`managed_dir` in tests)."""
+    import os
+    import sys
+
+    from .user import read_text
+
+    places = rules.value("managed.file")
+    default = places.get(sys.platform, places["linux"])
+    path = os.path.join(b.managed_dir, os.path.basename(default)) if b.managed_dir else default
+    text = read_text(path)
+    if text is not None:
+        ctx.user.append(Loaded(path.replace(os.sep, "/"), len(text.encode("utf-8")), 0,
+                               "managed policy (your organisation's, read-only; loads first)", None, None, text,
+                               rules.id("managed.file")))

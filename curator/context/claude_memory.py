@@ -10,7 +10,7 @@ from ..agents import RuleSet, kilobytes
 from ..model import formats as fmts
 from .builder import Builder, cut_bytes
 from .model import AgentContext, Loaded, MemoryFolder, OnDemand, Unseen
-from .user import count_md
+from .user import claude_moved, claude_place, count_md, shown_path
 
 
 def repository_memory(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
@@ -61,14 +61,15 @@ def subagent_memory(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
                                               t.size, "invoked", text=t.text, rule=rule))
     if b.ci:
         return
-    user = os.path.join(b.home, places["user"])
+    user = claude_place(b.home, claude_moved(b, rules), places["user"])
     if os.path.isdir(user) and not os.path.islink(user):
         for agent in sorted(os.listdir(user)):
             folder = os.path.join(user, agent)
             if not os.path.isdir(folder) or os.path.islink(folder):
                 continue
             n_files, size = count_md(folder)
-            ctx.memory_folders.append(MemoryFolder(f"~/{places['user']}/{agent}/", "user", n_files, size, False, rule))
+            ctx.memory_folders.append(MemoryFolder(shown_path(b.home, folder) + "/", "user", n_files, size, False,
+                                                   rule))
 
 
 def auto_memory(b: Builder, ctx: AgentContext, rules: RuleSet, slug_root: str) -> None:
@@ -80,7 +81,7 @@ def auto_memory(b: Builder, ctx: AgentContext, rules: RuleSet, slug_root: str) -
     cap = rules.value("memory.auto-cap")
     rule = rules.id("memory.auto")
     mem = f"{auto['folder'].replace('<slug>', claude_slug(slug_root))}/{auto['index']}"
-    for shown, text in read_user(b.home, [mem], []):
+    for shown, text in read_user(b.home, [claude_place(b.home, claude_moved(b, rules), mem)], []):
         entry = Loaded(shown, len(text.encode("utf-8")), 0,
                        f"auto memory (first {cap['lines']} lines or {kilobytes(cap['bytes'])})", None, None, text, rule)
         first = fmts.claude_cap_line(text)

@@ -62,8 +62,10 @@ def _load(b: Builder, scope: str, files: dict) -> tuple[dict | None, str]:
     if b.ci:
         return None, ""
     if scope == "user":
-        path = os.path.join(b.home, files["user"])
-        shown = "~/" + files["user"]
+        from .user import claude_moved, claude_place, shown_path
+
+        path = claude_place(b.home, claude_moved(b, b.rules_of("claude-code")), files["user"])
+        shown = shown_path(b.home, path)
     else:
         places = files["managed"]
         default = places.get(sys.platform, places.get("linux"))

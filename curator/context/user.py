@@ -25,24 +25,57 @@ def _read(full: str) -> str | None:
         return None
 
 
-def read_user(home: str, files: list[str], folders: list[str]) -> list[tuple[str, str]]:
-    """(shown as ~/..., text) of each of `files` and of the `.md` files in `folders` under home."""
+def read_user(home: str, files: list[str], folders: list[str], base: str | None = None) -> list[tuple[str, str]]:
+    """(shown as ~/... when under home, else in full; text) of each of `files` and of the `.md`
+    files in `folders`, relative to `base` (home when None)."""
+    base = home if base is None else base
     out = []
     for rel in files:
-        text = _read(os.path.join(home, rel))
+        full = os.path.join(base, rel)
+        text = _read(full)
         if text is not None:
-            out.append(("~/" + rel, text))
+            out.append((shown_path(home, full), text))
     for folder in folders:
-        base = os.path.join(home, folder)
         found = []
-        for dirpath, dirnames, filenames in os.walk(base):
+        for dirpath, dirnames, filenames in os.walk(os.path.join(base, folder)):
             dirnames.sort()
             found += [os.path.join(dirpath, n) for n in filenames if n.endswith(".md")]
         for full in sorted(found):
             text = _read(full)
             if text is not None:
-                out.append(("~/" + os.path.relpath(full, home).replace(os.sep, "/"), text))
+                out.append((shown_path(home, full), text))
     return out
+
+
+def shown_path(home: str, full: str) -> str:
+    """`~/rel` for a path under home, else the path itself (forward slashes)."""
+    rel = os.path.relpath(full, home)
+    if rel == os.curdir or rel.startswith(os.pardir) or os.path.isabs(rel):
+        return full.replace(os.sep, "/")
+    return "~/" + rel.replace(os.sep, "/")
+
+
+def moved_claude_dir(home: str, env: dict, variable: str) -> str | None:
+    """The folder `$CLAUDE_CONFIG_DIR` names (`~` read from home; of a comma-separated list, which
+    curator's transcript search takes, the first), None when it is unset or is ~/.claude itself."""
+    given = (env.get(variable) or "").split(",")[0].strip()
+    if not given:
+        return None
+    if given == "~" or given.startswith("~/"):
+        given = os.path.join(home, given[2:])
+    full = os.path.normpath(os.path.join(home, given))  # a relative folder: from home, not curator's cwd
+    return None if full == os.path.normpath(os.path.join(home, ".claude")) else full
+
+
+def claude_moved(b, rules) -> str | None:
+    """Where this build's `$CLAUDE_CONFIG_DIR` moves ~/.claude (None: it does not)."""
+    return moved_claude_dir(b.home, b.env, rules.value("config.dir")) if rules.has("config.dir") else None
+
+
+def claude_place(home: str, moved: str | None, rel: str) -> str:
+    """A rule's `.claude/...` path under home, in the moved folder when there is one."""
+    head, _, rest = rel.partition("/")
+    return os.path.join(moved, rest) if moved and head == ".claude" else os.path.join(home, rel)
 
 
 def count_md(folder: str) -> tuple[int, int]:
@@ -69,21 +102,28 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
     from ..model.sources import claude_slug
 
     claude = rules_for("claude-code", (versions or {}).get("claude-code"))
+    moved = moved_claude_dir(home, env, claude.value("config.dir")) if claude.has("config.dir") else None
     auto = claude.value("memory.auto")
+    folders = [f for f in claude.value("user.files") if not f.endswith(".md")]
     out = [os.path.join(home, f) for f in claude.value("user.files")]
-    out.append(os.path.join(home, auto["folder"].replace("<slug>", claude_slug(root)), auto["index"]))
+    if moved:
+        out += [claude_place(home, moved, f) for f in claude.value("user.files")]
+        folders += [claude_place(home, moved, f) for f in folders]
+    out.append(claude_place(home, moved, os.path.join(auto["folder"].replace("<slug>", claude_slug(root)),
+                                                      auto["index"])))
     settings = claude.value("settings.files")
-    out.append(os.path.join(home, settings["user"]))
+    out.append(claude_place(home, moved, settings["user"]))
     out.append(settings["managed"].get(sys.platform, settings["managed"]["linux"]))
-    out.append(os.path.join(home, claude.value("memory.subagents")["user"]))
+    if claude.has("managed.file"):
+        out.append(claude.value("managed.file").get(sys.platform, claude.value("managed.file")["linux"]))
+    out.append(claude_place(home, moved, claude.value("memory.subagents")["user"]))
     codex = rules_for("codex", (versions or {}).get("codex"))
     codex_home = env.get("CODEX_HOME") or os.path.join(home, ".codex")
     out += [os.path.join(codex_home, name) for name in codex.value("user.files")]
     out.append(os.path.join(codex_home, codex.value("memory.folder")))
     out.append(os.path.join(home, rules_for("devin", (versions or {}).get("devin")).value("user.file")))
     out.append(os.path.join(home, rules_for("serena").value("memories.patterns")["global"]))
-    for folder in [f for f in claude.value("user.files") if not f.endswith(".md")] + [
-            claude.value("memory.subagents")["user"]]:
+    for folder in folders + [claude_place(home, moved, claude.value("memory.subagents")["user"])]:
         for dirpath, dirnames, filenames in os.walk(os.path.join(home, folder)):
             out += [os.path.join(dirpath, d) for d in dirnames] + [os.path.join(dirpath, n) for n in filenames]
     return out

@@ -12,7 +12,6 @@ from ..agents import RuleSet, VersionError, rules_for
 from ..context.model import AgentContext, OnDemand
 
 AGENT = "claude-code"
-USER_TYPES = {"claude-code/user.files": "User", "claude-code/memory.auto": "AutoMem"}
 
 
 @dataclass(slots=True)

@@ -223,7 +223,10 @@ class Verifier:
             if load.type in ("User", "AutoMem"):
                 return Row(shown, OUTSIDE, "start-up", "", f"{load.type}: not on this machine now, or not modelled",
                            timestamp=load.timestamp)
-        kind = {"Managed": "the managed policy file (not modelled)", "User": "another user's own file",
+        exp = p.user.get(path)  # the managed policy file, or a $CLAUDE_CONFIG_DIR outside home
+        if exp is not None:
+            return Row(path, MATCHED, "start-up", exp.rule, exp.why, timestamp=load.timestamp)
+        kind = {"Managed": "the managed policy file (not on this machine now)", "User": "another user's own file",
                 "AutoMem": "another user's auto memory"}.get(load.type, "outside the repository (not modelled)")
         return Row(path, OUTSIDE, "start-up", "", kind, timestamp=load.timestamp)
 

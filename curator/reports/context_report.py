@@ -67,9 +67,10 @@ def _agent_text(ctx: AgentContext, encoding: str) -> list[str]:
             if e.cut and "listed" not in e.cut.reason:
                 out += _wrap(f"cut: {e.cut.reason} (kept {_n(e.cut.kept_bytes)} of {_n(e.bytes)} bytes)", " " * 18)
     if ctx.user:
-        out.append(f"  your own files (read-only, not counted): {_n(sum(e.tokens for e in ctx.user))} tokens")
+        out.append(f"  outside the repository (read-only, not counted): {_n(sum(e.tokens for e in ctx.user))} tokens")
         for e in ctx.user:
             out.append(f"  {_n(e.tokens):>7} {_n(e.loaded_bytes):>7}  {_short(e.path, WIDTH - 20)}")
+            out += _wrap(e.why, " " * 18)
     if ctx.on_demand:
         out.append(f"  on demand ({len(ctx.on_demand)}):")
         for o in ctx.on_demand[:40]:

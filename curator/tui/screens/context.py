@@ -242,7 +242,7 @@ class ContextScreen(CuratorScreen):
         body: list = [FirstThatFits(*heads)]
         body.append(startup_bars(ctx, room) if ctx.startup else Text("nothing at start-up", style="dim"))
         if ctx.user:
-            body.append(Text(f"+ user-level (not counted): {', '.join(u.path for u in ctx.user)}", style="dim"))
+            body.append(Text(f"+ outside the repository (not counted): {', '.join(u.path for u in ctx.user)}", style="dim"))
         self.query_one("#context-startup", Static).update(Group(*body))
         self.query_one("#context-for-result", Static).update(self._for_result(model, ctx))
         tree = import_tree(ctx)

@@ -1,0 +1,125 @@
+"""Claude Code's files beside the repository: the organisation's managed CLAUDE.md, and what
+`$CLAUDE_CONFIG_DIR` moves (settings, auto memory, subagent memory) and what it does not (your
+CLAUDE.md and rules/ are still read from ~/.claude; since 2.1.233 the moved folder's too)."""
+
+from __future__ import annotations
+
+import json
+
+from curator.context.user import probes
+from curator.model.sources import claude_slug
+
+from .test_context_model import build, repo
+
+
+def _user(model):
+    return [(e.path, e.rule) for e in model.agents["claude-code"].user]
+
+
+def _home(tmp_path):
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    (home / ".claude" / "CLAUDE.md").write_text("home prefs\n")
+    return home
+
+
+def test_the_managed_policy_file_loads_first_and_stays_under_managed_only(tmp_path):
+    managed = tmp_path / "managed"
+    managed.mkdir()
+    (managed / "CLAUDE.md").write_text("company policy: never push to main\n")
+    _home(tmp_path)
+    root = repo(tmp_path, {"CLAUDE.md": "project\n"})
+    m = build(root, tmp_path, managed_dir=str(managed))
+    assert _user(m) == [(f"{managed}/CLAUDE.md", "claude-code/managed.file"),
+                        ("~/.claude/CLAUDE.md", "claude-code/user.files")]
+    assert m.startup_tokens("claude-code") == 1  # neither is the repository's number
+    (managed / "managed-settings.json").write_text(json.dumps(
+        {"pluginConfigs": {"agents-md@builtin": {"options": {"instructionFiles": "managed-only"}}}}))
+    m = build(root, tmp_path, managed_dir=str(managed))
+    assert _user(m) == [(f"{managed}/CLAUDE.md", "claude-code/managed.file")]
+    assert _user(build(root, tmp_path, managed_dir=str(managed), env={"CI": "1"})) == []
+    assert _user(build(root, tmp_path, managed_dir=str(tmp_path / "nowhere"))) == [
+        ("~/.claude/CLAUDE.md", "claude-code/user.files")]
+
+
+def test_a_moved_config_folder_adds_its_claude_md_since_2_1_233_and_home_still_loads(tmp_path):
+    home = _home(tmp_path)
+    alt = home / ".claude-work"
+    (alt / "rules").mkdir(parents=True)
+    (alt / "CLAUDE.md").write_text("work prefs\n")
+    (alt / "rules" / "style.md").write_text("tabs\n")
+    root = repo(tmp_path, {"CLAUDE.md": "project\n"})
+    env = {"CLAUDE_CONFIG_DIR": "~/.claude-work"}
+    now = build(root, tmp_path, env=env)
+    assert [p for p, _ in _user(now)] == ["~/.claude-work/CLAUDE.md", "~/.claude-work/rules/style.md",
+                                          "~/.claude/CLAUDE.md"]
+    assert all(rule == "claude-code/user.files" for _, rule in _user(now))
+    old = build(root, tmp_path, env=env, versions={"claude-code": "2.1.200"})
+    assert [p for p, _ in _user(old)] == ["~/.claude/CLAUDE.md"]
+    assert any("still reads your CLAUDE.md and rules/ from ~/.claude" in n for n in old.agents["claude-code"].notes)
+    same = build(root, tmp_path, env={"CLAUDE_CONFIG_DIR": str(home / ".claude")})  # the default, named: once
+    assert [p for p, _ in _user(same)] == ["~/.claude/CLAUDE.md"]
+
+
+def test_a_moved_config_folder_moves_auto_memory_settings_and_subagent_memory(tmp_path):
+    home = _home(tmp_path)
+    root = repo(tmp_path, {"CLAUDE.md": "project\n", "AGENTS.md": "agents\n"})
+    alt = tmp_path / "elsewhere" / "claude"  # outside home: shown in full
+    memory = alt / "projects" / claude_slug(root) / "memory"
+    memory.mkdir(parents=True)
+    (memory / "MEMORY.md").write_text("- [Build](build.md): how to build\n")
+    (alt / "agent-memory" / "reviewer").mkdir(parents=True)
+    (alt / "agent-memory" / "reviewer" / "MEMORY.md").write_text("reviewed\n")
+    (alt / "settings.json").write_text(json.dumps(
+        {"pluginConfigs": {"agents-md@builtin": {"options": {"instructionFiles": "claude-md-and-agents-md"}}}}))
+    stale = home / ".claude" / "projects" / claude_slug(root) / "memory"  # what the agent no longer reads
+    stale.mkdir(parents=True)
+    (stale / "MEMORY.md").write_text("old\n")
+    m = build(root, tmp_path, env={"CLAUDE_CONFIG_DIR": str(alt)})
+    ctx = m.agents["claude-code"]
+    assert (f"{memory}/MEMORY.md", "claude-code/memory.auto") in _user(m)
+    assert not any(p.startswith("~/.claude/projects") for p, _ in _user(m))
+    assert [f.path for f in ctx.memory_folders if f.scope == "user"] == [f"{alt}/agent-memory/reviewer/"]
+    assert ctx.settings["instructionFiles"]["value"] == "claude-md-and-agents-md"
+    assert [e.path for e in ctx.startup] == ["CLAUDE.md", "AGENTS.md"]
+    assert ctx.settings["instructionFiles"]["from"] == "user"
+
+
+def test_probes_follow_the_moved_folder_and_name_the_managed_file(tmp_path):
+    home = _home(tmp_path)
+    alt = tmp_path / "alt"
+    (alt / "rules").mkdir(parents=True)
+    (alt / "rules" / "a.md").write_text("a\n")
+    got = probes(str(home), str(tmp_path / "repo"), {"CLAUDE_CONFIG_DIR": str(alt)})
+    assert str(alt / "CLAUDE.md") in got and str(alt / "settings.json") in got
+    assert str(alt / "rules" / "a.md") in got and str(home / ".claude" / "CLAUDE.md") in got
+    assert any(p.endswith("ClaudeCode/CLAUDE.md") or p == "/etc/claude-code/CLAUDE.md" for p in got)
+
+
+def test_a_session_that_loaded_the_moved_claude_md_is_matched(tmp_path):
+    from curator.base.tokens import FakeTokenCounter
+    from curator.proof import prove
+    from curator.proof.verify import MATCHED, OUTSIDE
+    from curator.transcripts import SessionIndex
+    from tests.unit.proof.sessions import Session, sid
+
+    home = _home(tmp_path)
+    alt = tmp_path / "alt"
+    alt.mkdir()
+    (alt / "CLAUDE.md").write_text("work prefs\n")
+    root = repo(tmp_path, {"CLAUDE.md": "project\n"})
+    s = Session(sid(1), str(root), "2.1.300")
+    s.instructions([(f"{root}/CLAUDE.md", "Project", "project\n"), (f"{alt}/CLAUDE.md", "User", "work prefs\n"),
+                    (f"{home}/.claude/CLAUDE.md", "User", "home prefs\n"),
+                    ("/etc/claude-code/CLAUDE.md", "Managed", "policy\n")])
+    s.prompt("hi").say("hello")
+    s.write(tmp_path / "projects")
+    index = SessionIndex.for_repo(root, [tmp_path / "projects"], use_cache=False)
+    env = {"HOME": str(home), "CI": "", "CLAUDE_CONFIG_DIR": str(alt)}
+    (c,) = prove(root, index.build(), env=env, home=str(home), token_counter=FakeTokenCounter()).checks
+    by = {r.path: r for r in c.rows}
+    assert by[f"{alt}/CLAUDE.md"].status == MATCHED and by[f"{alt}/CLAUDE.md"].rule == "claude-code/user.files"
+    assert by["~/.claude/CLAUDE.md"].status == MATCHED
+    if not __import__("os").path.exists("/etc/claude-code/CLAUDE.md"):  # this machine has none: said so
+        assert by["/etc/claude-code/CLAUDE.md"].status == OUTSIDE
+        assert "not on this machine" in by["/etc/claude-code/CLAUDE.md"].detail
