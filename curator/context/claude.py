@@ -246,13 +246,10 @@ def user_files(b: Builder, ctx: AgentContext, slug_root: str) -> None:
 def _managed_file(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
     """The organisation's CLAUDE.md at the OS's managed place (`managed_dir` in tests)."""
     import os
-    import sys
 
-    from .user import read_text
+    from .user import managed_place, read_text
 
-    places = rules.value("managed.file")
-    default = places.get(sys.platform, places["linux"])
-    path = os.path.join(b.managed_dir, os.path.basename(default)) if b.managed_dir else default
+    path = managed_place(b, rules.value("managed.file"))
     text = read_text(path)
     if text is not None:
         ctx.user.append(Loaded(path.replace(os.sep, "/"), len(text.encode("utf-8")), 0,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from dataclasses import dataclass, field
 
 from ..agents import RuleSet
@@ -67,10 +66,9 @@ def _load(b: Builder, scope: str, files: dict) -> tuple[dict | None, str]:
         path = claude_place(b.home, claude_moved(b, b.rules_of("claude-code")), files["user"])
         shown = shown_path(b.home, path)
     else:
-        places = files["managed"]
-        default = places.get(sys.platform, places.get("linux"))
-        path = os.path.join(b.managed_dir, os.path.basename(default)) if b.managed_dir else default
-        shown = path
+        from .user import managed_place
+
+        path = shown = managed_place(b, files["managed"])
     from .user import read_text
 
     text = read_text(path)

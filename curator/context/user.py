@@ -72,6 +72,14 @@ def claude_moved(b, rules) -> str | None:
     return moved_claude_dir(b.home, b.env, rules.value("config.dir")) if rules.has("config.dir") else None
 
 
+def managed_place(b, places: dict) -> str:
+    """A managed file's path on this OS (in `managed_dir`, when a test or caller names one)."""
+    import sys
+
+    default = places.get(sys.platform, places["linux"])
+    return os.path.join(b.managed_dir, os.path.basename(default)) if b.managed_dir else default
+
+
 def claude_place(home: str, moved: str | None, rel: str) -> str:
     """A rule's `.claude/...` path under home, in the moved folder when there is one."""
     head, _, rest = rel.partition("/")
