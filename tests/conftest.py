@@ -118,6 +118,7 @@ def _isolated_user_dirs(_homes):
     # never pick up the developer's own Claude Code or Serena folders
     monkeypatch.setenv("HOME", str(home / "user"))
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / "claude"))  # never the developer's transcripts
+    monkeypatch.setenv("CURATOR_MANAGED_DIR", str(home / "managed"))  # nor this machine's managed policy
     yield
     monkeypatch.undo()
 

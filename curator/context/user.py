@@ -7,6 +7,7 @@ import os
 import stat
 
 MAX_BYTES = 1_000_000
+MANAGED_VARIABLE = "CURATOR_MANAGED_DIR"
 
 
 def read_text(full: str) -> str | None:
@@ -73,11 +74,17 @@ def claude_moved(b, rules) -> str | None:
 
 
 def managed_place(b, places: dict) -> str:
-    """A managed file's path on this OS (in `managed_dir`, when a test or caller names one)."""
+    """A managed file's path on this OS: in `managed_dir` when the caller names one, else in
+    `$CURATOR_MANAGED_DIR` (to see a policy before it is deployed; the tests set it so a machine's
+    own policy never enters them)."""
+    return managed_path(places, b.managed_dir or b.env.get(MANAGED_VARIABLE))
+
+
+def managed_path(places: dict, folder: str | None) -> str:
     import sys
 
     default = places.get(sys.platform, places["linux"])
-    return os.path.join(b.managed_dir, os.path.basename(default)) if b.managed_dir else default
+    return os.path.join(folder, os.path.basename(default)) if folder else default
 
 
 def claude_place(home: str, moved: str | None, rel: str) -> str:
@@ -104,7 +111,6 @@ def count_md(folder: str) -> tuple[int, int]:
 def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = None) -> list[str]:
     """Every user-level path the context model may read (files, and the files of the folders):
     what a kept `curator context` output depends on outside the repository."""
-    import sys
 
     from ..agents import rules_for
     from ..model.sources import claude_slug
@@ -121,9 +127,9 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
                                                       auto["index"])))
     settings = claude.value("settings.files")
     out.append(claude_place(home, moved, settings["user"]))
-    out.append(settings["managed"].get(sys.platform, settings["managed"]["linux"]))
+    out.append(managed_path(settings["managed"], env.get(MANAGED_VARIABLE)))
     if claude.has("managed.file"):
-        out.append(claude.value("managed.file").get(sys.platform, claude.value("managed.file")["linux"]))
+        out.append(managed_path(claude.value("managed.file"), env.get(MANAGED_VARIABLE)))
     out.append(claude_place(home, moved, claude.value("memory.subagents")["user"]))
     codex = rules_for("codex", (versions or {}).get("codex"))
     codex_home = env.get("CODEX_HOME") or os.path.join(home, ".codex")

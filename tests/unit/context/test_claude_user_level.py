@@ -38,6 +38,8 @@ def test_the_managed_policy_file_loads_first_and_stays_under_managed_only(tmp_pa
     m = build(root, tmp_path, managed_dir=str(managed))
     assert _user(m) == [(f"{managed}/CLAUDE.md", "claude-code/managed.file")]
     assert _user(build(root, tmp_path, managed_dir=str(managed), env={"CI": "1"})) == []
+    by_env = build(root, tmp_path, env={"CURATOR_MANAGED_DIR": str(managed)})  # a policy seen before it is deployed
+    assert _user(by_env)[0] == (f"{managed}/CLAUDE.md", "claude-code/managed.file")
     assert _user(build(root, tmp_path, managed_dir=str(tmp_path / "nowhere"))) == [
         ("~/.claude/CLAUDE.md", "claude-code/user.files")]
 

@@ -21,7 +21,7 @@ def repo(tmp_path, files: dict[str, str]):
 
 
 def build(root, tmp_path, **kw):
-    env = {"HOME": str(tmp_path / "home"), **kw.pop("env", {})}
+    env = {"HOME": str(tmp_path / "home"), "CURATOR_MANAGED_DIR": str(tmp_path / "no-policy"), **kw.pop("env", {})}
     return build_context(root, token_counter=FakeTokenCounter(), env=env, **kw)
 
 
