@@ -5,8 +5,12 @@ CLAUDE.md and rules/ are still read from ~/.claude; since 2.1.233 the moved fold
 from __future__ import annotations
 
 import json
+import os
 
-from curator.context.user import probes
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from curator.context.user import moved_claude_dir, probes
 from curator.model.sources import claude_slug
 
 from .test_context_model import build, repo
@@ -125,3 +129,14 @@ def test_a_session_that_loaded_the_moved_claude_md_is_matched(tmp_path):
     if not __import__("os").path.exists("/etc/claude-code/CLAUDE.md"):  # this machine has none: said so
         assert by["/etc/claude-code/CLAUDE.md"].status == OUTSIDE
         assert "not on this machine" in by["/etc/claude-code/CLAUDE.md"].detail
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60))
+def test_any_config_dir_value_gives_a_folder_or_none_and_never_raises(value):
+    home, default = "/home/someone", "/home/someone/.claude"
+    got = moved_claude_dir(home, {"CLAUDE_CONFIG_DIR": value}, "CLAUDE_CONFIG_DIR")
+    assert got is None or (os.path.isabs(got) and got == os.path.normpath(got) and got != default)
+    if not value.split(",")[0].strip():
+        assert got is None
+    assert moved_claude_dir(home, {"CLAUDE_CONFIG_DIR": f" {default}/ ,{value}"}, "CLAUDE_CONFIG_DIR") is None
