@@ -117,7 +117,8 @@ def _isolated_user_dirs(_homes):
     monkeypatch.setenv("CURATOR_NO_SEMANTIC", "1")
     # never pick up the developer's own Claude Code or Serena folders
     monkeypatch.setenv("HOME", str(home / "user"))
-    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / "claude"))  # never the developer's transcripts
+    # never the developer's transcripts; ~/.claude itself, so the context model reads no moved folder
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / "user" / ".claude"))
     monkeypatch.setenv("CURATOR_MANAGED_DIR", str(home / "managed"))  # nor this machine's managed policy
     yield
     monkeypatch.undo()

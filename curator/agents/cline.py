@@ -1,4 +1,5 @@
-"""Cline: rules and the Memory Bank (the Cline rules and Memory Bank pages)."""
+"""Cline: rules, workflows, the Memory Bank and AGENTS.md (the Cline rules and Memory Bank pages,
+and Cline's own loader: the extension's before 4.0, the Cline SDK's since 4.0 of 2026-06-26)."""
 
 from __future__ import annotations
 
@@ -6,18 +7,56 @@ from .table import AgentTable, Rule, Source
 
 RULES = "https://docs.cline.bot/features/cline-rules"
 BANK = "https://docs.cline.bot/prompting/cline-memory-bank"
+_GIT = "https://github.com/cline/cline/blob/"
+OLD_RULES = _GIT + "v3.89.2/apps/vscode/src/core/context/instructions/user-instructions/external-rules.ts"
+SDK_PATHS = _GIT + "v4.0.0/sdk/packages/shared/src/storage/paths.ts"
+SDK_LOADER = _GIT + "v4.0.0/sdk/packages/core/src/extensions/config/user-instruction-config-loader.ts"
+SDK_PROMPT = _GIT + "v4.0.0/sdk/packages/core/src/runtime/safety/rules.ts"
+SDK = "2026-06-26"  # Cline 4.0.0: the extension runs on the Cline SDK, whose loader reads rules otherwise
 _R = Source(RULES, "2026-11-27")
+_SDK_NOTE = ("4.0.0 (2026-06-26) is the first release on the SDK; the docs still describe the extension before it "
+             "(read in the code at v4.0.0 and at 21cb8d2525, 4.1.13)")
 
-TABLE = AgentTable("cline", "Cline", "2026-11", "2026-11-27", (
+TABLE = AgentTable("cline", "Cline", "2026-11", "2026-11-29", (
     Rule("rules.root", ".clinerules",
-         "`.clinerules` at the workspace root only: a file, or every `.md`/`.txt` of the folder, combined "
+         "`.clinerules` at the workspace root only: a file, or the rule files of the folder, combined "
          "(numeric prefixes order them)", _R),
-    Rule("rules.suffixes", (".md", ".txt"), "the rule files of the folder are `.md` and `.txt`", _R),
+    Rule("rules.suffixes", (".md", ".txt"), "the rule files of the folder are `.md` and `.txt`", _R, until=SDK),
+    Rule("rules.suffixes", (".md", ".markdown", ".txt"), "the rule files of a folder are `.md`, `.markdown` and "
+         "`.txt`", Source(SDK_LOADER, "2026-11-29", _SDK_NOTE), since=SDK),
     Rule("rules.skip", ("workflows", "hooks"), "`workflows/` and `hooks/` of the folder are not rules", _R),
-    Rule("rules.paths", "paths", "a rule with `paths:` globs applies to matching files only", _R, when="on demand"),
-    Rule("workflows.folder", ".clinerules/workflows", "workflows run when you type `/name`", _R, when="on demand"),
+    Rule("rules.top-level", True, "only a rules folder's own files are read: files in its subfolders are not rules",
+         Source(SDK_LOADER, "2026-11-29", _SDK_NOTE + "; `discoverRulesLikeFiles` lists one folder"), since=SDK,
+         when="never"),
+    Rule("rules.more-folders", (".cline/rules",), "`.cline/rules/` is a rules folder too, read like `.clinerules/`",
+         Source(SDK_PATHS, "2026-11-29", _SDK_NOTE), since=SDK),
+    Rule("rules.paths", "paths", "a rule with `paths:` globs applies to matching files only", _R, when="on demand",
+         until=SDK),
+    Rule("rules.switch", {"disabled": True, "enabled": False},
+         "every rule loads in every task, `paths:` or not (the SDK does not read it); `disabled: true` or "
+         "`enabled: false` in its frontmatter turns one off, and one with no text after its frontmatter is skipped",
+         Source(SDK_PROMPT, "2026-11-29", _SDK_NOTE + "; `formatRulesForSystemPrompt` renders every enabled rule"),
+         since=SDK),
+    Rule("workflows.folder", (".clinerules/workflows",), "workflows run when you type `/name`", _R, when="on demand",
+         until=SDK),
+    Rule("workflows.folder", (".clinerules/workflows", ".cline/workflows"),
+         "workflows (`.clinerules/workflows/`, `.cline/workflows/`) run when you type `/name` (the file's name "
+         "without its ending, or its `name:`)", Source(SDK_PATHS, "2026-11-29", _SDK_NOTE), when="on demand",
+         since=SDK),
     Rule("memory-bank.folder", "memory-bank", "every `memory-bank/*.md` is read in full at every task start (no "
          "cap)", Source(BANK, "2026-11-27")),
-    Rule("agents-md", "AGENTS.md", "`AGENTS.md` at the root at start-up; a nested one for files under its folder",
-         _R),
+    Rule("agents-md", "AGENTS.md", "`AGENTS.md` at the root at start-up", _R),
+    Rule("agents-md.nested", "every",
+         "where a root `AGENTS.md` exists, every `AGENTS.md` of the workspace loads at task start, combined",
+         Source(OLD_RULES, "2026-11-29", "`findAgentsMdFiles` (searched recursively, the first 500 files listed); "
+                "the docs say \"searched recursively\""), until=SDK),
+    Rule("agents-md.nested", "none", "only the root `AGENTS.md` is read: an `AGENTS.md` in a subfolder never loads",
+         Source(SDK_PATHS, "2026-11-29", _SDK_NOTE), since=SDK, when="never"),
+    Rule("user.folders", ("Documents/Cline/Rules",), "your global rules `~/Documents/Cline/Rules/` load in every "
+         "task (read-only, shown apart)", _R, until=SDK),
+    Rule("user.folders", ("Documents/Cline/Rules", ".cline/rules"),
+         "your global rules `~/Documents/Cline/Rules/` and `~/.cline/rules/` load in every task (read-only, shown "
+         "apart)", Source(SDK_PATHS, "2026-11-29", _SDK_NOTE), since=SDK),
+    Rule("user.agents-md", ".agents/AGENTS.md", "your `~/.agents/AGENTS.md` loads in every task (read-only, shown "
+         "apart)", Source(SDK_PATHS, "2026-11-29", _SDK_NOTE), since=SDK),
 ))

@@ -12,6 +12,8 @@ subagents. On demand: the same files in subfolders with their own imports (a sub
 
 from __future__ import annotations
 
+import os
+
 from ..agents import RuleSet, mebibytes
 from . import claude_items, claude_memory, claude_settings
 from .builder import Builder
@@ -225,6 +227,8 @@ def user_files(b: Builder, ctx: AgentContext, slug_root: str) -> None:
     if rules.has("managed.file"):
         _managed_file(b, ctx, rules)
     moved = claude_moved(b, rules)
+    if moved and not os.path.isdir(moved):
+        ctx.notes.append(f"$CLAUDE_CONFIG_DIR names no folder ({moved}): Claude Code finds no settings or memory there")
     if ctx.settings.get("instructionFiles", {}).get("value") != "managed-only":
         names = rules.value("user.files")
         files = [f for f in names if f.endswith(".md")]
@@ -245,8 +249,6 @@ def user_files(b: Builder, ctx: AgentContext, slug_root: str) -> None:
 
 def _managed_file(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
     """The organisation's CLAUDE.md at the OS's managed place (`managed_dir` in tests)."""
-    import os
-
     from .user import managed_place, read_text
 
     path = managed_place(b, rules.value("managed.file"))

@@ -62,14 +62,17 @@ def subagent_memory(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
     if b.ci:
         return
     user = claude_place(b.home, claude_moved(b, rules), places["user"])
-    if os.path.isdir(user) and not os.path.islink(user):
-        for agent in sorted(os.listdir(user)):
-            folder = os.path.join(user, agent)
-            if not os.path.isdir(folder) or os.path.islink(folder):
-                continue
-            n_files, size = count_md(folder)
-            ctx.memory_folders.append(MemoryFolder(shown_path(b.home, folder) + "/", "user", n_files, size, False,
-                                                   rule))
+    try:
+        agents = sorted(os.listdir(user)) if os.path.isdir(user) and not os.path.islink(user) else []
+    except OSError as exc:  # a folder this user cannot read (a moved config folder can be anywhere)
+        ctx.notes.append(f"{shown_path(b.home, user)} cannot be read ({exc.strerror}): its subagent memory is not shown")
+        agents = []
+    for agent in agents:
+        folder = os.path.join(user, agent)
+        if not os.path.isdir(folder) or os.path.islink(folder):
+            continue
+        n_files, size = count_md(folder)
+        ctx.memory_folders.append(MemoryFolder(shown_path(b.home, folder) + "/", "user", n_files, size, False, rule))
 
 
 def auto_memory(b: Builder, ctx: AgentContext, rules: RuleSet, slug_root: str) -> None:

@@ -68,7 +68,8 @@ def _load(b: Builder, scope: str, files: dict) -> tuple[dict | None, str]:
     else:
         from .user import managed_place
 
-        path = shown = managed_place(b, files["managed"])
+        path = managed_place(b, files["managed"])
+        shown = path.replace(os.sep, "/")
     from .user import read_text
 
     text = read_text(path)

@@ -6,8 +6,7 @@ the agent from its description, or manual (only when the user names it). Per age
   `alwaysApply` must be a boolean; a plain `.md` there is ignored; legacy `.cursorrules` always;
 - Copilot `.github/copilot-instructions.md` always; `.github/instructions/**/*.instructions.md`
   by `applyTo` (none: manual), `excludeAgent` names the agent that skips it;
-- Cline `.clinerules` (a file, or every `.md`/`.txt` of the folder, `workflows/` aside; `paths:`
-  makes one conditional) and `memory-bank/*.md`, read in full at every task start;
+- Cline: its own module (cline.py), its loading changed with 4.0;
 - Devin Desktop (Windsurf until 2026-06) `.devin/rules/*.md` and `.windsurf/rules/*.md` by
   `trigger:` (always_on / glob / model_decision / manual), a cap of characters a file; legacy
   `.windsurfrules`;
@@ -214,42 +213,6 @@ def _heading_keys(b: Builder, rel: str, text: str, keys) -> bool:
                   "applies by itself", no)
             return True
     return False
-
-
-def cline(b: Builder) -> AgentContext:
-    rules = b.rules_of("cline")
-    ctx = AgentContext("cline")
-    fs = b.fs
-    root, rule = rules.value("rules.root"), rules.id("rules.root")
-    skip, key = rules.value("rules.skip"), rules.value("rules.paths")
-    if root in fs.fileset:
-        t = b.text(root)
-        if t is not None:
-            _always(ctx, root, t, "Cline rules file (always)", rule)
-    elif root in fs.dirs:
-        for rel in fs.under(root):
-            inner = rel[len(root) + 1:]
-            if not rel.endswith(rules.value("rules.suffixes")) or inner.split("/", 1)[0] in skip:
-                continue
-            t = b.text(rel)
-            if t is None:
-                continue
-            meta = _meta(b, rel, t.text, "Cline")
-            globs = glob_list(meta.data.get(key))
-            if globs:
-                _globbed(b, ctx, rel, t, key, globs, rules.id("rules.paths"))
-            else:
-                _always(ctx, rel, t, "Cline rules folder (always)", rule)
-        for rel in fs.under(rules.value("workflows.folder")):
-            t = b.text(rel)
-            if t is not None:
-                _manual(ctx, rel, t, f"when you run /{rel.rsplit('/', 1)[-1]} (workflow)", rules.id("workflows.folder"))
-    for rel in fs.under(rules.value("memory-bank.folder")):
-        if rel.endswith(".md"):
-            t = b.text(rel)
-            if t is not None:
-                _always(ctx, rel, t, "Memory Bank (read in full at every task start)", rules.id("memory-bank.folder"))
-    return ctx
 
 
 def devin(b: Builder) -> AgentContext:

@@ -50,22 +50,32 @@ def read_user(home: str, files: list[str], folders: list[str], base: str | None 
 
 def shown_path(home: str, full: str) -> str:
     """`~/rel` for a path under home, else the path itself (forward slashes)."""
-    rel = os.path.relpath(full, home)
-    if rel == os.curdir or rel.startswith(os.pardir) or os.path.isabs(rel):
+    try:
+        rel = os.path.relpath(full, home)
+    except ValueError:  # another drive (Windows)
+        return full.replace(os.sep, "/")
+    if rel == os.curdir or rel == os.pardir or rel.startswith(os.pardir + os.sep) or os.path.isabs(rel):
         return full.replace(os.sep, "/")
     return "~/" + rel.replace(os.sep, "/")
 
 
 def moved_claude_dir(home: str, env: dict, variable: str) -> str | None:
     """The folder `$CLAUDE_CONFIG_DIR` names (`~` read from home; of a comma-separated list, which
-    curator's transcript search takes, the first), None when it is unset or is ~/.claude itself."""
+    curator's transcript search takes, the first), None when it is unset, relative (the agent
+    reads it from its own working folder, which curator does not know) or is ~/.claude itself
+    (also through a link)."""
     given = (env.get(variable) or "").split(",")[0].strip()
-    if not given:
-        return None
-    if given == "~" or given.startswith("~/"):
+    if given == "~" or given.startswith(("~/", "~" + os.sep)):
         given = os.path.join(home, given[2:])
-    full = os.path.normpath(os.path.join(home, given))  # a relative folder: from home, not curator's cwd
-    return None if full == os.path.normpath(os.path.join(home, ".claude")) else full
+    if not given or not os.path.isabs(given):
+        return None
+    full = os.path.normpath(given)
+    default = os.path.normpath(os.path.join(home, ".claude"))
+    try:
+        same = full == default or os.path.realpath(full) == os.path.realpath(default)
+    except (OSError, ValueError):
+        same = False
+    return None if same else full
 
 
 def claude_moved(b, rules) -> str | None:
@@ -137,6 +147,11 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
     out.append(os.path.join(codex_home, codex.value("memory.folder")))
     out.append(os.path.join(home, rules_for("devin", (versions or {}).get("devin")).value("user.file")))
     out.append(os.path.join(home, rules_for("serena").value("memories.patterns")["global"]))
+    cline = rules_for("cline", (versions or {}).get("cline"))
+    folders += [os.path.join(home, f) for f in cline.value("user.folders")]
+    out += [os.path.join(home, f) for f in cline.value("user.folders")]
+    if cline.has("user.agents-md"):
+        out.append(os.path.join(home, cline.value("user.agents-md")))
     for folder in folders + [claude_place(home, moved, claude.value("memory.subagents")["user"])]:
         for dirpath, dirnames, filenames in os.walk(os.path.join(home, folder)):
             out += [os.path.join(dirpath, d) for d in dirnames] + [os.path.join(dirpath, n) for n in filenames]

@@ -213,8 +213,8 @@ class Verifier:
                    predicted="never (no rule of curator's loads it)", timestamp=load.timestamp)
 
     def _outside(self, load: Load, p: Prediction) -> Row:
-        path = load.path
-        home = self.home.rstrip("/") + "/"
+        path = load.path.replace("\\", "/")  # a Windows session's paths, keyed as the model shows them
+        home = self.home.replace("\\", "/").rstrip("/") + "/"
         if path.startswith(home):
             shown = "~/" + path[len(home):]
             exp = p.user.get(shown)
@@ -224,6 +224,8 @@ class Verifier:
                 return Row(shown, OUTSIDE, "start-up", "", f"{load.type}: not on this machine now, or not modelled",
                            timestamp=load.timestamp)
         exp = p.user.get(path)  # the managed policy file, or a $CLAUDE_CONFIG_DIR outside home
+        if exp is None and load.type == "Managed":  # the model read it elsewhere ($CURATOR_MANAGED_DIR)
+            exp = next((e for e in p.user.values() if e.rule.endswith("/managed.file")), None)
         if exp is not None:
             return Row(path, MATCHED, "start-up", exp.rule, exp.why, timestamp=load.timestamp)
         kind = {"Managed": "the managed policy file (not on this machine now)", "User": "another user's own file",

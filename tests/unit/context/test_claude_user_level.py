@@ -34,16 +34,17 @@ def test_the_managed_policy_file_loads_first_and_stays_under_managed_only(tmp_pa
     _home(tmp_path)
     root = repo(tmp_path, {"CLAUDE.md": "project\n"})
     m = build(root, tmp_path, managed_dir=str(managed))
-    assert _user(m) == [(f"{managed}/CLAUDE.md", "claude-code/managed.file"),
+    policy = (managed / "CLAUDE.md").as_posix()
+    assert _user(m) == [(policy, "claude-code/managed.file"),
                         ("~/.claude/CLAUDE.md", "claude-code/user.files")]
     assert m.startup_tokens("claude-code") == 1  # neither is the repository's number
     (managed / "managed-settings.json").write_text(json.dumps(
         {"pluginConfigs": {"agents-md@builtin": {"options": {"instructionFiles": "managed-only"}}}}))
     m = build(root, tmp_path, managed_dir=str(managed))
-    assert _user(m) == [(f"{managed}/CLAUDE.md", "claude-code/managed.file")]
+    assert _user(m) == [(policy, "claude-code/managed.file")]
     assert _user(build(root, tmp_path, managed_dir=str(managed), env={"CI": "1"})) == []
     by_env = build(root, tmp_path, env={"CURATOR_MANAGED_DIR": str(managed)})  # a policy seen before it is deployed
-    assert _user(by_env)[0] == (f"{managed}/CLAUDE.md", "claude-code/managed.file")
+    assert _user(by_env)[0] == (policy, "claude-code/managed.file")
     assert _user(build(root, tmp_path, managed_dir=str(tmp_path / "nowhere"))) == [
         ("~/.claude/CLAUDE.md", "claude-code/user.files")]
 
@@ -83,9 +84,9 @@ def test_a_moved_config_folder_moves_auto_memory_settings_and_subagent_memory(tm
     (stale / "MEMORY.md").write_text("old\n")
     m = build(root, tmp_path, env={"CLAUDE_CONFIG_DIR": str(alt)})
     ctx = m.agents["claude-code"]
-    assert (f"{memory}/MEMORY.md", "claude-code/memory.auto") in _user(m)
+    assert ((memory / "MEMORY.md").as_posix(), "claude-code/memory.auto") in _user(m)
     assert not any(p.startswith("~/.claude/projects") for p, _ in _user(m))
-    assert [f.path for f in ctx.memory_folders if f.scope == "user"] == [f"{alt}/agent-memory/reviewer/"]
+    assert [f.path for f in ctx.memory_folders if f.scope == "user"] == [(alt / "agent-memory" / "reviewer").as_posix() + "/"]
     assert ctx.settings["instructionFiles"]["value"] == "claude-md-and-agents-md"
     assert [e.path for e in ctx.startup] == ["CLAUDE.md", "AGENTS.md"]
     assert ctx.settings["instructionFiles"]["from"] == "user"
@@ -121,22 +122,59 @@ def test_a_session_that_loaded_the_moved_claude_md_is_matched(tmp_path):
     s.prompt("hi").say("hello")
     s.write(tmp_path / "projects")
     index = SessionIndex.for_repo(root, [tmp_path / "projects"], use_cache=False)
-    env = {"HOME": str(home), "CI": "", "CLAUDE_CONFIG_DIR": str(alt)}
+    env = {"HOME": str(home), "CI": "", "CLAUDE_CONFIG_DIR": str(alt), "CURATOR_MANAGED_DIR": str(tmp_path / "none")}
     (c,) = prove(root, index.build(), env=env, home=str(home), token_counter=FakeTokenCounter()).checks
     by = {r.path: r for r in c.rows}
-    assert by[f"{alt}/CLAUDE.md"].status == MATCHED and by[f"{alt}/CLAUDE.md"].rule == "claude-code/user.files"
+    moved = (alt / "CLAUDE.md").as_posix()
+    assert by[moved].status == MATCHED and by[moved].rule == "claude-code/user.files"
     assert by["~/.claude/CLAUDE.md"].status == MATCHED
-    if not __import__("os").path.exists("/etc/claude-code/CLAUDE.md"):  # this machine has none: said so
-        assert by["/etc/claude-code/CLAUDE.md"].status == OUTSIDE
-        assert "not on this machine" in by["/etc/claude-code/CLAUDE.md"].detail
+    assert by["/etc/claude-code/CLAUDE.md"].status == OUTSIDE  # the model read no policy file
+    assert "not on this machine" in by["/etc/claude-code/CLAUDE.md"].detail
+    policy = tmp_path / "policy"
+    policy.mkdir()
+    (policy / "CLAUDE.md").write_text("policy\n")  # the model reads one elsewhere: matched by its kind
+    (c,) = prove(root, index.build(), env={**env, "CURATOR_MANAGED_DIR": str(policy)}, home=str(home),
+                 token_counter=FakeTokenCounter()).checks
+    by = {r.path: r for r in c.rows}
+    assert by["/etc/claude-code/CLAUDE.md"].status == MATCHED
+    assert by["/etc/claude-code/CLAUDE.md"].rule == "claude-code/managed.file"
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=60))
 def test_any_config_dir_value_gives_a_folder_or_none_and_never_raises(value):
-    home, default = "/home/someone", "/home/someone/.claude"
+    home = os.path.abspath("/home/someone")
+    default = os.path.join(home, ".claude")
     got = moved_claude_dir(home, {"CLAUDE_CONFIG_DIR": value}, "CLAUDE_CONFIG_DIR")
     assert got is None or (os.path.isabs(got) and got == os.path.normpath(got) and got != default)
     if not value.split(",")[0].strip():
         assert got is None
     assert moved_claude_dir(home, {"CLAUDE_CONFIG_DIR": f" {default}/ ,{value}"}, "CLAUDE_CONFIG_DIR") is None
+
+
+def test_a_relative_a_linked_or_a_missing_config_folder(tmp_path):
+    home = _home(tmp_path)
+    root = repo(tmp_path, {"CLAUDE.md": "project\n"})
+    assert moved_claude_dir(str(home), {"CLAUDE_CONFIG_DIR": "work/claude"}, "CLAUDE_CONFIG_DIR") is None  # relative
+    link = tmp_path / "dotfiles-claude"
+    link.symlink_to(home / ".claude")
+    linked = build(root, tmp_path, env={"CLAUDE_CONFIG_DIR": str(link)})
+    assert [p for p, _ in _user(linked)] == ["~/.claude/CLAUDE.md"]  # ~/.claude through a link: read once
+    gone = build(root, tmp_path, env={"CLAUDE_CONFIG_DIR": str(tmp_path / "nowhere")})
+    assert any("$CLAUDE_CONFIG_DIR names no folder" in n for n in gone.agents["claude-code"].notes)
+
+
+def test_an_unreadable_subagent_memory_folder_is_a_note(tmp_path, monkeypatch):
+    home = _home(tmp_path)
+    (home / ".claude" / "agent-memory").mkdir()
+    root = repo(tmp_path, {"CLAUDE.md": "project\n"})
+    real = os.listdir
+
+    def refuse(path):
+        if str(path).endswith("agent-memory"):
+            raise PermissionError(13, "Permission denied")
+        return real(path)
+
+    monkeypatch.setattr(os, "listdir", refuse)
+    m = build(root, tmp_path)
+    assert any("agent-memory cannot be read (Permission denied)" in n for n in m.agents["claude-code"].notes)

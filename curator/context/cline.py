@@ -1,0 +1,120 @@
+"""Cline: what it loads, by the rules of the version chosen (curator/agents/cline.py).
+
+Before 4.0 (2026-06-26) the extension read `.clinerules` — a file, or every `.md`/`.txt` under
+the folder but `workflows/` and `hooks/`, `paths:` making a rule conditional — and, where a root
+`AGENTS.md` exists, every `AGENTS.md` of the workspace at task start. Since 4.0 it runs on the
+Cline SDK: the own files of `.clinerules/` and `.cline/rules/` (`.md`, `.markdown`, `.txt`) and the
+root `AGENTS.md`, every rule in every task (`paths:` is not read; `disabled: true` or
+`enabled: false` turns one off). The Memory Bank is read in full at every task start. Your
+global rules and `~/.agents/AGENTS.md` are shown apart.
+"""
+
+from __future__ import annotations
+
+from ..agents import RuleSet
+from .applyto import key_line
+from .builder import Builder
+from .model import AgentContext, Loaded, Unseen
+from .parse import glob_list
+from .rules import _always, _globbed, _manual, _meta
+
+
+def build(b: Builder) -> AgentContext:
+    rules = b.rules_of("cline")
+    ctx = AgentContext("cline")
+    root = rules.value("rules.root")
+    if root in b.fs.fileset:
+        t = b.text(root)
+        if t is not None:
+            _always(ctx, root, t, "Cline rules file (always)", rules.id("rules.root"))
+    for folder in (root, *rules.value("rules.more-folders", ())):
+        if folder in b.fs.dirs:
+            _folder(b, ctx, rules, folder)
+    for folder in rules.value("workflows.folder"):
+        for rel in b.fs.under(folder):
+            t = b.text(rel)
+            if t is not None:
+                name = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+                _manual(ctx, rel, t, f"when you run /{name} (workflow)", rules.id("workflows.folder"))
+    for rel in b.fs.under(rules.value("memory-bank.folder")):
+        if rel.endswith(".md"):
+            t = b.text(rel)
+            if t is not None:
+                _always(ctx, rel, t, "Memory Bank (read in full at every task start)", rules.id("memory-bank.folder"))
+    _agents_md(b, ctx, rules)
+    return ctx
+
+
+def _folder(b: Builder, ctx: AgentContext, rules: RuleSet, folder: str) -> None:
+    """One rules folder: each rule always, conditional (`paths:`, before 4.0), or off."""
+    skip, top = rules.value("rules.skip"), rules.has("rules.top-level")
+    switch = rules.value("rules.switch", None)
+    rule = rules.id("rules.root") if folder == rules.value("rules.root") else rules.id("rules.more-folders")
+    for rel in b.fs.under(folder):
+        inner = rel[len(folder) + 1:]
+        if not rel.endswith(rules.value("rules.suffixes")) or inner.split("/", 1)[0] in skip:
+            continue
+        if top and "/" in inner:
+            ctx.never.append(Unseen(rel, f"in a subfolder of {folder}/: Cline reads only the folder's own files",
+                                    getattr(b.fs.read(rel), "size", 0), rules.id("rules.top-level")))
+            continue
+        t = b.text(rel)
+        if t is None:
+            continue
+        meta = _meta(b, rel, t.text, "Cline")
+        if switch is None:
+            globs = glob_list(meta.data.get(rules.value("rules.paths")))
+            if globs:
+                _globbed(b, ctx, rel, t, rules.value("rules.paths"), globs, rules.id("rules.paths"))
+            else:
+                _always(ctx, rel, t, "Cline rules folder (always)", rule)
+            continue
+        off = next((f"{k}: {str(v).lower()}" for k, v in switch.items() if meta.data.get(k) is v), None)
+        if off or not meta.body.strip():
+            why = f"turned off by `{off}` in its frontmatter" if off else "no text after its frontmatter: Cline skips it"
+            ctx.never.append(Unseen(rel, why, t.size, rules.id("rules.switch")))
+            continue
+        _always(ctx, rel, t, f"Cline rules folder ({folder}/, every task)", rule)
+        if meta.data.get("paths") is not None:
+            b.add("instructions.frontmatter", rel, "`paths:` is not read since Cline 4.0: this rule loads in every "
+                  "task, not only for the files it names", key_line(t.text, "paths"))
+
+
+def _agents_md(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
+    """The root AGENTS.md at start-up; the others at start-up too before 4.0, never since."""
+    name, rule = rules.value("agents-md"), rules.id("agents-md")
+    found = sorted(b.fs.named(name), key=lambda r: (r.count("/"), r))
+    if name not in found:
+        return
+    loaded = {getattr(b.fs.read(e.path), "real", e.path) for e in ctx.startup}
+    every = rules.value("agents-md.nested") == "every"
+    for rel in found:
+        t = b.text(rel)
+        if t is None or not t.text.strip():
+            continue
+        if rel == name and t.real in loaded:
+            ctx.notes.append(f"AGENTS.md is the same file as {t.real}: read once")
+        elif rel == name:
+            ctx.startup.append(Loaded(rel, t.size, 0, "AGENTS.md (read by this agent too)", None, None, t.text, rule))
+        elif every:
+            ctx.startup.append(Loaded(rel, t.size, 0, "AGENTS.md of a subfolder (every one loads at task start)",
+                                      None, None, t.text, rules.id("agents-md.nested")))
+        else:
+            ctx.never.append(Unseen(rel, "AGENTS.md in a subfolder: Cline reads only the root one", t.size,
+                                    rules.id("agents-md.nested")))
+
+
+def user_files(b: Builder, ctx: AgentContext) -> None:
+    """Your global rules and `~/.agents/AGENTS.md` (read-only, apart; not when CI is set)."""
+    from .user import read_user
+
+    if b.ci:
+        return
+    rules = b.rules_of("cline")
+    for shown, text in read_user(b.home, [], list(rules.value("user.folders"))):
+        ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your global Cline rules (user level)", None,
+                               None, text, rules.id("user.folders")))
+    if rules.has("user.agents-md"):
+        for shown, text in read_user(b.home, [rules.value("user.agents-md")], []):
+            ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your global AGENTS.md (user level)", None,
+                                   None, text, rules.id("user.agents-md")))

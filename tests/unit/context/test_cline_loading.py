@@ -1,0 +1,80 @@
+"""Cline before and since 4.0 (2026-06-26, the Cline SDK): which rule files, how `paths:` is
+read, nested AGENTS.md, workflows' names, and your global rules beside the repository."""
+
+from __future__ import annotations
+
+from .test_context_model import build, repo
+
+OLD, NEW = "2026-05", "2026-11"
+
+
+def _cline(model):
+    ctx = model.agents["cline"]
+    return ([e.path for e in ctx.startup], [o.path for o in ctx.on_demand], [u.path for u in ctx.never])
+
+
+FILES = {
+    ".clinerules/01-style.md": "tabs\n",
+    ".clinerules/api.md": "---\npaths:\n  - src/api/**\n---\nuse the client\n",
+    ".clinerules/notes.markdown": "a markdown rule\n",
+    ".clinerules/off.md": "---\ndisabled: true\n---\nold advice\n",
+    ".clinerules/guides/deep.md": "a guide in a subfolder\n",
+    ".clinerules/workflows/release.md": "steps\n",
+    ".cline/rules/team.md": "team rule\n",
+    ".cline/workflows/deploy.md": "deploy steps\n",
+    "AGENTS.md": "root agents\n",
+    "pkg/AGENTS.md": "pkg agents\n",
+    "src/api/x.ts": "",
+}
+
+
+def test_since_4_0_every_rule_loads_in_every_task_and_paths_is_not_read(tmp_path):
+    m = build(repo(tmp_path, FILES), tmp_path, versions={"cline": NEW})
+    startup, on_demand, never = _cline(m)
+    assert startup == [".clinerules/01-style.md", ".clinerules/api.md", ".clinerules/notes.markdown",
+                       ".cline/rules/team.md", "AGENTS.md"]
+    assert on_demand == [".clinerules/workflows/release.md", ".cline/workflows/deploy.md"]
+    assert never == [".clinerules/guides/deep.md", ".clinerules/off.md", "pkg/AGENTS.md"]
+    notes = [f for f in m.findings if f.check == "instructions.frontmatter"]
+    assert [(f.path, f.line) for f in notes] == [(".clinerules/api.md", 2)]
+    whys = {o.path: o.when for o in m.agents["cline"].on_demand}
+    assert whys[".cline/workflows/deploy.md"] == "when you run /deploy (workflow)"
+
+
+def test_before_4_0_paths_make_a_rule_conditional_and_every_agents_md_loads(tmp_path):
+    m = build(repo(tmp_path, FILES), tmp_path, versions={"cline": OLD})
+    startup, on_demand, never = _cline(m)
+    assert startup == [".clinerules/01-style.md", ".clinerules/guides/deep.md", ".clinerules/off.md",
+                       "AGENTS.md", "pkg/AGENTS.md"]
+    assert on_demand == [".clinerules/api.md", ".clinerules/workflows/release.md"]
+    assert never == []
+    assert not [f for f in m.findings if f.check == "instructions.frontmatter"]
+
+
+def test_your_global_rules_and_agents_md_are_shown_apart(tmp_path):
+    home = tmp_path / "home"
+    (home / "Documents" / "Cline" / "Rules").mkdir(parents=True)
+    (home / "Documents" / "Cline" / "Rules" / "mine.md").write_text("be brief\n")
+    (home / ".cline" / "rules").mkdir(parents=True)
+    (home / ".cline" / "rules" / "cli.md").write_text("cli prefs\n")
+    (home / ".agents").mkdir()
+    (home / ".agents" / "AGENTS.md").write_text("everywhere\n")
+    root = repo(tmp_path, {".clinerules": "one file of rules\n"})
+    m = build(root, tmp_path, versions={"cline": NEW})
+    assert [u.path for u in m.agents["cline"].user] == [
+        "~/Documents/Cline/Rules/mine.md", "~/.cline/rules/cli.md", "~/.agents/AGENTS.md"]
+    assert _cline(m)[0] == [".clinerules"]
+    assert m.startup_tokens("cline") == build(root, tmp_path, versions={"cline": NEW}, env={"CI": "1"}).startup_tokens("cline")
+    old = build(root, tmp_path, versions={"cline": OLD})
+    assert [u.path for u in old.agents["cline"].user] == ["~/Documents/Cline/Rules/mine.md"]
+
+
+def test_probes_name_clines_global_rules(tmp_path):
+    from curator.context.user import probes
+
+    home = tmp_path / "home"
+    (home / ".cline" / "rules").mkdir(parents=True)
+    (home / ".cline" / "rules" / "a.md").write_text("a\n")
+    got = probes(str(home), str(tmp_path / "repo"), {})
+    assert str(home / ".cline" / "rules" / "a.md") in got and str(home / ".agents" / "AGENTS.md") in got
+    assert str(home / "Documents" / "Cline" / "Rules") in got
