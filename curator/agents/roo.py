@@ -1,18 +1,34 @@
-"""Roo Code: rule folders and legacy files (the Roo custom instructions page)."""
+"""Roo Code: rule folders, legacy files and AGENTS.md (the Roo custom instructions page, and Roo's
+own loader `src/core/prompts/sections/custom-instructions.ts`)."""
 
 from __future__ import annotations
 
 from .table import AgentTable, Rule, Source
 
 PAGE = "https://docs.roocode.com/features/custom-instructions"
+CODE = ("https://github.com/RooCodeInc/Roo-Code/blob/cb83656718/src/core/prompts/sections/"
+        "custom-instructions.ts")
 _P = Source(PAGE, "2026-11-27")
+_NOTE = "read in Roo's loader at cb83656718 (2026-04-14); since when it holds is not known"
+_C = Source(CODE, "2026-11-29", _NOTE)
 
-TABLE = AgentTable("roo", "Roo Code", "2026-11", "2026-11-27", (
+TABLE = AgentTable("roo", "Roo Code", "2026-11", "2026-11-29", (
     Rule("rules.folder", ".roo/rules", "every file of `.roo/rules/` (alphabetical) in every mode", _P),
     Rule("rules.mode-folder", ".roo/rules-", "`.roo/rules-{mode}/` in that mode", _P, when="on demand"),
-    Rule("legacy.file", ".roorules", "`.roorules` only when `.roo/rules/` is absent", _P),
-    Rule("legacy.mode-file", ".roorules-", "`.roorules-{mode}` only when `.roo/rules-{mode}/` is absent", _P,
-         when="on demand"),
-    Rule("agents-md", "AGENTS.md", "`AGENTS.md` at the root at start-up; a nested one for files under its folder",
-         _P),
+    Rule("legacy.file", ".roorules", "`.roorules` only where no `.roo/rules/` (yours or the project's) holds a "
+         "file", _C),
+    Rule("legacy.cline-file", ".clinerules", "Cline's `.clinerules` file where neither `.roo/rules/` nor "
+         "`.roorules` holds rules", _C),
+    Rule("legacy.mode-file", ".roorules-", "`.roorules-{mode}` only when no `.roo/rules-{mode}/` holds a file",
+         _P, when="on demand"),
+    Rule("legacy.cline-mode-file", ".clinerules-", "`.clinerules-{mode}` where neither `.roo/rules-{mode}/` nor "
+         "`.roorules-{mode}` holds rules", _C, when="on demand"),
+    Rule("agents-md", ("AGENTS.md", "AGENT.md"), "the root `AGENTS.md` (else `AGENT.md`) in every mode", _C),
+    Rule("agents-md.local", "AGENTS.local.md", "a root `AGENTS.local.md` (personal, not committed) loads too, with "
+         "or without an `AGENTS.md`", _C),
+    Rule("agents-md.nested", "enableSubfolderRules",
+         "an `AGENTS.md` in a subfolder loads only with the `enableSubfolderRules` setting (off by default)", _C,
+         when="never"),
+    Rule("user.folder", ".roo", "your global `~/.roo/rules/` (every mode) and `~/.roo/rules-{mode}/` load before "
+         "the project's (read-only, shown apart)", _C),
 ), versioning="date")

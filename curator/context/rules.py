@@ -12,8 +12,7 @@ the agent from its description, or manual (only when the user names it). Per age
   `.windsurfrules`;
 - Kiro `.kiro/steering/*.md` by `inclusion:` (always, the default / fileMatch / manual / auto),
   `#[[file:path]]` pulls a file in;
-- Roo `.roo/rules/` (every file, alphabetical) always, `.roo/rules-{mode}/` in that mode;
-  `.roorules` / `.roorules-{mode}` only when the folder is absent.
+- Roo Code: its own module (roo.py).
 Every folder, key and cap is the agent's rule at the version chosen (curator/agents/).
 """
 
@@ -315,33 +314,3 @@ def _kiro_refs(b: Builder, ctx: AgentContext, rel: str, text: str) -> None:
         if all(e.path != target for e in ctx.startup):
             ctx.startup.append(Loaded(target, got.size, 0, f"included by {rel}", f"{rel}:{ref.line}", None, got.text,
                                       rule))
-
-
-def roo(b: Builder) -> AgentContext:
-    rules = b.rules_of("roo")
-    ctx = AgentContext("roo")
-    fs = b.fs
-    folder, mode_folder = rules.value("rules.folder"), rules.value("rules.mode-folder")
-    legacy, legacy_mode = rules.value("legacy.file"), rules.value("legacy.mode-file")
-    general = list(fs.under(folder))
-    for rel in general:
-        t = b.text(rel)
-        if t is not None:
-            _always(ctx, rel, t, "Roo rules (every mode)", rules.id("rules.folder"))
-    if not general and legacy in fs.fileset:
-        t = b.text(legacy)
-        if t is not None:
-            _always(ctx, legacy, t, f"legacy {legacy} (every mode)", rules.id("legacy.file"))
-    modes = sorted({d[len(mode_folder):] for d in fs.dirs if d.startswith(mode_folder) and "/" not in d[len(mode_folder):]})
-    for mode in modes:
-        for rel in fs.under(f"{mode_folder}{mode}"):
-            t = b.text(rel)
-            if t is not None:
-                _manual(ctx, rel, t, f"in {mode} mode", rules.id("rules.mode-folder"), "mode")
-    for rel in fs.files:
-        if rel.startswith(legacy_mode) and "/" not in rel and rel[len(legacy_mode):] not in modes:
-            t = b.text(rel)
-            if t is not None:
-                _manual(ctx, rel, t, f"in {rel[len(legacy_mode):]} mode (legacy file)", rules.id("legacy.mode-file"),
-                        "mode")
-    return ctx

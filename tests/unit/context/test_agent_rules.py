@@ -25,8 +25,8 @@ from curator.reports.agents_report import agents_markdown
 from .test_context_model import build, repo
 
 REPO = Path(__file__).resolve().parents[3]
-LOADERS = ("claude.py", "claude_items.py", "claude_memory.py", "claude_settings.py", "agents_md.py", "rules.py", "cline.py",
-           "others.py", "presence.py")
+LOADERS = ("claude.py", "claude_items.py", "claude_memory.py", "claude_settings.py", "agents_md.py", "rules.py",
+           "cline.py", "roo.py", "others.py", "presence.py")
 
 
 def test_docs_agents_md_is_in_sync():

@@ -1,0 +1,116 @@
+"""Roo Code: what it loads, by the rules of the version chosen (curator/agents/roo.py).
+
+`.roo/rules/` (yours in `~/.roo/rules/` first) in every mode; where neither holds a file, the
+legacy `.roorules`, else Cline's `.clinerules` file. In a mode, `.roo/rules-{mode}/` (yours first),
+else `.roorules-{mode}`, else `.clinerules-{mode}`. The root `AGENTS.md` (else `AGENT.md`) and
+`AGENTS.local.md`; a subfolder's only with the `enableSubfolderRules` setting (off by default).
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..agents import RuleSet
+from .builder import Builder
+from .model import AgentContext, Loaded, Unseen
+from .rules import _always, _manual
+
+
+def _user_folder(b: Builder, rules: RuleSet, name: str) -> str | None:
+    """Your `~/.roo/<name>` when it holds a file (never when CI is set)."""
+    if b.ci:
+        return None
+    full = os.path.join(b.home, rules.value("user.folder"), name)
+    try:
+        return full if any(files for _, _, files in os.walk(full)) else None
+    except OSError:
+        return None
+
+
+def build(b: Builder) -> AgentContext:
+    rules = b.rules_of("roo")
+    ctx = AgentContext("roo")
+    fs = b.fs
+    folder, mode_folder = rules.value("rules.folder"), rules.value("rules.mode-folder")
+    general = list(fs.under(folder))
+    for rel in general:
+        t = b.text(rel)
+        if t is not None:
+            _always(ctx, rel, t, "Roo rules (every mode)", rules.id("rules.folder"))
+    if not general and _user_folder(b, rules, "rules") is None:
+        _legacy(b, ctx, rules, ("legacy.file", "legacy.cline-file"), "", None)
+    modes = sorted({d[len(mode_folder):] for d in fs.dirs if d.startswith(mode_folder) and "/" not in d[len(mode_folder):]})
+    for mode in modes:
+        for rel in fs.under(f"{mode_folder}{mode}"):
+            t = b.text(rel)
+            if t is not None:
+                _manual(ctx, rel, t, f"in {mode} mode", rules.id("rules.mode-folder"), "mode")
+    legacy_modes = sorted({rel[len(rules.value(k)):] for k in ("legacy.mode-file", "legacy.cline-mode-file")
+                           for rel in fs.files if rel.startswith(rules.value(k)) and "/" not in rel})
+    for mode in legacy_modes:
+        if mode not in modes and _user_folder(b, rules, f"rules-{mode}") is None:
+            _legacy(b, ctx, rules, ("legacy.mode-file", "legacy.cline-mode-file"), mode, mode)
+    _agents_md(b, ctx, rules)
+    return ctx
+
+
+def _legacy(b: Builder, ctx: AgentContext, rules: RuleSet, keys: tuple[str, str], suffix: str,
+            mode: str | None) -> None:
+    """The first legacy file that holds rules (`.roorules…`, else `.clinerules…`); the other is never read."""
+    chosen = None
+    for key in keys:
+        rel = rules.value(key) + suffix
+        t = b.text(rel) if rel in b.fs.fileset else None
+        if t is None or not t.text.strip():
+            continue
+        if chosen is not None:
+            ctx.never.append(Unseen(rel, f"{chosen} is read instead", t.size, rules.id(key)))
+            continue
+        chosen = rel
+        if mode is None:
+            _always(ctx, rel, t, f"legacy {rel} (every mode)", rules.id(key))
+        else:
+            _manual(ctx, rel, t, f"in {mode} mode (legacy file)", rules.id(key), "mode")
+
+
+def _agents_md(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
+    """The root AGENTS.md (else AGENT.md) and AGENTS.local.md; a subfolder's never by default."""
+    names = rules.value("agents-md")
+    loaded = {getattr(b.fs.read(e.path), "real", e.path) for e in ctx.startup}
+    root = None
+    for name in names:  # AGENTS.md, else AGENT.md: the first that holds text
+        t = b.text(name) if name in b.fs.fileset else None
+        if t is not None and t.text.strip():
+            root = name
+            break
+    for rel in [r for r in (root, rules.value("agents-md.local")) if r and r in b.fs.fileset]:
+        t = b.text(rel)
+        if t is None or not t.text.strip():
+            continue
+        if t.real in loaded:
+            ctx.notes.append(f"{rel} is the same file as {t.real}: read once")
+            continue
+        why = "AGENTS.md (read by this agent too)" if rel == root else "your AGENTS.local.md (personal, every mode)"
+        key = "agents-md" if rel == root else "agents-md.local"
+        ctx.startup.append(Loaded(rel, t.size, 0, why, None, None, t.text, rules.id(key)))
+    for rel in b.fs.named(names[0]):
+        if "/" in rel:
+            ctx.never.append(Unseen(rel, "AGENTS.md in a subfolder: Roo reads it only with enableSubfolderRules (off "
+                                    "by default)", getattr(b.fs.read(rel), "size", 0), rules.id("agents-md.nested")))
+
+
+def user_files(b: Builder, ctx: AgentContext) -> None:
+    """Your global `~/.roo/rules/` and `~/.roo/rules-{mode}/` (read-only, apart)."""
+    from .user import read_user
+
+    if b.ci:
+        return
+    rules = b.rules_of("roo")
+    base = rules.value("user.folder")
+    try:
+        names = sorted(n for n in os.listdir(os.path.join(b.home, base)) if n == "rules" or n.startswith("rules-"))
+    except OSError:
+        return
+    for shown, text in read_user(b.home, [], [f"{base}/{n}" for n in names]):
+        ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your global Roo rules (user level)", None, None,
+                               text, rules.id("user.folder")))
