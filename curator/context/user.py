@@ -152,6 +152,9 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
     out += [os.path.join(home, f) for f in cline.value("user.folders")]
     if cline.has("user.agents-md"):
         out.append(os.path.join(home, cline.value("user.agents-md")))
+    roo = os.path.join(home, rules_for("roo", (versions or {}).get("roo")).value("user.folder"))
+    out.append(roo)  # a rules-{mode} folder added there changes what loads
+    folders.append(roo)
     for folder in folders + [claude_place(home, moved, claude.value("memory.subagents")["user"])]:
         for dirpath, dirnames, filenames in os.walk(os.path.join(home, folder)):
             out += [os.path.join(dirpath, d) for d in dirnames] + [os.path.join(dirpath, n) for n in filenames]

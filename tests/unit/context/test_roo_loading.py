@@ -40,3 +40,13 @@ def test_a_rule_folder_or_your_own_silences_the_legacy_files(tmp_path):
     assert [u.path for u in m.agents["roo"].user] == ["~/.roo/rules/mine.md"]
     ci = build(repo(tmp_path / "third", files), tmp_path, agents=["roo"], env={"CI": "1"})
     assert _roo(ci)[0] == [".roorules", "AGENTS.md"] and ci.agents["roo"].user == []
+
+
+def test_probes_name_your_roo_rules(tmp_path):
+    from curator.context.user import probes
+
+    home = tmp_path / "home"
+    (home / ".roo" / "rules-code").mkdir(parents=True)
+    (home / ".roo" / "rules-code" / "a.md").write_text("a\n")
+    got = probes(str(home), str(tmp_path / "repo"), {})
+    assert str(home / ".roo") in got and str(home / ".roo" / "rules-code" / "a.md") in got
