@@ -90,9 +90,10 @@ class Builder:
         self.add(check, p.path, f"{p.message}; no agent reads it")
 
     def dead_globs(self, rel: str, key: str, globs: list[str], line: int | None = None,
-                   outcome: str = "the rule never loads", parts: bool = True) -> bool:
+                   outcome: str = "the rule never loads", parts: bool = True, read_as: list[str] | None = None) -> bool:
         """A finding when none of a rule's globs matches a file: the rule never loads (`parts`: an
-        info also for the patterns of a live list that match nothing)."""
+        info also for the patterns of a live list that match nothing). `read_as`: the globs as the
+        agent matches them, one for each written (Copilot reads `src/*.ts` as `**/src/*.ts`)."""
         from .fs import SKIP_DIRS
         from .parse import first_match
 
@@ -100,22 +101,25 @@ class Builder:
             return False
         if not self.holds_code:
             return False  # a kit of agent files (no source of its own): its globs are for the projects it goes into
-        if first_match(globs, self.fs.files) is not None:
+        if first_match(read_as or globs, self.fs.files) is not None:
             if parts:
-                self._dead_parts(rel, key, globs, line)
+                self._dead_parts(rel, key, globs, line, read_as)
             return False
         shown = ", ".join(globs[:4]) + (" ..." if len(globs) > 4 else "")
         self.add("instructions.dead-glob", rel, f"`{key}: {shown}` matches no file in the repository: {outcome}",
                  line)
         return True
 
-    def _dead_parts(self, rel: str, key: str, globs: list[str], line: int | None) -> None:
+    def _dead_parts(self, rel: str, key: str, globs: list[str], line: int | None,
+                    read_as: list[str] | None = None) -> None:
         """The globs of a live list that match nothing (an info: the list still loads the rule)."""
         from .parse import first_match
 
         if len(globs) < 2 or self.only is not None and "instructions.dead-glob-part" not in self.only:
             return
-        dead = [g for g in dict.fromkeys(globs) if not g.startswith("!") and first_match([g], self.fs.files) is None]
+        reads = dict(zip(globs, read_as or globs, strict=True))
+        dead = [g for g in dict.fromkeys(globs)
+                if not g.startswith("!") and first_match([reads[g]], self.fs.files) is None]
         if dead:  # files copied from one template share a list: said once, for all of them (`dead_parts`)
             self._parts.setdefault((key, tuple(globs), tuple(dead)), []).append((rel, line))
 

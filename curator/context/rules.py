@@ -171,7 +171,7 @@ def copilot(b: Builder) -> AgentContext:
         excluded = meta.data.get(keys["exclude"])
         extra = f"; not for {excluded}" if excluded else ""
         if globs:
-            _globbed(b, ctx, rel, t, keys["globs"], globs, rule, extra)
+            _copilot_globbed(b, ctx, rules, rel, t, keys["globs"], globs, extra)
         else:
             _manual(ctx, rel, t, f"only when attached by hand (no {keys['globs']})", rule)
             if not meta.present and t.text.strip() and not _heading_keys(b, rel, t.text, (keys["globs"],)):
@@ -179,6 +179,17 @@ def copilot(b: Builder) -> AgentContext:
                       "applies these instructions only when attached by hand", 1)
     _copilot_agents(b, ctx, rules)
     return ctx
+
+
+def _copilot_globbed(b: Builder, ctx: AgentContext, rules, rel: str, t, key: str, globs: list[str], extra: str) -> None:
+    """Path instructions as VS Code matches them: a glob not anchored by `/` or `**/` at any depth."""
+    anywhere = rules.value("path.anywhere", None)
+    every = frozenset(rules.value("path.every-file", ()))
+    read_as = [g if not anywhere or g in every or g.startswith(("/", anywhere, "!")) else anywhere + g for g in globs]
+    deeper = " (at any depth)" if read_as != globs else ""
+    ctx.on_demand.append(OnDemand(rel, f"reading a file matching {', '.join(globs)}{deeper}{extra}", 0, t.size, "path",
+                                  tuple(read_as), text=t.text, rule=rules.id("path.folder")))
+    b.dead_globs(rel, key, globs, read_as=read_as)
 
 
 def _copilot_agents(b: Builder, ctx: AgentContext, rules) -> None:

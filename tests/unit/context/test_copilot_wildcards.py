@@ -68,7 +68,21 @@ def test_the_same_globs_as_one_string_apply(tmp_path):
     m = build(root, tmp_path)
     assert [f for f in m.findings if f.check == "instructions.frontmatter"] == []
     copilot = m.agents["copilot"]
-    assert [o.globs for o in copilot.on_demand] == [("docs/**/*.md", "src/**")]
+    assert [o.globs for o in copilot.on_demand] == [("**/docs/**/*.md", "**/src/**")]  # as VS Code reads them
+
+
+def test_a_glob_not_anchored_matches_at_any_depth_and_is_not_dead(tmp_path):
+    from curator.context.build import loads_for
+
+    root = repo(tmp_path, {".github/instructions/ts.instructions.md": '---\napplyTo: "src/**/*.ts, /build/*.sh"\n---\nx\n',
+                           "packages/app/src/x.ts": "x\n", "package.json": "{}\n"})
+    m = build(root, tmp_path)
+    (o,) = m.agents["copilot"].on_demand
+    assert o.globs == ("**/src/**/*.ts", "/build/*.sh") and "(at any depth)" in o.when
+    assert [i.path for i in loads_for(m, "packages/app/src/x.ts")["copilot"]] == [".github/instructions/ts.instructions.md"]
+    assert not [f for f in m.findings if f.check == "instructions.dead-glob"]
+    parts = [f for f in m.findings if f.check == "instructions.dead-glob-part"]
+    assert len(parts) == 1 and parts[0].message.startswith("`applyTo:` /build/*.sh matches no file")  # as written
 
 
 def test_a_misplaced_path_instruction_is_also_told_its_applyto_list_would_not_apply_once_moved(tmp_path):
