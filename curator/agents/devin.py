@@ -6,6 +6,8 @@ from .table import AgentTable, Rule, Source
 
 CASCADE = "https://docs.windsurf.com/windsurf/cascade/memories"
 DEVIN = "https://docs.devin.ai/cli/extensibility/rules"
+SKILLS = "https://docs.devin.ai/desktop/cascade/skills"
+WORKFLOWS = "https://docs.devin.ai/desktop/cascade/workflows"
 _C = Source(CASCADE, "2026-11-27")
 
 TABLE = AgentTable("devin", "Devin Desktop", "2026-11", "2026-11-27", (
@@ -28,4 +30,12 @@ TABLE = AgentTable("devin", "Devin Desktop", "2026-11", "2026-11-27", (
          Source(DEVIN, "2026-11-27"), since="2026-06"),
     Rule("agents-md", "AGENTS.md", "`AGENTS.md` at the root always on; a nested one for files under its folder",
          _C),
+    Rule("skills.folder", ".windsurf/skills",
+         "skills `.windsurf/skills/<name>/SKILL.md`: only their `name` and `description` are shown at start-up, the "
+         "body when Cascade invokes the skill or you @-mention it", Source(SKILLS, "2026-11-29", "when skills "
+         "arrived is not on the page"), when="on demand"),
+    Rule("workflows.folder", ".windsurf/workflows",
+         "workflows `.windsurf/workflows/*.md` (of the workspace and its subfolders) run only when you type `/name`",
+         Source(WORKFLOWS, "2026-11-29", "also from folders above the workspace up to the git root, which curator "
+                "does not read"), when="on demand"),
 ), versioning="date", aliases=("windsurf",))

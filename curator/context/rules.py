@@ -23,7 +23,7 @@ from .applyto import key_line as _key_line
 from .applyto import not_a_string
 from .builder import Builder, cap_chars
 from .fs import Text
-from .model import AgentContext, Loaded, OnDemand, Unseen
+from .model import AgentContext, Cut, Loaded, OnDemand, Unseen
 from .parse import find_kiro_refs, glob_list, read_meta
 
 
@@ -260,7 +260,37 @@ def devin(b: Builder) -> AgentContext:
         t = b.text(legacy)
         if t is not None:
             _devin_cap(b, ctx, _always(ctx, legacy, t, f"legacy {legacy} (always)", rules.id("legacy.file")))
+    _devin_skills_and_workflows(b, ctx, rules, name)
     return ctx
+
+
+def _devin_skills_and_workflows(b: Builder, ctx: AgentContext, rules, name: str) -> None:
+    """Skills listed by name and description (the body when invoked), workflows by `/name`."""
+    if rules.has("skills.folder"):
+        folder, rule = rules.value("skills.folder"), rules.id("skills.folder")
+        for rel in b.fs.under(folder):
+            if rel.count("/") != folder.count("/") + 2 or not rel.endswith("/SKILL.md"):
+                continue
+            t = b.text(rel)
+            if t is None:
+                continue
+            data = _meta(b, rel, t.text, name).data
+            skill = str(data.get("name") or rel.split("/")[-2]).strip()
+            desc = " ".join(str(data.get("description") or "").split())
+            line = f"- {skill}: {desc}" if desc else f"- {skill}"
+            ctx.startup.append(Loaded(rel, t.size, 0, "skill listing (name and description; body on demand)", None,
+                                      Cut(len(line.encode("utf-8")), "only the skill's name and description are shown"),
+                                      line, rule))
+            ctx.on_demand.append(OnDemand(rel, "when the skill is used", 0, t.size, "description", description=desc,
+                                          text=t.text, rule=rule))
+    if rules.has("workflows.folder"):
+        marker = "/" + rules.value("workflows.folder") + "/"
+        for rel in b.fs.files:
+            if rel.endswith(".md") and marker in "/" + rel and "/" not in ("/" + rel).split(marker, 1)[1]:
+                t = b.text(rel)
+                if t is not None:
+                    _manual(ctx, rel, t, f"when you type /{rel.rsplit('/', 1)[-1][:-3]} (workflow)",
+                            rules.id("workflows.folder"))
 
 
 def _quoted_inside(meta, key: str) -> str:
