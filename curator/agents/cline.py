@@ -21,10 +21,14 @@ TABLE = AgentTable("cline", "Cline", "2026-11", "2026-11-29", (
     Rule("rules.root", ".clinerules",
          "`.clinerules` at the workspace root only: a file, or the rule files of the folder, combined "
          "(numeric prefixes order them)", _R),
-    Rule("rules.suffixes", (".md", ".txt"), "the rule files of the folder are `.md` and `.txt`", _R, until=SDK),
+    Rule("rules.suffixes", ("",), "every file of the folder is a rule (the docs say `.md` and `.txt`)",
+         Source(_GIT + "v3.89.2/apps/vscode/src/core/context/instructions/user-instructions/cline-rules.ts",
+                "2026-11-29", "`readDirectory` takes every file"), until=SDK),
     Rule("rules.suffixes", (".md", ".markdown", ".txt"), "the rule files of a folder are `.md`, `.markdown` and "
          "`.txt`", Source(SDK_LOADER, "2026-11-29", _SDK_NOTE), since=SDK),
-    Rule("rules.skip", ("workflows", "hooks"), "`workflows/` and `hooks/` of the folder are not rules", _R),
+    Rule("rules.skip", ("workflows", "hooks", "skills"), "`workflows/`, `hooks/` and `skills/` of the folder are "
+         "not rules", Source(RULES, "2026-11-29", "`skills/` is left out by cline-rules.ts at v3.89.2 and is the "
+         "skills folder since 4.0")),
     Rule("rules.top-level", True, "only a rules folder's own files are read: files in its subfolders are not rules",
          Source(SDK_LOADER, "2026-11-29", _SDK_NOTE + "; `discoverRulesLikeFiles` lists one folder"), since=SDK,
          when="never"),
@@ -34,14 +38,18 @@ TABLE = AgentTable("cline", "Cline", "2026-11", "2026-11-29", (
          until=SDK),
     Rule("rules.switch", {"disabled": True, "enabled": False},
          "every rule loads in every task, `paths:` or not (the SDK does not read it); `disabled: true` or "
-         "`enabled: false` in its frontmatter turns one off, and one with no text after its frontmatter is skipped",
+         "`enabled: false` in its frontmatter turns one off; one with no text, frontmatter YAML cannot read or a "
+         "`disabled` that is not true or false is dropped; rules are keyed by `name:` (else the file's name), the "
+         "last read wins",
          Source(SDK_PROMPT, "2026-11-29", _SDK_NOTE + "; `formatRulesForSystemPrompt` renders every enabled rule"),
          since=SDK),
     Rule("workflows.folder", (".clinerules/workflows",), "workflows run when you type `/name`", _R, when="on demand",
          until=SDK),
     Rule("workflows.folder", (".clinerules/workflows", ".cline/workflows"),
-         "workflows (`.clinerules/workflows/`, `.cline/workflows/`) run when you type `/name` (the file's name "
-         "without its ending, or its `name:`)", Source(SDK_PATHS, "2026-11-29", _SDK_NOTE), when="on demand",
+         "workflows (the own `.md`, `.markdown` and `.txt` files of `.clinerules/workflows/` and "
+         "`.cline/workflows/`) run when you type `/name`, the file's name without its ending",
+         Source(SDK_PATHS, "2026-11-29", _SDK_NOTE + "; before 4.0 the command was the whole file name"),
+         when="on demand",
          since=SDK),
     Rule("memory-bank.folder", "memory-bank", "every `memory-bank/*.md` is read in full at every task start (no "
          "cap)", Source(BANK, "2026-11-27")),

@@ -24,8 +24,9 @@ TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-27", (
          "computeAutomaticInstructions `_matches`; GitHub's page documents only `**`"), when="start-up"),
     Rule("path.anywhere", "**/",
          "an `applyTo` glob that starts with neither `/` nor `**/` matches at any depth (`src/**/*.ts` also takes "
-         "`packages/app/src/x.ts`), ignoring case", Source(VSCODE, "2026-11-29", "VS Code's `_matches` prefixes such "
-         "a glob with `**/` (\"support relative glob patterns\"); GitHub's page does not say"), when="on demand"),
+         "`packages/app/src/x.ts`)", Source(VSCODE, "2026-11-29", "VS Code's `_matches` prefixes such "
+         "a glob with `**/` (\"support relative glob patterns\") and ignores case, which curator does not; GitHub's page "
+         "does not say how github.com reads it"), when="on demand"),
     Rule("review.max-chars", 4_000,
          "formerly documented: code review read only the first 4,000 characters of an instructions file",
          Source(REPO, "2026-11-27", "the sentence was removed from the page in early 2026; whether the limit is "

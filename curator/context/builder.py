@@ -106,7 +106,8 @@ class Builder:
                 self._dead_parts(rel, key, globs, line, read_as)
             return False
         shown = ", ".join(globs[:4]) + (" ..." if len(globs) > 4 else "")
-        self.add("instructions.dead-glob", rel, f"`{key}: {shown}` matches no file in the repository: {outcome}",
+        read = f" (read as {', '.join(read_as[:4])})" if read_as and read_as != globs else ""
+        self.add("instructions.dead-glob", rel, f"`{key}: {shown}`{read} matches no file in the repository: {outcome}",
                  line)
         return True
 

@@ -23,18 +23,25 @@ def build(b: Builder) -> AgentContext:
     rules = b.rules_of("cline")
     ctx = AgentContext("cline")
     root = rules.value("rules.root")
+    sdk = rules.has("rules.switch")
+    chosen: dict[str, tuple[str, object, str, str]] = {}  # since 4.0 a rule is keyed by its name: the last read wins
     if root in b.fs.fileset:
         t = b.text(root)
         if t is not None:
-            _always(ctx, root, t, "Cline rules file (always)", rules.id("rules.root"))
+            _rule(b, ctx, rules, root, t, root, "Cline rules file (always)", rules.id("rules.root"), chosen)
     for folder in (root, *rules.value("rules.more-folders", ())):
         if folder in b.fs.dirs:
-            _folder(b, ctx, rules, folder)
+            _folder(b, ctx, rules, folder, chosen)
+    for rel, t, why, rule in chosen.values():
+        _always(ctx, rel, t, why, rule)
     for folder in rules.value("workflows.folder"):
         for rel in b.fs.under(folder):
+            inner = rel[len(folder) + 1:]
+            if sdk and ("/" in inner or not rel.lower().endswith(rules.value("rules.suffixes"))):
+                continue  # the SDK reads a workflows folder's own text files
             t = b.text(rel)
             if t is not None:
-                name = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+                name = inner.rsplit(".", 1)[0] if sdk else inner  # before 4.0 the command is the file's name
                 _manual(ctx, rel, t, f"when you run /{name} (workflow)", rules.id("workflows.folder"))
     for rel in b.fs.under(rules.value("memory-bank.folder")):
         if rel.endswith(".md"):
@@ -45,39 +52,54 @@ def build(b: Builder) -> AgentContext:
     return ctx
 
 
-def _folder(b: Builder, ctx: AgentContext, rules: RuleSet, folder: str) -> None:
+def _folder(b: Builder, ctx: AgentContext, rules: RuleSet, folder: str, chosen: dict) -> None:
     """One rules folder: each rule always, conditional (`paths:`, before 4.0), or off."""
     skip, top = rules.value("rules.skip"), rules.has("rules.top-level")
-    switch = rules.value("rules.switch", None)
     rule = rules.id("rules.root") if folder == rules.value("rules.root") else rules.id("rules.more-folders")
     for rel in b.fs.under(folder):
         inner = rel[len(folder) + 1:]
-        if not rel.endswith(rules.value("rules.suffixes")) or inner.split("/", 1)[0] in skip:
+        if not rel.lower().endswith(rules.value("rules.suffixes")) or inner.split("/", 1)[0] in skip:
             continue
         if top and "/" in inner:
             ctx.never.append(Unseen(rel, f"in a subfolder of {folder}/: Cline reads only the folder's own files",
                                     getattr(b.fs.read(rel), "size", 0), rules.id("rules.top-level")))
             continue
         t = b.text(rel)
-        if t is None:
-            continue
-        meta = _meta(b, rel, t.text, "Cline")
-        if switch is None:
-            globs = glob_list(meta.data.get(rules.value("rules.paths")))
-            if globs:
-                _globbed(b, ctx, rel, t, rules.value("rules.paths"), globs, rules.id("rules.paths"))
-            else:
-                _always(ctx, rel, t, "Cline rules folder (always)", rule)
-            continue
-        off = next((f"{k}: {str(v).lower()}" for k, v in switch.items() if meta.data.get(k) is v), None)
-        if off or not meta.body.strip():
-            why = f"turned off by `{off}` in its frontmatter" if off else "no text after its frontmatter: Cline skips it"
-            ctx.never.append(Unseen(rel, why, t.size, rules.id("rules.switch")))
-            continue
-        _always(ctx, rel, t, f"Cline rules folder ({folder}/, every task)", rule)
-        if meta.data.get("paths") is not None:
-            b.add("instructions.frontmatter", rel, "`paths:` is not read since Cline 4.0: this rule loads in every "
-                  "task, not only for the files it names", key_line(t.text, "paths"))
+        if t is not None:
+            _rule(b, ctx, rules, rel, t, inner, f"Cline rules folder ({folder}/, every task)", rule, chosen)
+
+
+def _rule(b: Builder, ctx: AgentContext, rules: RuleSet, rel: str, t, name: str, why: str, rule: str,
+          chosen: dict) -> None:
+    """One rule file: before 4.0 always or by `paths:`; since 4.0 always unless the SDK drops it
+    (turned off, no text, frontmatter it cannot read) or a later rule of the same name replaces it."""
+    switch = rules.value("rules.switch", None)
+    meta = _meta(b, rel, t.text, "Cline")
+    if switch is None:
+        globs = glob_list(meta.data.get(rules.value("rules.paths")))
+        if globs and rel != rules.value("rules.root"):
+            _globbed(b, ctx, rel, t, rules.value("rules.paths"), globs, rules.id("rules.paths"))
+        else:
+            chosen[rel] = (rel, t, why.replace(", every task)", ", always)"), rule)
+        return
+    off = next((f"{k}: {str(v).lower()}" for k, v in switch.items() if meta.data.get(k) is v), None)
+    odd = next((k for k in switch if k in meta.data and not isinstance(meta.data[k], bool)), None)
+    if off or odd or not meta.body.strip() or meta.error:
+        reason = (f"turned off by `{off}` in its frontmatter" if off else
+                  f"`{odd}:` is not true or false: the SDK drops the rule" if odd else
+                  "its frontmatter cannot be read: the SDK drops the rule" if meta.error else
+                  "no text after its frontmatter: Cline skips it")
+        ctx.never.append(Unseen(rel, reason, t.size, rules.id("rules.switch")))
+        return
+    key = str(meta.data.get("name") or name.rsplit(".", 1)[0]).strip().lower()
+    if key in chosen:
+        old = chosen[key][0]
+        ctx.never.append(Unseen(old, f"replaced by {rel}, a rule of the same name read after it",
+                                getattr(b.fs.read(old), "size", 0), rules.id("rules.switch")))
+    chosen[key] = (rel, t, why, rule)
+    if meta.data.get("paths") is not None:
+        b.add("instructions.frontmatter", rel, "`paths:` is not read since Cline 4.0: this rule loads in every "
+              "task, not only for the files it names", key_line(t.text, "paths"))
 
 
 def _agents_md(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:

@@ -39,7 +39,8 @@ def build(b: Builder) -> AgentContext:
             _always(ctx, rel, t, "Roo rules (every mode)", rules.id("rules.folder"))
     if not general and _user_folder(b, rules, "rules") is None:
         _legacy(b, ctx, rules, ("legacy.file", "legacy.cline-file"), "", None)
-    modes = sorted({d[len(mode_folder):] for d in fs.dirs if d.startswith(mode_folder) and "/" not in d[len(mode_folder):]})
+    modes = sorted({d[len(mode_folder):] for d in fs.dirs if d.startswith(mode_folder)
+                    and "/" not in d[len(mode_folder):] and fs.under(d)})  # an empty folder hides no legacy file
     for mode in modes:
         for rel in fs.under(f"{mode_folder}{mode}"):
             t = b.text(rel)
@@ -48,7 +49,7 @@ def build(b: Builder) -> AgentContext:
     legacy_modes = sorted({rel[len(rules.value(k)):] for k in ("legacy.mode-file", "legacy.cline-mode-file")
                            for rel in fs.files if rel.startswith(rules.value(k)) and "/" not in rel})
     for mode in legacy_modes:
-        if mode not in modes and _user_folder(b, rules, f"rules-{mode}") is None:
+        if mode and mode not in modes and _user_folder(b, rules, f"rules-{mode}") is None:
             _legacy(b, ctx, rules, ("legacy.mode-file", "legacy.cline-mode-file"), mode, mode)
     _agents_md(b, ctx, rules)
     return ctx

@@ -44,9 +44,10 @@ def test_since_4_0_every_rule_loads_in_every_task_and_paths_is_not_read(tmp_path
 def test_before_4_0_paths_make_a_rule_conditional_and_every_agents_md_loads(tmp_path):
     m = build(repo(tmp_path, FILES), tmp_path, versions={"cline": OLD})
     startup, on_demand, never = _cline(m)
-    assert startup == [".clinerules/01-style.md", ".clinerules/guides/deep.md", ".clinerules/off.md",
-                       "AGENTS.md", "pkg/AGENTS.md"]
+    assert startup == [".clinerules/01-style.md", ".clinerules/guides/deep.md", ".clinerules/notes.markdown",
+                       ".clinerules/off.md", "AGENTS.md", "pkg/AGENTS.md"]
     assert on_demand == [".clinerules/api.md", ".clinerules/workflows/release.md"]
+    assert m.agents["cline"].on_demand[1].when == "when you run /release.md (workflow)"  # the whole name, then
     assert never == []
     assert not [f for f in m.findings if f.check == "instructions.frontmatter"]
 
@@ -78,3 +79,22 @@ def test_probes_name_clines_global_rules(tmp_path):
     got = probes(str(home), str(tmp_path / "repo"), {})
     assert str(home / ".cline" / "rules" / "a.md") in got and str(home / ".agents" / "AGENTS.md") in got
     assert str(home / "Documents" / "Cline" / "Rules") in got
+
+
+def test_since_4_0_a_rule_of_the_same_name_replaces_and_a_broken_one_is_dropped(tmp_path):
+    root = repo(tmp_path, {".clinerules/style.md": "old style\n", ".cline/rules/style.md": "new style\n",
+                           ".clinerules/odd.md": "---\ndisabled: maybe\n---\ntext\n",
+                           ".clinerules/skills/x/SKILL.md": "---\nname: x\n---\nskill\n",
+                           ".clinerules/workflows/deep/inner.md": "not a workflow\n"})
+    m = build(root, tmp_path, versions={"cline": NEW})
+    startup, on_demand, never = _cline(m)
+    assert startup == [".cline/rules/style.md"] and on_demand == []
+    whys = {u.path: u.reason for u in m.agents["cline"].never}
+    assert "replaced by .cline/rules/style.md" in whys[".clinerules/style.md"]
+    assert "not true or false" in whys[".clinerules/odd.md"]
+    assert not any("skills" in p for p in whys)
+
+
+def test_a_repository_with_only_cline_rules_is_a_cline_repository(tmp_path):
+    m = build(repo(tmp_path, {".cline/rules/team.md": "team rule\n"}), tmp_path)
+    assert "cline" in m.agents and _cline(m)[0] == [".cline/rules/team.md"]

@@ -50,3 +50,10 @@ def test_probes_name_your_roo_rules(tmp_path):
     (home / ".roo" / "rules-code" / "a.md").write_text("a\n")
     got = probes(str(home), str(tmp_path / "repo"), {})
     assert str(home / ".roo") in got and str(home / ".roo" / "rules-code" / "a.md") in got
+
+
+def test_an_empty_mode_folder_hides_no_legacy_file(tmp_path):
+    root = repo(tmp_path, {".roorules-debug": "debug\n", ".roorules-": "no mode\n", ".roo/rules/a.md": "a\n"})
+    (root / ".roo" / "rules-debug").mkdir()
+    m = build(root, tmp_path, agents=["roo"])
+    assert _roo(m)[1] == [".roorules-debug"]
