@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..agents import RuleSet
 from .applyto import key_line
 from .builder import Builder
+from .fs import Text
 from .model import AgentContext, Loaded, Unseen
 from .parse import glob_list
 from .rules import _always, _globbed, _manual, _meta
@@ -24,7 +25,7 @@ def build(b: Builder) -> AgentContext:
     ctx = AgentContext("cline")
     root = rules.value("rules.root")
     sdk = rules.has("rules.switch")
-    chosen: dict[str, tuple[str, object, str, str]] = {}  # since 4.0 a rule is keyed by its name: the last read wins
+    chosen: dict[str, tuple[str, Text, str, str]] = {}  # since 4.0 a rule is keyed by its name: the last read wins
     if root in b.fs.fileset:
         t = b.text(root)
         if t is not None:
@@ -32,8 +33,8 @@ def build(b: Builder) -> AgentContext:
     for folder in (root, *rules.value("rules.more-folders", ())):
         if folder in b.fs.dirs:
             _folder(b, ctx, rules, folder, chosen)
-    for rel, t, why, rule in chosen.values():
-        _always(ctx, rel, t, why, rule)
+    for rel, text, why, rule in chosen.values():
+        _always(ctx, rel, text, why, rule)
     for folder in rules.value("workflows.folder"):
         for rel in b.fs.under(folder):
             inner = rel[len(folder) + 1:]
