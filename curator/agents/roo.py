@@ -15,6 +15,11 @@ _C = Source(CODE, "2026-11-29", _NOTE)
 TABLE = AgentTable("roo", "Roo Code", "2026-11", "2026-11-29", (
     Rule("rules.folder", ".roo/rules", "every file of `.roo/rules/` (alphabetical) in every mode", _P),
     Rule("rules.mode-folder", ".roo/rules-", "`.roo/rules-{mode}/` in that mode", _P, when="on demand"),
+    Rule("rules.skip-files", (".DS_Store", ".bak", ".cache", ".crdownload", ".db", ".dmp", ".dump", ".eslintcache",
+                              ".lock", ".log", ".old", ".part", ".partial", ".pyc", ".pyo", ".stackdump", ".swo",
+                              ".swp", ".temp", ".tmp", "Thumbs.db"),
+         "leftovers of editors and systems in a rule folder (`.DS_Store`, `*.swp`, `*.log`, `*.lock`, `Thumbs.db`, "
+         "...) are not rules", Source(CODE, "2026-11-29", _NOTE + "; `shouldIncludeRuleFile`"), when="never"),
     Rule("legacy.file", ".roorules", "`.roorules` only where no `.roo/rules/` (yours or the project's) holds a "
          "file", _C),
     Rule("legacy.cline-file", ".clinerules", "Cline's `.clinerules` file where neither `.roo/rules/` nor "

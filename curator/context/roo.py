@@ -16,13 +16,22 @@ from .model import AgentContext, Loaded, Unseen
 from .rules import _always, _manual
 
 
+def _rule_file(rules: RuleSet, rel: str) -> bool:
+    """Not an editor's or a system's leftover (Roo skips `.DS_Store`, `*.swp`, `*.log`, ...)."""
+    return not rel.rsplit("/", 1)[-1].endswith(tuple(rules.value("rules.skip-files", ())))
+
+
+def _under(b: Builder, rules: RuleSet, folder: str) -> list[str]:
+    return [rel for rel in b.fs.under(folder) if _rule_file(rules, rel)]
+
+
 def _user_folder(b: Builder, rules: RuleSet, name: str) -> str | None:
-    """Your `~/.roo/<name>` when it holds a file (never when CI is set)."""
+    """Your `~/.roo/<name>` when it holds a rule file (never when CI is set)."""
     if b.ci:
         return None
     full = os.path.join(b.home, rules.value("user.folder"), name)
     try:
-        return full if any(files for _, _, files in os.walk(full)) else None
+        return full if any(_rule_file(rules, f) for _, _, files in os.walk(full) for f in files) else None
     except OSError:
         return None
 
@@ -32,7 +41,7 @@ def build(b: Builder) -> AgentContext:
     ctx = AgentContext("roo")
     fs = b.fs
     folder, mode_folder = rules.value("rules.folder"), rules.value("rules.mode-folder")
-    general = list(fs.under(folder))
+    general = _under(b, rules, folder)
     for rel in general:
         t = b.text(rel)
         if t is not None:
@@ -40,9 +49,9 @@ def build(b: Builder) -> AgentContext:
     if not general and _user_folder(b, rules, "rules") is None:
         _legacy(b, ctx, rules, ("legacy.file", "legacy.cline-file"), "", None)
     modes = sorted({d[len(mode_folder):] for d in fs.dirs if d.startswith(mode_folder)
-                    and "/" not in d[len(mode_folder):] and fs.under(d)})  # an empty folder hides no legacy file
+                    and "/" not in d[len(mode_folder):] and _under(b, rules, d)})  # an empty folder hides no legacy file
     for mode in modes:
-        for rel in fs.under(f"{mode_folder}{mode}"):
+        for rel in _under(b, rules, f"{mode_folder}{mode}"):
             t = b.text(rel)
             if t is not None:
                 _manual(ctx, rel, t, f"in {mode} mode", rules.id("rules.mode-folder"), "mode")

@@ -57,3 +57,10 @@ def test_an_empty_mode_folder_hides_no_legacy_file(tmp_path):
     (root / ".roo" / "rules-debug").mkdir()
     m = build(root, tmp_path, agents=["roo"])
     assert _roo(m)[1] == [".roorules-debug"]
+
+
+def test_editor_and_system_leftovers_are_not_rules(tmp_path):
+    root = repo(tmp_path, {".roo/rules/.DS_Store": "x", ".roo/rules/a.md.swp": "x", ".roo/rules-code/run.log": "x",
+                           ".roorules": "legacy\n", ".roorules-code": "code\n", ".roo/rules/Thumbs.db": "x"})
+    m = build(root, tmp_path, agents=["roo"])
+    assert _roo(m)[:2] == ([".roorules"], [".roorules-code"])  # leftovers alone hide no legacy file
