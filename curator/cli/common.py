@@ -163,7 +163,7 @@ def open_store(args: argparse.Namespace, *, tokens: bool = True, quiet_notice: b
     return store, located
 
 
-def open_repository(args, *, only=None, check: bool = True, quiet_notice: bool = False, where=None):
+def open_repository(args, *, only=None, check: bool = True, quiet_notice: bool = False, where=None, agents=None):
     """Load every memory source of the repository (or store) the arguments name — or `where`,
     the (located, config) a caller already has — checked unless `check=False`. Returns
     (repository, located). Raises UsageError."""
@@ -173,7 +173,8 @@ def open_repository(args, *, only=None, check: bool = True, quiet_notice: bool =
     located, config = where if where is not None else locate_and_configure(args)
     counter = default_counter()
     target = located.repo if located.repo is not None else located.root
-    options = load_options(config=config, token_counter=counter, only=frozenset(only) if only else None, check=check)
+    options = load_options(config=config, token_counter=counter, only=frozenset(only) if only else None, check=check,
+                           agents=tuple(agents) if agents else None)
     repo = load_repository(target, options, layout=located.layout)
     _loaded(counter, located, quiet_notice)
     failed = [s for s in repo.sources if s.error]

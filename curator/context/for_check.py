@@ -18,14 +18,17 @@ def wanted(only: set[str] | None) -> set[str] | None:
     return {c for c in only if c.startswith(INSTRUCTION_IDS_PREFIX)}
 
 
-def instruction_model(root, only: set[str] | None = None, token_counter=None) -> ContextModel | None:
-    """The repository's context model for its findings (None when no instruction check is wanted)."""
+def instruction_model(root, only: set[str] | None = None, token_counter=None, agents=None,
+                      fs=None) -> ContextModel | None:
+    """The repository's context model for its findings (None when no instruction check is wanted);
+    `agents` (`NAME[@VERSION]`, `check --agent`) limits it to those agents at those versions."""
     from .build import build_context
 
     ids = wanted(only)
     if ids is not None and not ids:
         return None
-    return build_context(root, only=ids, token_counter=token_counter, count=False)
+    return build_context(root, only=ids, token_counter=token_counter, count=False, fs=fs, agents=agents,
+                         chosen_by="--agent" if agents else "asked")
 
 
 def findings_of(model: ContextModel | None) -> list[Finding]:

@@ -4,10 +4,10 @@ but no memory store: a repository of only its instruction findings."""
 from __future__ import annotations
 
 from ..base.paths import git_root
-from ..context.for_check import findings_of, wanted
+from ..context.for_check import findings_of
 
 
-def instructions_only(arg: str | None, only: set[str] | None = None, token_counter=None):
+def instructions_only(arg: str | None, only: set[str] | None = None, token_counter=None, agents=None):
     """(Repository, Located) for `curator check` on a repository that holds instruction files but
     no memory store (most repositories): its findings are the instruction checks'. None when
     the folder holds no agent file at all, not even one misplaced (the usual "no agent memory
@@ -31,10 +31,9 @@ def instructions_only(arg: str | None, only: set[str] | None = None, token_count
         return None
     if arg is None and not misplaced and instruction_repository(None, startup_only=True) is None:
         return None  # with no path, the app's rule: nothing loads at start-up here (curator's checkout)
-    from ..context.build import build_context
+    from ..context.for_check import instruction_model
 
-    ids = wanted(only)
-    model = build_context(root, only=ids, token_counter=token_counter, fs=fs, count=False) if ids is None or ids else None
+    model = instruction_model(root, only, token_counter, agents, fs)
     repo = Repository(Layout(root, ()), (), (), model, tuple(findings_of(model)))
     return repo, Located(root, arg or str(root), repo=root, layout=repo.layout)
 
@@ -110,15 +109,17 @@ def loads_at_startup(root, fs=None) -> bool:
     return any(ctx.startup for name, ctx in model.agents.items() if name != "serena")
 
 
-def agents_model(repo, token_counter=None):
+def agents_model(repo, token_counter=None, agents=None):
     """The counted context model of the repository's instruction files, for the agents' start-up
     numbers a machine output carries (`ContextModel.startup_tokens`, as `curator tokens` and
-    `curator context` give them); None for one store given alone (it has no repository)."""
+    `curator context` give them; `agents`: those of `check --agent`); None for one store given
+    alone (it has no repository)."""
     if repo.single:
         return None
     from ..context.build import build_context
 
-    return build_context(repo.root, token_counter=token_counter)
+    return build_context(repo.root, token_counter=token_counter, agents=agents,
+                         chosen_by="--agent" if agents else "asked")
 
 
 def with_memory(model, bench, swaps=None):

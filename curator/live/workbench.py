@@ -158,7 +158,7 @@ class Workbench:
         if self.check and not layout.single:  # the instruction files beside the memory (CLAUDE.md, rules, ...)
             from ..context.for_check import findings_of, instruction_model
 
-            model = instruction_model(layout.root, self.only, self.token_counter)
+            model = instruction_model(layout.root, self.only, self.token_counter, self.options.agents)
             found = tuple(findings_of(model))
         with self._lock:
             self.repo = replace(self.repo, sources=sources, instructions=model, instruction_findings=found)

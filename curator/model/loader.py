@@ -45,6 +45,7 @@ class LoadOptions:
     check: bool = True  # False: load only (no findings, no budgets)
     only: frozenset[str] | None = None  # the checks to run (None: all)
     budgets: bool = True  # False: the budget report is built when first asked for
+    agents: tuple[str, ...] | None = None  # the instruction checks' agents (`NAME[@VERSION]`; None: every present one)
 
     def but(self, **changes) -> LoadOptions:
         """These options with some fields changed (`dataclasses.replace`)."""

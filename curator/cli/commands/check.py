@@ -8,9 +8,10 @@ HELP = "check the store: index drift, collisions, budgets, naming, duplicates, .
 
 
 def add_arguments(parser) -> None:
-    from ..common import add_format_arg, add_store_args
+    from ..common import add_agent_arg, add_format_arg, add_store_args
 
     add_store_args(parser)
+    add_agent_arg(parser)
     add_format_arg(parser, ("text", "json", "github", "sarif"))
     parser.add_argument(
         "--fail-on",
@@ -47,17 +48,18 @@ def run(args) -> int:
         unknown = sorted(only - set(CHECKS))
         if unknown:
             raise UsageError(f"unknown check id: {', '.join(unknown)} (see `curator check --list`)")
+    agents = _agents(args.agent)
     from dataclasses import replace
 
     from ...live.repository import source_summaries
     from ..common import open_repository, render_sources
 
     try:
-        repo, located = open_repository(args, only=only, quiet_notice=args.format != "text")
+        repo, located = open_repository(args, only=only, quiet_notice=args.format != "text", agents=agents)
     except UsageError:  # no memory store: a repository with only instruction files is checked still
         from ...live.instructions import instructions_only
 
-        got = instructions_only(store_argument(args), only)
+        got = instructions_only(store_argument(args), only, agents=agents)
         if got is None:
             raise
         repo, located = got
@@ -80,7 +82,7 @@ def run(args) -> int:
 
             data = render_json(store, findings)
             data["sources"] = source_summaries(repo)
-            model = agents_model(repo)  # each agent's start-up, the number `tokens` and `context` give
+            model = agents_model(repo, agents=agents)  # each agent's start-up, as `tokens` and `context` give it
             data["agents"] = agents_json(model) if model is not None else []
             if repo.instructions is None:  # (--only without instruction checks) the output read them still:
                 repo = replace(repo, instructions=model)  # a kept run is replayed only while they are unchanged
@@ -134,6 +136,21 @@ def _session_findings(repo, only) -> list:
     sessions = SessionIndex.for_repo(root).build()
     found = prove(root, sessions).findings if sessions else []
     return [f for f in found if only is None or f.check in only]
+
+
+def _agents(given):
+    """`--agent NAME[@VERSION] …` checked before anything loads (an unknown one: exit 2)."""
+    if not given:
+        return None
+    from ...agents import UnknownAgent, VersionError, parse_choice
+    from ..common import UsageError
+
+    try:
+        for item in given:
+            parse_choice(item)
+    except (UnknownAgent, VersionError) as exc:
+        raise UsageError(f"--agent: {exc}") from None
+    return tuple(given)
 
 
 def _narrow(args, store, findings, repo=None):

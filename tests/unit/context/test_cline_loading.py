@@ -98,3 +98,20 @@ def test_since_4_0_a_rule_of_the_same_name_replaces_and_a_broken_one_is_dropped(
 def test_a_repository_with_only_cline_rules_is_a_cline_repository(tmp_path):
     m = build(repo(tmp_path, {".cline/rules/team.md": "team rule\n"}), tmp_path)
     assert "cline" in m.agents and _cline(m)[0] == [".cline/rules/team.md"]
+
+
+def test_check_with_agent_holds_the_instruction_checks_to_that_version(tmp_path, capsys):
+    import json
+
+    from curator.cli import main
+
+    root = repo(tmp_path, {".clinerules/a.md": "---\npaths:\n  - src/**\n---\nrule\n", "src/x.ts": "",
+                           "CLAUDE.md": "claude\n"})
+    assert main(["check", str(root), "--format", "json"]) == 0
+    now = json.loads(capsys.readouterr().out)
+    assert [f["check"] for f in now["findings"]] == ["instructions.frontmatter"]  # paths: not read since 4.0
+    assert main(["check", str(root), "--agent", "cline@2026-05", "--format", "json"]) == 0
+    old = json.loads(capsys.readouterr().out)
+    assert old["findings"] == [] and [a["agent"] for a in old["agents"]] == ["cline"]
+    assert main(["check", str(root), "--agent", "aider"]) == 2
+    assert "--agent: unknown agent 'aider'" in capsys.readouterr().err
