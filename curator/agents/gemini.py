@@ -6,6 +6,7 @@ from .table import AgentTable, Rule, Source
 
 CONFIG = "https://geminicli.com/docs/get-started/configuration/"
 MEMPORT = "https://geminicli.com/docs/reference/memport"
+CODE = "https://github.com/google-gemini/gemini-cli/blob/5411f113ca/packages/core/src/"
 
 TABLE = AgentTable("gemini", "Gemini CLI", "0.40.0", "2026-05-09", (
     Rule("context.default-names", ("GEMINI.md",),
@@ -28,4 +29,13 @@ TABLE = AgentTable("gemini", "Gemini CLI", "0.40.0", "2026-05-09", (
          Source(MEMPORT, "2026-11-27")),
     Rule("imports.max-hops", 5, "imports are followed at most five deep", Source(MEMPORT, "2026-11-27",
          "the processor's default `maxDepth`"), when="never"),
+    Rule("user.folder", ".gemini", "your global `~/.gemini/GEMINI.md` (the context file names) loads at start-up "
+         "(read-only, shown apart)", Source(CONFIG, "2026-11-29")),
+    Rule("memory.project", {"registry": ".gemini/projects.json", "folder": ".gemini/tmp", "memory": "memory",
+                            "index": "MEMORY.md"},
+         "your private project memory `~/.gemini/tmp/<project>/memory/MEMORY.md` (else a `GEMINI.md` there) loads at "
+         "start-up; `~/.gemini/projects.json` names the project's folder (read-only, shown apart)",
+         Source(CODE + "utils/memoryDiscovery.ts", "2026-11-29", "`getUserProjectMemoryPaths`, with "
+                "`config/storage.ts` and `config/projectRegistry.ts`; added by #24161, first released in 0.37.0"),
+         since="0.37.0", when="memory"),
 ))

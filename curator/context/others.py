@@ -101,3 +101,40 @@ def serena_context(store) -> AgentContext:
                              "the memories they match")
         ctx.settings = {"memory_patterns": patterns.to_json(), "rule": rule}
     return ctx
+
+
+def gemini_user(b: Builder, ctx: AgentContext) -> None:
+    """Your `~/.gemini/GEMINI.md` and, since 0.37.0, your private project memory (read-only, apart)."""
+    import json
+    import re
+
+    from .agents_md import gemini_names
+    from .user import read_text, read_user
+
+    if b.ci:
+        return
+    rules = b.rules_of("gemini")
+    names, _ = gemini_names(b)
+    folder = rules.value("user.folder")
+    for shown, text in read_user(b.home, [f"{folder}/{n}" for n in names], []):
+        ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your global GEMINI.md (user level)", None, None,
+                               text, rules.id("user.folder")))
+    if not rules.has("memory.project"):
+        return
+    place = rules.value("memory.project")
+    try:
+        projects = json.loads(read_text(os.path.join(b.home, place["registry"])) or "{}").get("projects") or {}
+    except (ValueError, AttributeError):
+        return
+    root = os.path.abspath(b.fs.root)
+    slug = projects.get(root) if isinstance(projects, dict) else None
+    if not isinstance(slug, str) or not re.fullmatch(r"[a-z0-9-]+", slug):
+        return
+    base = f"{place['folder']}/{slug}/{place['memory']}"
+    for name in (place["index"], *names):  # MEMORY.md, else the older private GEMINI.md
+        got = read_user(b.home, [f"{base}/{name}"], [])
+        if got:
+            shown, text = got[0]
+            ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your private project memory (user level)",
+                                   None, None, text, rules.id("memory.project")))
+            return

@@ -152,10 +152,30 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
     out += [os.path.join(home, f) for f in cline.value("user.folders")]
     if cline.has("user.agents-md"):
         out.append(os.path.join(home, cline.value("user.agents-md")))
+    out += _gemini_probes(home, root, rules_for("gemini", (versions or {}).get("gemini")))
     roo = os.path.join(home, rules_for("roo", (versions or {}).get("roo")).value("user.folder"))
     out.append(roo)  # a rules-{mode} folder added there changes what loads
     folders.append(roo)
     for folder in folders + [claude_place(home, moved, claude.value("memory.subagents")["user"])]:
         for dirpath, dirnames, filenames in os.walk(os.path.join(home, folder)):
             out += [os.path.join(dirpath, d) for d in dirnames] + [os.path.join(dirpath, n) for n in filenames]
+    return out
+
+
+def _gemini_probes(home: str, root: str, rules) -> list[str]:
+    """Your ~/.gemini/GEMINI.md, the project registry and the private project memory it names."""
+    import json
+
+    folder = os.path.join(home, rules.value("user.folder"))
+    out = [os.path.join(folder, n) for n in rules.value("context.default-names")]
+    if not rules.has("memory.project"):
+        return out
+    place = rules.value("memory.project")
+    out.append(os.path.join(home, place["registry"]))
+    try:
+        slug = json.loads(read_text(out[-1]) or "{}").get("projects", {}).get(os.path.abspath(root))
+    except (ValueError, AttributeError):
+        return out
+    if isinstance(slug, str) and slug and "/" not in slug and slug not in (".", ".."):
+        out.append(os.path.join(home, place["folder"], slug, place["memory"]))
     return out
