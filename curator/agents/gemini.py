@@ -8,7 +8,10 @@ CONFIG = "https://geminicli.com/docs/get-started/configuration/"
 MEMPORT = "https://geminicli.com/docs/reference/memport"
 CODE = "https://github.com/google-gemini/gemini-cli/blob/5411f113ca/packages/core/src/"
 
-TABLE = AgentTable("gemini", "Gemini CLI", "0.40.0", "2026-05-09", (
+# newest moved from 0.40.0 after reading the loader at v0.56.0 (2026-08-19): between the two, memoryDiscovery,
+# memoryImportProcessor, jit-context and memoryContextManager changed only to skip a GEMINI.md that is a
+# folder and to refuse an import through a linked folder leaving the project (#28233) — no rule below moved
+TABLE = AgentTable("gemini", "Gemini CLI", "0.56.0", "2026-11-29", (
     Rule("context.default-names", ("GEMINI.md",),
          "`GEMINI.md` of the working folder and its parents at start-up, with its `@imports`; `AGENTS.md` is not "
          "read unless named", Source(CONFIG, "2026-11-27")),
