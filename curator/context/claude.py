@@ -17,7 +17,7 @@ import os
 from ..agents import RuleSet, mebibytes
 from . import claude_items, claude_memory, claude_settings
 from .builder import Builder
-from .model import AgentContext, Loaded, OnDemand, Unseen
+from .model import AgentContext, OnDemand, Unseen
 from .parse import find_imports
 
 WHY = {"CLAUDE.md": "project instructions (CLAUDE.md)", ".claude/CLAUDE.md": "project instructions (.claude/CLAUDE.md)",
@@ -239,8 +239,7 @@ def user_files(b: Builder, ctx: AgentContext, slug_root: str) -> None:
             places.insert(0, (moved, *strip))
         for base, some, within in places:
             for shown, text in read_user(b.home, some, within, base):
-                ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your own instructions (user level)",
-                                       None, None, text, rules.id("user.files")))
+                ctx.add_user(shown, text, "your own instructions (user level)", rules.id("user.files"))
         if moved and "moved" not in rules.value("config.dir-instructions", ("home",)):
             ctx.notes.append(f"$CLAUDE_CONFIG_DIR is set, but Claude Code {rules.version} still reads your "
                              "CLAUDE.md and rules/ from ~/.claude")
@@ -254,6 +253,5 @@ def _managed_file(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
     path = managed_place(b, rules.value("managed.file"))
     text = read_text(path)
     if text is not None:
-        ctx.user.append(Loaded(path.replace(os.sep, "/"), len(text.encode("utf-8")), 0,
-                               "managed policy (your organisation's, read-only; loads first)", None, None, text,
-                               rules.id("managed.file")))
+        ctx.add_user(path.replace(os.sep, "/"), text, "managed policy (your organisation's, read-only; loads first)",
+                     rules.id("managed.file"))

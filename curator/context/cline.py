@@ -15,7 +15,7 @@ from ..agents import RuleSet
 from .applyto import key_line
 from .builder import Builder
 from .fs import Text
-from .model import AgentContext, Loaded, Unseen
+from .model import AgentContext, Unseen
 from .parse import glob_list
 from .rules import _always, _globbed, _manual, _meta
 
@@ -118,10 +118,9 @@ def _agents_md(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
         if rel == name and t.real in loaded:
             ctx.notes.append(f"AGENTS.md is the same file as {t.real}: read once")
         elif rel == name:
-            ctx.startup.append(Loaded(rel, t.size, 0, "AGENTS.md (read by this agent too)", None, None, t.text, rule))
+            _always(ctx, rel, t, "AGENTS.md (read by this agent too)", rule)
         elif every:
-            ctx.startup.append(Loaded(rel, t.size, 0, "AGENTS.md of a subfolder (every one loads at task start)",
-                                      None, None, t.text, rules.id("agents-md.nested")))
+            _always(ctx, rel, t, "AGENTS.md of a subfolder (every one loads at task start)", rules.id("agents-md.nested"))
         else:
             ctx.never.append(Unseen(rel, "AGENTS.md in a subfolder: Cline reads only the root one", t.size,
                                     rules.id("agents-md.nested")))
@@ -135,9 +134,7 @@ def user_files(b: Builder, ctx: AgentContext) -> None:
         return
     rules = b.rules_of("cline")
     for shown, text in read_user(b.home, [], list(rules.value("user.folders"))):
-        ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your global Cline rules (user level)", None,
-                               None, text, rules.id("user.folders")))
+        ctx.add_user(shown, text, "your global Cline rules (user level)", rules.id("user.folders"))
     if rules.has("user.agents-md"):
         for shown, text in read_user(b.home, [rules.value("user.agents-md")], []):
-            ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your global AGENTS.md (user level)", None,
-                                   None, text, rules.id("user.agents-md")))
+            ctx.add_user(shown, text, "your global AGENTS.md (user level)", rules.id("user.agents-md"))

@@ -149,6 +149,10 @@ class AgentContext:
     settings: dict = field(default_factory=dict)  # settings the agent read that change what loads
     name: str = ""  # the agent's name at that version (Windsurf before 2026-06)
 
+    def add_user(self, shown: str, text: str, why: str, rule: str) -> None:
+        """A file read beside the repository (yours, your organisation's): apart, not counted."""
+        self.user.append(Loaded(shown, len(text.encode("utf-8")), 0, why, None, None, text, rule))
+
     @property
     def label(self) -> str:
         return self.name or LABELS.get(self.agent, self.agent)

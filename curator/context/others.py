@@ -33,8 +33,7 @@ def codex_user(b: Builder, ctx: AgentContext) -> None:
         got = read_user(b.home, [f"{rel}/{name}"], [])
         if got:
             shown, text = got[0]
-            ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your global AGENTS.md (user level)", None,
-                                   None, text, rules.id("user.files")))
+            ctx.add_user(shown, text, "your global AGENTS.md (user level)", rules.id("user.files"))
             break
     folder = os.path.join(b.home, rel, rules.value("memory.folder"))
     if os.path.isdir(folder) and not os.path.islink(folder):
@@ -53,8 +52,7 @@ def devin_user(b: Builder, ctx: AgentContext) -> None:
         return
     rules = b.rules_of("devin")
     for shown, text in read_user(b.home, [rules.value("user.file")], []):
-        ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your global rules (user level)", None, None,
-                               text, rules.id("user.file")))
+        ctx.add_user(shown, text, "your global rules (user level)", rules.id("user.file"))
 
 
 def serena(b: Builder) -> AgentContext:
@@ -117,8 +115,7 @@ def gemini_user(b: Builder, ctx: AgentContext) -> None:
     names, _ = gemini_names(b)
     folder = rules.value("user.folder")
     for shown, text in read_user(b.home, [f"{folder}/{n}" for n in names], []):
-        ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your global GEMINI.md (user level)", None, None,
-                               text, rules.id("user.folder")))
+        ctx.add_user(shown, text, "your global GEMINI.md (user level)", rules.id("user.folder"))
     if not rules.has("memory.project"):
         return
     place = rules.value("memory.project")
@@ -135,6 +132,5 @@ def gemini_user(b: Builder, ctx: AgentContext) -> None:
         got = read_user(b.home, [f"{base}/{name}"], [])
         if got:
             shown, text = got[0]
-            ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your private project memory (user level)",
-                                   None, None, text, rules.id("memory.project")))
+            ctx.add_user(shown, text, "your private project memory (user level)", rules.id("memory.project"))
             return

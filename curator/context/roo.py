@@ -12,7 +12,7 @@ import os
 
 from ..agents import RuleSet
 from .builder import Builder
-from .model import AgentContext, Loaded, Unseen
+from .model import AgentContext, Unseen
 from .rules import _always, _manual
 
 
@@ -48,10 +48,11 @@ def build(b: Builder) -> AgentContext:
             _always(ctx, rel, t, "Roo rules (every mode)", rules.id("rules.folder"))
     if not general and _user_folder(b, rules, "rules") is None:
         _legacy(b, ctx, rules, ("legacy.file", "legacy.cline-file"), "", None)
-    modes = sorted({d[len(mode_folder):] for d in fs.dirs if d.startswith(mode_folder)
-                    and "/" not in d[len(mode_folder):] and _under(b, rules, d)})  # an empty folder hides no legacy file
+    mode_files = {d[len(mode_folder):]: _under(b, rules, d) for d in sorted(fs.dirs)
+                  if d.startswith(mode_folder) and "/" not in d[len(mode_folder):]}
+    modes = [mode for mode, files in mode_files.items() if files]  # an empty folder hides no legacy file
     for mode in modes:
-        for rel in _under(b, rules, f"{mode_folder}{mode}"):
+        for rel in mode_files[mode]:
             t = b.text(rel)
             if t is not None:
                 _manual(ctx, rel, t, f"in {mode} mode", rules.id("rules.mode-folder"), "mode")
@@ -102,7 +103,7 @@ def _agents_md(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
             continue
         why = "AGENTS.md (read by this agent too)" if rel == root else "your AGENTS.local.md (personal, every mode)"
         key = "agents-md" if rel == root else "agents-md.local"
-        ctx.startup.append(Loaded(rel, t.size, 0, why, None, None, t.text, rules.id(key)))
+        _always(ctx, rel, t, why, rules.id(key))
     for rel in b.fs.named(names[0]):
         if "/" in rel:
             ctx.never.append(Unseen(rel, "AGENTS.md in a subfolder: Roo reads it only with enableSubfolderRules (off "
@@ -122,5 +123,4 @@ def user_files(b: Builder, ctx: AgentContext) -> None:
     except OSError:
         return
     for shown, text in read_user(b.home, [], [f"{base}/{n}" for n in names]):
-        ctx.user.append(Loaded(shown, len(text.encode("utf-8")), 0, "your global Roo rules (user level)", None, None,
-                               text, rules.id("user.folder")))
+        ctx.add_user(shown, text, "your global Roo rules (user level)", rules.id("user.folder"))
