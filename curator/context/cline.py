@@ -86,9 +86,9 @@ def _rule(b: Builder, ctx: AgentContext, rules: RuleSet, rel: str, t, name: str,
     off = next((f"{k}: {str(v).lower()}" for k, v in switch.items() if meta.data.get(k) is v), None)
     odd = next((k for k in switch if k in meta.data and not isinstance(meta.data[k], bool)), None)
     if off or odd or not meta.body.strip() or meta.error:
-        reason = (f"turned off by `{off}` in its frontmatter" if off else
+        reason = ("its frontmatter cannot be read: the SDK drops the rule" if meta.error else  # before any value
+                  f"turned off by `{off}` in its frontmatter" if off else  # read line by line from it
                   f"`{odd}:` is not true or false: the SDK drops the rule" if odd else
-                  "its frontmatter cannot be read: the SDK drops the rule" if meta.error else
                   "no text after its frontmatter: Cline skips it")
         ctx.never.append(Unseen(rel, reason, t.size, rules.id("rules.switch")))
         return

@@ -101,7 +101,7 @@ def _agents_md(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
         if t.real in loaded:
             ctx.notes.append(f"{rel} is the same file as {t.real}: read once")
             continue
-        why = "AGENTS.md (read by this agent too)" if rel == root else "your AGENTS.local.md (personal, every mode)"
+        why = f"{rel} (read by this agent too)" if rel == root else "your AGENTS.local.md (personal, every mode)"
         key = "agents-md" if rel == root else "agents-md.local"
         _always(ctx, rel, t, why, rules.id(key))
     for rel in b.fs.named(names[0]):

@@ -115,3 +115,10 @@ def test_check_with_agent_holds_the_instruction_checks_to_that_version(tmp_path,
     assert old["findings"] == [] and [a["agent"] for a in old["agents"]] == ["cline"]
     assert main(["check", str(root), "--agent", "aider"]) == 2
     assert "--agent: unknown agent 'aider'" in capsys.readouterr().err
+
+
+def test_a_frontmatter_yaml_cannot_read_is_the_reason_even_when_its_lines_say_disabled(tmp_path):
+    bomb = "a: &a [x, x]\nb: &b [*a, *a\ndisabled: false\n"  # unclosed: YAML fails, the lines still read
+    m = build(repo(tmp_path, {".clinerules/bomb.md": f"---\n{bomb}---\nbody\n"}), tmp_path, versions={"cline": NEW})
+    (u,) = m.agents["cline"].never
+    assert u.reason == "its frontmatter cannot be read: the SDK drops the rule"

@@ -23,6 +23,7 @@ def test_without_rule_folders_the_legacy_chain_reaches_clines_files(tmp_path):
     assert on_demand == [".roo/rules-architect/a.md", ".clinerules-code", ".roorules-debug"]
     assert never == [".clinerules-debug", "pkg/AGENTS.md"]
     rules = {e.path: e.rule for e in m.agents["roo"].startup}
+    assert {e.path: e.why for e in m.agents["roo"].startup}["AGENT.md"] == "AGENT.md (read by this agent too)"
     assert rules[".clinerules"] == "roo/legacy.cline-file" and rules["AGENTS.local.md"] == "roo/agents-md.local"
 
 
