@@ -12,7 +12,7 @@ OLD_RULES = _GIT + "v3.89.2/apps/vscode/src/core/context/instructions/user-instr
 SDK_PATHS = _GIT + "v4.0.0/sdk/packages/shared/src/storage/paths.ts"
 SDK_LOADER = _GIT + "v4.0.0/sdk/packages/core/src/extensions/config/user-instruction-config-loader.ts"
 SDK_PROMPT = _GIT + "v4.0.0/sdk/packages/core/src/runtime/safety/rules.ts"
-SDK = "2026-06-26"  # Cline 4.0.0: the extension runs on the Cline SDK, whose loader reads rules otherwise
+SDK, SDK_VERSION = "2026-06-26", "4.0.0"  # Cline 4.0.0: the extension runs on the Cline SDK, whose loader reads rules otherwise
 _R = Source(RULES, "2026-11-27")
 _SDK_NOTE = ("4.0.0 (2026-06-26) is the first release on the SDK; the docs still describe the extension before it "
              "(read in the code at v4.0.0 and at 21cb8d2525, 4.1.13)")
@@ -67,4 +67,7 @@ TABLE = AgentTable("cline", "Cline", "2026-11", "2026-11-29", (
          "apart)", Source(SDK_PATHS, "2026-11-29", _SDK_NOTE), since=SDK),
     Rule("user.agents-md", ".agents/AGENTS.md", "your `~/.agents/AGENTS.md` loads in every task (read-only, shown "
          "apart)", Source(SDK_PATHS, "2026-11-29", _SDK_NOTE), since=SDK),
+), versioning="date", releases=(
+    # the days the releases came out (their tags in cline/cline): a release number reads the rows of its day
+    ("3.89.2", "2026-06-11"), (SDK_VERSION, SDK), ("4.1.13", "2026-08-22"),
 ))

@@ -37,4 +37,4 @@ TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-27", (
          "every `.md` in `.github/agents/` is a custom agent (its `description` says when to use it; its name is the "
          "file's without `name:`)", Source(AGENTS, "2026-11-28", "VS Code prefers the `.agent.md` ending; GitHub's "
          "coding agent reads any `.md` there (our reading: every `.md` counts)"), when="on demand"),
-))
+), versioning="date")

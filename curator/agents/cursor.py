@@ -27,4 +27,4 @@ TABLE = AgentTable("cursor", "Cursor", "2026-11", "2026-11-27", (
     Rule("legacy.file", ".cursorrules", "the legacy `.cursorrules` at the root loads always", _R),
     Rule("agents-md", "AGENTS.md",
          "`AGENTS.md` at the root at start-up; a nested one for files under its folder (the nearest wins)", _R),
-))
+), versioning="date")

@@ -94,6 +94,9 @@ class AgentTable:
     rows: tuple[Rule, ...]
     versioning: str = "release"  # release (dotted numbers) | date (the docs' date)
     aliases: tuple[str, ...] = ()
+    # for a table kept by date whose agent has release numbers too: (release, its day), oldest
+    # first, so `cline@4.1.13` reads the rows of the day 4.1.13 came out
+    releases: tuple[tuple[str, str], ...] = ()
 
     def rule_id(self, rule: Rule) -> str:
         return f"{self.agent}/{rule.key}" + (f"@{rule.since}" if rule.since else "")
@@ -101,14 +104,26 @@ class AgentTable:
     def at(self, version: str | None = None) -> RuleSet:
         """The rules that hold at `version` (default: the newest known)."""
         chosen = self.newest if version in (None, "") else str(version).strip().lstrip("v")
-        version_key(chosen)
+        read_at, newer = self.dated(chosen)
         held = {}
         for rule in self.rows:
-            if rule.holds_at(chosen):
+            if rule.holds_at(read_at):
                 if rule.key in held:
                     raise ValueError(f"{self.agent}: two rows of {rule.key} hold at {chosen}")
                 held[rule.key] = rule
-        return RuleSet(self, chosen, held)
+        return RuleSet(self, chosen, held, newer)
+
+    def dated(self, version: str) -> tuple[str, bool]:
+        """The version the rows are read at, and whether it is newer than any curator knows. A
+        table kept by date reads a release number as the day of the newest known release at or
+        below it (before the first known: the oldest rows; past the last: the newest rows)."""
+        key = version_key(version)
+        if not (self.versioning == "date" and self.releases and key[0] < 1000):
+            return version, key > version_key(self.newest)
+        if key > version_key(self.releases[-1][0]):
+            return self.newest, True
+        days = [day for release, day in self.releases if version_key(release) <= key]
+        return (days[-1] if days else "0"), False
 
     def boundaries(self) -> list[str]:
         """Every version at which a rule starts or stops, oldest first (the versions worth
@@ -122,8 +137,9 @@ class RuleSet:
     """One agent's rules at one version: what the loaders read."""
 
     table: AgentTable
-    version: str
+    version: str  # as asked (`4.1.13`, `2026-06`)
     held: dict = field(default_factory=dict)
+    newer: bool = False  # than any version curator knows
 
     @property
     def agent(self) -> str:
@@ -131,7 +147,15 @@ class RuleSet:
 
     @property
     def newer_than_known(self) -> bool:
-        return version_key(self.version) > version_key(self.table.newest)
+        return self.newer
+
+    @property
+    def newest(self) -> str:
+        """The newest version curator knows, written as this one is (a release or a day)."""
+        table = self.table
+        if table.versioning == "date" and table.releases and version_key(self.version)[0] < 1000:
+            return table.releases[-1][0]
+        return table.newest
 
     def has(self, key: str) -> bool:
         """Does the rule hold at this version (a behaviour an older agent lacks)?"""

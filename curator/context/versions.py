@@ -111,5 +111,5 @@ def choose(root: str, agents: Iterable[str] | None = None, versions: Mapping[str
         choice.rules[agent], choice.chosen_by[agent] = rules, by
         if rules.newer_than_known:
             choice.notes.setdefault(agent, []).append(
-                f"{rules.version} is newer than the rules curator knows ({rules.table.newest}): those apply")
+                f"{rules.version} is newer than the rules curator knows ({rules.newest}): those apply")
     return choice

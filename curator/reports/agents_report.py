@@ -36,9 +36,11 @@ def _anchor(heading: str) -> str:
 def _table(table: AgentTable) -> list[str]:
     changes = ", ".join(table.boundaries()) or "none"
     scheme = "dates of the docs" if table.versioning == "date" else "releases"
+    releases = ", ".join(f"{release} ({day})" for release, day in table.releases)
+    read_as = f" A release number is read as the day it came out: {releases}." if releases else ""
     out = [f"## {_heading(table)}", "",
            f"Newest known: {table.newest} (as of {table.newest_checked}); versions are {scheme}. "
-           f"Versions at which a rule starts or stops: {changes}.", "",
+           f"Versions at which a rule starts or stops: {changes}.{read_as}", "",
            "| rule | kind | what the agent does | versions | source |", "| --- | --- | --- | --- | --- |"]
     for rule in table.rows:
         out.append(f"| `{table.rule_id(rule)}` | {rule.when} | {_cell(rule.what)} | {rule.versions()} | "

@@ -3,6 +3,8 @@ read, nested AGENTS.md, workflows' names, and your global rules beside the repos
 
 from __future__ import annotations
 
+import pytest
+
 from .test_context_model import build, repo
 
 OLD, NEW = "2026-05", "2026-11"
@@ -113,6 +115,11 @@ def test_check_with_agent_holds_the_instruction_checks_to_that_version(tmp_path,
     assert main(["check", str(root), "--agent", "cline@2026-05", "--format", "json"]) == 0
     old = json.loads(capsys.readouterr().out)
     assert old["findings"] == [] and [a["agent"] for a in old["agents"]] == ["cline"]
+    # Cline's own release numbers read the rows of the day they came out
+    assert main(["check", str(root), "--agent", "cline@3.89.2", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["findings"] == []
+    assert main(["check", str(root), "--agent", "cline@4.1.13", "--format", "json"]) == 0
+    assert [f["check"] for f in json.loads(capsys.readouterr().out)["findings"]] == ["instructions.frontmatter"]
     assert main(["check", str(root), "--agent", "aider"]) == 2
     assert "--agent: unknown agent 'aider'" in capsys.readouterr().err
 
@@ -122,3 +129,16 @@ def test_a_frontmatter_yaml_cannot_read_is_the_reason_even_when_its_lines_say_di
     m = build(repo(tmp_path, {".clinerules/bomb.md": f"---\n{bomb}---\nbody\n"}), tmp_path, versions={"cline": NEW})
     (u,) = m.agents["cline"].never
     assert u.reason == "its frontmatter cannot be read: the SDK drops the rule"
+
+
+@pytest.mark.parametrize(("asked", "sdk", "newer", "newest"), [
+    ("3.89.2", False, False, "4.1.13"), ("3.0", False, False, "4.1.13"), ("4.0.0", True, False, "4.1.13"),
+    ("v4.1.13", True, False, "4.1.13"), ("4.2.0", True, True, "4.1.13"),
+    ("2026-05", False, False, "2026-11"), ("2026-07", True, False, "2026-11"), ("2026-12", True, True, "2026-11"),
+])
+def test_a_release_number_reads_the_rows_of_its_day(asked, sdk, newer, newest):
+    from curator.agents import rules_for
+
+    rules = rules_for("cline", asked)
+    assert rules.version == asked.lstrip("v")  # shown as asked, never as the day it stands for
+    assert rules.has("rules.top-level") is sdk and rules.newer_than_known is newer and rules.newest == newest
