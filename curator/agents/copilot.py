@@ -27,6 +27,11 @@ TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-27", (
          "`packages/app/src/x.ts`)", Source(VSCODE, "2026-11-29", "VS Code's `_matches` prefixes such "
          "a glob with `**/` (\"support relative glob patterns\") and ignores case, which curator does not; GitHub's page "
          "does not say how github.com reads it"), when="on demand"),
+    Rule("path.whole-path", "/",
+         "an `applyTo` glob that starts with `/` matches no file: the glob is matched against the file's whole path on "
+         "disk (`/home/you/project/src/x.ts`), not the path in the project", Source(VSCODE, "2026-11-29", "our "
+         "reading of `_matches`: it keeps a leading `/` and matches `file.path`, the absolute path of the file's URI; "
+         "GitHub's page does not say how github.com reads it"), when="never"),
     Rule("review.max-chars", 4_000,
          "formerly documented: code review read only the first 4,000 characters of an instructions file",
          Source(REPO, "2026-11-27", "the sentence was removed from the page in early 2026; whether the limit is "

@@ -185,11 +185,32 @@ def _copilot_globbed(b: Builder, ctx: AgentContext, rules, rel: str, t, key: str
     """Path instructions as VS Code matches them: a glob not anchored by `/` or `**/` at any depth."""
     anywhere = rules.value("path.anywhere", None)
     every = frozenset(rules.value("path.every-file", ()))
+    if rules.has("path.whole-path"):
+        rooted = [g for g in globs if g.startswith("/")]
+        if rooted:
+            globs = [g for g in globs if not g.startswith("/")]
+            _rooted(b, ctx, rules, rel, t, key, rooted, live=bool(globs))
+            if not globs:
+                return
     read_as = [g if not anywhere or g in every or g.startswith(("/", anywhere, "!")) else anywhere + g for g in globs]
     deeper = " (at any depth)" if read_as != globs else ""
     ctx.on_demand.append(OnDemand(rel, f"reading a file matching {', '.join(globs)}{deeper}{extra}", 0, t.size, "path",
                                   tuple(read_as), text=t.text, rule=rules.id("path.folder")))
     b.dead_globs(rel, key, globs, read_as=read_as)
+
+
+def _rooted(b: Builder, ctx: AgentContext, rules, rel: str, t, key: str, rooted: list[str], live: bool) -> None:
+    """`applyTo: /src/**`: VS Code matches the glob against the file's whole path on disk, where
+    no project file starts `/src/`: the glob applies to nothing (and the file to nothing, alone)."""
+    shown = ", ".join(rooted)
+    fixed = ", ".join(g.lstrip("/") for g in rooted)
+    outcome = "the other globs still apply" if live else "the instructions never apply"
+    b.add("instructions.dead-glob", rel, f"`{key}: {shown}` starts with `/`: Copilot in VS Code matches a glob against "
+          f"each file's whole path on disk, so it matches no file of the repository — {outcome} (write `{fixed}`)",
+          _key_line(t.text, key))
+    if not live:
+        ctx.never.append(Unseen(rel, f"its {key} globs start with `/`: they match no file's whole path", t.size,
+                                rules.id("path.whole-path")))
 
 
 def _copilot_agents(b: Builder, ctx: AgentContext, rules) -> None:

@@ -78,11 +78,26 @@ def test_a_glob_not_anchored_matches_at_any_depth_and_is_not_dead(tmp_path):
                            "packages/app/src/x.ts": "x\n", "package.json": "{}\n"})
     m = build(root, tmp_path)
     (o,) = m.agents["copilot"].on_demand
-    assert o.globs == ("**/src/**/*.ts", "/build/*.sh") and "(at any depth)" in o.when
+    assert o.globs == ("**/src/**/*.ts",) and "(at any depth)" in o.when
     assert [i.path for i in loads_for(m, "packages/app/src/x.ts")["copilot"]] == [".github/instructions/ts.instructions.md"]
-    assert not [f for f in m.findings if f.check == "instructions.dead-glob"]
-    parts = [f for f in m.findings if f.check == "instructions.dead-glob-part"]
-    assert len(parts) == 1 and parts[0].message.startswith("`applyTo:` /build/*.sh matches no file")  # as written
+    (dead,) = [f for f in m.findings if f.check.startswith("instructions.dead-glob")]
+    assert dead.check == "instructions.dead-glob" and dead.line == 2
+    assert dead.message.startswith("`applyTo: /build/*.sh` starts with `/`") and "the other globs still apply" in \
+        dead.message and dead.message.endswith("(write `build/*.sh`)")
+
+
+def test_a_glob_starting_with_a_slash_matches_no_file_in_vs_code(tmp_path):
+    from curator.context.build import loads_for
+
+    root = repo(tmp_path, {".github/instructions/b.instructions.md": '---\napplyTo: "/build/**"\n---\nx\n',
+                           "build/run.sh": "x\n", "package.json": "{}\n"})
+    m = build(root, tmp_path)
+    copilot = m.agents["copilot"]
+    assert copilot.on_demand == [] and loads_for(m, "build/run.sh")["copilot"] == []
+    (never,) = copilot.never
+    assert never.path == ".github/instructions/b.instructions.md" and never.rule == "copilot/path.whole-path"
+    (dead,) = [f for f in m.findings if f.check.startswith("instructions.dead-glob")]
+    assert "the instructions never apply (write `build/**`)" in dead.message
 
 
 def test_a_misplaced_path_instruction_is_also_told_its_applyto_list_would_not_apply_once_moved(tmp_path):
