@@ -106,22 +106,25 @@ def _cap_finding(b: Builder, ctx: AgentContext, chain: list[Loaded], past: int, 
 
 
 def nearest(b: Builder, ctx: AgentContext) -> None:
-    """The open AGENTS.md spec: root file at start-up, the nearest one wins below."""
+    """The open AGENTS.md spec: root file at start-up, the nearest one wins below (Cursor: a
+    nested one adds to those above it)."""
     rules = b.rules_of(ctx.agent)
     name, rule = rules.value("agents-md"), rules.id("agents-md")
+    combined = rules.value("agents-md.nested", "nearest") == "combined"
     docs = {_folder(r): r for r in b.fs.named(name)}
-    loaded = {getattr(b.fs.read(e.path), "real", e.path) for e in ctx.startup}
+    loaded = {getattr(b.fs.read(e.path), "real", e.path): e.path for e in ctx.startup}
     for folder, rel in sorted(docs.items()):
         t = b.text(rel)
         if t is None or not t.text.strip():
             continue
         if not folder:
             if t.real in loaded:
-                ctx.notes.append(f"AGENTS.md is the same file as {t.real}: read once")
+                ctx.notes.append(f"AGENTS.md is the same file as {loaded[t.real]}: read once")
                 continue
             ctx.startup.append(Loaded(rel, t.size, 0, "AGENTS.md (read by this agent too)", None, None, t.text, rule))
         else:
-            ctx.on_demand.append(OnDemand(rel, f"working on files under {folder}/ (nearest AGENTS.md wins)", 0,
+            how = "with the AGENTS.md files above it" if combined else "nearest AGENTS.md wins"
+            ctx.on_demand.append(OnDemand(rel, f"working on files under {folder}/ ({how})", 0,
                                           t.size, "folder", (folder + "/**",), text=t.text, rule=rule))
 
 

@@ -28,7 +28,9 @@ def present_agents(fs: RepoFS, rulesets: dict[str, RuleSet] | None = None) -> li
     if "GEMINI.md" in names or ".gemini/settings.json" in files:
         found.add("gemini")
     cursor = _rules(rulesets, "cursor")
+    own_skills = [f for f in cursor.value("skills.nested", ()) if f.startswith(".cursor/")]
     if fs.under(cursor.value("rules.folder")) or cursor.value("legacy.file") in files or any(
+            fs.under(f) for f in own_skills) or any(
             d.endswith("/" + cursor.value("rules.folder")) for d in dirs):
         found.add("cursor")
     copilot = _rules(rulesets, "copilot")
@@ -44,7 +46,8 @@ def present_agents(fs: RepoFS, rulesets: dict[str, RuleSet] | None = None) -> li
     # the agent's own folder (`.devin/` skills and workflows, a `.devin/rules` file) says it is used
     if any(fs.under(f.split("/")[0]) for f in folders) or devin.value("legacy.file") in files:
         found.add("devin")
-    if fs.under(_rules(rulesets, "kiro").value("steering.folder")):
+    kiro = _rules(rulesets, "kiro")
+    if fs.under(kiro.value("steering.folder")) or (kiro.has("skills.folder") and fs.under(kiro.value("skills.folder"))):
         found.add("kiro")
     roo = _rules(rulesets, "roo")
     if fs.under(roo.value("rules.folder").split("/")[0]) or roo.value("legacy.file") in files:

@@ -18,13 +18,12 @@ Every folder, key and cap is the agent's rule at the version chosen (curator/age
 
 from __future__ import annotations
 
-from ..model.findings import RuleKeys
 from .applyto import key_line as _key_line
 from .applyto import not_a_string
 from .builder import Builder, cap_chars
-from .fs import Text
-from .model import AgentContext, Cut, Loaded, OnDemand, Unseen
-from .parse import find_kiro_refs, glob_list, read_meta
+from .model import AgentContext, Loaded, OnDemand, Unseen
+from .parse import glob_list, read_meta
+from .skills_list import list_skill, skill_files
 
 
 def _meta(b: Builder, rel: str, text: str, agent: str):
@@ -62,86 +61,6 @@ def _by_description(ctx: AgentContext, rel: str, t, desc: str, rule: str) -> Non
 
 def _manual(ctx: AgentContext, rel: str, t, how: str, rule: str, trigger: str = "manual") -> None:
     ctx.on_demand.append(OnDemand(rel, how, 0, t.size, trigger, text=t.text, rule=rule))
-
-
-def cursor(b: Builder) -> AgentContext:
-    rules = b.rules_of("cursor")
-    ctx = AgentContext("cursor")
-    folder, suffix = rules.value("rules.folder"), rules.value("rules.suffix")
-    plain = rules.value("rules.plain-md", None)
-    for scope in ["", *nested_cursor_scopes(b.fs, folder)]:
-        where = f"{scope}/{folder}" if scope else folder
-        for rel in b.fs.under(where):
-            if plain and rel.endswith(plain) and not rel.endswith(suffix):
-                ctx.never.append(Unseen(rel, f"a plain {plain} in {folder}: Cursor reads only {suffix} project rules",
-                                        getattr(b.fs.read(rel), "size", 0), rules.id("rules.plain-md")))
-                _plain_rule_globs(b, rules, rel, scope, suffix)
-        for rel, t, meta in _rule_files(b, where, (suffix,) if plain else (suffix, ".md"), "Cursor"):
-            _cursor_rule(b, ctx, rules, rel, t, meta, scope)
-    legacy = rules.value("legacy.file")
-    if legacy in b.fs.fileset:
-        t = b.text(legacy)
-        if t is not None:
-            _always(ctx, legacy, t, f"legacy {legacy} (always)", rules.id("legacy.file"))
-    return ctx
-
-
-def _plain_rule_globs(b: Builder, rules, rel: str, scope: str, suffix: str) -> None:
-    """A plain `.md` rule's globs, checked as its `.mdc` would be: renamed (the cursor-md fix), a
-    rule whose globs match nothing still never loads. Its frontmatter is read quietly: Cursor
-    reads none of it today."""
-    t = b.text(rel)
-    if t is None:
-        return
-    keys = rules.value("rules.keys")
-    data = read_meta(t.text).data
-    if data.get(keys["always"]) is True:
-        return  # always applied once renamed: its globs do not matter
-    globs = glob_list(data.get(keys["globs"]))
-    if scope:
-        globs = [f"{scope}/{g.lstrip('/').removeprefix('./')}" for g in globs]
-    if globs:
-        b.dead_globs(rel, keys["globs"], globs, outcome=f"renamed to {suffix}, the rule would still never load",
-                     parts=False)  # a rule not loaded yet: its dead patterns can wait
-
-
-def nested_cursor_scopes(fs, folder: str) -> list[str]:
-    """The subfolders holding a `.cursor/rules/` of their own (vendored and example ones aside)."""
-    from .placement import FOREIGN
-
-    tail = "/" + folder
-    return sorted(d[: -len(tail)] for d in fs.dirs if d.endswith(tail) and d not in fs.links
-                  and not any(p.lower() in FOREIGN or p.startswith(".") for p in d[: -len(tail)].split("/")))
-
-
-def _cursor_rule(b: Builder, ctx: AgentContext, rules, rel: str, t, meta, scope: str) -> None:
-    """One rule by its frontmatter; a nested folder's rules apply to files under `scope` only."""
-    keys = rules.value("rules.keys")
-    rule = rules.id("rules.folder" if not scope else "rules.nested")
-    always = meta.data.get(keys["always"])
-    if isinstance(always, str) and always.strip().lower() in ("true", "false", "yes", "no") and not meta.lenient:
-        b.add("instructions.string-bool", rel, f'{keys["always"]}: "{always}" is a string, not a boolean: Cursor '
-              f"does not treat the rule as always applied (write {keys['always']}: true)", 1,
-              fix=RuleKeys(rel, "bool") if t.real == rel else None)
-    globs = glob_list(meta.data.get(keys["globs"]))
-    if scope:
-        globs = [f"{scope}/{g.lstrip('/').removeprefix('./')}" for g in globs]
-    desc = meta.data.get(keys["description"])
-    if always is True or (meta.lenient and str(always).strip().lower() == "true"):
-        if scope:
-            ctx.on_demand.append(OnDemand(rel, f"working on files under {scope}/ (nested rule, {keys['always']}: "
-                                          "true)", 0, t.size, "folder", (scope + "/**",), text=t.text, rule=rule))
-        else:
-            _always(ctx, rel, t, f"Cursor rule, {keys['always']}: true", rule)
-    elif globs:
-        _globbed(b, ctx, rel, t, keys["globs"], globs, rule, " (auto attached)")
-    elif desc not in (None, "", []):
-        _by_description(ctx, rel, t, desc, rule)
-    else:
-        _manual(ctx, rel, t, "only when you @-mention it (manual rule)", rule)
-        if not meta.present and t.text.strip() and not _heading_keys(b, rel, t.text, keys.values()):
-            b.add("instructions.no-description", rel, "no frontmatter (description, globs, alwaysApply): Cursor "
-                  "applies this rule only when you @-mention it — nothing lets the agent pick it", 1)
 
 
 def copilot(b: Builder) -> AgentContext:
@@ -288,22 +207,9 @@ def devin(b: Builder) -> AgentContext:
 def _devin_skills_and_workflows(b: Builder, ctx: AgentContext, rules, name: str) -> None:
     """Skills listed by name and description (the body when invoked), workflows by `/name`."""
     if rules.has("skills.folder"):
-        folder, rule = rules.value("skills.folder"), rules.id("skills.folder")
-        for rel in b.fs.under(folder):
-            if rel.count("/") != folder.count("/") + 2 or not rel.endswith("/SKILL.md"):
-                continue
-            t = b.text(rel)
-            if t is None:
-                continue
-            data = _meta(b, rel, t.text, name).data
-            skill = str(data.get("name") or rel.split("/")[-2]).strip()
-            desc = " ".join(str(data.get("description") or "").split())
-            line = f"- {skill}: {desc}" if desc else f"- {skill}"
-            ctx.startup.append(Loaded(rel, t.size, 0, "skill listing (name and description; body on demand)", None,
-                                      Cut(len(line.encode("utf-8")), "only the skill's name and description are shown"),
-                                      line, rule))
-            ctx.on_demand.append(OnDemand(rel, "when the skill is used", 0, t.size, "description", description=desc,
-                                          text=t.text, rule=rule))
+        rule = rules.id("skills.folder")
+        for rel in skill_files(b, rules.value("skills.folder"), deep=False):
+            list_skill(b, ctx, rel, rule, name)
     if rules.has("workflows.folder"):
         marker = "/" + rules.value("workflows.folder") + "/"
         for rel in b.fs.files:
@@ -331,48 +237,3 @@ def _devin_cap(b: Builder, ctx: AgentContext, entry: Loaded) -> None:
         ctx.never.append(Unseen(entry.path, f"past {name}'s {cap:,}-character cap", past, rules.id("rules.max-chars")))
         b.add("instructions.cap", entry.path, f"{name} reads the first {cap:,} characters of a rule: "
               f"the last {past:,} bytes are cut")
-
-
-def kiro(b: Builder) -> AgentContext:
-    rules = b.rules_of("kiro")
-    ctx = AgentContext("kiro")
-    keys, rule = rules.value("steering.keys"), rules.id("steering.folder")
-    for rel, t, meta in _rule_files(b, rules.value("steering.folder"), (".md",), "Kiro"):
-        inclusion = str(meta.data.get(keys["mode"]) or keys["default"]).strip()
-        if inclusion == "fileMatch":
-            globs = glob_list(meta.data.get(keys["globs"]))
-            if globs:
-                _globbed(b, ctx, rel, t, keys["globs"], globs, rule)
-            else:
-                _manual(ctx, rel, t, f"inclusion: fileMatch without a {keys['globs']}: never attached", rule)
-        elif inclusion == "manual":
-            _manual(ctx, rel, t, f"only when you reference #{rel.rsplit('/', 1)[-1][:-3]} in chat", rule)
-        elif inclusion == "auto":
-            _by_description(ctx, rel, t, meta.data.get("description") or "", rule)
-            if not str(meta.data.get("description") or "").strip():
-                b.add("instructions.no-description", rel, "inclusion: auto without a description: Kiro includes "
-                      "the file when a request matches its description, so nothing includes it",
-                      _key_line(t.text, keys["mode"]))
-        else:
-            _always(ctx, rel, t, "Kiro steering (inclusion: always)", rule)
-            _kiro_refs(b, ctx, rel, t.text)
-    return ctx
-
-
-def _kiro_refs(b: Builder, ctx: AgentContext, rel: str, text: str) -> None:
-    rule = b.rules_of("kiro").id("steering.include")
-    for ref in find_kiro_refs(text):
-        target, why_not = b.resolve(ref, "")  # Kiro resolves #[[file:]] from the workspace root
-        if why_not or target is None:
-            b.add("instructions.import-outside", rel, f"#[[file:{ref.path}]] is outside the repository", ref.line, ref.path)
-            continue
-        got = b.fs.read(target)
-        if not isinstance(got, Text):
-            if getattr(got, "kind", "") == "missing":
-                b.broken_import(rel, ref, target, f"#[[file:{ref.path}]]", "", from_root=True)
-            else:
-                b.problem(got)
-            continue
-        if all(e.path != target for e in ctx.startup):
-            ctx.startup.append(Loaded(target, got.size, 0, f"included by {rel}", f"{rel}:{ref.line}", None, got.text,
-                                      rule))
