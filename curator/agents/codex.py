@@ -6,6 +6,11 @@ from .table import AgentTable, Rule, Source
 
 GUIDE = "https://developers.openai.com/codex/guides/agents-md"
 _G = Source(GUIDE, "2026-09-18")
+_CODE = "https://github.com/openai/codex/blob/rust-v0.148.0/codex-rs/"
+ROOTS = _CODE + "ext/skills/src/host_roots.rs"
+RENDER = _CODE + "ext/skills/src/render.rs"
+MEMORY = _CODE + "ext/memories/src/prompts.rs"
+_READ = "read in the code at rust-v0.148.0 (2026-08-18), the newest release whose source curator could read"
 
 TABLE = AgentTable("codex", "Codex", "0.154.0", "2026-09-18", (
     Rule("project.names", ("AGENTS.override.md", "AGENTS.md"),
@@ -20,7 +25,29 @@ TABLE = AgentTable("codex", "Codex", "0.154.0", "2026-09-18", (
          "your global `~/.codex/AGENTS.override.md`, else `~/.codex/AGENTS.md` (`$CODEX_HOME` moves the folder), "
          "shown apart", _G),
     Rule("memory.folder", "memories",
-         "the memories Codex writes when they are turned on (opt-in), in `~/.codex/memories/` (shown apart, "
-         "read-only)", Source("https://developers.openai.com/codex/memories", "2026-11-27",
-                             "the version that added memories is not on the page"), when="memory"),
+         "the memories Codex writes when they are turned on (off by default), in `~/.codex/memories/` (shown apart, "
+         "read-only): only `memory_summary.md` enters the context, cut to 2,500 tokens; the rest is read on demand",
+         Source(MEMORY, "2026-11-29", _READ + "; memories since 0.99.0, the summary cut 5,000 tokens before 0.132.0"),
+         when="memory"),
+    Rule("skills.folders", (".codex/skills",), "skills: every `SKILL.md` below `.codex/skills/` of each folder from "
+         "the project root down to where Codex starts is listed at start-up as `- name: description (file: path)`, "
+         "the body read when the skill is used", Source(ROOTS, "2026-11-29", _READ + "; on by default since 0.76.0"),
+         since="0.76.0", until="0.94.0", when="on demand"),
+    Rule("skills.folders", (".agents/skills", ".codex/skills"), "skills: every `SKILL.md` below `.agents/skills/` "
+         "or `.codex/skills/` of each folder from the project root down to where Codex starts is listed at start-up "
+         "as `- name: description (file: path)`, the body read when the skill is used",
+         Source(ROOTS, "2026-11-29", _READ + "; `.agents/skills` since 0.94.0 (#10317)"), since="0.94.0",
+         when="on demand"),
+    Rule("skills.description-max", 1_024, "a skill's description is cut to 1,024 characters in the listing",
+         Source(RENDER, "2026-11-29", _READ + "; since 0.142.0"), since="0.142.0", when="cap"),
+    Rule("skills.listing-budget", 8_000, "the skills listing gets 2% of the model's context window (8,000 "
+         "characters when the window is unknown); past it descriptions are shortened, then skills left out",
+         Source(RENDER, "2026-11-29", _READ + "; since 0.122.0"), since="0.122.0", when="cap"),
+    Rule("user.skills", ("$CODEX_HOME/skills",), "your skills in `$CODEX_HOME/skills/` (with Codex's bundled "
+         "skills in its `.system/`), listed by name and description (shown apart)",
+         Source(ROOTS, "2026-11-29", _READ), since="0.76.0", until="0.95.0"),
+    Rule("user.skills", (".agents/skills", "$CODEX_HOME/skills"), "your skills in `~/.agents/skills/` and "
+         "`$CODEX_HOME/skills/` (deprecated there; Codex's bundled skills are in its `.system/`), listed by name and "
+         "description (shown apart)", Source(ROOTS, "2026-11-29", _READ + "; `~/.agents/skills` since 0.95.0"),
+         since="0.95.0"),
 ))

@@ -13,6 +13,7 @@ Every name and number comes from the agents' rules (curator/agents/).
 from __future__ import annotations
 
 from .builder import Builder, cut_bytes
+from .codex_skills import codex_skills
 from .model import AgentContext, Loaded, OnDemand, Unseen
 from .parse import find_imports
 
@@ -89,6 +90,7 @@ def codex(b: Builder) -> AgentContext:
         if past and not any(part.startswith(".") for part in folder.split("/")):
             # (a folder under a dot folder, e.g. vendored skills, is no place anyone starts Codex)
             _cap_finding(b, ctx, chain, past, f"started in {folder}/", rel)
+    codex_skills(b, ctx)
     return ctx
 
 

@@ -9,7 +9,7 @@ from .builder import Builder
 from .model import AgentContext, Loaded, MemoryFolder, OnDemand
 
 
-def _home_rel(b: Builder, base: str | None, default: str) -> str | None:
+def home_rel(b: Builder, base: str | None, default: str) -> str | None:
     """A folder under home as `read_user` takes it (`$CODEX_HOME` may move it; None: elsewhere)."""
     if not base:
         return default
@@ -26,7 +26,7 @@ def codex_user(b: Builder, ctx: AgentContext) -> None:
     if b.ci:
         return
     rules = b.rules_of("codex")
-    rel = _home_rel(b, b.env.get("CODEX_HOME"), ".codex")
+    rel = home_rel(b, b.env.get("CODEX_HOME"), ".codex")
     if rel is None:
         return
     for name in rules.value("user.files"):

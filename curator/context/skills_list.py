@@ -27,11 +27,13 @@ def skill_name(data: dict, rel: str) -> str:
 
 
 def list_skill(b: Builder, ctx: AgentContext, rel: str, rule: str, agent: str, *, scope: str = "",
-               globs_key: tuple[str, ...] = (), manual_key: str = "", taken: dict[str, str] | None = None) -> bool:
+               globs_key: tuple[str, ...] = (), manual_key: str = "", taken: dict[str, str] | None = None,
+               scope_how: str = "", desc_max: int = 0, with_path: bool = False) -> bool:
     """One skill: its listing line at start-up and its body on demand; listed only for files
-    under `scope` or matching its `globs_key` globs, or only on `/name` when `manual_key` is true.
-    `taken`: the names already listed (name → path): a second skill of a name is listed once.
-    False when the file cannot be read or holds nothing."""
+    under `scope` (`scope_how` says when otherwise) or matching its `globs_key` globs, or only on
+    `/name` when `manual_key` is true. `taken`: the names already listed (name → path): a second
+    skill of a name is listed once. `desc_max`: the description's cut; `with_path`: the line
+    names the file (Codex). False when the file cannot be read or holds nothing."""
     t = b.text(rel)
     if t is None or not t.text.strip():
         return False
@@ -47,21 +49,24 @@ def list_skill(b: Builder, ctx: AgentContext, rel: str, rule: str, agent: str, *
             return True
         taken[name] = rel
     desc = " ".join(str(data.get("description") or "").split())
+    if desc_max and len(desc) > desc_max:
+        desc = desc[:desc_max] + "..."
     if manual_key and data.get(manual_key) is True:
         ctx.on_demand.append(OnDemand(rel, f"only when you type /{name} ({manual_key})", 0, t.size, "manual",
                                       text=t.text, rule=rule))
         return True
     globs = next((glob_list(data.get(k)) for k in globs_key if data.get(k) not in (None, "", [])), [])
     if scope or globs:
-        where = f"files under {scope}/" if scope else f"files matching {', '.join(globs)}"
-        ctx.on_demand.append(OnDemand(rel, f"listed when working on {where}; the body when the skill is used", 0,
+        where = scope_how or (f"working on files under {scope}/" if scope else f"working on files matching "
+                                                                                 f"{', '.join(globs)}")
+        ctx.on_demand.append(OnDemand(rel, f"listed when {where}; the body when the skill is used", 0,
                                       t.size, "description", description=desc, text=t.text, rule=rule))
         if globs:
             b.dead_globs(rel, next(k for k in globs_key if data.get(k) not in (None, "", [])),
                          [f"{scope}/{g.lstrip('/')}" if scope else g for g in globs],
                          outcome="the skill is never listed")
         return True
-    line = listing_line(name, desc)
+    line = listing_line(name, desc) + (f" (file: {rel})" if with_path else "")
     ctx.startup.append(Loaded(rel, t.size, 0, "skill listing (name and description; body on demand)", None,
                               Cut(len(line.encode("utf-8")), "only the skill's name and description are shown"),
                               line, rule))

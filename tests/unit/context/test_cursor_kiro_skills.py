@@ -96,3 +96,29 @@ def test_kiro_shows_your_global_steering_it_always_includes_and_your_skills(tmp_
         ("~/.kiro/steering/style.md", "your global steering (always included)"),
         ("~/.kiro/skills/notes/SKILL.md", "your skill (listed by name and description)")]
     assert build(root, tmp_path, env={"CI": "true"}).agents["kiro"].user == []
+
+
+def test_codex_lists_skills_of_the_chain_with_their_path_and_yours(tmp_path):
+    root = repo(tmp_path, {
+        "AGENTS.md": "root\n",
+        ".agents/skills/commit/SKILL.md": _skill("commit", "x" * 1100),  # cut to 1,024 characters
+        ".codex/skills/tools/review/SKILL.md": _skill("review", "review a change"),  # any depth
+        "pkg/.agents/skills/pkg-build/SKILL.md": _skill("pkg-build", "build the package"),
+        ".claude/skills/only-claude/SKILL.md": _skill("only-claude", "not Codex's"),
+    })
+    home = tmp_path / "home"
+    for rel in (".agents/skills/mine/SKILL.md", ".codex/skills/.system/skill-creator/SKILL.md"):
+        (home / rel).parent.mkdir(parents=True, exist_ok=True)
+        (home / rel).write_text(_skill(rel.split("/")[-2], "yours"), encoding="utf-8")
+    codex = build(root, tmp_path, agents=["codex"]).agents["codex"]
+    listed = {e.path: e.text for e in codex.startup if "skill listing" in e.why}
+    assert sorted(listed) == [".agents/skills/commit/SKILL.md", ".codex/skills/tools/review/SKILL.md"]
+    assert listed[".codex/skills/tools/review/SKILL.md"] == \
+        "- review: review a change (file: .codex/skills/tools/review/SKILL.md)"
+    assert listed[".agents/skills/commit/SKILL.md"] == f"- commit: {'x' * 1024}... (file: .agents/skills/commit/SKILL.md)"
+    whens = {o.path: o.when for o in codex.on_demand}
+    assert whens["pkg/.agents/skills/pkg-build/SKILL.md"].startswith("listed when Codex starts in pkg/ or below")
+    assert [u.path for u in codex.user] == ["~/.agents/skills/mine/SKILL.md",
+                                            "~/.codex/skills/.system/skill-creator/SKILL.md"]
+    old = build(root, tmp_path, agents=["codex"], versions={"codex": "0.70.0"}).agents["codex"]
+    assert [e.path for e in old.startup] == ["AGENTS.md"] and old.user == []
