@@ -30,5 +30,7 @@ TABLE = AgentTable("kiro", "Kiro", "2026-11", "2026-11-27", (
     Rule("user.skills", ".kiro/skills", "your global skills `~/.kiro/skills/`, listed by name and description "
          "(shown apart; a workspace skill of the same name wins)", Source(SKILLS, "2026-11-29")),
     Rule("agents-md", "AGENTS.md", "`AGENTS.md` at the root at start-up; a nested one for files under its folder",
-         _S),
+         Source(STEERING, "2026-11-29", "the page says AGENTS.md files found in subdirectories are \"always "
+                "included\"; Kiro's changelog says nested ones give guidance \"scoped to that part of your "
+                "workspace\" (kirodotdev/Kiro#10958): curator follows the changelog")),
 ), versioning="date")

@@ -131,7 +131,7 @@ def _cursor_rule(b: Builder, ctx: AgentContext, rules, rel: str, t, meta, scope:
     elif globs:
         _globbed(b, ctx, rel, t, keys["globs"], globs, rule, " (auto attached)")
     elif desc not in (None, "", []):
-        _by_description(ctx, rel, t, desc, rule)
+        _by_description(ctx, rel, t, desc, rule, listed=True)
     else:
         _manual(ctx, rel, t, "only when you @-mention it (manual rule)", rule)
         if not meta.present and t.text.strip() and not _heading_keys(b, rel, t.text, keys.values()):

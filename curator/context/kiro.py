@@ -33,7 +33,7 @@ def kiro(b: Builder) -> AgentContext:
         elif inclusion == "manual":
             _manual(ctx, rel, t, f"only when you reference #{rel.rsplit('/', 1)[-1][:-3]} in chat", rule)
         elif inclusion == "auto":
-            _by_description(ctx, rel, t, meta.data.get("description") or "", rule)
+            _by_description(ctx, rel, t, meta.data.get("description") or "", rule, listed=True)
             if not str(meta.data.get("description") or "").strip():
                 b.add("instructions.no-description", rel, "inclusion: auto without a description: Kiro includes "
                       "the file when a request matches its description, so nothing includes it",

@@ -1,18 +1,13 @@
-"""Rule folders with frontmatter modes: Cursor, GitHub Copilot, Cline, Devin Desktop, Kiro, Roo.
+"""Rule folders with frontmatter modes: GitHub Copilot and Devin Desktop, and the helpers every
+rule-folder agent shares (Cursor, Kiro, Cline and Roo have their own modules).
 
 Each rule is always loaded (start-up), attached when a matching file is read (globs), chosen by
 the agent from its description, or manual (only when the user names it). Per agent docs:
-- Cursor `.cursor/rules/**/*.mdc`: `alwaysApply: true` / `globs` / `description` / none;
-  `alwaysApply` must be a boolean; a plain `.md` there is ignored; legacy `.cursorrules` always;
 - Copilot `.github/copilot-instructions.md` always; `.github/instructions/**/*.instructions.md`
   by `applyTo` (none: manual), `excludeAgent` names the agent that skips it;
-- Cline: its own module (cline.py), its loading changed with 4.0;
 - Devin Desktop (Windsurf until 2026-06) `.devin/rules/*.md` and `.windsurf/rules/*.md` by
   `trigger:` (always_on / glob / model_decision / manual), a cap of characters a file; legacy
-  `.windsurfrules`;
-- Kiro `.kiro/steering/*.md` by `inclusion:` (always, the default / fileMatch / manual / auto),
-  `#[[file:path]]` pulls a file in;
-- Roo Code: its own module (roo.py).
+  `.windsurfrules`; skills listed by name and description, workflows by `/name`.
 Every folder, key and cap is the agent's rule at the version chosen (curator/agents/).
 """
 
@@ -21,7 +16,7 @@ from __future__ import annotations
 from .applyto import key_line as _key_line
 from .applyto import not_a_string
 from .builder import Builder, cap_chars
-from .model import AgentContext, Loaded, OnDemand, Unseen
+from .model import AgentContext, Cut, Loaded, OnDemand, Unseen
 from .parse import glob_list, read_meta
 from .skills_list import list_skill, skill_files
 
@@ -54,9 +49,17 @@ def _globbed(b: Builder, ctx: AgentContext, rel: str, t, key: str, globs: list[s
     b.dead_globs(rel, key, globs)
 
 
-def _by_description(ctx: AgentContext, rel: str, t, desc: str, rule: str) -> None:
+def _by_description(ctx: AgentContext, rel: str, t, desc: str, rule: str, listed: bool = False) -> None:
+    """A rule the agent picks by its description (`listed`: the agent is shown the rule's name and
+    description at start-up, as a skill's, so that line costs tokens there)."""
+    desc = " ".join(str(desc).split())
+    if listed and desc:
+        line = f"- {rel.rsplit('/', 1)[-1].rsplit('.', 1)[0]}: {desc}"
+        ctx.startup.append(Loaded(rel, t.size, 0, "rule listing (name and description; body when picked)", None,
+                                  Cut(len(line.encode("utf-8")), "only the rule's name and description are shown"),
+                                  line, rule))
     ctx.on_demand.append(OnDemand(rel, "when the agent picks it by its description", 0, t.size, "description",
-                                  description=" ".join(str(desc).split()), text=t.text, rule=rule))
+                                  description=desc, text=t.text, rule=rule))
 
 
 def _manual(ctx: AgentContext, rel: str, t, how: str, rule: str, trigger: str = "manual") -> None:

@@ -99,7 +99,9 @@ def test_cursor_modes_and_string_bool(tmp_path):
     })
     m = build(root, tmp_path, for_paths=["src/a.ts"])
     cur = m.agents["cursor"]
-    assert [e.path for e in cur.startup] == [".cursor/rules/always.mdc"]
+    assert [e.path for e in cur.startup] == [".cursor/rules/always.mdc", ".cursor/rules/asked.mdc"]
+    assert cur.startup[1].text == "- asked: Use when writing database migrations"  # the agent sees the description
+    assert cur.startup[1].loaded_bytes == len(cur.startup[1].text)
     assert {o.path: o.trigger for o in cur.on_demand} == {
         ".cursor/rules/asked.mdc": "description", ".cursor/rules/globbed.mdc": "path", ".cursor/rules/string.mdc": "manual"}
     assert [o.path for o in cur.for_path["src/a.ts"]] == [".cursor/rules/globbed.mdc"]
