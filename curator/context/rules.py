@@ -56,7 +56,7 @@ def _by_description(ctx: AgentContext, rel: str, t, desc: str, rule: str, listed
     if listed and desc:
         line = f"- {rel.rsplit('/', 1)[-1].rsplit('.', 1)[0]}: {desc}"
         ctx.startup.append(Loaded(rel, t.size, 0, "rule listing (name and description; body when picked)", None,
-                                  Cut(len(line.encode("utf-8")), "only the rule's name and description are shown"),
+                                  Cut(len(line.encode("utf-8")), "only the rule's name and description are listed"),
                                   line, rule))
     ctx.on_demand.append(OnDemand(rel, "when the agent picks it by its description", 0, t.size, "description",
                                   description=desc, text=t.text, rule=rule))

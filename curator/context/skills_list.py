@@ -68,7 +68,7 @@ def list_skill(b: Builder, ctx: AgentContext, rel: str, rule: str, agent: str, *
         return True
     line = listing_line(name, desc) + (f" (file: {rel})" if with_path else "")
     ctx.startup.append(Loaded(rel, t.size, 0, "skill listing (name and description; body on demand)", None,
-                              Cut(len(line.encode("utf-8")), "only the skill's name and description are shown"),
+                              Cut(len(line.encode("utf-8")), "only the skill's name and description are listed"),
                               line, rule))
     ctx.on_demand.append(OnDemand(rel, "when the skill is used", 0, t.size, "description", description=desc,
                                   text=t.text, rule=rule))

@@ -36,6 +36,8 @@ def test_cursor_lists_skills_of_every_folder_it_reads_once_by_name(tmp_path):
     })
     cursor = build(root, tmp_path, agents=["cursor"]).agents["cursor"]
     listed = {e.path: e.text for e in cursor.startup if "skill listing" in e.why}
+    # a listing is no cut by a cap: the screens and the report tell the two apart by "listed"
+    assert all("listed" in e.cut.reason for e in cursor.startup if "skill listing" in e.why)
     assert listed == {".agents/skills/review/SKILL.md": "- review: review a change",
                       ".claude/skills/commit/SKILL.md": "- commit: make a commit",
                       ".cursor/skills/group/deploy/SKILL.md": "- deploy: ship it"}
