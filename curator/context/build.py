@@ -97,12 +97,12 @@ def _agent(b: Builder, name: str, choice) -> AgentContext:
 def _repository_findings(b: Builder, built: dict[str, AgentContext], model: ContextModel, choice) -> None:
     """The checks across every agent built: the repository's, dead parts, Claude Code's traps,
     the start-up budget, and instruction files no agent reads (the model's `misplaced`)."""
-    from . import placement, startup_budget, traps
+    from . import link_text, placement, startup_budget, traps
     from .checks import repository_checks
 
     repository_checks(b, built)
     b.dead_parts()
-    traps.check(b, built.get("claude-code"))
+    traps.check(b, built.get("claude-code"), frozenset(link_text.check(b, built)))
     startup_budget.check(b, built)
     places = placement.placements(b.fs, choice.rules)
     placement.check(b, places)

@@ -82,6 +82,15 @@ INSTRUCTION_CHECKS: tuple[tuple[str, Severity, str, str, str, str, str], ...] = 
      "loads nothing, and curator never reads outside the repository.",
      "AGENTS.md -> /home/alice/notes/agents.md",
      "Commit the file itself, or a link to a file inside the repository.", BY_HAND),
+    ("instructions.link-as-text", W, "an instruction file whose whole text is the path of another file: a "
+     "symbolic link checked out as a plain file",
+     "Git checks out a symbolic link as a small file holding the link's target where links are off "
+     "(`core.symlinks=false`, the default on Windows). A CLAUDE.md linked to AGENTS.md then holds the nine "
+     "characters `AGENTS.md`: every agent reads them, and none gets the instructions.",
+     "CLAUDE.md: AGENTS.md  (9 bytes, no newline; in git a link to AGENTS.md)",
+     "Turn links on and check the file out again (`git config core.symlinks true`, then `git checkout -- FILE`; "
+     "on Windows with Developer Mode on), or commit a real file: for Claude Code a CLAUDE.md holding "
+     "`@AGENTS.md`.", BY_HAND),
     ("instructions.drifted-copy", W, "two agents' instruction files that were copies and have drifted apart",
      "A CLAUDE.md and an AGENTS.md kept as copies tell two agents different things once one is edited alone: "
      "the stale one gives the old instructions.",

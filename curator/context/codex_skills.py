@@ -32,7 +32,7 @@ def codex_skills(b: Builder, ctx: AgentContext) -> None:
                 seen.add(real)
     _budget_note(ctx, rules)
     if not b.ci and rules.has("user.skills"):
-        from .others import home_rel
+        from .user import home_rel
 
         codex_home = home_rel(b, b.env.get("CODEX_HOME"), ".codex")
         folders = [f for f in rules.value("user.skills") if not f.startswith("$CODEX_HOME")]

@@ -9,19 +9,9 @@ from .builder import Builder
 from .model import AgentContext, Loaded, MemoryFolder, OnDemand
 
 
-def home_rel(b: Builder, base: str | None, default: str) -> str | None:
-    """A folder under home as `read_user` takes it (`$CODEX_HOME` may move it; None: elsewhere)."""
-    if not base:
-        return default
-    try:
-        return os.path.relpath(base, b.home)
-    except ValueError:
-        return None
-
-
 def codex_user(b: Builder, ctx: AgentContext) -> None:
     """~/.codex/AGENTS.override.md, else ~/.codex/AGENTS.md, and the memories folder."""
-    from .user import read_user
+    from .user import home_rel, read_user
 
     if b.ci:
         return

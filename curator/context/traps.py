@@ -30,13 +30,15 @@ MIN_OWN = 3  # lines of its own an AGENTS.md needs before it is "guidance Claude
 _PATHY = re.compile(r"(?:`([^`\s]+)`|\]\(([^)\s#]+)|@([^\s`]+))")
 
 
-def check(b: Builder, ctx: AgentContext | None) -> None:
+def check(b: Builder, ctx: AgentContext | None, links_as_text: frozenset[str] = frozenset()) -> None:
+    """`links_as_text`: files that are links checked out as text (their own finding says why they
+    name AGENTS.md without importing it)."""
     if ctx is None:
         return
     rules = b.rules_of("claude-code")
     mode = ctx.settings.get("instructionFiles", {}).get("value", "")
     if mode not in ("claude-md", "managed-only"):  # a setting that turns AGENTS.md off is the user's choice
-        _unread(b, ctx, rules)
+        _unread(b, ctx, rules, links_as_text)
     _redundant(b, ctx, rules)
 
 
@@ -55,7 +57,7 @@ def _lines(text: str) -> set[str]:
 
 # -- AGENTS.md that Claude Code never reads ------------------------------------------------
 
-def _unread(b: Builder, ctx: AgentContext, rules) -> None:
+def _unread(b: Builder, ctx: AgentContext, rules, links_as_text: frozenset[str]) -> None:
     names = rules.value("project.files")
     startup = {_real(b, e.path): e for e in ctx.startup}
     later = {_real(b, o.path): o for o in ctx.on_demand}
@@ -71,8 +73,8 @@ def _unread(b: Builder, ctx: AgentContext, rules) -> None:
             continue
         prefix = folder + "/" if folder else ""
         silencers = [prefix + n for n in names if prefix + n in b.fs.fileset]
-        if not silencers:
-            continue  # a subfolder's AGENTS.md below a root CLAUDE.md only: not certain
+        if not silencers or any(s in links_as_text for s in silencers):
+            continue  # a subfolder's AGENTS.md below a root CLAUDE.md only: not certain (a link read as text: said)
         loaded = [e for e in ctx.startup] if not folder else [o for o in ctx.on_demand if _covers(o, folder)]
         said = set().union(*(_lines(getattr(e, "text", "")) for e in loaded)) if loaded else set()
         own = _lines(t.text) - said

@@ -48,6 +48,16 @@ def read_user(home: str, files: list[str], folders: list[str], base: str | None 
     return out
 
 
+def home_rel(b, base: str | None, default: str) -> str | None:
+    """A folder under home as `read_user` takes it (`$CODEX_HOME` may move it; None: elsewhere)."""
+    if not base:
+        return default
+    try:
+        return os.path.relpath(base, b.home)
+    except ValueError:
+        return None
+
+
 def shown_path(home: str, full: str) -> str:
     """`~/rel` for a path under home, else the path itself (forward slashes)."""
     try:

@@ -53,6 +53,7 @@ _BY_HAND = {
     "instructions.startup-budget": "keep the always-on part small; make the rest load on demand",
     "instructions.dead-glob-part": "drop the patterns that match nothing, or point them where the files are",
     "instructions.agents-md-unread": "import it: @AGENTS.md",
+    "instructions.link-as-text": "check the link out again with links on, or commit a real file (@AGENTS.md)",
     "instructions.redundant-import": "drop the import",
     "store.superseded": "archive it (or drop its marker if it still holds)",
     "duplicate.name": "keep one, merge what the other adds, archive the other",
