@@ -12,6 +12,7 @@ OLD_RULES = _GIT + "v3.89.2/apps/vscode/src/core/context/instructions/user-instr
 SDK_PATHS = _GIT + "v4.0.0/sdk/packages/shared/src/storage/paths.ts"
 SDK_LOADER = _GIT + "v4.0.0/sdk/packages/core/src/extensions/config/user-instruction-config-loader.ts"
 SDK_PROMPT = _GIT + "v4.0.0/sdk/packages/core/src/runtime/safety/rules.ts"
+SKILLS_ON = "2026-01-30"  # Cline 3.57.0: skills always on (no setting)
 SDK, SDK_VERSION = "2026-06-26", "4.0.0"  # Cline 4.0.0: the extension runs on the Cline SDK, whose loader reads rules otherwise
 _R = Source(RULES, "2026-11-27")
 _SDK_NOTE = ("4.0.0 (2026-06-26) is the first release on the SDK; the docs still describe the extension before it "
@@ -67,7 +68,20 @@ TABLE = AgentTable("cline", "Cline", "2026-11", "2026-11-29", (
          "apart)", Source(SDK_PATHS, "2026-11-29", _SDK_NOTE), since=SDK),
     Rule("user.agents-md", ".agents/AGENTS.md", "your `~/.agents/AGENTS.md` loads in every task (read-only, shown "
          "apart)", Source(SDK_PATHS, "2026-11-29", _SDK_NOTE), since=SDK),
+    Rule("skills.folders", (".agents/skills", ".claude/skills", ".cline/skills", ".clinerules/skills"),
+         "skills `<folder>/<name>/SKILL.md` (the first folder winning a name): name and description listed in the "
+         "system prompt, the body through `use_skill`; a name that is not its folder's or no description: skipped",
+         Source(_GIT + "v3.89.2/apps/vscode/src/core/storage/disk.ts", "2026-11-29", "skills came in 3.48.0 behind a "
+                "setting, always on since 3.57.0 (2026-01-30); `.agents/skills` since 3.61.0"), since=SKILLS_ON,
+         until=SDK, when="on demand"),
+    Rule("skills.folders", (".agents/skills", ".cline/skills", ".clinerules/skills"),
+         "skills `<folder>/<name>/SKILL.md` (`.claude/skills` no longer): only their names, in the `skills` tool's "
+         "description (\"Available skills: a, b.\"); the body when the model calls it", Source(SDK_LOADER,
+         "2026-11-29", _SDK_NOTE), since=SDK, when="on demand"),
+    Rule("user.skills", (".agents/skills", ".cline/skills"), "your skills in `~/.agents/skills/` and "
+         "`~/.cline/skills/` (a user skill wins a name), listed (shown apart)", Source(SDK_LOADER, "2026-11-29",
+         _SDK_NOTE), since=SKILLS_ON),
 ), versioning="date", releases=(
     # the days the releases came out (their tags in cline/cline): a release number reads the rows of its day
-    ("3.89.2", "2026-06-11"), (SDK_VERSION, SDK), ("4.1.13", "2026-08-22"),
+    ("3.57.0", SKILLS_ON), ("3.89.2", "2026-06-11"), (SDK_VERSION, SDK), ("4.1.13", "2026-08-22"),
 ))

@@ -9,6 +9,9 @@ AGENTS = "https://docs.github.com/en/copilot/how-tos/use-copilot-agents/coding-a
 VSCODE = ("https://github.com/microsoft/vscode/blob/main/src/vs/workbench/contrib/chat/common/promptSyntax/"
           "computeAutomaticInstructions.ts")
 _R = Source(REPO, "2026-11-27")
+VSCODE_SKILLS = "https://code.visualstudio.com/docs/copilot/customization/agent-skills"
+VSCODE_CHAT = "https://github.com/microsoft/vscode/blob/main/src/vs/workbench/contrib/chat/browser/chat.contribution.ts"
+SKILLS_SINCE = "2026-02-04"  # VS Code 1.109: Agent Skills generally available and on by default
 
 TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-27", (
     Rule("repo.file", ".github/copilot-instructions.md", "`.github/copilot-instructions.md` applies always", _R),
@@ -42,4 +45,20 @@ TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-27", (
          "every `.md` in `.github/agents/` is a custom agent (its `description` says when to use it; its name is the "
          "file's without `name:`)", Source(AGENTS, "2026-11-28", "VS Code prefers the `.agent.md` ending; GitHub's "
          "coding agent reads any `.md` there (our reading: every `.md` counts)"), when="on demand"),
+    Rule("claude-md", ("CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md"),
+         "in VS Code, the workspace's `CLAUDE.md`, `CLAUDE.local.md` and `.claude/CLAUDE.md` are attached to every "
+         "chat request (`chat.useClaudeMdFile`, on by default)", Source(VSCODE_CHAT, "2026-11-29", "since when is "
+         "not known; the Copilot CLI reads a root CLAUDE.md too")),
+    Rule("skills.folders", (".github/skills", ".agents/skills", ".claude/skills"),
+         "skills `<folder>/<name>/SKILL.md` in `.github/skills/`, `.agents/skills/` or `.claude/skills/`: name, "
+         "description and path listed with every request, the body when the model reads it or you type `/name`; "
+         "`disable-model-invocation: true` or no description: never listed", Source(VSCODE_SKILLS, "2026-11-29",
+         "VS Code 1.109 (2026-02-04) turned `chat.useAgentSkills` on; `.agents/skills` came in a later release"),
+         since=SKILLS_SINCE, when="on demand"),
+    Rule("user.skills", (".copilot/skills", ".agents/skills", ".claude/skills"),
+         "your skills in `~/.copilot/skills/`, `~/.agents/skills/` and `~/.claude/skills/`, listed (shown apart)",
+         Source(VSCODE_SKILLS, "2026-11-29"), since=SKILLS_SINCE),
+    Rule("user.files", (".copilot/copilot-instructions.md", ".claude/CLAUDE.md"),
+         "your personal `~/.copilot/copilot-instructions.md` and, in VS Code, `~/.claude/CLAUDE.md` (shown apart)",
+         Source(VSCODE_CHAT, "2026-11-29", "the Copilot CLI page names `$HOME/.copilot/copilot-instructions.md`")),
 ), versioning="date")

@@ -7,6 +7,10 @@ from .table import AgentTable, Rule, Source
 CONFIG = "https://geminicli.com/docs/get-started/configuration/"
 MEMPORT = "https://geminicli.com/docs/reference/memport"
 CODE = "https://github.com/google-gemini/gemini-cli/blob/5411f113ca/packages/core/src/"
+V56 = "https://github.com/google-gemini/gemini-cli/blob/v0.56.0/packages/"
+SKILLS = V56 + "core/src/skills/skillManager.ts"
+TRUST = V56 + "core/src/utils/trust.ts"
+_READ = "read in the code at v0.56.0"
 
 # newest moved from 0.40.0 after reading the loader at v0.56.0 (2026-08-19): between the two, memoryDiscovery,
 # memoryImportProcessor, jit-context and memoryContextManager changed only to skip a GEMINI.md that is a
@@ -41,4 +45,24 @@ TABLE = AgentTable("gemini", "Gemini CLI", "0.56.0", "2026-11-29", (
          Source(CODE + "utils/memoryDiscovery.ts", "2026-11-29", "`getUserProjectMemoryPaths`, with "
                 "`config/storage.ts` and `config/projectRegistry.ts`; added by #24161, first released in 0.37.0"),
          since="0.37.0", when="memory"),
+    Rule("skills.folders", (".gemini/skills",), "skills `.gemini/skills/<name>/SKILL.md` of the working folder: "
+         "name, description and path listed at start-up (`<available_skills>`), the body when the model activates "
+         "the skill; one without a name or a description is skipped", Source(SKILLS, "2026-11-29", _READ + "; "
+         "skills came in 0.24.0 behind `experimental.skills`, on by default since 0.26.0"), since="0.26.0",
+         until="0.28.0", when="on demand"),
+    Rule("skills.folders", (".agents/skills", ".gemini/skills"), "skills `.agents/skills/` and "
+         "`.gemini/skills/` (`<name>/SKILL.md`, the former winning a name) of the working folder: name, description "
+         "and path listed at start-up (`<available_skills>`), the body when the model activates the skill; one "
+         "without a name or a description is skipped", Source(SKILLS, "2026-11-29", _READ + "; `.agents/skills` "
+         "since 0.28.0 (#18151)"), since="0.28.0", when="on demand"),
+    Rule("user.skills", (".gemini/skills",), "your skills in `~/.gemini/skills/`, listed (shown apart)",
+         Source(SKILLS, "2026-11-29", _READ), since="0.26.0", until="0.28.0"),
+    Rule("user.skills", (".agents/skills", ".gemini/skills"), "your skills in `~/.agents/skills/` and "
+         "`~/.gemini/skills/`, listed (shown apart)", Source(SKILLS, "2026-11-29", _READ), since="0.28.0"),
+    Rule("trust.folder", {"file": ".gemini/trustedFolders.json", "setting": ("security", "folderTrust", "enabled"),
+                          "variable": "GEMINI_CLI_TRUST_WORKSPACE"},
+         "in a folder you have not trusted, the workspace's GEMINI.md files, `.gemini/settings.json` and skills are "
+         "not read (your own files are); `~/.gemini/trustedFolders.json` holds your choices, the longest matching "
+         "path deciding", Source(TRUST, "2026-11-29", _READ + "; folder trust is on by default since 0.28.0 (#17806; "
+                                 "the trusted-folders page still says off)"), since="0.28.0", when="setting"),
 ))

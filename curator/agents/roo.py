@@ -11,6 +11,9 @@ CODE = ("https://github.com/RooCodeInc/Roo-Code/blob/cb83656718/src/core/prompts
 _P = Source(PAGE, "2026-11-27")
 _NOTE = "read in Roo's loader at cb83656718 (2026-04-14); since when it holds is not known"
 _C = Source(CODE, "2026-11-29", _NOTE)
+SKILLS = "https://github.com/RooCodeInc/Roo-Code/blob/cb83656718/src/services/skills/SkillsManager.ts"
+_S = Source(SKILLS, "2026-11-29", "read at cb83656718 (3.52.1); skills since 3.38.0 (2025-12-27), `.agents/skills` "
+            "since 3.47.2")
 
 TABLE = AgentTable("roo", "Roo Code", "2026-11", "2026-11-29", (
     Rule("rules.folder", ".roo/rules", "every file of `.roo/rules/` (alphabetical) in every mode", _P),
@@ -36,4 +39,12 @@ TABLE = AgentTable("roo", "Roo Code", "2026-11", "2026-11-29", (
          when="never"),
     Rule("user.folder", ".roo", "your global `~/.roo/rules/` (every mode) and `~/.roo/rules-{mode}/` load before "
          "the project's (read-only, shown apart)", _C),
+    Rule("skills.folders", (".roo/skills", ".agents/skills"), "skills `<folder>/<name>/SKILL.md` in `.roo/skills/` "
+         "or `.agents/skills/` (the former winning a name): name, description and path listed at start-up, the "
+         "body through the `skill` tool; a name that is not its folder's (lowercase words joined by hyphens) or "
+         "no description: skipped", _S, since="2025-12-27", when="on demand"),
+    Rule("skills.mode-folders", (".roo/skills-", ".agents/skills-"), "`.roo/skills-{mode}/` and "
+         "`.agents/skills-{mode}/`: skills listed in that mode only", _S, since="2025-12-27", when="on demand"),
+    Rule("user.skills", (".roo/skills", ".agents/skills"), "your skills in `~/.roo/skills/` and `~/.agents/skills/` "
+         "(a project skill of the same name wins), listed (shown apart)", _S, since="2025-12-27"),
 ), versioning="date")

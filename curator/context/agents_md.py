@@ -16,6 +16,7 @@ from .builder import Builder, cut_bytes
 from .codex_skills import codex_skills
 from .model import AgentContext, Loaded, OnDemand, Unseen
 from .parse import find_imports
+from .skills_list import Listing, agent_skills
 
 
 def _folder(rel: str) -> str:
@@ -192,4 +193,5 @@ def gemini(b: Builder) -> AgentContext:
             continue
         ctx.on_demand.append(OnDemand(rel, f"when a tool touches files under {folder}/ (just in time)", 0, t.size,
                                       "folder", (folder + "/**",), text=t.text, rule=rules.id("context.nested")))
+    agent_skills(b, ctx, rules, Listing("Gemini CLI", with_path=True, requires=("name", "description")))
     return ctx

@@ -18,6 +18,7 @@ from .fs import Text
 from .model import AgentContext, Unseen
 from .parse import glob_list
 from .rules import _always, _globbed, _manual, _meta
+from .skills_list import Listing, agent_skills
 
 
 def build(b: Builder) -> AgentContext:
@@ -50,6 +51,9 @@ def build(b: Builder) -> AgentContext:
             if t is not None:
                 _always(ctx, rel, t, "Memory Bank (read in full at every task start)", rules.id("memory-bank.folder"))
     _agents_md(b, ctx, rules)
+    sdk = rules.has("rules.top-level")  # the SDK lists only the names, in its tool's description
+    agent_skills(b, ctx, rules, Listing("Cline", names_only=True) if sdk else
+                 Listing("Cline", requires=("name", "description"), name_is_folder=r".+"))
     return ctx
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .builder import Builder
 from .model import AgentContext
-from .skills_list import list_skill, list_user_skills, skill_files
+from .skills_list import Listing, list_skill, list_user_skills, skill_files
 
 
 def codex_skills(b: Builder, ctx: AgentContext) -> None:
@@ -27,7 +27,7 @@ def codex_skills(b: Builder, ctx: AgentContext) -> None:
             real = getattr(b.fs.read(rel), "real", rel)
             if real in seen:
                 continue
-            if list_skill(b, ctx, rel, rule, "Codex", scope=scope, desc_max=cap, with_path=True,
+            if list_skill(b, ctx, rel, rule, Listing("Codex", desc_max=cap, with_path=True), scope=scope,
                           scope_how=f"Codex starts in {scope}/ or below" if scope else ""):
                 seen.add(real)
     _budget_note(ctx, rules)

@@ -9,8 +9,16 @@ from ..model.findings import RuleKeys
 from .builder import Builder
 from .model import AgentContext, OnDemand, Unseen
 from .parse import glob_list, read_meta
-from .rules import _always, _by_description, _globbed, _heading_keys, _manual, _rule_files
-from .skills_list import list_skill, list_user_skills, skill_files
+from .rules import (
+    _always,
+    _by_description,
+    _globbed,
+    _heading_keys,
+    _manual,
+    _rule_files,
+    always_once,
+)
+from .skills_list import Listing, list_skill, list_user_skills, skill_files
 
 
 def cursor(b: Builder) -> AgentContext:
@@ -32,24 +40,11 @@ def cursor(b: Builder) -> AgentContext:
         t = b.text(legacy)
         if t is not None:
             _always(ctx, legacy, t, f"legacy {legacy} (always)", rules.id("legacy.file"))
-    _claude_md(b, ctx, rules)
+    if rules.has("claude-md"):
+        always_once(b, ctx, rules.value("claude-md"), f"{rules.value('claude-md')} (Cursor applies it to every "
+                    "conversation)", rules.id("claude-md"))
     _skills(b, ctx, rules)
     return ctx
-
-
-def _claude_md(b: Builder, ctx: AgentContext, rules) -> None:
-    """The root CLAUDE.md, read like AGENTS.md (once, when it is a file already loaded)."""
-    name = rules.value("claude-md", None)
-    if not name or name not in b.fs.fileset:
-        return
-    t = b.text(name)
-    if t is None or not t.text.strip():
-        return
-    loaded = {getattr(b.fs.read(e.path), "real", e.path): e.path for e in ctx.startup}
-    if t.real in loaded:
-        ctx.notes.append(f"{name} is the same file as {loaded[t.real]}: read once")
-        return
-    _always(ctx, name, t, f"{name} (Cursor applies it to every conversation)", rules.id("claude-md"))
 
 
 def _skills(b: Builder, ctx: AgentContext, rules) -> None:
@@ -60,11 +55,11 @@ def _skills(b: Builder, ctx: AgentContext, rules) -> None:
     keys, rule = rules.value("skills.keys"), rules.id("skills.folders")
     seen: set[str] = set()
     taken: dict[str, str] = {}
+    spec = Listing("Cursor", globs_key=tuple(keys["globs"]), manual_key=keys["manual"])
 
     def one(rel: str, scope: str, rule: str) -> None:
         real = getattr(b.fs.read(rel), "real", rel)
-        if real not in seen and list_skill(b, ctx, rel, rule, "Cursor", scope=scope, globs_key=keys["globs"],
-                                           manual_key=keys["manual"], taken=None if scope else taken):
+        if real not in seen and list_skill(b, ctx, rel, rule, spec, scope=scope, taken=None if scope else taken):
             seen.add(real)
 
     for folder in rules.value("skills.folders"):

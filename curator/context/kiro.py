@@ -10,7 +10,7 @@ from .fs import Text
 from .model import AgentContext, Loaded, Unseen
 from .parse import find_kiro_refs, glob_list, read_meta
 from .rules import _always, _by_description, _globbed, _manual, _rule_files
-from .skills_list import list_skill, list_user_skills, skill_files
+from .skills_list import Listing, list_skill, list_user_skills, skill_files
 
 
 def kiro(b: Builder) -> AgentContext:
@@ -43,7 +43,7 @@ def kiro(b: Builder) -> AgentContext:
             _kiro_refs(b, ctx, rel, t.text)
     if rules.has("skills.folder"):
         for rel in skill_files(b, rules.value("skills.folder"), deep=False):
-            list_skill(b, ctx, rel, rules.id("skills.folder"), "Kiro")
+            list_skill(b, ctx, rel, rules.id("skills.folder"), Listing("Kiro"))
     return ctx
 
 

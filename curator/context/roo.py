@@ -14,6 +14,7 @@ from ..agents import RuleSet
 from .builder import Builder
 from .model import AgentContext, Unseen
 from .rules import _always, _manual
+from .skills_list import Listing, agent_skills, list_skill, skill_files
 
 
 def _rule_file(rules: RuleSet, rel: str) -> bool:
@@ -62,7 +63,24 @@ def build(b: Builder) -> AgentContext:
         if mode and mode not in modes and _user_folder(b, rules, f"rules-{mode}") is None:
             _legacy(b, ctx, rules, ("legacy.mode-file", "legacy.cline-mode-file"), mode, mode)
     _agents_md(b, ctx, rules)
+    _skills(b, ctx, rules)
     return ctx
+
+
+def _skills(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
+    """Skills of every mode, and of one mode's `skills-{mode}/` folders (listed in that mode)."""
+    if not rules.has("skills.folders"):
+        return
+    spec = Listing("Roo Code", with_path=True, requires=("name", "description"),
+                   name_is_folder=r"[a-z0-9]+(?:-[a-z0-9]+)*")
+    agent_skills(b, ctx, rules, spec)
+    for prefix in rules.value("skills.mode-folders"):
+        for d in sorted(b.fs.dirs):
+            mode = d[len(prefix):] if d.startswith(prefix) else ""
+            if mode and "/" not in mode:
+                for rel in skill_files(b, d, deep=False):
+                    list_skill(b, ctx, rel, rules.id("skills.mode-folders"), spec, scope=mode,
+                               scope_how=f"you work in the {mode} mode")
 
 
 def _legacy(b: Builder, ctx: AgentContext, rules: RuleSet, keys: tuple[str, str], suffix: str,

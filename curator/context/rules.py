@@ -18,7 +18,7 @@ from .applyto import not_a_string
 from .builder import Builder, cap_chars
 from .model import AgentContext, Cut, Loaded, OnDemand, Unseen
 from .parse import glob_list, read_meta
-from .skills_list import list_skill, skill_files
+from .skills_list import Listing, agent_skills, list_skill, skill_files
 
 
 def _meta(b: Builder, rel: str, text: str, agent: str):
@@ -62,6 +62,21 @@ def _by_description(ctx: AgentContext, rel: str, t, desc: str, rule: str, listed
                                   description=desc, text=t.text, rule=rule))
 
 
+def always_once(b: Builder, ctx: AgentContext, name: str, why: str, rule: str) -> None:
+    """A root file every request carries (Cursor's and Copilot's CLAUDE.md), read once when it
+    is a file already loaded under another name (a link)."""
+    if name not in b.fs.fileset:
+        return
+    t = b.text(name)
+    if t is None or not t.text.strip():
+        return
+    loaded = {getattr(b.fs.read(e.path), "real", e.path): e.path for e in ctx.startup}
+    if t.real in loaded:
+        ctx.notes.append(f"{name} is the same file as {loaded[t.real]}: read once")
+        return
+    _always(ctx, name, t, why, rule)
+
+
 def _manual(ctx: AgentContext, rel: str, t, how: str, rule: str, trigger: str = "manual") -> None:
     ctx.on_demand.append(OnDemand(rel, how, 0, t.size, trigger, text=t.text, rule=rule))
 
@@ -100,6 +115,15 @@ def copilot(b: Builder) -> AgentContext:
                 b.add("instructions.no-description", rel, f"no frontmatter ({keys['globs']}, description): Copilot "
                       "applies these instructions only when attached by hand", 1)
     _copilot_agents(b, ctx, rules)
+    for name in rules.value("claude-md", ()):
+        always_once(b, ctx, name, f"{name} (VS Code attaches it to every request)", rules.id("claude-md"))
+    agent_skills(b, ctx, rules, Listing("GitHub Copilot", manual_key="disable-model-invocation", with_path=True,
+                                        unlisted_without_description=True))
+    if not b.ci and rules.has("user.files"):
+        from .user import read_user
+
+        for shown, text in read_user(b.home, list(rules.value("user.files")), []):
+            ctx.add_user(shown, text, "your personal instructions (user level)", rules.id("user.files"))
     return ctx
 
 
@@ -212,7 +236,7 @@ def _devin_skills_and_workflows(b: Builder, ctx: AgentContext, rules, name: str)
     if rules.has("skills.folder"):
         rule = rules.id("skills.folder")
         for rel in skill_files(b, rules.value("skills.folder"), deep=False):
-            list_skill(b, ctx, rel, rule, name)
+            list_skill(b, ctx, rel, rule, Listing(name))
     if rules.has("workflows.folder"):
         marker = "/" + rules.value("workflows.folder") + "/"
         for rel in b.fs.files:

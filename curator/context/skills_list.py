@@ -1,14 +1,32 @@
-"""Skills the agents other than Claude Code list at start-up by name and description, the body
-when the skill is used: Devin Desktop's, Cursor's and Kiro's (Claude Code's listing, with its
-budget and its own keys, is claude_items.py). Each agent's folders and keys are its rules."""
+"""Skills the agents other than Claude Code list at start-up, the body when the skill is used:
+Devin Desktop's, Cursor's, Kiro's, Codex's, Gemini CLI's, Copilot's, Cline's and Roo's (Claude
+Code's listing, with its budget and its own keys, is claude_items.py). How each agent lists a
+skill is a `Listing`; its folders and keys are its rules."""
 
 from __future__ import annotations
 
 import os
+import re
+from dataclasses import dataclass
 
 from .builder import Builder
-from .model import AgentContext, Cut, Loaded, OnDemand
+from .model import AgentContext, Cut, Loaded, OnDemand, Unseen
 from .parse import glob_list, read_meta
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """How one agent lists a skill."""
+
+    agent: str  # the label findings and notes name
+    globs_key: tuple[str, ...] = ()  # listed only for matching files (Cursor's `paths:`)
+    manual_key: str = ""  # true: only on `/name` (`disable-model-invocation`)
+    desc_max: int = 0  # the description is cut to this many characters
+    with_path: bool = False  # the line names the file
+    names_only: bool = False  # only the name is shown (Cline since 4.0)
+    requires: tuple[str, ...] = ()  # frontmatter keys without which the agent skips the skill
+    name_is_folder: str = ""  # a pattern the name must match, and be its folder's (Roo)
+    unlisted_without_description: bool = False  # still run by `/name`, never listed (VS Code)
 
 
 def skill_files(b: Builder, folder: str, deep: bool) -> list[str]:
@@ -26,22 +44,40 @@ def skill_name(data: dict, rel: str) -> str:
     return str(data.get("name") or rel.split("/")[-2]).strip()
 
 
-def list_skill(b: Builder, ctx: AgentContext, rel: str, rule: str, agent: str, *, scope: str = "",
-               globs_key: tuple[str, ...] = (), manual_key: str = "", taken: dict[str, str] | None = None,
-               scope_how: str = "", desc_max: int = 0, with_path: bool = False) -> bool:
+def _skipped(b: Builder, ctx: AgentContext, spec: Listing, rel: str, t, data: dict, rule: str) -> bool:
+    """A skill the agent drops for its frontmatter: never, with the reason (and a finding: it
+    drops it without a word)."""
+    missing = [k for k in spec.requires if not str(data.get(k) or "").strip()]
+    why = f"no {' and no '.join(missing)}" if missing else ""
+    folder = rel.split("/")[-2]
+    if not why and spec.name_is_folder:
+        name = str(data.get("name") or "").strip()
+        if name != folder or not re.fullmatch(spec.name_is_folder, name):
+            why = f"its name {name!r} is not its folder's name {folder!r}" if name != folder else \
+                f"its name {name!r} is not lowercase words joined by hyphens"
+    if not why:
+        return False
+    ctx.never.append(Unseen(rel, f"{why}: {spec.agent} skips the skill", t.size, rule))
+    b.add("instructions.frontmatter", rel, f"{why}: {spec.agent} skips the skill without a word", 1)
+    return True
+
+
+def list_skill(b: Builder, ctx: AgentContext, rel: str, rule: str, spec: Listing, *, scope: str = "",
+               scope_how: str = "", taken: dict[str, str] | None = None) -> bool:
     """One skill: its listing line at start-up and its body on demand; listed only for files
-    under `scope` (`scope_how` says when otherwise) or matching its `globs_key` globs, or only on
-    `/name` when `manual_key` is true. `taken`: the names already listed (name → path): a second
-    skill of a name is listed once. `desc_max`: the description's cut; `with_path`: the line
-    names the file (Codex). False when the file cannot be read or holds nothing."""
+    under `scope` (`scope_how` says when otherwise) or matching its globs, or only on `/name`.
+    `taken`: the names already listed (name → path): a second skill of a name is listed once.
+    False when the file cannot be read or holds nothing."""
     t = b.text(rel)
     if t is None or not t.text.strip():
         return False
     meta = read_meta(t.text)
     if meta.error and not meta.lenient:
-        b.add("instructions.frontmatter", rel, f"{meta.error}: {agent} cannot read the skill's name and description",
-              meta.line)
+        b.add("instructions.frontmatter", rel, f"{meta.error}: {spec.agent} cannot read the skill's name and "
+              "description", meta.line)
     data = meta.data
+    if _skipped(b, ctx, spec, rel, t, data, rule):
+        return True
     name = skill_name(data, rel)
     if taken is not None:
         if name in taken:
@@ -49,33 +85,49 @@ def list_skill(b: Builder, ctx: AgentContext, rel: str, rule: str, agent: str, *
             return True
         taken[name] = rel
     desc = " ".join(str(data.get("description") or "").split())
-    if desc_max and len(desc) > desc_max:
-        desc = desc[:desc_max] + "..."
-    if manual_key and data.get(manual_key) is True:
-        ctx.on_demand.append(OnDemand(rel, f"only when you type /{name} ({manual_key})", 0, t.size, "manual",
+    if spec.desc_max and len(desc) > spec.desc_max:
+        desc = desc[:spec.desc_max] + "..."
+    manual = spec.manual_key and data.get(spec.manual_key) is True
+    if manual or spec.unlisted_without_description and not desc:
+        why = spec.manual_key if manual else "no description: never listed"
+        ctx.on_demand.append(OnDemand(rel, f"only when you type /{name} ({why})", 0, t.size, "manual",
                                       text=t.text, rule=rule))
         return True
-    globs = next((glob_list(data.get(k)) for k in globs_key if data.get(k) not in (None, "", [])), [])
+    key = next((k for k in spec.globs_key if data.get(k) not in (None, "", [])), "")
+    globs = glob_list(data.get(key)) if key else []
     if scope or globs:
         where = scope_how or (f"working on files under {scope}/" if scope else f"working on files matching "
                                                                                  f"{', '.join(globs)}")
         ctx.on_demand.append(OnDemand(rel, f"listed when {where}; the body when the skill is used", 0,
                                       t.size, "description", description=desc, text=t.text, rule=rule))
         if globs:
-            b.dead_globs(rel, next(k for k in globs_key if data.get(k) not in (None, "", [])),
-                         [f"{scope}/{g.lstrip('/')}" if scope else g for g in globs],
+            b.dead_globs(rel, key, [f"{scope}/{g.lstrip('/')}" if scope else g for g in globs],
                          outcome="the skill is never listed")
         return True
-    line = listing_line(name, desc) + (f" (file: {rel})" if with_path else "")
-    ctx.startup.append(Loaded(rel, t.size, 0, "skill listing (name and description; body on demand)", None,
-                              Cut(len(line.encode("utf-8")), "only the skill's name and description are listed"),
-                              line, rule))
+    line = name if spec.names_only else listing_line(name, desc) + (f" (file: {rel})" if spec.with_path else "")
+    what = "name" if spec.names_only else "name and description"
+    ctx.startup.append(Loaded(rel, t.size, 0, f"skill listing ({what}; body on demand)", None,
+                              Cut(len(line.encode("utf-8")), f"only the skill's {what} are listed"), line, rule))
     ctx.on_demand.append(OnDemand(rel, "when the skill is used", 0, t.size, "description", description=desc,
                                   text=t.text, rule=rule))
     return True
 
 
-def list_user_skills(b: Builder, ctx: AgentContext, folders: list[str], rule: str, why: str) -> None:
+def agent_skills(b: Builder, ctx: AgentContext, rules, spec: Listing) -> None:
+    """The skills of the agent's folders (`skills.folders`, the winning one first: a name is
+    listed once) at the repository root, `<name>/SKILL.md`, and your `user.skills` apart."""
+    if rules.has("skills.folders"):
+        taken: dict[str, str] = {}
+        for folder in rules.value("skills.folders"):
+            for rel in skill_files(b, folder, deep=False):
+                list_skill(b, ctx, rel, rules.id("skills.folders"), spec, taken=taken)
+    if not b.ci and rules.has("user.skills"):
+        list_user_skills(b, ctx, list(rules.value("user.skills")), rules.id("user.skills"),
+                         "your skill (listed by name and description)", deep=False)
+
+
+def list_user_skills(b: Builder, ctx: AgentContext, folders: list[str], rule: str, why: str,
+                     deep: bool = True) -> None:
     """Your skills beside the repository (`~/.cursor/skills/...`): their listing lines, shown apart."""
     from .user import read_user, shown_path
 
@@ -86,7 +138,7 @@ def list_user_skills(b: Builder, ctx: AgentContext, folders: list[str], rule: st
             continue
         for dirpath, dirnames, filenames in os.walk(full):
             dirnames.sort()
-            if "SKILL.md" not in filenames:
+            if "SKILL.md" not in filenames or not deep and os.path.dirname(dirpath) != full:
                 continue
             path = os.path.join(dirpath, "SKILL.md")
             real = os.path.realpath(path)

@@ -165,12 +165,17 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
     if cline.has("user.agents-md"):
         out.append(os.path.join(home, cline.value("user.agents-md")))
     out += _gemini_probes(home, root, rules_for("gemini", (versions or {}).get("gemini")))
-    kiro = rules_for("kiro", (versions or {}).get("kiro"))
-    cursor = rules_for("cursor", (versions or {}).get("cursor"))
-    for folder in [kiro.value(k) for k in ("user.steering", "user.skills") if kiro.has(k)] + list(
-            cursor.value("user.skills", ())):
-        out.append(os.path.join(home, folder))
-        folders.append(os.path.join(home, folder))
+    for agent in ("cursor", "kiro", "gemini", "copilot", "cline", "roo"):  # skills and steering folders of yours
+        rules = rules_for(agent, (versions or {}).get(agent))
+        for key in ("user.skills", "user.steering"):
+            value = rules.value(key, ())
+            for folder in (value,) if isinstance(value, str) else value:
+                out.append(os.path.join(home, folder))
+                folders.append(os.path.join(home, folder))
+    copilot, gemini = rules_for("copilot", (versions or {}).get("copilot")), rules_for("gemini", (versions or {}).get("gemini"))
+    out += [os.path.join(home, f) for f in copilot.value("user.files", ())]
+    if gemini.has("trust.folder"):
+        out += [os.path.join(home, gemini.value("trust.folder")["file"]), os.path.join(home, ".gemini", "settings.json")]
     roo = os.path.join(home, rules_for("roo", (versions or {}).get("roo")).value("user.folder"))
     out.append(roo)  # a rules-{mode} folder added there changes what loads
     folders.append(roo)

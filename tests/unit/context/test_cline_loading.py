@@ -90,7 +90,9 @@ def test_since_4_0_a_rule_of_the_same_name_replaces_and_a_broken_one_is_dropped(
                            ".clinerules/workflows/deep/inner.md": "not a workflow\n"})
     m = build(root, tmp_path, versions={"cline": NEW})
     startup, on_demand, never = _cline(m)
-    assert startup == [".cline/rules/style.md"] and on_demand == []
+    # the skill is no rule: the SDK shows only its name, in its `skills` tool
+    assert startup == [".cline/rules/style.md", ".clinerules/skills/x/SKILL.md"]
+    assert on_demand == [".clinerules/skills/x/SKILL.md"] and m.agents["cline"].startup[1].text == "x"
     whys = {u.path: u.reason for u in m.agents["cline"].never}
     assert "replaced by .cline/rules/style.md" in whys[".clinerules/style.md"]
     assert "not true or false" in whys[".clinerules/odd.md"]

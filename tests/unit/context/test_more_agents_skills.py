@@ -1,0 +1,97 @@
+"""Skills as Gemini CLI, Copilot (VS Code), Cline and Roo Code list them, each from its own code;
+Gemini's folder trust; Copilot's CLAUDE.md and your personal instructions."""
+
+from __future__ import annotations
+
+import json
+
+from .test_context_model import build, repo
+
+
+def _skill(name: str, desc: str = "does a thing", extra: str = "") -> str:
+    return f"---\nname: {name}\ndescription: {desc}\n{extra}---\n" + "step\n" * 100
+
+
+def _listed(ctx) -> dict[str, str]:
+    return {e.path: e.text for e in ctx.startup if "skill listing" in e.why}
+
+
+def test_gemini_lists_skills_with_their_path_and_skips_one_without_a_description(tmp_path):
+    root = repo(tmp_path, {"GEMINI.md": "root\n", ".gemini/skills/lint/SKILL.md": _skill("lint", "run the linter"),
+                           ".agents/skills/lint/SKILL.md": _skill("lint", "run the linter (shared)"),
+                           ".gemini/skills/bare/SKILL.md": "---\nname: bare\n---\nno description\n"})
+    gemini = build(root, tmp_path, agents=["gemini"], env={"GEMINI_CLI_TRUST_WORKSPACE": "true"}).agents["gemini"]
+    assert _listed(gemini) == {".agents/skills/lint/SKILL.md":  # .agents wins the name
+                               "- lint: run the linter (shared) (file: .agents/skills/lint/SKILL.md)"}
+    (bare,) = [u for u in gemini.never if u.path.endswith("bare/SKILL.md")]
+    assert bare.reason == "no description: Gemini CLI skips the skill"
+    old = build(root, tmp_path, agents=["gemini"], versions={"gemini": "0.25.0"}).agents["gemini"]
+    assert _listed(old) == {}
+
+
+def _trust(tmp_path, choices: dict) -> None:
+    folder = tmp_path / "home" / ".gemini"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "trustedFolders.json").write_text(json.dumps(choices), encoding="utf-8")
+
+
+def test_gemini_reads_nothing_of_a_folder_you_did_not_trust(tmp_path):
+    root = repo(tmp_path, {"GEMINI.md": "root\n", "pkg/GEMINI.md": "nested\n"})
+    undecided = build(root, tmp_path, agents=["gemini"]).agents["gemini"]
+    assert [e.path for e in undecided.startup] == ["GEMINI.md"]
+    assert any("asks whether to trust this folder" in n for n in undecided.notes)
+    _trust(tmp_path, {str(tmp_path): "TRUST_FOLDER", str(root): "DO_NOT_TRUST"})  # the longer path decides
+    untrusted = build(root, tmp_path, agents=["gemini"]).agents["gemini"]
+    assert untrusted.startup == [] and untrusted.on_demand == []
+    assert sorted(u.path for u in untrusted.never) == ["GEMINI.md", "pkg/GEMINI.md"]
+    assert untrusted.never[0].rule == "gemini/trust.folder@0.28.0"
+    _trust(tmp_path, {str(root / "GEMINI.md"): "TRUST_PARENT"})  # trusts the file's folder: the repository
+    trusted = build(root, tmp_path, agents=["gemini"]).agents["gemini"]
+    assert [e.path for e in trusted.startup] == ["GEMINI.md"] and not any("trust" in n for n in trusted.notes)
+    _trust(tmp_path, {str(root): "DO_NOT_TRUST"})
+    before = build(root, tmp_path, agents=["gemini"], versions={"gemini": "0.27.0"}).agents["gemini"]
+    assert [e.path for e in before.startup] == ["GEMINI.md"]  # no folder trust before 0.28.0
+
+
+def test_copilot_lists_skills_attaches_claude_md_and_shows_your_instructions(tmp_path):
+    root = repo(tmp_path, {".github/copilot-instructions.md": "repo\n", "CLAUDE.md": "claude\n",
+                           ".github/skills/deploy/SKILL.md": _skill("deploy", "ship it"),
+                           ".claude/skills/hidden/SKILL.md": _skill("hidden", "x", "disable-model-invocation: true\n"),
+                           ".agents/skills/nodesc/SKILL.md": "---\nname: nodesc\n---\nbody\n"})
+    home = tmp_path / "home" / ".copilot"
+    home.mkdir(parents=True)
+    (home / "copilot-instructions.md").write_text("be brief\n", encoding="utf-8")
+    copilot = build(root, tmp_path, agents=["copilot"]).agents["copilot"]
+    assert [e.path for e in copilot.startup][:2] == [".github/copilot-instructions.md", "CLAUDE.md"]
+    assert _listed(copilot) == {".github/skills/deploy/SKILL.md": "- deploy: ship it (file: .github/skills/deploy/SKILL.md)"}
+    whens = {o.path: o.when for o in copilot.on_demand}
+    assert whens[".claude/skills/hidden/SKILL.md"] == "only when you type /hidden (disable-model-invocation)"
+    assert whens[".agents/skills/nodesc/SKILL.md"] == "only when you type /nodesc (no description: never listed)"
+    assert [(u.path, u.text) for u in copilot.user] == [("~/.copilot/copilot-instructions.md", "be brief\n")]
+
+
+def test_cline_lists_names_only_since_4_0_and_name_and_description_before(tmp_path):
+    root = repo(tmp_path, {".clinerules/a.md": "rule\n", ".cline/skills/deploy/SKILL.md": _skill("deploy", "ship it"),
+                           ".claude/skills/review/SKILL.md": _skill("review", "review it"),
+                           ".clinerules/skills/wrong/SKILL.md": _skill("not-wrong", "named otherwise")})
+    now = build(root, tmp_path, agents=["cline"]).agents["cline"]
+    assert _listed(now) == {".cline/skills/deploy/SKILL.md": "deploy", ".clinerules/skills/wrong/SKILL.md": "not-wrong"}
+    v3 = build(root, tmp_path, agents=["cline"], versions={"cline": "3.60.0"})
+    assert _listed(v3.agents["cline"]) == {".claude/skills/review/SKILL.md": "- review: review it",
+                                          ".cline/skills/deploy/SKILL.md": "- deploy: ship it"}
+    (f,) = [f for f in v3.findings if f.path == ".clinerules/skills/wrong/SKILL.md"]
+    assert f.message == "its name 'not-wrong' is not its folder's name 'wrong': Cline skips the skill without a word"
+    assert _listed(build(root, tmp_path, agents=["cline"], versions={"cline": "3.50.0"}).agents["cline"]) == {}
+
+
+def test_roo_lists_skills_of_every_mode_and_of_one_mode_and_drops_a_misnamed_one(tmp_path):
+    root = repo(tmp_path, {".roo/rules/a.md": "rule\n", ".roo/skills/deploy/SKILL.md": _skill("deploy", "ship it"),
+                           ".roo/skills-code/refactor/SKILL.md": _skill("refactor", "tidy code"),
+                           ".agents/skills/Bad_Name/SKILL.md": _skill("Bad_Name", "x")})
+    m = build(root, tmp_path, agents=["roo"])
+    roo = m.agents["roo"]
+    assert _listed(roo) == {".roo/skills/deploy/SKILL.md": "- deploy: ship it (file: .roo/skills/deploy/SKILL.md)"}
+    whens = {o.path: o.when for o in roo.on_demand}
+    assert whens[".roo/skills-code/refactor/SKILL.md"].startswith("listed when you work in the code mode")
+    (bad,) = [u for u in roo.never if "Bad_Name" in u.path]
+    assert bad.reason == "its name 'Bad_Name' is not lowercase words joined by hyphens: Roo Code skips the skill"
