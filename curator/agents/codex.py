@@ -20,6 +20,11 @@ TABLE = AgentTable("codex", "Codex", "0.154.0", "2026-09-18", (
     Rule("project.max-bytes", 32 * 1024,
          "adding stops at 32 KiB (`project_doc_max_bytes`): the file that crosses it is cut, later ones dropped",
          _G, when="cap"),
+    Rule("config.file", "config.toml", "your `$CODEX_HOME/config.toml`, then the project's `.codex/config.toml` "
+         "when you trust the project: `project_doc_fallback_filenames` adds names tried after `AGENTS.md` in each "
+         "folder, `project_doc_max_bytes` moves the cap (0: no project file is read)",
+         Source(_CODE + "core/src/agents_md.rs", "2026-11-29", _READ + "; fallback names since 0.44.0, project "
+                "config only in trusted projects since 0.88.0"), since="0.88.0", when="setting"),
     Rule("project.imports", False, "`@path` lines are not imports (Codex does not expand them)", _G, when="never"),
     Rule("user.files", ("AGENTS.override.md", "AGENTS.md"),
          "your global `~/.codex/AGENTS.override.md`, else `~/.codex/AGENTS.md` (`$CODEX_HOME` moves the folder), "

@@ -13,6 +13,7 @@ Every name and number comes from the agents' rules (curator/agents/).
 from __future__ import annotations
 
 from .builder import Builder, cut_bytes
+from .codex_config import codex_config
 from .codex_skills import codex_skills
 from .model import AgentContext, Loaded, OnDemand, Unseen
 from .parse import find_imports
@@ -23,9 +24,8 @@ def _folder(rel: str) -> str:
     return rel.rsplit("/", 1)[0] if "/" in rel else ""
 
 
-def _docs(b: Builder) -> dict[str, str]:
-    """folder -> the AGENTS file Codex reads there (the first name of the rule wins)."""
-    names = b.rules_of("codex").value("project.names")
+def _docs(b: Builder, names: tuple[str, ...]) -> dict[str, str]:
+    """folder -> the AGENTS file Codex reads there (the first of `names` wins)."""
     out: dict[str, str] = {}
     for rel in b.fs.files:
         name = rel.rsplit("/", 1)[-1]
@@ -41,12 +41,13 @@ def _chain_folders(folder: str) -> list[str]:
     return [""] + ["/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
-def codex_chain(b: Builder, docs: dict[str, str], folder: str) -> tuple[list[Loaded], int]:
+def codex_chain(b: Builder, docs: dict[str, str], folder: str, cap: int) -> tuple[list[Loaded], int]:
     """What Codex loads when started in `folder`: the entries (the last maybe cut) and the
     bytes past the cap."""
     rules = b.rules_of("codex")
-    cap = rules.value("project.max-bytes")
     out: list[Loaded] = []
+    if cap == 0:
+        return out, 0  # no project file is read at all (said once by `codex`)
     remaining, past = cap, 0
     for f in _chain_folders(folder):
         rel = docs.get(f)
@@ -71,15 +72,22 @@ def codex_chain(b: Builder, docs: dict[str, str], folder: str) -> tuple[list[Loa
 
 def codex(b: Builder) -> AgentContext:
     ctx = AgentContext("codex")
-    docs = _docs(b)
-    root, past = codex_chain(b, docs, "")
+    config = codex_config(b)
+    ctx.notes += config.notes
+    docs = _docs(b, config.names)
+    if config.cap == 0:
+        rule = b.rules_of("codex").id("config.file")
+        ctx.never += [Unseen(rel, "project_doc_max_bytes is 0 in your Codex config: no project file is read",
+                             getattr(b.fs.read(rel), "size", 0), rule) for rel in docs.values()]
+        docs = {}
+    root, past = codex_chain(b, docs, "", config.cap)
     ctx.startup += root
     if past:
-        _cap_finding(b, ctx, root, past, "started at the root")
+        _cap_finding(b, ctx, root, past, "started at the root", cap=config.cap)
     for folder, rel in sorted(docs.items()):
         if not folder:
             continue
-        chain, past = codex_chain(b, docs, folder)
+        chain, past = codex_chain(b, docs, folder, config.cap)
         mine = next((e for e in chain if e.path == rel), None)
         t = b.fs.read(rel)
         size = getattr(t, "size", 0)
@@ -90,14 +98,14 @@ def codex(b: Builder) -> AgentContext:
                                       rule=b.rules_of("codex").id("project.names")))
         if past and not any(part.startswith(".") for part in folder.split("/")):
             # (a folder under a dot folder, e.g. vendored skills, is no place anyone starts Codex)
-            _cap_finding(b, ctx, chain, past, f"started in {folder}/", rel)
+            _cap_finding(b, ctx, chain, past, f"started in {folder}/", rel, config.cap)
     codex_skills(b, ctx)
     return ctx
 
 
-def _cap_finding(b: Builder, ctx: AgentContext, chain: list[Loaded], past: int, where: str, at: str | None = None) -> None:
+def _cap_finding(b: Builder, ctx: AgentContext, chain: list[Loaded], past: int, where: str, at: str | None = None,
+                 cap: int = 0) -> None:
     rules = b.rules_of("codex")
-    cap = rules.value("project.max-bytes")
     cut = next((e for e in chain if e.cut is not None), None)
     total = sum(e.bytes for e in chain) + (0 if cut else past)
     path = at or (cut.path if cut else chain[-1].path if chain else "AGENTS.md")

@@ -155,6 +155,7 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
     codex_home = env.get("CODEX_HOME") or os.path.join(home, ".codex")
     out += [os.path.join(codex_home, name) for name in codex.value("user.files")]
     out.append(os.path.join(codex_home, codex.value("memory.folder")))
+    out.append(os.path.join(codex_home, "config.toml"))  # its names and cap move the AGENTS.md chain
     for f in codex.value("user.skills", ()):
         folders.append(f.replace("$CODEX_HOME", codex_home) if f.startswith("$CODEX_HOME") else os.path.join(home, f))
     out.append(os.path.join(home, rules_for("devin", (versions or {}).get("devin")).value("user.file")))

@@ -95,3 +95,31 @@ def test_roo_lists_skills_of_every_mode_and_of_one_mode_and_drops_a_misnamed_one
     assert whens[".roo/skills-code/refactor/SKILL.md"].startswith("listed when you work in the code mode")
     (bad,) = [u for u in roo.never if "Bad_Name" in u.path]
     assert bad.reason == "its name 'Bad_Name' is not lowercase words joined by hyphens: Roo Code skips the skill"
+
+
+def _codex_config(tmp_path, text: str) -> None:
+    folder = tmp_path / "home" / ".codex"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.toml").write_text(text, encoding="utf-8")
+
+
+def test_codex_reads_your_fallback_names_and_cap_and_a_trusted_projects_config(tmp_path):
+    root = repo(tmp_path, {"TEAM.md": "team rules\n" * 50, "pkg/AGENTS.md": "pkg\n",
+                           ".codex/config.toml": "project_doc_max_bytes = 100\n"})
+    plain = build(root, tmp_path, agents=["codex"]).agents["codex"]
+    assert plain.startup == []  # TEAM.md is no name Codex reads by default
+    _codex_config(tmp_path, 'project_doc_fallback_filenames = ["TEAM.md"]\n')
+    codex = build(root, tmp_path, agents=["codex"]).agents["codex"]
+    assert [e.path for e in codex.startup] == ["TEAM.md"] and codex.startup[0].cut is None
+    assert any("not this one" in n for n in codex.notes)  # the project's config is not read: not trusted
+    _codex_config(tmp_path, f'project_doc_fallback_filenames = ["TEAM.md"]\n[projects."{root}"]\n'
+                            'trust_level = "trusted"\n')
+    trusted = build(root, tmp_path, agents=["codex"])
+    assert trusted.agents["codex"].startup[0].cut.kept_bytes == 100  # the project's cap applies
+    assert any(f.check == "instructions.cap" for f in trusted.findings)
+    _codex_config(tmp_path, 'project_doc_fallback_filenames = ["TEAM.md"]\nproject_doc_max_bytes = 0\n')
+    off = build(root, tmp_path, agents=["codex"]).agents["codex"]
+    assert off.startup == [] and sorted(u.path for u in off.never) == ["TEAM.md", "pkg/AGENTS.md"]
+    _codex_config(tmp_path, "project_doc_max_bytes = [\n")
+    broken = build(root, tmp_path, agents=["codex"]).agents["codex"]
+    assert any("is not valid TOML" in n for n in broken.notes) and broken.startup == []
