@@ -43,8 +43,9 @@ TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-27", (
          _R),
     Rule("agents.folder", ".github/agents",
          "every `.md` in `.github/agents/` is a custom agent (its `description` says when to use it; its name is the "
-         "file's without `name:`)", Source(AGENTS, "2026-11-28", "VS Code prefers the `.agent.md` ending; GitHub's "
-         "coding agent reads any `.md` there (our reading: every `.md` counts)"), when="on demand"),
+         "file's without `name:`; the folder's own files, its README aside)", Source(AGENTS, "2026-11-29", "VS Code "
+         "prefers the `.agent.md` ending and skips README.md; GitHub's coding agent reads any `.md` there"),
+         when="on demand"),
     Rule("claude-md", ("CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md"),
          "in VS Code, the workspace's `CLAUDE.md`, `CLAUDE.local.md` and `.claude/CLAUDE.md` are attached to every "
          "chat request (`chat.useClaudeMdFile`, on by default)", Source(VSCODE_CHAT, "2026-11-29", "since when is "

@@ -39,6 +39,14 @@ TABLE = AgentTable("roo", "Roo Code", "2026-11", "2026-11-29", (
          when="never"),
     Rule("user.folder", ".roo", "your global `~/.roo/rules/` (every mode) and `~/.roo/rules-{mode}/` load before "
          "the project's (read-only, shown apart)", _C),
+    Rule("rooignore", ".rooignore", "a root `.rooignore` is pasted whole into the rules (\"provided by a root-level "
+         ".rooignore file\"), after the mode's rules", Source("https://github.com/RooCodeInc/Roo-Code/blob/cb83656718/"
+                                                               "src/core/ignore/RooIgnoreController.ts", "2026-11-29",
+                                                               _NOTE)),
+    Rule("commands.folder", ".roo/commands", "commands `.roo/commands/*.md` (and yours in `~/.roo/commands/`): the "
+         "body joins your message when you type `/name`", Source("https://github.com/RooCodeInc/Roo-Code/blob/"
+                                                                   "cb83656718/src/services/command/commands.ts",
+                                                                   "2026-11-29", _NOTE), when="on demand"),
     Rule("skills.folders", (".roo/skills", ".agents/skills"), "skills `<folder>/<name>/SKILL.md` in `.roo/skills/` "
          "or `.agents/skills/` (the former winning a name): name, description and path listed at start-up, the "
          "body through the `skill` tool; a name that is not its folder's (lowercase words joined by hyphens) or "

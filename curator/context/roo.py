@@ -64,7 +64,24 @@ def build(b: Builder) -> AgentContext:
             _legacy(b, ctx, rules, ("legacy.mode-file", "legacy.cline-mode-file"), mode, mode)
     _agents_md(b, ctx, rules)
     _skills(b, ctx, rules)
+    _ignore_and_commands(b, ctx, rules)
     return ctx
+
+
+def _ignore_and_commands(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
+    """`.rooignore`, pasted into the rules whole; `.roo/commands/*.md`, each when you type `/name`."""
+    ignore = rules.value("rooignore", None)
+    if ignore and ignore in b.fs.fileset:
+        t = b.text(ignore)
+        if t is not None and t.text.strip():
+            _always(ctx, ignore, t, f"{ignore} (Roo pastes it into the rules)", rules.id("rooignore"))
+    folder = rules.value("commands.folder", None)
+    for rel in b.fs.under(folder) if folder else []:
+        if rel.endswith(".md") and rel.count("/") == folder.count("/") + 1:
+            t = b.text(rel)
+            if t is not None:
+                _manual(ctx, rel, t, f"when you type /{rel.rsplit('/', 1)[-1][:-3]} (command)",
+                        rules.id("commands.folder"))
 
 
 def _skills(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:

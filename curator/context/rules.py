@@ -165,7 +165,10 @@ def _copilot_agents(b: Builder, ctx: AgentContext, rules) -> None:
     if not rules.has("agents.folder"):
         return
     rule = rules.id("agents.folder")
-    for rel, t, meta in _rule_files(b, rules.value("agents.folder"), (".md",), "Copilot"):
+    folder = rules.value("agents.folder")
+    for rel, t, meta in _rule_files(b, folder, (".md",), "Copilot"):
+        if rel.count("/") != folder.count("/") + 1 or rel.rsplit("/", 1)[-1].lower() == "readme.md":
+            continue  # VS Code reads the folder's own .md files, its README aside
         desc = meta.data.get("description")
         said = " ".join(str(desc).split()) if desc not in (None, "", []) else ""
         _manual(ctx, rel, t, "when you pick the custom agent" + (f": {said}" if said else " (no description)"), rule,

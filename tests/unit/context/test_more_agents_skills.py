@@ -123,3 +123,11 @@ def test_codex_reads_your_fallback_names_and_cap_and_a_trusted_projects_config(t
     _codex_config(tmp_path, "project_doc_max_bytes = [\n")
     broken = build(root, tmp_path, agents=["codex"]).agents["codex"]
     assert any("is not valid TOML" in n for n in broken.notes) and broken.startup == []
+
+
+def test_roo_pastes_rooignore_into_its_rules_and_runs_commands_by_name(tmp_path):
+    root = repo(tmp_path, {".roo/rules/a.md": "rule\n", ".rooignore": "secrets/\n*.pem\n",
+                           ".roo/commands/release.md": "---\ndescription: cut a release\n---\nsteps\n"})
+    roo = build(root, tmp_path, agents=["roo"]).agents["roo"]
+    assert [e.path for e in roo.startup] == [".roo/rules/a.md", ".rooignore"]
+    assert {o.path: o.when for o in roo.on_demand}[".roo/commands/release.md"] == "when you type /release (command)"
