@@ -101,12 +101,13 @@ def _repository_findings(b: Builder, built: dict[str, AgentContext], model: Cont
     from . import link_text, placement, startup_budget, traps
     from .checks import repository_checks
 
-    repository_checks(b, built)
-    b.dead_parts()
-    traps.check(b, built.get("claude-code"), frozenset(link_text.check(b, built)))
-    startup_budget.check(b, built)
     places = placement.placements(b.fs, choice.rules)
-    placement.check(b, places)
+    if b.only is None or b.only:  # `only=set()`: no finding wanted, and the passes change nothing else
+        repository_checks(b, built)
+        b.dead_parts()
+        traps.check(b, built.get("claude-code"), frozenset(link_text.check(b, built)))
+        startup_budget.check(b, built)
+        placement.check(b, places)
     model.misplaced = [placement.unseen(b.fs, p) for p in places]
     model.files = len(instruction_files(model))
 

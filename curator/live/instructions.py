@@ -118,7 +118,8 @@ def agents_model(repo, token_counter=None, agents=None):
         return None
     from ..context.build import build_context
 
-    return build_context(repo.root, token_counter=token_counter, agents=agents,
+    fs = getattr(repo.instructions, "fs", None)  # the walk the check's own model made, when it made one
+    return build_context(repo.root, token_counter=token_counter, agents=agents, only=set(), fs=fs,
                          chosen_by="--agent" if agents else "asked")
 
 
