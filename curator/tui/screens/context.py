@@ -243,6 +243,7 @@ class ContextScreen(CuratorScreen):
         body.append(startup_bars(ctx, room) if ctx.startup else Text("nothing at start-up", style="dim"))
         if ctx.user:
             body.append(Text(f"+ outside the repository (not counted): {', '.join(u.path for u in ctx.user)}", style="dim"))
+        body += [Text(f"note: {n}", style="dim") for n in ctx.notes]  # as `curator context` says them
         self.query_one("#context-startup", Static).update(Group(*body))
         self.query_one("#context-for-result", Static).update(self._for_result(model, ctx))
         tree = import_tree(ctx)
