@@ -39,8 +39,11 @@ TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-27", (
          "formerly documented: code review read only the first 4,000 characters of an instructions file",
          Source(REPO, "2026-11-27", "the sentence was removed from the page in early 2026; whether the limit is "
                 "still enforced is unknown, so curator cuts nothing and only notes it"), when="cap"),
-    Rule("agents-md", "AGENTS.md", "`AGENTS.md` at the root at start-up; a nested one for files under its folder",
-         _R),
+    Rule("agents-md", "AGENTS.md", "`AGENTS.md` at the root at start-up; a nested one for files under its folder "
+         "(GitHub's coding agent: the nearest wins)", _R),
+    Rule("agents-md.nested-vscode", "chat.useNestedAgentsMdFiles", "in VS Code a subfolder's `AGENTS.md` is only "
+         "listed for the model to read, and only with `chat.useNestedAgentsMdFiles` (experimental, off by default)",
+         Source(VSCODE_CHAT, "2026-11-29"), when="setting"),
     Rule("agents.folder", ".github/agents",
          "every `.md` in `.github/agents/` is a custom agent (its `description` says when to use it; its name is the "
          "file's without `name:`; the folder's own files, its README aside)", Source(AGENTS, "2026-11-29", "VS Code "

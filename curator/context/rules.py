@@ -71,6 +71,8 @@ def always_once(b: Builder, ctx: AgentContext, name: str, why: str, rule: str) -
     if t is None or not t.text.strip():
         return
     loaded = {getattr(b.fs.read(e.path), "real", e.path): e.path for e in ctx.startup}
+    if "AGENTS.md" in b.fs.fileset:  # the root AGENTS.md loads after (agents_md.nearest): it keeps its name
+        loaded.setdefault(getattr(b.fs.read("AGENTS.md"), "real", "AGENTS.md"), "AGENTS.md")
     if t.real in loaded:
         ctx.notes.append(f"{name} is the same file as {loaded[t.real]}: read once")
         return
@@ -115,6 +117,10 @@ def copilot(b: Builder) -> AgentContext:
                 b.add("instructions.no-description", rel, f"no frontmatter ({keys['globs']}, description): Copilot "
                       "applies these instructions only when attached by hand", 1)
     _copilot_agents(b, ctx, rules)
+    nested = rules.value("agents-md.nested-vscode", None)
+    if nested and any("/" in rel for rel in b.fs.named(rules.value("agents-md"))):
+        ctx.notes.append(f"a subfolder's AGENTS.md: GitHub's coding agent reads the nearest; VS Code only lists it "
+                         f"for the model, and only with {nested} (off by default)")
     for name in rules.value("claude-md", ()):
         always_once(b, ctx, name, f"{name} (VS Code attaches it to every request)", rules.id("claude-md"))
     agent_skills(b, ctx, rules, Listing("GitHub Copilot", manual_key="disable-model-invocation", with_path=True,

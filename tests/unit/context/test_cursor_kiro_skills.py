@@ -17,8 +17,8 @@ def test_cursor_applies_the_root_claude_md_and_reads_a_linked_one_once(tmp_path)
     assert [e.path for e in cursor.startup] == [".cursor/rules/a.mdc", "CLAUDE.md"]  # no import, no nested one
     (root / "AGENTS.md").symlink_to("CLAUDE.md")
     cursor = build(root, tmp_path, agents=["cursor"]).agents["cursor"]
-    assert [e.path for e in cursor.startup] == [".cursor/rules/a.mdc", "CLAUDE.md"]
-    assert "AGENTS.md is the same file as CLAUDE.md: read once" in cursor.notes
+    assert [e.path for e in cursor.startup] == [".cursor/rules/a.mdc", "AGENTS.md"]
+    assert "CLAUDE.md is the same file as AGENTS.md: read once" in cursor.notes
 
 
 def test_cursor_lists_skills_of_every_folder_it_reads_once_by_name(tmp_path):
