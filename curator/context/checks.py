@@ -257,7 +257,10 @@ def _told_apart(path: str, mine: set[str], theirs: set[str]) -> bool:
 
 def description_collisions(b: Builder, built: dict[str, AgentContext]) -> None:
     """Two items an agent picks by description (skills, subagents, agent-requested rules)
-    whose descriptions share most words: the agent may pick either, or the wrong one."""
+    whose descriptions share most words: the agent may pick either, or the wrong one. A pair
+    several agents list (skills in `.claude/skills/` that Cursor and Copilot read too) is one
+    finding naming them all."""
+    pairs: dict[tuple[str, str], tuple[list[str], str]] = {}
     for ctx in built.values():
         items = [(o.path, _words(o.description), o.description.lower()) for o in ctx.on_demand
                  if o.trigger == "description" and o.description]
@@ -269,6 +272,8 @@ def description_collisions(b: Builder, built: dict[str, AgentContext]) -> None:
             if small == 0 or len(shared) < COLLISION_MIN or len(shared) / small < COLLISION_SHARE:
                 continue
             words = ", ".join(sorted(shared)[:6])
-            b.add("instructions.description-collision", pa,
-                  f"{ctx.label}: the descriptions of {pa} and {pb} share {len(shared)} of {small} words ({words}"
-                  f"{', ...' if len(shared) > 6 else ''}): the agent may pick either", target=pb)
+            said = (f"the descriptions of {pa} and {pb} share {len(shared)} of {small} words ({words}"
+                    f"{', ...' if len(shared) > 6 else ''}): the agent may pick either")
+            pairs.setdefault((pa, pb), ([], said))[0].append(ctx.label)
+    for (pa, pb), (labels, said) in pairs.items():
+        b.add("instructions.description-collision", pa, f"{', '.join(labels)}: {said}", target=pb)

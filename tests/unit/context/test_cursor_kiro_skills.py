@@ -124,3 +124,14 @@ def test_codex_lists_skills_of_the_chain_with_their_path_and_yours(tmp_path):
                                             "~/.codex/skills/.system/skill-creator/SKILL.md"]
     old = build(root, tmp_path, agents=["codex"], versions={"codex": "0.70.0"}).agents["codex"]
     assert [e.path for e in old.startup] == ["AGENTS.md"] and old.user == []
+
+
+def test_a_description_collision_several_agents_list_is_one_finding_naming_them(tmp_path):
+    root = repo(tmp_path, {
+        ".claude/skills/a/SKILL.md": _skill("release-notes", "Write release notes for a tagged version from merged "
+                                                             "pull requests"),
+        ".claude/skills/b/SKILL.md": _skill("changelog", "Write the changelog for a tagged version from merged pull "
+                                                         "requests"),
+        ".cursor/rules/x.mdc": "---\nalwaysApply: true\n---\nx\n", ".github/copilot-instructions.md": "x\n"})
+    (f,) = [f for f in build(root, tmp_path).findings if f.check == "instructions.description-collision"]
+    assert f.message.startswith("Claude Code, Cursor, GitHub Copilot: the descriptions of .claude/skills/a/SKILL.md")
