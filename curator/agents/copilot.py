@@ -13,7 +13,7 @@ VSCODE_SKILLS = "https://code.visualstudio.com/docs/copilot/customization/agent-
 VSCODE_CHAT = "https://github.com/microsoft/vscode/blob/main/src/vs/workbench/contrib/chat/browser/chat.contribution.ts"
 SKILLS_SINCE = "2026-02-04"  # VS Code 1.109: Agent Skills generally available and on by default
 
-TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-27", (
+TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-29", (
     Rule("repo.file", ".github/copilot-instructions.md", "`.github/copilot-instructions.md` applies always", _R),
     Rule("path.folder", ".github/instructions",
          "`.github/instructions/**/*.instructions.md` apply to the files their `applyTo` globs match "

@@ -11,7 +11,7 @@ SKILLS_SINCE = "2026-01-22"  # Cursor 2.4 (its changelog): native Agent Skills
 _R = Source(RULES, "2026-11-27")
 _FOLDERS = (".agents/skills", ".cursor/skills", ".claude/skills", ".codex/skills")
 
-TABLE = AgentTable("cursor", "Cursor", "2026-11", "2026-11-27", (
+TABLE = AgentTable("cursor", "Cursor", "2026-11", "2026-11-29", (
     Rule("rules.folder", ".cursor/rules",
          "`.cursor/rules/**/*.mdc`: `alwaysApply: true` at start-up; `globs` when a matching file is attached; "
          "a `description` when the agent picks it; none of them only when @-mentioned", _R),

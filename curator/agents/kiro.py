@@ -8,7 +8,7 @@ STEERING = "https://kiro.dev/docs/steering/"
 SKILLS = "https://kiro.dev/docs/skills"
 _S = Source(STEERING, "2026-11-27")
 
-TABLE = AgentTable("kiro", "Kiro", "2026-11", "2026-11-27", (
+TABLE = AgentTable("kiro", "Kiro", "2026-11", "2026-11-29", (
     Rule("steering.folder", ".kiro/steering",
          "`.kiro/steering/*.md` by `inclusion:`: `always` (the default) at start-up, `fileMatch` with "
          "`fileMatchPattern` for matching files, `auto` when picked by its description, `manual` on `#name`", _S),
