@@ -36,6 +36,11 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.325", "2026-11-20", (
          Source("https://ivanmagda.dev/posts/fixing-40k-claude-md-warning-monorepo/", "2026-11-27",
                 "the warning as users saw it (\"Large CLAUDE.md will impact performance (42.5k chars > 40.0k)\"); "
                 "the memory page only says a warning is shown over the recommended length"), when="cap"),
+    Rule("project.html-comments", "<!--", "block-level HTML comments (`<!-- ... -->` opening a line) of "
+         "`CLAUDE.md`, the files it imports and the rules are left out of what loads; those in code blocks stay",
+         Source(CHANGELOG, "2026-11-29", "2.1.72: \"Changed CLAUDE.md HTML comments (<!-- ... -->) to be hidden "
+                "from Claude when auto-injected\"; that imports and rules are stripped too is our reading"),
+         since="2.1.72", when="never"),
     Rule("imports.syntax", "@",
          "`@path` outside code spans and fenced blocks imports a file, relative to the importing file; `~` and "
          "absolute paths are allowed; each import is its own entry after its parent, each file once", _MEM),

@@ -17,7 +17,7 @@ import os
 from ..agents import RuleSet, mebibytes
 from . import claude_items, claude_memory, claude_settings
 from .builder import Builder
-from .model import AgentContext, OnDemand, Unseen
+from .model import AgentContext, Loaded, OnDemand, Unseen
 from .parse import find_imports
 
 WHY = {"CLAUDE.md": "project instructions (CLAUDE.md)", ".claude/CLAUDE.md": "project instructions (.claude/CLAUDE.md)",
@@ -88,7 +88,20 @@ def build(b: Builder) -> AgentContext:
     if rules.has("agents-md.providers") and w.agents_md:
         ctx.notes.append(f"{rules.version}: sessions on {', '.join(rules.value('agents-md.providers'))} read "
                          "CLAUDE.md files only")
+    if rules.has("project.html-comments"):
+        _without_comments(ctx)
     return ctx
+
+
+def _without_comments(ctx: AgentContext) -> None:
+    """What Claude Code injects of its instruction files leaves their block-level HTML comments
+    out: counted so (the file's bytes stay the file's)."""
+    from .parse import strip_block_comments
+
+    for e in (*ctx.startup, *ctx.on_demand):
+        listed = isinstance(e, Loaded) and e.cut is not None and "listed" in e.cut.reason
+        if e.text and not listed and not any(k in e.rule for k in ("skills.", "subagents.", "commands.")):
+            e.text = strip_block_comments(e.text)
 
 
 def _root_agents_md(w: _Walk, counting: list[str]) -> None:

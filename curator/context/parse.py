@@ -148,3 +148,39 @@ def first_match(globs: list[str], files: list[str]) -> str | None:
             if p.match(f):
                 return f
     return None
+
+
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+
+
+def strip_block_comments(text: str) -> str:
+    """The text without its block-level HTML comments (`<!-- ... -->` opening a line, to its
+    close, over several lines if need be); those in fenced code stay. What Claude Code injects
+    of a CLAUDE.md since 2.1.72."""
+    if "<!--" not in text:
+        return text
+    out: list[str] = []
+    fence = ""
+    inside = False
+    for line in text.splitlines(keepends=True):
+        if inside:
+            end = line.find("-->")
+            if end < 0:
+                continue
+            inside, rest = False, line[end + 3:]
+            if rest.strip():
+                out.append(rest)
+            continue
+        m = _FENCE.match(line)
+        if m:
+            fence = "" if fence and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) else fence or m.group(1)
+        if fence or not line.lstrip().startswith("<!--"):
+            out.append(line)
+            continue
+        body = line.lstrip()[4:]
+        end = body.find("-->")
+        if end < 0:
+            inside = True
+        elif body[end + 3:].strip():
+            out.append(body[end + 3:])
+    return "".join(out)

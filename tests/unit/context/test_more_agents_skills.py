@@ -131,3 +131,16 @@ def test_roo_pastes_rooignore_into_its_rules_and_runs_commands_by_name(tmp_path)
     roo = build(root, tmp_path, agents=["roo"]).agents["roo"]
     assert [e.path for e in roo.startup] == [".roo/rules/a.md", ".rooignore"]
     assert {o.path: o.when for o in roo.on_demand}[".roo/commands/release.md"] == "when you type /release (command)"
+
+
+def test_claude_code_leaves_block_html_comments_out_since_2_1_72(tmp_path):
+    from curator.context.parse import strip_block_comments
+
+    text = ("# Project\n<!-- for maintainers:\nregenerate with make docs -->\nUse tabs.\n```\n<!-- shown in code -->\n"
+            "```\nInline <!-- stays --> here.\n")
+    assert strip_block_comments(text) == "# Project\nUse tabs.\n```\n<!-- shown in code -->\n```\nInline <!-- stays --> here.\n"
+    root = repo(tmp_path, {"CLAUDE.md": text})
+    now = build(root, tmp_path, agents=["claude-code"]).agents["claude-code"].startup[0]
+    old = build(root, tmp_path, agents=["claude-code"], versions={"claude-code": "2.1.71"}).agents["claude-code"].startup[0]
+    assert now.bytes == old.bytes == len(text) and "maintainers" not in now.text and "maintainers" in old.text
+    assert now.tokens < old.tokens
