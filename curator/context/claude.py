@@ -98,7 +98,8 @@ def _without_comments(ctx: AgentContext) -> None:
     out: counted so (the file's bytes stay the file's)."""
     from .parse import strip_block_comments
 
-    for e in (*ctx.startup, *ctx.on_demand):
+    entries: list[Loaded | OnDemand] = [*ctx.startup, *ctx.on_demand]
+    for e in entries:
         listed = isinstance(e, Loaded) and e.cut is not None and "listed" in e.cut.reason
         if e.text and not listed and not any(k in e.rule for k in ("skills.", "subagents.", "commands.")):
             e.text = strip_block_comments(e.text)
