@@ -102,6 +102,9 @@ def _isolated_user_dirs(_homes):
     monkeypatch.setenv("CURATOR_CACHE_DIR", str(home / "cache" / "curator"))
     monkeypatch.delenv("CURATOR_CONFIG", raising=False)
     monkeypatch.delenv("CURATOR_TOKENS", raising=False)
+    # CI set (as on the CI machine) turns off reading your own files and says so in the notes the
+    # screens show: unset, a run reads the same on a laptop and in CI (tests wanting it pass env=)
+    monkeypatch.delenv("CI", raising=False)
     monkeypatch.setenv("CURATOR_TODAY", "2026-11-20")  # fixed clock for TTLs and recency
     monkeypatch.setenv("NO_COLOR", "1")
     # Rich sizes a console from these when it is not a terminal: the same width whatever runs
