@@ -59,6 +59,11 @@ TABLE = AgentTable("gemini", "Gemini CLI", "0.56.0", "2026-11-29", (
          Source(SKILLS, "2026-11-29", _READ), since="0.26.0", until="0.28.0"),
     Rule("user.skills", (".agents/skills", ".gemini/skills"), "your skills in `~/.agents/skills/` and "
          "`~/.gemini/skills/`, listed (shown apart)", Source(SKILLS, "2026-11-29", _READ), since="0.28.0"),
+    Rule("subagents.folder", ".gemini/agents", "subagents `.gemini/agents/*.md` (not `_*.md`): name and description "
+         "listed in the system prompt once you acknowledge them, the body when the model hands one a task; one "
+         "without both is dropped", Source(V56 + "core/src/agents/registry.ts", "2026-11-29", _READ + "; on by "
+                                           "default (`experimental.enableAgents`) since 0.36.0"), since="0.36.0",
+         when="on demand"),
     Rule("trust.folder", {"file": ".gemini/trustedFolders.json", "setting": ("security", "folderTrust", "enabled"),
                           "variable": "GEMINI_CLI_TRUST_WORKSPACE"},
          "in a folder you have not trusted, the workspace's GEMINI.md files, `.gemini/settings.json` and skills are "

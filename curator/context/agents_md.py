@@ -15,6 +15,7 @@ from __future__ import annotations
 from .builder import Builder, cut_bytes
 from .codex_config import codex_config
 from .codex_skills import codex_skills
+from .gemini_agents import gemini_subagents
 from .model import AgentContext, Loaded, OnDemand, Unseen
 from .parse import find_imports
 from .skills_list import Listing, agent_skills
@@ -202,4 +203,5 @@ def gemini(b: Builder) -> AgentContext:
         ctx.on_demand.append(OnDemand(rel, f"when a tool touches files under {folder}/ (just in time)", 0, t.size,
                                       "folder", (folder + "/**",), text=t.text, rule=rules.id("context.nested")))
     agent_skills(b, ctx, rules, Listing("Gemini CLI", with_path=True, requires=("name", "description")))
+    gemini_subagents(b, ctx)
     return ctx

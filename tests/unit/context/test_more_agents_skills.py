@@ -144,3 +144,17 @@ def test_claude_code_leaves_block_html_comments_out_since_2_1_72(tmp_path):
     old = build(root, tmp_path, agents=["claude-code"], versions={"claude-code": "2.1.71"}).agents["claude-code"].startup[0]
     assert now.bytes == old.bytes == len(text) and "maintainers" not in now.text and "maintainers" in old.text
     assert now.tokens < old.tokens
+
+
+def test_gemini_lists_the_subagents_you_acknowledge(tmp_path):
+    root = repo(tmp_path, {"GEMINI.md": "root\n",
+                           ".gemini/agents/reviewer.md": "---\nname: reviewer\ndescription: reviews a change\n---\nbody\n",
+                           ".gemini/agents/_draft.md": "---\nname: draft\ndescription: not yet\n---\nbody\n",
+                           ".gemini/agents/nameless.md": "---\ndescription: no name\n---\nbody\n"})
+    gemini = build(root, tmp_path, agents=["gemini"], env={"GEMINI_CLI_TRUST_WORKSPACE": "true"}).agents["gemini"]
+    subs = [e for e in gemini.startup if "subagent" in e.why]
+    assert [(e.path, e.text) for e in subs] == [(".gemini/agents/reviewer.md", "<subagent><name>reviewer</name>"
+                                                 "<description>reviews a change</description></subagent>")]
+    assert any("acknowledged" in n for n in gemini.notes)
+    assert not [e for e in build(root, tmp_path, agents=["gemini"], versions={"gemini": "0.35.0"})
+                .agents["gemini"].startup if "subagent" in e.why]
