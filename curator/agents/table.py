@@ -118,6 +118,9 @@ class AgentTable:
         table kept by date reads a release number as the day of the newest known release at or
         below it (before the first known: the oldest rows; past the last: the newest rows)."""
         key = version_key(version)
+        if self.versioning == "date" and not self.releases and key[0] < 1000:
+            raise VersionError(f"{self.label}'s rules are kept by the day of its docs: write {self.agent}@2026-01 "
+                               f"(not {self.agent}@{version})")
         if not (self.versioning == "date" and self.releases and key[0] < 1000):
             return version, key > version_key(self.newest)
         if key > version_key(self.releases[-1][0]):

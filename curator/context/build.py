@@ -105,6 +105,7 @@ def _repository_findings(b: Builder, built: dict[str, AgentContext], model: Cont
     if b.only is None or b.only:  # `only=set()`: no finding wanted, and the passes change nothing else
         repository_checks(b, built)
         b.dead_parts()
+        b.shared()
         traps.check(b, built.get("claude-code"), frozenset(link_text.check(b, built)))
         startup_budget.check(b, built)
         placement.check(b, places)

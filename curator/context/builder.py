@@ -33,6 +33,18 @@ class Builder:
     _renames: dict | None = None
     _parts: dict = field(default_factory=dict)  # (key, globs, dead globs) -> [(file, line)]
     _code: bool | None = None
+    _shared: dict = field(default_factory=dict)  # (check, path, line, message) -> the agents that would say it
+
+    def add_for(self, agent: str, check: str, path: str, message: str, line: int | None = None) -> None:
+        """A finding several agents may make of one file (a skill in a folder many read): said
+        once, naming them all (`shared`)."""
+        if self.only is None or check in self.only:
+            self._shared.setdefault((check, path, line, message), []).append(agent)
+
+    def shared(self) -> None:
+        for (check, path, line, message), agents in self._shared.items():
+            self.add(check, path, f"{', '.join(dict.fromkeys(agents))}: {message}", line)
+        self._shared.clear()
 
     def rules_of(self, agent: str) -> RuleSet:
         """The agent's rules at the version chosen for this build (the newest known by default)."""

@@ -260,7 +260,7 @@ def description_collisions(b: Builder, built: dict[str, AgentContext]) -> None:
     whose descriptions share most words: the agent may pick either, or the wrong one. A pair
     several agents list (skills in `.claude/skills/` that Cursor and Copilot read too) is one
     finding naming them all."""
-    pairs: dict[tuple[str, str], tuple[list[str], str]] = {}
+    pairs: dict[tuple[str, ...], tuple[str, str, list[str], str]] = {}
     for ctx in built.values():
         items = [(o.path, _words(o.description), o.description.lower()) for o in ctx.on_demand
                  if o.trigger == "description" and o.description]
@@ -274,6 +274,7 @@ def description_collisions(b: Builder, built: dict[str, AgentContext]) -> None:
             words = ", ".join(sorted(shared)[:6])
             said = (f"the descriptions of {pa} and {pb} share {len(shared)} of {small} words ({words}"
                     f"{', ...' if len(shared) > 6 else ''}): the agent may pick either")
-            pairs.setdefault((pa, pb), ([], said))[0].append(ctx.label)
-    for (pa, pb), (labels, said) in pairs.items():
+            # one pair, whichever order an agent lists the two in (the first agent's words are kept)
+            pairs.setdefault(tuple(sorted((pa, pb))), (pa, pb, [], said))[2].append(ctx.label)
+    for pa, pb, labels, said in pairs.values():
         b.add("instructions.description-collision", pa, f"{', '.join(labels)}: {said}", target=pb)

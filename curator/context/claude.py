@@ -96,13 +96,19 @@ def build(b: Builder) -> AgentContext:
 def _without_comments(ctx: AgentContext) -> None:
     """What Claude Code injects of its instruction files leaves their block-level HTML comments
     out: counted so (the file's bytes stay the file's)."""
-    from .parse import strip_block_comments
+    from .parse import strip_comments
 
+    said: set[str] = set()
     entries: list[Loaded | OnDemand] = [*ctx.startup, *ctx.on_demand]
     for e in entries:
         listed = isinstance(e, Loaded) and e.cut is not None and "listed" in e.cut.reason
         if e.text and not listed and not any(k in e.rule for k in ("skills.", "subagents.", "commands.")):
-            e.text = strip_block_comments(e.text)
+            kept, unclosed = strip_comments(e.text)
+            if unclosed and e.path not in said:
+                said.add(e.path)
+                ctx.notes.append(f"{e.path} opens an HTML comment that never closes: Claude Code is shown none of "
+                                 "what follows it")
+            e.text = kept
 
 
 def _root_agents_md(w: _Walk, counting: list[str]) -> None:
@@ -253,6 +259,10 @@ def user_files(b: Builder, ctx: AgentContext, slug_root: str) -> None:
             places.insert(0, (moved, *strip))
         for base, some, within in places:
             for shown, text in read_user(b.home, some, within, base):
+                if rules.has("project.html-comments"):  # yours are injected as the project's are
+                    from .parse import strip_block_comments
+
+                    text = strip_block_comments(text)
                 ctx.add_user(shown, text, "your own instructions (user level)", rules.id("user.files"))
         if moved and "moved" not in rules.value("config.dir-instructions", ("home",)):
             ctx.notes.append(f"$CLAUDE_CONFIG_DIR is set, but Claude Code {rules.version} still reads your "

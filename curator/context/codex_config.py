@@ -23,14 +23,15 @@ class CodexConfig:
 
 def _toml(path: str, notes: list[str], shown: str) -> dict:
     text = read_text(path)
-    if text is None:
-        return {}
+    return {} if text is None else _parse(text, notes, shown)
+
+
+def _parse(text: str, notes: list[str], shown: str) -> dict:
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         notes.append(f"{shown} is not valid TOML ({exc}): Codex refuses to start with it, curator reads none of it")
         return {}
-    return data
 
 
 def codex_config(b: Builder) -> CodexConfig:
@@ -44,26 +45,37 @@ def codex_config(b: Builder) -> CodexConfig:
     folder = home_rel(b, b.env.get("CODEX_HOME"), ".codex")
     if folder is None:
         return out
-    user = _toml(os.path.join(b.home, folder, "config.toml"), out.notes, f"~/{folder}/config.toml")
-    layers = [(user, f"~/{folder}/config.toml")]
+    from .user import shown_path
+
+    user_file = os.path.join(b.home, folder, "config.toml")
+    shown = shown_path(b.home, user_file)
+    user = _toml(user_file, out.notes, shown)
+    layers = [(user, shown)]
     projects = user.get("projects")
     here = os.path.realpath(b.fs.root)
     trust = projects.get(here, projects.get(b.fs.root)) if isinstance(projects, dict) else None
-    project_file = os.path.join(b.fs.root, ".codex", "config.toml")
-    if os.path.isfile(project_file):
-        if isinstance(trust, dict) and trust.get("trust_level") == "trusted":
-            layers.append((_toml(project_file, out.notes, ".codex/config.toml"), ".codex/config.toml"))
-        else:
-            out.notes.append(".codex/config.toml is read only in a project you trust (not this one, in your Codex "
+    project = ".codex/config.toml"
+    if project in b.fs.fileset:  # read through the repository's walk: recorded, and never through a link out
+        got = b.text(project)
+        if got is not None and isinstance(trust, dict) and trust.get("trust_level") == "trusted":
+            layers.append((_parse(got.text, out.notes, project), project))
+        elif got is not None:
+            out.notes.append(f"{project} is read only in a project you trust (not this one, in your Codex "
                              "config): its settings do not apply")
+    said: dict[str, str] = {}  # per key, what the layer that wins says
     for data, shown in layers:
         extra = data.get("project_doc_fallback_filenames")
         if isinstance(extra, list) and all(isinstance(n, str) for n in extra):
             out.names = tuple(dict.fromkeys([*names, *(n for n in extra if n.strip())]))
-            out.notes.append(f"{shown}: project_doc_fallback_filenames adds {', '.join(extra) or 'nothing'}")
+            said["names"] = f"{shown}: project_doc_fallback_filenames adds {', '.join(extra) or 'nothing'}"
+        elif extra is not None:
+            said["names"] = f"{shown}: project_doc_fallback_filenames is not a list of names: Codex refuses to start"
         limit = data.get("project_doc_max_bytes")
         if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
             out.cap = limit
-            out.notes.append(f"{shown}: project_doc_max_bytes is {limit:,}" +
-                             (" (no project AGENTS.md is read)" if limit == 0 else ""))
+            said["cap"] = f"{shown}: project_doc_max_bytes is {limit:,}" + (
+                " (no project AGENTS.md is read)" if limit == 0 else "")
+        elif limit is not None:
+            said["cap"] = f"{shown}: project_doc_max_bytes = {limit!r} is not a byte count: Codex refuses to start"
+    out.notes += said.values()
     return out

@@ -27,7 +27,8 @@ def codex_skills(b: Builder, ctx: AgentContext) -> None:
             real = getattr(b.fs.read(rel), "real", rel)
             if real in seen:
                 continue
-            if list_skill(b, ctx, rel, rule, Listing("Codex", desc_max=cap, with_path=True), scope=scope,
+            if list_skill(b, ctx, rel, rule, Listing("Codex", desc_max=cap, with_path=True, requires=("description",),
+                                                   strict=True), scope=scope,
                           scope_how=f"Codex starts in {scope}/ or below" if scope else ""):
                 seen.add(real)
     _budget_note(ctx, rules)

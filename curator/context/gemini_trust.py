@@ -13,9 +13,16 @@ from .builder import Builder
 from .model import AgentContext, Unseen
 from .user import read_text
 
+_LEVELS = ("TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST")
+
+
+class Refused(Exception):
+    """A trust file Gemini CLI stops at (`FatalConfigError`): not an object, or a level it lacks."""
+
 
 def trust_of(b: Builder, rules) -> tuple[bool | None, str]:
-    """True / False (what you chose, and where), None when you have not chosen yet."""
+    """True / False (what you chose, and where), None when you have not chosen yet. Raises
+    Refused for a file Gemini CLI will not start with."""
     spec = rules.value("trust.folder")
     if str(b.env.get(spec["variable"], "")).lower() == "true":
         return True, f"${spec['variable']} is set"
@@ -25,28 +32,62 @@ def trust_of(b: Builder, rules) -> tuple[bool | None, str]:
         node = node.get(key) if isinstance(node, dict) else None
     if node is False:
         return True, "folder trust is off in your ~/.gemini/settings.json"
-    choices = _json(os.path.join(b.home, spec["file"]))
+    where = "~/" + spec["file"]
+    text = read_text(os.path.join(b.home, spec["file"]))
+    choices = _loads(text) if text is not None else {}
+    if not isinstance(choices, dict):
+        raise Refused(f"{where} is not a JSON object")
+    odd = next((v for v in choices.values() if v not in _LEVELS), None)
+    if odd is not None:
+        raise Refused(f"{where} holds the trust level {odd!r}")
     here = os.path.realpath(b.fs.root)
     best, level = -1, None
     for path, chosen in choices.items():
-        if not isinstance(path, str) or chosen not in ("TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST"):
-            continue
         base = os.path.realpath(os.path.dirname(path) if chosen == "TRUST_PARENT" else path)
         inside = here == base or here.startswith(base.rstrip(os.sep) + os.sep)
-        if inside and len(path) > best:
+        if inside and len(path) > best:  # the key's own length, as trust.ts at v0.56.0 compares it
             best, level = len(path), chosen
-    where = "~/" + spec["file"]
     if level == "DO_NOT_TRUST":
         return False, f"you chose not to trust it ({where})"
     return (True, f"trusted in {where}") if level else (None, "")
 
 
 def _json(path: str) -> dict:
-    try:
-        data = json.loads(read_text(path) or "{}")
-    except ValueError:
-        return {}
+    text = read_text(path)
+    data = _loads(text) if text is not None else {}
     return data if isinstance(data, dict) else {}
+
+
+def _loads(text: str) -> object:
+    """JSON with `//` and `/* */` comments (Gemini CLI strips them first); None when unreadable."""
+    out, i, n, quoted = [], 0, len(text), False
+    while i < n:
+        c = text[i]
+        if quoted:
+            out.append(c)
+            if c == "\\" and i + 1 < n:
+                out.append(text[i + 1])
+                i += 1
+            elif c == '"':
+                quoted = False
+        elif c == '"':
+            quoted = True
+            out.append(c)
+        elif text.startswith("//", i):
+            i = text.find("\n", i)
+            i = n if i < 0 else i
+            continue
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+            continue
+        else:
+            out.append(c)
+        i += 1
+    try:
+        return json.loads("".join(out) or "{}")
+    except ValueError:
+        return None
 
 
 def apply_trust(b: Builder, ctx: AgentContext, user_files=None) -> None:
@@ -57,7 +98,11 @@ def apply_trust(b: Builder, ctx: AgentContext, user_files=None) -> None:
     rules = b.rules_of("gemini")
     if b.ci or not rules.has("trust.folder") or not (ctx.startup or ctx.on_demand):
         return
-    trusted, why = trust_of(b, rules)
+    try:
+        trusted, why = trust_of(b, rules)
+    except Refused as exc:
+        ctx.notes.append(f"Gemini CLI refuses to start while {exc}: fix the file (curator shows what it would load)")
+        return
     rule = rules.id("trust.folder")
     if trusted is None:
         ctx.notes.append("Gemini CLI asks whether to trust this folder the first time it runs here: until you do, it "

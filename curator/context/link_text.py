@@ -22,13 +22,13 @@ def link_target(b: Builder, rel: str) -> str | None:
     if not isinstance(got, Text) or not 0 < got.size <= _MAX:
         return None
     text = got.text
-    if not text or text != text.strip() or any(c.isspace() for c in text) or text.startswith(("/", "~", "@")):
-        return None  # a link's text has no newline, no space, and is relative
+    if not text or text != text.strip() or any(c in text for c in "\n\r\t") or text.startswith(("/", "~", "@")):
+        return None  # a link's text is one line (spaces only inside a name), and relative
     folder = posixpath.dirname(rel)
     target = posixpath.normpath(posixpath.join(folder, text))
     if target.startswith("../") or target == rel:
         return None
-    return target if target in b.fs.fileset or target in b.fs.dirs else None
+    return target if target in b.fs.fileset else None  # (a word naming a folder is more likely prose)
 
 
 def check(b: Builder, built: dict[str, AgentContext]) -> set[str]:

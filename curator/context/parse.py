@@ -157,8 +157,13 @@ def strip_block_comments(text: str) -> str:
     """The text without its block-level HTML comments (`<!-- ... -->` opening a line, to its
     close, over several lines if need be); those in fenced code stay. What Claude Code injects
     of a CLAUDE.md since 2.1.72."""
+    return strip_comments(text)[0]
+
+
+def strip_comments(text: str) -> tuple[str, bool]:
+    """`strip_block_comments`, and whether a comment never closes (the rest of the file gone)."""
     if "<!--" not in text:
-        return text
+        return text, False
     out: list[str] = []
     fence = ""
     inside = False
@@ -183,4 +188,4 @@ def strip_block_comments(text: str) -> str:
             inside = True
         elif body[end + 3:].strip():
             out.append(body[end + 3:])
-    return "".join(out)
+    return "".join(out), inside

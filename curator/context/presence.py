@@ -25,7 +25,8 @@ def present_agents(fs: RepoFS, rulesets: dict[str, RuleSet] | None = None) -> li
         found.add("claude-code")
     if names & set(_rules(rulesets, "codex").value("project.names")):
         found.add("codex")
-    if "GEMINI.md" in names or ".gemini/settings.json" in files:
+    gemini_own = (".gemini/skills", ".gemini/agents")  # its own folders (`.agents/skills` is every agent's)
+    if "GEMINI.md" in names or ".gemini/settings.json" in files or any(fs.under(f) for f in gemini_own):
         found.add("gemini")
     cursor = _rules(rulesets, "cursor")
     own_skills = [f for f in cursor.value("skills.nested", ()) if f.startswith(".cursor/")]
@@ -34,7 +35,7 @@ def present_agents(fs: RepoFS, rulesets: dict[str, RuleSet] | None = None) -> li
             d.endswith("/" + cursor.value("rules.folder")) for d in dirs):
         found.add("cursor")
     copilot = _rules(rulesets, "copilot")
-    if copilot.value("repo.file") in files or fs.under(copilot.value("path.folder")):
+    if copilot.value("repo.file") in files or fs.under(copilot.value("path.folder")) or fs.under(".github/skills"):
         found.add("copilot")
     cline = _rules(rulesets, "cline")
     root = cline.value("rules.root")

@@ -27,6 +27,7 @@ class Listing:
     requires: tuple[str, ...] = ()  # frontmatter keys without which the agent skips the skill
     name_is_folder: str = ""  # a pattern the name must match, and be its folder's (Roo)
     unlisted_without_description: bool = False  # still run by `/name`, never listed (VS Code)
+    strict: bool = False  # frontmatter it cannot read, or a name or description not a string: dropped (Codex)
 
 
 def skill_files(b: Builder, folder: str, deep: bool) -> list[str]:
@@ -41,14 +42,23 @@ def listing_line(name: str, desc: str) -> str:
 
 
 def skill_name(data: dict, rel: str) -> str:
-    return str(data.get("name") or rel.split("/")[-2]).strip()
+    name = data.get("name")
+    return (name if isinstance(name, str) and name.strip() else rel.split("/")[-2]).strip()
 
 
-def _skipped(b: Builder, ctx: AgentContext, spec: Listing, rel: str, t, data: dict, rule: str) -> bool:
+def _skipped(b: Builder, ctx: AgentContext, spec: Listing, rel: str, t, meta, rule: str) -> bool:
     """A skill the agent drops for its frontmatter: never, with the reason (and a finding: it
     drops it without a word)."""
+    data, why = meta.data, ""
+    if spec.strict:
+        odd = [k for k in ("name", "description") if k in data and not isinstance(data[k], str)]
+        if not meta.present or meta.error and not meta.lenient:
+            why = "no frontmatter it can read" if meta.present else "no frontmatter"
+        elif odd:
+            why = f"its {' and '.join(odd)} {'is' if len(odd) == 1 else 'are'} not text"
     missing = [k for k in spec.requires if not str(data.get(k) or "").strip()]
-    why = f"no {' and no '.join(missing)}" if missing else ""
+    if missing and not why:
+        why = f"no {' and no '.join(missing)}"
     folder = rel.split("/")[-2]
     if not why and spec.name_is_folder:
         name = str(data.get("name") or "").strip()
@@ -58,7 +68,7 @@ def _skipped(b: Builder, ctx: AgentContext, spec: Listing, rel: str, t, data: di
     if not why:
         return False
     ctx.never.append(Unseen(rel, f"{why}: {spec.agent} skips the skill", t.size, rule))
-    b.add("instructions.frontmatter", rel, f"{why}: {spec.agent} skips the skill without a word", 1)
+    b.add_for(spec.agent, "instructions.frontmatter", rel, f"{why}: the skill is skipped without a word", 1)
     return True
 
 
@@ -72,22 +82,24 @@ def list_skill(b: Builder, ctx: AgentContext, rel: str, rule: str, spec: Listing
     if t is None or not t.text.strip():
         return False
     meta = read_meta(t.text)
-    if meta.error and not meta.lenient:
-        b.add("instructions.frontmatter", rel, f"{meta.error}: {spec.agent} cannot read the skill's name and "
-              "description", meta.line)
-    data = meta.data
-    if _skipped(b, ctx, spec, rel, t, data, rule):
+    if _skipped(b, ctx, spec, rel, t, meta, rule):
         return True
+    if meta.error and not meta.lenient:
+        b.add_for(spec.agent, "instructions.frontmatter", rel, f"{meta.error}: its name and description cannot be "
+                  "read, so the skill is listed by its folder's name", meta.line)
+    data = meta.data
     name = skill_name(data, rel)
     if taken is not None:
         if name in taken:
             ctx.notes.append(f"{rel} is the skill {name} again (as {taken[name]}): listed once")
             return True
         taken[name] = rel
-    desc = " ".join(str(data.get("description") or "").split())
+    desc = data.get("description")
+    desc = " ".join(desc.split()) if isinstance(desc, str) else ""
     if spec.desc_max and len(desc) > spec.desc_max:
         desc = desc[:spec.desc_max] + "..."
-    manual = spec.manual_key and data.get(spec.manual_key) is True
+    flag = data.get(spec.manual_key) if spec.manual_key else None
+    manual = flag is True or meta.lenient and str(flag).strip().lower() == "true"  # read line by line: text
     if manual or spec.unlisted_without_description and not desc:
         why = spec.manual_key if manual else "no description: never listed"
         ctx.on_demand.append(OnDemand(rel, f"only when you type /{name} ({why})", 0, t.size, "manual",

@@ -45,7 +45,8 @@ def test_every_row_has_a_source_and_one_row_of_a_key_holds_at_any_version(agent)
         assert rule.when in ("start-up", "on demand", "never", "cap", "setting", "memory", "record")
         if rule.since and rule.until:
             assert version_key(rule.since) < version_key(rule.until)
-    for version in [table.newest, "0.0.1", *table.boundaries()]:
+    oldest = "2000-01" if table.versioning == "date" else "0.0.1"  # a date table takes no bare release number
+    for version in [table.newest, oldest, *table.boundaries()]:
         table.at(version)  # raises when two rows of a key overlap
     assert version_key(table.newest) >= max((version_key(v) for v in table.boundaries()), default=(0,))
 
@@ -124,3 +125,11 @@ def test_rule_folders_that_are_files_are_facts_of_the_model(tmp_path):
     assert [(f.check, f.path) for f in m.findings] == [("instructions.misplaced", ".cursor/rules"),
                                                        ("instructions.misplaced", "docs/.clinerules")]
     assert "at the workspace root" in m.findings[1].message and ".cursor/rules/<name>.mdc" in m.findings[0].message
+
+
+def test_a_release_number_for_an_agent_kept_by_date_is_refused_not_read_as_the_oldest_rules():
+    from curator.agents import VersionError, rules_for
+
+    with pytest.raises(VersionError, match="write cursor@2026-01"):
+        rules_for("cursor", "2.4")
+    assert rules_for("cline", "4.1.13").has("rules.top-level")  # Cline's releases have their days

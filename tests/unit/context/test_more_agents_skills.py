@@ -80,7 +80,7 @@ def test_cline_lists_names_only_since_4_0_and_name_and_description_before(tmp_pa
     assert _listed(v3.agents["cline"]) == {".claude/skills/review/SKILL.md": "- review: review it",
                                           ".cline/skills/deploy/SKILL.md": "- deploy: ship it"}
     (f,) = [f for f in v3.findings if f.path == ".clinerules/skills/wrong/SKILL.md"]
-    assert f.message == "its name 'not-wrong' is not its folder's name 'wrong': Cline skips the skill without a word"
+    assert f.message == "Cline: its name 'not-wrong' is not its folder's name 'wrong': the skill is skipped without a word"
     assert _listed(build(root, tmp_path, agents=["cline"], versions={"cline": "3.50.0"}).agents["cline"]) == {}
 
 
@@ -158,3 +158,54 @@ def test_gemini_lists_the_subagents_you_acknowledge(tmp_path):
     assert any("acknowledged" in n for n in gemini.notes)
     assert not [e for e in build(root, tmp_path, agents=["gemini"], versions={"gemini": "0.35.0"})
                 .agents["gemini"].startup if "subagent" in e.why]
+
+
+def test_a_broken_skill_many_agents_read_is_one_finding_and_codex_drops_what_it_cannot_parse(tmp_path):
+    root = repo(tmp_path, {"AGENTS.md": "x\n", ".cursor/rules/a.mdc": "x\n", ".github/copilot-instructions.md": "x\n",
+                           ".agents/skills/broken/SKILL.md": "---\nname: broken\ndescription: never closed\nbody\n",
+                           ".agents/skills/listy/SKILL.md": "---\nname: [a, b]\ndescription: fine\n---\nbody\n",
+                           ".agents/skills/bare/SKILL.md": "just a body\n",
+                           ".agents/skills/manual/SKILL.md": "---\nname: manual\ndescription: Use when: asked\n"
+                                                             "disable-model-invocation: true\n---\nbody\n"})
+    m = build(root, tmp_path)
+    broken = [f for f in m.findings if f.path == ".agents/skills/broken/SKILL.md"]
+    assert len(broken) == 2  # Codex drops it; the others list it by its folder's name: one finding each way
+    assert any(f.message.startswith("Codex: no frontmatter it can read") for f in broken)
+    assert any(f.message.startswith("Cursor, GitHub Copilot: ") for f in broken)
+    codex = {e.path for e in m.agents["codex"].startup}
+    assert ".agents/skills/broken/SKILL.md" not in codex and ".agents/skills/listy/SKILL.md" not in codex
+    assert ".agents/skills/bare/SKILL.md" not in codex
+    whens = {o.path: o.when for o in m.agents["cursor"].on_demand}
+    assert whens[".agents/skills/manual/SKILL.md"].startswith("only when you type /manual")  # read line by line
+
+
+def test_codex_reads_the_projects_config_through_the_repository_never_through_a_link_out(tmp_path):
+    outside = tmp_path / "outside.toml"
+    outside.write_text("project_doc_max_bytes = 7\n", encoding="utf-8")
+    root = repo(tmp_path, {"AGENTS.md": "rules\n" * 20})
+    (root / ".codex").mkdir()
+    (root / ".codex" / "config.toml").symlink_to(outside)
+    _codex_config(tmp_path, f'project_doc_max_bytes = "32k"\n[projects."{root}"]\ntrust_level = "trusted"\n')
+    m = build(root, tmp_path, agents=["codex"])
+    assert m.agents["codex"].startup[0].cut is None  # the 7 bytes beyond the repository never apply
+    assert any(f.check == "instructions.symlink-outside" for f in m.findings)
+    assert any("'32k' is not a byte count: Codex refuses to start" in n for n in m.agents["codex"].notes)
+
+
+def test_gemini_trust_reads_commented_json_and_says_when_gemini_would_refuse_to_start(tmp_path):
+    root = repo(tmp_path, {"GEMINI.md": "root\n"})
+    folder = tmp_path / "home" / ".gemini"
+    folder.mkdir(parents=True)
+    (folder / "trustedFolders.json").write_text(f'{{\n  // my choice\n  "{root}": "DO_NOT_TRUST"\n}}\n')
+    assert build(root, tmp_path, agents=["gemini"]).agents["gemini"].startup == []
+    (folder / "trustedFolders.json").write_text('["not", "an", "object"]')
+    gemini = build(root, tmp_path, agents=["gemini"]).agents["gemini"]
+    assert [e.path for e in gemini.startup] == ["GEMINI.md"]
+    assert any("refuses to start while ~/.gemini/trustedFolders.json is not a JSON object" in n for n in gemini.notes)
+
+
+def test_a_kept_run_is_keyed_by_the_variable_that_trusts_every_gemini_folder():
+    from curator.base.kept import ENV_NAMES, ENV_PREFIXES
+
+    assert any("GEMINI_CLI_TRUST_WORKSPACE".startswith(p) for p in ENV_PREFIXES) or \
+        "GEMINI_CLI_TRUST_WORKSPACE" in ENV_NAMES
