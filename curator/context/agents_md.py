@@ -113,8 +113,9 @@ def _cap_finding(b: Builder, ctx: AgentContext, chain: list[Loaded], past: int, 
     what = (f"{cut.path} is cut after {cut.cut.kept_bytes:,} of {cut.bytes:,} bytes"
             if cut is not None and cut.cut is not None else "later files are dropped")
     ctx.never.append(Unseen(path, f"past Codex's {cap:,}-byte cap when {where}", past, rules.id("project.max-bytes")))
+    source = "" if cap == rules.value("project.max-bytes") else " (project_doc_max_bytes in your Codex config)"
     b.add("instructions.cap", path, f"Codex {where}: the AGENTS.md chain is {total:,} bytes, over its "
-          f"{cap:,}-byte cap; {what} ({past:,} bytes never seen)")
+          f"{cap:,}-byte cap{source}; {what} ({past:,} bytes never seen)")
 
 
 def nearest(b: Builder, ctx: AgentContext) -> None:
