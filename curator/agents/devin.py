@@ -34,6 +34,8 @@ TABLE = AgentTable("devin", "Devin Desktop", "2026-11", "2026-11-27", (
          "skills `.windsurf/skills/<name>/SKILL.md`: only their `name` and `description` are shown at start-up, the "
          "body when Cascade invokes the skill or you @-mention it", Source(SKILLS, "2026-11-29", "when skills "
          "arrived is not on the page"), when="on demand"),
+    Rule("user.skills", (".codeium/windsurf/skills",), "your global skills `~/.codeium/windsurf/skills/<name>/`, "
+         "listed by name and description (shown apart)", Source(SKILLS, "2026-11-29")),
     Rule("workflows.folder", ".windsurf/workflows",
          "workflows `.windsurf/workflows/*.md` (of the workspace and its subfolders) run only when you type `/name`",
          Source(WORKFLOWS, "2026-11-29", "also from folders above the workspace up to the git root, which curator "

@@ -18,7 +18,7 @@ from .applyto import not_a_string
 from .builder import Builder, cap_chars
 from .model import AgentContext, Cut, Loaded, OnDemand, Unseen
 from .parse import glob_list, read_meta
-from .skills_list import Listing, agent_skills, list_skill, skill_files
+from .skills_list import Listing, agent_skills, list_skill, list_user_skills, skill_files
 
 
 def _meta(b: Builder, rel: str, text: str, agent: str):
@@ -246,6 +246,9 @@ def _devin_skills_and_workflows(b: Builder, ctx: AgentContext, rules, name: str)
         rule = rules.id("skills.folder")
         for rel in skill_files(b, rules.value("skills.folder"), deep=False):
             list_skill(b, ctx, rel, rule, Listing(name))
+    if not b.ci and rules.has("user.skills"):
+        list_user_skills(b, ctx, list(rules.value("user.skills")), rules.id("user.skills"),
+                         "your skill (listed by name and description)", deep=False)
     if rules.has("workflows.folder"):
         marker = "/" + rules.value("workflows.folder") + "/"
         for rel in b.fs.files:

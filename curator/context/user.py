@@ -166,7 +166,7 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
     if cline.has("user.agents-md"):
         out.append(os.path.join(home, cline.value("user.agents-md")))
     out += _gemini_probes(home, root, rules_for("gemini", (versions or {}).get("gemini")))
-    for agent in ("cursor", "kiro", "gemini", "copilot", "cline", "roo"):  # skills and steering folders of yours
+    for agent in ("cursor", "kiro", "gemini", "copilot", "cline", "roo", "devin"):  # skills, steering folders of yours
         rules = rules_for(agent, (versions or {}).get(agent))
         for key in ("user.skills", "user.steering"):
             value = rules.value(key, ())

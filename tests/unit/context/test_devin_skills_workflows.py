@@ -28,3 +28,12 @@ def test_skills_are_listed_and_workflows_wait_for_their_slash_command(tmp_path):
     assert whens["services/api/.windsurf/workflows/release.md"] == "when you type /release (workflow)"
     assert whens[".windsurf/skills/deploy/SKILL.md"] == "when the skill is used"
     assert ".windsurf/skills/deploy/checklist.md" not in whens
+
+
+def test_your_global_skills_are_listed_apart(tmp_path):
+    home = tmp_path / "home" / ".codeium" / "windsurf" / "skills" / "mine"
+    home.mkdir(parents=True)
+    (home / "SKILL.md").write_text("---\nname: mine\ndescription: my own\n---\nbody\n", encoding="utf-8")
+    root = repo(tmp_path, {".windsurf/rules/style.md": "---\ntrigger: always_on\n---\ntabs\n"})
+    devin = build(root, tmp_path, agents=["devin"]).agents["devin"]
+    assert [(u.path, u.text) for u in devin.user] == [("~/.codeium/windsurf/skills/mine/SKILL.md", "- mine: my own")]
