@@ -182,8 +182,12 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.325", "2026-11-20", (
     Rule("memory.auto", {"folder": ".claude/projects/<slug>/memory", "index": "MEMORY.md"},
          "auto memory `~/.claude/projects/<slug>/memory/MEMORY.md` loads at start-up, topic files on demand "
          "(the user's own, shown apart)", _MEM, when="memory"),
+    Rule("memory.auto-cap", {"lines": 200, "bytes": 0}, "only the first 200 lines of the auto-memory `MEMORY.md` "
+         "load", Source(CHANGELOG, "2026-11-29", "2.1.83 added the 25 KB cut"), until="2.1.83", when="cap"),
     Rule("memory.auto-cap", {"lines": 200, "bytes": 25_000},
-         "only the first 200 lines or 25 KB of the auto-memory `MEMORY.md` load", _MEM, when="cap"),
+         "only the first 200 lines or 25 KB of the auto-memory `MEMORY.md` load", Source(MEMORY, "2026-11-29",
+         "2.1.83: \"MEMORY.md index now truncates at 25KB as well as 200 lines\" (its changelog)"), since="2.1.83",
+         when="cap"),
     Rule("memory.repository", ".claude/memory",
          "a `.claude/memory/` committed in the repository reaches start-up only when a loaded file imports its "
          "`MEMORY.md` (then the whole file, no 200-line cap)", _MEM, when="memory"),

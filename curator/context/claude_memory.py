@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from ..agents import RuleSet, kilobytes
+from ..agents import RuleSet
 from ..model import formats as fmts
 from .builder import Builder, cut_bytes
 from .model import AgentContext, Loaded, MemoryFolder, OnDemand, Unseen
@@ -29,10 +29,10 @@ def repository_memory(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
                                           text=t.text, rule=rule))
     for e in ctx.startup:
         if e.path.endswith(auto["index"]) and e.via:
-            first = fmts.claude_cap_line(e.text)
+            first = fmts.claude_cap_line(e.text, cap["lines"], cap["bytes"])
             if first is not None:  # imported in full; the auto-memory cap applies only when auto-loaded
-                ctx.notes.append(f"{e.path} is imported in full; as auto memory only its first "
-                                 f"{cap['lines']} lines / {kilobytes(cap['bytes'])} would load")
+                ctx.notes.append(f"{e.path} is imported in full; as auto memory only its "
+                                 f"{fmts.claude_cap_words(cap)} would load")
     for rel in b.fs.under(folder):
         if rel.endswith(".md") and rel != index and all(e.path != rel for e in ctx.startup):
             t = b.text(rel)
@@ -86,12 +86,12 @@ def auto_memory(b: Builder, ctx: AgentContext, rules: RuleSet, slug_root: str) -
     mem = f"{auto['folder'].replace('<slug>', claude_slug(slug_root))}/{auto['index']}"
     for shown, text in read_user(b.home, [claude_place(b.home, claude_moved(b, rules), mem)], []):
         entry = Loaded(shown, len(text.encode("utf-8")), 0,
-                       f"auto memory (first {cap['lines']} lines or {kilobytes(cap['bytes'])})", None, None, text, rule)
-        first = fmts.claude_cap_line(text)
+                       f"auto memory ({fmts.claude_cap_words(cap)})", None, None, text, rule)
+        first = fmts.claude_cap_line(text, cap["lines"], cap["bytes"])
         if first is not None:
             kept = "".join(text.splitlines(keepends=True)[: first - 1]).encode("utf-8")
-            cut_bytes(entry, len(kept), f"auto memory loads its first {cap['lines']} lines or "
-                      f"{kilobytes(cap['bytes'])}; lines {first}+ are never seen")
+            cut_bytes(entry, len(kept), f"auto memory loads its {fmts.claude_cap_words(cap)}; lines {first}+ are "
+                      "never seen")
             ctx.never.append(Unseen(shown, f"lines {first}+ past the auto-memory cap", entry.bytes - len(kept),
                                     rules.id("memory.auto-cap")))
         ctx.user.append(entry)

@@ -82,17 +82,23 @@ def committed_claude_memory(root) -> bool:
     return root.name == "memory" and root.parent.name == ".claude"
 
 
-def claude_cap_line(text: str) -> int | None:
+def claude_cap_line(text: str, lines: int = CLAUDE_CAP_LINES, max_bytes: int = CLAUDE_CAP_BYTES) -> int | None:
     """The first line (1-based) of MEMORY.md that Claude Code does not load, or None when all of
-    it loads: the first 200 lines or 25 KB, whichever comes first."""
+    it loads: the first 200 lines or 25 KB, whichever comes first (`max_bytes` 0: no byte cut,
+    as before 2.1.83)."""
     used = 0
     for no, line in enumerate(text.splitlines(keepends=True), 1):
-        if no > CLAUDE_CAP_LINES:
+        if no > lines:
             return no
         used += len(line.encode("utf-8"))
-        if used > CLAUDE_CAP_BYTES:
+        if max_bytes and used > max_bytes:
             return no
     return None
+
+
+def claude_cap_words(cap: dict) -> str:
+    """`first 200 lines or 25 KB` (or `first 200 lines`, before the byte cut) of a cap row."""
+    return f"first {cap['lines']} lines" + (f" or {cap['bytes'] // 1000} KB" if cap.get("bytes") else "")
 
 
 def adapter(fmt: str) -> Format:

@@ -178,3 +178,19 @@ def test_an_unreadable_subagent_memory_folder_is_a_note(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "listdir", refuse)
     m = build(root, tmp_path)
     assert any("agent-memory cannot be read (Permission denied)" in n for n in m.agents["claude-code"].notes)
+
+
+def test_the_auto_memory_byte_cut_holds_since_2_1_83(tmp_path):
+    root = repo(tmp_path, {"CLAUDE.md": "# Project\n"})
+    memory = tmp_path / "home" / ".claude" / "projects" / claude_slug(root) / "memory"
+    memory.mkdir(parents=True)
+    (memory / "MEMORY.md").write_text(("- a long index line " + "x" * 280 + "\n") * 100, encoding="utf-8")  # 30 KB
+
+    def cut(version):
+        (entry,) = [u for u in build(root, tmp_path, versions={"claude-code": version}).agents["claude-code"].user
+                    if u.path.endswith("MEMORY.md")]
+        return entry.cut
+
+    assert cut("2.1.82") is None  # 100 lines, under the 200-line cap: all of it loaded then
+    now = cut("2.1.83")
+    assert now is not None and now.kept_bytes <= 25_000 and "first 200 lines or 25 KB" in now.reason
