@@ -18,6 +18,10 @@ TABLE = AgentTable("kiro", "Kiro", "2026-11", "2026-11-29", (
     Rule("steering.top-level", True, "only the steering folder's own files: a file in a subfolder of "
          "`.kiro/steering/` is not read", Source("https://github.com/kirodotdev/Kiro/issues/10448", "2026-11-29",
                                                 "the issue tracker (#10448, #11345), not the docs"), when="never"),
+    Rule("steering.cli-all", True, "the Kiro CLI reads no `inclusion:` mode: every steering file loads at start-up "
+         "there (what curator shows is the IDE's)", Source(STEERING, "2026-11-29", "\"On Kiro CLI, inclusion modes "
+                                                                                   "are not currently supported\""),
+         when="setting"),
     Rule("skills.folder", ".kiro/skills",
          "skills `.kiro/skills/<name>/SKILL.md`: only their `name` and `description` at start-up, the body when a "
          "request matches the description or you type `/name`", Source(SKILLS, "2026-11-29", "when skills came "

@@ -16,7 +16,7 @@ from .applyto import key_line
 from .builder import Builder
 from .fs import Text
 from .model import AgentContext, Unseen
-from .parse import glob_list
+from .parse import glob_list, read_meta
 from .rules import _always, _globbed, _manual, _meta
 from .skills_list import Listing, agent_skills
 
@@ -139,6 +139,25 @@ def user_files(b: Builder, ctx: AgentContext) -> None:
     rules = b.rules_of("cline")
     for shown, text in read_user(b.home, [], list(rules.value("user.folders"))):
         ctx.add_user(shown, text, "your global Cline rules (user level)", rules.id("user.folders"))
+        if rules.has("rules.switch"):  # since 4.0 rules are keyed by name, yours read after the project's
+            _replaced_by_yours(b, ctx, rules, shown, text)
     if rules.has("user.agents-md"):
         for shown, text in read_user(b.home, [rules.value("user.agents-md")], []):
             ctx.add_user(shown, text, "your global AGENTS.md (user level)", rules.id("user.agents-md"))
+
+
+def _rule_key(rel: str, text: str) -> str:
+    name = read_meta(text).data.get("name")
+    stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return str(name if isinstance(name, str) and name.strip() else stem).strip().lower()
+
+
+def _replaced_by_yours(b: Builder, ctx: AgentContext, rules: RuleSet, shown: str, text: str) -> None:
+    """A project rule of the same name as one of yours: the SDK keeps yours (read last)."""
+    folders = (rules.value("rules.root"), *rules.value("rules.more-folders", ()))
+    key = _rule_key(shown, text)
+    for e in list(ctx.startup):
+        if any(e.path == f or e.path.startswith(f + "/") for f in folders) and _rule_key(e.path, e.text) == key:
+            ctx.startup.remove(e)
+            ctx.never.append(Unseen(e.path, f"replaced by your {shown}, a rule of the same name read after it",
+                                    e.bytes, rules.id("rules.switch")))

@@ -44,6 +44,11 @@ def kiro(b: Builder) -> AgentContext:
     if rules.has("skills.folder"):
         for rel in skill_files(b, rules.value("skills.folder"), deep=False):
             list_skill(b, ctx, rel, rules.id("skills.folder"), Listing("Kiro"))
+    later = [o for o in ctx.on_demand if o.rule == rule]
+    if later and rules.has("steering.cli-all"):
+        n = len(later)
+        ctx.notes.append(f"the Kiro CLI reads no inclusion mode: at start-up it also loads the {n} steering "
+                         f"file{'s' if n != 1 else ''} the IDE loads only when {'they apply' if n != 1 else 'it applies'}")
     return ctx
 
 

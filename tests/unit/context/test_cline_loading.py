@@ -144,3 +144,16 @@ def test_a_release_number_reads_the_rows_of_its_day(asked, sdk, newer, newest):
     rules = rules_for("cline", asked)
     assert rules.version == asked.lstrip("v")  # shown as asked, never as the day it stands for
     assert rules.has("rules.top-level") is sdk and rules.newer_than_known is newer and rules.newest == newest
+
+
+def test_since_4_0_your_rule_of_the_same_name_replaces_the_projects(tmp_path):
+    rules = tmp_path / "home" / "Documents" / "Cline" / "Rules"
+    rules.mkdir(parents=True)
+    (rules / "style.md").write_text("my style\n", encoding="utf-8")
+    root = repo(tmp_path, {".clinerules/style.md": "team style\n", ".clinerules/tests.md": "run the tests\n"})
+    now = build(root, tmp_path, versions={"cline": NEW}).agents["cline"]
+    assert [e.path for e in now.startup] == [".clinerules/tests.md"]
+    (gone,) = [u for u in now.never if u.path == ".clinerules/style.md"]
+    assert gone.reason == "replaced by your ~/Documents/Cline/Rules/style.md, a rule of the same name read after it"
+    old = build(root, tmp_path, versions={"cline": OLD}).agents["cline"]
+    assert sorted(e.path for e in old.startup) == [".clinerules/style.md", ".clinerules/tests.md"]

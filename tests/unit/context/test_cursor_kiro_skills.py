@@ -135,3 +135,11 @@ def test_a_description_collision_several_agents_list_is_one_finding_naming_them(
         ".cursor/rules/x.mdc": "---\nalwaysApply: true\n---\nx\n", ".github/copilot-instructions.md": "x\n"})
     (f,) = [f for f in build(root, tmp_path).findings if f.check == "instructions.description-collision"]
     assert f.message.startswith("Claude Code, Cursor, GitHub Copilot: the descriptions of .claude/skills/a/SKILL.md")
+
+
+def test_kiro_says_its_cli_loads_every_steering_file(tmp_path):
+    root = repo(tmp_path, {".kiro/steering/a.md": "always\n",
+                           ".kiro/steering/b.md": "---\ninclusion: manual\n---\nonly on #b\n"})
+    kiro = build(root, tmp_path, agents=["kiro"]).agents["kiro"]
+    assert "the Kiro CLI reads no inclusion mode: at start-up it also loads the 1 steering file the IDE loads only " \
+        "when it applies" in kiro.notes
