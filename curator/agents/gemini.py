@@ -59,6 +59,11 @@ TABLE = AgentTable("gemini", "Gemini CLI", "0.56.0", "2026-11-29", (
          Source(SKILLS, "2026-11-29", _READ), since="0.26.0", until="0.28.0"),
     Rule("user.skills", (".agents/skills", ".gemini/skills"), "your skills in `~/.agents/skills/` and "
          "`~/.gemini/skills/`, listed (shown apart)", Source(SKILLS, "2026-11-29", _READ), since="0.28.0"),
+    Rule("extensions.folder", ".gemini/extensions", "each enabled extension in `~/.gemini/extensions/` brings its "
+         "context files (`contextFileName`, `GEMINI.md` by default) into every session, trusted folder or not; "
+         "shown apart", Source(V56 + "cli/src/config/extension-manager.ts", "2026-11-29", _READ + "; "
+                                "`extension-enablement.json` turns one off for a folder, its last matching override "
+                                "winning")),
     Rule("subagents.folder", ".gemini/agents", "subagents `.gemini/agents/*.md` (not `_*.md`): name and description "
          "listed in the system prompt once you acknowledge them, the body when the model hands one a task; one "
          "without both is dropped", Source(V56 + "core/src/agents/registry.ts", "2026-11-29", _READ + "; on by "

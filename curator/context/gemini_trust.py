@@ -95,6 +95,9 @@ def apply_trust(b: Builder, ctx: AgentContext, user_files=None) -> None:
     folder, the workspace's files move to never; in one not decided yet: a note."""
     if user_files is not None:
         user_files(b, ctx)
+    from .gemini_extensions import extension_context
+
+    extension_context(b, ctx)
     rules = b.rules_of("gemini")
     if b.ci or not rules.has("trust.folder") or not (ctx.startup or ctx.on_demand):
         return

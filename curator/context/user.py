@@ -174,6 +174,14 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
                 out.append(os.path.join(home, folder))
                 folders.append(os.path.join(home, folder))
     copilot, gemini = rules_for("copilot", (versions or {}).get("copilot")), rules_for("gemini", (versions or {}).get("gemini"))
+    if gemini.has("extensions.folder"):  # each extension's manifest and its default context file, not its whole tree
+        ext = os.path.join(home, gemini.value("extensions.folder"))
+        out.append(os.path.join(ext, "extension-enablement.json"))
+        try:
+            subs = sorted(os.listdir(ext))
+        except OSError:
+            subs = []
+        out += [os.path.join(ext, s, n) for s in subs for n in ("gemini-extension.json", "GEMINI.md")]
     out += [os.path.join(home, f) for f in copilot.value("user.files", ())]
     if gemini.has("trust.folder"):
         out += [os.path.join(home, gemini.value("trust.folder")["file"]), os.path.join(home, ".gemini", "settings.json")]

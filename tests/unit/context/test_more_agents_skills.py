@@ -209,3 +209,25 @@ def test_a_kept_run_is_keyed_by_the_variable_that_trusts_every_gemini_folder():
 
     assert any("GEMINI_CLI_TRUST_WORKSPACE".startswith(p) for p in ENV_PREFIXES) or \
         "GEMINI_CLI_TRUST_WORKSPACE" in ENV_NAMES
+
+
+def test_gemini_shows_the_context_of_the_extensions_enabled_here(tmp_path):
+    root = repo(tmp_path, {"GEMINI.md": "root\n"})
+    ext = tmp_path / "home" / ".gemini" / "extensions"
+    for name, manifest, files in (("lint", {"name": "lint"}, {"GEMINI.md": "lint context\n"}),
+                                  ("docs", {"name": "docs", "contextFileName": ["DOCS.md", "../escape.md"]},
+                                   {"DOCS.md": "docs context\n"}),
+                                  ("off", {"name": "off"}, {"GEMINI.md": "never here\n"})):
+        (ext / name).mkdir(parents=True)
+        (ext / name / "gemini-extension.json").write_text(json.dumps(manifest), encoding="utf-8")
+        for rel, text in files.items():
+            (ext / name / rel).write_text(text, encoding="utf-8")
+    (ext / "escape.md").write_text("outside the extension\n", encoding="utf-8")
+    (ext / "extension-enablement.json").write_text(json.dumps({"off": {"overrides": [f"!{root}/*"]}}))
+    gemini = build(root, tmp_path, agents=["gemini"]).agents["gemini"]
+    assert [u.path for u in gemini.user] == ["~/.gemini/extensions/docs/DOCS.md", "~/.gemini/extensions/lint/GEMINI.md"]
+    assert any("extension off is turned off for this folder" in n for n in gemini.notes)
+    from curator.context.gemini_extensions import enabled
+
+    assert enabled({"x": {"overrides": ["!/a/*", "/a/b/"]}}, "x", "/a/b") and not enabled(
+        {"x": {"overrides": ["!/a/*"]}}, "x", "/a/c")

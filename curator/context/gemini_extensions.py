@@ -1,0 +1,78 @@
+"""Gemini CLI's extensions (`packages/cli/src/config/extension-manager.ts` at v0.56.0): each
+`~/.gemini/extensions/<name>/gemini-extension.json` brings its context files (`contextFileName`,
+`GEMINI.md` by default, inside the extension's folder) into every session where the extension is
+enabled — whatever the folder's trust. Extensions are on unless `extension-enablement.json` turns
+one off for this folder (its last matching override wins). Read-only, shown apart, not in CI."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from .builder import Builder
+from .model import AgentContext
+from .user import read_text, read_user
+
+ENABLEMENT = "extension-enablement.json"
+MANIFEST = "gemini-extension.json"
+
+
+def _slashed(path: str) -> str:
+    p = path.replace("\\", "/")
+    return ("" if p.startswith("/") else "/") + p + ("" if p.endswith("/") else "/")
+
+
+def enabled(config: dict, name: str, here: str) -> bool:
+    """As `ExtensionEnablementManager.isEnabled`: on by default, the last matching rule wins."""
+    entry = config.get(name)
+    overrides = entry.get("overrides") if isinstance(entry, dict) else None
+    on = True
+    for rule in overrides if isinstance(overrides, list) else []:
+        if not isinstance(rule, str):
+            continue
+        off = rule.startswith("!")
+        base = rule[1:] if off else rule
+        pattern = "^" + ".*".join(re.escape(part) for part in base.split("*")) + "$"
+        if re.match(pattern, _slashed(here)):
+            on = not off
+    return on
+
+
+def _json(path: str) -> dict:
+    try:
+        data = json.loads(read_text(path) or "{}")
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def extension_context(b: Builder, ctx: AgentContext) -> None:
+    rules = b.rules_of("gemini")
+    if b.ci or not rules.has("extensions.folder"):
+        return
+    folder = os.path.join(b.home, rules.value("extensions.folder"))
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return
+    config = _json(os.path.join(folder, ENABLEMENT))
+    here = os.path.realpath(b.fs.root)
+    for sub in names:
+        root = os.path.join(folder, sub)
+        manifest = _json(os.path.join(root, MANIFEST))
+        if not manifest or os.path.islink(root):
+            continue
+        given = manifest.get("name")
+        name = given if isinstance(given, str) and given else sub
+        if not enabled(config, name, here):
+            ctx.notes.append(f"Gemini CLI extension {name} is turned off for this folder: its context is not read")
+            continue
+        files = manifest.get("contextFileName") or "GEMINI.md"
+        for rel in [files] if isinstance(files, str) else [f for f in files if isinstance(f, str)]:
+            full = os.path.normpath(os.path.join(root, rel))
+            if not full.startswith(root + os.sep):
+                continue  # Gemini refuses a context file outside the extension's folder
+            for shown, text in read_user(b.home, [os.path.relpath(full, b.home)], []):
+                ctx.add_user(shown, text, f"extension {name}'s context (user level, every session)",
+                             rules.id("extensions.folder"))
