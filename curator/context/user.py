@@ -166,25 +166,9 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
     if cline.has("user.agents-md"):
         out.append(os.path.join(home, cline.value("user.agents-md")))
     out += _gemini_probes(home, root, rules_for("gemini", (versions or {}).get("gemini")))
-    for agent in ("cursor", "kiro", "gemini", "copilot", "cline", "roo", "devin"):  # skills, steering folders of yours
-        rules = rules_for(agent, (versions or {}).get(agent))
-        for key in ("user.skills", "user.steering"):
-            value = rules.value(key, ())
-            for folder in (value,) if isinstance(value, str) else value:
-                out.append(os.path.join(home, folder))
-                folders.append(os.path.join(home, folder))
-    copilot, gemini = rules_for("copilot", (versions or {}).get("copilot")), rules_for("gemini", (versions or {}).get("gemini"))
-    if gemini.has("extensions.folder"):  # each extension's manifest and its default context file, not its whole tree
-        ext = os.path.join(home, gemini.value("extensions.folder"))
-        out.append(os.path.join(ext, "extension-enablement.json"))
-        try:
-            subs = sorted(os.listdir(ext))
-        except OSError:
-            subs = []
-        out += [os.path.join(ext, s, n) for s in subs for n in ("gemini-extension.json", "GEMINI.md")]
-    out += [os.path.join(home, f) for f in copilot.value("user.files", ())]
-    if gemini.has("trust.folder"):
-        out += [os.path.join(home, gemini.value("trust.folder")["file"]), os.path.join(home, ".gemini", "settings.json")]
+    files, more = _other_agents_probes(home, versions or {})
+    out += files
+    folders += more
     roo = os.path.join(home, rules_for("roo", (versions or {}).get("roo")).value("user.folder"))
     out.append(roo)  # a rules-{mode} folder added there changes what loads
     folders.append(roo)
@@ -192,6 +176,35 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
         for dirpath, dirnames, filenames in os.walk(os.path.join(home, folder)):
             out += [os.path.join(dirpath, d) for d in dirnames] + [os.path.join(dirpath, n) for n in filenames]
     return out
+
+
+def _other_agents_probes(home: str, versions: dict) -> tuple[list[str], list[str]]:
+    """(files, folders) of yours the other agents read: skills and steering folders, Copilot's
+    personal instructions, Gemini's trust files and each extension's manifest and context."""
+    from ..agents import rules_for
+
+    files: list[str] = []
+    folders: list[str] = []
+    for agent in ("cursor", "kiro", "gemini", "copilot", "cline", "roo", "devin"):
+        rules = rules_for(agent, versions.get(agent))
+        for key in ("user.skills", "user.steering"):
+            value = rules.value(key, ())
+            for folder in (value,) if isinstance(value, str) else value:
+                files.append(os.path.join(home, folder))
+                folders.append(os.path.join(home, folder))
+    copilot, gemini = rules_for("copilot", versions.get("copilot")), rules_for("gemini", versions.get("gemini"))
+    files += [os.path.join(home, f) for f in copilot.value("user.files", ())]
+    if gemini.has("trust.folder"):
+        files += [os.path.join(home, gemini.value("trust.folder")["file"]), os.path.join(home, ".gemini", "settings.json")]
+    if gemini.has("extensions.folder"):  # each extension's manifest and default context file, not its whole tree
+        ext = os.path.join(home, gemini.value("extensions.folder"))
+        files.append(os.path.join(ext, "extension-enablement.json"))
+        try:
+            subs = sorted(os.listdir(ext))
+        except OSError:
+            subs = []
+        files += [os.path.join(ext, sub, n) for sub in subs for n in ("gemini-extension.json", "GEMINI.md")]
+    return files, folders
 
 
 def _gemini_probes(home: str, root: str, rules) -> list[str]:
