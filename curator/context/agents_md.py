@@ -125,7 +125,7 @@ def nearest(b: Builder, ctx: AgentContext) -> None:
     name, rule = rules.value("agents-md"), rules.id("agents-md")
     combined = rules.value("agents-md.nested", "nearest") == "combined"
     docs = {_folder(r): r for r in b.fs.named(name)}
-    loaded = {getattr(b.fs.read(e.path), "real", e.path): e.path for e in ctx.startup}
+    loaded = b.loaded(ctx.startup)
     for folder, rel in sorted(docs.items()):
         t = b.text(rel)
         if t is None or not t.text.strip():

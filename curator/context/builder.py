@@ -73,6 +73,14 @@ class Builder:
             self._renames = renames(self.fs.root)
         return self._renames
 
+    def real(self, rel: str) -> str:
+        """The file `rel` is (through its links), or `rel` when it cannot be read."""
+        return getattr(self.fs.read(rel), "real", rel)
+
+    def loaded(self, entries) -> dict[str, str]:
+        """{the real file: the path it was loaded under} of start-up entries (a file once)."""
+        return {self.real(e.path): e.path for e in entries}
+
     @property
     def holds_code(self) -> bool:
         """Does the repository hold source files of its own (outside dot folders and scripts)? A

@@ -227,7 +227,7 @@ def _folders(folder: str) -> list[str]:
 
 
 def _real(b: Builder, rel: str) -> str:
-    return getattr(b.fs.read(rel), "real", rel)
+    return b.real(rel)
 
 
 def _size(b: Builder, rel: str) -> int:

@@ -113,7 +113,7 @@ def _agents_md(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
     found = sorted(b.fs.named(name), key=lambda r: (r.count("/"), r))
     if name not in found:
         return
-    loaded = {getattr(b.fs.read(e.path), "real", e.path) for e in ctx.startup}
+    loaded = set(b.loaded(ctx.startup))
     every = rules.value("agents-md.nested") == "every"
     for rel in found:
         t = b.text(rel)

@@ -7,29 +7,22 @@ from __future__ import annotations
 
 from .builder import Builder
 from .model import AgentContext
-from .skills_list import Listing, list_skill, list_user_skills, skill_files
+from .skills_list import Listing, list_skill, list_user_skills, skill_files, skill_folders
 
 
 def codex_skills(b: Builder, ctx: AgentContext) -> None:
     rules = b.rules_of("codex")
     if not rules.has("skills.folders"):
         return
-    rule, cap = rules.id("skills.folders"), rules.value("skills.description-max", 0)
+    rule = rules.id("skills.folders")
+    spec = Listing("Codex", desc_max=rules.value("skills.description-max", 0), with_path=True,
+                   requires=("description",), strict=True)
     seen: set[str] = set()
-    for folder in sorted(b.fs.dirs):
-        name = next((f for f in rules.value("skills.folders") if folder == f or folder.endswith("/" + f)), None)
-        if name is None or folder in b.fs.links:
-            continue
-        scope = folder[: -len(name) - 1] if folder != name else ""
-        if any(p.startswith(".") for p in scope.split("/") if p):
-            continue  # a skills folder inside a dot folder (vendored kits): no place anyone starts Codex
+    for folder, scope in skill_folders(b, rules.value("skills.folders")):  # (no one starts Codex in a dot folder)
         for rel in skill_files(b, folder, deep=True):
-            real = getattr(b.fs.read(rel), "real", rel)
-            if real in seen:
-                continue
-            if list_skill(b, ctx, rel, rule, Listing("Codex", desc_max=cap, with_path=True, requires=("description",),
-                                                   strict=True), scope=scope,
-                          scope_how=f"Codex starts in {scope}/ or below" if scope else ""):
+            real = b.real(rel)
+            if real not in seen and list_skill(b, ctx, rel, rule, spec, scope=scope,
+                                               scope_how=f"Codex starts in {scope}/ or below" if scope else ""):
                 seen.add(real)
     _budget_note(ctx, rules)
     if not b.ci and rules.has("user.skills"):

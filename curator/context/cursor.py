@@ -18,7 +18,7 @@ from .rules import (
     _rule_files,
     always_once,
 )
-from .skills_list import Listing, list_skill, list_user_skills, skill_files
+from .skills_list import Listing, list_skill, list_user_skills, skill_files, skill_folders
 
 
 def cursor(b: Builder) -> AgentContext:
@@ -58,17 +58,15 @@ def _skills(b: Builder, ctx: AgentContext, rules) -> None:
     spec = Listing("Cursor", globs_key=tuple(keys["globs"]), manual_key=keys["manual"])
 
     def one(rel: str, scope: str, rule: str) -> None:
-        real = getattr(b.fs.read(rel), "real", rel)
+        real = b.real(rel)
         if real not in seen and list_skill(b, ctx, rel, rule, spec, scope=scope, taken=None if scope else taken):
             seen.add(real)
 
     for folder in rules.value("skills.folders"):
         for rel in skill_files(b, folder, deep=True):
             one(rel, "", rule)
-    nested = tuple(rules.value("skills.nested", ()))
-    for d in sorted(b.fs.dirs):
-        scope = next((d[: -len(f) - 1] for f in nested if d.endswith("/" + f)), "")
-        if scope and d not in b.fs.links and not any(p.startswith(".") for p in scope.split("/")):
+    for d, scope in skill_folders(b, rules.value("skills.nested", ())):
+        if scope:  # the root's are the root folders' above
             for rel in skill_files(b, d, deep=True):
                 one(rel, scope, rules.id("skills.nested"))
     if not b.ci and rules.has("user.skills"):

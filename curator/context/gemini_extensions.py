@@ -6,13 +6,12 @@ one off for this folder (its last matching override wins). Read-only, shown apar
 
 from __future__ import annotations
 
-import json
 import os
 import re
 
 from .builder import Builder
 from .model import AgentContext
-from .user import read_text, read_user
+from .user import json_object, read_user
 
 ENABLEMENT = "extension-enablement.json"
 MANIFEST = "gemini-extension.json"
@@ -39,14 +38,6 @@ def enabled(config: dict, name: str, here: str) -> bool:
     return on
 
 
-def _json(path: str) -> dict:
-    try:
-        data = json.loads(read_text(path) or "{}")
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def extension_context(b: Builder, ctx: AgentContext) -> None:
     rules = b.rules_of("gemini")
     if b.ci or not rules.has("extensions.folder"):
@@ -56,11 +47,11 @@ def extension_context(b: Builder, ctx: AgentContext) -> None:
         names = sorted(os.listdir(folder))
     except OSError:
         return
-    config = _json(os.path.join(folder, ENABLEMENT))
+    config = json_object(os.path.join(folder, ENABLEMENT))
     here = os.path.realpath(b.fs.root)
     for sub in names:
         root = os.path.join(folder, sub)
-        manifest = _json(os.path.join(root, MANIFEST))
+        manifest = json_object(os.path.join(root, MANIFEST))
         if not manifest or os.path.islink(root):
             continue
         given = manifest.get("name")

@@ -6,12 +6,11 @@ settings, trusts every folder. Read-only, and not read when CI is set."""
 
 from __future__ import annotations
 
-import json
 import os
 
 from .builder import Builder
 from .model import AgentContext, Unseen
-from .user import read_text
+from .user import json_object, json_value, read_text
 
 _LEVELS = ("TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST")
 
@@ -26,7 +25,7 @@ def trust_of(b: Builder, rules) -> tuple[bool | None, str]:
     spec = rules.value("trust.folder")
     if str(b.env.get(spec["variable"], "")).lower() == "true":
         return True, f"${spec['variable']} is set"
-    settings = _json(os.path.join(b.home, ".gemini", "settings.json"))
+    settings = json_object(os.path.join(b.home, ".gemini", "settings.json"))
     node: object = settings
     for key in spec["setting"]:
         node = node.get(key) if isinstance(node, dict) else None
@@ -34,7 +33,7 @@ def trust_of(b: Builder, rules) -> tuple[bool | None, str]:
         return True, "folder trust is off in your ~/.gemini/settings.json"
     where = "~/" + spec["file"]
     text = read_text(os.path.join(b.home, spec["file"]))
-    choices = _loads(text) if text is not None else {}
+    choices = json_value(text) if text is not None else {}
     if not isinstance(choices, dict):
         raise Refused(f"{where} is not a JSON object")
     odd = next((v for v in choices.values() if v not in _LEVELS), None)
@@ -50,44 +49,6 @@ def trust_of(b: Builder, rules) -> tuple[bool | None, str]:
     if level == "DO_NOT_TRUST":
         return False, f"you chose not to trust it ({where})"
     return (True, f"trusted in {where}") if level else (None, "")
-
-
-def _json(path: str) -> dict:
-    text = read_text(path)
-    data = _loads(text) if text is not None else {}
-    return data if isinstance(data, dict) else {}
-
-
-def _loads(text: str) -> object:
-    """JSON with `//` and `/* */` comments (Gemini CLI strips them first); None when unreadable."""
-    out, i, n, quoted = [], 0, len(text), False
-    while i < n:
-        c = text[i]
-        if quoted:
-            out.append(c)
-            if c == "\\" and i + 1 < n:
-                out.append(text[i + 1])
-                i += 1
-            elif c == '"':
-                quoted = False
-        elif c == '"':
-            quoted = True
-            out.append(c)
-        elif text.startswith("//", i):
-            i = text.find("\n", i)
-            i = n if i < 0 else i
-            continue
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            i = n if end < 0 else end + 2
-            continue
-        else:
-            out.append(c)
-        i += 1
-    try:
-        return json.loads("".join(out) or "{}")
-    except ValueError:
-        return None
 
 
 def apply_trust(b: Builder, ctx: AgentContext, user_files=None) -> None:

@@ -122,7 +122,7 @@ def _legacy(b: Builder, ctx: AgentContext, rules: RuleSet, keys: tuple[str, str]
 def _agents_md(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
     """The root AGENTS.md (else AGENT.md) and AGENTS.local.md; a subfolder's never by default."""
     names = rules.value("agents-md")
-    loaded = {getattr(b.fs.read(e.path), "real", e.path) for e in ctx.startup}
+    loaded = set(b.loaded(ctx.startup))
     root = None
     for name in names:  # AGENTS.md, else AGENT.md: the first that holds text
         t = b.text(name) if name in b.fs.fileset else None

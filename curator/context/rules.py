@@ -70,9 +70,9 @@ def always_once(b: Builder, ctx: AgentContext, name: str, why: str, rule: str) -
     t = b.text(name)
     if t is None or not t.text.strip():
         return
-    loaded = {getattr(b.fs.read(e.path), "real", e.path): e.path for e in ctx.startup}
+    loaded = b.loaded(ctx.startup)
     if "AGENTS.md" in b.fs.fileset:  # the root AGENTS.md loads after (agents_md.nearest): it keeps its name
-        loaded.setdefault(getattr(b.fs.read("AGENTS.md"), "real", "AGENTS.md"), "AGENTS.md")
+        loaded.setdefault(b.real("AGENTS.md"), "AGENTS.md")
     if t.real in loaded:
         ctx.notes.append(f"{name} is the same file as {loaded[t.real]}: read once")
         return

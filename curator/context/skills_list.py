@@ -37,6 +37,20 @@ def skill_files(b: Builder, folder: str, deep: bool) -> list[str]:
             if rel.endswith("/SKILL.md") and (deep or rel.count("/") == depth)]
 
 
+def skill_folders(b: Builder, names) -> list[tuple[str, str]]:
+    """(folder, the subfolder it serves: '' at the root) of every folder named like one of
+    `names` (`.agents/skills`) at the root or below; links and dot folders' kits aside."""
+    out = []
+    for d in sorted(b.fs.dirs):
+        name = next((n for n in names if d == n or d.endswith("/" + n)), None)
+        if name is None or d in b.fs.links:
+            continue
+        scope = d[: -len(name) - 1] if d != name else ""
+        if not any(p.startswith(".") for p in scope.split("/") if p):
+            out.append((d, scope))
+    return out
+
+
 def listing_line(name: str, desc: str) -> str:
     return f"- {name}: {desc}" if desc else f"- {name}"
 

@@ -43,7 +43,7 @@ def check(b: Builder, ctx: AgentContext | None, links_as_text: frozenset[str] = 
 
 
 def _real(b: Builder, rel: str) -> str:
-    return getattr(b.fs.read(rel), "real", rel)
+    return b.real(rel)
 
 
 def _lines(text: str) -> set[str]:

@@ -3,6 +3,7 @@ files read outside the repository, read-only, regular files only, never followed
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 
@@ -24,6 +25,45 @@ def _read(full: str) -> str | None:
             return fh.read().decode("utf-8", "replace")
     except OSError:
         return None
+
+
+def json_value(text: str) -> object:
+    """JSON with `//` and `/* */` comments (Gemini CLI strips them first); None when unreadable."""
+    out, i, n, quoted = [], 0, len(text), False
+    while i < n:
+        c = text[i]
+        if quoted:
+            out.append(c)
+            if c == "\\" and i + 1 < n:
+                out.append(text[i + 1])
+                i += 1
+            elif c == '"':
+                quoted = False
+        elif c == '"':
+            quoted = True
+            out.append(c)
+        elif text.startswith("//", i):
+            i = text.find("\n", i)
+            i = n if i < 0 else i
+            continue
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+            continue
+        else:
+            out.append(c)
+        i += 1
+    try:
+        return json.loads("".join(out) or "{}")
+    except ValueError:
+        return None
+
+
+def json_object(full: str) -> dict:
+    """A JSON file of yours as an object ({} when absent, broken or not an object)."""
+    text = read_text(full)
+    data = json_value(text) if text is not None else None
+    return data if isinstance(data, dict) else {}
 
 
 def read_user(home: str, files: list[str], folders: list[str], base: str | None = None) -> list[tuple[str, str]]:
