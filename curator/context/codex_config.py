@@ -29,7 +29,7 @@ def _toml(path: str, notes: list[str], shown: str) -> dict:
 def _parse(text: str, notes: list[str], shown: str) -> dict:
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:  # nesting past Python's depth: broken, no traceback
         notes.append(f"{shown} is not valid TOML ({exc}): Codex refuses to start with it, curator reads none of it")
         return {}
 

@@ -7,7 +7,6 @@ one off for this folder (its last matching override wins). Read-only, shown apar
 from __future__ import annotations
 
 import os
-import re
 
 from .builder import Builder
 from .model import AgentContext
@@ -22,19 +21,31 @@ def _slashed(path: str) -> str:
     return ("" if p.startswith("/") else "/") + p + ("" if p.endswith("/") else "/")
 
 
+def _wild(pattern: str, text: str) -> bool:
+    """`*` as any run of characters, the rest literal, the whole text: greedy, in linear passes
+    (a regular expression of many `*` backtracks without end on a long path)."""
+    parts = pattern.split("*")
+    if len(parts) == 1:
+        return pattern == text
+    if not text.startswith(parts[0]) or not text.endswith(parts[-1]) or len(parts[0]) + len(parts[-1]) > len(text):
+        return False
+    at, end = len(parts[0]), len(text) - len(parts[-1])
+    for part in parts[1:-1]:
+        at = text.find(part, at, end)
+        if at < 0:
+            return False
+        at += len(part)
+    return True
+
+
 def enabled(config: dict, name: str, here: str) -> bool:
     """As `ExtensionEnablementManager.isEnabled`: on by default, the last matching rule wins."""
     entry = config.get(name)
     overrides = entry.get("overrides") if isinstance(entry, dict) else None
     on = True
     for rule in overrides if isinstance(overrides, list) else []:
-        if not isinstance(rule, str):
-            continue
-        off = rule.startswith("!")
-        base = rule[1:] if off else rule
-        pattern = "^" + ".*".join(re.escape(part) for part in base.split("*")) + "$"
-        if re.match(pattern, _slashed(here)):
-            on = not off
+        if isinstance(rule, str) and _wild(rule[1:] if rule.startswith("!") else rule, _slashed(here)):
+            on = not rule.startswith("!")
     return on
 
 

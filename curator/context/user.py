@@ -55,7 +55,7 @@ def json_value(text: str) -> object:
         i += 1
     try:
         return json.loads("".join(out) or "{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # a file nested past Python's depth reads as broken, never a traceback
         return None
 
 

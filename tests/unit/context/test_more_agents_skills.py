@@ -231,3 +231,20 @@ def test_gemini_shows_the_context_of_the_extensions_enabled_here(tmp_path):
 
     assert enabled({"x": {"overrides": ["!/a/*", "/a/b/"]}}, "x", "/a/b") and not enabled(
         {"x": {"overrides": ["!/a/*"]}}, "x", "/a/c")
+
+
+def test_files_nested_past_pythons_depth_and_many_wildcards_read_as_broken_never_hang():
+    import time
+
+    from curator.context.codex_config import _parse
+    from curator.context.gemini_extensions import _wild
+    from curator.context.user import json_value
+
+    notes: list[str] = []
+    assert _parse("a = " + "[" * 5000 + "]" * 5000, notes, ".codex/config.toml") == {}
+    assert "is not valid TOML" in notes[0]
+    assert json_value("[" * 100_000 + "]" * 100_000) is None
+    started = time.perf_counter()
+    assert not _wild("*a" * 40 + "b", "a" * 20_000)  # a regex would backtrack for ever here
+    assert time.perf_counter() - started < 1
+    assert _wild("/a/*", "/a/b/") and _wild("*x*y*", "axbyc") and not _wild("*x*y", "ayx")
