@@ -158,6 +158,8 @@ def _targets(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
             missing.append((row, link))
     if not missing:
         return
+    if _partial_copy(ctx, index_path, rows, missing):
+        return
     # a rename is one file become another: a file this index already lists is not where a dead
     # row's file went, and a file that several dead rows would each be re-pointed to is none's
     # (MEMORY.md rows naming topic files never committed all "renamed to" one dated record)
@@ -186,6 +188,28 @@ def _targets(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
             suggestion=suggestion,
             fix=fix,
         )
+
+
+MANY_DEAD = 20  # dead rows from which an index that lost most of its files is one finding
+
+
+def _partial_copy(ctx: Context, index_path: str, rows: list[IndexRow], missing: list[tuple[IndexRow, IndexLink]]) -> bool:
+    """An index most of whose rows point at files that are not here (a MEMORY.md copied into a
+    repository with a few of its topic files) is one finding, not one per row: the files were
+    never copied, they were not deleted one by one, so dropping each row is not the fix."""
+    linked = sum(1 for row in rows if any(link.target for link in row.links))
+    if len(missing) < MANY_DEAD or 2 * len(missing) < linked:
+        return False
+    names = [link.target.rsplit("/", 1)[-1] for _, link in missing]
+    shown = ", ".join(names[:3]) + (", …" if len(names) > 3 else "")
+    ctx.add(
+        "index.missing-target",
+        index_path,
+        f"{len(missing)} of {linked} rows point at files this folder does not hold ({shown}): a partial "
+        "copy of a memory folder? copy the files in, or drop the rows",
+        line=missing[0][0].line,
+    )
+    return True
 
 
 def _duplicates(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:

@@ -99,6 +99,9 @@ class IndexView(Vertical):
         widths = table.set_columns([*columns, ("target", target_w), ("keywords", None)], room)
         targets = clip_paths(targets, widths[-2])  # two rows never look the same
         missing = {f.line for f in workspace.by_path.get(path, []) if f.check in ("index.missing-target", "index.unsafe-target")}
+        if any(f.target is None and f.check == "index.missing-target" for f in workspace.by_path.get(path, [])):
+            # one finding for an index that lost most of its files: every dead row is still marked
+            missing |= {row.line for row in rows if any(lk.target and lk.target not in store.records for lk in row.links)}
         for i, row in enumerate(rows):
             u = row_uniqueness(row.keyword_set, sets[:i] + sets[i + 1 :]) if len(rows) > 1 else 1.0
             low = strict and u < store.config.thresholds.uniqueness

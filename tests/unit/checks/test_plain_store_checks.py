@@ -148,3 +148,18 @@ def test_a_dead_memory_md_row_is_re_pointed_only_to_an_unlisted_file_no_other_ro
                               "feedback_session_discipline.md": None,  # wanted by two dead rows: by none
                               "feedback_session_naming.md": None,
                               "release_checklist.md": "release_checklist_v2.md"}  # a rename still found
+
+
+def test_a_memory_md_copied_without_most_of_its_files_is_one_finding_that_drops_no_row(make_store):
+    # 4444J99/portfolio commits MEMORY.md as a backup with 16 of its topic files: 177 rows point
+    # at files that were never copied. One finding says so; dropping 177 rows is not the fix.
+    topic = "---\nname: t\ndescription: d\ntype: project\n---\n# T\n"
+    rows = "".join(f"- [T{i}](topic_{i:02}.md) — a note\n" for i in range(24))
+    root = make_store({"MEMORY.md": "# Memory\n" + rows, "topic_00.md": topic, "topic_01.md": topic}, name="memory")
+    found = [f for f in run_checks(load(root)) if f.check == "index.missing-target"]
+    assert len(found) == 1 and found[0].fix is None and found[0].target is None and found[0].line == 4
+    assert found[0].message.startswith("22 of 24 rows point at files this folder does not hold (topic_02.md,")
+    # fewer dead rows than that, or fewer than half of the index: each row is its own finding with its fix
+    root = make_store({"MEMORY.md": "# Memory\n" + rows, **{f"topic_{i:02}.md": topic for i in range(12)}}, name="memory2")
+    found = [f for f in run_checks(load(root)) if f.check == "index.missing-target"]
+    assert len(found) == 12 and all(f.fix is not None for f in found)
