@@ -81,6 +81,11 @@ TABLE = AgentTable("cline", "Cline", "2026-11", "2026-11-29", (
     Rule("user.skills", (".agents/skills", ".cline/skills"), "your skills in `~/.agents/skills/` and "
          "`~/.cline/skills/` (a user skill wins a name), listed (shown apart)", Source(SDK_LOADER, "2026-11-29",
          _SDK_NOTE), since=SKILLS_ON),
+    Rule("skills.same-name", "user", "a workspace skill and one of yours with one name (trimmed, any case): "
+         "yours replaces the workspace's", Source(SDK_LOADER, "2026-11-29", "`resolveId` lower-cases the name "
+                                                  "and the user's folders are read last; before 4.0 "
+                                                  "`getAvailableSkills` also put yours over the project's"),
+         since=SKILLS_ON, when="on demand"),
 ), versioning="date", releases=(
     # the days the releases came out (their tags in cline/cline): a release number reads the rows of its day
     ("3.57.0", SKILLS_ON), ("3.89.2", "2026-06-11"), (SDK_VERSION, SDK), ("4.1.13", "2026-08-22"),

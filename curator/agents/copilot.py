@@ -10,6 +10,8 @@ VSCODE = ("https://github.com/microsoft/vscode/blob/main/src/vs/workbench/contri
           "computeAutomaticInstructions.ts")
 _R = Source(REPO, "2026-11-27")
 VSCODE_SKILLS = "https://code.visualstudio.com/docs/copilot/customization/agent-skills"
+VSCODE_SKILLS_CODE = ("https://github.com/microsoft/vscode/blob/main/src/vs/workbench/contrib/chat/common/"
+                      "promptSyntax/service/promptsServiceImpl.ts")
 VSCODE_CHAT = "https://github.com/microsoft/vscode/blob/main/src/vs/workbench/contrib/chat/browser/chat.contribution.ts"
 SKILLS_SINCE = "2026-02-04"  # VS Code 1.109: Agent Skills generally available and on by default
 
@@ -62,6 +64,10 @@ TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-29", (
     Rule("user.skills", (".copilot/skills", ".agents/skills", ".claude/skills"),
          "your skills in `~/.copilot/skills/`, `~/.agents/skills/` and `~/.claude/skills/`, listed (shown apart)",
          Source(VSCODE_SKILLS, "2026-11-29"), since=SKILLS_SINCE),
+    Rule("skills.same-name", "workspace", "a workspace skill and one of yours with one name: the workspace's is "
+         "listed, yours skipped", Source(VSCODE_SKILLS_CODE, "2026-11-29", "`computeSkillDiscoveryInfo` sorts the "
+                                         "workspace first and skips a duplicate name"), since=SKILLS_SINCE,
+         when="on demand"),
     Rule("user.files", (".copilot/copilot-instructions.md", ".claude/CLAUDE.md"),
          "your personal `~/.copilot/copilot-instructions.md` and, in VS Code, `~/.claude/CLAUDE.md` (shown apart)",
          Source(VSCODE_CHAT, "2026-11-29", "the Copilot CLI page names `$HOME/.copilot/copilot-instructions.md`")),

@@ -59,6 +59,9 @@ TABLE = AgentTable("gemini", "Gemini CLI", "0.56.0", "2026-11-29", (
          Source(SKILLS, "2026-11-29", _READ), since="0.26.0", until="0.28.0"),
     Rule("user.skills", (".agents/skills", ".gemini/skills"), "your skills in `~/.agents/skills/` and "
          "`~/.gemini/skills/`, listed (shown apart)", Source(SKILLS, "2026-11-29", _READ), since="0.28.0"),
+    Rule("skills.same-name", "workspace", "a workspace skill and one of yours with one name: the workspace's is "
+         "listed (\"Skill conflict detected\", the workspace read last)", Source(SKILLS, "2026-11-29", _READ),
+         since="0.26.0", when="on demand"),
     Rule("extensions.folder", ".gemini/extensions", "each enabled extension in `~/.gemini/extensions/` brings its "
          "context files (`contextFileName`, `GEMINI.md` by default) into every session, trusted folder or not; "
          "shown apart", Source(V56 + "cli/src/config/extension-manager.ts", "2026-11-29", _READ + "; "

@@ -33,6 +33,9 @@ TABLE = AgentTable("kiro", "Kiro", "2026-11", "2026-11-29", (
                                "`fileMatch` does not fire from the global folder (kirodotdev/Kiro#9176)")),
     Rule("user.skills", ".kiro/skills", "your global skills `~/.kiro/skills/`, listed by name and description "
          "(shown apart; a workspace skill of the same name wins)", Source(SKILLS, "2026-11-29")),
+    Rule("skills.same-name", "workspace", "a workspace skill and one of yours with one name: the workspace's is "
+         "listed", Source(SKILLS, "2026-11-29", "\"When skills share the same name, workspace skills take "
+                                                "priority\""), when="on demand"),
     Rule("agents-md", "AGENTS.md", "`AGENTS.md` at the root at start-up; a nested one for files under its folder",
          Source(STEERING, "2026-11-29", "the page says AGENTS.md files found in subdirectories are \"always "
                 "included\"; Kiro's changelog says nested ones give guidance \"scoped to that part of your "

@@ -55,6 +55,8 @@ TABLE = AgentTable("roo", "Roo Code", "2026-11", "2026-11-29", (
          "`.agents/skills-{mode}/`: skills listed in that mode only", _S, since="2025-12-27", when="on demand"),
     Rule("user.skills", (".roo/skills", ".agents/skills"), "your skills in `~/.roo/skills/` and `~/.agents/skills/` "
          "(a project skill of the same name wins), listed (shown apart)", _S, since="2025-12-27"),
+    Rule("skills.same-name", "workspace", "a project skill and one of yours with one name: the project's is "
+         "listed (`shouldOverrideSkill`: project over global)", _S, since="2025-12-27", when="on demand"),
 ), versioning="date", releases=(
     # the days of the releases (Roo's CHANGELOG at each tag): a release number reads the rows of its day
     ("3.38.0", "2025-12-27"), ("3.52.1", "2026-04-14"),

@@ -10,7 +10,7 @@ from .fs import Text
 from .model import AgentContext, Loaded, Unseen
 from .parse import find_kiro_refs, glob_list, read_meta
 from .rules import _always, _by_description, _globbed, _manual, _rule_files
-from .skills_list import Listing, list_skill, list_user_skills, skill_files
+from .skills_list import Clash, Listing, list_skill, list_user_skills, skill_files, skill_name
 
 
 def kiro(b: Builder) -> AgentContext:
@@ -68,8 +68,13 @@ def user_files(b: Builder, ctx: AgentContext) -> None:
         if shown.endswith("/AGENTS.md") or inclusion == keys["default"]:
             ctx.add_user(shown, text, "your global steering (always included)", rule)
     if rules.has("user.skills"):
+        taken: dict[str, str] = {}  # the workspace's skills by name: one of them wins a name over yours
+        for rel in skill_files(b, rules.value("skills.folder"), deep=False) if rules.has("skills.folder") else ():
+            t = b.text(rel)
+            if t is not None and t.text.strip():
+                taken.setdefault(skill_name(read_meta(t.text).data, rel), rel)
         list_user_skills(b, ctx, [rules.value("user.skills")], rules.id("user.skills"),
-                         "your skill (listed by name and description)")
+                         "your skill (listed by name and description)", clash=Clash.of(rules, taken))
 
 
 def _kiro_refs(b: Builder, ctx: AgentContext, rel: str, text: str) -> None:

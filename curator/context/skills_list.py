@@ -141,19 +141,52 @@ def list_skill(b: Builder, ctx: AgentContext, rel: str, rule: str, spec: Listing
 
 def agent_skills(b: Builder, ctx: AgentContext, rules, spec: Listing) -> None:
     """The skills of the agent's folders (`skills.folders`, the winning one first: a name is
-    listed once) at the repository root, `<name>/SKILL.md`, and your `user.skills` apart."""
+    listed once) at the repository root, `<name>/SKILL.md`, and your `user.skills` apart (who
+    wins a name both hold: `skills.same-name`)."""
+    taken: dict[str, str] = {}
     if rules.has("skills.folders"):
-        taken: dict[str, str] = {}
         for folder in rules.value("skills.folders"):
             for rel in skill_files(b, folder, deep=False):
                 list_skill(b, ctx, rel, rules.id("skills.folders"), spec, taken=taken)
     if not b.ci and rules.has("user.skills"):
         list_user_skills(b, ctx, list(rules.value("user.skills")), rules.id("user.skills"),
-                         "your skill (listed by name and description)", deep=False)
+                         "your skill (listed by name and description)", deep=False, clash=Clash.of(rules, taken))
+
+
+@dataclass(frozen=True, slots=True)
+class Clash:
+    """A skill of yours and one of the workspace with one name: the agent lists one of them."""
+
+    taken: dict[str, str]  # the workspace's skills listed: name → path
+    wins: str  # "workspace" (yours is not listed) or "user" (the workspace's is replaced)
+    rule: str
+
+    @classmethod
+    def of(cls, rules, taken: dict[str, str]) -> Clash | None:
+        if not rules.has("skills.same-name"):
+            return None
+        return cls(taken, rules.value("skills.same-name"), rules.id("skills.same-name"))
+
+    def settle(self, b: Builder, ctx: AgentContext, name: str, shown: str) -> bool:
+        """False when yours is not listed (the workspace's wins); a workspace skill yours
+        replaces moves to "never"."""
+        folded = name.strip().lower()  # Cline keys a skill by its name trimmed and lower-cased
+        other = self.taken.get(name) if self.wins == "workspace" else \
+            next((rel for n, rel in self.taken.items() if n.strip().lower() == folded), None)
+        if other is None:
+            return True
+        if self.wins == "workspace":
+            ctx.notes.append(f"{shown} is not listed: the workspace's skill {name} ({other}) wins the name")
+            return False
+        ctx.startup[:] = [f for f in ctx.startup if f.path != other]
+        ctx.on_demand[:] = [f for f in ctx.on_demand if f.path != other]
+        ctx.never.append(Unseen(other, f"replaced by your skill of the same name ({shown})",
+                                getattr(b.fs.read(other), "size", 0), self.rule))
+        return True
 
 
 def list_user_skills(b: Builder, ctx: AgentContext, folders: list[str], rule: str, why: str,
-                     deep: bool = True) -> None:
+                     deep: bool = True, clash: Clash | None = None) -> None:
     """Your skills beside the repository (`~/.cursor/skills/...`): their listing lines, shown apart."""
     from .user import read_user, shown_path
 
@@ -173,5 +206,7 @@ def list_user_skills(b: Builder, ctx: AgentContext, folders: list[str], rule: st
             seen.add(real)
             for shown, text in read_user(b.home, [os.path.relpath(path, b.home)], []):
                 data = read_meta(text).data
-                line = listing_line(skill_name(data, shown), " ".join(str(data.get("description") or "").split()))
-                ctx.add_user(shown_path(b.home, path), line, why, rule)
+                name, where = skill_name(data, shown), shown_path(b.home, path)
+                if clash is not None and not clash.settle(b, ctx, name, where):
+                    continue
+                ctx.add_user(where, listing_line(name, " ".join(str(data.get("description") or "").split())), why, rule)
