@@ -181,7 +181,22 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.325", "2026-11-20", (
          "nothing about when to use it)", Source(SKILLS, "2026-11-28"), when="setting"),
     Rule("memory.auto", {"folder": ".claude/projects/<slug>/memory", "index": "MEMORY.md"},
          "auto memory `~/.claude/projects/<slug>/memory/MEMORY.md` loads at start-up, topic files on demand "
-         "(the user's own, shown apart)", _MEM, when="memory"),
+         "(the user's own, shown apart)", Source(MEMORY, "2026-11-29", "2.1.59: \"Claude automatically saves "
+                                                  "useful context to auto-memory\" (its changelog)"),
+         since="2.1.59", when="memory"),
+    Rule("memory.auto-switch", {"variable": "CLAUDE_CODE_DISABLE_AUTO_MEMORY", "simple": "CLAUDE_CODE_SIMPLE",
+                                "setting": "autoMemoryEnabled"},
+         "auto memory is off with `CLAUDE_CODE_DISABLE_AUTO_MEMORY=1` (`0` keeps it on whatever the settings say), "
+         "in simple mode (`CLAUDE_CODE_SIMPLE`, `--bare`) or with `autoMemoryEnabled: false` in any settings file, "
+         "the project's included", Source(MEMORY, "2026-11-29", "the variable first, then simple mode, then the "
+                                          "settings, as `isAutoMemoryEnabled` reads them; `--bare` came in 2.1.81"), since="2.1.59", when="setting"),
+    Rule("memory.auto-directory", {"setting": "autoMemoryDirectory", "scopes": ("managed", "local", "user")},
+         "`autoMemoryDirectory` (an absolute or `~/` path) in your user or local settings, or the managed ones, "
+         "moves the auto-memory folder; set in the project's `.claude/settings.json` it is ignored, so that a "
+         "repository cannot send memory writes elsewhere", Source(CHANGELOG, "2026-11-29", "2.1.74: \"Added "
+                                                                  "`autoMemoryDirectory` setting\"; the scopes are "
+                                                                  "the memory page's"), since="2.1.74",
+         when="setting"),
     Rule("memory.auto-cap", {"lines": 200, "bytes": 0}, "only the first 200 lines of the auto-memory `MEMORY.md` "
          "load", Source(CHANGELOG, "2026-11-29", "2.1.83 added the 25 KB cut"), until="2.1.83", when="cap"),
     Rule("memory.auto-cap", {"lines": 200, "bytes": 25_000},

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from ..base.tokens import estimate
 from ..model import formats as fmts
+from ..model.sources import committed_claude_memory
 from ..model.store import Store
 from . import CapLine
 
@@ -109,7 +110,7 @@ def _claude(store: Store) -> Startup:
     cut = 0 if first is None else len(lines) - first + 1
     what = (f"{rec.path} as Claude Code's auto memory (its first {fmts.CLAUDE_CAP_LINES} lines or "
             f"{fmts.CLAUDE_CAP_BYTES // 1000} KB)")
-    if fmts.committed_claude_memory(store.root):  # the context view's "never by itself", said here too
+    if committed_claude_memory(store.root):  # the context view's "never by itself", said here too
         what += "; committed in the repository, it loads only if a loaded file imports it"
     return Startup(what, tokens, None, label, [(rec.path, tokens)], past, cut)
 

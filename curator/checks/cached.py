@@ -15,6 +15,7 @@ from ..base.cache import code_signature, store_cache
 from ..base.config import meaning_off
 from ..model.findings import Finding, Fix, Severity, fix_from_row
 from ..model.linkres import outside_verdict, trusted_place
+from ..model.sources import committed_claude_memory
 from .facts import CACHE_VERSION, Facts, link_probe, resolve_link
 
 RESULT = "findings"
@@ -26,6 +27,7 @@ def signature(store, wanted: set[str] | None) -> str:
     h = hashlib.sha256()
     h.update(f"{code_signature()}\n{store.config!r}\n{store.today}\n{store.encoding}\n".encode())
     h.update(f"{store.format}\n{store.repo_root}\n{_meaning(store)}\n".encode())
+    h.update(f"committed: {committed_claude_memory(store.root)}\n".encode())  # your autoMemoryDirectory may name it
     h.update(repr(sorted(wanted) if wanted else None).encode())
     lines = [
         f"{path}\0{rec.content_hash}\0{rec.tokens}\0{rec.error}\0{rec.tier}\0{rec.kind}"

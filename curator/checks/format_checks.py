@@ -9,6 +9,7 @@ from ..model.claude_index import inline_sections
 from ..model.findings import Frontmatter, Severity, SplitIndex
 from ..model.linkres import outside_verdict
 from ..model.list_index import ListIndex, mem_references, name_resolver
+from ..model.sources import committed_claude_memory
 from .context import Context
 from .home_links import report_home_link
 
@@ -136,7 +137,7 @@ def _past_cap(ctx: Context) -> None:
         f"{rec.path}): the agent never sees them"
         + (f"; {len(lost)} topic file(s) listed only there: {shown}" if lost else "")
         + (" — as auto memory: committed in the repository, it loads only if imported, and then whole"
-           if fmts.committed_claude_memory(store.root) else ""),
+           if committed_claude_memory(store.root) else ""),
         line=first,
         fix=SplitIndex(rec.path) if inline_sections(rec.text) else None,
     )

@@ -83,7 +83,7 @@ def build(b: Builder) -> AgentContext:
     _nested(w)
     if not managed_only:
         _agents_md_files(w, counting)
-    claude_memory.repository_memory(b, ctx, rules)
+    claude_memory.repository_memory(b, ctx, rules, claude_memory.auto_place(b, rules, w.settings))
     claude_memory.subagent_memory(b, ctx, rules)
     if rules.has("agents-md.providers") and w.agents_md:
         ctx.notes.append(f"{rules.version}: sessions on {', '.join(rules.value('agents-md.providers'))} read "
@@ -267,7 +267,7 @@ def user_files(b: Builder, ctx: AgentContext, slug_root: str) -> None:
         if moved and "moved" not in rules.value("config.dir-instructions", ("home",)):
             ctx.notes.append(f"$CLAUDE_CONFIG_DIR is set, but Claude Code {rules.version} still reads your "
                              "CLAUDE.md and rules/ from ~/.claude")
-    claude_memory.auto_memory(b, ctx, rules, slug_root)
+    claude_memory.auto_memory(b, ctx, rules, slug_root, claude_memory.auto_place(b, rules, claude_settings.read(b, rules)))
 
 
 def _managed_file(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:

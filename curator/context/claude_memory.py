@@ -5,6 +5,7 @@ the repository (start-up only when imported), and the subagent memory folders ag
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 from ..agents import RuleSet
 from ..model import formats as fmts
@@ -12,14 +13,61 @@ from .builder import Builder, cut_bytes
 from .model import AgentContext, Loaded, MemoryFolder, OnDemand, Unseen
 from .user import claude_moved, claude_place, count_md, shown_path
 
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
-def repository_memory(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
-    """Auto memory committed in the repository: at start-up only when imported."""
+
+@dataclass(frozen=True, slots=True)
+class AutoPlace:
+    """Where this session's auto memory is, or why there is none."""
+
+    off: str = ""  # why auto memory is off ("": it is on)
+    folder: str = ""  # "" the default (~/.claude/projects/<slug>/memory); repository-relative when `inside`
+    inside: bool = False
+    why: str = ""  # where autoMemoryDirectory is set
+    note: str = ""  # a value Claude Code does not take
+
+
+def auto_place(b: Builder, rules: RuleSet, settings) -> AutoPlace | None:
+    """The auto-memory folder by the variable, simple mode and the settings (None: this version
+    has no auto memory)."""
+    if not rules.has("memory.auto"):
+        return None
+    switch = rules.value("memory.auto-switch", None)
+    if switch:
+        forced = b.env.get(switch["variable"], "").strip().lower()
+        if forced in TRUE:
+            return AutoPlace(off=f"{switch['variable']} is {forced}")
+        if forced not in FALSE:
+            if b.env.get(switch["simple"], "").strip().lower() in TRUE:
+                return AutoPlace(off=f"{switch['simple']} is set (simple mode)")
+            if settings.auto_enabled is not None and settings.auto_enabled[0] is False:
+                return AutoPlace(off=f"autoMemoryEnabled is false in {settings.auto_enabled[1]}")
+    if settings.auto_dir is None:
+        return AutoPlace()
+    value, shown = settings.auto_dir
+    path = os.path.join(b.home, value[2:]) if value == "~" or value.startswith("~/") else value
+    if not os.path.isabs(path):
+        return AutoPlace(note=f"{shown}: autoMemoryDirectory {value!r} is not an absolute path; Claude Code keeps "
+                              "the default folder")
+    path, root = os.path.normpath(path), os.path.normpath(b.fs.root)
+    if path == root or path.startswith(root + os.sep):
+        return AutoPlace(folder=os.path.relpath(path, root).replace(os.sep, "/"), inside=True,
+                         why=f"autoMemoryDirectory in {shown}")
+    return AutoPlace(folder=path, why=f"autoMemoryDirectory in {shown}")
+
+
+def repository_memory(b: Builder, ctx: AgentContext, rules: RuleSet, place: AutoPlace | None = None) -> None:
+    """Auto memory committed in the repository: at start-up only when imported, or when your
+    autoMemoryDirectory names it."""
     folder = rules.value("memory.repository")
-    auto = rules.value("memory.auto")
+    auto = rules.value("memory.auto", {"index": "MEMORY.md"})
     index = f"{folder}/{auto['index']}"
-    cap = rules.value("memory.auto-cap")
+    cap = rules.value("memory.auto-cap", None)
     rule = rules.id("memory.repository")
+    if place is not None and place.inside and not place.off:
+        _auto_in_repository(b, ctx, rules, place)
+        if place.folder == folder:
+            return
     if index in b.fs.fileset and index not in {e.path for e in ctx.startup}:
         t = b.text(index)
         if t is not None:
@@ -27,7 +75,7 @@ def repository_memory(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
                                           "~/.claude/projects/<slug>/memory unless a loaded file imports it or "
                                           "your settings' autoMemoryDirectory point here", 0, t.size, "manual",
                                           text=t.text, rule=rule))
-    for e in ctx.startup:
+    for e in ctx.startup if cap else ():
         if e.path.endswith(auto["index"]) and e.via:
             first = fmts.claude_cap_line(e.text, cap["lines"], cap["bytes"])
             if first is not None:  # imported in full; the auto-memory cap applies only when auto-loaded
@@ -46,7 +94,7 @@ def subagent_memory(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
     that subagent when it runs) and the user's own, apart and read-only (not when CI is set)."""
     places = rules.value("memory.subagents")
     rule = rules.id("memory.subagents")
-    auto = rules.value("memory.auto")
+    auto = rules.value("memory.auto", {"index": "MEMORY.md"})
     for scope in ("project", "local"):
         base = places[scope]
         agents = sorted({rel[len(base) + 1:].split("/", 1)[0] for rel in b.fs.under(base) if rel.count("/") > 1})
@@ -75,23 +123,61 @@ def subagent_memory(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
         ctx.memory_folders.append(MemoryFolder(shown_path(b.home, folder) + "/", "user", n_files, size, False, rule))
 
 
-def auto_memory(b: Builder, ctx: AgentContext, rules: RuleSet, slug_root: str) -> None:
-    """The project's auto memory (~/.claude/projects/<slug>/memory/MEMORY.md): the user's, apart."""
+def auto_memory(b: Builder, ctx: AgentContext, rules: RuleSet, slug_root: str, place: AutoPlace | None) -> None:
+    """The project's auto memory (~/.claude/projects/<slug>/memory/MEMORY.md, or the folder your
+    autoMemoryDirectory names outside the repository): the user's, apart."""
     from ..model.sources import claude_slug
     from .user import read_user
 
+    if place is None or place.inside:
+        return  # no auto memory in this version; or the repository's (repository_memory)
+    if place.note:
+        ctx.notes.append(place.note)
+    if place.off:
+        ctx.notes.append(f"auto memory is off: {place.off}")
+        return
     auto = rules.value("memory.auto")
-    cap = rules.value("memory.auto-cap")
-    rule = rules.id("memory.auto")
-    mem = f"{auto['folder'].replace('<slug>', claude_slug(slug_root))}/{auto['index']}"
-    for shown, text in read_user(b.home, [claude_place(b.home, claude_moved(b, rules), mem)], []):
-        entry = Loaded(shown, len(text.encode("utf-8")), 0,
-                       f"auto memory ({fmts.claude_cap_words(cap)})", None, None, text, rule)
-        first = fmts.claude_cap_line(text, cap["lines"], cap["bytes"])
-        if first is not None:
-            kept = "".join(text.splitlines(keepends=True)[: first - 1]).encode("utf-8")
-            cut_bytes(entry, len(kept), f"auto memory loads its {fmts.claude_cap_words(cap)}; lines {first}+ are "
-                      "never seen")
-            ctx.never.append(Unseen(shown, f"lines {first}+ past the auto-memory cap", entry.bytes - len(kept),
-                                    rules.id("memory.auto-cap")))
+    if place.folder:
+        path = os.path.join(place.folder, auto["index"])
+    else:
+        mem = f"{auto['folder'].replace('<slug>', claude_slug(slug_root))}/{auto['index']}"
+        path = claude_place(b.home, claude_moved(b, rules), mem)
+    for shown, text in read_user(b.home, [path], []):
+        entry, cut = _capped(rules, shown, text, place.why)
         ctx.user.append(entry)
+        if cut is not None:
+            ctx.never.append(cut)
+
+
+def _capped(rules: RuleSet, path: str, text: str, why: str) -> tuple[Loaded, Unseen | None]:
+    """An auto-memory MEMORY.md as it loads: its first lines or bytes (the version's cap)."""
+    cap = rules.value("memory.auto-cap")
+    where = f"; {why}" if why else ""
+    entry = Loaded(path, len(text.encode("utf-8")), 0, f"auto memory ({fmts.claude_cap_words(cap)}{where})", None,
+                   None, text, rules.id("memory.auto"))
+    first = fmts.claude_cap_line(text, cap["lines"], cap["bytes"])
+    if first is None:
+        return entry, None
+    kept = "".join(text.splitlines(keepends=True)[: first - 1]).encode("utf-8")
+    cut_bytes(entry, len(kept), f"auto memory loads its {fmts.claude_cap_words(cap)}; lines {first}+ are never seen")
+    return entry, Unseen(path, f"lines {first}+ past the auto-memory cap", entry.bytes - len(kept),
+                         rules.id("memory.auto-cap"))
+
+
+def _auto_in_repository(b: Builder, ctx: AgentContext, rules: RuleSet, place: AutoPlace) -> None:
+    """Your autoMemoryDirectory names a folder of the repository: its MEMORY.md loads at start-up
+    (capped), its topic files when the agent follows it."""
+    name = rules.value("memory.auto")["index"]
+    index = name if place.folder == "." else f"{place.folder}/{name}"
+    t = b.text(index) if index in b.fs.fileset else None
+    if t is not None:
+        entry, cut = _capped(rules, index, t.text, place.why)
+        ctx.startup.append(entry)
+        if cut is not None:
+            ctx.never.append(cut)
+    for rel in b.fs.under(place.folder) if place.folder != "." else ():  # the root: not a memory folder's files
+        if rel.endswith(".md") and rel != index and all(e.path != rel for e in ctx.startup):
+            t = b.text(rel)
+            if t is not None:
+                ctx.on_demand.append(OnDemand(rel, "auto-memory topic file: read when the agent follows MEMORY.md",
+                                              0, t.size, "invoked", text=t.text, rule=rules.id("memory.auto")))

@@ -30,6 +30,8 @@ class ClaudeSettings:
     excludes_rule: str = ""
     notes: list[str] = field(default_factory=list)
     root: str = ""
+    auto_enabled: tuple[bool, str] | None = None  # autoMemoryEnabled, where it is set (the highest scope)
+    auto_dir: tuple[str, str] | None = None  # autoMemoryDirectory, where it is set (a scope that counts)
 
     def excluded(self, rel: str) -> str | None:
         """The `claudeMdExcludes` glob that takes `rel` out of the walk (None: it stays)."""
@@ -104,6 +106,23 @@ def _mode_in(data: dict, setting: dict, legacy: dict | None) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _auto_memory(out: ClaudeSettings, rules: RuleSet, scope: str, shown: str, data: dict) -> None:
+    """autoMemoryEnabled (any scope) and autoMemoryDirectory (not the project's), the highest
+    scope that sets each winning."""
+    switch = rules.value("memory.auto-switch", None)
+    if switch and isinstance(data.get(switch["setting"]), bool) and out.auto_enabled is None:
+        out.auto_enabled = (data[switch["setting"]], shown)
+    moved = rules.value("memory.auto-directory", None)
+    value = data.get(moved["setting"]) if moved else None
+    if not isinstance(value, str) or not value.strip():
+        return
+    if scope not in moved["scopes"]:
+        out.notes.append(f"{shown} sets autoMemoryDirectory, but Claude Code ignores it in project settings "
+                         "(only your user or local settings, or managed settings, count)")
+    elif out.auto_dir is None:
+        out.auto_dir = (value.strip(), shown)
+
+
 def read(b: Builder, rules: RuleSet) -> ClaudeSettings:
     files = rules.value("settings.files")
     out = ClaudeSettings("claude-md", mode_from="this version has no AGENTS.md support", root=b.fs.root)
@@ -121,6 +140,7 @@ def read(b: Builder, rules: RuleSet) -> ClaudeSettings:
         if "__error__" in data:
             out.notes.append(f"{shown} is {data['__error__']}: Claude Code cannot read its settings")
             continue
+        _auto_memory(out, rules, scope, shown, data)
         globs = data.get(key)
         if isinstance(globs, str):
             globs = [globs]

@@ -177,7 +177,7 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
 
     claude = rules_for("claude-code", (versions or {}).get("claude-code"))
     moved = moved_claude_dir(home, env, claude.value("config.dir")) if claude.has("config.dir") else None
-    auto = claude.value("memory.auto")
+    auto = claude.value("memory.auto", {"folder": ".claude/projects/<slug>/memory", "index": "MEMORY.md"})
     folders = [f for f in claude.value("user.files") if not f.endswith(".md")]
     out = [os.path.join(home, f) for f in claude.value("user.files")]
     if moved:

@@ -74,14 +74,6 @@ CLAUDE_CAP_LINES: int = _CAP["lines"]
 CLAUDE_CAP_BYTES: int = _CAP["bytes"]
 
 
-def committed_claude_memory(root) -> bool:
-    """A `.claude/memory/` kept in a repository (not the user's auto memory under
-    `~/.claude/projects/<slug>/memory`): the agent reads its MEMORY.md only when a loaded file
-    imports it (design.md), so figures of it as auto memory say so."""
-    root = Path(root)
-    return root.name == "memory" and root.parent.name == ".claude"
-
-
 def claude_cap_line(text: str, lines: int = CLAUDE_CAP_LINES, max_bytes: int = CLAUDE_CAP_BYTES) -> int | None:
     """The first line (1-based) of MEMORY.md that Claude Code does not load, or None when all of
     it loads: the first 200 lines or 25 KB, whichever comes first (`max_bytes` 0: no byte cut,

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..base.paths import is_within
 from ..base.trust import Untrusted, confine
 from . import formats as fmts
 
@@ -198,7 +199,7 @@ def discover(path: Path | str, *, env: Mapping[str, str] | None = None, home: Pa
     if _is_dir(docs) and any(_is_dir(docs / f"{k}-experience") for k in ("error", "good")):
         found.append(SourceSpec(EXPERIENCE, docs, "docs", "repo", False, fmts.EXPERIENCE))
     if user_sources:
-        found += _user_sources(root, environ, home)
+        found += [s for s in _user_sources(root, environ, home) if all(f.root.resolve() != s.root.resolve() for f in found)]
     settings = repository_settings(root)
     notes = list(settings.notes)
     for rel, named in settings.add:
@@ -299,6 +300,51 @@ def _unless_excluded(kind: str, rel: str, settings: RepoSettings) -> tuple[str, 
     return kind, rel
 
 
+def auto_memory_folder(root: Path, env: Mapping[str, str], home: Path) -> Path | None:
+    """The folder your `autoMemoryDirectory` names (the repository's local settings first, then
+    yours): Claude Code's auto memory for this repository when set. The project's own settings
+    cannot move it (agents/claude_code.py, `memory.auto-directory`)."""
+    import json
+
+    from ..agents import rules_for
+    from ..base.safeio import UnsafeFile, read_small_file
+
+    rules = rules_for("claude-code")
+    moved = rules.value("memory.auto-directory", None)
+    if moved is None:
+        return None
+    local = root / rules.value("settings.files")["local"]
+    places: list[tuple[Path, tuple[Path, ...]]] = [(local, (root,))]
+    if not env.get("CI", "").strip():  # yours are not read when CI is set (as the context model does)
+        places.append((claude_roots(env, home)[0] / "settings.json", ()))
+    for path, inside in places:
+        try:
+            data = json.loads(read_small_file(path if inside else path.resolve(), inside=inside))
+        except (OSError, UnsafeFile, ValueError, RuntimeError):
+            continue
+        value = data.get(moved["setting"]) if isinstance(data, dict) else None
+        if isinstance(value, str) and value.strip():
+            value = value.strip()
+            folder = home / value[2:] if value == "~" or value.startswith("~/") else Path(value)
+            return folder if folder.is_absolute() else None
+    return None
+
+
+def committed_claude_memory(root) -> bool:
+    """A `.claude/memory/` kept in a repository (not the user's auto memory under
+    `~/.claude/projects/<slug>/memory`): the agent reads its MEMORY.md only when a loaded file
+    imports it (design.md), so figures of it as auto memory say so."""
+    root = Path(root)
+    if not (root.name == "memory" and root.parent.name == ".claude"):
+        return False
+    env = os.environ  # your autoMemoryDirectory may name it: then it is auto memory
+    try:
+        moved = auto_memory_folder(root.parent.parent.resolve(), env, Path(env.get("HOME") or Path.home()))
+        return moved is None or moved.resolve() != root.resolve()
+    except (OSError, RuntimeError):
+        return True
+
+
 def _user_sources(root: Path, env: Mapping[str, str], home: Path | None) -> list[SourceSpec]:
     out: list[SourceSpec] = []
     home = home or Path(env.get("HOME") or Path.home())
@@ -306,6 +352,11 @@ def _user_sources(root: Path, env: Mapping[str, str], home: Path | None) -> list
         absolute = root.resolve()
     except OSError:
         return out
+    moved = auto_memory_folder(absolute, env, home)
+    if moved is not None and _is_dir(moved) and _has_md(moved):
+        inside = is_within(moved.resolve(), absolute)
+        rel = str(moved.resolve().relative_to(absolute)) if inside else _shown(moved, home)
+        out.append(SourceSpec(CLAUDE, moved, rel, "repo" if inside else "user", False, fmts.CLAUDE))
     slug = claude_slug(absolute)
     for base in claude_roots(env, home):
         project = base / "projects" / slug

@@ -163,3 +163,18 @@ def test_a_memory_md_copied_without_most_of_its_files_is_one_finding_that_drops_
     root = make_store({"MEMORY.md": "# Memory\n" + rows, **{f"topic_{i:02}.md": topic for i in range(12)}}, name="memory2")
     found = [f for f in run_checks(load(root)) if f.check == "index.missing-target"]
     assert len(found) == 12 and all(f.fix is not None for f in found)
+
+
+def test_a_committed_memory_folder_your_local_settings_make_auto_memory_is_said_to_load_capped(make_store):
+    import json
+
+    rows = "".join(f"- [T{i}](t{i}.md) — a note\n" for i in range(205))
+    files = {".claude/memory/MEMORY.md": "# Memory\n" + rows, ".claude/memory/t1.md": "---\nname: t\n---\n# T\n"}
+    root = make_store(files, name="repo")
+
+    def past_cap() -> str:
+        return next(f.message for f in run_checks(load(root / ".claude" / "memory")) if f.check == "budget.past-cap")
+
+    assert "committed in the repository, it loads only if imported" in past_cap()
+    (root / ".claude" / "settings.local.json").write_text(json.dumps({"autoMemoryDirectory": str(root / ".claude/memory")}))
+    assert "committed in the repository" not in past_cap()  # it is this checkout's auto memory: capped

@@ -84,7 +84,7 @@ def test_a_moved_config_folder_moves_auto_memory_settings_and_subagent_memory(tm
     (stale / "MEMORY.md").write_text("old\n")
     m = build(root, tmp_path, env={"CLAUDE_CONFIG_DIR": str(alt)})
     ctx = m.agents["claude-code"]
-    assert ((memory / "MEMORY.md").as_posix(), "claude-code/memory.auto") in _user(m)
+    assert ((memory / "MEMORY.md").as_posix(), "claude-code/memory.auto@2.1.59") in _user(m)
     assert not any(p.startswith("~/.claude/projects") for p, _ in _user(m))
     assert [f.path for f in ctx.memory_folders if f.scope == "user"] == [(alt / "agent-memory" / "reviewer").as_posix() + "/"]
     assert ctx.settings["instructionFiles"]["value"] == "claude-md-and-agents-md"

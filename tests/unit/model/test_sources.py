@@ -219,3 +219,24 @@ def test_list_index_never_raises(text, dialect):
     idx = parse_list_index("MEMORY.md", text, name_resolver(["a.md", "b/c.md"]), dialect=dialect)
     for row in idx.rows:
         assert row.links and row.line >= 1
+
+
+def test_the_folder_your_auto_memory_directory_names_is_found_and_the_projects_setting_is_not_followed(tmp_path):
+    import json
+
+    home = tmp_path / "home"
+    repo = write(tmp_path / "repo", {".serena/memories/a.md": "# A\n", "notes/memory/MEMORY.md": CLAUDE_MEMORY})
+    write(home / "sync" / "mem", {"MEMORY.md": CLAUDE_MEMORY})
+    env = {"HOME": str(home)}
+
+    def claude_sources():
+        return [(s.rel, s.origin) for s in discover(repo, env=env, home=home).sources if s.kind == "claude"]
+
+    write(repo, {".claude/settings.json": json.dumps({"autoMemoryDirectory": str(repo / "notes/memory")})})
+    assert claude_sources() == []  # a project cannot move auto memory: not Claude Code's memory
+    write(home, {".claude/settings.json": json.dumps({"autoMemoryDirectory": "~/sync/mem"})})
+    assert claude_sources() == [("~/sync/mem", "user")]
+    write(repo, {".claude/settings.local.json": json.dumps({"autoMemoryDirectory": str(repo / "notes/memory")})})
+    assert claude_sources() == [("notes/memory", "repo")]  # the local settings win over yours
+    write(repo, {".claude/settings.local.json": json.dumps({"autoMemoryDirectory": "notes/memory"})})
+    assert claude_sources() == []  # a relative path is not taken (nor yours, the local one being set)

@@ -1,0 +1,82 @@
+"""Where Claude Code's auto memory is, or that it is off: CLAUDE_CODE_DISABLE_AUTO_MEMORY, simple
+mode, autoMemoryEnabled (any settings file) and autoMemoryDirectory (not the project's settings)."""
+
+from __future__ import annotations
+
+import json
+
+from curator.model.sources import claude_slug
+
+from .test_context_model import build, repo
+
+
+def _default_memory(tmp_path, root) -> None:
+    memory = tmp_path / "home" / ".claude" / "projects" / claude_slug(root) / "memory"
+    memory.mkdir(parents=True)
+    (memory / "MEMORY.md").write_text("- [Build](build.md): how to build\n")
+
+
+def _auto(model) -> list[str]:
+    return [e.path for e in model.agents["claude-code"].user if "auto memory" in e.why]
+
+
+def _notes(model) -> str:
+    return " | ".join(model.agents["claude-code"].notes)
+
+
+def test_auto_memory_is_off_by_the_variable_by_simple_mode_or_by_any_settings_file(tmp_path):
+    root = repo(tmp_path, {"CLAUDE.md": "project\n"})
+    _default_memory(tmp_path, root)
+    slugged = f"~/.claude/projects/{claude_slug(root)}/memory/MEMORY.md"
+    assert _auto(build(root, tmp_path)) == [slugged]
+    off = build(root, tmp_path, env={"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"})
+    assert _auto(off) == [] and "auto memory is off: CLAUDE_CODE_DISABLE_AUTO_MEMORY is 1" in _notes(off)
+    simple = build(root, tmp_path, env={"CLAUDE_CODE_SIMPLE": "true"})
+    assert _auto(simple) == [] and "CLAUDE_CODE_SIMPLE is set" in _notes(simple)
+    (root / ".claude").mkdir()
+    (root / ".claude" / "settings.json").write_text(json.dumps({"autoMemoryEnabled": False}))
+    project_off = build(root, tmp_path)  # the project may turn it off
+    assert _auto(project_off) == []
+    assert "auto memory is off: autoMemoryEnabled is false in .claude/settings.json" in _notes(project_off)
+    forced = build(root, tmp_path, env={"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"})  # the variable decides first
+    assert _auto(forced) == [slugged]
+    before = build(root, tmp_path, versions={"claude-code": "2.1.50"})  # no auto memory before 2.1.59
+    assert _auto(before) == [] and "auto memory" not in _notes(before)
+
+
+def test_a_project_cannot_move_auto_memory_but_your_local_settings_can_into_the_repository(tmp_path):
+    index = "".join(f"- [Topic {i}](topic_{i}.md): a note\n" for i in range(210))
+    root = repo(tmp_path, {"CLAUDE.md": "project\n", ".claude/memory/MEMORY.md": index,
+                           ".claude/memory/topic_1.md": "# Topic 1\n"})
+    _default_memory(tmp_path, root)
+    (root / ".claude" / "settings.json").write_text(json.dumps({"autoMemoryDirectory": str(root / ".claude/memory")}))
+    ignored = build(root, tmp_path)
+    ctx = ignored.agents["claude-code"]
+    assert ".claude/settings.json sets autoMemoryDirectory, but Claude Code ignores it in project settings" in _notes(ignored)
+    assert _auto(ignored) == [f"~/.claude/projects/{claude_slug(root)}/memory/MEMORY.md"]
+    assert ".claude/memory/MEMORY.md" not in [e.path for e in ctx.startup]
+    (root / ".claude" / "settings.local.json").write_text(json.dumps({"autoMemoryDirectory": str(root / ".claude/memory")}))
+    moved = build(root, tmp_path)
+    ctx = moved.agents["claude-code"]
+    (entry,) = [e for e in ctx.startup if e.path == ".claude/memory/MEMORY.md"]
+    assert entry.rule == "claude-code/memory.auto@2.1.59" and "autoMemoryDirectory in .claude/settings.local.json" in entry.why
+    assert entry.cut is not None and entry.text.count("\n") == 200  # the auto-memory cap, not the whole file
+    assert any(u.path == ".claude/memory/MEMORY.md" and "past the auto-memory cap" in u.reason for u in ctx.never)
+    assert [o.path for o in ctx.on_demand if "topic file" in o.when] == [".claude/memory/topic_1.md"]
+    assert _auto(moved) == []  # the default folder is not read any more
+    assert not any("never by itself" in o.when for o in ctx.on_demand)
+
+
+def test_your_settings_move_auto_memory_out_of_home_and_a_relative_path_is_not_taken(tmp_path):
+    root = repo(tmp_path, {"CLAUDE.md": "project\n"})
+    _default_memory(tmp_path, root)
+    notes = tmp_path / "home" / "notes" / "mem"
+    notes.mkdir(parents=True)
+    (notes / "MEMORY.md").write_text("- synced memory\n")
+    settings = tmp_path / "home" / ".claude" / "settings.json"
+    settings.write_text(json.dumps({"autoMemoryDirectory": "~/notes/mem"}))
+    assert _auto(build(root, tmp_path)) == ["~/notes/mem/MEMORY.md"]
+    settings.write_text(json.dumps({"autoMemoryDirectory": "notes/mem"}))
+    relative = build(root, tmp_path)
+    assert _auto(relative) == [f"~/.claude/projects/{claude_slug(root)}/memory/MEMORY.md"]
+    assert "autoMemoryDirectory 'notes/mem' is not an absolute path" in _notes(relative)
