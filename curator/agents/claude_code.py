@@ -35,7 +35,14 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.325", "2026-11-20", (
          "a `CLAUDE.md` over 40,000 characters makes the agent warn at start-up (it still loads)",
          Source("https://ivanmagda.dev/posts/fixing-40k-claude-md-warning-monorepo/", "2026-11-27",
                 "the warning as users saw it (\"Large CLAUDE.md will impact performance (42.5k chars > 40.0k)\"); "
-                "the memory page only says a warning is shown over the recommended length"), when="cap"),
+                "the memory page only says a warning is shown over the recommended length"), until="2.1.169",
+         when="cap"),
+    Rule("project.warn-chars", {"chars": 40_000, "window": 200_000},
+         "a `CLAUDE.md` over about 40,000 characters on a 200k-token window makes the agent warn at start-up (it "
+         "still loads); the threshold scales with the model's context window",
+         Source(CHANGELOG, "2026-11-29", "2.1.169: \"The 'CLAUDE.md is too long' warning threshold now scales with "
+                "the model's context window\"; 40,000 on 200k is the users' figure before it"), since="2.1.169",
+         when="cap"),
     Rule("project.html-comments", "<!--", "block-level HTML comments (`<!-- ... -->` opening a line) of "
          "`CLAUDE.md`, the files it imports and the rules are left out of what loads; those in code blocks stay",
          Source(CHANGELOG, "2026-11-29", "2.1.72: \"Changed CLAUDE.md HTML comments (<!-- ... -->) to be hidden "
@@ -128,13 +135,28 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.325", "2026-11-20", (
     Rule("skills.name-max", 64, "a skill name is at most 64 characters", Source(SKILLS, "2026-09-29"), when="cap"),
     Rule("skills.description-max", 1024, "a skill description is at most 1,024 characters; the rest is cut",
          Source(SKILLS, "2026-09-29"), when="cap"),
+    Rule("skills.listing-budget", 16_000,
+         "the listing's budget is 2% of the context window (about 16,000 characters on 200k): over it, the "
+         "least-used skills lose their descriptions", Source(CHANGELOG, "2026-11-29", "2.1.32: \"Skill character "
+                                                              "budget now scales with context window (2% of "
+                                                              "context)\"; the move to 1% is in no changelog line, "
+                                                              "so it ends where 1% is first known (2.1.129)"),
+         since="2.1.32", until="2.1.129", when="cap"),
     Rule("skills.listing-budget", 8_000,
          "the listing's budget is 1% of the context window (about 8,000 characters on 200k; "
          "`skillListingBudgetFraction` raises it): over it, the least-used skills lose their descriptions",
-         Source(SKILLS, "2026-09-29"), when="cap"),
+         Source(SKILLS, "2026-09-29", "1% read from the 2.1.129 binary"), since="2.1.129", when="cap"),
+    Rule("skills.listing-description-max", 250,
+         "each description in the listing is cut at 250 characters", Source(CHANGELOG, "2026-11-29", "2.1.86: "
+                                                                            "\"Skill descriptions in the /skills "
+                                                                            "listing are now capped at 250 "
+                                                                            "characters\""),
+         since="2.1.86", until="2.1.105", when="cap"),
     Rule("skills.listing-description-max", 1_536,
-         "each description in the listing is cut at `skillListingMaxDescChars` (1,536)", Source(SKILLS, "2026-09-29"),
-         when="cap"),
+         "each description in the listing is cut at `skillListingMaxDescChars` (1,536)", Source(SKILLS, "2026-09-29",
+                                                                                          "2.1.105 raised the cut "
+                                                                                          "from 250 (its changelog)"),
+         since="2.1.105", when="cap"),
     Rule("skills.listing-fraction", {"setting": "skillListingBudgetFraction", "default": 0.01, "window": 200_000,
                                      "chars-per-token": 4},
          "the listing's budget is `skillListingBudgetFraction` (default 0.01) of the context window, counted at 4 "

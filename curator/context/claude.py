@@ -76,9 +76,11 @@ def build(b: Builder) -> AgentContext:
     if rules.has("rules.folder"):
         claude_items.rules_folder(b, ctx, w.loaded, rules, w.excluded, startup=not managed_only)
     warn = rules.value("project.warn-chars")
+    chars, window = (warn["chars"], warn["window"]) if isinstance(warn, dict) else (warn, 0)
+    on = f" on a {window:,}-token window (the threshold scales with the model's)" if window else ""
     for entry in ctx.startup:
-        if entry.path.endswith("CLAUDE.md") and len(entry.text) > warn:
-            ctx.notes.append(f"{entry.path} is over {warn:,} characters: Claude Code warns at start-up")
+        if entry.path.endswith("CLAUDE.md") and len(entry.text) > chars:
+            ctx.notes.append(f"{entry.path} is over {chars:,} characters: Claude Code warns at start-up{on}")
     claude_items.listing(b, ctx, rules)
     _nested(w)
     if not managed_only:

@@ -67,8 +67,8 @@ def _items(b: Builder, rules: RuleSet) -> list[tuple[str, str, str]]:
 def listing(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
     """Skills, commands with a description and subagents: listed by name and description."""
     name_max, desc_max = rules.value("skills.name-max"), rules.value("skills.description-max")
-    listed_max = rules.value("skills.listing-description-max")
-    budget = rules.value("skills.listing-budget")
+    listed_max = rules.value("skills.listing-description-max", 0)  # 0: no cut (before 2.1.86)
+    budget = rules.value("skills.listing-budget", 0)  # 0: no budget curator knows (before 2.1.32)
     total = 0
     for rel, kind, default_name in _items(b, rules):
         t = b.text(rel)
@@ -102,7 +102,7 @@ def listing(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
                 b.add("skills.description-length", rel,
                       f"description is {len(desc):,} characters (at most {desc_max:,}; the rest is cut)", 1)
                 desc = desc[:desc_max]
-        desc = desc[:listed_max]
+        desc = desc[:listed_max] if listed_max else desc
         if kind == "command" and not desc:
             ctx.on_demand.append(OnDemand(rel, f"when you type /{name}", 0, t.size, "invoked", text=t.text,
                                           rule=rules.id("commands.folder")))
@@ -115,9 +115,9 @@ def listing(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
                                   line, rule))
         when = f"when the {kind} is used" if kind != "command" else f"when /{name} is used"
         ctx.on_demand.append(OnDemand(rel, when, 0, t.size, "description", description=desc, text=t.text, rule=rule))
-    if total > budget:
+    if budget and total > budget:
         b.add("skills.budget", rules.value("skills.folder"),
-              f"the skills listing is {total:,} characters, over its ~{budget:,} budget (about 1% of "
+              f"the skills listing is {total:,} characters, over its ~{budget:,} budget (a share of "
               "the context window): the least-used skills collapse to bare names")
 
 

@@ -111,13 +111,14 @@ def simulate(entries: list[Entry], rules: RuleSet, *, fraction: float | None = N
     budget_rule = rules.value("skills.listing-fraction", None)
     ids = [rules.id(k) for k in ("skills.listing-fraction", "skills.listing-description-max",
                                  "skills.listing-drop-order", "skills.listing-budget") if rules.id(k)]
-    max_desc = int(max_desc or rules.value("skills.listing-description-max"))
+    max_desc = int(max_desc or rules.value("skills.listing-description-max", 0)) or 10**9  # none before 2.1.86
     if budget_rule is not None:
         window = int(window or budget_rule["window"])
         fraction = float(fraction or budget_rule["default"])
         budget = int(window * min(1.0, fraction) * budget_rule["chars-per-token"])
     else:  # before the setting existed: the fixed budget
-        budget, window, fraction = int(rules.value("skills.listing-budget")), int(window or 200_000), 0.0
+        budget = int(rules.value("skills.listing-budget", 0)) or 10**9  # none curator knows before 2.1.32
+        window, fraction = int(window or 200_000), 0.0
     for e in entries:
         e.listed = e.description[:max_desc]
         e.state = CUT if len(e.description) > max_desc else FULL

@@ -42,8 +42,13 @@ def test_a_raised_fraction_keeps_every_description():
 
 
 def test_before_the_setting_existed_the_fixed_budget_applies():
+    # 2.1.100: 2% of the window (since 2.1.32), each description cut at 250 (2.1.86 to 2.1.104)
     sim = simulate(_entries(), rules_for("claude-code", "2.1.100"))
-    assert sim.budget == 8000 and sim.fraction == 0.0 and [e.name for e in sim.dropped] == ["s03", "s06"]
+    assert (sim.budget, sim.fraction, sim.max_desc) == (16_000, 0.0, 250) and sim.dropped == []
+    sim = simulate(_entries(), rules_for("claude-code", "2.1.110"))  # the cut at 1,536 since 2.1.105
+    assert (sim.budget, sim.max_desc) == (16_000, 1536)
+    early = simulate(_entries(), rules_for("claude-code", "2.1.20"))  # no cut, no budget curator knows
+    assert early.dropped == [] and all(e.state == FULL for e in early.entries)
 
 
 def test_a_long_description_is_cut_and_the_trigger_phrase_past_the_cut_is_named():
