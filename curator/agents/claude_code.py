@@ -206,6 +206,10 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.325", "2026-11-20", (
          "(the user's own, shown apart)", Source(MEMORY, "2026-11-29", "2.1.59: \"Claude automatically saves "
                                                   "useful context to auto-memory\" (its changelog)"),
          since="2.1.59", when="memory"),
+    Rule("memory.auto-worktrees", "main checkout",
+         "the worktrees of a repository share one auto memory: the folder named after its main checkout",
+         Source(CHANGELOG, "2026-11-29", "2.1.63: \"Project configs & auto memory now shared across git worktrees "
+                                         "of the same repository\""), since="2.1.63", when="memory"),
     Rule("memory.auto-switch", {"variable": "CLAUDE_CODE_DISABLE_AUTO_MEMORY", "simple": "CLAUDE_CODE_SIMPLE",
                                 "setting": "autoMemoryEnabled"},
          "auto memory is off with `CLAUDE_CODE_DISABLE_AUTO_MEMORY=1` (`0` keeps it on whatever the settings say), "

@@ -140,6 +140,12 @@ def auto_memory(b: Builder, ctx: AgentContext, rules: RuleSet, slug_root: str, p
     if place.folder:
         path = os.path.join(place.folder, auto["index"])
     else:
+        if rules.has("memory.auto-worktrees"):  # a linked worktree reads its main checkout's
+            from pathlib import Path
+
+            from ..base.git import main_checkout
+
+            slug_root = str(main_checkout(Path(slug_root)))
         mem = f"{auto['folder'].replace('<slug>', claude_slug(slug_root))}/{auto['index']}"
         path = claude_place(b.home, claude_moved(b, rules), mem)
     for shown, text in read_user(b.home, [path], []):

@@ -183,7 +183,14 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
     if moved:
         out += [claude_place(home, moved, f) for f in claude.value("user.files")]
         folders += [claude_place(home, moved, f) for f in folders]
-    out.append(claude_place(home, moved, os.path.join(auto["folder"].replace("<slug>", claude_slug(root)),
+    slugged = root
+    if claude.has("memory.auto-worktrees"):
+        from pathlib import Path
+
+        from ..base.git import main_checkout
+
+        slugged = str(main_checkout(Path(root)))
+    out.append(claude_place(home, moved, os.path.join(auto["folder"].replace("<slug>", claude_slug(slugged)),
                                                       auto["index"])))
     settings = claude.value("settings.files")
     out.append(claude_place(home, moved, settings["user"]))

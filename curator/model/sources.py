@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..base.git import main_checkout
 from ..base.paths import is_within
 from ..base.trust import Untrusted, confine
 from . import formats as fmts
@@ -358,9 +359,10 @@ def _user_sources(root: Path, env: Mapping[str, str], home: Path | None) -> list
         rel = str(moved.resolve().relative_to(absolute)) if inside else _shown(moved, home)
         out.append(SourceSpec(CLAUDE, moved, rel, "repo" if inside else "user", False, fmts.CLAUDE))
     slug = claude_slug(absolute)
+    shared = claude_slug(main_checkout(absolute))  # since 2.1.63 a worktree's auto memory is its main checkout's
     for base in claude_roots(env, home):
         project = base / "projects" / slug
-        mem = project / "memory"
+        mem = base / "projects" / shared / "memory"
         if _is_dir(mem) and _has_md(mem):
             out.append(SourceSpec(CLAUDE, mem, _shown(mem, home), "user", False, fmts.CLAUDE))
         if _is_dir(project) and _has_transcripts(project):

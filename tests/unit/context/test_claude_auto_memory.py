@@ -80,3 +80,25 @@ def test_your_settings_move_auto_memory_out_of_home_and_a_relative_path_is_not_t
     relative = build(root, tmp_path)
     assert _auto(relative) == [f"~/.claude/projects/{claude_slug(root)}/memory/MEMORY.md"]
     assert "autoMemoryDirectory 'notes/mem' is not an absolute path" in _notes(relative)
+
+
+def test_a_worktree_reads_its_main_checkouts_auto_memory_and_a_forged_git_file_is_not_followed(tmp_path):
+    import subprocess
+
+    from curator.base.git import main_checkout
+
+    main = repo(tmp_path, {"CLAUDE.md": "project\n"})
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(main)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "c"], check=True)
+    tree = tmp_path / "wt"
+    subprocess.run([*git, "worktree", "add", "-q", str(tree)], check=True)
+    assert main_checkout(tree) == main.resolve() and main_checkout(main) == main
+    _default_memory(tmp_path, main.resolve())
+    assert _auto(build(tree, tmp_path)) == [f"~/.claude/projects/{claude_slug(main.resolve())}/memory/MEMORY.md"]
+    assert _auto(build(tree, tmp_path, versions={"claude-code": "2.1.62"})) == []  # its own folder before 2.1.63
+    forged = tmp_path / "forged"
+    forged.mkdir()  # names the main checkout's worktree folder, which does not name it back
+    (forged / ".git").write_text(f"gitdir: {main / '.git' / 'worktrees' / 'wt'}\n")
+    assert main_checkout(forged) == forged
