@@ -30,8 +30,18 @@ TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-29", (
     Rule("path.anywhere", "**/",
          "an `applyTo` glob that starts with neither `/` nor `**/` matches at any depth (`src/**/*.ts` also takes "
          "`packages/app/src/x.ts`)", Source(VSCODE, "2026-11-29", "VS Code's `_matches` prefixes such "
-         "a glob with `**/` (\"support relative glob patterns\") and ignores case, which curator does not; GitHub's page "
-         "does not say how github.com reads it"), when="on demand"),
+         "a glob with `**/` (\"support relative glob patterns\"); GitHub's page does not say how github.com reads it"),
+         when="on demand"),
+    Rule("path.ignore-case", True,
+         "an `applyTo` glob matches a file whatever the case of either (`**/*.TS` takes `src/x.ts`)",
+         Source(VSCODE, "2026-11-29", "VS Code's `_matches` calls `match(pattern, file.path, { ignoreCase: true })`; "
+                "how github.com matches is not documented"), when="on demand"),
+    Rule("path.listed", {"open": "<instruction>", "description": "<description>{}</description>",
+                         "file": "<file>{}</file>", "globs": "<applyTo>{}</applyTo>", "close": "</instruction>"},
+         "in VS Code every `.instructions.md` is listed with each request (agent mode): its description, its path "
+         "and its `applyTo`, so the model can read one that did not attach",
+         Source(VSCODE, "2026-11-29", "`_getInstructionsWithPatternsList`, when the read tool is on; the path is "
+                "the file's absolute one, curator counts it as the repository's"), when="start-up"),
     Rule("path.whole-path", "/",
          "an `applyTo` glob that starts with `/` matches no file: the glob is matched against the file's whole path on "
          "disk (`/home/you/project/src/x.ts`), not the path in the project", Source(VSCODE, "2026-11-29", "our "

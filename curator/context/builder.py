@@ -110,10 +110,12 @@ class Builder:
         self.add(check, p.path, f"{p.message}; no agent reads it")
 
     def dead_globs(self, rel: str, key: str, globs: list[str], line: int | None = None,
-                   outcome: str = "the rule never loads", parts: bool = True, read_as: list[str] | None = None) -> bool:
+                   outcome: str = "the rule never loads", parts: bool = True, read_as: list[str] | None = None,
+                   ignore_case: bool = False) -> bool:
         """A finding when none of a rule's globs matches a file: the rule never loads (`parts`: an
         info also for the patterns of a live list that match nothing). `read_as`: the globs as the
-        agent matches them, one for each written (Copilot reads `src/*.ts` as `**/src/*.ts`)."""
+        agent matches them, one for each written (Copilot reads `src/*.ts` as `**/src/*.ts`);
+        `ignore_case`: the agent matches whatever the case (VS Code)."""
         from .fs import SKIP_DIRS
         from .parse import first_match
 
@@ -121,9 +123,9 @@ class Builder:
             return False
         if not self.holds_code:
             return False  # a kit of agent files (no source of its own): its globs are for the projects it goes into
-        if first_match(read_as or globs, self.fs.files) is not None:
+        if first_match(read_as or globs, self.fs.files, ignore_case) is not None:
             if parts:
-                self._dead_parts(rel, key, globs, line, read_as)
+                self._dead_parts(rel, key, globs, line, read_as, ignore_case)
             return False
         shown = ", ".join(globs[:4]) + (" ..." if len(globs) > 4 else "")
         read = f" (read as {', '.join(read_as[:4])})" if read_as and read_as != globs else ""
@@ -132,7 +134,7 @@ class Builder:
         return True
 
     def _dead_parts(self, rel: str, key: str, globs: list[str], line: int | None,
-                    read_as: list[str] | None = None) -> None:
+                    read_as: list[str] | None = None, ignore_case: bool = False) -> None:
         """The globs of a live list that match nothing (an info: the list still loads the rule)."""
         from .parse import first_match
 
@@ -140,7 +142,7 @@ class Builder:
             return
         reads = dict(zip(globs, read_as or globs, strict=True))
         dead = [g for g in dict.fromkeys(globs)
-                if not g.startswith("!") and first_match([reads[g]], self.fs.files) is None]
+                if not g.startswith("!") and first_match([reads[g]], self.fs.files, ignore_case) is None]
         if dead:  # files copied from one template share a list: said once, for all of them (`dead_parts`)
             self._parts.setdefault((key, tuple(globs), tuple(dead)), []).append((rel, line))
 

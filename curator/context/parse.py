@@ -140,12 +140,14 @@ def matches(glob: str, path: str) -> bool:
     return glob_regex(glob).match(path) is not None
 
 
-def first_match(globs: list[str], files: list[str]) -> str | None:
-    """The first file any of `globs` matches (None: a dead glob list)."""
-    pats = [glob_regex(g) for g in globs]
+def first_match(globs: list[str], files: list[str], ignore_case: bool = False) -> str | None:
+    """The first file any of `globs` matches (None: a dead glob list); `ignore_case`: whatever the
+    case of either (VS Code's `applyTo`)."""
+    pats = [glob_regex(g.lower() if ignore_case else g) for g in globs]
     for f in files:
+        name = f.lower() if ignore_case else f
         for p in pats:
-            if p.match(f):
+            if p.match(name):
                 return f
     return None
 

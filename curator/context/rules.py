@@ -107,12 +107,15 @@ def copilot(b: Builder) -> AgentContext:
                   "quotes: they are part of the pattern, which matches no file — the instructions never apply",
                   _key_line(t.text, keys["globs"]))
             globs = []
+        if rules.has("path.listed"):
+            _listed(ctx, rules, rel, t, meta, keys["globs"])
         excluded = meta.data.get(keys["exclude"])
         extra = f"; not for {excluded}" if excluded else ""
         if globs:
             _copilot_globbed(b, ctx, rules, rel, t, keys["globs"], globs, extra)
         else:
-            _manual(ctx, rel, t, f"only when attached by hand (no {keys['globs']})", rule)
+            how = " or read from the list by the model" if rules.has("path.listed") else ""
+            _manual(ctx, rel, t, f"only when attached by hand{how} (no {keys['globs']})", rule)
             if not meta.present and t.text.strip() and not _heading_keys(b, rel, t.text, (keys["globs"],)):
                 b.add("instructions.no-description", rel, f"no frontmatter ({keys['globs']}, description): Copilot "
                       "applies these instructions only when attached by hand", 1)
@@ -148,7 +151,28 @@ def _copilot_globbed(b: Builder, ctx: AgentContext, rules, rel: str, t, key: str
     deeper = " (at any depth)" if read_as != globs else ""
     ctx.on_demand.append(OnDemand(rel, f"reading a file matching {', '.join(globs)}{deeper}{extra}", 0, t.size, "path",
                                   tuple(read_as), text=t.text, rule=rules.id("path.folder")))
-    b.dead_globs(rel, key, globs, read_as=read_as)
+    b.dead_globs(rel, key, globs, read_as=read_as, ignore_case=rules.value("path.ignore-case", False))
+
+
+def _listed(ctx: AgentContext, rules, rel: str, t, meta, key: str) -> None:
+    """VS Code's list of instruction files, sent with each request: the entry of this one (its
+    description, path and globs; nothing but the tags without frontmatter)."""
+    form = rules.value("path.listed")
+    data = meta.data if meta.present and not meta.error else {}
+    parts = [form["open"]]
+    if meta.present and not meta.error:
+        desc = data.get("description")
+        if desc not in (None, ""):
+            parts.append(form["description"].format(" ".join(str(desc).split())))
+        parts.append(form["file"].format(rel))
+        globs = data.get(key)
+        if globs not in (None, "", []):
+            parts.append(form["globs"].format(globs if isinstance(globs, str) else ", ".join(map(str, globs))))
+    line = "\n".join([*parts, form["close"]])
+    ctx.startup.append(Loaded(rel, t.size, 0, "instructions listing (description, path and applyTo; the body when it "
+                              "applies or the model reads it)", None,
+                              Cut(len(line.encode("utf-8")), "only the file's entry in VS Code's instructions list"),
+                              line, rules.id("path.listed")))
 
 
 def _rooted(b: Builder, ctx: AgentContext, rules, rel: str, t, key: str, rooted: list[str], live: bool) -> None:

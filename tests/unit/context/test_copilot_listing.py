@@ -1,0 +1,30 @@
+"""VS Code lists every `.instructions.md` with each request (description, path, applyTo) and
+matches `applyTo` whatever the case, as its `computeAutomaticInstructions.ts` does."""
+
+from __future__ import annotations
+
+from .test_context_model import build, repo
+
+
+def test_every_instructions_file_is_listed_at_start_up_and_its_body_stays_on_demand(tmp_path):
+    root = repo(tmp_path, {
+        ".github/instructions/ts.instructions.md": "---\ndescription: TypeScript style\napplyTo: '**/*.ts'\n---\nbody\n",
+        ".github/instructions/bare.instructions.md": "just a body\n",
+        "src/x.ts": "x\n"})
+    ctx = build(root, tmp_path, agents=["copilot"]).agents["copilot"]
+    listed = {e.path: e.text for e in ctx.startup if "instructions listing" in e.why}
+    assert listed == {
+        ".github/instructions/ts.instructions.md": "<instruction>\n<description>TypeScript style</description>\n"
+                                                  "<file>.github/instructions/ts.instructions.md</file>\n"
+                                                  "<applyTo>**/*.ts</applyTo>\n</instruction>",
+        ".github/instructions/bare.instructions.md": "<instruction>\n</instruction>"}  # no frontmatter: the tags
+    assert {o.path for o in ctx.on_demand} == set(listed)  # the bodies: when they apply, or read from the list
+    assert all(e.rule == "copilot/path.listed" for e in ctx.startup if e.path in listed)
+
+
+def test_an_apply_to_glob_in_another_case_is_not_dead_in_vs_code(tmp_path):
+    root = repo(tmp_path, {".github/instructions/ts.instructions.md": "---\napplyTo: '**/*.TS'\n---\nbody\n",
+                           ".github/instructions/py.instructions.md": "---\napplyTo: '**/*.py'\n---\nbody\n",
+                           "src/x.ts": "x\n"})
+    found = build(root, tmp_path, agents=["copilot"]).findings
+    assert [f.path for f in found if f.check == "instructions.dead-glob"] == [".github/instructions/py.instructions.md"]
