@@ -126,6 +126,8 @@ def copilot(b: Builder) -> AgentContext:
                          f"for the model, and only with {nested} (off by default)")
     for name in rules.value("claude-md", ()):
         always_once(b, ctx, name, f"{name} (VS Code attaches it to every request)", rules.id("claude-md"))
+    if main in b.fs.fileset and rules.has("repo.references"):
+        _references(b, ctx, rules, main)
     agent_skills(b, ctx, rules, Listing("GitHub Copilot", manual_key="disable-model-invocation", with_path=True,
                                         unlisted_without_description=True))
     if not b.ci and rules.has("user.files"):
@@ -152,6 +154,40 @@ def _copilot_globbed(b: Builder, ctx: AgentContext, rules, rel: str, t, key: str
     ctx.on_demand.append(OnDemand(rel, f"reading a file matching {', '.join(globs)}{deeper}{extra}", 0, t.size, "path",
                                   tuple(read_as), text=t.text, rule=rules.id("path.folder")))
     b.dead_globs(rel, key, globs, read_as=read_as, ignore_case=rules.value("path.ignore-case", False))
+
+
+def _references(b: Builder, ctx: AgentContext, rules, main: str) -> None:
+    """What VS Code attaches with copilot-instructions.md: each workspace file its body links to
+    (not an image, not the web), and what an instructions or prompt file among them links to."""
+    import posixpath
+    import re
+
+    form = rules.value("repo.references")
+    link, named = re.compile(form["link"]), re.compile(form["file"])
+    loaded = b.loaded([e for e in ctx.startup if e.cut is None])
+    if "AGENTS.md" in b.fs.fileset:  # the root AGENTS.md is attached anyway (agents_md.nearest)
+        loaded.setdefault(b.real("AGENTS.md"), "AGENTS.md")
+    todo = [main]
+    while todo:
+        src = todo.pop()
+        t = b.text(src)
+        if t is None:
+            continue
+        meta = read_meta(t.text)
+        start = t.text.count("\n", 0, len(t.text) - len(meta.body)) if meta.present else 0
+        for no, line in enumerate(meta.body.splitlines() if meta.present else t.text.splitlines(), start + 1):
+            targets = [m.group(2) for m in link.finditer(line) if not (m.start() and line[m.start() - 1] == "!")]
+            for raw in targets + [m.group(1) for m in named.finditer(line)]:
+                rel = posixpath.normpath(posixpath.join(posixpath.dirname(src), raw.strip()))
+                got = b.text(rel) if rel in b.fs.fileset else None
+                if got is None or got.real in loaded or re.match(r"^[a-zA-Z]+:/", raw):
+                    continue
+                loaded[got.real] = rel
+                ctx.startup[:] = [e for e in ctx.startup if e.path != rel]  # its listing entry: the file is whole now
+                ctx.startup.append(Loaded(rel, got.size, 0, f"referenced by {src} (VS Code attaches it)", f"{src}:{no}",
+                                          None, got.text, rules.id("repo.references")))
+                if rel.endswith(form["follow"]):
+                    todo.append(rel)
 
 
 def _listed(ctx: AgentContext, rules, rel: str, t, meta, key: str) -> None:

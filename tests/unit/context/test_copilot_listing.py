@@ -28,3 +28,19 @@ def test_an_apply_to_glob_in_another_case_is_not_dead_in_vs_code(tmp_path):
                            "src/x.ts": "x\n"})
     found = build(root, tmp_path, agents=["copilot"]).findings
     assert [f.path for f in found if f.check == "instructions.dead-glob"] == [".github/instructions/py.instructions.md"]
+
+
+def test_the_files_copilot_instructions_link_to_are_attached_whole_and_an_instructions_file_brings_its_own(tmp_path):
+    root = repo(tmp_path, {
+        ".github/copilot-instructions.md": "# Rules\nFollow [the style guide](../docs/style.md) and #file:../docs/api.instructions.md\n"
+                                           "See [CLAUDE.md](../CLAUDE.md), [the site](https://example.com/x.md), "
+                                           "![logo](../docs/logo.md) and [a missing page](../docs/gone.md).\n",
+        "CLAUDE.md": "claude\n", "docs/style.md": "style\n", "docs/logo.md": "an image link\n",
+        "docs/api.instructions.md": "---\napplyTo: '**/*.py'\n---\nsee [more](more.md)\n", "docs/more.md": "more\n"})
+    ctx = build(root, tmp_path, agents=["copilot"]).agents["copilot"]
+    attached = {e.path: e.via for e in ctx.startup if e.why.startswith("referenced by")}
+    assert attached == {"docs/style.md": ".github/copilot-instructions.md:2",
+                        "docs/api.instructions.md": ".github/copilot-instructions.md:2",
+                        "docs/more.md": "docs/api.instructions.md:4"}  # CLAUDE.md is attached once, as itself
+    assert [e.path for e in ctx.startup].count("CLAUDE.md") == 1
+    assert all(e.rule == "copilot/repo.references" for e in ctx.startup if e.path in attached)
