@@ -207,7 +207,7 @@ def _listed(ctx: AgentContext, rules, rel: str, t, meta, key: str) -> None:
     line = "\n".join([*parts, form["close"]])
     ctx.startup.append(Loaded(rel, t.size, 0, "instructions listing (description, path and applyTo; the body when it "
                               "applies or the model reads it)", None,
-                              Cut(len(line.encode("utf-8")), "only the file's entry in VS Code's instructions list"),
+                              Cut(len(line.encode("utf-8")), "only its entry is listed (VS Code's instructions list)"),
                               line, rules.id("path.listed")))
 
 

@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Static
 
 from .. import messages as msg
 from ..widgets import RowTable, TextBox
-from ..widgets.fitting import FirstThatFits
+from ..widgets.fitting import FirstThatFits, cut_column
 from .base import CuratorScreen
 from .context_seen import SHORT, files_of, seen_cell, seen_detail, state_of, tokens_cell
 
@@ -55,12 +55,14 @@ def startup_bars(ctx, room: int) -> Group:
     grid.add_column(no_wrap=True, overflow="ellipsis", width=label_w)
     grid.add_column(no_wrap=True, width=width)
     grid.add_column(justify="right", no_wrap=True, width=num_w)
-    for e in ctx.startup:
+    # the end of each path (the file and its folder), unless two would look the same (five
+    # `…instructions.md`): those keep what tells them apart
+    names = cut_column([e.path for e in ctx.startup], label_w, lambda v, w: "…" + v[-(w - 1):])
+    for e, name in zip(ctx.startup, names, strict=True):
         kept = max(1 if e.tokens else 0, round(width * e.tokens / top))
         lost = round(width * (est[e.path] - e.tokens) / top) if capped(e) else 0
         bar = Text("█" * kept, style="accent")
         bar.append("▒" * min(lost, width - kept), style="bold error")
-        name = e.path if len(e.path) <= label_w else "…" + e.path[-(label_w - 1):]
         grid.add_row(name, bar, f"{e.tokens:,}")
     parts: list = [grid]
     for e in ctx.startup:
