@@ -73,6 +73,7 @@ def _agent(b: Builder, name: str, choice) -> AgentContext:
     """One agent's context: what its rules load, with its version, name, notes and the files
     it reads beside the repository's (the nearest AGENTS.md, the user's own files)."""
     from . import agents_md, claude, cline, cursor, kiro, roo, rules
+    from .gemini_system import system_prompt
     from .gemini_trust import apply_trust
     from .others import codex_user, devin_user, gemini_user, serena
 
@@ -81,7 +82,7 @@ def _agent(b: Builder, name: str, choice) -> AgentContext:
               "kiro": kiro.kiro, "roo": roo.build, "serena": serena}
     users = {"claude-code": lambda ctx: claude.user_files(b, ctx, b.fs.root), "codex": lambda ctx: codex_user(b, ctx),
              "devin": lambda ctx: devin_user(b, ctx), "cline": lambda ctx: cline.user_files(b, ctx),
-             "roo": lambda ctx: roo.user_files(b, ctx), "gemini": lambda ctx: apply_trust(b, ctx, gemini_user),
+             "roo": lambda ctx: roo.user_files(b, ctx), "gemini": lambda ctx: apply_trust(b, ctx, gemini_user, after=system_prompt),
              "kiro": lambda ctx: kiro.user_files(b, ctx)}
     ctx = makers[name](b)
     ruleset = choice.rules[name]

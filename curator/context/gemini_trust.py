@@ -51,11 +51,18 @@ def trust_of(b: Builder, rules) -> tuple[bool | None, str]:
     return (True, f"trusted in {where}") if level else (None, "")
 
 
-def apply_trust(b: Builder, ctx: AgentContext, user_files=None) -> None:
+def apply_trust(b: Builder, ctx: AgentContext, user_files=None, after=None) -> None:
     """Your files first (`user_files(b, ctx)`: trust never hides them); then, in an untrusted
-    folder, the workspace's files move to never; in one not decided yet: a note."""
+    folder, the workspace's files move to never; in one not decided yet: a note. `after(b, ctx)`:
+    what Gemini reads whatever the trust (the system-prompt file)."""
     if user_files is not None:
         user_files(b, ctx)
+    _trust(b, ctx)
+    if after is not None:
+        after(b, ctx)
+
+
+def _trust(b: Builder, ctx: AgentContext) -> None:
     from .gemini_extensions import extension_context
 
     extension_context(b, ctx)

@@ -1,0 +1,53 @@
+"""Gemini CLI's system-prompt file: with `GEMINI_SYSTEM_MD` set to `1` or `true`, the
+`.gemini/system.md` of the folder Gemini starts in replaces its whole built-in system prompt
+(another value names the file; `0` or `false` keeps the built-in one). It is read whatever the
+folder's trust, so it is added after trust has moved the workspace's files (gemini_trust.py).
+Without the variable, a committed `.gemini/system.md` loads only for those who set it.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .builder import Builder
+from .model import AgentContext, Loaded, OnDemand
+
+SWITCH_ON, SWITCH_OFF = ("1", "true"), ("0", "false")
+
+
+def system_prompt(b: Builder, ctx: AgentContext) -> None:
+    rules = b.rules_of("gemini")
+    if not rules.has("system.file"):
+        return
+    form = rules.value("system.file")
+    rule, default = rules.id("system.file"), form["file"]
+    value = b.env.get(form["variable"], "").strip()
+    if not value or value.lower() in SWITCH_OFF:
+        t = b.text(default) if default in b.fs.fileset else None
+        if t is not None:
+            ctx.on_demand.append(OnDemand(default, f"only with {form['variable']}=1: it then replaces Gemini's whole "
+                                          "system prompt", 0, t.size, "manual", text=t.text, rule=rule))
+        return
+    path = default if value.lower() in SWITCH_ON else value
+    if path == "~" or path.startswith("~/"):
+        path = os.path.join(b.home, path[2:])
+    full = os.path.normpath(os.path.join(b.fs.root, path))
+    rel = os.path.relpath(full, b.fs.root).replace(os.sep, "/")
+    why = f"the system prompt ({form['variable']}): it replaces Gemini's own"
+    if not rel.startswith("../"):
+        t = b.text(rel) if rel in b.fs.fileset else None
+        if t is None:
+            ctx.notes.append(f"{form['variable']} is set, but {rel} is not a file here: Gemini CLI refuses to start")
+            return
+        ctx.startup.insert(0, Loaded(rel, t.size, 0, why, None, None, t.text, rule))
+        return
+    if b.ci:
+        return
+    from .user import read_text, shown_path
+
+    text = read_text(full)
+    if text is None:
+        ctx.notes.append(f"{form['variable']} names {shown_path(b.home, full)}, which is not a file: Gemini CLI "
+                         "refuses to start")
+    else:
+        ctx.add_user(shown_path(b.home, full), text, why, rule)

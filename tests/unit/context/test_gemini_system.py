@@ -1,0 +1,41 @@
+"""Gemini CLI's GEMINI_SYSTEM_MD: `.gemini/system.md` (or the file it names) replaces the whole
+system prompt, trusted folder or not; unset, a committed system.md loads only for those who set it."""
+
+from __future__ import annotations
+
+import json
+
+from .test_context_model import build, repo
+
+
+def _trust(tmp_path, choices: dict) -> None:
+    folder = tmp_path / "home" / ".gemini"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "trustedFolders.json").write_text(json.dumps(choices), encoding="utf-8")
+
+
+def test_the_system_prompt_file_loads_only_with_the_variable_and_whatever_the_trust(tmp_path):
+    root = repo(tmp_path, {"GEMINI.md": "root\n", ".gemini/system.md": "You are a careful engineer.\n"})
+    unset = build(root, tmp_path, agents=["gemini"]).agents["gemini"]
+    assert [o.path for o in unset.on_demand if "GEMINI_SYSTEM_MD=1" in o.when] == [".gemini/system.md"]
+    assert ".gemini/system.md" not in [e.path for e in unset.startup]
+    on = build(root, tmp_path, agents=["gemini"], env={"GEMINI_SYSTEM_MD": "TRUE"}).agents["gemini"]
+    assert on.startup[0].path == ".gemini/system.md" and on.startup[0].rule == "gemini/system.file"
+    _trust(tmp_path, {str(root): "DO_NOT_TRUST"})
+    untrusted = build(root, tmp_path, agents=["gemini"], env={"GEMINI_SYSTEM_MD": "1"}).agents["gemini"]
+    assert [e.path for e in untrusted.startup] == [".gemini/system.md"]  # GEMINI.md is not read; system.md is
+    off = build(root, tmp_path, agents=["gemini"], env={"GEMINI_SYSTEM_MD": "0"}).agents["gemini"]
+    assert ".gemini/system.md" not in [e.path for e in off.startup]
+
+
+def test_a_named_file_is_read_where_it_is_and_a_missing_one_stops_gemini(tmp_path):
+    root = repo(tmp_path, {"GEMINI.md": "root\n", "prompts/sys.md": "system\n"})
+    named = build(root, tmp_path, agents=["gemini"], env={"GEMINI_SYSTEM_MD": "prompts/sys.md"}).agents["gemini"]
+    assert named.startup[0].path == "prompts/sys.md"
+    mine = tmp_path / "home" / "my-system.md"
+    mine.parent.mkdir(parents=True, exist_ok=True)
+    mine.write_text("mine\n")
+    yours = build(root, tmp_path, agents=["gemini"], env={"GEMINI_SYSTEM_MD": "~/my-system.md"}).agents["gemini"]
+    assert [u.path for u in yours.user if u.rule == "gemini/system.file"] == ["~/my-system.md"]
+    missing = build(root, tmp_path, agents=["gemini"], env={"GEMINI_SYSTEM_MD": "1"}).agents["gemini"]
+    assert any("Gemini CLI refuses to start" in n and ".gemini/system.md" in n for n in missing.notes)
