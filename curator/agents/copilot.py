@@ -17,7 +17,7 @@ SKILLS_SINCE = "2026-02-04"  # VS Code 1.109: Agent Skills generally available a
 
 TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-29", (
     Rule("repo.file", ".github/copilot-instructions.md", "`.github/copilot-instructions.md` applies always", _R),
-    Rule("repo.references", {"link": r"\[(.*?)\]\((.+?)\)", "file": r"#file:([^\s#]+)",
+    Rule("repo.references", {"link": "[text](target)", "file": r"#file:([^\s#]+)",
                              "follow": (".instructions.md", ".prompt.md")},
          "in VS Code the workspace files `.github/copilot-instructions.md` links to (a markdown link or `#file:`, "
          "from its folder) are attached with it, whole; an instructions or prompt file among them brings its own",

@@ -140,6 +140,24 @@ def matches(glob: str, path: str) -> bool:
     return glob_regex(glob).match(path) is not None
 
 
+def markdown_links(line: str) -> list[tuple[int, str]]:
+    r"""(start, target) of each `[text](target)` of a line as VS Code's `/\[(.*?)\]\((.+?)\)/g`
+    finds them (an image's too: the caller skips those), in one pass: a line of many `[` does not
+    make the regex try every one of them to the line's end."""
+    out: list[tuple[int, str]] = []
+    i = 0
+    while True:
+        a = line.find("[", i)
+        if a < 0:
+            return out
+        b = line.find("](", a + 1)
+        close = line.find(")", b + 3) if b >= 0 else -1
+        if b < 0 or close < 0:
+            return out  # no later `[` can match either: each would need this same `](`...`)`
+        out.append((a, line[b + 2:close]))
+        i = close + 1
+
+
 def first_match(globs: list[str], files: list[str], ignore_case: bool = False) -> str | None:
     """The first file any of `globs` matches (None: a dead glob list); `ignore_case`: whatever the
     case of either (VS Code's `applyTo`)."""

@@ -17,7 +17,7 @@ from .applyto import key_line as _key_line
 from .applyto import not_a_string
 from .builder import Builder, cap_chars
 from .model import AgentContext, Cut, Loaded, OnDemand, Unseen
-from .parse import glob_list, read_meta
+from .parse import glob_list, markdown_links, read_meta
 from .skills_list import Listing, agent_skills, list_skill, list_user_skills, skill_files
 
 
@@ -163,7 +163,7 @@ def _references(b: Builder, ctx: AgentContext, rules, main: str) -> None:
     import re
 
     form = rules.value("repo.references")
-    link, named = re.compile(form["link"]), re.compile(form["file"])
+    named = re.compile(form["file"])
     loaded = b.loaded([e for e in ctx.startup if e.cut is None])
     if "AGENTS.md" in b.fs.fileset:  # the root AGENTS.md is attached anyway (agents_md.nearest)
         loaded.setdefault(b.real("AGENTS.md"), "AGENTS.md")
@@ -176,7 +176,7 @@ def _references(b: Builder, ctx: AgentContext, rules, main: str) -> None:
         meta = read_meta(t.text)
         start = t.text.count("\n", 0, len(t.text) - len(meta.body)) if meta.present else 0
         for no, line in enumerate(meta.body.splitlines() if meta.present else t.text.splitlines(), start + 1):
-            targets = [m.group(2) for m in link.finditer(line) if not (m.start() and line[m.start() - 1] == "!")]
+            targets = [raw for at, raw in markdown_links(line) if not (at and line[at - 1] == "!")]
             for raw in targets + [m.group(1) for m in named.finditer(line)]:
                 rel = posixpath.normpath(posixpath.join(posixpath.dirname(src), raw.strip()))
                 got = b.text(rel) if rel in b.fs.fileset else None

@@ -44,3 +44,25 @@ def test_the_files_copilot_instructions_link_to_are_attached_whole_and_an_instru
                         "docs/more.md": "docs/api.instructions.md:4"}  # CLAUDE.md is attached once, as itself
     assert [e.path for e in ctx.startup].count("CLAUDE.md") == 1
     assert all(e.rule == "copilot/repo.references" for e in ctx.startup if e.path in attached)
+
+
+def test_markdown_links_are_found_as_vs_codes_regex_finds_them_and_in_one_pass():
+    import re
+    import time
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from curator.context.parse import markdown_links
+
+    vs_code = re.compile(r"\[(.*?)\]\((.+?)\)")
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.text(alphabet="[]()!a ", max_size=40))
+    def same(line):
+        assert markdown_links(line) == [(m.start(), m.group(2)) for m in vs_code.finditer(line)]
+
+    same()
+    started = time.perf_counter()
+    markdown_links("[" * 1_000_000 + "](")
+    assert time.perf_counter() - started < 1.0  # the regex would try each `[` to the line's end
