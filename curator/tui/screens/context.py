@@ -31,10 +31,10 @@ def cap_words(ctx) -> str | None:
     rules = rules_for(ctx.agent, ctx.version or None)
     if ctx.agent == "claude-code":
         cap = rules.value("memory.auto-cap")
-        # (which file: auto memory's, in the user's folder — an imported MEMORY.md has no cap)
+        # (which file: auto memory's, wherever autoMemoryDirectory puts it — an imported MEMORY.md has no cap)
         from ...model.formats import claude_cap_words
 
-        return f"auto memory's MEMORY.md (~/.claude/projects/…/memory): {claude_cap_words(cap)}"
+        return f"auto memory's MEMORY.md (not one a file imports): {claude_cap_words(cap)}"
     if ctx.agent == "codex":
         return f"{rules.value('project.max-bytes') / 1024:g} KiB of AGENTS.md files a chain (project_doc_max_bytes)"
     if ctx.agent == "devin":
