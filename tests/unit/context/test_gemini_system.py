@@ -3,15 +3,8 @@ system prompt, trusted folder or not; unset, a committed system.md loads only fo
 
 from __future__ import annotations
 
-import json
-
 from .test_context_model import build, repo
-
-
-def _trust(tmp_path, choices: dict) -> None:
-    folder = tmp_path / "home" / ".gemini"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "trustedFolders.json").write_text(json.dumps(choices), encoding="utf-8")
+from .test_more_agents_skills import _trust
 
 
 def test_the_system_prompt_file_loads_only_with_the_variable_and_whatever_the_trust(tmp_path):
