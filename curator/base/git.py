@@ -134,7 +134,8 @@ def main_checkout(root: Path) -> Path:
         gitdir = (named if named.is_absolute() else root / named).resolve()
         common = Path(text(gitdir / "commondir"))
         common = (common if common.is_absolute() else gitdir / common).resolve()
-        back = Path(text(gitdir / "gitdir"))
+        back = Path(text(gitdir / "gitdir"))  # relative to that folder with git's worktree.useRelativePaths
+        back = back if back.is_absolute() else gitdir / back
         if common.name != ".git" or gitdir.parent.parent != common or back.resolve() != dot.resolve():
             return root
     except (OSError, UnsafeFile, RuntimeError, ValueError):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ..base.tokens import estimate
 from ..model import formats as fmts
-from ..model.sources import committed_claude_memory
+from ..model.auto_memory import committed_claude_memory
 from ..model.store import Store
 from . import CapLine
 

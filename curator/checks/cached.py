@@ -13,9 +13,9 @@ from pathlib import Path
 
 from ..base.cache import code_signature, store_cache
 from ..base.config import meaning_off
+from ..model.auto_memory import committed_claude_memory
 from ..model.findings import Finding, Fix, Severity, fix_from_row
 from ..model.linkres import outside_verdict, trusted_place
-from ..model.sources import committed_claude_memory
 from .facts import CACHE_VERSION, Facts, link_probe, resolve_link
 
 RESULT = "findings"

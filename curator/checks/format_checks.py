@@ -5,11 +5,11 @@ and Serena's `mem:NAME` references."""
 from __future__ import annotations
 
 from ..model import formats as fmts
+from ..model.auto_memory import committed_claude_memory
 from ..model.claude_index import inline_sections
 from ..model.findings import Frontmatter, Severity, SplitIndex
 from ..model.linkres import outside_verdict
 from ..model.list_index import ListIndex, mem_references, name_resolver
-from ..model.sources import committed_claude_memory
 from .context import Context
 from .home_links import report_home_link
 

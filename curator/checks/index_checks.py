@@ -158,8 +158,6 @@ def _targets(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
             missing.append((row, link))
     if not missing:
         return
-    if _partial_copy(ctx, index_path, rows, missing):
-        return
     # a rename is one file become another: a file this index already lists is not where a dead
     # row's file went, and a file that several dead rows would each be re-pointed to is none's
     # (MEMORY.md rows naming topic files never committed all "renamed to" one dated record)
@@ -169,9 +167,10 @@ def _targets(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
     for g in guesses:
         if g:
             claimed[g] = claimed.get(g, 0) + 1
+    guesses = [g if g and claimed[g] == 1 else None for g in guesses]
+    if _partial_copy(ctx, index_path, rows, [m for m, g in zip(missing, guesses, strict=True) if g is None]):
+        missing, guesses = [m for m, g in zip(missing, guesses, strict=True) if g], [g for g in guesses if g]
     for (row, link), suggestion in zip(missing, guesses, strict=True):
-        if suggestion and claimed[suggestion] > 1:
-            suggestion = None
         fix: RepointRow | DropRow
         if suggestion:
             fix = RepointRow(index_path, row.line, link.target, suggestion)
@@ -194,18 +193,20 @@ MANY_DEAD = 20  # dead rows from which an index that lost most of its files is o
 
 
 def _partial_copy(ctx: Context, index_path: str, rows: list[IndexRow], missing: list[tuple[IndexRow, IndexLink]]) -> bool:
-    """An index most of whose rows point at files that are not here (a MEMORY.md copied into a
-    repository with a few of its topic files) is one finding, not one per row: the files were
-    never copied, they were not deleted one by one, so dropping each row is not the fix."""
+    """An index most of whose rows point at files that are not here, and were not renamed (a
+    MEMORY.md copied into a repository with a few of its topic files), is one finding, not one per
+    row: the files were never copied, they were not deleted one by one, so dropping each row is
+    not the fix. `missing`: the dead links no rename explains; a renamed row keeps its own finding."""
     linked = sum(1 for row in rows if any(link.target for link in row.links))
-    if len(missing) < MANY_DEAD or 2 * len(missing) < linked:
+    dead = len({row.line for row, _ in missing})  # rows, as `linked` counts them (a row may hold two links)
+    if dead < MANY_DEAD or 2 * dead < linked:
         return False
-    names = [link.target.rsplit("/", 1)[-1] for _, link in missing]
+    names = list(dict.fromkeys(link.target.rsplit("/", 1)[-1] for _, link in missing))
     shown = ", ".join(names[:3]) + (", …" if len(names) > 3 else "")
     ctx.add(
         "index.missing-target",
         index_path,
-        f"{len(missing)} of {linked} rows point at files this folder does not hold ({shown}): a partial "
+        f"{dead} of {linked} rows point at files this folder does not hold ({shown}): a partial "
         "copy of a memory folder? copy the files in, or drop the rows",
         line=missing[0][0].line,
     )

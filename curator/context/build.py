@@ -121,6 +121,8 @@ def loads_for(model: ContextModel, rel: str) -> dict[str, list[OnDemand]]:
 
 
 def _applies(o: OnDemand, rel: str) -> bool:
+    if o.any_case:
+        return o.trigger in ("path", "folder") and any(matches(g.lower(), rel.lower()) for g in o.globs)
     return o.trigger in ("path", "folder") and any(matches(g, rel) for g in o.globs)
 
 

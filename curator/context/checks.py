@@ -93,7 +93,8 @@ def _first_line(text: str, wanted: set[str]) -> int | None:
 # -- paths named in instructions -----------------------------------------------------------
 
 _SPAN = re.compile(r"`([^`\s]+)`")
-_LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")
+# a target stops at `(`: on a line of `[a](` repeated, each try ends at the next one (linear, not quadratic)
+_LINK = re.compile(r"\]\(([^)\s#(]+)(?:#[^)(]*)?\)")
 _PATH = re.compile(r"^[A-Za-z0-9_@.-]+(?:/[A-Za-z0-9_@.+-]+)+$")
 _FILE_EXT = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
 _GENERATED = frozenset({"dist", "build", "out", "target", "node_modules", "coverage", ".next", "generated",

@@ -46,7 +46,7 @@ def auto_place(b: Builder, rules: RuleSet, settings) -> AutoPlace | None:
         return AutoPlace()
     value, shown = settings.auto_dir
     path = os.path.join(b.home, value[2:]) if value == "~" or value.startswith("~/") else value
-    if not os.path.isabs(path):
+    if not os.path.isabs(path) or "\x00" in path:
         return AutoPlace(note=f"{shown}: autoMemoryDirectory {value!r} is not an absolute path; Claude Code keeps "
                               "the default folder")
     path, root = os.path.normpath(path), os.path.normpath(b.fs.root)
@@ -176,13 +176,16 @@ def _auto_in_repository(b: Builder, ctx: AgentContext, rules: RuleSet, place: Au
     name = rules.value("memory.auto")["index"]
     index = name if place.folder == "." else f"{place.folder}/{name}"
     t = b.text(index) if index in b.fs.fileset else None
-    if t is not None:
+    if t is not None and index in {e.path for e in ctx.startup}:
+        ctx.notes.append(f"{index} is your auto memory and is imported too: shown once, as imported (whole)")
+    elif t is not None:
         entry, cut = _capped(rules, index, t.text, place.why)
         ctx.startup.append(entry)
         if cut is not None:
             ctx.never.append(cut)
+    known = {e.path for e in ctx.startup} | {o.path for o in ctx.on_demand}  # a rule under `.claude/`: itself
     for rel in b.fs.under(place.folder) if place.folder != "." else ():  # the root: not a memory folder's files
-        if rel.endswith(".md") and rel != index and all(e.path != rel for e in ctx.startup):
+        if rel.endswith(".md") and rel != index and rel not in known:
             t = b.text(rel)
             if t is not None:
                 ctx.on_demand.append(OnDemand(rel, "auto-memory topic file: read when the agent follows MEMORY.md",

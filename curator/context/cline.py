@@ -52,7 +52,7 @@ def build(b: Builder) -> AgentContext:
                 _always(ctx, rel, t, "Memory Bank (read in full at every task start)", rules.id("memory-bank.folder"))
     _agents_md(b, ctx, rules)
     sdk = rules.has("rules.top-level")  # the SDK lists only the names, in its tool's description
-    agent_skills(b, ctx, rules, Listing("Cline", names_only=True) if sdk else
+    agent_skills(b, ctx, rules, Listing("Cline", names_only=True, fold_names=True) if sdk else
                  Listing("Cline", requires=("name", "description"), name_is_folder=r".+"))
     return ctx
 

@@ -57,6 +57,7 @@ class OnDemand:
     text: str = field(default="", repr=False)
     rule: str = ""
     via: str | None = None  # the import that brings it with its parent: "pkg/CLAUDE.md:2"
+    any_case: bool = False  # its globs match whatever the case (VS Code's applyTo)
 
     def to_json(self) -> dict:
         out = {"path": self.path, "when": self.when, "tokens": self.tokens, "bytes": self.bytes, "trigger": self.trigger,

@@ -151,9 +151,10 @@ def _copilot_globbed(b: Builder, ctx: AgentContext, rules, rel: str, t, key: str
                 return
     read_as = [g if not anywhere or g in every or g.startswith(("/", anywhere, "!")) else anywhere + g for g in globs]
     deeper = " (at any depth)" if read_as != globs else ""
+    any_case = bool(rules.value("path.ignore-case", False))
     ctx.on_demand.append(OnDemand(rel, f"reading a file matching {', '.join(globs)}{deeper}{extra}", 0, t.size, "path",
-                                  tuple(read_as), text=t.text, rule=rules.id("path.folder")))
-    b.dead_globs(rel, key, globs, read_as=read_as, ignore_case=rules.value("path.ignore-case", False))
+                                  tuple(read_as), text=t.text, rule=rules.id("path.folder"), any_case=any_case))
+    b.dead_globs(rel, key, globs, read_as=read_as, ignore_case=any_case)
 
 
 def _references(b: Builder, ctx: AgentContext, rules, main: str) -> None:
@@ -203,7 +204,8 @@ def _listed(ctx: AgentContext, rules, rel: str, t, meta, key: str) -> None:
         parts.append(form["file"].format(rel))
         globs = data.get(key)
         if globs not in (None, "", []):
-            parts.append(form["globs"].format(globs if isinstance(globs, str) else ", ".join(map(str, globs))))
+            shown = ", ".join(map(str, globs)) if isinstance(globs, (list, tuple)) else str(globs)  # a number: as written
+            parts.append(form["globs"].format(shown))
     line = "\n".join([*parts, form["close"]])
     ctx.startup.append(Loaded(rel, t.size, 0, "instructions listing (description, path and applyTo; the body when it "
                               "applies or the model reads it)", None,

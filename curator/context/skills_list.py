@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .builder import Builder
 from .model import AgentContext, Cut, Loaded, OnDemand, Unseen
@@ -24,6 +24,7 @@ class Listing:
     desc_max: int = 0  # the description is cut to this many characters
     with_path: bool = False  # the line names the file
     names_only: bool = False  # only the name is shown (Cline since 4.0)
+    fold_names: bool = False  # names compared trimmed and lower-cased (the Cline SDK's `resolveId`)
     requires: tuple[str, ...] = ()  # frontmatter keys without which the agent skips the skill
     name_is_folder: str = ""  # a pattern the name must match, and be its folder's (Roo)
     unlisted_without_description: bool = False  # still run by `/name`, never listed (VS Code)
@@ -104,10 +105,11 @@ def list_skill(b: Builder, ctx: AgentContext, rel: str, rule: str, spec: Listing
     data = meta.data
     name = skill_name(data, rel)
     if taken is not None:
-        if name in taken:
-            ctx.notes.append(f"{rel} is the skill {name} again (as {taken[name]}): listed once")
+        key = name.strip().lower() if spec.fold_names else name
+        if key in taken:
+            ctx.notes.append(f"{rel} is the skill {name} again (as {taken[key]}): listed once")
             return True
-        taken[name] = rel
+        taken[key] = rel
     desc = data.get("description")
     desc = " ".join(desc.split()) if isinstance(desc, str) else ""
     if spec.desc_max and len(desc) > spec.desc_max:
@@ -160,6 +162,7 @@ class Clash:
     taken: dict[str, str]  # the workspace's skills listed: name → path
     wins: str  # "workspace" (yours is not listed) or "user" (the workspace's is replaced)
     rule: str
+    mine: dict[str, str] = field(default_factory=dict)  # your skills listed: name → where
 
     @classmethod
     def of(cls, rules, taken: dict[str, str]) -> Clash | None:
@@ -171,6 +174,11 @@ class Clash:
         """False when yours is not listed (the workspace's wins); a workspace skill yours
         replaces moves to "never"."""
         folded = name.strip().lower()  # Cline keys a skill by its name trimmed and lower-cased
+        key = name if self.wins == "workspace" else folded
+        if key in self.mine:  # two of yours: the first folder read wins, as the rule lists them
+            ctx.notes.append(f"{shown} is your skill {name} again (as {self.mine[key]}): listed once")
+            return False
+        self.mine[key] = shown
         other = self.taken.get(name) if self.wins == "workspace" else \
             next((rel for n, rel in self.taken.items() if n.strip().lower() == folded), None)
         if other is None:

@@ -23,7 +23,7 @@ def _read(full: str) -> str | None:
             return None
         with open(full, "rb") as fh:
             return fh.read().decode("utf-8", "replace")
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL in a path a settings file gave
         return None
 
 
@@ -168,6 +168,26 @@ def count_md(folder: str) -> tuple[int, int]:
     return files, size
 
 
+def _moved_probes(home: str, root: str, env: dict, index: str) -> list[str]:
+    """The files a setting or a variable puts anywhere: the MEMORY.md of the folder your
+    autoMemoryDirectory names, the file GEMINI_SYSTEM_MD names."""
+    from pathlib import Path
+
+    from ..model.auto_memory import auto_memory_folder
+
+    out = []
+    try:
+        folder = auto_memory_folder(Path(root), env, Path(home))
+    except (OSError, ValueError):
+        folder = None
+    if folder is not None:
+        out.append(os.path.join(folder, index))
+    named = env.get("GEMINI_SYSTEM_MD", "").strip()
+    if named and named.lower() not in ("0", "false", "1", "true"):
+        out.append(os.path.join(home, named[2:]) if named.startswith("~/") else os.path.join(root, named))
+    return out
+
+
 def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = None) -> list[str]:
     """Every user-level path the context model may read (files, and the files of the folders):
     what a kept `curator context` output depends on outside the repository."""
@@ -192,6 +212,7 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
         slugged = str(main_checkout(Path(root)))
     out.append(claude_place(home, moved, os.path.join(auto["folder"].replace("<slug>", claude_slug(slugged)),
                                                       auto["index"])))
+    out += _moved_probes(home, root, env, auto["index"])
     settings = claude.value("settings.files")
     out.append(claude_place(home, moved, settings["user"]))
     out.append(managed_path(settings["managed"], env.get(MANAGED_VARIABLE)))

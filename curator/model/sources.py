@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..base.git import main_checkout
-from ..base.paths import is_within
 from ..base.trust import Untrusted, confine
 from . import formats as fmts
+from .auto_memory import auto_memory_place, claude_roots
 
 SERENA, CLAUDE, EXPERIENCE, SESSIONS = "serena", "claude", "experience", "sessions"
 
@@ -58,17 +58,6 @@ class Layout:
 def claude_slug(path: Path | str) -> str:
     """Claude Code's project folder name: the absolute path, every non-alphanumeric → `-`."""
     return re.sub(r"[^A-Za-z0-9]", "-", str(path))
-
-
-def claude_roots(env: Mapping[str, str] | None = None, home: Path | None = None) -> list[Path]:
-    """Claude Code's configuration folders: `$CLAUDE_CONFIG_DIR` (comma-separated) else
-    `~/.claude` and `~/.config/claude`."""
-    environ = os.environ if env is None else env
-    home = home or Path(environ.get("HOME") or Path.home())
-    given = environ.get("CLAUDE_CONFIG_DIR", "")
-    if given.strip():
-        return [Path(p.strip()).expanduser() for p in given.split(",") if p.strip()]
-    return [home / ".claude", home / ".config" / "claude"]
 
 
 def _is_dir(p: Path) -> bool:
@@ -301,51 +290,6 @@ def _unless_excluded(kind: str, rel: str, settings: RepoSettings) -> tuple[str, 
     return kind, rel
 
 
-def auto_memory_folder(root: Path, env: Mapping[str, str], home: Path) -> Path | None:
-    """The folder your `autoMemoryDirectory` names (the repository's local settings first, then
-    yours): Claude Code's auto memory for this repository when set. The project's own settings
-    cannot move it (agents/claude_code.py, `memory.auto-directory`)."""
-    import json
-
-    from ..agents import rules_for
-    from ..base.safeio import UnsafeFile, read_small_file
-
-    rules = rules_for("claude-code")
-    moved = rules.value("memory.auto-directory", None)
-    if moved is None:
-        return None
-    local = root / rules.value("settings.files")["local"]
-    places: list[tuple[Path, tuple[Path, ...]]] = [(local, (root,))]
-    if not env.get("CI", "").strip():  # yours are not read when CI is set (as the context model does)
-        places.append((claude_roots(env, home)[0] / "settings.json", ()))
-    for path, inside in places:
-        try:
-            data = json.loads(read_small_file(path if inside else path.resolve(), inside=inside))
-        except (OSError, UnsafeFile, ValueError, RuntimeError):
-            continue
-        value = data.get(moved["setting"]) if isinstance(data, dict) else None
-        if isinstance(value, str) and value.strip():
-            value = value.strip()
-            folder = home / value[2:] if value == "~" or value.startswith("~/") else Path(value)
-            return folder if folder.is_absolute() else None
-    return None
-
-
-def committed_claude_memory(root) -> bool:
-    """A `.claude/memory/` kept in a repository (not the user's auto memory under
-    `~/.claude/projects/<slug>/memory`): the agent reads its MEMORY.md only when a loaded file
-    imports it (design.md), so figures of it as auto memory say so."""
-    root = Path(root)
-    if not (root.name == "memory" and root.parent.name == ".claude"):
-        return False
-    env = os.environ  # your autoMemoryDirectory may name it: then it is auto memory
-    try:
-        moved = auto_memory_folder(root.parent.parent.resolve(), env, Path(env.get("HOME") or Path.home()))
-        return moved is None or moved.resolve() != root.resolve()
-    except (OSError, RuntimeError):
-        return True
-
-
 def _user_sources(root: Path, env: Mapping[str, str], home: Path | None) -> list[SourceSpec]:
     out: list[SourceSpec] = []
     home = home or Path(env.get("HOME") or Path.home())
@@ -353,11 +297,10 @@ def _user_sources(root: Path, env: Mapping[str, str], home: Path | None) -> list
         absolute = root.resolve()
     except OSError:
         return out
-    moved = auto_memory_folder(absolute, env, home)
-    if moved is not None and _is_dir(moved) and _has_md(moved):
-        inside = is_within(moved.resolve(), absolute)
-        rel = str(moved.resolve().relative_to(absolute)) if inside else _shown(moved, home)
-        out.append(SourceSpec(CLAUDE, moved, rel, "repo" if inside else "user", False, fmts.CLAUDE))
+    moved = auto_memory_place(absolute, env, home)
+    if moved is not None and _is_dir(moved[0]) and _has_md(moved[0]):
+        folder, shown, origin, read_only, why = moved
+        out.append(SourceSpec(CLAUDE, folder, shown, origin, read_only, fmts.CLAUDE, why))
     slug = claude_slug(absolute)
     shared = claude_slug(main_checkout(absolute))  # since 2.1.63 a worktree's auto memory is its main checkout's
     for base in claude_roots(env, home):

@@ -178,3 +178,17 @@ def test_a_committed_memory_folder_your_local_settings_make_auto_memory_is_said_
     assert "committed in the repository, it loads only if imported" in past_cap()
     (root / ".claude" / "settings.local.json").write_text(json.dumps({"autoMemoryDirectory": str(root / ".claude/memory")}))
     assert "committed in the repository" not in past_cap()  # it is this checkout's auto memory: capped
+
+
+def test_rows_whose_files_were_renamed_keep_their_re_point_fix_however_many(make_store):
+    topic = "---\nname: t\ndescription: d\ntype: project\n---\n# T\n"
+    rows = "".join(f"- [Topic {i}](topic_{i:02}_old.md) — a note\n" for i in range(25))
+    files = {f"topic_{i:02}_new.md": topic for i in range(25)}
+    root = make_store({"MEMORY.md": "# Memory\n" + rows, **files}, name="renamed")
+    found = [f for f in run_checks(load(root)) if f.check == "index.missing-target"]
+    assert len(found) == 25 and all(f.suggestion == f.target.replace("_old", "_new") for f in found)
+    # and a row of two dead links counts once: "N of M rows"
+    two = "".join(f"- [A{i}](a{i}.md), [B{i}](b{i}.md) — both gone\n" for i in range(21))
+    root = make_store({"MEMORY.md": "# Memory\n" + two, "kept.md": topic}, name="two")
+    (one,) = [f for f in run_checks(load(root)) if f.check == "index.missing-target"]
+    assert one.message.startswith("21 of 21 rows point at files this folder does not hold (a0.md, b0.md, a1.md, …)")

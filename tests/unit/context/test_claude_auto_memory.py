@@ -102,3 +102,29 @@ def test_a_worktree_reads_its_main_checkouts_auto_memory_and_a_forged_git_file_i
     forged.mkdir()  # names the main checkout's worktree folder, which does not name it back
     (forged / ".git").write_text(f"gitdir: {main / '.git' / 'worktrees' / 'wt'}\n")
     assert main_checkout(forged) == forged
+
+
+def test_a_kept_context_depends_on_the_files_a_setting_or_a_variable_names(tmp_path):
+    from curator.context.user import probes
+
+    root = repo(tmp_path, {"CLAUDE.md": "project\n"})
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True, exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(json.dumps({"autoMemoryDirectory": "~/sync/mem"}))
+    got = probes(str(home), str(root), {"HOME": str(home), "GEMINI_SYSTEM_MD": "~/sys.md"})
+    assert str(home / "sync" / "mem" / "MEMORY.md") in got and str(home / "sys.md") in got
+
+
+def test_a_worktree_git_links_with_relative_paths_still_finds_its_main_checkout(tmp_path):
+    import os
+
+    from curator.base.git import main_checkout
+
+    main, tree = tmp_path / "main", tmp_path / "wt"
+    (main / ".git" / "worktrees" / "wt").mkdir(parents=True)
+    tree.mkdir()
+    # as git ≥ 2.48 writes them with worktree.useRelativePaths
+    (tree / ".git").write_text("gitdir: ../main/.git/worktrees/wt\n")
+    (main / ".git" / "worktrees" / "wt" / "commondir").write_text("../..\n")
+    (main / ".git" / "worktrees" / "wt" / "gitdir").write_text(os.path.relpath(tree / ".git", main / ".git" / "worktrees" / "wt") + "\n")
+    assert main_checkout(tree) == main.resolve()

@@ -66,3 +66,12 @@ def test_markdown_links_are_found_as_vs_codes_regex_finds_them_and_in_one_pass()
     started = time.perf_counter()
     markdown_links("[" * 1_000_000 + "](")
     assert time.perf_counter() - started < 1.0  # the regex would try each `[` to the line's end
+
+
+def test_what_loads_for_a_file_matches_apply_to_whatever_the_case(tmp_path):
+    from curator.context.build import loads_for
+
+    root = repo(tmp_path, {".github/instructions/ts.instructions.md": "---\napplyTo: '**/*.TS'\n---\nbody\n",
+                           "src/x.ts": "x\n"})
+    model = build(root, tmp_path, agents=["copilot"])
+    assert [o.path for o in loads_for(model, "src/x.ts")["copilot"]] == [".github/instructions/ts.instructions.md"]

@@ -44,3 +44,15 @@ def test_clines_your_skill_replaces_the_workspaces_of_the_same_name_whatever_its
     assert gone.rule.startswith("cline/skills.same-name")
     assert not any(o.path == ".clinerules/skills/lint/SKILL.md" for o in cline.on_demand)
     assert [u.path for u in cline.user] == ["~/.cline/skills/lint/SKILL.md"]
+
+
+def test_cline_lists_one_skill_a_name_in_any_case_and_replaces_the_workspaces_once(tmp_path):
+    root = repo(tmp_path, {".clinerules/skills/foo/SKILL.md": _skill("foo", "the team's way"),
+                           ".cline/skills/FOO/SKILL.md": _skill("FOO", "the same name to Cline")})
+    _mine(tmp_path, ".cline/skills", "foo")
+    _mine(tmp_path, ".agents/skills", "foo")
+    cline = build(root, tmp_path, agents=["cline"]).agents["cline"]
+    assert [e.text for e in cline.startup if "skill listing" in e.why] == []  # yours replaced the one listed
+    assert [u.path for u in cline.never if "replaced by your skill" in u.reason] == [".cline/skills/FOO/SKILL.md"]
+    assert [u.path for u in cline.user] == ["~/.agents/skills/foo/SKILL.md"]  # ~/.agents is read last: it wins
+    assert any("~/.cline/skills/foo/SKILL.md is your skill foo again" in n for n in cline.notes)

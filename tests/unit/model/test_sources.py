@@ -240,3 +240,25 @@ def test_the_folder_your_auto_memory_directory_names_is_found_and_the_projects_s
     assert claude_sources() == [("notes/memory", "repo")]  # the local settings win over yours
     write(repo, {".claude/settings.local.json": json.dumps({"autoMemoryDirectory": "notes/memory"})})
     assert claude_sources() == []  # a relative path is not taken (nor yours, the local one being set)
+
+
+def test_a_committed_local_settings_file_cannot_make_a_writable_store_of_your_home_or_a_folder_outside(tmp_path):
+    import json
+
+    home = tmp_path / "home"
+    repo = write(tmp_path / "repo", {".serena/memories/a.md": "# A\n"})
+    write(home, {"MEMORY.md": CLAUDE_MEMORY, "notes.md": "# private\n"})
+    write(tmp_path / "elsewhere", {"MEMORY.md": CLAUDE_MEMORY})
+
+    def claude_sources(env):
+        return [(s.rel, s.origin, s.read_only) for s in discover(repo, env=env, home=home).sources if s.kind == "claude"]
+
+    for value in ("~", "/", str(repo), str(repo.parent)):  # your home, the root, the repository, above it
+        write(repo, {".claude/settings.local.json": json.dumps({"autoMemoryDirectory": value})})
+        assert claude_sources({"HOME": str(home)}) == [], value
+    write(repo, {".claude/settings.local.json": json.dumps({"autoMemoryDirectory": str(tmp_path / "elsewhere")})})
+    (shown, origin, read_only), = claude_sources({"HOME": str(home)})
+    assert read_only and origin == "user"  # shown, never written unless you name it
+    assert claude_sources({"HOME": str(home), "CI": "true"}) == []  # and never read in CI
+    write(repo, {".claude/settings.local.json": json.dumps({"autoMemoryDirectory": "/tmp/\x00x"})})
+    assert claude_sources({"HOME": str(home)}) == []  # a NUL: no folder, no traceback
