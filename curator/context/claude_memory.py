@@ -143,7 +143,7 @@ def auto_memory(b: Builder, ctx: AgentContext, rules: RuleSet, slug_root: str, p
         if rules.has("memory.auto-worktrees"):  # a linked worktree reads its main checkout's
             from pathlib import Path
 
-            from ..base.git import main_checkout
+            from ..base.worktree import main_checkout
 
             slug_root = str(main_checkout(Path(slug_root)))
         mem = f"{auto['folder'].replace('<slug>', claude_slug(slug_root))}/{auto['index']}"

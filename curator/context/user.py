@@ -207,7 +207,7 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
     if claude.has("memory.auto-worktrees"):
         from pathlib import Path
 
-        from ..base.git import main_checkout
+        from ..base.worktree import main_checkout
 
         slugged = str(main_checkout(Path(root)))
     out.append(claude_place(home, moved, os.path.join(auto["folder"].replace("<slug>", claude_slug(slugged)),

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..base.git import main_checkout
 from ..base.trust import Untrusted, confine
+from ..base.worktree import main_checkout
 from . import formats as fmts
 from .auto_memory import auto_memory_place, claude_roots
 

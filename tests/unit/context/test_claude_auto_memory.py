@@ -85,7 +85,7 @@ def test_your_settings_move_auto_memory_out_of_home_and_a_relative_path_is_not_t
 def test_a_worktree_reads_its_main_checkouts_auto_memory_and_a_forged_git_file_is_not_followed(tmp_path):
     import subprocess
 
-    from curator.base.git import main_checkout
+    from curator.base.worktree import main_checkout
 
     main = repo(tmp_path, {"CLAUDE.md": "project\n"})
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(main)]
@@ -118,7 +118,7 @@ def test_a_kept_context_depends_on_the_files_a_setting_or_a_variable_names(tmp_p
 def test_a_worktree_git_links_with_relative_paths_still_finds_its_main_checkout(tmp_path):
     import os
 
-    from curator.base.git import main_checkout
+    from curator.base.worktree import main_checkout
 
     main, tree = tmp_path / "main", tmp_path / "wt"
     (main / ".git" / "worktrees" / "wt").mkdir(parents=True)
