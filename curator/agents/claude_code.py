@@ -14,6 +14,7 @@ CLAUDE_DIR = "https://code.claude.com/docs/en/claude-directory"
 CONFIG_DIR_HOME = "https://github.com/anthropics/claude-code/issues/58815"
 CONFIG_DIR_BOTH = "https://github.com/anthropics/claude-code/issues/86837"
 LISTING_BUDGET = "https://claudefa.st/blog/guide/mechanics/skill-listing-budget"
+HOOKS = "https://code.claude.com/docs/en/hooks"
 
 _MEM = Source(MEMORY, "2026-09-29")
 ROOT_NAMES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
@@ -206,6 +207,14 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.325", "2026-11-20", (
          "(the user's own, shown apart)", Source(MEMORY, "2026-11-29", "2.1.59: \"Claude automatically saves "
                                                   "useful context to auto-memory\" (its changelog)"),
          since="2.1.59", when="memory"),
+    Rule("hooks.context", {"key": "hooks", "events": {"SessionStart": "at start-up", "UserPromptSubmit": "with every "
+                                                                                                      "prompt"},
+                           "max-chars": 50_000},
+         "what a `SessionStart` hook's command prints joins the context at start-up, a `UserPromptSubmit` hook's with "
+         "every prompt; output over 50,000 characters is saved to a file and only a preview goes in",
+         Source(HOOKS, "2026-11-29", "SessionStart came in 1.0.62; the 50,000-character cut in 2.1.89 (its "
+                "changelog); curator counts a hook that only `cat`s a file of the repository, and names the others"),
+         since="1.0.62", when="start-up"),
     Rule("memory.auto-worktrees", "main checkout",
          "the worktrees of a repository share one auto memory: the folder named after its main checkout",
          Source(CHANGELOG, "2026-11-29", "2.1.63: \"Project configs & auto memory now shared across git worktrees "

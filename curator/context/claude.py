@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 
 from ..agents import RuleSet, mebibytes
-from . import claude_items, claude_memory, claude_settings
+from . import claude_hooks, claude_items, claude_memory, claude_settings
 from .builder import Builder
 from .model import AgentContext, Loaded, OnDemand, Unseen
 from .parse import find_imports
@@ -86,6 +86,7 @@ def build(b: Builder) -> AgentContext:
     if not managed_only:
         _agents_md_files(w, counting)
     claude_memory.repository_memory(b, ctx, rules, claude_memory.auto_place(b, rules, w.settings))
+    claude_hooks.context_hooks(b, ctx, rules, w.settings.hooks)
     claude_memory.subagent_memory(b, ctx, rules)
     if rules.has("agents-md.providers") and w.agents_md:
         ctx.notes.append(f"{rules.version}: sessions on {', '.join(rules.value('agents-md.providers'))} read "

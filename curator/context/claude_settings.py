@@ -32,6 +32,7 @@ class ClaudeSettings:
     root: str = ""
     auto_enabled: tuple[bool, str] | None = None  # autoMemoryEnabled, where it is set (the highest scope)
     auto_dir: tuple[str, str] | None = None  # autoMemoryDirectory, where it is set (a scope that counts)
+    hooks: list[tuple[str, str, str]] = field(default_factory=list)  # (event, command, file) printing into the context
 
     def excluded(self, rel: str) -> str | None:
         """The `claudeMdExcludes` glob that takes `rel` out of the walk (None: it stays)."""
@@ -141,6 +142,10 @@ def read(b: Builder, rules: RuleSet) -> ClaudeSettings:
             out.notes.append(f"{shown} is {data['__error__']}: Claude Code cannot read its settings")
             continue
         _auto_memory(out, rules, scope, shown, data)
+        if rules.has("hooks.context"):
+            from .claude_hooks import commands
+
+            out.hooks += [(event, cmd, shown) for event, cmd in commands(data, rules.value("hooks.context"))]
         globs = data.get(key)
         if isinstance(globs, str):
             globs = [globs]

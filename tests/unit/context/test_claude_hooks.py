@@ -1,0 +1,39 @@
+"""Claude Code hooks that print into the context: a SessionStart hook that only prints a file of
+the repository is counted as that file; any other hook is named in a note."""
+
+from __future__ import annotations
+
+import json
+
+from .test_context_model import build, repo
+
+
+def _hooks(event: str, *commands: str) -> dict:
+    return {"hooks": {event: [{"matcher": "", "hooks": [{"type": "command", "command": c} for c in commands]}]}}
+
+
+def test_a_session_start_hook_that_prints_a_file_counts_it_and_another_is_named(tmp_path):
+    settings = _hooks("SessionStart", 'cat "$CLAUDE_PROJECT_DIR"/.claude/context.md', "./scripts/branch-info.sh")
+    root = repo(tmp_path, {"CLAUDE.md": "project\n", ".claude/context.md": "# Today\nship the release\n",
+                           ".claude/settings.json": json.dumps(settings)})
+    ctx = build(root, tmp_path).agents["claude-code"]
+    (hooked,) = [e for e in ctx.startup if e.path == ".claude/context.md"]
+    assert hooked.why == "printed by a SessionStart hook (.claude/settings.json)"
+    assert hooked.rule == "claude-code/hooks.context@1.0.62"
+    assert any(n.startswith("a SessionStart hook in .claude/settings.json runs `./scripts/branch-info.sh`: what it "
+                            "prints joins the context at start-up") for n in ctx.notes)
+
+
+def test_a_prompt_hook_is_named_for_every_prompt_and_hooks_that_print_nothing_are_not(tmp_path):
+    settings = {**_hooks("UserPromptSubmit", "cat .claude/context.md"),
+                "hooks": {**_hooks("UserPromptSubmit", "cat .claude/context.md")["hooks"],
+                          **_hooks("PreToolUse", "./lint.sh")["hooks"]}}
+    root = repo(tmp_path, {"CLAUDE.md": "project\n", ".claude/context.md": "ctx\n",
+                           ".claude/settings.local.json": json.dumps(settings)})
+    ctx = build(root, tmp_path).agents["claude-code"]
+    assert ".claude/context.md" not in [e.path for e in ctx.startup]
+    notes = [n for n in ctx.notes if " hook in " in n]
+    assert notes == ["a UserPromptSubmit hook in .claude/settings.local.json runs `cat .claude/context.md`: what it "
+                     "prints joins the context with every prompt (not counted: known only when it runs)"]
+    old = build(root, tmp_path, versions={"claude-code": "1.0.50"}).agents["claude-code"]
+    assert not [n for n in old.notes if " hook in " in n]
