@@ -52,6 +52,12 @@ TABLE = AgentTable("cline", "Cline", "2026-11", "2026-11-29", (
          Source(SDK_PATHS, "2026-11-29", _SDK_NOTE + "; before 4.0 the command was the whole file name"),
          when="on demand",
          since=SDK),
+    Rule("hooks.context", {"folder": ".clinerules/hooks", "names": ("TaskStart", "UserPromptSubmit"),
+                           "when": {"TaskStart": "at task start", "UserPromptSubmit": "with every message"}},
+         "an executable `.clinerules/hooks/TaskStart` (or `UserPromptSubmit`, `.ps1` on Windows) runs at task start (with "
+         "every message): the `contextModification` it prints joins the conversation, up to 50,000 characters",
+         Source(_GIT + "v4.0.0/apps/vscode/src/sdk/hooks-adapter.ts", "2026-11-29", _SDK_NOTE + "; hooks are on "
+                "unless you turn them off"), since=SDK, when="on demand"),
     Rule("memory-bank.folder", "memory-bank", "every `memory-bank/*.md` is read in full at every task start (no "
          "cap)", Source(BANK, "2026-11-27")),
     Rule("agents-md", "AGENTS.md", "`AGENTS.md` at the root at start-up", _R),

@@ -54,7 +54,18 @@ def build(b: Builder) -> AgentContext:
     sdk = rules.has("rules.top-level")  # the SDK lists only the names, in its tool's description
     agent_skills(b, ctx, rules, Listing("Cline", names_only=True, fold_names=True) if sdk else
                  Listing("Cline", requires=("name", "description"), name_is_folder=r".+"))
+    _hooks(b, ctx, rules)
     return ctx
+
+
+def _hooks(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
+    """A hook that prints into the conversation is named: what it adds is known only when it runs."""
+    form = rules.value("hooks.context", None)
+    for name in form["names"] if form else ():
+        for rel in (f"{form['folder']}/{name}", f"{form['folder']}/{name}.ps1"):
+            if rel in b.fs.fileset:
+                ctx.notes.append(f"{rel} runs {form['when'][name]}: the context it prints joins the conversation "
+                                 "(not counted: known only when it runs)")
 
 
 def _folder(b: Builder, ctx: AgentContext, rules: RuleSet, folder: str, chosen: dict) -> None:

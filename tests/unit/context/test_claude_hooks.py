@@ -37,3 +37,14 @@ def test_a_prompt_hook_is_named_for_every_prompt_and_hooks_that_print_nothing_ar
                      "prints joins the context with every prompt (not counted: known only when it runs)"]
     old = build(root, tmp_path, versions={"claude-code": "1.0.50"}).agents["claude-code"]
     assert not [n for n in old.notes if " hook in " in n]
+
+
+def test_clines_task_start_hook_is_named_since_4_0(tmp_path):
+    root = repo(tmp_path, {".clinerules/rules.md": "be brief\n", ".clinerules/hooks/TaskStart": "#!/bin/sh\necho '{}'\n",
+                           ".clinerules/hooks/README.md": "how our hooks work\n"})
+    cline = build(root, tmp_path, agents=["cline"]).agents["cline"]
+    assert [n for n in cline.notes if "hooks/" in n] == [".clinerules/hooks/TaskStart runs at task start: the context it "
+                                                         "prints joins the conversation (not counted: known only when "
+                                                         "it runs)"]
+    old = build(root, tmp_path, agents=["cline"], versions={"cline": "3.89.2"}).agents["cline"]
+    assert not [n for n in old.notes if "hooks/" in n]
