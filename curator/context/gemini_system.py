@@ -36,11 +36,13 @@ def system_prompt(b: Builder, ctx: AgentContext) -> None:
     why = f"the system prompt ({form['variable']}): it replaces Gemini's own"
     if not rel.startswith("../"):
         t = b.text(rel) if rel in b.fs.fileset else None
-        if t is None:
+        if t is not None:
+            ctx.startup.insert(0, Loaded(rel, t.size, 0, why, None, None, t.text, rule))
+            return
+        if not os.path.isfile(full):
             ctx.notes.append(f"{form['variable']} is set, but {rel} is not a file here: Gemini CLI refuses to start")
             return
-        ctx.startup.insert(0, Loaded(rel, t.size, 0, why, None, None, t.text, rule))
-        return
+        # a link out of the repository: Gemini reads where it leads, a file of yours (apart)
     if b.ci:
         return
     from .user import read_text, shown_path

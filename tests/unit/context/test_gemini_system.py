@@ -32,3 +32,18 @@ def test_a_named_file_is_read_where_it_is_and_a_missing_one_stops_gemini(tmp_pat
     assert [u.path for u in yours.user if u.rule == "gemini/system.file"] == ["~/my-system.md"]
     missing = build(root, tmp_path, agents=["gemini"], env={"GEMINI_SYSTEM_MD": "1"}).agents["gemini"]
     assert any("Gemini CLI refuses to start" in n and ".gemini/system.md" in n for n in missing.notes)
+
+
+def test_a_system_md_linked_out_of_the_repository_is_read_where_it_leads(tmp_path):
+    import os
+
+    root = repo(tmp_path, {"GEMINI.md": "root\n"})
+    outside = tmp_path / "shared" / "system.md"
+    outside.parent.mkdir()
+    outside.write_text("the team's system prompt\n")
+    (root / ".gemini").mkdir(exist_ok=True)
+    os.symlink(outside, root / ".gemini" / "system.md")
+    ctx = build(root, tmp_path, agents=["gemini"], env={"GEMINI_SYSTEM_MD": "1"}).agents["gemini"]
+    (yours,) = [u for u in ctx.user if u.rule == "gemini/system.file"]  # shown apart, by the link's path
+    assert yours.path == str(root / ".gemini" / "system.md") and yours.text == "the team's system prompt\n"
+    assert not any("refuses to start" in n for n in ctx.notes)
