@@ -68,6 +68,11 @@ TABLE = AgentTable("gemini", "Gemini CLI", "0.56.0", "2026-11-29", (
          "trusted folder or not; the context files still follow",
          Source(V56 + "core/src/prompts/promptProvider.ts", "2026-11-29", _READ + " (`resolvePathFromEnv`); "
                 "a missing file stops Gemini with \"missing system prompt file\""), when="setting"),
+    Rule("system.env-file", (".gemini/.env", ".env"),
+         "in a trusted folder `GEMINI_SYSTEM_MD` can come from the first of `.gemini/.env` and `.env` (your shell's "
+         "value wins); an untrusted folder's `.env` gives only the login variables",
+         Source(V56 + "cli/src/config/settings.ts", "2026-11-29", _READ + " (`findEnvFile`, `loadEnvironment`); "
+                "curator reads the working folder's files, not those of its parents or your home"), when="setting"),
     Rule("extensions.folder", ".gemini/extensions", "each enabled extension in `~/.gemini/extensions/` brings its "
          "context files (`contextFileName`, `GEMINI.md` by default) into every session, trusted folder or not; "
          "shown apart", Source(V56 + "cli/src/config/extension-manager.ts", "2026-11-29", _READ + "; "

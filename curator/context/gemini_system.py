@@ -8,6 +8,7 @@ Without the variable, a committed `.gemini/system.md` loads only for those who s
 from __future__ import annotations
 
 import os
+import re
 
 from .builder import Builder
 from .model import AgentContext, Loaded, OnDemand
@@ -21,7 +22,9 @@ def system_prompt(b: Builder, ctx: AgentContext) -> None:
         return
     form = rules.value("system.file")
     rule, default = rules.id("system.file"), form["file"]
-    value = b.env.get(form["variable"], "").strip()
+    value, where = b.env.get(form["variable"], "").strip(), ""
+    if not value and rules.has("system.env-file"):
+        value, where = _from_env_file(b, rules)
     if not value or value.lower() in SWITCH_OFF:
         t = b.text(default) if default in b.fs.fileset else None
         if t is not None:
@@ -33,7 +36,7 @@ def system_prompt(b: Builder, ctx: AgentContext) -> None:
         path = os.path.join(b.home, path[2:])
     full = os.path.normpath(os.path.join(b.fs.root, path))
     rel = os.path.relpath(full, b.fs.root).replace(os.sep, "/")
-    why = f"the system prompt ({form['variable']}): it replaces Gemini's own"
+    why = f"the system prompt ({form['variable']}{' in ' + where if where else ''}): it replaces Gemini's own"
     if not rel.startswith("../"):
         t = b.text(rel) if rel in b.fs.fileset else None
         if t is not None:
@@ -53,3 +56,32 @@ def system_prompt(b: Builder, ctx: AgentContext) -> None:
                          "refuses to start")
     else:
         ctx.add_user(shown_path(b.home, full), text, why, rule)
+
+
+def _from_env_file(b: Builder, rules) -> tuple[str, str]:
+    """(value, file) of the variable in the env file Gemini loads in a trusted folder: the first
+    of `.gemini/.env` and `.env` that exists (only one file is read; a variable of your shell
+    wins, as the caller asked it first). ("", "") in a folder not trusted, or when CI is set."""
+    from .gemini_trust import Refused, trust_of
+
+    if b.ci or not rules.has("trust.folder"):
+        return "", ""
+    try:
+        trusted, _ = trust_of(b, rules)
+    except Refused:
+        return "", ""
+    if trusted is not True:
+        return "", ""  # an untrusted folder's .env gives only the login variables
+    name = rules.value("system.file")["variable"]
+    for rel in rules.value("system.env-file"):
+        t = b.text(rel) if rel in b.fs.fileset else None
+        if t is None:
+            continue
+        for line in t.text.splitlines():
+            m = re.match(rf"\s*(?:export\s+)?{re.escape(name)}\s*=\s*(.*)$", line)
+            if m:
+                raw = m.group(1).strip()
+                quoted = raw[:1] in ("'", '"') and raw.endswith(raw[:1]) and len(raw) > 1
+                return (raw[1:-1] if quoted else raw.split(" #", 1)[0].strip()), rel
+        return "", ""  # the first env file found is the one read
+    return "", ""

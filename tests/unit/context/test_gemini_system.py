@@ -47,3 +47,16 @@ def test_a_system_md_linked_out_of_the_repository_is_read_where_it_leads(tmp_pat
     (yours,) = [u for u in ctx.user if u.rule == "gemini/system.file"]  # shown apart, by the link's path
     assert yours.path == str(root / ".gemini" / "system.md") and yours.text == "the team's system prompt\n"
     assert not any("refuses to start" in n for n in ctx.notes)
+
+
+def test_a_trusted_folders_env_file_can_set_the_variable_and_an_untrusted_ones_cannot(tmp_path):
+    root = repo(tmp_path, {"GEMINI.md": "root\n", ".gemini/system.md": "system\n",
+                           ".gemini/.env": "# ours\nexport GEMINI_SYSTEM_MD='true'  \n", ".env": "GEMINI_SYSTEM_MD=0\n"})
+    trusted = build(root, tmp_path, agents=["gemini"], env={"GEMINI_CLI_TRUST_WORKSPACE": "true"}).agents["gemini"]
+    assert trusted.startup[0].path == ".gemini/system.md" and "in .gemini/.env" in trusted.startup[0].why
+    _trust(tmp_path, {str(root): "DO_NOT_TRUST"})
+    untrusted = build(root, tmp_path, agents=["gemini"]).agents["gemini"]
+    assert ".gemini/system.md" not in [e.path for e in untrusted.startup]
+    shell = build(root, tmp_path, agents=["gemini"], env={"GEMINI_CLI_TRUST_WORKSPACE": "true",
+                                                          "GEMINI_SYSTEM_MD": "false"}).agents["gemini"]
+    assert ".gemini/system.md" not in [e.path for e in shell.startup]  # your shell's value wins
