@@ -151,7 +151,7 @@ def gemini_names(b: Builder, notes: list[str] | None = None) -> tuple[list[str],
     got = b.fs.read(".gemini/settings.json")
     try:
         data = json.loads(got.text) if hasattr(got, "text") else {}
-    except ValueError:
+    except (ValueError, RecursionError):  # nested past Python's depth: broken, never a traceback
         data = {}
     named, rule = None, rules.id("context.default-names")
     if isinstance(data, dict):

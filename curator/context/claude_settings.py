@@ -84,7 +84,7 @@ def _parse(text: str) -> dict | None:
         return None  # an empty file sets nothing
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # nested past Python's depth: broken, never a traceback
         return {"__error__": "not valid JSON"}
     return data if isinstance(data, dict) else {"__error__": "not a JSON object"}
 

@@ -93,11 +93,8 @@ def serena_context(store) -> AgentContext:
 
 def gemini_user(b: Builder, ctx: AgentContext) -> None:
     """Your `~/.gemini/GEMINI.md` and, since 0.37.0, your private project memory (read-only, apart)."""
-    import json
-    import re
-
     from .agents_md import gemini_names
-    from .user import read_text, read_user
+    from .user import gemini_project_slug, read_user
 
     if b.ci:
         return
@@ -109,13 +106,8 @@ def gemini_user(b: Builder, ctx: AgentContext) -> None:
     if not rules.has("memory.project"):
         return
     place = rules.value("memory.project")
-    try:
-        projects = json.loads(read_text(os.path.join(b.home, place["registry"])) or "{}").get("projects") or {}
-    except (ValueError, AttributeError):
-        return
-    root = os.path.abspath(b.fs.root)
-    slug = projects.get(root) if isinstance(projects, dict) else None
-    if not isinstance(slug, str) or not re.fullmatch(r"[a-z0-9-]+", slug):
+    slug = gemini_project_slug(b.home, b.fs.root, place)
+    if slug is None:
         return
     base = f"{place['folder']}/{slug}/{place['memory']}"
     for name in (place["index"], *names):  # MEMORY.md, else the older private GEMINI.md

@@ -88,6 +88,16 @@ def read_user(home: str, files: list[str], folders: list[str], base: str | None 
     return out
 
 
+def gemini_project_slug(home: str, root: str, place: dict) -> str | None:
+    """The folder name Gemini CLI's `~/.gemini/projects.json` gives this repository; None when it
+    gives none, or one that is not letters, digits and hyphens (a name that could leave the folder)."""
+    import re
+
+    projects = json_object(os.path.join(home, place["registry"])).get("projects")
+    slug = projects.get(os.path.abspath(root)) if isinstance(projects, dict) else None
+    return slug if isinstance(slug, str) and re.fullmatch(r"[a-z0-9-]+", slug) else None
+
+
 def home_rel(b, base: str | None, default: str) -> str | None:
     """A folder under home as `read_user` takes it (`$CODEX_HOME` may move it; None: elsewhere)."""
     if not base:
@@ -277,18 +287,13 @@ def _other_agents_probes(home: str, versions: dict) -> tuple[list[str], list[str
 
 def _gemini_probes(home: str, root: str, rules) -> list[str]:
     """Your ~/.gemini/GEMINI.md, the project registry and the private project memory it names."""
-    import json
-
     folder = os.path.join(home, rules.value("user.folder"))
     out = [os.path.join(folder, n) for n in rules.value("context.default-names")]
     if not rules.has("memory.project"):
         return out
     place = rules.value("memory.project")
     out.append(os.path.join(home, place["registry"]))
-    try:
-        slug = json.loads(read_text(out[-1]) or "{}").get("projects", {}).get(os.path.abspath(root))
-    except (ValueError, AttributeError):
-        return out
-    if isinstance(slug, str) and slug and "/" not in slug and slug not in (".", ".."):
+    slug = gemini_project_slug(home, root, place)
+    if slug is not None:
         out.append(os.path.join(home, place["folder"], slug, place["memory"]))
     return out

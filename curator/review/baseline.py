@@ -71,6 +71,8 @@ def load_baseline(path: Path) -> list[dict]:
         raise BaselineError(f"cannot read baseline {path}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise BaselineError(f"{path}: not valid JSON (line {exc.lineno})") from None
+    except RecursionError:  # a repository's baseline nested past Python's depth
+        raise BaselineError(f"{path}: not valid JSON (nested too deep)") from None
     items = data.get("findings") if isinstance(data, dict) else None
     if not isinstance(items, list) or not all(isinstance(e, dict) and isinstance(e.get("fingerprint"), str)
                                               for e in items):

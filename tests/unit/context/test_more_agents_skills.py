@@ -248,3 +248,15 @@ def test_files_nested_past_pythons_depth_and_many_wildcards_read_as_broken_never
     assert not _wild("*a" * 40 + "b", "a" * 20_000)  # a regex would backtrack for ever here
     assert time.perf_counter() - started < 1
     assert _wild("/a/*", "/a/b/") and _wild("*x*y*", "axbyc") and not _wild("*x*y", "ayx")
+
+
+def test_a_repositorys_settings_nested_past_pythons_depth_read_as_broken(tmp_path):
+    deep = "[" * 100_000 + "]" * 100_000
+    root = repo(tmp_path, {"CLAUDE.md": "project\n", ".claude/settings.json": deep, ".gemini/settings.json": deep,
+                           "GEMINI.md": "root\n"})
+    home = tmp_path / "home" / ".gemini"
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "projects.json").write_text(deep)
+    m = build(root, tmp_path, agents=["claude-code", "gemini"], env={"GEMINI_CLI_TRUST_WORKSPACE": "true"})
+    assert any(".claude/settings.json is not valid JSON" in n for n in m.agents["claude-code"].notes)
+    assert [e.path for e in m.agents["gemini"].startup] == ["GEMINI.md"]

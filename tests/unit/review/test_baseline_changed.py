@@ -68,7 +68,8 @@ def test_baseline_reports_findings_gone(capsys, repo):
 
 def test_bad_baseline_file_is_a_usage_error(capsys, repo, tmp_path):
     store = repo.root / S
-    for content, message in (("{not json", "not valid JSON"), ('{"findings": [{"x": 1}]}', "not a curator baseline")):
+    for content, message in (("{not json", "not valid JSON"), ('{"findings": [{"x": 1}]}', "not a curator baseline"),
+                             ("[" * 100_000 + "]" * 100_000, "nested too deep")):
         bad = tmp_path / "bad.json"
         bad.write_text(content)
         code, out, err = run(capsys, "check", str(store), "--baseline", str(bad))
