@@ -62,7 +62,8 @@ TABLE = AgentTable("gemini", "Gemini CLI", "0.56.0", "2026-11-29", (
     Rule("skills.same-name", "workspace", "a workspace skill and one of yours with one name: the workspace's is "
          "listed (\"Skill conflict detected\", the workspace read last)", Source(SKILLS, "2026-11-29", _READ),
          since="0.26.0", when="on demand"),
-    Rule("system.file", {"variable": "GEMINI_SYSTEM_MD", "file": ".gemini/system.md"},
+    Rule("system.file", {"variable": "GEMINI_SYSTEM_MD", "file": ".gemini/system.md", "on": ("1", "true"),
+                         "off": ("0", "false")},
          "with `GEMINI_SYSTEM_MD` set to `1` or `true`, `.gemini/system.md` of the folder Gemini starts in replaces "
          "its whole system prompt (another value is the file's path; `0` or `false` keeps the built-in prompt), "
          "trusted folder or not; the context files still follow",

@@ -38,6 +38,14 @@ MEMORY_MARKERS = (".serena", ".claude")  # the folders that hold an agent's memo
 DESCRIBED = (".claude/skills", ".claude/agents", ".cursor/rules", ".kiro/steering", ".devin/rules", ".windsurf/rules")
 
 
+def from_home(value: str, home: str | os.PathLike) -> str:
+    """`~` and `~/…` read from `home` (a setting or a variable naming a folder of yours), any other
+    value as given: the agents expand the tilde themselves, without the shell."""
+    if value == "~" or value.startswith(("~/", "~" + os.sep)):
+        return os.path.join(home, value[2:])
+    return value
+
+
 def is_within(path: str | os.PathLike, root: str | os.PathLike) -> bool:
     """Is `path` the folder `root` or anything below it? Lexical: resolve both first when a
     symbolic link could lead out."""

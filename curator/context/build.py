@@ -121,9 +121,8 @@ def loads_for(model: ContextModel, rel: str) -> dict[str, list[OnDemand]]:
 
 
 def _applies(o: OnDemand, rel: str) -> bool:
-    if o.any_case:
-        return o.trigger in ("path", "folder") and any(matches(g.lower(), rel.lower()) for g in o.globs)
-    return o.trigger in ("path", "folder") and any(matches(g, rel) for g in o.globs)
+    fold = str.lower if o.any_case else str  # VS Code's applyTo matches whatever the case
+    return o.trigger in ("path", "folder") and any(matches(fold(g), fold(rel)) for g in o.globs)
 
 
 def instruction_files(model: ContextModel) -> set[str]:

@@ -34,6 +34,13 @@ class Builder:
     _parts: dict = field(default_factory=dict)  # (key, globs, dead globs) -> [(file, line)]
     _code: bool | None = None
     _shared: dict = field(default_factory=dict)  # (check, path, line, message) -> the agents that would say it
+    _once: dict = field(default_factory=dict)  # what one build reads once and asks twice (Claude Code's settings)
+
+    def once(self, key: str, make):
+        """`make()` the first time `key` is asked in this build, the same value after."""
+        if key not in self._once:
+            self._once[key] = make()
+        return self._once[key]
 
     def add_for(self, agent: str, check: str, path: str, message: str, line: int | None = None) -> None:
         """A finding several agents may make of one file (a skill in a folder many read): said

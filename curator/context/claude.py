@@ -24,12 +24,17 @@ WHY = {"CLAUDE.md": "project instructions (CLAUDE.md)", ".claude/CLAUDE.md": "pr
        "CLAUDE.local.md": "local project instructions (CLAUDE.local.md)"}
 
 
+def settings_of(b: Builder, rules: RuleSet) -> claude_settings.ClaudeSettings:
+    """Claude Code's settings files, read once a build (the walk and your files both ask)."""
+    return b.once("claude-code settings", lambda: claude_settings.read(b, rules))
+
+
 class _Walk:
     """One build's state: the rules, the settings, what loaded, and the exclusions met."""
 
     def __init__(self, b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
         self.b, self.ctx, self.rules = b, ctx, rules
-        self.settings = claude_settings.read(b, rules)
+        self.settings = settings_of(b, rules)
         self.loaded: set[str] = set()
         self.hops = rules.value("imports.max-hops")
         self.agents_md = rules.has("agents-md.fallback") and self.settings.reads_agents_md
@@ -270,7 +275,7 @@ def user_files(b: Builder, ctx: AgentContext, slug_root: str) -> None:
         if moved and "moved" not in rules.value("config.dir-instructions", ("home",)):
             ctx.notes.append(f"$CLAUDE_CONFIG_DIR is set, but Claude Code {rules.version} still reads your "
                              "CLAUDE.md and rules/ from ~/.claude")
-    claude_memory.auto_memory(b, ctx, rules, slug_root, claude_memory.auto_place(b, rules, claude_settings.read(b, rules)))
+    claude_memory.auto_memory(b, ctx, rules, slug_root, claude_memory.auto_place(b, rules, settings_of(b, rules)))
 
 
 def _managed_file(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:

@@ -8,6 +8,7 @@ import os
 from dataclasses import dataclass
 
 from ..agents import RuleSet
+from ..base.paths import from_home
 from ..model import formats as fmts
 from .builder import Builder, cut_bytes
 from .model import AgentContext, Loaded, MemoryFolder, OnDemand, Unseen
@@ -45,7 +46,7 @@ def auto_place(b: Builder, rules: RuleSet, settings) -> AutoPlace | None:
     if settings.auto_dir is None:
         return AutoPlace()
     value, shown = settings.auto_dir
-    path = os.path.join(b.home, value[2:]) if value == "~" or value.startswith("~/") else value
+    path = from_home(value, b.home)
     if not os.path.isabs(path) or "\x00" in path:
         return AutoPlace(note=f"{shown}: autoMemoryDirectory {value!r} is not an absolute path; Claude Code keeps "
                               "the default folder")

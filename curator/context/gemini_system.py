@@ -10,10 +10,9 @@ from __future__ import annotations
 import os
 import re
 
+from ..base.paths import from_home
 from .builder import Builder
 from .model import AgentContext, Loaded, OnDemand
-
-SWITCH_ON, SWITCH_OFF = ("1", "true"), ("0", "false")
 
 
 def system_prompt(b: Builder, ctx: AgentContext) -> None:
@@ -25,15 +24,13 @@ def system_prompt(b: Builder, ctx: AgentContext) -> None:
     value, where = b.env.get(form["variable"], "").strip(), ""
     if not value and rules.has("system.env-file"):
         value, where = _from_env_file(b, rules)
-    if not value or value.lower() in SWITCH_OFF:
+    if not value or value.lower() in form["off"]:
         t = b.text(default) if default in b.fs.fileset else None
         if t is not None:
             ctx.on_demand.append(OnDemand(default, f"only with {form['variable']}=1: it then replaces Gemini's whole "
                                           "system prompt", 0, t.size, "manual", text=t.text, rule=rule))
         return
-    path = default if value.lower() in SWITCH_ON else value
-    if path == "~" or path.startswith("~/"):
-        path = os.path.join(b.home, path[2:])
+    path = default if value.lower() in form["on"] else from_home(value, b.home)
     full = os.path.normpath(os.path.join(b.fs.root, path))
     rel = os.path.relpath(full, b.fs.root).replace(os.sep, "/")
     why = f"the system prompt ({form['variable']}{' in ' + where if where else ''}): it replaces Gemini's own"

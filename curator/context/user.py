@@ -7,6 +7,8 @@ import json
 import os
 import stat
 
+from ..base.paths import from_home
+
 MAX_BYTES = 1_000_000
 MANAGED_VARIABLE = "CURATOR_MANAGED_DIR"
 
@@ -124,9 +126,7 @@ def moved_claude_dir(home: str, env: dict, variable: str) -> str | None:
     curator's transcript search takes, the first), None when it is unset, relative (the agent
     reads it from its own working folder, which curator does not know) or is ~/.claude itself
     (also through a link)."""
-    given = (env.get(variable) or "").split(",")[0].strip()
-    if given == "~" or given.startswith(("~/", "~" + os.sep)):
-        given = os.path.join(home, given[2:])
+    given = from_home((env.get(variable) or "").split(",")[0].strip(), home)
     if not given or not os.path.isabs(given):
         return None
     full = os.path.normpath(given)
@@ -192,9 +192,12 @@ def _moved_probes(home: str, root: str, env: dict, index: str) -> list[str]:
         folder = None
     if folder is not None:
         out.append(os.path.join(folder, index))
-    named = env.get("GEMINI_SYSTEM_MD", "").strip()
-    if named and named.lower() not in ("0", "false", "1", "true"):
-        out.append(os.path.join(home, named[2:]) if named.startswith("~/") else os.path.join(root, named))
+    from ..agents import rules_for
+
+    form = rules_for("gemini").value("system.file", None)
+    named = env.get(form["variable"], "").strip() if form else ""
+    if named and named.lower() not in form["on"] + form["off"]:
+        out.append(os.path.join(root, from_home(named, home)))  # an absolute path stays itself
     return out
 
 

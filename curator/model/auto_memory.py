@@ -13,7 +13,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..base.paths import is_within
+from ..base.paths import from_home, is_within
 
 
 def claude_roots(env: Mapping[str, str] | None = None, home: Path | None = None) -> list[Path]:
@@ -61,7 +61,7 @@ def auto_memory_setting(root: Path, env: Mapping[str, str], home: Path) -> tuple
             value = value.strip()
             if "\x00" in value:
                 return None  # no folder Claude Code could open
-            folder = home / value[2:] if value == "~" or value.startswith("~/") else Path(value)
+            folder = Path(from_home(value, home))
             return (folder, scope) if folder.is_absolute() else None
     return None
 
