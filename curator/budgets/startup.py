@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ..base.tokens import estimate
 from ..model import formats as fmts
-from ..model.auto_memory import committed_claude_memory
+from ..model.auto_memory import committed_claude_memory, store_auto_off
 from ..model.store import Store
 from . import CapLine
 
@@ -93,6 +93,10 @@ def _claude(store: Store) -> Startup:
     if via is not None:  # imported: Claude Code loads the whole file, with no cap
         return Startup(f"{rec.path}, whole: Claude Code imports it ({via})", rec.tokens or 0, None,
                        f"none: {via} imports {rec.path} whole (Claude Code)", [(rec.path, rec.tokens or 0)])
+    off = store_auto_off(store)
+    if off:  # the context view's "auto memory is off", said here too
+        return Startup(f"nothing: Claude Code's auto memory is off ({off}); {rec.path} loads only if a loaded "
+                       "file imports it", 0, None, label)
     first = fmts.claude_cap_line(rec.text)
     lines = rec.text.splitlines(keepends=True)
     loaded = lines if first is None else lines[: first - 1]

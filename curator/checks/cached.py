@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..base.cache import code_signature, store_cache
 from ..base.config import meaning_off
-from ..model.auto_memory import committed_claude_memory
+from ..model.auto_memory import committed_claude_memory, store_auto_off
 from ..model.findings import Finding, Fix, Severity, fix_from_row
 from ..model.linkres import outside_verdict, trusted_place
 from .facts import CACHE_VERSION, Facts, link_probe, resolve_link
@@ -28,6 +28,8 @@ def signature(store, wanted: set[str] | None) -> str:
     h.update(f"{code_signature()}\n{store.config!r}\n{store.today}\n{store.encoding}\n".encode())
     h.update(f"{store.format}\n{store.repo_root}\n{_meaning(store)}\n".encode())
     h.update(f"committed: {committed_claude_memory(store.root)}\n".encode())  # your autoMemoryDirectory may name it
+    if store.format == "claude":  # your settings or environment may turn auto memory off
+        h.update(f"auto off: {store_auto_off(store)}\n".encode())
     h.update(repr(sorted(wanted) if wanted else None).encode())
     lines = [
         f"{path}\0{rec.content_hash}\0{rec.tokens}\0{rec.error}\0{rec.tier}\0{rec.kind}"

@@ -5,7 +5,7 @@ and Serena's `mem:NAME` references."""
 from __future__ import annotations
 
 from ..model import formats as fmts
-from ..model.auto_memory import committed_claude_memory
+from ..model.auto_memory import committed_claude_memory, store_auto_off
 from ..model.claude_index import inline_sections
 from ..model.findings import Frontmatter, Severity, SplitIndex
 from ..model.linkres import outside_verdict
@@ -111,8 +111,8 @@ def _past_cap(ctx: Context) -> None:
         return
     from ..model.imports import startup_import
 
-    if startup_import(store) is not None:
-        return
+    if startup_import(store) is not None or store_auto_off(store):
+        return  # imported it loads whole; with auto memory off it does not load at all
     rec = store.records[store.l0.path]
     first = fmts.claude_cap_line(rec.text)
     if first is None:

@@ -10,11 +10,10 @@ from dataclasses import dataclass
 from ..agents import RuleSet
 from ..base.paths import from_home
 from ..model import formats as fmts
+from ..model.auto_memory import switch_off
 from .builder import Builder, cut_bytes
 from .model import AgentContext, Loaded, MemoryFolder, OnDemand, Unseen
 from .user import claude_moved, claude_place, count_md, shown_path
-
-TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,15 +33,9 @@ def auto_place(b: Builder, rules: RuleSet, settings) -> AutoPlace | None:
     if not rules.has("memory.auto"):
         return None
     switch = rules.value("memory.auto-switch", None)
-    if switch:
-        forced = b.env.get(switch["variable"], "").strip().lower()
-        if forced in TRUE:
-            return AutoPlace(off=f"{switch['variable']} is {forced}")
-        if forced not in FALSE:
-            if b.env.get(switch["simple"], "").strip().lower() in TRUE:
-                return AutoPlace(off=f"{switch['simple']} is set (simple mode)")
-            if settings.auto_enabled is not None and settings.auto_enabled[0] is False:
-                return AutoPlace(off=f"autoMemoryEnabled is false in {settings.auto_enabled[1]}")
+    off = switch_off(b.env, switch, settings.auto_enabled) if switch else ""
+    if off:
+        return AutoPlace(off=off)
     if settings.auto_dir is None:
         return AutoPlace()
     value, shown = settings.auto_dir

@@ -8,9 +8,9 @@ import os
 import stat
 
 from ..base.paths import from_home
+from ..model.auto_memory import MANAGED_VARIABLE, managed_path
 
 MAX_BYTES = 1_000_000
-MANAGED_VARIABLE = "CURATOR_MANAGED_DIR"
 
 
 def read_text(full: str) -> str | None:
@@ -148,13 +148,6 @@ def managed_place(b, places: dict) -> str:
     `$CURATOR_MANAGED_DIR` (to see a policy before it is deployed; the tests set it so a machine's
     own policy never enters them)."""
     return managed_path(places, b.managed_dir or b.env.get(MANAGED_VARIABLE))
-
-
-def managed_path(places: dict, folder: str | None) -> str:
-    import sys
-
-    default = places.get(sys.platform, places["linux"])
-    return os.path.join(folder, os.path.basename(default)) if folder else default
 
 
 def claude_place(home: str, moved: str | None, rel: str) -> str:

@@ -34,35 +34,96 @@ def auto_memory_folder(root: Path, env: Mapping[str, str], home: Path) -> Path |
     return got[0] if got else None
 
 
-def auto_memory_setting(root: Path, env: Mapping[str, str], home: Path) -> tuple[Path, str] | None:
-    """(folder, "local" or "user") of the `autoMemoryDirectory` that counts: the repository's local
-    settings first, then yours (not read when CI is set)."""
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")  # how Claude Code reads a switch variable
+MANAGED_VARIABLE = "CURATOR_MANAGED_DIR"  # a folder to read managed settings from (the tests set it)
+
+
+def managed_path(places: dict, folder: str | None) -> str:
+    """A managed file's path on this OS, in `folder` when one is given."""
+    import sys
+
+    default = places.get(sys.platform, places["linux"])
+    return os.path.join(folder, os.path.basename(default)) if folder else default
+
+
+def switch_off(env: Mapping[str, str], switch: dict, enabled: tuple[bool, str] | None) -> str:
+    """Why auto memory is off ("": on), as Claude Code's `isAutoMemoryEnabled` decides: the
+    variable first (`0` keeps it on whatever the settings say), then simple mode, then the
+    `autoMemoryEnabled` of the highest settings scope that sets it (`enabled`: value, where)."""
+    forced = env.get(switch["variable"], "").strip().lower()
+    if forced in TRUE:
+        return f"{switch['variable']} is {forced}"
+    if forced in FALSE:
+        return ""
+    if env.get(switch["simple"], "").strip().lower() in TRUE:
+        return f"{switch['simple']} is set (simple mode)"
+    if enabled is not None and enabled[0] is False:
+        return f"autoMemoryEnabled is false in {enabled[1]}"
+    return ""
+
+
+def _settings(root: Path | None, env: Mapping[str, str], home: Path, scopes) -> list[tuple[str, str, dict]]:
+    """(scope, where, data) of Claude Code's settings files in `scopes`, highest first: managed and
+    yours are not read when CI is set; the repository's through its own folder only."""
     import json
 
     from ..agents import rules_for
     from ..base.safeio import UnsafeFile, read_small_file
 
-    rules = rules_for("claude-code")
-    moved = rules.value("memory.auto-directory", None)
-    if moved is None:
-        return None
-    local = root / rules.value("settings.files")["local"]
-    places: list[tuple[Path, tuple[Path, ...]]] = [(local, (root,))]
-    if not env.get("CI", "").strip():  # yours are not read when CI is set (as the context model does)
-        places.append((claude_roots(env, home)[0] / "settings.json", ()))
-    for path, inside in places:
-        scope = "local" if inside else "user"
+    files = rules_for("claude-code").value("settings.files")
+    ci = bool(env.get("CI", "").strip())
+    places: list[tuple[str, Path, str, tuple[Path, ...]]] = []
+    if "managed" in scopes and not ci:
+        managed = Path(managed_path(files["managed"], env.get(MANAGED_VARIABLE)))
+        places.append(("managed", managed, str(managed), ()))
+    for scope in ("local", "project"):
+        if scope in scopes and root is not None:
+            places.append((scope, root / files[scope], files[scope], (root,)))
+    if "user" in scopes and not ci:
+        user = claude_roots(env, home)[0] / "settings.json"
+        places.append(("user", user, _shown(user, home), ()))
+    out = []
+    for scope, path, shown, inside in places:
         try:
             data = json.loads(read_small_file(path if inside else path.resolve(), inside=inside))
         except (OSError, UnsafeFile, ValueError, RuntimeError):
             continue
-        value = data.get(moved["setting"]) if isinstance(data, dict) else None
+        if isinstance(data, dict):
+            out.append((scope, shown, data))
+    return out
+
+
+def auto_memory_off(root: Path | None, env: Mapping[str, str], home: Path) -> str:
+    """Why Claude Code's auto memory is off for the repository at `root` ("": on): the context
+    model's answer (`context/claude_memory.auto_place`), for the stores' own figures."""
+    from ..agents import rules_for
+
+    rules = rules_for("claude-code")
+    switch = rules.value("memory.auto-switch", None)
+    if switch is None:
+        return ""
+    enabled = next(((data[switch["setting"]], shown)
+                    for _, shown, data in _settings(root, env, home, ("managed", "local", "project", "user"))
+                    if isinstance(data.get(switch["setting"]), bool)), None)
+    return switch_off(env, switch, enabled)
+
+
+def auto_memory_setting(root: Path, env: Mapping[str, str], home: Path) -> tuple[Path, str] | None:
+    """(folder, "local" or "user") of the `autoMemoryDirectory` that counts: managed, the
+    repository's local settings, then yours (managed and yours are not read when CI is set)."""
+    from ..agents import rules_for
+
+    moved = rules_for("claude-code").value("memory.auto-directory", None)
+    if moved is None:
+        return None
+    for scope, _, data in _settings(root, env, home, moved["scopes"]):
+        value = data.get(moved["setting"])
         if isinstance(value, str) and value.strip():
             value = value.strip()
             if "\x00" in value:
                 return None  # no folder Claude Code could open
             folder = Path(from_home(value, home))
-            return (folder, scope) if folder.is_absolute() else None
+            return (folder, "local" if scope == "local" else "user") if folder.is_absolute() else None
     return None
 
 
@@ -112,3 +173,21 @@ def _shown(p: Path, home: Path) -> str:
         return "~/" + str(p.relative_to(home))
     except ValueError:
         return str(p)
+
+
+def store_auto_off(store) -> str:
+    """Why Claude Code's auto memory is off for the repository holding `store` ("": on), kept as a
+    view of the snapshot (it reads settings outside the store, which a memory edit does not change):
+    with it off, the store's MEMORY.md loads only if a loaded file imports it."""
+
+    def build() -> str:
+        from ..base.paths import store_repository
+
+        env = os.environ
+        try:
+            repo = store_repository(store.root, store.repo_root, store.format)
+            return auto_memory_off(repo, env, Path(env.get("HOME") or Path.home()))
+        except (OSError, RuntimeError, ValueError):
+            return ""
+
+    return store.view("auto-memory-off", build, reads=frozenset())

@@ -192,3 +192,48 @@ def test_rows_whose_files_were_renamed_keep_their_re_point_fix_however_many(make
     root = make_store({"MEMORY.md": "# Memory\n" + two, "kept.md": topic}, name="two")
     (one,) = [f for f in run_checks(load(root)) if f.check == "index.missing-target"]
     assert one.message.startswith("21 of 21 rows point at files this folder does not hold (a0.md, b0.md, a1.md, …)")
+
+
+def test_with_auto_memory_off_the_store_loads_nothing_at_start_up_as_the_context_view_says(make_store, monkeypatch):
+    """`check` and `tokens` give the auto-memory store's start-up as `context` does: nothing when
+    the variable, simple mode or the highest settings scope that sets autoMemoryEnabled turns it off."""
+    import json
+    import os
+
+    from curator.budgets.startup import startup_of
+
+    rows = "".join(f"- [T{i}](t{i}.md) — a note\n" for i in range(205))
+    files = {".claude/memory/MEMORY.md": "# Memory\n" + rows, ".claude/memory/t1.md": "---\nname: t\n---\n# T\n"}
+    root = make_store(files, name="repo")
+    (root / ".claude" / "settings.local.json").write_text(json.dumps({"autoMemoryDirectory": str(root / ".claude/memory")}))
+    memory = root / ".claude" / "memory"
+    monkeypatch.delenv("CI", raising=False)  # CI reads neither managed nor your settings (the last step)
+
+    def figures() -> tuple[int, str, bool]:
+        store = load(memory)
+        st = startup_of(store)
+        return st.tokens, st.what, any(f.check == "budget.past-cap" for f in run_checks(store))
+
+    on = figures()
+    assert on[0] > 0 and on[2]
+    monkeypatch.setenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1")
+    tokens, what, capped = figures()
+    assert (tokens, capped) == (0, False) and "auto memory is off (CLAUDE_CODE_DISABLE_AUTO_MEMORY is 1)" in what
+    monkeypatch.setenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "0")  # the variable decides first
+    monkeypatch.setenv("CLAUDE_CODE_SIMPLE", "1")
+    assert figures() == on
+    monkeypatch.delenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
+    assert "CLAUDE_CODE_SIMPLE is set" in figures()[1]
+    monkeypatch.delenv("CLAUDE_CODE_SIMPLE")
+    (root / ".claude" / "settings.json").write_text(json.dumps({"autoMemoryEnabled": False}))
+    assert "autoMemoryEnabled is false in .claude/settings.json" in figures()[1]
+    local = {"autoMemoryDirectory": str(memory), "autoMemoryEnabled": True}  # local settings outrank the project's
+    (root / ".claude" / "settings.local.json").write_text(json.dumps(local))
+    assert figures() == on
+    managed = os.environ["CURATOR_MANAGED_DIR"]
+    os.makedirs(managed, exist_ok=True)
+    with open(os.path.join(managed, "managed-settings.json"), "w") as fh:
+        json.dump({"autoMemoryEnabled": False}, fh)  # managed settings outrank both
+    assert f"autoMemoryEnabled is false in {managed}" in figures()[1]
+    monkeypatch.setenv("CI", "1")  # in CI neither managed nor your settings are read
+    assert figures() == on
