@@ -44,10 +44,17 @@ def auto_place(b: Builder, rules: RuleSet, settings) -> AutoPlace | None:
         return AutoPlace(note=f"{shown}: autoMemoryDirectory {value!r} is not an absolute path; Claude Code keeps "
                               "the default folder")
     path, root = os.path.normpath(path), os.path.normpath(b.fs.root)
-    if path == root or path.startswith(root + os.sep):
-        return AutoPlace(folder=os.path.relpath(path, root).replace(os.sep, "/"), inside=True,
-                         why=f"autoMemoryDirectory in {shown}")
+    inside = _inside(path, root) or _inside(os.path.realpath(path), os.path.realpath(root))  # named through a link
+    if inside is not None:
+        return AutoPlace(folder=inside, inside=True, why=f"autoMemoryDirectory in {shown}")
     return AutoPlace(folder=path, why=f"autoMemoryDirectory in {shown}")
+
+
+def _inside(path: str, root: str) -> str | None:
+    """`path` relative to `root` ("." for the root itself), None when it is not inside."""
+    if path == root or path.startswith(root.rstrip(os.sep) + os.sep):
+        return os.path.relpath(path, root).replace(os.sep, "/")
+    return None
 
 
 def repository_memory(b: Builder, ctx: AgentContext, rules: RuleSet, place: AutoPlace | None = None) -> None:

@@ -128,3 +128,17 @@ def test_a_worktree_git_links_with_relative_paths_still_finds_its_main_checkout(
     (main / ".git" / "worktrees" / "wt" / "commondir").write_text("../..\n")
     (main / ".git" / "worktrees" / "wt" / "gitdir").write_text(os.path.relpath(tree / ".git", main / ".git" / "worktrees" / "wt") + "\n")
     assert main_checkout(tree) == main.resolve()
+
+
+def test_auto_memory_named_through_a_link_to_the_repository_is_the_repository_folder(tmp_path):
+    """A path that reaches the repository through a symbolic link is the repository's folder: shown
+    once, at start-up, not also as outside the repository and as "never by itself"."""
+    root = repo(tmp_path, {"CLAUDE.md": "project\n", ".claude/memory/MEMORY.md": "- [T](t.md): a note\n",
+                           ".claude/memory/t.md": "# T\n"})
+    link = tmp_path / "linked"
+    link.symlink_to(root)
+    (root / ".claude" / "settings.local.json").write_text(json.dumps({"autoMemoryDirectory": str(link / ".claude/memory")}))
+    ctx = build(root, tmp_path).agents["claude-code"]
+    assert [e.path for e in ctx.startup if e.path.endswith("MEMORY.md")] == [".claude/memory/MEMORY.md"]
+    assert not [e for e in ctx.user if e.path.endswith("MEMORY.md")]
+    assert not any("never by itself" in o.when for o in ctx.on_demand)
