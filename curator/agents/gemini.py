@@ -11,17 +11,29 @@ V56 = "https://github.com/google-gemini/gemini-cli/blob/v0.56.0/packages/"
 SKILLS = V56 + "core/src/skills/skillManager.ts"
 TRUST = V56 + "core/src/utils/trust.ts"
 _READ = "read in the code at v0.56.0"
+_PULL = "https://github.com/google-gemini/gemini-cli/pull/"
+FILENAMES_ADDED, TRUST_FALSE, RESTRICTED, BAD_NAME = (_PULL + n for n in ("26950", "28792", "29099", "29169"))
 
 # newest moved from 0.40.0 after reading the loader at v0.56.0 (2026-08-19): between the two, memoryDiscovery,
 # memoryImportProcessor, jit-context and memoryContextManager changed only to skip a GEMINI.md that is a
-# folder and to refuse an import through a linked folder leaving the project (#28233) — no rule below moved
-TABLE = AgentTable("gemini", "Gemini CLI", "0.56.0", "2026-11-29", (
+# folder and to refuse an import through a linked folder leaving the project (#28233) — no rule below moved.
+# newest moved to 0.61.0 after reading the npm bundles 0.56.0–0.61.0 (2026-11-29): discovery, imports, skills, the
+# system prompt and memory unchanged; folder trust (trust.env-off) and extension names (extensions.bad-name) moved
+TABLE = AgentTable("gemini", "Gemini CLI", "0.61.0", "2026-11-29", (
     Rule("context.default-names", ("GEMINI.md",),
          "`GEMINI.md` of the working folder and its parents at start-up, with its `@imports`; `AGENTS.md` is not "
          "read unless named", Source(CONFIG, "2026-11-27")),
     Rule("context.setting", ("context", "fileName"),
-         "`.gemini/settings.json` `context.fileName` (a name or a list) replaces the names read",
-         Source(CONFIG, "2026-11-27", "the nested settings format arrived in 0.3.0"), since="0.3.0", when="setting"),
+         "`context.fileName` (a name or a list; the workspace's `.gemini/settings.json`, else yours) replaces the "
+         "names read",
+         Source(CONFIG, "2026-11-27", "the nested settings format arrived in 0.3.0"), since="0.3.0", until="0.44.0",
+         when="setting"),
+    Rule("context.setting", {"path": ("context", "fileName"), "then": ("GEMINI.md",)},
+         "`context.fileName` (a name or a list; the workspace's `.gemini/settings.json`, else yours) adds names to "
+         "the ones read: the names given first, `GEMINI.md` still read after them",
+         Source(FILENAMES_ADDED, "2026-11-29", "\"made context files append instead of replace\" (#26950), first "
+                "tagged v0.44.0; `setGeminiMdFilename` keeps the current names, read in the code at v0.56.0 and in "
+                "the 0.61.0 bundle"), since="0.44.0", when="setting"),
     Rule("context.legacy-setting", "contextFileName",
          "the top-level `contextFileName` names the context files",
          Source("https://github.com/google-gemini/gemini-cli/issues/26728", "2026-05-09",
@@ -84,6 +96,23 @@ TABLE = AgentTable("gemini", "Gemini CLI", "0.56.0", "2026-11-29", (
          "without both is dropped", Source(V56 + "core/src/agents/registry.ts", "2026-11-29", _READ + "; on by "
                                            "default (`experimental.enableAgents`) since 0.36.0"), since="0.36.0",
          when="on demand"),
+    Rule("trust.env-off", {"GEMINI_CLI_TRUST_WORKSPACE": "false"},
+         "`GEMINI_CLI_TRUST_WORKSPACE=false` makes the folder untrusted, whatever `trustedFolders.json` says",
+         Source(TRUST_FALSE, "2026-11-29", "first tagged v0.57.0; the value compared exactly"), since="0.57.0",
+         until="0.59.0", when="setting"),
+    Rule("trust.env-off", {"GEMINI_RESTRICTED_MODE": "true", "GEMINI_CLI_TRUST_WORKSPACE": "false"},
+         "`GEMINI_RESTRICTED_MODE=true` or `GEMINI_CLI_TRUST_WORKSPACE=false` makes the folder untrusted, before "
+         "`GEMINI_CLI_TRUST_WORKSPACE=true` (`--skip-trust`) and even with folder trust turned off",
+         Source(RESTRICTED, "2026-11-29", "first tagged v0.59.0 (`checkPathTrust` asks these first); read in the "
+                "0.61.0 bundle"), since="0.59.0", when="setting"),
+    Rule("extensions.bad-name", "extension",
+         "an extension whose context-file name leaves its folder is skipped whole (no context, skills or commands)",
+         Source(V56 + "cli/src/config/extension-manager.ts", "2026-11-29", _READ + " (\"Invalid context file "
+                "path\", then \"Skipping extension\")"), until="0.60.0", when="never"),
+    Rule("extensions.bad-name", "file",
+         "a context-file name that is empty, absolute or holds `..` (also URL-encoded) is dropped; the extension's "
+         "other files load", Source(BAD_NAME, "2026-11-29", "first tagged v0.60.0; read in the 0.61.0 bundle"),
+         since="0.60.0", when="never"),
     Rule("trust.folder", {"file": ".gemini/trustedFolders.json", "setting": ("security", "folderTrust", "enabled"),
                           "variable": "GEMINI_CLI_TRUST_WORKSPACE"},
          "in a folder you have not trusted, the workspace's GEMINI.md files, `.gemini/settings.json` and skills are "

@@ -12,6 +12,8 @@ Every name and number comes from the agents' rules (curator/agents/).
 
 from __future__ import annotations
 
+import os
+
 from .builder import Builder, cut_bytes
 from .codex_config import codex_config
 from .codex_skills import codex_skills
@@ -142,37 +144,55 @@ def nearest(b: Builder, ctx: AgentContext) -> None:
 
 
 def gemini_names(b: Builder, notes: list[str] | None = None) -> tuple[list[str], str]:
-    """The context file names Gemini CLI reads and the rule that named them: `.gemini/settings.json`
-    `context.fileName` (a name or a list; since 0.3.0), the top-level `contextFileName` only in the
-    versions that still read it, else the default names."""
-    import json
-
+    """The context file names Gemini CLI reads and the rule that named them: `context.fileName`
+    (a name or a list; since 0.3.0) of the workspace's `.gemini/settings.json`, else of yours — in
+    place of the defaults until 0.44.0, the defaults still read after them since — the top-level
+    `contextFileName` only in the versions that still read it, else the default names."""
     rules = b.rules_of("gemini")
-    got = b.fs.read(".gemini/settings.json")
-    try:
-        data = json.loads(got.text) if hasattr(got, "text") else {}
-    except (ValueError, RecursionError):  # nested past Python's depth: broken, never a traceback
-        data = {}
+    defaults = list(rules.value("context.default-names"))
     named, rule = None, rules.id("context.default-names")
-    if isinstance(data, dict):
-        section, key = rules.value("context.setting", (None, None))
+    spec = rules.value("context.setting", None)
+    path, then = (spec["path"], list(spec["then"])) if isinstance(spec, dict) else (spec or (None, None), [])
+    for data in _gemini_settings(b):
+        section, key = path
         inner = data.get(section) if section else None
         if isinstance(inner, dict) and inner.get(key) is not None:
             named, rule = inner.get(key), rules.id("context.setting")
+            break
         legacy = rules.value("context.legacy-setting", None)
         old = data.get(legacy or "contextFileName")
-        if named is None and old is not None:
+        if old is not None:
             if legacy:
                 named, rule = old, rules.id("context.legacy-setting")
-            elif notes is not None:
+                break
+            if notes is not None:
                 notes.append(f"the top-level contextFileName no longer works in Gemini CLI {rules.version} "
                              "(write context.fileName): it is ignored")
     if isinstance(named, str):
         named = [named]
     names = [n for n in named if isinstance(n, str) and n and "/" not in n] if isinstance(named, list) else []
     if not names:
-        return list(rules.value("context.default-names")), rules.id("context.default-names")
-    return names, rule
+        return defaults, rules.id("context.default-names")
+    return list(dict.fromkeys(n.strip() for n in names + then if n.strip())), rule
+
+
+def _gemini_settings(b: Builder) -> list[dict]:
+    """The workspace's `.gemini/settings.json`, then yours (not read when CI is set): where a
+    setting is, the first that sets it wins."""
+    import json
+
+    out = []
+    got = b.fs.read(".gemini/settings.json")
+    try:
+        data = json.loads(got.text) if hasattr(got, "text") else {}
+    except (ValueError, RecursionError):  # nested past Python's depth: broken, never a traceback
+        data = {}
+    out.append(data if isinstance(data, dict) else {})
+    if not b.ci:
+        from .user import json_object
+
+        out.append(json_object(os.path.join(b.home, ".gemini", "settings.json")))
+    return out
 
 
 def gemini(b: Builder) -> AgentContext:
@@ -181,7 +201,7 @@ def gemini(b: Builder) -> AgentContext:
     loaded: set[str] = set()
     names, rule = gemini_names(b, ctx.notes)
     if names != list(rules.value("context.default-names")):
-        ctx.notes.append(f".gemini/settings.json names the context files: {', '.join(names)}")
+        ctx.notes.append(f"context.fileName names the context files: {', '.join(names)}")
     for name in names:
         if name in b.fs.fileset:
             b.expand(ctx, name, f"project context ({name})", find_imports, loaded=loaded,

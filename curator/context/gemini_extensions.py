@@ -71,10 +71,33 @@ def extension_context(b: Builder, ctx: AgentContext) -> None:
             ctx.notes.append(f"Gemini CLI extension {name} is turned off for this folder: its context is not read")
             continue
         files = manifest.get("contextFileName") or "GEMINI.md"
-        for rel in [files] if isinstance(files, str) else [f for f in files if isinstance(f, str)]:
-            full = os.path.normpath(os.path.join(root, rel))
-            if not full.startswith(root + os.sep):
-                continue  # Gemini refuses a context file outside the extension's folder
+        names = [files] if isinstance(files, str) else [f for f in files if isinstance(f, str)] if isinstance(
+            files, list) else []
+        kept = _valid(names, root, rules.value("extensions.bad-name", "file"))
+        if kept is None:
+            ctx.notes.append(f"Gemini CLI skips extension {name} whole: a context-file name leaves its folder")
+            continue
+        for full in kept:
             for shown, text in read_user(b.home, [os.path.relpath(full, b.home)], []):
                 ctx.add_user(shown, text, f"extension {name}'s context (user level, every session)",
                              rules.id("extensions.folder"))
+
+
+def _valid(names: list[str], root: str, bad: str) -> list[str] | None:
+    """The context files an extension brings (full paths): until 0.60.0 a name leaving its folder
+    skips the whole extension (None); since, an empty or absolute name or one holding `..`
+    (also URL-encoded) is dropped alone (`extensions.bad-name`)."""
+    from urllib.parse import unquote
+
+    out = []
+    for rel in names:
+        full = os.path.normpath(os.path.join(root, rel))
+        outside = not full.startswith(root + os.sep)
+        if bad == "extension":
+            if outside:
+                return None
+        elif not rel.strip() or "\x00" in rel or os.path.isabs(rel) or rel.startswith("\\") or ".." in rel \
+                or ".." in unquote(rel) or outside:
+            continue
+        out.append(full)
+    return out

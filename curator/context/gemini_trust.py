@@ -2,7 +2,8 @@
 trusted it reads none of the workspace's GEMINI.md files, settings or skills. Your choices are in
 `~/.gemini/trustedFolders.json` (`TRUST_FOLDER`, `TRUST_PARENT`, `DO_NOT_TRUST`; the longest
 matching path decides); `GEMINI_CLI_TRUST_WORKSPACE=true`, or trust turned off in your
-settings, trusts every folder. Read-only, and not read when CI is set."""
+settings, trusts every folder — unless, since 0.57.0, `GEMINI_CLI_TRUST_WORKSPACE=false` or (0.59.0)
+`GEMINI_RESTRICTED_MODE=true` says it is untrusted (`trust.env-off`). Read-only, and not read when CI is set."""
 
 from __future__ import annotations
 
@@ -23,8 +24,11 @@ def trust_of(b: Builder, rules) -> tuple[bool | None, str]:
     """True / False (what you chose, and where), None when you have not chosen yet. Raises
     Refused for a file Gemini CLI will not start with."""
     spec = rules.value("trust.folder")
-    if str(b.env.get(spec["variable"], "")).lower() == "true":
-        return True, f"${spec['variable']} is set"
+    off = env_off(b, rules)
+    if off:
+        return False, off
+    if b.env.get(spec["variable"]) == "true":
+        return True, f"${spec['variable']} is true"
     settings = json_object(os.path.join(b.home, ".gemini", "settings.json"))
     node: object = settings
     for key in spec["setting"]:
@@ -51,6 +55,15 @@ def trust_of(b: Builder, rules) -> tuple[bool | None, str]:
     return (True, f"trusted in {where}") if level else (None, "")
 
 
+def env_off(b: Builder, rules) -> str:
+    """The variable that makes the folder untrusted whatever you chose ("": none), asked first
+    and compared exactly, as `checkPathTrust` does (`trust.env-off`, since 0.57.0)."""
+    for variable, value in rules.value("trust.env-off", {}).items():
+        if b.env.get(variable) == value:
+            return f"${variable} is {value}"
+    return ""
+
+
 def apply_trust(b: Builder, ctx: AgentContext, user_files=None, after=None) -> None:
     """Your files first (`user_files(b, ctx)`: trust never hides them); then, in an untrusted
     folder, the workspace's files move to never; in one not decided yet: a note. `after(b, ctx)`:
@@ -67,14 +80,17 @@ def _trust(b: Builder, ctx: AgentContext) -> None:
 
     extension_context(b, ctx)
     rules = b.rules_of("gemini")
-    if b.ci or not rules.has("trust.folder") or not (ctx.startup or ctx.on_demand):
+    if not rules.has("trust.folder") or not (ctx.startup or ctx.on_demand):
+        return
+    off = env_off(b, rules)  # a variable, not a file of yours: it counts in CI too
+    if b.ci and not off:
         return
     try:
-        trusted, why = trust_of(b, rules)
+        trusted, why = (False, off) if off else trust_of(b, rules)
     except Refused as exc:
         ctx.notes.append(f"Gemini CLI refuses to start while {exc}: fix the file (curator shows what it would load)")
         return
-    rule = rules.id("trust.folder")
+    rule = rules.id("trust.env-off" if off else "trust.folder")
     if trusted is None:
         ctx.notes.append("Gemini CLI asks whether to trust this folder the first time it runs here: until you do, it "
                          "reads none of the workspace's GEMINI.md files or skills")
