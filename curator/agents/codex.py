@@ -25,6 +25,14 @@ TABLE = AgentTable("codex", "Codex", "0.154.0", "2026-09-18", (
          "folder, `project_doc_max_bytes` moves the cap (0: no project file is read)",
          Source(_CODE + "core/src/agents_md.rs", "2026-11-29", _READ + "; fallback names since 0.44.0, project "
                 "config only in trusted projects since 0.88.0"), since="0.88.0", when="setting"),
+    Rule("project.trust", "untrusted",
+         "in a project you marked untrusted (`[projects.\"<path>\"] trust_level = \"untrusted\"` in your config) no "
+         "project `AGENTS.md` is read; your own `~/.codex/AGENTS.md` still is",
+         Source("https://github.com/openai/codex/releases/tag/rust-v0.150.0", "2026-11-29",
+                "its release note: \"Untrusted projects no longer supply project-level AGENTS.md instructions\" "
+                "(#39837); reported still sent on 0.150.1 (openai/codex#41499); whether a project never asked "
+                "about counts as untrusted is not stated, so curator does not assume it"),
+         since="0.150.0", when="setting"),
     Rule("project.imports", False, "`@path` lines are not imports (Codex does not expand them)", _G, when="never"),
     Rule("user.files", ("AGENTS.override.md", "AGENTS.md"),
          "your global `~/.codex/AGENTS.override.md`, else `~/.codex/AGENTS.md` (`$CODEX_HOME` moves the folder), "

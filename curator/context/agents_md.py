@@ -78,10 +78,10 @@ def codex(b: Builder) -> AgentContext:
     config = codex_config(b)
     ctx.notes += config.notes
     docs = _docs(b, config.names)
-    if config.cap == 0:
-        rule = b.rules_of("codex").id("config.file")
-        ctx.never += [Unseen(rel, "project_doc_max_bytes is 0 in your Codex config: no project file is read",
-                             getattr(b.fs.read(rel), "size", 0), rule) for rel in docs.values()]
+    if config.cap == 0 or config.untrusted:
+        rule = b.rules_of("codex").id("project.trust" if config.untrusted else "config.file")
+        why = config.untrusted or "project_doc_max_bytes is 0 in your Codex config: no project file is read"
+        ctx.never += [Unseen(rel, why, getattr(b.fs.read(rel), "size", 0), rule) for rel in docs.values()]
         docs = {}
     root, past = codex_chain(b, docs, "", config.cap)
     ctx.startup += root

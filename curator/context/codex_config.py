@@ -19,6 +19,7 @@ class CodexConfig:
     names: tuple[str, ...]  # per folder, the first that exists wins
     cap: int
     notes: list[str] = field(default_factory=list)
+    untrusted: str = ""  # why no project file is read: you marked the project untrusted (project.trust)
 
 
 def _toml(path: str, notes: list[str], shown: str) -> dict:
@@ -54,6 +55,9 @@ def codex_config(b: Builder) -> CodexConfig:
     projects = user.get("projects")
     here = os.path.realpath(b.fs.root)
     trust = projects.get(here, projects.get(b.fs.root)) if isinstance(projects, dict) else None
+    level = trust.get("trust_level") if isinstance(trust, dict) else None
+    if rules.has("project.trust") and level == rules.value("project.trust"):
+        out.untrusted = f"you marked this project untrusted in {shown}: Codex reads no project AGENTS.md"
     project = ".codex/config.toml"
     if project in b.fs.fileset:  # read through the repository's walk: recorded, and never through a link out
         got = b.text(project)

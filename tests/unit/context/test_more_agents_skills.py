@@ -125,6 +125,20 @@ def test_codex_reads_your_fallback_names_and_cap_and_a_trusted_projects_config(t
     assert any("is not valid TOML" in n for n in broken.notes) and broken.startup == []
 
 
+def test_codex_reads_no_project_agents_md_in_a_project_you_marked_untrusted_since_0_150(tmp_path):
+    root = repo(tmp_path, {"AGENTS.md": "root\n", "pkg/AGENTS.md": "pkg\n"})
+    _codex_config(tmp_path, f'[projects."{root}"]\ntrust_level = "untrusted"\n')
+    codex = build(root, tmp_path, agents=["codex"]).agents["codex"]
+    assert codex.startup == [] and codex.on_demand == []
+    assert {(u.path, u.rule) for u in codex.never} == {("AGENTS.md", "codex/project.trust@0.150.0"),
+                                                       ("pkg/AGENTS.md", "codex/project.trust@0.150.0")}
+    assert "you marked this project untrusted" in codex.never[0].reason
+    old = build(root, tmp_path, agents=["codex"], versions={"codex": "0.149.0"}).agents["codex"]
+    assert [e.path for e in old.startup] == ["AGENTS.md"]
+    _codex_config(tmp_path, "")  # a project never asked about: not assumed untrusted
+    assert [e.path for e in build(root, tmp_path, agents=["codex"]).agents["codex"].startup] == ["AGENTS.md"]
+
+
 def test_roo_pastes_rooignore_into_its_rules_and_runs_commands_by_name(tmp_path):
     root = repo(tmp_path, {".roo/rules/a.md": "rule\n", ".rooignore": "secrets/\n*.pem\n",
                            ".roo/commands/release.md": "---\ndescription: cut a release\n---\nsteps\n"})
