@@ -15,6 +15,8 @@ CONFIG_DIR_HOME = "https://github.com/anthropics/claude-code/issues/58815"
 CONFIG_DIR_BOTH = "https://github.com/anthropics/claude-code/issues/86837"
 LISTING_BUDGET = "https://claudefa.st/blog/guide/mechanics/skill-listing-budget"
 HOOKS = "https://code.claude.com/docs/en/hooks"
+# the shipped code: npm's @anthropic-ai/claude-code (cli.js up to 2.1.112) and -linux-x64 (a Bun build since)
+CODE = "https://registry.npmjs.org/@anthropic-ai/claude-code-linux-x64/-/claude-code-linux-x64-2.1.332.tgz"
 
 _MEM = Source(MEMORY, "2026-09-29")
 ROOT_NAMES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
@@ -234,10 +236,13 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.325", "2026-11-20", (
          when="setting"),
     Rule("memory.auto-cap", {"lines": 200, "bytes": 0}, "only the first 200 lines of the auto-memory `MEMORY.md` "
          "load", Source(CHANGELOG, "2026-11-29", "2.1.83 added the 25 KB cut"), until="2.1.83", when="cap"),
-    Rule("memory.auto-cap", {"lines": 200, "bytes": 25_000},
-         "only the first 200 lines or 25 KB of the auto-memory `MEMORY.md` load", Source(MEMORY, "2026-11-29",
-         "2.1.83: \"MEMORY.md index now truncates at 25KB as well as 200 lines\" (its changelog)"), since="2.1.83",
-         when="cap"),
+    Rule("memory.auto-cap", {"lines": 200, "bytes": 25_000, "strip": True},
+         "the auto-memory `MEMORY.md` loads without its frontmatter and block HTML comments, trimmed, its first 200 "
+         "lines, then cut at the last line break before 25,000 characters (\"25 KB\"), with a warning line added when "
+         "anything was cut", Source(CODE, "2026-11-29", "2.1.83: \"MEMORY.md index now truncates at 25KB as well as "
+                                    "200 lines\" (its changelog); the stripping, the order and the warning read in the "
+                                    "code of 2.1.88 (`truncateEntrypointContent`) and 2.1.332"),
+         since="2.1.83", when="cap"),
     Rule("memory.repository", ".claude/memory",
          "a `.claude/memory/` committed in the repository reaches start-up only when a loaded file imports its "
          "`MEMORY.md` (then the whole file, no 200-line cap)", _MEM, when="memory"),

@@ -97,10 +97,15 @@ def _claude(store: Store) -> Startup:
     if off:  # the context view's "auto memory is off", said here too
         return Startup(f"nothing: Claude Code's auto memory is off ({off}); {rec.path} loads only if a loaded "
                        "file imports it", 0, None, label)
-    first = fmts.claude_cap_line(rec.text)
     lines = rec.text.splitlines(keepends=True)
-    loaded = lines if first is None else lines[: first - 1]
-    tokens = rec.tokens or 0 if first is None else _count(store, "".join(loaded))
+    if fmts.CLAUDE_CAP_STRIP:  # what Claude Code injects, counted as `curator context` counts it
+        from ..model.memory_md import loaded_index
+
+        shown, first = loaded_index(rec.text, fmts.CLAUDE_CAP_LINES, fmts.CLAUDE_CAP_BYTES)
+        tokens = _count(store, shown)
+    else:
+        first = fmts.claude_cap_line(rec.text)
+        tokens = rec.tokens or 0 if first is None else _count(store, "".join(lines[: first - 1]))
     past: list[CapLine] = []
     if first is not None:  # the lines the loader drops, as the tiered store's cap names them
         from . import line_tokens

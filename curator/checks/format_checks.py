@@ -124,11 +124,11 @@ def _past_cap(ctx: Context) -> None:
             lost += [lk.target for lk in row.links]
     reached_earlier = {lk.target for row in store.l0.rows if row.line < first for lk in row.links}
     lost = [t for t in dict.fromkeys(lost) if t not in reached_earlier]
-    why = (
-        f"the first {fmts.CLAUDE_CAP_LINES} lines"
-        if first == fmts.CLAUDE_CAP_LINES + 1
-        else f"the first {fmts.CLAUDE_CAP_BYTES // 1000} KB"
-    )
+    from ..model.memory_md import cut_by
+
+    by_lines = (cut_by(rec.text, fmts.CLAUDE_CAP_LINES, fmts.CLAUDE_CAP_BYTES) == "lines" if fmts.CLAUDE_CAP_STRIP
+                else first == fmts.CLAUDE_CAP_LINES + 1)
+    why = f"the first {fmts.CLAUDE_CAP_LINES} lines" if by_lines else f"the first {fmts.CLAUDE_CAP_BYTES // 1000} KB"
     shown = ", ".join(lost[:5]) + (", …" if len(lost) > 5 else "")
     ctx.add(
         "budget.past-cap",

@@ -12,7 +12,7 @@ from ..base.paths import from_home
 from ..model import formats as fmts
 from ..model.auto_memory import switch_off
 from .builder import Builder, cut_bytes
-from .model import AgentContext, Loaded, MemoryFolder, OnDemand, Unseen
+from .model import AgentContext, Cut, Loaded, MemoryFolder, OnDemand, Unseen
 from .user import claude_moved, claude_place, count_md, shown_path
 
 
@@ -78,7 +78,7 @@ def repository_memory(b: Builder, ctx: AgentContext, rules: RuleSet, place: Auto
                                           text=t.text, rule=rule))
     for e in ctx.startup if cap else ():
         if e.path.endswith(auto["index"]) and e.via:
-            first = fmts.claude_cap_line(e.text, cap["lines"], cap["bytes"])
+            first = fmts.claude_cap_line(e.text, cap["lines"], cap["bytes"], bool(cap.get("strip")))
             if first is not None:  # imported in full; the auto-memory cap applies only when auto-loaded
                 ctx.notes.append(f"{e.path} is imported in full; as auto memory only its "
                                  f"{fmts.claude_cap_words(cap)} would load")
@@ -162,7 +162,20 @@ def _capped(rules: RuleSet, path: str, text: str, why: str) -> tuple[Loaded, Uns
     where = f"; {why}" if why else ""
     entry = Loaded(path, len(text.encode("utf-8")), 0, f"auto memory ({fmts.claude_cap_words(cap)}{where})", None,
                    None, text, rules.id("memory.auto"))
-    first = fmts.claude_cap_line(text, cap["lines"], cap["bytes"])
+    if cap.get("strip"):  # what Claude Code injects: frontmatter and comments out, trimmed, capped
+        from ..model.memory_md import loaded_index
+
+        shown, first = loaded_index(text, cap["lines"], cap["bytes"])
+        if first is None:
+            entry.text = shown
+            return entry, None
+        lines = text.splitlines(keepends=True)
+        past = len("".join(lines[first - 1:]).encode("utf-8"))
+        entry.text = shown
+        entry.cut = Cut(len(shown.encode("utf-8")), f"auto memory loads its {fmts.claude_cap_words(cap)}; lines "
+                                                    f"{first}+ are never seen")
+        return entry, Unseen(path, f"lines {first}+ past the auto-memory cap", past, rules.id("memory.auto-cap"))
+    first = fmts.claude_cap_line(text, cap["lines"], cap["bytes"], strip=False)
     if first is None:
         return entry, None
     kept = "".join(text.splitlines(keepends=True)[: first - 1]).encode("utf-8")

@@ -13,6 +13,7 @@ from functools import lru_cache
 from ..base.globs import compile_glob
 from ..model.frontmatter import split_frontmatter
 from ..model.imports import Ref, code_free_lines, find_imports, is_pathlike  # noqa: F401 - the adapters' imports
+from ..model.markdown import comment_free_lines
 
 _KIRO_REF = re.compile(r"#\[\[file:([^\]\n]+)\]\]")
 
@@ -170,9 +171,6 @@ def first_match(globs: list[str], files: list[str], ignore_case: bool = False) -
     return None
 
 
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-
-
 def strip_block_comments(text: str) -> str:
     """The text without its block-level HTML comments (`<!-- ... -->` opening a line, to its
     close, over several lines if need be); those in fenced code stay. What Claude Code injects
@@ -184,28 +182,6 @@ def strip_comments(text: str) -> tuple[str, bool]:
     """`strip_block_comments`, and whether a comment never closes (the rest of the file gone)."""
     if "<!--" not in text:
         return text, False
-    out: list[str] = []
-    fence = ""
-    inside = False
-    for line in text.splitlines(keepends=True):
-        if inside:
-            end = line.find("-->")
-            if end < 0:
-                continue
-            inside, rest = False, line[end + 3:]
-            if rest.strip():
-                out.append(rest)
-            continue
-        m = _FENCE.match(line)
-        if m:
-            fence = "" if fence and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) else fence or m.group(1)
-        if fence or not line.lstrip().startswith("<!--"):
-            out.append(line)
-            continue
-        body = line.lstrip()[4:]
-        end = body.find("-->")
-        if end < 0:
-            inside = True
-        elif body[end + 3:].strip():
-            out.append(body[end + 3:])
-    return "".join(out), inside
+    kept, unclosed = comment_free_lines(text)
+    return "".join(line for _, line in kept), unclosed
+

@@ -72,12 +72,19 @@ ADAPTERS: dict[str, Format] = {
 _CAP = rules_for("claude-code").value("memory.auto-cap")
 CLAUDE_CAP_LINES: int = _CAP["lines"]
 CLAUDE_CAP_BYTES: int = _CAP["bytes"]
+CLAUDE_CAP_STRIP: bool = bool(_CAP.get("strip"))
 
 
-def claude_cap_line(text: str, lines: int = CLAUDE_CAP_LINES, max_bytes: int = CLAUDE_CAP_BYTES) -> int | None:
+def claude_cap_line(text: str, lines: int = CLAUDE_CAP_LINES, max_bytes: int = CLAUDE_CAP_BYTES,
+                    strip: bool | None = None) -> int | None:
     """The first line (1-based) of MEMORY.md that Claude Code does not load, or None when all of
-    it loads: the first 200 lines or 25 KB, whichever comes first (`max_bytes` 0: no byte cut,
-    as before 2.1.83)."""
+    it loads: since 2.1.83 as `memory_md.loaded_index` reads it (frontmatter and comments out,
+    200 lines, then 25,000 characters); before, its first `lines` lines (`max_bytes` 0: no byte
+    cut)."""
+    if CLAUDE_CAP_STRIP if strip is None else strip:
+        from .memory_md import loaded_index
+
+        return loaded_index(text, lines, max_bytes)[1]
     used = 0
     for no, line in enumerate(text.splitlines(keepends=True), 1):
         if no > lines:

@@ -117,3 +117,35 @@ def date_in_name(name: str) -> str | None:
     recency read it), else None."""
     m = DATE_IN_NAME.search(name)
     return f"{m.group(1)}-{m.group(3)}-{m.group(4)}" if m else None
+
+
+def comment_free_lines(text: str) -> tuple[list[tuple[int, str]], bool]:
+    """(line number, what is left of the line) of the text without its block-level HTML comments
+    (`<!-- ... -->` opening a line, to its close, over several lines if need be; those in fenced
+    code stay), each kept line with its line break; and whether a comment never closes (the rest
+    of the text gone). What Claude Code injects of a CLAUDE.md since 2.1.72, and of MEMORY.md."""
+    out: list[tuple[int, str]] = []
+    fence = ""
+    inside = False
+    for no, line in enumerate(text.splitlines(keepends=True), 1):
+        if inside:
+            end = line.find("-->")
+            if end < 0:
+                continue
+            inside, rest = False, line[end + 3:]
+            if rest.strip():
+                out.append((no, rest))
+            continue
+        m = FENCE_OPEN.match(line)
+        if m:
+            fence = "" if fence and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) else fence or m.group(1)
+        if fence or not line.lstrip().startswith("<!--"):
+            out.append((no, line))
+            continue
+        body = line.lstrip()[4:]
+        end = body.find("-->")
+        if end < 0:
+            inside = True
+        elif body[end + 3:].strip():
+            out.append((no, body[end + 3:]))
+    return out, inside

@@ -237,3 +237,12 @@ def test_with_auto_memory_off_the_store_loads_nothing_at_start_up_as_the_context
     assert f"autoMemoryEnabled is false in {managed}" in figures()[1]
     monkeypatch.setenv("CI", "1")  # in CI neither managed nor your settings are read
     assert figures() == on
+
+
+def test_the_past_cap_finding_counts_lines_after_the_frontmatter_and_comments_claude_code_drops(make_store):
+    head = "---\nname: index\n---\n<!-- for people\nonly -->\n"
+    rows = "".join(f"- [T{i}](t{i}.md) — a note\n" for i in range(203))
+    root = make_store({"MEMORY.md": head + rows, "t1.md": "---\nname: t\n---\n# T\n"}, name="memory")
+    (found,) = [f for f in run_checks(load(root)) if f.check == "budget.past-cap"]
+    assert found.line == 206 and found.message.startswith("lines 206–208 are past Claude Code's auto-memory cap (it "
+                                                          "reads only the first 200 lines of MEMORY.md)")

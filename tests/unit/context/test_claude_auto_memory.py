@@ -60,7 +60,8 @@ def test_a_project_cannot_move_auto_memory_but_your_local_settings_can_into_the_
     ctx = moved.agents["claude-code"]
     (entry,) = [e for e in ctx.startup if e.path == ".claude/memory/MEMORY.md"]
     assert entry.rule == "claude-code/memory.auto@2.1.59" and "autoMemoryDirectory in .claude/settings.local.json" in entry.why
-    assert entry.cut is not None and entry.text.count("\n") == 200  # the auto-memory cap, not the whole file
+    index, warning = entry.text.split("\n\n> WARNING: ")  # the auto-memory cap, not the whole file
+    assert entry.cut is not None and index.count("\n") == 199 and "starting at line 201" in warning
     assert any(u.path == ".claude/memory/MEMORY.md" and "past the auto-memory cap" in u.reason for u in ctx.never)
     assert [o.path for o in ctx.on_demand if "topic file" in o.when] == [".claude/memory/topic_1.md"]
     assert _auto(moved) == []  # the default folder is not read any more

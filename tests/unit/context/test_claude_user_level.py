@@ -186,11 +186,36 @@ def test_the_auto_memory_byte_cut_holds_since_2_1_83(tmp_path):
     memory.mkdir(parents=True)
     (memory / "MEMORY.md").write_text(("- a long index line " + "x" * 280 + "\n") * 100, encoding="utf-8")  # 30 KB
 
-    def cut(version):
-        (entry,) = [u for u in build(root, tmp_path, versions={"claude-code": version}).agents["claude-code"].user
-                    if u.path.endswith("MEMORY.md")]
-        return entry.cut
+    def entry(version):
+        (got,) = [u for u in build(root, tmp_path, versions={"claude-code": version}).agents["claude-code"].user
+                  if u.path.endswith("MEMORY.md")]
+        return got
 
-    assert cut("2.1.82") is None  # 100 lines, under the 200-line cap: all of it loaded then
-    now = cut("2.1.83")
-    assert now is not None and now.kept_bytes <= 25_000 and "first 200 lines or 25 KB" in now.reason
+    assert entry("2.1.82").cut is None  # 100 lines, under the 200-line cap: all of it loaded then
+    now = entry("2.1.83")
+    assert now.cut is not None and "first 200 lines or 25 KB" in now.cut.reason and "lines 84+" in now.cut.reason
+    index, warning = now.text.split("\n\n> WARNING: ")
+    assert len(index) <= 25_000 and index.count("\n") == 82  # cut at the last line break before 25,000 characters
+    assert warning.startswith("MEMORY.md is 29.4KB (limit: 24.4KB) — index entries are too long. Only part of it "
+                              "was loaded: 17 of 100 lines were cut off, starting at line 84")
+
+
+def test_auto_memory_loads_without_its_frontmatter_and_comments_before_the_cap(tmp_path):
+    """Claude Code takes the frontmatter and block comments out before it counts 200 lines: a
+    MEMORY.md of 205 lines of which 6 are those loads whole, and a cut names the file's line."""
+    root = repo(tmp_path, {"CLAUDE.md": "# Project\n"})
+    memory = tmp_path / "home" / ".claude" / "projects" / claude_slug(root) / "memory"
+    memory.mkdir(parents=True)
+    head = "---\nname: index\n---\n<!-- kept for humans\nnot for the agent -->\n"
+    rows = "".join(f"- [T{i}](t{i}.md) — a note\n" for i in range(199))
+    (memory / "MEMORY.md").write_text(head + "\n" + rows, encoding="utf-8")
+
+    def entry():
+        (got,) = [u for u in build(root, tmp_path).agents["claude-code"].user if u.path.endswith("MEMORY.md")]
+        return got
+
+    whole = entry()
+    assert whole.cut is None and whole.text.startswith("- [T0](t0.md)") and "kept for humans" not in whole.text
+    (memory / "MEMORY.md").write_text(head + rows + "- [T199](t199.md)\n- [T200](t200.md) — past the cap\n")
+    cut = entry()
+    assert "lines 206+" in cut.cut.reason and "T199" in cut.text and "past the cap\n" not in cut.text

@@ -1,0 +1,83 @@
+"""What Claude Code injects of an auto-memory `MEMORY.md` (`truncateEntrypointContent` and the
+memory-file parser, read in its code at 2.1.88 and 2.1.332): the YAML frontmatter and the
+block-level HTML comments taken out, the rest trimmed, its first 200 lines, then cut at the last
+line break before 25,000 characters, and a warning line added when anything was cut. The
+numbers are the `memory.auto-cap` row's (curator/agents/claude_code.py).
+
+Pure: text in, (what loads, the first line of the file that does not) out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .markdown import comment_free_lines
+
+_OPEN = re.compile(r"^---\s*$")
+_WARNING = ("\n\n> WARNING: MEMORY.md is {why}. Only part of it was loaded: {what}. Keep index entries to one line "
+            "under ~200 chars; move detail into topic files.")
+
+
+def index_lines(text: str) -> list[tuple[int, str]]:
+    """(line number in the file, line without its break) of what is left once the frontmatter
+    and block comments are out, trimmed as JavaScript's `trim` does."""
+    lines = text.splitlines(keepends=True)
+    start = 0
+    if lines and _OPEN.match(lines[0]):
+        close = next((i for i in range(1, len(lines)) if lines[i].startswith("---")), None)
+        if close is not None:
+            start = close + 1
+    body = "".join(lines[start:])
+    kept, _ = comment_free_lines(body) if "<!--" in body else (list(enumerate(lines[start:], 1)), False)
+    out = [(no + start, line.rstrip("\r\n")) for no, line in kept]
+    while out and not out[0][1].strip():
+        out.pop(0)
+    while out and not out[-1][1].strip():
+        out.pop()
+    if out:
+        out[0] = (out[0][0], out[0][1].lstrip())
+        out[-1] = (out[-1][0], out[-1][1].rstrip())
+    return out
+
+
+def loaded_index(text: str, max_lines: int, max_chars: int) -> tuple[str, int | None]:
+    """(what Claude Code injects of MEMORY.md, the first line of the file it does not load; None
+    when all of it loads)."""
+    kept = index_lines(text)
+    count = len(kept)
+    size = sum(len(line) for _, line in kept) + max(count - 1, 0)
+    if count <= max_lines and size <= max_chars:
+        return "\n".join(line for _, line in kept), None
+    part = kept[:max_lines]
+    n, end = len(part), -1
+    if sum(len(line) for _, line in part) + len(part) - 1 > max_chars:
+        n = 0
+        for i, (_, line) in enumerate(part):
+            end += len(line) + 1  # where the break after this line is, in the joined text
+            if end > max_chars:
+                break
+            n = i + 1
+    shown = "\n".join(line for _, line in part[:n]) if n else part[0][1][:max_chars]
+    nxt = kept[n][1].strip() if n < count else ""
+    what = (f"everything after the first {len(shown)} characters of line 1 was cut off" if n == 0 else
+            f"{count - n} of {count} lines were cut off, starting at line {n + 1}"
+            + (f' ("{nxt[:79] + "…" if len(nxt) > 80 else nxt}")' if nxt else ""))
+    lines_over, chars_over = count > max_lines, size > max_chars
+    why = (f"{_size(size)} (limit: {_size(max_chars)}) — index entries are too long" if chars_over and not lines_over
+           else f"{count} lines (limit: {max_lines})" if not chars_over else f"{count} lines and {_size(size)}")
+    first = kept[n][0] if n < count and n else kept[0][0]
+    return shown + _WARNING.format(why=why, what=what), first
+
+
+def _size(n: int) -> str:
+    """Claude Code's `formatFileSize`: bytes below 1 KB, else KB with one decimal."""
+    return f"{n} bytes" if n < 1024 else f"{n / 1024:.1f}".rstrip("0").rstrip(".") + "KB"
+
+
+def cut_by(text: str, max_lines: int, max_chars: int) -> str | None:
+    """What cuts MEMORY.md: "lines" (its first `max_lines` fit in `max_chars`), "chars", or None."""
+    kept = index_lines(text)[: max_lines + 1]
+    part = kept[:max_lines]
+    if sum(len(line) for _, line in part) + len(part) - 1 > max_chars:
+        return "chars"
+    return "lines" if len(kept) > max_lines else None
