@@ -178,6 +178,30 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.325", "2026-11-20", (
          Source(LISTING_BUDGET, "2026-11-28", "the warning reads \"N descriptions dropped (full descriptions kept "
                 "for most-used skills)\"; the order among skills used equally often is not documented: curator "
                 "drops the later-listed first"), since="2.1.129", when="cap"),
+    Rule("skills.manual-only", "disable-model-invocation",
+         "a skill or command whose frontmatter sets `disable-model-invocation` true is left out of the listing the "
+         "model sees; its body loads when you type `/name`",
+         Source(CODE, "2026-11-29", "the listing's filter (`getSkillToolCommands`) read in the code of 2.0.20, 2.1.0, "
+                "2.1.88 and 2.1.332; the skills page agrees; users reported such skills listed on 2.1.71 "
+                "(anthropics/claude-code#31935), which none of these versions' code shows"), when="on demand"),
+    Rule("skills.booleans", ("true",), "a frontmatter switch is on only as `true`",
+         Source(CODE, "2026-11-29", "`parseBooleanFrontmatter`: `value === true || value === 'true'`, read in the code "
+                "of 2.1.88 and 2.1.112"), until="2.1.218", when="setting"),
+    Rule("skills.booleans", ("1", "true", "yes", "on"), "a frontmatter switch is on as `true`, `yes`, `on` or `1`, "
+         "in any case", Source(CHANGELOG, "2026-11-29", "2.1.218: \"Added `yes`/`no`/`on`/`off`/`1`/`0` (case-"
+                                "insensitive) as accepted values for skill and plugin frontmatter booleans\"; read in "
+                                "the code of 2.1.332"), since="2.1.218", when="setting"),
+    Rule("skills.paths", "paths",
+         "a skill with `paths:` (globs: a list, or one string split at commas) is listed only once the agent reads "
+         "or edits a file matching them; a trailing `/**` is dropped, and `**` alone lists it at start-up",
+         Source(CODE, "2026-11-29", "2.1.84: \"Rules and skills `paths:` frontmatter now accepts a YAML list of "
+                "globs\" (its changelog, the first mention); the conditional skills read in the code of 2.1.88 and "
+                "2.1.332"), since="2.1.84", when="on demand"),
+    Rule("skills.overrides", {"setting": "skillOverrides", "values": ("on", "name-only", "user-invocable-only", "off")},
+         "`skillOverrides` in a settings file (per skill name; the highest scope that sets it wins) lists a skill by "
+         "its name alone (`name-only`) or leaves it out of the listing (`user-invocable-only`, `off`)",
+         Source(CHANGELOG, "2026-11-29", "2.1.129: \"`skillOverrides` setting now works\"; read in the code of 2.1.332 "
+                "(`/skills` writes it to settings.local.json)"), since="2.1.129", when="setting"),
     Rule("records.instructions", "instructions",
          "each session's transcript records its start-up instruction files (`attachment.type` `instructions`: "
          "`files[]` of path, type, content, parent for an import), again after a compaction with `changed` and "

@@ -86,7 +86,7 @@ def build(b: Builder) -> AgentContext:
     for entry in ctx.startup:
         if entry.path.endswith("CLAUDE.md") and len(entry.text) > chars:
             ctx.notes.append(f"{entry.path} is over {chars:,} characters: Claude Code warns at start-up{on}")
-    claude_items.listing(b, ctx, rules)
+    claude_items.listing(b, ctx, rules, w.settings.skill_overrides)
     _nested(w)
     if not managed_only:
         _agents_md_files(w, counting)

@@ -5,6 +5,8 @@ the body when used."""
 
 from __future__ import annotations
 
+import re
+
 from ..agents import RuleSet
 from ..model.findings import RuleKeys
 from .builder import Builder
@@ -64,8 +66,9 @@ def _items(b: Builder, rules: RuleSet) -> list[tuple[str, str, str]]:
     return items
 
 
-def listing(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
-    """Skills, commands with a description and subagents: listed by name and description."""
+def listing(b: Builder, ctx: AgentContext, rules: RuleSet, overrides: dict | None = None) -> None:
+    """Skills, commands with a description and subagents: listed by name and description (unless
+    the frontmatter or `skillOverrides` keeps one out, or `paths:` lists it later)."""
     name_max, desc_max = rules.value("skills.name-max"), rules.value("skills.description-max")
     listed_max = rules.value("skills.listing-description-max", 0)  # 0: no cut (before 2.1.86)
     budget = rules.value("skills.listing-budget", 0)  # 0: no budget curator knows (before 2.1.32)
@@ -96,29 +99,113 @@ def listing(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
         ctx.listing.append(Listed(rel, kind, name, desc, "unreadable" if meta.error else "ok" if meta.present else "none",
                                   "frontmatter" if data.get("name") else "file", desc_from))
         if kind == "skill":
-            if len(name) > name_max:
-                b.add("skills.name-length", rel, f"skill name is {len(name)} characters (at most {name_max})", 1)
-            if len(desc) > desc_max:
-                b.add("skills.description-length", rel,
-                      f"description is {len(desc):,} characters (at most {desc_max:,}; the rest is cut)", 1)
-                desc = desc[:desc_max]
+            desc = _lengths(b, rel, name, desc, name_max, desc_max)
         desc = desc[:listed_max] if listed_max else desc
         if kind == "command" and not desc:
             ctx.on_demand.append(OnDemand(rel, f"when you type /{name}", 0, t.size, "invoked", text=t.text,
                                           rule=rules.id("commands.folder")))
             continue
-        line = f"- {name}: {desc}" if desc else f"- {name}"
-        total += len(line) + 1
-        rule = rules.id({"skill": "skills.folder", "command": "commands.folder", "subagent": "subagents.folder"}[kind])
-        ctx.startup.append(Loaded(rel, t.size, 0, f"{kind} listing (name and description; body on demand)", None,
-                                  Cut(len(line.encode("utf-8")), f"only the {kind}'s name and description are listed"),
-                                  line, rule))
-        when = f"when the {kind} is used" if kind != "command" else f"when /{name} is used"
-        ctx.on_demand.append(OnDemand(rel, when, 0, t.size, "description", description=desc, text=t.text, rule=rule))
+        total += _list(b, ctx, rules, (rel, kind, name, desc), t, meta, (overrides or {}).get(name))
     if budget and total > budget:
         b.add("skills.budget", rules.value("skills.folder"),
               f"the skills listing is {total:,} characters, over its ~{budget:,} budget (a share of "
               "the context window): the least-used skills collapse to bare names")
+
+
+def _lengths(b: Builder, rel: str, name: str, desc: str, name_max: int, desc_max: int) -> str:
+    """A skill's name and description past their limits (a finding each); the description as cut."""
+    if len(name) > name_max:
+        b.add("skills.name-length", rel, f"skill name is {len(name)} characters (at most {name_max})", 1)
+    if len(desc) > desc_max:
+        b.add("skills.description-length", rel,
+              f"description is {len(desc):,} characters (at most {desc_max:,}; the rest is cut)", 1)
+        desc = desc[:desc_max]
+    return desc
+
+
+def _list(b: Builder, ctx: AgentContext, rules: RuleSet, item: tuple[str, str, str, str], t, meta,
+          override: tuple[str, str] | None) -> int:
+    """One item into the listing at start-up, later (`paths:`) or not at all (`disable-model-
+    invocation`, `skillOverrides`); its body on demand. The characters it adds at start-up."""
+    rel, kind, name, desc = item
+    rule = rules.id({"skill": "skills.folder", "command": "commands.folder", "subagent": "subagents.folder"}[kind])
+    hidden = _kept_out(rules, kind, meta, override, t.text)
+    if hidden is not None:
+        why, hidden_rule = hidden
+        ctx.on_demand.append(OnDemand(rel, f"only when you type /{name}: {why}", 0, t.size, "invoked", text=t.text,
+                                      rule=hidden_rule))
+        return 0
+    if override is not None and override[0] == "name-only":
+        desc = ""
+    line = f"- {name}: {desc}" if desc else f"- {name}"
+    when = f"when the {kind} is used" if kind != "command" else f"when /{name} is used"
+    globs = _skill_paths(rules, meta) if kind == "skill" else []
+    if globs:
+        ctx.on_demand.append(OnDemand(rel, "listed once the agent reads or edits a file matching " + ", ".join(globs),
+                                      0, len(line.encode("utf-8")), "path", tuple(globs), text=line,
+                                      rule=rules.id("skills.paths")))
+        b.dead_globs(rel, rules.value("skills.paths"), globs)
+    else:
+        ctx.startup.append(Loaded(rel, t.size, 0, f"{kind} listing (name and description; body on demand)", None,
+                                  Cut(len(line.encode("utf-8")), f"only the {kind}'s name and description are listed"),
+                                  line, rule))
+    ctx.on_demand.append(OnDemand(rel, when, 0, t.size, "description", description=desc, text=t.text, rule=rule))
+    return 0 if globs else len(line) + 1
+
+
+def _kept_out(rules: RuleSet, kind: str, meta, override: tuple[str, str] | None,
+              text: str) -> tuple[str, str] | None:
+    """(why, rule) when the model is never shown the item: `disable-model-invocation` on, or a
+    `skillOverrides` of `user-invocable-only` or `off`; None when it is listed."""
+    if kind in ("skill", "command") and rules.has("skills.manual-only") and not meta.error:
+        if _switch_on(rules, _written(text, rules.value("skills.manual-only"))):
+            return "its frontmatter sets disable-model-invocation (not in the model's listing)", \
+                rules.id("skills.manual-only")
+    if override is not None and override[0] in ("user-invocable-only", "off") and kind == "skill":
+        return f"skillOverrides is {override[0]} in {override[1]} (not in the model's listing)", \
+            rules.id("skills.overrides")
+    return None
+
+
+def _switch_on(rules: RuleSet, written: str | None) -> bool:
+    """A frontmatter switch as Claude Code reads it (`skills.booleans`), from the value as the
+    file writes it: YAML 1.1 (curator's reader) takes `yes` and `on` for true, Claude Code's
+    YAML 1.2 keeps them words, which count only since 2.1.218."""
+    if written is None:
+        return False
+    on = rules.value("skills.booleans", ("true",))
+    quoted = len(written) >= 2 and written[0] == written[-1] and written[0] in "'\""
+    value = written[1:-1] if quoted else written
+    if len(on) > 1:
+        return value.strip().lower() in on
+    return value == "true" if quoted else value in ("true", "True", "TRUE")
+
+
+_SCALAR = re.compile(r"^([A-Za-z0-9_-]+):[ \t]*(.*?)[ \t]*(?:[ \t]#.*)?$")
+
+
+def _written(text: str, key: str) -> str | None:
+    """A top-level frontmatter key's value as written (quotes kept), None when absent."""
+    lines = text.lstrip("\ufeff").split("\n")
+    if not lines or lines[0].strip() != "---":
+        return None
+    for line in lines[1:]:
+        if line.strip() == "---":
+            return None
+        m = _SCALAR.match(line.rstrip("\r"))
+        if m and m.group(1) == key:
+            return m.group(2)
+    return None
+
+
+def _skill_paths(rules: RuleSet, meta) -> list[str]:
+    """A skill's `paths:` globs as Claude Code keeps them (a trailing `/**` dropped); [] when it
+    has none or only `**` (listed at start-up)."""
+    if not rules.has("skills.paths") or meta.error:
+        return []
+    globs = [g[:-3] if g.endswith("/**") else g for g in glob_list(meta.data.get(rules.value("skills.paths")))]
+    globs = [g for g in globs if g]
+    return [] if not globs or all(g == "**" for g in globs) else globs
 
 
 def _registered(b: Builder, ctx: AgentContext, rules: RuleSet, rel: str, t, data: dict, meta) -> bool:

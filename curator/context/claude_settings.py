@@ -33,6 +33,7 @@ class ClaudeSettings:
     auto_enabled: tuple[bool, str] | None = None  # autoMemoryEnabled, where it is set (the highest scope)
     auto_dir: tuple[str, str] | None = None  # autoMemoryDirectory, where it is set (a scope that counts)
     hooks: list[tuple[str, str, str]] = field(default_factory=list)  # (event, command, file) printing into the context
+    skill_overrides: dict[str, tuple[str, str]] = field(default_factory=dict)  # skill name -> (value, where set)
 
     def excluded(self, rel: str) -> str | None:
         """The `claudeMdExcludes` glob that takes `rel` out of the walk (None: it stays)."""
@@ -124,6 +125,17 @@ def _auto_memory(out: ClaudeSettings, rules: RuleSet, scope: str, shown: str, da
         out.auto_dir = (value.strip(), shown)
 
 
+def _skill_overrides(out: ClaudeSettings, rules: RuleSet, shown: str, data: dict) -> None:
+    """`skillOverrides` (since 2.1.129): per skill, the highest scope that sets it (managed first)."""
+    spec = rules.value("skills.overrides", None)
+    given = data.get(spec["setting"]) if spec else None
+    if not isinstance(given, dict):
+        return
+    for name, value in given.items():
+        if isinstance(name, str) and value in spec["values"] and name not in out.skill_overrides:
+            out.skill_overrides[name] = (value, shown)
+
+
 def read(b: Builder, rules: RuleSet) -> ClaudeSettings:
     files = rules.value("settings.files")
     out = ClaudeSettings("claude-md", mode_from="this version has no AGENTS.md support", root=b.fs.root)
@@ -142,6 +154,7 @@ def read(b: Builder, rules: RuleSet) -> ClaudeSettings:
             out.notes.append(f"{shown} is {data['__error__']}: Claude Code cannot read its settings")
             continue
         _auto_memory(out, rules, scope, shown, data)
+        _skill_overrides(out, rules, shown, data)
         if rules.has("hooks.context"):
             from .claude_hooks import commands
 
