@@ -22,7 +22,9 @@ _MEM = Source(MEMORY, "2026-09-29")
 ROOT_NAMES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
 MODES = ("claude-md-or-agents-md", "claude-md", "claude-md-and-agents-md", "managed-only")
 
-TABLE = AgentTable("claude-code", "Claude Code", "2.1.325", "2026-11-20", (
+# newest moved to 2.1.332 (npm's latest, 2026-11-24) after reading its shipped code (2026-11-29): the skill listing,
+# MEMORY.md's load, the hooks' cut, bare and safe mode; the other rows hold there as the docs and changelog say
+TABLE = AgentTable("claude-code", "Claude Code", "2.1.332", "2026-11-29", (
     Rule("project.files", ROOT_NAMES,
          "`CLAUDE.md`, `.claude/CLAUDE.md` and `CLAUDE.local.md` of the working folder (the repository root) and "
          "every folder above it load at start-up, in full, in that order", _MEM),
@@ -240,7 +242,17 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.325", "2026-11-20", (
          "every prompt; output over 50,000 characters is saved to a file and only a preview goes in",
          Source(HOOKS, "2026-11-29", "SessionStart came in 1.0.62; the 50,000-character cut in 2.1.89 (its "
                 "changelog); curator counts a hook that only `cat`s a file of the repository, and names the others"),
-         since="1.0.62", when="start-up"),
+         since="1.0.62", until="2.1.332", when="start-up"),
+    Rule("hooks.context", {"key": "hooks", "events": {"SessionStart": "at start-up", "UserPromptSubmit": "with every "
+                                                                                                      "prompt",
+                                                      "UserPromptExpansion": "when a prompt expands a command"},
+                           "max-chars": 10_000},
+         "what a `SessionStart` hook's command prints joins the context at start-up, a `UserPromptSubmit` or "
+         "`UserPromptExpansion` hook's with the prompt; output over 10,000 characters is saved to a file and only a "
+         "path and a 2,000-character preview go in",
+         Source(CODE, "2026-11-29", "read in the code of 2.1.332 (`additionalContext` and plain stdout through a "
+                "10,000-character threshold); when the cut moved from 2.1.89's 50,000 is not known: curator moves at "
+                "2.1.332, the first version read doing it"), since="2.1.332", when="start-up"),
     Rule("memory.auto-worktrees", "main checkout",
          "the worktrees of a repository share one auto memory: the folder named after its main checkout",
          Source(CHANGELOG, "2026-11-29", "2.1.63: \"Project configs & auto memory now shared across git worktrees "

@@ -26,6 +26,8 @@ import tempfile
 
 import yaml
 
+from ..agents import rules_for
+
 CORPUS = "/work/shared/corpora/instructions"
 
 
@@ -49,7 +51,7 @@ def _imports(text: str) -> list[str]:
     return out
 
 
-BEFORE, TODAY = "2.1.276", "2.1.325"  # Claude Code before AGENTS.md support, and the newest known
+BEFORE, TODAY = "2.1.276", rules_for("claude-code").version  # before AGENTS.md support, and the newest known
 
 
 def hand_count(root: str, agents_md: bool = True, hops: int = 4) -> dict:

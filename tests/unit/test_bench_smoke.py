@@ -121,7 +121,7 @@ PRINTS = {
     "app": "app on 20 files (warm): first screen",
     "check": "| cold check, meaning on ÷ off (CURATOR_NO_SEMANTIC=1) |",
     "context": "| `curator context` |",
-    "context_corpus": "| repository | claude-code 2.1.276 | claude-code 2.1.325 | codex |",
+    "context_corpus": "| repository | claude-code 2.1.276 | claude-code 2.1.332 | codex |",
     "curate": "20",
     "fixes": "all fixes clean",
     "floor": "20",

@@ -32,7 +32,7 @@ def test_a_root_with_only_agents_md_loads_it_today_and_not_before_2_1_277(tmp_pa
     today = claude(build(root, tmp_path))
     assert paths(today.startup) == ["AGENTS.md", "docs/style.md"]
     assert [e.rule for e in today.startup] == ["claude-code/agents-md.fallback@2.1.277", "claude-code/imports.syntax"]
-    assert today.version == "2.1.325" and today.chosen_by == "newest known"
+    assert today.version == "2.1.332" and today.chosen_by == "newest known"
     before = build(root, tmp_path, versions=BEFORE)
     assert "claude-code" not in before.agents  # before 2.1.277 an AGENTS.md is no file of Claude Code's
     shown = claude(build(root, tmp_path, versions=BEFORE, agents=["claude-code"]))
@@ -165,12 +165,12 @@ def test_json_says_the_version_and_the_rule_of_every_item(tmp_path, capsys, monk
     (root / ".git").mkdir()
     assert main(["context", str(root), "--agent", "claude-code@2.1.280", "--format", "json"]) == 0
     [agent] = json.loads(capsys.readouterr().out)["agents"]
-    assert agent["rules"] == {"version": "2.1.280", "newest": "2.1.325", "chosen_by": "--agent"}
+    assert agent["rules"] == {"version": "2.1.280", "newest": "2.1.332", "chosen_by": "--agent"}
     assert [f["rule"] for f in agent["startup"]["files"]] == ["claude-code/agents-md.fallback@2.1.277"]
     assert all(o["rule"] for o in agent["on_demand"]) and all(u["rule"] for u in agent["never"])
     assert main(["context", str(root), "--agent", "claude-code@2.1.270"]) == 0
     text = capsys.readouterr().out
-    assert "rules: Claude Code 2.1.270 (--agent; newest known 2.1.325)" in text
+    assert "rules: Claude Code 2.1.270 (--agent; newest known 2.1.332)" in text
     assert "start-up 0 tokens" in text
 
 
@@ -189,7 +189,7 @@ def test_a_version_chosen_in_curator_yaml_and_bad_choices(tmp_path, capsys, monk
     assert "unknown agent" in capsys.readouterr().err
     (root / ".curator.yaml").write_text("agents:\n  claude-code: {version: soon}\n  nope: {}\n")
     model = build_context(root, token_counter=FakeTokenCounter(), env={"HOME": str(tmp_path / "home")})
-    assert claude(model).version == "2.1.325" and len(model.notes) == 2  # each wrong entry said, left out
+    assert claude(model).version == "2.1.332" and len(model.notes) == 2  # each wrong entry said, left out
     model = build_context(root, token_counter=FakeTokenCounter(), env={"HOME": str(tmp_path / "home")},
                           versions={"claude-code": "2.1.400"})
     assert any("newer than the rules curator knows" in n for n in claude(model).notes)

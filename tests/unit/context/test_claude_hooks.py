@@ -19,7 +19,7 @@ def test_a_session_start_hook_that_prints_a_file_counts_it_and_another_is_named(
     ctx = build(root, tmp_path).agents["claude-code"]
     (hooked,) = [e for e in ctx.startup if e.path == ".claude/context.md"]
     assert hooked.why == "printed by a SessionStart hook (.claude/settings.json)"
-    assert hooked.rule == "claude-code/hooks.context@1.0.62"
+    assert hooked.rule == "claude-code/hooks.context@2.1.332"
     assert any(n.startswith("a SessionStart hook in .claude/settings.json runs `./scripts/branch-info.sh`: what it "
                             "prints joins the context at start-up") for n in ctx.notes)
 
@@ -48,3 +48,15 @@ def test_clines_task_start_hook_is_named_since_4_0(tmp_path):
                                                          "it runs)"]
     old = build(root, tmp_path, agents=["cline"], versions={"cline": "3.89.2"}).agents["cline"]
     assert not [n for n in old.notes if "hooks/" in n]
+
+
+def test_a_printed_file_past_the_versions_cut_is_not_counted_as_loaded(tmp_path):
+    """Output over the cut goes to a file (a preview joins): 10,000 characters in 2.1.332's code,
+    50,000 by 2.1.89's changelog."""
+    settings = _hooks("SessionStart", "cat .claude/context.md")
+    root = repo(tmp_path, {"CLAUDE.md": "project\n", ".claude/context.md": "x" * 20_000 + "\n",
+                           ".claude/settings.json": json.dumps(settings)})
+    now = build(root, tmp_path).agents["claude-code"]
+    assert ".claude/context.md" not in [e.path for e in now.startup]
+    before = build(root, tmp_path, versions={"claude-code": "2.1.300"}).agents["claude-code"]
+    assert [e.rule for e in before.startup if e.path == ".claude/context.md"] == ["claude-code/hooks.context@1.0.62"]

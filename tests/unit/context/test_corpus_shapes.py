@@ -10,7 +10,7 @@ import pytest
 
 from .test_context_model import build, repo
 
-BEFORE, TODAY = "2.1.276", "2.1.325"
+BEFORE, TODAY = "2.1.276", "2.1.332"
 
 # shape -> (files, symbolic links {link: target}, start-up before 2.1.277, start-up today)
 SHAPES = {
