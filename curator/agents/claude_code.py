@@ -253,6 +253,18 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.332", "2026-11-29", (
          Source(CODE, "2026-11-29", "read in the code of 2.1.332 (`additionalContext` and plain stdout through a "
                 "10,000-character threshold); when the cut moved from 2.1.89's 50,000 is not known: curator moves at "
                 "2.1.332, the first version read doing it"), since="2.1.332", when="start-up"),
+    Rule("switch.bare", "CLAUDE_CODE_SIMPLE",
+         "with `CLAUDE_CODE_SIMPLE` set (or `--bare`) Claude Code reads no CLAUDE.md, rules, skills or hooks, and "
+         "auto memory only when `CLAUDE_CODE_DISABLE_AUTO_MEMORY=0` forces it on",
+         Source(CODE, "2026-11-29", "2.1.50: \"`CLAUDE_CODE_SIMPLE` mode now also disables MCP tools, attachments, "
+                "hooks, and CLAUDE.md file loading\" (its changelog); read in the code of 2.1.332, where only managed "
+                "hooks and an `--add-dir` folder's skills stay"), since="2.1.50", when="setting"),
+    Rule("switch.safe", "CLAUDE_CODE_SAFE_MODE",
+         "with `CLAUDE_CODE_SAFE_MODE` set (or `--safe-mode`) Claude Code reads no CLAUDE.md, rules, skills, hooks "
+         "or auto memory (only managed-policy hooks)",
+         Source(CODE, "2026-11-29", "2.1.169: \"Added `--safe-mode` flag (and `CLAUDE_CODE_SAFE_MODE`) to start "
+                "Claude Code with all customizations … disabled\" (its changelog); read in the code of 2.1.332"),
+         since="2.1.169", when="setting"),
     Rule("memory.auto-worktrees", "main checkout",
          "the worktrees of a repository share one auto memory: the folder named after its main checkout",
          Source(CHANGELOG, "2026-11-29", "2.1.63: \"Project configs & auto memory now shared across git worktrees "

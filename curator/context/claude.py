@@ -243,6 +243,14 @@ def _size(b: Builder, rel: str) -> int:
 
 
 def user_files(b: Builder, ctx: AgentContext, slug_root: str) -> None:
+    """Your files (`_user_files`), then the switches that empty the context (bare, safe mode)."""
+    from .claude_switches import switched_off
+
+    _user_files(b, ctx, slug_root)
+    switched_off(b, ctx, b.rules_of("claude-code"))
+
+
+def _user_files(b: Builder, ctx: AgentContext, slug_root: str) -> None:
     """The managed policy CLAUDE.md, ~/.claude/CLAUDE.md, ~/.claude/rules/ (and those of the
     folder `$CLAUDE_CONFIG_DIR` names, by the version's rule) and the project's auto memory:
     read-only, apart."""

@@ -33,6 +33,8 @@ def auto_place(b: Builder, rules: RuleSet, settings) -> AutoPlace | None:
     if not rules.has("memory.auto"):
         return None
     switch = rules.value("memory.auto-switch", None)
+    if switch and rules.has("switch.safe"):
+        switch = {**switch, "safe": rules.value("switch.safe")}
     off = switch_off(b.env, switch, settings.auto_enabled) if switch else ""
     if off:
         return AutoPlace(off=off)

@@ -47,9 +47,13 @@ def managed_path(places: dict, folder: str | None) -> str:
 
 
 def switch_off(env: Mapping[str, str], switch: dict, enabled: tuple[bool, str] | None) -> str:
-    """Why auto memory is off ("": on), as Claude Code's `isAutoMemoryEnabled` decides: the
-    variable first (`0` keeps it on whatever the settings say), then simple mode, then the
-    `autoMemoryEnabled` of the highest settings scope that sets it (`enabled`: value, where)."""
+    """Why auto memory is off ("": on), as Claude Code's `isAutoMemoryEnabled` decides: safe mode
+    (`switch["safe"]`, when the version has it), the variable (`0` keeps it on whatever the
+    settings say), simple mode, then the `autoMemoryEnabled` of the highest settings scope that
+    sets it (`enabled`: value, where)."""
+    safe = switch.get("safe")
+    if safe and env.get(safe, "").strip().lower() in TRUE:  # safe mode: off whatever the variable says
+        return f"{safe} is set (safe mode)"
     forced = env.get(switch["variable"], "").strip().lower()
     if forced in TRUE:
         return f"{switch['variable']} is {forced}"
@@ -102,6 +106,8 @@ def auto_memory_off(root: Path | None, env: Mapping[str, str], home: Path) -> st
     switch = rules.value("memory.auto-switch", None)
     if switch is None:
         return ""
+    if rules.has("switch.safe"):
+        switch = {**switch, "safe": rules.value("switch.safe")}
     enabled = next(((data[switch["setting"]], shown)
                     for _, shown, data in _settings(root, env, home, ("managed", "local", "project", "user"))
                     if isinstance(data.get(switch["setting"]), bool)), None)

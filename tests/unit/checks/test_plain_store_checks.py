@@ -246,3 +246,18 @@ def test_the_past_cap_finding_counts_lines_after_the_frontmatter_and_comments_cl
     (found,) = [f for f in run_checks(load(root)) if f.check == "budget.past-cap"]
     assert found.line == 206 and found.message.startswith("lines 206–208 are past Claude Code's auto-memory cap (it "
                                                           "reads only the first 200 lines of MEMORY.md)")
+
+
+def test_safe_mode_turns_auto_memory_off_whatever_the_variable_says(make_store, monkeypatch):
+    import json
+
+    from curator.budgets.startup import startup_of
+
+    root = make_store({".claude/memory/MEMORY.md": "# Memory\n- [T](t.md) — a note\n", ".claude/memory/t.md": "# T\n"},
+                      name="repo")
+    (root / ".claude" / "settings.local.json").write_text(json.dumps({"autoMemoryDirectory": str(root / ".claude/memory")}))
+    monkeypatch.setenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "0")
+    assert startup_of(load(root / ".claude" / "memory")).tokens > 0
+    monkeypatch.setenv("CLAUDE_CODE_SAFE_MODE", "1")
+    st = startup_of(load(root / ".claude" / "memory"))
+    assert st.tokens == 0 and "CLAUDE_CODE_SAFE_MODE is set (safe mode)" in st.what
