@@ -253,6 +253,15 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.332", "2026-11-29", (
          Source(CODE, "2026-11-29", "read in the code of 2.1.332 (`additionalContext` and plain stdout through a "
                 "10,000-character threshold); when the cut moved from 2.1.89's 50,000 is not known: curator moves at "
                 "2.1.332, the first version read doing it"), since="2.1.332", when="start-up"),
+    Rule("output-styles.folder", {"folder": ".claude/output-styles", "setting": "outputStyle",
+                                  "keep": "keep-coding-instructions", "default": "default"},
+         "the output style your `outputStyle` setting names (a `.claude/output-styles/` file, by its frontmatter "
+         "`name` or its file name; the repository's over yours) joins the context at start-up as `# Output Style: "
+         "<name>` and its body; without `keep-coding-instructions: true` it takes the place of Claude Code's own "
+         "coding instructions; a style no setting selects is never read",
+         Source(CODE, "2026-11-29", "1.0.81: \"Released output styles\" (its changelog); read in the code of "
+                "2.1.332, where the body goes in a message of its own, not the system prompt"),
+         since="1.0.81", when="start-up"),
     Rule("switch.bare", "CLAUDE_CODE_SIMPLE",
          "with `CLAUDE_CODE_SIMPLE` set (or `--bare`) Claude Code reads no CLAUDE.md, rules, skills or hooks, and "
          "auto memory only when `CLAUDE_CODE_DISABLE_AUTO_MEMORY=0` forces it on",

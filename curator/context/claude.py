@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 
 from ..agents import RuleSet, mebibytes
-from . import claude_hooks, claude_items, claude_memory, claude_settings
+from . import claude_hooks, claude_items, claude_memory, claude_settings, claude_styles
 from .builder import Builder
 from .model import AgentContext, Loaded, OnDemand, Unseen
 from .parse import find_imports
@@ -87,6 +87,7 @@ def build(b: Builder) -> AgentContext:
         if entry.path.endswith("CLAUDE.md") and len(entry.text) > chars:
             ctx.notes.append(f"{entry.path} is over {chars:,} characters: Claude Code warns at start-up{on}")
     claude_items.listing(b, ctx, rules, w.settings.skill_overrides)
+    claude_styles.output_styles(b, ctx, rules, w.settings.output_style)
     _nested(w)
     if not managed_only:
         _agents_md_files(w, counting)

@@ -158,7 +158,7 @@ def _kept_out(rules: RuleSet, kind: str, meta, override: tuple[str, str] | None,
     """(why, rule) when the model is never shown the item: `disable-model-invocation` on, or a
     `skillOverrides` of `user-invocable-only` or `off`; None when it is listed."""
     if kind in ("skill", "command") and rules.has("skills.manual-only") and not meta.error:
-        if _switch_on(rules, _written(text, rules.value("skills.manual-only"))):
+        if switch_on(rules, written(text, rules.value("skills.manual-only"))):
             return "its frontmatter sets disable-model-invocation (not in the model's listing)", \
                 rules.id("skills.manual-only")
     if override is not None and override[0] in ("user-invocable-only", "off") and kind == "skill":
@@ -167,7 +167,7 @@ def _kept_out(rules: RuleSet, kind: str, meta, override: tuple[str, str] | None,
     return None
 
 
-def _switch_on(rules: RuleSet, written: str | None) -> bool:
+def switch_on(rules: RuleSet, written: str | None) -> bool:
     """A frontmatter switch as Claude Code reads it (`skills.booleans`), from the value as the
     file writes it: YAML 1.1 (curator's reader) takes `yes` and `on` for true, Claude Code's
     YAML 1.2 keeps them words, which count only since 2.1.218."""
@@ -184,7 +184,7 @@ def _switch_on(rules: RuleSet, written: str | None) -> bool:
 _SCALAR = re.compile(r"^([A-Za-z0-9_-]+):[ \t]*(.*?)[ \t]*(?:[ \t]#.*)?$")
 
 
-def _written(text: str, key: str) -> str | None:
+def written(text: str, key: str) -> str | None:
     """A top-level frontmatter key's value as written (quotes kept), None when absent."""
     lines = text.lstrip("\ufeff").split("\n")
     if not lines or lines[0].strip() != "---":

@@ -34,6 +34,7 @@ class ClaudeSettings:
     auto_dir: tuple[str, str] | None = None  # autoMemoryDirectory, where it is set (a scope that counts)
     hooks: list[tuple[str, str, str]] = field(default_factory=list)  # (event, command, file) printing into the context
     skill_overrides: dict[str, tuple[str, str]] = field(default_factory=dict)  # skill name -> (value, where set)
+    output_style: tuple[str, str] | None = None  # outputStyle, where it is set (the highest scope)
 
     def excluded(self, rel: str) -> str | None:
         """The `claudeMdExcludes` glob that takes `rel` out of the walk (None: it stays)."""
@@ -155,6 +156,9 @@ def read(b: Builder, rules: RuleSet) -> ClaudeSettings:
             continue
         _auto_memory(out, rules, scope, shown, data)
         _skill_overrides(out, rules, shown, data)
+        style = data.get(rules.value("output-styles.folder")["setting"]) if rules.has("output-styles.folder") else None
+        if isinstance(style, str) and style.strip() and out.output_style is None:
+            out.output_style = (style.strip(), shown)
         if rules.has("hooks.context"):
             from .claude_hooks import commands
 
