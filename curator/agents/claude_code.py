@@ -199,6 +199,21 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.332", "2026-11-29", (
          Source(CODE, "2026-11-29", "2.1.84: \"Rules and skills `paths:` frontmatter now accepts a YAML list of "
                 "globs\" (its changelog, the first mention); the conditional skills read in the code of 2.1.88 and "
                 "2.1.332"), since="2.1.84", when="on demand"),
+    Rule("skills.nested", ".claude/skills",
+         "a `.claude/skills/` folder below the root is read once the agent reads or edits a file under the folder "
+         "holding it: its skills then join the listing", Source(CHANGELOG, "2026-11-29", "2.1.6: \"Added automatic "
+                                                                 "discovery of skills from nested `.claude/skills` "
+                                                                 "directories when working with files in "
+                                                                 "subdirectories\"; 2.1.69 skips folders git "
+                                                                 "ignores (curator skips those its walk skips: "
+                                                                 "node_modules, .venv, …); read in the code of "
+                                                                 "2.1.332"), since="2.1.6", when="on demand"),
+    Rule("skills.nested-names", "<dir>:<name>",
+         "a nested skill keeps its name, its description saying where it applies; one whose name is taken is "
+         "listed as `<dir>:<name>`, scoped to its folder, and one whose scoped name is taken too is not offered",
+         Source(CHANGELOG, "2026-11-29", "2.1.178: \"on a name clash, the nested skill appears as `<dir>:<name>` "
+                "so both stay available\"; the descriptions read in the code of 2.1.332 (before 2.1.178 curator "
+                "keeps the name already listed)"), since="2.1.178", when="on demand"),
     Rule("skills.overrides", {"setting": "skillOverrides", "values": ("on", "name-only", "user-invocable-only", "off")},
          "`skillOverrides` in a settings file (per skill name; the highest scope that sets it wins) lists a skill by "
          "its name alone (`name-only`) or leaves it out of the listing (`user-invocable-only`, `off`)",

@@ -63,7 +63,30 @@ def _items(b: Builder, rules: RuleSet) -> list[tuple[str, str, str]]:
     items += [(rel, "command", rel[len(commands) + 1:-3].replace("/", ":")) for rel in fs.under(commands)
               if rel.endswith(".md")]
     items += [(rel, "subagent", rel.rsplit("/", 1)[-1][:-3]) for rel in fs.under(agents) if rel.endswith(".md")]
+    if rules.has("skills.nested"):  # below the root: <folder>/.claude/skills/<name>/SKILL.md, read last
+        inner = "/" + skills + "/"
+        items += [(rel, "skill", rel.split("/")[-2]) for rel in sorted(fs.fileset)
+                  if inner in rel and rel.endswith("/SKILL.md") and rel.split(inner, 1)[1].count("/") == 1]
     return items
+
+
+def nested_in(rel: str, skills: str) -> str:
+    """The folder below the root whose `.claude/skills/` holds `rel` ("" for the root's)."""
+    return "" if rel.startswith(skills + "/") else rel.split("/" + skills + "/", 1)[0]
+
+
+def _scoped(rules: RuleSet, sub: str, name: str, desc: str, taken: set[str]) -> tuple[str, str] | None:
+    """A nested skill's name and description as listed (`skills.nested-names`): its own name with
+    where it applies, `<dir>:<name>` when the name is taken; None when it is not offered."""
+    if not rules.has("skills.nested-names"):
+        return None if name in taken else (name, desc)
+    if name not in taken:
+        return name, f"{desc} (from {sub}/.claude/skills — applies when working on files under {sub}/)"
+    qualified = f"{sub}:{name}"
+    if qualified in taken:
+        return None
+    return qualified, (f"{desc} (scoped to {sub}/ — use this instead of the unscoped \"{name}\" skill when the files "
+                       f"being changed are under {sub}/)")
 
 
 def listing(b: Builder, ctx: AgentContext, rules: RuleSet, overrides: dict | None = None) -> None:
@@ -73,6 +96,7 @@ def listing(b: Builder, ctx: AgentContext, rules: RuleSet, overrides: dict | Non
     listed_max = rules.value("skills.listing-description-max", 0)  # 0: no cut (before 2.1.86)
     budget = rules.value("skills.listing-budget", 0)  # 0: no budget curator knows (before 2.1.32)
     total = 0
+    taken: set[str] = set()  # names listed so far: a nested skill's may not be one
     for rel, kind, default_name in _items(b, rules):
         t = b.text(rel)
         if t is None:
@@ -105,7 +129,16 @@ def listing(b: Builder, ctx: AgentContext, rules: RuleSet, overrides: dict | Non
             ctx.on_demand.append(OnDemand(rel, f"when you type /{name}", 0, t.size, "invoked", text=t.text,
                                           rule=rules.id("commands.folder")))
             continue
-        total += _list(b, ctx, rules, (rel, kind, name, desc), t, meta, (overrides or {}).get(name))
+        sub = nested_in(rel, rules.value("skills.folder")) if kind == "skill" else ""
+        if sub:
+            scoped = _scoped(rules, sub, name, desc, taken)
+            if scoped is None:
+                ctx.never.append(Unseen(rel, f"a skill of {sub}/ whose name another skill holds: not offered", t.size,
+                                        rules.id("skills.nested")))
+                continue
+            name, desc = scoped
+        taken.add(name)
+        total += _list(b, ctx, rules, (rel, kind, name, desc), t, meta, (overrides or {}).get(name), sub)
     if budget and total > budget:
         b.add("skills.budget", rules.value("skills.folder"),
               f"the skills listing is {total:,} characters, over its ~{budget:,} budget (a share of "
@@ -124,7 +157,7 @@ def _lengths(b: Builder, rel: str, name: str, desc: str, name_max: int, desc_max
 
 
 def _list(b: Builder, ctx: AgentContext, rules: RuleSet, item: tuple[str, str, str, str], t, meta,
-          override: tuple[str, str] | None) -> int:
+          override: tuple[str, str] | None, sub: str = "") -> int:
     """One item into the listing at start-up, later (`paths:`) or not at all (`disable-model-
     invocation`, `skillOverrides`); its body on demand. The characters it adds at start-up."""
     rel, kind, name, desc = item
@@ -140,7 +173,11 @@ def _list(b: Builder, ctx: AgentContext, rules: RuleSet, item: tuple[str, str, s
     line = f"- {name}: {desc}" if desc else f"- {name}"
     when = f"when the {kind} is used" if kind != "command" else f"when /{name} is used"
     globs = _skill_paths(rules, meta) if kind == "skill" else []
-    if globs:
+    if sub:  # a folder below the root: its skills join once the agent works on a file there
+        ctx.on_demand.append(OnDemand(rel, f"listed once the agent reads or edits a file under {sub}/", 0,
+                                      len(line.encode("utf-8")), "folder", (sub + "/**",), text=line,
+                                      rule=rules.id("skills.nested")))
+    elif globs:
         ctx.on_demand.append(OnDemand(rel, "listed once the agent reads or edits a file matching " + ", ".join(globs),
                                       0, len(line.encode("utf-8")), "path", tuple(globs), text=line,
                                       rule=rules.id("skills.paths")))
@@ -150,7 +187,7 @@ def _list(b: Builder, ctx: AgentContext, rules: RuleSet, item: tuple[str, str, s
                                   Cut(len(line.encode("utf-8")), f"only the {kind}'s name and description are listed"),
                                   line, rule))
     ctx.on_demand.append(OnDemand(rel, when, 0, t.size, "description", description=desc, text=t.text, rule=rule))
-    return 0 if globs else len(line) + 1
+    return 0 if globs or sub else len(line) + 1
 
 
 def _kept_out(rules: RuleSet, kind: str, meta, override: tuple[str, str] | None,

@@ -59,3 +59,25 @@ def test_skill_overrides_in_the_settings_name_only_or_hide_a_skill(tmp_path):
     (c,) = [o for o in hidden.agents["claude-code"].on_demand if o.path.endswith("c/SKILL.md") and "type /c" in o.when]
     assert "skillOverrides is user-invocable-only in .claude/settings.local.json" in c.when
     assert len(_listed(build(root, tmp_path, versions={"claude-code": "2.1.120"}))) == 3  # before 2.1.129
+
+
+def test_a_nested_skills_folder_joins_once_a_file_under_it_is_touched_scoped_on_a_clash(tmp_path):
+    root = repo(tmp_path, {"CLAUDE.md": "x\n", ".claude/skills/deploy/SKILL.md": _skill("deploy"),
+                           "packages/web/.claude/skills/deploy/SKILL.md": _skill("deploy"),
+                           "packages/web/.claude/skills/storybook/SKILL.md": _skill("storybook"),
+                           "node_modules/x/.claude/skills/evil/SKILL.md": _skill("evil")})
+    model = build(root, tmp_path)
+    assert _listed(model) == ["- deploy: does deploy things"]  # only the root's at start-up
+    nested = {o.path: o for o in model.agents["claude-code"].on_demand if o.rule.startswith("claude-code/skills.nested")}
+    assert sorted(nested) == ["packages/web/.claude/skills/deploy/SKILL.md", "packages/web/.claude/skills/storybook/SKILL.md"]
+    book = nested["packages/web/.claude/skills/storybook/SKILL.md"]
+    assert book.globs == ("packages/web/**",) and book.text == (
+        "- storybook: does storybook things (from packages/web/.claude/skills — applies when working on files under "
+        "packages/web/)")
+    assert nested["packages/web/.claude/skills/deploy/SKILL.md"].text.startswith(
+        "- packages/web:deploy: does deploy things (scoped to packages/web/")
+    before = build(root, tmp_path, versions={"claude-code": "2.1.100"})  # no scoped names before 2.1.178
+    assert [u.path for u in before.agents["claude-code"].never if "not offered" in u.reason] == [
+        "packages/web/.claude/skills/deploy/SKILL.md"]
+    assert not [o for o in build(root, tmp_path, versions={"claude-code": "2.1.5"}).agents["claude-code"].on_demand
+                if "packages/web" in o.path]
