@@ -236,13 +236,13 @@ def written(text: str, key: str) -> str | None:
 
 
 def _skill_paths(rules: RuleSet, meta) -> list[str]:
-    """A skill's `paths:` globs as Claude Code keeps them (a trailing `/**` dropped); [] when it
-    has none or only `**` (listed at start-up)."""
+    """A skill's `paths:` globs as written; [] when it has none, or only `**` once Claude Code
+    drops a trailing `/**` (listed at start-up)."""
     if not rules.has("skills.paths") or meta.error:
         return []
-    globs = [g[:-3] if g.endswith("/**") else g for g in glob_list(meta.data.get(rules.value("skills.paths")))]
-    globs = [g for g in globs if g]
-    return [] if not globs or all(g == "**" for g in globs) else globs
+    globs = [g for g in glob_list(meta.data.get(rules.value("skills.paths"))) if g.strip()]
+    kept = [g[:-3] if g.endswith("/**") else g for g in globs]
+    return [] if not [g for g in kept if g] or all(g in ("**", "") for g in kept) else globs
 
 
 def _registered(b: Builder, ctx: AgentContext, rules: RuleSet, rel: str, t, data: dict, meta) -> bool:

@@ -40,7 +40,7 @@ def test_a_skill_with_paths_is_listed_once_a_matching_file_is_read(tmp_path):
     model = build(root, tmp_path)
     assert _listed(model) == ["- all: does all things"]  # `**` alone: listed at start-up
     (py,) = [o for o in model.agents["claude-code"].on_demand if o.rule.startswith("claude-code/skills.paths")]
-    assert py.globs == ("src/**/*.py", "tests") and py.text == "- py: does py things"
+    assert py.globs == ("src/**/*.py", "tests/**") and py.text == "- py: does py things"
     assert "tests" in next(f.message for f in model.findings if f.path.endswith("py/SKILL.md"))  # matches no file
     assert sorted(_listed(build(root, tmp_path, versions={"claude-code": "2.1.80"}))) == [
         "- all: does all things", "- py: does py things"]
