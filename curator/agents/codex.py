@@ -33,6 +33,16 @@ TABLE = AgentTable("codex", "Codex", "0.154.0", "2026-09-18", (
                 "(#39837); reported still sent on 0.150.1 (openai/codex#41499); whether a project never asked "
                 "about counts as untrusted is not stated, so curator does not assume it"),
          since="0.150.0", when="setting"),
+    Rule("hooks.context", {"key": "hooks", "file": "hooks.json", "max-tokens": 2_500,
+                           "events": {"SessionStart": "at start-up", "UserPromptSubmit": "with every prompt",
+                                      "PostToolUse": "after a tool runs"}},
+         "what a `SessionStart` hook prints joins the context at start-up, a `UserPromptSubmit` hook's with every "
+         "prompt, a `PostToolUse` hook's after a tool runs; hooks come from `hooks.json` or `[hooks]` of your "
+         "`$CODEX_HOME` and of a trusted project's `.codex/`, and run once you trust each; past 2,500 tokens the "
+         "rest is written to a file", Source(_CODE + "hooks/src/engine/discovery.rs", "2026-11-29", _READ + " "
+                                              "(`output_spill.rs`: 2,500 tokens); hooks stable and on since 0.124.0 "
+                                              "(#19012), the spill since 0.129.0 (#21069)"),
+         since="0.124.0", when="start-up"),
     Rule("project.imports", False, "`@path` lines are not imports (Codex does not expand them)", _G, when="never"),
     Rule("user.files", ("AGENTS.override.md", "AGENTS.md"),
          "your global `~/.codex/AGENTS.override.md`, else `~/.codex/AGENTS.md` (`$CODEX_HOME` moves the folder), "

@@ -77,6 +77,13 @@ def codex(b: Builder) -> AgentContext:
     ctx = AgentContext("codex")
     config = codex_config(b)
     ctx.notes += config.notes
+    if config.hooks:
+        from .claude_hooks import hook_note
+
+        form = b.rules_of("codex").value("hooks.context")
+        spill = f"; over {form['max-tokens']:,} tokens the rest goes to a file"
+        ctx.notes += [hook_note(event, command, shown, form["events"][event], ", once you trust the hook", spill)
+                      for event, command, shown in config.hooks]
     docs = _docs(b, config.names)
     if config.cap == 0 or config.untrusted:
         rule = b.rules_of("codex").id("project.trust" if config.untrusted else "config.file")

@@ -44,6 +44,11 @@ def context_hooks(b: Builder, ctx: AgentContext, rules, found: list[tuple[str, s
             ctx.startup.append(Loaded(rel, t.size, 0, f"printed by a SessionStart hook ({shown})", None, None,
                                       t.text, rule))
             continue
-        short = command if len(command) <= 60 else command[:59] + "…"
-        ctx.notes.append(f"a {event} hook in {shown} runs `{short}`: what it prints joins the context "
-                         f"{form['events'][event]} (not counted: known only when it runs)")
+        ctx.notes.append(hook_note(event, command, shown, form["events"][event]))
+
+
+def hook_note(event: str, command: str, where: str, when: str, extra: str = "", tail: str = "") -> str:
+    """The note naming a hook whose output joins the context (its command cut to a line)."""
+    short = command if len(command) <= 60 else command[:59] + "…"
+    return (f"a {event} hook in {where} runs `{short}`: what it prints joins the context {when}{extra} (not counted: "
+            f"known only when it runs{tail})")

@@ -20,6 +20,7 @@ class CodexConfig:
     cap: int
     notes: list[str] = field(default_factory=list)
     untrusted: str = ""  # why no project file is read: you marked the project untrusted (project.trust)
+    hooks: list[tuple[str, str, str]] = field(default_factory=list)  # (event, command, where) printing into the context
 
 
 def _toml(path: str, notes: list[str], shown: str) -> dict:
@@ -59,13 +60,15 @@ def codex_config(b: Builder) -> CodexConfig:
     if rules.has("project.trust") and level == rules.value("project.trust"):
         out.untrusted = f"you marked this project untrusted in {shown}: Codex reads no project AGENTS.md"
     project = ".codex/config.toml"
+    trusted = isinstance(trust, dict) and trust.get("trust_level") == "trusted"
     if project in b.fs.fileset:  # read through the repository's walk: recorded, and never through a link out
         got = b.text(project)
-        if got is not None and isinstance(trust, dict) and trust.get("trust_level") == "trusted":
+        if got is not None and trusted:
             layers.append((_parse(got.text, out.notes, project), project))
         elif got is not None:
             out.notes.append(f"{project} is read only in a project you trust (not this one, in your Codex "
                              "config): its settings do not apply")
+    _hooks(b, out, rules, layers, os.path.join(b.home, folder), trusted)
     said: dict[str, str] = {}  # per key, what the layer that wins says
     for data, shown in layers:
         extra = data.get("project_doc_fallback_filenames")
@@ -83,3 +86,35 @@ def codex_config(b: Builder) -> CodexConfig:
             said["cap"] = f"{shown}: project_doc_max_bytes = {limit!r} is not a byte count: Codex refuses to start"
     out.notes += said.values()
     return out
+
+
+def _hooks(b: Builder, out: CodexConfig, rules, layers: list[tuple[dict, str]], home_folder: str,
+           trusted: bool) -> None:
+    """The hooks that print into the context (`hooks.context`): `[hooks]` of each config layer read
+    and the `hooks.json` beside it — yours, and a trusted project's `.codex/hooks.json`."""
+    if not rules.has("hooks.context"):
+        return
+    import json
+
+    from .claude_hooks import commands
+    from .user import shown_path
+
+    form = rules.value("hooks.context")
+    found = list(layers)
+    user_json = os.path.join(home_folder, form["file"])
+    project_json = f".codex/{form['file']}"
+    got = b.text(project_json) if project_json in b.fs.fileset else None
+    for raw, where in ((read_text(user_json), shown_path(b.home, user_json)), (got.text if got else None, project_json)):
+        if raw is None:
+            continue
+        if where == project_json and not trusted:
+            out.notes.append(f"{project_json} holds hooks Codex runs only in a project you trust (not this one)")
+            continue
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            out.notes.append(f"{where} is not valid JSON: Codex loads none of its hooks")
+            continue
+        found.append((data if isinstance(data, dict) else {}, where))
+    for data, shown in found:
+        out.hooks += [(event, cmd, shown) for event, cmd in commands(data, form)]

@@ -274,3 +274,25 @@ def test_a_repositorys_settings_nested_past_pythons_depth_read_as_broken(tmp_pat
     m = build(root, tmp_path, agents=["claude-code", "gemini"], env={"GEMINI_CLI_TRUST_WORKSPACE": "true"})
     assert any(".claude/settings.json is not valid JSON" in n for n in m.agents["claude-code"].notes)
     assert [e.path for e in m.agents["gemini"].startup] == ["GEMINI.md"]
+
+
+def test_codex_names_the_hooks_that_print_into_its_context_yours_and_a_trusted_projects(tmp_path):
+    import json as _json
+
+    hooks = {"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "cat .codex/today.md"}]}],
+                       "PreToolUse": [{"hooks": [{"type": "command", "command": "./guard.sh"}]}]}}
+    root = repo(tmp_path, {"AGENTS.md": "x\n", ".codex/hooks.json": _json.dumps(hooks), ".codex/today.md": "t\n"})
+    _codex_config(tmp_path, '[[hooks.UserPromptSubmit]]\n[[hooks.UserPromptSubmit.hooks]]\ntype = "command"\n'
+                            'command = "date"\n')
+    notes = [n for n in build(root, tmp_path, agents=["codex"]).agents["codex"].notes if "hook" in n]
+    assert any(n.startswith("a UserPromptSubmit hook in ~/.codex/config.toml runs `date`: what it prints joins "
+                            "the context with every prompt, once you trust the hook") for n in notes)
+    assert not any("guard.sh" in n for n in notes)  # a PreToolUse hook prints nothing into the context
+    assert ".codex/hooks.json holds hooks Codex runs only in a project you trust (not this one)" in notes
+    _codex_config(tmp_path, f'[projects."{root}"]\ntrust_level = "trusted"\n')
+    trusted = [n for n in build(root, tmp_path, agents=["codex"]).agents["codex"].notes if " hook in " in n]
+    assert trusted == ["a SessionStart hook in .codex/hooks.json runs `cat .codex/today.md`: what it prints joins the "
+                       "context at start-up, once you trust the hook (not counted: known only when it runs; over "
+                       "2,500 tokens the rest goes to a file)"]
+    assert not [n for n in build(root, tmp_path, agents=["codex"], versions={"codex": "0.120.0"}).agents["codex"].notes
+                if " hook in " in n]
