@@ -115,8 +115,8 @@ def _without_comments(ctx: AgentContext) -> None:
             kept, unclosed = strip_comments(e.text)
             if unclosed and e.path not in said:
                 said.add(e.path)
-                ctx.notes.append(f"{e.path} opens an HTML comment that never closes: Claude Code is shown none of "
-                                 "what follows it")
+                ctx.notes.append(f"{e.path} opens an HTML comment that never closes: Claude Code keeps it, and "
+                                 "all that follows, as text")
             e.text = kept
 
 

@@ -179,7 +179,7 @@ def strip_block_comments(text: str) -> str:
 
 
 def strip_comments(text: str) -> tuple[str, bool]:
-    """`strip_block_comments`, and whether a comment never closes (the rest of the file gone)."""
+    """`strip_block_comments`, and whether a comment never closes (kept as text)."""
     if "<!--" not in text:
         return text, False
     kept, unclosed = comment_free_lines(text)

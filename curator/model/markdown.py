@@ -119,33 +119,45 @@ def date_in_name(name: str) -> str | None:
     return f"{m.group(1)}-{m.group(3)}-{m.group(4)}" if m else None
 
 
+_COMMENT_OPEN = re.compile(r"^ {0,3}<!--")
+_COMMENT_SPAN = re.compile(r"<!--[\s\S]*?-->")
+
+
 def comment_free_lines(text: str) -> tuple[list[tuple[int, str]], bool]:
-    """(line number, what is left of the line) of the text without its block-level HTML comments
-    (`<!-- ... -->` opening a line, to its close, over several lines if need be; those in fenced
-    code stay), each kept line with its line break; and whether a comment never closes (the rest
-    of the text gone). What Claude Code injects of a CLAUDE.md since 2.1.72, and of MEMORY.md."""
+    """(line number, what is left of the line) of the text without its block-level HTML comments,
+    as Claude Code strips them (`stripHtmlCommentsFromTokens`, read at 2.1.88 and 2.1.332): a
+    comment opening a line (at most three spaces in, outside fenced code) runs to the line that
+    closes it, and of those lines only what lies outside `<!-- ... -->` spans is kept; a comment
+    that never closes is kept whole, as text. Also whether one never closes."""
     out: list[tuple[int, str]] = []
     fence = ""
-    inside = False
-    for no, line in enumerate(text.splitlines(keepends=True), 1):
-        if inside:
-            end = line.find("-->")
-            if end < 0:
-                continue
-            inside, rest = False, line[end + 3:]
-            if rest.strip():
-                out.append((no, rest))
+    block: list[tuple[int, str]] = []  # the lines of a comment still open
+    text = text.replace("\r\n", "\n")  # the markdown lexer Claude Code strips with turns CRLF into LF
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    for no, line in enumerate(lines if lines[-1] else lines[:-1], 1):
+        if block:
+            block.append((no, line))
+            if "-->" in line:
+                _residue(block, out)
+                block = []
             continue
         m = FENCE_OPEN.match(line)
         if m:
             fence = "" if fence and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) else fence or m.group(1)
-        if fence or not line.lstrip().startswith("<!--"):
+        if fence or not _COMMENT_OPEN.match(line):
             out.append((no, line))
             continue
-        body = line.lstrip()[4:]
-        end = body.find("-->")
-        if end < 0:
-            inside = True
-        elif body[end + 3:].strip():
-            out.append((no, body[end + 3:]))
-    return out, inside
+        block = [(no, line)]
+        if "-->" in line[line.index("<!--") + 4:]:
+            _residue(block, out)
+            block = []
+    out += block  # never closed: Claude Code keeps it as text
+    return out, bool(block)
+
+
+def _residue(block: list[tuple[int, str]], out: list[tuple[int, str]]) -> None:
+    """What a closed comment block leaves: its lines without the comment spans, if anything."""
+    rest = _COMMENT_SPAN.sub("", "".join(line for _, line in block))
+    if rest.strip():
+        out.append((block[-1][0], rest))

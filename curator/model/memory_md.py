@@ -13,27 +13,32 @@ import re
 
 from .markdown import comment_free_lines
 
-_OPEN = re.compile(r"^---\s*$")
+_FRONTMATTER = re.compile(r"---\s*\n([\s\S]*?)---\s*\n?")  # Claude Code's own pattern, from the start
 _WARNING = ("\n\n> WARNING: MEMORY.md is {why}. Only part of it was loaded: {what}. Keep index entries to one line "
             "under ~200 chars; move detail into topic files.")
 
 
+def units(text: str) -> int:
+    """Its length as JavaScript counts it (UTF-16 code units: an emoji is two)."""
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
+
+
 def index_lines(text: str) -> list[tuple[int, str]]:
-    """(line number in the file, line without its break) of what is left once the frontmatter
-    and block comments are out, trimmed as JavaScript's `trim` does."""
-    lines = text.splitlines(keepends=True)
-    start = 0
-    if lines and _OPEN.match(lines[0]):
-        close = next((i for i in range(1, len(lines)) if lines[i].startswith("---")), None)
-        if close is not None:
-            start = close + 1
-    body = "".join(lines[start:])
-    kept, _ = comment_free_lines(body) if "<!--" in body else (list(enumerate(lines[start:], 1)), False)
-    out = [(no + start, line.rstrip("\r\n")) for no, line in kept]
-    while out and not out[0][1].strip():
-        out.pop(0)
-    while out and not out[-1][1].strip():
-        out.pop()
+    """(line number in the file, line without its `\n`) of what is left once the frontmatter and
+    block comments are out, trimmed as JavaScript's `trim` does; lines end at `\n` only (a `\r`
+    is part of its line, as in Claude Code)."""
+    text = text.removeprefix("\ufeff")
+    m = _FRONTMATTER.match(text)
+    start = text.count("\n", 0, m.end()) if m else 0  # lines before the body (it may start mid-line)
+    body = text[m.end():] if m else text
+    if "<!--" in body:
+        kept = [(no + start, line) for no, line in comment_free_lines(body)[0]]
+    else:
+        kept = [(no + start + 1, line + "\n") for no, line in enumerate(body.split("\n"))]
+    out = [(no, line[:-1] if line.endswith("\n") else line) for no, line in kept]
+    first = next((i for i, (_, line) in enumerate(out) if line.strip()), len(out))
+    last = next((i for i in range(len(out) - 1, first - 1, -1) if out[i][1].strip()), first - 1)
+    out = out[first:last + 1]
     if out:
         out[0] = (out[0][0], out[0][1].lstrip())
         out[-1] = (out[-1][0], out[-1][1].rstrip())
@@ -45,19 +50,20 @@ def loaded_index(text: str, max_lines: int, max_chars: int) -> tuple[str, int | 
     when all of it loads)."""
     kept = index_lines(text)
     count = len(kept)
-    size = sum(len(line) for _, line in kept) + max(count - 1, 0)
+    size = sum(units(line) for _, line in kept) + max(count - 1, 0)
     if count <= max_lines and size <= max_chars:
         return "\n".join(line for _, line in kept), None
     part = kept[:max_lines]
     n, end = len(part), -1
-    if sum(len(line) for _, line in part) + len(part) - 1 > max_chars:
+    if sum(units(line) for _, line in part) + len(part) - 1 > max_chars:
         n = 0
         for i, (_, line) in enumerate(part):
-            end += len(line) + 1  # where the break after this line is, in the joined text
+            end += units(line) + 1  # where the break after this line is, in the joined text
             if end > max_chars:
                 break
             n = i + 1
-    shown = "\n".join(line for _, line in part[:n]) if n else part[0][1][:max_chars]
+    shown = "\n".join(line for _, line in part[:n]) if n else \
+        part[0][1].encode("utf-16-le")[: 2 * max_chars].decode("utf-16-le", "ignore")  # JavaScript's slice
     nxt = kept[n][1].strip() if n < count else ""
     what = (f"everything after the first {len(shown)} characters of line 1 was cut off" if n == 0 else
             f"{count - n} of {count} lines were cut off, starting at line {n + 1}"
@@ -78,6 +84,6 @@ def cut_by(text: str, max_lines: int, max_chars: int) -> str | None:
     """What cuts MEMORY.md: "lines" (its first `max_lines` fit in `max_chars`), "chars", or None."""
     kept = index_lines(text)[: max_lines + 1]
     part = kept[:max_lines]
-    if sum(len(line) for _, line in part) + len(part) - 1 > max_chars:
+    if sum(units(line) for _, line in part) + len(part) - 1 > max_chars:
         return "chars"
     return "lines" if len(kept) > max_lines else None

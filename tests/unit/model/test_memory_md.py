@@ -12,16 +12,23 @@ WARNING = "\n\n> WARNING: "
 
 
 def _truncate(raw: str, lines: int, chars: int) -> str:
-    """Claude Code's truncateEntrypointContent, transcribed (without the warning)."""
+    """Claude Code's truncateEntrypointContent, transcribed (without the warning), lengths and
+    indexes in UTF-16 code units as JavaScript has them."""
     trimmed = raw.strip()
     parts = trimmed.split("\n")
-    if len(parts) <= lines and len(trimmed) <= chars:
+    if len(parts) <= lines and _units(trimmed) <= chars:
         return trimmed
     cut = "\n".join(parts[:lines]) if len(parts) > lines else trimmed
-    if len(cut) > chars:
-        at = cut.rfind("\n", 0, chars + 1)
-        cut = cut[: at if at > 0 else chars]
+    if _units(cut) > chars:
+        units = cut.encode("utf-16-le")
+        at = max((i for i in range(0, min(chars, _units(cut) - 1) + 1) if units[2 * i:2 * i + 2] == b"\n\x00"),
+                 default=-1)
+        cut = units[: 2 * (at if at > 0 else chars)].decode("utf-16-le", "ignore")
     return cut
+
+
+def _units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
 
 
 def test_frontmatter_and_block_comments_go_before_the_cap_and_lines_keep_the_files_numbers():
@@ -34,8 +41,10 @@ def test_frontmatter_and_block_comments_go_before_the_cap_and_lines_keep_the_fil
     assert "3 of 5 lines were cut off, starting at line 3 (\"```\")" in shown
 
 
-lines_text = st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\x0b\x0c\x1c"
-                                                     "\x1d\x1e\x85\u2028\u2029"), max_size=60), max_size=40)
+# characters Python's strip takes for whitespace and JavaScript's trim does not are left out
+lines_text = st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",),
+                                                     blacklist_characters="\x1c\x1d\x1e\x1f\x85"), max_size=60),
+                      max_size=40)
 
 
 @settings(max_examples=300, deadline=None)
@@ -56,3 +65,32 @@ def test_any_text_loads_within_the_cap_and_never_raises(text, max_lines, max_cha
     shown, first = loaded_index(text, max_lines, max_chars)
     body = shown.split(WARNING)[0]
     assert len(body) <= max_chars and body.count("\n") < max_lines
+
+
+def test_comments_as_claude_code_strips_them_an_unclosed_one_stays_as_text():
+    from curator.model.markdown import comment_free_lines
+
+    def kept(text):
+        return "".join(line for _, line in comment_free_lines(text)[0])
+
+    assert kept("a\n<!-- x --> keep <!-- y -->\nb\n") == "a\n keep \nb\n"  # spans out, the rest of the line kept
+    assert kept("a\n<!-- open\nnever closed\n") == "a\n<!-- open\nnever closed\n"  # kept whole, as text
+    assert comment_free_lines("<!-- open\n")[1] is True
+    assert kept("    <!-- indented code -->\n") == "    <!-- indented code -->\n"  # four spaces: not a comment block
+    assert kept("a\r\n<!-- x -->\r\nb\r\n") == "a\nb\n"
+
+
+def test_the_load_counts_as_javascript_does_and_reads_frontmatter_as_claude_code_does():
+    assert loaded_index("\ufeff---\nname: x\n---\nbody\n", 200, 25_000) == ("body", None)  # a BOM first: still frontmatter
+    assert loaded_index("a\r\nb\r\n", 200, 25_000)[0] == "a\r\nb"  # a \r is part of its line
+    assert loaded_index("x\u2028y\n", 1, 25_000) == ("x\u2028y", None)  # one line: only \n ends one
+    emoji = "😀" * 6 + "\n" + "b\n"  # 12 units, then a break at 12
+    assert loaded_index(emoji, 200, 12)[1] == 2 and loaded_index(emoji, 200, 13)[1] == 2
+
+
+def test_many_blank_lines_load_in_linear_time():
+    import time
+
+    start = time.perf_counter()
+    assert loaded_index("\n" * 300_000 + "x\n", 200, 25_000) == ("x", None)
+    assert time.perf_counter() - start < 2
