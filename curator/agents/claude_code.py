@@ -137,6 +137,12 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.332", "2026-11-29", (
     Rule("skills.folder", ".claude/skills",
          "skills `.claude/skills/<name>/SKILL.md`: name and description listed at start-up, the body when used "
          "(no readable description: the body's first line)", Source(SKILLS, "2026-09-29")),
+    Rule("skills.listed-name", "folder",
+         "a skill is listed, invoked and matched by `skillOverrides` under its folder's name; its frontmatter `name` "
+         "is only the name menus show", Source(CODE, "2026-11-29", "`name: skillName` (the folder) and "
+                                               "`userFacingName() { return displayName || skillName }` read in the "
+                                               "code of 2.1.88; the listing's `- ${name}` the same in 2.1.332"),
+         when="start-up"),
     Rule("skills.name-max", 64, "a skill name is at most 64 characters", Source(SKILLS, "2026-09-29"), when="cap"),
     Rule("skills.description-max", 1024, "a skill description is at most 1,024 characters; the rest is cut",
          Source(SKILLS, "2026-09-29"), when="cap"),

@@ -110,6 +110,9 @@ def listing(b: Builder, ctx: AgentContext, rules: RuleSet, overrides: dict | Non
             b.add("instructions.frontmatter", rel, f"{meta.error}: Claude Code drops every field (name, description, "
                   f"allowed-tools) and {effect}", meta.line)
         name = str(data.get("name") or default_name).strip()
+        shown_name = name  # a skill's frontmatter name is what menus show; it is listed by its folder's
+        if kind == "skill" and rules.value("skills.listed-name", None) == "folder":
+            name = default_name
         desc = data.get("description")
         desc = " ".join(str(desc).split()) if desc not in (None, "") else ""
         desc_from = "frontmatter" if desc else "none"
@@ -120,10 +123,10 @@ def listing(b: Builder, ctx: AgentContext, rules: RuleSet, overrides: dict | Non
             desc_from = "body" if desc else "none"
             if not meta.error:
                 _undescribed_skill(b, rules, rel, meta, desc)
-        ctx.listing.append(Listed(rel, kind, name, desc, "unreadable" if meta.error else "ok" if meta.present else "none",
+        ctx.listing.append(Listed(rel, kind, shown_name, desc, "unreadable" if meta.error else "ok" if meta.present else "none",
                                   "frontmatter" if data.get("name") else "file", desc_from))
         if kind == "skill":
-            desc = _lengths(b, rel, name, desc, name_max, desc_max)
+            desc = _lengths(b, rel, shown_name, desc, name_max, desc_max)
         desc = desc[:listed_max] if listed_max else desc
         if kind == "command" and not desc:
             ctx.on_demand.append(OnDemand(rel, f"when you type /{name}", 0, t.size, "invoked", text=t.text,

@@ -81,3 +81,11 @@ def test_a_nested_skills_folder_joins_once_a_file_under_it_is_touched_scoped_on_
         "packages/web/.claude/skills/deploy/SKILL.md"]
     assert not [o for o in build(root, tmp_path, versions={"claude-code": "2.1.5"}).agents["claude-code"].on_demand
                 if "packages/web" in o.path]
+
+
+def test_a_skill_is_listed_and_overridden_by_its_folders_name_not_its_frontmatter_name(tmp_path):
+    root = repo(tmp_path, {"CLAUDE.md": "x\n", ".claude/skills/dirname/SKILL.md": _skill("pretty"),
+                           ".claude/skills/other/SKILL.md": _skill("on")})  # `on`: YAML 1.1's true, a word here
+    assert sorted(_listed(build(root, tmp_path))) == ["- dirname: does pretty things", "- other: does on things"]
+    (root / ".claude" / "settings.json").write_text(json.dumps({"skillOverrides": {"dirname": "off"}}))
+    assert _listed(build(root, tmp_path)) == ["- other: does on things"]
