@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..agents import RuleSet
 from ..base.paths import from_home
 from ..model import formats as fmts
-from ..model.auto_memory import switch_off
+from ..model.auto_memory import switch_off, with_modes
 from .builder import Builder, cut_bytes
 from .model import AgentContext, Cut, Loaded, MemoryFolder, OnDemand, Unseen
 from .user import claude_moved, claude_place, count_md, shown_path
@@ -33,9 +33,7 @@ def auto_place(b: Builder, rules: RuleSet, settings) -> AutoPlace | None:
     if not rules.has("memory.auto"):
         return None
     switch = rules.value("memory.auto-switch", None)
-    if switch and rules.has("switch.safe"):
-        switch = {**switch, "safe": rules.value("switch.safe")}
-    off = switch_off(b.env, switch, settings.auto_enabled) if switch else ""
+    off = switch_off(b.env, with_modes(rules, switch), settings.auto_enabled) if switch else ""
     if off:
         return AutoPlace(off=off)
     if settings.auto_dir is None:

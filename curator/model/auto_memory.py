@@ -54,6 +54,8 @@ def switch_off(env: Mapping[str, str], switch: dict, enabled: tuple[bool, str] |
     safe = switch.get("safe")
     if safe and env.get(safe, "").strip().lower() in TRUE:  # safe mode: off whatever the variable says
         return f"{safe} is set (safe mode)"
+    if switch.get("bare") and env.get(switch["simple"], "").strip().lower() in TRUE:
+        return f"{switch['simple']} is set (bare mode: no memory file is read)"  # its loader is off, forced or not
     forced = env.get(switch["variable"], "").strip().lower()
     if forced in TRUE:
         return f"{switch['variable']} is {forced}"
@@ -64,6 +66,12 @@ def switch_off(env: Mapping[str, str], switch: dict, enabled: tuple[bool, str] |
     if enabled is not None and enabled[0] is False:
         return f"autoMemoryEnabled is false in {enabled[1]}"
     return ""
+
+
+def with_modes(rules, switch: dict) -> dict:
+    """The auto-memory switch with the version's safe and bare modes, which read no memory file."""
+    extra = {"safe": rules.value("switch.safe")} if rules.has("switch.safe") else {}
+    return {**switch, **extra, **({"bare": True} if rules.has("switch.bare") else {})}
 
 
 def _settings(root: Path | None, env: Mapping[str, str], home: Path, scopes) -> list[tuple[str, str, dict]]:
@@ -106,8 +114,7 @@ def auto_memory_off(root: Path | None, env: Mapping[str, str], home: Path) -> st
     switch = rules.value("memory.auto-switch", None)
     if switch is None:
         return ""
-    if rules.has("switch.safe"):
-        switch = {**switch, "safe": rules.value("switch.safe")}
+    switch = with_modes(rules, switch)
     enabled = next(((data[switch["setting"]], shown)
                     for _, shown, data in _settings(root, env, home, ("managed", "local", "project", "user"))
                     if isinstance(data.get(switch["setting"]), bool)), None)

@@ -219,13 +219,13 @@ def test_with_auto_memory_off_the_store_loads_nothing_at_start_up_as_the_context
     monkeypatch.setenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1")
     tokens, what, capped = figures()
     assert (tokens, capped) == (0, False) and "auto memory is off (CLAUDE_CODE_DISABLE_AUTO_MEMORY is 1)" in what
-    monkeypatch.setenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "0")  # the variable decides first
-    monkeypatch.setenv("CLAUDE_CODE_SIMPLE", "1")
-    assert figures() == on
-    monkeypatch.delenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
-    assert "CLAUDE_CODE_SIMPLE is set" in figures()[1]
+    monkeypatch.setenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "0")
+    monkeypatch.setenv("CLAUDE_CODE_SIMPLE", "1")  # bare mode reads no memory file, forced on or not
+    assert "CLAUDE_CODE_SIMPLE is set (bare mode" in figures()[1]
     monkeypatch.delenv("CLAUDE_CODE_SIMPLE")
     (root / ".claude" / "settings.json").write_text(json.dumps({"autoMemoryEnabled": False}))
+    assert figures() == on  # the variable at 0 keeps it on whatever the settings say
+    monkeypatch.delenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
     assert "autoMemoryEnabled is false in .claude/settings.json" in figures()[1]
     local = {"autoMemoryDirectory": str(memory), "autoMemoryEnabled": True}  # local settings outrank the project's
     (root / ".claude" / "settings.local.json").write_text(json.dumps(local))

@@ -1,5 +1,5 @@
 """Bare and safe mode, read from the environment curator runs in: Claude Code reads none of the
-repository's instruction files, skills or hooks (bare keeps auto memory when forced on)."""
+repository's instruction files, skills, hooks or memory files."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from curator.model.sources import claude_slug
 from .test_context_model import build, repo
 
 
-def test_bare_and_safe_mode_read_nothing_and_bare_keeps_auto_memory_only_when_forced_on(tmp_path):
+def test_bare_and_safe_mode_read_no_instruction_or_memory_file(tmp_path):
     root = repo(tmp_path, {"CLAUDE.md": "project\n", ".claude/rules/a.md": "rule\n",
                            ".claude/skills/lint/SKILL.md": "---\nname: lint\ndescription: lint it\n---\nbody\n"})
     memory = tmp_path / "home" / ".claude" / "projects" / claude_slug(root) / "memory"
@@ -21,7 +21,7 @@ def test_bare_and_safe_mode_read_nothing_and_bare_keeps_auto_memory_only_when_fo
     assert {u.rule for u in bare.never} == {"claude-code/switch.bare@2.1.50"}
     assert sorted(u.path for u in bare.never) == [".claude/rules/a.md", ".claude/skills/lint/SKILL.md", "CLAUDE.md"]
     forced = build(root, tmp_path, env={"CLAUDE_CODE_SIMPLE": "yes", "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"})
-    assert [e.path for e in forced.agents["claude-code"].user] == [f"~/.claude/projects/{claude_slug(root)}/memory/MEMORY.md"]
+    assert forced.agents["claude-code"].user == []  # bare mode reads no memory file, auto memory forced on or not
     safe = build(root, tmp_path, env={"CLAUDE_CODE_SAFE_MODE": "true", "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"})
     ctx = safe.agents["claude-code"]
     assert ctx.startup == [] and ctx.user == [] and any("safe mode" in n for n in ctx.notes)
