@@ -10,10 +10,16 @@ settings file makes a memory store of your home folder, the root, or the reposit
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
 from ..base.paths import from_home, is_within
+
+
+def claude_slug(path: Path | str) -> str:
+    """Claude Code's project folder name: the absolute path, every non-alphanumeric → `-`."""
+    return re.sub(r"[^A-Za-z0-9]", "-", str(path))
 
 
 def claude_roots(env: Mapping[str, str] | None = None, home: Path | None = None) -> list[Path]:
@@ -198,9 +204,34 @@ def store_auto_off(store) -> str:
 
         env = os.environ
         try:
-            repo = store_repository(store.root, store.repo_root, store.format)
+            repo = store_repository(store.root, store.repo_root, store.format) or slug_repository(Path(store.root))
             return auto_memory_off(repo, env, Path(env.get("HOME") or Path.home()))
         except (OSError, RuntimeError, ValueError):
             return ""
 
     return store.view("auto-memory-off", build, reads=frozenset())
+
+
+def slug_repository(folder: Path, budget: int = 200) -> Path | None:
+    """The repository whose auto memory `folder` is (`<claude root>/projects/<slug>/memory`, opened
+    by itself), found by walking down from `/` through the names whose slug the slug goes on
+    with; None when no existing folder has that slug (or the walk passes `budget` listings)."""
+    if folder.name != "memory" or folder.parent.parent.name != "projects":
+        return None
+    slug = folder.parent.name
+    todo: list[tuple[Path, int]] = [(Path("/"), 0)]
+    while todo and budget > 0:
+        here, at = todo.pop()
+        if at == len(slug):
+            return here
+        budget -= 1
+        try:
+            names = os.listdir(here)
+        except OSError:
+            continue
+        for name in names:
+            part = "-" + claude_slug(name)
+            if slug.startswith(part, at) and (at + len(part) == len(slug) or slug[at + len(part)] == "-"):
+                if os.path.isdir(here / name):
+                    todo.append((here / name, at + len(part)))
+    return None

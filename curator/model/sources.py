@@ -18,7 +18,7 @@ from pathlib import Path
 from ..base.trust import Untrusted, confine
 from ..base.worktree import main_checkout
 from . import formats as fmts
-from .auto_memory import auto_memory_place, claude_roots
+from .auto_memory import auto_memory_place, claude_roots, claude_slug
 
 SERENA, CLAUDE, EXPERIENCE, SESSIONS = "serena", "claude", "experience", "sessions"
 
@@ -53,11 +53,6 @@ class Layout:
 
     def memory_sources(self) -> list[SourceSpec]:
         return [s for s in self.sources if s.kind != SESSIONS]
-
-
-def claude_slug(path: Path | str) -> str:
-    """Claude Code's project folder name: the absolute path, every non-alphanumeric → `-`."""
-    return re.sub(r"[^A-Za-z0-9]", "-", str(path))
 
 
 def _is_dir(p: Path) -> bool:

@@ -261,3 +261,27 @@ def test_safe_mode_turns_auto_memory_off_whatever_the_variable_says(make_store, 
     monkeypatch.setenv("CLAUDE_CODE_SAFE_MODE", "1")
     st = startup_of(load(root / ".claude" / "memory"))
     assert st.tokens == 0 and "CLAUDE_CODE_SAFE_MODE is set (safe mode)" in st.what
+
+
+def test_an_auto_memory_folder_opened_by_itself_still_reads_its_repositorys_settings(tmp_path, monkeypatch):
+    """`curator tokens ~/.claude/projects/<slug>/memory`: the repository is found from the slug, so
+    its settings turning auto memory off count there as in `context`."""
+    import json
+    import os
+
+    from curator.budgets.startup import startup_of
+    from curator.model.sources import claude_slug
+
+    monkeypatch.delenv("CI", raising=False)
+    repo = tmp_path / "work" / "my-app"
+    (repo / ".claude").mkdir(parents=True)
+    memory = tmp_path / "home" / ".claude" / "projects" / claude_slug(repo) / "memory"
+    memory.mkdir(parents=True)
+    (memory / "MEMORY.md").write_text("# Memory\n- [T](t.md) — a note\n")
+    (memory / "t.md").write_text("# T\n")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert startup_of(load(memory)).tokens > 0
+    (repo / ".claude" / "settings.json").write_text(json.dumps({"autoMemoryEnabled": False}))
+    st = startup_of(load(memory))
+    assert st.tokens == 0 and "autoMemoryEnabled is false in .claude/settings.json" in st.what
+    assert os.path.isdir(repo)
