@@ -133,6 +133,7 @@ def listing(b: Builder, ctx: AgentContext, rules: RuleSet, overrides: dict | Non
                                           rule=rules.id("commands.folder")))
             continue
         sub = nested_in(rel, rules.value("skills.folder")) if kind == "skill" else ""
+        own = desc  # what the skill says of itself (a nested one's listing adds where it applies)
         if sub:
             scoped = _scoped(rules, sub, name, desc, taken)
             if scoped is None:
@@ -141,7 +142,7 @@ def listing(b: Builder, ctx: AgentContext, rules: RuleSet, overrides: dict | Non
                 continue
             name, desc = scoped
         taken.add(name)
-        total += _list(b, ctx, rules, (rel, kind, name, desc), t, meta, (overrides or {}).get(name), sub)
+        total += _list(b, ctx, rules, (rel, kind, name, desc, own), t, meta, (overrides or {}).get(name), sub)
     if budget and total > budget:
         b.add("skills.budget", rules.value("skills.folder"),
               f"the skills listing is {total:,} characters, over its ~{budget:,} budget (a share of "
@@ -159,11 +160,11 @@ def _lengths(b: Builder, rel: str, name: str, desc: str, name_max: int, desc_max
     return desc
 
 
-def _list(b: Builder, ctx: AgentContext, rules: RuleSet, item: tuple[str, str, str, str], t, meta,
+def _list(b: Builder, ctx: AgentContext, rules: RuleSet, item: tuple[str, str, str, str, str], t, meta,
           override: tuple[str, str] | None, sub: str = "") -> int:
     """One item into the listing at start-up, later (`paths:`) or not at all (`disable-model-
     invocation`, `skillOverrides`); its body on demand. The characters it adds at start-up."""
-    rel, kind, name, desc = item
+    rel, kind, name, desc, own = item
     rule = rules.id({"skill": "skills.folder", "command": "commands.folder", "subagent": "subagents.folder"}[kind])
     hidden = _kept_out(rules, kind, meta, override, t.text)
     if hidden is not None:
@@ -189,7 +190,8 @@ def _list(b: Builder, ctx: AgentContext, rules: RuleSet, item: tuple[str, str, s
         ctx.startup.append(Loaded(rel, t.size, 0, f"{kind} listing (name and description; body on demand)", None,
                                   Cut(len(line.encode("utf-8")), f"only the {kind}'s name and description are listed"),
                                   line, rule))
-    ctx.on_demand.append(OnDemand(rel, when, 0, t.size, "description", description=desc, text=t.text, rule=rule))
+    ctx.on_demand.append(OnDemand(rel, when, 0, t.size, "description", description=own if override is None or
+                                  override[0] != "name-only" else "", text=t.text, rule=rule))
     return 0 if globs or sub else len(line) + 1
 
 

@@ -89,3 +89,10 @@ def test_a_skill_is_listed_and_overridden_by_its_folders_name_not_its_frontmatte
     assert sorted(_listed(build(root, tmp_path))) == ["- dirname: does pretty things", "- other: does on things"]
     (root / ".claude" / "settings.json").write_text(json.dumps({"skillOverrides": {"dirname": "off"}}))
     assert _listed(build(root, tmp_path)) == ["- other: does on things"]
+
+
+def test_nested_skills_are_compared_by_their_own_descriptions_not_where_they_apply(tmp_path):
+    root = repo(tmp_path, {"CLAUDE.md": "x\n",
+                           "pkg/.claude/skills/a/SKILL.md": "---\nname: a\ndescription: squash commits\n---\nbody\n",
+                           "pkg/.claude/skills/b/SKILL.md": "---\nname: b\ndescription: rotate logs\n---\nbody\n"})
+    assert not [f for f in build(root, tmp_path).findings if f.check == "instructions.description-collision"]
