@@ -97,7 +97,7 @@ def _valid(names: list[str], root: str, bad: str) -> list[str] | None:
             if outside:
                 return None
         elif not rel.strip() or "\x00" in rel or os.path.isabs(rel) or rel.startswith("\\") or ".." in rel \
-                or ".." in unquote(rel) or outside:
+                or ".." in unquote(rel) or outside or (len(rel) > 1 and rel[1] == ":" and rel[0].isalpha()):
             continue
         out.append(full)
     return out

@@ -196,6 +196,7 @@ def test_the_auto_memory_byte_cut_holds_since_2_1_83(tmp_path):
     assert now.cut is not None and "first 200 lines or 25 KB" in now.cut.reason and "lines 84+" in now.cut.reason
     index, warning = now.text.split("\n\n> WARNING: ")
     assert len(index) <= 25_000 and index.count("\n") == 82  # cut at the last line break before 25,000 characters
+    assert now.cut.kept_bytes == len(index.encode("utf-8"))  # the file's bytes kept, the warning line apart
     assert warning.startswith("MEMORY.md is 29.4KB (limit: 24.4KB) — index entries are too long. Only part of it "
                               "was loaded: 17 of 100 lines were cut off, starting at line 84")
 

@@ -51,8 +51,10 @@ def test_a_bad_context_file_name_skips_the_extension_until_0_60_and_only_itself_
     ext = tmp_path / "home" / ".gemini" / "extensions" / "docs"
     ext.mkdir(parents=True)
     (ext / "gemini-extension.json").write_text(json.dumps({"name": "docs", "contextFileName":
-                                                           ["DOCS.md", "sub/../DOCS.md", "%2e%2e/x.md", "../x.md"]}))
+                                                           ["DOCS.md", "sub/../DOCS.md", "%2e%2e/x.md", "../x.md", "C:/x.md"]}))
     (ext / "DOCS.md").write_text("docs\n")
+    (ext / "C:").mkdir()
+    (ext / "C:" / "x.md").write_text("a drive name: refused, as Gemini's path.win32.isAbsolute does\n")
 
     def user(version):
         gem = build(root, tmp_path, agents=["gemini"], versions={"gemini": version}, env=TRUSTED).agents["gemini"]
