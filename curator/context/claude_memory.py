@@ -169,12 +169,11 @@ def _capped(rules: RuleSet, path: str, text: str, why: str) -> tuple[Loaded, Uns
         if first is None:
             entry.text = shown
             return entry, None
-        lines = text.splitlines(keepends=True)
-        past = len("".join(lines[first - 1:]).encode("utf-8"))
+        past = len("\n".join(text.removeprefix("\ufeff").split("\n")[first - 1:]).encode("utf-8"))  # lines end at \n
         entry.text = shown
-        kept = shown.split("\n\n> WARNING: ", 1)[0]  # the file's part; Claude Code's warning line follows it
-        entry.cut = Cut(len(kept.encode("utf-8")), f"auto memory loads its {fmts.claude_cap_words(cap)}; lines "
-                                                   f"{first}+ are never seen")
+        index = shown.split("\n\n> WARNING: ", 1)[0]  # the file's part; Claude Code's warning line follows it
+        entry.cut = Cut(len(index.encode("utf-8")), f"auto memory loads its {fmts.claude_cap_words(cap)}; lines "
+                                                    f"{first}+ are never seen")
         return entry, Unseen(path, f"lines {first}+ past the auto-memory cap", past, rules.id("memory.auto-cap"))
     first = fmts.claude_cap_line(text, cap["lines"], cap["bytes"], strip=False)
     if first is None:
