@@ -150,7 +150,7 @@ def nearest(b: Builder, ctx: AgentContext) -> None:
                                           t.size, "folder", (folder + "/**",), text=t.text, rule=rule))
 
 
-def gemini_names(b: Builder, notes: list[str] | None = None) -> tuple[list[str], str]:
+def gemini_names(b: Builder, notes: list[str] | None = None, workspace: bool = True) -> tuple[list[str], str]:
     """The context file names Gemini CLI reads and the rule that named them: `context.fileName`
     (a name or a list; since 0.3.0) of the workspace's `.gemini/settings.json`, else of yours — in
     place of the defaults until 0.44.0, the defaults still read after them since — the top-level
@@ -160,7 +160,7 @@ def gemini_names(b: Builder, notes: list[str] | None = None) -> tuple[list[str],
     named, rule = None, rules.id("context.default-names")
     spec = rules.value("context.setting", None)
     path, then = (spec["path"], list(spec["then"])) if isinstance(spec, dict) else (spec or (None, None), [])
-    for data in _gemini_settings(b):
+    for data in _gemini_settings(b)[0 if workspace else 1:]:  # an untrusted folder's settings are not read
         section, key = path
         inner = data.get(section) if section else None
         if isinstance(inner, dict) and inner.get(key) is not None:

@@ -91,6 +91,19 @@ def serena_context(store) -> AgentContext:
     return ctx
 
 
+def _workspace_read(b: Builder, rules) -> bool:
+    """Does Gemini CLI read this folder's `.gemini/settings.json`? Not in a folder you chose not to
+    trust (or a variable untrusts): your GEMINI.md names then come from your settings alone."""
+    from .gemini_trust import Refused, trust_of
+
+    if not rules.has("trust.folder"):
+        return True
+    try:
+        return trust_of(b, rules)[0] is not False
+    except Refused:
+        return True
+
+
 def gemini_user(b: Builder, ctx: AgentContext) -> None:
     """Your `~/.gemini/GEMINI.md` and, since 0.37.0, your private project memory (read-only, apart)."""
     from .agents_md import gemini_names
@@ -99,7 +112,7 @@ def gemini_user(b: Builder, ctx: AgentContext) -> None:
     if b.ci:
         return
     rules = b.rules_of("gemini")
-    names, _ = gemini_names(b)
+    names, _ = gemini_names(b, workspace=_workspace_read(b, rules))
     folder = rules.value("user.folder")
     for shown, text in read_user(b.home, [f"{folder}/{n}" for n in names], []):
         ctx.add_user(shown, text, "your global GEMINI.md (user level)", rules.id("user.folder"))

@@ -63,3 +63,17 @@ def test_a_bad_context_file_name_skips_the_extension_until_0_60_and_only_itself_
     assert user("0.61.0")[0] == ["~/.gemini/extensions/docs/DOCS.md"]  # `..` anywhere, also encoded: dropped
     paths, notes = user("0.59.0")
     assert paths == [] and any("skips extension docs whole" in n for n in notes)
+
+
+def test_an_untrusted_folders_settings_do_not_name_your_context_files(tmp_path):
+    root = repo(tmp_path, {"GEMINI.md": "g\n", ".gemini/settings.json": '{"context": {"fileName": "TEAM.md"}}'})
+    user = tmp_path / "home" / ".gemini"
+    user.mkdir(parents=True, exist_ok=True)
+    (user / "GEMINI.md").write_text("mine\n")
+    (user / "TEAM.md").write_text("team\n")
+
+    def yours(env):
+        return [u.path for u in build(root, tmp_path, agents=["gemini"], env=env).agents["gemini"].user]
+
+    assert yours(TRUSTED) == ["~/.gemini/TEAM.md", "~/.gemini/GEMINI.md"]
+    assert yours({"GEMINI_CLI_TRUST_WORKSPACE": "false"}) == ["~/.gemini/GEMINI.md"]
