@@ -13,7 +13,8 @@ import re
 
 from .markdown import comment_free_lines
 
-_FRONTMATTER = re.compile(r"---\s*\n([\s\S]*?)---\s*\n?")  # Claude Code's own pattern, from the start
+_FRONTMATTER = re.compile(r"---\s*\n([\s\S]*?)---\s*\n?")  # Claude Code's own pattern (`frontmatter_end`)
+_SPACE = re.compile(r"\s*")
 _WARNING = ("\n\n> WARNING: MEMORY.md is {why}. Only part of it was loaded: {what}. Keep index entries to one line "
             "under ~200 chars; move detail into topic files.")
 
@@ -23,14 +24,36 @@ def units(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
 
 
+def frontmatter_end(text: str) -> int | None:
+    """Where `_FRONTMATTER` matched at the start ends (None: no match), found in linear time: the
+    pattern itself backtracks quadratically on "---" and many blank lines with no closing "---".
+    Its greedy whitespace-then-newline ends at the last line break of the blank run after "---"; no
+    closing "---" can start inside that run, so the lazy body reaches the first "---" after it, and
+    the closing whitespace takes the blank run that follows."""
+    if not text.startswith("---"):
+        return None
+    run = _blank_end(text, 3)
+    newline = text.rfind("\n", 3, run)
+    if newline < 0:
+        return None
+    close = text.find("---", newline + 1)
+    return None if close < 0 else _blank_end(text, close + 3)
+
+
+def _blank_end(text: str, at: int) -> int:
+    """Where the whitespace from `at` ends (`\\s*` always matches, perhaps empty)."""
+    m = _SPACE.match(text, at)
+    return m.end() if m else at
+
+
 def index_lines(text: str) -> list[tuple[int, str]]:
     """(line number in the file, line without its `\n`) of what is left once the frontmatter and
     block comments are out, trimmed as JavaScript's `trim` does; lines end at `\n` only (a `\r`
     is part of its line, as in Claude Code)."""
     text = text.removeprefix("\ufeff")
-    m = _FRONTMATTER.match(text)
-    start = text.count("\n", 0, m.end()) if m else 0  # lines before the body (it may start mid-line)
-    body = text[m.end():] if m else text
+    end = frontmatter_end(text)
+    start = text.count("\n", 0, end) if end else 0  # lines before the body (it may start mid-line)
+    body = text[end:] if end else text
     if "<!--" in body:
         kept = [(no + start, line) for no, line in comment_free_lines(body)[0]]
     else:

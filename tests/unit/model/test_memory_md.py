@@ -94,3 +94,22 @@ def test_many_blank_lines_load_in_linear_time():
     start = time.perf_counter()
     assert loaded_index("\n" * 300_000 + "x\n", 200, 25_000) == ("x", None)
     assert time.perf_counter() - start < 2
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="-\n \tab\r", max_size=40))
+def test_frontmatter_end_is_claude_codes_pattern_in_linear_time(text):
+    import re
+
+    from curator.model.memory_md import frontmatter_end
+
+    m = re.compile(r"---\s*\n([\s\S]*?)---\s*\n?").match(text)
+    assert frontmatter_end(text) == (m.end() if m else None)
+
+
+def test_an_opening_line_and_a_flood_of_blank_lines_load_in_linear_time():
+    import time
+
+    start = time.perf_counter()
+    shown, first = loaded_index("---" + "\n" * 300_000 + "x\n", 200, 25_000)  # never closed: no frontmatter
+    assert shown.startswith("---\n\n") and first == 201 and time.perf_counter() - start < 2
