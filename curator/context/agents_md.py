@@ -185,7 +185,11 @@ def gemini_names(b: Builder, notes: list[str] | None = None, workspace: bool = T
 
 def _gemini_settings(b: Builder) -> list[dict]:
     """The workspace's `.gemini/settings.json`, then yours (not read when CI is set): where a
-    setting is, the first that sets it wins."""
+    setting is, the first that sets it wins. Read once a build (the project's names and yours ask)."""
+    return b.once("gemini settings", lambda: _read_gemini_settings(b))
+
+
+def _read_gemini_settings(b: Builder) -> list[dict]:
     import json
 
     out = []

@@ -7,10 +7,9 @@ turns auto memory on: the 2.1.332 code). Everything of the build moves to never,
 from __future__ import annotations
 
 from ..agents import RuleSet
+from ..model.auto_memory import TRUE  # Claude Code's `isEnvTruthy`
 from .builder import Builder
 from .model import AgentContext, Unseen
-
-TRUE = ("1", "true", "yes", "on")  # Claude Code's `isEnvTruthy`
 
 
 def switched_off(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:

@@ -22,7 +22,22 @@ class Refused(Exception):
 
 def trust_of(b: Builder, rules) -> tuple[bool | None, str]:
     """True / False (what you chose, and where), None when you have not chosen yet. Raises
-    Refused for a file Gemini CLI will not start with."""
+    Refused for a file Gemini CLI will not start with. Decided once a build: your files, the
+    system prompt and the workspace's settings all ask."""
+    got = b.once("gemini trust", lambda: _decided(b, rules))
+    if isinstance(got, Refused):
+        raise got
+    return got
+
+
+def _decided(b: Builder, rules) -> tuple[bool | None, str] | Refused:
+    try:
+        return _trust_of(b, rules)
+    except Refused as exc:
+        return exc
+
+
+def _trust_of(b: Builder, rules) -> tuple[bool | None, str]:
     spec = rules.value("trust.folder")
     off = env_off(b, rules)
     if off:
