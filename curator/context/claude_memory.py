@@ -169,7 +169,7 @@ def _capped(rules: RuleSet, path: str, text: str, why: str) -> tuple[Loaded, Uns
         if first is None:
             entry.text = shown
             return entry, None
-        past = len("\n".join(text.removeprefix("\ufeff").split("\n")[first - 1:]).encode("utf-8"))  # lines end at \n
+        past = len("".join(text.splitlines(keepends=True)[first - 1:]).encode("utf-8"))
         entry.text = shown
         index = shown.split("\n\n> WARNING: ", 1)[0]  # the file's part; Claude Code's warning line follows it
         entry.cut = Cut(len(index.encode("utf-8")), f"auto memory loads its {fmts.claude_cap_words(cap)}; lines "

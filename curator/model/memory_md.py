@@ -4,7 +4,10 @@ block-level HTML comments taken out, the rest trimmed, its first 200 lines, then
 line break before 25,000 characters, and a warning line added when anything was cut. The
 numbers are the `memory.auto-cap` row's (curator/agents/claude_code.py).
 
-Pure: text in, (what loads, the first line of the file that does not) out.
+Pure: text in, (what loads, the first line of the file that does not) out. Claude Code ends lines
+at `\n` only; the line it returns is numbered as the rest of curator numbers a file's lines
+(Python's `splitlines`, which also breaks at a lone `\r`, U+2028 and a few more), so every
+screen names the same line (`file_line`).
 """
 
 from __future__ import annotations
@@ -95,7 +98,17 @@ def loaded_index(text: str, max_lines: int, max_chars: int) -> tuple[str, int | 
     why = (f"{_size(size)} (limit: {_size(max_chars)}) — index entries are too long" if chars_over and not lines_over
            else f"{count} lines (limit: {max_lines})" if not chars_over else f"{count} lines and {_size(size)}")
     first = kept[n][0] if n < count and n else kept[0][0]
-    return shown + _WARNING.format(why=why, what=what), first
+    return shown + _WARNING.format(why=why, what=what), file_line(text, first)
+
+
+def file_line(text: str, no: int) -> int:
+    """The `splitlines` number of the line that starts `\n`-line `no` of `text` (the same place)."""
+    at = -1
+    for _ in range(no - 1):
+        at = text.find("\n", at + 1)
+        if at < 0:
+            return no
+    return len(text[: at + 1].splitlines()) + 1 if at >= 0 else 1
 
 
 def _size(n: int) -> str:

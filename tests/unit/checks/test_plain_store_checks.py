@@ -285,3 +285,25 @@ def test_an_auto_memory_folder_opened_by_itself_still_reads_its_repositorys_sett
     st = startup_of(load(memory))
     assert st.tokens == 0 and "autoMemoryEnabled is false in .claude/settings.json" in st.what
     assert os.path.isdir(repo)
+
+
+def test_the_cut_of_memory_md_is_the_same_line_in_check_tokens_and_context(make_store, monkeypatch):
+    """A lone `\\r` above Claude Code's 200-line cut: `check`, `tokens` and `context` name one line."""
+    import json
+
+    from curator.budgets.startup import startup_of
+    from curator.context.build import build_context
+
+    rows = "".join(f"- [T{i}](t{i}.md) — a note\n" for i in range(205))
+    files = {".claude/memory/MEMORY.md": "# Memory\nold\rnote\n" + rows, ".claude/memory/t1.md": "---\nname: t\n---\n# T\n"}
+    root = make_store(files, name="repo")
+    (root / ".claude" / "settings.local.json").write_text(json.dumps({"autoMemoryDirectory": str(root / ".claude/memory")}))
+    monkeypatch.delenv("CI", raising=False)
+    store = load(root / ".claude" / "memory")
+    (cap,) = [f for f in run_checks(store) if f.check == "budget.past-cap"]
+    first_past = startup_of(store).past_cap[0].line
+    ctx = build_context(root, agents=["claude-code"], count=False).agents["claude-code"]
+    (unseen,) = [u for u in ctx.never if "auto-memory cap" in u.reason]
+    text = store.records["MEMORY.md"].text
+    assert cap.line == first_past == 202 and f"lines {cap.line}+" in unseen.reason
+    assert text.splitlines()[cap.line - 1] == "- [T198](t198.md) — a note"  # \n-line 201: 2 + rows 0–197 load

@@ -113,3 +113,14 @@ def test_an_opening_line_and_a_flood_of_blank_lines_load_in_linear_time():
     start = time.perf_counter()
     shown, first = loaded_index("---" + "\n" * 300_000 + "x\n", 200, 25_000)  # never closed: no frontmatter
     assert shown.startswith("---\n\n") and first == 201 and time.perf_counter() - start < 2
+
+
+def test_the_first_unloaded_line_is_numbered_as_every_other_screen_numbers_lines():
+    """Claude Code ends lines at `\\n` only; a lone `\\r` or U+2028 above the cut must not shift the
+    line curator names (its findings and editors number lines with `splitlines`)."""
+    head = "# Index\nnote with a lone \r carriage return\nand a \u2028 line separator\n"
+    text = head + "".join(f"- row {i}\n" for i in range(300))
+    _, first = loaded_index(text, 200, 25_000)
+    assert first == 203 and text.splitlines()[first - 1] == "- row 197"  # 3 + rows 0–196 load
+    plain = "# Index\n" + "".join(f"- row {i}\n" for i in range(300))
+    assert loaded_index(plain, 200, 25_000)[1] == 201  # no such character: the two numberings agree
