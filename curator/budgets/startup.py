@@ -87,7 +87,11 @@ def _claude(store: Store) -> Startup:
     path = store.l0.path if store.l0 is not None else "MEMORY.md"
     label = f"Claude Code's auto memory: first {fmts.CLAUDE_CAP_LINES} lines or {fmts.CLAUDE_CAP_BYTES // 1000} KB of {path}"
     if store.l0 is None or store.l0.path not in store.records:
-        return Startup("nothing (no MEMORY.md)", 0, None, label)
+        unread = store.unread_index()
+        if unread is not None and not store_auto_off(store):
+            return _unread(store, unread, label)
+        return Startup("nothing (no MEMORY.md)" if unread is None else "nothing: Claude Code's auto memory is off",
+                       0, None, label)
     rec = store.records[store.l0.path]
     via = startup_import(store)
     if via is not None:  # imported: Claude Code loads the whole file, with no cap
@@ -122,6 +126,25 @@ def _claude(store: Store) -> Startup:
     if committed_claude_memory(store.root):  # the context view's "never by itself", said here too
         what += "; committed in the repository, it loads only if a loaded file imports it"
     return Startup(what, tokens, None, label, [(rec.path, tokens)], past, cut)
+
+
+def _unread(store: Store, rec, label: str) -> Startup:
+    """A MEMORY.md curator will not take as a memory (not UTF-8, too large) still loads: read as
+    Claude Code reads it (bad bytes as U+FFFD), so `tokens` says what `context` says."""
+    from ..agents import rules_for
+    from ..model.memory_md import loaded_index
+
+    most = rules_for("claude-code").value("project.max-bytes")  # what `context` reads of a file at most
+    try:
+        with open(rec.abspath, "rb") as fh:
+            text = fh.read(most + 1).decode("utf-8", "replace")
+    except OSError:
+        return Startup(f"not known: {rec.path} cannot be read", 0, None, label)
+    shown, first = loaded_index(text, fmts.CLAUDE_CAP_LINES, fmts.CLAUDE_CAP_BYTES)
+    tokens = _count(store, shown)
+    cut = 0 if first is None else len(text.splitlines()) - first + 1
+    return Startup(f"{rec.path} as Claude Code's auto memory, read as it reads it (curator could not: {rec.error})",
+                   tokens, None, label, [(rec.path, tokens)], [], cut)
 
 
 def _serena_names(store: Store) -> Startup:

@@ -106,6 +106,8 @@ def _listed(ctx: Context) -> None:
     listed = store.routes_to
     if store.format == fmts.CLAUDE:
         if store.l0 is None:
+            if store.unread_index() is not None:
+                return  # its parse.error says it: what it lists is not known
             ctx.add(
                 "orphan.unindexed",
                 ".",

@@ -108,6 +108,9 @@ class Builder:
         if isinstance(got, Problem):
             self.problem(got)
             return None
+        if got.bad is not None:
+            self.add("instructions.unreadable", rel, f"not UTF-8 (byte {got.bad}): agents read it with � in place "
+                     "of each byte that is not, and curator will not edit it")
         return got
 
     def problem(self, p: Problem) -> None:

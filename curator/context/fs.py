@@ -37,6 +37,7 @@ class Text:
     real: str  # repository-relative path of the bytes read (differs through a symbolic link)
     data: bytes
     text: str
+    bad: int | None = None  # where the bytes stop being UTF-8 (the text has U+FFFD there, as agents read it)
 
     @property
     def size(self) -> int:
@@ -231,12 +232,13 @@ class RepoFS:
         self.read_paths.add(full)
         if b"\0" in data[:8192]:
             return Problem(rel, "binary", "a binary file, not text")
+        bad = None
         try:
             text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return Problem(rel, "encoding", f"not UTF-8 (byte {exc.start})")
+        except UnicodeDecodeError as exc:  # every agent reads on (Node's utf-8 readFile, Codex's from_utf8_lossy)
+            text, bad = data.decode("utf-8", "replace"), exc.start
         real = os.path.relpath(full, self.root).replace(os.sep, "/")
-        return Text(rel, real, data, text)
+        return Text(rel, real, data, text, bad)
 
 
 def _parents(folder: str) -> list[str]:

@@ -47,8 +47,8 @@ def plan_instruction_fixes(root, checks: set[str], *, only: set[tuple] | None = 
     fixed = 0
     for rel, found in sorted(by_file.items()):
         t = fs.read(rel)
-        if not isinstance(t, Text) or t.real != rel or rel in fs.links:
-            notes.append(f"{rel}: not fixed (read through a symbolic link or unreadable)")
+        if not isinstance(t, Text) or t.real != rel or rel in fs.links or t.bad is not None:
+            notes.append(f"{rel}: not fixed (read through a symbolic link, unreadable or not UTF-8)")
             continue
         text = t.text
         moves = [f.fix for f in found if isinstance(f.fix, Move)]

@@ -20,7 +20,7 @@ from .findings import Finding, Severity
 from .indexes import DomainIndex, IndexLink, IndexRow, L0Index
 from .list_index import ListIndex
 from .reading import L0_NAME, attach_index, attach_list_indexes, classify, read_record
-from .records import LEVEL_L2, Record
+from .records import LEVEL_L2, UNREADABLE, Record
 from .serena_patterns import MemoryPatterns
 from .walk import EXPERIENCE_TOP
 
@@ -292,6 +292,13 @@ class Store:
         if self.format == fmts.SERENA:
             return self.serena_index
         return None
+
+    def unread_index(self) -> Record | None:
+        """The index file when it is there but curator could not read it (not UTF-8, too large):
+        the agent may still load it, so nothing is said of what it lists."""
+        name = self.index_name()
+        rec = self.records.get(name) if name else None
+        return rec if rec is not None and rec.kind == UNREADABLE else None
 
 
 @dataclass

@@ -307,3 +307,17 @@ def test_the_cut_of_memory_md_is_the_same_line_in_check_tokens_and_context(make_
     text = store.records["MEMORY.md"].text
     assert cap.line == first_past == 202 and f"lines {cap.line}+" in unseen.reason
     assert text.splitlines()[cap.line - 1] == "- [T198](t198.md) — a note"  # \n-line 201: 2 + rows 0–197 load
+
+
+def test_a_memory_md_curator_cannot_read_is_not_called_missing(make_store):
+    """Not UTF-8 (Claude Code reads it with U+FFFD) or too large for curator: its parse.error says
+    so, and neither `check` nor `tokens` claims there is no MEMORY.md or that nothing loads."""
+    from curator.budgets.startup import startup_of
+
+    rows = "".join(f"- [T{i}](t{i}.md) caf\xe9 note\n" for i in range(3))
+    root = make_store({"MEMORY.md": ("# Memory\n" + rows).encode("latin-1", "replace"), "t1.md": "---\nname: t\ndescription: d\ntype: project\n---\n# T\n"}, name="memory")
+    store = load(root)
+    assert sorted({f.check for f in run_checks(store)}) == ["parse.error"]
+    st = startup_of(store)
+    assert st.what.startswith("MEMORY.md as Claude Code's auto memory, read as it reads it (curator could not: not valid")
+    assert st.tokens == store.counter.count_many([("", "# Memory\n" + rows.replace("\xe9", "\ufffd").strip())])[0]

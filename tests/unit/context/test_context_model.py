@@ -186,6 +186,9 @@ def test_bad_input_is_one_finding_never_a_traceback(tmp_path, kind):
     assert found == expected
     if kind == "symlink-out":
         assert all("secret" not in e.text for e in m.agents["claude-code"].startup)
+    if kind == "latin1":  # every agent decodes on with U+FFFD (Node's utf-8 readFile, Codex's from_utf8_lossy)
+        (entry,) = [e for e in m.agents["claude-code"].startup if e.path == "docs/x.md"]
+        assert entry.text == "caf\ufffd" and "agents read it with" in m.findings[0].message
 
 
 def test_text_fits_80_columns_and_every_format_renders(tmp_path):
