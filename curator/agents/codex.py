@@ -11,8 +11,11 @@ ROOTS = _CODE + "ext/skills/src/host_roots.rs"
 RENDER = _CODE + "ext/skills/src/render.rs"
 MEMORY = _CODE + "ext/memories/src/prompts.rs"
 _READ = "read in the code at rust-v0.148.0 (2026-08-18), the newest release whose source curator could read"
+NPM = "https://www.npmjs.com/package/@openai/codex"
+_PROBED = ("the 0.154.0 and 0.171.0 binaries from npm run offline against a local endpoint that logged the request "
+           "(2026-11-29): the same instruction text in both; a change dated by the builds between")
 
-TABLE = AgentTable("codex", "Codex", "0.154.0", "2026-09-18", (
+TABLE = AgentTable("codex", "Codex", "0.171.0", "2026-11-29", (
     Rule("project.names", ("AGENTS.override.md", "AGENTS.md"),
          "from the project root down to the working folder, at most one file a folder (`AGENTS.override.md`, else "
          "`AGENTS.md`), concatenated root first; started at the root only the root file loads", _G),
@@ -22,9 +25,13 @@ TABLE = AgentTable("codex", "Codex", "0.154.0", "2026-09-18", (
          _G, when="cap"),
     Rule("config.file", "config.toml", "your `$CODEX_HOME/config.toml`, then the project's `.codex/config.toml` "
          "when you trust the project: `project_doc_fallback_filenames` adds names tried after `AGENTS.md` in each "
-         "folder, `project_doc_max_bytes` moves the cap (0: no project file is read)",
+         "folder (trimmed), `project_doc_max_bytes` moves the cap (0: no project file is read)",
          Source(_CODE + "core/src/agents_md.rs", "2026-11-29", _READ + "; fallback names since 0.44.0, project "
                 "config only in trusted projects since 0.88.0"), since="0.88.0", when="setting"),
+    Rule("config.fallback-names", "names only", "a `project_doc_fallback_filenames` entry that is a path (holds a "
+         "`/`, or is `.` or `..`) is ignored, with a warning", Source(NPM, "2026-11-29", _PROBED + ": the "
+                                                                   "warning's text is in the builds since 0.156.0"),
+         since="0.156.0", when="setting"),
     Rule("project.trust", "untrusted",
          "in a project you marked untrusted (`[projects.\"<path>\"] trust_level = \"untrusted\"` in your config) no "
          "project `AGENTS.md` is read; your own `~/.codex/AGENTS.md` still is",
@@ -35,22 +42,28 @@ TABLE = AgentTable("codex", "Codex", "0.154.0", "2026-09-18", (
          since="0.150.0", when="setting"),
     Rule("hooks.context", {"key": "hooks", "file": "hooks.json", "max-tokens": 2_500,
                            "events": {"SessionStart": "at start-up", "UserPromptSubmit": "with every prompt",
-                                      "PostToolUse": "after a tool runs"}},
+                                      "PreToolUse": "before a tool runs", "PostToolUse": "after a tool runs",
+                                      "SubagentStart": "when a subagent starts"}},
          "what a `SessionStart` hook prints joins the context at start-up, a `UserPromptSubmit` hook's with every "
-         "prompt, a `PostToolUse` hook's after a tool runs; hooks come from `hooks.json` or `[hooks]` of your "
+         "prompt, a `PreToolUse` or `PostToolUse` hook's around a tool, a `SubagentStart` hook's when a subagent "
+         "starts (a `PreModelRequest` hook's, since 0.164.0, never); hooks come from `hooks.json` or `[hooks]` of your "
          "`$CODEX_HOME` and of a trusted project's `.codex/`, and run once you trust each; past 2,500 tokens the "
          "rest is written to a file", Source(_CODE + "hooks/src/engine/discovery.rs", "2026-11-29", _READ + " "
                                               "(`output_spill.rs`: 2,500 tokens); hooks stable and on since 0.124.0 "
-                                              "(#19012), the spill since 0.129.0 (#21069)"),
+                                              "(#19012), the spill since 0.129.0 (#21069); " + _PROBED),
          since="0.124.0", when="start-up"),
     Rule("project.imports", False, "`@path` lines are not imports (Codex does not expand them)", _G, when="never"),
     Rule("user.files", ("AGENTS.override.md", "AGENTS.md"),
-         "your global `~/.codex/AGENTS.override.md`, else `~/.codex/AGENTS.md` (`$CODEX_HOME` moves the folder), "
-         "shown apart", _G),
+         "your global `~/.codex/AGENTS.override.md`, else `~/.codex/AGENTS.md` (`$CODEX_HOME` moves the folder; an "
+         "empty override is passed over), shown apart", Source(GUIDE, "2026-11-29", _PROBED)),
     Rule("memory.folder", "memories",
          "the memories Codex writes when they are turned on (off by default), in `~/.codex/memories/` (shown apart, "
          "read-only): only `memory_summary.md` enters the context, cut to 2,500 tokens; the rest is read on demand",
          Source(MEMORY, "2026-11-29", _READ + "; memories since 0.99.0, the summary cut 5,000 tokens before 0.132.0"),
+         when="memory"),
+    Rule("memory.version-2", "memories_v2", "with `[memories] version = \"v2\"` in your config, Codex reads its "
+         "memories from `~/.codex/memories_v2/` instead (the same summary, the same cut)",
+         Source(NPM, "2026-11-29", _PROBED + "; `memories_v2` first in the 0.155.0 build"), since="0.155.0",
          when="memory"),
     Rule("skills.folders", (".codex/skills",), "skills: every `SKILL.md` below `.codex/skills/` of each folder from "
          "the project root down to where Codex starts is listed at start-up as `- name: description (file: path)`, "

@@ -75,7 +75,7 @@ def codex_chain(b: Builder, docs: dict[str, str], folder: str, cap: int) -> tupl
 
 def codex(b: Builder) -> AgentContext:
     ctx = AgentContext("codex")
-    config = codex_config(b)
+    config = b.once("codex-config", lambda: codex_config(b))
     ctx.notes += config.notes
     if config.hooks:
         from .claude_hooks import hook_note

@@ -21,6 +21,7 @@ class CodexConfig:
     notes: list[str] = field(default_factory=list)
     untrusted: str = ""  # why no project file is read: you marked the project untrusted (project.trust)
     hooks: list[tuple[str, str, str]] = field(default_factory=list)  # (event, command, where) printing into the context
+    memories: str = ""  # your memories folder when your config picks another (`[memories] version = "v2"`)
 
 
 def _toml(path: str, notes: list[str], shown: str) -> dict:
@@ -53,6 +54,9 @@ def codex_config(b: Builder) -> CodexConfig:
     shown = shown_path(b.home, user_file)
     user = _toml(user_file, out.notes, shown)
     layers = [(user, shown)]
+    memories = user.get("memories")
+    if rules.has("memory.version-2") and isinstance(memories, dict) and memories.get("version") == "v2":
+        out.memories = rules.value("memory.version-2")
     projects = user.get("projects")
     here = os.path.realpath(b.fs.root)
     trust = projects.get(here, projects.get(b.fs.root)) if isinstance(projects, dict) else None
@@ -73,8 +77,13 @@ def codex_config(b: Builder) -> CodexConfig:
     for data, shown in layers:
         extra = data.get("project_doc_fallback_filenames")
         if isinstance(extra, list) and all(isinstance(n, str) for n in extra):
-            out.names = tuple(dict.fromkeys([*names, *(n for n in extra if n.strip())]))
-            said["names"] = f"{shown}: project_doc_fallback_filenames adds {', '.join(extra) or 'nothing'}"
+            kept = [n.strip() for n in extra if n.strip()]  # Codex trims them
+            paths = [n for n in kept if n in (".", "..") or "/" in n or "\0" in n] \
+                if rules.has("config.fallback-names") else []
+            out.names = tuple(dict.fromkeys([*names, *(n for n in kept if n not in paths)]))
+            said["names"] = (f"{shown}: project_doc_fallback_filenames adds "
+                             f"{', '.join(n for n in kept if n not in paths) or 'nothing'}"
+                             + (f" ({', '.join(paths)}: a path, not a name, ignored)" if paths else ""))
         elif extra is not None:
             said["names"] = f"{shown}: project_doc_fallback_filenames is not a list of names: Codex refuses to start"
         limit = data.get("project_doc_max_bytes")

@@ -21,17 +21,21 @@ def codex_user(b: Builder, ctx: AgentContext) -> None:
         return
     for name in rules.value("user.files"):
         got = read_user(b.home, [f"{rel}/{name}"], [])
-        if got:
+        if got and got[0][1].strip():  # an empty override is passed over
             shown, text = got[0]
             ctx.add_user(shown, text, "your global AGENTS.md (user level)", rules.id("user.files"))
             break
-    folder = os.path.join(b.home, rel, rules.value("memory.folder"))
+    from .codex_config import codex_config
+
+    chosen = b.once("codex-config", lambda: codex_config(b)).memories
+    folder = os.path.join(b.home, rel, chosen or rules.value("memory.folder"))
     if os.path.isdir(folder) and not os.path.islink(folder):
         from .user import count_md
 
         files, size = count_md(folder)
         shown = "~/" + os.path.relpath(folder, b.home).replace(os.sep, "/") + "/"
-        ctx.memory_folders.append(MemoryFolder(shown, "user", files, size, False, rules.id("memory.folder")))
+        ctx.memory_folders.append(MemoryFolder(shown, "user", files, size, False,
+                                               rules.id("memory.version-2" if chosen else "memory.folder")))
 
 
 def devin_user(b: Builder, ctx: AgentContext) -> None:

@@ -39,7 +39,7 @@ def present_agents(fs: RepoFS, rulesets: dict[str, RuleSet] | None = None) -> li
         found.add("copilot")
     cline = _rules(rulesets, "cline")
     root = cline.value("rules.root")
-    if root in files or fs.under(root) or fs.under(cline.value("memory-bank.folder")) or any(
+    if root in files or fs.under(root) or fs.under(cline.value("memory-bank.folder")["folder"]) or any(
             fs.under(f) for f in (*cline.value("rules.more-folders", ()), *cline.value("workflows.folder"))):
         found.add("cline")
     devin = _rules(rulesets, "devin")

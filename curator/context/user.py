@@ -68,9 +68,11 @@ def json_object(full: str) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def read_user(home: str, files: list[str], folders: list[str], base: str | None = None) -> list[tuple[str, str]]:
-    """(shown as ~/... when under home, else in full; text) of each of `files` and of the `.md`
-    files in `folders`, relative to `base` (home when None)."""
+def read_user(home: str, files: list[str], folders: list[str], base: str | None = None,
+              suffixes: tuple[str, ...] = (".md",), top: bool = False) -> list[tuple[str, str]]:
+    """(shown as ~/... when under home, else in full; text) of each of `files` and of the files
+    ending in one of `suffixes` in `folders` (`top`: their own, not their subfolders'; suffixes
+    other than the default `.md` match in any case, as Cline's), relative to `base` (home when None)."""
     base = home if base is None else base
     out = []
     for rel in files:
@@ -81,8 +83,9 @@ def read_user(home: str, files: list[str], folders: list[str], base: str | None 
     for folder in folders:
         found = []
         for dirpath, dirnames, filenames in os.walk(os.path.join(base, folder)):
-            dirnames.sort()
-            found += [os.path.join(dirpath, n) for n in filenames if n.endswith(".md")]
+            dirnames[:] = [] if top else sorted(dirnames)
+            found += [os.path.join(dirpath, n) for n in filenames
+                      if (n if suffixes == (".md",) else n.lower()).endswith(suffixes)]
         for full in sorted(found):
             text = _read(full)
             if text is not None:

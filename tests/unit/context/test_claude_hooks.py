@@ -39,15 +39,24 @@ def test_a_prompt_hook_is_named_for_every_prompt_and_hooks_that_print_nothing_ar
     assert not [n for n in old.notes if " hook in " in n]
 
 
-def test_clines_task_start_hook_is_named_since_4_0(tmp_path):
+def test_clines_hooks_are_named_as_each_era_treats_what_they_print(tmp_path):
+    """Before 4.0 a TaskStart hook's output joined the conversation; on the SDK it never does, and
+    since 4.1.11 a PreToolUse hook's does (`cline` 2.18.0 and 3.0.65 on npm, hooks-adapter.ts)."""
     root = repo(tmp_path, {".clinerules/rules.md": "be brief\n", ".clinerules/hooks/TaskStart": "#!/bin/sh\necho '{}'\n",
-                           ".clinerules/hooks/README.md": "how our hooks work\n"})
-    cline = build(root, tmp_path, agents=["cline"]).agents["cline"]
-    assert [n for n in cline.notes if "hooks/" in n] == [".clinerules/hooks/TaskStart runs at task start: the context it "
-                                                         "prints joins the conversation (not counted: known only when "
-                                                         "it runs)"]
-    old = build(root, tmp_path, agents=["cline"], versions={"cline": "3.89.2"}).agents["cline"]
-    assert not [n for n in old.notes if "hooks/" in n]
+                           ".cline/hooks/pretooluse.py": "print('{}')\n", ".clinerules/hooks/README.md": "ours\n"})
+
+    def notes(version=None):
+        cline = build(root, tmp_path, agents=["cline"], versions={"cline": version} if version else None).agents["cline"]
+        return [n for n in cline.notes if "hooks/" in n]
+
+    assert notes() == [".clinerules/hooks/TaskStart runs, but what it prints never reaches the model in this Cline "
+                       "version", ".cline/hooks/pretooluse.py runs before each tool call: the context it prints joins "
+                       "the conversation (not counted: known only when it runs)"]
+    assert notes("4.0.0") == [".clinerules/hooks/TaskStart runs, but what it prints never reaches the model in this "
+                              "Cline version", ".cline/hooks/pretooluse.py runs, but what it prints never reaches the "
+                              "model in this Cline version"]
+    assert notes("3.89.2") == [".clinerules/hooks/TaskStart runs at task start: the context it prints joins the "
+                               "conversation (not counted: known only when it runs)"]  # `.cline/hooks` is the SDK's
 
 
 def test_a_printed_file_past_the_versions_cut_is_not_counted_as_loaded(tmp_path):

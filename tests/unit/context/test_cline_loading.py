@@ -64,8 +64,8 @@ def test_your_global_rules_and_agents_md_are_shown_apart(tmp_path):
     (home / ".agents" / "AGENTS.md").write_text("everywhere\n")
     root = repo(tmp_path, {".clinerules": "one file of rules\n"})
     m = build(root, tmp_path, versions={"cline": NEW})
-    assert [u.path for u in m.agents["cline"].user] == [
-        "~/Documents/Cline/Rules/mine.md", "~/.cline/rules/cli.md", "~/.agents/AGENTS.md"]
+    assert [u.path for u in m.agents["cline"].user] == [  # the SDK's order of reading (`@cline/shared` 0.0.86)
+        "~/.cline/rules/cli.md", "~/Documents/Cline/Rules/mine.md", "~/.agents/AGENTS.md"]
     assert _cline(m)[0] == [".clinerules"]
     assert m.startup_tokens("cline") == build(root, tmp_path, versions={"cline": NEW}, env={"CI": "1"}).startup_tokens("cline")
     old = build(root, tmp_path, versions={"cline": OLD})

@@ -1,0 +1,54 @@
+"""Codex as the 0.171.0 binary loads (probed offline against 0.154.0; /work/research/agents/
+codex18.md): fallback names trimmed and a path among them ignored since 0.156.0, an empty global
+override passed over, memories v2 since 0.155.0, and the hooks whose output joins the context."""
+
+from __future__ import annotations
+
+import json
+
+from .test_context_model import build, repo
+from .test_more_agents_skills import _codex_config
+
+
+def test_fallback_names_are_trimmed_and_a_path_among_them_is_ignored_since_0_156(tmp_path):
+    root = repo(tmp_path, {"TEAM.md": "team\n", "docs/GUIDE.md": "guide\n"})
+    _codex_config(tmp_path, 'project_doc_fallback_filenames = [" TEAM.md ", "docs/GUIDE.md", ".."]\n')
+    codex = build(root, tmp_path, agents=["codex"]).agents["codex"]
+    assert [e.path for e in codex.startup] == ["TEAM.md"]
+    assert any("adds TEAM.md (docs/GUIDE.md, ..: a path, not a name, ignored)" in n for n in codex.notes)
+    old = build(root, tmp_path, agents=["codex"], versions={"codex": "0.154.0"}).agents["codex"]
+    assert [e.path for e in old.startup] == ["TEAM.md"] and not any("ignored" in n for n in old.notes)
+
+
+def test_an_empty_global_override_is_passed_over_for_your_agents_md(tmp_path):
+    folder = tmp_path / "home" / ".codex"
+    folder.mkdir(parents=True)
+    (folder / "AGENTS.override.md").write_text("  \n")
+    (folder / "AGENTS.md").write_text("mine\n")
+    codex = build(repo(tmp_path, {"AGENTS.md": "root\n"}), tmp_path, agents=["codex"]).agents["codex"]
+    assert [u.path for u in codex.user] == ["~/.codex/AGENTS.md"]
+
+
+def test_memories_v2_are_read_from_their_own_folder_when_your_config_asks(tmp_path):
+    for name in ("memories", "memories_v2"):
+        (tmp_path / "home" / ".codex" / name).mkdir(parents=True)
+        (tmp_path / "home" / ".codex" / name / "memory_summary.md").write_text(f"{name}\n")
+    root = repo(tmp_path, {"AGENTS.md": "root\n"})
+    assert [m.path for m in build(root, tmp_path, agents=["codex"]).agents["codex"].memory_folders] == \
+        ["~/.codex/memories/"]
+    _codex_config(tmp_path, '[memories]\nversion = "v2"\n')
+    codex = build(root, tmp_path, agents=["codex"]).agents["codex"]
+    assert [(m.path, m.rule) for m in codex.memory_folders] == [("~/.codex/memories_v2/", "codex/memory.version-2@0.155.0")]
+    old = build(root, tmp_path, agents=["codex"], versions={"codex": "0.154.0"}).agents["codex"]
+    assert [m.path for m in old.memory_folders] == ["~/.codex/memories/"]  # the key did not exist yet
+
+
+def test_a_pre_tool_use_hook_is_one_whose_output_joins_the_context(tmp_path):
+    folder = tmp_path / "home" / ".codex"
+    folder.mkdir(parents=True)
+    hooks = {"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "cat notes.md"}]}],
+                       "PreModelRequest": [{"hooks": [{"type": "command", "command": "cat other.md"}]}]}}
+    (folder / "hooks.json").write_text(json.dumps(hooks))
+    codex = build(repo(tmp_path, {"AGENTS.md": "root\n"}), tmp_path, agents=["codex"]).agents["codex"]
+    said = [n for n in codex.notes if " hook in " in n]
+    assert len(said) == 1 and said[0].startswith("a PreToolUse hook in ~/.codex/hooks.json runs `cat notes.md`")
