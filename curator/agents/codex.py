@@ -15,6 +15,12 @@ NPM = "https://www.npmjs.com/package/@openai/codex"
 _PROBED = ("the 0.154.0 and 0.171.0 binaries from npm run offline against a local endpoint that logged the request "
            "(2026-11-29): the same instruction text in both; a change dated by the builds between")
 
+_HOOKS = {"key": "hooks", "file": "hooks.json", "max-tokens": 2_500}
+_EVENTS = {"SessionStart": "at start-up", "UserPromptSubmit": "with every prompt", "PreToolUse": "before a tool runs",
+           "PostToolUse": "after a tool runs", "SubagentStart": "when a subagent starts"}
+_HOOKS_FROM = ("hooks come from `hooks.json` or `[hooks]` of your `$CODEX_HOME` and of a trusted project's `.codex/`, "
+               "and run once you trust each; past 2,500 tokens the rest is written to a file")
+
 TABLE = AgentTable("codex", "Codex", "0.171.0", "2026-11-29", (
     Rule("project.names", ("AGENTS.override.md", "AGENTS.md"),
          "from the project root down to the working folder, at most one file a folder (`AGENTS.override.md`, else "
@@ -40,18 +46,24 @@ TABLE = AgentTable("codex", "Codex", "0.171.0", "2026-11-29", (
                 "(#39837); reported still sent on 0.150.1 (openai/codex#41499); whether a project never asked "
                 "about counts as untrusted is not stated, so curator does not assume it"),
          since="0.150.0", when="setting"),
-    Rule("hooks.context", {"key": "hooks", "file": "hooks.json", "max-tokens": 2_500,
-                           "events": {"SessionStart": "at start-up", "UserPromptSubmit": "with every prompt",
-                                      "PreToolUse": "before a tool runs", "PostToolUse": "after a tool runs",
-                                      "SubagentStart": "when a subagent starts"}},
+    Rule("hooks.context", {**_HOOKS, "events": {k: _EVENTS[k] for k in ("SessionStart", "UserPromptSubmit",
+                                                                        "PostToolUse")}},
+         "what a `SessionStart` hook prints joins the context at start-up, a `UserPromptSubmit` hook's with every "
+         "prompt, a `PostToolUse` hook's after a tool runs; " + _HOOKS_FROM,
+         Source(_CODE + "hooks/src/engine/discovery.rs", "2026-11-29", _READ + "; hooks stable and on since 0.124.0 "
+                "(#19012), the spill since 0.129.0 (#21069)"), since="0.124.0", until="0.129.0", when="start-up"),
+    Rule("hooks.context", {**_HOOKS, "events": {k: _EVENTS[k] for k in ("SessionStart", "UserPromptSubmit",
+                                                                        "PreToolUse", "PostToolUse")}},
+         "what a `SessionStart` hook prints joins the context at start-up, a `UserPromptSubmit` hook's with every "
+         "prompt, a `PreToolUse` or `PostToolUse` hook's around a tool; " + _HOOKS_FROM,
+         Source(_CODE + "hooks/src/events/pre_tool_use.rs", "2026-11-29", _READ + "; PreToolUse additionalContext "
+                "since 0.129.0 (#20692)"), since="0.129.0", until="0.133.0", when="start-up"),
+    Rule("hooks.context", {**_HOOKS, "events": _EVENTS},
          "what a `SessionStart` hook prints joins the context at start-up, a `UserPromptSubmit` hook's with every "
          "prompt, a `PreToolUse` or `PostToolUse` hook's around a tool, a `SubagentStart` hook's when a subagent "
-         "starts (a `PreModelRequest` hook's, since 0.164.0, never); hooks come from `hooks.json` or `[hooks]` of your "
-         "`$CODEX_HOME` and of a trusted project's `.codex/`, and run once you trust each; past 2,500 tokens the "
-         "rest is written to a file", Source(_CODE + "hooks/src/engine/discovery.rs", "2026-11-29", _READ + " "
-                                              "(`output_spill.rs`: 2,500 tokens); hooks stable and on since 0.124.0 "
-                                              "(#19012), the spill since 0.129.0 (#21069); " + _PROBED),
-         since="0.124.0", when="start-up"),
+         "starts (a `PreModelRequest` hook's, since 0.164.0, never); " + _HOOKS_FROM,
+         Source(_CODE + "hooks/src/engine/discovery.rs", "2026-11-29", _READ + "; SubagentStart since 0.133.0 "
+                "(#22782); " + _PROBED), since="0.133.0", when="start-up"),
     Rule("project.imports", False, "`@path` lines are not imports (Codex does not expand them)", _G, when="never"),
     Rule("user.files", ("AGENTS.override.md", "AGENTS.md"),
          "your global `~/.codex/AGENTS.override.md`, else `~/.codex/AGENTS.md` (`$CODEX_HOME` moves the folder; an "

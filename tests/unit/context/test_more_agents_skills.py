@@ -287,12 +287,17 @@ def test_codex_names_the_hooks_that_print_into_its_context_yours_and_a_trusted_p
     notes = [n for n in build(root, tmp_path, agents=["codex"]).agents["codex"].notes if "hook" in n]
     assert any(n.startswith("a UserPromptSubmit hook in ~/.codex/config.toml runs `date`: what it prints joins "
                             "the context with every prompt, once you trust the hook") for n in notes)
-    assert not any("guard.sh" in n for n in notes)  # a PreToolUse hook prints nothing into the context
+    assert not any("guard.sh" in n for n in notes)  # the project's hooks: not trusted
     assert ".codex/hooks.json holds hooks Codex runs only in a project you trust (not this one)" in notes
     _codex_config(tmp_path, f'[projects."{root}"]\ntrust_level = "trusted"\n')
     trusted = [n for n in build(root, tmp_path, agents=["codex"]).agents["codex"].notes if " hook in " in n]
     assert trusted == ["a SessionStart hook in .codex/hooks.json runs `cat .codex/today.md`: what it prints joins the "
                        "context at start-up, once you trust the hook (not counted: known only when it runs; over "
-                       "2,500 tokens the rest goes to a file)"]
+                       "2,500 tokens the rest goes to a file)",
+                       "a PreToolUse hook in .codex/hooks.json runs `./guard.sh`: what it prints joins the context "
+                       "before a tool runs, once you trust the hook (not counted: known only when it runs; over "
+                       "2,500 tokens the rest goes to a file)"]  # PreToolUse additionalContext since 0.129.0
+    older = build(root, tmp_path, agents=["codex"], versions={"codex": "0.128.0"}).agents["codex"].notes
+    assert [n for n in older if " hook in " in n] == trusted[:1]
     assert not [n for n in build(root, tmp_path, agents=["codex"], versions={"codex": "0.120.0"}).agents["codex"].notes
                 if " hook in " in n]
