@@ -70,7 +70,9 @@ TABLE = AgentTable("copilot", "GitHub Copilot", "2026-11", "2026-11-29", (
     Rule("claude-md", ("CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md"),
          "in VS Code, the workspace's `CLAUDE.md`, `CLAUDE.local.md` and `.claude/CLAUDE.md` are attached to every "
          "chat request (`chat.useClaudeMdFile`, on by default)", Source(VSCODE_CHAT, "2026-11-29", "since when is "
-         "not known; the Copilot CLI reads a root CLAUDE.md too")),
+         "not known; these rows are VS Code's and github.com's: the Copilot CLI (1.0.102, read in its npm build) "
+         "loads AGENTS.md, CLAUDE.md and GEMINI.md of every folder from the git root to where it starts, never "
+         "CLAUDE.local.md, and every `.instructions.md` without `applyTo` in every prompt")),
     Rule("skills.folders", (".github/skills", ".agents/skills", ".claude/skills"),
          "skills `<folder>/<name>/SKILL.md` in `.github/skills/`, `.agents/skills/` or `.claude/skills/`: name, "
          "description and path listed with every request, the body when the model reads it or you type `/name`; "

@@ -20,6 +20,7 @@ def not_a_string(b: Builder, rel: str, text: str, key: str, value, globs: list[s
     kinds: dict[type, str] = {list: "a YAML list", dict: "a YAML mapping (an unquoted `{...}`)"}
     kind = kinds.get(type(value), "not text")
     write = f'{key}: "{", ".join(globs)}"' if globs else f'{key}: "<globs>"'
-    b.add("instructions.frontmatter", rel, f"`{key}:` is {kind}, not a string: Copilot reads one string of "
-          f"comma-separated globs, so {outcome} — write {write}", key_line(text, key))
+    b.add("instructions.frontmatter", rel, f"`{key}:` is {kind}, not a string: VS Code reads one string of "
+          f"comma-separated globs (the Copilot CLI also takes a list, since 1.0.6), so {outcome} — write {write}",
+          key_line(text, key))
     return True

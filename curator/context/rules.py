@@ -117,8 +117,9 @@ def copilot(b: Builder) -> AgentContext:
             how = " or read from the list by the model" if rules.has("path.listed") else ""
             _manual(ctx, rel, t, f"only when attached by hand{how} (no {keys['globs']})", rule)
             if not meta.present and t.text.strip() and not _heading_keys(b, rel, t.text, (keys["globs"],)):
-                b.add("instructions.no-description", rel, f"no frontmatter ({keys['globs']}, description): Copilot "
-                      "applies these instructions only when attached by hand", 1)
+                b.add("instructions.no-description", rel, f"no frontmatter ({keys['globs']}, description): VS Code "
+                      "applies these instructions only when attached by hand (the Copilot CLI puts them whole in every "
+                      "prompt)", 1)
     _copilot_agents(b, ctx, rules)
     nested = rules.value("agents-md.nested-vscode", None)
     if nested and any("/" in rel for rel in b.fs.named(rules.value("agents-md"))):
