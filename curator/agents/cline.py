@@ -130,6 +130,9 @@ TABLE = AgentTable("cline", "Cline", "2026-11", "2026-11-29", (
                 + _NPM), since=HOME_RULES),
     Rule("user.agents-md", ".agents/AGENTS.md", "your `~/.agents/AGENTS.md` loads in every task (read-only, shown "
          "apart)", Source(SDK_PATHS, "2026-11-29", _SDK_NOTE), since=SDK),
+    Rule("user.agents-md.as-rule", "Global AGENTS.md", "your `~/.agents/AGENTS.md` is read first of your rules, as a "
+         "rule named \"Global AGENTS.md\" (frontmatter and switches as the project's rules)",
+         Source(SDK_PATHS, "2026-11-29", _NPM), since=SDK),
     Rule("skills.folders", (".agents/skills", ".claude/skills", ".cline/skills", ".clinerules/skills"),
          "skills `<folder>/<name>/SKILL.md` (of one name, the one in the folder listed first here wins: Cline reads "
          "them the other way round and keeps the last): name and description listed in the system prompt, the body "

@@ -19,7 +19,8 @@ _HOOKS = {"key": "hooks", "file": "hooks.json", "max-tokens": 2_500}
 _EVENTS = {"SessionStart": "at start-up", "UserPromptSubmit": "with every prompt", "PreToolUse": "before a tool runs",
            "PostToolUse": "after a tool runs", "SubagentStart": "when a subagent starts"}
 _HOOKS_FROM = ("hooks come from `hooks.json` or `[hooks]` of your `$CODEX_HOME` and of a trusted project's `.codex/`, "
-               "and run once you trust each; past 2,500 tokens the rest is written to a file")
+               "and run once you trust each")
+_SPILL = "; past 2,500 tokens the rest is written to a file"
 
 TABLE = AgentTable("codex", "Codex", "0.171.0", "2026-11-29", (
     Rule("project.names", ("AGENTS.override.md", "AGENTS.md"),
@@ -46,8 +47,8 @@ TABLE = AgentTable("codex", "Codex", "0.171.0", "2026-11-29", (
                 "(#39837); reported still sent on 0.150.1 (openai/codex#41499); whether a project never asked "
                 "about counts as untrusted is not stated, so curator does not assume it"),
          since="0.150.0", when="setting"),
-    Rule("hooks.context", {**_HOOKS, "events": {k: _EVENTS[k] for k in ("SessionStart", "UserPromptSubmit",
-                                                                        "PostToolUse")}},
+    Rule("hooks.context", {"key": "hooks", "file": "hooks.json",
+                           "events": {k: _EVENTS[k] for k in ("SessionStart", "UserPromptSubmit", "PostToolUse")}},
          "what a `SessionStart` hook prints joins the context at start-up, a `UserPromptSubmit` hook's with every "
          "prompt, a `PostToolUse` hook's after a tool runs; " + _HOOKS_FROM,
          Source(_CODE + "hooks/src/engine/discovery.rs", "2026-11-29", _READ + "; hooks stable and on since 0.124.0 "
@@ -55,13 +56,13 @@ TABLE = AgentTable("codex", "Codex", "0.171.0", "2026-11-29", (
     Rule("hooks.context", {**_HOOKS, "events": {k: _EVENTS[k] for k in ("SessionStart", "UserPromptSubmit",
                                                                         "PreToolUse", "PostToolUse")}},
          "what a `SessionStart` hook prints joins the context at start-up, a `UserPromptSubmit` hook's with every "
-         "prompt, a `PreToolUse` or `PostToolUse` hook's around a tool; " + _HOOKS_FROM,
+         "prompt, a `PreToolUse` or `PostToolUse` hook's around a tool; " + _HOOKS_FROM + _SPILL,
          Source(_CODE + "hooks/src/events/pre_tool_use.rs", "2026-11-29", _READ + "; PreToolUse additionalContext "
                 "since 0.129.0 (#20692)"), since="0.129.0", until="0.133.0", when="start-up"),
     Rule("hooks.context", {**_HOOKS, "events": _EVENTS},
          "what a `SessionStart` hook prints joins the context at start-up, a `UserPromptSubmit` hook's with every "
          "prompt, a `PreToolUse` or `PostToolUse` hook's around a tool, a `SubagentStart` hook's when a subagent "
-         "starts (a `PreModelRequest` hook's, since 0.164.0, never); " + _HOOKS_FROM,
+         "starts (a `PreModelRequest` hook's, since 0.164.0, never); " + _HOOKS_FROM + _SPILL,
          Source(_CODE + "hooks/src/engine/discovery.rs", "2026-11-29", _READ + "; SubagentStart since 0.133.0 "
                 "(#22782); " + _PROBED), since="0.133.0", when="start-up"),
     Rule("project.imports", False, "`@path` lines are not imports (Codex does not expand them)", _G, when="never"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..agents import rules_for
 from ..base.tokens import estimate
 from ..model import formats as fmts
 from ..model.auto_memory import committed_claude_memory, store_auto_off
@@ -129,22 +130,59 @@ def _claude(store: Store) -> Startup:
 
 
 def _unread(store: Store, rec, label: str) -> Startup:
-    """A MEMORY.md curator will not take as a memory (not UTF-8, too large) still loads: read as
-    Claude Code reads it (bad bytes as U+FFFD), so `tokens` says what `context` says."""
-    from ..agents import rules_for
+    """A MEMORY.md curator will not take as a memory (not UTF-8, over its size limit) still loads:
+    read as Claude Code reads it (bad bytes as U+FFFD) and as `context` reads it (regular files, no
+    NUL, at most the CLAUDE.md skip size), so `tokens` says what `context` says."""
     from ..model.memory_md import loaded_index
 
-    most = rules_for("claude-code").value("project.max-bytes")  # what `context` reads of a file at most
-    try:
-        with open(rec.abspath, "rb") as fh:
-            text = fh.read(most + 1).decode("utf-8", "replace")
-    except OSError:
-        return Startup(f"not known: {rec.path} cannot be read", 0, None, label)
+    text = _lossy(rec.abspath, rules_for("claude-code").value("project.max-bytes"))
+    if text is None or not (rec.error or "").startswith(("not valid UTF-8", "file is too large")):
+        return Startup(f"nothing: {rec.path} is not text Claude Code can read ({rec.error})", 0, None, label)
+    via = _imported(store, rec.path)
+    why = f"read as Claude Code reads it (curator could not: {rec.error})"
+    if via is not None:  # imported: loaded whole, no cap
+        tokens = _count(store, text)
+        return Startup(f"{rec.path}, whole: Claude Code imports it ({via}); {why}", tokens, None,
+                       f"none: {via} imports {rec.path} whole (Claude Code)", [(rec.path, tokens)])
     shown, first = loaded_index(text, fmts.CLAUDE_CAP_LINES, fmts.CLAUDE_CAP_BYTES)
     tokens = _count(store, shown)
     cut = 0 if first is None else len(text.splitlines()) - first + 1
-    return Startup(f"{rec.path} as Claude Code's auto memory, read as it reads it (curator could not: {rec.error})",
-                   tokens, None, label, [(rec.path, tokens)], [], cut)
+    what = f"{rec.path} as Claude Code's auto memory, {why}"
+    if committed_claude_memory(store.root):
+        what += "; committed in the repository, it loads only if a loaded file imports it"
+    return Startup(what, tokens, None, label, [(rec.path, tokens)], [], cut)
+
+
+def _lossy(path, most: int) -> str | None:
+    """The file as `context` reads it: a regular file of at most `most` bytes with no NUL in its
+    head, decoded as UTF-8 with U+FFFD for bad bytes; None otherwise (never blocks on a FIFO)."""
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > most:
+            return None
+        data = os.read(fd, most + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return None if b"\0" in data[:8192] else data.decode("utf-8", "replace")
+
+
+def _imported(store: Store, rel: str) -> str | None:
+    from pathlib import Path
+
+    from ..base.paths import store_repository
+    from ..model.imports import claude_import_of
+
+    repo = store_repository(store.root, store.repo_root, store.format)
+    return claude_import_of(repo, Path(store.root) / rel) if repo is not None else None
 
 
 def _serena_names(store: Store) -> Startup:

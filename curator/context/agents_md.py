@@ -81,7 +81,7 @@ def codex(b: Builder) -> AgentContext:
         from .claude_hooks import hook_note
 
         form = b.rules_of("codex").value("hooks.context")
-        spill = f"; over {form['max-tokens']:,} tokens the rest goes to a file"
+        spill = f"; over {form['max-tokens']:,} tokens the rest goes to a file" if "max-tokens" in form else ""
         ctx.notes += [hook_note(event, command, shown, form["events"][event], ", once you trust the hook", spill)
                       for event, command, shown in config.hooks]
     docs = _docs(b, config.names)

@@ -73,9 +73,12 @@ INSTRUCTION_CHECKS: tuple[tuple[str, Severity, str, str, str, str, str], ...] = 
      "skill loses its description and is picked by its folder name.",
      ".claude/rules/api.md: ---\\npaths: [src/api/**\\n---  (unclosed list: not YAML)",
      "Fix the YAML (quote values with `:` or `*`, close brackets) so the block parses.", BY_HAND),
-    ("instructions.unreadable", W, "an instruction file that cannot be read (binary, not UTF-8, too large, special)",
-     "An agent cannot use an instruction file it cannot read; curator reports it rather than guess.",
-     "CLAUDE.md saved as UTF-16: not valid UTF-8",
+    ("instructions.unreadable", W, "an instruction file that cannot be read as text (binary, not UTF-8, too large, "
+     "special)",
+     "An agent cannot use an instruction file it cannot read, and one that is not UTF-8 (saved in a legacy code page) "
+     "reaches the model with � in place of every byte that is not: accents and symbols are lost. curator reports "
+     "it rather than guess, and will not edit such a file.",
+     "CLAUDE.md saved in Windows-1252: not UTF-8 (byte 112): agents read it with � in place of each byte that is not",
      "Re-save the file as UTF-8 text.", BY_HAND),
     ("instructions.symlink-outside", W, "an instruction file that is a symbolic link leaving the repository (not followed)",
      "A symbolic link out of the repository points at a file only one machine has: everyone else's agent "

@@ -17,11 +17,19 @@ import posixpath
 from ..agents import RuleSet
 from .applyto import key_line
 from .builder import Builder
+from .cline_sdk import collation, read_rule
 from .fs import Text
 from .model import AgentContext, OnDemand, Unseen
-from .parse import glob_list, read_meta
+from .parse import glob_list
 from .rules import _always, _globbed, _manual, _meta
 from .skills_list import Listing, agent_skills
+
+# before 4.0 the nested AGENTS.md search skips these folders, and every hidden one (`findAgentsMdFiles`)
+SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "env", "venv", "dist", "out", "bundle", "vendor", "tmp",
+                          "temp", "deps", "Pods"})
+
+
+JUNK = (".DS_Store", "Thumbs.db", "desktop.ini")  # files a rules folder's listing drops (both eras)
 
 
 def build(b: Builder) -> AgentContext:
@@ -29,7 +37,9 @@ def build(b: Builder) -> AgentContext:
     ctx = AgentContext("cline")
     root = rules.value("rules.root")
     sdk = rules.has("rules.switch")
-    chosen: dict[str, tuple[str, Text, str, str]] = {}  # since 4.0 a rule is keyed by its name: the last read wins
+    chosen: dict[str, tuple[str, Text, str, str, str] | None] = {}  # since 4.0 keyed by name: the last read wins
+    if sdk:  # the SDK reads the root AGENTS.md first, as the rule "Workspace AGENTS.md"
+        _agents_md(b, ctx, rules, chosen)
     if root in b.fs.fileset:
         t = b.text(root)
         if t is not None:
@@ -39,12 +49,10 @@ def build(b: Builder) -> AgentContext:
             _folder(b, ctx, rules, folder, chosen)
     if not sdk:
         _others(b, ctx, rules, chosen)
-    else:
-        _agents_md(b, ctx, rules, chosen)
-    kept = [(key, v) for key, v in chosen.items() if v is not None]  # None: a turned-off rule holding its name
-    if rules.value("rules.order") == "name":  # JavaScript's localeCompare: case and punctuation weigh last
-        kept.sort(key=lambda kv: (kv[0].casefold(), kv[0]))
-    for _key, (rel, text, why, rule) in kept:
+    kept = [v for v in chosen.values() if v is not None]  # None: a turned-off rule holding its name
+    if rules.value("rules.order") == "name":
+        kept.sort(key=lambda v: collation(v[4]))
+    for rel, text, why, rule, _name in kept:
         _always(ctx, rel, text, why, rule)
     for folder in rules.value("workflows.folder"):
         for rel in b.fs.under(folder):
@@ -87,9 +95,14 @@ def _hooks(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
 
 def _memory_bank(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
     """The Memory Bank is a rule's instruction to the model, not Cline's loader: read at task start
-    where a rule that loads (yours too) names it, else only when the model chooses to."""
+    where a repository rule that loads names it; where only a rule of yours does, that is your
+    cost, not the repository's; else only when the model chooses to."""
     bank = rules.value("memory-bank.folder")
-    told = next((e.path for e in [*ctx.startup, *ctx.user] if any(w in e.text.lower() for w in bank["told"])), None)
+
+    def naming(entries) -> str | None:
+        return next((e.path for e in entries if any(w in e.text.lower() for w in bank["told"])), None)
+
+    told, yours = naming(ctx.startup), naming(ctx.user)
     for rel in b.fs.under(bank["folder"]):
         if rel.endswith(".md"):
             t = b.text(rel)
@@ -98,10 +111,12 @@ def _memory_bank(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
             if told is not None:
                 _always(ctx, rel, t, f"Memory Bank: {told} tells Cline to read it at every task start (read_file)",
                         rules.id("memory-bank.folder"))
-            else:
-                ctx.on_demand.append(OnDemand(rel, "Memory Bank: read only when the model chooses to (no rule that "
-                                              "loads tells it to; Cline itself does not)", 0, t.size, "invoked",
-                                              text=t.text, rule=rules.id("memory-bank.folder")))
+                continue
+            when = (f"Memory Bank: your {yours} tells Cline to read it at every task start (read_file; yours, not "
+                    "the repository's)" if yours else "Memory Bank: read only when the model chooses to (no rule "
+                    "that loads tells it to; Cline itself does not)")
+            ctx.on_demand.append(OnDemand(rel, when, 0, t.size, "invoked", text=t.text,
+                                          rule=rules.id("memory-bank.folder")))
 
 
 def _folder(b: Builder, ctx: AgentContext, rules: RuleSet, folder: str, chosen: dict) -> None:
@@ -110,11 +125,16 @@ def _folder(b: Builder, ctx: AgentContext, rules: RuleSet, folder: str, chosen: 
     rule = rules.id("rules.root") if folder == rules.value("rules.root") else rules.id("rules.more-folders")
     for rel in b.fs.under(folder):
         inner = rel[len(folder) + 1:]
-        if not rel.lower().endswith(rules.value("rules.suffixes")) or inner.split("/", 1)[0] in skip:
+        if not _ends(rel, rules.value("rules.suffixes")) or inner.split("/", 1)[0] in skip \
+                or posixpath.basename(rel) in JUNK:
             continue
         if top and "/" in inner:
             ctx.never.append(Unseen(rel, f"in a subfolder of {folder}/: Cline reads only the folder's own files",
                                     getattr(b.fs.read(rel), "size", 0), rules.id("rules.top-level")))
+            continue
+        if rel in b.fs.links:  # `Dirent.isFile()` is false for a link: both eras list regular files only
+            ctx.never.append(Unseen(rel, "a symbolic link: Cline reads only the regular files of a rules folder",
+                                    getattr(b.fs.read(rel), "size", 0), rule))
             continue
         t = b.text(rel)
         if t is not None:
@@ -126,34 +146,24 @@ def _rule(b: Builder, ctx: AgentContext, rules: RuleSet, rel: str, t, stem: str,
     """One rule file: before 4.0 always or by `paths:`; since 4.0 always unless the SDK drops it
     (no text, frontmatter it cannot read, a switch or name of the wrong type), turns it off (it
     keeps its name: an earlier rule of that name is hidden) or a later rule of the name replaces it."""
-    switch = rules.value("rules.switch", None)
-    meta = _meta(b, rel, t.text, "Cline")
-    if switch is None:
-        _old_rule(b, ctx, rules, rel, t, meta, why, rule, chosen)
+    if not rules.has("rules.switch"):
+        _old_rule(b, ctx, rules, rel, t, _meta(b, rel, t.text, "Cline"), why, rule, chosen)
         return
-    off = next((f"{k}: {str(v).lower()}" for k, v in switch.items() if meta.data.get(k) is v), None)
-    odd = next((k for k in switch if k in meta.data and not isinstance(meta.data[k], bool)), None)
-    if "name" in meta.data and not isinstance(meta.data["name"], str):
-        odd = odd or "name"
-    key = str(meta.data.get("name") or stem).strip().lower()
-    if meta.error or odd or not meta.body.strip():
-        reason = ("its frontmatter cannot be read: the SDK drops the rule" if meta.error else
-                  "`name:` is not text: the SDK drops the rule" if odd == "name" else
-                  f"`{odd}:` is not true or false: the SDK drops the rule" if odd else
-                  "no text after its frontmatter: Cline skips it")
-        ctx.never.append(Unseen(rel, reason, t.size, rules.id("rules.switch")))
+    got = read_rule(t.text, stem)
+    if got.state == "drop":
+        ctx.never.append(Unseen(rel, got.why, t.size, rules.id("rules.switch")))
         return
-    if chosen.get(key) is not None:
-        old = chosen[key][0]
-        ctx.never.append(Unseen(old, f"{'hidden' if off else 'replaced'} by {rel}, a rule of the same name read after "
-                                f"it{' and turned off' if off else ''}", getattr(b.fs.read(old), "size", 0),
-                                rules.id("rules.switch")))
-    if off:
-        chosen[key] = None  # read, and holding its name
-        ctx.never.append(Unseen(rel, f"turned off by `{off}` in its frontmatter", t.size, rules.id("rules.switch")))
+    earlier = chosen.get(got.name)
+    if earlier is not None:
+        ctx.never.append(Unseen(earlier[0], f"{'hidden' if got.state == 'off' else 'replaced'} by {rel}, a rule of the "
+                                f"same name read after it{' and turned off' if got.state == 'off' else ''}",
+                                getattr(b.fs.read(earlier[0]), "size", 0), rules.id("rules.switch")))
+    if got.state == "off":
+        chosen[got.name] = None  # read, and holding its name
+        ctx.never.append(Unseen(rel, got.why, t.size, rules.id("rules.switch")))
         return
-    chosen[key] = (rel, t, why, rule)
-    if meta.data.get("paths") is not None:
+    chosen[got.name] = (rel, t, why, rule, got.shown)
+    if got.paths:
         b.add("instructions.frontmatter", rel, "`paths:` is not read since Cline 4.0: this rule loads in every "
               "task, not only for the files it names", key_line(t.text, "paths"))
 
@@ -169,7 +179,7 @@ def _old_rule(b: Builder, ctx: AgentContext, rules: RuleSet, rel: str, t, meta, 
     elif isinstance(paths, list) and all(isinstance(p, str) and p.strip() for p in paths):
         _globbed(b, ctx, rel, t, key, glob_list(paths), rules.id("rules.paths"))
     else:
-        chosen[rel] = (rel, t, why.replace(", every task)", ", always)"), rule)
+        chosen[rel] = (rel, t, why.replace(", every task)", ", always)"), rule, rel)
 
 
 def _others(b: Builder, ctx: AgentContext, rules: RuleSet, chosen: dict) -> None:
@@ -184,27 +194,28 @@ def _others(b: Builder, ctx: AgentContext, rules: RuleSet, chosen: dict) -> None
 
 def _agents_md(b: Builder, ctx: AgentContext, rules: RuleSet, chosen: dict | None) -> None:
     """The root AGENTS.md at start-up (since 4.0 a rule among the others, in `chosen`); the others
-    at start-up too before 4.0, never since."""
+    at start-up too before 4.0 (a search that skips hidden and build folders), never since. One a
+    rules folder holds is that folder's rule; a link to a file loaded otherwise still loads again."""
     name, rule = rules.value("agents-md"), rules.id("agents-md")
     found = sorted(b.fs.named(name), key=lambda r: (r.count("/"), r))
     if name not in found:
         return
-    loaded = set(b.loaded(ctx.startup)) | {v[1].real for v in (chosen or {}).values() if v is not None}
     every = rules.value("agents-md.nested") == "every"
+    folders = (rules.value("rules.root"), *rules.value("rules.more-folders", ()))
     for rel in found:
+        if any(rel.startswith(f + "/") for f in folders):
+            continue
         t = b.text(rel)
         if t is None or not t.text.strip():
             continue
-        if rel == name and t.real in loaded:
-            ctx.notes.append(f"AGENTS.md is the same file as {t.real}: read once")
-        elif rel == name and chosen is not None:
+        if rel == name and chosen is not None:
             _rule(b, ctx, rules, rel, t, rules.value("agents-md.as-rule"), "AGENTS.md (read as a rule, every task)",
                   rule, chosen)
         elif rel == name:
             _always(ctx, rel, t, "AGENTS.md (read by this agent too)", rule)
-        elif every:
+        elif every and not any(p.startswith(".") or p in SKIPPED_DIRS for p in rel.split("/")[:-1]):
             _always(ctx, rel, t, "AGENTS.md of a subfolder (every one loads at task start)", rules.id("agents-md.nested"))
-        else:
+        elif not every:
             ctx.never.append(Unseen(rel, "AGENTS.md in a subfolder: Cline reads only the root one", t.size,
                                     rules.id("agents-md.nested")))
 
@@ -219,17 +230,33 @@ def user_files(b: Builder, ctx: AgentContext) -> None:
 
 
 def _yours(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
+    """Your rules: since 4.0 read as the project's are (`~/.agents/AGENTS.md` first, as the rule
+    "Global AGENTS.md"), each after the project's: one of yours replaces (or, turned off, hides) a
+    project rule of its name; one the SDK drops is named in a note."""
     from .user import read_user
 
-    sdk = rules.has("rules.top-level")  # the SDK reads a folder's own rule files; the extension every file under it
-    for shown, text in read_user(b.home, [], list(rules.value("user.folders")), suffixes=rules.value("rules.suffixes"),
-                                 top=sdk):
-        ctx.add_user(shown, text, "your global Cline rules (user level)", rules.id("user.folders"))
-        if rules.has("rules.switch"):  # since 4.0 rules are keyed by name, yours read after the project's
-            _replaced_by_yours(b, ctx, rules, shown, text)
-    if rules.has("user.agents-md"):
-        for shown, text in read_user(b.home, [rules.value("user.agents-md")], []):
-            ctx.add_user(shown, text, "your global AGENTS.md (user level)", rules.id("user.agents-md"))
+    sdk = rules.has("rules.switch")
+    files = [(shown, text, "your global AGENTS.md (user level)", rules.id("user.agents-md"),
+              rules.value("user.agents-md.as-rule"))
+             for shown, text in (read_user(b.home, [rules.value("user.agents-md")], [])
+                                 if rules.has("user.agents-md") else [])]
+    files += [(shown, text, "your global Cline rules (user level)", rules.id("user.folders"), _stem(shown))
+              for shown, text in read_user(b.home, [], list(rules.value("user.folders")),
+                                           suffixes=rules.value("rules.suffixes"), top=sdk, skip=JUNK, links=False)]
+    for shown, text, why, rule, stem in files:
+        if sdk:
+            got = read_rule(text, stem)
+            if got.state != "drop":
+                _replaced_by_yours(b, ctx, rules, shown, got)
+            if got.state != "load":
+                ctx.notes.append(f"your {shown}: {got.why}")
+                continue
+        ctx.add_user(shown, text, why, rule)
+
+
+def _ends(rel: str, suffixes: tuple[str, ...]) -> bool:
+    """Is `rel` a rule file by its ending, as Node's `path.extname` reads it (`.md` alone has none)?"""
+    return suffixes == ("",) or posixpath.splitext(posixpath.basename(rel))[1].lower() in suffixes
 
 
 def _stem(rel: str) -> str:
@@ -237,17 +264,19 @@ def _stem(rel: str) -> str:
     return posixpath.splitext(posixpath.basename(rel))[0]
 
 
-def _rule_key(rel: str, text: str) -> str:
-    name = read_meta(text).data.get("name")
-    return str(name if isinstance(name, str) and name.strip() else _stem(rel)).strip().lower()
-
-
-def _replaced_by_yours(b: Builder, ctx: AgentContext, rules: RuleSet, shown: str, text: str) -> None:
+def _replaced_by_yours(b: Builder, ctx: AgentContext, rules: RuleSet, shown: str, got) -> None:
     """A project rule of the same name as one of yours: the SDK keeps yours (read last)."""
     folders = (rules.value("rules.root"), *rules.value("rules.more-folders", ()))
-    key = _rule_key(shown, text)
+    root_md = rules.value("agents-md")
     for e in list(ctx.startup):
-        if any(e.path == f or e.path.startswith(f + "/") for f in folders) and _rule_key(e.path, e.text) == key:
+        if e.path == root_md:
+            stem = rules.value("agents-md.as-rule")
+        elif any(e.path == f or e.path.startswith(f + "/") for f in folders):
+            stem = _stem(e.path)
+        else:
+            continue
+        if read_rule(e.text, stem).name == got.name:
             ctx.startup.remove(e)
-            ctx.never.append(Unseen(e.path, f"replaced by your {shown}, a rule of the same name read after it",
-                                    e.bytes, rules.id("rules.switch")))
+            how = "hidden by your turned-off" if got.state == "off" else "replaced by your"
+            ctx.never.append(Unseen(e.path, f"{how} {shown}, a rule of the same name read after it", e.bytes,
+                                    rules.id("rules.switch")))

@@ -37,6 +37,21 @@ def _parse(text: str, notes: list[str], shown: str) -> dict:
         return {}
 
 
+def _utf8(b: Builder, rel: str, notes: list[str], outcome: str):
+    """A settings file's text; None with a note where Codex reads none of it (Rust reads it as UTF-8
+    or not at all; unlike an instruction file, no U+FFFD stands in)."""
+    from .fs import Text
+
+    got = b.fs.read(rel)
+    if not isinstance(got, Text):
+        b.text(rel)  # its one finding (unreadable, a link out of the repository)
+        return None
+    if got.bad is not None:
+        notes.append(f"{rel} is not UTF-8 (byte {got.bad}): {outcome}")
+        return None
+    return got
+
+
 def codex_config(b: Builder) -> CodexConfig:
     rules = b.rules_of("codex")
     names, cap = tuple(rules.value("project.names")), int(rules.value("project.max-bytes"))
@@ -66,7 +81,7 @@ def codex_config(b: Builder) -> CodexConfig:
     project = ".codex/config.toml"
     trusted = isinstance(trust, dict) and trust.get("trust_level") == "trusted"
     if project in b.fs.fileset:  # read through the repository's walk: recorded, and never through a link out
-        got = b.text(project)
+        got = _utf8(b, project, out.notes, "Codex refuses to start with it")
         if got is not None and trusted:
             layers.append((_parse(got.text, out.notes, project), project))
         elif got is not None:
@@ -112,7 +127,7 @@ def _hooks(b: Builder, out: CodexConfig, rules, layers: list[tuple[dict, str]], 
     found = list(layers)
     user_json = os.path.join(home_folder, form["file"])
     project_json = f".codex/{form['file']}"
-    got = b.text(project_json) if project_json in b.fs.fileset else None
+    got = _utf8(b, project_json, out.notes, "Codex loads none of its hooks") if project_json in b.fs.fileset else None
     for raw, where in ((read_text(user_json), shown_path(b.home, user_json)), (got.text if got else None, project_json)):
         if raw is None:
             continue

@@ -134,10 +134,12 @@ def _below_the_root(fs: RepoFS, rulesets) -> list[Place]:
         rules = _rules(rulesets, ROOT_ONLY[name])
         label = str(rules.value("name", rules.table.label))
         rule = rules.id("rules.root" if name == ".clinerules" else "legacy.file")
+        scoped = "" if name == ".clinerules" and rules.has("rules.switch") else " (scoped to that folder's files)"
         out.append(Place(at, f"{label} reads {name} only at the workspace root: opened from the repository, it "
                          f"never loads {at}",
                          f"open {folder}/ as its own workspace, or move the rules to the root where {label} reads "
-                         "them (scoped to that folder's files)", rule=rule))
+                         f"them{scoped or ' (there they load in every task: since 4.0 Cline reads no paths:)'}",
+                         rule=rule))
     return out
 
 

@@ -69,10 +69,12 @@ def json_object(full: str) -> dict:
 
 
 def read_user(home: str, files: list[str], folders: list[str], base: str | None = None,
-              suffixes: tuple[str, ...] = (".md",), top: bool = False) -> list[tuple[str, str]]:
+              suffixes: tuple[str, ...] = (".md",), top: bool = False, skip: tuple[str, ...] = (),
+              links: bool = True) -> list[tuple[str, str]]:
     """(shown as ~/... when under home, else in full; text) of each of `files` and of the files
     ending in one of `suffixes` in `folders` (`top`: their own, not their subfolders'; suffixes
-    other than the default `.md` match in any case, as Cline's), relative to `base` (home when None)."""
+    other than the default `.md` match in any case, as Cline's; `skip`: file names left out; `links`
+    False: a folder's linked files left out), relative to `base` (home when None)."""
     base = home if base is None else base
     out = []
     for rel in files:
@@ -85,7 +87,8 @@ def read_user(home: str, files: list[str], folders: list[str], base: str | None 
         for dirpath, dirnames, filenames in os.walk(os.path.join(base, folder)):
             dirnames[:] = [] if top else sorted(dirnames)
             found += [os.path.join(dirpath, n) for n in filenames
-                      if (n if suffixes == (".md",) else n.lower()).endswith(suffixes)]
+                      if (n if suffixes == (".md",) else n.lower()).endswith(suffixes) and n not in skip
+                      and (links or not os.path.islink(os.path.join(dirpath, n)))]
         for full in sorted(found):
             text = _read(full)
             if text is not None:
@@ -232,6 +235,8 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
     codex_home = env.get("CODEX_HOME") or os.path.join(home, ".codex")
     out += [os.path.join(codex_home, name) for name in codex.value("user.files")]
     out.append(os.path.join(codex_home, codex.value("memory.folder")))
+    if codex.has("memory.version-2"):
+        out.append(os.path.join(codex_home, codex.value("memory.version-2")))
     out.append(os.path.join(codex_home, "config.toml"))  # its names and cap move the AGENTS.md chain
     for f in codex.value("user.skills", ()):
         folders.append(f.replace("$CODEX_HOME", codex_home) if f.startswith("$CODEX_HOME") else os.path.join(home, f))

@@ -319,5 +319,26 @@ def test_a_memory_md_curator_cannot_read_is_not_called_missing(make_store):
     store = load(root)
     assert sorted({f.check for f in run_checks(store)}) == ["parse.error"]
     st = startup_of(store)
-    assert st.what.startswith("MEMORY.md as Claude Code's auto memory, read as it reads it (curator could not: not valid")
+    assert st.what.startswith("MEMORY.md as Claude Code's auto memory, read as Claude Code reads it (curator could not: not valid")
     assert st.tokens == store.counter.count_many([("", "# Memory\n" + rows.replace("\xe9", "\ufffd").strip())])[0]
+
+
+def test_tokens_counts_an_unreadable_memory_md_as_context_does(make_store, monkeypatch):
+    """A binary MEMORY.md (UTF-16) loads nothing on either screen; a Latin-1 one CLAUDE.md imports is
+    counted whole on both (review18 #6, #7)."""
+    from curator.budgets.startup import startup_of
+    from curator.context.build import build_context
+
+    monkeypatch.delenv("CI", raising=False)
+    rows = "".join(f"- [T{i}](t{i}.md) caf\xe9 note\n" for i in range(230))
+    root = make_store({"CLAUDE.md": "# Project\n@.claude/memory/MEMORY.md\n",
+                       ".claude/memory/MEMORY.md": ("# Memory\n" + rows).encode("latin-1"),
+                       ".claude/memory/t1.md": "---\nname: t\ndescription: d\ntype: project\n---\n# T\n"}, name="repo")
+    st = startup_of(load(root / ".claude" / "memory"))
+    ctx = build_context(root, agents=["claude-code"], token_counter=FakeTokenCounter()).agents["claude-code"]
+    (entry,) = [e for e in ctx.startup if e.path.endswith("MEMORY.md")]
+    assert st.what.startswith("MEMORY.md, whole: Claude Code imports it (CLAUDE.md:2)")
+    assert st.tokens == entry.tokens > 0
+    (root / ".claude" / "memory" / "MEMORY.md").write_bytes(("# Memory\n" + rows).encode("utf-16"))
+    binary = startup_of(load(root / ".claude" / "memory"))
+    assert binary.tokens == 0 and binary.what.startswith("nothing: MEMORY.md is not text Claude Code can read")

@@ -52,3 +52,19 @@ def test_a_pre_tool_use_hook_is_one_whose_output_joins_the_context(tmp_path):
     codex = build(repo(tmp_path, {"AGENTS.md": "root\n"}), tmp_path, agents=["codex"]).agents["codex"]
     said = [n for n in codex.notes if " hook in " in n]
     assert len(said) == 1 and said[0].startswith("a PreToolUse hook in ~/.codex/hooks.json runs `cat notes.md`")
+
+
+def test_a_settings_file_that_is_not_utf8_is_refused_as_codex_refuses_it(tmp_path):
+    root = repo(tmp_path, {"AGENTS.md": "root\n" * 20})
+    (root / ".codex").mkdir()
+    (root / ".codex" / "config.toml").write_bytes(b"# caf\xe9\nproject_doc_max_bytes = 5\n")
+    (root / ".codex" / "hooks.json").write_bytes(b'{"hooks": {"SessionStart": [{"hooks": [{"type": "command", '
+                                                 b'"command": "echo caf\xe9"}]}]}}')
+    _codex_config(tmp_path, f'[projects."{root}"]\ntrust_level = "trusted"\n')
+    m = build(root, tmp_path, agents=["codex"])
+    codex = m.agents["codex"]
+    assert codex.startup[0].cut is None  # the 5-byte cap of a file Codex refuses is not applied
+    assert ".codex/config.toml is not UTF-8 (byte 5): Codex refuses to start with it" in codex.notes
+    assert ".codex/hooks.json is not UTF-8 (byte 79): Codex loads none of its hooks" in codex.notes
+    assert not [n for n in codex.notes if " hook in " in n]
+    assert not [f for f in m.findings if f.path.startswith(".codex/")]

@@ -298,6 +298,7 @@ def test_codex_names_the_hooks_that_print_into_its_context_yours_and_a_trusted_p
                        "before a tool runs, once you trust the hook (not counted: known only when it runs; over "
                        "2,500 tokens the rest goes to a file)"]  # PreToolUse additionalContext since 0.129.0
     older = build(root, tmp_path, agents=["codex"], versions={"codex": "0.128.0"}).agents["codex"].notes
-    assert [n for n in older if " hook in " in n] == trusted[:1]
+    assert [n for n in older if " hook in " in n] == [trusted[0].replace("; over 2,500 tokens the rest goes to a file",
+                                                                         "")]  # the spill came with 0.129.0
     assert not [n for n in build(root, tmp_path, agents=["codex"], versions={"codex": "0.120.0"}).agents["codex"].notes
                 if " hook in " in n]
