@@ -130,6 +130,9 @@ class Config:
     # dated session/hand-off logs of a store that declares no tiers (model/tiering.py): memories
     # there, retrieved like any other, but still logs to the checks (not orphans, no near-copies)
     logs: tuple[str, ...] = ()
+    # the agent versions whose rules the store's checks follow (`agents: {claude-code: {version: ...}}`,
+    # or `--agent NAME@VERSION`): as given, names not yet checked (model/formats.claude_cap reads them)
+    agent_versions: tuple[tuple[str, str], ...] = ()
 
     def tier_for(self, logical_path: str) -> str:
         # one combined regex: the first rule (leftmost alternative) that matches wins
@@ -349,10 +352,31 @@ def config_from_mapping(data: dict, source: Path | None = None) -> Config:
         elif name == "agents":  # agents shown and the version of each one's rules: read by context/versions.py
             _expect(isinstance(value, (list, dict)), source,
                     "'agents' must be a list of names or a mapping of name: {version: ...}")
+            changes["agent_versions"] = _versions(value)
         else:
             raise ConfigError(f"{source or CONFIG_NAME}: unknown setting '{key}'")
     changes["explicit"] = frozenset(str(k).replace("-", "_") for k in data)
     return replace(cfg, **changes)
+
+
+def _versions(value) -> tuple[tuple[str, str], ...]:
+    """`agents:` as (name, version) pairs: `{name: {version: v}}`, `{name: v}` or `[name@v]`."""
+    pairs = value.items() if isinstance(value, dict) else [str(x).partition("@")[::2] for x in value]
+    out = []
+    for name, v in pairs:
+        v = v.get("version") if isinstance(v, dict) else v
+        if isinstance(v, (str, int, float)) and not isinstance(v, bool) and str(v).strip():
+            out.append((str(name).strip().lower(), str(v).strip().lstrip("v")))
+    return tuple(out)
+
+
+def pinned(cfg: Config, specs) -> Config:
+    """`cfg` with the versions `--agent NAME@VERSION` asks for (they outrank the file's)."""
+    asked = _versions([s for s in specs or () if "@" in str(s)])
+    if not asked:
+        return cfg
+    names = {n for n, _ in asked}
+    return replace(cfg, agent_versions=tuple(p for p in cfg.agent_versions if p[0] not in names) + asked)
 
 
 def meaning_off(retrieval=None) -> str:

@@ -86,11 +86,12 @@ def _claude(store: Store) -> Startup:
     from ..model.imports import startup_import
 
     path = store.l0.path if store.l0 is not None else "MEMORY.md"
-    label = f"Claude Code's auto memory: first {fmts.CLAUDE_CAP_LINES} lines or {fmts.CLAUDE_CAP_BYTES // 1000} KB of {path}"
+    cap = fmts.claude_cap(store.config)  # the version the repository pins, as `context` reads it
+    label = f"Claude Code's auto memory: {fmts.claude_cap_words(cap)} of {path}"
     if store.l0 is None or store.l0.path not in store.records:
         unread = store.unread_index()
         if unread is not None and not store_auto_off(store):
-            return _unread(store, unread, label)
+            return _unread(store, unread, label, cap)
         return Startup("nothing (no MEMORY.md)" if unread is None else "nothing: Claude Code's auto memory is off",
                        0, None, label)
     rec = store.records[store.l0.path]
@@ -103,13 +104,13 @@ def _claude(store: Store) -> Startup:
         return Startup(f"nothing: Claude Code's auto memory is off ({off}); {rec.path} loads only if a loaded "
                        "file imports it", 0, None, label)
     lines = rec.text.splitlines(keepends=True)
-    if fmts.CLAUDE_CAP_STRIP:  # what Claude Code injects, counted as `curator context` counts it
+    if cap.get("strip"):  # what Claude Code injects, counted as `curator context` counts it
         from ..model.memory_md import loaded_index
 
-        shown, first = loaded_index(rec.text, fmts.CLAUDE_CAP_LINES, fmts.CLAUDE_CAP_BYTES)
+        shown, first = loaded_index(rec.text, cap["lines"], cap["bytes"])
         tokens = _count(store, shown)
     else:
-        first = fmts.claude_cap_line(rec.text)
+        first = fmts.claude_cap_of(rec.text, cap)
         tokens = rec.tokens or 0 if first is None else _count(store, "".join(lines[: first - 1]))
     past: list[CapLine] = []
     if first is not None:  # the lines the loader drops, as the tiered store's cap names them
@@ -122,14 +123,13 @@ def _claude(store: Store) -> Startup:
             if lines[no - 1].strip():
                 past.append(CapLine(rec.path, no, lines[no - 1].rstrip("\n"), running))
     cut = 0 if first is None else len(lines) - first + 1
-    what = (f"{rec.path} as Claude Code's auto memory (its first {fmts.CLAUDE_CAP_LINES} lines or "
-            f"{fmts.CLAUDE_CAP_BYTES // 1000} KB)")
+    what = f"{rec.path} as Claude Code's auto memory (its {fmts.claude_cap_words(cap)})"
     if committed_claude_memory(store.root):  # the context view's "never by itself", said here too
         what += "; committed in the repository, it loads only if a loaded file imports it"
     return Startup(what, tokens, None, label, [(rec.path, tokens)], past, cut)
 
 
-def _unread(store: Store, rec, label: str) -> Startup:
+def _unread(store: Store, rec, label: str, cap: dict) -> Startup:
     """A MEMORY.md curator will not take as a memory (not UTF-8, over its size limit) still loads:
     read as Claude Code reads it (bad bytes as U+FFFD) and as `context` reads it (regular files, no
     NUL, at most the CLAUDE.md skip size), so `tokens` says what `context` says."""
@@ -144,7 +144,11 @@ def _unread(store: Store, rec, label: str) -> Startup:
         tokens = _count(store, text)
         return Startup(f"{rec.path}, whole: Claude Code imports it ({via}); {why}", tokens, None,
                        f"none: {via} imports {rec.path} whole (Claude Code)", [(rec.path, tokens)])
-    shown, first = loaded_index(text, fmts.CLAUDE_CAP_LINES, fmts.CLAUDE_CAP_BYTES)
+    if cap.get("strip"):
+        shown, first = loaded_index(text, cap["lines"], cap["bytes"])
+    else:
+        first = fmts.claude_cap_of(text, cap)
+        shown = text if first is None else "".join(text.splitlines(keepends=True)[: first - 1])
     tokens = _count(store, shown)
     cut = 0 if first is None else len(text.splitlines()) - first + 1
     what = f"{rec.path} as Claude Code's auto memory, {why}"

@@ -114,7 +114,8 @@ def _past_cap(ctx: Context) -> None:
     if startup_import(store) is not None or store_auto_off(store):
         return  # imported it loads whole; with auto memory off it does not load at all
     rec = store.records[store.l0.path]
-    first = fmts.claude_cap_line(rec.text)
+    cap = fmts.claude_cap(store.config)  # the version the repository pins, as `context` reads it
+    first = fmts.claude_cap_of(rec.text, cap)
     if first is None:
         return
     lines = rec.text.splitlines()
@@ -126,9 +127,9 @@ def _past_cap(ctx: Context) -> None:
     lost = [t for t in dict.fromkeys(lost) if t not in reached_earlier]
     from ..model.memory_md import cut_by
 
-    by_lines = (cut_by(rec.text, fmts.CLAUDE_CAP_LINES, fmts.CLAUDE_CAP_BYTES) == "lines" if fmts.CLAUDE_CAP_STRIP
-                else first == fmts.CLAUDE_CAP_LINES + 1)
-    why = f"the first {fmts.CLAUDE_CAP_LINES} lines" if by_lines else f"the first {fmts.CLAUDE_CAP_BYTES // 1000} KB"
+    by_lines = (cut_by(rec.text, cap["lines"], cap["bytes"]) == "lines" if cap.get("strip")
+                else first == cap["lines"] + 1)
+    why = f"the first {cap['lines']} lines" if by_lines else f"the first {cap['bytes'] // 1000} KB"
     shown = ", ".join(lost[:5]) + (", …" if len(lost) > 5 else "")
     ctx.add(
         "budget.past-cap",

@@ -11,7 +11,7 @@ import re
 
 from ..model.claude_index import inline_sections
 from ..model.findings import Frontmatter, ListEntry, SplitIndex
-from ..model.formats import CLAUDE_TYPES, claude_cap_line
+from ..model.formats import CLAUDE_TYPES, claude_cap, claude_cap_of
 from ..model.frontmatter import quoted_frontmatter
 from ..model.store import Store
 from .draft import Draft
@@ -86,7 +86,7 @@ def _list_entry(store: Store, draft: Draft, path: str, index: str) -> None:
     kind = kind if kind in CLAUDE_TYPES else ""
     line = entry_line(store, path, index)
     lines = draft.text(index).splitlines()
-    if claude_cap_line(draft.text(index)) is not None:
+    if claude_cap_of(draft.text(index), claude_cap(store.config)) is not None:
         # a line past the cap is never seen: listing the file there only moves the finding
         # into budget.past-cap, so it is left unlisted until the index is shortened
         note = (f"unlisted files not listed: {index} is already past Claude Code's load cap, so a line added to it "
@@ -143,7 +143,8 @@ def _split_index(store: Store, draft: Draft, index: str) -> None:
     into a `reference_<title>.md` topic file, replaced by its line in the index."""
     text = draft.text(index)
     lines = text.splitlines()
-    cap = claude_cap_line(text)
+    limits = claude_cap(store.config)
+    cap = claude_cap_of(text, limits)
     if cap is None:
         return
     sections = inline_sections(text)
@@ -153,7 +154,8 @@ def _split_index(store: Store, draft: Draft, index: str) -> None:
     taken = set(store.records)
     gone: dict[int, str | None] = {}
     for sec in order:
-        if claude_cap_line("\n".join(kept for i, ln in enumerate(lines, 1) if (kept := gone.get(i, ln)) is not None)) is None:
+        if claude_cap_of("\n".join(kept for i, ln in enumerate(lines, 1) if (kept := gone.get(i, ln)) is not None),
+                         limits) is None:
             break
         slug = re.sub(r"[^a-z0-9]+", "_", sec.title.lower()).strip("_")[:60] or "section"
         name, n = f"reference_{slug}.md", 2

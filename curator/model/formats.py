@@ -75,6 +75,25 @@ CLAUDE_CAP_BYTES: int = _CAP["bytes"]
 CLAUDE_CAP_STRIP: bool = bool(_CAP.get("strip"))
 
 
+def claude_cap(config=None) -> dict:
+    """The `memory.auto-cap` row of the Claude Code version the store's config pins (`agents:` in
+    .curator.yaml, `--agent claude-code@VERSION`), as `curator context` reads it; else the newest."""
+    from ..agents import UnknownAgent, VersionError, canonical
+
+    for name, version in getattr(config, "agent_versions", ()):
+        try:
+            if canonical(name) == "claude-code":
+                return rules_for("claude-code", version).value("memory.auto-cap")
+        except (UnknownAgent, VersionError, KeyError):
+            continue
+    return _CAP
+
+
+def claude_cap_of(text: str, cap: dict) -> int | None:
+    """`claude_cap_line` by one version's cap row."""
+    return claude_cap_line(text, cap["lines"], cap["bytes"], bool(cap.get("strip")))
+
+
 def claude_cap_line(text: str, lines: int = CLAUDE_CAP_LINES, max_bytes: int = CLAUDE_CAP_BYTES,
                     strip: bool | None = None) -> int | None:
     """The first line (1-based) of MEMORY.md that Claude Code does not load, or None when all of

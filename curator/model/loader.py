@@ -11,7 +11,7 @@ from datetime import date
 from pathlib import Path
 
 from ..base import cache as _cache
-from ..base.config import Config, load_config
+from ..base.config import Config, load_config, pinned
 from ..base.paths import is_within
 from ..base.today import current_day
 from . import formats as fmts
@@ -88,7 +88,7 @@ def _new_store(root: Path, opts: LoadOptions) -> Store:
         raise StoreError(f"store not found: {opts.given or root}")
     if not root.is_dir():
         raise StoreError(f"store is not a folder: {opts.given or root}")
-    cfg = opts.config if opts.config is not None else load_config(root)
+    cfg = pinned(opts.config if opts.config is not None else load_config(root), opts.agents)
     store = Store(root=root, given=opts.given or str(root), config=cfg, today=opts.today or current_day(),
                   format=opts.fmt or fmts.detect_format(root))
     store.repo_root = opts.repo_root

@@ -264,12 +264,10 @@ def diff_budgets(before: Store | None, after: Store | None) -> list[Budget]:
     # Claude Code loads only the first 200 lines / 25 KB of MEMORY.md: what is past them is unseen
     mb, ma = _claude_index(before), _claude_index(after)
     if mb or ma:
-        out.append(Budget("MEMORY.md lines", mb[0] if mb else 0, ma[0] if ma else 0, CLAUDE_INDEX_LINES))
-        out.append(Budget("MEMORY.md bytes", mb[1] if mb else 0, ma[1] if ma else 0, CLAUDE_INDEX_BYTES))
+        limits = fmts.claude_cap(cfg)  # the version the repository pins
+        out.append(Budget("MEMORY.md lines", mb[0] if mb else 0, ma[0] if ma else 0, limits["lines"]))
+        out.append(Budget("MEMORY.md bytes", mb[1] if mb else 0, ma[1] if ma else 0, limits["bytes"] or None))
     return out
-
-
-CLAUDE_INDEX_LINES, CLAUDE_INDEX_BYTES = fmts.CLAUDE_CAP_LINES, fmts.CLAUDE_CAP_BYTES  # the agent's rule
 
 
 def _claude_index(store: Store | None) -> tuple[int, int] | None:

@@ -342,3 +342,30 @@ def test_tokens_counts_an_unreadable_memory_md_as_context_does(make_store, monke
     (root / ".claude" / "memory" / "MEMORY.md").write_bytes(("# Memory\n" + rows).encode("utf-16"))
     binary = startup_of(load(root / ".claude" / "memory"))
     assert binary.tokens == 0 and binary.what.startswith("nothing: MEMORY.md is not text Claude Code can read")
+
+
+def test_a_pinned_claude_code_version_gives_check_and_tokens_the_cap_context_uses(make_store, monkeypatch):
+    """`.curator.yaml` pins Claude Code 2.1.80 (200 lines, no frontmatter stripping, no 25 KB cut):
+    `check` and `tokens` cut MEMORY.md where `context` does, not by the newest rules."""
+    import json
+
+    from curator.budgets.startup import startup_of
+    from curator.context.build import build_context
+
+    monkeypatch.delenv("CI", raising=False)
+    rows = "".join(f"- [T{i}](t{i}.md) — a note\n" for i in range(205))
+    files = {".claude/memory/MEMORY.md": "---\nname: index\n---\n# Memory\n" + rows,
+             ".claude/memory/t1.md": "---\nname: t\ndescription: d\ntype: project\n---\n# T\n",
+             ".curator.yaml": "agents:\n  claude-code:\n    version: 2.1.80\n"}
+    root = make_store(files, name="repo")
+    (root / ".claude" / "settings.local.json").write_text(json.dumps({"autoMemoryDirectory": str(root / ".claude/memory")}))
+    store = load(root / ".claude" / "memory")
+    (cap,) = [f for f in run_checks(store) if f.check == "budget.past-cap"]
+    st = startup_of(store)
+    ctx = build_context(root, agents=["claude-code"], count=False).agents["claude-code"]
+    (unseen,) = [u for u in ctx.never if "auto-memory cap" in u.reason]
+    assert cap.line == st.past_cap[0].line == 201 and "lines 201+" in unseen.reason  # 2.1.80 keeps the frontmatter
+    assert "first 200 lines of MEMORY.md" in st.cap_label and "KB" not in st.cap_label
+    newest = load_store(root / ".claude" / "memory", token_counter=FakeTokenCounter(), use_cache=False,
+                        agents=("claude-code@2.1.332",))
+    assert [f.line for f in run_checks(newest) if f.check == "budget.past-cap"] == [204]  # --agent outranks the file
