@@ -66,7 +66,7 @@ def codex_chain(b: Builder, docs: dict[str, str], folder: str, cap: int) -> tupl
         entry = Loaded(rel, t.size, 0, why, None, None, t.text, rules.id("project.names"))
         if t.size > remaining:
             cut_bytes(entry, remaining, f"Codex stops adding at {cap:,} bytes (project_doc_max_bytes): "
-                      f"the last {t.size - remaining:,} bytes are cut")
+                      f"the last {t.size - remaining:,} bytes are cut", t.data if t.bad is not None else None)
             past += t.size - remaining
         remaining -= entry.loaded_bytes
         out.append(entry)

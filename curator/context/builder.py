@@ -334,8 +334,13 @@ def cap_chars(entry: Loaded, limit: int, reason: str) -> int:
     return entry.bytes - kept_bytes
 
 
-def cut_bytes(entry: Loaded, kept_bytes: int, reason: str) -> None:
-    """Keep only the first `kept_bytes` bytes of `entry` (a character split is dropped)."""
+def cut_bytes(entry: Loaded, kept_bytes: int, reason: str, raw: bytes | None = None) -> None:
+    """Keep only the first `kept_bytes` bytes of `entry` (a character split is dropped). `raw`: the
+    file's bytes when they are not UTF-8 — the agent cuts those, then reads U+FFFD for each bad one."""
+    if raw is not None:
+        entry.text = raw[:kept_bytes].decode("utf-8", "replace")
+        entry.cut = Cut(kept_bytes, reason)
+        return
     data = entry.text.encode("utf-8")[:kept_bytes]
     entry.text = data.decode("utf-8", "ignore")
     entry.cut = Cut(kept_bytes, reason)

@@ -68,3 +68,13 @@ def test_a_settings_file_that_is_not_utf8_is_refused_as_codex_refuses_it(tmp_pat
     assert ".codex/hooks.json is not UTF-8 (byte 79): Codex loads none of its hooks" in codex.notes
     assert not [n for n in codex.notes if " hook in " in n]
     assert not [f for f in m.findings if f.path.startswith(".codex/")]
+
+
+def test_codex_cuts_a_file_that_is_not_utf8_by_its_bytes_then_reads_it(tmp_path):
+    """Codex cuts the raw bytes at the cap, then decodes them lossily: each bad byte is one byte of
+    the cap (and one U+FFFD), not the three bytes U+FFFD takes in UTF-8 (review18 #9)."""
+    root = repo(tmp_path, {})
+    (root / "AGENTS.md").write_bytes(("caf\xe9 " * 10_000).encode("latin-1"))
+    _codex_config(tmp_path, "project_doc_max_bytes = 1000\n")
+    (entry,) = build(root, tmp_path, agents=["codex"]).agents["codex"].startup
+    assert entry.cut.kept_bytes == 1000 and len(entry.text) == 1000 and entry.text.startswith("caf\ufffd caf\ufffd")
