@@ -28,14 +28,16 @@ def _folder(rel: str) -> str:
 
 
 def _docs(b: Builder, names: tuple[str, ...]) -> dict[str, str]:
-    """folder -> the AGENTS file Codex reads there (the first of `names` wins)."""
+    """folder -> the AGENTS file Codex reads there (the first of `names` wins; a name with a `/`,
+    which Codex took before 0.156.0, is joined to each folder as Codex joined it)."""
     out: dict[str, str] = {}
+    rank: dict[str, int] = {}
     for rel in b.fs.files:
-        name = rel.rsplit("/", 1)[-1]
-        if name in names:
-            folder = _folder(rel)
-            if folder not in out or names.index(name) < names.index(out[folder].rsplit("/", 1)[-1]):
-                out[folder] = rel
+        for i, name in enumerate(names):
+            if rel == name or rel.endswith("/" + name):
+                folder = rel[: len(rel) - len(name)].rstrip("/")
+                if folder not in out or i < rank[folder]:
+                    out[folder], rank[folder] = rel, i
     return out
 
 

@@ -18,6 +18,10 @@ def test_fallback_names_are_trimmed_and_a_path_among_them_is_ignored_since_0_156
     assert any("adds TEAM.md (docs/GUIDE.md, ..: a path, not a name, ignored)" in n for n in codex.notes)
     old = build(root, tmp_path, agents=["codex"], versions={"codex": "0.154.0"}).agents["codex"]
     assert [e.path for e in old.startup] == ["TEAM.md"] and not any("ignored" in n for n in old.notes)
+    _codex_config(tmp_path, 'project_doc_fallback_filenames = ["docs/GUIDE.md", "TEAM.md"]\n')
+    older = build(root, tmp_path, agents=["codex"], versions={"codex": "0.154.0"}).agents["codex"]
+    assert [e.path for e in older.startup] == ["docs/GUIDE.md"]  # joined to the folder, as 0.154.0 did
+    assert [e.path for e in build(root, tmp_path, agents=["codex"]).agents["codex"].startup] == ["TEAM.md"]
 
 
 def test_an_empty_global_override_is_passed_over_for_your_agents_md(tmp_path):
