@@ -14,7 +14,19 @@ auto-memory cap are read there too).
 
 from __future__ import annotations
 
-from . import claude_code, cline, codex, copilot, cursor, devin, gemini, kiro, roo, serena
+from . import (
+    claude_code,
+    cline,
+    codex,
+    copilot,
+    copilot_cli,
+    cursor,
+    devin,
+    gemini,
+    kiro,
+    roo,
+    serena,
+)
 from .table import (
     AgentTable,
     Rule,
@@ -27,8 +39,8 @@ from .table import (
 )
 
 TABLES: dict[str, AgentTable] = {t.agent: t for t in (
-    claude_code.TABLE, codex.TABLE, gemini.TABLE, cursor.TABLE, copilot.TABLE, cline.TABLE, devin.TABLE,
-    kiro.TABLE, roo.TABLE, serena.TABLE)}
+    claude_code.TABLE, codex.TABLE, gemini.TABLE, cursor.TABLE, copilot.TABLE, copilot_cli.TABLE, cline.TABLE,
+    devin.TABLE, kiro.TABLE, roo.TABLE, serena.TABLE)}
 AGENTS: tuple[str, ...] = tuple(TABLES)
 ALIASES: dict[str, str] = {alias: t.agent for t in TABLES.values() for alias in t.aliases}
 

@@ -72,18 +72,19 @@ def build_context(root: str | os.PathLike, *, agents: Iterable[str] | None = Non
 def _agent(b: Builder, name: str, choice) -> AgentContext:
     """One agent's context: what its rules load, with its version, name, notes and the files
     it reads beside the repository's (the nearest AGENTS.md, the user's own files)."""
-    from . import agents_md, claude, cline, cursor, kiro, roo, rules
+    from . import agents_md, claude, cline, copilot_cli, cursor, kiro, roo, rules
     from .gemini_system import system_prompt
     from .gemini_trust import apply_trust
     from .others import codex_user, devin_user, gemini_user, serena
 
     makers = {"claude-code": claude.build, "codex": agents_md.codex, "gemini": agents_md.gemini,
-              "cursor": cursor.cursor, "copilot": rules.copilot, "cline": cline.build, "devin": rules.devin,
+              "cursor": cursor.cursor, "copilot": rules.copilot, "copilot-cli": copilot_cli.build, "cline": cline.build,
+              "devin": rules.devin,
               "kiro": kiro.kiro, "roo": roo.build, "serena": serena}
     users = {"claude-code": lambda ctx: claude.user_files(b, ctx, b.fs.root), "codex": lambda ctx: codex_user(b, ctx),
              "devin": lambda ctx: devin_user(b, ctx), "cline": lambda ctx: cline.user_files(b, ctx),
              "roo": lambda ctx: roo.user_files(b, ctx), "gemini": lambda ctx: apply_trust(b, ctx, gemini_user, after=system_prompt),
-             "kiro": lambda ctx: kiro.user_files(b, ctx)}
+             "kiro": lambda ctx: kiro.user_files(b, ctx), "copilot-cli": lambda ctx: copilot_cli.user_files(b, ctx)}
     ctx = makers[name](b)
     ruleset = choice.rules[name]
     ctx.version, ctx.chosen_by = ruleset.version, choice.chosen_by[name]

@@ -121,6 +121,9 @@ def copilot(b: Builder) -> AgentContext:
                       "applies these instructions only when attached by hand (the Copilot CLI puts them whole in every "
                       "prompt)", 1)
     _copilot_agents(b, ctx, rules)
+    ctx.notes.append("these are VS Code's rules: the Copilot CLI loads every root AGENTS.md, CLAUDE.md and GEMINI.md "
+                     "and puts path instructions without applyTo in every prompt (`curator context --agent "
+                     "copilot-cli`)")
     nested = rules.value("agents-md.nested-vscode", None)
     if nested and any("/" in rel for rel in b.fs.named(rules.value("agents-md"))):
         ctx.notes.append(f"a subfolder's AGENTS.md: GitHub's coding agent reads the nearest; VS Code only lists it "

@@ -267,7 +267,7 @@ def _other_agents_probes(home: str, versions: dict) -> tuple[list[str], list[str
 
     files: list[str] = []
     folders: list[str] = []
-    for agent in ("cursor", "kiro", "gemini", "copilot", "cline", "roo", "devin"):
+    for agent in ("cursor", "kiro", "gemini", "copilot", "copilot-cli", "cline", "roo", "devin"):
         rules = rules_for(agent, versions.get(agent))
         for key in ("user.skills", "user.steering"):
             value = rules.value(key, ())
@@ -276,6 +276,10 @@ def _other_agents_probes(home: str, versions: dict) -> tuple[list[str], list[str
                 folders.append(os.path.join(home, folder))
     copilot, gemini = rules_for("copilot", versions.get("copilot")), rules_for("gemini", versions.get("gemini"))
     files += [os.path.join(home, f) for f in copilot.value("user.files", ())]
+    cli = rules_for("copilot-cli", versions.get("copilot-cli")).value("user.files")
+    cli_home = os.path.join(home, cli["home"])  # (COPILOT_HOME moves it: not watched then)
+    files.append(os.path.join(cli_home, cli["file"]))
+    folders.append(os.path.join(cli_home, cli["folder"]))
     if gemini.has("trust.folder"):
         files += [os.path.join(home, gemini.value("trust.folder")["file"]), os.path.join(home, ".gemini", "settings.json")]
     if gemini.has("extensions.folder"):  # each extension's manifest and default context file, not its whole tree

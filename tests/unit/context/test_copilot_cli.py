@@ -1,0 +1,70 @@
+"""The GitHub Copilot CLI as its 1.0.102 build loads (/work/research/agents/copilot_cli18.md): every
+root AGENTS.md, CLAUDE.md and GEMINI.md (the same text once), `@` imports one level deep, path
+instructions without a specific applyTo in every prompt and the others as a table row, excluded
+ones never, a subfolder's files once a file there is viewed; shown when asked."""
+
+from __future__ import annotations
+
+from .test_context_model import build, repo
+
+FILES = {
+    ".github/copilot-instructions.md": "root copilot\n@docs/extra.md\n", ".github/docs/extra.md": "imported\n@more.md\n",
+    ".github/docs/more.md": "two levels down\n", "AGENTS.md": "same text\n", "CLAUDE.md": "same text\n",
+    "GEMINI.md": "gemini\n", "CLAUDE.local.md": "mine\n",
+    ".github/instructions/all.instructions.md": "no frontmatter: every prompt\n",
+    ".github/instructions/star.instructions.md": "---\napplyTo: '**/*'\n---\nevery file\n",
+    ".github/instructions/ts.instructions.md": "---\napplyTo: [\"**/*.ts\", \"**/*.tsx\"]\ndescription: ts rules\n---\nstrict\n",
+    ".github/instructions/ex.instructions.md": "---\napplyTo: '**'\nexcludeAgent: [coding-agent]\n---\nnot for the cli\n",
+    "sub/AGENTS.md": "sub\n", "pkg/.github/instructions/py.instructions.md": "---\napplyTo: '*.py'\n---\npy\n",
+}
+
+
+def _cli(tmp_path, version=None):
+    m = build(repo(tmp_path, FILES), tmp_path, agents=["copilot-cli"],
+              versions={"copilot-cli": version} if version else None)
+    return m.agents["copilot-cli"]
+
+
+def test_the_cli_loads_every_root_instruction_file_once_and_imports_one_level(tmp_path):
+    cli = _cli(tmp_path)
+    assert [e.path for e in cli.startup] == [
+        ".github/copilot-instructions.md", ".github/docs/extra.md", "AGENTS.md", "GEMINI.md",
+        ".github/instructions/all.instructions.md", ".github/instructions/star.instructions.md",
+        ".github/instructions/ts.instructions.md"]
+    assert "CLAUDE.md has the text of AGENTS.md: the Copilot CLI sends it once" in cli.notes
+    row = next(e for e in cli.startup if e.path.endswith("ts.instructions.md"))
+    assert row.text.endswith("| **/*.ts, **/*.tsx | '.github/instructions/ts.instructions.md' | ts rules |\n")
+    assert row.text.startswith("Here is a list of instruction files")  # the table's head, counted once
+    assert {u.path for u in cli.never} == {".github/instructions/ex.instructions.md", ".github/docs/more.md"}
+
+
+def test_globbed_instructions_and_a_subfolders_files_load_when_a_file_is_viewed(tmp_path):
+    whens = {o.path: o.when for o in _cli(tmp_path).on_demand}
+    assert whens == {".github/instructions/ts.instructions.md": "when the agent views a file matching **/*.ts, **/*.tsx",
+                     "sub/AGENTS.md": "after the agent views a file under sub/ (once a session)",
+                     "pkg/.github/instructions/py.instructions.md": "after the agent views a file under pkg/ (once a "
+                                                                   "session)"}
+    old = _cli(tmp_path / "o", "1.0.56")  # before on-demand discovery and the root's on-view text
+    assert [o.path for o in old.on_demand] == [".github/instructions/ts.instructions.md"]
+    assert old.on_demand[0].when.startswith("when the model reads it from the table")
+
+
+def test_before_0_0_385_only_the_first_file_found_loaded_and_before_1_0_66_imports_stayed_text(tmp_path):
+    assert [e.path for e in _cli(tmp_path, "0.0.384").startup][:1] == [".github/copilot-instructions.md"]
+    assert "AGENTS.md" not in [e.path for e in _cli(tmp_path / "a", "0.0.384").startup]
+    assert ".github/docs/extra.md" not in [e.path for e in _cli(tmp_path / "b", "1.0.65").startup]
+
+
+def test_the_cli_is_shown_when_asked_and_vs_codes_entry_points_to_it(tmp_path):
+    m = build(repo(tmp_path, FILES), tmp_path)
+    assert "copilot-cli" not in m.agents and any("--agent copilot-cli" in n for n in m.agents["copilot"].notes)
+
+
+def test_your_copilot_home_files_are_shown_apart(tmp_path):
+    home = tmp_path / "home" / ".copilot"
+    (home / "instructions").mkdir(parents=True)
+    (home / "copilot-instructions.md").write_text("mine\n")
+    (home / "instructions" / "go.instructions.md").write_text("go\n")
+    (home / "instructions" / "notes.md").write_text("not an instructions file\n")
+    cli = _cli(tmp_path)
+    assert [u.path for u in cli.user] == ["~/.copilot/copilot-instructions.md", "~/.copilot/instructions/go.instructions.md"]
