@@ -26,8 +26,8 @@ _TABLE_HEAD = ("Here is a list of instruction files that contain rules for modif
 def build(b: Builder) -> AgentContext:
     rules = b.rules_of("copilot-cli")
     ctx = AgentContext("copilot-cli")
-    _singles(b, ctx, rules)
-    _path_instructions(b, ctx, rules)
+    imported = _singles(b, ctx, rules)
+    _path_instructions(b, ctx, rules, imported)
     _nested(b, ctx, rules)
     agent_skills(b, ctx, rules, Listing("Copilot CLI", manual_key="disable-model-invocation"))
     for folder in rules.value("agents.folder"):
@@ -46,9 +46,10 @@ def _root_file(b: Builder, name: str) -> str | None:
     return next((f for f in b.fs.files if f.lower() == name.lower()), None)
 
 
-def _singles(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
+def _singles(b: Builder, ctx: AgentContext, rules: RuleSet) -> set[str]:
     """copilot-instructions.md, then AGENTS.md, CLAUDE.md, GEMINI.md at the root: all (before
-    0.0.385 the first found), a text already sent once not again, `@` imports expanded."""
+    0.0.385 the first found), a text already sent once not again, `@` imports expanded. Returns
+    the files read (their real paths)."""
     model = rules.value("model.files")
     imports = rules.value("imports", None)
     sent: dict[str, str] = {}
@@ -70,7 +71,8 @@ def _singles(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
         else:
             _always(ctx, rel, t, why, rule)
         if not model["all"]:
-            return
+            break
+    return loaded | {e.path for e in ctx.startup}
 
 
 def _globs(value) -> list[str]:
@@ -79,9 +81,10 @@ def _globs(value) -> list[str]:
     return [str(g).strip() for g in items if str(g).strip()]
 
 
-def _path_instructions(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
+def _path_instructions(b: Builder, ctx: AgentContext, rules: RuleSet, imported: set[str]) -> None:
     """The root's `.github/instructions` (and `.claude/rules`): whole in every prompt, or a table
-    row at start-up and the text once a matching file is viewed; an excluded one never."""
+    row at start-up and the text once a matching file is viewed; an excluded one never. One an
+    import already brought is sent again (the CLI sends only equal whole files once)."""
     keys = rules.value("path.keys")
     places = [(rules.value("path.folder"), rules.value("path.suffix"), keys["globs"], rules.id("path.folder"))]
     if rules.has("claude-rules"):
@@ -103,6 +106,8 @@ def _path_instructions(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
             globs = _globs(data.get(key))
             if all(g in rules.value("path.every-file") for g in globs):
                 _always(ctx, rel, t, f"path instructions with no specific {key}: in every prompt", rule)
+                if t.real in imported:
+                    ctx.notes.append(f"{rel} is sent twice: imported, and as path instructions")
                 continue
             desc = " ".join(str(data.get("description") or "").split())
             row = f"| {', '.join(globs)} | '{rel}' | {desc} |\n"

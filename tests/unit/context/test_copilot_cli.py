@@ -68,3 +68,10 @@ def test_your_copilot_home_files_are_shown_apart(tmp_path):
     (home / "instructions" / "notes.md").write_text("not an instructions file\n")
     cli = _cli(tmp_path)
     assert [u.path for u in cli.user] == ["~/.copilot/copilot-instructions.md", "~/.copilot/instructions/go.instructions.md"]
+
+
+def test_a_rule_claude_md_imports_is_sent_again_as_path_instructions(tmp_path):
+    root = repo(tmp_path, {"CLAUDE.md": "see @.claude/rules/style.md\n", ".claude/rules/style.md": "tabs\n"})
+    cli = build(root, tmp_path, agents=["copilot-cli"]).agents["copilot-cli"]
+    assert [e.path for e in cli.startup] == ["CLAUDE.md", ".claude/rules/style.md", ".claude/rules/style.md"]
+    assert ".claude/rules/style.md is sent twice: imported, and as path instructions" in cli.notes
