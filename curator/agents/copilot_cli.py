@@ -55,17 +55,22 @@ TABLE = AgentTable("copilot-cli", "GitHub Copilot CLI", "1.0.102", "2026-11-29",
     Rule("claude-rules", {"folder": ".claude/rules", "globs": "paths"}, "`.claude/rules/**/*.md` are read as path "
          "instructions, with `paths:` for `applyTo`", _cl("1.0.89", "\"Claude Code rule files in .claude/rules as "
                                                            "custom instructions\""), since="1.0.89"),
-    Rule("imports", {"in": (".github/copilot-instructions.md", "AGENTS.md", "CLAUDE.md"), "hops": 1},
-         "`@path` in `copilot-instructions.md`, `AGENTS.md` and `CLAUDE.md` (not `GEMINI.md`) brings that file, "
-         "relative to the importing one, inside the repository, one level deep",
+    Rule("imports", {"in": (".github/copilot-instructions.md", "AGENTS.md", "CLAUDE.md"), "hops": 8},
+         "`@path` in `copilot-instructions.md`, `AGENTS.md` and `CLAUDE.md` (not a root `GEMINI.md`) brings that "
+         "file, relative to the importing one, inside the repository, up to 8 levels deep; each root file's imports "
+         "are its own (a file two of them import is sent twice)",
          _cl("1.0.66", "\"Expand @-style imports in AGENTS.md, CLAUDE.md, and Copilot instruction files\""),
          since="1.0.66"),
     Rule("skills.folders", (".github/skills", ".agents/skills", ".claude/skills"), "skills `<folder>/<name>/SKILL.md` "
-         "listed by name and description (a skill without one is listed with its text; "
-         "`disable-model-invocation: true`: not listed), the body when used", _cl("0.0.370", "skills"),
+         "(at any depth since 1.0.55) listed by name and description (`disable-model-invocation: true`: not listed), "
+         "the body when used", _cl("0.0.370", "skills"),
          since="0.0.370", when="on demand"),
+    Rule("commands.folder", ".claude/commands", "each `.claude/commands/*.md` is listed as a skill (its name and "
+         "description), its text when used", _cl("0.0.399", "\"Support .claude/commands/ single-file commands as "
+                                                  "simpler alternative to skills\""), since="0.0.399"),
     Rule("agents.folder", (".github/agents", ".claude/agents"), "every `.md` in `.github/agents/` (README.md too) "
-         "and `.claude/agents/` is a custom agent, listed by name and description", _R, when="on demand"),
+         "and `.claude/agents/` is a custom agent, listed by name and description in the task tool at start-up, its "
+         "text when it runs", _R),
     Rule("user.files", {"home": ".copilot", "variable": "COPILOT_HOME", "file": "copilot-instructions.md",
                         "folder": "instructions"},
          "your `~/.copilot/copilot-instructions.md` and `~/.copilot/instructions/**/*.instructions.md` "

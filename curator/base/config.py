@@ -133,6 +133,7 @@ class Config:
     # the agent versions whose rules the store's checks follow (`agents: {claude-code: {version: ...}}`,
     # or `--agent NAME@VERSION`): as given, names not yet checked (model/formats.claude_cap reads them)
     agent_versions: tuple[tuple[str, str], ...] = ()
+    asked_versions: tuple[tuple[str, str], ...] = ()  # the same, from `--agent NAME@VERSION` (they win)
 
     def tier_for(self, logical_path: str) -> str:
         # one combined regex: the first rule (leftmost alternative) that matches wins
@@ -371,12 +372,9 @@ def _versions(value) -> tuple[tuple[str, str], ...]:
 
 
 def pinned(cfg: Config, specs) -> Config:
-    """`cfg` with the versions `--agent NAME@VERSION` asks for (they outrank the file's)."""
+    """`cfg` with the versions `--agent NAME@VERSION` asks for (they outrank every file's)."""
     asked = _versions([s for s in specs or () if "@" in str(s)])
-    if not asked:
-        return cfg
-    names = {n for n, _ in asked}
-    return replace(cfg, agent_versions=tuple(p for p in cfg.agent_versions if p[0] not in names) + asked)
+    return replace(cfg, asked_versions=asked) if asked else cfg
 
 
 def meaning_off(retrieval=None) -> str:

@@ -25,7 +25,7 @@ from .safeio import with_checksum
 KEEP = 64  # kept files per folder (the newest); each names one command in one folder
 ENV_PREFIXES = ("CURATOR_", "CLAUDE_", "GEMINI_CLI_")  # GEMINI_CLI_TRUST_WORKSPACE trusts every folder
 # and what decides how text is laid out and coloured (with the terminal's size, see `terminal`)
-ENV_NAMES = ("HOME", "TZ", "CI", "CODEX_HOME", "GEMINI_SYSTEM_MD", "GEMINI_RESTRICTED_MODE", "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES",
+ENV_NAMES = ("HOME", "TZ", "CI", "CODEX_HOME", "COPILOT_HOME", "GEMINI_SYSTEM_MD", "GEMINI_RESTRICTED_MODE", "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES",
              "TTY_COMPATIBLE", "TTY_INTERACTIVE", "JUPYTER_COLUMNS", "JUPYTER_LINES")
 
 

@@ -86,7 +86,7 @@ def _claude(store: Store) -> Startup:
     from ..model.imports import startup_import
 
     path = store.l0.path if store.l0 is not None else "MEMORY.md"
-    cap = fmts.claude_cap(store.config)  # the version the repository pins, as `context` reads it
+    cap = fmts.claude_cap(store)  # the version the repository pins, as `context` reads it
     label = f"Claude Code's auto memory: {fmts.claude_cap_words(cap)} of {path}"
     if store.l0 is None or store.l0.path not in store.records:
         unread = store.unread_index()

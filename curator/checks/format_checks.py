@@ -114,7 +114,7 @@ def _past_cap(ctx: Context) -> None:
     if startup_import(store) is not None or store_auto_off(store):
         return  # imported it loads whole; with auto memory off it does not load at all
     rec = store.records[store.l0.path]
-    cap = fmts.claude_cap(store.config)  # the version the repository pins, as `context` reads it
+    cap = fmts.claude_cap(store)  # the version the repository pins, as `context` reads it
     first = fmts.claude_cap_of(rec.text, cap)
     if first is None:
         return

@@ -11,9 +11,9 @@ from ..agents import RuleSet
 from ..model.imports import find_imports
 from .builder import Builder
 from .model import AgentContext, Cut, Loaded, OnDemand, Unseen
-from .parse import read_meta
+from .parse import glob_list, read_meta
 from .rules import _always, _manual
-from .skills_list import Listing, agent_skills
+from .skills_list import Listing
 
 _TABLE_HEAD = ("Here is a list of instruction files that contain rules for modifying or creating new code.\n"
                "These files are important for ensuring that the code is modified or created correctly.\n"
@@ -29,21 +29,61 @@ def build(b: Builder) -> AgentContext:
     imported = _singles(b, ctx, rules)
     _path_instructions(b, ctx, rules, imported)
     _nested(b, ctx, rules)
-    agent_skills(b, ctx, rules, Listing("Copilot CLI", manual_key="disable-model-invocation"))
+    _skills(b, ctx, rules)
     for folder in rules.value("agents.folder"):
         for rel in b.fs.under(folder):
             t = b.text(rel) if rel.lower().endswith(".md") else None
             if t is not None:
-                _manual(ctx, rel, t, "custom agent: listed by name and description, its text when it runs",
+                _listed(ctx, rel, t, "custom agent listed in the task tool (name and description)",
                         rules.id("agents.folder"))
+                _manual(ctx, rel, t, "custom agent: its text when it runs", rules.id("agents.folder"))
     return ctx
 
 
+def _listed(ctx: AgentContext, rel: str, t, why: str, rule: str) -> None:
+    """One line of a start-up listing (`- **name**: description`), its file's body on demand."""
+    meta = read_meta(t.text)
+    data = meta.data if meta.present and not meta.error else {}
+    name = data.get("name") if isinstance(data.get("name"), str) else rel.rsplit("/", 1)[-1].split(".", 1)[0]
+    desc = data.get("description")
+    line = f"- **{name}**: {' '.join(desc.split()) if isinstance(desc, str) else ''}"
+    ctx.startup.append(Loaded(rel, t.size, 0, why, None, Cut(len(line.encode("utf-8")), "only its line is listed"),
+                              line, rule))
+
+
+def _skills(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
+    """Skills at any depth of their folders (since 1.0.55), `.claude/commands` as skills (0.0.399),
+    yours under `$COPILOT_HOME` (`~/.agents/skills` only without it)."""
+    import os
+
+    from .skills_list import Clash, list_skill, list_user_skills, skill_files
+
+    spec, taken = Listing("Copilot CLI", manual_key="disable-model-invocation"), dict[str, str]()
+    for folder in rules.value("skills.folders", ()):
+        for rel in skill_files(b, folder, deep=True):
+            list_skill(b, ctx, rel, rules.id("skills.folders"), spec, taken=taken)
+    for rel in b.fs.under(rules.value("commands.folder", "")) if rules.has("commands.folder") else ():
+        t = b.text(rel) if rel.endswith(".md") and rel.count("/") == rules.value("commands.folder").count("/") + 1 \
+            else None
+        if t is not None:
+            _listed(ctx, rel, t, "command listed as a skill (name and description)", rules.id("commands.folder"))
+            _manual(ctx, rel, t, "command: its text when used", rules.id("commands.folder"))
+    if not b.ci and rules.has("user.skills"):
+        home = b.env.get(rules.value("user.files")["variable"])
+        folders = [os.path.join(home, "skills")] if home else list(rules.value("user.skills"))
+        list_user_skills(b, ctx, folders, rules.id("user.skills"), "your skill (listed by name and description)",
+                         deep=True, clash=Clash.of(rules, taken))
+
+
 def _root_file(b: Builder, name: str) -> str | None:
-    """The root file named `name` in any case (the CLI falls back to a case-blind listing)."""
+    """The file `name`, its file name in any case (the CLI falls back to a case-blind listing of
+    the folder; the folder itself must be spelt as it is)."""
     if name in b.fs.fileset:
         return name
-    return next((f for f in b.fs.files if f.lower() == name.lower()), None)
+    folder, _, base = name.rpartition("/")
+    shallow = b.once("copilot-cli names", lambda: {(f.rpartition("/")[0], f.rpartition("/")[2].lower()): f
+                                                   for f in b.fs.files if f.count("/") <= 1})
+    return shallow.get((folder, base.lower()))
 
 
 def _singles(b: Builder, ctx: AgentContext, rules: RuleSet) -> set[str]:
@@ -53,7 +93,7 @@ def _singles(b: Builder, ctx: AgentContext, rules: RuleSet) -> set[str]:
     model = rules.value("model.files")
     imports = rules.value("imports", None)
     sent: dict[str, str] = {}
-    loaded: set[str] = set()
+    every: set[str] = set()
     for name in (rules.value("repo.file"), *model["names"]):
         rel = _root_file(b, name)
         t = b.text(rel) if rel else None
@@ -66,19 +106,30 @@ def _singles(b: Builder, ctx: AgentContext, rules: RuleSet) -> set[str]:
         rule = rules.id("repo.file" if name == rules.value("repo.file") else "model.files")
         why = "custom instructions (always, in <custom_instruction>)"
         if imports and name in imports["in"]:
+            loaded: set[str] = set()  # each root file's imports are its own: one another file brought comes again
             b.expand(ctx, rel, why, find_imports, loaded=loaded, hops=imports["hops"], rule=rule,
                      import_rule=rules.id("imports"), depth_rule=rules.id("imports"), report=False)
+            every |= loaded
         else:
             _always(ctx, rel, t, why, rule)
         if not model["all"]:
             break
-    return loaded | {e.path for e in ctx.startup}
+    return every | {e.path for e in ctx.startup}
 
 
 def _globs(value) -> list[str]:
-    """`applyTo` as the CLI reads it: comma-separated globs in one string, or a YAML list."""
-    items = value if isinstance(value, list) else str(value).split(",") if value is not None else []
-    return [str(g).strip() for g in items if str(g).strip()]
+    """`applyTo` as the CLI reads it: comma-separated globs in one string (`{a,b}` kept whole), or
+    the strings of a YAML list; any other value is no `applyTo` at all."""
+    if isinstance(value, list):
+        return [g.strip() for g in value if isinstance(g, str) and g.strip()]
+    return glob_list(value) if isinstance(value, str) else []
+
+
+def _excluded(value, names: tuple[str, ...]) -> str | None:
+    """The `excludeAgent` entry that keeps the file from the CLI: the whole string, or a list item,
+    equal to one of `names` (`"code-review, coding-agent"` is neither)."""
+    items = value if isinstance(value, list) else [value]
+    return next((x for x in items if isinstance(x, str) and x in names), None)
 
 
 def _path_instructions(b: Builder, ctx: AgentContext, rules: RuleSet, imported: set[str]) -> None:
@@ -91,25 +142,26 @@ def _path_instructions(b: Builder, ctx: AgentContext, rules: RuleSet, imported: 
         cr = rules.value("claude-rules")
         places.append((cr["folder"], ".md", cr["globs"], rules.id("claude-rules")))
     head = True
+    other = {keys["globs"]: "paths", "paths": keys["globs"]}  # either key is read in either folder
     for folder, suffix, key, rule in places:
         for rel in b.fs.under(folder):
             t = b.text(rel) if rel.lower().endswith(suffix) else None
             if t is None:
                 continue
-            meta = read_meta(t.text)
-            data = meta.data if meta.present and not meta.error else {}
-            out = data.get(keys["exclude"])
-            if any(x in rules.value("path.exclude") for x in _globs(out)):
-                ctx.never.append(Unseen(rel, f"`{keys['exclude']}: {', '.join(_globs(out))}`: the Copilot CLI never "
-                                        "reads it", t.size, rules.id("path.exclude")))
+            meta = read_meta(t.text.removeprefix("\ufeff"))
+            data = meta.data if meta.present and (not meta.error or meta.lenient) else {}
+            out = _excluded(data.get(keys["exclude"]), rules.value("path.exclude"))
+            if out is not None:
+                ctx.never.append(Unseen(rel, f"`{keys['exclude']}: {out}`: the Copilot CLI never reads it", t.size,
+                                        rules.id("path.exclude")))
                 continue
-            globs = _globs(data.get(key))
+            globs = _globs(data.get(key) if data.get(key) is not None else data.get(other[key]))
             if all(g in rules.value("path.every-file") for g in globs):
                 _always(ctx, rel, t, f"path instructions with no specific {key}: in every prompt", rule)
                 if t.real in imported:
                     ctx.notes.append(f"{rel} is sent twice: imported, and as path instructions")
                 continue
-            desc = " ".join(str(data.get("description") or "").split())
+            desc = " ".join(data["description"].split()) if isinstance(data.get("description"), str) else ""
             row = f"| {', '.join(globs)} | '{rel}' | {desc} |\n"
             line = (_TABLE_HEAD if head else "") + row
             head = False
@@ -123,24 +175,42 @@ def _path_instructions(b: Builder, ctx: AgentContext, rules: RuleSet, imported: 
 
 
 def _nested(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
-    """A subfolder's instruction files: added once the agent views a file in that folder."""
+    """A subfolder's instruction files, added once the agent views a file in that folder; its path
+    instructions and (since 1.0.89) `.claude/rules` as the root's are read: excluded, or whole, or
+    by their globs (matched from the git root)."""
     if not rules.has("nested.on-view"):
         return
     names = sorted((n.lower() for n in rules.value("nested.on-view")), key=len, reverse=True)
-    marker, suffix = "/" + rules.value("path.folder") + "/", rules.value("path.suffix")
+    bases = {n.rsplit("/", 1)[-1] for n in names}
+    folders = ["/" + rules.value("path.folder") + "/"]
+    if rules.has("claude-rules"):
+        folders.append("/" + rules.value("claude-rules")["folder"] + "/")
+    suffix = rules.value("path.suffix")
     for rel in b.fs.files:
         low = rel.lower()
-        hit = next((n for n in names if low.endswith("/" + n)), None)
-        if hit is not None:
-            folder = rel[: len(rel) - len(hit) - 1]
-        else:
-            at = ("/" + rel).find(marker)
-            folder = rel[: at - 1] if at > 0 and low.endswith(suffix) else ""
-        t = b.text(rel) if folder else None
-        if t is not None:
-            ctx.on_demand.append(OnDemand(rel, f"after the agent views a file under {folder}/ (once a session)", 0,
-                                          t.size, "folder", (folder + "/**",), text=t.text,
-                                          rule=rules.id("nested.on-view")))
+        hit = next((n for n in names if low.endswith("/" + n)), None) if low.rsplit("/", 1)[-1] in bases else None
+        at = -1 if hit else next((i for m in folders if (i := ("/" + rel).find(m)) > 0), -1)
+        if hit is None and (at < 0 or not low.endswith(suffix if folders[0] in "/" + rel else ".md")):
+            continue
+        folder = rel[: len(rel) - len(hit) - 1] if hit else rel[: at - 1]
+        t = b.text(rel)
+        if t is None:
+            continue
+        when = f"after the agent views a file under {folder}/ (once a session)"
+        if hit is None:
+            meta = read_meta(t.text.removeprefix("\ufeff"))
+            data = meta.data if meta.present and (not meta.error or meta.lenient) else {}
+            if _excluded(data.get(rules.value("path.keys")["exclude"]), rules.value("path.exclude")):
+                ctx.never.append(Unseen(rel, "excluded from the coding agent: the Copilot CLI never reads it", t.size,
+                                        rules.id("path.exclude")))
+                continue
+            globs = _globs(data.get("applyTo") if data.get("applyTo") is not None else data.get("paths"))
+            if not all(g in rules.value("path.every-file") for g in globs):
+                ctx.on_demand.append(OnDemand(rel, f"{when}, then for a file matching {', '.join(globs)}", 0, t.size,
+                                              "path", tuple(globs), text=t.text, rule=rules.id("nested.on-view")))
+                continue
+        ctx.on_demand.append(OnDemand(rel, when, 0, t.size, "folder", (folder + "/**",), text=t.text,
+                                      rule=rules.id("nested.on-view")))
 
 
 def user_files(b: Builder, ctx: AgentContext) -> None:

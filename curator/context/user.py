@@ -248,7 +248,7 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
     if cline.has("user.agents-md"):
         out.append(os.path.join(home, cline.value("user.agents-md")))
     out += _gemini_probes(home, root, rules_for("gemini", (versions or {}).get("gemini")))
-    files, more = _other_agents_probes(home, versions or {})
+    files, more = _other_agents_probes(home, versions or {}, env)
     out += files
     folders += more
     roo = os.path.join(home, rules_for("roo", (versions or {}).get("roo")).value("user.folder"))
@@ -260,7 +260,7 @@ def probes(home: str, root: str, env: dict, versions: dict[str, str] | None = No
     return out
 
 
-def _other_agents_probes(home: str, versions: dict) -> tuple[list[str], list[str]]:
+def _other_agents_probes(home: str, versions: dict, env: dict) -> tuple[list[str], list[str]]:
     """(files, folders) of yours the other agents read: skills and steering folders, Copilot's
     personal instructions, Gemini's trust files and each extension's manifest and context."""
     from ..agents import rules_for
@@ -277,9 +277,9 @@ def _other_agents_probes(home: str, versions: dict) -> tuple[list[str], list[str
     copilot, gemini = rules_for("copilot", versions.get("copilot")), rules_for("gemini", versions.get("gemini"))
     files += [os.path.join(home, f) for f in copilot.value("user.files", ())]
     cli = rules_for("copilot-cli", versions.get("copilot-cli")).value("user.files")
-    cli_home = os.path.join(home, cli["home"])  # (COPILOT_HOME moves it: not watched then)
+    cli_home = env.get(cli["variable"]) or os.path.join(home, cli["home"])
     files.append(os.path.join(cli_home, cli["file"]))
-    folders.append(os.path.join(cli_home, cli["folder"]))
+    folders += [os.path.join(cli_home, cli["folder"]), os.path.join(cli_home, "skills")]
     if gemini.has("trust.folder"):
         files += [os.path.join(home, gemini.value("trust.folder")["file"]), os.path.join(home, ".gemini", "settings.json")]
     if gemini.has("extensions.folder"):  # each extension's manifest and default context file, not its whole tree

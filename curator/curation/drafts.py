@@ -86,7 +86,7 @@ def _list_entry(store: Store, draft: Draft, path: str, index: str) -> None:
     kind = kind if kind in CLAUDE_TYPES else ""
     line = entry_line(store, path, index)
     lines = draft.text(index).splitlines()
-    if claude_cap_of(draft.text(index), claude_cap(store.config)) is not None:
+    if claude_cap_of(draft.text(index), claude_cap(store)) is not None:
         # a line past the cap is never seen: listing the file there only moves the finding
         # into budget.past-cap, so it is left unlisted until the index is shortened
         note = (f"unlisted files not listed: {index} is already past Claude Code's load cap, so a line added to it "
@@ -143,7 +143,7 @@ def _split_index(store: Store, draft: Draft, index: str) -> None:
     into a `reference_<title>.md` topic file, replaced by its line in the index."""
     text = draft.text(index)
     lines = text.splitlines()
-    limits = claude_cap(store.config)
+    limits = claude_cap(store)
     cap = claude_cap_of(text, limits)
     if cap is None:
         return

@@ -170,7 +170,8 @@ def startup_history(store, *, samples: int = SAMPLES) -> LoadHistory:
     files = tuple(p for p, _ in st.files)
     if fmt != fmts.SERENA and not files:
         return LoadHistory("", reason="no single always-loaded file in this format")
-    cap = fmts.claude_cap(store.config)["bytes"] if fmt == fmts.CLAUDE and startup_import(store) is None else None
+    cap = (fmts.claude_cap(store)["bytes"] or None) if fmt == fmts.CLAUDE and startup_import(store) is None \
+        else None  # (0: the version cut no bytes, only lines)
     try:
         return _history(Path(store.root), fmt, files, cap, st.what, st.tokens, samples, str(store.today))
     except Exception as exc:  # noqa: BLE001 - a picture is never worth a crash

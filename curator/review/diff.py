@@ -264,7 +264,7 @@ def diff_budgets(before: Store | None, after: Store | None) -> list[Budget]:
     # Claude Code loads only the first 200 lines / 25 KB of MEMORY.md: what is past them is unseen
     mb, ma = _claude_index(before), _claude_index(after)
     if mb or ma:
-        limits = fmts.claude_cap(cfg)  # the version the repository pins
+        limits = fmts.claude_cap(either)  # the version the repository pins
         out.append(Budget("MEMORY.md lines", mb[0] if mb else 0, ma[0] if ma else 0, limits["lines"]))
         out.append(Budget("MEMORY.md bytes", mb[1] if mb else 0, ma[1] if ma else 0, limits["bytes"] or None))
     return out

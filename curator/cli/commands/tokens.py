@@ -25,7 +25,8 @@ def run(args) -> int:
     from ..common import EXIT_OK, UsageError, console, open_repository, print_json, render_sources
 
     try:
-        repo, located = open_repository(args, check=False, quiet_notice=args.format != "text")
+        repo, located = open_repository(args, check=False, quiet_notice=args.format != "text",
+                                        agents=getattr(args, "agent", None))
     except UsageError:  # no memory store: each agent's start-up from the instruction files still
         done = _instructions_only(args)
         if done is None:

@@ -52,3 +52,24 @@ def test_tokens_text_names_lines_past_cap(capsys, sample_copy):
     assert main(["tokens", str(sample_copy)]) == 0
     out = capsys.readouterr().out
     assert "over budget" in out and "fall past the cap" in out and "ADR-017 cost model" in out
+
+
+def test_tokens_and_check_follow_the_claude_code_version_asked_or_pinned(capsys, make_store, monkeypatch):
+    """`--agent claude-code@2.1.80` reaches `tokens` as it reaches `check`; the repository's
+    `.curator.yaml` pin wins over a store's own config file (review18b #5, #6)."""
+    monkeypatch.delenv("CI", raising=False)
+    rows = "".join(f"- [T{i}](t{i}.md) — a note\n" for i in range(205))
+    root = make_store({".claude/memory/MEMORY.md": "---\nname: index\n---\n# Memory\n" + rows,
+                       ".claude/memory/.curator.yaml": "budgets: {}\n",
+                       ".claude/memory/t1.md": "---\nname: t\ndescription: d\ntype: project\n---\n# T\n"}, name="repo")
+    (root / ".claude" / "settings.local.json").write_text(json.dumps({"autoMemoryDirectory": str(root / ".claude/memory")}))
+    store = str(root / ".claude" / "memory")
+
+    def past_cap(*extra) -> int:
+        assert main(["tokens", store, "--format", "json", *extra]) == 0
+        return json.loads(capsys.readouterr().out)["startup"]["past_cap"][0]["line"]
+
+    assert past_cap() == 204  # the newest rules strip the frontmatter first
+    assert past_cap("--agent", "claude-code@2.1.80") == 201
+    (root / ".curator.yaml").write_text("agents:\n  claude-code:\n    version: 2.1.80\n")
+    assert past_cap() == 201  # the repository's pin, though the store has a .curator.yaml of its own
