@@ -194,14 +194,50 @@ def _shown(p: Path, home: Path) -> str:
         return str(p)
 
 
+def claude_pinned(store) -> str | None:
+    """The Claude Code version pinned for `store`: `--agent claude-code@VERSION`, else the
+    repository's `.curator.yaml` (`agents:`; also for an auto-memory folder outside it), else the
+    store's own config; None when none is (or none names a version curator knows)."""
+
+    def build() -> str | None:
+        from ..agents import UnknownAgent, VersionError, canonical, rules_for
+
+        config = store.config
+        for name, version in (*config.asked_versions, *_repository_pins(store), *config.agent_versions):
+            try:
+                if canonical(name) == "claude-code":
+                    rules_for("claude-code", version)
+                    return version
+            except (UnknownAgent, VersionError):
+                continue
+        return None
+
+    return store.view("claude-pinned", build, reads=frozenset())
+
+
+def _repository_pins(store) -> tuple[tuple[str, str], ...]:
+    from ..base.config import ConfigError, load_config
+    from ..base.paths import store_repository
+
+    try:
+        repo = store_repository(store.root, store.repo_root, store.format) or slug_repository(Path(store.root))
+        return load_config(Path(repo)).agent_versions if repo is not None else ()
+    except (ConfigError, OSError, RuntimeError, ValueError):
+        return ()
+
+
 def store_auto_off(store) -> str:
     """Why Claude Code's auto memory is off for the repository holding `store` ("": on), kept as a
     view of the snapshot (it reads settings outside the store, which a memory edit does not change):
     with it off, the store's MEMORY.md loads only if a loaded file imports it."""
 
     def build() -> str:
+        from ..agents import rules_for
         from ..base.paths import store_repository
 
+        pinned = claude_pinned(store)
+        if pinned is not None and not rules_for("claude-code", pinned).has("memory.auto"):
+            return f"Claude Code {pinned}, the version pinned, had no auto memory"
         env = os.environ
         try:
             repo = store_repository(store.root, store.repo_root, store.format) or slug_repository(Path(store.root))

@@ -76,37 +76,14 @@ CLAUDE_CAP_STRIP: bool = bool(_CAP.get("strip"))
 
 
 def claude_cap(store) -> dict:
-    """The `memory.auto-cap` row of the Claude Code version pinned for the store, as `curator
-    context` reads it: `--agent claude-code@VERSION`, else the repository's `.curator.yaml`
-    (`agents:`; the repository of an auto-memory folder outside it too), else the store's own
-    config; else the newest."""
-    from ..agents import UnknownAgent, VersionError, canonical
+    """The `memory.auto-cap` row of the Claude Code version pinned for the store
+    (`auto_memory.claude_pinned`), as `curator context` reads it; else the newest."""
+    from .auto_memory import claude_pinned
 
-    def build() -> dict:
-        config = store.config
-        for name, version in (*config.asked_versions, *_repository_pins(store), *config.agent_versions):
-            try:
-                if canonical(name) == "claude-code":
-                    return rules_for("claude-code", version).value("memory.auto-cap")
-            except (UnknownAgent, VersionError, KeyError):
-                continue
+    version = claude_pinned(store)
+    if version is None:
         return _CAP
-
-    return store.view("claude-cap", build, reads=frozenset())
-
-
-def _repository_pins(store) -> tuple[tuple[str, str], ...]:
-    from pathlib import Path
-
-    from ..base.config import ConfigError, load_config
-    from ..base.paths import store_repository
-    from .auto_memory import slug_repository
-
-    try:
-        repo = store_repository(store.root, store.repo_root, store.format) or slug_repository(Path(store.root))
-        return load_config(Path(repo)).agent_versions if repo is not None else ()
-    except (ConfigError, OSError, RuntimeError, ValueError):
-        return ()
+    return rules_for("claude-code", version).value("memory.auto-cap", _CAP)
 
 
 def claude_cap_of(text: str, cap: dict) -> int | None:

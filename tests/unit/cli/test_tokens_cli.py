@@ -73,3 +73,7 @@ def test_tokens_and_check_follow_the_claude_code_version_asked_or_pinned(capsys,
     assert past_cap("--agent", "claude-code@2.1.80") == 201
     (root / ".curator.yaml").write_text("agents:\n  claude-code:\n    version: 2.1.80\n")
     assert past_cap() == 201  # the repository's pin, though the store has a .curator.yaml of its own
+    (root / ".curator.yaml").write_text("agents:\n  claude-code:\n    version: 2.1.50\n")  # before auto memory
+    assert main(["tokens", store, "--format", "json"]) == 0
+    st = json.loads(capsys.readouterr().out)["startup"]
+    assert st["tokens"] == 0 and "2.1.50, the version pinned, had no auto memory" in st["what"]
