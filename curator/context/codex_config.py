@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import os
+import posixpath
 import tomllib
 from dataclasses import dataclass, field
 
@@ -93,8 +94,11 @@ def codex_config(b: Builder) -> CodexConfig:
         extra = data.get("project_doc_fallback_filenames")
         if isinstance(extra, list) and all(isinstance(n, str) for n in extra):
             kept = [n.strip() for n in extra if n.strip()]  # Codex trims them
-            paths = [n for n in kept if n in (".", "..") or "/" in n or "\0" in n] \
-                if rules.has("config.fallback-names") else []
+            if rules.has("config.fallback-names"):
+                paths = [n for n in kept if n in (".", "..") or "/" in n or "\0" in n]
+            else:  # joined to each folder: `./DOT.md` is `DOT.md`, one leaving the folder is no file of it
+                kept = [p for p in (posixpath.normpath(n) for n in kept) if not p.startswith(("../", "/")) and p != ".."]
+                paths = []
             out.names = tuple(dict.fromkeys([*names, *(n for n in kept if n not in paths)]))
             said["names"] = (f"{shown}: project_doc_fallback_filenames adds "
                              f"{', '.join(n for n in kept if n not in paths) or 'nothing'}"

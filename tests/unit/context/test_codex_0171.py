@@ -22,6 +22,10 @@ def test_fallback_names_are_trimmed_and_a_path_among_them_is_ignored_since_0_156
     older = build(root, tmp_path, agents=["codex"], versions={"codex": "0.154.0"}).agents["codex"]
     assert [e.path for e in older.startup] == ["docs/GUIDE.md"]  # joined to the folder, as 0.154.0 did
     assert [e.path for e in build(root, tmp_path, agents=["codex"]).agents["codex"].startup] == ["TEAM.md"]
+    _codex_config(tmp_path, 'project_doc_fallback_filenames = ["./TEAM.md"]\n')
+    assert [e.path for e in build(root, tmp_path, agents=["codex"], versions={"codex": "0.154.0"}).agents["codex"]
+            .startup] == ["TEAM.md"]
+    assert build(root, tmp_path, agents=["codex"]).agents["codex"].startup == []  # a path since 0.156.0
 
 
 def test_an_empty_global_override_is_passed_over_for_your_agents_md(tmp_path):
