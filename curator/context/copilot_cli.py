@@ -226,4 +226,12 @@ def user_files(b: Builder, ctx: AgentContext) -> None:
     base = b.env.get(form["variable"]) or os.path.join(b.home, form["home"])
     for shown, text in read_user(b.home, [form["file"]], [form["folder"]], base=base,
                                  suffixes=(rules.value("path.suffix"),)):
-        ctx.add_user(shown, text, "your Copilot CLI instructions (user level)", rules.id("user.files"))
+        meta = read_meta(text.removeprefix("\ufeff"))
+        data = meta.data if meta.present and (not meta.error or meta.lenient) else {}
+        globs = _globs(data.get(rules.value("path.keys")["globs"])) if not shown.endswith(form["file"]) else []
+        if all(g in rules.value("path.every-file") for g in globs):
+            ctx.add_user(shown, text, "your Copilot CLI instructions (user level)", rules.id("user.files"))
+            continue
+        desc = " ".join(data["description"].split()) if isinstance(data.get("description"), str) else ""
+        ctx.add_user(shown, f"| {', '.join(globs)} | '{shown}' | {desc} |\n", "your path instructions: a row of the "
+                     f"table (their text when a file matching {', '.join(globs)} is viewed)", rules.id("user.files"))

@@ -66,8 +66,11 @@ def test_your_copilot_home_files_are_shown_apart(tmp_path):
     (home / "copilot-instructions.md").write_text("mine\n")
     (home / "instructions" / "go.instructions.md").write_text("go\n")
     (home / "instructions" / "notes.md").write_text("not an instructions file\n")
+    (home / "instructions" / "ts.instructions.md").write_text("---\napplyTo: '**/*.ts'\n---\n" + "ts rule\n" * 50)
     cli = _cli(tmp_path)
-    assert [u.path for u in cli.user] == ["~/.copilot/copilot-instructions.md", "~/.copilot/instructions/go.instructions.md"]
+    assert [u.path for u in cli.user] == ["~/.copilot/copilot-instructions.md", "~/.copilot/instructions/go.instructions.md",
+                                          "~/.copilot/instructions/ts.instructions.md"]
+    assert cli.user[2].text == "| **/*.ts | '~/.copilot/instructions/ts.instructions.md' |  |\n"  # a row, not the text
 
 
 def test_a_rule_claude_md_imports_is_sent_again_as_path_instructions(tmp_path):
