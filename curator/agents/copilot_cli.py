@@ -19,7 +19,7 @@ def _cl(version: str, what: str) -> Source:
     return Source(NPM, "2026-11-29", f"its changelog at {version}: {what}; " + _RUN)
 
 
-TABLE = AgentTable("copilot-cli", "GitHub Copilot CLI", "1.0.102", "2026-11-29", (
+TABLE = AgentTable("copilot-cli", "Copilot CLI", "1.0.102", "2026-11-29", (
     Rule("repo.file", ".github/copilot-instructions.md", "`.github/copilot-instructions.md` (any case) at start-up, "
          "each file in `<custom_instruction>` tags", _R),
     Rule("model.files", {"names": ("AGENTS.md", "CLAUDE.md", "GEMINI.md"), "all": True}, "the root `AGENTS.md`, "
