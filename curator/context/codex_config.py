@@ -93,12 +93,7 @@ def codex_config(b: Builder) -> CodexConfig:
     for data, shown in layers:
         extra = data.get("project_doc_fallback_filenames")
         if isinstance(extra, list) and all(isinstance(n, str) for n in extra):
-            kept = [n.strip() for n in extra if n.strip()]  # Codex trims them
-            if rules.has("config.fallback-names"):
-                paths = [n for n in kept if n in (".", "..") or "/" in n or "\0" in n]
-            else:  # joined to each folder: `./DOT.md` is `DOT.md`, one leaving the folder is no file of it
-                kept = [p for p in (posixpath.normpath(n) for n in kept) if not p.startswith(("../", "/")) and p != ".."]
-                paths = []
+            kept, paths = _fallback_names(rules, extra)
             out.names = tuple(dict.fromkeys([*names, *(n for n in kept if n not in paths)]))
             said["names"] = (f"{shown}: project_doc_fallback_filenames adds "
                              f"{', '.join(n for n in kept if n not in paths) or 'nothing'}"
@@ -114,6 +109,16 @@ def codex_config(b: Builder) -> CodexConfig:
             said["cap"] = f"{shown}: project_doc_max_bytes = {limit!r} is not a byte count: Codex refuses to start"
     out.notes += said.values()
     return out
+
+
+def _fallback_names(rules, extra: list[str]) -> tuple[list[str], list[str]]:
+    """(the names as Codex reads them, the paths among them it ignores): trimmed; since 0.156.0 a
+    path is ignored; before, it is joined to each folder (`./DOT.md` is `DOT.md`; one leaving the
+    folder names no file of it)."""
+    kept = [n.strip() for n in extra if n.strip()]
+    if rules.has("config.fallback-names"):
+        return kept, [n for n in kept if n in (".", "..") or "/" in n or "\0" in n]
+    return [p for p in (posixpath.normpath(n) for n in kept) if not p.startswith(("../", "/")) and p != ".."], []
 
 
 def _hooks(b: Builder, out: CodexConfig, rules, layers: list[tuple[dict, str]], home_folder: str,
