@@ -105,6 +105,7 @@ def _singles(b: Builder, ctx: AgentContext, rules: RuleSet) -> set[str]:
         sent[t.text] = rel
         rule = rules.id("repo.file" if name == rules.value("repo.file") else "model.files")
         why = "custom instructions (always, in <custom_instruction>)"
+        first = len(ctx.startup)
         if imports and name in imports["in"]:
             loaded: set[str] = set()  # each root file's imports are its own: one another file brought comes again
             b.expand(ctx, rel, why, find_imports, loaded=loaded, hops=imports["hops"], rule=rule,
@@ -112,6 +113,9 @@ def _singles(b: Builder, ctx: AgentContext, rules: RuleSet) -> set[str]:
             every |= loaded
         else:
             _always(ctx, rel, t, why, rule)
+        for e in ctx.startup[first:]:  # the tags the CLI wraps each file in are sent too (source: absolute there)
+            tag = "custom_instruction" if e.path == rel else f'imported_custom_instruction source="{e.path}"'
+            e.text = f"<{tag}>\n{e.text}\n</{tag.split()[0]}>"
         if not model["all"]:
             break
     return every | {e.path for e in ctx.startup}

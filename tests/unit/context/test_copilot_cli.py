@@ -32,6 +32,9 @@ def test_the_cli_loads_every_root_instruction_file_once_and_follows_imports(tmp_
         ".github/instructions/all.instructions.md", ".github/instructions/star.instructions.md",
         ".github/instructions/ts.instructions.md"]
     assert "CLAUDE.md has the text of AGENTS.md: the Copilot CLI sends it once" in cli.notes
+    texts = {e.path: e.text for e in cli.startup}
+    assert texts["AGENTS.md"] == "<custom_instruction>\nsame text\n\n</custom_instruction>"  # the tags are sent too
+    assert texts[".github/docs/extra.md"].startswith('<imported_custom_instruction source=".github/docs/extra.md">')
     row = next(e for e in cli.startup if e.path.endswith("ts.instructions.md"))
     assert row.text.endswith("| **/*.ts, **/*.tsx | '.github/instructions/ts.instructions.md' | ts rules |\n")
     assert row.text.startswith("Here is a list of instruction files")  # the table's head, counted once
