@@ -15,7 +15,7 @@ from .builder import Builder
 from .fs import RepoFS
 from .model import AgentContext, ContextModel, OnDemand
 from .others import serena_context
-from .parse import matches
+from .parse import matches, name_or_path_matches
 from .presence import present_agents
 from .versions import choose
 
@@ -123,7 +123,8 @@ def loads_for(model: ContextModel, rel: str) -> dict[str, list[OnDemand]]:
 
 def _applies(o: OnDemand, rel: str) -> bool:
     fold = str.lower if o.any_case else str  # VS Code's applyTo matches whatever the case
-    return o.trigger in ("path", "folder") and any(matches(fold(g), fold(rel)) for g in o.globs)
+    test = name_or_path_matches if o.picomatch else matches
+    return o.trigger in ("path", "folder") and any(test(fold(g), fold(rel)) for g in o.globs)
 
 
 def instruction_files(model: ContextModel) -> set[str]:

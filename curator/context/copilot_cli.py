@@ -175,7 +175,7 @@ def _path_instructions(b: Builder, ctx: AgentContext, rules: RuleSet, imported: 
             when = ("when the agent views a file matching " if rules.has("path.on-view") else
                     "when the model reads it from the table (it is told to before changing a file matching ")
             ctx.on_demand.append(OnDemand(rel, when + ", ".join(globs) + ("" if rules.has("path.on-view") else ")"),
-                                          0, t.size, "path", tuple(globs), text=t.text, rule=rule))
+                                          0, t.size, "path", tuple(globs), text=t.text, rule=rule, picomatch=True))
 
 
 def _nested(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
@@ -211,7 +211,8 @@ def _nested(b: Builder, ctx: AgentContext, rules: RuleSet) -> None:
             globs = _globs(data.get("applyTo") if data.get("applyTo") is not None else data.get("paths"))
             if not all(g in rules.value("path.every-file") for g in globs):
                 ctx.on_demand.append(OnDemand(rel, f"{when}, then for a file matching {', '.join(globs)}", 0, t.size,
-                                              "path", tuple(globs), text=t.text, rule=rules.id("nested.on-view")))
+                                              "path", tuple(globs), text=t.text, rule=rules.id("nested.on-view"),
+                                              picomatch=True))
                 continue
         ctx.on_demand.append(OnDemand(rel, when, 0, t.size, "folder", (folder + "/**",), text=t.text,
                                       rule=rules.id("nested.on-view")))

@@ -141,6 +141,16 @@ def matches(glob: str, path: str) -> bool:
     return glob_regex(glob).match(path) is not None
 
 
+def name_or_path_matches(glob: str, path: str) -> bool:
+    """The Copilot CLI's test (`picomatch(glob, {dot: true})` of the path from the git root, or of
+    the file's name): a folder's pattern takes nothing below it, `*` stops at `/`, a leading `/`
+    matches no relative path."""
+    if glob.startswith("/"):
+        return False
+    rx = path_glob_regex(glob)
+    return rx.match(path) is not None or rx.match(path.rsplit("/", 1)[-1]) is not None
+
+
 def markdown_links(line: str) -> list[tuple[int, str]]:
     r"""(start, target) of each `[text](target)` of a line as VS Code's `/\[(.*?)\]\((.+?)\)/g`
     finds them (an image's too: the caller skips those), in one pass: a line of many `[` does not

@@ -134,3 +134,27 @@ def test_a_subfolders_path_instructions_are_read_as_the_roots(tmp_path):
                                                         "sub/.claude/rules/r.md": ("**/*.py",)}
     assert [u.path for u in cli.never] == ["sub/.github/instructions/ex.instructions.md"]
     assert cli.startup == []  # a folder spelt otherwise is not .github
+
+
+def test_what_loads_for_a_file_follows_the_clis_glob_matching(tmp_path):
+    """review18b #12: picomatch of the path from the root or of the file's name, case-sensitive; a
+    folder's pattern takes nothing below it; a leading `/` matches nothing; braces are one glob."""
+    from curator.context.build import loads_for
+
+    def inst(globs: str) -> str:
+        return f"---\napplyTo: '{globs}'\n---\nrule\n"
+
+    root = repo(tmp_path, {".github/instructions/rooted.instructions.md": inst("/pkg/**"),
+                           ".github/instructions/folder.instructions.md": inst("src/lib"),
+                           ".github/instructions/star.instructions.md": inst("src/*"),
+                           ".github/instructions/brace.instructions.md": inst("**/*.{ts,tsx}"),
+                           ".github/instructions/name.instructions.md": inst("x*.py"),
+                           ".github/instructions/upper.instructions.md": inst("**/*.TS")})
+    m = build(root, tmp_path, agents=["copilot-cli"])
+
+    def loaded(rel: str) -> set[str]:
+        return {o.path.split("/")[-1].split(".")[0] for o in loads_for(m, rel)["copilot-cli"]}
+
+    assert loaded("pkg/a.py") == set() and loaded("src/lib/xq.py") == {"name"}
+    assert loaded("src/lib/y.py") == set() and loaded("src/y.py") == {"star"}
+    assert loaded("src/a.tsx") == {"brace", "star"} and loaded("lib/a.ts") == {"brace"}  # `**/*.TS`: case counts
