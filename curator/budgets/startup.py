@@ -138,7 +138,9 @@ def _unread(store: Store, rec, label: str, cap: dict) -> Startup:
     text = _lossy(rec.abspath, rules_for("claude-code").value("project.max-bytes"))
     if text is None or not (rec.error or "").startswith(("not valid UTF-8", "file is too large")):
         return Startup(f"nothing: {rec.path} is not text Claude Code can read ({rec.error})", 0, None, label)
-    via = _imported(store, rec.path)
+    from ..model.imports import store_file_import
+
+    via = store_file_import(store, rec.path)
     why = f"read as Claude Code reads it (curator could not: {rec.error})"
     if via is not None:  # imported: loaded whole, no cap
         tokens = _count(store, text)
@@ -158,35 +160,17 @@ def _unread(store: Store, rec, label: str, cap: dict) -> Startup:
 
 
 def _lossy(path, most: int) -> str | None:
-    """The file as `context` reads it: a regular file of at most `most` bytes with no NUL in its
-    head, decoded as UTF-8 with U+FFFD for bad bytes; None otherwise (never blocks on a FIFO)."""
-    import os
-    import stat
-
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > most:
-            return None
-        data = os.read(fd, most + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    return None if b"\0" in data[:8192] else data.decode("utf-8", "replace")
-
-
-def _imported(store: Store, rel: str) -> str | None:
+    """The file as `context` reads it: a regular file (a link followed) of at most `most` bytes
+    with no NUL in its head, decoded as UTF-8 with U+FFFD for bad bytes; None otherwise."""
     from pathlib import Path
 
-    from ..base.paths import store_repository
-    from ..model.imports import claude_import_of
+    from ..base.safeio import UnsafeFile, read_small_file
 
-    repo = store_repository(store.root, store.repo_root, store.format)
-    return claude_import_of(repo, Path(store.root) / rel) if repo is not None else None
+    try:
+        data = read_small_file(Path(path).resolve(), cap=most)
+    except (OSError, UnsafeFile, RuntimeError):
+        return None
+    return None if b"\0" in data[:8192] else data.decode("utf-8", "replace")
 
 
 def _serena_names(store: Store) -> Startup:

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import yaml
 
+from ..base.safeyaml import load
+
 _FRONT = re.compile(r"^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)")
 
 
@@ -54,7 +56,7 @@ def read_rule(text: str, stem: str) -> SdkRule:
     if m:
         body = text[m.end():]
         try:
-            data = yaml.load(m.group(1), Loader=_Core)  # noqa: S506 - a safe loader with YAML 1.2's scalars
+            data = load(m.group(1), loader=_Core)  # the alias budget and depth every repository YAML gets
         except (yaml.YAMLError, RecursionError, ValueError):
             return SdkRule(stem.strip().lower(), "drop", "its frontmatter cannot be read: the SDK drops the rule")
     meta = data if isinstance(data, dict) else {}

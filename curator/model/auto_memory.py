@@ -217,13 +217,23 @@ def claude_pinned(store) -> str | None:
 
 def _repository_pins(store) -> tuple[tuple[str, str], ...]:
     from ..base.config import ConfigError, load_config
-    from ..base.paths import store_repository
 
     try:
-        repo = store_repository(store.root, store.repo_root, store.format) or slug_repository(Path(store.root))
+        repo = store_repo(store)
         return load_config(Path(repo)).agent_versions if repo is not None else ()
     except (ConfigError, OSError, RuntimeError, ValueError):
         return ()
+
+
+def store_repo(store) -> Path | None:
+    """The repository holding `store` (an auto-memory folder's by its slug), found once a snapshot."""
+
+    def build() -> Path | None:
+        from ..base.paths import store_repository
+
+        return store_repository(store.root, store.repo_root, store.format) or slug_repository(Path(store.root))
+
+    return store.view("claude-repository", build, reads=frozenset())
 
 
 def store_auto_off(store) -> str:
@@ -233,14 +243,13 @@ def store_auto_off(store) -> str:
 
     def build() -> str:
         from ..agents import rules_for
-        from ..base.paths import store_repository
 
         pinned = claude_pinned(store)
         if pinned is not None and not rules_for("claude-code", pinned).has("memory.auto"):
             return f"Claude Code {pinned}, the version pinned, had no auto memory"
         env = os.environ
         try:
-            repo = store_repository(store.root, store.repo_root, store.format) or slug_repository(Path(store.root))
+            repo = store_repo(store)
             return auto_memory_off(repo, env, Path(env.get("HOME") or Path.home()))
         except (OSError, RuntimeError, ValueError):
             return ""

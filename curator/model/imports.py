@@ -87,14 +87,19 @@ def startup_import(store) -> str | None:
     the snapshot: it reads files outside the store, which a memory edit does not change."""
     if store.l0 is None:
         return None
+    return store_file_import(store, store.l0.path)
+
+
+def store_file_import(store, rel: str) -> str | None:
+    """Where Claude Code's start-up chain imports the store's file `rel`, or None (a view)."""
 
     def build() -> str | None:
         from ..base.paths import store_repository
 
         repo = store_repository(store.root, store.repo_root, store.format)
-        return claude_import_of(repo, Path(store.root) / store.l0.path) if repo is not None else None
+        return claude_import_of(repo, Path(store.root) / rel) if repo is not None else None
 
-    return store.view("startup-import", build, reads=frozenset())
+    return store.view(f"startup-import:{rel}", build, reads=frozenset())
 
 
 def claude_import_of(repo: Path | str, target: Path | str, version: str | None = None) -> str | None:

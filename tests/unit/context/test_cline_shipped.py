@@ -143,3 +143,16 @@ def test_agents_md_in_a_rules_folder_is_that_folders_rule_and_a_link_loads_twice
     linked = repo(tmp_path / "l", {"AGENTS.md": "shared\n"})
     (linked / ".clinerules").symlink_to(linked / "AGENTS.md")
     assert _cline(build(linked, tmp_path, versions={"cline": NEW}))[0] == [".clinerules", "AGENTS.md"]
+
+
+def test_an_alias_bomb_in_a_rules_frontmatter_is_refused_at_once():
+    """The SDK's reader goes through safeyaml's alias budget, as every repository YAML does."""
+    import time
+
+    from curator.context.cline_sdk import read_rule
+
+    levels = ["a: &a [x,x,x,x,x,x,x,x,x]"] + [f"{c}: &{c} [{', '.join([f'*{p}'] * 9)}]"
+                                              for p, c in zip("abcdef", "bcdefg", strict=False)]
+    started = time.monotonic()
+    got = read_rule("---\n" + "\n".join(levels) + "\nname: *g\n---\nbody\n", "stem")
+    assert got.state == "drop" and time.monotonic() - started < 1.0
