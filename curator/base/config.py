@@ -93,7 +93,7 @@ class RetrievalConfig:
                                  "unsure": 0.5}  # … unless BM25's second scores under half its first
     )
     # BM25's first stays first when its second scores at most this share of it (fusion.sure_first);
-    # fitted with the weights, leaving one store out over the 26 golden stores
+    # fitted with the weights, leaving one store out over the golden stores (32 since the nineteenth round)
     # (curator/bench/golden/loso.py); 0 turns it off
     sure_margin: float = 0.8
     fuzzy_cutoff: int = 88  # rapidfuzz ratio for near-forms of query words

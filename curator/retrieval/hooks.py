@@ -35,11 +35,16 @@ def memory_hooks(store) -> dict[str, str]:
     return out
 
 
+SUMMARY_KEYS = ("name", "title", "description", "summary", "subject", "topic", "category", "tags", "keywords",
+                "aliases")  # `aliases`: Obsidian's other names of a note; `subject`, `category`: stores' own schemes
+
+
 def frontmatter_text(rec) -> str:
-    """A memory's own summary fields (name, description, tags) from its frontmatter."""
+    """A memory's own summary fields (name, description, subject, tags, aliases …) from its
+    frontmatter: what its writer said it is about, weighed with its title."""
     fm = rec.frontmatter if isinstance(rec.frontmatter, dict) else {}
     parts = []
-    for key in ("name", "title", "description", "summary", "tags", "keywords"):
+    for key in SUMMARY_KEYS:
         v = fm.get(key)
         if isinstance(v, str):
             parts.append(v)

@@ -18,10 +18,30 @@ SUFFIXES = (("ations", "ate"), ("ation", "ate"), ("ings", ""), ("ing", ""), ("ie
             ("edly", ""), ("ed", ""), ("es", ""), ("s", ""))
 
 
+# Developers' short forms, read as the word they shorten (both in memories and in queries): a
+# note says "env vars" and "db", its reader asks for "environment variables" and "database". Only
+# forms with one reading in developer notes (not `spec`, `res`, `temp`, `app`, `sync`).
+ABBREVIATIONS = {
+    "env": "environment", "envs": "environments", "config": "configuration", "configs": "configurations",
+    "cfg": "configuration", "repo": "repository", "repos": "repositories", "dep": "dependency",
+    "deps": "dependencies", "db": "database", "dbs": "databases", "dir": "directory", "dirs": "directories",
+    "doc": "document", "docs": "documents", "impl": "implementation", "args": "arguments", "arg": "argument",
+    "params": "parameters", "param": "parameter", "msg": "message", "msgs": "messages", "func": "function",
+    "funcs": "functions", "fn": "function", "pkg": "package", "pkgs": "packages", "lib": "library",
+    "libs": "libraries", "perf": "performance", "prod": "production", "dev": "development",
+    "tmp": "temporary", "async": "asynchronous", "vars": "variables", "var": "variable",
+    "k8s": "kubernetes", "i18n": "internationalization", "info": "information", "btn": "button",
+    "img": "image", "imgs": "images", "attr": "attribute", "attrs": "attributes", "stats": "statistics",
+    "auth": "authentication", "authn": "authentication", "authz": "authorization",
+}
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """Snowball's English stemmer: `bots` meets `bot`, `labeler` meets `label`, `charging` meets
-    `charge`. Words with digits or other marks (`v2`, `pr-123`) stay as written."""
+    `charge`; a short form meets its word (`env` → `environ`, as `environment`). Words with digits
+    or other marks (`v2`, `pr-123`) stay as written."""
+    word = ABBREVIATIONS.get(word, word)
     if len(word) <= 2 or not word.isalpha():
         return word
     if _STEMMER is not None:

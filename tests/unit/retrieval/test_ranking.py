@@ -94,6 +94,33 @@ def test_hook_and_frontmatter_words_find_a_memory_whose_body_lacks_them(make_sto
     assert eng.search("releases servers", k=1).hits[0].path == "feedback_deploy.md"
 
 
+def test_a_memorys_subject_category_and_aliases_find_it(make_store):
+    """A store's own frontmatter scheme (pause-monitor's `subject:`, ctx-eng-plus's `category:`,
+    Obsidian's `aliases:`) says what a memory is about where its body is a bare list."""
+    files = dict(FILLER)
+    files["alias-terms.md"] = ("---\nid: alias-terms\nsubject: preferred-term-mappings\ncategory: glossary\n"
+                               "aliases: [nickname table]\nowner: zanzibar\n---\n\n- `rogue-hunter`: `rogue hunter`\n- `iss`: `issue finder`\n")
+    eng = RetrievalEngine(load(make_store(files)))
+    for query in ("preferred term mappings", "glossary", "nickname table"):
+        assert eng.search(query, k=1, source="bm25").hits[0].path == "alias-terms.md", query
+    # bookkeeping fields (owner, status, dates) say nothing of the subject: not searched
+    assert not eng.search("zanzibar", k=3, source="bm25").hits
+
+
+def test_a_short_form_meets_its_word_in_memories_and_queries(make_store):
+    from curator.retrieval.text import query_terms, terms
+
+    assert terms("env vars in the db config") == terms("environment variables in the database configuration")
+    assert terms("spec") != terms("specification")  # two readings (a test file, a document): left alone
+    files = dict(FILLER)
+    files["notes/task-env.md"] = "# Task env\n\nEach task gets its own env vars; the repo's deps are pinned.\n"
+    eng = RetrievalEngine(load(make_store(files)))
+    hit = eng.search("environment variables of a task", k=1, source="bm25").hits[0]
+    assert hit.path == "notes/task-env.md"
+    assert "repositori" in query_terms("which repository dependencies are pinned")
+    assert eng.search("repository dependencies pinned", k=1, source="bm25").hits[0].path == "notes/task-env.md"
+
+
 TIERED = {
     "memory-index.md": "[Git]\n|git rebase branch: [skills-git-index](skills-git-index.md) (10)\n"
     "[Db]\n|database pool postgres: [db-pool](db/db-pool.md) (5)\n",
