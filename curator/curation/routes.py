@@ -37,7 +37,9 @@ def drop_routes(store: Store, draft: Draft, paths: list[str]) -> None:
         for route in store.routes_to.get(path, []):
             rows[(route.index, route.row.line)] = route.row
     for (index, line_no), row in sorted(rows.items()):
-        dead = [lk for lk in row.links if lk.target in gone]
+        dead = [lk for lk in row.links if lk.target in gone and not lk.mention]
+        if not dead:
+            continue  # a line of prose that names the file in passing keeps what else it says
         if len(dead) == len(row.links):
             draft.replace_line(index, line_no, None)
             continue

@@ -31,6 +31,7 @@ class IndexLink:
     target: str  # resolved, relative to the store root ("" if it cannot resolve)
     count: int | None = None  # the L0 "(N)" token count, None when absent
     unsafe: str | None = None  # why the target is unsafe (absolute, escapes the store)
+    mention: bool = False  # named in backticks in a line of prose, not linked (list_index._add_mentions)
 
 
 @dataclass(slots=True)

@@ -79,6 +79,7 @@ def parse_list_index(path: str, text: str, resolve: Resolver, *, dialect: str) -
     idx = ListIndex(path, dialect)
     section: str | None = None
     in_fence = False
+    mentions: list = []  # (line number, line, its text without links, section): `_add_mentions`
     for no, line in enumerate(text.splitlines(), 1):
         s = line.strip()
         if s.startswith(("```", "~~~")):
@@ -110,14 +111,57 @@ def parse_list_index(path: str, text: str, resolve: Resolver, *, dialect: str) -
             links = _named(line, resolve, folder)
             for lk in links:
                 rest = rest.replace(f"**{lk.raw}**", " ").replace(f"`{lk.raw}`", " ")
+        if dialect == "memory-md" and "`" in line:
+            mentions.append((no, line, rest, section))
         if not links:
             continue
         row = IndexRow(no, _keywords(rest), links, line)
         row.section = section
         idx.rows.append(row)
+    if mentions:
+        _add_mentions(idx, mentions, resolve)
     if not idx.rows and not idx.sections:
         idx.dialect = "empty"
     return idx
+
+
+MENTION = re.compile(r"`((?:~/|\./)?(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_.-]+\.md)`")
+
+
+def _add_mentions(idx: ListIndex, mentions: list, resolve: Resolver) -> None:
+    """A MEMORY.md that names a topic file in backticks (`See `memory/netty-protocol.md``, "boot
+    snapshots (`boot1.md`) are read by the skill") tells the agent it exists as a link would:
+    each file no link reaches becomes a row at its first mention. Only the memory folder's own
+    paths count (`memory/x.md`, `x.md`): backticks also quote the repository's files."""
+    linked = {lk.target for row in idx.rows for lk in row.links}
+    for no, line, rest, section in mentions:
+        links = []
+        for m in MENTION.finditer(line):
+            target = _memory_path(m.group(1), resolve)
+            if target is not None and target not in linked:
+                linked.add(target)
+                links.append(IndexLink(m.group(1), m.group(1), target, None, None, mention=True))
+                rest = rest.replace(m.group(0), " ")
+        if links:
+            existing = next((r for r in idx.rows if r.line == no), None)
+            if existing is not None:  # a line with links that names one more file
+                existing.links.extend(links)
+                continue
+            row = IndexRow(no, _keywords(rest), links, line)
+            row.section = section
+            idx.rows.append(row)
+    idx.rows.sort(key=lambda r: r.line)
+
+
+def _memory_path(raw: str, resolve: Resolver) -> str | None:
+    """The memory a backticked path names: relative to the memory folder, or under a `memory/`
+    folder (Claude Code's own name for it); None for anything else."""
+    path = raw.removeprefix("./")
+    for marker in ("memory/", "memories/"):
+        if path.startswith(marker) or f"/{marker}" in path:
+            path = path.rsplit(marker, 1)[1]
+            break
+    return path if resolve(path) == path else None
 
 
 def _named(line: str, resolve: Resolver, folder: str) -> list[IndexLink]:
