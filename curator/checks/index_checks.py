@@ -14,6 +14,8 @@ from ..model.list_entry import merged_entry
 from .context import Context
 
 WORD_CANDIDATES = 100  # the files sharing most words with a dead name, scored by their share
+# a MEMORY.md entry: a list item that opens with its link (`- [Title](file.md) — hook`)
+_ENTRY = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\(")
 
 
 def closest_path(ctx: Context, target: str, taken: frozenset[str] = frozenset()) -> str | None:
@@ -220,6 +222,8 @@ def _duplicates(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
     fmt = ctx.store.format
     if fmt == fmts.SERENA:
         return  # a navigation guide names a memory under every task it helps with, by design
+    if fmt == fmts.CLAUDE:  # a fact that ends "See [x](x.md)" refers to the entry, it is not one
+        rows = [r for r in rows if _ENTRY.match(r.raw)]
     seen: dict[str, int] = {}
     for row in rows:
         in_row: set[str] = set()
@@ -263,7 +267,7 @@ def _duplicates(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
 
 def _merge_fix(index_path: str, rows: list[IndexRow], row: IndexRow, first: int, target: str) -> MergeEntry | None:
     """Merging the repeated line into the first one: only when both are one-link entry lines
-    (`- [Title](file.md) — hook`); prose lines are merged by hand."""
+    (`- [Title](file.md) — hook`); an entry of several links is merged by hand."""
     head = next((r for r in rows if r.line == first), None)
     if first == row.line or head is None or merged_entry(head.raw, row.raw) is None:
         return None
