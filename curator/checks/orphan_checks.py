@@ -77,6 +77,17 @@ def _names_only(ctx: Context) -> None:
     if not memories:
         return
     if store.l0 is None:
+        catalog = _catalog(store, memories)
+        if catalog is not None:  # a registry by another name (pause-monitor's catalog-memory.md)
+            path, named = catalog
+            missing = [p for p in memories if p not in named and p != path]
+            if missing:
+                shown = ", ".join(_stem(p) for p in missing[:5]) + (", …" if len(missing) > 5 else "")
+                ctx.add("orphan.unindexed", path,
+                        f"names {len(memories) - 1 - len(missing)} of {len(memories) - 1} memories; "
+                        f"{len(missing)} {'is' if len(missing) == 1 else 'are'} not named ({shown}) — the agent "
+                        "still sees their names through list_memories", severity=Severity.INFO)
+            return
         if len(memories) >= 20:
             ctx.add(
                 "orphan.unindexed",
@@ -97,6 +108,29 @@ def _names_only(ctx: Context) -> None:
             f"lists {len(memories) - len(missing)} of {len(memories)} memories{aside}; {len(missing)} {'is' if len(missing) == 1 else 'are'} not "
             f"listed ({shown}) — the agent still sees their names through list_memories",
         )  # a warning: the store keeps an index, and it has fallen behind
+
+
+CATALOG_WORDS = ("catalog", "registry", "index", "idx", "home", "toc", "contents", "map", "start-here")
+CATALOG_SHARE = 0.8  # of the other memories a file must name to be the store's index in practice
+
+
+def _catalog(store, memories: list[str]) -> tuple[str, set[str]] | None:
+    """A root memory, named like an index, that names most of the others (a table of ids, a list
+    of backticked names): the store's index by another name. (path, the memories it names)."""
+    from ..model.list_index import name_resolver, parse_list_index
+
+    resolve = None
+    best = None
+    for path in memories:
+        name = _stem(path).lower()
+        if "/" in path or not any(w in name for w in CATALOG_WORDS):
+            continue
+        resolve = resolve or name_resolver(memories)
+        idx = parse_list_index(path, store.records[path].text, resolve, dialect="names")
+        named = {lk.target for row in idx.rows for lk in row.links} - {path}
+        if len(named) >= CATALOG_SHARE * (len(memories) - 1) and (best is None or len(named) > len(best[1])):
+            best = (path, named)
+    return best
 
 
 def _listed(ctx: Context) -> None:

@@ -191,6 +191,11 @@ def _named(line: str, resolve: Resolver, folder: str) -> list[IndexLink]:
             target = resolve(b.group(1))
             if target is not None and all(lk.target != target for lk in out):
                 out.append(IndexLink(b.group(1), b.group(1), target, None, None))
+        if not out and s.startswith("|"):  # `| catalog-memory | catalog | … |`: a registry's id column
+            cell = s[1:].split("|", 1)[0].strip()
+            target = resolve(cell) if NAME_LIKE.match(cell) and re.search(r"[A-Za-z]", cell) else None
+            if target is not None:
+                return [IndexLink(cell, cell, target, None, None)]
         if not out:
             # `1. **2025-11-03**: some_memory_name` — a bare snake_case name that is a memory
             for b in BARE_NAME.finditer(line):

@@ -369,3 +369,20 @@ def test_a_pinned_claude_code_version_gives_check_and_tokens_the_cap_context_use
     newest = load_store(root / ".claude" / "memory", token_counter=FakeTokenCounter(), use_cache=False,
                         agents=("claude-code@2.1.332",))
     assert [f.line for f in run_checks(newest) if f.check == "budget.past-cap"] == [204]  # --agent outranks the file
+
+
+def test_a_registry_by_another_name_is_the_plain_stores_index(make_store):
+    """pause-monitor keeps `catalog-memory.md`, a table of every memory's id: the store has an
+    index, so "no index file" would be wrong; what it leaves out is said, as of a named index."""
+    names = [f"topic-{i:02d}" for i in range(25)]
+    files = {f"{n}.md": f"# {n}\n\nnotes\n" for n in names}
+    rows = "".join(f"| {n} | note | active |\n" for n in names[:22])
+    files["catalog-memory.md"] = "| id | type | status |\n|---|---|---|\n| catalog-memory | catalog | active |\n" + rows
+    found = [f for f in run_checks(load(make_store(files, name="memories"))) if f.check == "orphan.unindexed"]
+    assert [(f.path, f.severity.label) for f in found] == [("catalog-memory.md", "info")]
+    assert "names 22 of 25 memories" in found[0].message and "topic-22, topic-23, topic-24" in found[0].message
+    files["catalog-memory.md"] += "".join(f"| {n} | note | active |\n" for n in names[22:])
+    assert not [f for f in run_checks(load(make_store(files, name="memories2"))) if f.check == "orphan.unindexed"]
+    files["notes-on-everything.md"] = files.pop("catalog-memory.md")  # not named as an index: not one
+    found = [f for f in run_checks(load(make_store(files, name="memories3"))) if f.check == "orphan.unindexed"]
+    assert [f.path for f in found] == ["."] and "no index file" in found[0].message
