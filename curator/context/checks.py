@@ -147,7 +147,7 @@ def _paths_in(b: Builder, rel: str, text: str) -> None:
                 continue
             if ".." in path.split("/") and kind == "code" or _personal(path):
                 continue
-            if _found(fs, path, folder, kind):
+            if _found(fs, path, folder, kind) or kind == "code" and _package_symbol(fs, path, folder):
                 continue
             found = _parent_exists(fs, path, folder, kind)
             if found is None:
@@ -213,6 +213,13 @@ def _found(fs, path: str, folder: str, kind: str) -> bool:
         if fs.exists(_join(base, path)):
             return True
     return kind == "code" and fs.ends_with(path)
+
+
+def _package_symbol(fs, path: str, folder: str) -> bool:
+    """`controlplane/otelcerts.Service`, `pkg/whail.Engine`: a Go package's folder and one of its
+    exported names (capitalised, so never a file's extension), where that folder exists."""
+    package, _, symbol = path.rpartition(".")
+    return symbol[:1].isupper() and any(_join(base, package) in fs.dirs for base in _bases(folder, "code"))
 
 
 def _parent_exists(fs, path: str, folder: str, kind: str) -> tuple[str, str] | None:

@@ -60,3 +60,14 @@ def test_git_recorded_the_move_and_the_fix_re_points_the_line_then_undoes(tmp_pa
     assert main(["undo", "--repository", str(root)]) == 0
     assert (root / "AGENTS.md").read_text() == text
     capsys.readouterr()
+
+
+def test_a_go_package_and_its_exported_name_is_not_a_file(tmp_path):
+    # clawker: "wrapping `pkg/whail.Engine`", "`controlplane/otelcerts.Service`", from a nested CLAUDE.md too
+    root = repo(tmp_path, {"CLAUDE.md": "Middleware over `pkg/whail.Engine` and `controlplane/otelcerts.Service`.\n"
+                           "The firewall is `internal/firewall.Stack`; see `pkg/whail.go`.\n",
+                           "pkg/whail/engine.go": "", "controlplane/otelcerts/service.go": "",
+                           "internal/agent/CLAUDE.md": "Dial with `controlplane/otelcerts.Service`.\n"})
+    found = sorted(f.message.split(" does not exist")[0] for f in missing(root, tmp_path))
+    # a package folder that is not there is still a stale name; a lower-case ending is a file's
+    assert found == ["`internal/firewall.Stack`", "`pkg/whail.go`"]
