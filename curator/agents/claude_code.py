@@ -192,6 +192,16 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.332", "2026-11-29", (
          Source(CODE, "2026-11-29", "the listing's filter (`getSkillToolCommands`) read in the code of 2.0.20, 2.1.0, "
                 "2.1.88 and 2.1.332; the skills page agrees; users reported such skills listed on 2.1.71 "
                 "(anthropics/claude-code#31935), which none of these versions' code shows"), when="on demand"),
+    Rule("frontmatter.requote", False, "frontmatter YAML cannot read loses every field (name, description, "
+         "paths, allowed-tools) of a skill, command, subagent or rule",
+         Source(CHANGELOG, "2026-11-29", "2.1.69: \"Fixed skill descriptions with colons (e.g., \"Triggers include: "
+                "X, Y, Z\") failing to load from SKILL.md frontmatter\""), until="2.1.69", when="never"),
+    Rule("frontmatter.requote", True, "frontmatter YAML cannot read is read again with every one-line `key: value` "
+         "whose value holds `: `, `#`, `{`, `[`, `*`, `&`, `!`, `|`, `>`, `%`, `@` or a backtick put in double "
+         "quotes (a description with \"Examples: <example>Context: …\" loads); only if that fails are its fields lost",
+         Source(CODE, "2026-11-29", "the frontmatter reader (`qd`, its fallback `_u`) read in the code of 2.1.332, "
+                "shared by skills, commands, subagents, rules and output styles; 2.1.69's changelog names the fix"),
+         since="2.1.69", when="setting"),
     Rule("skills.booleans", ("true",), "a frontmatter switch is on only as `true`",
          Source(CODE, "2026-11-29", "`parseBooleanFrontmatter`: `value === true || value === 'true'`, read in the code "
                 "of 2.1.88 and 2.1.112"), until="2.1.218", when="setting"),

@@ -71,7 +71,8 @@ INSTRUCTION_CHECKS: tuple[tuple[str, Severity, str, str, str, str, str], ...] = 
     ("instructions.frontmatter", W, "rule frontmatter the agent cannot read: the rule's settings are lost",
      "An agent that cannot parse a rule's frontmatter drops all of it: a path-scoped rule loads everywhere, a "
      "skill loses its description and is picked by its folder name.",
-     ".claude/rules/api.md: ---\\npaths: [src/api/**\\n---  (unclosed list: not YAML)",
+     ".claude/rules/api.md: ---\\npaths:\\n  - src/api/**\\n - src/lib/**\\n---  (the second item is out of line: "
+     "not YAML, even read again with its values quoted)",
      "Fix the YAML (quote values with `:` or `*`, close brackets) so the block parses.", BY_HAND),
     ("instructions.unreadable", W, "an instruction file that cannot be read as text (binary, not UTF-8, too large, "
      "special)",

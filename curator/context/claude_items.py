@@ -11,7 +11,7 @@ from ..agents import RuleSet
 from ..model.findings import RuleKeys
 from .builder import Builder
 from .model import AgentContext, Cut, Listed, Loaded, OnDemand, Unseen
-from .parse import find_imports, glob_list, read_meta
+from .parse import claude_meta, find_imports, glob_list
 
 
 def rules_folder(b: Builder, ctx: AgentContext, loaded: set[str], rules: RuleSet, excluded, *,
@@ -28,9 +28,7 @@ def rules_folder(b: Builder, ctx: AgentContext, loaded: set[str], rules: RuleSet
         t = b.text(rel)
         if t is None:
             continue
-        meta = read_meta(t.text)
-        if meta.lenient:  # Claude Code reads YAML: what only a line-by-line reading finds is lost
-            meta.data, meta.lenient = {}, False
+        meta = claude_meta(t.text, rules.value("frontmatter.requote", False))  # YAML, as Claude Code reads it
         keys = [k for k in ("globs", "alwaysApply") if k in meta.data]
         if keys:
             said = " and ".join(f"`{k}:`" for k in keys)
@@ -101,7 +99,7 @@ def listing(b: Builder, ctx: AgentContext, rules: RuleSet, overrides: dict | Non
         t = b.text(rel)
         if t is None:
             continue
-        meta = read_meta(t.text)
+        meta = claude_meta(t.text, rules.value("frontmatter.requote", False))
         data = meta.data
         if meta.error:  # Claude Code drops every field of frontmatter YAML cannot read
             data = {}

@@ -11,10 +11,10 @@ from typing import Any
 from ..agents import RuleSet
 from .builder import Builder
 from .model import AgentContext, Loaded, Unseen
-from .parse import read_meta
+from .parse import claude_meta
 
 
-def _styles(b: Builder, folder: str) -> dict[str, tuple[str, Any, Any]]:
+def _styles(b: Builder, folder: str, requote: bool = False) -> dict[str, tuple[str, Any, Any]]:
     """name -> (path, text, meta) of the repository's styles (a frontmatter `name`, else the file's)."""
     out: dict[str, tuple[str, Any, Any]] = {}
     for rel in b.fs.under(folder):
@@ -23,7 +23,7 @@ def _styles(b: Builder, folder: str) -> dict[str, tuple[str, Any, Any]]:
         t = b.text(rel)
         if t is None:
             continue
-        meta = read_meta(t.text)
+        meta = claude_meta(t.text, requote)
         name = str(meta.data.get("name") or os.path.basename(rel)[:-3]).strip() if not meta.error else \
             os.path.basename(rel)[:-3]
         out.setdefault(name, (rel, t, meta))
@@ -36,7 +36,7 @@ def output_styles(b: Builder, ctx: AgentContext, rules: RuleSet, chosen: tuple[s
     from .claude_items import switch_on, written
 
     spec, rule = rules.value("output-styles.folder"), rules.id("output-styles.folder")
-    styles = _styles(b, spec["folder"])
+    styles = _styles(b, spec["folder"], rules.value("frontmatter.requote", False))
     name, where = chosen if chosen is not None else (spec["default"], "")
     for style, (rel, t, meta) in styles.items():
         if style != name:

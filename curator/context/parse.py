@@ -54,6 +54,48 @@ def read_meta(text: str) -> Meta:
     return meta
 
 
+# Claude Code reads frontmatter YAML cannot parse a second time (its `_u`, since 2.1.69): each
+# one-line `key: value` whose unquoted value holds `: ` or one of {}[]*&#!|>%@` is wrapped in
+# double quotes, leading tabs become two spaces each, and YAML tries again.
+_CC_LINE = re.compile(r"^([a-zA-Z_-]+):\s+(\S[^\r\n\u2028\u2029]*)$")
+_CC_RISKY = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+
+
+def claude_meta(text: str, requote: bool) -> Meta:
+    """`read_meta` as Claude Code reads frontmatter: YAML only (no line-by-line reading), and with
+    `requote` (the agent's version has it) the quoted second try before every field is lost."""
+    meta = read_meta(text)
+    if meta.lenient:
+        meta.data, meta.lenient = {}, False
+    if not (requote and meta.error and meta.present) or "never closed" in meta.error or "byte-order" in meta.error:
+        return meta
+    lines = text.split("\n")
+    close = next((i for i in range(1, len(lines)) if re.match(r"^-{3,}\s*$", lines[i].rstrip("\r"))), None)
+    if close is None:
+        return meta
+    block = "\n".join(_requoted(ln) for ln in lines[1:close])
+    block = re.sub(r"^\t+", lambda m: "  " * len(m.group(0)), block, flags=re.M)
+    again = read_meta("---\n" + block + "\n---\n")
+    if again.error or again.lenient or not isinstance(again.data, dict):
+        return meta
+    meta.data, meta.error, meta.line = again.data, None, None
+    return meta
+
+
+def _requoted(line: str) -> str:
+    m = _CC_LINE.match(line)
+    if not m:
+        return line
+    key, value = m.groups()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return line
+    if value.startswith("[") and value.endswith("]") and isinstance(read_meta(f"---\nk: {value}\n---\n").data.get("k"), list):
+        return line
+    if not _CC_RISKY.search(value):
+        return line
+    return key + ': "' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def _raw_pairs(text: str) -> dict | None:
     lines = text.lstrip("\ufeff").split("\n")
     out: dict = {}

@@ -176,7 +176,7 @@ def test_bad_input_is_one_finding_never_a_traceback(tmp_path, kind):
     else:
         target.write_text("fine\n")
         (root / ".claude" / "rules").mkdir(parents=True)
-        (root / ".claude" / "rules" / "r.md").write_text("---\npaths: [unclosed\n---\nbody\n")
+        (root / ".claude" / "rules" / "r.md").write_text("---\npaths:\n  - a/**\n - b/**\n---\nbody\n")
     m = build(root, tmp_path)
     found = [f.check for f in m.findings]
     expected = {"binary": ["instructions.unreadable"], "latin1": ["instructions.unreadable"],

@@ -57,11 +57,11 @@ def test_a_skill_is_flagged_only_when_nothing_says_when_to_use_it(tmp_path):
     root = repo(tmp_path, {".claude/skills/title/SKILL.md": "# Drizzle\n\nSee the docs.\n",
                            ".claude/skills/empty/SKILL.md": "---\nname: empty\n---\n",
                            ".claude/skills/prose/SKILL.md": "Use this skill whenever a migration touches the schema.\n",
-                           ".claude/skills/broken/SKILL.md": "---\ndescription: a: b\n---\nx\n"})
+                           ".claude/skills/broken/SKILL.md": "---\nname: a\n  b: c\n---\nx\n"})  # YAML twice over
     m = build(root, tmp_path)
     assert [p for p, _ in found(m, "instructions.no-description")] == [
         ".claude/skills/empty/SKILL.md", ".claude/skills/title/SKILL.md"]
-    assert found(m, "instructions.frontmatter") == [(".claude/skills/broken/SKILL.md", 2)]  # said once, there
+    assert found(m, "instructions.frontmatter") == [(".claude/skills/broken/SKILL.md", 3)]  # said once, there
 
 
 # -- files where no agent looks -------------------------------------------------------------
