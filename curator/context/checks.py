@@ -263,6 +263,32 @@ def _told_apart(path: str, mine: set[str], theirs: set[str]) -> bool:
     return bool(_words(_item_name(path).replace("-", " ").replace("_", " ")) & (mine - theirs))
 
 
+# what a tool-like item does, when its name says it (`profiler-start`, `package-remove`): words of
+# one group do the same thing (deploy, release), so only names in different groups are told apart
+_ACTION_GROUPS = (
+    "deploy release publish ship deployer", "remove delete destroy uninstall",
+    "add create generate instantiate install new generator", "find search", "get fetch read", "list",
+    "set modify update write save", "copy duplicate", "move rename", "clear refresh",
+    "start begin run enable enter open connect attach mount subscribe register lock show load runner",
+    "stop end exit disable close disconnect detach unmount unsubscribe unregister unlock hide", "import", "export",
+    "check validate lint audit review evaluate verify evaluator reviewer auditor validator checker linter",
+    "fix debug fixer debugger", "test tester", "implement build implementer builder", "plan planner",
+    "analyze analyzer analyst", "design architect designer", "document explain documenter explainer writer",
+    "refactor", "optimize optimizer", "migrate migrator", "format formatter", "research researcher",
+    "capture", "sync", "push upload", "pull download", "merge", "commit", "encode", "decode", "translate",
+    "summarize", "monitor",
+)
+_ACTIONS = {w: i for i, group in enumerate(_ACTION_GROUPS) for w in group.split()}
+
+
+def _different_actions(pa: str, pb: str) -> bool:
+    """The two names differ by what they do (`profiler-start` / `profiler-stop`, `package-add` /
+    `package-remove`): an agent that picks by name and description does not take one for the other."""
+    a, b = (_words(_item_name(p).replace("-", " ").replace("_", " ")) for p in (pa, pb))
+    mine, theirs = ({_ACTIONS[w] for w in words if w in _ACTIONS} for words in (a - b, b - a))
+    return bool(mine) and bool(theirs) and not mine & theirs
+
+
 def description_collisions(b: Builder, built: dict[str, AgentContext]) -> None:
     """Two items an agent picks by description (skills, subagents, agent-requested rules)
     whose descriptions share most words: the agent may pick either, or the wrong one. A pair
@@ -273,8 +299,9 @@ def description_collisions(b: Builder, built: dict[str, AgentContext]) -> None:
         items = [(o.path, _words(o.description), o.description.lower()) for o in ctx.on_demand
                  if o.trigger == "description" and o.description]
         for (pa, wa, da), (pb, wb, db) in combinations(items, 2):
-            if _names(pa, db) or _names(pb, da) or _told_apart(pa, wa, wb) and _told_apart(pb, wb, wa):
-                continue  # one runs the other, or each name says what the other's description lacks
+            if (_names(pa, db) or _names(pb, da) or _told_apart(pa, wa, wb) and _told_apart(pb, wb, wa)
+                    or _different_actions(pa, pb)):
+                continue  # one runs the other, each name says what the other's lacks, or what it does
             small = min(len(wa), len(wb))
             shared = wa & wb
             if small == 0 or len(shared) < COLLISION_MIN or len(shared) / small < COLLISION_SHARE:

@@ -258,3 +258,21 @@ def test_two_agents_whose_names_tell_them_apart_do_not_collide(tmp_path):
         ".claude/agents/docs.md": "---\nname: docs\ndescription: Fetch current library documentation via the ctx7 CLI "
                                   "(find-docs skill)\n---\n"})
     assert found(build(root, tmp_path), "instructions.description-collision") == []
+
+
+def test_names_that_say_different_actions_tell_two_tools_apart(tmp_path):
+    # ClashUp's Unity MCP skills: profiler-start / profiler-stop share 9 of 11 words, yet one starts
+    # and the other stops; findingmodel's pydantic-ai-evaluator / -implementer likewise
+    skill = "---\nname: {}\ndescription: {} Unity's runtime profiler. Idempotent: calling it when already done returns the current state.\n---\n"
+    agent = "---\nname: {}\ndescription: {} Pydantic AI agents using current best practices\n---\n"
+    root = repo(tmp_path, {
+        ".claude/skills/profiler-start/SKILL.md": skill.format("profiler-start", "Enable"),
+        ".claude/skills/profiler-stop/SKILL.md": skill.format("profiler-stop", "Disable"),
+        ".claude/agents/pydantic-ai-evaluator.md": agent.format("pydantic-ai-evaluator", "Evaluates"),
+        ".claude/agents/pydantic-ai-implementer.md": agent.format("pydantic-ai-implementer", "Implements"),
+        ".claude/skills/assets-get-data/SKILL.md": skill.format("assets-get-data", "Read data of"),
+        ".claude/skills/assets-shader-get-data/SKILL.md": skill.format("assets-shader-get-data", "Read data of")})
+    pairs = [(p, f.target) for f in build(root, tmp_path).findings if f.check == "instructions.description-collision"
+             for p in [f.path]]
+    # a general tool and its special case still collide: the name adds a word, not another action
+    assert pairs == [(".claude/skills/assets-get-data/SKILL.md", ".claude/skills/assets-shader-get-data/SKILL.md")]
