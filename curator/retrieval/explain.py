@@ -82,7 +82,14 @@ class Explainer(EnginePart):
         l0_matched = {id(m.row): m for m in result.route.l0_matches}
         opened = {st.path for st in result.route.steps}
         failures = []
+        from .route import loaded_index
+
+        cut = loaded_index(store, l0.path)[1]
         for r in routes:
+            if r.index == l0.path and cut is not None and r.row.line >= cut:
+                failures.append(f"its row {l0.path}:{r.row.line} is past the agent's load cap (line {cut} on): "
+                                "the agent never reads it")
+                continue
             if r.index == l0.path:  # a memory linked straight from L0
                 failures.append(f"its L0 row ({l0.path}:{r.row.line}, keywords: {_kw(r.row)}) "
                                 f"matched none of the query words ({words})")

@@ -39,7 +39,7 @@ from ..base import kept
 if TYPE_CHECKING:  # the stand-in's model, never imported on the fast path
     from ..model.store import Store
 
-FORMAT = 3  # 3: checksummed; why the semantic source was off
+FORMAT = 4  # 3: checksummed; why the semantic source was off; 4: the index's loaded tokens
 KEEP = 64
 SERVED = ("route", "bm25", "prior", "fused", "fused-lexical")
 
@@ -219,6 +219,7 @@ class LiteStore:
         self._clusters = state["clusters"]
         self._indexes = [(p, [_Row(line, targets) for line, targets in rows]) for p, rows in state["indexes"]]
         self.l0 = _L0(state["l0"]) if state["l0"] is not None else None
+        self.kept_l0 = state.get("l0_loaded")  # route.loaded_index, as the full run had it
         self.domain_indexes = dict.fromkeys(state["domain_indexes"])
         self.retrieval = RetrievalConfig(**state["config"])
         self.semantic_keys = state["semantic_keys"]
@@ -260,6 +261,7 @@ def keep(run: kept.Run | None, store, located, engine, reads, evidence, extra_ok
         return False
     from ..base.paths import is_below
     from ..model.load_signature import store_signature
+    from .route import loaded_index
 
     # the folders between the STORE argument and the store (a repository given by its folder)
     given = os.path.abspath(run.key[1])
@@ -286,6 +288,7 @@ def keep(run: kept.Run | None, store, located, engine, reads, evidence, extra_ok
         "indexes": [(p, [(row.line, tuple(link.target for link in row.links)) for row in rows])
                     for p, rows in store.all_indexes()],
         "l0": store.l0.path if store.l0 is not None else None,
+        "l0_loaded": loaded_index(store, store.l0.path) if store.l0 is not None else None,
         "domain_indexes": list(store.domain_indexes),
         "config": _config_fields(engine.config),
         "today": store.today.isoformat(), "encoding": store.encoding,

@@ -198,6 +198,34 @@ class KeywordIndex:
         return {i: (sum(kws.values()), sorted(kws, key=lambda k: -kws[k])) for i, kws in best.items()}
 
 
+def loaded_index(store: Store, path: str) -> tuple[int, int | None]:
+    """What of the always-loaded index is in context, and the first line the agent never sees:
+    of a Claude Code MEMORY.md its first 200 lines or 25 KB, as the start-up load counts them (one
+    number on both screens, and no route through a row past the cap), else the whole file. A kept
+    state (fast.LiteStore) carries both."""
+    kept = getattr(store, "kept_l0", None)
+    if kept is not None:
+        return kept[0], kept[1]
+    whole = store.records[path].tokens or 0
+    from ..model import formats as fmts
+
+    if store.format != fmts.CLAUDE:
+        return whole, None
+
+    def build() -> tuple[int, int | None]:
+        from ..budgets.startup import startup_of
+
+        st = startup_of(store)
+        files = dict(st.files)
+        if path not in files:
+            return whole, None
+        return files[path], min((c.line for c in st.past_cap if c.path == path), default=None)
+
+    from ..model.store import INDEXES
+
+    return store.view(f"route.loaded_index:{path}", build, reads={INDEXES})
+
+
 def walk(store: Store, kindex: KeywordIndex, terms: list[str], k: int, loadable: set[str],
          fuzzy: set[str] | None = None) -> RouteResult:
     """The agent's walk for these query terms; memories ranked by how well their rows matched."""
@@ -206,11 +234,12 @@ def walk(store: Store, kindex: KeywordIndex, terms: list[str], k: int, loadable:
     if l0 is None:
         return RouteResult([], steps)
     l0_path = l0.path
-    l0_tokens = store.records[l0_path].tokens or 0
+    l0_tokens, cut = loaded_index(store, l0_path)
     steps.append(Step(l0_path, l0_tokens, True, "always loaded at start-up"))
     l0_rows = kindex.match(terms, l0_path, fuzzy)
     l0_matches = sorted(
-        (RowMatch(l0_path, kindex.rows[i][1], s, m) for i, (s, m) in l0_rows.items()),
+        (RowMatch(l0_path, kindex.rows[i][1], s, m) for i, (s, m) in l0_rows.items()
+         if cut is None or kindex.rows[i][1].line < cut),  # a row past the cap is never read
         key=lambda r: (-r.score, r.row.line),
     )
     scores: dict[str, RouteHit] = {}
