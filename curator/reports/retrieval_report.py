@@ -19,11 +19,12 @@ def surface_forms(query: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for w in typed:
         out.setdefault(w, w)
-        for t in terms(w):
-            out.setdefault(t, w)
-        for part in re.split(r"[-_]", w):
+        parts = re.split(r"[-_]", w)
+        for part in parts if len(parts) > 1 else ():  # `rd-bot`'s parts read as `rd` and `bot`, not `rd-bot` thrice
             for t in terms(part):
                 out.setdefault(t, part)
+        for t in terms(w):
+            out.setdefault(t, w)
     for a, b in zip(typed, typed[1:], strict=False):
         out.setdefault(f"{a}-{b}", f"{a} {b}")
     return out

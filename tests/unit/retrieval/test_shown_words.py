@@ -17,3 +17,10 @@ def test_stems_are_shown_as_typed_and_repeats_once():
     assert stems, "the stemmer made a term that differs from the typed word"
     shown = shown_words([stems[0], stems[0]], forms)
     assert len(shown) == 1 and shown[0] in ("charges", "charged")
+
+
+def test_a_compound_and_its_parts_each_read_as_themselves():
+    # "rd-bot" searches rd-bot, rd and bot: `why` said "rd-bot×22, rd-bot×9, rd-bot×6"
+    forms = surface_forms("rd-bot headless bots")
+    assert [forms[t] for t in ("rd-bot", "rd", "bot")] == ["rd-bot", "rd", "bot"]
+    assert shown_words(["rd-bot", "rd", "bot", "headless"], forms) == ["rd-bot", "rd", "bot", "headless"]
