@@ -40,15 +40,35 @@ def rules_folder(b: Builder, ctx: AgentContext, loaded: set[str], rules: RuleSet
             b.add("instructions.frontmatter", rel, f"{meta.error}: Claude Code cannot read its settings "
                   f"(a `{key}:` there is lost; the rule loads at start-up)", meta.line)
         paths = glob_list(meta.data.get(key)) if not meta.error else []
-        if paths:
+        live = _live_paths(b, ctx, rel, key, paths, t.size, rules)
+        if live:
             # what attaches is the body: the agent records it as `content`, the whole file as `rawContent`
-            ctx.on_demand.append(OnDemand(rel, "reading a file matching " + ", ".join(paths), 0, t.size, "path",
-                                          tuple(paths), text=meta.body, rule=rules.id("rules.paths")))
-            b.dead_globs(rel, key, paths)
+            ctx.on_demand.append(OnDemand(rel, "reading a file matching " + ", ".join(live), 0, t.size, "path",
+                                          tuple(live), text=meta.body, rule=rules.id("rules.paths")))
+            b.dead_globs(rel, key, live)
+        elif paths:
+            pass  # only `./` globs: never (said by `_live_paths`)
         elif startup and t.real not in loaded:
             b.expand(ctx, rel, "rule without paths: (always loaded)", find_imports, loaded=loaded,
                      hops=rules.value("imports.max-hops"), rule=rules.id("rules.folder"),
                      import_rule=rules.id("imports.syntax"), depth_rule=rules.id("imports.max-hops"))
+
+
+def _live_paths(b: Builder, ctx: AgentContext, rel: str, key: str, paths: list[str], size: int,
+                rules: RuleSet) -> list[str]:
+    """The globs Claude Code can match: it reads `paths:` as .gitignore lines (the `ignore` package),
+    where a leading `./` is no prefix, so `./docs/**` matches no file (clawker's mintlify rule)."""
+    dotted = [g for g in paths if g.startswith("./")]
+    if not dotted or not rules.value("rules.dot-slash", False):
+        return paths
+    b.add("instructions.dead-glob", rel, f"`{key}: {', '.join(dotted)}`: Claude Code reads `{key}` as .gitignore "
+          f"lines, where a leading `./` is no prefix: {'it matches' if len(dotted) == 1 else 'they match'} no "
+          f"file (write `{dotted[0][2:]}`)", 1)
+    live = [g for g in paths if not g.startswith("./")]
+    if not live:
+        ctx.never.append(Unseen(rel, f"its `{key}:` globs all start with `./`, which match no file as Claude Code "
+                                     "reads them", size, rules.id("rules.dot-slash")))
+    return live
 
 
 def _items(b: Builder, rules: RuleSet) -> list[tuple[str, str, str]]:
