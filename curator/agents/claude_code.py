@@ -192,11 +192,11 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.332", "2026-11-29", (
          Source(CODE, "2026-11-29", "the listing's filter (`getSkillToolCommands`) read in the code of 2.0.20, 2.1.0, "
                 "2.1.88 and 2.1.332; the skills page agrees; users reported such skills listed on 2.1.71 "
                 "(anthropics/claude-code#31935), which none of these versions' code shows"), when="on demand"),
-    Rule("rules.dot-slash", True, "a rule's `paths:` glob that starts with `./` matches no file: the globs are read "
-         "as .gitignore lines, relative to the project, where `./docs/**` is not `docs/**`",
-         Source(CODE, "2026-11-29", "the rules' globs go through the `ignore` package (`ignore().add(globs)"
-                ".ignores(relative path)`) in the code of 2.1.332; `ignore` 7 matches `./docs` against nothing "
-                "(tried); since when is not known"), when="never"),
+    Rule("rules.dot-slash", True, "a rule's or skill's `paths:` glob that starts with `./` matches no file: the "
+         "globs are read as .gitignore lines, relative to the project, where `./docs/**` is not `docs/**`",
+         Source(CODE, "2026-11-29", "the rules' and the conditional skills' globs go through the `ignore` package "
+                "(`ignore().add(globs).ignores(relative path)`) in the code of 2.1.332; `ignore` 7 matches `./docs` "
+                "against nothing (tried); since when is not known"), when="never"),
     Rule("frontmatter.requote", False, "frontmatter YAML cannot read loses every field (name, description, "
          "paths, allowed-tools) of a skill, command, subagent or rule",
          Source(CHANGELOG, "2026-11-29", "2.1.69: \"Fixed skill descriptions with colons (e.g., \"Triggers include: "

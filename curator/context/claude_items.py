@@ -199,11 +199,14 @@ def _list(b: Builder, ctx: AgentContext, rules: RuleSet, item: tuple[str, str, s
         ctx.on_demand.append(OnDemand(rel, f"listed once the agent reads or edits a file under {sub}/", 0,
                                       len(line.encode("utf-8")), "folder", (sub + "/**",), text=line,
                                       rule=rules.id("skills.nested")))
-    elif globs:
-        ctx.on_demand.append(OnDemand(rel, "listed once the agent reads or edits a file matching " + ", ".join(globs),
-                                      0, len(line.encode("utf-8")), "path", tuple(globs), text=line,
+    elif globs and (live := _live_paths(b, ctx, rel, rules.value("skills.paths"), globs, len(line.encode("utf-8")),
+                                        rules)):
+        ctx.on_demand.append(OnDemand(rel, "listed once the agent reads or edits a file matching " + ", ".join(live),
+                                      0, len(line.encode("utf-8")), "path", tuple(live), text=line,
                                       rule=rules.id("skills.paths")))
-        b.dead_globs(rel, rules.value("skills.paths"), globs)
+        b.dead_globs(rel, rules.value("skills.paths"), live)
+    elif globs:
+        pass  # only `./` globs: never listed (said by `_live_paths`); `/name` still runs it
     else:
         ctx.startup.append(Loaded(rel, t.size, 0, f"{kind} listing (name and description; body on demand)", None,
                                   Cut(len(line.encode("utf-8")), f"only the {kind}'s name and description are listed"),
