@@ -82,6 +82,30 @@ def startup_of(store: Store) -> Startup:
     )
 
 
+def startup_inputs(store: Store) -> list[str]:
+    """The files outside a Claude store that decide what of its MEMORY.md loads (the start-up
+    files that may import it, the file that does, the settings that turn auto memory off): what a
+    kept answer that counts it must see unchanged (retrieval/fast.py)."""
+    import os
+
+    from ..model.auto_memory import store_repo
+    from ..model.imports import startup_import
+
+    if store.format != fmts.CLAUDE:
+        return []
+    repo = store_repo(store)
+    home = os.environ.get("HOME") or os.path.expanduser("~")
+    out = [os.path.join(home, ".claude", "settings.json")]
+    if repo is not None:
+        out += [os.path.join(repo, p) for p in ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md", "AGENTS.md",
+                                                ".claude/AGENTS.md", ".claude/settings.json",
+                                                ".claude/settings.local.json", ".curator.yaml")]
+        via = startup_import(store)
+        if via:
+            out.append(os.path.join(repo, via.rsplit(":", 1)[0]))
+    return list(dict.fromkeys(out))
+
+
 def _claude(store: Store) -> Startup:
     from ..model.imports import startup_import
 

@@ -14,8 +14,9 @@ from ..model.list_entry import merged_entry
 from .context import Context
 
 WORD_CANDIDATES = 100  # the files sharing most words with a dead name, scored by their share
-# a MEMORY.md entry: a list item that opens with its link (`- [Title](file.md) — hook`)
-_ENTRY = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\(")
+# a MEMORY.md entry: a list item or table row that opens with its link (`- [Title](file.md) — hook`,
+# `- **[Title](file.md)** — hook`, `- [ ] [Title](file.md)`, `| [Title](file.md) | … |`)
+_ENTRY = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?|\|\s*)(?:\*\*|__)?\[[^\]]*\]\(")
 
 
 def closest_path(ctx: Context, target: str, taken: frozenset[str] = frozenset()) -> str | None:

@@ -263,30 +263,38 @@ def _told_apart(path: str, mine: set[str], theirs: set[str]) -> bool:
     return bool(_words(_item_name(path).replace("-", " ").replace("_", " ")) & (mine - theirs))
 
 
-# what a tool-like item does, when its name says it (`profiler-start`, `package-remove`): words of
-# one group do the same thing (deploy, release), so only names in different groups are told apart
-_ACTION_GROUPS = (
-    "deploy release publish ship deployer", "remove delete destroy uninstall",
-    "add create generate instantiate install new generator", "find search", "get fetch read", "list",
-    "set modify update write save", "copy duplicate", "move rename", "clear refresh",
-    "start begin run enable enter open connect attach mount subscribe register lock show load runner",
-    "stop end exit disable close disconnect detach unmount unsubscribe unregister unlock hide", "import", "export",
-    "check validate lint audit review evaluate verify evaluator reviewer auditor validator checker linter",
-    "fix debug fixer debugger", "test tester", "implement build implementer builder", "plan planner",
-    "analyze analyzer analyst", "design architect designer", "document explain documenter explainer writer",
-    "refactor", "optimize optimizer", "migrate migrator", "format formatter", "research researcher",
-    "capture", "sync", "push upload", "pull download", "merge", "commit", "encode", "decode", "translate",
-    "summarize", "monitor",
-)
-_ACTIONS = {w: i for i, group in enumerate(_ACTION_GROUPS) for w in group.split()}
+# what a tool-like item does, when its name says it (`profiler-start`, `package-remove`). Two names
+# are told apart only by opposite actions, or when one only looks and the other changes; two words
+# for changing things (write-tests / add-tests, deploy / release) still collide
+_OPPOSITES = frozenset(frozenset(p.split("/")) for p in (
+    "add/remove add/delete create/delete create/destroy install/uninstall start/stop begin/end enable/disable "
+    "open/close connect/disconnect attach/detach mount/unmount subscribe/unsubscribe register/unregister "
+    "lock/unlock show/hide import/export upload/download push/pull encode/decode enter/exit get/set "
+    "read/write load/save").split())
+_LOOKS = frozenset(
+    "get list find search read show fetch check validate lint audit review evaluate verify analyze monitor "
+    "explain research evaluator reviewer auditor validator checker linter analyzer analyst explainer "
+    "researcher".split())
+_CHANGES = frozenset(
+    "add remove create delete destroy set modify update write save copy duplicate move rename clear refresh "
+    "start stop enable disable toggle install uninstall run build deploy publish release sync push pull merge "
+    "commit instantiate import export attach detach connect disconnect lock unlock hide upload download encode "
+    "decode mount unmount subscribe unsubscribe register unregister begin end enter exit open close load fix "
+    "debug implement refactor optimize migrate format generate translate implementer builder fixer debugger "
+    "generator formatter migrator optimizer deployer writer".split())
 
 
 def _different_actions(pa: str, pb: str) -> bool:
     """The two names differ by what they do (`profiler-start` / `profiler-stop`, `package-add` /
-    `package-remove`): an agent that picks by name and description does not take one for the other."""
+    `package-remove`, a `-list-` beside an `-enable-`): an agent that picks by name and
+    description does not take one for the other."""
     a, b = (_words(_item_name(p).replace("-", " ").replace("_", " ")) for p in (pa, pb))
-    mine, theirs = ({_ACTIONS[w] for w in words if w in _ACTIONS} for words in (a - b, b - a))
-    return bool(mine) and bool(theirs) and not mine & theirs
+    mine, theirs = a - b, b - a
+    if any(frozenset((x, y)) in _OPPOSITES for x in mine for y in theirs):
+        return True
+    acts_a, acts_b = mine & (_LOOKS | _CHANGES), theirs & (_LOOKS | _CHANGES)
+    return bool(acts_a and acts_b) and (acts_a <= _LOOKS and acts_b <= _CHANGES - _LOOKS
+                                        or acts_b <= _LOOKS and acts_a <= _CHANGES - _LOOKS)
 
 
 def description_collisions(b: Builder, built: dict[str, AgentContext]) -> None:

@@ -67,7 +67,8 @@ def claude_meta(text: str, requote: bool) -> Meta:
     meta = read_meta(text)
     if meta.lenient:
         meta.data, meta.lenient = {}, False
-    if not (requote and meta.error and meta.present) or "never closed" in meta.error or "byte-order" in meta.error:
+    if (not (requote and meta.error and meta.present) or "never closed" in meta.error
+            or text.startswith("\ufeff")):  # a byte-order mark is its own matter (`items.bom`)
         return meta
     lines = text.split("\n")
     close = next((i for i in range(1, len(lines)) if re.match(r"^-{3,}\s*$", lines[i].rstrip("\r"))), None)

@@ -37,10 +37,11 @@ def drop_routes(store: Store, draft: Draft, paths: list[str]) -> None:
         for route in store.routes_to.get(path, []):
             rows[(route.index, route.row.line)] = route.row
     for (index, line_no), row in sorted(rows.items()):
-        dead = [lk for lk in row.links if lk.target in gone and not lk.mention]
+        links = [lk for lk in row.links if not lk.mention]  # a name in backticks is no entry of its own
+        dead = [lk for lk in links if lk.target in gone]
         if not dead:
             continue  # a line of prose that names the file in passing keeps what else it says
-        if len(dead) == len(row.links):
+        if len(dead) == len(links):
             draft.replace_line(index, line_no, None)
             continue
         line = draft.current_line(index, line_no)

@@ -131,15 +131,19 @@ MENTION = re.compile(r"`((?:~/|\./)?(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_.-]+\.md)`")
 def _add_mentions(idx: ListIndex, mentions: list, resolve: Resolver) -> None:
     """A MEMORY.md that names a topic file in backticks (`See `memory/netty-protocol.md``, "boot
     snapshots (`boot1.md`) are read by the skill") tells the agent it exists as a link would:
-    each file no link reaches becomes a row at its first mention. Only the memory folder's own
-    paths count (`memory/x.md`, `x.md`): backticks also quote the repository's files."""
-    linked = {lk.target for row in idx.rows for lk in row.links}
+    a file becomes a row at its first mention unless a link names it earlier (one linked only
+    past the cap is still met where it is named). Only the memory folder's own paths count
+    (`memory/x.md`, `x.md`): backticks also quote the repository's files."""
+    linked: dict[str, int] = {}  # each linked file's first line: a mention before it is met first
+    for row in idx.rows:
+        for lk in row.links:
+            linked.setdefault(lk.target, row.line)
     for no, line, rest, section in mentions:
         links = []
         for m in MENTION.finditer(line):
             target = _memory_path(m.group(1), resolve)
-            if target is not None and target not in linked:
-                linked.add(target)
+            if target is not None and linked.get(target, no + 1) > no:
+                linked[target] = no
                 links.append(IndexLink(m.group(1), m.group(1), target, None, None, mention=True))
                 rest = rest.replace(m.group(0), " ")
         if links:
@@ -191,17 +195,17 @@ def _named(line: str, resolve: Resolver, folder: str) -> list[IndexLink]:
             target = resolve(b.group(1))
             if target is not None and all(lk.target != target for lk in out):
                 out.append(IndexLink(b.group(1), b.group(1), target, None, None))
-        if not out and s.startswith("|"):  # `| catalog-memory | catalog | … |`: a registry's id column
-            cell = s[1:].split("|", 1)[0].strip()
-            target = resolve(cell) if NAME_LIKE.match(cell) and re.search(r"[A-Za-z]", cell) else None
-            if target is not None:
-                return [IndexLink(cell, cell, target, None, None)]
         if not out:
             # `1. **2025-11-03**: some_memory_name` — a bare snake_case name that is a memory
             for b in BARE_NAME.finditer(line):
                 target = resolve(b.group(1))
                 if target is not None and all(lk.target != target for lk in out):
                     out.append(IndexLink(b.group(1), b.group(1), target, None, None))
+        if not out and s.startswith("|"):  # `| catalog-memory | catalog | … |`: a registry's id column
+            cell = s[1:].split("|", 1)[0].strip()
+            target = resolve(cell) if NAME_LIKE.match(cell) and re.search(r"[A-Za-z]", cell) else None
+            if target is not None and target.rsplit("/", 1)[-1].removesuffix(".md") == cell.removesuffix(".md"):
+                out.append(IndexLink(cell, cell, target, None, None))  # the name exactly, not a heading's word
     return out
 
 

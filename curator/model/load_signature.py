@@ -16,10 +16,11 @@ from ..base.paths import is_within
 EXPERIENCE = ("docs/error-experience", "docs/good-experience")
 
 
-def store_signature(store, settled_ns: int, extra: tuple[str, ...] = ()):
+def store_signature(store, settled_ns: int, extra: tuple[str, ...] = (), watched: tuple[str, ...] = ()):
     """(stat keys, presence) of every memory file and folder a load of `store` read or listed,
-    and of what the config lookup and discovery asked about (plus the paths `extra`, stated too);
-    None when racy (anything changed at or after `settled_ns`, `Run.settled`) or a symbolic link."""
+    and of what the config lookup and discovery asked about (plus the paths `extra`, stated too,
+    and `watched`, stated where they are and noted absent where not); None when racy (anything
+    changed at or after `settled_ns`, `Run.settled`) or a symbolic link."""
     limit = settled_ns
     stats: dict[str, tuple] = {}
     presence: dict[str, bool] = {}
@@ -56,7 +57,21 @@ def store_signature(store, settled_ns: int, extra: tuple[str, ...] = ()):
     source = getattr(cfg, "source", None)
     if source is not None and not note(os.path.abspath(source)):
         return None
-    # what discovery and the config lookup asked about
+    _asked(root, presence)
+    for path in extra:
+        if not note(os.path.abspath(path)):
+            return None
+    for path in map(os.path.abspath, watched):
+        if not os.path.lexists(path):
+            presence[path] = False
+        elif not note(path):
+            return None
+    return tuple(stats.items()), tuple(presence.items())
+
+
+def _asked(root: str, presence: dict[str, bool]) -> None:
+    """What discovery and the config lookup asked about: the store's own markers, and each
+    folder's `.curator.yaml` and `.git` up to the repository."""
     for name in (".serena", ".claude", ".curator.yaml", *EXPERIENCE):
         presence.setdefault(os.path.join(root, name), os.path.lexists(os.path.join(root, name)))
     parent = os.path.realpath(root)
@@ -70,10 +85,6 @@ def store_signature(store, settled_ns: int, extra: tuple[str, ...] = ()):
             presence[path] = os.path.lexists(path)
         if presence[os.path.join(parent, ".git")]:
             break
-    for path in extra:
-        if not note(os.path.abspath(path)):
-            return None
-    return tuple(stats.items()), tuple(presence.items())
 
 
 def _walk(base: str, prefix: str, cfg, note) -> bool:

@@ -29,7 +29,7 @@ from .text import query_terms, terms
 
 SOURCES = ("route", "bm25", "prior")  # the lexical sources, always available
 EXTRA_SOURCES = ("semantic",)  # optional: the semantic extra
-TERMS_VERSION = 8  # bump when text.terms(), the fields or the passages change (8: text.ABBREVIATIONS)
+TERMS_VERSION = 9  # bump when text.terms(), the fields or the passages change (8: text.ABBREVIATIONS; 9: without authz)
 # Fusion (fusion.fuse): a convex combination of each source's normalised scores (`fusion: rrf` in
 # .curator.yaml restores weighted reciprocal rank fusion), plus where route, BM25 and meaning agree;
 # then BM25's sure first kept first, and meaning's first put first where the model is sure of it

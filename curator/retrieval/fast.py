@@ -274,7 +274,10 @@ def keep(run: kept.Run | None, store, located, engine, reads, evidence, extra_ok
             between.append(part)
     elif root != given:
         return False
-    signature = store_signature(store, run.settled, tuple(between))
+    from ..budgets.startup import startup_inputs
+
+    # what of a Claude MEMORY.md loads (route.loaded_index) turns on files outside the store
+    signature = store_signature(store, run.settled, tuple(between), tuple(startup_inputs(store)))
     sessions = _sessions_signature(run.settled)
     if signature is None or sessions is None:
         return False

@@ -32,7 +32,7 @@ ABBREVIATIONS = {
     "tmp": "temporary", "async": "asynchronous", "vars": "variables", "var": "variable",
     "k8s": "kubernetes", "i18n": "internationalization", "info": "information", "btn": "button",
     "img": "image", "imgs": "images", "attr": "attribute", "attrs": "attributes", "stats": "statistics",
-    "auth": "authentication", "authn": "authentication", "authz": "authorization",
+    "auth": "authentication", "authn": "authentication",  # not authz: `authorization` stems to `author`
 }
 
 

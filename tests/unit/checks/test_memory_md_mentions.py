@@ -61,3 +61,28 @@ def test_removing_a_named_file_keeps_the_line_that_named_it(make_store):
     memory = draft.after_text("MEMORY.md")
     assert "run only the failing test" in memory
     assert "feedback_tdd.md" not in memory  # a linked entry of a removed file goes, as before
+
+
+def test_an_entry_that_also_names_a_file_goes_whole_with_its_file(make_store):
+    # review19 H1: the mention joined the entry's row, and the prune kept a dead link
+    store = _store(make_store, "- [Alpha](alpha.md) — alpha things; see also `memory/debugging.md`\n",
+                   {"alpha.md": topic("alpha"), "debugging.md": topic("debugging")})
+    draft = Draft(store.root, "archive", "archive alpha", store=store)
+    drop_routes(store, draft, ["alpha.md"])
+    assert "alpha.md" not in draft.after_text("MEMORY.md")
+
+
+def test_a_file_named_early_and_linked_past_the_cap_is_met_where_it_is_named(make_store):
+    filler = "".join(f"- note {i}: nothing to route\n" for i in range(200))
+    store = _store(make_store, "- **Netty**: see `memory/netty.md`\n" + filler + "- [Netty](netty.md) — wire\n",
+                   {"netty.md": topic("netty")})
+    assert [f.check for f in run_checks(store, only=["budget.past-cap", "orphan.unindexed"])] == ["budget.past-cap"]
+    assert "listed only there" not in run_checks(store, only=["budget.past-cap"])[0].message
+    assert [lk.mention for r in store.l0.rows for lk in r.links if lk.target == "netty.md"] == [True, False]
+
+
+def test_bold_and_table_entries_listed_twice_are_still_duplicates(make_store):
+    # review19 M1: `- **[Title](x.md)** — hook` (deathwatch's MEMORY.md) is an entry line
+    store = _store(make_store, "- **[TDD again](feedback_tdd.md)** — the same file\n| [TDD](feedback_tdd.md) | x |\n", {})
+    found = run_checks(store, only=["index.duplicate-entry"])
+    assert sorted(f.line for f in found) == [6, 7]

@@ -386,3 +386,11 @@ def test_a_registry_by_another_name_is_the_plain_stores_index(make_store):
     files["notes-on-everything.md"] = files.pop("catalog-memory.md")  # not named as an index: not one
     found = [f for f in run_checks(load(make_store(files, name="memories3"))) if f.check == "orphan.unindexed"]
     assert [f.path for f in found] == ["."] and "no index file" in found[0].message
+
+
+def test_a_table_rows_first_cell_names_a_memory_only_exactly(make_store):
+    # review19 M2: `| Testing | test_strategy |` is a heading word and a memory's name, not testing.md
+    files = {"index.md": "| Area | Memory |\n|---|---|\n| Testing | test_strategy |\n| Build | build_notes |\n",
+             "testing.md": "# T\n", "test_strategy.md": "# S\n", "build_notes.md": "# B\n"}
+    found = [f for f in run_checks(load(make_store(files, name="memories"))) if f.check == "orphan.unindexed"]
+    assert len(found) == 1 and "testing" in found[0].message and "test_strategy" not in found[0].message

@@ -44,3 +44,8 @@ def test_a_subagent_skill_and_command_with_colons_are_listed_since_2_1_69(tmp_pa
         assert listed[".claude/agents/refactor.md"].startswith("Use this agent after a change. Examples:")
         assert listed[".claude/skills/drizzle/SKILL.md"].startswith("Use this skill for the `@internal/db` package")
         assert listed[".claude/commands/validate.md"] == "Validate the work"
+
+
+def test_a_byte_order_mark_is_left_to_its_own_rule():
+    # review19 M3: the quoted second try must not clear a file Claude Code ignores for its BOM
+    assert claude_meta("\ufeff" + AGENT, requote=True).error

@@ -276,3 +276,13 @@ def test_names_that_say_different_actions_tell_two_tools_apart(tmp_path):
              for p in [f.path]]
     # a general tool and its special case still collide: the name adds a word, not another action
     assert pairs == [(".claude/skills/assets-get-data/SKILL.md", ".claude/skills/assets-shader-get-data/SKILL.md")]
+
+
+@pytest.mark.parametrize(("a", "b", "apart"), [("profiler-enable-module", "profiler-list-modules", True),
+                                               ("write-tests", "add-tests", False), ("load-data", "import-data", False),
+                                               ("code-generator", "code-writer", False)])
+def test_two_words_for_changing_things_are_not_told_apart(a, b, apart):
+    # review19 M4: only opposite actions, or looking beside changing, tell two names apart
+    from curator.context.checks import _different_actions
+
+    assert _different_actions(f".claude/skills/{a}/SKILL.md", f".claude/skills/{b}/SKILL.md") is apart
