@@ -84,7 +84,9 @@ class Explainer(EnginePart):
         failures = []
         from .route import loaded_index
 
-        cut = loaded_index(store, l0.path)[1]
+        loaded, cut = loaded_index(store, l0.path)
+        if cut == 1 and not loaded:
+            return f"{l0.path} does not load (nothing imports it, and auto memory is off): the route starts nowhere"
         for r in routes:
             if r.index == l0.path and cut is not None and r.row.line >= cut:
                 failures.append(f"its row {l0.path}:{r.row.line} is past the agent's load cap (line {cut} on): "

@@ -217,8 +217,8 @@ def loaded_index(store: Store, path: str) -> tuple[int, int | None]:
 
         st = startup_of(store)
         files = dict(st.files)
-        if path not in files:
-            return whole, None
+        if path not in files:  # auto memory off and nothing imports it: the walk starts nowhere
+            return 0, 1
         return files[path], min((c.line for c in st.past_cap if c.path == path), default=None)
 
     from ..model.store import INDEXES

@@ -30,3 +30,20 @@ def test_a_row_past_the_cap_routes_nowhere_and_the_trace_counts_what_loads(make_
     why = eng.why("rd-bot-plan.md", "headless bot plan", res)
     assert "its row MEMORY.md:203 is past the agent's load cap (line 201 on)" in why
     assert [h.path for h in eng.search("releasing web app", k=3, source="route").route.hits] == ["deploy.md"]
+
+
+def test_with_auto_memory_off_the_walk_starts_nowhere(tmp_path):
+    # review19: the trace counted MEMORY.md whole while `curator tokens` said nothing loads
+    import json
+    import subprocess
+
+    repo = tmp_path / "repo"
+    (repo / ".claude" / "memory").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / ".claude" / "settings.json").write_text(json.dumps({"autoMemoryEnabled": False}))
+    (repo / ".claude" / "memory" / "MEMORY.md").write_text("# Memory\n- [Deploy](deploy.md) — releasing the web app\n")
+    (repo / ".claude" / "memory" / "deploy.md").write_text("---\nname: d\ndescription: d\ntype: project\n---\nShip.\n")
+    store = load_store(repo / ".claude" / "memory", token_counter=FakeTokenCounter())
+    res = RetrievalEngine(store).search("releasing web app", k=3, source="route")
+    assert startup_of(store).tokens == 0 and res.route.steps[0].tokens == 0 and res.route.hits == []
+    assert "does not load" in RetrievalEngine(store).why("deploy.md", "releasing web app", res)
