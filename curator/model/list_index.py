@@ -158,12 +158,13 @@ def _add_mentions(idx: ListIndex, mentions: list, resolve: Resolver) -> None:
 
 
 def _memory_path(raw: str, resolve: Resolver) -> str | None:
-    """The memory a backticked path names: relative to the memory folder, or under a `memory/`
-    folder (Claude Code's own name for it); None for anything else."""
+    """The memory a backticked path names: relative to the memory folder (`x.md`), or as the
+    repository names it (`memory/x.md`, `.claude/memory/x.md`); None for anything else (a path
+    from home or `/` may be another project's memory, `.serena/memories/` another store's)."""
     path = raw.removeprefix("./")
-    for marker in ("memory/", "memories/"):
-        if path.startswith(marker) or f"/{marker}" in path:
-            path = path.rsplit(marker, 1)[1]
+    for prefix in (".claude/memory/", "memory/"):
+        if path.startswith(prefix):
+            path = path[len(prefix):]
             break
     return path if resolve(path) == path else None
 

@@ -86,3 +86,12 @@ def test_bold_and_table_entries_listed_twice_are_still_duplicates(make_store):
     store = _store(make_store, "- **[TDD again](feedback_tdd.md)** — the same file\n| [TDD](feedback_tdd.md) | x |\n", {})
     found = run_checks(store, only=["index.duplicate-entry"])
     assert sorted(f.line for f in found) == [6, 7]
+
+
+def test_only_this_memory_folders_paths_are_its_files(make_store):
+    # review19: another project's auto memory, or a Serena store, is not this store's file
+    text = ("# Memory\n- see `~/.claude/projects/-other/memory/a.md`, `.serena/memories/b.md`, `/tmp/memory/c.md`\n"
+            "- and `.claude/memory/d.md`, `memory/e.md`, `f.md`\n")
+    names = {"a.md", "b.md", "c.md", "d.md", "e.md", "f.md"}
+    idx = parse_list_index("MEMORY.md", text, lambda p: p if p in names else None, dialect="memory-md")
+    assert sorted(lk.target for r in idx.rows for lk in r.links) == ["d.md", "e.md", "f.md"]
