@@ -8,15 +8,13 @@ from collections import Counter
 from rapidfuzz import fuzz, process
 
 from ..model import formats as fmts
+from ..model.claude_index import ENTRY_LINE
 from ..model.findings import DropRow, MergeEntry, RepointRow, RouteIndex, Severity
 from ..model.indexes import IndexLink, IndexRow
 from ..model.list_entry import merged_entry
 from .context import Context
 
 WORD_CANDIDATES = 100  # the files sharing most words with a dead name, scored by their share
-# a MEMORY.md entry: a list item or table row that opens with its link (`- [Title](file.md) — hook`,
-# `- **[Title](file.md)** — hook`, `- [ ] [Title](file.md)`, `| [Title](file.md) | … |`)
-_ENTRY = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?|\|\s*)(?:\*\*|__)?\[[^\]]*\]\(")
 
 
 def closest_path(ctx: Context, target: str, taken: frozenset[str] = frozenset()) -> str | None:
@@ -224,7 +222,7 @@ def _duplicates(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
     if fmt == fmts.SERENA:
         return  # a navigation guide names a memory under every task it helps with, by design
     if fmt == fmts.CLAUDE:  # a fact that ends "See [x](x.md)" refers to the entry, it is not one
-        rows = [r for r in rows if _ENTRY.match(r.raw)]
+        rows = [r for r in rows if ENTRY_LINE.match(r.raw)]
     seen: dict[str, int] = {}
     for row in rows:
         in_row: set[str] = set()

@@ -82,7 +82,7 @@ def _names_only(ctx: Context) -> None:
             path, named = catalog
             missing = [p for p in memories if p not in named and p != path]
             if missing:
-                shown = ", ".join(_stem(p) for p in missing[:5]) + (", …" if len(missing) > 5 else "")
+                shown = _first_names(missing)
                 ctx.add("orphan.unindexed", path,
                         f"names {len(memories) - 1 - len(missing)} of {len(memories) - 1} memories; "
                         f"{len(missing)} {'is' if len(missing) == 1 else 'are'} not named ({shown}) — the agent "
@@ -101,7 +101,7 @@ def _names_only(ctx: Context) -> None:
     listed = store.routes_to
     missing = [p for p in memories if p not in listed]
     if missing:
-        shown = ", ".join(_stem(p) for p in missing[:5]) + (", …" if len(missing) > 5 else "")
+        shown = _first_names(missing)
         ctx.add(
             "orphan.unindexed",
             store.l0.path,
@@ -195,6 +195,11 @@ def _tiered(ctx: Context) -> None:
             suggestion=index,
             fix=fix,
         )
+
+
+def _first_names(paths: list[str]) -> str:
+    """The first five memories' names, then an ellipsis: what an index leaves out, in a message."""
+    return ", ".join(_stem(p) for p in paths[:5]) + (", …" if len(paths) > 5 else "")
 
 
 def _stem(path: str) -> str:

@@ -282,6 +282,8 @@ _CHANGES = frozenset(
     "decode mount unmount subscribe unsubscribe register unregister begin end enter exit open close load fix "
     "debug implement refactor optimize migrate format generate translate implementer builder fixer debugger "
     "generator formatter migrator optimizer deployer writer".split())
+_ONLY_CHANGES = _CHANGES - _LOOKS
+_ACTION_WORDS = _LOOKS | _CHANGES
 
 
 def _different_actions(pa: str, pb: str) -> bool:
@@ -292,9 +294,9 @@ def _different_actions(pa: str, pb: str) -> bool:
     mine, theirs = a - b, b - a
     if any(frozenset((x, y)) in _OPPOSITES for x in mine for y in theirs):
         return True
-    acts_a, acts_b = mine & (_LOOKS | _CHANGES), theirs & (_LOOKS | _CHANGES)
-    return bool(acts_a and acts_b) and (acts_a <= _LOOKS and acts_b <= _CHANGES - _LOOKS
-                                        or acts_b <= _LOOKS and acts_a <= _CHANGES - _LOOKS)
+    acts_a, acts_b = mine & _ACTION_WORDS, theirs & _ACTION_WORDS
+    return bool(acts_a and acts_b) and (acts_a <= _LOOKS and acts_b <= _ONLY_CHANGES
+                                        or acts_b <= _LOOKS and acts_a <= _ONLY_CHANGES)
 
 
 def description_collisions(b: Builder, built: dict[str, AgentContext]) -> None:

@@ -70,8 +70,10 @@ def claude_meta(text: str, requote: bool) -> Meta:
     if (not (requote and meta.error and meta.present) or "never closed" in meta.error
             or text.startswith("\ufeff")):  # a byte-order mark is its own matter (`items.bom`)
         return meta
+    from ..model.frontmatter import FENCE
+
     lines = text.split("\n")
-    close = next((i for i in range(1, len(lines)) if re.match(r"^-{3,}\s*$", lines[i].rstrip("\r"))), None)
+    close = next((i for i in range(1, len(lines)) if FENCE.match(lines[i].rstrip("\r"))), None)
     if close is None:
         return meta
     block = "\n".join(_requoted(ln) for ln in lines[1:close])

@@ -8,6 +8,10 @@ import re
 from dataclasses import dataclass
 
 _ENTRY = re.compile(r"^\s*[-*]\s+\[[^\]]*\]\([^)]+\)")
+# an entry line as index.duplicate-entry counts them: a list item or table row that opens with its
+# link (`- [Title](file.md) — hook`, `- **[Title](file.md)** — hook`, `- [ ] [Title](file.md)`,
+# `| [Title](file.md) | … |`); a fact that ends "See [x](x.md)" is not one
+ENTRY_LINE = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?|\|\s*)(?:\*\*|__)?\[[^\]]*\]\(")
 _H2 = re.compile(r"^##\s+(.+?)\s*#*\s*$")
 MIN_LINES = 3  # a section this short costs no more than the line that would replace it
 

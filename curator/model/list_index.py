@@ -138,6 +138,7 @@ def _add_mentions(idx: ListIndex, mentions: list, resolve: Resolver) -> None:
     for row in idx.rows:
         for lk in row.links:
             linked.setdefault(lk.target, row.line)
+    by_line = {row.line: row for row in idx.rows}
     for no, line, rest, section in mentions:
         links = []
         for m in MENTION.finditer(line):
@@ -147,7 +148,7 @@ def _add_mentions(idx: ListIndex, mentions: list, resolve: Resolver) -> None:
                 links.append(IndexLink(m.group(1), m.group(1), target, None, None, mention=True))
                 rest = rest.replace(m.group(0), " ")
         if links:
-            existing = next((r for r in idx.rows if r.line == no), None)
+            existing = by_line.get(no)
             if existing is not None:  # a line with links that names one more file
                 existing.links.extend(links)
                 continue

@@ -204,7 +204,7 @@ def loaded_index(store: Store, path: str) -> tuple[int, int | None]:
     number on both screens, and no route through a row past the cap), else the whole file. A kept
     state (fast.LiteStore) carries both."""
     kept = getattr(store, "kept_l0", None)
-    if kept is not None:
+    if kept is not None:  # the fast path: it never imports the formats' rule tables
         return kept[0], kept[1]
     whole = store.records[path].tokens or 0
     from ..model import formats as fmts
