@@ -1,4 +1,5 @@
-"""Serena: memory names at start-up, bodies by name, and the patterns that hide or protect them."""
+"""Serena: what a project's activation puts in context (the memory names, the project's initial
+prompt and the memories it embeds), bodies by name, and the patterns that hide or protect them."""
 
 from __future__ import annotations
 
@@ -9,10 +10,37 @@ _C = Source(CODE, "2026-11-27", "MemoriesManager: patterns are regular expressio
             "memory name (its path under memories/ without `.md`, `/` between folders); the global and the "
             "project lists add up; the version that added them is not recorded")
 
-TABLE = AgentTable("serena", "Serena", "1.5", "2026-11-27", (
+AGENT = "https://github.com/oraios/serena/blob/main/src/serena/agent.py"
+CHANGELOG = "https://github.com/oraios/serena/blob/main/CHANGELOG.md"
+_A = Source(AGENT, "2026-11-29", "read in serena-agent 1.5.3, 1.6.0, 1.7.0 and 2.1.0 from PyPI: "
+            "`get_project_activation_message`")
+
+TABLE = AgentTable("serena", "Serena", "2.1.0", "2026-11-29", (
     Rule("memories.folder", ".serena/memories",
-         "the name of every memory (`list_memories`) at start-up; a body when the agent reads it by name",
-         Source("https://github.com/oraios/serena", "2026-11-27")),
+         "the name of every memory at project activation, as JSON (`{\"memories\": [...], "
+         "\"read_only_memories\": [...]}`) and a line telling the agent to read them with `read_memory`; "
+         "a body when the agent reads it by name", _A),
+    Rule("memories.folder-links", False,
+         "a linked folder inside `.serena/memories/` is not walked: its memories are not listed",
+         Source(CHANGELOG, "2026-11-29", "1.5.3 lists with `Path.rglob`, which follows no linked folder "
+                "before Python 3.13"), until="1.6.0"),
+    Rule("memories.folder-links", True,
+         "a linked folder inside `.serena/memories/` is walked: its memories are listed as `FOLDER/NAME`",
+         Source(CHANGELOG, "2026-11-29", "1.6.0: \"Make memory iteration follow symbolic links\"; the code's "
+                "example is a monorepo linking each submodule's memory folder"), since="1.6.0"),
+    Rule("project.initial-prompt", {"files": (".serena/project.yml", ".serena/project.local.yml"),
+                                    "key": "initial_prompt", "template": False},
+         "`initial_prompt` of `.serena/project.yml` (or of `project.local.yml`, whose keys override it) is "
+         "given in full at every project activation, after the line `Project-specific instructions:`", _A,
+         until="1.7.0"),
+    Rule("project.initial-prompt", {"files": (".serena/project.yml", ".serena/project.local.yml"),
+                                    "key": "initial_prompt", "template": True},
+         "`initial_prompt` of `.serena/project.yml` (or of `project.local.yml`, whose keys override it) is "
+         "given in full at every project activation, in `<project-instructions>`; `{{ embed_memory('NAME') }}` "
+         "in it puts that memory's whole body there (in `<memory name=\"NAME\">`)",
+         Source(CHANGELOG, "2026-11-29", "1.7.0: \"Support function `embed_memory` in prompt templates to "
+                "inline a memory's contents\"; other template expressions are counted as written"),
+         since="1.7.0"),
     Rule("memories.patterns", {"project": ".serena/project.yml", "global": ".serena/serena_config.yml",
                                "ignored": "ignored_memory_patterns", "read-only": "read_only_memory_patterns"},
          "`ignored_memory_patterns` hide memories from listing, reading and writing; `read_only_memory_patterns` "

@@ -5,7 +5,8 @@
 - Claude Code: `MEMORY.md` whole when a start-up instruction file imports it (CLAUDE.md's
   `@.claude/memory/MEMORY.md`: an import has no cap, as the context model shows it), else as
   auto memory its first 200 lines or 25 KB, whichever comes first;
-- plain Serena: the memory names `list_memories` returns (the agent reads a memory by name);
+- plain Serena: what activating the project says: the memory names (the agent reads a memory by
+  name) and the project's initial prompt, with any memory it embeds;
 - experience entries: the memory-automation plan's first-run load — the latest entries of each
   folder, summaries before entries, an active set of at most 12.
 """
@@ -198,14 +199,21 @@ def _lossy(path, most: int) -> str | None:
 
 
 def _serena_names(store: Store) -> Startup:
-    names = sorted(r.path[:-3] if r.path.endswith(".md") else r.path for r in store.memories())
-    text = "\n".join(names)
-    return Startup(
-        f"the names of {len(names)} memories (list_memories)",
-        _count(store, text) if names else 0,
-        None,
-        "no cap",
-    )
+    """What activating the project puts in context: the memory names as Serena lists them, and
+    the project's initial prompt with the memories it embeds (model/serena_activation.py)."""
+    from ..model.serena_activation import PROMPT_FILE, activation, listed
+
+    act = activation(store)
+    n = len(listed(store))
+    what = f"the names of {n} memories (list_memories)"
+    names = _count(store, act.names) if act.names else 0
+    if not act.prompt:
+        return Startup(what, names, None, "no cap")
+    prompt = _count(store, act.prompt)
+    what += f" and the initial prompt of {act.prompt_file}"
+    if act.embedded:
+        what += ", which embeds " + ", ".join(act.embedded)
+    return Startup(what, names + prompt, None, "no cap", [(PROMPT_FILE, prompt)])
 
 
 def _experience(store: Store) -> Startup:

@@ -53,10 +53,12 @@ def serena(b: Builder) -> AgentContext:
     """Serena lists every memory's name at start-up (the memory source's own rule, reused)."""
     from ..model.loader import LoadOptions, load_store
 
-    folder = b.rules_of("serena").value("memories.folder")
+    rules = b.rules_of("serena")
+    folder = rules.value("memories.folder")
     root = os.path.join(b.fs.root, folder)
-    try:
-        store = load_store(root, LoadOptions(given=folder, token_counter=b.counter))
+    try:  # the version this build reads (`--agent serena@1.5.3`) is the one the store's activation reads
+        store = load_store(root, LoadOptions(given=folder, token_counter=b.counter,
+                                             agents=(f"serena@{rules.version}",)))
     except Exception as exc:  # noqa: BLE001 - a store that cannot load: said, never fatal
         ctx = AgentContext("serena")
         ctx.notes.append(f"{folder} cannot load: {exc}")
@@ -69,18 +71,43 @@ def serena_context(store) -> AgentContext:
     the memories its patterns hide are not listed (the store never loaded them)."""
     from ..agents import rules_for
     from ..budgets.startup import startup_of
+    from ..model import formats as fmts
+    from ..model.serena_activation import (
+        PROMPT_FILE,
+        activation,
+        listed,
+        repo_links,
+        serena_version,
+    )
 
-    rules = rules_for("serena")
+    rules = rules_for("serena", serena_version(store))
     ctx = AgentContext("serena")
-    st = startup_of(store)
+    st = startup_of(store)  # the number the budgets and `curator tokens` show: split here, never recounted
     folder = rules.value("memories.folder")
-    names = "\n".join(sorted(r.path[:-3] if r.path.endswith(".md") else r.path for r in store.memories()))
-    entry = Loaded(folder, len(names.encode("utf-8")), st.tokens, st.what, None, None, "", rules.id("memories.folder"))
-    ctx.startup.append(entry)
+    act = activation(store)
+    prompt = dict(st.files).get(PROMPT_FILE, 0)
+    ctx.startup.append(Loaded(folder, len(act.names.encode("utf-8")), st.tokens - prompt,
+                              f"the names of {len(listed(store))} memories (list_memories)"
+                              if store.format == fmts.SERENA else st.what,
+                              None, None, "", rules.id("memories.folder")))
+    if prompt:
+        why = "its initial_prompt, at every project activation"
+        if act.embedded:
+            why += "; it embeds " + ", ".join(f"{folder}/{p}" for p in act.embedded)
+        ctx.startup.append(Loaded(f".serena/{act.prompt_file.rsplit('/', 1)[-1]}", len(act.prompt.encode("utf-8")),
+                                  prompt, why, None, None, "", rules.id("project.initial-prompt")))
+    shared = [p for p in listed(store) if p not in store.records]
+    if shared:
+        links = ", ".join(f"{folder}/{link}" for link, _ in repo_links(store)[0])
+        ctx.notes.append(f"{len(shared)} memories under linked folders ({links}): Serena lists them and their names "
+                         "are counted; curator does not show or check them")
+    for name in act.unknown:
+        ctx.notes.append(f"the initial prompt embeds {name!r}, which is no memory here: Serena puts nothing there")
+    ctx.notes += act.notes
     mems = list(store.memories())
     if mems:  # one line: the bodies are read by name, none is attached by path
-        ctx.on_demand.append(OnDemand(folder + "/", f"{len(mems)} memory bodies, each when the agent reads "
-                                      "it by name", sum(r.tokens or 0 for r in mems),
+        ctx.on_demand.append(OnDemand(folder + "/", f"{len(mems)} memory {'body' if len(mems) == 1 else 'bodies'}, "
+                                      "each when the agent reads it by name", sum(r.tokens or 0 for r in mems),
                                       sum(r.size or 0 for r in mems), "invoked", rule=rules.id("memories.folder")))
     patterns = getattr(store, "memory_patterns", None)
     if patterns is not None and (patterns.ignored or patterns.read_only):

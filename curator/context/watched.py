@@ -19,7 +19,8 @@ NESTED_NAMES = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.o
 # and these at the repository's top
 TOP_FILES = frozenset({".cursorrules", ".windsurfrules", ".roorules", ".clinerules", ".roomodes", ".curator.yaml",
                        ".github/copilot-instructions.md", ".gemini/settings.json", ".claude/CLAUDE.md",
-                       ".claude/AGENTS.md", ".claude/settings.json", ".claude/settings.local.json"})
+                       ".claude/AGENTS.md", ".claude/settings.json", ".claude/settings.local.json",
+                       ".serena/project.yml", ".serena/project.local.yml"})
 
 
 # every folder the walk listed is followed (alone) up to this many: a nested file added anywhere
@@ -54,7 +55,7 @@ def watch_places(model: ContextModel) -> WatchPlaces:
             deep.add(full)
         elif parent != root and os.path.isdir(parent):
             flat.add(parent)  # `.claude` without rules yet: a new `rules` folder appears here
-    for rel in (".github", ".gemini", ".claude"):
+    for rel in (".github", ".gemini", ".claude", ".serena"):
         if os.path.isdir(os.path.join(root, rel)):
             flat.add(os.path.join(root, rel))
     listed = getattr(fs, "listed", ())

@@ -198,6 +198,11 @@ def claude_pinned(store) -> str | None:
     """The Claude Code version pinned for `store`: `--agent claude-code@VERSION`, else the
     repository's `.curator.yaml` (`agents:`; also for an auto-memory folder outside it), else the
     store's own config; None when none is (or none names a version curator knows)."""
+    return agent_pinned(store, "claude-code")
+
+
+def agent_pinned(store, agent: str) -> str | None:
+    """`claude_pinned` for any agent (Serena's activation reads its own version so)."""
 
     def build() -> str | None:
         from ..agents import UnknownAgent, VersionError, canonical, rules_for
@@ -205,14 +210,14 @@ def claude_pinned(store) -> str | None:
         config = store.config
         for name, version in (*config.asked_versions, *_repository_pins(store), *config.agent_versions):
             try:
-                if canonical(name) == "claude-code":
-                    rules_for("claude-code", version)
+                if canonical(name) == agent:
+                    rules_for(agent, version)
                     return version
             except (UnknownAgent, VersionError):
                 continue
         return None
 
-    return store.view("claude-pinned", build, reads=frozenset())
+    return store.view(f"{agent}-pinned", build, reads=frozenset())
 
 
 def _repository_pins(store) -> tuple[tuple[str, str], ...]:

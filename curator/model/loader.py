@@ -144,6 +144,10 @@ def _read_records(store: Store, patterns: MemoryPatterns | None, cache, read: Ca
             if read is not None and len(store.records) % READ_STEP == 0:
                 read(len(store.records))
     store.records = dict(sorted(store.records.items()))
+    if fmt == fmts.SERENA:
+        from .serena_activation import say_linked
+
+        say_linked(store)
 
 
 def _attach_indexes(store: Store, cache) -> None:

@@ -1,5 +1,6 @@
 """Serena's `ignored_memory_patterns` and `read_only_memory_patterns` (the project's
-`.serena/project.yml` and the user's `~/.serena/serena_config.yml`, the lists added up): regular
+`.serena/project.yml`, a list `project.local.yml` sets replacing it, and the user's
+`~/.serena/serena_config.yml`, the lists added up): regular
 expressions matched in full against a memory's name — its path under `memories/` without `.md`.
 
 An ignored memory is one Serena never lists, reads or writes: curator does not load it (it is not
@@ -40,29 +41,34 @@ class MemoryPatterns:
         return {"ignored": list(self.ignored), "read_only": list(self.read_only), "hidden": list(self.hidden)}
 
 
-def _lists(path: Path, keys: dict, notes: list[str]) -> tuple[list[str], list[str]]:
+Lists = tuple[list[str] | None, list[str] | None]  # (ignored, read-only); None: the file does not set it
+
+
+def _lists(path: Path, keys: dict, notes: list[str]) -> Lists:
     from ..base.safeio import read_small_file
 
     try:
         text = read_small_file(path).decode("utf-8", "replace")
     except FileNotFoundError:
-        return [], []
+        return None, None
     except Exception as exc:  # noqa: BLE001 - an odd file: said, never fatal
         notes.append(f"{path.name}: cannot be read ({exc})")
-        return [], []
+        return None, None
     if keys["ignored"] not in text and keys["read-only"] not in text:
-        return [], []
+        return None, None
     try:
         from ..base.safeyaml import load
 
         data = load(text)
     except Exception:  # noqa: BLE001 - not YAML, or aliases past the budget
         notes.append(f"{path.name} is not valid YAML: its memory patterns are not read")
-        return [], []
+        return None, None
     if not isinstance(data, dict):
-        return [], []
+        return None, None
 
-    def strings(key: str) -> list[str]:
+    def strings(key: str) -> list[str] | None:
+        if key not in data:
+            return None
         value = data.get(key) or []
         return [str(v) for v in value] if isinstance(value, list) else [str(value)]
 
@@ -78,11 +84,15 @@ def read_patterns(store_root: Path, env: dict | None = None) -> MemoryPatterns |
     env = dict(os.environ) if env is None else env
     keys = rules_for("serena").value("memories.patterns")
     notes: list[str] = []
-    ignored, read_only = _lists(store_root.parent / Path(keys["project"]).name, keys, notes)
+    # project.local.yml's keys replace project.yml's (Serena's ProjectConfig.load: `dict.update`)
+    ig, ro = _lists(store_root.parent / Path(keys["project"]).name, keys, notes)
+    local_ig, local_ro = _lists(store_root.parent / "project.local.yml", keys, notes)
+    ignored = (local_ig if local_ig is not None else ig) or []
+    read_only = (local_ro if local_ro is not None else ro) or []
     home = env.get("HOME")
     if home and not env.get("CI", "").strip():
         more_ignored, more_read_only = _lists(Path(home) / keys["global"], keys, notes)
-        ignored, read_only = more_ignored + ignored, more_read_only + read_only
+        ignored, read_only = (more_ignored or []) + ignored, (more_read_only or []) + read_only
     if not ignored and not read_only and not notes:
         return None
     out = MemoryPatterns(tuple(dict.fromkeys(ignored)), tuple(dict.fromkeys(read_only)), notes)

@@ -13,6 +13,7 @@ from .findings import Finding, Severity
 from .foreign import TOOL_CONFIG, foreign_file, is_attachment
 from .special import special_finding
 
+FOLDER_LINK = "symbolic link to a folder is not followed (loops and double counting)"
 # an experience source rooted at `docs/` reads only the experience folders and their indexes
 EXPERIENCE_TOP = re.compile(r"^[\w.-]*-experience(\.md)?$")
 
@@ -75,8 +76,7 @@ def _followed_link(entry: os.DirEntry, rel: str, allowed: list[Path], findings: 
                                 target=str(target)))
         return False
     if target.is_dir():
-        findings.append(Finding("parse.error", Severity.WARNING, rel,
-                                "symbolic link to a folder is not followed (loops and double counting)"))
+        findings.append(Finding("parse.error", Severity.WARNING, rel, FOLDER_LINK))
         return False
     special = special_finding(rel, target)  # a link to a FIFO or a device
     if special is not None:
