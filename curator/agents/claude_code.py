@@ -197,6 +197,13 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.332", "2026-11-29", (
          Source(CODE, "2026-11-29", "the rules' and the conditional skills' globs go through the `ignore` package "
                 "(`ignore().add(globs).ignores(relative path)`) in the code of 2.1.332; `ignore` 7 matches `./docs` "
                 "against nothing (tried); since when is not known"), when="never"),
+    Rule("rules.gitignore-lines", True, "a rule's or skill's `paths:` are .gitignore lines in order, braces "
+         "expanded and a trailing `/**` dropped: a `!` line takes back what an earlier line matched, but not a file "
+         "inside a folder an earlier line matches (`src/**` is read as `src`), and `!gen/**` (read as `!gen`, a "
+         "folder) takes back no file a file pattern matched",
+         Source(CODE, "2026-11-29", "the `paths:` reading (`vAi`: braces expanded, `/**` off) and the match "
+                "(`ignore().add(globs).ignores(relative path)`) in the code of 2.1.332; `ignore` 7 tried in node "
+                "on the same lines; since when is not known"), when="on demand"),
     Rule("frontmatter.requote", False, "frontmatter YAML cannot read loses every field (name, description, "
          "paths, allowed-tools) of a skill, command, subagent or rule",
          Source(CHANGELOG, "2026-11-29", "2.1.69: \"Fixed skill descriptions with colons (e.g., \"Triggers include: "

@@ -122,6 +122,10 @@ def loads_for(model: ContextModel, rel: str) -> dict[str, list[OnDemand]]:
 
 
 def _applies(o: OnDemand, rel: str) -> bool:
+    if o.gitignore:
+        from .ignore_lines import ignores
+
+        return o.trigger == "path" and ignores(o.globs, rel)
     fold = str.lower if o.any_case else str  # VS Code's applyTo matches whatever the case
     test = name_or_path_matches if o.picomatch else matches
     return o.trigger in ("path", "folder") and any(test(fold(g), fold(rel)) for g in o.globs)

@@ -121,19 +121,23 @@ class Builder:
 
     def dead_globs(self, rel: str, key: str, globs: list[str], line: int | None = None,
                    outcome: str = "the rule never loads", parts: bool = True, read_as: list[str] | None = None,
-                   ignore_case: bool = False) -> bool:
+                   ignore_case: bool = False, gitignore: bool = False) -> bool:
         """A finding when none of a rule's globs matches a file: the rule never loads (`parts`: an
         info also for the patterns of a live list that match nothing). `read_as`: the globs as the
         agent matches them, one for each written (Copilot reads `src/*.ts` as `**/src/*.ts`);
-        `ignore_case`: the agent matches whatever the case (VS Code)."""
+        `ignore_case`: the agent matches whatever the case (VS Code); `gitignore`: the globs are
+        .gitignore lines in order (Claude Code's `paths:`), a `!` line taking back."""
         from .fs import SKIP_DIRS
+        from .ignore_lines import first_file
         from .parse import first_match
 
         if self.fs.truncated or not globs or any(part in SKIP_DIRS for g in globs for part in g.split("/")):
             return False
         if not self.holds_code:
             return False  # a kit of agent files (no source of its own): its globs are for the projects it goes into
-        if first_match(read_as or globs, self.fs.files, ignore_case) is not None:
+        found = first_file(globs, self.fs.files) if gitignore else first_match(read_as or globs, self.fs.files,
+                                                                                ignore_case)
+        if found is not None:
             if parts:
                 self._dead_parts(rel, key, globs, line, read_as, ignore_case)
             return False

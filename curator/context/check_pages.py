@@ -164,6 +164,15 @@ INSTRUCTION_CHECKS: tuple[tuple[str, Severity, str, str, str, str, str], ...] = 
      "reads the rule (the whole list matching nothing is instructions.dead-glob).",
      ".cursor/rules/tests.mdc: globs: **/*.test.ts, **/*.spec.ts  (no .spec.ts file in the repository)",
      "Drop the parts that match nothing, or point them at where those files are now.", BY_HAND),
+    ("instructions.dead-negation", W,
+     "a `!` line of a Claude Code rule's or skill's `paths:` that takes back none of the files it names",
+     "Claude Code reads `paths:` as .gitignore lines after dropping a trailing `/**`: `!src/gen/**` becomes "
+     "`!src/gen`, a line about the folder, which takes back no file `src/**/*.ts` matched; and after `src/**` "
+     "(read as `src`) no file inside `src/` can be taken back at all. The rule then loads for the very files the "
+     "line was written to leave out.",
+     ".claude/rules/api.md: paths: src/**/*.ts, !src/generated/**  (the rule still loads for src/generated/client.ts)",
+     "Name the files in the `!` line (`!src/generated/**/*`), and match files rather than a whole folder in the "
+     "lines before it (`src/**/*.ts`, not `src/**`).", BY_HAND),
     ("instructions.agents-md-unread", W,
      "an AGENTS.md Claude Code never reads: a CLAUDE.md (or CLAUDE.local.md) there counts instead and imports "
      "nothing of it",

@@ -43,9 +43,11 @@ def rules_folder(b: Builder, ctx: AgentContext, loaded: set[str], rules: RuleSet
         live = _live_paths(b, ctx, rel, key, paths, t.size, rules)
         if live:
             # what attaches is the body: the agent records it as `content`, the whole file as `rawContent`
+            lines = rules.has("rules.gitignore-lines")
             ctx.on_demand.append(OnDemand(rel, "reading a file matching " + ", ".join(live), 0, t.size, "path",
-                                          tuple(live), text=meta.body, rule=rules.id("rules.paths")))
-            b.dead_globs(rel, key, live)
+                                          tuple(live), text=meta.body, rule=rules.id("rules.paths"), gitignore=lines))
+            if b.dead_globs(rel, key, live, gitignore=lines) is False and lines:
+                dead_negations(b, rel, key, live)
         elif paths:
             pass  # only `./` globs: never (said by `_live_paths`)
         elif startup and t.real not in loaded:
@@ -69,6 +71,28 @@ def _live_paths(b: Builder, ctx: AgentContext, rel: str, key: str, paths: list[s
         ctx.never.append(Unseen(rel, f"its `{key}:` globs all start with `./`, which match no file as Claude Code "
                                      "reads them", size, rules.id("rules.dot-slash")))
     return live
+
+
+def dead_negations(b: Builder, rel: str, key: str, globs: list[str]) -> None:
+    """A `!` line that names files the list matches yet takes none back: Claude Code drops its
+    trailing `/**` (a folder's line then), or an earlier line matches a folder above them."""
+    from .fs import SKIP_DIRS
+    from .ignore_lines import dead_negations as dead
+
+    if b.fs.truncated or not b.holds_code or not any(g.startswith("!") for g in globs) \
+            or (b.only is not None and "instructions.dead-negation" not in b.only):
+        return
+    for g in dead(globs, b.fs.files):
+        if any(part in SKIP_DIRS for part in g.split("/")):
+            continue  # files there are not listed: nothing to say of them
+        fixed = g[:-3] + "/**/*" if g.endswith("/**") else None
+        if fixed is not None and not dead([fixed if x == g else x for x in globs], b.fs.files):
+            why = f"Claude Code drops a trailing `/**` (it reads `{g[:-3]}`, a folder), and a `!` line takes back only " \
+                  f"the files it names itself (write `{fixed}`)"
+        else:
+            why = "an earlier line matches a folder above those files (Claude Code reads `src/**` as `src`), and a " \
+                  "file inside a matched folder cannot be taken back (match the files instead, e.g. `src/**/*.ts`)"
+        b.add("instructions.dead-negation", rel, f"`{key}:` `{g}` takes back no file: {why}", 1)
 
 
 def _items(b: Builder, rules: RuleSet) -> list[tuple[str, str, str]]:
@@ -201,10 +225,12 @@ def _list(b: Builder, ctx: AgentContext, rules: RuleSet, item: tuple[str, str, s
                                       rule=rules.id("skills.nested")))
     elif globs and (live := _live_paths(b, ctx, rel, rules.value("skills.paths"), globs, len(line.encode("utf-8")),
                                         rules)):
+        lines = rules.has("rules.gitignore-lines")
         ctx.on_demand.append(OnDemand(rel, "listed once the agent reads or edits a file matching " + ", ".join(live),
                                       0, len(line.encode("utf-8")), "path", tuple(live), text=line,
-                                      rule=rules.id("skills.paths")))
-        b.dead_globs(rel, rules.value("skills.paths"), live)
+                                      rule=rules.id("skills.paths"), gitignore=lines))
+        if b.dead_globs(rel, rules.value("skills.paths"), live, gitignore=lines) is False and lines:
+            dead_negations(b, rel, rules.value("skills.paths"), live)
     elif globs:
         pass  # only `./` globs: never listed (said by `_live_paths`); `/name` still runs it
     else:

@@ -59,6 +59,7 @@ class OnDemand:
     via: str | None = None  # the import that brings it with its parent: "pkg/CLAUDE.md:2"
     any_case: bool = False  # its globs match whatever the case (VS Code's applyTo)
     picomatch: bool = False  # its globs match as the Copilot CLI's picomatch: the path from the root or the name
+    gitignore: bool = False  # its globs are .gitignore lines in order, as Claude Code reads `paths:` (ignore_lines.py)
 
     def to_json(self) -> dict:
         out = {"path": self.path, "when": self.when, "tokens": self.tokens, "bytes": self.bytes, "trigger": self.trigger,

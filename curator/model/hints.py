@@ -51,6 +51,8 @@ _BY_HAND = {
     "instructions.misplaced": "move it where its agent reads it (the finding says where)",
     "instructions.cursor-md": "rename it to .mdc",
     "instructions.startup-budget": "keep the always-on part small; make the rest load on demand",
+    "instructions.dead-negation": "name the files in the `!` line (`!gen/**/*`), and match files, not a folder, "
+                                  "before it",
     "instructions.dead-glob-part": "drop the patterns that match nothing, or point them where the files are",
     "instructions.agents-md-unread": "import it: @AGENTS.md",
     "instructions.link-as-text": "check the link out again with links on, or commit a real file (@AGENTS.md)",
