@@ -200,7 +200,8 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.332", "2026-11-29", (
     Rule("rules.gitignore-lines", True, "a rule's or skill's `paths:` are .gitignore lines in order, braces "
          "expanded and a trailing `/**` dropped: a `!` line takes back what an earlier line matched, but not a file "
          "inside a folder an earlier line matches (`src/**` is read as `src`), and `!gen/**` (read as `!gen`, a "
-         "folder) takes back no file a file pattern matched",
+         "folder) takes back no file a file pattern matched; a list that is then only `**` (`paths: \"**\"`) is no "
+         "`paths:`: the rule loads at start-up",
          Source(CODE, "2026-11-29", "the `paths:` reading (`vAi`: braces expanded, `/**` off) and the match "
                 "(`ignore().add(globs).ignores(relative path)`) in the code of 2.1.332; `ignore` 7 tried in node "
                 "on the same lines; since when is not known"), when="on demand"),

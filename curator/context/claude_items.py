@@ -10,6 +10,7 @@ import re
 from ..agents import RuleSet
 from ..model.findings import RuleKeys
 from .builder import Builder
+from .ignore_lines import claude_paths
 from .model import AgentContext, Cut, Listed, Loaded, OnDemand, Unseen
 from .parse import claude_meta, find_imports, glob_list
 
@@ -39,7 +40,8 @@ def rules_folder(b: Builder, ctx: AgentContext, loaded: set[str], rules: RuleSet
         if meta.error:
             b.add("instructions.frontmatter", rel, f"{meta.error}: Claude Code cannot read its settings "
                   f"(a `{key}:` there is lost; the rule loads at start-up)", meta.line)
-        paths = glob_list(meta.data.get(key)) if not meta.error else []
+        written = glob_list(meta.data.get(key)) if not meta.error else []
+        paths = claude_paths(written)
         live = _live_paths(b, ctx, rel, key, paths, t.size, rules)
         if live:
             # what attaches is the body: the agent records it as `content`, the whole file as `rawContent`
@@ -51,7 +53,9 @@ def rules_folder(b: Builder, ctx: AgentContext, loaded: set[str], rules: RuleSet
         elif paths:
             pass  # only `./` globs: never (said by `_live_paths`)
         elif startup and t.real not in loaded:
-            b.expand(ctx, rel, "rule without paths: (always loaded)", find_imports, loaded=loaded,
+            why = f"its `{key}: {', '.join(written)}` is every file (always loaded)" if any(g.strip() for g in written) \
+                else "rule without paths: (always loaded)"
+            b.expand(ctx, rel, why, find_imports, loaded=loaded,
                      hops=rules.value("imports.max-hops"), rule=rules.id("rules.folder"),
                      import_rule=rules.id("imports.syntax"), depth_rule=rules.id("imports.max-hops"))
 
@@ -292,9 +296,7 @@ def _skill_paths(rules: RuleSet, meta) -> list[str]:
     drops a trailing `/**` (listed at start-up)."""
     if not rules.has("skills.paths") or meta.error:
         return []
-    globs = [g for g in glob_list(meta.data.get(rules.value("skills.paths"))) if g.strip()]
-    kept = [g[:-3] if g.endswith("/**") else g for g in globs]
-    return [] if not [g for g in kept if g] or all(g in ("**", "") for g in kept) else globs
+    return claude_paths(glob_list(meta.data.get(rules.value("skills.paths"))))
 
 
 def _registered(b: Builder, ctx: AgentContext, rules: RuleSet, rel: str, t, data: dict, meta) -> bool:

@@ -25,6 +25,13 @@ def claude_lines(globs: Iterable[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def claude_paths(globs: Iterable[str]) -> list[str]:
+    """The globs as written, or [] when Claude Code reads none: only `**` once braces are expanded
+    and a trailing `/**` dropped (`paths: "**"`, `**/**`) is no `paths:` at all (loaded at start-up)."""
+    written = [g for g in globs if g.strip()]
+    return [] if all(line in ("**", "") for line in claude_lines(written)) else written
+
+
 BRACE = re.compile(r"^([^{]*)\{([^}]+)\}(.*)$")
 MAX_EXPANDED = 1000  # Claude Code's own bound on one list's expansion
 

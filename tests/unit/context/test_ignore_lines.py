@@ -93,3 +93,13 @@ def test_what_loads_for_a_file_honours_the_negation_and_says_when_it_cannot(tmp_
     assert not any(f.check.startswith("instructions.dead") and f.path.endswith("utils.md") for f in model.findings)
     message = next(f.message for f in model.findings if f.check == "instructions.dead-negation")
     assert "write `!src/gen/**/*`" in message
+
+
+def test_paths_that_are_only_double_star_are_no_paths_and_load_at_start_up(tmp_path):
+    model = repo(tmp_path, {"all.md": '---\npaths: "**"\n---\n# all\n', "all2.md": '---\npaths: ["**/**"]\n---\n# b\n',
+                            "ts.md": '---\npaths: ["**/*.ts"]\n---\n# ts\n'}, ["a.ts"])
+    ctx = model.agents["claude-code"]
+    startup = {e.path: e.why for e in ctx.startup}
+    assert "its `paths: **` is every file" in startup[".claude/rules/all.md"]
+    assert ".claude/rules/all2.md" in startup and ".claude/rules/ts.md" not in startup
+    assert [o.path for o in ctx.on_demand if o.trigger == "path"] == [".claude/rules/ts.md"]
