@@ -20,6 +20,15 @@ TABLE = AgentTable("serena", "Serena", "2.1.0", "2026-11-29", (
          "the name of every memory at project activation, as JSON (`{\"memories\": [...], "
          "\"read_only_memories\": [...]}`) and a line telling the agent to read them with `read_memory`; "
          "a body when the agent reads it by name", _A),
+    Rule("memories.listing", "\n{names}\nUse the `read_memory` tool to read these memories later if they are relevant "
+         "to the task.", "the names follow a blank line; the line after them has no line end", _A, until="1.7.0",
+         when="setting"),
+    Rule("memories.listing", "{names}\nUse the `read_memory` tool to read these memories later if they are relevant "
+         "to the task.\n", "the names open the text; the line after them ends the text", _A, since="1.7.0",
+         until="2.0.0", when="setting"),
+    Rule("memories.listing", "{names}\nUse `read_memory` to read these memories later if they are relevant to the "
+         "task.\n", "the line after the names says `Use `read_memory` to read these memories later ...`", _A,
+         since="2.0.0", when="setting"),
     Rule("memories.folder-links", False,
          "a linked folder inside `.serena/memories/` is not walked: its memories are not listed",
          Source(CHANGELOG, "2026-11-29", "1.5.3 lists with `Path.rglob`, which follows no linked folder "

@@ -201,19 +201,23 @@ def _lossy(path, most: int) -> str | None:
 def _serena_names(store: Store) -> Startup:
     """What activating the project puts in context: the memory names as Serena lists them, and
     the project's initial prompt with the memories it embeds (model/serena_activation.py)."""
-    from ..model.serena_activation import PROMPT_FILE, activation, listed
+    from ..model.serena_activation import activation
+    from ..model.serena_listing import listed
 
     act = activation(store)
     n = len(listed(store))
-    what = f"the names of {n} memories (list_memories)"
+    what = f"the names of {n} {'memory' if n == 1 else 'memories'} (list_memories)"
     names = _count(store, act.names) if act.names else 0
     if not act.prompt:
         return Startup(what, names, None, "no cap")
-    prompt = _count(store, act.prompt)
+    times: dict[str, int] = {}
+    for text, k in act.copies:  # a prompt that embeds one memory thousands of times: counted, not built
+        times[text] = times.get(text, 0) + k
+    prompt = _count(store, act.prompt) + sum(_count(store, t) * k for t, k in times.items())
     what += f" and the initial prompt of {act.prompt_file}"
     if act.embedded:
         what += ", which embeds " + ", ".join(act.embedded)
-    return Startup(what, names + prompt, None, "no cap", [(PROMPT_FILE, prompt)])
+    return Startup(what, names + prompt, None, "no cap", [("../" + act.prompt_file.rsplit("/", 1)[-1], prompt)])
 
 
 def _experience(store: Store) -> Startup:

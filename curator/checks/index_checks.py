@@ -144,7 +144,7 @@ def _targets(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
                     fix=DropRow(index_path, row.line, link.raw, "unsafe"),
                 )
                 continue
-            if link.target in store.records:
+            if link.target in store.records or link.target in _listed_elsewhere(store):
                 continue
             on_disk = store.root / link.target
             if on_disk.is_symlink():
@@ -188,6 +188,19 @@ def _targets(ctx: Context, index_path: str, rows: list[IndexRow]) -> None:
             suggestion=suggestion,
             fix=fix,
         )
+
+
+def _listed_elsewhere(store) -> frozenset[str]:
+    """The memories Serena lists that curator holds no record of (under a linked folder, hidden):
+    a row naming one is not dead."""
+    from ..model import formats as fmts
+
+    if store.format != fmts.SERENA:
+        return frozenset()
+    from ..model.serena_listing import linked_names
+    from ..model.store import NAMES
+
+    return store.view("serena-elsewhere", lambda: frozenset(linked_names(store)), reads={NAMES})
 
 
 MANY_DEAD = 20  # dead rows from which an index that lost most of its files is one finding

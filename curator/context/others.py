@@ -4,6 +4,7 @@ the memories Codex writes, and Serena's entry (the names of the memories it list
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from .builder import Builder
 from .model import AgentContext, Loaded, MemoryFolder, OnDemand
@@ -56,6 +57,8 @@ def serena(b: Builder) -> AgentContext:
     rules = b.rules_of("serena")
     folder = rules.value("memories.folder")
     root = os.path.join(b.fs.root, folder)
+    if not os.path.isdir(root):
+        return _prompt_only(b, rules)
     try:  # the version this build reads (`--agent serena@1.5.3`) is the one the store's activation reads
         store = load_store(root, LoadOptions(given=folder, token_counter=b.counter,
                                              agents=(f"serena@{rules.version}",)))
@@ -66,44 +69,61 @@ def serena(b: Builder) -> AgentContext:
     return serena_context(store)
 
 
+def _prompt_only(b: Builder, rules) -> AgentContext:
+    """A project with `.serena/project.yml` and no memories folder (git keeps no empty folder):
+    its initial prompt still loads at every activation."""
+    from ..model.serena_activation import Activation, prompt_of
+
+    ctx = AgentContext("serena")
+    act = Activation()
+    prompt_of(None, Path(b.fs.root) / ".serena", act, rules.version)
+    if act.prompt:
+        ctx.startup.append(Loaded(act.prompt_file, len(act.prompt.encode("utf-8")), 0, _prompt_why(act, ""), None,
+                                  None, act.prompt, rules.id("project.initial-prompt")))
+    ctx.notes += act.notes + [f"the initial prompt embeds {n!r}, which Serena cannot load: it puts nothing there"
+                              for n in act.unknown]
+    return ctx
+
+
+def _prompt_why(act, folder: str) -> str:
+    why = "its initial_prompt, at every project activation"
+    if act.embedded:
+        why += "; it embeds " + ", ".join(act.embedded)
+    return why
+
+
 def serena_context(store) -> AgentContext:
     """Serena's entry from its loaded store (the app's own snapshot after a memory edit, too):
     the memories its patterns hide are not listed (the store never loaded them)."""
     from ..agents import rules_for
     from ..budgets.startup import startup_of
     from ..model import formats as fmts
-    from ..model.serena_activation import (
-        PROMPT_FILE,
-        activation,
-        listed,
-        repo_links,
-        serena_version,
-    )
+    from ..model.serena_activation import activation
+    from ..model.serena_listing import linked_names, listed, listing, serena_version
 
     rules = rules_for("serena", serena_version(store))
     ctx = AgentContext("serena")
     st = startup_of(store)  # the number the budgets and `curator tokens` show: split here, never recounted
     folder = rules.value("memories.folder")
     act = activation(store)
-    prompt = dict(st.files).get(PROMPT_FILE, 0)
+    prompt = sum(t for _, t in st.files) if store.format == fmts.SERENA else 0  # the prompt's, for a plain store
+    n = len(listed(store))
     ctx.startup.append(Loaded(folder, len(act.names.encode("utf-8")), st.tokens - prompt,
-                              f"the names of {len(listed(store))} memories (list_memories)"
+                              f"the names of {n} {'memory' if n == 1 else 'memories'} (list_memories)"
                               if store.format == fmts.SERENA else st.what,
                               None, None, "", rules.id("memories.folder")))
     if prompt:
-        why = "its initial_prompt, at every project activation"
-        if act.embedded:
-            why += "; it embeds " + ", ".join(f"{folder}/{p}" for p in act.embedded)
-        ctx.startup.append(Loaded(f".serena/{act.prompt_file.rsplit('/', 1)[-1]}", len(act.prompt.encode("utf-8")),
-                                  prompt, why, None, None, "", rules.id("project.initial-prompt")))
-    shared = [p for p in listed(store) if p not in store.records]
-    if shared:
-        links = ", ".join(f"{folder}/{link}" for link, _ in repo_links(store)[0])
-        ctx.notes.append(f"{len(shared)} memories under linked folders ({links}): Serena lists them and their names "
-                         "are counted; curator does not show or check them")
-    for name in act.unknown:
-        ctx.notes.append(f"the initial prompt embeds {name!r}, which is no memory here: Serena puts nothing there")
-    ctx.notes += act.notes
+        ctx.startup.append(Loaded(act.prompt_file, len(act.prompt.encode("utf-8")), prompt, _prompt_why(act, folder),
+                                  None, None, "", rules.id("project.initial-prompt")))
+    unread = linked_names(store)
+    if unread and store.format == fmts.SERENA:
+        links = listing(store).links
+        where = f" (linked folders {', '.join(f'{folder}/{k}' for k in links)})" if links else ""
+        ctx.notes.append(f"{len(unread)} memories Serena lists have no record in curator{where}: their names are "
+                         "counted; curator does not show or check them (hidden, excluded or reached through a link)")
+    ctx.notes += [f"the initial prompt embeds {n!r}, which Serena cannot load: it puts nothing there"
+                  for n in act.unknown]
+    ctx.notes += act.notes + listing(store).notes
     mems = list(store.memories())
     if mems:  # one line: the bodies are read by name, none is attached by path
         ctx.on_demand.append(OnDemand(folder + "/", f"{len(mems)} memory {'body' if len(mems) == 1 else 'bodies'}, "

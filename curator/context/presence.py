@@ -53,6 +53,7 @@ def present_agents(fs: RepoFS, rulesets: dict[str, RuleSet] | None = None) -> li
     roo = _rules(rulesets, "roo")
     if fs.under(roo.value("rules.folder").split("/")[0]) or roo.value("legacy.file") in files:
         found.add("roo")
-    if _rules(rulesets, "serena").value("memories.folder") in dirs:
-        found.add("serena")
+    serena = _rules(rulesets, "serena")
+    if serena.value("memories.folder") in dirs or serena.value("project.initial-prompt")["files"][0] in files:
+        found.add("serena")  # a project.yml alone: its initial prompt loads (a clone has no empty memories folder)
     return [a for a in AGENTS if a in found]

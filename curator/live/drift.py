@@ -126,13 +126,14 @@ class LoadPoint:
     bytes: int
     per_byte: float = 1 / BYTES_PER_TOKEN  # tokens a byte, measured on the work tree's load
     tokens: int | None = None  # the work tree: THE start-up number (`budgets.startup.startup_of`)
+    offset: int = 0  # tokens every commit carries as the work tree does (a Serena project's initial prompt)
 
     @property
     def approx_tokens(self) -> int:
         """The start-up load in tokens: exact for the work tree, estimated for a commit from its
         bytes at the work tree's own tokens-per-byte (so the chart ends on the number every
         other screen shows)."""
-        return self.tokens if self.tokens is not None else round(self.bytes * self.per_byte)
+        return self.tokens if self.tokens is not None else round(self.bytes * self.per_byte) + self.offset
 
 
 @dataclass(frozen=True)
@@ -151,8 +152,8 @@ class LoadHistory:
 def _loaded_bytes(fmt: str, files: tuple[str, ...], cap: int | None, listing: list[tuple[str, int]]) -> int:
     """What the agent loads at start-up, in bytes, from a tree listing (path, size): Serena's
     memory names, else the start-up files (`cap`: Claude Code's auto-memory cap in bytes)."""
-    if fmt == fmts.SERENA:  # list_memories: the names
-        return sum(len(p.rsplit(".", 1)[0]) + 1 for p, _ in listing if is_memory_file(p))
+    if fmt == fmts.SERENA:  # list_memories: the names (each with its quotes and comma in the JSON)
+        return sum(len(p.rsplit(".", 1)[0]) + 4 for p, _ in listing if is_memory_file(p))
     wanted = set(files)
     size = sum(n for p, n in listing if p in wanted)
     return min(size, cap) if cap is not None else size
@@ -168,18 +169,21 @@ def startup_history(store, *, samples: int = SAMPLES) -> LoadHistory:
     fmt = store.format
     st = startup_of(store)
     files = tuple(p for p, _ in st.files)
+    prompt = sum(t for _, t in st.files) if fmt == fmts.SERENA else 0  # charted as it is now, not by commit
+    what = st.what + (f" (its initial prompt, {prompt:,} tokens, as it is now at every commit)" if prompt else "")
     if fmt != fmts.SERENA and not files:
         return LoadHistory("", reason="no single always-loaded file in this format")
     cap = (fmts.claude_cap(store)["bytes"] or None) if fmt == fmts.CLAUDE and startup_import(store) is None \
         else None  # (0: the version cut no bytes, only lines)
     try:
-        return _history(Path(store.root), fmt, files, cap, st.what, st.tokens, samples, str(store.today))
+        return _history(Path(store.root), fmt, files, cap, what, (st.tokens, prompt), samples, str(store.today))
     except Exception as exc:  # noqa: BLE001 - a picture is never worth a crash
         return LoadHistory(st.what, reason=f"git history unreadable: {exc}")
 
 
-def _history(root: Path, fmt: str, files: tuple[str, ...], cap: int | None, what: str, tokens_now: int,
+def _history(root: Path, fmt: str, files: tuple[str, ...], cap: int | None, what: str, now_and_fixed: tuple[int, int],
              samples: int, today: str) -> LoadHistory:
+    tokens_now, fixed = now_and_fixed
     deadline = time.monotonic() + TOTAL_TIMEOUT
     try:
         top = Path(git(root, "rev-parse", "--show-toplevel", timeout=CALL_TIMEOUT).strip()).resolve()
@@ -196,7 +200,7 @@ def _history(root: Path, fmt: str, files: tuple[str, ...], cap: int | None, what
     else:
         now = [(f, (root / f).stat().st_size) for f in files if (root / f).is_file()]
     now_bytes = _loaded_bytes(fmt, files, cap, now)
-    per_byte = tokens_now / now_bytes if now_bytes else 1 / BYTES_PER_TOKEN
+    per_byte = (tokens_now - fixed) / now_bytes if now_bytes else 1 / BYTES_PER_TOKEN
     points = []
     for parts in sample(commits[::-1], samples):
         commit, day, subject = parts[0], parts[1], parts[2] if len(parts) > 2 else ""
@@ -207,7 +211,7 @@ def _history(root: Path, fmt: str, files: tuple[str, ...], cap: int | None, what
             out = git(top, "ls-tree", "-r", "-l", "-z", f"{commit}:{rel}" if rel else commit,
                        timeout=min(CALL_TIMEOUT, left))
         except GitError:
-            points.append(LoadPoint(day, commit, subject, 0, per_byte))
+            points.append(LoadPoint(day, commit, subject, 0, per_byte, offset=fixed))
             continue
         listing = []
         for entry in out.split("\0"):
@@ -215,6 +219,6 @@ def _history(root: Path, fmt: str, files: tuple[str, ...], cap: int | None, what
             fields = meta.split()
             if len(fields) == 4 and fields[1] == "blob" and fields[3].isdigit():
                 listing.append((path, int(fields[3])))
-        points.append(LoadPoint(day, commit, subject, _loaded_bytes(fmt, files, cap, listing), per_byte))
+        points.append(LoadPoint(day, commit, subject, _loaded_bytes(fmt, files, cap, listing), per_byte, offset=fixed))
     points.append(LoadPoint(today, None, "the work tree now", now_bytes, per_byte, tokens_now))
     return LoadHistory(what, tuple(points))

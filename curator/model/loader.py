@@ -145,7 +145,7 @@ def _read_records(store: Store, patterns: MemoryPatterns | None, cache, read: Ca
                 read(len(store.records))
     store.records = dict(sorted(store.records.items()))
     if fmt == fmts.SERENA:
-        from .serena_activation import say_linked
+        from .serena_listing import say_linked
 
         say_linked(store)
 

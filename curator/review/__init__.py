@@ -84,6 +84,7 @@ def review_repository(path: Path | str = ".", base: str = "HEAD", token_counter=
         for src in sources:
             config = source_config(repo, src)
             old_dir = git.extract(repo, commit, src.path, tmp)
+            git.extract_files(repo, commit, [p for p in beside(src.path) if p in then], tmp)
             before = load_source(old_dir, src, config, token_counter, meaning)
             after = load_source(repo / src.path, src, config, token_counter, meaning)
             if before is None and after is None:
@@ -93,6 +94,17 @@ def review_repository(path: Path | str = ".", base: str = "HEAD", token_counter=
                 review.estimated = True
     agent_changes(review, token_counter)
     return review
+
+
+def beside(store: str) -> list[str]:
+    """The files outside a store that decide its start-up load: a Serena store's project.yml and
+    project.local.yml (its initial prompt, its memory patterns)."""
+    from ..agents import rules_for
+
+    if not store.rstrip("/").endswith(".serena/memories"):
+        return []
+    top = store.rstrip("/")[: -len("memories")]
+    return [top + f.rsplit("/", 1)[-1] for f in rules_for("serena").value("project.initial-prompt")["files"]]
 
 
 def agent_changes(review: Review, token_counter=None) -> None:

@@ -67,7 +67,8 @@ def startup_changes(before: ContextModel | None, after: ContextModel) -> list[Ag
 def _candidate(path: str) -> bool:
     name = path.rsplit("/", 1)[-1]
     return (path.endswith((".md", ".mdc")) or name in _NAMES or name.startswith(".roorules-")
-            or path in (".gemini/settings.json", ".claude/settings.json", ".curator.yaml")
+            or path in (".gemini/settings.json", ".claude/settings.json", ".curator.yaml", ".serena/project.yml",
+                        ".serena/project.local.yml")
             or path.startswith((".clinerules/", ".roo/")))
 
 

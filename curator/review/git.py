@@ -62,6 +62,17 @@ def extract(root: Path, ref: str, folder: str, dest: Path) -> Path:
     return target
 
 
+def extract_files(root: Path, ref: str, paths: list[str], dest: Path) -> None:
+    """These files (repository paths) at `ref`, for real, under `dest` (over their stand-ins):
+    the files beside a store that decide what the agent loads of it (Serena's project.yml)."""
+    for path in paths:
+        try:
+            data = _git_bytes(root, "archive", "--format=tar", ref, "--", path)
+        except GitError:
+            continue  # not there at the revision
+        untar(data, dest)
+
+
 @contextmanager
 def base_folder(commit: str) -> Iterator[Path]:
     """An empty folder to extract the base revision into, removed after. One folder a commit in

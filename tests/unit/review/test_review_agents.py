@@ -52,3 +52,20 @@ def test_review_without_instruction_changes_lists_no_agent(repo, capsys):
     data = json.loads(_out(capsys, "review", str(repo.root), "--format", "json"))
     assert data["agents"] == []
     assert "start-up" not in _out(capsys, "review", str(repo.root)).split("\n", 1)[1]
+
+
+def test_an_unchanged_serena_initial_prompt_is_no_change(repo, capsys):
+    """The base revision's `.serena/project.yml` is read for real (it decides Serena's start-up):
+    adding a memory changes the names, never the prompt."""
+    repo.git("rm", "-r", "-q", ".serena")  # a plain store (the fixture's is tiered)
+    repo.write(".serena/project.yml", "initial_prompt: |\n  Always read the style memory before you edit.\n"
+               "  {{ embed_memory('style') }}\n")
+    repo.write(".serena/memories/style.md", "# Style\n\nTabs, never spaces.\n")
+    repo.commit("serena")
+    repo.write(".serena/memories/arch.md", "# Architecture\n\nThree layers.\n")
+    data = json.loads(_out(capsys, "review", str(repo.root), "--format", "json"))
+    serena = {a["agent"]: a for a in data["agents"]}["serena"]
+    assert [f["path"] for f in serena["files"]] == [".serena/memories"]
+    store = next(s for s in data["sources"] if s["source"] == ".serena/memories")
+    budget = {b["what"]: b for b in store["budgets"]}["start-up load"]
+    assert 0 < budget["after"] - budget["before"] < 30  # one more name, the prompt the same on both sides
