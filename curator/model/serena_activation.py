@@ -22,6 +22,7 @@ from .serena_listing import names_text, repository, serena_version
 __all__ = ["Activation", "activation", "names_text", "serena_version"]
 
 EMBED = re.compile(r"(\s*)\{\{(-?)\s*embed_memory\(\s*(['\"])([^'\"\n]{0,300})\3\s*\)\s*(-?)\}\}(\s*)")
+TOOL_NAME = re.compile(r"(\s*)\{\{(-?)\s*tool_names\[\s*(['\"])(\w{1,80})\3\s*\]\s*(-?)\}\}(\s*)")
 COMMENT = re.compile(r"(\s*)\{#(-?).*?(-?)#\}(\s*)", re.S)
 BODY_CAP = 8 << 20  # a memory embedded is read up to this size
 MAX_PROMPT = 4_000_000  # characters built; copies past it are counted by multiplication
@@ -74,6 +75,7 @@ def prompt_of(store, serena_dir: Path, out: Activation, version: str | None = No
         built[0] += len(wrapped)
         return _trimmed(wrapped)(m, groups=(1, 2, 5, 6))
 
+    body = TOOL_NAME.sub(lambda m: _trimmed(m.group(4))(m, groups=(1, 2, 5, 6)), body)  # a tool's own name
     body = EMBED.sub(embed, body)
     out.prompt = f"\n<project-instructions>\n{body.strip()}\n</project-instructions>"
 

@@ -198,10 +198,11 @@ def test_embed_names_resolve_as_serena_resolves_them(tmp_path, monkeypatch):
 
 def test_comments_and_trimming_are_read_as_jinja_reads_them(tmp_path):
     root = repo(tmp_path, {"big.md": "# big\n" + "word " * 2000, "s.md": "# s\nsmall\n"},
-                "initial_prompt: \"A {# {{ embed_memory('big') }} #} B\\n\\n{{- embed_memory('s') -}}\\n\\nC\"\n")
+                "initial_prompt: \"A {# {{ embed_memory('big') }} #} B\\n\\n{{- embed_memory('s') -}}\\n\\nC "
+                "{{ tool_names['find_symbol'] }}\"\n")
     act = activation(load(root))
     assert "word" not in act.prompt and act.embedded == ["s"]
-    assert "A  B<memory name=\"s\">\n# s\nsmall\n</memory>C" in act.prompt
+    assert "A  B<memory name=\"s\">\n# s\nsmall\n</memory>C find_symbol\n" in act.prompt
 
 
 def test_a_prompt_that_embeds_one_memory_thousands_of_times_is_counted_not_built(tmp_path):
