@@ -56,6 +56,8 @@ TABLE = AgentTable("serena", "Serena", "2.1.0", "2026-11-29", (
          "keep the agent from writing them (project `.serena/project.yml` and global `~/.serena/serena_config.yml`)",
          _C, when="setting"),
     Rule("memories.global", ".serena/memories/global",
-         "global memories in `~/.serena/memories/global/` (`global/NAME`), shown apart, read-only here", _C,
+         "global memories in `~/.serena/memories/global/` (`global/NAME`), shown apart, read-only here; their names "
+         "are in the system prompt (`The following global (not project-specific) memories are available to you: "
+         "memories=['global/NAME', ...]`)", _C,
          when="memory"),
 ))

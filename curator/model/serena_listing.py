@@ -131,8 +131,17 @@ def names_text(store) -> str:
         names["read_only_memories"] = sorted(read_only)
     if not names:
         return ""
+    if is_global(store):  # the system prompt's line (sensai's dict_string: Python's repr of each name)
+        listed_names = ", ".join(f"{k}=[{', '.join(repr('global/' + n) for n in v)}]" for k, v in names.items())
+        return f"The following global (not project-specific) memories are available to you: {listed_names}"
     line = str(rules_for("serena", serena_version(store)).value("memories.listing"))
     return line.replace("{names}", json.dumps(names))
+
+
+def is_global(store) -> bool:
+    """Is `store` the user's global memories (`~/.serena/memories/global`)?"""
+    root = Path(store.root)
+    return root.name == "global" and root.parent.name == "memories" and root.parent.parent.name == ".serena"
 
 
 def say_linked(store) -> None:

@@ -275,3 +275,12 @@ def test_the_drift_chart_ends_on_the_start_up_number_and_carries_the_prompt(tmp_
     first, second = points[0].approx_tokens, points[1].approx_tokens
     assert prompt < first < second  # the names grew; the prompt is carried at every commit
     assert second - first < prompt  # the step is twenty names' worth, not the prompt again
+
+
+def test_global_memories_are_listed_as_the_system_prompt_lists_them(tmp_path):
+    root = tmp_path / "home" / ".serena" / "memories" / "global"
+    root.mkdir(parents=True)
+    (root / "style.md").write_text("# style\n")
+    (root / "it's.md").write_text("# q\n")
+    assert names_text(load(root)) == ("The following global (not project-specific) memories are available to you: "
+                                      "memories=[\"global/it's\", 'global/style']")
