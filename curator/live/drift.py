@@ -190,7 +190,10 @@ def _history(root: Path, fmt: str, files: tuple[str, ...], cap: int | None, what
         rel = root.resolve().relative_to(top).as_posix()
         log = git(top, "--literal-pathspecs", "log", "--format=%H %cs %s", "--", rel, timeout=CALL_TIMEOUT)
     except (GitError, ValueError) as exc:
-        return LoadHistory(what, reason=str(exc) if "git is not" in str(exc) else "not in a git repository")
+        said = str(exc)
+        reason = said if "git is not" in said else "the store has no commits yet" if "any commits" in said \
+            else "not in a git repository"
+        return LoadHistory(what, reason=reason)
     commits = [ln.split(" ", 2) for ln in log.splitlines() if ln.count(" ") >= 1]
     if not commits:
         return LoadHistory(what, reason="the store has no commits yet")

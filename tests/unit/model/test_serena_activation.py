@@ -284,3 +284,14 @@ def test_global_memories_are_listed_as_the_system_prompt_lists_them(tmp_path):
     (root / "it's.md").write_text("# q\n")
     assert names_text(load(root)) == ("The following global (not project-specific) memories are available to you: "
                                       "memories=[\"global/it's\", 'global/style']")
+
+
+def test_a_repository_with_no_commit_yet_is_said_so_by_the_drift_chart(tmp_path):
+    import subprocess
+
+    from curator.live.drift import startup_history
+
+    root = repo(tmp_path, {"a.md": "# a\n"})
+    (tmp_path / "repo" / ".git").rmdir()
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path / "repo", check=True)
+    assert startup_history(load(root)).reason == "the store has no commits yet"
