@@ -13,16 +13,32 @@ from functools import lru_cache
 
 from ..base.globs import compile_glob
 
-Line = tuple[bool, re.Pattern, bool]  # (a `!` line, the pattern, folders only)
+Line = tuple[bool, re.Pattern, bool, bool]  # (a `!` line, the pattern, folders only, the name alone)
 
 
 def claude_lines(globs: Iterable[str]) -> tuple[str, ...]:
-    """The globs as Claude Code hands them on (its `vAi`): braces expanded, `src/**` → `src`."""
+    """The globs as Claude Code hands them on (its `ra` and `vAi`): each split at commas outside
+    braces and trimmed, braces expanded, `src/**` → `src`, empty ones dropped."""
     out: list[str] = []
     for glob in globs:
-        for g in _braces(glob):
-            out.append(g[:-3] if g.endswith("/**") else g)
+        for piece in _commas(glob):
+            for g in _braces(piece):
+                g = g[:-3] if g.endswith("/**") else g
+                if g:
+                    out.append(g)
     return tuple(out)
+
+
+def _commas(glob: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for c in glob:
+        depth += (c == "{") - (c == "}")
+        if c == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += c
+    return [p for p in [*out, cur.strip()] if p]
 
 
 def claude_paths(globs: Iterable[str]) -> list[str]:
@@ -58,23 +74,44 @@ def _expanded(globs: tuple[str, ...]) -> tuple[str, ...] | None:
 
 @lru_cache(maxsize=1024)
 def _compiled(lines: tuple[str, ...]) -> tuple[Line, ...]:
+    """Each line as `ignore` reads it: trailing spaces off, a `!` negates, `\\!` and `\\#` are
+    the characters, one leading `/` anchors and one trailing `/` means folders only; a line with
+    no `/` is matched against the name alone; `**` crosses folders only as a whole part (`a**b` is
+    `a*b`, `***` is `**`); whatever the case (`ignore()`'s default)."""
     out = []
     for raw in lines:
-        g = raw.strip()
+        g = raw.rstrip(" ")
         if not g or g.startswith("#"):
             continue  # a comment or a blank line, as .gitignore reads them
         negated = g.startswith("!")
         g = g[1:] if negated else g
-        if g.startswith(("\\!", "\\#")):
-            g = g[1:]
+        g = _unescaped(g)
         folders = g.endswith("/")
-        g = g.rstrip("/")
+        g = g[:-1] if folders else g
+        anchored = "/" in g  # a line with a `/` (a leading one too) is read from the top; else the name
+        g = g[1:] if g.startswith("/") else g
         if not g:
             continue
-        anchored = "/" in g  # a line with a `/` (a leading one too) is read from the top; else at any depth
-        g = g.lstrip("/")
-        out.append((negated, compile_glob(g if anchored else "**/" + g, braces=False), folders))
+        g = "/".join("**" if re.fullmatch(r"\*{2,}", part) else re.sub(r"\*{2,}", "*", part)
+                     for part in g.split("/")).lower()
+        out.append((negated, compile_glob(g, braces=False), folders, not anchored))
     return tuple(out)
+
+
+def _unescaped(g: str) -> str:
+    """`\\c` is the character c (`\\!a` the name `!a`, `x\\*` a star): a wildcard so escaped becomes a
+    one-character class."""
+    out, i = [], 0
+    while i < len(g):
+        c = g[i]
+        if c == "\\" and i + 1 < len(g):
+            i += 1
+            c = g[i]
+            out.append(f"[{c}]" if c in "*?[" else c)
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
 
 
 MAX_LINES = 64  # a longer list (braces multiplied out) is matched as plain globs: bounded, never slow
@@ -84,23 +121,49 @@ def ignores(globs: Sequence[str], rel: str) -> bool:
     """`ignore().add(claude_lines(globs)).ignores(rel)`: each folder above `rel` first (one the
     lines match holds everything below it), then `rel`; the last line that matches decides."""
     expanded = _expanded(tuple(globs))
-    if expanded is None:
+    if expanded is None:  # a huge list: any line matching, no `!` line matching (bounded, near enough)
         from .parse import matches
 
-        return any(matches(g, rel) for g in globs if not g.startswith("!"))
-    lines = _compiled(expanded)
-    parts = rel.strip("/").split("/")
+        written = [g for g in globs if g.strip()]
+        return any(matches(g, rel) for g in written if not g.startswith("!")) and \
+            not any(matches(g[1:], rel) for g in written if g.startswith("!"))
+    parts = rel.strip("/").lower().split("/")
+    folder = "/".join(parts[:-1])
+    return (bool(folder) and _folder_held(expanded, folder)) or _matched(_compiled(expanded), rel.strip("/").lower(),
+                                                                      parts[-1], False)
+
+
+_OWN: dict[tuple[tuple[str, ...], str], bool] = {}  # (lines, folder) → does a line match that folder itself
+MAX_KEPT = 65536
+
+
+def _folder_held(lines: tuple[str, ...], folder: str) -> bool:
+    """Does a line hold this folder, or one above it (so everything in it)? Each folder's own
+    answer is kept: the files of one folder, and the folders below it, ask once."""
+    compiled = _compiled(lines)
+    parts = folder.split("/")
     for i in range(1, len(parts) + 1):
-        path, folder = "/".join(parts[:i]), i < len(parts)
-        state = False
-        for negated, rx, folders_only in lines:
-            if negated != state or (folders_only and not folder):
-                continue  # a line of the state's own sign cannot change it
-            if rx.match(path):
-                state = not negated
-        if state:
+        key = (lines, "/".join(parts[:i]))
+        own = _OWN.get(key)
+        if own is None:
+            own = _matched(compiled, key[1], parts[i - 1], True)
+            if len(_OWN) >= MAX_KEPT:
+                _OWN.clear()
+            _OWN[key] = own
+        if own:
             return True
     return False
+
+
+def _matched(lines: tuple[Line, ...], path: str, name: str, folder: bool) -> bool:
+    """The last line that matches `path` (its `name` for a line with no `/`) decides."""
+    state = False
+    for negated, rx, folders_only, name_only in lines:
+        if negated != state or (folders_only and not folder):
+            continue  # a line of the state's own sign cannot change it
+        if rx.match(name if name_only else path):
+            state = not negated
+    return state
 
 
 def first_file(globs: Sequence[str], files: Iterable[str]) -> str | None:

@@ -31,6 +31,19 @@ NODE = [
     (["src/**/*", "!src/gen/**/*"], {"src/gen/b.ts": True, "src/a.ts": True}),
     (["**/*.ts", "!**/node_modules/**/*"], {"node_modules/x/a.ts": False, "a.ts": True}),
     (["**/*.{ts,vue}", "!**/*.test.ts"], {"src/a.vue": True, "src/a.ts": True, "src/a.test.ts": False}),
+    # found by a differential fuzzer against node (research/fuzz20.md): `**` only as a whole part,
+    # one leading and one trailing `/`, whatever the case, `\c` is the character c
+    (["a**b"], {"a/b": False, "axxb": True}),
+    (["/**s"], {"a/s": False}),
+    (["***/a"], {"a": True, "x/a": True}),
+    (["//a"], {"a": False}),
+    (["*//"], {"a/a": False}),
+    (["s"], {"S": True}),
+    (["*", "!Readme.md"], {"README.md": False, "x.md": True}),
+    (["\\a"], {"a": True}),
+    (["x\\*"], {"x*": True, "xy": False}),
+    (["\\!a"], {"!a": True}),
+    (["src/*.ts, lib/*.ts"], {"lib/a.ts": True}),  # Claude Code splits a glob at its commas
 ]
 
 
