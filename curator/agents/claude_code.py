@@ -202,9 +202,10 @@ TABLE = AgentTable("claude-code", "Claude Code", "2.1.332", "2026-11-29", (
          "inside a folder an earlier line matches (`src/**` is read as `src`), and `!gen/**` (read as `!gen`, a "
          "folder) takes back no file a file pattern matched; a list that is then only `**` (`paths: \"**\"`) is no "
          "`paths:`: the rule loads at start-up",
-         Source(CODE, "2026-11-29", "the `paths:` reading (`vAi`: braces expanded, `/**` off) and the match "
-                "(`ignore().add(globs).ignores(relative path)`) in the code of 2.1.332; `ignore` 7 tried in node "
-                "on the same lines; since when is not known"), when="on demand"),
+         Source(CODE, "2026-11-29", "the `paths:` reading (`ra`, `vAi`: split at commas, braces expanded, `/**` "
+                "off) and the match (its own rewrite of the `ignore` package, case-insensitive) in the code of "
+                "2.1.332, taken out and run in node against curator's reading; since when is not known"),
+         when="on demand"),
     Rule("frontmatter.requote", False, "frontmatter YAML cannot read loses every field (name, description, "
          "paths, allowed-tools) of a skill, command, subagent or rule",
          Source(CHANGELOG, "2026-11-29", "2.1.69: \"Fixed skill descriptions with colons (e.g., \"Triggers include: "

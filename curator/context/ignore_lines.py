@@ -1,9 +1,12 @@
-"""Claude Code's `paths:` as it matches them (rules and conditional skills): it expands braces,
-drops a trailing `/**`, and hands the list to the `ignore` package as .gitignore lines
-(`ignore().add(globs).ignores(path)`, read in the code of 2.1.332). So the lines count in order,
-a `!` line takes back what an earlier line matched, and a file inside a folder a line matches
-cannot be taken back: `src/**` is read as `src`, the folder, and `!src/gen/**` after it takes
-back nothing. Checked against `ignore` 7 in node (tests/unit/context/test_ignore_lines.py)."""
+"""Claude Code's `paths:` as it matches them (rules and conditional skills): it splits each glob
+at commas, expands braces, drops a trailing `/**`, and matches the list as .gitignore lines with
+its own rewrite of the `ignore` package (case-insensitive), read in the code of 2.1.332. So the
+lines count in order, a `!` line takes back what an earlier line matched, and a file inside a
+folder a line matches cannot be taken back: `src/**` is read as `src`, the folder, and
+`!src/gen/**` after it takes back nothing. Checked against that matcher, taken out of the bundle
+and run in node, by a differential fuzzer (research/fuzz20.md) and tests/unit/context/
+test_ignore_lines.py; left out: `[!a]` (a class of `!` and `a` there), `\\*` at a line's end (a
+star there), repeated `**/**` runs."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from functools import lru_cache
 
 from ..base.globs import compile_glob
 
+EVERYTHING = re.compile("")
 Line = tuple[bool, re.Pattern, bool, bool]  # (a `!` line, the pattern, folders only, the name alone)
 
 
@@ -86,14 +90,20 @@ def _compiled(lines: tuple[str, ...]) -> tuple[Line, ...]:
         negated = g.startswith("!")
         g = g[1:] if negated else g
         g = _unescaped(g)
+        if negated and not g:
+            out.append((True, EVERYTHING, False, False))  # a lone `!`: Claude Code's matcher takes back all
+            continue
         folders = g.endswith("/")
         g = g[:-1] if folders else g
         anchored = "/" in g  # a line with a `/` (a leading one too) is read from the top; else the name
+        if folders and (g in ("**", "/**") or g.endswith("/**")):
+            # Claude Code's matcher lets a last `/**/` be no folder: `src/**/` holds `src` itself,
+            # `**/` and `/**/` every folder
+            g = g[:-3] if g.endswith("/**") and len(g) > 3 else "**"
         g = g[1:] if g.startswith("/") else g
         if not g:
             continue
-        g = "/".join("**" if re.fullmatch(r"\*{2,}", part) else re.sub(r"\*{2,}", "*", part)
-                     for part in g.split("/")).lower()
+        g = "/".join(part if part == "**" else re.sub(r"\*{2,}", "*", part) for part in g.split("/")).lower()
         out.append((negated, compile_glob(g, braces=False), folders, not anchored))
     return tuple(out)
 

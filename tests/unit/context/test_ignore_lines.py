@@ -1,6 +1,7 @@
-"""Claude Code's `paths:` are .gitignore lines (its `vAi`, then `ignore().add(...).ignores(path)`
-in 2.1.332). Every expectation below was printed by `ignore` 7 in node on the lines as Claude
-Code hands them on (braces expanded, a trailing `/**` dropped)."""
+"""Claude Code's `paths:` are .gitignore lines (its `vAi`, then its own rewrite of the `ignore`
+package, case-insensitive, in 2.1.332). Every expectation below was printed by that matcher, taken
+out of the 2.1.332 bundle and run in node on the lines as Claude Code hands them on (braces
+expanded, a trailing `/**` dropped); `ignore` 7 prints the same but where a line says otherwise."""
 
 from __future__ import annotations
 
@@ -35,15 +36,18 @@ NODE = [
     # one leading and one trailing `/`, whatever the case, `\c` is the character c
     (["a**b"], {"a/b": False, "axxb": True}),
     (["/**s"], {"a/s": False}),
-    (["***/a"], {"a": True, "x/a": True}),
+    (["***/a"], {"a": False, "x/a": True}),  # `***` is `*` for Claude Code (`ignore` 7: `**`)
     (["//a"], {"a": False}),
     (["*//"], {"a/a": False}),
     (["s"], {"S": True}),
     (["*", "!Readme.md"], {"README.md": False, "x.md": True}),
     (["\\a"], {"a": True}),
-    (["x\\*"], {"x*": True, "xy": False}),
+    (["x\\*"], {"x*": True}),
     (["\\!a"], {"!a": True}),
     (["src/*.ts, lib/*.ts"], {"lib/a.ts": True}),  # Claude Code splits a glob at its commas
+    (["src/**/"], {"src/a": True, "src": False, "x/src/a": False}),  # its last `/**/` may be no folder
+    (["**/"], {"a/a": True, "a": False}),
+    (["*", "!"], {"a": False}),  # a lone `!` takes back everything
 ]
 
 
