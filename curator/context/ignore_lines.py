@@ -5,8 +5,7 @@ lines count in order, a `!` line takes back what an earlier line matched, and a 
 folder a line matches cannot be taken back: `src/**` is read as `src`, the folder, and
 `!src/gen/**` after it takes back nothing. Checked against that matcher, taken out of the bundle
 and run in node, by a differential fuzzer (research/fuzz20.md) and tests/unit/context/
-test_ignore_lines.py; left out: `[!a]` (a class of `!` and `a` there), `\\*` at a line's end (a
-star there), repeated `**/**` runs."""
+test_ignore_lines.py; left out: repeated `**/**` runs, unclosed `[`."""
 
 from __future__ import annotations
 
@@ -89,6 +88,8 @@ def _compiled(lines: tuple[str, ...]) -> tuple[Line, ...]:
             continue  # a comment or a blank line, as .gitignore reads them
         negated = g.startswith("!")
         g = g[1:] if negated else g
+        if re.search(r"(?<!\\)\\\*$", g):
+            g = g[:-2] + "*"  # Claude Code's matcher reads `\*` ending a line as a star
         g = _unescaped(g)
         if negated and not g:
             out.append((True, EVERYTHING, False, False))  # a lone `!`: Claude Code's matcher takes back all
@@ -104,6 +105,7 @@ def _compiled(lines: tuple[str, ...]) -> tuple[Line, ...]:
         if not g:
             continue
         g = "/".join(part if part == "**" else re.sub(r"\*{2,}", "*", part) for part in g.split("/")).lower()
+        g = re.sub(r"\[([!^])([^\]/]+)\]", r"[\2\1]", g)  # `[!a]`, `[^a]`: a class of two, not "not a", there
         out.append((negated, compile_glob(g, braces=False), folders, not anchored))
     return tuple(out)
 

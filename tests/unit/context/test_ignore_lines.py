@@ -48,6 +48,10 @@ NODE = [
     (["src/**/"], {"src/a": True, "src": False, "x/src/a": False}),  # its last `/**/` may be no folder
     (["**/"], {"a/a": True, "a": False}),
     (["*", "!"], {"a": False}),  # a lone `!` takes back everything
+    (["[!a]"], {"a": True, "!": True, "b": False}),  # no negated class: `!` and `a`
+    (["[^a]"], {"a": True, "b": False}),
+    (["x\\*"], {"xy": True}),  # `\*` ending a line is a star
+    (["x\\*y"], {"x*y": True, "xzy": False}),  # elsewhere the character
 ]
 
 
