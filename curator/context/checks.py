@@ -107,6 +107,10 @@ _HYPOTHETICAL = re.compile(r"(?<![\w.])(?:e\.g\.|eg\.)|\b(example|create|creatin
                            r"when|your|my|foo|bar|xxx|yyyy)\b", re.I)
 
 
+# Serena's initial prompt is instructions too (the memories under `.serena/` are not)
+_PROMPT_FILES = frozenset({".serena/project.yml", ".serena/project.local.yml"})
+
+
 def missing_paths(b: Builder, built: dict[str, AgentContext]) -> None:
     """A path in backticks or a relative link whose folder exists but whose file does not —
     the file was renamed or deleted — on a line that does not describe a file to create."""
@@ -114,7 +118,8 @@ def missing_paths(b: Builder, built: dict[str, AgentContext]) -> None:
     seen: set[str] = set()
     for ctx in built.values():
         for rel in [e.path for e in ctx.startup] + [o.path for o in ctx.on_demand]:
-            if rel in seen or rel.startswith((".serena/", ".claude/memory/", "~")) or rel not in fs.fileset and not fs.exists(rel):
+            if rel in seen or rel.startswith((".serena/", ".claude/memory/", "~")) and rel not in _PROMPT_FILES \
+                    or rel not in fs.fileset and not fs.exists(rel):
                 continue
             seen.add(rel)
             t = fs.read(rel)

@@ -295,3 +295,13 @@ def test_a_repository_with_no_commit_yet_is_said_so_by_the_drift_chart(tmp_path)
     (tmp_path / "repo" / ".git").rmdir()
     subprocess.run(["git", "init", "-q"], cwd=tmp_path / "repo", check=True)
     assert startup_history(load(root)).reason == "the store has no commits yet"
+
+
+def test_a_path_the_initial_prompt_names_that_is_gone_is_found(tmp_path):
+    root = repo(tmp_path, {"a.md": "# a\n"}, "initial_prompt: |\n  Read `docs/architecture.md` before any change.\n")
+    (tmp_path / "repo" / "docs").mkdir()
+    (tmp_path / "repo" / "docs" / "overview.md").write_text("# o\n")
+    model = build_context(tmp_path / "repo", token_counter=FakeTokenCounter(), env={"HOME": str(tmp_path / "home")})
+    found = [(f.check, f.path, f.line) for f in model.findings if f.check == "instructions.missing-path"]
+    assert found == [("instructions.missing-path", ".serena/project.yml", 2)]
+    assert root.exists()
