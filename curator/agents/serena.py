@@ -55,6 +55,13 @@ TABLE = AgentTable("serena", "Serena", "2.1.0", "2026-11-29", (
          "`ignored_memory_patterns` hide memories from listing, reading and writing; `read_only_memory_patterns` "
          "keep the agent from writing them (project `.serena/project.yml` and global `~/.serena/serena_config.yml`)",
          _C, when="setting"),
+    Rule("memories.off", {"tools": "excluded_tools", "tool": "read_memory", "modes": ("default_modes", "added_modes"),
+                          "mode": "no-memories"},
+         "`.serena/project.yml` naming `read_memory` in `excluded_tools`, or the `no-memories` mode in `default_modes` "
+         "or `added_modes`, takes the memory tools away: no memory is listed at activation, none can be read",
+         Source(AGENT, "2026-11-29", "`get_project_activation_message` lists the memories only while `read_memory` "
+                "is available; the `no-memories` mode excludes it; a `--mode` given when the server starts is not "
+                "seen by curator"), when="setting"),
     Rule("memories.global", ".serena/memories/global",
          "global memories in `~/.serena/memories/global/` (`global/NAME`), shown apart, read-only here; their names "
          "are in the system prompt (`The following global (not project-specific) memories are available to you: "

@@ -207,6 +207,8 @@ def _serena_names(store: Store) -> Startup:
     act = activation(store)
     n = len(listed(store))
     what = f"the names of {n} {'memory' if n == 1 else 'memories'} (list_memories)"
+    if act.off:
+        what = f"no memory names: .serena/project.yml takes Serena's memory tools away ({act.off})"
     names = _count(store, act.names) if act.names else 0
     if not act.prompt:
         return Startup(what, names, None, "no cap")

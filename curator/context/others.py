@@ -110,7 +110,7 @@ def serena_context(store) -> AgentContext:
     n = len(listed(store))
     ctx.startup.append(Loaded(folder, len(act.names.encode("utf-8")), st.tokens - prompt,
                               f"the names of {n} {'memory' if n == 1 else 'memories'} (list_memories)"
-                              if store.format == fmts.SERENA else st.what,
+                              if store.format == fmts.SERENA and not act.off else st.what,
                               None, None, "", rules.id("memories.folder")))
     if prompt:
         ctx.startup.append(Loaded(act.prompt_file, len(act.prompt.encode("utf-8")), prompt, _prompt_why(act, folder),
@@ -124,7 +124,10 @@ def serena_context(store) -> AgentContext:
     ctx.notes += [f"the initial prompt embeds {n!r}, which Serena cannot load: it puts nothing there"
                   for n in act.unknown]
     ctx.notes += act.notes + listing(store).notes
-    mems = list(store.memories())
+    if act.off:
+        ctx.notes.append(f".serena/project.yml takes Serena's memory tools away ({act.off}): no memory is listed, "
+                         "none can be read through Serena")
+    mems = [] if act.off else list(store.memories())
     if mems:  # one line: the bodies are read by name, none is attached by path
         ctx.on_demand.append(OnDemand(folder + "/", f"{len(mems)} memory {'body' if len(mems) == 1 else 'bodies'}, "
                                       "each when the agent reads it by name", sum(r.tokens or 0 for r in mems),

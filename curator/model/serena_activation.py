@@ -37,6 +37,7 @@ class Activation:
     embedded: list[str] = field(default_factory=list)  # the memories it inlines, once each (names as written)
     unknown: list[str] = field(default_factory=list)  # names it embeds that Serena cannot load (it puts "")
     notes: list[str] = field(default_factory=list)  # a project file that cannot be read, template blocks
+    off: str = ""  # why project.yml turns Serena's memory tools off ("" when it does not)
 
 
 def activation(store) -> Activation:
@@ -46,6 +47,8 @@ def activation(store) -> Activation:
     if root.name != "memories" or root.parent.name != ".serena":
         return out
     prompt_of(store, root.parent, out)
+    if out.off:
+        out.names = ""  # no memory tool, no listing (and no body the agent can read)
     return out
 
 
@@ -54,6 +57,7 @@ def prompt_of(store, serena_dir: Path, out: Activation, version: str | None = No
     memories, or None where the folder has none)."""
     rule = rules_for("serena", version if store is None else serena_version(store)).value("project.initial-prompt")
     config, origin = project_config(serena_dir, tuple(rule["files"]), out.notes)
+    out.off = memories_off(config)
     prompt = config.get(rule["key"])
     if not isinstance(prompt, str) or not prompt:
         return
@@ -78,6 +82,21 @@ def prompt_of(store, serena_dir: Path, out: Activation, version: str | None = No
     body = TOOL_NAME.sub(lambda m: _trimmed(m.group(4))(m, groups=(1, 2, 5, 6)), body)  # a tool's own name
     body = EMBED.sub(embed, body)
     out.prompt = f"\n<project-instructions>\n{body.strip()}\n</project-instructions>"
+
+
+def memories_off(config: dict) -> str:
+    """Why the project's settings take Serena's memory tools away: `excluded_tools` naming
+    `read_memory`, or the `no-memories` mode in `default_modes` / `added_modes` (a `--mode` given
+    when the server starts is not seen here)."""
+    rule = rules_for("serena").value("memories.off")
+    tools = config.get(rule["tools"]) or []
+    if isinstance(tools, list) and rule["tool"] in tools:
+        return f"its {rule['tools']} name {rule['tool']}"
+    for key in rule["modes"]:
+        modes = config.get(key) or []
+        if isinstance(modes, list) and rule["mode"] in modes:
+            return f"its {key} include {rule['mode']}"
+    return ""
 
 
 def _trimmed(text: str):

@@ -305,3 +305,17 @@ def test_a_path_the_initial_prompt_names_that_is_gone_is_found(tmp_path):
     found = [(f.check, f.path, f.line) for f in model.findings if f.check == "instructions.missing-path"]
     assert found == [("instructions.missing-path", ".serena/project.yml", 2)]
     assert root.exists()
+
+
+@pytest.mark.parametrize("setting", ["excluded_tools: [read_memory]", "added_modes: [no-memories]",
+                                     "default_modes: [editing, no-memories]"])
+def test_a_project_that_takes_the_memory_tools_away_lists_no_memory(tmp_path, setting):
+    root = repo(tmp_path, {"a.md": "# a\n", "b.md": "# b\n"}, setting + "\n")
+    store = load(root)
+    st = startup_of(store)
+    assert st.tokens == 0 and "takes Serena's memory tools away" in st.what
+    model = build_context(tmp_path / "repo", token_counter=FakeTokenCounter(), env={"HOME": str(tmp_path / "home")})
+    ctx = model.agents["serena"]
+    assert sum(e.tokens for e in ctx.startup) == 0 and not ctx.on_demand
+    assert any("none can be read through Serena" in n for n in ctx.notes)
+    assert startup_of(load(repo(tmp_path / "on", {"a.md": "# a\n"}, "excluded_tools: [find_symbol]\n"))).tokens > 0
