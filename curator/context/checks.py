@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
+from ..agents import rules_for
 from ..model.findings import Repath
 from .builder import Builder
 from .fs import Text
@@ -108,7 +109,7 @@ _HYPOTHETICAL = re.compile(r"(?<![\w.])(?:e\.g\.|eg\.)|\b(example|create|creatin
 
 
 # Serena's initial prompt is instructions too (the memories under `.serena/` are not)
-_PROMPT_FILES = frozenset({".serena/project.yml", ".serena/project.local.yml"})
+_PROMPT_FILES = frozenset(rules_for("serena").value("project.initial-prompt")["files"])
 
 
 def missing_paths(b: Builder, built: dict[str, AgentContext]) -> None:

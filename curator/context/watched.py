@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from ..agents import rules_for
 from ..base.paths import is_below, is_within
 from .model import ContextModel
 
@@ -20,7 +21,7 @@ NESTED_NAMES = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.o
 TOP_FILES = frozenset({".cursorrules", ".windsurfrules", ".roorules", ".clinerules", ".roomodes", ".curator.yaml",
                        ".github/copilot-instructions.md", ".gemini/settings.json", ".claude/CLAUDE.md",
                        ".claude/AGENTS.md", ".claude/settings.json", ".claude/settings.local.json",
-                       ".serena/project.yml", ".serena/project.local.yml"})
+                       *rules_for("serena").value("project.initial-prompt")["files"]})
 
 
 # every folder the walk listed is followed (alone) up to this many: a nested file added anywhere

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..agents import rules_for
 from .serena_listing import names_text, repository, serena_version
+from .serena_patterns import project_config
 
 __all__ = ["Activation", "activation", "names_text", "serena_version"]
 
@@ -155,34 +156,3 @@ def _read(path: Path, inside: Path | None, out: Activation, raw: str) -> str | N
     except (OSError, RuntimeError, UnsafeFile) as exc:
         out.notes.append(f"the initial prompt embeds {raw!r}, which curator does not read ({exc}): not counted")
     return None
-
-
-def project_config(serena_dir: Path, files: tuple[str, ...], notes: list[str]) -> tuple[dict, dict[str, str]]:
-    """`project.yml` with `project.local.yml`'s keys laid over it (Serena's `ProjectConfig.load`),
-    and the file each key came from."""
-    merged: dict = {}
-    origin: dict[str, str] = {}
-    for shown in files:
-        data = _yaml(serena_dir / Path(shown).name, shown, notes)
-        merged.update(data)
-        origin.update({str(k): shown for k in data})
-    return merged, origin
-
-
-def _yaml(path: Path, shown: str, notes: list[str]) -> dict:
-    from ..base.safeio import read_small_file
-    from ..base.safeyaml import load
-
-    try:
-        text = read_small_file(path).decode("utf-8", "replace")
-    except FileNotFoundError:
-        return {}
-    except Exception as exc:  # noqa: BLE001 - an odd file: said, never fatal
-        notes.append(f"{shown}: cannot be read ({exc})")
-        return {}
-    try:
-        data = load(text)
-    except Exception:  # noqa: BLE001 - not YAML, or aliases past the budget
-        notes.append(f"{shown} is not valid YAML: its initial prompt is not counted")
-        return {}
-    return data if isinstance(data, dict) else {}

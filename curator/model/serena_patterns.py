@@ -41,38 +41,58 @@ class MemoryPatterns:
         return {"ignored": list(self.ignored), "read_only": list(self.read_only), "hidden": list(self.hidden)}
 
 
-Lists = tuple[list[str] | None, list[str] | None]  # (ignored, read-only); None: the file does not set it
+def project_config(serena_dir: Path, files: tuple[str, ...], notes: list[str]) -> tuple[dict, dict[str, str]]:
+    """`project.yml` with `project.local.yml`'s keys laid over it (Serena's `ProjectConfig.load`:
+    `dict.update`), and the file each key came from; what the patterns and the initial prompt
+    both read (serena_activation.py)."""
+    merged: dict = {}
+    origin: dict[str, str] = {}
+    for shown in files:
+        data = settings(serena_dir / Path(shown).name, shown, notes)
+        merged.update(data)
+        origin.update({str(k): shown for k in data})
+    return merged, origin
 
 
-def _lists(path: Path, keys: dict, notes: list[str]) -> Lists:
+_READ: dict[tuple, tuple[dict, str]] = {}  # (path, mtime, size) → (its mapping, a note): read once a change
+
+
+def settings(path: Path, shown: str, notes: list[str]) -> dict:
+    """A Serena YAML settings file as a mapping ({} when absent, unreadable or not a mapping, with
+    a note for the last two); one read while it is unchanged (a load and its start-up both ask)."""
     from ..base.safeio import read_small_file
+    from ..base.safeyaml import load
 
     try:
-        text = read_small_file(path).decode("utf-8", "replace")
-    except FileNotFoundError:
-        return None, None
-    except Exception as exc:  # noqa: BLE001 - an odd file: said, never fatal
-        notes.append(f"{path.name}: cannot be read ({exc})")
-        return None, None
-    if keys["ignored"] not in text and keys["read-only"] not in text:
-        return None, None
-    try:
-        from ..base.safeyaml import load
+        st = path.stat()
+    except OSError:
+        return {}
+    key = (str(path), st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size)
+    if key not in _READ:
+        data, note = {}, ""
+        try:
+            text = read_small_file(path).decode("utf-8", "replace")
+        except FileNotFoundError:
+            text = ""
+        except Exception as exc:  # noqa: BLE001 - a link, a FIFO, too large: said, never fatal
+            text, note = "", f"{shown}: cannot be read ({exc})"
+        try:
+            got = load(text) if text else {}
+            data = got if isinstance(got, dict) else {}
+        except Exception:  # noqa: BLE001 - not YAML, or aliases past the budget
+            note = f"{shown} is not valid YAML: none of its settings are read"
+        if len(_READ) > 64:
+            _READ.clear()
+        _READ[key] = (data, note)
+    data, note = _READ[key]
+    if note:
+        notes.append(note)
+    return data
 
-        data = load(text)
-    except Exception:  # noqa: BLE001 - not YAML, or aliases past the budget
-        notes.append(f"{path.name} is not valid YAML: its memory patterns are not read")
-        return None, None
-    if not isinstance(data, dict):
-        return None, None
 
-    def strings(key: str) -> list[str] | None:
-        if key not in data:
-            return None
-        value = data.get(key) or []
-        return [str(v) for v in value] if isinstance(value, list) else [str(value)]
-
-    return strings(keys["ignored"]), strings(keys["read-only"])
+def _strings(data: dict, key: str) -> list[str]:
+    value = data.get(key) or []
+    return [str(v) for v in value] if isinstance(value, list) else [str(value)]
 
 
 def read_patterns(store_root: Path, env: dict | None = None) -> MemoryPatterns | None:
@@ -84,15 +104,13 @@ def read_patterns(store_root: Path, env: dict | None = None) -> MemoryPatterns |
     env = dict(os.environ) if env is None else env
     keys = rules_for("serena").value("memories.patterns")
     notes: list[str] = []
-    # project.local.yml's keys replace project.yml's (Serena's ProjectConfig.load: `dict.update`)
-    ig, ro = _lists(store_root.parent / Path(keys["project"]).name, keys, notes)
-    local_ig, local_ro = _lists(store_root.parent / "project.local.yml", keys, notes)
-    ignored = (local_ig if local_ig is not None else ig) or []
-    read_only = (local_ro if local_ro is not None else ro) or []
+    files = tuple(rules_for("serena").value("project.initial-prompt")["files"])  # project.yml, then project.local.yml
+    project, _ = project_config(store_root.parent, files, notes)
+    ignored, read_only = _strings(project, keys["ignored"]), _strings(project, keys["read-only"])
     home = env.get("HOME")
     if home and not env.get("CI", "").strip():
-        more_ignored, more_read_only = _lists(Path(home) / keys["global"], keys, notes)
-        ignored, read_only = (more_ignored or []) + ignored, (more_read_only or []) + read_only
+        user = settings(Path(home) / keys["global"], Path(keys["global"]).name, notes)
+        ignored, read_only = _strings(user, keys["ignored"]) + ignored, _strings(user, keys["read-only"]) + read_only
     if not ignored and not read_only and not notes:
         return None
     out = MemoryPatterns(tuple(dict.fromkeys(ignored)), tuple(dict.fromkeys(read_only)), notes)

@@ -7,9 +7,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from ..agents import rules_for
 from ..context.model import ContextModel
 
 _NAMES = (".cursorrules", ".clinerules", ".windsurfrules", ".roorules")  # top files a revision's model reads
+
+SERENA_PROJECT = tuple(rules_for("serena").value("project.initial-prompt")["files"])  # its initial prompt
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +70,7 @@ def startup_changes(before: ContextModel | None, after: ContextModel) -> list[Ag
 def _candidate(path: str) -> bool:
     name = path.rsplit("/", 1)[-1]
     return (path.endswith((".md", ".mdc")) or name in _NAMES or name.startswith(".roorules-")
-            or path in (".gemini/settings.json", ".claude/settings.json", ".curator.yaml", ".serena/project.yml",
-                        ".serena/project.local.yml")
+            or path in (".gemini/settings.json", ".claude/settings.json", ".curator.yaml", *SERENA_PROJECT)
             or path.startswith((".clinerules/", ".roo/")))
 
 
