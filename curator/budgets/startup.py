@@ -1,7 +1,9 @@
 """What the agent loads at start-up from a store, by format, and the cap on it.
 
 - tiered Serena: the always-loaded `memory-index.md` (plus `knowledge/` where configured)
-  against the start-up token budget (`budgets.startup_load`);
+  against the start-up token budget (`budgets.startup_load`) and, beside the budget, what
+  activating the project says (the memory names and the initial prompt, as for a plain store):
+  Serena lists every memory whatever index the store keeps;
 - Claude Code: `MEMORY.md` whole when a start-up instruction file imports it (CLAUDE.md's
   `@.claude/memory/MEMORY.md`: an import has no cap, as the context model shows it), else as
   auto memory its first 200 lines or 25 KB, whichever comes first;
@@ -35,14 +37,21 @@ class Startup:
     files: list[tuple[str, int]] = field(default_factory=list)
     past_cap: list[CapLine] = field(default_factory=list)  # non-blank lines the agent never sees
     cut_lines: int = 0  # every line past the cap (blank ones too), where the cap is in lines
+    beside: int = 0  # tokens in `tokens` no budget governs: Serena's activation next to a tiered index
+    beside_what: str = ""  # what they are, in words
 
     @property
     def past_cap_lines(self) -> int:
         return self.cut_lines or len(self.past_cap)
 
     @property
+    def capped(self) -> int:
+        """The tokens the budget governs (all of them, unless some load beside it)."""
+        return self.tokens - self.beside
+
+    @property
     def over(self) -> bool:
-        return self.past_cap_lines > 0 or (self.cap_tokens is not None and self.tokens > self.cap_tokens)
+        return self.past_cap_lines > 0 or (self.cap_tokens is not None and self.capped > self.cap_tokens)
 
     def to_json(self) -> dict:
         """The one shape every JSON output gives a memory system's start-up load."""
@@ -50,6 +59,7 @@ class Startup:
             "what": self.what, "tokens": self.tokens, "budget": self.cap_tokens, "cap": self.cap_label,
             "cap_tokens": self.cap_tokens, "over": self.over, "past_cap_lines": self.past_cap_lines,
             "files": [{"path": p, "tokens": n} for p, n in self.files],
+            "budgeted": self.capped, "beside": {"tokens": self.beside, "what": self.beside_what},
             "past_cap": [{"path": c.path, "line": c.line, "text": c.text, "cumulative": c.cumulative}
                          for c in self.past_cap],
         }
@@ -73,7 +83,7 @@ def startup_of(store: Store) -> Startup:
     from . import startup_load
 
     sl = startup_load(store)
-    return Startup(
+    st = Startup(
         "the always-loaded index" + (" and auto-loaded tiers" if len(sl.files) > 1 else ""),
         sl.tokens,
         sl.budget,
@@ -81,6 +91,19 @@ def startup_of(store: Store) -> Startup:
         list(sl.files),
         list(sl.past_cap),
     )
+    if fmt == fmts.SERENA_TIERED and _serena_folder(store):  # Serena lists the names of a tiered store too
+        act = _serena_names(store)
+        st.tokens += act.tokens
+        st.beside, st.beside_what = act.tokens, "Serena's activation, " + act.what
+        st.files += act.files
+    return st
+
+
+def _serena_folder(store: Store) -> bool:
+    from pathlib import Path
+
+    root = Path(store.root)
+    return root.name == "memories" and root.parent.name == ".serena"
 
 
 def startup_inputs(store: Store) -> list[str]:

@@ -220,7 +220,7 @@ def render_sources(out, repo) -> None:
             continue
         st = row["startup"]
         facts = [Text(f"{row['records']:>4} records"), Text(f"{row['tokens']:>7,} tok"),
-                 Text(f"start-up {st['tokens']:,}" + (f"/{st['cap_tokens']:,}" if st["cap_tokens"] else ""),
+                 Text(_startup_words(st),
                       style="error" if st["over"] and not st["past_cap_lines"] else "")]
         if st["past_cap_lines"]:  # which cap: a token budget, or Claude Code's auto-memory lines
             cap = "its token budget" if st["cap_tokens"] else "Claude Code's 200-line cap"
@@ -336,3 +336,13 @@ def print_json(data) -> None:
     from ..reports.escape import json_text
 
     sys.stdout.write(json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
+
+
+def _startup_words(st: dict) -> str:
+    """"start-up 2,761/4,000"; with tokens loaded beside the budget (Serena's activation next to
+    a tiered index) the total first: "start-up 12,116 (index 2,837/4,000)"."""
+    if not st["cap_tokens"]:
+        return f"start-up {st['tokens']:,}"
+    if st["beside"]["tokens"]:
+        return f"start-up {st['tokens']:,} (index {st['budgeted']:,}/{st['cap_tokens']:,})"
+    return f"start-up {st['tokens']:,}/{st['cap_tokens']:,}"

@@ -92,31 +92,50 @@ def _prompt_why(act, folder: str) -> str:
     return why
 
 
+def _serena_startup(ctx: AgentContext, store, st, act, rules) -> None:
+    """The activation's entries (the names, the initial prompt) and, for a tiered store, the index
+    the agent reads first: `st` (`startup_of`, every face's number) split, never recounted."""
+    from ..model import formats as fmts
+    from ..model.serena_listing import listed
+
+    folder = rules.value("memories.folder")
+    # the files entry a prompt makes is "../project.yml" (beside the store); a tiered store's others are its index
+    prompt = sum(t for p, t in st.files if p.startswith("../"))
+    plain = store.format == fmts.SERENA
+    n = len(listed(store))
+    names = (st.tokens if plain else st.beside) - prompt
+    ctx.startup.append(Loaded(folder, len(act.names.encode("utf-8")), names,
+                              f"the names of {n} {'memory' if n == 1 else 'memories'} (list_memories)"
+                              if not act.off else st.what if plain else "no memory names (the tools are off)",
+                              None, None, "", rules.id("memories.folder")))
+    if prompt:
+        ctx.startup.append(Loaded(act.prompt_file, len(act.prompt.encode("utf-8")), prompt, _prompt_why(act, folder),
+                                  None, None, "", rules.id("project.initial-prompt")))
+    if not plain:  # ADR-017: the agent reads the index first, once a session (the store's budget governs it)
+        for path, tokens in st.files:
+            if not path.startswith("../"):
+                rec = store.records.get(path)
+                ctx.startup.append(Loaded(f"{folder}/{path}", rec.size or 0 if rec else 0, tokens,
+                                          f"{st.what} (ADR-017: read first, once a session), "
+                                          f"budget {st.cap_label}", None, None, ""))
+
+
 def serena_context(store) -> AgentContext:
     """Serena's entry from its loaded store (the app's own snapshot after a memory edit, too):
     the memories its patterns hide are not listed (the store never loaded them)."""
     from ..agents import rules_for
     from ..budgets.startup import startup_of
-    from ..model import formats as fmts
     from ..model.serena_activation import activation
-    from ..model.serena_listing import linked_names, listed, listing, serena_version
+    from ..model.serena_listing import linked_names, listing, serena_version
 
     rules = rules_for("serena", serena_version(store))
     ctx = AgentContext("serena")
     st = startup_of(store)  # the number the budgets and `curator tokens` show: split here, never recounted
     folder = rules.value("memories.folder")
     act = activation(store)
-    prompt = sum(t for _, t in st.files) if store.format == fmts.SERENA else 0  # the prompt's, for a plain store
-    n = len(listed(store))
-    ctx.startup.append(Loaded(folder, len(act.names.encode("utf-8")), st.tokens - prompt,
-                              f"the names of {n} {'memory' if n == 1 else 'memories'} (list_memories)"
-                              if store.format == fmts.SERENA and not act.off else st.what,
-                              None, None, "", rules.id("memories.folder")))
-    if prompt:
-        ctx.startup.append(Loaded(act.prompt_file, len(act.prompt.encode("utf-8")), prompt, _prompt_why(act, folder),
-                                  None, None, "", rules.id("project.initial-prompt")))
+    _serena_startup(ctx, store, st, act, rules)
     unread = linked_names(store)
-    if unread and store.format == fmts.SERENA:
+    if unread:
         links = listing(store).links
         where = f" (linked folders {', '.join(f'{folder}/{k}' for k in links)})" if links else ""
         ctx.notes.append(f"{len(unread)} memories Serena lists have no record in curator{where}: their names are "

@@ -40,6 +40,7 @@ def tiers_json(store, tiering, load=None) -> dict:
         "folders": rows,
         "startup": {"load": list(tiering.startup), "files": [p for p, _ in load.files], "tokens": load.tokens,
                     "budget": load.cap_tokens, "cap": load.cap_label, "what": load.what,
+                    "budgeted": load.capped, "beside": {"tokens": load.beside, "what": load.beside_what},
                     "why": startup_why(store, tiering)},
     }
 
@@ -62,6 +63,9 @@ def startup_words(st: dict) -> str:
     """"2,761 tokens (budget 4,000) = memory-index.md, knowledge/**" — a tiered store's load by
     its globs; any other format's by what its agent reads."""
     if st["budget"] is not None:
-        return f"{st['tokens']:,} tokens (budget {st['budget']:,}) = " + (", ".join(st["load"]) or "nothing")
+        said = f"{st['budgeted']:,} tokens (budget {st['budget']:,}) = " + (", ".join(st["load"]) or "nothing")
+        if st["beside"]["tokens"]:  # Serena's listing, under no budget: the total first, as every face gives it
+            return f"{st['tokens']:,} tokens: {said}, and {st['beside']['tokens']:,} of {st['beside']['what']}"
+        return said
     cap = "" if st["cap"] in st["what"] else f" ({st['cap']})"
     return f"{st['tokens']:,} tokens{cap} = {st['what']}"

@@ -194,8 +194,8 @@ def render_startup(console, store: Store) -> None:
     console.print(Text("Start-up load", style="bold"))
     line = Text()
     if st.cap_tokens is not None:
-        line.append(bar(st.tokens, max(st.cap_tokens, st.tokens)), style=style)
-        line.append(f"  {st.tokens:,} / {st.cap_tokens:,} tokens")
+        line.append(bar(st.capped, max(st.cap_tokens, st.capped)), style=style)
+        line.append(f"  {st.capped:,} / {st.cap_tokens:,} tokens")
         line.append(" — over budget" if st.over else " — within budget", style=style)
     else:
         line.append(f"{st.tokens:,} tokens", style="bold")
@@ -206,6 +206,9 @@ def render_startup(console, store: Store) -> None:
     width = min(room, max((len(p) for p, _ in st.files), default=0))
     for path, n in st.files:
         console.print(f"    {middle_cut(path, room):<{width}} {n:>7,}", no_wrap=True)
+    if st.beside:  # loaded too, under no budget: the total is every face's start-up number
+        print_indented(console, Text(f"+ {st.beside:,} tokens beside the budget: {st.beside_what}", style="dim"), 2)
+        print_indented(console, Text(f"= {st.tokens:,} tokens at start-up", style="bold"), 2)
     if st.past_cap:
         console.print(Text(f"  {st.past_cap_lines} line(s) fall past the cap:", style="warning"))
         for c in st.past_cap[:12]:

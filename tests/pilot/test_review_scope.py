@@ -73,9 +73,15 @@ async def test_whole_repository_reviews_every_memory_system_as_the_cli_does(caps
         assert [next(n for n in changed if n in rows[i]) for i in heads] == changed
         records = sum(len(x["records"]) for x in data["sources"])
         assert sum(1 for r in rows if "added" in r or "modified" in r or "removed" in r) >= records
-        # the instruction files' change: each agent's start-up, first
-        agent = data["agents"][0]
-        assert rows[0].startswith("start-up") and agent["agent"] in rows[0] and "CLAUDE.md" in rows[0]
+        # the instruction files' change: each agent's start-up, first (Serena's too: a memory added
+        # is one more name its activation lists)
+        agents = data["agents"]
+        assert rows[0].startswith("start-up") and [a["agent"] in r for a, r in zip(agents, rows, strict=False)] == \
+            [True] * len(agents)
+        assert agents[0]["agent"] == "serena" and ".serena/memories" in rows[0]
+        i, agent = next((i, a) for i, a in enumerate(agents) if "CLAUDE.md" in rows[i])
+        table.move_cursor(row=i)
+        await pilot.pause()
         assert f"{agent['before']:,} → {agent['after']:,}" in text_of(screen.query_one("#review-diff"))
         # a record of the second system: its diff, and Enter opens it in that system
         second = heads[1] + 1

@@ -95,14 +95,20 @@ class BudgetsScreen(CuratorScreen):
         head.append("Start-up load  ", style="bold")
         cap = st.cap_tokens
         if cap is not None:
-            head.append(f"{st.tokens:,} / {cap:,} tokens", style=f"bold {colour}")
+            used = st.capped  # the part the budget governs (all of it, but for Serena's list beside an index)
+            if st.beside:  # the total first, as every face gives it
+                head.append(f"{st.tokens:,} tokens: index ", style="bold")
+            head.append(f"{used:,} / {cap:,} tokens", style=f"bold {colour}")
             head.append("  over budget" if over else "  within budget", style=colour)
             width = 40
-            filled = round(width * min(st.tokens, cap) / max(cap, 1))
+            filled = round(width * min(used, cap) / max(cap, 1))
             head.append("\n" + "█" * filled, style=colour)
             head.append("░" * (width - filled), style="dim")
-            if st.tokens > cap:
-                head.append("▶" * min(10, round(10 * (st.tokens - cap) / max(cap, 1)) or 1), style="bold " + colour)
+            if used > cap:
+                head.append("▶" * min(10, round(10 * (used - cap) / max(cap, 1)) or 1), style="bold " + colour)
+            if st.beside:
+                head.append(f"\n  + {st.beside_what}  ", style="")
+                head.append(f"{st.beside:,}", style="dim")
         else:  # a cap in lines or records, or none: the number and what it is
             head.append(f"{st.tokens:,} tokens", style="bold")
             head.append(f"  {st.what}", style="dim")
@@ -187,8 +193,12 @@ class BudgetsScreen(CuratorScreen):
         for _, src in sources:
             st = startup_of(src.workspace.store)
             out.append(f"\n  {src.name}  ", style="bold")
-            out.append(f"{st.tokens:,} tokens" + (f" of {st.cap_tokens:,}" if st.cap_tokens else ""),
-                       style="bold error" if st.over else "success")
+            if st.beside and st.cap_tokens:  # the total, then the index against its budget
+                out.append(f"{st.tokens:,} tokens", style="bold")
+                out.append(f" (index {st.capped:,} of {st.cap_tokens:,})", style="bold error" if st.over else "success")
+            else:
+                out.append(f"{st.tokens:,} tokens" + (f" of {st.cap_tokens:,}" if st.cap_tokens else ""),
+                           style="bold error" if st.over else "success")
             cap = "" if st.cap_tokens else f"  cap: {st.cap_label}"
             out.append(cap + (f"; {st.past_cap_lines} lines past it" if st.past_cap_lines else ""), style="dim")
         out.append(f"\n\nBelow: {repo.sources[repo.current].name}", style="bold")

@@ -18,6 +18,7 @@ class BudgetBar(Widget):
     note: reactive[str] = reactive("")  # words instead of a bar (e.g. several caps at once)
     unit: reactive[str] = reactive("")  # after the numbers: "108/104 lines over"
     past: reactive[int] = reactive(0)  # lines past a cap that is not in tokens
+    beside: reactive[int] = reactive(0)  # of `used`, tokens no budget governs (Serena's list beside an index)
 
     def __init__(self, label: str = "", used: int = 0, budget: int = 0, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -31,16 +32,18 @@ class BudgetBar(Widget):
             return Text(self.note, style="bold error" if over else "success", no_wrap=True, overflow="ellipsis")
         if not self.budget:  # no cap in tokens: the number alone (nothing before a load)
             return self._uncapped()
-        over = bool(self.budget) and self.used > self.budget
+        capped = self.used - self.beside  # the total first, then the part the budget governs
+        over = bool(self.budget) and capped > self.budget
         colour = "error" if over else "success"  # role styles: the current theme's colours
-        tail = f" {self.used:,}/{self.budget:,}" + (f" {self.unit}" if self.unit else "") + (" over" if over else "")
+        shown = f"{self.used:,} · index {capped:,}/{self.budget:,}" if self.beside else f"{self.used:,}/{self.budget:,}"
+        tail = f" {shown}" + (f" {self.unit}" if self.unit else "") + (" over" if over else "")
         label = self.label + " " if self.label else ""
         room = self.size.width
         if room < len(label) + len(tail) + 6:  # narrow: the words before the bar (its label's last word, else none)
             if len(label) + len(tail) > room:
                 label = label.split()[-1] + " " if label and room >= len(label.split()[-1]) + len(tail) + 1 else ""
         width = max(0, room - len(label) - len(tail))
-        frac = 0 if not self.budget else min(1.0, self.used / self.budget)
+        frac = 0 if not self.budget else min(1.0, capped / self.budget)
         filled = round(width * frac)
         text = Text(label, no_wrap=True, overflow="ellipsis")
         text.append("━" * filled, style=colour)

@@ -118,9 +118,14 @@ def render_overview(repo, title: str, context=None) -> Group:
         parts.append(totals_line("  ", len(store.records), memories, store.total_tokens, ws.counts()))
         start = Text("start-up: ")
         start.append(f"{st.tokens:,} tokens", style="bold")
-        if st.cap_tokens is not None:
-            start.append(f" of {st.cap_tokens:,}", style="error" if st.over else "")
-        start.append(f" — {st.what}", style="dim")
+        if st.cap_tokens is not None and st.beside:  # the budget governs the index, not Serena's list
+            start.append(f" — {st.what}: {st.capped:,}", style="dim")
+            start.append(f" of {st.cap_tokens:,}", style="error" if st.over else "dim")
+            start.append(f"; {st.beside_what}: {st.beside:,}", style="dim")
+        else:
+            if st.cap_tokens is not None:
+                start.append(f" of {st.cap_tokens:,}", style="error" if st.over else "")
+            start.append(f" — {st.what}", style="dim")
         if st.past_cap_lines:  # which cap: the store's token budget, or Claude Code's auto-memory lines
             cap = f"its {st.cap_tokens:,}-token budget" if st.cap_tokens else "Claude Code's 200-line cap"
             start.append(f"; {st.past_cap_lines} lines past {cap} are never seen", style="warning")

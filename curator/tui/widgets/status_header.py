@@ -57,12 +57,12 @@ class StatusHeader(Horizontal):
             model = getattr(self.app, "context_model", None) or getattr(repo, "instructions", None)
             agents = [(ctx.label, ctx.startup_tokens) for name, ctx in (model.agents.items() if model else ())
                       if name != "serena"]
-            bar.label, bar.used, bar.budget, bar.past = "", 0, 0, 0
+            bar.label, bar.used, bar.budget, bar.past, bar.beside = "", 0, 0, 0, 0
             bar.note = "start-up " + " · ".join(f"{label} {compact(n)}" for label, n in agents) if agents else ""
             return
         if whole:  # one bar cannot hold every source's cap: say how many are over
             over, n = startup_overs(repo, None)
-            bar.label, bar.used, bar.budget, bar.past = "", 0, 0, 0
+            bar.label, bar.used, bar.budget, bar.past, bar.beside = "", 0, 0, 0, 0
             bar.note = f"start-up over cap: {over} of {n}" if over else f"start-up within cap: {n} of {n}"
             return
         from ...budgets.startup import startup_of
@@ -71,7 +71,7 @@ class StatusHeader(Horizontal):
         bar.note, bar.unit = "", ""
         bar.label = "start-up"
         bar.past = st.past_cap_lines  # Claude Code's MEMORY.md: lines past 200 / 25 KB
-        bar.used, bar.budget = st.tokens, st.cap_tokens or 0
+        bar.used, bar.budget, bar.beside = st.tokens, st.cap_tokens or 0, st.beside if st.cap_tokens else 0
 
     def show_instructions(self, model) -> None:
         """No memory store: the repository's name, its agents and its instruction findings (as
