@@ -106,9 +106,6 @@ class BudgetsScreen(CuratorScreen):
             head.append("░" * (width - filled), style="dim")
             if used > cap:
                 head.append("▶" * min(10, round(10 * (used - cap) / max(cap, 1)) or 1), style="bold " + colour)
-            if st.beside:
-                head.append(f"\n  + {st.beside_what}  ", style="")
-                head.append(f"{st.beside:,}", style="dim")
         else:  # a cap in lines or records, or none: the number and what it is
             head.append(f"{st.tokens:,} tokens", style="bold")
             head.append(f"  {st.what}", style="dim")
@@ -117,6 +114,9 @@ class BudgetsScreen(CuratorScreen):
             head.append(f"{n:,}", style="dim")
         if len(st.files) > 8:
             head.append(f"\n  … and {len(st.files) - 8} more files loaded at start-up", style="dim")
+        if st.beside and cap is not None:  # beside the budget: Serena's activation next to the index
+            head.append(f"\n  + {st.beside_what}  ", style="")
+            head.append(f"{st.beside:,}", style="dim")
         if st.past_cap:
             head.append(f"\n{st.past_cap_lines} line(s) fall past the cap:", style="bold " + (theme.warning or "warning"))
             for c in st.past_cap[:8]:

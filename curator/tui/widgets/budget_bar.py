@@ -35,10 +35,14 @@ class BudgetBar(Widget):
         capped = self.used - self.beside  # the total first, then the part the budget governs
         over = bool(self.budget) and capped > self.budget
         colour = "error" if over else "success"  # role styles: the current theme's colours
-        shown = f"{self.used:,} · index {capped:,}/{self.budget:,}" if self.beside else f"{self.used:,}/{self.budget:,}"
+        room = self.size.width
+        shown = f"{self.used:,}/{self.budget:,}"
+        if self.beside:  # the total, then the index against its budget, shorter as room runs out
+            shown = next((t for t in (f"{self.used:,} · index {capped:,}/{self.budget:,}",
+                                      f"{self.used:,} ({capped:,}/{self.budget:,})") if len(t) + 6 <= room),
+                         f"{self.used:,}")
         tail = f" {shown}" + (f" {self.unit}" if self.unit else "") + (" over" if over else "")
         label = self.label + " " if self.label else ""
-        room = self.size.width
         if room < len(label) + len(tail) + 6:  # narrow: the words before the bar (its label's last word, else none)
             if len(label) + len(tail) > room:
                 label = label.split()[-1] + " " if label and room >= len(label.split()[-1]) + len(tail) + 1 else ""
