@@ -131,6 +131,25 @@ def startup_inputs(store: Store) -> list[str]:
 
 
 def _claude(store: Store) -> Startup:
+    """What Claude Code loads of the store here: its MEMORY.md as auto memory (`claude_as_auto`),
+    but nothing for a `.claude/memory` committed in the repository that no loaded file imports and
+    neither your autoMemoryDirectory nor a link makes your auto memory (the context view's "never
+    by itself"): the auto-memory figure is said in words, the number is what the agent gets."""
+    from ..model.imports import store_file_import
+
+    st = claude_as_auto(store)
+    if not st.files or store_file_import(store, st.files[0][0]) is not None or not committed_claude_memory(store.root):
+        return st
+    path = st.files[0][0]
+    past = f", {st.past_cap_lines} lines past its cap" if st.past_cap_lines else ""
+    return Startup(f"nothing: {path} is committed in the repository, not your auto memory here; Claude Code reads "
+                   f"it only when a loaded file imports it (as auto memory: {st.tokens:,} tokens{past})", 0, None,
+                   st.cap_label)
+
+
+def claude_as_auto(store: Store) -> Startup:
+    """The store's MEMORY.md as Claude Code loads it when it is the auto memory (its cap) or
+    imported (whole): what the route walks from (retrieval/route.py), wherever it is kept."""
     from ..model.imports import startup_import
 
     path = store.l0.path if store.l0 is not None else "MEMORY.md"
@@ -172,8 +191,6 @@ def _claude(store: Store) -> Startup:
                 past.append(CapLine(rec.path, no, lines[no - 1].rstrip("\n"), running))
     cut = 0 if first is None else len(lines) - first + 1
     what = f"{rec.path} as Claude Code's auto memory (its {fmts.claude_cap_words(cap)})"
-    if committed_claude_memory(store.root):  # the context view's "never by itself", said here too
-        what += "; committed in the repository, it loads only if a loaded file imports it"
     return Startup(what, tokens, None, label, [(rec.path, tokens)], past, cut)
 
 
@@ -202,8 +219,6 @@ def _unread(store: Store, rec, label: str, cap: dict) -> Startup:
     tokens = _count(store, shown)
     cut = 0 if first is None else len(text.splitlines()) - first + 1
     what = f"{rec.path} as Claude Code's auto memory, {why}"
-    if committed_claude_memory(store.root):
-        what += "; committed in the repository, it loads only if a loaded file imports it"
     return Startup(what, tokens, None, label, [(rec.path, tokens)], [], cut)
 
 

@@ -62,6 +62,7 @@ def _files_over(ctx: Context, over, approx: str) -> None:
             "budget.over",
             path,
             f"{what} is {tokens:,} tokens{approx}, over its {limit:,} budget"
+            + (" (budgets.l0: the index's own, not the start-up budget)" if what == "L0 index" else "")
             # a budget curator keeps, not a cap an agent cuts at: never "falls past" (tokens says within)
             + (f"; it passes the budget at line {line} (the agent still reads every line)" if line else ""),
             line=line,

@@ -131,14 +131,16 @@ def _past_cap(ctx: Context) -> None:
                 else first == cap["lines"] + 1)
     why = f"the first {cap['lines']} lines" if by_lines else f"the first {cap['bytes'] // 1000} KB"
     shown = ", ".join(lost[:5]) + (", …" if len(lost) > 5 else "")
+    committed = committed_claude_memory(store.root)  # then the cap bites only where it is someone's auto memory
     ctx.add(
         "budget.past-cap",
         rec.path,
         f"lines {first}–{len(lines)} are past Claude Code's auto-memory cap (it reads only {why} of "
-        f"{rec.path}): the agent never sees them"
+        f"{rec.path}): " + ("where this folder is your auto memory (autoMemoryDirectory or a link), "
+                            if committed else "") + "the agent never sees them"
         + (f"; {len(lost)} topic file(s) listed only there: {shown}" if lost else "")
-        + (" — as auto memory: committed in the repository, it loads only if imported, and then whole"
-           if committed_claude_memory(store.root) else ""),
+        + ("; here it is a committed folder, which loads only when a loaded file imports it, then whole"
+           if committed else ""),
         line=first,
         fix=SplitIndex(rec.path) if inline_sections(rec.text) else None,
     )

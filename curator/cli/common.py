@@ -223,7 +223,7 @@ def render_sources(out, repo) -> None:
                  Text(_startup_words(st),
                       style="error" if st["over"] and not st["past_cap_lines"] else "")]
         if st["past_cap_lines"]:  # which cap: a token budget, or Claude Code's auto-memory lines
-            cap = "its token budget" if st["cap_tokens"] else "Claude Code's 200-line cap"
+            cap = "its token budget" if st["cap_tokens"] else "Claude Code's auto-memory cap"
             facts.append(Text(f"{st['past_cap_lines']} lines past {cap}", style="warning"))
         one = Text(" · ").join(facts)
         if head.cell_len + 2 + one.cell_len <= out.width:  # one line when it fits, else the facts under it
@@ -340,9 +340,9 @@ def print_json(data) -> None:
 
 def _startup_words(st: dict) -> str:
     """"start-up 2,761/4,000"; with tokens loaded beside the budget (Serena's activation next to
-    a tiered index) the total first: "start-up 12,116 (index 2,837/4,000)"."""
+    a tiered index) the total first: "start-up 12,124 (2,837/4,000 in budget)"."""
     if not st["cap_tokens"]:
         return f"start-up {st['tokens']:,}"
     if st["beside"]["tokens"]:
-        return f"start-up {st['tokens']:,} (index {st['budgeted']:,}/{st['cap_tokens']:,})"
+        return f"start-up {st['tokens']:,} ({st['budgeted']:,}/{st['cap_tokens']:,} in budget)"
     return f"start-up {st['tokens']:,}/{st['cap_tokens']:,}"

@@ -148,15 +148,19 @@ def auto_memory_setting(root: Path, env: Mapping[str, str], home: Path) -> tuple
 
 def committed_claude_memory(root) -> bool:
     """A `.claude/memory/` kept in a repository (not the user's auto memory under
-    `~/.claude/projects/<slug>/memory`): the agent reads its MEMORY.md only when a loaded file
-    imports it (design.md), so figures of it as auto memory say so."""
+    `~/.claude/projects/<slug>/memory`, which your autoMemoryDirectory or a link may make it): the
+    agent reads its MEMORY.md only when a loaded file imports it (rule claude-code/memory.repository)."""
     root = Path(root)
     if not (root.name == "memory" and root.parent.name == ".claude"):
         return False
-    env = os.environ  # your autoMemoryDirectory may name it: then it is auto memory
+    env = os.environ  # your autoMemoryDirectory may name it, or your auto-memory folder link to it
     try:
-        moved = auto_memory_folder(root.parent.parent.resolve(), env, Path(env.get("HOME") or Path.home()))
-        return moved is None or moved.resolve() != root.resolve()
+        repo, home, here = root.parent.parent.resolve(), Path(env.get("HOME") or Path.home()), root.resolve()
+        moved = auto_memory_folder(repo, env, home)
+        if moved is not None:
+            return moved.resolve() != here
+        return not any((base / "projects" / claude_slug(repo) / "memory").resolve() == here
+                       for base in claude_roots(env, home))
     except (OSError, RuntimeError, ValueError):
         return True
 

@@ -213,9 +213,9 @@ def loaded_index(store: Store, path: str) -> tuple[int, int | None]:
         return whole, None
 
     def build() -> tuple[int, int | None]:
-        from ..budgets.startup import startup_of
+        from ..budgets.startup import claude_as_auto
 
-        st = startup_of(store)
+        st = claude_as_auto(store)  # the store as its owner's agent loads it, committed or not
         files = dict(st.files)
         if path not in files:  # auto memory off and nothing imports it: the walk starts nowhere
             return 0, 1

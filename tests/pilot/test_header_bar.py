@@ -3,6 +3,8 @@ for Claude Code's MEMORY.md, the lines its loader cuts, at any width."""
 
 from __future__ import annotations
 
+import json
+
 from curator.base.tokens import FakeTokenCounter
 from curator.budgets.startup import startup_of
 from curator.tui.app import make_app
@@ -18,6 +20,8 @@ async def test_the_claude_header_shows_startup_tokens_and_the_lines_past_the_cap
     for name in topics[:3]:
         (memory / f"{name}.md").write_text(f"---\nname: {name}\ndescription: d\ntype: project\n---\n# {name}\n")
     (memory / "MEMORY.md").write_text("# Memory\n" + "".join(f"- [{n}]({n}.md) — hook\n" for n in topics))
+    # your local settings make the committed folder this checkout's auto memory: capped at start-up
+    (memory.parent / "settings.local.json").write_text(json.dumps({"autoMemoryDirectory": str(memory)}))
     app = make_app(tmp_path / "repo", token_counter=FakeTokenCounter(), theme="curator-dark", remember_theme=False)
     widths = []
     async with app.run_test(size=(80, 24)) as pilot:

@@ -97,7 +97,7 @@ class BudgetsScreen(CuratorScreen):
         if cap is not None:
             used = st.capped  # the part the budget governs (all of it, but for Serena's list beside an index)
             if st.beside:  # the total first, as every face gives it
-                head.append(f"{st.tokens:,} tokens: index ", style="bold")
+                head.append(f"{st.tokens:,} tokens, in the start-up budget ", style="bold")
             head.append(f"{used:,} / {cap:,} tokens", style=f"bold {colour}")
             head.append("  over budget" if over else "  within budget", style=colour)
             width = 40
@@ -195,7 +195,7 @@ class BudgetsScreen(CuratorScreen):
             out.append(f"\n  {src.name}  ", style="bold")
             if st.beside and st.cap_tokens:  # the total, then the index against its budget
                 out.append(f"{st.tokens:,} tokens", style="bold")
-                out.append(f" (index {st.capped:,} of {st.cap_tokens:,})", style="bold error" if st.over else "success")
+                out.append(f" ({st.capped:,} of {st.cap_tokens:,} in budget)", style="bold error" if st.over else "success")
             else:
                 out.append(f"{st.tokens:,} tokens" + (f" of {st.cap_tokens:,}" if st.cap_tokens else ""),
                            style="bold error" if st.over else "success")

@@ -38,7 +38,7 @@ class BudgetBar(Widget):
         room = self.size.width
         shown = f"{self.used:,}/{self.budget:,}"
         if self.beside:  # the total, then the index against its budget, shorter as room runs out
-            shown = next((t for t in (f"{self.used:,} · index {capped:,}/{self.budget:,}",
+            shown = next((t for t in (f"{self.used:,} · {capped:,}/{self.budget:,} in budget",
                                       f"{self.used:,} ({capped:,}/{self.budget:,})") if len(t) + 6 <= room),
                          f"{self.used:,}")
         tail = f" {shown}" + (f" {self.unit}" if self.unit else "") + (" over" if over else "")

@@ -127,7 +127,7 @@ def render_overview(repo, title: str, context=None) -> Group:
                 start.append(f" of {st.cap_tokens:,}", style="error" if st.over else "")
             start.append(f" — {st.what}", style="dim")
         if st.past_cap_lines:  # which cap: the store's token budget, or Claude Code's auto-memory lines
-            cap = f"its {st.cap_tokens:,}-token budget" if st.cap_tokens else "Claude Code's 200-line cap"
+            cap = f"its {st.cap_tokens:,}-token budget" if st.cap_tokens else "Claude Code's auto-memory cap"
             start.append(f"; {st.past_cap_lines} lines past {cap} are never seen", style="warning")
         parts += [Padding(start, (0, 0, 0, 2)), Text("")]  # wrapped lines keep the block's indent
     parts += agent_lines(context)

@@ -52,8 +52,19 @@ def test_an_imported_memory_md_loads_whole_with_no_cap(make_store):
     assert entry.tokens == st.tokens and entry.via == "CLAUDE.md:3"  # the context model's number, exactly
 
 
-def test_a_memory_md_nobody_imports_is_auto_memory_capped_and_says_whose_cap(make_store):
+def _linked(root, home):
+    """Your auto-memory folder for `root` made a link to its committed `.claude/memory`."""
+    from curator.model.auto_memory import claude_roots, claude_slug
+
+    auto = claude_roots(home=home)[0] / "projects" / claude_slug(root.resolve()) / "memory"  # (the tests' config dir)
+    auto.parent.mkdir(parents=True, exist_ok=True)
+    auto.symlink_to(root / ".claude" / "memory")
+
+
+def test_a_memory_md_nobody_imports_is_auto_memory_capped_and_says_whose_cap(make_store, tmp_path, monkeypatch):
     root = _repo(make_store, "# Project\n\nRead `@.claude/memory/MEMORY.md` yourself.\n")  # (in code: no import)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    _linked(root, tmp_path / "home")  # the folder is your auto memory through a link
     store = _claude_store(root)
     st = startup_of(store)
     assert st.past_cap and st.tokens < store.records["MEMORY.md"].tokens
@@ -62,14 +73,22 @@ def test_a_memory_md_nobody_imports_is_auto_memory_capped_and_says_whose_cap(mak
     assert past and "Claude Code's auto-memory cap" in past[0].message and "MEMORY.md" in past[0].message
 
 
-def test_a_committed_memory_md_nobody_imports_says_it_loads_only_if_imported(make_store, tmp_path):
+def test_a_committed_memory_md_nobody_imports_loads_nothing_here(make_store, tmp_path, monkeypatch):
     # 4444J99/portfolio: the repository's copy of the user's auto memory; the context view says
-    # "never by itself", and the store's start-up figure and the cap finding now say so too
-    store = _claude_store(_repo(make_store, "# Project\n"))
-    said = "committed in the repository, it loads only if"
-    assert said in startup_of(store).what
+    # "never by itself", and the store's start-up is nothing (the auto-memory figure in words)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    root = _repo(make_store, "# Project\n")
+    store = _claude_store(root)
+    st = startup_of(store)
+    assert st.tokens == 0 and not st.files and not st.past_cap and not st.over
+    assert st.what.startswith("nothing: MEMORY.md is committed in the repository") and "lines past its cap" in st.what
+    said = "here it is a committed folder, which loads only when a loaded file imports it"
     past = [f for f in run_checks(store) if f.check == "budget.past-cap"]
     assert past and said in past[0].message and past[0].message.startswith("lines 201–")
+    _linked(root, tmp_path / "home")  # your auto-memory folder a link to it: auto memory, capped
+    linked = startup_of(_claude_store(root))
+    assert linked.tokens > 0 and linked.past_cap and "committed" not in linked.what
+    said = "committed"
     auto = tmp_path / "home" / ".claude" / "projects" / "-work-app" / "memory"  # the user's own: capped, no clause
     auto.mkdir(parents=True)
     (auto / "MEMORY.md").write_text(LONG)

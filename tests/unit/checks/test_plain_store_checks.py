@@ -175,9 +175,9 @@ def test_a_committed_memory_folder_your_local_settings_make_auto_memory_is_said_
     def past_cap() -> str:
         return next(f.message for f in run_checks(load(root / ".claude" / "memory")) if f.check == "budget.past-cap")
 
-    assert "committed in the repository, it loads only if imported" in past_cap()
+    assert "where this folder is your auto memory" in past_cap() and "committed folder" in past_cap()
     (root / ".claude" / "settings.local.json").write_text(json.dumps({"autoMemoryDirectory": str(root / ".claude/memory")}))
-    assert "committed in the repository" not in past_cap()  # it is this checkout's auto memory: capped
+    assert "committed" not in past_cap()  # it is this checkout's auto memory: capped
 
 
 def test_rows_whose_files_were_renamed_keep_their_re_point_fix_however_many(make_store):

@@ -18,7 +18,7 @@ def _json(capsys, root) -> dict:
 
 
 def test_claude_memory_start_up_is_memory_md_with_the_lines_past_its_cap(capsys, tmp_path):
-    mem = tmp_path / "repo" / ".claude" / "memory"
+    mem = tmp_path / "home" / ".claude" / "projects" / "-repo" / "memory"  # auto memory (a committed one loads nothing)
     mem.mkdir(parents=True)
     (mem / "a.md").write_text("---\nname: a\ndescription: d\ntype: project\n---\n# A\n")
     (mem / "MEMORY.md").write_text("# Memory\n" + "".join(f"- [t{i}](a.md) — hook {i}\n" for i in range(205)))
