@@ -19,6 +19,12 @@ from .pairs import shared_counts
 MAX_POSTING = 40
 
 
+def _same(first: str) -> str:
+    """What an exact copy is, as `facts.content_body` compares: never "same text" for two files
+    whose Related lists differ, without saying that those are set aside."""
+    return f"same text as {first}, apart from case, spacing and its Related/References/tags sections"
+
+
 def _both_logs(config, a, b) -> bool:
     """Two session logs (transient records, or the dated logs of a store without tiers) alike is
     no finding: a hook writes them from one template, and they are pruned or kept, never merged."""
@@ -43,7 +49,7 @@ def run(ctx: Context) -> None:
             reported.add((first, r.path))
             if _both_logs(ctx.config, ctx.store.records[first], r):
                 continue
-            ctx.add("duplicate.near", r.path, f"same text as {first} (after normalising)", target=first)
+            ctx.add("duplicate.near", r.path, _same(first), target=first)
             continue
         exact[facts.exact] = r.path
         if facts.words >= n and facts.fingerprints:
@@ -120,7 +126,7 @@ def near_duplicates_of(ctx: Context, path: str, fp_index: FingerprintIndex) -> N
             if _both_logs(ctx.config, rec, ctx.store.records[other]):
                 return
             first, second = sorted((path, other))
-            ctx.add("duplicate.near", second, f"same text as {first} (after normalising)", target=first)
+            ctx.add("duplicate.near", second, _same(first), target=first)
             return
     candidates: set[str] = set()
     for fp in facts.fingerprints:

@@ -60,7 +60,7 @@ class RepointRow(Fix):
 
 
 DropReason = Literal["unsafe", "dead", "repeated"]
-_DROP_TEXT: dict[str, str] = {"unsafe": "drop this row", "dead": "drop the dead row", "repeated": "drop the repeated row"}
+_DROP_TEXT: dict[str, str] = {"unsafe": "drop this row", "dead": "drop the dead row", "repeated": "move its keywords to the first row, drop it"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,7 +78,7 @@ def test_a_row_of_no_known_shape_is_refused(row):
 def test_each_variant_says_what_it_does():
     assert RepointRow("i.md", 3, "a.md", "b.md").description == "re-point to b.md"
     assert [DropRow("i.md", 1, "t.md", r).description for r in ("unsafe", "dead", "repeated")] == [
-        "drop this row", "drop the dead row", "drop the repeated row"]
+        "drop this row", "drop the dead row", "move its keywords to the first row, drop it"]
     assert IndexOrphan("x.md", "skills-x-index.md").description == "add a row to skills-x-index.md"
     assert RefreshCount("memory-index.md", 4, "x.md", 120).description == "set the count to 120"
     assert Prune("reflection/old.md").description.startswith("prune")
