@@ -86,8 +86,8 @@ def codex_config(b: Builder) -> CodexConfig:
         if got is not None and trusted:
             layers.append((_parse(got.text, out.notes, project), project))
         elif got is not None:
-            out.notes.append(f"{project} is read only in a project you trust (not this one, in your Codex "
-                             "config): its settings do not apply")
+            why = f"{shown} marks none" if not os.path.isfile(user_file) else f"{shown} does not mark this one"
+            out.notes.append(f"{project} is read only in a project you trust ({why}): its settings do not apply")
     _hooks(b, out, rules, layers, os.path.join(b.home, folder), trusted)
     said: dict[str, str] = {}  # per key, what the layer that wins says
     for data, shown in layers:
@@ -141,7 +141,7 @@ def _hooks(b: Builder, out: CodexConfig, rules, layers: list[tuple[dict, str]], 
         if raw is None:
             continue
         if where == project_json and not trusted:
-            out.notes.append(f"{project_json} holds hooks Codex runs only in a project you trust (not this one)")
+            out.notes.append(f"{project_json} holds hooks Codex runs only in a project you trust (this one is not marked trusted)")
             continue
         try:
             data = json.loads(raw)

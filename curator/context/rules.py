@@ -117,9 +117,10 @@ def copilot(b: Builder) -> AgentContext:
             how = " or read from the list by the model" if rules.has("path.listed") else ""
             _manual(ctx, rel, t, f"only when attached by hand{how} (no {keys['globs']})", rule)
             if not meta.present and t.text.strip() and not _heading_keys(b, rel, t.text, (keys["globs"],)):
+                vscode = ("lists only its path, so the model picks it by its file name or you attach it by hand"
+                          if rules.has("path.listed") else "applies these instructions only when attached by hand")
                 b.add("instructions.no-description", rel, f"no frontmatter ({keys['globs']}, description): VS Code "
-                      "applies these instructions only when attached by hand (the Copilot CLI puts them whole in every "
-                      "prompt)", 1)
+                      f"{vscode} (the Copilot CLI puts them whole in every prompt)", 1)
     _copilot_agents(b, ctx, rules)
     ctx.notes.append("these are VS Code's rules: the Copilot CLI loads every root AGENTS.md, CLAUDE.md and GEMINI.md "
                      "and puts path instructions without applyTo in every prompt (`curator context --agent "

@@ -107,11 +107,11 @@ def test_codex_reads_your_fallback_names_and_cap_and_a_trusted_projects_config(t
     root = repo(tmp_path, {"TEAM.md": "team rules\n" * 50, "pkg/AGENTS.md": "pkg\n",
                            ".codex/config.toml": "project_doc_max_bytes = 100\n"})
     plain = build(root, tmp_path, agents=["codex"]).agents["codex"]
-    assert plain.startup == []  # TEAM.md is no name Codex reads by default
+    assert plain.startup == [] and any("~/.codex/config.toml marks none" in n for n in plain.notes)  # no config: none trusted
     _codex_config(tmp_path, 'project_doc_fallback_filenames = ["TEAM.md"]\n')
     codex = build(root, tmp_path, agents=["codex"]).agents["codex"]
     assert [e.path for e in codex.startup] == ["TEAM.md"] and codex.startup[0].cut is None
-    assert any("not this one" in n for n in codex.notes)  # the project's config is not read: not trusted
+    assert any("does not mark this one" in n for n in codex.notes)  # the project's config is not read: not trusted
     _codex_config(tmp_path, f'project_doc_fallback_filenames = ["TEAM.md"]\n[projects."{root}"]\n'
                             'trust_level = "trusted"\n')
     trusted = build(root, tmp_path, agents=["codex"])
@@ -288,7 +288,7 @@ def test_codex_names_the_hooks_that_print_into_its_context_yours_and_a_trusted_p
     assert any(n.startswith("a UserPromptSubmit hook in ~/.codex/config.toml runs `date`: what it prints joins "
                             "the context with every prompt, once you trust the hook") for n in notes)
     assert not any("guard.sh" in n for n in notes)  # the project's hooks: not trusted
-    assert ".codex/hooks.json holds hooks Codex runs only in a project you trust (not this one)" in notes
+    assert ".codex/hooks.json holds hooks Codex runs only in a project you trust (this one is not marked trusted)" in notes
     _codex_config(tmp_path, f'[projects."{root}"]\ntrust_level = "trusted"\n')
     trusted = [n for n in build(root, tmp_path, agents=["codex"]).agents["codex"].notes if " hook in " in n]
     assert trusted == ["a SessionStart hook in .codex/hooks.json runs `cat .codex/today.md`: what it prints joins the "

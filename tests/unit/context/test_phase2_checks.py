@@ -64,6 +64,17 @@ def test_a_skill_is_flagged_only_when_nothing_says_when_to_use_it(tmp_path):
     assert found(m, "instructions.frontmatter") == [(".claude/skills/broken/SKILL.md", 3)]  # said once, there
 
 
+
+def test_copilot_instructions_without_frontmatter_say_what_vs_code_does_as_the_context_view_does(tmp_path):
+    # dotnet/aspire's test-review-guidelines.instructions.md: VS Code lists its path for the model
+    root = repo(tmp_path, {".github/instructions/flaky.instructions.md": "# Flaky tests\n\nWatch for sleeps.\n"})
+    m = build(root, tmp_path)
+    (said,) = messages(m, "instructions.no-description")
+    ctx = m.agents["copilot"]
+    why = next(e.when for e in ctx.on_demand if e.path.endswith("flaky.instructions.md"))
+    assert "read from the list by the model" in why and "lists only its path" in said
+    assert "only when attached by hand (" not in said
+
 # -- files where no agent looks -------------------------------------------------------------
 
 @pytest.mark.parametrize("rel", [".cursor/rules", ".windsurf/rules", ".devin/rules", ".claude/rules", ".kiro/steering"])
