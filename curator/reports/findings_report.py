@@ -155,28 +155,7 @@ def render_text(console, store: Store, findings: list[Finding], ran: int | None 
         # is many short lines.
         group_w = min(width, max(len(_where(f)) for f in items))
         beside = console.width - 2 - group_w - 2 >= MIN_MESSAGE_COLUMN
-        for f in items:
-            msg = Text(visible(f.message))
-            if f.fix is not None:
-                msg.append(f"  → {visible(f.fix.description)}", style="success")
-            elif f.suggestion and f.suggestion not in f.message:
-                msg.append(f"  → {visible(f.suggestion)}", style="success")
-            if beside:  # the message wraps aligned under itself, no line padded
-                lines = msg.wrap(console, max(10, console.width - group_w - 4))
-                if len(_where(f)) > group_w:  # a path wider than the column: alone on its line, so
-                    # it neither runs into the message nor pushes the message past the edge
-                    console.print(Text("  " + _where(f), style="bold"), overflow="fold")
-                    where = Text(" " * (group_w + 4))
-                else:
-                    where = Text(f"  {_where(f)}".ljust(group_w + 4), style="bold")
-                for i, line in enumerate(lines):
-                    line.rstrip()
-                    console.print((where if i == 0 else Text(" " * (group_w + 4))) + line, no_wrap=True, crop=False)
-            elif 2 + len(_where(f)) + 2 + msg.cell_len <= console.width:  # fits on one line
-                console.print(Text.assemble(("  " + _where(f), "bold"), "  ", msg), no_wrap=True)
-            else:
-                console.print(Text("  " + _where(f), style="bold"), overflow="fold")
-                print_indented(console, msg, 6)
+        _print_items(console, items, group_w, beside)
         how = _how_to_fix(store, items)
         if how is not None:  # the command whole, wrapped beside "fix: $"
             print_hanging(console, Text("  fix: $ ", style="dim"), how)
@@ -198,6 +177,61 @@ def render_text(console, store: Store, findings: list[Finding], ran: int | None 
     of = f" of the {ran} run" if ran is not None and ran > checks else ""
     out.append(f" from {plural(checks, 'check')}{of}.")
     console.print(out)
+
+
+GROUP_FROM = 3  # findings of one check naming one target: one entry, its places listed
+
+
+def _grouped(items: list[Finding]) -> tuple[dict[str, list[Finding]], list[Finding]]:
+    """({target: findings} of targets named by GROUP_FROM or more, the other findings): 34 links
+    to one missing file read as one entry with its 34 places, not 34 entries (skogai)."""
+    by: dict[str, list[Finding]] = defaultdict(list)
+    for f in items:
+        if f.target:
+            by[f.target].append(f)
+    groups = {t: fs for t, fs in by.items() if len(fs) >= GROUP_FROM}
+    return groups, [f for f in items if not (f.target and f.target in groups)]
+
+
+def _print_items(console, items: list[Finding], group_w: int, beside: bool) -> None:
+    """Each finding as `path:line  message`, the message beside its place or under it; findings
+    naming one target GROUP_FROM times or more as one entry (`--format json` keeps each)."""
+    from rich.text import Text
+
+    from .escape import visible
+
+    groups, rest = _grouped(items)
+    for target, fs in groups.items():
+        head = Text(visible(target), style="bold")
+        head.append(f"  in {len(fs)} places, the first: ")
+        head.append(visible(fs[0].message))
+        print_indented(console, head, 2)
+        places = [Text(_where(f), style="dim") for f in fs[:12]]
+        if len(fs) > 12:
+            places.append(Text(f"… {len(fs) - 12} more (--format json lists each)", style="dim"))
+        print_phrases(console, places, 6, sep=", ")
+    for f in rest:
+        msg = Text(visible(f.message))
+        if f.fix is not None:
+            msg.append(f"  → {visible(f.fix.description)}", style="success")
+        elif f.suggestion and f.suggestion not in f.message:
+            msg.append(f"  → {visible(f.suggestion)}", style="success")
+        if beside:  # the message wraps aligned under itself, no line padded
+            lines = msg.wrap(console, max(10, console.width - group_w - 4))
+            if len(_where(f)) > group_w:  # a path wider than the column: alone on its line, so
+                # it neither runs into the message nor pushes the message past the edge
+                console.print(Text("  " + _where(f), style="bold"), overflow="fold")
+                where = Text(" " * (group_w + 4))
+            else:
+                where = Text(f"  {_where(f)}".ljust(group_w + 4), style="bold")
+            for i, line in enumerate(lines):
+                line.rstrip()
+                console.print((where if i == 0 else Text(" " * (group_w + 4))) + line, no_wrap=True, crop=False)
+        elif 2 + len(_where(f)) + 2 + msg.cell_len <= console.width:  # fits on one line
+            console.print(Text.assemble(("  " + _where(f), "bold"), "  ", msg), no_wrap=True)
+        else:
+            console.print(Text("  " + _where(f), style="bold"), overflow="fold")
+            print_indented(console, msg, 6)
 
 
 def _how_to_fix(store: Store, items: list[Finding]):  # -> Text | None
