@@ -37,3 +37,23 @@ async def test_the_claude_header_shows_startup_tokens_and_the_lines_past_the_cap
                 assert shown.endswith(f"{st.tokens:,} tok · 11 lines cut") and len(shown) <= bar.size.width
                 widths.append(bar.size.width)
         assert widths[0] < widths[1], widths  # the bar did take the wider terminal's room
+
+
+async def test_a_committed_memory_folder_says_why_it_loads_nothing_in_full_at_80x24(tmp_path):
+    """Budgets: start-up 0 and the reason, wrapped under the number, never cut at the edge."""
+    from tests.pilot.conftest import settle
+
+    memory = tmp_path / "repo" / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "a.md").write_text("---\nname: a\ndescription: d\ntype: project\n---\n# A\n")
+    (memory / "MEMORY.md").write_text("# Memory\n" + "".join(f"- [t{i}](a.md) — hook\n" for i in range(210)))
+    app = make_app(tmp_path / "repo", token_counter=FakeTokenCounter(), theme="curator-dark", remember_theme=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("3")
+        await settle(app, pilot)
+        box = app.screen.query_one("#startup")
+        shown = "\n".join(box.render_line(y).text for y in range(box.size.height))  # as the screen shows it
+        flat = " ".join(shown.split())
+        assert "Start-up load 0 tokens" in flat and "…" not in shown.split("Tokens per")[0]
+        assert "committed in the repository" in flat and "lines past its cap)" in flat

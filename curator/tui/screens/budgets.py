@@ -108,7 +108,13 @@ class BudgetsScreen(CuratorScreen):
                 head.append("▶" * min(10, round(10 * (used - cap) / max(cap, 1)) or 1), style="bold " + colour)
         else:  # a cap in lines or records, or none: the number and what it is
             head.append(f"{st.tokens:,} tokens", style="bold")
-            head.append(f"  {st.what}", style="dim")
+            room = max(30, self.size.width - 6)
+            if len(st.what) + 30 <= room:
+                head.append(f"  {st.what}", style="dim")
+            else:  # a long why ("nothing: committed …") wrapped under the number, never cut at the edge
+                import textwrap
+
+                head.append("".join(f"\n  {ln}" for ln in textwrap.wrap(st.what, room)), style="dim")
         for path, n in st.files[:8]:  # the largest are in the table below; `curator tokens` lists all
             head.append(f"\n  {path}  ", style="")
             head.append(f"{n:,}", style="dim")
