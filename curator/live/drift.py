@@ -171,7 +171,7 @@ def startup_history(store, *, samples: int = SAMPLES) -> LoadHistory:
     files = tuple(p for p, _ in st.files if not p.startswith("../"))  # "../project.yml": beside the store
     prompt = sum(t for _, t in st.files) if fmt == fmts.SERENA else st.beside  # charted as it is now, not by commit
     what = st.what + (f" (its initial prompt, {prompt:,} tokens, as it is now at every commit)" if prompt and
-                      not st.beside else f" (and {st.beside_what}, {prompt:,} tokens, as it is now at every commit)"
+                      not st.beside else f"; {st.beside_what}: {prompt:,} tokens, as it is now at every commit"
                       if prompt else "")
     if fmt != fmts.SERENA and not files:
         return LoadHistory("", reason="no single always-loaded file in this format")

@@ -81,3 +81,22 @@ def test_a_tiered_store_outside_serena_s_folder_lists_nothing_beside(tmp_path):
     (root / "deploy-release.md").write_text("# r\n")
     st = startup_of(load(root))
     assert st.beside == 0 and st.tokens == st.capped
+
+
+def test_the_drift_chart_ends_on_the_total_and_carries_the_listing_at_every_commit(tmp_path):
+    import subprocess
+
+    from curator.live.drift import startup_history
+
+    base = tmp_path / "repo"
+    root = tiered(base, n_extra=5)
+    (base / ".git").rmdir()
+    git = ["git", "-c", "user.email=a@b", "-c", "user.name=a"]
+    subprocess.run(["git", "init", "-q", str(base)], check=True)
+    subprocess.run([*git, "-C", str(base), "add", "-A"], check=True)
+    subprocess.run([*git, "-C", str(base), "commit", "-qm", "one"], check=True)
+    store = load(root)
+    st = startup_of(store)
+    history = startup_history(store)
+    assert history.points[-1].approx_tokens == st.tokens
+    assert history.points[0].offset == st.beside > 0 and "Serena's activation" in history.what
