@@ -21,6 +21,7 @@ from ..agents import rules_for
 from ..base.tokens import estimate
 from ..model import formats as fmts
 from ..model.auto_memory import committed_claude_memory, store_auto_off
+from ..model.serena_listing import is_project_folder
 from ..model.store import Store
 from . import CapLine
 
@@ -43,6 +44,16 @@ class Startup:
     @property
     def past_cap_lines(self) -> int:
         return self.cut_lines or len(self.past_cap)
+
+    @property
+    def store_files(self) -> list[tuple[str, int]]:
+        """The files inside the store (not Serena's `../project.yml`, whose prompt loads beside it)."""
+        return [(p, n) for p, n in self.files if not p.startswith("../")]
+
+    @property
+    def prompt_tokens(self) -> int:
+        """Tokens of the files beside the store: a Serena project's initial prompt."""
+        return sum(n for p, n in self.files if p.startswith("../"))
 
     @property
     def capped(self) -> int:
@@ -91,19 +102,12 @@ def startup_of(store: Store) -> Startup:
         list(sl.files),
         list(sl.past_cap),
     )
-    if fmt == fmts.SERENA_TIERED and _serena_folder(store):  # Serena lists the names of a tiered store too
+    if fmt == fmts.SERENA_TIERED and is_project_folder(store):  # Serena lists the names of a tiered store too
         act = _serena_names(store)
         st.tokens += act.tokens
         st.beside, st.beside_what = act.tokens, "Serena's activation, " + act.what
         st.files += act.files
     return st
-
-
-def _serena_folder(store: Store) -> bool:
-    from pathlib import Path
-
-    root = Path(store.root)
-    return root.name == "memories" and root.parent.name == ".serena"
 
 
 def startup_inputs(store: Store) -> list[str]:

@@ -99,8 +99,7 @@ def _serena_startup(ctx: AgentContext, store, st, act, rules) -> None:
     from ..model.serena_listing import listed
 
     folder = rules.value("memories.folder")
-    # the files entry a prompt makes is "../project.yml" (beside the store); a tiered store's others are its index
-    prompt = sum(t for p, t in st.files if p.startswith("../"))
+    prompt = st.prompt_tokens
     plain = store.format == fmts.SERENA
     n = len(listed(store))
     names = (st.tokens if plain else st.beside) - prompt
@@ -112,12 +111,11 @@ def _serena_startup(ctx: AgentContext, store, st, act, rules) -> None:
         ctx.startup.append(Loaded(act.prompt_file, len(act.prompt.encode("utf-8")), prompt, _prompt_why(act, folder),
                                   None, None, "", rules.id("project.initial-prompt")))
     if not plain:  # ADR-017: the agent reads the index first, once a session (the store's budget governs it)
-        for path, tokens in st.files:
-            if not path.startswith("../"):
-                rec = store.records.get(path)
-                ctx.startup.append(Loaded(f"{folder}/{path}", rec.size or 0 if rec else 0, tokens,
-                                          f"{st.what} (ADR-017: read first, once a session), "
-                                          f"budget {st.cap_label}", None, None, ""))
+        for path, tokens in st.store_files:
+            rec = store.records.get(path)
+            ctx.startup.append(Loaded(f"{folder}/{path}", (rec.size or 0) if rec else 0, tokens,
+                                      f"{st.what} (ADR-017: read first, once a session), budget {st.cap_label}",
+                                      None, None, ""))
 
 
 def serena_context(store) -> AgentContext:

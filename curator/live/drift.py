@@ -168,11 +168,13 @@ def startup_history(store, *, samples: int = SAMPLES) -> LoadHistory:
 
     fmt = store.format
     st = startup_of(store)
-    files = tuple(p for p, _ in st.files if not p.startswith("../"))  # "../project.yml": beside the store
-    prompt = sum(t for _, t in st.files) if fmt == fmts.SERENA else st.beside  # charted as it is now, not by commit
-    what = st.what + (f" (its initial prompt, {prompt:,} tokens, as it is now at every commit)" if prompt and
-                      not st.beside else f"; {st.beside_what}: {prompt:,} tokens, as it is now at every commit"
-                      if prompt else "")
+    files = tuple(p for p, _ in st.store_files)
+    prompt = st.beside or st.prompt_tokens  # charted as it is now, not by commit
+    what = st.what
+    if st.beside:  # a tiered store: Serena's activation beside its index
+        what += f"; {st.beside_what}: {prompt:,} tokens, as it is now at every commit"
+    elif prompt:
+        what += f" (its initial prompt, {prompt:,} tokens, as it is now at every commit)"
     if fmt != fmts.SERENA and not files:
         return LoadHistory("", reason="no single always-loaded file in this format")
     cap = (fmts.claude_cap(store)["bytes"] or None) if fmt == fmts.CLAUDE and startup_import(store) is None \

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..agents import rules_for
-from .serena_listing import names_text, repository, serena_version
+from .serena_listing import is_project_folder, names_text, repository, serena_version
 from .serena_patterns import project_config
 
 __all__ = ["Activation", "activation", "names_text", "serena_version"]
@@ -44,10 +44,9 @@ class Activation:
 def activation(store) -> Activation:
     """The activation text of the Serena store `store` (`.serena/memories`)."""
     out = Activation(names=names_text(store))
-    root = Path(store.root)
-    if root.name != "memories" or root.parent.name != ".serena":
+    if not is_project_folder(store):
         return out
-    prompt_of(store, root.parent, out)
+    prompt_of(store, Path(store.root).parent, out)
     if out.off:
         out.names = ""  # no memory tool, no listing (and no body the agent can read)
     return out

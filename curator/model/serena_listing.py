@@ -138,6 +138,12 @@ def names_text(store) -> str:
     return line.replace("{names}", json.dumps(names))
 
 
+def is_project_folder(store) -> bool:
+    """Is `store` a project's `.serena/memories` (whose activation Serena writes, project.yml beside)?"""
+    root = Path(store.root)
+    return root.name == "memories" and root.parent.name == ".serena"
+
+
 def is_global(store) -> bool:
     """Is `store` the user's global memories (`~/.serena/memories/global`)?"""
     root = Path(store.root)
