@@ -69,9 +69,13 @@ def prompt_of(store, serena_dir: Path, out: Activation, version: str | None = No
         out.notes.append("the initial prompt holds template blocks ({% %}): curator counts them as written")
     body = COMMENT.sub(_trimmed(""), prompt)
     built = [len(body)]
+    bodies: dict[str, str | None] = {}  # a name embedded 20,000 times is resolved and read once
 
     def embed(m: re.Match) -> str:
-        text = _embedded(store, m.group(4), out)
+        raw = m.group(4)
+        if raw not in bodies:
+            bodies[raw] = _embedded(store, raw, out)
+        text = bodies[raw]
         wrapped = "" if text is None else f'<memory name="{m.group(4)}">\n{text.strip()}\n</memory>'
         if built[0] + len(wrapped) > MAX_PROMPT:
             out.copies.append((wrapped, 1))

@@ -319,3 +319,11 @@ def test_a_project_that_takes_the_memory_tools_away_lists_no_memory(tmp_path, se
     assert sum(e.tokens for e in ctx.startup) == 0 and not ctx.on_demand
     assert any("none can be read through Serena" in n for n in ctx.notes)
     assert startup_of(load(repo(tmp_path / "on", {"a.md": "# a\n"}, "excluded_tools: [find_symbol]\n"))).tokens > 0
+
+
+def test_a_name_embedded_a_thousand_times_is_read_once_and_said_once(tmp_path):
+    many = "{{ embed_memory('core') }}" * 1000 + "{{ embed_memory('gone') }}" * 1000
+    root = repo(tmp_path, {"core.md": "# Core\n\nthe core facts\n"}, f"initial_prompt: \"{many}\"\n")
+    act = activation(load(root))
+    assert act.unknown == ["gone"] and act.embedded == ["core"]  # once each, not a thousand times
+    assert act.prompt.count('<memory name="core">') == 1000
