@@ -96,9 +96,9 @@ class BudgetsScreen(CuratorScreen):
         cap = st.cap_tokens
         if cap is not None:
             used = st.capped  # the part the budget governs (all of it, but for Serena's list beside an index)
-            if st.beside:  # the total first, as every face gives it
-                head.append(f"{st.tokens:,} tokens, in the start-up budget ", style="bold")
-            head.append(f"{used:,} / {cap:,} tokens", style=f"bold {colour}")
+            if st.beside:  # the total first, as every face gives it, then the budgeted part (fits 80 columns)
+                head.append(f"{st.tokens:,} tokens · ", style="bold")
+            head.append(f"{used:,} / {cap:,} " + ("budgeted" if st.beside else "tokens"), style=f"bold {colour}")
             head.append("  over budget" if over else "  within budget", style=colour)
             width = 40
             filled = round(width * min(used, cap) / max(cap, 1))
