@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 
+from ..retrieval.reader_process import peak_mb as reader_peak_mb
 from .run import synthetic_store
 
 
@@ -105,7 +106,10 @@ def main(argv: list[str] | None = None) -> int:
           f"debounce: median {statistics.median(lags):.1f} ms, max {max(lags):.1f} ms "
           f"(one frame at 60 fps ≈ 16.7 ms {'✓' if statistics.median(lags) <= 16.7 else '✗'})"
           + (f"; peak resident with the lab and meaning {lab_rss:.0f} MB ({'✓' if lab_rss <= 300 else '✗'} ≤ 300 MB)"
-             if (lab_rss := _peak_rss_mb()) else ""))
+             if (lab_rss := _peak_rss_mb()) else "")
+          # the model reads in a process of its own (retrieval/reader_process.py), gone once it has read
+          + (f"; the model's reader process (a child, while it reads) peaked at {child:.0f} MB"
+             if (child := reader_peak_mb()) else ""))
     return 0
 
 

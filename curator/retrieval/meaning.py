@@ -25,11 +25,14 @@ for memories and passages it has not read: the first query on a 1,000-memory sto
 
 from __future__ import annotations
 
+import threading
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 CANDIDATES = 20
 PASSAGES = 2
 FAR_BELOW = 0.1  # cosine under the best head: a static-only candidate's passages are not read
+STATIC_CHUNK = 256  # memories whose static vectors are made together (meaning.static_matrix)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,7 @@ class Meaning:
         self.passage_cache = EmbeddingCache.open(root, f"{encoder.digest}-passages", rows=True)
         self.static_cache = EmbeddingCache.open(root, f"static-{SHA256[next(iter(SHA256))][:12]}", DIM)
         self._static = None
+        self._static_lock = threading.Lock()
         self.embedded = 0  # texts the model read for this engine (0 when everything was cached)
         self.matches: dict[str, Match] = {}  # of the last query
         self._last_plan: tuple | None = None  # (query, its plan): `_plan`
@@ -70,25 +74,33 @@ class Meaning:
     def static_matrix(self):
         """Every memory's static vector (the plain table weights: a memory's vector is its own,
         whatever the store holds, so it is cached by content)."""
-        if self._static is None:
-            np = self.table.np
-            keys = self.engine.semantic_keys()
-            matrix = self.static_cache.matrix_for(keys)
-            if matrix is None:
-                from .static import DIM
-
-                missing = [i for i, k in enumerate(keys) if k not in self.static_cache.vectors]
-                ones = np.ones(self.table.vocab, dtype=np.float32)
-                if missing:
-                    texts = self.engine.semantic_texts(missing)
-                    self.static_cache.put([keys[i] for i in missing],
-                                          self.table.embed([self.table.bag(t) for t in texts], ones))
-                matrix = (np.stack([self.static_cache.vectors[k] for k in keys]) if keys
-                          else np.zeros((0, DIM), dtype=np.float32))
-                self.static_cache.dirty = True  # saved in this order: the next process maps it as is
-                self.static_cache.flush(keys, matrix)
-            self._static = matrix
+        with self._static_lock:  # built once: a search that starts while `prepare` builds it waits for it
+            if self._static is None:
+                self._static = self._static_build()
         return self._static
+
+    def _static_build(self):
+        np = self.table.np
+        keys = self.engine.semantic_keys()
+        matrix = self.static_cache.matrix_for(keys)
+        if matrix is not None:
+            return matrix
+        from .static import DIM
+
+        missing = [i for i, k in enumerate(keys) if k not in self.static_cache.vectors]
+        ones = np.ones(self.table.vocab, dtype=np.float32)
+        # a few hundred texts at a time: every bag alive at once (10,000 memories' piece ids and
+        # counts as Python objects) took ~190 MB, held by the allocator after
+        for start in range(0, len(missing), STATIC_CHUNK):
+            part = missing[start:start + STATIC_CHUNK]
+            bags = [self.table.bag(t) for t in self.engine.semantic_texts(part)]
+            self.static_cache.put([keys[i] for i in part], self.table.embed(bags, ones))
+        matrix = (np.stack([self.static_cache.vectors[k] for k in keys]) if keys
+                  else np.zeros((0, DIM), dtype=np.float32))
+        self.static_cache.dirty = True  # saved in this order: the next process maps it as is
+        self.static_cache.flush(keys, matrix)
+        self.static_cache.vectors = {}  # each row is in the matrix now (~12 MB at 10,000 memories)
+        return matrix
 
     # -- one query ----------------------------------------------------------------------------
 
@@ -115,13 +127,15 @@ class Meaning:
         cand, keys, rows, picks = self._plan(query, qterms, bm25_list)
         heads, passages = self._missing(cand, keys, rows, picks)
         pending = len(heads) + sum(len(want) for _, want in passages)
-        self._embed_missing(cand, keys, rows, {i: [] for i in cand}, pending)  # the heads first
-        qv = self._query_vector(query)
-        cos = self._head_cosines(cand, keys, qv)  # each head read once (a row of the cache file each)
-        kept = self._pruned(cand, keys, picks, bm25_list, qv, cos)
-        skipped = {i for i in cand if picks[i] and not kept[i]}
-        picks = kept
-        self._embed_missing(cand, keys, rows, picks, offset=len(heads))
+        # heads, then passages: one session (the app: one reader process) for both reads
+        with getattr(self.encoder, "holding", nullcontext)():
+            self._embed_missing(cand, keys, rows, {i: [] for i in cand}, pending)  # the heads first
+            qv = self._query_vector(query)
+            cos = self._head_cosines(cand, keys, qv)  # each head read once (a row of the cache file each)
+            kept = self._pruned(cand, keys, picks, bm25_list, qv, cos)
+            skipped = {i for i in cand if picks[i] and not kept[i]}
+            picks = kept
+            self._embed_missing(cand, keys, rows, picks, offset=len(heads))
         out = []
         for i in cand:
             path = eng.docs[i].path

@@ -52,8 +52,12 @@ class LabEngines:
         """The words engine with meaning started on it: one index, not a second engine's (~50 MB
         at 10,000 memories), words-first searches asking it for words only (`words_only`). Lean:
         the model's session only while it reads (~170 MB), so the app stays under 300 MB there."""
+        from ...retrieval.semantic import give_back
+
         engine.start_semantic(progress)
-        return engine.prepare(lean=True)
+        engine.prepare(lean=True)
+        give_back()  # what building the static vectors freed goes back to the system, not to a later peak
+        return engine
 
     @classmethod
     def search(cls, app, engine, engines, query: str, words_first=None) -> tuple:

@@ -235,3 +235,35 @@ def test_the_heaviest_expansion_words_are_those_a_full_sort_gives(weight, n):
     from curator.retrieval.feedback import heaviest
 
     assert heaviest(weight, n) == sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:n]
+
+
+def test_the_static_vectors_are_built_a_chunk_at_a_time_once_whoever_asks_first(make_store, monkeypatch):
+    """meaning.static_matrix: the bags of a few memories at a time (every bag alive at once took
+    ~190 MB at 10,000 memories), the same matrix as in one go; a search that asks while `prepare`
+    builds it waits for that build instead of making a second one."""
+    whole = engine(make_store).semantic.static_matrix()
+    monkeypatch.setattr(meaning_mod, "STATIC_CHUNK", 1)
+    eng = engine(make_store)
+    eng.semantic.static_cache.vectors, eng.semantic.static_cache._loaded = {}, ()  # nothing saved
+    built: list[int] = []
+    embed = eng.semantic.table.embed
+    started, go = threading.Event(), threading.Event()
+
+    def slow(bags, *args):
+        built.append(len(bags))
+        started.set()
+        go.wait(5)
+        return embed(bags, *args)
+
+    monkeypatch.setattr(eng.semantic.table, "embed", slow)
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(eng.semantic.static_matrix())) for _ in range(2)]
+    threads[0].start()
+    started.wait(5)
+    threads[1].start()
+    go.set()
+    for t in threads:
+        t.join(10)
+    assert built == [1] * len(eng.docs)  # one memory a chunk, each once
+    assert got[0] is got[1] and np.allclose(got[0], whole, atol=1e-6)
+    assert eng.semantic.static_cache.vectors == {}  # the rows live in the matrix only
