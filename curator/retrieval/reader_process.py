@@ -90,9 +90,12 @@ class Reader:
     def __init__(self, np: Any, model: Path, pinned: str | None) -> None:
         self.np = np
         args = [sys.executable, "-m", CHILD, str(model), pinned or ""]
-        # the child imports this same curator, wherever this process found it
-        here = str(Path(__file__).resolve().parents[2])
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)}
+        # the child imports this same curator, wherever this process found it (a site-packages
+        # folder is on its path already, and put first it could shadow the standard library)
+        here = Path(__file__).resolve().parents[2]
+        env = dict(os.environ)
+        if here.name not in ("site-packages", "dist-packages"):
+            env["PYTHONPATH"] = os.pathsep.join(p for p in (str(here), os.environ.get("PYTHONPATH")) if p)
         try:
             self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL, env=env)
