@@ -45,7 +45,15 @@ class LabEngines:
         from ...retrieval import RetrievalEngine
 
         keep = not estimating()
-        return store.view(WORDS, lambda: RetrievalEngine(store, persist=keep).prepare())
+
+        def build():
+            if keep:  # a large store's first index: built and saved by a child, opened here (index_child.py)
+                from ...retrieval.index_child import build_elsewhere
+
+                build_elsewhere(store, len(store.records))
+            return RetrievalEngine(store, persist=keep).prepare()
+
+        return store.view(WORDS, build)
 
     @staticmethod
     def with_meaning(engine, progress):

@@ -1,0 +1,52 @@
+"""A large store's first retrieval index, built and saved by a process of its own (the app).
+
+Why: building the words index of 10,000 memories in the app took it from 260 MB to 700 MB — every
+memory's terms and passages as Python objects while BM25 is made, kept by the allocator after.
+The app needs only what is saved (persist.py): the child builds and saves it, exits and gives all
+of that back, and the app opens the saved index as any later start does (~95 MB at 10,000). Only
+a store's first build goes there, and only a large one (ELSEWHERE_FROM memories); an update
+reuses the saved terms in the app, and a child that fails leaves the app to build it, as before.
+
+    python -m curator.retrieval.index_child STORE
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ELSEWHERE_FROM = 2000  # memories: below this the build is small (~30 MB at 1,000) and a child's start not worth it
+TIMEOUT = 900  # seconds: a build that takes longer is left to the app
+
+
+def build_elsewhere(store, searchable: int) -> bool:
+    """Build and save `store`'s index in a child when nothing is saved for it yet and it has
+    `searchable` ≥ ELSEWHERE_FROM memories. True when the child saved one (the caller opens it)."""
+    from . import persist
+    from .reader_process import child_env
+
+    if searchable < ELSEWHERE_FROM or persist.load(store.root) is not None:
+        return False
+    try:
+        done = subprocess.run([sys.executable, "-m", __name__, str(store.root)], env=child_env(),
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=TIMEOUT, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+def main(argv: list[str]) -> int:
+    from ..model.loader import load_store
+    from .engine import RetrievalEngine
+
+    try:
+        RetrievalEngine(load_store(Path(argv[0])), persist=True)
+    except Exception:  # noqa: BLE001 - any failure: the app builds the index itself
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
