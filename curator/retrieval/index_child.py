@@ -25,8 +25,8 @@ TIMEOUT = 900  # seconds: a build that takes longer is left to the app
 def build_elsewhere(store, searchable: int) -> bool:
     """Build and save `store`'s index in a child when nothing is saved for it yet and it has
     `searchable` ≥ ELSEWHERE_FROM memories. True when the child saved one (the caller opens it)."""
+    from ..base.children import child_env
     from . import persist
-    from .reader_process import child_env
 
     if searchable < ELSEWHERE_FROM or persist.load(store.root) is not None:
         return False

@@ -16,10 +16,8 @@ Anything that goes wrong in the child (it cannot start, load the model or answer
 
 from __future__ import annotations
 
-import os
 import struct
 import subprocess
-import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -66,17 +64,6 @@ def receive_rows(inp: IO[bytes]) -> list[list[int]]:
     return rows
 
 
-def child_env() -> dict[str, str]:
-    """The environment of a curator child process: it imports this same curator, wherever this
-    process found it (a site-packages folder is on its path already, and put first it could
-    shadow the standard library)."""
-    here = Path(__file__).resolve().parents[2]
-    env = dict(os.environ)
-    if here.name not in ("site-packages", "dist-packages"):
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(here), os.environ.get("PYTHONPATH")) if p)
-    return env
-
-
 _PEAK_KIB = [0]  # the largest reader's own peak resident memory, where /proc says (bench/app.py)
 
 
@@ -100,10 +87,10 @@ class Reader:
 
     def __init__(self, np: Any, model: Path, pinned: str | None) -> None:
         self.np = np
-        args = [sys.executable, "-m", CHILD, str(model), pinned or ""]
+        from ..base.children import start
+
         try:
-            self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, env=child_env())
+            self.proc = start(CHILD, str(model), pinned or "")
         except OSError as exc:
             raise ReaderFailed(f"cannot start the reader: {exc}") from None
         self.alive = True
