@@ -20,6 +20,12 @@ class FakeEncoder:
     def prepare(self, lean: bool = False) -> FakeEncoder:
         return self
 
+    def holding(self):
+        """The bundled encoder keeps its reader between one query's reads; nothing to keep here."""
+        from contextlib import nullcontext
+
+        return nullcontext(self)
+
     def encode(self, texts: list[str], progress=None):
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         for i, text in enumerate(texts):

@@ -26,7 +26,6 @@ for memories and passages it has not read: the first query on a 1,000-memory sto
 from __future__ import annotations
 
 import threading
-from contextlib import nullcontext
 from dataclasses import dataclass
 
 CANDIDATES = 20
@@ -128,7 +127,7 @@ class Meaning:
         heads, passages = self._missing(cand, keys, rows, picks)
         pending = len(heads) + sum(len(want) for _, want in passages)
         # heads, then passages: one session (the app: one reader process) for both reads
-        with getattr(self.encoder, "holding", nullcontext)():
+        with self.encoder.holding():
             self._embed_missing(cand, keys, rows, {i: [] for i in cand}, pending)  # the heads first
             qv = self._query_vector(query)
             cos = self._head_cosines(cand, keys, qv)  # each head read once (a row of the cache file each)

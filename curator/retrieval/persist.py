@@ -52,6 +52,7 @@ from ..base.safeio import with_checksum
 
 VERSION = 8  # 8: the route's keyword counts and routes-<gen>.bin; 7: passages-<gen>.bin; 6: every file checksummed; 5: docterms-<gen>.bin (one memory's terms readable alone)
 ARRAYS = ("data", "indices", "indptr")
+INDEX = "index.marshal"  # replaced last: the generation a reader sees
 
 
 def folder_for(root: Path | str) -> Path:
@@ -225,9 +226,14 @@ def _read_checked(path: Path):
         return None
 
 
+def any_saved(root: Path | str) -> bool:
+    """Is an index file saved for this store (usable or not: `load` says), without reading it?"""
+    return (folder_for(root) / INDEX).exists()
+
+
 def load(root: Path | str) -> Saved | None:
     folder = folder_for(root)
-    meta = _read_checked(folder / "index.marshal")
+    meta = _read_checked(folder / INDEX)
     if not isinstance(meta, dict) or meta.get("v") != VERSION or meta.get("root") != os.path.realpath(root):
         return None
     try:
@@ -273,11 +279,11 @@ def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: lis
             from .copies import groups
 
             meta["copies"] = groups((p for p, _ in keys), copies)
-        _atomic(folder / "index.marshal", with_checksum(marshal.dumps(meta)))
+        _atomic(folder / INDEX, with_checksum(marshal.dumps(meta)))
     except (OSError, ValueError):
         return
     for f in folder.iterdir():  # earlier generations (and leftovers of a crash)
-        if gen not in f.name and f.name not in ("index.marshal", "root.txt"):
+        if gen not in f.name and f.name not in (INDEX, "root.txt"):
             with contextlib.suppress(OSError):
                 f.unlink()
     prune_gone_stores(folder.parent)
