@@ -336,7 +336,9 @@ class CuratorApp(AppState):
     def in_worker(self, fn, *args, group: str, exclusive: bool = True) -> None:
         """`fn(*args)` on a worker's thread; its failure is a notice (`on_worker_state_changed`)."""
         self.run_worker(partial(fn, *args), name=fn.__name__.lstrip("_"), group=group, exclusive=exclusive,
-                        exit_on_error=False, thread=True)
+                        # a description of our own: Textual's default is repr(work), which would write out
+                        # the whole store when it is an argument (tens of MB at 10,000 memories)
+                        description=fn.__name__, exit_on_error=False, thread=True)
 
     def later(self, fn, *args, **kwargs) -> None:
         self.tell(msg.Later(fn, *args, **kwargs))

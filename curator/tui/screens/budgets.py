@@ -257,7 +257,7 @@ class BudgetsScreen(CuratorScreen):
                 Text.assemble(("Growth over git history", "bold"), ("  reading the git history…", "dim")))
         self._growth_reading = (store, self._read_growth(root, store.today))
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="growth")
+    @work(thread=True, exclusive=True, exit_on_error=False, group="growth", description="read growth")
     def _read_growth(self, root, today) -> None:
         from textual.worker import get_current_worker
 

@@ -112,7 +112,7 @@ class DriftScreen(FindingRows):
             self._read_histories([(repo.sources[i].name, ws.store) for i, _ in key
                                   if (ws := repo.sources[i].workspace) is not None])
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="drift-history")
+    @work(thread=True, exclusive=True, exit_on_error=False, group="drift-history", description="read histories")
     def _read_histories(self, stores) -> None:
         from textual.worker import get_current_worker
 

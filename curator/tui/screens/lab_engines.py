@@ -97,7 +97,7 @@ class LabEngines:
         return result, elapsed, engine.also_load(query)  # skills and rules picked by description (after the timing)
 
     def build(self, store, whole=None) -> None:
-        self.screen.run_worker(partial(self.build_engine, store, whole), name="build_engine", group="lab-engine",
+        self.screen.run_worker(partial(self.build_engine, store, whole), name="build_engine", group="lab-engine", description="build_engine",
                                exclusive=True, exit_on_error=False, thread=True)
 
     def build_engine(self, store, whole=None) -> None:

@@ -221,7 +221,7 @@ class RetrievalLabScreen(CuratorScreen):
         self.run_search(event.value)
         self.query_one("#fused", DataTable).focus()
 
-    @work(thread=True, exclusive=True, group="lab-search", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="lab-search", exit_on_error=False, description="search")
     def run_search(self, query: str) -> None:
         engine, engines = self.engine, self.engines
         if engine is None or not query.strip():

@@ -128,7 +128,7 @@ class ReviewScreen(CuratorScreen):
             self.query_one("#review-summary", Static).update("comparing with git HEAD…")
             self.run_review(*self._target(ws))
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="review")
+    @work(thread=True, exclusive=True, exit_on_error=False, group="review", description="review changes")
     def run_review(self, root, whole: bool = False) -> None:
         from textual.worker import get_current_worker
 

@@ -170,7 +170,7 @@ class SessionsScreen(CuratorScreen):
         self.query_one("#turn-text", Static).update(Text(f"reading {Path(s.main.path).name}…", style="dim"))
         self.load_conversation(s)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="conversation")
+    @work(thread=True, exclusive=True, exit_on_error=False, group="conversation", description="read a conversation")
     def load_conversation(self, session) -> None:
         from ...transcripts import conversation
 
@@ -232,7 +232,7 @@ class SessionsScreen(CuratorScreen):
         self.query_one("#sessions-status", Static).update("searching…")
         self.run_search(query)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="session-search")
+    @work(thread=True, exclusive=True, exit_on_error=False, group="session-search", description="search sessions")
     def run_search(self, query: str) -> None:
         from ...transcripts import search
 
