@@ -21,7 +21,41 @@ def child_env() -> dict[str, str]:
     return env
 
 
+_RUNNING: set[subprocess.Popen] = set()  # started here and not yet stopped (the app stops them as it leaves)
+STOPPED: set[int] = set()  # the pids stop_all killed: their waiter gives up rather than doing the work itself
+
+
 def start(module: str, *args: str) -> subprocess.Popen:
     """`python -m module args…` with pipes on its stdin and stdout (OSError when it cannot start)."""
-    return subprocess.Popen([sys.executable, "-m", module, *args], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=child_env())
+    child = subprocess.Popen([sys.executable, "-m", module, *args], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=child_env())
+    _RUNNING.add(child)
+    return child
+
+
+def stop(child: subprocess.Popen, grace: float = 0.0) -> None:
+    """End `child`: its pipes closed, `grace` seconds to exit on its own, then killed if it still
+    runs, and its exit collected."""
+    _RUNNING.discard(child)
+    for pipe in (child.stdin, child.stdout):
+        try:
+            if pipe is not None:
+                pipe.close()
+        except OSError:
+            pass  # it ended on its own
+    for wait, kill in ((grace, True), (5.0, False)):
+        try:
+            child.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            if kill:
+                child.kill()
+
+
+def stop_all() -> None:
+    """Kill every child still running: a leaving app never waits for a first load or a reading
+    (the worker thread that waits on one then sees its pipe end)."""
+    for child in list(_RUNNING):
+        if child.poll() is None:
+            STOPPED.add(child.pid)
+            child.kill()

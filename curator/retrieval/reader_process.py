@@ -17,7 +17,6 @@ Anything that goes wrong in the child (it cannot start, load the model or answer
 from __future__ import annotations
 
 import struct
-import subprocess
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -139,14 +138,6 @@ class Reader:
                 _send(proc.stdin, [])
         except OSError:
             pass  # it ended on its own
-        for pipe in (proc.stdin, proc.stdout):
-            try:
-                if pipe is not None:
-                    pipe.close()
-            except OSError:
-                pass
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:  # still in a batch (a superseded search): not waited for
-            proc.kill()
-            proc.wait()
+        from ..base.children import stop
+
+        stop(proc, grace=5)  # still in a batch (a superseded search) after that: killed

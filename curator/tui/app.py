@@ -15,6 +15,7 @@ from textual.message import Message
 from textual.notifications import Notify
 from textual.signal import Signal
 
+from ..base.children import stop_all
 from ..base.config import Config
 from ..live import semantic_embedder
 from ..model.loader import LoadOptions
@@ -363,6 +364,7 @@ class CuratorApp(AppState):
 
     def exit(self, *args, **kwargs) -> None:
         self.watchers.leave()
+        stop_all()  # a first load or a reading in a child: the worker waiting on it returns at once
         super().exit(*args, **kwargs)
 
     async def on_unmount(self) -> None:

@@ -31,6 +31,20 @@ def paced(every: float):
     return due
 
 
+def _after_first_load(layout, app, progress):
+    """The progress of the app's own load: a large store's first load runs in a child first
+    (live/first_load.py: the cold run's memory goes back when it exits), then the app's load,
+    from the caches it left, fills the rest of the bar."""
+    from ..live import first_load
+
+    if not first_load.wanted(layout, app.load_options):
+        return progress
+    if not first_load.load_elsewhere(Path(layout.root), app.given, progress):
+        return progress  # loaded here, cold, as before (the bar starts again)
+    share = first_load.SHARE
+    return lambda what, fraction: progress(what, share + (1 - share) * fraction)
+
+
 class Background:
     def __init__(self, app) -> None:
         self.app = app
@@ -45,6 +59,7 @@ class Background:
     def _load_store(self) -> None:
         from ..curation import CurationError, recover
         from ..curation.journal import Recovered
+        from ..live.first_load import Stopped
         from ..live.workbench import open_workbench
         from ..model.sources import discover
 
@@ -80,10 +95,13 @@ class Background:
                          f"({', '.join(recovered)}): it is as it was before it.")
                 for note in getattr(recovered, "notes", []):
                     warn(note)
-            bench = open_workbench(layout, app.load_options, progress=progress, prefer=app.store_root)
+            bench = open_workbench(layout, app.load_options, progress=_after_first_load(layout, app, progress),
+                                   prefer=app.store_root)
             if bench.workspace is None:
                 errors = "; ".join(f"{s.name}: {s.error}" for s in bench.sources if s.error)
                 raise RuntimeError(errors or "no memory store found")
+        except Stopped:
+            return  # the app is leaving
         except Exception as exc:  # noqa: BLE001 - shown to the user, never a traceback
             app.later(self.load_failed, str(exc), False)
             return

@@ -1,0 +1,106 @@
+"""A large repository's first load, made by a process of its own (the app).
+
+Why: the first load of a store reads every file, counts its tokens (tiktoken's tables), runs
+every check cold and builds duplicate.topic's vectors — at 10,000 memories that left the app at
+252 MB resident with nothing cached against 98 MB when the same store loads from its caches: the
+transients of a cold run stay with the allocator. The child does the cold run, saves the caches
+(the store cache, token counts, vectors) and exits, giving all of it back; the app then loads as
+any later start does. Only a store with no cache yet and at least FIRST_LOAD_FROM memory files
+goes there; a child that fails or is stopped leaves the app to load it, as before.
+
+    python -m curator.live.first_load ROOT GIVEN    (progress lines: "FRACTION<TAB>WHAT")
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+# memory files: a cold load of 2,500 synthetic memories stays well under the 300 MB the app may
+# use; the child costs ~0.5 s of start-up, paid once per store
+FIRST_LOAD_FROM = 3000
+SHARE = 0.8  # of the progress bar: the child's run; the app's warm load is the rest
+
+
+def wanted(layout, options) -> bool:
+    """Whether the app should leave this first load to a child: the app counts tokens as the
+    child would (its default counter, whose counts are kept in the user cache), the stores use
+    their own config, and some memory source is large and has no store cache yet."""
+    from ..base.cache import store_cache_path
+    from ..base.tokens import TiktokenCounter
+
+    if options.config is not None or type(options.token_counter) is not TiktokenCounter \
+            or not options.use_cache or os.environ.get("CURATOR_NO_CACHE"):
+        return False
+    for spec in layout.memory_sources():
+        root = Path(spec.root)
+        if root.is_dir() and not (store_cache_path(os.path.realpath(root)) / "store.marshal").exists() \
+                and _at_least(root, FIRST_LOAD_FROM):
+            return True
+    return False
+
+
+def _at_least(root: Path, n: int) -> bool:
+    """Does `root` hold `n` markdown files or more (counting stops there; no folder link followed)?"""
+    seen = 0
+    for _folder, _dirs, files in os.walk(root):
+        seen += sum(1 for f in files if f.endswith(".md"))
+        if seen >= n:
+            return True
+    return False
+
+
+class Stopped(Exception):
+    """The app left while the child loaded: nothing more is to be loaded."""
+
+
+def load_elsewhere(root: Path, given: str, progress) -> bool:
+    """Run the first load of the repository at `root` in a child, relaying its progress to
+    `progress(what, fraction)` on the first SHARE of the bar. True when it finished; Stopped
+    when the app, leaving, ended it."""
+    from ..base import children
+
+    try:
+        child = children.start(__name__, str(root), given)
+    except OSError:
+        return False
+    try:
+        assert child.stdout is not None
+        for raw in child.stdout:
+            fraction, _, what = raw.decode("utf-8", "replace").rstrip("\n").partition("\t")
+            try:
+                progress(what, SHARE * min(1.0, max(0.0, float(fraction))))
+            except ValueError:
+                continue  # not a progress line
+        done = child.wait() == 0
+    finally:
+        children.stop(child)
+    if child.pid in children.STOPPED:
+        raise Stopped
+    return done
+
+
+def main(argv: list[str]) -> int:
+    from ..base.tokens import default_counter
+    from ..model.loader import LoadOptions
+    from ..model.sources import discover
+    from . import semantic_embedder
+    from .workbench import open_workbench
+
+    root, given = Path(argv[0]), argv[1]
+
+    def say(what: str, fraction: float) -> None:
+        sys.stdout.write(f"{fraction:.3f}\t{what}\n")
+        sys.stdout.flush()
+
+    try:
+        options = LoadOptions(given=given, token_counter=default_counter(), meaning=semantic_embedder)
+        open_workbench(discover(root), options, progress=say).flush()
+    except Exception:  # noqa: BLE001 - any failure: the app loads the store itself
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
