@@ -25,13 +25,13 @@ SHARE = 0.8  # of the progress bar: the child's run; the app's warm load is the 
 
 def wanted(layout, options) -> bool:
     """Whether the app should leave this first load to a child: the app counts tokens as the
-    child would (its default counter, whose counts are kept in the user cache), the stores use
-    their own config, and some memory source is large and has no store cache yet."""
+    child would (its default counter, whose counts are kept in the user cache), loads with the
+    config the child reads, and some memory source is large and has no store cache yet."""
     from ..base.cache import store_cache_path
     from ..base.tokens import TiktokenCounter
 
-    if options.config is not None or type(options.token_counter) is not TiktokenCounter \
-            or not options.use_cache or os.environ.get("CURATOR_NO_CACHE"):
+    if type(options.token_counter) is not TiktokenCounter or not options.use_cache \
+            or os.environ.get("CURATOR_NO_CACHE") or not _own_config(layout, options.config):
         return False
     for spec in layout.memory_sources():
         root = Path(spec.root)
@@ -39,6 +39,19 @@ def wanted(layout, options) -> bool:
                 and _at_least(root, FIRST_LOAD_FROM):
             return True
     return False
+
+
+def _own_config(layout, config) -> bool:
+    """Is `config` what the child loads with: none given, or a repository's (each of its stores
+    reads its own), or the one store's own file (`--config` elsewhere: the app loads it itself)."""
+    from ..base.config import ConfigError, load_config
+
+    if config is None or not layout.single:
+        return True
+    try:
+        return all(config == load_config(Path(spec.root)) for spec in layout.memory_sources())
+    except ConfigError:
+        return False
 
 
 def _at_least(root: Path, n: int) -> bool:

@@ -7,10 +7,12 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 
 from curator.base import children
+from curator.base.config import load_config
 from curator.base.tokens import FakeTokenCounter, TiktokenCounter
 from curator.live import first_load
 from curator.live.workbench import open_workbench
@@ -33,6 +35,10 @@ def test_a_large_uncached_store_goes_to_a_child_and_the_app_then_loads_its_cache
     monkeypatch.setattr(first_load, "FIRST_LOAD_FROM", 5)
     assert first_load.wanted(layout, _options())
     assert not first_load.wanted(layout, _options().but(token_counter=FakeTokenCounter()))  # counts it would not keep
+    own = load_config(root / ".serena/memories")
+    single = discover(root / ".serena/memories")
+    assert first_load.wanted(single, _options().but(config=own))  # the store's own .curator.yaml (or none)
+    assert not first_load.wanted(single, _options().but(config=replace(own, orphan_allow=("x.md",))))  # --config elsewhere
     heard: list[tuple[str, float]] = []
     assert first_load.load_elsewhere(root, "repo", lambda what, f: heard.append((what, f)))
     assert heard and all(0 <= f <= first_load.SHARE for _, f in heard)
