@@ -97,3 +97,19 @@ def test_counting_stops_at_the_threshold(tmp_path, count, expected):
         (tmp_path / f"sub{i}" / "a.md").write_text("x")
     (tmp_path / "b.txt").write_text("x")
     assert first_load._at_least(tmp_path, count) is expected
+
+
+async def test_the_app_opens_a_large_first_store_through_the_child(make_store, monkeypatch):
+    from curator.tui.app import make_app
+    from tests.pilot.conftest import settle
+
+    root = make_store(FILES, name="repo")
+    monkeypatch.setattr(first_load, "FIRST_LOAD_FROM", 5)
+    app = make_app(root, given="repo", token_counter=TiktokenCounter(), remember_theme=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        store = app.workspace.store
+        assert len(store.records) == 6
+        # every record came from the cache the child saved: the app read none of them cold
+        assert {type(r).__name__ for r in store.records.values()} == {"CachedRecord"}
+        assert "duplicate.near" in {f.check for f in app.workspace.findings}
