@@ -19,6 +19,7 @@ def main(argv: list[str]) -> int:
         encoder = Encoder(Path(argv[0]), (argv[1] if len(argv) > 1 else "") or None)
     except (EncoderUnavailable, OSError, IndexError):
         return 2  # the parent reads a closed pipe and reads in its own process
+    encoder.one_run = True  # the app's memory: this process's peak is what it adds while it reads
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     while True:
         try:

@@ -122,6 +122,10 @@ class Encoder:
         # lean (the app): the session is let go once no batch runs — its ~170 MB are what put the
         # app over 300 MB at 10,000 memories — and queries take numpy's path (~15 ms, not ~6)
         self.lean = False
+        # one run at a time, on every core (the reader process): two runs side by side, one core
+        # each, read ~7% faster but hold two runs' activations in onnxruntime's arena — 396 MB at
+        # the reader's peak against 307 (240 passages of 20–254 pieces, `farm-bench` medians)
+        self.one_run = False
         self._batches = 0
         self._guard = threading.Lock()
 
@@ -137,9 +141,9 @@ class Encoder:
 
             opts = ort.SessionOptions()
             # one thread a run: `encode` runs batches side by side, one a core (a run releases
-            # the GIL), which beats two threads inside each run; threads sleep instead of
-            # spinning between matrices so a shared machine loses no CPU to waiting
-            opts.intra_op_num_threads = 1
+            # the GIL), which beats two threads inside each run (`one_run`: every core in one run);
+            # threads sleep instead of spinning between matrices so a shared machine loses no CPU
+            opts.intra_op_num_threads = _batch_threads() if self.one_run else 1
             opts.inter_op_num_threads = 1
             opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
             opts.log_severity_level = 3
@@ -243,7 +247,7 @@ class Encoder:
         order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
         chunks = [order[start:start + BATCH] for start in range(0, len(order), BATCH)]
         rows = ([ids[i] for i in chunk] for chunk in chunks)
-        pool, workers = None, min(_batch_threads(), len(chunks))
+        pool, workers = None, 1 if self.one_run else min(_batch_threads(), len(chunks))
         if workers > 1:
             from concurrent.futures import ThreadPoolExecutor
 
