@@ -21,6 +21,11 @@ def child_env() -> dict[str, str]:
     return env
 
 
+class Stopped(Exception):
+    """A child the leaving app stopped (`stop_all`): the work that waited on it ends here and is
+    not done another way (a first load in the app, a reading in its own process)."""
+
+
 _RUNNING: set[subprocess.Popen] = set()  # started here and not yet stopped (the app stops them as it leaves)
 STOPPED: set[int] = set()  # the pids stop_all killed: their waiter gives up rather than doing the work itself
 
@@ -59,3 +64,8 @@ def stop_all() -> None:
         if child.poll() is None:
             STOPPED.add(child.pid)
             child.kill()
+
+
+def stopped(child: subprocess.Popen) -> bool:
+    """Did `stop_all` end this child (rather than a failure of its own)?"""
+    return child.pid in STOPPED

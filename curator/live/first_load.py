@@ -64,10 +64,6 @@ def _at_least(root: Path, n: int) -> bool:
     return False
 
 
-class Stopped(Exception):
-    """The app left while the child loaded: nothing more is to be loaded."""
-
-
 def load_elsewhere(root: Path, given: str, progress) -> bool:
     """Run the first load of the repository at `root` in a child, relaying its progress to
     `progress(what, fraction)` on the first SHARE of the bar. True when it finished; Stopped
@@ -89,8 +85,8 @@ def load_elsewhere(root: Path, given: str, progress) -> bool:
         done = child.wait() == 0
     finally:
         children.stop(child)
-    if child.pid in children.STOPPED:
-        raise Stopped
+    if children.stopped(child):
+        raise children.Stopped  # the app is leaving: nothing more is to be loaded
     return done
 
 

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
+from ..base import children
+from ..base.children import Stopped, stop, stopped
 from .vector_cache import DIM
 
 CHILD = "curator.retrieval.reader_child"  # the child's side (it imports the encoder; this does not)
@@ -86,10 +88,8 @@ class Reader:
 
     def __init__(self, np: Any, model: Path, pinned: str | None) -> None:
         self.np = np
-        from ..base.children import start
-
         try:
-            self.proc = start(CHILD, str(model), pinned or "")
+            self.proc = children.start(CHILD, str(model), pinned or "")
         except OSError as exc:
             raise ReaderFailed(f"cannot start the reader: {exc}") from None
         self.alive = True
@@ -117,6 +117,8 @@ class Reader:
                 data = _exactly(stdout, len(chunk) * DIM * 4)
             except (OSError, EOFError, ValueError):
                 self.close()
+                if stopped(self.proc):
+                    raise Stopped from None  # the app is leaving: not read in its own process instead
                 raise ReaderFailed("the reader stopped before it answered") from None
             except BaseException:
                 self.close()  # stopped mid-frame: the pipe cannot be used again
@@ -138,6 +140,4 @@ class Reader:
                 _send(proc.stdin, [])
         except OSError:
             pass  # it ended on its own
-        from ..base.children import stop
-
         stop(proc, grace=5)  # still in a batch (a superseded search) after that: killed

@@ -57,9 +57,9 @@ class Background:
         self.app.in_worker(self._load_store, group="load")
 
     def _load_store(self) -> None:
+        from ..base.children import Stopped
         from ..curation import CurationError, recover
         from ..curation.journal import Recovered
-        from ..live.first_load import Stopped
         from ..live.workbench import open_workbench
         from ..model.sources import discover
 

@@ -76,7 +76,7 @@ def test_a_leaving_app_stops_the_child_and_its_waiter_gives_up(make_store, monke
     def wait() -> None:
         try:
             outcome.append(first_load.load_elsewhere(root, "repo", lambda *_: None))
-        except first_load.Stopped:
+        except children.Stopped:
             outcome.append("stopped")
 
     waiter = threading.Thread(target=wait)

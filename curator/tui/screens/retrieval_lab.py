@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Input, Static
 from textual.widgets.input import Selection
 from textual.worker import get_current_worker
 
+from ...base.children import Stopped
 from ...reports.retrieval_report import (
     explanations,
     readable_terms,
@@ -232,7 +233,7 @@ class RetrievalLabScreen(CuratorScreen):
 
         try:  # the words' ranking first when the model has passages to read for these words
             show(*LabEngines.search(self.app, engine, engines, query, words_first=show))
-        except Superseded:
+        except (Superseded, Stopped):  # a newer search took over; the app is leaving
             return
         except Exception as exc:  # said where the results go, not swallowed by the worker
             self.app.hand_off(self._title, f"the search failed: {type(exc).__name__}: {exc}")

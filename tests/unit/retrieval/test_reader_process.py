@@ -102,3 +102,20 @@ def test_a_reader_that_cannot_run_is_no_loss_the_encoder_reads_here(monkeypatch,
     assert np.allclose(lean.encode(TEXTS[:2]), encoder.encode(TEXTS[:2]), atol=1e-6)
     assert sem.Encoder._reader_failed  # not tried again in this process
     assert lean._session is None  # read here, let go after, as before
+
+
+def test_a_reader_the_leaving_app_stops_ends_the_read_it_is_never_made_here(monkeypatch):
+    from curator.base import children
+
+    _, lean = _encoders()
+    monkeypatch.setattr(sem.Encoder, "_reader_failed", False)
+    monkeypatch.setattr(rp, "GROUP", 1)
+
+    def leave(done, total):
+        if done == 1:
+            children.stop_all()  # as CuratorApp.exit does, between two groups
+
+    with pytest.raises(children.Stopped):
+        lean.encode(TEXTS, leave)
+    assert not sem.Encoder._reader_failed and lean._session is None  # no session made in this process
+    assert not children._RUNNING
