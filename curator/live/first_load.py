@@ -27,7 +27,7 @@ def wanted(layout, options) -> bool:
     """Whether the app should leave this first load to a child: the app counts tokens as the
     child would (its default counter, whose counts are kept in the user cache), loads with the
     config the child reads, and some memory source is large and has no store cache yet."""
-    from ..base.cache import store_cache_path
+    from ..base.cache import store_cache
     from ..base.tokens import TiktokenCounter
 
     if type(options.token_counter) is not TiktokenCounter or not options.use_cache \
@@ -35,8 +35,9 @@ def wanted(layout, options) -> bool:
         return False
     for spec in layout.memory_sources():
         root = Path(spec.root)
-        if root.is_dir() and not (store_cache_path(os.path.realpath(root)) / "store.marshal").exists() \
-                and _at_least(root, FIRST_LOAD_FROM):
+        # the app's own cache object, read once and reused by its load: empty when there is no
+        # file, or one an older curator wrote (its parses are not reused: the load is cold)
+        if root.is_dir() and not store_cache(root).entries and _at_least(root, FIRST_LOAD_FROM):
             return True
     return False
 
@@ -85,6 +86,10 @@ def load_elsewhere(root: Path, given: str, progress) -> bool:
         done = child.wait() == 0
     finally:
         children.stop(child)
+    if done:
+        from ..base.cache import forget_open_caches
+
+        forget_open_caches()  # the empty cache objects `wanted` read: the load reads what the child saved
     if children.stopped(child):
         raise children.Stopped  # the app is leaving: nothing more is to be loaded
     return done

@@ -11,7 +11,8 @@ from dataclasses import replace
 
 import pytest
 
-from curator.base import children
+from curator.base import cache, children
+from curator.base.cache import forget_open_caches
 from curator.base.config import load_config
 from curator.base.tokens import FakeTokenCounter, TiktokenCounter
 from curator.live import first_load
@@ -44,6 +45,12 @@ def test_a_large_uncached_store_goes_to_a_child_and_the_app_then_loads_its_cache
     assert heard and all(0 <= f <= first_load.SHARE for _, f in heard)
     assert any("running the checks" in what for what, _ in heard)
     assert not first_load.wanted(layout, _options())  # its store cache is saved: never again
+    ours = cache.code_signature()
+    monkeypatch.setattr(cache, "_code", "an older curator")  # the saved cache is another version's
+    forget_open_caches()
+    assert first_load.wanted(layout, _options())  # its parses are not reused: a cold load again
+    monkeypatch.setattr(cache, "_code", ours)
+    forget_open_caches()
     here = open_workbench(layout, _options())
     monkeypatch.setenv("CURATOR_NO_CACHE", "1")
     cold = open_workbench(layout, _options())
