@@ -283,6 +283,26 @@ class Encoder:
 
 
 _ENCODERS: dict[str, Encoder] = {}
+_ONE_SHOT: list[bool] = [False]
+
+
+@contextmanager
+def one_shot():
+    """While this process asks a query and leaves (`curator retrieve`), its encoders are lean: the
+    model reads passages in a child of its own, as in the app. A first retrieve on an empty cache
+    at 1,000 memories: 418 → 270 MB, 1.05× the time (`farm-bench` medians); at 10,000 with the
+    index saved and no vector cached, 450 → 278 MB, ~8% slower."""
+    was = _ONE_SHOT[0]
+    before = {key: e.lean for key, e in _ENCODERS.items()}
+    _ONE_SHOT[0] = True
+    for encoder in _ENCODERS.values():
+        encoder.lean = True
+    try:
+        yield
+    finally:
+        _ONE_SHOT[0] = was
+        for key, encoder in _ENCODERS.items():
+            encoder.lean = before.get(key, was)
 
 
 def load_encoder() -> tuple[Encoder | None, str]:
@@ -292,6 +312,7 @@ def load_encoder() -> tuple[Encoder | None, str]:
         key = str(model)
         if key not in _ENCODERS:
             _ENCODERS[key] = Encoder(model, sha)
+            _ENCODERS[key].lean = _ONE_SHOT[0]
         return _ENCODERS[key], ""
     except EncoderUnavailable as exc:
         return None, str(exc)

@@ -53,6 +53,13 @@ def _intermixed(parser) -> None:
 
 
 def run(args) -> int:
+    from ...retrieval.semantic import one_shot
+
+    with one_shot():  # the model, if it must read, reads in a child: this process stays small
+        return _run(args)
+
+
+def _run(args) -> int:
     from ...base.tokens import estimating
     from ...retrieval import RetrievalEngine
     from ..common import EXIT_OK, UsageError, open_store

@@ -119,3 +119,19 @@ def test_a_reader_the_leaving_app_stops_ends_the_read_it_is_never_made_here(monk
         lean.encode(TEXTS, leave)
     assert not sem.Encoder._reader_failed and lean._session is None  # no session made in this process
     assert not children._RUNNING
+
+
+def test_curator_retrieve_reads_in_a_child_and_leaves_the_encoder_as_it_was(make_store, monkeypatch, capsys):
+    from curator.cli import main
+
+    encoder, _ = _encoders()
+    monkeypatch.delenv("CURATOR_NO_SEMANTIC", raising=False)
+    monkeypatch.setattr(sem.Encoder, "_reader_failed", False)
+    made = []
+    real = rp.Reader.__init__
+    monkeypatch.setattr(rp.Reader, "__init__", lambda self, *a: (made.append(self), real(self, *a))[1])
+    root = make_store({f".serena/memories/topic-{i}.md": f"# Topic {i}\n\n{TEXTS[i % 3]}\n" for i in range(6)})
+    assert main(["retrieve", "webhook signature raw body", str(root), "--format", "json"]) == 0
+    assert "topic-2.md" in capsys.readouterr().out
+    assert made and all(r.proc.poll() is not None for r in made)  # the passages read in a child, gone after
+    assert not encoder.lean and encoder._session is None  # this process made no session
