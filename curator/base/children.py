@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
 
@@ -27,7 +28,9 @@ class Stopped(Exception):
 
 
 _RUNNING: set[subprocess.Popen] = set()  # started here and not yet stopped (the app stops them as it leaves)
-STOPPED: set[int] = set()  # the pids stop_all killed: their waiter gives up rather than doing the work itself
+# the children stop_all killed: their waiter gives up rather than doing the work itself (the
+# objects, not their pids, which the system may give to a later child)
+STOPPED: weakref.WeakSet[subprocess.Popen] = weakref.WeakSet()
 
 
 def start(module: str, *args: str) -> subprocess.Popen:
@@ -62,10 +65,10 @@ def stop_all() -> None:
     (the worker thread that waits on one then sees its pipe end)."""
     for child in list(_RUNNING):
         if child.poll() is None:
-            STOPPED.add(child.pid)
+            STOPPED.add(child)
             child.kill()
 
 
 def stopped(child: subprocess.Popen) -> bool:
     """Did `stop_all` end this child (rather than a failure of its own)?"""
-    return child.pid in STOPPED
+    return child in STOPPED

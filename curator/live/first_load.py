@@ -5,8 +5,9 @@ every check cold and builds duplicate.topic's vectors — at 10,000 memories tha
 252 MB resident with nothing cached against 98 MB when the same store loads from its caches: the
 transients of a cold run stay with the allocator. The child does the cold run, saves the caches
 (the store cache, token counts, vectors) and exits, giving all of it back; the app then loads as
-any later start does. Only a store with no cache yet and at least FIRST_LOAD_FROM memory files
-goes there; a child that fails or is stopped leaves the app to load it, as before.
+any later start does. Only a store with no usable store cache (none yet, or another curator's)
+and at least FIRST_LOAD_FROM memory files goes there; a child that fails leaves the app to load
+it, as before, and one the leaving app stops ends the load.
 
     python -m curator.live.first_load ROOT GIVEN    (progress lines: "FRACTION<TAB>WHAT")
 """
@@ -86,10 +87,9 @@ def load_elsewhere(root: Path, given: str, progress) -> bool:
         done = child.wait() == 0
     finally:
         children.stop(child)
-    if done:
-        from ..base.cache import forget_open_caches
+    from ..base.cache import forget_open_caches
 
-        forget_open_caches()  # the empty cache objects `wanted` read: the load reads what the child saved
+    forget_open_caches()  # the empty cache objects `wanted` read: the load reads what the child saved
     if children.stopped(child):
         raise children.Stopped  # the app is leaving: nothing more is to be loaded
     return done
