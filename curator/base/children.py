@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -39,6 +40,29 @@ def start(module: str, *args: str) -> subprocess.Popen:
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=child_env())
     _RUNNING.add(child)
     return child
+
+
+def run(module: str, *args: str, line: Callable[[str], None] | None = None, timeout: float | None = None) -> bool:
+    """Run `python -m module args…` to its end, `line(text)` hearing each line it prints: True
+    when it exits 0; False when it cannot start, fails or outlives `timeout`; Stopped when the
+    leaving app stopped it (the caller then does not do the work another way)."""
+    try:
+        child = start(module, *args)
+    except OSError:
+        return False
+    try:
+        if line is not None:
+            assert child.stdout is not None
+            for raw in child.stdout:
+                line(raw.decode("utf-8", "replace").rstrip("\n"))
+        done = child.wait(timeout=timeout) == 0
+    except subprocess.TimeoutExpired:
+        done = False
+    finally:
+        stop(child)
+    if stopped(child):
+        raise Stopped
+    return done
 
 
 def stop(child: subprocess.Popen, grace: float = 0.0) -> None:

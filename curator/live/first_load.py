@@ -71,28 +71,19 @@ def load_elsewhere(root: Path, given: str, progress) -> bool:
     `progress(what, fraction)` on the first SHARE of the bar. True when it finished; Stopped
     when the app, leaving, ended it."""
     from ..base import children
-
-    try:
-        child = children.start(__name__, str(root), given)
-    except OSError:
-        return False
-    try:
-        assert child.stdout is not None
-        for raw in child.stdout:
-            fraction, _, what = raw.decode("utf-8", "replace").rstrip("\n").partition("\t")
-            try:
-                progress(what, SHARE * min(1.0, max(0.0, float(fraction))))
-            except ValueError:
-                continue  # not a progress line
-        done = child.wait() == 0
-    finally:
-        children.stop(child)
     from ..base.cache import forget_open_caches
 
-    forget_open_caches()  # the empty cache objects `wanted` read: the load reads what the child saved
-    if children.stopped(child):
-        raise children.Stopped  # the app is leaving: nothing more is to be loaded
-    return done
+    def heard(text: str) -> None:
+        fraction, _, what = text.partition("\t")
+        try:
+            progress(what, SHARE * min(1.0, max(0.0, float(fraction))))
+        except ValueError:
+            pass  # not a progress line
+
+    try:
+        return children.run(__name__, str(root), given, line=heard)
+    finally:
+        forget_open_caches()  # the empty cache objects `wanted` read: the load reads what the child saved
 
 
 def main(argv: list[str]) -> int:

@@ -6,8 +6,8 @@ took it from 270 MB to 600 MB. A child process holds the session only while it r
 all of it back when it exits; the app stays at its own size (issue 32: ≤ 300 MB).
 
 The parent splits the texts into word-piece ids (the same tokenizer), sorted by length, and sends
-them in groups; the child runs them through `Encoder.encode_ids` (its batches side by side, one
-core each) and sends the vectors back. Between groups the parent reports progress, where a
+them in groups; the child runs them through `Encoder.encode_ids` (one batch at a time on every
+core: `Encoder.one_run`) and sends the vectors back. Between groups the parent reports progress, where a
 superseded search stops it. Frames on the pipes: a group is its row count (u32), then each row as
 its length (u32) and its ids (u32 each); the answer is rows × DIM float32. A count of 0 ends it.
 Anything that goes wrong in the child (it cannot start, load the model or answer) raises
