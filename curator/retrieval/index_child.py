@@ -12,7 +12,6 @@ reuses the saved terms in the app, and a child that fails leaves the app to buil
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -25,20 +24,14 @@ TIMEOUT = 900  # seconds: a build that takes longer is left to the app
 def build_elsewhere(store, searchable: int) -> bool:
     """Build and save `store`'s index in a child when no index file is saved for it yet and it has
     `searchable` ≥ ELSEWHERE_FROM memories. True when the child saved one (the caller opens it)."""
-    from ..base.children import child_env
+    from ..base import children
     from . import persist
 
     # whether one is saved, not whether it is usable: the engine reads it just after (a 2 MB
     # checked file at 10,000 memories, ~14 ms), so it is not read twice
     if searchable < ELSEWHERE_FROM or persist.any_saved(store.root):
         return False
-    try:
-        done = subprocess.run([sys.executable, "-m", __name__, str(store.root)], env=child_env(),
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, timeout=TIMEOUT, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
+    return children.run(__name__, str(store.root), timeout=TIMEOUT)  # Stopped: the app is leaving
 
 
 def main(argv: list[str]) -> int:

@@ -97,10 +97,18 @@ class LabEngines:
         return result, elapsed, engine.also_load(query)  # skills and rules picked by description (after the timing)
 
     def build(self, store, whole=None) -> None:
-        self.screen.run_worker(partial(self.build_engine, store, whole), name="build_engine", group="lab-engine", description="build_engine",
-                               exclusive=True, exit_on_error=False, thread=True)
+        self.screen.run_worker(partial(self.build_engine, store, whole), name="build_engine", group="lab-engine",
+                               description="build_engine", exclusive=True, exit_on_error=False, thread=True)
 
     def build_engine(self, store, whole=None) -> None:
+        from ...base.children import Stopped
+
+        try:
+            self._build_engine(store, whole)
+        except Stopped:
+            return  # the app is leaving (it stopped the index child): nothing to show
+
+    def _build_engine(self, store, whole=None) -> None:
         from ...base.config import meaning_off
         lab = self.screen
         if lab.engine is None:
