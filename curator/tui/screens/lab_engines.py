@@ -60,8 +60,10 @@ class LabEngines:
         """The words engine with meaning started on it: one index, not a second engine's (~50 MB
         at 10,000 memories), words-first searches asking it for words only (`words_only`). Lean:
         the model's session only while it reads (~170 MB), so the app stays under 300 MB there."""
+        from ...base.blas import one_thread
         from ...retrieval.semantic import give_back
 
+        one_thread()  # the query's vector and the static candidates side by side (base/blas.py)
         engine.start_semantic(progress)
         engine.prepare(lean=True)
         give_back()  # what building the static vectors freed goes back to the system, not to a later peak
