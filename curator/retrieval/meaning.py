@@ -185,13 +185,18 @@ class Meaning:
             _, passages = self._missing(cand, keys, rows, self._pruned(cand, keys, picks, bm25_list, qv))
         return len(heads) + sum(len(want) for _, want in passages)
 
-    def begin(self, query: str) -> None:
+    def begin(self, query: str, wait: bool = True) -> None:
         """Start the query's vector on a thread of its own while the words are scored: the model
         run releases the GIL, so at 10,000 memories a query costs its longer half, not the sum.
-        The thread ends with its vector (a load after it may still fork to count: model.loading)."""
+        The thread ends with its vector (a load after it may still fork to count: model.loading).
+        `wait=False` (the lab, as a person types): while an earlier vector is still being made,
+        nothing is started — the caller, the UI thread, never waits for one."""
+        pending = self._pending
         if not query.strip() or not self.engine.docs or query in ((self._last_query or ("",))[0],
-                                                                  (self._pending or ("",))[0]):
+                                                                  (pending or ("",))[0]):
             return  # made, or being made
+        if not wait and pending is not None and not pending[1].done():
+            return
         self._settle()
         import threading
         from concurrent.futures import Future

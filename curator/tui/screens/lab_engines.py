@@ -69,6 +69,14 @@ class LabEngines:
         give_back()  # what building the static vectors freed goes back to the system, not to a later peak
         return engine
 
+    @staticmethod
+    def read_ahead(engine, engines, query: str) -> None:
+        """The model reads the words while the debounce runs (~10 ms a query, off the results'
+        path): each engine with meaning starts the query's vector, never waiting for one."""
+        for e in [x.engine for x in engines] if engines is not None else [engine]:
+            if e is not None and e.semantic is not None:
+                e.semantic.begin(query, wait=False)
+
     @classmethod
     def search(cls, app, engine, engines, query: str, words_first=None) -> tuple:
         """(result, milliseconds, skills and rules also loaded) of `query`: one memory system's

@@ -43,6 +43,22 @@ def fill_fused(fused, result, room: int, again: bool, result_name) -> None:
                           tok.rjust(widths[2]), *ranks, key=h.path)
 
 
+def show_sources(screen, sources, room: bool) -> None:
+    """The per-source lists (`#lab-sources`) shown when there is `room`: no search fills them
+    while they are hidden, so they are filled from the last result as they come back."""
+    pane = screen.query_one("#lab-sources")
+    shown, pane.display = pane.display, room
+    if room and not shown:
+        screen.call_after_refresh(lambda: fill_sources(screen, sources, screen.result))  # laid out first
+
+
+def fill_sources(screen, sources, result) -> None:
+    """Each of `sources`' own list (`#src-NAME` in `screen`), from `result` (None: emptied)."""
+    per_source = result.per_source if result is not None else {}
+    for s in sources:
+        fill_source(screen.query_one(f"#src-{s}"), per_source.get(s, []))
+
+
 def fill_source(table, items) -> None:
     """One source's own list: its first 8 memories and their scores."""
     cols = table.set_columns([("#", 1), ("memory", None), ("score", 5)], table.parent.size.width)

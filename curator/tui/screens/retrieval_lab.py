@@ -26,7 +26,7 @@ from ..widgets import PathBox, RowTable, TextBox
 from ..widgets.pane_title import PaneTitle
 from .base import SCOPE_BINDING, CuratorScreen, LoadingPane
 from .lab_engines import LabEngines, Superseded
-from .lab_tables import fill_fused, fill_source
+from .lab_tables import fill_fused, fill_sources, show_sources
 from .lab_text import (
     reason_text,
     result_name,
@@ -109,7 +109,7 @@ class RetrievalLabScreen(CuratorScreen):
     def on_resize(self) -> None:
         # a short terminal keeps the fused list and the why-not answer; the per-source lists
         # (their ranks are in the fused list too) come back when there is room
-        self.query_one("#lab-sources").display = self.size.height >= 30
+        show_sources(self, SOURCES, self.size.height >= 30)
 
     def _whole(self) -> list | None:
         """Every loaded source as (name, kind, prefix, store) when the app's scope is the whole
@@ -202,6 +202,7 @@ class RetrievalLabScreen(CuratorScreen):
             self._cleared()
             return
         self._timer = self.set_timer(DEBOUNCE, lambda: self.run_search(event.value))
+        LabEngines.read_ahead(self.engine, self.engines, event.value)
 
     def _cleared(self) -> None:
         """No words: no results (the last query's would stand under an empty box), no search on its way."""
@@ -251,9 +252,8 @@ class RetrievalLabScreen(CuratorScreen):
         room = self.query_one("#lab-fused").size.width
         fill_fused(fused, result, room, again, self.result_name)
         self._reason()
-        for s in SOURCES:
-            table = self.query_one(f"#src-{s}", RowTable)
-            fill_source(table, result.per_source.get(s, []))
+        if self.query_one("#lab-sources").display:  # not filled while hidden (~2 ms a search)
+            fill_sources(self, SOURCES, result)
         self.query_one("#trace", Static).update(trace_text(result, also, self.query_one("#trace").size.width))
         n = len(result.hits)
         words = f"words: {' '.join(readable_terms(result)[:8])}"

@@ -75,6 +75,29 @@ def test_a_blank_query_begins_nothing_and_a_failed_vector_fails_the_query_as_bef
     assert eng.semantic._pending is None  # nothing left waiting for the next query
 
 
+def test_reading_ahead_never_waits_for_a_vector_being_made_and_the_search_takes_what_it_read(make_store, monkeypatch):
+    eng = engine(make_store)
+    release, asked = threading.Event(), []
+    encode = eng.semantic.encoder.encode
+
+    def slow(texts, progress=None):
+        if list(texts) in (["postgres"], ["postgres pool"], ["postgres pool size"]):  # a query, not a memory
+            asked.append(texts[0])
+            if texts[0] == "postgres":
+                assert release.wait(10)
+        return encode(texts, progress)
+
+    monkeypatch.setattr(eng.semantic.encoder, "encode", slow)
+    eng.semantic.begin("postgres", wait=False)  # the lab, at a keystroke: the vector on its thread
+    eng.semantic.begin("postgres pool", wait=False)  # the next keystroke, the first still being made: nothing waits
+    assert asked == ["postgres"] and eng.semantic._pending[0] == "postgres"
+    release.set()
+    eng.semantic._pending[2].join(10)
+    eng.semantic.begin("postgres pool size", wait=False)  # the first made: the words typed since are read
+    eng.search("postgres pool size", k=3)
+    assert asked == ["postgres", "postgres pool size"]  # the search asked no second run
+
+
 def test_an_engine_makes_its_memories_keys_once(make_store):
     eng = engine(make_store)
     assert eng.semantic_keys() is eng.semantic_keys()
