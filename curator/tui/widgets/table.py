@@ -91,6 +91,9 @@ class RowTable(DataTable):
         the widths so that the caller can clip() its cells to them."""
         room = room if room is not None else self.scrollable_content_region.width or self.size.width
         widths = fit_widths(room - 2, [w for _, w in columns], pad=2 * self.cell_padding)  # - the vertical scrollbar
+        if [[label, width] for (label, _), width in zip(columns, widths, strict=True)] == [s[:2] for s in self._specs]:
+            self.clear()  # the same columns: the rows go, the columns stay (the lab's six tables, each search)
+            return widths
         self.clear(columns=True)
         for (label, _), width in zip(columns, widths, strict=True):
             self.add_column(label, width=width, key=str(label).strip())
