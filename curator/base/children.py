@@ -23,6 +23,15 @@ def child_env() -> dict[str, str]:
     return env
 
 
+def give_way(step: int = 10) -> None:
+    """Lower this child's priority: while it works for the app (the model reading passages, a
+    first load) the app's UI and searches take the cores first, and the child has the idle ones."""
+    try:
+        os.nice(step)
+    except (AttributeError, OSError):  # no nice (Windows), or not allowed
+        pass
+
+
 class Stopped(Exception):
     """A child the leaving app stopped (`stop_all`): the work that waited on it ends here and is
     not done another way (a first load in the app, a reading in its own process)."""

@@ -10,11 +10,13 @@ import struct
 import sys
 from pathlib import Path
 
+from ..base.children import give_way
 from .reader_process import receive_rows
 from .semantic import Encoder, EncoderUnavailable
 
 
 def main(argv: list[str]) -> int:
+    give_way()  # a person typing in the lab meanwhile: the app's words-first answer comes first
     try:
         encoder = Encoder(Path(argv[0]), (argv[1] if len(argv) > 1 else "") or None)
     except (EncoderUnavailable, OSError, IndexError):

@@ -4,6 +4,7 @@ as in this process, its progress, one process a query, and a reader that cannot 
 from __future__ import annotations
 
 import io
+import os
 
 import pytest
 from hypothesis import given
@@ -61,6 +62,8 @@ def test_one_reader_process_serves_a_query_held_then_ends():
         first = lean._reader
         lean.encode(TEXTS[2:])
         assert lean._reader is first and first.proc.poll() is None  # the heads' reader reads the passages
+        if hasattr(os, "getpriority"):  # it gives way to the app: a person typing comes first
+            assert os.getpriority(os.PRIO_PROCESS, first.proc.pid) > os.getpriority(os.PRIO_PROCESS, 0)
     assert first.proc.returncode == 0 and lean._reader is None
 
 
