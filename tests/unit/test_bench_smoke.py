@@ -180,7 +180,7 @@ def test_the_semantic_targets_run_at_a_tiny_size(bench_dirs):
     lines = report(10, runs=1, queries=5)
     assert not lines[0].startswith("semantic source unavailable"), lines
     text = "\n".join(lines)
-    for part in ("first embedding:", "an edit re-reads", "fused query with semantic at 10", "lean as the app",
+    for part in ("first embedding:", "an edit re-reads", "fused query with semantic at 10", "lean as the app", "after the lab's debounce",
                  "one-shot `curator retrieve` warm at 10 with semantic", "without (CURATOR_NO_SEMANTIC=1)"):
         assert part in text, text
 
