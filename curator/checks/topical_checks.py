@@ -69,9 +69,9 @@ def topical_pairs(store, threshold: float = THRESHOLD, counts=None) -> list[tupl
     matrix = getattr(space, "matrix", space)
     out = []
     for start in range(0, len(recs), BLOCK):
-        sims = matrix[start : start + BLOCK] @ matrix.T
+        sims = matrix[start : start + BLOCK] @ matrix[start:].T  # each pair once: half the products
         for i, j in zip(*(sims >= threshold).nonzero(), strict=True):
-            a, b = start + int(i), int(j)
+            a, b = start + int(i), start + int(j)
             if a < b:
                 out.append((recs[a].path, recs[b].path, float(sims[i, j])))
         del sims  # before the next block is made, not after

@@ -128,3 +128,22 @@ def test_a_run_without_meaning_never_replays_the_findings_of_a_run_with_it(make_
     assert topics(meaning=meaning) == []
     monkeypatch.delenv("CURATOR_NO_SEMANTIC")
     assert topics(meaning=meaning) == ["consolidated_best_practices.md"]
+
+
+def test_every_pair_is_found_once_whatever_the_blocks_the_products_are_made_in(make_store, monkeypatch):
+    """The similarity products go a block of rows at a time against the rows from that block on
+    (each pair once): pairs within a block, across blocks and in the last short block all count."""
+    rng = np.random.default_rng(3)
+    names = [f"m{i:02d}.md" for i in range(13)]
+    base = rng.normal(size=(4, 8))
+    topics = {n: list(base[i % 4] + rng.normal(scale=0.05, size=8)) for i, n in enumerate(names)}
+    root = make_store({n: f"# {n}\n\n{words(n[:3])}\n" for n in names})
+    store = load_store(root, token_counter=FakeTokenCounter(), meaning=fake_embed(topics))
+    vectors = fake_embed(topics)()(store, [store.records[n] for n in names])
+    sims = vectors @ vectors.T
+    want = {(names[a], names[b]) for a in range(13) for b in range(a + 1, 13) if sims[a, b] >= topical_checks.THRESHOLD}
+    assert len(want) == 6 + 3 + 3 + 3  # each topic's pairs (4, 3, 3 and 3 memories)
+    for block in (2, 3, 5, 128):
+        monkeypatch.setattr(topical_checks, "BLOCK", block)
+        got = topical_checks.topical_pairs(store)
+        assert {(a, b) for a, b, _ in got} == want and len(got) == len(want)
