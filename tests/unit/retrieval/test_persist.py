@@ -257,3 +257,29 @@ def test_a_blob_file_reads_each_memory_alone_and_refuses_damage_and_short_files(
     path.write_bytes(bytes(data[:20]))  # not even its tables
     with pytest.raises(ValueError):
         BlobFile(path, 6)
+
+
+def test_a_rows_file_is_written_a_memory_at_a_time_never_whole():
+    """`_write_rows` (passages, docterms, routes): the bytes the readers expect — n, the offsets,
+    the CRCs, then the blobs — written one blob at a time, the header filled in after."""
+    import io
+    import struct
+    import zlib
+
+    class Recording(io.BytesIO):
+        biggest = 0
+
+        def write(self, b):
+            self.biggest = max(self.biggest, len(b))
+            return super().write(b)
+
+    items = [[("Heading", i, "excerpt " * 100, f"k{i}", ["word"] * i)] for i in range(40)]
+    out = Recording()
+    out.write(b"before")  # a file already holding something: offsets are from where the rows start
+    persist._write_rows(out, items)
+    blobs = [marshal.dumps(i) for i in items]
+    offsets = [sum(len(b) for b in blobs[:k]) for k in range(len(blobs) + 1)]
+    want = (struct.pack(f"<q{len(offsets)}q", len(items), *offsets)
+            + struct.pack(f"<{len(blobs)}I", *map(zlib.crc32, blobs)) + b"".join(blobs))
+    assert out.getvalue() == b"before" + want and out.tell() == len(out.getvalue())
+    assert out.biggest <= max(max(map(len, blobs)), 8 * (len(items) + 2))  # never the whole file at once
