@@ -78,9 +78,15 @@ CHECKED = b"CURC1"  # CRC-32 finds every damaged byte (and any burst up to 32 bi
 
 def with_checksum(payload: bytes) -> bytes:
     """`payload` behind a magic and its CRC-32."""
+    return checksum_head(payload) + payload
+
+
+def checksum_head(payload: bytes) -> bytes:
+    """What `with_checksum` puts before `payload` (a large payload is written after it, not
+    copied behind it)."""
     import zlib
 
-    return CHECKED + zlib.crc32(payload).to_bytes(4, "little") + payload
+    return CHECKED + zlib.crc32(payload).to_bytes(4, "little")
 
 
 def without_checksum(data: bytes) -> bytes | None:

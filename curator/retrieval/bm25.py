@@ -140,13 +140,15 @@ class BM25Index:
         weight = idf[tid_a]
         weight *= tf_a
         weight /= den
-        del den
+        del den, tf_a, tfs
+        weight = weight.astype(np.float32)  # (cast, then put in order: the same values, half the bytes moved)
         # by term, then document: the pairs came document by document, so a stable sort by term
         order = np.argsort(tid_a, kind="stable")
+        del tid_a, tids
         indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
         np.cumsum(df.astype(np.int64), out=indptr[1:])
         self.vocab = vocab
-        self._csc = (weight[order].astype(np.float32), doc_a[order], indptr)
+        self._csc = (weight[order], doc_a[order], indptr)
 
     def docs_with(self, term: str):
         """Document numbers containing a term (a sorted int array with numpy, else a list)."""

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..base.safeio import with_checksum
+from ..base.safeio import checksum_head, with_checksum
 
 VERSION = 8  # 8: the route's keyword counts and routes-<gen>.bin; 7: passages-<gen>.bin; 6: every file checksummed; 5: docterms-<gen>.bin (one memory's terms readable alone)
 ARRAYS = ("data", "indices", "indptr")
@@ -259,7 +259,9 @@ def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: lis
     try:
         folder.mkdir(parents=True, exist_ok=True)
         _atomic(folder / "root.txt", os.path.realpath(root).encode("utf-8", "surrogatepass"))
-        _atomic(folder / f"terms-{gen}.marshal", with_checksum(marshal.dumps(terms)))
+        payload = marshal.dumps(terms)
+        _atomic(folder / f"terms-{gen}.marshal", (checksum_head(payload), payload))  # not copied behind its head
+        del payload
         _atomic(folder / f"docterms-{gen}.bin", terms)
         if passages is not None:
             _atomic(folder / f"passages-{gen}.bin", passages)
@@ -326,14 +328,16 @@ def _npy_header_size(data: bytes) -> int:
     return 8 + size + int.from_bytes(data[8:8 + size], "little")
 
 
-def _atomic(path: Path, data: bytes | list) -> None:
-    """`data` (bytes, or rows for `_write_rows`) in a new file, put in place whole."""
+def _atomic(path: Path, data: bytes | tuple[bytes, ...] | list) -> None:
+    """`data` (bytes, parts written in turn, or rows for `_write_rows`) in a new file, put in
+    place whole."""
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     with open(tmp, "wb") as fh:
         if isinstance(data, list):
             _write_rows(fh, data)
         else:
-            fh.write(data)
+            for part in data if isinstance(data, tuple) else (data,):
+                fh.write(part)
     os.replace(tmp, path)
 
 
