@@ -193,7 +193,7 @@ class RetrievalEngine:
         if saved is not None and (old_copies := saved.copies()) is not None:  # a digest depends on the bytes alone
             reuse_copies = {f"{p}:{h}": c for (p, h), c in zip(saved.keys, old_copies, strict=True)}
         self._doc_terms = self._make_terms(reuse, None)
-        rows = self.passages._rows = self.passages.make_rows(old_rows, self._indexing)
+        rows = self.passages.make_rows(old_rows, self._indexing)  # made as they are saved
         copies = self._copy_keys(reuse_copies)
         self.copy_of = groups(self.position, copies)
         bm25 = BM25Index(self._doc_terms)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Iterator
 
 from .part import EnginePart
 
@@ -117,17 +118,14 @@ def idf_of(bm25, qterms: list[str]) -> dict[str, float]:
 
 
 class PassageRanker(EnginePart):
-    """The engine's part that holds each memory's passage rows (built with the index and saved
-    with it, read back a few at a time, or made from the text for an engine that keeps no index)
-    and lifts BM25's list with them."""
+    """The engine's part that holds each memory's passage rows (made as the index is saved and
+    written away with it, read back a few at a time, or made from the text for an engine that
+    keeps no index) and lifts BM25's list with them."""
 
     READS = ("position", "docs", "heads", "bm25", "_saved")
-    _rows: list[list[Row]] | None = None  # every memory's rows, when this engine built them
 
     def rows_for(self, paths) -> dict[str, list[Row]]:
         idx = [self.position[p] for p in paths if p in self.position]
-        if self._rows is not None:
-            return {self.docs[i].path: self._rows[i] for i in idx}
         cache = self.__dict__.setdefault("_rows_read", {})
         if len(cache) > ROWS_KEPT:  # a long session would keep every memory's (10 KB each at 10,000);
             cache = self.__dict__["_rows_read"] = {}  # a new dict: a search on another thread reads the old
@@ -141,21 +139,21 @@ class PassageRanker(EnginePart):
                 cache[i] = rows_of(self.heads[i], self.docs[i].body(), shared())
         return {self.docs[i].path: cache[i] for i in idx}
 
-    def make_rows(self, reuse: dict[str, list[Row]] | None, progress=None) -> list[list[Row]]:
-        """Every memory's rows; unchanged memories' from `reuse` (path:hash → rows).
+    def make_rows(self, reuse: dict[str, list[Row]] | None, progress=None) -> Iterator[list[Row]]:
+        """Every memory's rows in turn, unchanged memories' from `reuse` (path:hash → rows): made
+        as the saved index writes them away, never all at once (~10 KB a memory: 100 MB at 10,000
+        memories, 500 MB at 50,000, held at the top of an index build when they were a list).
         `progress(done, total)` hears how it goes (the most of building an index)."""
         from .wordpiece import shared
 
         tokenizer = shared()
-        out = []
         total = len(self.docs)
         step = max(1, total // 100)
-        for r, head in zip(self.docs, self.heads, strict=True):
+        for done, (r, head) in enumerate(zip(self.docs, self.heads, strict=True), 1):
             got = reuse.get(f"{r.path}:{r.content_hash}") if reuse is not None else None
-            out.append(got if got is not None else rows_of(head, r.body(), tokenizer))
-            if progress is not None and (len(out) % step == 0 or len(out) == total):
-                progress(len(out), total)
-        return out
+            yield got if got is not None else rows_of(head, r.body(), tokenizer)
+            if progress is not None and (done % step == 0 or done == total):
+                progress(done, total)
 
     def lift_bm25(self, qterms: list[str], docs_list: list[tuple[str, float]]):
         """(BM25's list with its first memories ranked with their best passage, path → best passage)."""

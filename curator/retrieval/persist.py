@@ -44,6 +44,7 @@ import os
 import secrets
 import struct
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -250,7 +251,7 @@ def load(root: Path | str) -> Saved | None:
 
 def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: list[list[str]], bm25,
          route_keywords: list[tuple[str, ...]] | None = None, copies: list[str] | None = None,
-         passages: list[list] | None = None, route_df: dict[str, int] | None = None,
+         passages: Iterable[list] | None = None, route_df: dict[str, int] | None = None,
          route_tables: list[dict] | None = None) -> None:
     """Write a new generation for this store; a cache that cannot be written is only slower next time."""
     folder = folder_for(root)
@@ -263,8 +264,8 @@ def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: lis
         _atomic(folder / f"terms-{gen}.marshal", (checksum_head(payload), payload))  # not copied behind its head
         del payload
         _atomic(folder / f"docterms-{gen}.bin", terms)
-        if passages is not None:
-            _atomic(folder / f"passages-{gen}.bin", passages)
+        if passages is not None:  # each memory's as it is made (passage_rank.make_rows)
+            _atomic(folder / f"passages-{gen}.bin", _Rows(len(keys), passages))
         if route_tables is not None:
             _atomic(folder / f"routes-{gen}.bin", route_tables)
         if copies is not None:
@@ -302,12 +303,20 @@ def _doc_terms_bytes(terms: list) -> bytes:
     return buf.getvalue()
 
 
-def _write_rows(fh, items: list) -> None:
+@dataclass
+class _Rows:
+    """`n` rows to write, from any iterable (a generator: each made as it is written)."""
+
+    n: int
+    items: Iterable
+
+
+def _write_rows(fh, items: Iterable, n: int | None = None) -> None:
     """n, n + 1 offsets, n CRC-32s, then each memory's terms (or passage rows) marshalled: one
     memory readable (and checked) alone. Each is written as it is made and the header filled in
     after: the file is never whole in memory (10,000 memories' passages, 56 MB, were held three
     times over — the parts, joined, then behind their header — at the top of an index build)."""
-    n = len(items)
+    n = len(items) if n is None else n  # type: ignore[arg-type]
     start = fh.tell()
     fh.write(bytes(8 * (n + 2) + 4 * n))
     offsets, crcs = [0], []
@@ -316,6 +325,8 @@ def _write_rows(fh, items: list) -> None:
         fh.write(blob)
         offsets.append(offsets[-1] + len(blob))
         crcs.append(zlib.crc32(blob))
+    if len(offsets) != n + 1:
+        raise ValueError(f"{len(offsets) - 1} rows where {n} were named")
     end = fh.tell()
     fh.seek(start)
     fh.write(struct.pack(f"<q{n + 1}q", n, *offsets))
@@ -328,12 +339,14 @@ def _npy_header_size(data: bytes) -> int:
     return 8 + size + int.from_bytes(data[8:8 + size], "little")
 
 
-def _atomic(path: Path, data: bytes | tuple[bytes, ...] | list) -> None:
+def _atomic(path: Path, data: bytes | tuple[bytes, ...] | list | _Rows) -> None:
     """`data` (bytes, parts written in turn, or rows for `_write_rows`) in a new file, put in
     place whole."""
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     with open(tmp, "wb") as fh:
-        if isinstance(data, list):
+        if isinstance(data, _Rows):
+            _write_rows(fh, data.items, data.n)
+        elif isinstance(data, list):
             _write_rows(fh, data)
         else:
             for part in data if isinstance(data, tuple) else (data,):

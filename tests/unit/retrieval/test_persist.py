@@ -283,3 +283,35 @@ def test_a_rows_file_is_written_a_memory_at_a_time_never_whole():
             + struct.pack(f"<{len(blobs)}I", *map(zlib.crc32, blobs)) + b"".join(blobs))
     assert out.getvalue() == b"before" + want and out.tell() == len(out.getvalue())
     assert out.biggest <= max(max(map(len, blobs)), 8 * (len(items) + 2))  # never the whole file at once
+
+
+def test_the_rows_written_as_they_are_made_are_the_rows_and_a_write_that_fails_leaves_the_text(make_store, monkeypatch):
+    """A build makes each memory's passage rows as the saved index writes them (never all held):
+    the engine that built it reads back exactly the rows of each memory's text; a save that fails
+    half-way through them leaves an engine that makes them from the text, with the same answers."""
+    from curator.retrieval.passage_rank import rows_of
+    from curator.retrieval.wordpiece import shared
+
+    root = make_store({**FILES, **{f"note-{i}.md": f"# Note {i}\n\nPostgres pool note {i}.\n" for i in range(30)}})
+    built = engine(root)
+    paths = [d.path for d in built.docs]
+    want = {d.path: rows_of(h, d.body(), shared()) for d, h in zip(built.docs, built.heads, strict=True)}
+    assert built.rows_for(paths) == want
+    answers = [h.path for h in built.search("postgres pool size", k=5).hits]
+
+    persist.forget(root)
+    real = persist._write_rows
+
+    def half(fh, items, n=None):
+        if n is None:
+            return real(fh, items, n)
+        for k, _ in enumerate(items):  # the passages: a disk that fills half-way through
+            if k == 10:
+                raise OSError("no space left on device")
+        return None
+
+    monkeypatch.setattr(persist, "_write_rows", half)
+    failed = engine(root)
+    assert not any(persist.folder_for(root).glob("passages-*.bin"))
+    assert failed.rows_for(paths) == want
+    assert [h.path for h in failed.search("postgres pool size", k=5).hits] == answers
