@@ -180,8 +180,10 @@ _NPY_TYPES = {"<f4": "f", "<i4": "i", "<i8": "q"}
 _ARRAY_DESCR = {"f": "<f4", "i": "<i4", "q": "<i8", "l": "<i8"}
 
 
-def _npy_bytes(arr) -> bytes:
-    """A 1-d array (numpy or `array.array`) as the bytes of a version 1.0 .npy file."""
+def _npy_parts(arr) -> tuple[bytes, memoryview]:
+    """A 1-d array (numpy or `array.array`) as a version 1.0 .npy file: (its header, the array's
+    own bytes, not copied — a copy, then a copy behind the header, held 80 MB a weight array at
+    50,000 memories while the index was saved)."""
     import sys
 
     if sys.byteorder != "little":
@@ -190,7 +192,7 @@ def _npy_bytes(arr) -> bytes:
     header = f"{{'descr': '{descr}', 'fortran_order': False, 'shape': ({len(arr)},), }}"
     pad = 64 - (10 + len(header) + 1) % 64
     header = header + " " * (pad % 64) + "\n"
-    return b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode("latin-1") + arr.tobytes()
+    return b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode("latin-1"), memoryview(arr).cast("B")
 
 
 def _npy_view(path: Path) -> memoryview:
@@ -272,9 +274,9 @@ def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: lis
             _atomic(folder / f"copies-{gen}.marshal", with_checksum(marshal.dumps(copies)))
         crcs = {}
         for name, arr in zip(ARRAYS, parts, strict=True):
-            data = _npy_bytes(arr)
-            crcs[name] = zlib.crc32(memoryview(data)[_npy_header_size(data):])
-            _atomic(folder / f"{name}-{gen}.npy", data)
+            head, body = _npy_parts(arr)
+            crcs[name] = zlib.crc32(body)
+            _atomic(folder / f"{name}-{gen}.npy", (head, body))
         meta = {"v": VERSION, "root": os.path.realpath(root), "context": context, "keys": keys, "gen": gen,
                 "vocab": dict(vocab), "route": route_keywords, "crc": crcs,
                 "route_df": route_df, "route_tables": len(route_tables) if route_tables is not None else 0}
@@ -334,12 +336,7 @@ def _write_rows(fh, items: Iterable, n: int | None = None) -> None:
     fh.seek(end)
 
 
-def _npy_header_size(data: bytes) -> int:
-    size = 2 if data[6] == 1 else 4
-    return 8 + size + int.from_bytes(data[8:8 + size], "little")
-
-
-def _atomic(path: Path, data: bytes | tuple[bytes, ...] | list | _Rows) -> None:
+def _atomic(path: Path, data: bytes | tuple[bytes | memoryview, ...] | list | _Rows) -> None:
     """`data` (bytes, parts written in turn, or rows for `_write_rows`) in a new file, put in
     place whole."""
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")

@@ -315,3 +315,17 @@ def test_the_rows_written_as_they_are_made_are_the_rows_and_a_write_that_fails_l
     assert not any(persist.folder_for(root).glob("passages-*.bin"))
     assert failed.rows_for(paths) == want
     assert [h.path for h in failed.search("postgres pool size", k=5).hits] == answers
+
+
+def test_an_array_is_saved_as_npy_from_its_own_bytes(tmp_path):
+    """The saved arrays (.npy 1.0) are written from the array's own buffer, not a copy of it:
+    numpy reads back the same values, for numpy arrays and for `array.array`s (the Python backend)."""
+    from array import array
+
+    np = pytest.importorskip("numpy")
+    for arr in (np.arange(7, dtype=np.float32) / 3, np.arange(5, dtype=np.int64), array("i", [3, 1, 4, 1, 5])):
+        head, body = persist._npy_parts(arr)
+        assert body.obj is arr  # a view on the array
+        path = tmp_path / "a.npy"
+        persist._atomic(path, (head, body))
+        assert np.array_equal(np.load(path), np.asarray(arr)) and len(head) % 64 == 0  # numpy's own alignment
