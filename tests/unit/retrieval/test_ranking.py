@@ -298,6 +298,22 @@ def test_bm25_numpy_weights_are_the_python_scorer_s(docs, query):
         assert sorted(int(i) for i in big.docs_with(t)) == sorted(small.docs_with(t))
 
 
+def test_bm25_weights_made_a_few_pairs_at_a_time_are_the_same_arrays(monkeypatch):
+    import random
+
+    import numpy as np
+
+    from curator.retrieval import bm25 as bm25_mod
+
+    rng = random.Random(5)
+    docs = [[rng.choice("abcdefghijklmnop") for _ in range(rng.randint(0, 30))] for _ in range(300)]
+    whole = bm25_mod.BM25Index(docs, backend="numpy").csc()
+    monkeypatch.setattr(bm25_mod, "WEIGHT_STEP", 7)  # steps that end inside documents and terms
+    stepped = bm25_mod.BM25Index(docs, backend="numpy").csc()
+    assert stepped[0] == whole[0]
+    assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(stepped[1:], whole[1:], strict=True))
+
+
 def test_retrieve_json_misses_list_each_hop(make_store, capsys):
     root = make_store(TIERED)
     assert main(["retrieve", "autosquash", str(root), "--format", "json", "--why", "git/git-rebase.md", "--k", "1",
