@@ -263,20 +263,20 @@ def save(root: Path | str, context: str, keys: list[tuple[str, str]], terms: lis
         folder.mkdir(parents=True, exist_ok=True)
         _atomic(folder / "root.txt", os.path.realpath(root).encode("utf-8", "surrogatepass"))
         payload = marshal.dumps(terms)
-        _atomic(folder / f"terms-{gen}.marshal", (checksum_head(payload), payload))  # not copied behind its head
+        _atomic(folder / f"terms-{gen}.marshal", checksum_head(payload), payload)  # not copied behind its head
         del payload
-        _atomic(folder / f"docterms-{gen}.bin", terms)
+        _atomic_rows(folder / f"docterms-{gen}.bin", terms, len(terms))
         if passages is not None:  # each memory's as it is made (passage_rank.make_rows)
-            _atomic(folder / f"passages-{gen}.bin", _Rows(len(keys), passages))
+            _atomic_rows(folder / f"passages-{gen}.bin", passages, len(keys))
         if route_tables is not None:
-            _atomic(folder / f"routes-{gen}.bin", route_tables)
+            _atomic_rows(folder / f"routes-{gen}.bin", route_tables, len(route_tables))
         if copies is not None:
             _atomic(folder / f"copies-{gen}.marshal", with_checksum(marshal.dumps(copies)))
         crcs = {}
         for name, arr in zip(ARRAYS, parts, strict=True):
             head, body = _npy_parts(arr)
             crcs[name] = zlib.crc32(body)
-            _atomic(folder / f"{name}-{gen}.npy", (head, body))
+            _atomic(folder / f"{name}-{gen}.npy", head, body)
         meta = {"v": VERSION, "root": os.path.realpath(root), "context": context, "keys": keys, "gen": gen,
                 "vocab": dict(vocab), "route": route_keywords, "crc": crcs,
                 "route_df": route_df, "route_tables": len(route_tables) if route_tables is not None else 0}
@@ -301,24 +301,15 @@ def _doc_terms_bytes(terms: list) -> bytes:
     import io
 
     buf = io.BytesIO()
-    _write_rows(buf, terms)
+    _write_rows(buf, terms, len(terms))
     return buf.getvalue()
 
 
-@dataclass
-class _Rows:
-    """`n` rows to write, from any iterable (a generator: each made as it is written)."""
-
-    n: int
-    items: Iterable
-
-
-def _write_rows(fh, items: Iterable, n: int | None = None) -> None:
+def _write_rows(fh, items: Iterable, n: int) -> None:
     """n, n + 1 offsets, n CRC-32s, then each memory's terms (or passage rows) marshalled: one
     memory readable (and checked) alone. Each is written as it is made and the header filled in
     after: the file is never whole in memory (10,000 memories' passages, 56 MB, were held three
     times over — the parts, joined, then behind their header — at the top of an index build)."""
-    n = len(items) if n is None else n  # type: ignore[arg-type]
     start = fh.tell()
     fh.write(bytes(8 * (n + 2) + 4 * n))
     offsets, crcs = [0], []
@@ -336,18 +327,20 @@ def _write_rows(fh, items: Iterable, n: int | None = None) -> None:
     fh.seek(end)
 
 
-def _atomic(path: Path, data: bytes | tuple[bytes | memoryview, ...] | list | _Rows) -> None:
-    """`data` (bytes, parts written in turn, or rows for `_write_rows`) in a new file, put in
-    place whole."""
+def _atomic(path: Path, *parts: bytes | memoryview) -> None:
+    """`parts` written in turn to a new file, put in place whole."""
+    _replace(path, lambda fh: fh.writelines(parts))
+
+
+def _atomic_rows(path: Path, items: Iterable, n: int) -> None:
+    """`n` rows (`_write_rows`) in a new file, put in place whole; `items` may be a generator."""
+    _replace(path, lambda fh: _write_rows(fh, items, n))
+
+
+def _replace(path: Path, write) -> None:
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     with open(tmp, "wb") as fh:
-        if isinstance(data, _Rows):
-            _write_rows(fh, data.items, data.n)
-        elif isinstance(data, list):
-            _write_rows(fh, data)
-        else:
-            for part in data if isinstance(data, tuple) else (data,):
-                fh.write(part)
+        write(fh)
     os.replace(tmp, path)
 
 
